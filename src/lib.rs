@@ -1,0 +1,9 @@
+//! transcript-hygiene: a Rust core, with a thin Node-API boundary, for cleaning what goes to an LLM
+//! and what comes back from it.
+//!
+//! - [`transcript`]: provider-specific repairs of a conversation before each model call.
+//! - [`image`]: measuring, downscaling and re-encoding base64 image payloads.
+//! - [`session_file`]: repairing a session's JSONL file on disk.
+//! - `napi`: the JS boundary and nothing else (only in the addon build).
+
+pub mod transcript;

@@ -1,0 +1,92 @@
+//! What a rule may use besides the messages: lazy access to the few values the skeleton leaves out,
+//! and the change log behind `report: true`.
+
+use super::model::{Block, BlockOrigin, Msg, MsgOrigin};
+use serde_json::Value;
+
+/// Values the skeleton does not carry, fetched only when a rule needs them: an image's full base64
+/// (when its header says it must be re-encoded), a tool call's arguments (to redact attachments).
+/// The JS boundary answers through Node-API handles; JSON input answers from the values.
+pub trait Source {
+    /// The `data` string of block `block` of input message `msg`.
+    fn image_data(&self, msg: usize, block: usize) -> Option<String>;
+    /// A small field of block `block` of input message `msg`, as JSON.
+    fn block_field(&self, msg: usize, block: usize, field: &str) -> Option<Value>;
+}
+
+/// A [`Source`] over JSON messages.
+pub struct JsonSource<'a>(pub &'a [Value]);
+
+impl Source for JsonSource<'_> {
+    fn image_data(&self, msg: usize, block: usize) -> Option<String> {
+        self.block_field(msg, block, "data")
+            .and_then(|v| v.as_str().map(str::to_string))
+    }
+
+    fn block_field(&self, msg: usize, block: usize, field: &str) -> Option<Value> {
+        self.0.get(msg)?.get("content")?.get(block)?.get(field).cloned()
+    }
+}
+
+/// A [`Source`] with nothing behind it (rules that never fetch).
+pub struct NoSource;
+
+impl Source for NoSource {
+    fn image_data(&self, _: usize, _: usize) -> Option<String> {
+        None
+    }
+    fn block_field(&self, _: usize, _: usize, _: &str) -> Option<Value> {
+        None
+    }
+}
+
+/// One change a rule made, for callers that log them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Change {
+    pub rule: &'static str,
+    pub path: String,
+    pub detail: String,
+}
+
+/// Per-call state shared by the rules of one operation.
+pub struct Ctx<'a> {
+    pub source: &'a dyn Source,
+    /// `Some` when the caller asked for a report.
+    pub changes: Option<Vec<Change>>,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(source: &'a dyn Source, report: bool) -> Ctx<'a> {
+        Ctx {
+            source,
+            changes: report.then(Vec::new),
+        }
+    }
+
+    /// Records a change; `detail` is only built when a report was asked for.
+    pub fn change(&mut self, rule: &'static str, path: String, detail: impl FnOnce() -> String) {
+        if let Some(c) = &mut self.changes {
+            c.push(Change {
+                rule,
+                path,
+                detail: detail(),
+            });
+        }
+    }
+}
+
+/// `messages[i]` for an input message, `messages[new]` for one a rule made.
+pub fn msg_path(m: &Msg) -> String {
+    match m.origin {
+        MsgOrigin::Src(i) => format!("messages[{i}]"),
+        MsgOrigin::New => "messages[new]".to_string(),
+    }
+}
+
+/// `messages[i].content[j]` for an input block.
+pub fn block_path(m: &Msg, b: &Block) -> String {
+    match &b.origin {
+        BlockOrigin::Src { msg, idx } => format!("messages[{msg}].content[{idx}]"),
+        _ => format!("{}.content[new]", msg_path(m)),
+    }
+}

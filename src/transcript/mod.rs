@@ -1,0 +1,15 @@
+//! Provider-specific transcript hygiene: the repairs a conversation needs before it is replayed to a
+//! model, matching OpenClaw 2026.3.23-2's `sanitizeSessionHistory` and its per-rule helpers.
+//!
+//! The rules run on [`model::Msg`], a skeleton of the transcript (see ARCHITECTURE.md): they never
+//! see the full JS objects, and what they decide leaves as a [`plan`].
+
+pub mod context;
+pub mod model;
+pub mod plan;
+pub mod rules;
+pub mod skeleton;
+
+pub use context::{Change, Ctx, JsonSource, NoSource, Source};
+#[cfg(test)]
+pub mod testutil;

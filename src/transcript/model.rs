@@ -1,0 +1,564 @@
+//! The working model every transcript rule runs on.
+//!
+//! A transcript never crosses into Rust whole. The JS codec (or [`crate::transcript::skeleton`] for
+//! `serde_json` input) describes each message by the handful of fields the rules decide on: role, ids,
+//! names, block types, signatures, text emptiness, image sizes. Rules edit that description in place.
+//! Every message and block remembers where it came from, so the plan sent back to JS can say "keep
+//! input message 7 as it is" for everything no rule touched, and give shallow edits for the rest.
+
+use serde_json::Value;
+
+/// A field's value as the skeleton shows it. Strings carry their full value; objects and arrays
+/// only their kind (rules that need more fetch it through [`crate::transcript::Source`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Val {
+    Absent,
+    Null,
+    Bool(bool),
+    Num(f64),
+    Str(String),
+    Object,
+    Array,
+    Other,
+}
+
+impl Val {
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Val::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// A string with at least one non-whitespace character.
+    pub fn non_blank_str(&self) -> Option<&str> {
+        self.as_str().filter(|s| !s.trim().is_empty())
+    }
+
+    pub fn is_absent(&self) -> bool {
+        matches!(self, Val::Absent)
+    }
+
+    /// Present and not null (JS `v != null`).
+    pub fn is_present(&self) -> bool {
+        !matches!(self, Val::Absent | Val::Null)
+    }
+
+    /// JS truthiness. Objects and arrays are truthy; so is every non-empty string.
+    pub fn is_truthy(&self) -> bool {
+        match self {
+            Val::Absent | Val::Null => false,
+            Val::Bool(b) => *b,
+            Val::Num(n) => *n != 0.0 && !n.is_nan(),
+            Val::Str(s) => !s.is_empty(),
+            Val::Object | Val::Array | Val::Other => true,
+        }
+    }
+
+    /// The JSON of a scalar; `None` for values the skeleton only knows by kind.
+    pub fn to_json(&self) -> Option<Value> {
+        Some(match self {
+            Val::Null => Value::Null,
+            Val::Bool(b) => Value::Bool(*b),
+            Val::Num(n) => serde_json::Number::from_f64(*n).map_or(Value::Null, Value::Number),
+            Val::Str(s) => Value::String(s.clone()),
+            _ => return None,
+        })
+    }
+
+    /// The skeleton view of a JSON value.
+    pub fn of_json(v: &Value) -> Val {
+        match v {
+            Value::Null => Val::Null,
+            Value::Bool(b) => Val::Bool(*b),
+            Value::Number(n) => Val::Num(n.as_f64().unwrap_or(f64::NAN)),
+            Value::String(s) => Val::Str(s.clone()),
+            Value::Array(_) => Val::Array,
+            Value::Object(_) => Val::Object,
+        }
+    }
+}
+
+/// What the skeleton knows of a text-like string field (`text`, `thinking`, string `content`).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct TextInfo {
+    /// Length in UTF-16 code units, as JS counts it.
+    pub len: usize,
+    /// `s.trim() === ""`.
+    pub blank: bool,
+    /// The first characters, only when the codec was asked for them (inter-session user turns)
+    /// or when the whole string is short; `head_is_whole` tells which.
+    pub head: Option<String>,
+    pub head_is_whole: bool,
+}
+
+impl TextInfo {
+    pub fn of_str(s: &str) -> TextInfo {
+        TextInfo {
+            len: s.encode_utf16().count(),
+            blank: s.trim().is_empty(),
+            head: Some(s.to_string()),
+            head_is_whole: true,
+        }
+    }
+
+    /// The whole string when the skeleton carried all of it.
+    pub fn whole(&self) -> Option<&str> {
+        if self.head_is_whole {
+            self.head.as_deref()
+        } else {
+            None
+        }
+    }
+}
+
+/// What the skeleton knows of an image block's `data` string.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct ImageInfo {
+    /// Length of the base64 string in characters.
+    pub len: usize,
+    /// Its first characters.
+    pub head: String,
+}
+
+/// A new value for a field, as the plan will express it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Override {
+    /// A literal JSON value.
+    Json(Value),
+    /// The same field of input message `k`, unchanged (used when merging turns).
+    FromMsg(usize),
+    /// `prefix + <input message k's field>` (both strings).
+    Prefixed(String, usize),
+}
+
+/// Field edits on a message or block, in the order they were made.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Edits {
+    pub sets: Vec<(String, Override)>,
+    pub dels: Vec<String>,
+}
+
+impl Edits {
+    pub fn is_empty(&self) -> bool {
+        self.sets.is_empty() && self.dels.is_empty()
+    }
+
+    pub fn set(&mut self, name: &str, v: Override) {
+        self.dels.retain(|d| d != name);
+        match self.sets.iter_mut().find(|(n, _)| n == name) {
+            Some(slot) => slot.1 = v,
+            None => self.sets.push((name.to_string(), v)),
+        }
+    }
+
+    pub fn del(&mut self, name: &str) {
+        self.sets.retain(|(n, _)| n != name);
+        if !self.dels.iter().any(|d| d == name) {
+            self.dels.push(name.to_string());
+        }
+    }
+}
+
+/// Where a block came from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BlockOrigin {
+    /// Block `idx` of input message `msg`.
+    Src { msg: usize, idx: usize },
+    /// A block made by a rule; its full JSON is here (edits are applied to it directly).
+    New(Value),
+    /// `{type: "text", text: prefix + <input message msg's string content>}`.
+    FromStrContent { msg: usize, prefix: String },
+}
+
+/// A content block as the rules see it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Block {
+    pub origin: BlockOrigin,
+    /// `false` for `null`, numbers, strings … inside a content array; `raw` then says which.
+    pub is_object: bool,
+    pub raw: Val,
+    pub ty: Val,
+    pub id: Val,
+    pub name: Val,
+    /// Only the kind of `input` / `arguments` (strings are `Str("")`).
+    pub input: Val,
+    pub arguments: Val,
+    pub text: Option<TextInfo>,
+    pub thinking: Option<TextInfo>,
+    pub thinking_signature: Val,
+    /// `id` and `type` of an object-valued `thinkingSignature`.
+    pub signature_object: Option<(Val, Val)>,
+    pub thought_signature: Val,
+    pub thought_signature_camel: Val,
+    pub tool_use_id: Val,
+    pub data: Option<ImageInfo>,
+    pub mime_type: Val,
+    pub edits: Edits,
+    /// Text to put in front of `text` (inter-session marker).
+    pub text_prefix: Option<String>,
+}
+
+impl Block {
+    /// An empty object block from input message `msg`, block `idx`; the skeleton fills the fields.
+    pub fn src(msg: usize, idx: usize) -> Block {
+        Block {
+            origin: BlockOrigin::Src { msg, idx },
+            is_object: true,
+            raw: Val::Object,
+            ty: Val::Absent,
+            id: Val::Absent,
+            name: Val::Absent,
+            input: Val::Absent,
+            arguments: Val::Absent,
+            text: None,
+            thinking: None,
+            thinking_signature: Val::Absent,
+            signature_object: None,
+            thought_signature: Val::Absent,
+            thought_signature_camel: Val::Absent,
+            tool_use_id: Val::Absent,
+            data: None,
+            mime_type: Val::Absent,
+            edits: Edits::default(),
+            text_prefix: None,
+        }
+    }
+
+    /// A block made by a rule from its JSON; its skeleton view is read from the JSON.
+    pub fn new_json(v: Value) -> Block {
+        let mut b = crate::transcript::skeleton::block_from_value(&v, 0, 0, true);
+        b.origin = BlockOrigin::New(v);
+        b
+    }
+
+    /// `{type:"text", text}`.
+    pub fn new_text(text: &str) -> Block {
+        Block::new_json(serde_json::json!({"type": "text", "text": text}))
+    }
+
+    pub fn ty(&self) -> Option<&str> {
+        self.ty.as_str()
+    }
+
+    pub fn is_type(&self, t: &str) -> bool {
+        self.ty() == Some(t)
+    }
+
+    /// `toolCall`, `toolUse` or `functionCall`: the block shapes that count as tool calls.
+    pub fn is_tool_call(&self) -> bool {
+        matches!(self.ty(), Some("toolCall" | "toolUse" | "functionCall"))
+    }
+
+    /// The call id when it is a non-empty string.
+    pub fn call_id(&self) -> Option<&str> {
+        self.id.as_str().filter(|s| !s.is_empty())
+    }
+
+    /// Sets a field, keeping the skeleton view in step with the edit.
+    pub fn set(&mut self, name: &str, v: Value) {
+        self.view_set(name, Val::of_json(&v));
+        if let BlockOrigin::New(obj) = &mut self.origin {
+            if let Value::Object(map) = obj {
+                map.insert(name.to_string(), v);
+            }
+            return;
+        }
+        self.edits.set(name, Override::Json(v));
+    }
+
+    pub fn set_str(&mut self, name: &str, s: &str) {
+        self.set(name, Value::String(s.to_string()));
+    }
+
+    /// Deletes a field (a no-op in the plan when it is absent already).
+    pub fn del(&mut self, name: &str) {
+        self.view_set(name, Val::Absent);
+        if let BlockOrigin::New(Value::Object(map)) = &mut self.origin {
+            map.remove(name);
+            return;
+        }
+        self.edits.del(name);
+    }
+
+    fn view_set(&mut self, name: &str, v: Val) {
+        match name {
+            "type" => self.ty = v,
+            "id" => self.id = v,
+            "name" => self.name = v,
+            "input" => self.input = v,
+            "arguments" => self.arguments = v,
+            "thinkingSignature" => {
+                self.signature_object = None;
+                self.thinking_signature = v
+            }
+            "thought_signature" => self.thought_signature = v,
+            "thoughtSignature" => self.thought_signature_camel = v,
+            "toolUseId" => self.tool_use_id = v,
+            "mimeType" => self.mime_type = v,
+            "text" => {
+                self.text = match &v {
+                    Val::Str(s) => Some(TextInfo::of_str(s)),
+                    _ => None,
+                }
+            }
+            "thinking" => {
+                self.thinking = match &v {
+                    Val::Str(s) => Some(TextInfo::of_str(s)),
+                    _ => None,
+                }
+            }
+            "data" => {
+                self.data = match &v {
+                    Val::Str(s) => Some(ImageInfo {
+                        len: s.len(),
+                        head: s.chars().take(1024).collect(),
+                    }),
+                    _ => None,
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether the plan must describe this block rather than point at the input block.
+    pub fn is_changed(&self) -> bool {
+        !matches!(self.origin, BlockOrigin::Src { .. })
+            || !self.edits.is_empty()
+            || self.text_prefix.is_some()
+    }
+}
+
+/// `message.provenance`, when it is an object.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Provenance {
+    pub kind: Val,
+    pub source_session_key: Val,
+    pub source_channel: Val,
+    pub source_tool: Val,
+}
+
+/// `message.usage` as the skeleton shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum UsageView {
+    /// Not an object (absent, null, a number …).
+    NotObject(Val),
+    /// An object, flattened one level deep: `("input", Num)`, `("cost.total", Num)`.
+    Fields(Vec<(String, Val)>),
+}
+
+/// Message content as the skeleton shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Content {
+    /// Absent, null, a number, an object: anything but a string or an array.
+    Other(Val),
+    /// A string; `from` is the input message whose `content` it is, `prefix` text put in front.
+    Str { info: TextInfo, from: Option<usize>, prefix: String },
+    Blocks(Vec<Block>),
+}
+
+/// Where a message came from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MsgOrigin {
+    /// Input message `i`.
+    Src(usize),
+    /// Made by a rule; every field is in `edits.sets`, in key order.
+    New,
+}
+
+/// A message as the rules see it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Msg {
+    pub origin: MsgOrigin,
+    /// `false` for `null`, strings, numbers … in the messages array (passed through untouched).
+    pub is_object: bool,
+    pub role: Val,
+    pub stop_reason: Val,
+    pub timestamp: Val,
+    pub tool_call_id: Val,
+    pub tool_use_id: Val,
+    pub tool_name: Val,
+    pub error_message: Val,
+    pub has_details: bool,
+    pub provenance: Option<Provenance>,
+    pub usage: UsageView,
+    pub content: Content,
+    /// The content must be rebuilt from `content` (blocks were added, dropped, moved or edited).
+    pub content_dirty: bool,
+    pub edits: Edits,
+}
+
+impl Msg {
+    /// An empty object message standing for input message `i`; the skeleton fills the fields.
+    pub fn src(i: usize) -> Msg {
+        Msg {
+            origin: MsgOrigin::Src(i),
+            is_object: true,
+            role: Val::Absent,
+            stop_reason: Val::Absent,
+            timestamp: Val::Absent,
+            tool_call_id: Val::Absent,
+            tool_use_id: Val::Absent,
+            tool_name: Val::Absent,
+            error_message: Val::Absent,
+            has_details: false,
+            provenance: None,
+            usage: UsageView::NotObject(Val::Absent),
+            content: Content::Other(Val::Absent),
+            content_dirty: false,
+            edits: Edits::default(),
+        }
+    }
+
+    /// A message made by a rule. Fields are given in key order; `content` may be among them
+    /// (its value is ignored: the blocks given here are used).
+    pub fn new(fields: Vec<(&str, Value)>, blocks: Option<Vec<Block>>) -> Msg {
+        let mut m = Msg::src(0);
+        m.origin = MsgOrigin::New;
+        for (k, v) in fields {
+            if k == "content" && blocks.is_some() {
+                m.edits.sets.push(("content".into(), Override::Json(Value::Null)));
+                continue;
+            }
+            m.set(k, v);
+        }
+        if let Some(b) = blocks {
+            if !m.edits.sets.iter().any(|(k, _)| k == "content") {
+                m.edits.sets.push(("content".into(), Override::Json(Value::Null)));
+            }
+            m.content = Content::Blocks(b);
+            m.content_dirty = true;
+        }
+        m
+    }
+
+    pub fn src_index(&self) -> Option<usize> {
+        match self.origin {
+            MsgOrigin::Src(i) => Some(i),
+            MsgOrigin::New => None,
+        }
+    }
+
+    pub fn role(&self) -> Option<&str> {
+        if self.is_object {
+            self.role.as_str()
+        } else {
+            None
+        }
+    }
+
+    pub fn is_role(&self, r: &str) -> bool {
+        self.role() == Some(r)
+    }
+
+    pub fn blocks(&self) -> Option<&Vec<Block>> {
+        match &self.content {
+            Content::Blocks(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// The content blocks, marking the content as rebuilt.
+    pub fn blocks_mut(&mut self) -> Option<&mut Vec<Block>> {
+        match &mut self.content {
+            Content::Blocks(b) => {
+                self.content_dirty = true;
+                Some(b)
+            }
+            _ => None,
+        }
+    }
+
+    /// Replaces the content with these blocks.
+    pub fn set_blocks(&mut self, blocks: Vec<Block>) {
+        self.content = Content::Blocks(blocks);
+        self.content_dirty = true;
+        if self.origin == MsgOrigin::New && !self.edits.sets.iter().any(|(k, _)| k == "content") {
+            self.edits
+                .sets
+                .push(("content".into(), Override::Json(Value::Null)));
+        }
+    }
+
+    /// The toolResult's id: `toolCallId` when a non-empty string, else `toolUseId`.
+    pub fn result_id(&self) -> Option<&str> {
+        self.tool_call_id
+            .as_str()
+            .filter(|s| !s.is_empty())
+            .or_else(|| self.tool_use_id.as_str().filter(|s| !s.is_empty()))
+    }
+
+    /// Sets a top-level field to a literal, keeping the skeleton view in step.
+    pub fn set(&mut self, name: &str, v: Value) {
+        self.view_set(name, &v);
+        self.edits.set(name, Override::Json(v));
+    }
+
+    /// Sets a field to another input message's value of the same field (or a copy of its edit).
+    pub fn copy_field_from(&mut self, name: &str, other: &Msg) {
+        let edit = other.edits.sets.iter().find(|(k, _)| k == name);
+        let ov = match (edit, other.src_index()) {
+            (Some((_, o)), _) => o.clone(),
+            (None, Some(k)) => Override::FromMsg(k),
+            (None, None) => return,
+        };
+        match name {
+            "timestamp" => self.timestamp = other.timestamp.clone(),
+            "usage" => self.usage = other.usage.clone(),
+            "stopReason" => self.stop_reason = other.stop_reason.clone(),
+            "errorMessage" => self.error_message = other.error_message.clone(),
+            _ => {}
+        }
+        self.edits.set(name, ov);
+    }
+
+    pub fn del(&mut self, name: &str) {
+        match name {
+            "details" => self.has_details = false,
+            "usage" => self.usage = UsageView::NotObject(Val::Absent),
+            _ => self.view_set(name, &Value::Null),
+        }
+        if self.origin == MsgOrigin::New {
+            self.edits.sets.retain(|(k, _)| k != name);
+        } else {
+            self.edits.del(name);
+        }
+    }
+
+    fn view_set(&mut self, name: &str, v: &Value) {
+        let val = Val::of_json(v);
+        match name {
+            "role" => self.role = val,
+            "stopReason" => self.stop_reason = val,
+            "timestamp" => self.timestamp = val,
+            "toolCallId" => self.tool_call_id = val,
+            "toolUseId" => self.tool_use_id = val,
+            "toolName" => self.tool_name = val,
+            "errorMessage" => self.error_message = val,
+            "details" => self.has_details = true,
+            "usage" => {
+                self.usage = match v {
+                    Value::Object(map) => UsageView::Fields(crate::transcript::skeleton::flatten_usage(map)),
+                    other => UsageView::NotObject(Val::of_json(other)),
+                }
+            }
+            "content" => {
+                self.content = match v {
+                    Value::String(s) => Content::Str {
+                        info: TextInfo::of_str(s),
+                        from: None,
+                        prefix: String::new(),
+                    },
+                    other => Content::Other(Val::of_json(other)),
+                };
+                self.content_dirty = false;
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether the plan must describe this message rather than point at the input message.
+    pub fn is_changed(&self) -> bool {
+        self.origin == MsgOrigin::New || !self.edits.is_empty() || self.content_dirty
+    }
+}

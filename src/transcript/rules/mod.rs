@@ -1,0 +1,1 @@
+//! One file per rule. Each rule edits the skeleton in place and returns whether it changed anything.
