@@ -7,3 +7,5 @@
 //! - `napi`: the JS boundary and nothing else (only in the addon build).
 
 pub mod transcript;
+
+mod napi;

@@ -24,7 +24,12 @@ impl Source for JsonSource<'_> {
     }
 
     fn block_field(&self, msg: usize, block: usize, field: &str) -> Option<Value> {
-        self.0.get(msg)?.get("content")?.get(block)?.get(field).cloned()
+        self.0
+            .get(msg)?
+            .get("content")?
+            .get(block)?
+            .get(field)
+            .cloned()
     }
 }
 
@@ -88,5 +93,14 @@ pub fn block_path(m: &Msg, b: &Block) -> String {
     match &b.origin {
         BlockOrigin::Src { msg, idx } => format!("messages[{msg}].content[{idx}]"),
         _ => format!("{}.content[new]", msg_path(m)),
+    }
+}
+
+/// The input path of a block from its origin alone (usable while the message is borrowed).
+pub fn block_origin_path(b: &Block) -> String {
+    match &b.origin {
+        BlockOrigin::Src { msg, idx } => format!("messages[{msg}].content[{idx}]"),
+        BlockOrigin::FromStrContent { msg, .. } => format!("messages[{msg}].content"),
+        BlockOrigin::New(_) => "content[new]".to_string(),
     }
 }

@@ -6,6 +6,7 @@
 
 pub mod context;
 pub mod model;
+pub mod ops;
 pub mod plan;
 pub mod rules;
 pub mod skeleton;

@@ -60,7 +60,7 @@ impl Val {
         Some(match self {
             Val::Null => Value::Null,
             Val::Bool(b) => Value::Bool(*b),
-            Val::Num(n) => serde_json::Number::from_f64(*n).map_or(Value::Null, Value::Number),
+            Val::Num(n) => num_json(*n),
             Val::Str(s) => Value::String(s.clone()),
             _ => return None,
         })
@@ -76,6 +76,16 @@ impl Val {
             Value::Array(_) => Val::Array,
             Value::Object(_) => Val::Object,
         }
+    }
+}
+
+/// A JS number as JSON: integral values stay integers (`10`, not `10.0`); NaN and infinities are
+/// `null`, as `JSON.stringify` writes them.
+pub fn num_json(n: f64) -> Value {
+    if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 {
+        Value::from(n as i64)
+    } else {
+        serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number)
     }
 }
 
@@ -353,7 +363,11 @@ pub enum Content {
     /// Absent, null, a number, an object: anything but a string or an array.
     Other(Val),
     /// A string; `from` is the input message whose `content` it is, `prefix` text put in front.
-    Str { info: TextInfo, from: Option<usize>, prefix: String },
+    Str {
+        info: TextInfo,
+        from: Option<usize>,
+        prefix: String,
+    },
     Blocks(Vec<Block>),
 }
 
@@ -417,14 +431,18 @@ impl Msg {
         m.origin = MsgOrigin::New;
         for (k, v) in fields {
             if k == "content" && blocks.is_some() {
-                m.edits.sets.push(("content".into(), Override::Json(Value::Null)));
+                m.edits
+                    .sets
+                    .push(("content".into(), Override::Json(Value::Null)));
                 continue;
             }
             m.set(k, v);
         }
         if let Some(b) = blocks {
             if !m.edits.sets.iter().any(|(k, _)| k == "content") {
-                m.edits.sets.push(("content".into(), Override::Json(Value::Null)));
+                m.edits
+                    .sets
+                    .push(("content".into(), Override::Json(Value::Null)));
             }
             m.content = Content::Blocks(b);
             m.content_dirty = true;
@@ -538,7 +556,9 @@ impl Msg {
             "details" => self.has_details = true,
             "usage" => {
                 self.usage = match v {
-                    Value::Object(map) => UsageView::Fields(crate::transcript::skeleton::flatten_usage(map)),
+                    Value::Object(map) => {
+                        UsageView::Fields(crate::transcript::skeleton::flatten_usage(map))
+                    }
                     other => UsageView::NotObject(Val::of_json(other)),
                 }
             }

@@ -120,7 +120,10 @@ fn field_value(input: &[Value], s: &[Value], built: &Option<Vec<Value>>) -> Valu
         Some(2) => {
             let p = s.get(2).and_then(Value::as_str).unwrap_or("");
             let rest = s.get(3).and_then(msg);
-            Value::String(format!("{p}{}", rest.as_ref().and_then(Value::as_str).unwrap_or("")))
+            Value::String(format!(
+                "{p}{}",
+                rest.as_ref().and_then(Value::as_str).unwrap_or("")
+            ))
         }
         _ => Value::Array(built.clone().unwrap_or_default()),
     }
@@ -140,7 +143,11 @@ fn apply_block(input: &[Value], own: &[Value], spec: &Value) -> Value {
     if let Some(t) = spec.get("t") {
         let k = idx(t, 0);
         let p = t.get(1).and_then(Value::as_str).unwrap_or("");
-        let c = input.get(k).and_then(|m| m.get("content")).and_then(Value::as_str).unwrap_or("");
+        let c = input
+            .get(k)
+            .and_then(|m| m.get("content"))
+            .and_then(Value::as_str)
+            .unwrap_or("");
         return json!({"type": "text", "text": format!("{p}{c}")});
     }
     let b = spec.get("b").cloned().unwrap_or(Value::Null);
@@ -151,12 +158,22 @@ fn apply_block(input: &[Value], own: &[Value], spec: &Value) -> Value {
         .cloned()
         .unwrap_or(Value::Null);
     if let Value::Object(map) = &mut o {
-        for s in spec.get("s").and_then(Value::as_array).into_iter().flatten() {
+        for s in spec
+            .get("s")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             if let (Some(k), Some(v)) = (s.get(0).and_then(Value::as_str), s.get(2)) {
                 map.insert(k.to_string(), v.clone());
             }
         }
-        for d in spec.get("d").and_then(Value::as_array).into_iter().flatten() {
+        for d in spec
+            .get("d")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             if let Some(d) = d.as_str() {
                 map.shift_remove(d);
             }
@@ -174,23 +191,31 @@ fn apply_msg(input: &[Value], e: &Value) -> Value {
     if let Some(i) = e.as_u64() {
         return input.get(i as usize).cloned().unwrap_or(Value::Null);
     }
-    let base = e.get("m").and_then(Value::as_u64).and_then(|i| input.get(i as usize));
+    let base = e
+        .get("m")
+        .and_then(Value::as_u64)
+        .and_then(|i| input.get(i as usize));
     let own: Vec<Value> = base
         .and_then(|b| b.get("content"))
         .and_then(Value::as_array)
         .cloned()
         .unwrap_or_default();
-    let built = e
-        .get("c")
-        .and_then(Value::as_array)
-        .map(|c| c.iter().map(|s| apply_block(input, &own, s)).collect::<Vec<_>>());
+    let built = e.get("c").and_then(Value::as_array).map(|c| {
+        c.iter()
+            .map(|s| apply_block(input, &own, s))
+            .collect::<Vec<_>>()
+    });
     let mut o = match base {
         Some(Value::Object(m)) => m.clone(),
         _ => Map::new(),
     };
     for s in e.get("s").and_then(Value::as_array).into_iter().flatten() {
         if let Some(parts) = s.as_array() {
-            let name = parts.first().and_then(Value::as_str).unwrap_or("").to_string();
+            let name = parts
+                .first()
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string();
             o.insert(name, field_value(input, parts, &built));
         }
     }

@@ -1,0 +1,8 @@
+//! The JS boundary and nothing else: decode what JS sent, call the core, encode the answer.
+//!
+//! Transcript operations take the codec's skeleton string plus the original message array (as a
+//! handle, read only for the rare values the skeleton leaves out) and return the plan as JSON.
+//! Every export catches panics (`catch_unwind`), so no Rust panic can take the Node process down.
+
+mod source;
+mod transcript;

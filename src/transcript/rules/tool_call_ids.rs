@@ -1,0 +1,168 @@
+//! Rewrite every tool-call id to the provider's alphabet (`sanitizeToolCallIdsForCloudCodeAssist`).
+//!
+//! Google (Cloud Code Assist, Gemini) and Anthropic accept only `[a-zA-Z0-9]` ids, Mistral exactly
+//! nine of them, while OpenAI Responses writes `call_…|fc_…` and Kimi `functions.read:0`. Calls and
+//! their results are renamed together by an occurrence-aware allocator, so repeated raw ids get
+//! distinct new ids and each result follows the call it answered. Valid, unique ids stay as they are.
+
+use crate::transcript::context::{block_origin_path, msg_path, Ctx};
+use crate::transcript::model::Msg;
+use crate::transcript::policy::ToolCallIdMode;
+use crate::transcript::tool_call_id::IdAllocator;
+
+pub fn sanitize_tool_call_ids(msgs: &mut [Msg], ctx: &mut Ctx, mode: ToolCallIdMode) -> bool {
+    let mut alloc = IdAllocator::new(mode);
+    let mut changed = false;
+    for m in msgs.iter_mut() {
+        if m.is_role("assistant") {
+            let Some(blocks) = m.blocks() else { continue };
+            let renamed: Vec<(usize, String)> = blocks
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| b.is_tool_call())
+                .filter_map(|(j, b)| {
+                    let raw = b.call_id()?;
+                    let new = alloc.call_id(raw);
+                    (new != raw).then_some((j, new))
+                })
+                .collect();
+            if renamed.is_empty() {
+                continue;
+            }
+            if let Some(blocks) = m.blocks_mut() {
+                for (j, new) in renamed {
+                    let b = &mut blocks[j];
+                    ctx.change("sanitizeToolCallIds", block_origin_path(b), || {
+                        format!("tool call id {:?} → {new:?}", b.id.as_str().unwrap_or(""))
+                    });
+                    b.set_str("id", &new);
+                }
+            }
+            changed = true;
+        } else if m.is_role("toolResult") {
+            changed |= rename_result(m, ctx, &mut alloc);
+        }
+    }
+    changed
+}
+
+fn rename_result(m: &mut Msg, ctx: &mut Ctx, alloc: &mut IdAllocator) -> bool {
+    let call = m.tool_call_id.as_str().filter(|s| !s.is_empty()).map(str::to_string);
+    let legacy = m.tool_use_id.as_str().filter(|s| !s.is_empty()).map(str::to_string);
+    let mut updates: Vec<(&str, String, String)> = Vec::new();
+    match (&call, &legacy) {
+        (Some(a), Some(b)) if a == b => {
+            let new = alloc.result_id(a);
+            updates.push(("toolCallId", a.clone(), new.clone()));
+            updates.push(("toolUseId", b.clone(), new));
+        }
+        _ => {
+            if let Some(a) = &call {
+                updates.push(("toolCallId", a.clone(), alloc.result_id(a)));
+            }
+            if let Some(b) = &legacy {
+                updates.push(("toolUseId", b.clone(), alloc.result_id(b)));
+            }
+        }
+    }
+    let mut changed = false;
+    for (field, old, new) in updates {
+        if old != new {
+            ctx.change("sanitizeToolCallIds", msg_path(m), || {
+                format!("{field} {old:?} → {new:?}")
+            });
+            m.set(field, serde_json::Value::String(new));
+            changed = true;
+        }
+    }
+    changed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transcript::testutil::run;
+    use serde_json::json;
+
+    fn call(id: &str) -> serde_json::Value {
+        json!({"type": "toolCall", "id": id, "name": "read", "arguments": {}})
+    }
+
+    fn result(id: &str) -> serde_json::Value {
+        json!({"role": "toolResult", "toolCallId": id, "toolName": "read", "content": []})
+    }
+
+    #[test]
+    fn valid_ids_give_the_identity() {
+        let input = json!([{"role": "assistant", "content": [call("abc123")]}, result("abc123")]);
+        let (_, identity) = run(&input, |m, c| {
+            assert!(!sanitize_tool_call_ids(m, c, ToolCallIdMode::Strict));
+        });
+        assert!(identity);
+    }
+
+    #[test]
+    fn strict_strips_and_keeps_pairs_together() {
+        let input = json!([
+            {"role": "assistant", "content": [{"type": "text", "text": "x"}, call("call|item:123")]},
+            result("call|item:123"),
+        ]);
+        let (out, _) = run(&input, |m, c| {
+            sanitize_tool_call_ids(m, c, ToolCallIdMode::Strict);
+        });
+        assert_eq!(out[0]["content"][1]["id"], "callitem123");
+        assert_eq!(out[0]["content"][0], input[0]["content"][0]);
+        assert_eq!(out[1]["toolCallId"], "callitem123");
+    }
+
+    #[test]
+    fn repeated_raw_ids_get_distinct_ids_and_results_follow() {
+        let input = json!([
+            {"role": "assistant", "content": [call("edit:22")]},
+            result("edit:22"),
+            {"role": "assistant", "content": [call("edit:22")]},
+            result("edit:22"),
+        ]);
+        let (out, _) = run(&input, |m, c| {
+            sanitize_tool_call_ids(m, c, ToolCallIdMode::Strict);
+        });
+        assert_eq!(out[0]["content"][0]["id"], "edit22");
+        assert_eq!(out[1]["toolCallId"], "edit22");
+        assert_eq!(out[2]["content"][0]["id"], "edit222");
+        assert_eq!(out[3]["toolCallId"], "edit222");
+    }
+
+    #[test]
+    fn shared_tool_use_id_is_resolved_once() {
+        let input = json!([
+            {"role": "assistant", "content": [call("a|b")]},
+            {"role": "toolResult", "toolCallId": "a|b", "toolUseId": "a|b", "content": []},
+        ]);
+        let (out, _) = run(&input, |m, c| {
+            sanitize_tool_call_ids(m, c, ToolCallIdMode::Strict);
+        });
+        assert_eq!(out[1]["toolCallId"], "ab");
+        assert_eq!(out[1]["toolUseId"], "ab");
+    }
+
+    #[test]
+    fn orphan_results_are_renamed_even_when_valid() {
+        let input = json!([result("call1")]);
+        let (out, _) = run(&input, |m, c| {
+            sanitize_tool_call_ids(m, c, ToolCallIdMode::Strict);
+        });
+        assert_eq!(out[0]["toolCallId"], "call1toolresult1");
+    }
+
+    #[test]
+    fn strict9_enforces_nine_characters() {
+        let input = json!([
+            {"role": "assistant", "content": [call("call_abc|item:123"), call("call_abc|item:456")]},
+        ]);
+        let (out, _) = run(&input, |m, c| {
+            sanitize_tool_call_ids(m, c, ToolCallIdMode::Strict9);
+        });
+        assert_eq!(out[0]["content"][0]["id"], "callabcit");
+        assert_eq!(out[0]["content"][1]["id"], "15b81aaaa");
+    }
+}

@@ -1,0 +1,313 @@
+//! Malformed tool-call dropping (`repairToolCallInputs` / `sanitizeToolCallInputs`).
+//!
+//! A tool call persisted half-way (a rate limit or crash mid-stream) has no arguments, no id or a
+//! garbage name, and every provider rejects the whole request for it. Such calls are dropped, as
+//! are calls to tools outside the caller's allowlist; an assistant turn left empty by the drop is
+//! removed. Kept calls get their name trimmed, and `sessions_spawn` attachments have their inline
+//! `content` redacted, so large or sensitive payloads are not replayed.
+
+use crate::transcript::context::{block_origin_path, msg_path, Ctx};
+use crate::transcript::model::{Block, BlockOrigin, Msg};
+use regex::Regex;
+use serde_json::Value;
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
+const MAX_NAME_CHARS: usize = 64;
+const REDACTED: &str = "__OPENCLAW_REDACTED__";
+static NAME_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^[A-Za-z0-9_-]+$").expect("static regex"));
+
+/// The allowlist as OpenClaw normalises it: trimmed, lowercased, empty entries ignored; an empty
+/// list counts as no list.
+pub fn normalize_allowlist(names: Option<&[String]>) -> Option<HashSet<String>> {
+    let set: HashSet<String> = names?
+        .iter()
+        .map(|n| n.trim().to_lowercase())
+        .filter(|n| !n.is_empty())
+        .collect();
+    (!set.is_empty()).then_some(set)
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct InputRepairReport {
+    pub dropped_tool_calls: usize,
+    pub dropped_assistant_messages: usize,
+}
+
+/// Why a call must be dropped, if it must.
+fn defect(b: &Block, allow: Option<&HashSet<String>>) -> Option<&'static str> {
+    if !b.input.is_present() && !b.arguments.is_present() {
+        return Some("has neither input nor arguments");
+    }
+    if b.id.non_blank_str().is_none() {
+        return Some("has no id");
+    }
+    let Some(name) = b.name.as_str().map(str::trim).filter(|n| !n.is_empty()) else {
+        return Some("has no name");
+    };
+    if name.chars().count() > MAX_NAME_CHARS || !NAME_RE.is_match(name) {
+        return Some("has a malformed name");
+    }
+    if let Some(allow) = allow {
+        if !allow.contains(&name.to_lowercase()) {
+            return Some("names a tool outside the allowlist");
+        }
+    }
+    None
+}
+
+/// `attachments[].content` → the redaction marker, for every object entry that has `content`.
+fn redact(v: &Value) -> Option<Value> {
+    let obj = v.as_object()?;
+    let list = obj.get("attachments")?.as_array()?;
+    let mut any = false;
+    let next: Vec<Value> = list
+        .iter()
+        .map(|item| match item.as_object() {
+            Some(a) if a.contains_key("content") => {
+                any = true;
+                let mut a = a.clone();
+                a.shift_remove("content");
+                a.insert("content".into(), Value::String(REDACTED.into()));
+                Value::Object(a)
+            }
+            _ => item.clone(),
+        })
+        .collect();
+    if !any {
+        return None;
+    }
+    let mut out = obj.clone();
+    out.insert("attachments".into(), Value::Array(next));
+    Some(Value::Object(out))
+}
+
+fn field_json(b: &Block, field: &str, ctx: &Ctx) -> Option<Value> {
+    match &b.origin {
+        BlockOrigin::Src { msg, idx } => ctx.source.block_field(*msg, *idx, field),
+        BlockOrigin::New(v) => v.get(field).cloned(),
+        BlockOrigin::FromStrContent { .. } => None,
+    }
+}
+
+/// What happens to one block.
+enum Action {
+    Keep,
+    Drop(&'static str),
+    Edit {
+        name: Option<String>,
+        fields: Vec<(&'static str, Value)>,
+    },
+}
+
+fn action(b: &Block, allow: Option<&HashSet<String>>, ctx: &Ctx) -> Action {
+    if !b.is_tool_call() {
+        return Action::Keep;
+    }
+    if let Some(why) = defect(b, allow) {
+        return Action::Drop(why);
+    }
+    let raw = b.name.as_str().unwrap_or("");
+    let trimmed = raw.trim();
+    let name = (trimmed != raw).then(|| trimmed.to_string());
+    let mut fields = Vec::new();
+    if trimmed.eq_ignore_ascii_case("sessions_spawn") {
+        for (field, v) in [("arguments", &b.arguments), ("input", &b.input)] {
+            if v.is_absent() {
+                continue;
+            }
+            if let Some(new) = field_json(b, field, ctx).as_ref().and_then(redact) {
+                fields.push((field, new));
+            }
+        }
+    }
+    if name.is_none() && fields.is_empty() {
+        Action::Keep
+    } else {
+        Action::Edit { name, fields }
+    }
+}
+
+pub fn repair_tool_call_inputs(
+    msgs: &mut Vec<Msg>,
+    ctx: &mut Ctx,
+    allowed_tool_names: Option<&[String]>,
+) -> InputRepairReport {
+    let allow = normalize_allowlist(allowed_tool_names);
+    let mut report = InputRepairReport::default();
+    let mut remove: Vec<usize> = Vec::new();
+    for (i, m) in msgs.iter_mut().enumerate() {
+        if !m.is_role("assistant") {
+            continue;
+        }
+        let Some(blocks) = m.blocks() else { continue };
+        let actions: Vec<Action> = blocks
+            .iter()
+            .map(|b| action(b, allow.as_ref(), ctx))
+            .collect();
+        if actions.iter().all(|a| matches!(a, Action::Keep)) {
+            continue;
+        }
+        let path = msg_path(m);
+        let Some(blocks) = m.blocks_mut() else {
+            continue;
+        };
+        let old = std::mem::take(blocks);
+        let mut dropped = 0;
+        for (mut b, act) in old.into_iter().zip(actions) {
+            match act {
+                Action::Keep => {}
+                Action::Drop(why) => {
+                    ctx.change("repairToolCallInputs", block_origin_path(&b), || {
+                        format!("dropped a tool call that {why}")
+                    });
+                    dropped += 1;
+                    continue;
+                }
+                Action::Edit { name, fields } => {
+                    if let Some(n) = name {
+                        ctx.change("repairToolCallInputs", block_origin_path(&b), || {
+                            format!("trimmed tool name to {n:?}")
+                        });
+                        b.set_str("name", &n);
+                    }
+                    for (field, v) in fields {
+                        ctx.change("repairToolCallInputs", block_origin_path(&b), || {
+                            format!("redacted sessions_spawn attachment content in {field}")
+                        });
+                        b.set(field, v);
+                    }
+                }
+            }
+            blocks.push(b);
+        }
+        report.dropped_tool_calls += dropped;
+        if dropped > 0 && blocks.is_empty() {
+            ctx.change("repairToolCallInputs", path, || {
+                "removed an assistant turn left empty by dropped tool calls".into()
+            });
+            remove.push(i);
+        }
+    }
+    report.dropped_assistant_messages = remove.len();
+    for i in remove.into_iter().rev() {
+        msgs.remove(i);
+    }
+    report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transcript::testutil::run;
+    use serde_json::json;
+
+    fn repair(input: &Value, allow: Option<Vec<String>>) -> (Vec<Value>, bool, InputRepairReport) {
+        let mut rep = InputRepairReport::default();
+        let (out, identity) = run(input, |m, c| {
+            rep = repair_tool_call_inputs(m, c, allow.as_deref())
+        });
+        (out, identity, rep)
+    }
+
+    fn call(v: Value) -> Value {
+        json!({"role": "assistant", "content": [{"type": "text", "text": "t"}, v]})
+    }
+
+    #[test]
+    fn drops_calls_missing_input_and_arguments() {
+        let input = json!([call(json!({"type": "toolCall", "id": "a", "name": "read"}))]);
+        let (out, _, rep) = repair(&input, None);
+        assert_eq!(out[0]["content"], json!([{"type": "text", "text": "t"}]));
+        assert_eq!(rep.dropped_tool_calls, 1);
+        // {} and 0 count as present.
+        for args in [json!({}), json!(0)] {
+            let input = json!([call(
+                json!({"type": "toolUse", "id": "a", "name": "read", "input": args})
+            )]);
+            assert!(repair(&input, None).1);
+        }
+    }
+
+    #[test]
+    fn drops_blank_ids_and_malformed_or_overlong_names() {
+        for bad in [
+            json!({"type": "toolCall", "id": " ", "name": "read", "arguments": {}}),
+            json!({"type": "toolCall", "id": "a", "name": "  ", "arguments": {}}),
+            json!({"type": "toolCall", "id": "a", "name": "bad name!", "arguments": {}}),
+            json!({"type": "toolCall", "id": "a", "name": "x".repeat(65), "arguments": {}}),
+        ] {
+            let (_, _, rep) = repair(&json!([call(bad.clone())]), None);
+            assert_eq!(rep.dropped_tool_calls, 1, "{bad}");
+        }
+    }
+
+    #[test]
+    fn allowlist_is_trimmed_and_case_insensitive() {
+        let input = json!([
+            call(json!({"type": "toolCall", "id": "a", "name": "Read", "arguments": {}})),
+            call(json!({"type": "toolCall", "id": "b", "name": "write", "arguments": {}}))
+        ]);
+        let (out, _, rep) = repair(&input, Some(vec![" READ ".into(), "".into()]));
+        assert_eq!(out[0], input[0]);
+        assert_eq!(rep.dropped_tool_calls, 1);
+        // An allowlist of only empty names counts as none.
+        assert!(repair(&input, Some(vec![" ".into()])).1);
+    }
+
+    #[test]
+    fn removes_assistants_emptied_by_drops_but_keeps_already_empty_ones() {
+        let input = json!([
+            {"role": "assistant", "content": [{"type": "toolCall", "id": "a", "name": "read"}]},
+            {"role": "assistant", "content": []},
+        ]);
+        let (out, _, rep) = repair(&input, None);
+        assert_eq!(out, vec![input[1].clone()]);
+        assert_eq!(rep.dropped_assistant_messages, 1);
+    }
+
+    #[test]
+    fn trims_names_and_keeps_other_properties() {
+        let input = json!([call(
+            json!({"type": "toolCall", "id": "a", "name": "  read ", "arguments": {"p": 1}, "extra": true})
+        )]);
+        let (out, _, _) = repair(&input, Some(vec!["read".into()]));
+        assert_eq!(
+            out[0]["content"][1],
+            json!({"type": "toolCall", "id": "a", "name": "read", "arguments": {"p": 1}, "extra": true})
+        );
+    }
+
+    #[test]
+    fn redacts_sessions_spawn_attachments_in_arguments_and_input() {
+        let input = json!([call(
+            json!({"type": "toolCall", "id": "a", "name": " SESSIONS_SPAWN ",
+            "arguments": {"attachments": [{"name": "f", "content": "secret"}, "s", {"name": "g"}]},
+            "input": {"attachments": [{"content": 1}]}})
+        )]);
+        let (out, _, _) = repair(&input, None);
+        let b = &out[0]["content"][1];
+        assert_eq!(b["name"], "SESSIONS_SPAWN");
+        assert_eq!(
+            b["arguments"]["attachments"],
+            json!([{"name": "f", "content": REDACTED}, "s", {"name": "g"}])
+        );
+        assert_eq!(b["input"]["attachments"], json!([{"content": REDACTED}]));
+    }
+
+    #[test]
+    fn sessions_spawn_without_attachments_is_untouched() {
+        let input = json!([call(
+            json!({"type": "toolCall", "id": "a", "name": "sessions_spawn", "input": {"task": "x"}})
+        )]);
+        assert!(repair(&input, None).1);
+    }
+
+    #[test]
+    fn user_content_is_never_examined() {
+        let input =
+            json!([{"role": "user", "content": [{"type": "toolCall", "id": "", "name": ""}]}]);
+        assert!(repair(&input, None).1);
+    }
+}
