@@ -11,131 +11,259 @@ const HEAD_IMAGE = 1024
 const HEAD_TEXT = 4096
 const SHORT_TEXT = 64
 
-// One value: '' undefined, N null, T/F booleans, n<number>, "<string>, j<JSON string> (a string
-// holding the separator), o object, a array, x anything else.
+// The skeleton travels in two channels. `nums` (a Float64Array) carries structure, kinds, counts,
+// lengths and numbers; `strs` carries the strings that are not in VOCAB, each preceded by SEP.
+// Writing codes into a typed array instead of building a string field by field keeps the codec
+// almost free of allocation, which is what makes it cheap. src/transcript/skeleton.rs mirrors it.
+//
+// Value codes: 0 undefined, 1 null, 2 true, 3 false, 4 object, 5 array, 6 other (function,
+// symbol, bigint), 7 number (the next slot holds it), 8 string (the next string of `strs`),
+// 9 string holding SEP (the next string is its JSON), 10 string whose payload is not sent,
+// 16 + i the string VOCAB[i].
+const VOCAB = [
+  'user', 'assistant', 'toolResult', 'text', 'thinking', 'toolCall', 'toolUse', 'functionCall',
+  'image', 'redacted_thinking', 'stop', 'length', 'error', 'aborted', 'inter_session',
+  'external_user', 'internal_system', 'image/png', 'image/jpeg', 'image/gif', 'image/webp',
+  'input', 'output', 'cacheRead', 'cacheWrite', 'totalTokens', 'cost.input', 'cost.output',
+  'cost.cacheRead', 'cacheWrite', 'cost.cacheWrite', 'cost.total', 'compactionSummary', 'custom',
+  'branchSummary', 'reasoning', 'exec', 'read', 'write', 'edit', 'bash',
+]
+const CODE = new Map()
+VOCAB.forEach((w, i) => {
+  if (!CODE.has(w)) CODE.set(w, 16 + i)
+})
+
+// Structure codes (one slot each).
+const MESSAGE = 1
+const BLOCK = 2
+const NOT_OBJECT = 3
+const TEXT = 4 // then blank (0/1), length
+const TEXT_HEAD = 5 // then blank, length, and a string value with the head
+const ARRAY = 6 // then the count
+const DATA = 7 // then the length, and a string value with the head
+
+let nums = new Float64Array(4096)
+let n = 0
+let strs = ''
+
+function room(k) {
+  if (n + k > nums.length) {
+    const bigger = new Float64Array(Math.max(nums.length * 2, n + k))
+    bigger.set(nums)
+    nums = bigger
+  }
+}
+
+function str(v) {
+  if (v.indexOf(SEP) === -1) {
+    nums[n++] = 8
+    strs += SEP + v
+  } else {
+    nums[n++] = 9
+    strs += SEP + JSON.stringify(v)
+  }
+}
+
 function val(v) {
   switch (typeof v) {
+    case 'string': {
+      const c = CODE.get(v)
+      if (c !== undefined) nums[n++] = c
+      else str(v)
+      return
+    }
     case 'undefined':
-      return ''
-    case 'string':
-      return v.indexOf(SEP) === -1 ? '"' + v : 'j' + JSON.stringify(v)
+      nums[n++] = 0
+      return
     case 'number':
-      return 'n' + v
+      nums[n++] = 7
+      nums[n++] = v
+      return
     case 'boolean':
-      return v ? 'T' : 'F'
+      nums[n++] = v ? 2 : 3
+      return
     case 'object':
-      return v === null ? 'N' : Array.isArray(v) ? 'a' : 'o'
+      nums[n++] = v === null ? 1 : Array.isArray(v) ? 5 : 4
+      return
     default:
-      return 'x'
+      nums[n++] = 6
   }
 }
 
-// The kind of a value only: like val() but strings carry no payload.
+// The kind of a value only: strings and numbers carry no payload.
 function kind(v) {
-  return typeof v === 'string' ? '"' : val(v)
+  if (typeof v === 'string') nums[n++] = 10
+  else if (typeof v === 'number') nums[n++] = 6
+  else val(v)
 }
 
-// A text-like string: t<blank><length>, or h<blank><length> followed by a field with its head.
-function text(out, v, wantHead) {
+// A text-like string: its blank flag and length, and its head when asked for or short.
+function text(v, wantHead) {
   if (typeof v !== 'string') {
-    out.push(kind(v))
+    kind(v)
     return
   }
-  const blank = v.trim() === '' ? '1' : '0'
-  if (wantHead || v.length <= SHORT_TEXT) {
-    out.push('h' + blank + v.length)
-    out.push(val(v.length > HEAD_TEXT ? v.slice(0, HEAD_TEXT) : v))
-  } else {
-    out.push('t' + blank + v.length)
-  }
+  const head = wantHead || v.length <= SHORT_TEXT
+  nums[n++] = head ? TEXT_HEAD : TEXT
+  nums[n++] = v.trim() === '' ? 1 : 0
+  nums[n++] = v.length
+  if (head) str(v.length > HEAD_TEXT ? v.slice(0, HEAD_TEXT) : v)
 }
 
-function block(out, b, wantHead) {
-  if (typeof b !== 'object' || b === null || Array.isArray(b)) {
-    out.push(b === null || typeof b !== 'object' ? 'X' + val(b) : 'Xa')
+function isPlainObject(v) {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}
+
+function block(b, wantHead) {
+  room(32)
+  if (!isPlainObject(b)) {
+    nums[n++] = NOT_OBJECT
+    val(b)
     return
   }
   const type = b.type
-  out.push('B', val(type))
+  nums[n++] = BLOCK
+  val(type)
   switch (type) {
     case 'text':
-      text(out, b.text, wantHead)
-      out.push(val(b.thought_signature), val(b.thoughtSignature))
+      text(b.text, wantHead)
+      signatures(b)
       break
     case 'thinking': {
-      text(out, b.thinking, false)
+      text(b.thinking, false)
       const sig = b.thinkingSignature
-      if (typeof sig === 'object' && sig !== null && !Array.isArray(sig)) out.push('o', val(sig.id), val(sig.type))
-      else out.push(val(sig))
-      out.push(val(b.thought_signature), val(b.thoughtSignature))
+      if (isPlainObject(sig)) {
+        nums[n++] = 4
+        val(sig.id)
+        val(sig.type)
+      } else {
+        val(sig)
+      }
+      signatures(b)
       break
     }
     case 'toolCall':
     case 'toolUse':
     case 'functionCall':
-      out.push(val(b.id), val(b.name), kind(b.input), kind(b.arguments), val(b.thought_signature), val(b.thoughtSignature))
+      val(b.id)
+      val(b.name)
+      kind(b.input)
+      kind(b.arguments)
+      signatures(b)
       break
     case 'image': {
       const d = b.data
-      if (typeof d === 'string') out.push('d' + d.length, val(d.length > HEAD_IMAGE ? d.slice(0, HEAD_IMAGE) : d))
-      else out.push(kind(d))
-      out.push(val(b.mimeType))
+      if (typeof d === 'string') {
+        nums[n++] = DATA
+        nums[n++] = d.length
+        str(d.length > HEAD_IMAGE ? d.slice(0, HEAD_IMAGE) : d)
+      } else {
+        kind(d)
+      }
+      val(b.mimeType)
       break
     }
     case 'toolResult':
-      out.push(val(b.toolUseId))
+      val(b.toolUseId)
       break
     default:
-      out.push(val(b.thought_signature), val(b.thoughtSignature))
+      signatures(b)
   }
 }
 
-function message(out, m) {
-  if (typeof m !== 'object' || m === null || Array.isArray(m)) {
-    out.push(m === null || typeof m !== 'object' ? 'X' + val(m) : 'Xa')
+// Gemini's thought signatures, which may sit on any block: a mask, then the present ones.
+function signatures(b) {
+  const snake = b.thought_signature
+  const camel = b.thoughtSignature
+  if (snake === undefined && camel === undefined) {
+    nums[n++] = 0
     return
   }
-  out.push('M', val(m.role), val(m.stopReason), val(m.timestamp), val(m.toolCallId), val(m.toolUseId), val(m.toolName), val(m.errorMessage), 'details' in m ? 'T' : '')
+  nums[n++] = (snake !== undefined ? 1 : 0) | (camel !== undefined ? 2 : 0)
+  if (snake !== undefined) val(snake)
+  if (camel !== undefined) val(camel)
+}
+
+// A small object (usage) one level deep: 4, the count, then key/value pairs; a nested object
+// value is 4, its count and its pairs again (deeper objects are sent by kind only).
+function object(u, deep) {
+  nums[n++] = 4
+  const at = n++
+  let count = 0
+  for (const k in u) {
+    const v = u[k]
+    room(8)
+    val(k)
+    if (deep && isPlainObject(v)) object(v, false)
+    else val(v)
+    count++
+  }
+  nums[at] = count
+}
+
+// Optional message fields, sent only when present; a mask says which.
+function message(m) {
+  room(48)
+  if (!isPlainObject(m)) {
+    nums[n++] = NOT_OBJECT
+    val(m)
+    return
+  }
+  nums[n++] = MESSAGE
+  val(m.role)
+  const stopReason = m.stopReason
+  const timestamp = m.timestamp
+  const toolCallId = m.toolCallId
+  const toolUseId = m.toolUseId
+  const toolName = m.toolName
+  const errorMessage = m.errorMessage
   const p = m.provenance
-  let wantHead = false
-  if (typeof p === 'object' && p !== null && !Array.isArray(p)) {
-    wantHead = true
-    out.push('o', val(p.kind), val(p.sourceSessionKey), val(p.sourceChannel), val(p.sourceTool))
-  } else {
-    out.push(kind(p))
-  }
   const u = m.usage
-  if (typeof u === 'object' && u !== null && !Array.isArray(u)) {
-    out.push('o')
-    const at = out.length
-    out.push('')
-    let n = 0
-    for (const k in u) {
-      const v = u[k]
-      if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
-        for (const k2 in v) {
-          out.push(val(k + '.' + k2), val(v[k2]))
-          n++
-        }
-      } else {
-        out.push(val(k), val(v))
-        n++
-      }
+  const mask =
+    (stopReason !== undefined ? 1 : 0) |
+    (timestamp !== undefined ? 2 : 0) |
+    (toolCallId !== undefined ? 4 : 0) |
+    (toolUseId !== undefined ? 8 : 0) |
+    (toolName !== undefined ? 16 : 0) |
+    (errorMessage !== undefined ? 32 : 0) |
+    ('details' in m ? 64 : 0) |
+    (p !== undefined ? 128 : 0) |
+    (u !== undefined ? 256 : 0)
+  nums[n++] = mask
+  if (mask & 1) val(stopReason)
+  if (mask & 2) val(timestamp)
+  if (mask & 4) val(toolCallId)
+  if (mask & 8) val(toolUseId)
+  if (mask & 16) val(toolName)
+  if (mask & 32) val(errorMessage)
+  const wantHead = isPlainObject(p)
+  if (mask & 128) {
+    if (wantHead) {
+      nums[n++] = 4
+      val(p.kind)
+      val(p.sourceSessionKey)
+      val(p.sourceChannel)
+      val(p.sourceTool)
+    } else {
+      kind(p)
     }
-    out[at] = 'n' + n
-  } else {
-    out.push(kind(u))
   }
+  if (mask & 256) {
+    if (isPlainObject(u)) object(u, true)
+    else kind(u)
+  }
+  room(8)
   const c = m.content
   if (Array.isArray(c)) {
-    out.push('A' + c.length)
+    nums[n++] = ARRAY
+    nums[n++] = c.length
     for (let j = 0; j < c.length; j++) {
       pathBlock = j
-      block(out, c[j], wantHead)
+      block(c[j], wantHead)
     }
     pathBlock = -1
   } else {
-    text(out, c, wantHead)
+    text(c, wantHead)
   }
 }
 
@@ -147,31 +275,40 @@ function at(name, i, j) {
   return j >= 0 ? `${name}[${i}].content[${j}]` : `${name}[${i}]`
 }
 
-/** The skeleton of a message array, one string. Throws a TypeError naming the path on bad input. */
+function describe(v) {
+  if (v === null) return 'null'
+  if (Array.isArray(v)) return 'an array'
+  return typeof v === 'object' ? 'an object' : typeof v
+}
+
+/**
+ * The skeleton of a message array: `{ nums, strs }`. Throws a TypeError naming the path when a
+ * message cannot be read (a getter that throws, a revoked proxy).
+ */
 function encode(messages, name = 'messages') {
   if (!Array.isArray(messages)) {
     throw new TypeError(`${name}: expected an array of messages, got ${describe(messages)}`)
   }
-  const out = ['n' + messages.length]
+  n = 0
+  strs = ''
+  room(2)
+  nums[n++] = messages.length
   pathMsg = -1
   pathBlock = -1
   try {
     for (let i = 0; i < messages.length; i++) {
       pathMsg = i
-      message(out, messages[i])
+      message(messages[i])
     }
   } catch (err) {
+    strs = ''
     const e = new TypeError(`${at(name, pathMsg, pathBlock)}: could not be read (${err && err.message ? err.message : String(err)})`)
     e.cause = err
     throw e
   }
-  return out.join(SEP)
-}
-
-function describe(v) {
-  if (v === null) return 'null'
-  if (Array.isArray(v)) return 'an array'
-  return typeof v === 'object' ? 'an object' : typeof v
+  const result = { nums: nums.subarray(0, n), strs }
+  strs = ''
+  return result
 }
 
 // ---- plan application ----
@@ -231,4 +368,4 @@ function apply(messages, plan) {
   return out
 }
 
-module.exports = { encode, apply, val }
+module.exports = { encode, apply, VOCAB }

@@ -24,7 +24,7 @@ function optionsJson(options) {
  */
 function run(op, messages, options, name = 'messages') {
   const skeleton = codec.encode(messages, name)
-  const plan = JSON.parse(native.runTranscript(messages, skeleton, op, optionsJson(options)))
+  const plan = JSON.parse(native.runTranscript(messages, skeleton.nums, skeleton.strs, op, optionsJson(options)))
   return { messages: codec.apply(messages, plan), plan }
 }
 

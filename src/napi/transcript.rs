@@ -1,9 +1,9 @@
-//! `runTranscript(messages, skeleton, op, config)`: the one native call behind every transcript
+//! `runTranscript(messages, nums, strs, op, config)`: the one native call behind every transcript
 //! function of the JS API.
 
 use super::source::HandleSource;
 use crate::transcript::{ops, plan, skeleton, Ctx};
-use napi::bindgen_prelude::Array;
+use napi::bindgen_prelude::{Array, Float64ArraySlice};
 use napi::{Error, Result, Status};
 use napi_derive::napi;
 use serde_json::{json, Map, Value};
@@ -16,12 +16,13 @@ fn invalid(msg: impl Into<String>) -> Error {
 #[napi(catch_unwind, js_name = "runTranscript")]
 pub fn run_transcript(
     messages: Array,
-    skeleton: String,
+    nums: Float64ArraySlice,
+    strs: String,
     op: String,
     config: String,
 ) -> Result<String> {
     let cfg: Value = serde_json::from_str(&config).map_err(|e| invalid(format!("options: {e}")))?;
-    let mut msgs = skeleton::parse(&skeleton).map_err(invalid)?;
+    let mut msgs = skeleton::parse(&nums, &strs).map_err(invalid)?;
     let input_len = msgs.len();
     let source = HandleSource { messages };
     let report = cfg.get("report").and_then(Value::as_bool).unwrap_or(false);

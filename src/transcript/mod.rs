@@ -4,12 +4,17 @@
 //! The rules run on [`model::Msg`], a skeleton of the transcript (see ARCHITECTURE.md): they never
 //! see the full JS objects, and what they decide leaves as a [`plan`].
 
+pub mod capabilities;
 pub mod context;
 pub mod model;
 pub mod ops;
 pub mod plan;
+pub mod policy;
+pub mod provider_id;
 pub mod rules;
 pub mod skeleton;
+pub mod tool_call_id;
+pub mod usage;
 
 pub use context::{Change, Ctx, JsonSource, NoSource, Source};
 #[cfg(test)]

@@ -10,70 +10,149 @@ use serde_json::{Map, Value};
 
 const SEP: char = '\u{1f}';
 
-/// Reads skeleton fields in order.
+/// Strings the codec sends as codes (`16 + index`); must equal `VOCAB` in js/codec.js.
+pub const VOCAB: &[&str] = &[
+    "user", "assistant", "toolResult", "text", "thinking", "toolCall", "toolUse", "functionCall",
+    "image", "redacted_thinking", "stop", "length", "error", "aborted", "inter_session",
+    "external_user", "internal_system", "image/png", "image/jpeg", "image/gif", "image/webp",
+    "input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost.input", "cost.output",
+    "cost.cacheRead", "cacheWrite", "cost.cacheWrite", "cost.total", "compactionSummary", "custom",
+    "branchSummary", "reasoning", "exec", "read", "write", "edit", "bash",
+];
+
+// Structure codes.
+const MESSAGE: u32 = 1;
+const BLOCK: u32 = 2;
+const TEXT: u32 = 4;
+const TEXT_HEAD: u32 = 5;
+const ARRAY: u32 = 6;
+const DATA: u32 = 7;
+
+/// Reads the two skeleton channels in order.
 struct Cursor<'a> {
-    it: std::str::Split<'a, char>,
+    nums: &'a [f64],
+    at: usize,
+    strs: std::str::Split<'a, char>,
 }
 
 impl<'a> Cursor<'a> {
-    fn next(&mut self) -> Result<&'a str, String> {
-        self.it
+    fn num(&mut self) -> Result<f64, String> {
+        let v = self
+            .nums
+            .get(self.at)
+            .copied()
+            .ok_or_else(|| "skeleton ended early (codec and parser disagree)".to_string())?;
+        self.at += 1;
+        Ok(v)
+    }
+
+    fn code(&mut self) -> Result<u32, String> {
+        let v = self.num()?;
+        if v >= 0.0 && v <= u32::MAX as f64 && v.fract() == 0.0 {
+            Ok(v as u32)
+        } else {
+            Err(format!("skeleton: expected a code, got {v}"))
+        }
+    }
+
+    fn count(&mut self) -> Result<usize, String> {
+        Ok(self.code()? as usize)
+    }
+
+    fn string(&mut self) -> Result<&'a str, String> {
+        self.strs
             .next()
-            .ok_or_else(|| "skeleton ended early (codec and parser disagree)".to_string())
+            .ok_or_else(|| "skeleton: string channel ended early".to_string())
     }
 
+    /// A value (see `val()` in js/codec.js).
     fn val(&mut self) -> Result<Val, String> {
-        let f = self.next()?;
-        Ok(decode_val(f))
+        let c = self.code()?;
+        self.val_of(c)
     }
 
-    fn count(&mut self, tag: char) -> Result<usize, String> {
-        let f = self.next()?;
-        f.strip_prefix(tag)
-            .and_then(|n| n.parse().ok())
-            .ok_or_else(|| format!("skeleton: expected a count, got {f:?}"))
+    fn val_of(&mut self, c: u32) -> Result<Val, String> {
+        Ok(match c {
+            0 => Val::Absent,
+            1 => Val::Null,
+            2 => Val::Bool(true),
+            3 => Val::Bool(false),
+            4 => Val::Object,
+            5 => Val::Array,
+            6 => Val::Other,
+            7 => Val::Num(self.num()?),
+            8 => Val::Str(self.string()?.to_string()),
+            9 => {
+                let raw = self.string()?;
+                Val::Str(serde_json::from_str(raw).unwrap_or_else(|_| raw.to_string()))
+            }
+            10 => Val::Str(String::new()),
+            c => match VOCAB.get((c as usize).wrapping_sub(16)) {
+                Some(w) => Val::Str((*w).to_string()),
+                None => return Err(format!("skeleton: unknown code {c}")),
+            },
+        })
     }
 
+    /// A text-like field: its [`TextInfo`] when it is a string, else its value.
     fn text(&mut self) -> Result<(Option<TextInfo>, Val), String> {
-        let f = self.next()?;
-        text_from_field(f, self)
+        let c = self.code()?;
+        if c != TEXT && c != TEXT_HEAD {
+            return Ok((None, self.val_of(c)?));
+        }
+        let blank = self.num()? != 0.0;
+        let len = self.count()?;
+        let head = if c == TEXT_HEAD {
+            self.val()?.as_str().map(str::to_string)
+        } else {
+            None
+        };
+        let head_is_whole = head
+            .as_deref()
+            .is_some_and(|h| h.len() == len || h.encode_utf16().count() == len);
+        Ok((
+            Some(TextInfo {
+                len,
+                blank,
+                head,
+                head_is_whole,
+            }),
+            Val::Str(String::new()),
+        ))
+    }
+
+    /// A small object one level deep (usage), flattened to `("cost.total", Num)` pairs.
+    fn object(&mut self, prefix: &str, out: &mut Vec<(String, Val)>) -> Result<(), String> {
+        let n = self.count()?;
+        for _ in 0..n {
+            let key = match self.val()? {
+                Val::Str(s) => s,
+                _ => String::new(),
+            };
+            let key = if prefix.is_empty() {
+                key
+            } else {
+                format!("{prefix}.{key}")
+            };
+            let c = self.code()?;
+            if c == 4 && prefix.is_empty() {
+                self.object(&key, out)?;
+            } else {
+                out.push((key, self.val_of(c)?));
+            }
+        }
+        Ok(())
     }
 }
 
-/// One encoded value (see `val()` in js/codec.js).
-fn decode_val(f: &str) -> Val {
-    let Some(tag) = f.as_bytes().first() else {
-        return Val::Absent;
-    };
-    let rest = &f[1..];
-    match tag {
-        b'"' => Val::Str(rest.to_string()),
-        b'j' => Val::Str(serde_json::from_str(rest).unwrap_or_else(|_| rest.to_string())),
-        b'n' => Val::Num(parse_js_number(rest)),
-        b'N' => Val::Null,
-        b'T' => Val::Bool(true),
-        b'F' => Val::Bool(false),
-        b'o' => Val::Object,
-        b'a' => Val::Array,
-        _ => Val::Other,
-    }
-}
-
-fn parse_js_number(s: &str) -> f64 {
-    match s {
-        "Infinity" => f64::INFINITY,
-        "-Infinity" => f64::NEG_INFINITY,
-        _ => s.parse().unwrap_or(f64::NAN),
-    }
-}
-
-/// Parses the codec's skeleton string into messages numbered by their input index.
-pub fn parse(skeleton: &str) -> Result<Vec<Msg>, String> {
-    let mut c = Cursor {
-        it: skeleton.split(SEP),
-    };
-    let n = c.count('n')?;
-    let mut msgs = Vec::with_capacity(n);
+/// Parses the codec's skeleton (`nums`, `strs`) into messages numbered by their input index.
+pub fn parse(nums: &[f64], strs: &str) -> Result<Vec<Msg>, String> {
+    let mut strs = strs.split(SEP);
+    // The string channel starts with a separator.
+    strs.next();
+    let mut c = Cursor { nums, at: 0, strs };
+    let n = c.count()?;
+    let mut msgs = Vec::with_capacity(n.min(nums.len()));
     for i in 0..n {
         msgs.push(parse_message(&mut c, i)?);
     }
@@ -82,22 +161,33 @@ pub fn parse(skeleton: &str) -> Result<Vec<Msg>, String> {
 
 fn parse_message(c: &mut Cursor, i: usize) -> Result<Msg, String> {
     let mut m = Msg::src(i);
-    let tag = c.next()?;
-    if tag != "M" {
+    if c.code()? != MESSAGE {
         m.is_object = false;
-        m.role = Val::Absent;
-        m.content = Content::Other(decode_val(tag.get(1..).unwrap_or("")));
+        m.content = Content::Other(c.val()?);
         return Ok(m);
     }
     m.role = c.val()?;
-    m.stop_reason = c.val()?;
-    m.timestamp = c.val()?;
-    m.tool_call_id = c.val()?;
-    m.tool_use_id = c.val()?;
-    m.tool_name = c.val()?;
-    m.error_message = c.val()?;
-    m.has_details = c.next()? == "T";
-    if c.next()? == "o" {
+    let mask = c.code()?;
+    if mask & 1 != 0 {
+        m.stop_reason = c.val()?;
+    }
+    if mask & 2 != 0 {
+        m.timestamp = c.val()?;
+    }
+    if mask & 4 != 0 {
+        m.tool_call_id = c.val()?;
+    }
+    if mask & 8 != 0 {
+        m.tool_use_id = c.val()?;
+    }
+    if mask & 16 != 0 {
+        m.tool_name = c.val()?;
+    }
+    if mask & 32 != 0 {
+        m.error_message = c.val()?;
+    }
+    m.has_details = mask & 64 != 0;
+    if mask & 128 != 0 && c.code()? == 4 {
         m.provenance = Some(Provenance {
             kind: c.val()?,
             source_session_key: c.val()?,
@@ -105,32 +195,27 @@ fn parse_message(c: &mut Cursor, i: usize) -> Result<Msg, String> {
             source_tool: c.val()?,
         });
     }
-    let usage = c.next()?;
-    m.usage = if usage == "o" {
-        let k = c.count('n')?;
-        let mut fields = Vec::with_capacity(k);
-        for _ in 0..k {
-            let key = match c.val()? {
-                Val::Str(s) => s,
-                _ => String::new(),
-            };
-            fields.push((key, c.val()?));
-        }
-        UsageView::Fields(fields)
-    } else {
-        UsageView::NotObject(decode_val(usage))
-    };
-    let content = c.next()?;
-    if let Some(n) = content.strip_prefix('A') {
-        let n: usize = n.parse().map_err(|_| "skeleton: bad block count")?;
-        let mut blocks = Vec::with_capacity(n);
+    if mask & 256 != 0 {
+        let code = c.code()?;
+        m.usage = if code == 4 {
+            let mut fields = Vec::new();
+            c.object("", &mut fields)?;
+            UsageView::Fields(fields)
+        } else {
+            UsageView::NotObject(c.val_of(code)?)
+        };
+    }
+    let code = c.code()?;
+    if code == ARRAY {
+        let n = c.count()?;
+        let mut blocks = Vec::with_capacity(n.min(c.nums.len()));
         for j in 0..n {
             blocks.push(parse_block(c, i, j)?);
         }
         m.content = Content::Blocks(blocks);
     } else {
-        // Re-read the field as text: rebuild a one-field cursor view.
-        let (info, v) = text_from_field(content, c)?;
+        c.at -= 1;
+        let (info, v) = c.text()?;
         m.content = match info {
             Some(info) => Content::Str {
                 info,
@@ -143,48 +228,29 @@ fn parse_message(c: &mut Cursor, i: usize) -> Result<Msg, String> {
     Ok(m)
 }
 
-/// `Cursor::text` for a field that was already taken from the cursor.
-fn text_from_field<'a>(f: &'a str, c: &mut Cursor<'a>) -> Result<(Option<TextInfo>, Val), String> {
-    let (with_head, rest) = match f.as_bytes().first() {
-        Some(b't') => (false, &f[1..]),
-        Some(b'h') => (true, &f[1..]),
-        _ => return Ok((None, decode_val(f))),
-    };
-    let blank = rest.starts_with('1');
-    let len = rest.get(1..).and_then(|n| n.parse().ok()).unwrap_or(0);
-    let head = if with_head {
-        c.val()?.as_str().map(str::to_string)
-    } else {
-        None
-    };
-    let head_is_whole = head
-        .as_deref()
-        .is_some_and(|h| h.len() == len || h.encode_utf16().count() == len);
-    Ok((
-        Some(TextInfo {
-            len,
-            blank,
-            head,
-            head_is_whole,
-        }),
-        Val::Str(String::new()),
-    ))
+fn signatures(c: &mut Cursor, b: &mut Block) -> Result<(), String> {
+    let mask = c.code()?;
+    if mask & 1 != 0 {
+        b.thought_signature = c.val()?;
+    }
+    if mask & 2 != 0 {
+        b.thought_signature_camel = c.val()?;
+    }
+    Ok(())
 }
 
 fn parse_block(c: &mut Cursor, i: usize, j: usize) -> Result<Block, String> {
     let mut b = Block::src(i, j);
-    let tag = c.next()?;
-    if tag != "B" {
+    if c.code()? != BLOCK {
         b.is_object = false;
-        b.raw = decode_val(tag.get(1..).unwrap_or(""));
+        b.raw = c.val()?;
         return Ok(b);
     }
     b.ty = c.val()?;
     match b.ty.as_str() {
         Some("text") => {
             b.text = c.text()?.0;
-            b.thought_signature = c.val()?;
-            b.thought_signature_camel = c.val()?;
+            signatures(c, &mut b)?;
         }
         Some("thinking") => {
             b.thinking = c.text()?.0;
@@ -192,35 +258,28 @@ fn parse_block(c: &mut Cursor, i: usize, j: usize) -> Result<Block, String> {
             if b.thinking_signature == Val::Object {
                 b.signature_object = Some((c.val()?, c.val()?));
             }
-            b.thought_signature = c.val()?;
-            b.thought_signature_camel = c.val()?;
+            signatures(c, &mut b)?;
         }
         Some("toolCall" | "toolUse" | "functionCall") => {
             b.id = c.val()?;
             b.name = c.val()?;
             b.input = c.val()?;
             b.arguments = c.val()?;
-            b.thought_signature = c.val()?;
-            b.thought_signature_camel = c.val()?;
+            signatures(c, &mut b)?;
         }
         Some("image") => {
-            let d = c.next()?;
-            if let Some(len) = d.strip_prefix('d') {
+            let code = c.code()?;
+            if code == DATA {
+                let len = c.count()?;
                 let head = c.val()?.as_str().unwrap_or("").to_string();
-                b.data = Some(ImageInfo {
-                    len: len.parse().unwrap_or(0),
-                    head,
-                });
+                b.data = Some(ImageInfo { len, head });
             }
             b.mime_type = c.val()?;
         }
         Some("toolResult") => {
             b.tool_use_id = c.val()?;
         }
-        _ => {
-            b.thought_signature = c.val()?;
-            b.thought_signature_camel = c.val()?;
-        }
+        _ => signatures(c, &mut b)?,
     }
     Ok(b)
 }

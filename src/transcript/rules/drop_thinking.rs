@@ -1,0 +1,106 @@
+//! Thinking-block dropping (OpenClaw `dropThinkingBlocks`, §4.5).
+//!
+//! Claude rejects replayed `thinking` blocks whose signature it cannot verify, which is what a
+//! history holds after a model or provider switch, or when it came through a proxy (GitHub
+//! Copilot, Bedrock, Vertex) that does not round-trip signatures. The policy sets
+//! `dropThinkingBlocks` when the model id contains a provider's hint (`claude` for `anthropic`,
+//! `amazon-bedrock`, `anthropic-vertex` and `github-copilot`); it runs at history time after the
+//! image pass, and again per request.
+//!
+//! Every assistant block with `type === "thinking"` is removed; `redacted_thinking` stays. An
+//! assistant whose content becomes empty gets `[{type: "text", text: ""}]` so the turn (and the
+//! user/assistant alternation) survives. Messages with nothing to drop come back unchanged.
+
+use crate::transcript::context::{block_path, Ctx};
+use crate::transcript::model::{Block, Msg};
+
+fn is_thinking(b: &Block) -> bool {
+    b.is_object && b.is_type("thinking")
+}
+
+/// Drops `thinking` blocks from assistant messages.
+pub fn drop_thinking_blocks(msgs: &mut [Msg], ctx: &mut Ctx) -> bool {
+    let mut changed = false;
+    for m in msgs.iter_mut() {
+        if !m.is_role("assistant") {
+            continue;
+        }
+        let Some(blocks) = m.blocks() else {
+            continue;
+        };
+        if !blocks.iter().any(is_thinking) {
+            continue;
+        }
+        for b in blocks.iter().filter(|b| is_thinking(b)) {
+            ctx.change("dropThinkingBlocks", block_path(m, b), || {
+                "dropped a thinking block".into()
+            });
+        }
+        if let Some(bs) = m.blocks_mut() {
+            bs.retain(|b| !is_thinking(b));
+            if bs.is_empty() {
+                bs.push(Block::new_text(""));
+            }
+        }
+        changed = true;
+    }
+    changed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transcript::testutil::run;
+    use serde_json::{json, Value};
+
+    fn drop_all(input: &Value) -> (Vec<Value>, bool) {
+        run(input, |m, c| {
+            drop_thinking_blocks(m, c);
+        })
+    }
+
+    #[test]
+    fn same_reference_when_there_is_no_thinking() {
+        let input = json!([
+            {"role": "user", "content": [{"type": "thinking", "thinking": "user blocks are not touched"}]},
+            {"role": "assistant", "content": [{"type": "text", "text": "hi"},
+                                              {"type": "redacted_thinking", "data": "x"}]},
+            {"role": "assistant", "content": "string"}
+        ]);
+        let (out, identity) = drop_all(&input);
+        assert!(identity);
+        assert_eq!(Value::Array(out), input);
+    }
+
+    #[test]
+    fn drops_thinking_and_keeps_text_and_tool_calls() {
+        let input = json!([
+            {"role": "user", "content": "q"},
+            {"role": "assistant", "stopReason": "toolUse", "content": [
+                {"type": "thinking", "thinking": "hmm", "thinkingSignature": "sig"},
+                {"type": "text", "text": "answer"},
+                {"type": "redacted_thinking", "data": "opaque"},
+                {"type": "toolCall", "id": "c1", "name": "read", "arguments": {}}
+            ]}
+        ]);
+        let (out, _) = drop_all(&input);
+        assert_eq!(out[0], input[0]);
+        assert_eq!(
+            out[1],
+            json!({"role": "assistant", "stopReason": "toolUse", "content": [
+                {"type": "text", "text": "answer"},
+                {"type": "redacted_thinking", "data": "opaque"},
+                {"type": "toolCall", "id": "c1", "name": "read", "arguments": {}}
+            ]})
+        );
+    }
+
+    #[test]
+    fn a_thinking_only_turn_keeps_an_empty_text() {
+        let input = json!([{"role": "assistant", "content": [
+            {"type": "thinking", "thinking": "a"}, {"type": "thinking", "thinking": "b"}
+        ]}]);
+        let (out, _) = drop_all(&input);
+        assert_eq!(out[0]["content"], json!([{"type": "text", "text": ""}]));
+    }
+}

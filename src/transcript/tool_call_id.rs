@@ -1,0 +1,387 @@
+//! Tool-call id sanitising for providers with strict id formats.
+//!
+//! Tool-call ids in stored transcripts come from many providers: OpenAI
+//! Responses writes `call_…|fc_…` (sometimes hundreds of characters), Anthropic
+//! `toolu_…`, Kimi `functions.read:0`. Google Cloud Code Assist and most
+//! OpenAI-compatible gateways reject anything but `[a-zA-Z0-9]`, and Mistral
+//! requires exactly nine such characters. Rewriting ids can make two ids
+//! collide, and a transcript can already repeat an id, so rewriting has to keep
+//! every call paired with its result while making all ids distinct.
+//!
+//! This module matches `src/agents/tool-call-id.ts` of openclaw 2026.3.23-2:
+//!
+//! - [`sanitize_tool_call_id`]: the scalar rule (`strict` keeps `[a-zA-Z0-9]`;
+//!   `strict9` keeps the first nine, or a nine-hex-digit SHA-256 prefix when
+//!   fewer remain).
+//! - [`IdAllocator`]: the occurrence-aware resolver behind
+//!   `sanitizeToolCallIdsForCloudCodeAssist`, without knowledge of messages.
+//!   The caller walks the transcript in order and calls
+//!   [`IdAllocator::call_id`] for each tool-call block id and
+//!   [`IdAllocator::result_id`] for each tool-result id.
+//!
+//! One deliberate difference: when every collision suffix is taken (`x2` …
+//! `x999` in strict mode, hashes of `seed:0` … `seed:999` in strict9 mode),
+//! OpenClaw falls back to `Date.now()`, which is neither deterministic nor
+//! guaranteed unique. Here the counter simply continues (`x1000`, `x1001`, … /
+//! `seed:1000`, `seed:1001`, …) until an unused id is found.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+
+use sha2::{Digest, Sha256};
+
+use crate::transcript::policy::ToolCallIdMode;
+
+const STRICT9_LEN: usize = 9;
+const STRICT_MAX_LEN: usize = 40;
+const STRICT_HASH_LEN: usize = 8;
+
+/// First `len` lowercase hex digits of SHA-256 over the UTF-8 bytes of `text`.
+fn short_hash(text: &str, len: usize) -> String {
+    let digest = Sha256::digest(text.as_bytes());
+    let mut hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    hex.truncate(len);
+    hex
+}
+
+fn alphanumeric_only(id: &str) -> String {
+    id.chars().filter(char::is_ascii_alphanumeric).collect()
+}
+
+/// Sanitise one id. `None` or an empty id gives `"defaulttoolid"` (strict) or
+/// `"defaultid"` (strict9).
+///
+/// - strict: drop every character outside `[a-zA-Z0-9]`; `"sanitizedtoolid"`
+///   if nothing is left.
+/// - strict9: the first nine `[a-zA-Z0-9]` characters; with one to eight, the
+///   first nine hex digits of their SHA-256; with none, those of
+///   `"sanitized"` (`"44d8b78be"`).
+pub fn sanitize_tool_call_id(id: Option<&str>, mode: ToolCallIdMode) -> String {
+    let Some(id) = id.filter(|id| !id.is_empty()) else {
+        return match mode {
+            ToolCallIdMode::Strict => "defaulttoolid".to_string(),
+            ToolCallIdMode::Strict9 => "defaultid".to_string(),
+        };
+    };
+    let mut alnum = alphanumeric_only(id);
+    match mode {
+        ToolCallIdMode::Strict if alnum.is_empty() => "sanitizedtoolid".to_string(),
+        ToolCallIdMode::Strict => alnum,
+        ToolCallIdMode::Strict9 if alnum.len() >= STRICT9_LEN => {
+            alnum.truncate(STRICT9_LEN);
+            alnum
+        }
+        ToolCallIdMode::Strict9 if !alnum.is_empty() => short_hash(&alnum, STRICT9_LEN),
+        ToolCallIdMode::Strict9 => short_hash("sanitized", STRICT9_LEN),
+    }
+}
+
+/// OpenClaw's `isValidCloudCodeAssistToolId`: strict accepts a non-empty
+/// `^[a-zA-Z0-9]+$`, strict9 exactly `^[a-zA-Z0-9]{9}$`.
+pub fn is_valid_cloud_code_assist_tool_id(id: &str, mode: ToolCallIdMode) -> bool {
+    let alnum = !id.is_empty() && id.bytes().all(|b| b.is_ascii_alphanumeric());
+    match mode {
+        ToolCallIdMode::Strict => alnum,
+        ToolCallIdMode::Strict9 => alnum && id.len() == STRICT9_LEN,
+    }
+}
+
+/// `makeUniqueToolId`: a sanitised id for `seed` that is not in `used`.
+fn make_unique(seed: &str, used: &HashSet<String>, mode: ToolCallIdMode) -> String {
+    match mode {
+        ToolCallIdMode::Strict9 => {
+            let base = sanitize_tool_call_id(Some(seed), mode);
+            if !used.contains(&base) {
+                return base;
+            }
+            // OpenClaw tries i = 0..=999, then hashes the clock; the counter
+            // continues instead (see the module docs).
+            (0u64..)
+                .map(|i| short_hash(&format!("{seed}:{i}"), STRICT9_LEN))
+                .find(|hashed| !used.contains(hashed))
+                .unwrap_or_default()
+        }
+        ToolCallIdMode::Strict => {
+            let mut base = sanitize_tool_call_id(Some(seed), mode);
+            base.truncate(STRICT_MAX_LEN);
+            if !used.contains(&base) {
+                return base;
+            }
+            base.truncate(STRICT_MAX_LEN - STRICT_HASH_LEN);
+            let candidate = base + &short_hash(seed, STRICT_HASH_LEN);
+            if !used.contains(&candidate) {
+                return candidate;
+            }
+            // OpenClaw tries x2..=x999, then `t<Date.now()>`; the counter
+            // continues instead (see the module docs).
+            (2u64..)
+                .map(|i| {
+                    let suffix = format!("x{i}");
+                    let keep = STRICT_MAX_LEN
+                        .saturating_sub(suffix.len())
+                        .min(candidate.len());
+                    format!("{}{suffix}", &candidate[..keep])
+                })
+                .find(|next| !used.contains(next))
+                .unwrap_or_default()
+        }
+    }
+}
+
+/// The occurrence-aware id resolver of `sanitizeToolCallIdsForCloudCodeAssist`.
+///
+/// Occurrence `k` of a raw call id `R` is seeded with `R` (k = 1) or `R:k`,
+/// made unique against every id allocated so far, and queued on `R`'s pending
+/// list. A result id `R` takes the front of that queue; with nothing pending
+/// it is an orphan and gets a fresh id seeded `R:tool_result:n` (n counted per
+/// `R`), even when `R` is already valid. A result that precedes its call is
+/// therefore an orphan.
+///
+/// OpenClaw only resolves non-empty string ids; callers should do the same.
+#[derive(Clone, Debug)]
+pub struct IdAllocator {
+    mode: ToolCallIdMode,
+    used: HashSet<String>,
+    call_occurrences: HashMap<String, u64>,
+    orphan_occurrences: HashMap<String, u64>,
+    pending: HashMap<String, VecDeque<String>>,
+}
+
+impl IdAllocator {
+    /// A resolver for one transcript pass.
+    pub fn new(mode: ToolCallIdMode) -> Self {
+        Self {
+            mode,
+            used: HashSet::new(),
+            call_occurrences: HashMap::new(),
+            orphan_occurrences: HashMap::new(),
+            pending: HashMap::new(),
+        }
+    }
+
+    /// The mode ids are allocated in.
+    pub fn mode(&self) -> ToolCallIdMode {
+        self.mode
+    }
+
+    fn allocate(&mut self, seed: &str) -> String {
+        let id = make_unique(seed, &self.used, self.mode);
+        self.used.insert(id.clone());
+        id
+    }
+
+    /// New id for the next tool-call block whose raw id is `raw`.
+    pub fn call_id(&mut self, raw: &str) -> String {
+        let occurrence = self.call_occurrences.entry(raw.to_string()).or_insert(0);
+        *occurrence += 1;
+        let seed = match *occurrence {
+            1 => raw.to_string(),
+            k => format!("{raw}:{k}"),
+        };
+        let id = self.allocate(&seed);
+        self.pending
+            .entry(raw.to_string())
+            .or_default()
+            .push_back(id.clone());
+        id
+    }
+
+    /// New id for the next tool result whose raw id is `raw`.
+    pub fn result_id(&mut self, raw: &str) -> String {
+        if let Some(queue) = self.pending.get_mut(raw) {
+            if let Some(id) = queue.pop_front() {
+                if queue.is_empty() {
+                    self.pending.remove(raw);
+                }
+                return id;
+            }
+        }
+        let occurrence = self.orphan_occurrences.entry(raw.to_string()).or_insert(0);
+        *occurrence += 1;
+        let seed = format!("{raw}:tool_result:{occurrence}");
+        self.allocate(&seed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ToolCallIdMode::{Strict, Strict9};
+
+    #[test]
+    fn scalar_defaults_for_missing_ids() {
+        assert_eq!(sanitize_tool_call_id(None, Strict), "defaulttoolid");
+        assert_eq!(sanitize_tool_call_id(Some(""), Strict), "defaulttoolid");
+        assert_eq!(sanitize_tool_call_id(None, Strict9), "defaultid");
+        assert_eq!(sanitize_tool_call_id(Some(""), Strict9), "defaultid");
+    }
+
+    #[test]
+    fn scalar_strict() {
+        assert_eq!(
+            sanitize_tool_call_id(Some("call|item:123"), Strict),
+            "callitem123"
+        );
+        assert_eq!(
+            sanitize_tool_call_id(Some("functions.read:0"), Strict),
+            "functionsread0"
+        );
+        assert_eq!(
+            sanitize_tool_call_id(Some("toolu_01Ab"), Strict),
+            "toolu01Ab"
+        );
+        assert_eq!(
+            sanitize_tool_call_id(Some("é-_|"), Strict),
+            "sanitizedtoolid"
+        );
+        assert_eq!(sanitize_tool_call_id(Some("ａbc"), Strict), "bc");
+    }
+
+    #[test]
+    fn scalar_strict9() {
+        assert_eq!(
+            sanitize_tool_call_id(Some("call_abc|item:123"), Strict9),
+            "callabcit"
+        );
+        assert_eq!(sanitize_tool_call_id(Some("ab"), Strict9), "fb8e20fc2");
+        assert_eq!(sanitize_tool_call_id(Some("a-b"), Strict9), "fb8e20fc2");
+        assert_eq!(sanitize_tool_call_id(Some("::"), Strict9), "44d8b78be");
+        assert_eq!(
+            sanitize_tool_call_id(Some("abcdefghi"), Strict9),
+            "abcdefghi"
+        );
+    }
+
+    #[test]
+    fn validity() {
+        assert!(is_valid_cloud_code_assist_tool_id("callitem123", Strict));
+        assert!(!is_valid_cloud_code_assist_tool_id("", Strict));
+        assert!(!is_valid_cloud_code_assist_tool_id("call_1", Strict));
+        assert!(!is_valid_cloud_code_assist_tool_id(
+            "functions.read:0",
+            Strict
+        ));
+        assert!(is_valid_cloud_code_assist_tool_id("abcDEF123", Strict9));
+        assert!(!is_valid_cloud_code_assist_tool_id("abcDEF12", Strict9));
+        assert!(!is_valid_cloud_code_assist_tool_id("abcDEF1234", Strict9));
+        assert!(!is_valid_cloud_code_assist_tool_id("abcDEF12_", Strict9));
+    }
+
+    #[test]
+    fn valid_unique_ids_are_kept() {
+        let mut ids = IdAllocator::new(Strict);
+        assert_eq!(ids.call_id("call1"), "call1");
+        assert_eq!(ids.call_id("call2"), "call2");
+        assert_eq!(ids.result_id("call1"), "call1");
+        assert_eq!(ids.result_id("call2"), "call2");
+    }
+
+    #[test]
+    fn collisions_after_sanitising_get_a_hash_suffix() {
+        let mut ids = IdAllocator::new(Strict);
+        assert_eq!(ids.call_id("call_a|b"), "callab");
+        assert_eq!(ids.call_id("call_a:b"), "callab164e5cbf");
+        assert_eq!(ids.result_id("call_a:b"), "callab164e5cbf");
+        assert_eq!(ids.result_id("call_a|b"), "callab");
+    }
+
+    #[test]
+    fn repeated_raw_ids_pair_in_order() {
+        let mut ids = IdAllocator::new(Strict);
+        assert_eq!(ids.call_id("edit:22"), "edit22");
+        assert_eq!(ids.call_id("edit:22"), "edit222");
+        assert_eq!(ids.result_id("edit:22"), "edit22");
+        assert_eq!(ids.result_id("edit:22"), "edit222");
+        // Nothing pending any more: the third result is an orphan.
+        assert_eq!(ids.result_id("edit:22"), "edit22toolresult1");
+    }
+
+    #[test]
+    fn strict9_collisions_hash_the_seed() {
+        let mut ids = IdAllocator::new(Strict9);
+        assert_eq!(ids.call_id("call_abc|item:123"), "callabcit");
+        assert_eq!(ids.call_id("call_abc|item:456"), "15b81aaaa");
+        assert_eq!(ids.result_id("call_abc|item:456"), "15b81aaaa");
+        assert_eq!(ids.call_id("ab"), "fb8e20fc2");
+    }
+
+    #[test]
+    fn long_ids_are_capped_at_40() {
+        let long: String = "a1".repeat(32) + "z";
+        assert_eq!(long.len(), 65);
+        let mut ids = IdAllocator::new(Strict);
+        let first = ids.call_id(&long);
+        assert_eq!(first, &long[..40]);
+        let other = format!("{}|q", &long[..40]);
+        let second = ids.call_id(&other);
+        assert_eq!(second.len(), 40);
+        assert_eq!(&second[..32], &long[..32]);
+        assert_eq!(&second[32..], short_hash(&other, 8));
+        assert!(is_valid_cloud_code_assist_tool_id(&second, Strict));
+    }
+
+    #[test]
+    fn orphans_are_renamed_even_when_valid() {
+        let mut ids = IdAllocator::new(Strict);
+        assert_eq!(ids.result_id("call1"), "call1toolresult1");
+        assert_eq!(ids.result_id("call1"), "call1toolresult2");
+        // The call that comes after its result keeps its own id.
+        assert_eq!(ids.call_id("call1"), "call1");
+        assert_eq!(ids.result_id("call1"), "call1");
+    }
+
+    #[test]
+    fn strict_suffixes_x2_onwards_then_a_deterministic_counter() {
+        let seed = "dup";
+        let candidate = format!("dup{}", short_hash(seed, 8));
+        let mut used: HashSet<String> = ["dup".to_string(), candidate.clone()].into();
+        assert_eq!(make_unique(seed, &used, Strict), format!("{candidate}x2"));
+        used.insert(format!("{candidate}x2"));
+        assert_eq!(make_unique(seed, &used, Strict), format!("{candidate}x3"));
+        for i in 3..1000 {
+            used.insert(format!("{candidate}x{i}"));
+        }
+        assert_eq!(
+            make_unique(seed, &used, Strict),
+            format!("{candidate}x1000")
+        );
+        // Suffixes replace the tail of a full-length candidate.
+        let long = "b".repeat(50);
+        let long_candidate = format!("{}{}", "b".repeat(32), short_hash(&long, 8));
+        let used: HashSet<String> = ["b".repeat(40), long_candidate.clone()].into();
+        let next = make_unique(&long, &used, Strict);
+        assert_eq!(next, format!("{}x2", &long_candidate[..38]));
+    }
+
+    #[test]
+    fn strict9_falls_back_to_counter_hashes() {
+        let seed = "abcdefghijk";
+        let mut used: HashSet<String> = ["abcdefghi".to_string()].into();
+        let first = make_unique(seed, &used, Strict9);
+        assert_eq!(first, short_hash("abcdefghijk:0", 9));
+        for i in 0..1000 {
+            used.insert(short_hash(&format!("{seed}:{i}"), 9));
+        }
+        assert_eq!(
+            make_unique(seed, &used, Strict9),
+            short_hash("abcdefghijk:1000", 9)
+        );
+    }
+
+    #[test]
+    fn allocated_ids_are_always_valid_and_distinct() {
+        for mode in [Strict, Strict9] {
+            let mut ids = IdAllocator::new(mode);
+            let mut seen = HashSet::new();
+            for raw in ["a", "a", "a:2", "a|2", "", "::", "x", "x"] {
+                let id = ids.call_id(raw);
+                assert!(is_valid_cloud_code_assist_tool_id(&id, mode), "{id}");
+                assert!(seen.insert(id.clone()), "duplicate {id}");
+            }
+            for raw in ["zz", "zz"] {
+                let id = ids.result_id(raw);
+                assert!(is_valid_cloud_code_assist_tool_id(&id, mode), "{id}");
+                assert!(seen.insert(id.clone()), "duplicate {id}");
+            }
+        }
+    }
+}
