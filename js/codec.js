@@ -161,10 +161,12 @@ function block(b, wantHead) {
         kind(d)
       }
       val(b.mimeType)
+      signatures(b)
       break
     }
     case 'toolResult':
       val(b.toolUseId)
+      signatures(b)
       break
     default:
       signatures(b)

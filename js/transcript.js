@@ -1,30 +1,31 @@
 'use strict'
 // Transcript functions: encode the skeleton, make the one native call, apply the plan.
-// Option objects are passed through as JSON; no rule is decided here.
+// Options pass through as JSON; no rule is decided here.
 
 const native = require('../binding.js')
 const codec = require('./codec.js')
 
-/** Options as JSON: iterables (a Set of tool names) become arrays, functions are left out. */
-function optionsJson(options) {
-  if (options === undefined || options === null) return '{}'
-  if (typeof options !== 'object') throw new TypeError(`options: expected an object, got ${typeof options}`)
+/** Options as JSON: iterables (a Set of tool names) become arrays; functions and handles are left out. */
+function optionsJson(options, extra) {
   const o = {}
-  for (const k of Object.keys(options)) {
-    const v = options[k]
-    if (typeof v === 'function' || k === 'messages' || k === 'sessionManager') continue
-    o[k] = v !== null && typeof v === 'object' && !Array.isArray(v) && typeof v[Symbol.iterator] === 'function' ? Array.from(v) : v
+  if (options !== undefined && options !== null) {
+    if (typeof options !== 'object') throw new TypeError(`options: expected an object, got ${typeof options}`)
+    for (const k of Object.keys(options)) {
+      const v = options[k]
+      if (typeof v === 'function' || k === 'messages' || k === 'sessionManager') continue
+      o[k] = v !== null && typeof v === 'object' && !Array.isArray(v) && typeof v[Symbol.iterator] === 'function' ? Array.from(v) : v
+    }
   }
-  return JSON.stringify(o)
+  return JSON.stringify(extra === undefined ? o : Object.assign(o, extra))
 }
 
 /**
  * Runs a transcript operation. Returns `{ messages, plan }`; `messages` is the input array itself
  * when nothing changed.
  */
-function run(op, messages, options, name = 'messages') {
+function run(op, messages, options, extra, name = 'messages') {
   const skeleton = codec.encode(messages, name)
-  const plan = JSON.parse(native.runTranscript(messages, skeleton.nums, skeleton.strs, op, optionsJson(options)))
+  const plan = JSON.parse(native.runTranscript(messages, skeleton.nums, skeleton.strs, op, optionsJson(options, extra)))
   return { messages: codec.apply(messages, plan), plan }
 }
 
@@ -35,13 +36,68 @@ function extra(result) {
   return x
 }
 
-function withReport(result, options, value) {
+function reported(result, options, value) {
   return options && options.report === true ? { ...value, changes: result.plan.changes || [] } : value
+}
+
+/** `messages -> messages` operations: the same array back when nothing changed. */
+function simple(op) {
+  return (messages) => run(op, messages).messages
+}
+
+/** The custom entries of a session manager, as `[customType, data]` pairs (null without one). */
+function sessionEntries(sessionManager) {
+  if (!sessionManager || typeof sessionManager.getEntries !== 'function') return null
+  let entries
+  try {
+    entries = sessionManager.getEntries()
+  } catch {
+    return []
+  }
+  const out = []
+  if (Array.isArray(entries)) {
+    for (const e of entries) {
+      if (e && typeof e === 'object' && e.type === 'custom') out.push([e.customType, e.data === undefined ? null : e.data])
+    }
+  }
+  return out
+}
+
+function appendEntries(sessionManager, entries) {
+  if (!entries || !sessionManager || typeof sessionManager.appendCustomEntry !== 'function') return
+  for (const [customType, data] of entries) {
+    try {
+      sessionManager.appendCustomEntry(customType, data)
+    } catch {
+      // OpenClaw ignores a session manager that cannot record entries; so do we.
+    }
+  }
+}
+
+function resolveTranscriptPolicy(params) {
+  const p = params || {}
+  const str = (v) => (typeof v === 'string' ? v : undefined)
+  return JSON.parse(native.resolveTranscriptPolicyJson(str(p.provider), str(p.modelApi), str(p.modelId)))
+}
+
+function sanitizeSessionHistory(params) {
+  if (params === null || typeof params !== 'object') throw new TypeError(`params: expected an object, got ${params === null ? 'null' : typeof params}`)
+  const entries = sessionEntries(params.sessionManager)
+  const r = run('sanitizeSessionHistory', params.messages, params, { sessionEntries: entries, now: Date.now() })
+  appendEntries(params.sessionManager, r.plan.entries)
+  const x = r.plan.extra || {}
+  if (x.warnings && typeof params.warn === 'function') for (const w of x.warnings) params.warn(w)
+  const messages = r.messages === params.messages ? params.messages.slice() : r.messages
+  return params.report === true ? { messages, changes: r.plan.changes || [] } : messages
+}
+
+function sanitizeToolCallIdsForCloudCodeAssist(messages, mode) {
+  return run('sanitizeToolCallIdsForCloudCodeAssist', messages, undefined, { mode: mode === undefined ? 'strict' : mode }).messages
 }
 
 function repairToolCallInputs(messages, options) {
   const r = run('repairToolCallInputs', messages, options)
-  return withReport(r, options, { messages: r.messages, ...extra(r) })
+  return reported(r, options, { messages: r.messages, ...extra(r) })
 }
 
 function sanitizeToolCallInputs(messages, options) {
@@ -50,19 +106,91 @@ function sanitizeToolCallInputs(messages, options) {
 
 function repairToolUseResultPairing(messages, options) {
   const r = run('repairToolUseResultPairing', messages, options)
-  return withReport(r, options, { messages: r.messages, ...extra(r) })
+  return reported(r, options, { messages: r.messages, ...extra(r) })
 }
 
 function sanitizeToolUseResultPairing(messages, options) {
   return run('sanitizeToolUseResultPairing', messages, options).messages
 }
 
+function mergeConsecutiveUserTurns(previous, current) {
+  return run('mergeConsecutiveUserTurns', [previous, current], undefined, undefined, 'turns').messages[0]
+}
+
+function applyGoogleTurnOrderingFix(params) {
+  if (params === null || typeof params !== 'object') throw new TypeError('params: expected an object')
+  const entries = sessionEntries(params.sessionManager)
+  const r = run('applyGoogleTurnOrderingFix', params.messages, { modelApi: params.modelApi, sessionId: params.sessionId }, { sessionEntries: entries, now: Date.now() })
+  appendEntries(params.sessionManager, r.plan.entries)
+  const x = r.plan.extra || {}
+  if (x.warning && typeof params.warn === 'function') params.warn(x.warning)
+  return { messages: r.messages, didPrepend: x.didPrepend === true }
+}
+
+function stripThoughtSignatures(content, options) {
+  if (!Array.isArray(content)) return content
+  const wrapped = [{ role: 'assistant', content }]
+  const r = run('stripThoughtSignatures', wrapped, undefined, { options: options === undefined ? null : options }, 'content')
+  return r.messages === wrapped ? content : r.messages[0].content
+}
+
+function downgradeOpenAIReasoningBlocks(messages) {
+  const out = run('downgradeOpenAIReasoningBlocks', messages).messages
+  return out === messages ? messages.slice() : out
+}
+
+function sanitizeSessionMessagesImages(messages, label, options) {
+  const out = run('sanitizeSessionMessagesImages', messages, options, { label: typeof label === 'string' ? label : 'session:history' }).messages
+  return out === messages ? messages.slice() : out
+}
+
+function limitHistoryTurns(messages, limit) {
+  if (typeof limit !== 'number' || !(limit > 0) || !Array.isArray(messages) || messages.length === 0) return messages
+  return run('limitHistoryTurns', messages, undefined, { limit }).messages
+}
+
+function repairSessionFile(path, options) {
+  if (typeof path !== 'string') throw new TypeError(`path: expected a string, got ${typeof path}`)
+  const backup = options && typeof options === 'object' && options.backup === false ? false : true
+  const r = native.repairSessionFile(path, backup)
+  const out = { repaired: r.repaired, droppedLines: r.droppedLines }
+  if (r.backupPath != null) out.backupPath = r.backupPath
+  if (r.reason != null) out.reason = r.reason
+  if (r.warning != null && options && typeof options.warn === 'function') options.warn(r.warning)
+  return out
+}
+
+function sanitizeToolCallId(id, mode) {
+  return native.sanitizeToolCallId(typeof id === 'string' ? id : undefined, mode === undefined ? undefined : String(mode))
+}
+
+function isValidCloudCodeAssistToolId(id, mode) {
+  return native.isValidCloudCodeAssistToolId(typeof id === 'string' ? id : undefined, mode === undefined ? undefined : String(mode))
+}
+
 module.exports = {
-  run,
-  extra,
-  optionsJson,
-  repairToolCallInputs,
+  resolveTranscriptPolicy,
+  sanitizeSessionHistory,
+  sanitizeToolCallId,
+  isValidCloudCodeAssistToolId,
+  sanitizeToolCallIdsForCloudCodeAssist,
   sanitizeToolCallInputs,
+  repairToolCallInputs,
   repairToolUseResultPairing,
   sanitizeToolUseResultPairing,
+  validateGeminiTurns: simple('validateGeminiTurns'),
+  validateAnthropicTurns: simple('validateAnthropicTurns'),
+  mergeConsecutiveUserTurns,
+  sanitizeGoogleTurnOrdering: simple('sanitizeGoogleTurnOrdering'),
+  applyGoogleTurnOrderingFix,
+  stripThoughtSignatures,
+  dropThinkingBlocks: simple('dropThinkingBlocks'),
+  downgradeOpenAIReasoningBlocks,
+  downgradeOpenAIFunctionCallReasoningPairs: simple('downgradeOpenAIFunctionCallReasoningPairs'),
+  stripToolResultDetails: simple('stripToolResultDetails'),
+  sanitizeSessionMessagesImages,
+  limitHistoryTurns,
+  annotateInterSessionUserMessages: simple('annotateInterSessionUserMessages'),
+  ensureAssistantUsageSnapshots: simple('ensureAssistantUsageSnapshots'),
+  repairSessionFile,
 }

@@ -9,4 +9,5 @@
 pub mod session_file;
 pub mod transcript;
 
+#[cfg(not(test))]
 mod napi;

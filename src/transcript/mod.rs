@@ -8,8 +8,10 @@ pub mod capabilities;
 pub mod context;
 pub mod model;
 pub mod ops;
+// pub mod pipeline; (waits for crate::image)
 pub mod plan;
 pub mod policy;
+pub mod policy_json;
 pub mod provider_id;
 pub mod rules;
 pub mod skeleton;

@@ -353,7 +353,7 @@ pub struct Provenance {
 pub enum UsageView {
     /// Not an object (absent, null, a number …).
     NotObject(Val),
-    /// An object, flattened one level deep: `("input", Num)`, `("cost.total", Num)`.
+    /// An object, flattened one level deep: `("input", Num)`, `("cost", Object)`, `("cost.total", Num)`.
     Fields(Vec<(String, Val)>),
 }
 

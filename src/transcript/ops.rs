@@ -6,7 +6,10 @@
 
 use super::context::Ctx;
 use super::model::Msg;
+use super::policy::ToolCallIdMode;
+use super::policy_json;
 use super::rules;
+use super::rules::thought_signatures::StripOptions;
 use serde_json::{json, Map, Value};
 
 /// What an operation returns besides the messages.
@@ -66,6 +69,63 @@ pub fn run(op: &str, cfg: &Value, msgs: &mut Vec<Msg>, ctx: &mut Ctx) -> Result<
             out.extra
                 .insert("droppedOrphanCount".into(), json!(r.dropped_orphan_count));
             out.extra.insert("moved".into(), json!(r.moved));
+        }
+        "sanitizeToolCallIdsForCloudCodeAssist" => {
+            let mode = policy_json::parse_mode(cfg.get("mode")).unwrap_or(ToolCallIdMode::Strict);
+            rules::tool_call_ids::sanitize_tool_call_ids(msgs, ctx, mode);
+        }
+        "validateGeminiTurns" => {
+            rules::merge_turns::validate_gemini_turns(msgs, ctx);
+        }
+        "validateAnthropicTurns" => {
+            rules::merge_turns::validate_anthropic_turns(msgs, ctx);
+        }
+        "mergeConsecutiveUserTurns" => {
+            if msgs.len() != 2 {
+                return Err("mergeConsecutiveUserTurns takes two messages".into());
+            }
+            let current = msgs.pop().ok_or("missing message")?;
+            let previous = msgs.pop().ok_or("missing message")?;
+            msgs.push(rules::merge_turns::merge_consecutive_user_turns(
+                previous, current,
+            ));
+        }
+        "sanitizeGoogleTurnOrdering" => {
+            rules::google_ordering::sanitize_google_turn_ordering(msgs, ctx);
+        }
+        "stripThoughtSignatures" => {
+            let opts =
+                policy_json::parse_thought_options(cfg.get("options")).map(|t| StripOptions {
+                    allow_base64_only: t.allow_base64_only,
+                    include_camel_case: t.include_camel_case,
+                });
+            for m in msgs.iter_mut() {
+                rules::thought_signatures::strip_message_thought_signatures(m, ctx, opts);
+            }
+        }
+        "dropThinkingBlocks" => {
+            rules::drop_thinking::drop_thinking_blocks(msgs, ctx);
+        }
+        "downgradeOpenAIReasoningBlocks" => {
+            rules::openai_reasoning::downgrade_openai_reasoning_blocks(msgs, ctx);
+        }
+        "downgradeOpenAIFunctionCallReasoningPairs" => {
+            rules::openai_function_call_pairs::downgrade_openai_function_call_reasoning_pairs(
+                msgs, ctx,
+            );
+        }
+        "stripToolResultDetails" => {
+            rules::tool_result_details::strip_tool_result_details(msgs, ctx);
+        }
+        "annotateInterSessionUserMessages" => {
+            rules::inter_session::annotate_inter_session_user_turns(msgs, ctx);
+        }
+        "limitHistoryTurns" => {
+            let limit = cfg.get("limit").and_then(Value::as_f64);
+            rules::limit_history::limit_history_turns(msgs, ctx, limit);
+        }
+        "ensureAssistantUsageSnapshots" => {
+            rules::usage_snapshots::normalize_usage_snapshots(msgs, ctx);
         }
         _ => return Err(format!("unknown transcript operation {op:?}")),
     }

@@ -12,12 +12,47 @@ const SEP: char = '\u{1f}';
 
 /// Strings the codec sends as codes (`16 + index`); must equal `VOCAB` in js/codec.js.
 pub const VOCAB: &[&str] = &[
-    "user", "assistant", "toolResult", "text", "thinking", "toolCall", "toolUse", "functionCall",
-    "image", "redacted_thinking", "stop", "length", "error", "aborted", "inter_session",
-    "external_user", "internal_system", "image/png", "image/jpeg", "image/gif", "image/webp",
-    "input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost.input", "cost.output",
-    "cost.cacheRead", "cacheWrite", "cost.cacheWrite", "cost.total", "compactionSummary", "custom",
-    "branchSummary", "reasoning", "exec", "read", "write", "edit", "bash",
+    "user",
+    "assistant",
+    "toolResult",
+    "text",
+    "thinking",
+    "toolCall",
+    "toolUse",
+    "functionCall",
+    "image",
+    "redacted_thinking",
+    "stop",
+    "length",
+    "error",
+    "aborted",
+    "inter_session",
+    "external_user",
+    "internal_system",
+    "image/png",
+    "image/jpeg",
+    "image/gif",
+    "image/webp",
+    "input",
+    "output",
+    "cacheRead",
+    "cacheWrite",
+    "totalTokens",
+    "cost.input",
+    "cost.output",
+    "cost.cacheRead",
+    "cacheWrite",
+    "cost.cacheWrite",
+    "cost.total",
+    "compactionSummary",
+    "custom",
+    "branchSummary",
+    "reasoning",
+    "exec",
+    "read",
+    "write",
+    "edit",
+    "bash",
 ];
 
 // Structure codes.
@@ -121,7 +156,7 @@ impl<'a> Cursor<'a> {
         ))
     }
 
-    /// A small object one level deep (usage), flattened to `("cost.total", Num)` pairs.
+    /// A small object one level deep (usage), flattened to `("cost", Object)`, `("cost.total", Num)` pairs.
     fn object(&mut self, prefix: &str, out: &mut Vec<(String, Val)>) -> Result<(), String> {
         let n = self.count()?;
         for _ in 0..n {
@@ -136,6 +171,7 @@ impl<'a> Cursor<'a> {
             };
             let c = self.code()?;
             if c == 4 && prefix.is_empty() {
+                out.push((key.clone(), Val::Object));
                 self.object(&key, out)?;
             } else {
                 out.push((key, self.val_of(c)?));
@@ -275,9 +311,11 @@ fn parse_block(c: &mut Cursor, i: usize, j: usize) -> Result<Block, String> {
                 b.data = Some(ImageInfo { len, head });
             }
             b.mime_type = c.val()?;
+            signatures(c, &mut b)?;
         }
         Some("toolResult") => {
             b.tool_use_id = c.val()?;
+            signatures(c, &mut b)?;
         }
         _ => signatures(c, &mut b)?,
     }
@@ -294,12 +332,14 @@ fn text_of(v: Option<&Value>) -> Option<TextInfo> {
     v.and_then(Value::as_str).map(TextInfo::of_str)
 }
 
-/// Flattens a usage object one level deep, as the codec does.
+/// Flattens a usage object one level deep, as the codec does: a nested object is listed itself
+/// (as `Val::Object`), then its fields as `parent.child`.
 pub fn flatten_usage(map: &Map<String, Value>) -> Vec<(String, Val)> {
     let mut out = Vec::new();
     for (k, v) in map {
         match v {
             Value::Object(inner) => {
+                out.push((k.clone(), Val::Object));
                 for (k2, v2) in inner {
                     out.push((format!("{k}.{k2}"), Val::of_json(v2)));
                 }

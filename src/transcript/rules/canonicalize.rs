@@ -61,8 +61,8 @@ mod tests {
             out[0],
             json!({"role": "assistant", "content": [{"type": "text", "text": "hello"}], "x": 1})
         );
-        for i in 1..4 {
-            assert_eq!(out[i]["content"], json!([{"type": "text", "text": ""}]));
+        for m in &out[1..4] {
+            assert_eq!(m["content"], json!([{"type": "text", "text": ""}]));
         }
         assert_eq!(out[4], input[4]);
     }

@@ -71,7 +71,10 @@ mod tests {
             out[0],
             json!({"role": "user", "content": "(session bootstrap)", "timestamp": 1700})
         );
-        assert_eq!(&out[1..], input.as_array().map(|a| a.as_slice()).unwrap_or(&[]));
+        assert_eq!(
+            &out[1..],
+            input.as_array().map(|a| a.as_slice()).unwrap_or(&[])
+        );
     }
 
     #[test]

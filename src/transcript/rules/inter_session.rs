@@ -90,9 +90,11 @@ pub fn annotate_inter_session_user_turns(msgs: &mut [Msg], ctx: &mut Ctx) -> boo
         let prefix = inter_session_prefix(p);
         let added = format!("{prefix}\n");
         let action = match &m.content {
-            Content::Str { info, prefix: before, .. } => {
-                (!starts_with(before, info, &prefix)).then_some(Action::PrefixString)
-            }
+            Content::Str {
+                info,
+                prefix: before,
+                ..
+            } => (!starts_with(before, info, &prefix)).then_some(Action::PrefixString),
             Content::Blocks(blocks) => {
                 match blocks
                     .iter()
@@ -100,8 +102,8 @@ pub fn annotate_inter_session_user_turns(msgs: &mut [Msg], ctx: &mut Ctx) -> boo
                 {
                     Some(j) => {
                         let b = &blocks[j];
-                        let before = b.text_prefix.as_deref().unwrap_or("");
-                        let done = b.text.as_ref().is_some_and(|t| starts_with(before, t, &prefix));
+                        // A block's `text` view is its final text, `text_prefix` included.
+                        let done = b.text.as_ref().is_some_and(|t| starts_with("", t, &prefix));
                         (!done).then(|| Action::PrefixBlock(j, block_path(m, b)))
                     }
                     None => Some(Action::InsertBlock),
@@ -113,7 +115,12 @@ pub fn annotate_inter_session_user_turns(msgs: &mut [Msg], ctx: &mut Ctx) -> boo
             None => continue,
             Some(Action::PrefixString) => {
                 let path = msg_path(m);
-                if let Content::Str { info, from, prefix: before } = &mut m.content {
+                if let Content::Str {
+                    info,
+                    from,
+                    prefix: before,
+                } = &mut m.content
+                {
                     match *from {
                         Some(k) => {
                             let all = format!("{added}{before}");
@@ -175,11 +182,13 @@ mod tests {
                "originSessionId": "never-printed"})
     }
 
-    const PREFIX: &str = "[Inter-session message] sourceSession=agent:main:req sourceTool=sessions_send";
+    const PREFIX: &str =
+        "[Inter-session message] sourceSession=agent:main:req sourceTool=sessions_send";
 
     #[test]
     fn annotates_string_content() {
-        let input = json!([{"role": "user", "content": "forwarded instruction", "provenance": prov()}]);
+        let input =
+            json!([{"role": "user", "content": "forwarded instruction", "provenance": prov()}]);
         let (out, identity) = annotate(&input);
         assert!(!identity);
         assert_eq!(
@@ -240,7 +249,10 @@ mod tests {
             "kind": "inter_session", "sourceSessionKey": "  ", "sourceChannel": " slack ", "sourceTool": 3
         }}]);
         let (out, _) = annotate(&input);
-        assert_eq!(out[0]["content"], json!("[Inter-session message] sourceChannel=slack\nx"));
+        assert_eq!(
+            out[0]["content"],
+            json!("[Inter-session message] sourceChannel=slack\nx")
+        );
     }
 
     #[test]
@@ -304,7 +316,10 @@ mod tests {
         let mut ctx = Ctx::new(&src, false);
         let mut msgs = skeleton::from_values(&values);
         assert!(annotate_inter_session_user_turns(&mut msgs, &mut ctx));
-        let b = &msgs[0].blocks().map(|b| b[0].clone()).unwrap_or_else(|| Block::new_text(""));
+        let b = &msgs[0]
+            .blocks()
+            .map(|b| b[0].clone())
+            .unwrap_or_else(|| Block::new_text(""));
         assert!(matches!(b.origin, BlockOrigin::Src { msg: 0, idx: 0 }));
         let t = b.text.clone().unwrap_or_default();
         assert!(!t.blank);

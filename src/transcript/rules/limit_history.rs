@@ -131,15 +131,16 @@ mod tests {
     }
 
     #[test]
-    fn fractional_limits_round_down_and_leading_non_users_go() {
+    fn fractional_limits_round_down() {
         let input = json!([
             {"role": "system", "content": "s"},
             null,
             {"role": "user", "content": "u1"},
             {"role": "user", "content": "u2"}
         ]);
-        let (out, _) = limit(&input, Some(2.0));
-        assert_eq!(out, tail(&input, 2));
+        // As many user turns as the limit: the leading non-user messages stay too.
+        let (_, identity) = limit(&input, Some(2.0));
+        assert!(identity);
         let (out, _) = limit(&input, Some(1.5));
         assert_eq!(out, tail(&input, 3));
         let (out, _) = limit(&input, Some(0.5));

@@ -461,7 +461,10 @@ mod tests {
             Value::Array(out.clone()),
             json!([{"role": "user", "x": 1, "content": [text("b")], "timestamp": 1}])
         );
-        let keys: Vec<_> = out[0].as_object().map(|o| o.keys().cloned().collect()).unwrap_or_default();
+        let keys: Vec<_> = out[0]
+            .as_object()
+            .map(|o| o.keys().cloned().collect())
+            .unwrap_or_default();
         assert_eq!(keys, vec!["role", "x", "content", "timestamp"]);
     }
 
@@ -508,7 +511,10 @@ mod tests {
             m.push(merge_consecutive_user_turns(prev, cur));
         });
         assert_eq!(out[0]["content"], json!([text("before"), text("after")]));
-        assert_eq!(out[0]["attachments"], json!([{"type": "image", "url": "new.png"}]));
+        assert_eq!(
+            out[0]["attachments"],
+            json!([{"type": "image", "url": "new.png"}])
+        );
         assert_eq!(out[0]["someCustomField"], json!("keep-me"));
         assert_eq!(out[0]["timestamp"], json!(2000));
     }

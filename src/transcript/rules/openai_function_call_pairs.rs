@@ -91,9 +91,11 @@ pub fn downgrade_openai_function_call_reasoning_pairs(msgs: &mut [Msg], ctx: &mu
             if call.is_none() && used.is_none() {
                 continue;
             }
-            ctx.change("downgradeOpenAIFunctionCallReasoningPairs", msg_path(m), || {
-                "result id follows its call's downgraded id".into()
-            });
+            ctx.change(
+                "downgradeOpenAIFunctionCallReasoningPairs",
+                msg_path(m),
+                || "result id follows its call's downgraded id".into(),
+            );
             if let Some(id) = call {
                 m.set("toolCallId", json!(id));
             }
@@ -168,7 +170,10 @@ mod tests {
             {"role": "toolResult", "toolCallId": "b|fc_2", "content": []}
         ]);
         let (out, _) = pairs(&input);
-        assert_eq!(out[0]["content"], json!([call("a"), reasoning(), call("b|fc_2")]));
+        assert_eq!(
+            out[0]["content"],
+            json!([call("a"), reasoning(), call("b|fc_2")])
+        );
         assert_eq!(out[1]["toolCallId"], json!("a"));
         assert_eq!(out[2], input[2]);
     }

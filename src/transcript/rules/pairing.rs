@@ -157,17 +157,22 @@ pub fn repair_tool_use_result_pairing(
                         });
                         report.dropped_duplicate_count += 1;
                         changed = true;
-                    } else if matched.contains_key(&id) {
-                        ctx.change("repairToolUseResultPairing", msg_path(&next), || {
-                            format!("dropped a second result for tool call {id:?}")
-                        });
-                        changed = true;
                     } else {
-                        normalize_result_name(&mut next, names.get(id.as_str()).copied().flatten());
-                        if next.is_changed() {
-                            changed = true;
+                        let path = msg_path(&next);
+                        match matched.entry(id) {
+                            std::collections::hash_map::Entry::Occupied(e) => {
+                                ctx.change("repairToolUseResultPairing", path, || {
+                                    format!("dropped a second result for tool call {:?}", e.key())
+                                });
+                                changed = true;
+                            }
+                            std::collections::hash_map::Entry::Vacant(e) => {
+                                let call_name = names.get(e.key().as_str()).copied().flatten();
+                                normalize_result_name(&mut next, call_name);
+                                changed |= next.is_changed();
+                                e.insert(next);
+                            }
                         }
-                        matched.insert(id, next);
                     }
                 }
                 _ => {

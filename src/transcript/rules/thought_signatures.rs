@@ -19,7 +19,9 @@
 
 use crate::transcript::context::{block_path, Ctx};
 use crate::transcript::model::{Block, Content, Msg, Val};
-use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig, STANDARD, URL_SAFE_NO_PAD};
+use base64::engine::general_purpose::{
+    GeneralPurpose, GeneralPurposeConfig, STANDARD, URL_SAFE_NO_PAD,
+};
 use base64::engine::DecodePaddingMode;
 use base64::{alphabet, Engine};
 
@@ -37,20 +39,14 @@ pub struct StripOptions {
 pub(crate) fn is_js_whitespace(c: char) -> bool {
     matches!(
         c,
-        '\t' | '\n'
-            | '\u{b}'
-            | '\u{c}'
-            | '\r'
-            | ' '
-            | '\u{a0}'
-            | '\u{1680}'
-            | '\u{2000}'..='\u{200a}'
-            | '\u{2028}'
-            | '\u{2029}'
-            | '\u{202f}'
-            | '\u{205f}'
-            | '\u{3000}'
-            | '\u{feff}'
+        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200a}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{202f}'
+                | '\u{205f}'
+                | '\u{3000}'
+                | '\u{feff}'
     )
 }
 
@@ -136,8 +132,8 @@ fn plan_block(b: &Block, opts: StripOptions) -> (bool, bool) {
         return (false, false);
     }
     let snake = should_strip(&b.thought_signature, opts.allow_base64_only);
-    let camel = opts.include_camel_case
-        && should_strip(&b.thought_signature_camel, opts.allow_base64_only);
+    let camel =
+        opts.include_camel_case && should_strip(&b.thought_signature_camel, opts.allow_base64_only);
     (snake, camel)
 }
 
@@ -213,7 +209,9 @@ mod tests {
 
     #[test]
     fn base64_examples_from_the_reference() {
-        for ok in ["AQID", "AQI", "AQIDBA", "AQIDBA==", "Q2xhdWRl", " AQ ID ", "AQID="] {
+        for ok in [
+            "AQID", "AQI", "AQIDBA", "AQIDBA==", "Q2xhdWRl", " AQ ID ", "AQID=",
+        ] {
             assert!(is_base64_signature(ok), "{ok:?} should pass");
         }
         for bad in [

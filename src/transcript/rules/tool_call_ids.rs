@@ -47,8 +47,16 @@ pub fn sanitize_tool_call_ids(msgs: &mut [Msg], ctx: &mut Ctx, mode: ToolCallIdM
 }
 
 fn rename_result(m: &mut Msg, ctx: &mut Ctx, alloc: &mut IdAllocator) -> bool {
-    let call = m.tool_call_id.as_str().filter(|s| !s.is_empty()).map(str::to_string);
-    let legacy = m.tool_use_id.as_str().filter(|s| !s.is_empty()).map(str::to_string);
+    let call = m
+        .tool_call_id
+        .as_str()
+        .filter(|s| !s.is_empty())
+        .map(str::to_string);
+    let legacy = m
+        .tool_use_id
+        .as_str()
+        .filter(|s| !s.is_empty())
+        .map(str::to_string);
     let mut updates: Vec<(&str, String, String)> = Vec::new();
     match (&call, &legacy) {
         (Some(a), Some(b)) if a == b => {

@@ -56,9 +56,14 @@ mod tests {
             json!({"role": "toolResult", "toolCallId": "c1", "toolName": "web_fetch",
                    "content": [{"type": "text", "text": "page"}], "isError": false})
         );
-        assert_eq!(out[2], json!({"role": "toolResult", "toolCallId": "c2", "content": []}));
+        assert_eq!(
+            out[2],
+            json!({"role": "toolResult", "toolCallId": "c2", "content": []})
+        );
         assert_eq!(out[3], input[3]);
-        assert!(!serde_json::to_string(&out).unwrap_or_default().contains("IGNORE"));
+        assert!(!serde_json::to_string(&out)
+            .unwrap_or_default()
+            .contains("IGNORE"));
     }
 
     #[test]

@@ -1,0 +1,191 @@
+//! Usage snapshots (`stripStaleAssistantUsageBeforeLatestCompaction` + `ensureAssistantUsageSnapshots`).
+//!
+//! Agents estimate context size from the last assistant's `usage`. After a compaction, the usage
+//! recorded before it describes a context that no longer exists, so it is zeroed; and since
+//! providers report usage under many names (`input_tokens`, `prompt_tokens`, `cache_read_input_tokens`
+//! …), every assistant's usage is normalised to one shape. Not provider hygiene strictly, but it
+//! changes what is replayed, so it runs in the same pass.
+
+use crate::transcript::context::{msg_path, Ctx};
+use crate::transcript::model::{Msg, UsageView, Val};
+use crate::transcript::usage::{
+    normalize_usage, timestamp_ms, TimestampValue, UsageSnapshot, UsageValue,
+};
+use serde_json::{Map, Value};
+
+fn usage_value(v: &Val) -> UsageValue {
+    match v {
+        Val::Num(n) => UsageValue::Num(*n),
+        Val::Str(s) => UsageValue::Str(s.clone()),
+        Val::Bool(b) => UsageValue::Bool(*b),
+        Val::Null => UsageValue::Null,
+        Val::Object => UsageValue::Object,
+        Val::Absent | Val::Array | Val::Other => UsageValue::Other,
+    }
+}
+
+fn timestamp(v: &Val) -> Option<f64> {
+    let t = match v {
+        Val::Num(n) => TimestampValue::Num(*n),
+        Val::Str(s) => TimestampValue::Str(s.clone()),
+        _ => TimestampValue::None,
+    };
+    timestamp_ms(&t)
+}
+
+/// The usage object as JSON when the skeleton shows all of it (one level of nesting).
+fn usage_json(fields: &[(String, Val)]) -> Option<Value> {
+    let mut out = Map::new();
+    for (k, v) in fields {
+        match k.split_once('.') {
+            None if *v == Val::Object => {
+                out.insert(k.clone(), Value::Object(Map::new()));
+            }
+            None => {
+                out.insert(k.clone(), v.to_json()?);
+            }
+            Some((parent, child)) => {
+                let Some(Value::Object(p)) = out.get_mut(parent) else {
+                    return None;
+                };
+                p.insert(child.to_string(), v.to_json()?);
+            }
+        }
+    }
+    Some(Value::Object(out))
+}
+
+/// Equal values with keys in the same order (map equality alone ignores order).
+fn same_json_in_order(a: &Value, b: &Value) -> bool {
+    serde_json::to_vec(a).ok() == serde_json::to_vec(b).ok()
+}
+
+fn snapshot(m: &Msg) -> UsageSnapshot {
+    match &m.usage {
+        UsageView::Fields(fields) => {
+            let list: Vec<(&str, UsageValue)> = fields
+                .iter()
+                .map(|(k, v)| (k.as_str(), usage_value(v)))
+                .collect();
+            normalize_usage(&list).unwrap_or_else(UsageSnapshot::zero_with_cost)
+        }
+        UsageView::NotObject(_) => UsageSnapshot::zero_with_cost(),
+    }
+}
+
+fn set_usage(m: &mut Msg, ctx: &mut Ctx, snap: &UsageSnapshot, why: &'static str) -> bool {
+    let new = snap.to_json();
+    let same = match &m.usage {
+        UsageView::Fields(f) => usage_json(f).is_some_and(|cur| same_json_in_order(&cur, &new)),
+        UsageView::NotObject(_) => false,
+    };
+    if same {
+        return false;
+    }
+    ctx.change("usageSnapshots", msg_path(m), || why.to_string());
+    m.set("usage", new);
+    true
+}
+
+/// Zeroes usage recorded before the latest compaction, then normalises every assistant's usage.
+pub fn normalize_usage_snapshots(msgs: &mut [Msg], ctx: &mut Ctx) -> bool {
+    let compaction = msgs
+        .iter()
+        .enumerate()
+        .rev()
+        .find(|(_, m)| m.is_role("compactionSummary"))
+        .map(|(i, m)| (i, timestamp(&m.timestamp)));
+    let mut changed = false;
+    for (i, m) in msgs.iter_mut().enumerate() {
+        if !m.is_role("assistant") {
+            continue;
+        }
+        let stale = matches!(m.usage, UsageView::Fields(_))
+            && compaction.is_some_and(|(ci, cts)| {
+                i < ci || matches!((timestamp(&m.timestamp), cts), (Some(a), Some(b)) if a <= b)
+            });
+        let snap = if stale {
+            UsageSnapshot::zero_with_cost()
+        } else {
+            snapshot(m)
+        };
+        let why = if stale {
+            "zeroed usage recorded before the latest compaction"
+        } else {
+            "normalised usage to the standard snapshot"
+        };
+        changed |= set_usage(m, ctx, &snap, why);
+    }
+    changed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transcript::testutil::run;
+    use serde_json::json;
+
+    fn zero() -> Value {
+        json!({"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 0,
+               "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0}})
+    }
+
+    fn assistant(usage: Value, ts: Value) -> Value {
+        json!({"role": "assistant", "content": [], "usage": usage, "timestamp": ts})
+    }
+
+    #[test]
+    fn canonical_usage_is_left_alone() {
+        let input = json!([assistant(zero(), json!(1))]);
+        let (_, identity) = run(&input, |m, c| {
+            normalize_usage_snapshots(m, c);
+        });
+        assert!(identity);
+    }
+
+    #[test]
+    fn partial_usage_is_normalised_and_missing_usage_zeroed() {
+        let input = json!([
+            assistant(json!({"output": 3, "cache_read_input_tokens": 9}), json!(1)),
+            {"role": "assistant", "content": []},
+        ]);
+        let (out, _) = run(&input, |m, c| {
+            normalize_usage_snapshots(m, c);
+        });
+        assert_eq!(
+            out[0]["usage"],
+            json!({"input": 0, "output": 3, "cacheRead": 9, "cacheWrite": 0, "totalTokens": 12})
+        );
+        assert_eq!(out[1]["usage"], zero());
+    }
+
+    #[test]
+    fn usage_before_the_latest_compaction_is_zeroed() {
+        let used =
+            json!({"input": 5, "output": 6, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 11});
+        let input = json!([
+            assistant(used.clone(), json!(100)),
+            {"role": "compactionSummary", "summary": "s", "tokensBefore": 9, "timestamp": "1970-01-01T00:00:00.200Z"},
+            assistant(used.clone(), json!(150)),
+            assistant(used.clone(), json!(300)),
+        ]);
+        let (out, _) = run(&input, |m, c| {
+            normalize_usage_snapshots(m, c);
+        });
+        assert_eq!(out[0]["usage"], zero());
+        // After the summary in order, but stamped before it: stale too.
+        assert_eq!(out[2]["usage"], zero());
+        assert_eq!(out[3]["usage"], used);
+    }
+
+    #[test]
+    fn cost_is_kept_when_numeric() {
+        let u =
+            json!({"input": 1, "output": 2, "cost": {"input": 0.5, "output": 0.25, "total": 0.75}});
+        let input = json!([assistant(u, json!(1))]);
+        let (out, _) = run(&input, |m, c| {
+            normalize_usage_snapshots(m, c);
+        });
+        assert_eq!(out[0]["usage"]["cost"]["total"], 0.75);
+    }
+}
