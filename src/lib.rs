@@ -6,6 +6,7 @@
 //! - [`session_file`]: repairing a session's JSONL file on disk.
 //! - `napi`: the JS boundary and nothing else (only in the addon build).
 
+pub mod image;
 pub mod session_file;
 pub mod transcript;
 

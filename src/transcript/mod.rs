@@ -8,7 +8,7 @@ pub mod capabilities;
 pub mod context;
 pub mod model;
 pub mod ops;
-// pub mod pipeline; (waits for crate::image)
+pub mod pipeline;
 pub mod plan;
 pub mod policy;
 pub mod policy_json;

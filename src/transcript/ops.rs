@@ -5,11 +5,14 @@
 //! pass its options as JSON; neither knows what the operation does.
 
 use super::context::Ctx;
+use super::model::num_json;
 use super::model::Msg;
-use super::policy::ToolCallIdMode;
+use super::pipeline;
+use super::policy::{resolve_transcript_policy, SanitizeMode, ToolCallIdMode};
 use super::policy_json;
 use super::rules;
 use super::rules::thought_signatures::StripOptions;
+use crate::image::ImageLimits;
 use serde_json::{json, Map, Value};
 
 /// What an operation returns besides the messages.
@@ -42,6 +45,92 @@ fn pairing_options(cfg: &Value) -> rules::pairing::PairingOptions {
         o.synthetic_text = t.to_string();
     }
     o
+}
+
+fn session_entries(cfg: &Value) -> Option<Vec<(String, Value)>> {
+    let list = cfg.get("sessionEntries")?.as_array()?;
+    Some(
+        list.iter()
+            .filter_map(|e| {
+                let t = e.get(0)?.as_str()?.to_string();
+                Some((t, e.get(1).cloned().unwrap_or(Value::Null)))
+            })
+            .collect(),
+    )
+}
+
+fn opt_string(cfg: &Value, k: &str) -> Option<String> {
+    cfg.get(k).and_then(Value::as_str).map(str::to_string)
+}
+
+fn limits(cfg: &Value) -> ImageLimits {
+    let mut l = ImageLimits::default();
+    if let Some(d) = cfg
+        .get("maxDimensionPx")
+        .and_then(Value::as_f64)
+        .filter(|d| d.is_finite())
+    {
+        l.max_dimension_px = d.floor().clamp(1.0, u32::MAX as f64) as u32;
+    }
+    if let Some(b) = cfg
+        .get("maxBytes")
+        .and_then(Value::as_f64)
+        .filter(|b| b.is_finite())
+    {
+        l.max_bytes = b.floor().clamp(1.0, usize::MAX as f64) as usize;
+    }
+    l
+}
+
+fn history_params(cfg: &Value) -> pipeline::HistoryParams {
+    let base = resolve_transcript_policy(
+        cfg.get("provider").and_then(Value::as_str),
+        cfg.get("modelApi").and_then(Value::as_str),
+        cfg.get("modelId").and_then(Value::as_str),
+    );
+    pipeline::HistoryParams {
+        provider: opt_string(cfg, "provider"),
+        model_api: opt_string(cfg, "modelApi"),
+        model_id: opt_string(cfg, "modelId"),
+        allowed_tool_names: str_list(cfg.get("allowedToolNames")),
+        policy: cfg
+            .get("policy")
+            .filter(|p| p.is_object())
+            .map(|p| policy_json::from_json(p, base)),
+        pairing: pairing_options(cfg),
+        limits: limits(cfg),
+        session_entries: session_entries(cfg),
+        now: cfg.get("now").and_then(Value::as_f64).unwrap_or(0.0),
+    }
+}
+
+fn image_options(cfg: &Value) -> rules::images::ImagePassOptions {
+    let full = cfg.get("sanitizeMode").and_then(Value::as_str) != Some("images-only");
+    rules::images::ImagePassOptions {
+        label: opt_string(cfg, "label").unwrap_or_else(|| "session:history".into()),
+        sanitize_mode: if full {
+            SanitizeMode::Full
+        } else {
+            SanitizeMode::ImagesOnly
+        },
+        sanitize_tool_call_ids: cfg
+            .get("sanitizeToolCallIds")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
+        tool_call_id_mode: policy_json::parse_mode(cfg.get("toolCallIdMode")),
+        preserve_signatures: cfg
+            .get("preserveSignatures")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
+        sanitize_thought_signatures: policy_json::parse_thought_options(
+            cfg.get("sanitizeThoughtSignatures"),
+        )
+        .map(|t| StripOptions {
+            allow_base64_only: t.allow_base64_only,
+            include_camel_case: t.include_camel_case,
+        }),
+        limits: limits(cfg),
+    }
 }
 
 /// Runs operation `op` with options `cfg`.
@@ -126,6 +215,41 @@ pub fn run(op: &str, cfg: &Value, msgs: &mut Vec<Msg>, ctx: &mut Ctx) -> Result<
         }
         "ensureAssistantUsageSnapshots" => {
             rules::usage_snapshots::normalize_usage_snapshots(msgs, ctx);
+        }
+        "sanitizeSessionHistory" => {
+            let params = history_params(cfg);
+            out.entries = pipeline::sanitize_session_history(msgs, ctx, &params);
+        }
+        "sanitizeSessionMessagesImages" => {
+            let opts = image_options(cfg);
+            rules::images::sanitize_session_messages_images(msgs, ctx, &opts);
+        }
+        "applyGoogleTurnOrderingFix" => {
+            let api = cfg.get("modelApi").and_then(Value::as_str).unwrap_or("");
+            let mut did = false;
+            if pipeline::GOOGLE_APIS.contains(&api)
+                && msgs.first().is_some_and(|m| m.is_role("assistant"))
+            {
+                did = rules::google_ordering::sanitize_google_turn_ordering(msgs, ctx);
+                let entries = session_entries(cfg);
+                let marked = entries.as_ref().is_none_or(|s| {
+                    s.iter()
+                        .any(|(t, _)| t == pipeline::GOOGLE_BOOTSTRAP_MARKER)
+                });
+                if did && !marked {
+                    let now = cfg.get("now").and_then(Value::as_f64).unwrap_or(0.0);
+                    out.entries.push((
+                        pipeline::GOOGLE_BOOTSTRAP_MARKER.to_string(),
+                        json!({"timestamp": num_json(now)}),
+                    ));
+                    let sid = cfg.get("sessionId").and_then(Value::as_str).unwrap_or("");
+                    out.extra.insert(
+                        "warning".into(),
+                        json!(format!("google turn ordering fixup: prepended user bootstrap (sessionId={sid})")),
+                    );
+                }
+            }
+            out.extra.insert("didPrepend".into(), json!(did));
         }
         _ => return Err(format!("unknown transcript operation {op:?}")),
     }

@@ -14,7 +14,7 @@ use super::rules::thought_signatures::StripOptions;
 use crate::image::ImageLimits;
 use serde_json::{json, Value};
 
-const GOOGLE_APIS: &[&str] = &["google-gemini-cli", "google-generative-ai"];
+pub const GOOGLE_APIS: &[&str] = &["google-gemini-cli", "google-generative-ai"];
 const RESPONSES_APIS: &[&str] = &["openai-responses", "openai-codex-responses"];
 pub const MODEL_SNAPSHOT: &str = "model-snapshot";
 pub const GOOGLE_BOOTSTRAP_MARKER: &str = "google-turn-ordering-bootstrap";
@@ -40,7 +40,12 @@ pub struct HistoryParams {
 pub type NewEntries = Vec<(String, Value)>;
 
 fn snapshot_differs(data: &Value, p: &HistoryParams) -> bool {
-    let field = |k: &str| data.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+    let field = |k: &str| {
+        data.get(k)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    };
     let own = |v: &Option<String>| v.clone().unwrap_or_default();
     field("provider") != own(&p.provider)
         || field("modelApi") != own(&p.model_api)
@@ -62,16 +67,28 @@ pub fn image_pass_options(policy: &TranscriptPolicy, limits: ImageLimits) -> Ima
     }
 }
 
-pub fn sanitize_session_history(msgs: &mut Vec<Msg>, ctx: &mut Ctx, p: &HistoryParams) -> NewEntries {
+pub fn sanitize_session_history(
+    msgs: &mut Vec<Msg>,
+    ctx: &mut Ctx,
+    p: &HistoryParams,
+) -> NewEntries {
     let policy = p.policy.clone().unwrap_or_else(|| {
-        resolve_transcript_policy(p.provider.as_deref(), p.model_api.as_deref(), p.model_id.as_deref())
+        resolve_transcript_policy(
+            p.provider.as_deref(),
+            p.model_api.as_deref(),
+            p.model_id.as_deref(),
+        )
     });
     let api = p.model_api.as_deref().unwrap_or("");
     let mut entries = NewEntries::new();
 
     rules::inter_session::annotate_inter_session_user_turns(msgs, ctx);
     rules::canonicalize::canonicalize_assistant_content(msgs, ctx);
-    rules::images::sanitize_session_messages_images(msgs, ctx, &image_pass_options(&policy, p.limits));
+    rules::images::sanitize_session_messages_images(
+        msgs,
+        ctx,
+        &image_pass_options(&policy, p.limits),
+    );
     if policy.drop_thinking_blocks {
         rules::drop_thinking::drop_thinking_blocks(msgs, ctx);
     }
@@ -83,7 +100,9 @@ pub fn sanitize_session_history(msgs: &mut Vec<Msg>, ctx: &mut Ctx, p: &HistoryP
     rules::usage_snapshots::normalize_usage_snapshots(msgs, ctx);
     if RESPONSES_APIS.contains(&api) {
         rules::openai_reasoning::downgrade_openai_reasoning_blocks(msgs, ctx);
-        rules::openai_function_call_pairs::downgrade_openai_function_call_reasoning_pairs(msgs, ctx);
+        rules::openai_function_call_pairs::downgrade_openai_function_call_reasoning_pairs(
+            msgs, ctx,
+        );
     }
 
     let has_snapshot = p.provider.is_some() || p.model_api.is_some() || p.model_id.is_some();
@@ -91,7 +110,11 @@ pub fn sanitize_session_history(msgs: &mut Vec<Msg>, ctx: &mut Ctx, p: &HistoryP
         let last = session.iter().rev().find(|(t, _)| t == MODEL_SNAPSHOT);
         if last.is_none_or(|(_, data)| snapshot_differs(data, p)) {
             let mut data = json!({"timestamp": super::model::num_json(p.now)});
-            for (k, v) in [("provider", &p.provider), ("modelApi", &p.model_api), ("modelId", &p.model_id)] {
+            for (k, v) in [
+                ("provider", &p.provider),
+                ("modelApi", &p.model_api),
+                ("modelId", &p.model_id),
+            ] {
                 if let Some(v) = v {
                     data[k] = json!(v);
                 }

@@ -11,11 +11,15 @@
 //! Only the header of each image crosses the JS boundary: the full base64 is fetched (through
 //! [`crate::transcript::Source`]) only when the header cannot prove the image is within limits.
 
-use crate::image::{precheck_from_head, sanitize_image, canonicalize_base64, ImageDecision, ImageLimits};
+use crate::image::{
+    canonicalize_base64, precheck_from_head, sanitize_image, ImageDecision, ImageLimits,
+};
 use crate::transcript::context::{block_origin_path, msg_path, Ctx};
 use crate::transcript::model::{Block, BlockOrigin, Content, Msg, Val};
 use crate::transcript::policy::{SanitizeMode, ToolCallIdMode};
-use crate::transcript::rules::thought_signatures::{strip_message_thought_signatures, StripOptions};
+use crate::transcript::rules::thought_signatures::{
+    strip_message_thought_signatures, StripOptions,
+};
 use crate::transcript::rules::tool_call_ids::sanitize_tool_call_ids;
 use serde_json::Value;
 
@@ -71,7 +75,10 @@ fn image_outcome(b: &Block, ctx: &Ctx, opts: &ImagePassOptions) -> Outcome {
         },
     };
     match decision {
-        ImageDecision::Keep { canonical_changed, mime } => {
+        ImageDecision::Keep {
+            canonical_changed,
+            mime,
+        } => {
             let mut sets = Vec::new();
             if canonical_changed {
                 if let Some(c) = full_data(b, ctx).as_deref().and_then(canonicalize_base64) {
@@ -96,7 +103,9 @@ fn image_outcome(b: &Block, ctx: &Ctx, opts: &ImagePassOptions) -> Outcome {
 
 /// Image-sanitises one message's blocks; returns whether any block changed.
 fn sanitize_blocks(m: &mut Msg, ctx: &mut Ctx, opts: &ImagePassOptions) -> bool {
-    let Some(blocks) = m.blocks() else { return false };
+    let Some(blocks) = m.blocks() else {
+        return false;
+    };
     let outcomes: Vec<(usize, Outcome)> = blocks
         .iter()
         .enumerate()
@@ -107,7 +116,9 @@ fn sanitize_blocks(m: &mut Msg, ctx: &mut Ctx, opts: &ImagePassOptions) -> bool 
     if outcomes.is_empty() {
         return false;
     }
-    let Some(blocks) = m.blocks_mut() else { return false };
+    let Some(blocks) = m.blocks_mut() else {
+        return false;
+    };
     for (j, o) in outcomes {
         let b = &mut blocks[j];
         match o {
@@ -134,26 +145,36 @@ fn sanitize_blocks(m: &mut Msg, ctx: &mut Ctx, opts: &ImagePassOptions) -> bool 
 }
 
 fn has_thinking(m: &Msg) -> bool {
-    m.blocks()
-        .is_some_and(|b| b.iter().any(|b| b.is_type("thinking") || b.is_type("redacted_thinking")))
+    m.blocks().is_some_and(|b| {
+        b.iter()
+            .any(|b| b.is_type("thinking") || b.is_type("redacted_thinking"))
+    })
 }
 
 /// Drops text blocks whose text is blank.
 fn drop_blank_text(m: &mut Msg, ctx: &mut Ctx) -> bool {
-    let blank = |b: &Block| b.is_type("text") && b.text.as_ref().is_some_and(|t| t.blank) && b.text_prefix.is_none();
+    let blank = |b: &Block| {
+        b.is_type("text") && b.text.as_ref().is_some_and(|t| t.blank) && b.text_prefix.is_none()
+    };
     if !m.blocks().is_some_and(|b| b.iter().any(blank)) {
         return false;
     }
     if let Some(blocks) = m.blocks_mut() {
         for b in blocks.iter().filter(|b| blank(b)) {
-            ctx.change("sanitizeImages", block_origin_path(b), || "dropped an empty text block".into());
+            ctx.change("sanitizeImages", block_origin_path(b), || {
+                "dropped an empty text block".into()
+            });
         }
         blocks.retain(|b| !blank(b));
     }
     true
 }
 
-pub fn sanitize_session_messages_images(msgs: &mut Vec<Msg>, ctx: &mut Ctx, opts: &ImagePassOptions) -> bool {
+pub fn sanitize_session_messages_images(
+    msgs: &mut Vec<Msg>,
+    ctx: &mut Ctx,
+    opts: &ImagePassOptions,
+) -> bool {
     let mut changed = false;
     if opts.sanitize_tool_call_ids {
         let mode = opts.tool_call_id_mode.unwrap_or(ToolCallIdMode::Strict);
@@ -165,7 +186,9 @@ pub fn sanitize_session_messages_images(msgs: &mut Vec<Msg>, ctx: &mut Ctx, opts
         match m.role() {
             Some("toolResult") => {
                 if matches!(m.content, Content::Other(Val::Absent | Val::Null)) {
-                    ctx.change("sanitizeImages", msg_path(m), || "missing tool result content became []".into());
+                    ctx.change("sanitizeImages", msg_path(m), || {
+                        "missing tool result content became []".into()
+                    });
                     m.set_blocks(Vec::new());
                     changed = true;
                 }
@@ -178,14 +201,17 @@ pub fn sanitize_session_messages_images(msgs: &mut Vec<Msg>, ctx: &mut Ctx, opts
                     continue;
                 }
                 if !opts.preserve_signatures {
-                    changed |= strip_message_thought_signatures(m, ctx, opts.sanitize_thought_signatures);
+                    changed |=
+                        strip_message_thought_signatures(m, ctx, opts.sanitize_thought_signatures);
                 }
                 if !(opts.preserve_signatures && has_thinking(m)) {
                     changed |= drop_blank_text(m, ctx);
                 }
                 changed |= sanitize_blocks(m, ctx, opts);
                 if m.blocks().is_some_and(Vec::is_empty) {
-                    ctx.change("sanitizeImages", msg_path(m), || "dropped an assistant turn with no content".into());
+                    ctx.change("sanitizeImages", msg_path(m), || {
+                        "dropped an assistant turn with no content".into()
+                    });
                     remove.push(i);
                 }
             }

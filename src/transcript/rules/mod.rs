@@ -3,6 +3,7 @@ pub mod canonicalize;
 pub mod dangling_tool_uses;
 pub mod drop_thinking;
 pub mod google_ordering;
+pub mod images;
 pub mod inter_session;
 pub mod limit_history;
 pub mod merge_turns;
@@ -14,4 +15,3 @@ pub mod tool_call_ids;
 pub mod tool_call_inputs;
 pub mod tool_result_details;
 pub mod usage_snapshots;
-// pub mod images; (waits for crate::image)

@@ -1,0 +1,631 @@
+//! Per-image step of the transcript hygiene image pass: the behaviour of
+//! OpenClaw's `sanitizeContentBlocksImages` for one `{type:"image", data}`
+//! block, in pure Rust with no Node types.
+//!
+//! An image is kept (whitespace stripped, mime re-inferred) when its header
+//! proves it is within the byte and pixel limits; otherwise it is re-encoded
+//! as JPEG on a grid of sides and qualities until it fits, or replaced by an
+//! explanatory text. [`precheck_from_head`] answers the common "small enough"
+//! case from the first few hundred base64 characters, so the caller can avoid
+//! moving the whole payload.
+//!
+//! Choices, and where they differ from the reference's sharp/libvips:
+//! - Resizing: `fast_image_resize` with Lanczos3 (sharp's default kernel),
+//!   plus a Box pre-shrink for large factors (details in `resize.rs`).
+//! - Encoding: the `image` crate's baseline JPEG encoder, not mozjpeg, so byte
+//!   sizes differ and a borderline image may land on another grid step.
+//! - Readable formats: PNG, JPEG, GIF and WebP. BMP is refused with sharp's own
+//!   "unsupported image format" message because sharp has no BMP loader; TIFF,
+//!   AVIF and SVG, which sharp reads, are refused too (not built in here).
+//! - A header that is intact over corrupt pixel data is kept when within
+//!   limits, as sharp's header-only `metadata()` keeps it; a corrupt image that
+//!   needs resizing is omitted, where sharp (`failOnError: false`) might still
+//!   produce a partial JPEG.
+//! - Alpha is composited onto white before JPEG encoding (libvips flattens
+//!   onto black unless told otherwise).
+
+mod base64;
+mod decode;
+mod header;
+mod mime;
+mod reduce;
+mod resize;
+#[cfg(test)]
+mod test_support;
+
+use std::borrow::Cow;
+
+pub use self::base64::{canonicalize_base64, decode_base64_prefix, decoded_len};
+pub use self::header::header_dimensions;
+pub use self::mime::sniff_mime;
+
+use self::decode::{decode_image, over_pixel_limit};
+use self::header::sniff_format;
+
+/// Longest side an image may keep without being resized (OpenClaw default).
+pub const DEFAULT_MAX_DIMENSION_PX: u32 = 1200;
+/// Largest decoded payload an image may keep (Anthropic's 5 MiB limit).
+pub const DEFAULT_MAX_BYTES: usize = 5 * 1024 * 1024;
+
+/// Size limits for one image. Zero values are treated as 1, as the reference
+/// clamps both options with `Math.max(value, 1)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ImageLimits {
+    pub max_dimension_px: u32,
+    pub max_bytes: usize,
+}
+
+impl Default for ImageLimits {
+    fn default() -> Self {
+        ImageLimits {
+            max_dimension_px: DEFAULT_MAX_DIMENSION_PX,
+            max_bytes: DEFAULT_MAX_BYTES,
+        }
+    }
+}
+
+impl ImageLimits {
+    fn clamped(self) -> (u32, usize) {
+        (self.max_dimension_px.max(1), self.max_bytes.max(1))
+    }
+}
+
+/// What to do with one image block.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ImageDecision {
+    /// Within limits: keep the canonical data; `mime` is the inferred type (or None = keep declared).
+    Keep {
+        canonical_changed: bool,
+        mime: Option<&'static str>,
+    },
+    /// Re-encoded: new base64 JPEG data, mime "image/jpeg", plus new width/height.
+    Replaced {
+        data: String,
+        mime: &'static str,
+        width: u32,
+        height: u32,
+    },
+    /// Cannot be used: the reason text without the `[label] ` prefix.
+    Omitted { reason: String },
+}
+
+/// Base64 characters decoded up front for the header (3 KiB of image bytes).
+const HEAD_CHARS: usize = 4096;
+
+const REASON_EMPTY: &str = "omitted empty image payload";
+const REASON_INVALID_BASE64: &str = "omitted image payload: invalid base64";
+
+fn omitted(reason: &str) -> ImageDecision {
+    ImageDecision::Omitted {
+        reason: reason.to_owned(),
+    }
+}
+
+/// `String(err)` of a JavaScript `Error` is `"Error: " + message`.
+fn omitted_error(message: &str) -> ImageDecision {
+    ImageDecision::Omitted {
+        reason: format!("omitted image payload: Error: {message}"),
+    }
+}
+
+fn within(dims: (u32, u32), max_dim: u32) -> bool {
+    dims.0 <= max_dim && dims.1 <= max_dim
+}
+
+/// The whole per-image step on full data (see the module docs and the
+/// reference, §4.7 step 3).
+pub fn sanitize_image(data: &str, limits: ImageLimits) -> ImageDecision {
+    let (max_dim, max_bytes) = limits.clamped();
+    if data.chars().all(base64::is_js_whitespace) {
+        return omitted(REASON_EMPTY);
+    }
+    let Some(canonical) = canonicalize_base64(data) else {
+        return omitted(REASON_INVALID_BASE64);
+    };
+    let canonical_changed = matches!(canonical, Cow::Owned(_));
+    let mime = sniff_mime(&canonical);
+    let keep = ImageDecision::Keep {
+        canonical_changed,
+        mime,
+    };
+    let total_len = decoded_len(&canonical);
+    let fits = |dims: (u32, u32)| {
+        total_len <= max_bytes && within(dims, max_dim) && !over_pixel_limit(dims.0, dims.1)
+    };
+
+    // sharp's metadata() reads only the header, and only for formats it knows.
+    // Most headers sit in the first bytes, so try those before decoding it all.
+    let head_end = canonical.len().min(HEAD_CHARS);
+    let head = decode_base64_prefix(&canonical[..head_end]);
+    let readable = sniff_format(&head).is_some_and(|f| f.sharp_readable());
+    let mut header = if readable {
+        header_dimensions(&head)
+    } else {
+        None
+    };
+    if header.is_some_and(fits) {
+        return keep;
+    }
+    let Some(bytes) = base64::decode_canonical(&canonical) else {
+        return omitted(REASON_INVALID_BASE64);
+    };
+    drop(canonical);
+    if readable && header.is_none() && bytes.len() > head.len() {
+        // For example a JPEG whose EXIF/ICC segments push SOF further out.
+        header = header_dimensions(&bytes);
+        if header.is_some_and(fits) {
+            return keep;
+        }
+    }
+
+    let img = match decode_image(&bytes) {
+        Ok(img) => img,
+        Err(message) => return omitted_error(&message),
+    };
+    let dims = header.unwrap_or((img.width(), img.height()));
+    if header.is_none() && fits(dims) {
+        // The header parser missed it, but the decoder read it and it fits.
+        return keep;
+    }
+    let source_max_side = dims.0.max(dims.1);
+    match reduce::reduce_to_jpeg(img, source_max_side, max_dim, max_bytes, bytes.len()) {
+        Ok(r) => ImageDecision::Replaced {
+            data: base64::encode(&r.jpeg),
+            mime: "image/jpeg",
+            width: r.width,
+            height: r.height,
+        },
+        Err(message) => omitted_error(&message),
+    }
+}
+
+/// Fast pre-check: given the total length of the (uncanonicalised) base64
+/// string and its first characters, return `Some(Keep { .. })` when the head
+/// alone proves the image is within limits; `None` when the full data is needed.
+///
+/// The head must be free of whitespace and valid base64 (padding only if the
+/// head is the whole string), the total length a multiple of four, the decoded
+/// length (upper bound unless the head is the whole string) within
+/// `max_bytes`, and the header dimensions known and within `max_dimension_px`.
+/// The tail is not seen: the caller must only use this when it can vouch that
+/// the rest of the string is plain base64 too, or accept that a payload with a
+/// corrupt tail is kept unchanged.
+pub fn precheck_from_head(
+    total_len: usize,
+    head: &str,
+    limits: ImageLimits,
+) -> Option<ImageDecision> {
+    let (max_dim, max_bytes) = limits.clamped();
+    if head.is_empty() || head.len() > total_len || !total_len.is_multiple_of(4) {
+        return None;
+    }
+    let whole = head.len() == total_len;
+    let decoded = if whole {
+        // Borrowed means valid and nothing to strip.
+        match canonicalize_base64(head)? {
+            Cow::Borrowed(_) => decoded_len(head),
+            Cow::Owned(_) => return None,
+        }
+    } else {
+        if !head.bytes().all(base64::is_b64_symbol) {
+            return None;
+        }
+        (total_len / 4).checked_mul(3)?
+    };
+    if decoded > max_bytes {
+        return None;
+    }
+    let prefix = decode_base64_prefix(head);
+    if !sniff_format(&prefix).is_some_and(|f| f.sharp_readable()) {
+        return None;
+    }
+    let dims = header_dimensions(&prefix)?;
+    if !within(dims, max_dim) || over_pixel_limit(dims.0, dims.1) {
+        return None;
+    }
+    Some(ImageDecision::Keep {
+        canonical_changed: false,
+        mime: sniff_mime(head),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_support::{
+        encode_bmp, encode_gif, encode_jpeg, encode_png, encode_png_dynamic, encode_webp_lossless,
+        gradient_rgb, insert_jpeg_segment, jpeg_with_orientation, noise_rgb, png_with_ihdr,
+        XorShift,
+    };
+    use super::*;
+    use ::base64::engine::general_purpose::STANDARD;
+    use ::base64::Engine as _;
+    use image::{DynamicImage, GenericImageView, ImageFormat, Rgba, RgbaImage};
+
+    fn b64(bytes: &[u8]) -> String {
+        STANDARD.encode(bytes)
+    }
+
+    fn replaced(decision: ImageDecision) -> (Vec<u8>, u32, u32) {
+        match decision {
+            ImageDecision::Replaced {
+                data,
+                mime,
+                width,
+                height,
+            } => {
+                assert_eq!(mime, "image/jpeg");
+                (STANDARD.decode(data).unwrap(), width, height)
+            }
+            other => panic!("expected Replaced, got {other:?}"),
+        }
+    }
+
+    fn reason(decision: ImageDecision) -> String {
+        match decision {
+            ImageDecision::Omitted { reason } => reason,
+            other => panic!("expected Omitted, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn wide_png_is_resized_like_sharp() {
+        let png = encode_png(&gradient_rgb(2600, 400));
+        let (jpeg, w, h) = replaced(sanitize_image(&b64(&png), ImageLimits::default()));
+        assert_eq!((w, h), (1200, 185));
+        assert_eq!(image::guess_format(&jpeg).unwrap(), ImageFormat::Jpeg);
+        let back = image::load_from_memory(&jpeg).unwrap();
+        assert_eq!(back.dimensions(), (1200, 185));
+    }
+
+    #[test]
+    fn oversized_noisy_png_is_brought_under_five_mib() {
+        let png = encode_png(&noise_rgb(2800, 2800, 42));
+        assert!(
+            png.len() > DEFAULT_MAX_BYTES,
+            "fixture is {} bytes",
+            png.len()
+        );
+        let (jpeg, w, h) = replaced(sanitize_image(&b64(&png), ImageLimits::default()));
+        assert!(jpeg.len() <= DEFAULT_MAX_BYTES);
+        assert_eq!((w, h), (1200, 1200));
+        assert_eq!(
+            image::load_from_memory(&jpeg).unwrap().dimensions(),
+            (1200, 1200)
+        );
+    }
+
+    #[test]
+    fn small_png_is_kept_with_sniffed_mime() {
+        // Whatever the block declared (say image/jpeg), the data says PNG.
+        let data = b64(&encode_png(&gradient_rgb(64, 48)));
+        assert_eq!(
+            sanitize_image(&data, ImageLimits::default()),
+            ImageDecision::Keep {
+                canonical_changed: false,
+                mime: Some("image/png"),
+            }
+        );
+    }
+
+    #[test]
+    fn jpeg_and_gif_payloads_get_their_mime() {
+        let jpeg = b64(&encode_jpeg(&gradient_rgb(40, 30), 80));
+        assert!(jpeg.starts_with("/9j/"));
+        assert_eq!(
+            sanitize_image(&jpeg, ImageLimits::default()),
+            ImageDecision::Keep {
+                canonical_changed: false,
+                mime: Some("image/jpeg"),
+            }
+        );
+        let gif = b64(&encode_gif(&gradient_rgb(20, 10)));
+        assert!(matches!(
+            sanitize_image(&gif, ImageLimits::default()),
+            ImageDecision::Keep {
+                mime: Some("image/gif"),
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn jpeg_with_late_frame_header_is_kept() {
+        // A 20 kB APP2 segment pushes SOF far past the decoded head.
+        let jpeg = encode_jpeg(&gradient_rgb(40, 30), 80);
+        let jpeg = insert_jpeg_segment(&jpeg, 0xE2, &[7u8; 20_000]);
+        assert_eq!(header_dimensions(&jpeg[..HEAD_CHARS / 4 * 3]), None);
+        assert_eq!(
+            sanitize_image(&b64(&jpeg), ImageLimits::default()),
+            ImageDecision::Keep {
+                canonical_changed: false,
+                mime: Some("image/jpeg"),
+            }
+        );
+    }
+
+    #[test]
+    fn webp_is_kept_with_declared_mime() {
+        let webp = b64(&encode_webp_lossless(&gradient_rgb(30, 30)));
+        assert_eq!(
+            sanitize_image(&webp, ImageLimits::default()),
+            ImageDecision::Keep {
+                canonical_changed: false,
+                mime: None,
+            }
+        );
+    }
+
+    #[test]
+    fn oversized_gif_and_webp_are_resized() {
+        let gif = b64(&encode_gif(&gradient_rgb(300, 60)));
+        let limits = ImageLimits {
+            max_dimension_px: 100,
+            ..ImageLimits::default()
+        };
+        let (_, w, h) = replaced(sanitize_image(&gif, limits));
+        assert_eq!((w, h), (100, 20));
+        let webp = b64(&encode_webp_lossless(&gradient_rgb(60, 300)));
+        let (_, w, h) = replaced(sanitize_image(&webp, limits));
+        assert_eq!((w, h), (20, 100));
+    }
+
+    #[test]
+    fn invalid_and_empty_payloads() {
+        let limits = ImageLimits::default();
+        assert_eq!(
+            reason(sanitize_image("not base64!!", limits)),
+            "omitted image payload: invalid base64"
+        );
+        assert_eq!(
+            reason(sanitize_image("   ", limits)),
+            "omitted empty image payload"
+        );
+        assert_eq!(
+            reason(sanitize_image("", limits)),
+            "omitted empty image payload"
+        );
+        assert_eq!(
+            reason(sanitize_image("\n\u{00A0}\t", limits)),
+            "omitted empty image payload"
+        );
+        assert_eq!(
+            reason(sanitize_image("QUJ", limits)),
+            "omitted image payload: invalid base64"
+        );
+    }
+
+    #[test]
+    fn undecodable_payload_uses_sharps_message() {
+        assert_eq!(
+            reason(sanitize_image("aGVsbG8gd29ybGQ=", ImageLimits::default())),
+            "omitted image payload: Error: Input buffer contains unsupported image format"
+        );
+    }
+
+    #[test]
+    fn bmp_is_unsupported_as_in_sharp() {
+        let bmp = b64(&encode_bmp(&gradient_rgb(10, 10)));
+        assert_eq!(
+            reason(sanitize_image(&bmp, ImageLimits::default())),
+            "omitted image payload: Error: Input buffer contains unsupported image format"
+        );
+        assert_eq!(
+            precheck_from_head(bmp.len(), &bmp, ImageLimits::default()),
+            None
+        );
+    }
+
+    #[test]
+    fn truncated_png_is_omitted_with_error() {
+        let png = encode_png(&gradient_rgb(64, 64));
+        // Cut inside IHDR: no header dimensions, and the decoder fails.
+        let cut = b64(&png[..20]);
+        let r = reason(sanitize_image(&cut, ImageLimits::default()));
+        assert!(r.starts_with("omitted image payload: Error: "), "{r}");
+        // Header intact but pixel data cut, and too large: the resize fails.
+        let big = encode_png(&gradient_rgb(1500, 300));
+        let cut = b64(&big[..big.len() / 2]);
+        let r = reason(sanitize_image(&cut, ImageLimits::default()));
+        assert!(r.starts_with("omitted image payload: Error: "), "{r}");
+    }
+
+    #[test]
+    fn intact_header_within_limits_is_kept_like_sharp_metadata() {
+        let png = encode_png(&gradient_rgb(100, 100));
+        let cut = b64(&png[..png.len() / 2]);
+        assert!(matches!(
+            sanitize_image(&cut, ImageLimits::default()),
+            ImageDecision::Keep { .. }
+        ));
+    }
+
+    #[test]
+    fn huge_declared_png_is_omitted_without_allocating() {
+        let data = b64(&png_with_ihdr(100_000, 100_000));
+        assert_eq!(
+            reason(sanitize_image(&data, ImageLimits::default())),
+            "omitted image payload: Error: Input image exceeds pixel limit"
+        );
+        // Large but under sharp's pixel limit: the decoder rejects the bad IDAT.
+        let data = b64(&png_with_ihdr(16_000, 16_000));
+        let r = reason(sanitize_image(&data, ImageLimits::default()));
+        assert!(r.starts_with("omitted image payload: Error: "), "{r}");
+    }
+
+    #[test]
+    fn whitespace_in_payload_marks_canonical_changed() {
+        let data = b64(&encode_png(&gradient_rgb(16, 16)));
+        let wrapped: String = data
+            .as_bytes()
+            .chunks(76)
+            .map(|c| std::str::from_utf8(c).unwrap())
+            .collect::<Vec<_>>()
+            .join("\r\n");
+        assert!(wrapped.contains('\n'));
+        assert_eq!(
+            sanitize_image(&format!("  {wrapped}\n"), ImageLimits::default()),
+            ImageDecision::Keep {
+                canonical_changed: true,
+                mime: Some("image/png"),
+            }
+        );
+    }
+
+    #[test]
+    fn over_bytes_but_small_dimensions_is_reencoded() {
+        let png = encode_png(&noise_rgb(300, 300, 9));
+        let limits = ImageLimits {
+            max_bytes: 100_000,
+            ..ImageLimits::default()
+        };
+        assert!(png.len() > limits.max_bytes);
+        let (jpeg, w, h) = replaced(sanitize_image(&b64(&png), limits));
+        assert!(jpeg.len() <= 100_000);
+        assert_eq!((w, h), (300, 300));
+    }
+
+    #[test]
+    fn irreducible_image_reports_limits() {
+        let png = encode_png(&noise_rgb(200, 200, 5));
+        let limits = ImageLimits {
+            max_dimension_px: 150,
+            max_bytes: 2_000,
+        };
+        let r = reason(sanitize_image(&b64(&png), limits));
+        assert!(
+            r.starts_with(
+                "omitted image payload: Error: Image could not be reduced below 0MB (got 0.0"
+            ),
+            "{r}"
+        );
+    }
+
+    #[test]
+    fn exif_orientation_is_applied_before_resizing() {
+        let jpeg = jpeg_with_orientation(&gradient_rgb(2400, 1000), 6);
+        let (out, w, h) = replaced(sanitize_image(&b64(&jpeg), ImageLimits::default()));
+        assert_eq!((w, h), (500, 1200));
+        assert_eq!(
+            image::load_from_memory(&out).unwrap().dimensions(),
+            (500, 1200)
+        );
+    }
+
+    #[test]
+    fn transparency_becomes_white() {
+        let img = RgbaImage::from_pixel(1600, 200, Rgba([0, 0, 0, 0]));
+        let png = encode_png_dynamic(&DynamicImage::ImageRgba8(img));
+        let (jpeg, w, h) = replaced(sanitize_image(&b64(&png), ImageLimits::default()));
+        assert_eq!((w, h), (1200, 150));
+        let back = image::load_from_memory(&jpeg).unwrap().to_rgb8();
+        assert!(back.pixels().all(|p| p.0.iter().all(|&c| c >= 250)));
+    }
+
+    #[test]
+    fn zero_limits_are_clamped_to_one() {
+        let png = b64(&encode_png(&gradient_rgb(8, 4)));
+        let limits = ImageLimits {
+            max_dimension_px: 0,
+            max_bytes: usize::MAX,
+        };
+        let (_, w, h) = replaced(sanitize_image(&png, limits));
+        assert_eq!((w, h), (1, 1));
+    }
+
+    #[test]
+    fn never_panics_on_damaged_payloads() {
+        let limits = ImageLimits {
+            max_dimension_px: 16,
+            ..ImageLimits::default()
+        };
+        let img = gradient_rgb(40, 24);
+        let samples = [
+            encode_png(&img),
+            encode_jpeg(&img, 80),
+            encode_gif(&img),
+            encode_webp_lossless(&img),
+        ];
+        let mut rng = XorShift::new(99);
+        for full in &samples {
+            for end in (0..full.len()).step_by(7) {
+                let _ = sanitize_image(&b64(&full[..end]), limits);
+                let _ = precheck_from_head(full.len().div_ceil(3) * 4, &b64(&full[..end]), limits);
+            }
+            for _ in 0..40 {
+                let mut damaged = full.clone();
+                let at = (rng.next() as usize) % damaged.len();
+                damaged[at] = rng.next() as u8;
+                let _ = sanitize_image(&b64(&damaged), limits);
+            }
+        }
+    }
+
+    #[test]
+    fn precheck_accepts_small_image_from_its_head() {
+        let data = b64(&encode_png(&gradient_rgb(640, 480)));
+        let head = &data[..64];
+        assert_eq!(
+            precheck_from_head(data.len(), head, ImageLimits::default()),
+            Some(ImageDecision::Keep {
+                canonical_changed: false,
+                mime: Some("image/png"),
+            })
+        );
+        // The whole string as head works too.
+        assert!(precheck_from_head(data.len(), &data, ImageLimits::default()).is_some());
+        // JPEG needs the SOF, which follows the quantisation tables.
+        let jpeg = b64(&encode_jpeg(&gradient_rgb(300, 200), 80));
+        let head = &jpeg[..jpeg.len().min(400)];
+        assert_eq!(
+            precheck_from_head(jpeg.len(), head, ImageLimits::default()),
+            Some(ImageDecision::Keep {
+                canonical_changed: false,
+                mime: Some("image/jpeg"),
+            })
+        );
+    }
+
+    #[test]
+    fn precheck_defers_when_in_doubt() {
+        let limits = ImageLimits::default();
+        let data = b64(&encode_png(&gradient_rgb(2600, 400)));
+        // Too wide.
+        assert_eq!(precheck_from_head(data.len(), &data[..64], limits), None);
+        // Too many bytes for the limit.
+        let small = b64(&encode_png(&gradient_rgb(64, 64)));
+        let tight = ImageLimits {
+            max_bytes: 100,
+            ..limits
+        };
+        assert_eq!(precheck_from_head(small.len(), &small[..64], tight), None);
+        // Length not a multiple of four, whitespace in the head, short head.
+        assert_eq!(
+            precheck_from_head(small.len() + 1, &small[..64], limits),
+            None
+        );
+        let spaced = format!("{} {}", &small[..10], &small[10..63]);
+        assert_eq!(precheck_from_head(small.len(), &spaced, limits), None);
+        assert_eq!(precheck_from_head(small.len(), &small[..20], limits), None);
+        assert_eq!(precheck_from_head(small.len(), "", limits), None);
+        // Head longer than the total, and garbage.
+        assert_eq!(precheck_from_head(8, &small[..64], limits), None);
+        assert_eq!(precheck_from_head(400, "not base64!!", limits), None);
+        // Huge declared dimensions.
+        let huge = b64(&png_with_ihdr(100_000, 100_000));
+        assert_eq!(precheck_from_head(huge.len(), &huge, limits), None);
+    }
+
+    #[test]
+    fn precheck_agrees_with_full_path() {
+        let limits = ImageLimits::default();
+        for (w, h) in [(10, 10), (1200, 1200), (1201, 5), (5, 1201)] {
+            let data = b64(&encode_png(&gradient_rgb(w, h)));
+            let quick = precheck_from_head(data.len(), &data[..64], limits);
+            let full = sanitize_image(&data, limits);
+            match quick {
+                Some(decision) => assert_eq!(decision, full, "{w}x{h}"),
+                None => assert!(matches!(full, ImageDecision::Replaced { .. }), "{w}x{h}"),
+            }
+        }
+    }
+}

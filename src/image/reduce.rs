@@ -1,0 +1,182 @@
+//! The reference's reduction search: try each side of a descending grid and,
+//! per side, each JPEG quality; the first encoding within the byte limit wins.
+//! When none fits, the error names the limit and the smallest result, with the
+//! number formatting of JavaScript's `toFixed`.
+
+use image::codecs::jpeg::JpegEncoder;
+use image::{DynamicImage, ExtendedColorType};
+
+use super::resize::{fit_inside, flatten, resize, Pixels};
+
+/// JPEG qualities tried for every side, best first.
+pub(crate) const QUALITY_STEPS: [u8; 6] = [85, 75, 65, 55, 45, 35];
+/// Fixed sides of the grid (before capping at the limit).
+const SIDE_STEPS: [u32; 6] = [1800, 1600, 1400, 1200, 1000, 800];
+const MIB: u128 = 1024 * 1024;
+
+/// A JPEG that fits the byte limit, with its pixel size.
+#[derive(Debug)]
+pub(crate) struct Reduced {
+    pub(crate) jpeg: Vec<u8>,
+    pub(crate) width: u32,
+    pub(crate) height: u32,
+}
+
+/// `[min(maxDim, sourceMaxSide), 1800, 1600, 1400, 1200, 1000, 800]`, each
+/// capped at `max_dim`, positives only, de-duplicated, descending. An unknown
+/// or zero source side starts at `max_dim`.
+pub(crate) fn side_grid(max_dim: u32, source_max_side: u32) -> Vec<u32> {
+    let start = if source_max_side > 0 {
+        max_dim.min(source_max_side)
+    } else {
+        max_dim
+    };
+    let mut grid: Vec<u32> = Vec::with_capacity(7);
+    for side in std::iter::once(start).chain(SIDE_STEPS) {
+        let side = side.min(max_dim);
+        if side > 0 && !grid.contains(&side) {
+            grid.push(side);
+        }
+    }
+    grid.sort_unstable_by(|a, b| b.cmp(a));
+    grid
+}
+
+/// JavaScript `(x / 2**20).toFixed(digits)` for a byte count: exact, because
+/// the quotient is a binary fraction, and ties round up as `toFixed` does.
+pub(crate) fn mib_fixed(bytes: usize, digits: u32) -> String {
+    let scale = 10u128.pow(digits);
+    let n = (bytes as u128 * scale * 2 + MIB) / (2 * MIB);
+    if digits == 0 {
+        return n.to_string();
+    }
+    let width = digits as usize;
+    format!("{}.{:0width$}", n / scale, n % scale)
+}
+
+/// The reference's error text when no candidate fits.
+pub(crate) fn not_reducible_message(max_bytes: usize, smallest: usize) -> String {
+    format!(
+        "Image could not be reduced below {}MB (got {}MB)",
+        mib_fixed(max_bytes, 0),
+        mib_fixed(smallest, 2)
+    )
+}
+
+fn encode_jpeg(px: &Pixels, quality: u8) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    let color = if px.grey {
+        ExtendedColorType::L8
+    } else {
+        ExtendedColorType::Rgb8
+    };
+    JpegEncoder::new_with_quality(&mut out, quality)
+        .encode(&px.data, px.width, px.height, color)
+        .map_err(|e| e.to_string())?;
+    Ok(out)
+}
+
+/// Run the search on a decoded image. `source_max_side` is the long side from
+/// the metadata read before decoding; `fallback_len` is reported as the
+/// smallest size if, impossibly, no candidate was produced.
+pub(crate) fn reduce_to_jpeg(
+    img: DynamicImage,
+    source_max_side: u32,
+    max_dim: u32,
+    max_bytes: usize,
+    fallback_len: usize,
+) -> Result<Reduced, String> {
+    let source = flatten(img);
+    let mut smallest: Option<usize> = None;
+    let mut last_size = None;
+    for side in side_grid(max_dim, source_max_side) {
+        let (w, h) = fit_inside(source.width, source.height, side);
+        // Grid sides at or above the image size all leave it as is; the
+        // encodings would repeat byte for byte, so they are tried once.
+        if last_size == Some((w, h)) {
+            continue;
+        }
+        last_size = Some((w, h));
+        let resized;
+        let px = if (w, h) == (source.width, source.height) {
+            &source
+        } else {
+            resized = resize(&source, w, h)?;
+            &resized
+        };
+        for quality in QUALITY_STEPS {
+            let jpeg = encode_jpeg(px, quality)?;
+            smallest = Some(smallest.map_or(jpeg.len(), |s| s.min(jpeg.len())));
+            if jpeg.len() <= max_bytes {
+                return Ok(Reduced {
+                    jpeg,
+                    width: w,
+                    height: h,
+                });
+            }
+        }
+    }
+    Err(not_reducible_message(
+        max_bytes,
+        smallest.unwrap_or(fallback_len),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::image::test_support::noise_rgb;
+    use image::GenericImageView;
+
+    #[test]
+    fn grid_is_capped_unique_and_descending() {
+        assert_eq!(side_grid(1200, 2600), vec![1200, 1000, 800]);
+        assert_eq!(
+            side_grid(2000, 2600),
+            vec![2000, 1800, 1600, 1400, 1200, 1000, 800]
+        );
+        assert_eq!(
+            side_grid(2000, 900),
+            vec![1800, 1600, 1400, 1200, 1000, 900, 800]
+        );
+        assert_eq!(side_grid(1200, 0), vec![1200, 1000, 800]);
+        assert_eq!(side_grid(500, 3000), vec![500]);
+        assert_eq!(side_grid(1, 10), vec![1]);
+        assert!(side_grid(0, 10).is_empty());
+    }
+
+    #[test]
+    fn js_to_fixed_formatting() {
+        assert_eq!(mib_fixed(5 * 1024 * 1024, 0), "5");
+        assert_eq!(mib_fixed(1024 * 1024 + 512 * 1024, 0), "2"); // 1.5 → 2
+        assert_eq!(mib_fixed(1000, 0), "0");
+        assert_eq!(mib_fixed(7_465_861, 2), "7.12");
+        assert_eq!(mib_fixed(0, 2), "0.00");
+        assert_eq!(mib_fixed(10_485, 2), "0.01"); // 0.009999 → 0.01
+        assert_eq!(mib_fixed(5 * 1024 * 1024, 2), "5.00");
+        assert_eq!(
+            not_reducible_message(5 * 1024 * 1024, 7_465_861),
+            "Image could not be reduced below 5MB (got 7.12MB)"
+        );
+    }
+
+    #[test]
+    fn first_fitting_candidate_wins() {
+        let img = DynamicImage::ImageRgb8(noise_rgb(300, 100, 7));
+        let r = reduce_to_jpeg(img, 300, 200, 1024 * 1024, 0).unwrap();
+        assert_eq!((r.width, r.height), (200, 67));
+        let back = image::load_from_memory(&r.jpeg).unwrap();
+        assert_eq!(back.dimensions(), (200, 67));
+    }
+
+    #[test]
+    fn reports_smallest_candidate_when_nothing_fits() {
+        let img = DynamicImage::ImageRgb8(noise_rgb(120, 120, 3));
+        let err = reduce_to_jpeg(img, 120, 100, 100, 0).unwrap_err();
+        assert!(
+            err.starts_with("Image could not be reduced below 0MB (got 0.0"),
+            "{err}"
+        );
+        assert!(err.ends_with("MB)"), "{err}");
+    }
+}
