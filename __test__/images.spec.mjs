@@ -57,6 +57,25 @@ describe('sanitizeSessionMessagesImages: image payloads', () => {
     assert.ok(b.text.startsWith('[session:history] omitted image payload: Error:'), b.text)
   })
 
+  test('base64 with whitespace is canonicalised (whitespace removed), mime type inferred', () => {
+    const wrapped = SMALL_PNG.replace(/(.{20})/g, '$1\n ')
+    const out = sanitizeSessionMessagesImages([user([image(wrapped, 'image/webp')])], 'session:history')
+    assert.deepEqual(out[0].content[0], image(SMALL_PNG, 'image/png'))
+  })
+
+  test('a GIF labelled image/png gets image/gif', () => {
+    const gif = 'R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7'
+    const out = sanitizeSessionMessagesImages([user([image(gif, 'image/png')])], 'session:history')
+    assert.deepEqual(out[0].content[0], image(gif, 'image/gif'))
+  })
+
+  test('image blocks whose data is not a string pass through', () => {
+    const odd = [{ type: 'image', data: 123, mimeType: 'image/png' }, { type: 'image', mimeType: 'image/png' }]
+    const out = sanitizeSessionMessagesImages([user(odd)], 'session:history')
+    assert.equal(out[0].content[0], odd[0])
+    assert.equal(out[0].content[1], odd[1])
+  })
+
   test('the label is used in the replacement text', () => {
     const out = sanitizeSessionMessagesImages([user([image('   ')])], 'read:/tmp/x.png')
     assert.equal(out[0].content[0].text, '[read:/tmp/x.png] omitted empty image payload')
@@ -71,14 +90,21 @@ describe('sanitizeSessionMessagesImages: image payloads', () => {
     assert.equal(size.width, 100)
   })
 
-  test('maxBytes is honoured', () => {
+  test('maxBytes is honoured: an image within the side limit but over the byte limit is re-encoded below it', () => {
     assert.ok(decoded(NOISE).length > 1_000_000)
-    const maxBytes = 150_000
+    const maxBytes = 400_000
     const out = sanitizeSessionMessagesImages([user([image(NOISE)])], 'session:history', { maxBytes })
     const img = out[0].content[0]
     assert.equal(img.type, 'image', JSON.stringify(img).slice(0, 200))
     assert.equal(img.mimeType, 'image/jpeg')
     assert.ok(decoded(img.data).length <= maxBytes, `${decoded(img.data).length} bytes`)
+  })
+
+  test('an image that cannot be reduced below maxBytes becomes an explanatory text block', () => {
+    const out = sanitizeSessionMessagesImages([user([image(NOISE)])], 'session:history', { maxBytes: 2000 })
+    const b = out[0].content[0]
+    assert.equal(b.type, 'text')
+    assert.ok(b.text.startsWith('[session:history] omitted image payload: Error: Image could not be reduced below'), b.text)
   })
 
   test('an image within the limits keeps the very same block object', () => {

@@ -28,6 +28,14 @@ describe('repairToolUseResultPairing: return shape', () => {
     assert.deepEqual(roles(out), ['assistant', 'toolResult', 'user'])
   })
 
+  test('report: true adds a change per repair, naming the message', () => {
+    const input = [calling(['a']), user('u'), toolResult('zz')]
+    const r = repairToolUseResultPairing(input, { report: true })
+    assert.deepEqual(r.changes.map((c) => c.path).sort(), ['messages[0]', 'messages[2]'])
+    for (const c of r.changes) assert.deepEqual(Object.keys(c).sort(), ['detail', 'path', 'rule'])
+    assert.equal('changes' in repairToolUseResultPairing(input), false)
+  })
+
   test('an empty transcript and a transcript without calls come back as the same array', () => {
     const empty = []
     assert.equal(repairToolUseResultPairing(empty).messages, empty)

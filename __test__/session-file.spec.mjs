@@ -166,7 +166,7 @@ describe('repairSessionFile', () => {
     assert.equal(fs.statSync(r.backupPath).mode & 0o777, 0o600)
   })
 
-  test('the repair reports a successful warning through options.warn', () => {
+  test('a successful repair warns through options.warn', () => {
     const { file } = sessionFile(`${HEADER}\n${TORN}\n`)
     const warnings = []
     repairSessionFile(file, { warn: (w) => warnings.push(w) })

@@ -74,7 +74,7 @@ describe('stripThoughtSignatures: default options', () => {
 
 describe('stripThoughtSignatures: base64-only (Gemini)', () => {
   const KEPT = ['AQID', 'AQI', 'AQIDBA', 'AQIDBA==', 'Q2xhdWRl', ' AQ ID ']
-  const STRIPPED = ['msg_abc', '', 42, 'not base64!', 'ab-_cd', 'AQ==AQ==', null, { a: 1 }]
+  const STRIPPED = ['msg_123', '', 42, 'not base64!', 'ab-_cd', 'AQ==AQ==', null, { a: 1 }]
 
   for (const sig of KEPT) {
     test(`keeps the valid base64 signature ${JSON.stringify(sig)} under both keys`, () => {

@@ -283,7 +283,8 @@ describe('applyGoogleTurnOrderingFix', () => {
     const second = applyGoogleTurnOrderingFix({ messages, modelApi: 'google-generative-ai', sessionManager: sm, sessionId: 's1', warn: (w) => warnings.push(w) })
     assert.equal(second.didPrepend, true)
     assert.equal(sm.appended.length, 1, 'the marker is written once')
-    assert.ok(warnings.length <= 1, 'warns at most once over two calls')
+    assert.equal(warnings.length, 1, 'warns once over two calls')
+    assert.match(warnings[0], /sessionId=s1/)
   })
 
   test('google-gemini-cli is a Google API too', () => {

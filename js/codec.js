@@ -19,7 +19,7 @@ const SHORT_TEXT = 64
 // Value codes: 0 undefined, 1 null, 2 true, 3 false, 4 object, 5 array, 6 other (function,
 // symbol, bigint), 7 number (the next slot holds it), 8 string (the next string of `strs`),
 // 9 string holding SEP (the next string is its JSON), 10 string whose payload is not sent,
-// 16 + i the string VOCAB[i].
+// 15 number whose value is not sent, 16 + i the string VOCAB[i].
 const VOCAB = [
   'user', 'assistant', 'toolResult', 'text', 'thinking', 'toolCall', 'toolUse', 'functionCall',
   'image', 'redacted_thinking', 'stop', 'length', 'error', 'aborted', 'inter_session',
@@ -33,14 +33,15 @@ VOCAB.forEach((w, i) => {
   if (!CODE.has(w)) CODE.set(w, 16 + i)
 })
 
-// Structure codes (one slot each).
+// Structure codes. Those that can stand where a value could (content, text, data) are kept
+// apart from the value codes: 11 and up.
 const MESSAGE = 1
 const BLOCK = 2
 const NOT_OBJECT = 3
-const TEXT = 4 // then blank (0/1), length
-const TEXT_HEAD = 5 // then blank, length, and a string value with the head
-const ARRAY = 6 // then the count
-const DATA = 7 // then the length, and a string value with the head
+const TEXT = 11 // then blank (0/1), length
+const TEXT_HEAD = 12 // then blank, length, and a string value with the head
+const ARRAY = 13 // then the count
+const DATA = 14 // then the length, and a string value with the head
 
 let nums = new Float64Array(4096)
 let n = 0
@@ -93,7 +94,7 @@ function val(v) {
 // The kind of a value only: strings and numbers carry no payload.
 function kind(v) {
   if (typeof v === 'string') nums[n++] = 10
-  else if (typeof v === 'number') nums[n++] = 6
+  else if (typeof v === 'number') nums[n++] = 15
   else val(v)
 }
 
@@ -365,7 +366,18 @@ function apply(messages, plan) {
   const out = new Array(entries.length)
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i]
-    out[i] = typeof e === 'number' ? messages[e] : applyMessage(messages, e)
+    if (typeof e === 'number') {
+      out[i] = messages[e]
+      continue
+    }
+    try {
+      out[i] = applyMessage(messages, e)
+    } catch (err) {
+      const where = e.m === null ? `the new message at ${i}` : `messages[${e.m}]`
+      const te = new TypeError(`${where}: could not be copied (${err && err.message ? err.message : String(err)})`)
+      te.cause = err
+      throw te
+    }
   }
   return out
 }

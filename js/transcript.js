@@ -145,7 +145,8 @@ function sanitizeSessionMessagesImages(messages, label, options) {
 }
 
 function limitHistoryTurns(messages, limit) {
-  if (typeof limit !== 'number' || !(limit > 0) || !Array.isArray(messages) || messages.length === 0) return messages
+  if (!Array.isArray(messages)) throw new TypeError(`messages: expected an array of messages, got ${messages === null ? 'null' : typeof messages}`)
+  if (typeof limit !== 'number' || !(limit > 0) || messages.length === 0) return messages
   return run('limitHistoryTurns', messages, undefined, { limit }).messages
 }
 

@@ -12,3 +12,8 @@ pub mod transcript;
 
 #[cfg(not(test))]
 mod napi;
+
+/// The rules allocate many small strings per message; mimalloc makes that several times cheaper
+/// than the system allocator (measured in the README's benchmark notes).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;

@@ -7,6 +7,11 @@
 //! input message 7 as it is" for everything no rule touched, and give shallow edits for the rest.
 
 use serde_json::Value;
+use std::borrow::Cow;
+
+/// A string of the skeleton: borrowed from a static vocabulary for the common ones (roles, block
+/// types, usage keys), owned otherwise, so parsing allocates only for strings that vary.
+pub type Text = Cow<'static, str>;
 
 /// A field's value as the skeleton shows it. Strings carry their full value; objects and arrays
 /// only their kind (rules that need more fetch it through [`crate::transcript::Source`]).
@@ -16,7 +21,7 @@ pub enum Val {
     Null,
     Bool(bool),
     Num(f64),
-    Str(String),
+    Str(Text),
     Object,
     Array,
     Other,
@@ -61,7 +66,7 @@ impl Val {
             Val::Null => Value::Null,
             Val::Bool(b) => Value::Bool(*b),
             Val::Num(n) => num_json(*n),
-            Val::Str(s) => Value::String(s.clone()),
+            Val::Str(s) => Value::String(s.to_string()),
             _ => return None,
         })
     }
@@ -72,7 +77,7 @@ impl Val {
             Value::Null => Val::Null,
             Value::Bool(b) => Val::Bool(*b),
             Value::Number(n) => Val::Num(n.as_f64().unwrap_or(f64::NAN)),
-            Value::String(s) => Val::Str(s.clone()),
+            Value::String(s) => Val::Str(Cow::Owned(s.clone())),
             Value::Array(_) => Val::Array,
             Value::Object(_) => Val::Object,
         }
@@ -354,7 +359,7 @@ pub enum UsageView {
     /// Not an object (absent, null, a number …).
     NotObject(Val),
     /// An object, flattened one level deep: `("input", Num)`, `("cost", Object)`, `("cost.total", Num)`.
-    Fields(Vec<(String, Val)>),
+    Fields(Vec<(Text, Val)>),
 }
 
 /// Message content as the skeleton shows it.

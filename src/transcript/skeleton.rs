@@ -58,10 +58,10 @@ pub const VOCAB: &[&str] = &[
 // Structure codes.
 const MESSAGE: u32 = 1;
 const BLOCK: u32 = 2;
-const TEXT: u32 = 4;
-const TEXT_HEAD: u32 = 5;
-const ARRAY: u32 = 6;
-const DATA: u32 = 7;
+const TEXT: u32 = 11;
+const TEXT_HEAD: u32 = 12;
+const ARRAY: u32 = 13;
+const DATA: u32 = 14;
 
 /// Reads the two skeleton channels in order.
 struct Cursor<'a> {
@@ -116,14 +116,19 @@ impl<'a> Cursor<'a> {
             5 => Val::Array,
             6 => Val::Other,
             7 => Val::Num(self.num()?),
-            8 => Val::Str(self.string()?.to_string()),
+            8 => Val::Str(self.string()?.to_string().into()),
             9 => {
                 let raw = self.string()?;
-                Val::Str(serde_json::from_str(raw).unwrap_or_else(|_| raw.to_string()))
+                Val::Str(
+                    serde_json::from_str::<String>(raw)
+                        .unwrap_or_else(|_| raw.to_string())
+                        .into(),
+                )
             }
-            10 => Val::Str(String::new()),
+            10 => Val::Str(Text::Borrowed("")),
+            15 => Val::Num(f64::NAN),
             c => match VOCAB.get((c as usize).wrapping_sub(16)) {
-                Some(w) => Val::Str((*w).to_string()),
+                Some(w) => Val::Str(Text::Borrowed(w)),
                 None => return Err(format!("skeleton: unknown code {c}")),
             },
         })
@@ -152,22 +157,23 @@ impl<'a> Cursor<'a> {
                 head,
                 head_is_whole,
             }),
-            Val::Str(String::new()),
+            Val::Str(Text::Borrowed("")),
         ))
     }
 
-    /// A small object one level deep (usage), flattened to `("cost", Object)`, `("cost.total", Num)` pairs.
-    fn object(&mut self, prefix: &str, out: &mut Vec<(String, Val)>) -> Result<(), String> {
+    /// A small object one level deep (usage), flattened to `("cost", Object)`, `("cost.total", Num)`
+    /// pairs.
+    fn object(&mut self, prefix: &str, out: &mut Vec<(Text, Val)>) -> Result<(), String> {
         let n = self.count()?;
         for _ in 0..n {
             let key = match self.val()? {
                 Val::Str(s) => s,
-                _ => String::new(),
+                _ => Text::Borrowed(""),
             };
             let key = if prefix.is_empty() {
                 key
             } else {
-                format!("{prefix}.{key}")
+                joined_key(prefix, &key)
             };
             let c = self.code()?;
             if c == 4 && prefix.is_empty() {
@@ -178,6 +184,20 @@ impl<'a> Cursor<'a> {
             }
         }
         Ok(())
+    }
+}
+
+/// `parent.child`, borrowed from the vocabulary when it is there (`cost.total`).
+fn joined_key(parent: &str, child: &str) -> Text {
+    let found = VOCAB.iter().find(|w| {
+        w.len() == parent.len() + 1 + child.len()
+            && w.starts_with(parent)
+            && w.as_bytes()[parent.len()] == b'.'
+            && w.ends_with(child)
+    });
+    match found {
+        Some(w) => Text::Borrowed(w),
+        None => Text::Owned(format!("{parent}.{child}")),
     }
 }
 
@@ -334,17 +354,17 @@ fn text_of(v: Option<&Value>) -> Option<TextInfo> {
 
 /// Flattens a usage object one level deep, as the codec does: a nested object is listed itself
 /// (as `Val::Object`), then its fields as `parent.child`.
-pub fn flatten_usage(map: &Map<String, Value>) -> Vec<(String, Val)> {
+pub fn flatten_usage(map: &Map<String, Value>) -> Vec<(Text, Val)> {
     let mut out = Vec::new();
     for (k, v) in map {
         match v {
             Value::Object(inner) => {
-                out.push((k.clone(), Val::Object));
+                out.push((Text::Owned(k.clone()), Val::Object));
                 for (k2, v2) in inner {
-                    out.push((format!("{k}.{k2}"), Val::of_json(v2)));
+                    out.push((joined_key(k, k2), Val::of_json(v2)));
                 }
             }
-            other => out.push((k.clone(), Val::of_json(other))),
+            other => out.push((Text::Owned(k.clone()), Val::of_json(other))),
         }
     }
     out
@@ -385,7 +405,7 @@ pub fn block_from_value(v: &Value, i: usize, j: usize, _new: bool) -> Block {
 fn kind_only(v: Option<&Value>) -> Val {
     match v.map(Val::of_json) {
         None => Val::Absent,
-        Some(Val::Str(_)) => Val::Str(String::new()),
+        Some(Val::Str(_)) => Val::Str(Text::Borrowed("")),
         Some(other) => other,
     }
 }

@@ -39,7 +39,7 @@ fn keeps(b: &Block, valid: &[Val]) -> bool {
     if !b.is_type("toolUse") {
         return true;
     }
-    let empty = Val::Str(String::new());
+    let empty = Val::Str("".into());
     let key = if b.id.is_truthy() { &b.id } else { &empty };
     valid.iter().any(|v| same_value(v, key))
 }

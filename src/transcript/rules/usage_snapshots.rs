@@ -7,16 +7,15 @@
 //! changes what is replayed, so it runs in the same pass.
 
 use crate::transcript::context::{msg_path, Ctx};
-use crate::transcript::model::{Msg, UsageView, Val};
+use crate::transcript::model::{Msg, Text, UsageView, Val};
 use crate::transcript::usage::{
     normalize_usage, timestamp_ms, TimestampValue, UsageSnapshot, UsageValue,
 };
-use serde_json::{Map, Value};
 
 fn usage_value(v: &Val) -> UsageValue {
     match v {
         Val::Num(n) => UsageValue::Num(*n),
-        Val::Str(s) => UsageValue::Str(s.clone()),
+        Val::Str(s) => UsageValue::Str(s.to_string()),
         Val::Bool(b) => UsageValue::Bool(*b),
         Val::Null => UsageValue::Null,
         Val::Object => UsageValue::Object,
@@ -27,37 +26,46 @@ fn usage_value(v: &Val) -> UsageValue {
 fn timestamp(v: &Val) -> Option<f64> {
     let t = match v {
         Val::Num(n) => TimestampValue::Num(*n),
-        Val::Str(s) => TimestampValue::Str(s.clone()),
+        Val::Str(s) => TimestampValue::Str(s.to_string()),
         _ => TimestampValue::None,
     };
     timestamp_ms(&t)
 }
 
-/// The usage object as JSON when the skeleton shows all of it (one level of nesting).
-fn usage_json(fields: &[(String, Val)]) -> Option<Value> {
-    let mut out = Map::new();
-    for (k, v) in fields {
-        match k.split_once('.') {
-            None if *v == Val::Object => {
-                out.insert(k.clone(), Value::Object(Map::new()));
-            }
-            None => {
-                out.insert(k.clone(), v.to_json()?);
-            }
-            Some((parent, child)) => {
-                let Some(Value::Object(p)) = out.get_mut(parent) else {
-                    return None;
-                };
-                p.insert(child.to_string(), v.to_json()?);
-            }
-        }
+/// The snapshot flattened the way the skeleton shows a usage object, in key order.
+fn flattened(snap: &UsageSnapshot) -> Vec<(&'static str, Option<f64>)> {
+    let mut out = vec![
+        ("input", Some(snap.input)),
+        ("output", Some(snap.output)),
+        ("cacheRead", Some(snap.cache_read)),
+        ("cacheWrite", Some(snap.cache_write)),
+        ("totalTokens", Some(snap.total_tokens)),
+    ];
+    if let Some(c) = &snap.cost {
+        out.extend([
+            ("cost", None),
+            ("cost.input", Some(c.input)),
+            ("cost.output", Some(c.output)),
+            ("cost.cacheRead", Some(c.cache_read)),
+            ("cost.cacheWrite", Some(c.cache_write)),
+            ("cost.total", Some(c.total)),
+        ]);
     }
-    Some(Value::Object(out))
+    out
 }
 
-/// Equal values with keys in the same order (map equality alone ignores order).
-fn same_json_in_order(a: &Value, b: &Value) -> bool {
-    serde_json::to_vec(a).ok() == serde_json::to_vec(b).ok()
+/// Whether the message's usage already is exactly this snapshot (same keys, order and values).
+fn already(fields: &[(Text, Val)], snap: &UsageSnapshot) -> bool {
+    let want = flattened(snap);
+    fields.len() == want.len()
+        && fields.iter().zip(want).all(|((k, v), (wk, wv))| {
+            k == wk
+                && match (v, wv) {
+                    (Val::Object, None) => true,
+                    (Val::Num(a), Some(b)) => a == &b,
+                    _ => false,
+                }
+        })
 }
 
 fn snapshot(m: &Msg) -> UsageSnapshot {
@@ -65,7 +73,7 @@ fn snapshot(m: &Msg) -> UsageSnapshot {
         UsageView::Fields(fields) => {
             let list: Vec<(&str, UsageValue)> = fields
                 .iter()
-                .map(|(k, v)| (k.as_str(), usage_value(v)))
+                .map(|(k, v)| (k.as_ref(), usage_value(v)))
                 .collect();
             normalize_usage(&list).unwrap_or_else(UsageSnapshot::zero_with_cost)
         }
@@ -74,16 +82,13 @@ fn snapshot(m: &Msg) -> UsageSnapshot {
 }
 
 fn set_usage(m: &mut Msg, ctx: &mut Ctx, snap: &UsageSnapshot, why: &'static str) -> bool {
-    let new = snap.to_json();
-    let same = match &m.usage {
-        UsageView::Fields(f) => usage_json(f).is_some_and(|cur| same_json_in_order(&cur, &new)),
-        UsageView::NotObject(_) => false,
-    };
-    if same {
-        return false;
+    if let UsageView::Fields(f) = &m.usage {
+        if already(f, snap) {
+            return false;
+        }
     }
     ctx.change("usageSnapshots", msg_path(m), || why.to_string());
-    m.set("usage", new);
+    m.set("usage", snap.to_json());
     true
 }
 
@@ -123,7 +128,7 @@ pub fn normalize_usage_snapshots(msgs: &mut [Msg], ctx: &mut Ctx) -> bool {
 mod tests {
     use super::*;
     use crate::transcript::testutil::run;
-    use serde_json::json;
+    use serde_json::{json, Value};
 
     fn zero() -> Value {
         json!({"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 0,
