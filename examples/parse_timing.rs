@@ -3,9 +3,17 @@ use transcript_hygiene::transcript::{ops, plan, skeleton, Ctx, NoSource};
 
 fn main() {
     let raw = std::fs::read("/tmp/sk.nums").unwrap();
-    let nums: Vec<f64> = raw.chunks(8).map(|c| f64::from_le_bytes(c.try_into().unwrap())).collect();
+    let nums: Vec<f64> = raw
+        .chunks(8)
+        .map(|c| f64::from_le_bytes(c.try_into().unwrap()))
+        .collect();
     let strs = std::fs::read_to_string("/tmp/sk.strs").unwrap();
-    println!("Msg {} Block {} Val {}", std::mem::size_of::<transcript_hygiene::transcript::model::Msg>(), std::mem::size_of::<transcript_hygiene::transcript::model::Block>(), std::mem::size_of::<transcript_hygiene::transcript::model::Val>());
+    println!(
+        "Msg {} Block {} Val {}",
+        std::mem::size_of::<transcript_hygiene::transcript::model::Msg>(),
+        std::mem::size_of::<transcript_hygiene::transcript::model::Block>(),
+        std::mem::size_of::<transcript_hygiene::transcript::model::Val>()
+    );
     let n = 200;
     let t = Instant::now();
     for _ in 0..n {
@@ -13,7 +21,8 @@ fn main() {
         std::hint::black_box(m);
     }
     println!("parse µs {}", t.elapsed().as_micros() as f64 / n as f64);
-    let cfg: serde_json::Value = serde_json::json!({"provider":"openai","modelApi":"openai-responses","modelId":"gpt-5.2"});
+    let cfg: serde_json::Value =
+        serde_json::json!({"provider":"openai","modelApi":"openai-responses","modelId":"gpt-5.2"});
     let t = Instant::now();
     for _ in 0..n {
         let mut m = skeleton::parse(&nums, &strs).unwrap();
@@ -22,7 +31,10 @@ fn main() {
         let p = plan::encode(&m, 1000);
         std::hint::black_box(p.map(|p| p.to_string()));
     }
-    println!("parse+history+plan µs {}", t.elapsed().as_micros() as f64 / n as f64);
+    println!(
+        "parse+history+plan µs {}",
+        t.elapsed().as_micros() as f64 / n as f64
+    );
 }
 #[allow(dead_code)]
 fn sizes() {}

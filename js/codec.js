@@ -317,8 +317,9 @@ function encode(messages, name = 'messages') {
 // ---- plan application ----
 
 // A field value from the plan: [name, 0, literal] | [name, 1, k] (input message k's field)
-// | [name, 2, prefix, k] (prefix + input message k's field) | [name, 3] (the built content).
-function fieldValue(messages, s, built) {
+// | [name, 2, prefix, k] (prefix + input message k's field) | [name, 3] (the built content)
+// | [name, 4, list, items, key, value] (see setInItems).
+function fieldValue(messages, s, built, o) {
   switch (s[1]) {
     case 0:
       return s[2]
@@ -326,9 +327,25 @@ function fieldValue(messages, s, built) {
       return messages[s[2]][s[0]]
     case 2:
       return s[2] + messages[s[3]][s[0]]
+    case 4:
+      return setInItems(o[s[0]], s)
     default:
       return built
   }
+}
+
+// [name, 4, list, items, key, value]: in the field's object, items `items` of array `list` get
+// `key` set to `value` (moved last); nothing else of the field is read or copied deeply.
+function setInItems(field, s) {
+  const list = field[s[2]]
+  const at = new Set(s[3])
+  const key = s[4]
+  const next = list.map((item, i) => {
+    if (!at.has(i)) return item
+    const { [key]: _dropped, ...rest } = item
+    return { ...rest, [key]: s[5] }
+  })
+  return { ...field, [s[2]]: next }
 }
 
 function applyBlock(messages, own, spec) {
@@ -338,7 +355,7 @@ function applyBlock(messages, own, spec) {
   const src = messages[spec.b[0]].content[spec.b[1]]
   if (spec.s === undefined && spec.d === undefined && spec.p === undefined) return src
   const o = { ...src }
-  if (spec.s !== undefined) for (const s of spec.s) o[s[0]] = s[2]
+  if (spec.s !== undefined) for (const s of spec.s) o[s[0]] = s[1] === 4 ? setInItems(o[s[0]], s) : s[2]
   if (spec.d !== undefined) for (const d of spec.d) delete o[d]
   if (spec.p !== undefined) o.text = spec.p + o.text
   return o
@@ -353,7 +370,7 @@ function applyMessage(messages, e) {
     for (let j = 0; j < e.c.length; j++) built[j] = applyBlock(messages, own, e.c[j])
   }
   const o = base === null ? {} : { ...base }
-  if (e.s !== undefined) for (const s of e.s) o[s[0]] = fieldValue(messages, s, built)
+  if (e.s !== undefined) for (const s of e.s) o[s[0]] = fieldValue(messages, s, built, o)
   if (e.d !== undefined) for (const d of e.d) delete o[d]
   if (built !== undefined && base !== null) o.content = built
   return o

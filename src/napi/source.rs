@@ -2,7 +2,8 @@
 //! rule asks for (an image that must be re-encoded, a tool call's arguments to redact).
 
 use crate::transcript::Source;
-use napi::bindgen_prelude::{Array, Object};
+use napi::bindgen_prelude::{Array, JsObjectValue, Object, Unknown};
+use napi::{JsValue, ValueType};
 use serde_json::Value;
 
 pub struct HandleSource<'a> {
@@ -24,5 +25,33 @@ impl Source for HandleSource<'_> {
 
     fn block_field(&self, msg: usize, block: usize, field: &str) -> Option<Value> {
         self.block(msg, block)?.get::<Value>(field).ok()?
+    }
+
+    fn items_with_key(
+        &self,
+        msg: usize,
+        block: usize,
+        field: &str,
+        list: &str,
+        key: &str,
+    ) -> Option<Vec<bool>> {
+        let outer: Object = self.block(msg, block)?.get(field).ok()??;
+        let items: Array = outer.get(list).ok()??;
+        if !items.is_array().ok()? {
+            return None;
+        }
+        let mut out = Vec::with_capacity(items.len() as usize);
+        for i in 0..items.len() {
+            let has = match items.get::<Unknown>(i).ok().flatten() {
+                Some(v) if v.get_type().ok() == Some(ValueType::Object) => {
+                    // SAFETY: the value was just checked to be an object.
+                    let o: Object = unsafe { v.cast() }.ok()?;
+                    !o.is_array().unwrap_or(true) && o.has_own_property(key).unwrap_or(false)
+                }
+                _ => false,
+            };
+            out.push(has);
+        }
+        Some(out)
     }
 }

@@ -12,6 +12,16 @@ pub trait Source {
     fn image_data(&self, msg: usize, block: usize) -> Option<String>;
     /// A small field of block `block` of input message `msg`, as JSON.
     fn block_field(&self, msg: usize, block: usize, field: &str) -> Option<Value>;
+    /// For the array `block.field.list` of input message `msg`: which items are objects that have
+    /// their own `key` (nothing else of the items is read). `None` when it is not an array.
+    fn items_with_key(
+        &self,
+        msg: usize,
+        block: usize,
+        field: &str,
+        list: &str,
+        key: &str,
+    ) -> Option<Vec<bool>>;
 }
 
 /// A [`Source`] over JSON messages.
@@ -31,6 +41,27 @@ impl Source for JsonSource<'_> {
             .get(field)
             .cloned()
     }
+
+    fn items_with_key(
+        &self,
+        msg: usize,
+        block: usize,
+        field: &str,
+        list: &str,
+        key: &str,
+    ) -> Option<Vec<bool>> {
+        let items = self
+            .block_field(msg, block, field)?
+            .get(list)?
+            .as_array()?
+            .clone();
+        Some(
+            items
+                .iter()
+                .map(|i| i.as_object().is_some_and(|o| o.contains_key(key)))
+                .collect(),
+        )
+    }
 }
 
 /// A [`Source`] with nothing behind it (rules that never fetch).
@@ -41,6 +72,9 @@ impl Source for NoSource {
         None
     }
     fn block_field(&self, _: usize, _: usize, _: &str) -> Option<Value> {
+        None
+    }
+    fn items_with_key(&self, _: usize, _: usize, _: &str, _: &str, _: &str) -> Option<Vec<bool>> {
         None
     }
 }

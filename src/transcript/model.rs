@@ -145,6 +145,14 @@ pub enum Override {
     FromMsg(usize),
     /// `prefix + <input message k's field>` (both strings).
     Prefixed(String, usize),
+    /// In the field's object, the array `list`: for the items at `items`, `key` is moved last and
+    /// set to `value` (`{...field, [list]: field[list].map(…{...rest, [key]: value})}`).
+    SetInItems {
+        list: String,
+        items: Vec<usize>,
+        key: String,
+        value: Value,
+    },
 }
 
 /// Field edits on a message or block, in the order they were made.
@@ -284,6 +292,36 @@ impl Block {
 
     pub fn set_str(&mut self, name: &str, s: &str) {
         self.set(name, Value::String(s.to_string()));
+    }
+
+    /// In object field `name`, array `list`: sets `key` of the items at `items` to `value`, moving it
+    /// last, without reading the rest of the field.
+    pub fn set_in_items(
+        &mut self,
+        name: &str,
+        list: &str,
+        items: Vec<usize>,
+        key: &str,
+        value: Value,
+    ) {
+        if let BlockOrigin::New(v) = &mut self.origin {
+            if let Some(Value::Array(arr)) = v.get_mut(name).and_then(|f| f.get_mut(list)) {
+                for i in &items {
+                    if let Some(Value::Object(item)) = arr.get_mut(*i) {
+                        item.shift_remove(key);
+                        item.insert(key.to_string(), value.clone());
+                    }
+                }
+            }
+            return;
+        }
+        let ov = Override::SetInItems {
+            list: list.into(),
+            items,
+            key: key.into(),
+            value,
+        };
+        self.edits.set(name, ov);
     }
 
     /// Deletes a field (a no-op in the plan when it is absent already).

@@ -26,6 +26,12 @@ fn encode_override(name: &str, o: &Override) -> Value {
         Override::Json(v) => json!([name, 0, v]),
         Override::FromMsg(k) => json!([name, 1, k]),
         Override::Prefixed(p, k) => json!([name, 2, p, k]),
+        Override::SetInItems {
+            list,
+            items,
+            key,
+            value,
+        } => json!([name, 4, list, items, key, value]),
     }
 }
 
@@ -165,7 +171,11 @@ fn apply_block(input: &[Value], own: &[Value], spec: &Value) -> Value {
             .flatten()
         {
             if let (Some(k), Some(v)) = (s.get(0).and_then(Value::as_str), s.get(2)) {
-                map.insert(k.to_string(), v.clone());
+                if s.get(1).and_then(Value::as_u64) == Some(4) {
+                    set_in_items(map, k, s.as_array().map_or(&[], Vec::as_slice));
+                } else {
+                    map.insert(k.to_string(), v.clone());
+                }
             }
         }
         for d in spec
@@ -185,6 +195,27 @@ fn apply_block(input: &[Value], own: &[Value], spec: &Value) -> Value {
         }
     }
     o
+}
+
+/// Kind 4: `[name, 4, list, items, key, value]` (see [`Override::SetInItems`]).
+fn set_in_items(map: &mut Map<String, Value>, name: &str, s: &[Value]) {
+    let (Some(list), Some(items), Some(key), Some(value)) = (
+        s.get(2).and_then(Value::as_str),
+        s.get(3).and_then(Value::as_array),
+        s.get(4).and_then(Value::as_str),
+        s.get(5),
+    ) else {
+        return;
+    };
+    let Some(Value::Array(arr)) = map.get_mut(name).and_then(|f| f.get_mut(list)) else {
+        return;
+    };
+    for i in items.iter().filter_map(Value::as_u64) {
+        if let Some(Value::Object(item)) = arr.get_mut(i as usize) {
+            item.shift_remove(key);
+            item.insert(key.to_string(), value.clone());
+        }
+    }
 }
 
 fn apply_msg(input: &[Value], e: &Value) -> Value {

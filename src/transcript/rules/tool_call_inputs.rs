@@ -7,7 +7,7 @@
 //! `content` redacted, so large or sensitive payloads are not replayed.
 
 use crate::transcript::context::{block_origin_path, msg_path, Ctx};
-use crate::transcript::model::{Block, BlockOrigin, Msg};
+use crate::transcript::model::{Block, BlockOrigin, Msg, Val};
 use regex::Regex;
 use serde_json::Value;
 use std::collections::HashSet;
@@ -57,38 +57,31 @@ fn defect(b: &Block, allow: Option<&HashSet<String>>) -> Option<&'static str> {
     None
 }
 
-/// `attachments[].content` → the redaction marker, for every object entry that has `content`.
-fn redact(v: &Value) -> Option<Value> {
-    let obj = v.as_object()?;
-    let list = obj.get("attachments")?.as_array()?;
-    let mut any = false;
-    let next: Vec<Value> = list
-        .iter()
-        .map(|item| match item.as_object() {
-            Some(a) if a.contains_key("content") => {
-                any = true;
-                let mut a = a.clone();
-                a.shift_remove("content");
-                a.insert("content".into(), Value::String(REDACTED.into()));
-                Value::Object(a)
-            }
-            _ => item.clone(),
-        })
-        .collect();
-    if !any {
-        return None;
-    }
-    let mut out = obj.clone();
-    out.insert("attachments".into(), Value::Array(next));
-    Some(Value::Object(out))
-}
-
-fn field_json(b: &Block, field: &str, ctx: &Ctx) -> Option<Value> {
-    match &b.origin {
-        BlockOrigin::Src { msg, idx } => ctx.source.block_field(*msg, *idx, field),
-        BlockOrigin::New(v) => v.get(field).cloned(),
+/// The attachments of `block.field` whose inline `content` must be redacted: the object items that
+/// have a `content` key. Only that much is read, so arguments of any size or depth are fine.
+fn attachments_to_redact(b: &Block, field: &str, ctx: &Ctx) -> Vec<usize> {
+    let flags = match &b.origin {
+        BlockOrigin::Src { msg, idx } => {
+            ctx.source
+                .items_with_key(*msg, *idx, field, "attachments", "content")
+        }
+        BlockOrigin::New(v) => v
+            .get(field)
+            .and_then(|f| f.get("attachments"))
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .map(|i| i.as_object().is_some_and(|o| o.contains_key("content")))
+                    .collect()
+            }),
         BlockOrigin::FromStrContent { .. } => None,
-    }
+    };
+    flags
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+        .filter_map(|(i, has)| has.then_some(i))
+        .collect()
 }
 
 /// What happens to one block.
@@ -97,7 +90,7 @@ enum Action {
     Drop(&'static str),
     Edit {
         name: Option<String>,
-        fields: Vec<(&'static str, Value)>,
+        fields: Vec<(&'static str, Vec<usize>)>,
     },
 }
 
@@ -117,8 +110,12 @@ fn action(b: &Block, allow: Option<&HashSet<String>>, ctx: &Ctx) -> Action {
             if v.is_absent() {
                 continue;
             }
-            if let Some(new) = field_json(b, field, ctx).as_ref().and_then(redact) {
-                fields.push((field, new));
+            if v != &Val::Object {
+                continue;
+            }
+            let items = attachments_to_redact(b, field, ctx);
+            if !items.is_empty() {
+                fields.push((field, items));
             }
         }
     }
@@ -176,7 +173,8 @@ pub fn repair_tool_call_inputs(
                         ctx.change("repairToolCallInputs", block_origin_path(&b), || {
                             format!("redacted sessions_spawn attachment content in {field}")
                         });
-                        b.set(field, v);
+                        let marker = Value::String(REDACTED.into());
+                        b.set_in_items(field, "attachments", v, "content", marker);
                     }
                 }
             }
