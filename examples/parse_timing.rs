@@ -14,7 +14,7 @@ fn main() {
         std::mem::size_of::<transcript_hygiene::transcript::model::Block>(),
         std::mem::size_of::<transcript_hygiene::transcript::model::Val>()
     );
-    let n = 200;
+    let n = 20;
     let t = Instant::now();
     for _ in 0..n {
         let m = skeleton::parse(&nums, &strs).unwrap();
@@ -22,14 +22,14 @@ fn main() {
     }
     println!("parse µs {}", t.elapsed().as_micros() as f64 / n as f64);
     let cfg: serde_json::Value =
-        serde_json::json!({"provider":"openai","modelApi":"openai-responses","modelId":"gpt-5.2"});
+        serde_json::json!({"provider":"anthropic","modelApi":"anthropic-messages","modelId":"claude-sonnet-4-5"});
     let t = Instant::now();
     for _ in 0..n {
         let mut m = skeleton::parse(&nums, &strs).unwrap();
         let mut ctx = Ctx::new(&NoSource, false);
         ops::run("sanitizeSessionHistory", &cfg, &mut m, &mut ctx).unwrap();
-        let p = plan::encode(&m, 1000);
-        std::hint::black_box(p.map(|p| p.to_string()));
+        let p = plan::encode_json(&m, m.len());
+        std::hint::black_box(p);
     }
     println!(
         "parse+history+plan µs {}",

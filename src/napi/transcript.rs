@@ -2,11 +2,11 @@
 //! function of the JS API.
 
 use super::source::HandleSource;
-use crate::transcript::{ops, plan, skeleton, Ctx};
+use crate::transcript::{ops, skeleton, Ctx};
 use napi::bindgen_prelude::{Array, Float64ArraySlice};
 use napi::{Error, Result, Status};
 use napi_derive::napi;
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 
 fn invalid(msg: impl Into<String>) -> Error {
     Error::new(Status::InvalidArg, msg.into())
@@ -28,27 +28,10 @@ pub fn run_transcript(
     let report = cfg.get("report").and_then(Value::as_bool).unwrap_or(false);
     let mut ctx = Ctx::new(&source, report);
     let out = ops::run(&op, &cfg, &mut msgs, &mut ctx).map_err(invalid)?;
-    let mut result = Map::new();
-    if let Some(p) = plan::encode(&msgs, input_len) {
-        result.insert("msgs".into(), p);
-    }
-    if let Some(changes) = ctx.changes {
-        let list: Vec<Value> = changes
-            .into_iter()
-            .map(|c| json!({"rule": c.rule, "path": c.path, "detail": c.detail}))
-            .collect();
-        result.insert("changes".into(), Value::Array(list));
-    }
-    if !out.extra.is_empty() {
-        result.insert("extra".into(), Value::Object(out.extra));
-    }
-    if !out.entries.is_empty() {
-        let list: Vec<Value> = out
-            .entries
-            .into_iter()
-            .map(|(t, d)| json!([t, d]))
-            .collect();
-        result.insert("entries".into(), Value::Array(list));
-    }
-    Ok(Value::Object(result).to_string())
+    Ok(ops::response_json(
+        &msgs,
+        input_len,
+        ctx.changes.as_deref(),
+        &out,
+    ))
 }

@@ -208,6 +208,17 @@ pub struct Block {
     pub input: Val,
     pub arguments: Val,
     pub text: Option<TextInfo>,
+    /// The fields only some block types have, boxed so the common text and tool-call blocks stay
+    /// small (the model of a 10,000-message transcript must stay cache-friendly).
+    pub x: Option<Box<BlockExtra>>,
+    pub edits: Edits,
+    /// Text to put in front of `text` (inter-session marker).
+    pub text_prefix: Option<String>,
+}
+
+/// Block fields that only thinking, image and Anthropic-native blocks (or Gemini-signed ones) have.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct BlockExtra {
     pub thinking: Option<TextInfo>,
     pub thinking_signature: Val,
     /// `id` and `type` of an object-valued `thinkingSignature`.
@@ -217,12 +228,58 @@ pub struct Block {
     pub tool_use_id: Val,
     pub data: Option<ImageInfo>,
     pub mime_type: Val,
-    pub edits: Edits,
-    /// Text to put in front of `text` (inter-session marker).
-    pub text_prefix: Option<String>,
 }
 
+impl Default for Val {
+    fn default() -> Self {
+        Val::Absent
+    }
+}
+
+static ABSENT: Val = Val::Absent;
+
 impl Block {
+    /// The extra fields, created on first write.
+    pub fn x_mut(&mut self) -> &mut BlockExtra {
+        self.x.get_or_insert_with(Default::default)
+    }
+
+    fn x_val(&self, f: impl FnOnce(&BlockExtra) -> &Val) -> &Val {
+        self.x.as_deref().map_or(&ABSENT, f)
+    }
+
+    pub fn thinking(&self) -> Option<&TextInfo> {
+        self.x.as_deref().and_then(|x| x.thinking.as_ref())
+    }
+
+    pub fn thinking_signature(&self) -> &Val {
+        self.x_val(|x| &x.thinking_signature)
+    }
+
+    pub fn signature_object(&self) -> Option<&(Val, Val)> {
+        self.x.as_deref().and_then(|x| x.signature_object.as_ref())
+    }
+
+    pub fn thought_signature(&self) -> &Val {
+        self.x_val(|x| &x.thought_signature)
+    }
+
+    pub fn thought_signature_camel(&self) -> &Val {
+        self.x_val(|x| &x.thought_signature_camel)
+    }
+
+    pub fn tool_use_id(&self) -> &Val {
+        self.x_val(|x| &x.tool_use_id)
+    }
+
+    pub fn data(&self) -> Option<&ImageInfo> {
+        self.x.as_deref().and_then(|x| x.data.as_ref())
+    }
+
+    pub fn mime_type(&self) -> &Val {
+        self.x_val(|x| &x.mime_type)
+    }
+
     /// An empty object block from input message `msg`, block `idx`; the skeleton fills the fields.
     pub fn src(msg: usize, idx: usize) -> Block {
         Block {
@@ -235,14 +292,7 @@ impl Block {
             input: Val::Absent,
             arguments: Val::Absent,
             text: None,
-            thinking: None,
-            thinking_signature: Val::Absent,
-            signature_object: None,
-            thought_signature: Val::Absent,
-            thought_signature_camel: Val::Absent,
-            tool_use_id: Val::Absent,
-            data: None,
-            mime_type: Val::Absent,
+            x: None,
             edits: Edits::default(),
             text_prefix: None,
         }
@@ -342,13 +392,14 @@ impl Block {
             "input" => self.input = v,
             "arguments" => self.arguments = v,
             "thinkingSignature" => {
-                self.signature_object = None;
-                self.thinking_signature = v
+                let x = self.x_mut();
+                x.signature_object = None;
+                x.thinking_signature = v
             }
-            "thought_signature" => self.thought_signature = v,
-            "thoughtSignature" => self.thought_signature_camel = v,
-            "toolUseId" => self.tool_use_id = v,
-            "mimeType" => self.mime_type = v,
+            "thought_signature" => self.x_mut().thought_signature = v,
+            "thoughtSignature" => self.x_mut().thought_signature_camel = v,
+            "toolUseId" => self.x_mut().tool_use_id = v,
+            "mimeType" => self.x_mut().mime_type = v,
             "text" => {
                 self.text = match &v {
                     Val::Str(s) => Some(TextInfo::of_str(s)),
@@ -356,13 +407,13 @@ impl Block {
                 }
             }
             "thinking" => {
-                self.thinking = match &v {
+                self.x_mut().thinking = match &v {
                     Val::Str(s) => Some(TextInfo::of_str(s)),
                     _ => None,
                 }
             }
             "data" => {
-                self.data = match &v {
+                self.x_mut().data = match &v {
                     Val::Str(s) => Some(ImageInfo {
                         len: s.len(),
                         head: s.chars().take(1024).collect(),

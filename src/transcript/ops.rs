@@ -255,3 +255,40 @@ pub fn run(op: &str, cfg: &Value, msgs: &mut Vec<Msg>, ctx: &mut Ctx) -> Result<
     }
     Ok(out)
 }
+
+/// The whole answer of one operation as JSON: `{msgs?, changes?, extra?, entries?}` (see
+/// js/transcript.js), written without building a value tree for the plan.
+pub fn response_json(msgs: &[Msg], input_len: usize, changes: Option<&[super::Change]>, out: &OpOutput) -> String {
+    let mut s = String::with_capacity(64);
+    s.push('{');
+    let mut sep = "";
+    if let Some(p) = super::plan::encode_json(msgs, input_len) {
+        s.push_str("\"msgs\":");
+        s.push_str(&p);
+        sep = ",";
+    }
+    if let Some(changes) = changes {
+        let list: Vec<Value> = changes
+            .iter()
+            .map(|c| json!({"rule": c.rule, "path": c.path, "detail": c.detail}))
+            .collect();
+        s.push_str(sep);
+        s.push_str("\"changes\":");
+        s.push_str(&Value::Array(list).to_string());
+        sep = ",";
+    }
+    if !out.extra.is_empty() {
+        s.push_str(sep);
+        s.push_str("\"extra\":");
+        s.push_str(&Value::Object(out.extra.clone()).to_string());
+        sep = ",";
+    }
+    if !out.entries.is_empty() {
+        let list: Vec<Value> = out.entries.iter().map(|(t, d)| json!([t, d])).collect();
+        s.push_str(sep);
+        s.push_str("\"entries\":");
+        s.push_str(&Value::Array(list).to_string());
+    }
+    s.push('}');
+    s
+}

@@ -8,8 +8,12 @@
 use super::model::*;
 use serde_json::{json, Map, Value};
 
-/// The plan's message list, or `None` when the output is exactly the input.
-pub fn encode(msgs: &[Msg], input_len: usize) -> Option<Value> {
+
+/// The plan's message list as JSON text, or `None` when the output is exactly the input.
+///
+/// Written straight into a buffer: building a `serde_json::Value` tree first cost more than all
+/// the rules of a pass together.
+pub fn encode_json(msgs: &[Msg], input_len: usize) -> Option<String> {
     let identity = msgs.len() == input_len
         && msgs
             .iter()
@@ -18,95 +22,205 @@ pub fn encode(msgs: &[Msg], input_len: usize) -> Option<Value> {
     if identity {
         return None;
     }
-    Some(Value::Array(msgs.iter().map(encode_msg).collect()))
-}
-
-fn encode_override(name: &str, o: &Override) -> Value {
-    match o {
-        Override::Json(v) => json!([name, 0, v]),
-        Override::FromMsg(k) => json!([name, 1, k]),
-        Override::Prefixed(p, k) => json!([name, 2, p, k]),
-        Override::SetInItems {
-            list,
-            items,
-            key,
-            value,
-        } => json!([name, 4, list, items, key, value]),
-    }
-}
-
-fn encode_msg(m: &Msg) -> Value {
-    let src = m.src_index();
-    if let Some(i) = src {
-        if !m.is_changed() {
-            return Value::from(i);
+    let mut w = Writer(Vec::with_capacity(64 + msgs.len() * 8));
+    w.raw("[");
+    for (i, m) in msgs.iter().enumerate() {
+        if i > 0 {
+            w.raw(",");
         }
+        w.msg(m);
     }
-    let mut o = Map::new();
-    o.insert("m".into(), src.map_or(Value::Null, Value::from));
-    if !m.edits.sets.is_empty() {
-        let sets = m
-            .edits
-            .sets
-            .iter()
-            .map(|(k, v)| {
-                if src.is_none() && k == "content" && m.content_dirty {
-                    json!([k, 3])
-                } else {
-                    encode_override(k, v)
+    w.raw("]");
+    // Only JSON text was written: strings through serde_json, the rest ASCII.
+    Some(String::from_utf8(w.0).unwrap_or_default())
+}
+
+/// The plan's message list as a JSON value (tests, the CLI).
+pub fn encode(msgs: &[Msg], input_len: usize) -> Option<Value> {
+    encode_json(msgs, input_len).and_then(|s| serde_json::from_str(&s).ok())
+}
+
+struct Writer(Vec<u8>);
+
+impl Writer {
+    fn raw(&mut self, s: &str) {
+        self.0.extend_from_slice(s.as_bytes());
+    }
+
+    fn num(&mut self, n: usize) {
+        self.raw(itoa_usize(n).as_str());
+    }
+
+    fn str(&mut self, s: &str) {
+        // serde_json's string escaping; writing to a Vec cannot fail.
+        let _ = serde_json::to_writer(&mut self.0, s);
+    }
+
+    fn json(&mut self, v: &Value) {
+        let _ = serde_json::to_writer(&mut self.0, v);
+    }
+
+    fn override_(&mut self, name: &str, o: &Override) {
+        self.raw("[");
+        self.str(name);
+        match o {
+            Override::Json(v) => {
+                self.raw(",0,");
+                self.json(v);
+            }
+            Override::FromMsg(k) => {
+                self.raw(",1,");
+                self.num(*k);
+            }
+            Override::Prefixed(p, k) => {
+                self.raw(",2,");
+                self.str(p);
+                self.raw(",");
+                self.num(*k);
+            }
+            Override::SetInItems {
+                list,
+                items,
+                key,
+                value,
+            } => {
+                self.raw(",4,");
+                self.str(list);
+                self.raw(",[");
+                for (i, it) in items.iter().enumerate() {
+                    if i > 0 {
+                        self.raw(",");
+                    }
+                    self.num(*it);
                 }
-            })
-            .collect();
-        o.insert("s".into(), Value::Array(sets));
+                self.raw("],");
+                self.str(key);
+                self.raw(",");
+                self.json(value);
+            }
+        }
+        self.raw("]");
     }
-    if !m.edits.dels.is_empty() {
-        o.insert("d".into(), json!(m.edits.dels));
-    }
-    if m.content_dirty {
-        if let Content::Blocks(blocks) = &m.content {
-            let specs = blocks.iter().map(|b| encode_block(b, src)).collect();
-            o.insert("c".into(), Value::Array(specs));
+
+    fn edits(&mut self, e: &Edits, content_slot: bool) {
+        if !e.sets.is_empty() {
+            self.raw(",\"s\":[");
+            for (i, (k, v)) in e.sets.iter().enumerate() {
+                if i > 0 {
+                    self.raw(",");
+                }
+                if content_slot && k == "content" {
+                    self.raw("[\"content\",3]");
+                } else {
+                    self.override_(k, v);
+                }
+            }
+            self.raw("]");
+        }
+        if !e.dels.is_empty() {
+            self.raw(",\"d\":[");
+            for (i, k) in e.dels.iter().enumerate() {
+                if i > 0 {
+                    self.raw(",");
+                }
+                self.str(k);
+            }
+            self.raw("]");
         }
     }
-    Value::Object(o)
+
+    fn msg(&mut self, m: &Msg) {
+        let src = m.src_index();
+        if let Some(i) = src {
+            if !m.is_changed() {
+                self.num(i);
+                return;
+            }
+        }
+        self.raw("{\"m\":");
+        match src {
+            Some(i) => self.num(i),
+            None => self.raw("null"),
+        }
+        self.edits(&m.edits, src.is_none() && m.content_dirty);
+        if m.content_dirty {
+            if let Content::Blocks(blocks) = &m.content {
+                self.raw(",\"c\":[");
+                for (i, b) in blocks.iter().enumerate() {
+                    if i > 0 {
+                        self.raw(",");
+                    }
+                    self.block(b, src);
+                }
+                self.raw("]");
+            }
+        }
+        self.raw("}");
+    }
+
+    fn block(&mut self, b: &Block, own: Option<usize>) {
+        match &b.origin {
+            BlockOrigin::Src { msg, idx } => {
+                if !b.is_changed() && own == Some(*msg) {
+                    self.num(*idx);
+                    return;
+                }
+                self.raw("{\"b\":[");
+                self.num(*msg);
+                self.raw(",");
+                self.num(*idx);
+                self.raw("]");
+                self.edits(&b.edits, false);
+                if let Some(p) = &b.text_prefix {
+                    self.raw(",\"p\":");
+                    self.str(p);
+                }
+                self.raw("}");
+            }
+            BlockOrigin::New(v) => {
+                let mut v = v.clone();
+                if let (Some(p), Some(Value::String(t))) = (&b.text_prefix, v.get_mut("text")) {
+                    *t = format!("{p}{t}");
+                }
+                self.raw("{\"v\":");
+                self.json(&v);
+                self.raw("}");
+            }
+            BlockOrigin::FromStrContent { msg, prefix } => {
+                let p = format!("{}{}", b.text_prefix.as_deref().unwrap_or(""), prefix);
+                self.raw("{\"t\":[");
+                self.num(*msg);
+                self.raw(",");
+                self.str(&p);
+                self.raw("]}");
+            }
+        }
+    }
 }
 
-fn encode_block(b: &Block, own: Option<usize>) -> Value {
-    match &b.origin {
-        BlockOrigin::Src { msg, idx } => {
-            if !b.is_changed() && own == Some(*msg) {
-                return Value::from(*idx);
-            }
-            let mut o = Map::new();
-            o.insert("b".into(), json!([msg, idx]));
-            if !b.edits.sets.is_empty() {
-                let sets = b
-                    .edits
-                    .sets
-                    .iter()
-                    .map(|(k, v)| encode_override(k, v))
-                    .collect();
-                o.insert("s".into(), Value::Array(sets));
-            }
-            if !b.edits.dels.is_empty() {
-                o.insert("d".into(), json!(b.edits.dels));
-            }
-            if let Some(p) = &b.text_prefix {
-                o.insert("p".into(), Value::String(p.clone()));
-            }
-            Value::Object(o)
+/// A small decimal formatter (no `fmt` machinery on the hot path).
+fn itoa_usize(mut n: usize) -> ItoaBuf {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
         }
-        BlockOrigin::New(v) => {
-            let mut v = v.clone();
-            if let (Some(p), Some(Value::String(t))) = (&b.text_prefix, v.get_mut("text")) {
-                *t = format!("{p}{t}");
-            }
-            json!({ "v": v })
-        }
-        BlockOrigin::FromStrContent { msg, prefix } => {
-            let p = format!("{}{}", b.text_prefix.as_deref().unwrap_or(""), prefix);
-            json!({ "t": [msg, p] })
-        }
+    }
+    ItoaBuf { buf, start: i }
+}
+
+struct ItoaBuf {
+    buf: [u8; 20],
+    start: usize,
+}
+
+impl ItoaBuf {
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.buf[self.start..]).unwrap_or("0")
     }
 }
 

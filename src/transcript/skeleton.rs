@@ -189,13 +189,15 @@ impl<'a> Cursor<'a> {
 
 /// `parent.child`, borrowed from the vocabulary when it is there (`cost.total`).
 fn joined_key(parent: &str, child: &str) -> Text {
-    let found = VOCAB.iter().find(|w| {
-        w.len() == parent.len() + 1 + child.len()
-            && w.starts_with(parent)
-            && w.as_bytes()[parent.len()] == b'.'
-            && w.ends_with(child)
-    });
-    match found {
+    let known = match (parent, child) {
+        ("cost", "input") => Some("cost.input"),
+        ("cost", "output") => Some("cost.output"),
+        ("cost", "cacheRead") => Some("cost.cacheRead"),
+        ("cost", "cacheWrite") => Some("cost.cacheWrite"),
+        ("cost", "total") => Some("cost.total"),
+        _ => None,
+    };
+    match known {
         Some(w) => Text::Borrowed(w),
         None => Text::Owned(format!("{parent}.{child}")),
     }
@@ -287,10 +289,10 @@ fn parse_message(c: &mut Cursor, i: usize) -> Result<Msg, String> {
 fn signatures(c: &mut Cursor, b: &mut Block) -> Result<(), String> {
     let mask = c.code()?;
     if mask & 1 != 0 {
-        b.thought_signature = c.val()?;
+        b.x_mut().thought_signature = c.val()?;
     }
     if mask & 2 != 0 {
-        b.thought_signature_camel = c.val()?;
+        b.x_mut().thought_signature_camel = c.val()?;
     }
     Ok(())
 }
@@ -309,11 +311,17 @@ fn parse_block(c: &mut Cursor, i: usize, j: usize) -> Result<Block, String> {
             signatures(c, &mut b)?;
         }
         Some("thinking") => {
-            b.thinking = c.text()?.0;
-            b.thinking_signature = c.val()?;
-            if b.thinking_signature == Val::Object {
-                b.signature_object = Some((c.val()?, c.val()?));
-            }
+            let thinking = c.text()?.0;
+            let sig = c.val()?;
+            let obj = if sig == Val::Object {
+                Some((c.val()?, c.val()?))
+            } else {
+                None
+            };
+            let x = b.x_mut();
+            x.thinking = thinking;
+            x.thinking_signature = sig;
+            x.signature_object = obj;
             signatures(c, &mut b)?;
         }
         Some("toolCall" | "toolUse" | "functionCall") => {
@@ -328,13 +336,13 @@ fn parse_block(c: &mut Cursor, i: usize, j: usize) -> Result<Block, String> {
             if code == DATA {
                 let len = c.count()?;
                 let head = c.val()?.as_str().unwrap_or("").to_string();
-                b.data = Some(ImageInfo { len, head });
+                b.x_mut().data = Some(ImageInfo { len, head });
             }
-            b.mime_type = c.val()?;
+            b.x_mut().mime_type = c.val()?;
             signatures(c, &mut b)?;
         }
         Some("toolResult") => {
-            b.tool_use_id = c.val()?;
+            b.x_mut().tool_use_id = c.val()?;
             signatures(c, &mut b)?;
         }
         _ => signatures(c, &mut b)?,
@@ -384,21 +392,28 @@ pub fn block_from_value(v: &Value, i: usize, j: usize, _new: bool) -> Block {
     b.input = kind_only(map.get("input"));
     b.arguments = kind_only(map.get("arguments"));
     b.text = text_of(map.get("text"));
-    b.thinking = text_of(map.get("thinking"));
-    b.thinking_signature = field(map, "thinkingSignature");
-    if let Some(Value::Object(sig)) = map.get("thinkingSignature") {
-        b.signature_object = Some((field(sig, "id"), field(sig, "type")));
+    let x = BlockExtra {
+        thinking: text_of(map.get("thinking")),
+        thinking_signature: field(map, "thinkingSignature"),
+        signature_object: match map.get("thinkingSignature") {
+            Some(Value::Object(sig)) => Some((field(sig, "id"), field(sig, "type"))),
+            _ => None,
+        },
+        thought_signature: field(map, "thought_signature"),
+        thought_signature_camel: field(map, "thoughtSignature"),
+        tool_use_id: field(map, "toolUseId"),
+        data: match map.get("data") {
+            Some(Value::String(d)) => Some(ImageInfo {
+                len: d.len(),
+                head: d.chars().take(1024).collect(),
+            }),
+            _ => None,
+        },
+        mime_type: field(map, "mimeType"),
+    };
+    if x != BlockExtra::default() {
+        b.x = Some(Box::new(x));
     }
-    b.thought_signature = field(map, "thought_signature");
-    b.thought_signature_camel = field(map, "thoughtSignature");
-    b.tool_use_id = field(map, "toolUseId");
-    if let Some(Value::String(d)) = map.get("data") {
-        b.data = Some(ImageInfo {
-            len: d.len(),
-            head: d.chars().take(1024).collect(),
-        });
-    }
-    b.mime_type = field(map, "mimeType");
     b
 }
 

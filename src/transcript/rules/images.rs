@@ -64,7 +64,7 @@ fn full_data(b: &Block, ctx: &Ctx) -> Option<String> {
 }
 
 fn image_outcome(b: &Block, ctx: &Ctx, opts: &ImagePassOptions) -> Outcome {
-    let (Some(info), Some(declared)) = (&b.data, b.mime_type.as_str()) else {
+    let (Some(info), Some(declared)) = (b.data(), b.mime_type().as_str()) else {
         return Outcome::Keep;
     };
     let decision = match precheck_from_head(info.len, &info.head, opts.limits) {

@@ -28,7 +28,7 @@ fn reasoning_id_and_type(id: Option<&str>, ty: Option<&str>) -> bool {
 /// string holding trimmed JSON `{…}`, whose `id` starts with `rs_` and whose `type` is
 /// `reasoning` or starts with `reasoning.`. (The block type is the caller's concern.)
 pub fn is_openai_reasoning_signature(block: &Block) -> bool {
-    match &block.thinking_signature {
+    match block.thinking_signature() {
         Val::Str(s) => {
             let t = js_trim(s);
             if !t.starts_with('{') || !t.ends_with('}') {
@@ -43,7 +43,7 @@ pub fn is_openai_reasoning_signature(block: &Block) -> bool {
             }
         }
         Val::Object => block
-            .signature_object
+            .signature_object()
             .as_ref()
             .is_some_and(|(id, ty)| reasoning_id_and_type(id.as_str(), ty.as_str())),
         _ => false,

@@ -131,9 +131,9 @@ fn plan_block(b: &Block, opts: StripOptions) -> (bool, bool) {
     if !b.is_object {
         return (false, false);
     }
-    let snake = should_strip(&b.thought_signature, opts.allow_base64_only);
+    let snake = should_strip(b.thought_signature(), opts.allow_base64_only);
     let camel =
-        opts.include_camel_case && should_strip(&b.thought_signature_camel, opts.allow_base64_only);
+        opts.include_camel_case && should_strip(b.thought_signature_camel(), opts.allow_base64_only);
     (snake, camel)
 }
 

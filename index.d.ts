@@ -1,0 +1,780 @@
+// Public types of transcript-hygiene, written by hand (binding.d.ts is the generated, internal
+// native surface; do not import it). See docs/API.md for the reference with examples.
+//
+// Conventions that hold for every function below:
+// - Everything is synchronous. (OpenClaw's `sanitizeSessionHistory` and
+//   `sanitizeSessionMessagesImages` are async.)
+// - Inputs are never mutated. A message or block no rule touched comes back as the very same
+//   object; one a rule edits comes back as a shallow copy with unknown fields and key order kept.
+// - Functions documented so return the input array itself when nothing changed.
+// - Bad input (not an array, a getter that throws) throws a `TypeError` naming the path, e.g.
+//   `messages[3].content[1]: could not be read (...)`. Entries the rules do not recognise
+//   (unknown roles, unknown block types, non-object entries) pass through untouched.
+// - Message-list functions are generic over the caller's message type `T`: the result holds the
+//   caller's messages (or shallow copies with the rule's edits), plus the few message shapes a
+//   rule may insert, which the return type names (`UserMessage`, `ToolResultMessage`).
+
+// ---------------------------------------------------------------------------------------------
+// Content blocks
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Gemini thought-signature keys, which may sit on any block. Only `stripThoughtSignatures` (and
+ * the image pass in `full` mode) reads or deletes them; every other rule passes them through.
+ */
+export interface ThoughtSignatureFields {
+  /** Snake-case signature (Claude stores `msg_…` ids here). */
+  thought_signature?: unknown
+  /** camelCase signature (pi-ai's `ToolCall.thoughtSignature`). */
+  thoughtSignature?: unknown
+}
+
+/** `{type: "text"}` block (pi-ai `TextContent`). */
+export interface TextContent extends ThoughtSignatureFields {
+  type: 'text'
+  text: string
+  textSignature?: string
+}
+
+/**
+ * `{type: "thinking"}` block (pi-ai `ThinkingContent`). For OpenAI Responses, `thinkingSignature`
+ * holds the reasoning item, `{"id": "rs_…", "type": "reasoning"}`, as a JSON string or (older
+ * sessions) as an object.
+ */
+export interface ThinkingContent extends ThoughtSignatureFields {
+  type: 'thinking'
+  thinking: string
+  thinkingSignature?: string | { id?: string; type?: string; [key: string]: unknown }
+  redacted?: boolean
+}
+
+/** `{type: "image"}` block: base64 `data` (no `data:` URL prefix) and its MIME type. */
+export interface ImageContent extends ThoughtSignatureFields {
+  type: 'image'
+  data: string
+  mimeType: string
+}
+
+/** pi-ai tool call: `{type: "toolCall", id, name, arguments}`. */
+export interface ToolCallContent extends ThoughtSignatureFields {
+  type: 'toolCall'
+  id: string
+  name: string
+  arguments: Record<string, unknown>
+}
+
+/** Legacy / Anthropic-native tool call: `{type: "toolUse", id, name, input}`. */
+export interface ToolUseContent extends ThoughtSignatureFields {
+  type: 'toolUse'
+  id: string
+  name: string
+  input: unknown
+}
+
+/** Legacy tool call: `{type: "functionCall", id, name, arguments}`. */
+export interface FunctionCallContent extends ThoughtSignatureFields {
+  type: 'functionCall'
+  id: string
+  name: string
+  arguments: unknown
+}
+
+/**
+ * A tool call in any of the three shapes the rules recognise (`toolCall`, legacy `toolUse`,
+ * legacy `functionCall`). Id sanitising, malformed-call dropping and pairing treat them alike.
+ */
+export type ToolCall = ToolCallContent | ToolUseContent | FunctionCallContent
+
+/**
+ * Anthropic-native `{type: "toolResult", toolUseId}` block inside a *user* message's content.
+ * Only `validateAnthropicTurns` reads it (to keep the `toolUse` blocks it answers).
+ */
+export interface ToolResultContent extends ThoughtSignatureFields {
+  type: 'toolResult'
+  toolUseId: string
+  content?: unknown
+}
+
+/**
+ * Any other block (`redacted_thinking`, citations, provider-specific types). Passed through
+ * untouched, except for thought-signature stripping.
+ */
+export interface OtherContent {
+  type: string
+  [key: string]: unknown
+}
+
+/** Blocks of a user message's array content. */
+export type UserContent = TextContent | ImageContent | ToolResultContent | OtherContent
+
+/** Blocks of an assistant message's content. */
+export type AssistantContent = TextContent | ThinkingContent | ToolCall | OtherContent
+
+/** Blocks of a `toolResult` message's content. */
+export type ToolResultMessageContent = TextContent | ImageContent | OtherContent
+
+/** Any content block. */
+export type ContentBlock = TextContent | ThinkingContent | ImageContent | ToolCall | ToolResultContent | OtherContent
+
+// ---------------------------------------------------------------------------------------------
+// Messages
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Where a user turn came from (OpenClaw `InputProvenance`). `inter_session` turns (written by
+ * `sessions_send`) get a visible marker from `annotateInterSessionUserMessages`.
+ */
+export interface InputProvenance {
+  kind: 'external_user' | 'inter_session' | 'internal_system'
+  /** Never printed in the marker. */
+  originSessionId?: string
+  sourceSessionKey?: string
+  sourceChannel?: string
+  sourceTool?: string
+}
+
+/** Cost part of a {@link Usage} snapshot. */
+export interface UsageCost {
+  input: number
+  output: number
+  cacheRead: number
+  cacheWrite: number
+  total: number
+}
+
+/**
+ * The normalised usage snapshot `ensureAssistantUsageSnapshots` writes. `cost` is present only
+ * when the source usage had a numeric cost field, or when the usage was missing, invalid or stale
+ * (zero snapshot, with a zero cost).
+ */
+export interface Usage {
+  input: number
+  output: number
+  cacheRead: number
+  cacheWrite: number
+  /** The reported total when there is one, else the sum of the four counts. */
+  totalTokens: number
+  cost?: UsageCost
+}
+
+/** Why an assistant turn ended (pi-ai `StopReason`). */
+export type StopReason = 'stop' | 'length' | 'toolUse' | 'error' | 'aborted'
+
+/** A user turn (pi-ai `UserMessage`, plus OpenClaw's `provenance`). */
+export interface UserMessage {
+  role: 'user'
+  content: string | UserContent[]
+  /** Milliseconds since the epoch. */
+  timestamp?: number
+  provenance?: InputProvenance
+}
+
+/**
+ * An assistant turn (pi-ai `AssistantMessage`). Legacy transcripts may hold a string, object or
+ * null `content`; `sanitizeSessionHistory` turns it into one text block.
+ */
+export interface AssistantMessage {
+  role: 'assistant'
+  content: AssistantContent[]
+  api?: string
+  provider?: string
+  model?: string
+  responseId?: string
+  usage?: Usage
+  stopReason?: StopReason
+  errorMessage?: string
+  /** Milliseconds since the epoch. */
+  timestamp?: number
+}
+
+/**
+ * A tool result (pi-ai `ToolResultMessage`). Legacy transcripts carry `toolUseId` in place of, or
+ * beside, `toolCallId`; the rules read `toolCallId` when it is a non-empty string, else `toolUseId`.
+ */
+export interface ToolResultMessage {
+  role: 'toolResult'
+  toolCallId: string
+  toolUseId?: string
+  toolName?: string
+  content: ToolResultMessageContent[]
+  /** UI data never meant for the model; `stripToolResultDetails` deletes it. */
+  details?: unknown
+  isError?: boolean
+  /** Milliseconds since the epoch. */
+  timestamp?: number
+}
+
+/** A compaction summary (pi-agent-core). Read, never changed, by the usage-snapshot step. */
+export interface CompactionSummaryMessage {
+  role: 'compactionSummary'
+  summary: string
+  tokensBefore?: number
+  /** A number (ms) or an ISO 8601 string. */
+  timestamp?: number | string
+}
+
+/**
+ * A message of any other role (`branchSummary`, `custom`, …), or a known role in a shape the
+ * rules do not recognise (legacy content). Passed through untouched.
+ */
+export interface UnknownRoleMessage {
+  role: string
+  [key: string]: unknown
+}
+
+/** A pi-agent-core `AgentMessage` as the functions see it. */
+export type AgentMessage = UserMessage | AssistantMessage | ToolResultMessage | CompactionSummaryMessage | UnknownRoleMessage
+
+/**
+ * The constraint on a caller's message type: an object with a string `role`. pi-ai `Message`
+ * and pi-agent-core `AgentMessage` (custom roles included) satisfy it.
+ */
+export interface MessageLike {
+  readonly role: string
+}
+
+// ---------------------------------------------------------------------------------------------
+// Policy
+// ---------------------------------------------------------------------------------------------
+
+/** How tool-call ids are rewritten: `strict` = `[a-zA-Z0-9]+` (≤ 40 chars), `strict9` = exactly 9 alphanumerics (Mistral). */
+export type ToolCallIdMode = 'strict' | 'strict9'
+
+/** `full`: assistant turns also lose foreign signatures and empty text (Google, Anthropic, Mistral). `images-only`: only images are sanitised. */
+export type SanitizeMode = 'full' | 'images-only'
+
+/**
+ * Options of Gemini thought-signature stripping. Without them (the default) only a snake-case
+ * `thought_signature` string starting with `msg_` is deleted. With both `true` (Google APIs and
+ * OpenRouter/OpenCode/Kilo Gemini) `thought_signature` and `thoughtSignature` are deleted unless
+ * the value is a string of canonical base64/base64url bytes.
+ */
+export interface ThoughtSignatureOptions {
+  allowBase64Only?: boolean
+  includeCamelCase?: boolean
+}
+
+/** What `resolveTranscriptPolicy` returns (OpenClaw 2026.3.23-2 field names). */
+export interface TranscriptPolicy {
+  sanitizeMode: SanitizeMode
+  sanitizeToolCallIds: boolean
+  /** Absent when ids are not rewritten. */
+  toolCallIdMode?: ToolCallIdMode
+  /** Always `true` at this OpenClaw version. */
+  repairToolUseResultPairing: boolean
+  /** Anthropic family except Kimi: keep thinking signatures (and empty text beside thinking). */
+  preserveSignatures: boolean
+  /** Present (both flags `true`) for Google APIs and Gemini behind OpenRouter/OpenCode/Kilo. */
+  sanitizeThoughtSignatures?: Required<ThoughtSignatureOptions>
+  /** Always `false` at this OpenClaw version; not read by any function. */
+  sanitizeThinkingSignatures: boolean
+  /** Claude models via anthropic, amazon-bedrock, anthropic-vertex, github-copilot. */
+  dropThinkingBlocks: boolean
+  applyGoogleTurnOrdering: boolean
+  /** For the caller: `sanitizeSessionHistory` does not run `validateGeminiTurns` itself. */
+  validateGeminiTurns: boolean
+  /** For the caller: `sanitizeSessionHistory` does not run `validateAnthropicTurns` itself. */
+  validateAnthropicTurns: boolean
+  /** For the caller's persistence guard; the pairing repair inserts synthetic results regardless. */
+  allowSyntheticToolResults: boolean
+}
+
+/**
+ * A `policy` override for `sanitizeSessionHistory`: fields left out (or `undefined`) keep the
+ * values resolved from provider/modelApi/modelId; `null` for `toolCallIdMode` or
+ * `sanitizeThoughtSignatures` clears it. A full {@link TranscriptPolicy} is accepted.
+ */
+export interface TranscriptPolicyOverride {
+  sanitizeMode?: SanitizeMode
+  sanitizeToolCallIds?: boolean
+  toolCallIdMode?: ToolCallIdMode | null
+  repairToolUseResultPairing?: boolean
+  preserveSignatures?: boolean
+  sanitizeThoughtSignatures?: ThoughtSignatureOptions | null
+  sanitizeThinkingSignatures?: boolean
+  dropThinkingBlocks?: boolean
+  applyGoogleTurnOrdering?: boolean
+  validateGeminiTurns?: boolean
+  validateAnthropicTurns?: boolean
+  allowSyntheticToolResults?: boolean
+}
+
+/** Parameters of `resolveTranscriptPolicy`. Non-string values count as absent. */
+export interface TranscriptPolicyParams {
+  /** Provider id; trimmed, lowercased and de-aliased (`z.ai` → `zai`, `bedrock` → `amazon-bedrock`, …). */
+  provider?: string | null
+  /** pi-ai API name, e.g. `anthropic-messages`, `google-generative-ai`, `openai-responses`. */
+  modelApi?: string | null
+  /** Model id; matched by lowercase substring hints (`claude`, `gemini`). */
+  modelId?: string | null
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reports, session manager
+// ---------------------------------------------------------------------------------------------
+
+/** Names of the rules that record changes. Other strings may appear in later versions. */
+export type ChangeRule =
+  | 'annotateInterSessionUserMessages'
+  | 'canonicalizeAssistantContent'
+  | 'sanitizeToolCallIds'
+  | 'stripThoughtSignatures'
+  | 'sanitizeImages'
+  | 'dropThinkingBlocks'
+  | 'repairToolCallInputs'
+  | 'repairToolUseResultPairing'
+  | 'stripToolResultDetails'
+  | 'usageSnapshots'
+  | 'downgradeOpenAIReasoningBlocks'
+  | 'downgradeOpenAIFunctionCallReasoningPairs'
+  | 'sanitizeGoogleTurnOrdering'
+  | 'validateGeminiTurns'
+  | 'validateAnthropicTurns'
+  | 'stripDanglingAnthropicToolUses'
+  | 'limitHistoryTurns'
+  | (string & {})
+
+/** One change a rule made, returned with `report: true`. */
+export interface Change {
+  /** The rule that made it. */
+  rule: ChangeRule
+  /**
+   * Where, in terms of the *input*: `messages[3]`, `messages[3].content[1]`, `messages[3].content`
+   * (a string content), `messages[new]` / `messages[3].content[new]` (something a rule created).
+   */
+  path: string
+  /** A short human-readable description. */
+  detail: string
+}
+
+/**
+ * The part of a pi-coding-agent `SessionManager` the functions use. `getEntries()` is read for
+ * custom entries `{type: "custom", customType, data}` (`model-snapshot`,
+ * `google-turn-ordering-bootstrap`); new entries are written with `appendCustomEntry(customType, data)`.
+ * A `getEntries` that throws counts as an empty session; an `appendCustomEntry` that throws is ignored.
+ */
+export interface SessionManagerLike {
+  getEntries(): readonly unknown[]
+  appendCustomEntry(customType: string, data: unknown): unknown
+}
+
+/** A warning sink, called with the text OpenClaw would log. */
+export type WarnFn = (message: string) => void
+
+// ---------------------------------------------------------------------------------------------
+// Options and results
+// ---------------------------------------------------------------------------------------------
+
+/** Options of the tool-use/result pairing repair. */
+export interface ToolUseResultPairingOptions {
+  /**
+   * Keep the matched results of an assistant turn with `stopReason` `error` or `aborted` (they are
+   * dropped otherwise). Such a turn never gets synthetic results. Default `false`.
+   */
+  preserveErroredAssistantResults?: boolean
+  /**
+   * Text of the synthetic error result inserted for an unanswered call. Default (differs from
+   * OpenClaw's `[openclaw] missing tool result…`): "Tool result missing from session history; a
+   * synthetic error result was inserted to repair the transcript."
+   */
+  syntheticToolResultText?: string
+}
+
+/** Options of `repairToolUseResultPairing`. */
+export interface RepairToolUseResultPairingOptions extends ToolUseResultPairingOptions {
+  /** Also return `changes`. */
+  report?: boolean
+}
+
+/** What `repairToolUseResultPairing` returns. */
+export interface ToolUseResultPairingRepair<T = AgentMessage> {
+  /** The repaired transcript; the input array itself when nothing changed. */
+  messages: Array<T | ToolResultMessage>
+  /** The synthetic results inserted (the same objects as in `messages`). */
+  added: ToolResultMessage[]
+  /** Results dropped because their id was already answered earlier in the transcript. */
+  droppedDuplicateCount: number
+  /** Results dropped because no call of the preceding assistant turn matches them. */
+  droppedOrphanCount: number
+  /** `true` exactly when `messages` differs from the input (OpenClaw also sets it for some unchanged inputs). */
+  moved: boolean
+}
+
+/** Options of `sanitizeToolCallInputs`. */
+export interface ToolCallInputsOptions {
+  /**
+   * Tool names the model may call (any iterable: array, Set). Compared after trimming and
+   * lowercasing; empty entries are ignored, and an empty list means no allowlist.
+   */
+  allowedToolNames?: Iterable<string>
+}
+
+/** Options of `repairToolCallInputs`. */
+export interface RepairToolCallInputsOptions extends ToolCallInputsOptions {
+  /** Also return `changes`. */
+  report?: boolean
+}
+
+/** What `repairToolCallInputs` returns. */
+export interface ToolCallInputsRepair<T = AgentMessage> {
+  /** The repaired transcript; the input array itself when nothing changed. */
+  messages: T[]
+  /** Tool-call blocks dropped. */
+  droppedToolCalls: number
+  /** Assistant messages removed because dropping their calls left them empty. */
+  droppedAssistantMessages: number
+}
+
+/** Options of `sanitizeSessionMessagesImages` (the image pass). */
+export interface SanitizeImagesOptions {
+  /** Default `"full"`. */
+  sanitizeMode?: SanitizeMode
+  /** Rewrite tool-call ids first (in any mode). Default `false`. */
+  sanitizeToolCallIds?: boolean
+  /** Mode of that rewrite. Default `"strict"`. */
+  toolCallIdMode?: ToolCallIdMode
+  /** Leave thought signatures alone, and keep empty text in turns that have thinking. Default `false`. */
+  preserveSignatures?: boolean
+  /** Gemini thought-signature options used in `full` mode. Default: only `msg_…` snake-case signatures go. */
+  sanitizeThoughtSignatures?: ThoughtSignatureOptions
+  /** Longest image side kept without resizing, in pixels (floored, at least 1). Default 1200. */
+  maxDimensionPx?: number
+  /** Largest decoded image kept without re-encoding, in bytes (floored, at least 1). Default 5 MiB (5 242 880). */
+  maxBytes?: number
+}
+
+/** Parameters of `sanitizeSessionHistory`. Every field but `messages` is optional. */
+export interface SanitizeSessionHistoryParams<T extends MessageLike = AgentMessage> {
+  /** The stored transcript. */
+  messages: readonly T[]
+  /** Provider id, for the policy and the model snapshot. */
+  provider?: string
+  /** pi-ai API name, for the policy, the OpenAI Responses steps and the Google bootstrap marker. */
+  modelApi?: string
+  /** Model id, for the policy and the model snapshot. */
+  modelId?: string
+  /** Allowlist for malformed-call dropping; see {@link ToolCallInputsOptions.allowedToolNames}. */
+  allowedToolNames?: Iterable<string>
+  /** Overrides (field by field) the policy resolved from provider/modelApi/modelId. */
+  policy?: TranscriptPolicyOverride
+  /**
+   * Reads and records the `model-snapshot` and `google-turn-ordering-bootstrap` custom entries.
+   * Without it, no entries are written.
+   */
+  sessionManager?: SessionManagerLike
+  /** Accepted for OpenClaw compatibility; not used by this function. */
+  sessionId?: string
+  /** See {@link ToolUseResultPairingOptions.preserveErroredAssistantResults}. */
+  preserveErroredAssistantResults?: boolean
+  /** See {@link ToolUseResultPairingOptions.syntheticToolResultText}. */
+  syntheticToolResultText?: string
+  /** See {@link SanitizeImagesOptions.maxDimensionPx}. */
+  maxDimensionPx?: number
+  /** See {@link SanitizeImagesOptions.maxBytes}. */
+  maxBytes?: number
+  /** `true`: return `{messages, changes}` instead of the array. */
+  report?: boolean
+  /** Warning sink (the pass currently reports none; reserved). */
+  warn?: WarnFn
+}
+
+/** The element type of `sanitizeSessionHistory`'s result: the caller's messages plus the bootstrap turn and synthetic results it may insert. */
+export type SanitizedMessage<T> = T | UserMessage | ToolResultMessage
+
+/** What `sanitizeSessionHistory` returns with `report: true`. */
+export interface SanitizeSessionHistoryReport<T = AgentMessage> {
+  /** Always a new array. */
+  messages: Array<SanitizedMessage<T>>
+  /** Every change, in the order the steps made them. */
+  changes: Change[]
+}
+
+/** Parameters of `applyGoogleTurnOrderingFix`. */
+export interface GoogleTurnOrderingFixParams<T extends MessageLike = AgentMessage> {
+  messages: readonly T[]
+  /** Only `google-generative-ai` and `google-gemini-cli` are fixed; anything else is a no-op. */
+  modelApi?: string
+  /** Only used in the warning text. */
+  sessionId?: string
+  /** Where the once-per-session `google-turn-ordering-bootstrap` marker is read and written. */
+  sessionManager?: SessionManagerLike
+  /** Called once, the first time a session gets the bootstrap (needs `sessionManager`). */
+  warn?: WarnFn
+}
+
+/** What `applyGoogleTurnOrderingFix` returns. */
+export interface GoogleTurnOrderingFix<T = AgentMessage> {
+  /** The input array itself when nothing was prepended. */
+  messages: Array<T | UserMessage>
+  didPrepend: boolean
+}
+
+/** Options of `repairSessionFile`. */
+export interface RepairSessionFileOptions {
+  /** Keep the original as `<file>.bak-<pid>-<ms>` before rewriting. Default `true`. */
+  backup?: boolean
+  /** Called with `session file repaired: dropped N malformed line(s) (<name>)` or `session file repair skipped: <reason> (<name>)`. */
+  warn?: WarnFn
+}
+
+/** What `repairSessionFile` returns (OpenClaw `repairSessionFileIfNeeded`'s result). */
+export interface SessionFileRepairResult {
+  /** Whether the file was rewritten. */
+  repaired: boolean
+  /** Lines that were not valid JSON. */
+  droppedLines: number
+  /** Present when a backup was written. */
+  backupPath?: string
+  /**
+   * Why nothing was rewritten, or why the rewrite failed: `missing session file`,
+   * `failed to read session file: <error>`, `empty session file`, `invalid session header`,
+   * `repair failed: <error>`.
+   */
+  reason?: string
+}
+
+// ---------------------------------------------------------------------------------------------
+// Functions
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Resolves which hygiene steps a provider/API/model needs (OpenClaw 2026.3.23-2
+ * `resolveTranscriptPolicy`, bundled plugin capabilities included). Pure; works for any provider.
+ * @returns a new policy object.
+ */
+export declare function resolveTranscriptPolicy(params?: TranscriptPolicyParams): TranscriptPolicy
+
+/**
+ * The whole replay-time pass, in OpenClaw's order: inter-session markers, assistant content
+ * canonicalisation, the image pass (tool-call ids, thought signatures, empty text, images), thinking
+ * blocks (policy), malformed tool calls, tool-use/result pairing, tool-result `details`, usage
+ * snapshots, OpenAI Responses reasoning downgrades (`openai-responses`, `openai-codex-responses`),
+ * the model-snapshot entry, and the Google bootstrap turn (policy). Needed for every provider;
+ * what runs depends on the policy. The caller still runs `validateGeminiTurns` /
+ * `validateAnthropicTurns` (as the policy says), `limitHistoryTurns` and then
+ * `sanitizeToolUseResultPairing` again.
+ *
+ * Differences from OpenClaw: synchronous (OpenClaw's is async); synthetic tool results use neutral
+ * text (`syntheticToolResultText`) and the calling assistant's timestamp; the bootstrap turn takes
+ * the first message's timestamp; `report: true` returns `{messages, changes}`.
+ * @returns always a new array (or `{messages, changes}` with `report: true`).
+ */
+export declare function sanitizeSessionHistory<T extends MessageLike = AgentMessage>(
+  params: SanitizeSessionHistoryParams<T> & { report: true },
+): SanitizeSessionHistoryReport<T>
+export declare function sanitizeSessionHistory<T extends MessageLike = AgentMessage>(
+  params: SanitizeSessionHistoryParams<T> & { report?: false },
+): Array<SanitizedMessage<T>>
+export declare function sanitizeSessionHistory<T extends MessageLike = AgentMessage>(
+  params: SanitizeSessionHistoryParams<T>,
+): Array<SanitizedMessage<T>> | SanitizeSessionHistoryReport<T>
+
+/**
+ * One tool-call id in a provider's alphabet (OpenClaw `sanitizeToolCallId`). `strict` (default;
+ * Google, Anthropic, OpenAI-compatible): non-alphanumerics removed, `"sanitizedtoolid"` if nothing
+ * is left. `strict9` (Mistral): 9 alphanumerics, hashed when shorter. A missing or non-string id
+ * gives `"defaulttoolid"` / `"defaultid"`. Throws an `Error` for another `mode`.
+ * @returns the sanitised id.
+ */
+export declare function sanitizeToolCallId(id: string | null | undefined, mode?: ToolCallIdMode): string
+
+/**
+ * Whether `id` is already valid for the mode: `strict` = `^[a-zA-Z0-9]+$`, `strict9` =
+ * `^[a-zA-Z0-9]{9}$`. `false` for a non-string. Throws an `Error` for another `mode`.
+ */
+export declare function isValidCloudCodeAssistToolId(id: string | null | undefined, mode?: ToolCallIdMode): boolean
+
+/**
+ * Rewrites every tool-call id (assistant `toolCall`/`toolUse`/`functionCall` blocks) and the
+ * matching `toolCallId`/`toolUseId` of results into the mode's alphabet, keeping them unique and
+ * paired (occurrence-aware; orphan results get `…toolresultN` ids). Google, Anthropic and
+ * OpenAI-compatible APIs need `strict`, Mistral `strict9`. An unrecognised `mode` counts as `strict`.
+ * @returns the input array itself when every id is already valid and unique.
+ */
+export declare function sanitizeToolCallIdsForCloudCodeAssist<T extends MessageLike>(messages: readonly T[], mode?: ToolCallIdMode): T[]
+
+/**
+ * Drops malformed tool calls from assistant turns: no `input`/`arguments`, a blank id, a name that
+ * is blank, over 64 chars or not `[A-Za-z0-9_-]+`, or (with an allowlist) a name not in it.
+ * Kept calls get their name trimmed; `sessions_spawn` attachments get their `content` redacted.
+ * An assistant left empty by the drop is removed. Every provider needs it.
+ * @returns the input array itself when nothing changed.
+ */
+export declare function sanitizeToolCallInputs<T extends MessageLike>(messages: readonly T[], options?: ToolCallInputsOptions): T[]
+
+/**
+ * `sanitizeToolCallInputs` with counts (OpenClaw `repairToolCallInputs`).
+ * @returns `{messages, droppedToolCalls, droppedAssistantMessages}`, plus `changes` with `report: true`;
+ * `messages` is the input array itself when nothing changed.
+ */
+export declare function repairToolCallInputs<T extends MessageLike>(
+  messages: readonly T[],
+  options: RepairToolCallInputsOptions & { report: true },
+): ToolCallInputsRepair<T> & { changes: Change[] }
+export declare function repairToolCallInputs<T extends MessageLike>(messages: readonly T[], options?: RepairToolCallInputsOptions): ToolCallInputsRepair<T>
+
+/**
+ * Repairs tool-use/result pairing: each call's first result is moved right after its assistant
+ * turn, duplicates (over the whole transcript) and orphans are dropped, blank result names are
+ * filled from the call, and an unanswered call gets a synthetic error result (not after an
+ * `error`/`aborted` turn). Anthropic, Google, MiniMax and OpenAI's newer APIs reject unpaired calls.
+ *
+ * Differences from OpenClaw: the synthetic text is neutral (`syntheticToolResultText`) and its
+ * timestamp is the calling assistant's (0 when it has none); `moved` is `true` only when the output
+ * differs from the input.
+ * @returns `{messages, added, droppedDuplicateCount, droppedOrphanCount, moved}`, plus `changes`
+ * with `report: true`; `messages` is the input array itself when nothing changed.
+ */
+export declare function repairToolUseResultPairing<T extends MessageLike>(
+  messages: readonly T[],
+  options: RepairToolUseResultPairingOptions & { report: true },
+): ToolUseResultPairingRepair<T> & { changes: Change[] }
+export declare function repairToolUseResultPairing<T extends MessageLike>(
+  messages: readonly T[],
+  options?: RepairToolUseResultPairingOptions,
+): ToolUseResultPairingRepair<T>
+
+/**
+ * `repairToolUseResultPairing(messages, options).messages`.
+ * @returns the input array itself when nothing changed.
+ */
+export declare function sanitizeToolUseResultPairing<T extends MessageLike>(
+  messages: readonly T[],
+  options?: ToolUseResultPairingOptions,
+): Array<T | ToolResultMessage>
+
+/**
+ * Merges consecutive assistant turns (Gemini rejects two model turns in a row): the earlier turn
+ * with both contents concatenated and `usage`/`stopReason`/`errorMessage` from the later one when
+ * truthy. A `toolResult` in between prevents the merge. Policy `validateGeminiTurns` (Google APIs,
+ * strict OpenAI-compatible providers). String content becomes a text block instead of being lost.
+ * @returns the input array itself when nothing was merged.
+ */
+export declare function validateGeminiTurns<T extends MessageLike>(messages: readonly T[]): T[]
+
+/**
+ * Strips dangling Anthropic-native `toolUse` blocks (an assistant immediately followed by a user
+ * without their `toolResult` blocks; `[tool calls omitted]` when nothing is left), then merges
+ * consecutive user turns with `mergeConsecutiveUserTurns`. Policy `validateAnthropicTurns`
+ * (Anthropic family, strict OpenAI-compatible providers). Unlike OpenClaw, string-content user
+ * turns merge without losing text.
+ * @returns the input array itself when nothing changed.
+ */
+export declare function validateAnthropicTurns<T extends MessageLike>(messages: readonly T[]): T[]
+
+/**
+ * The merge of two consecutive user turns: `current`'s fields, the two contents concatenated
+ * (a string content becomes one text block, so no text is lost, unlike OpenClaw's `content: []`),
+ * and `timestamp` = `current.timestamp ?? previous.timestamp`. Roles are not checked.
+ * @returns a new message.
+ */
+export declare function mergeConsecutiveUserTurns(previous: UserMessage, current: UserMessage): UserMessage
+
+/**
+ * Prepends `{role: "user", content: "(session bootstrap)", timestamp}` when the first message is an
+ * assistant (Gemini rejects a model turn first). The timestamp is the first message's (0 without
+ * one), not the clock as in OpenClaw. Policy `applyGoogleTurnOrdering`.
+ * @returns the input array itself when nothing was prepended.
+ */
+export declare function sanitizeGoogleTurnOrdering<T extends MessageLike>(messages: readonly T[]): Array<T | UserMessage>
+
+/**
+ * `sanitizeGoogleTurnOrdering` for Google APIs only (`google-generative-ai`, `google-gemini-cli`),
+ * with OpenClaw's session bookkeeping: the first time a session gets the bootstrap, the
+ * `google-turn-ordering-bootstrap` custom entry `{timestamp}` is appended and `warn` is called.
+ * @returns `{messages, didPrepend}`; `messages` is the input array itself when nothing was prepended.
+ */
+export declare function applyGoogleTurnOrderingFix<T extends MessageLike>(params: GoogleTurnOrderingFixParams<T>): GoogleTurnOrderingFix<T>
+
+/**
+ * Deletes foreign Gemini thought signatures from the blocks of one content array; see
+ * {@link ThoughtSignatureOptions}. The image pass applies it to non-error assistant turns in `full`
+ * mode unless the policy preserves signatures.
+ * @returns the input array itself when nothing was deleted; a non-array `content` is returned as is.
+ */
+export declare function stripThoughtSignatures<T>(content: readonly T[], options?: ThoughtSignatureOptions): T[]
+export declare function stripThoughtSignatures<T>(content: T, options?: ThoughtSignatureOptions): T
+
+/**
+ * Removes assistant `thinking` blocks (`redacted_thinking` stays); a turn left empty gets
+ * `[{type: "text", text: ""}]`. Policy `dropThinkingBlocks` (Claude via anthropic, amazon-bedrock,
+ * anthropic-vertex, github-copilot).
+ * @returns the input array itself when nothing was dropped.
+ */
+export declare function dropThinkingBlocks<T extends MessageLike>(messages: readonly T[]): T[]
+
+/**
+ * Drops OpenAI Responses reasoning (`thinking` blocks whose signature is an `rs_…` reasoning item)
+ * not followed by a non-thinking block, and assistant turns left empty. For `openai-responses` and
+ * `openai-codex-responses`.
+ * @returns always a new array (as in OpenClaw).
+ */
+export declare function downgradeOpenAIReasoningBlocks<T extends MessageLike>(messages: readonly T[]): T[]
+
+/**
+ * Rewrites `call_…|fc_…` tool-call ids seen before any reasoning block to `call_…` (and the ids of
+ * the results right after), so an `fc_` item is not replayed without its reasoning item. For
+ * `openai-responses` and `openai-codex-responses`.
+ * @returns the input array itself when nothing changed.
+ */
+export declare function downgradeOpenAIFunctionCallReasoningPairs<T extends MessageLike>(messages: readonly T[]): T[]
+
+/**
+ * Deletes the `details` key of every `toolResult` message (UI data never meant for the model).
+ * Every provider.
+ * @returns the input array itself when nothing changed.
+ */
+export declare function stripToolResultDetails<T extends MessageLike>(messages: readonly T[]): T[]
+
+/**
+ * The image pass (OpenClaw `sanitizeSessionMessagesImages`): optionally rewrites tool-call ids,
+ * then sanitises images in user, toolResult and assistant content (over `maxDimensionPx` or
+ * `maxBytes`: re-encoded as JPEG; empty, invalid or undecodable: replaced by a
+ * `[<label>] omitted …` text block); a missing toolResult content becomes `[]`. In `full` mode,
+ * non-error assistant turns also lose foreign thought signatures and blank text blocks, and are
+ * dropped when left empty. Every provider (`images-only` for OpenAI and most OpenAI-compatible ones).
+ * Synchronous, unlike OpenClaw's.
+ * @param label prefix of the replacement texts; default `"session:history"`.
+ * @returns always a new array (as in OpenClaw).
+ */
+export declare function sanitizeSessionMessagesImages<T extends MessageLike>(
+  messages: readonly T[],
+  label?: string,
+  options?: SanitizeImagesOptions,
+): T[]
+
+/**
+ * Keeps the suffix starting at the `limit`-th user message from the end (OpenClaw's DM history
+ * limit). A missing, zero, negative or NaN limit keeps everything. Provider-independent; run
+ * `sanitizeToolUseResultPairing` afterwards, as cutting can orphan results.
+ * @returns the input array itself when nothing is cut; messages are never edited.
+ */
+export declare function limitHistoryTurns<T extends MessageLike>(messages: readonly T[], limit?: number): T[]
+
+/**
+ * Prefixes the text of user turns with `provenance.kind === "inter_session"` with
+ * `[Inter-session message] sourceSession=… sourceChannel=… sourceTool=…` and a newline, so the
+ * model does not take forwarded text for an end-user instruction. Every provider.
+ * @returns the input array itself when nothing changed.
+ */
+export declare function annotateInterSessionUserMessages<T extends MessageLike>(messages: readonly T[]): T[]
+
+/**
+ * Zeroes assistant usage recorded before the latest `compactionSummary`, then normalises every
+ * assistant's `usage` to a {@link Usage} snapshot (`input_tokens`, `prompt_tokens`,
+ * `cache_read_input_tokens`, … aliases accepted; missing or invalid usage → zero snapshot). This
+ * covers both OpenClaw steps, `stripStaleAssistantUsageBeforeLatestCompaction` and
+ * `ensureAssistantUsageSnapshots`. Every provider.
+ * @returns the input array itself when every assistant already has a normalised, fresh usage.
+ */
+export declare function ensureAssistantUsageSnapshots<T extends MessageLike>(messages: readonly T[]): T[]
+
+/**
+ * Drops the lines of a JSONL session file that are not valid JSON (OpenClaw
+ * `repairSessionFileIfNeeded`), after checking the first valid entry is a
+ * `{type: "session", id}` header. The original goes to a backup, the cleaned file is written to a
+ * temporary file and renamed over it. Unlike OpenClaw, valid lines are written back byte for byte
+ * (not re-serialised) and a file with no invalid line is never rewritten. Synchronous file I/O.
+ * @returns `{repaired, droppedLines, backupPath?, reason?}`; never throws for I/O errors.
+ */
+export declare function repairSessionFile(path: string, options?: RepairSessionFileOptions): SessionFileRepairResult
