@@ -21,8 +21,7 @@ fn main() {
         std::hint::black_box(m);
     }
     println!("parse µs {}", t.elapsed().as_micros() as f64 / n as f64);
-    let cfg: serde_json::Value =
-        serde_json::json!({"provider":"anthropic","modelApi":"anthropic-messages","modelId":"claude-sonnet-4-5"});
+    let cfg: serde_json::Value = serde_json::json!({"provider":"anthropic","modelApi":"anthropic-messages","modelId":"claude-sonnet-4-5"});
     let t = Instant::now();
     for _ in 0..n {
         let mut m = skeleton::parse(&nums, &strs).unwrap();

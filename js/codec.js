@@ -191,7 +191,7 @@ function signatures(b) {
 // value is 4, its count and its pairs again (deeper objects are sent by kind only).
 function object(u, deep) {
   nums[n++] = 4
-  const at = n++
+  const countAt = n++
   let count = 0
   for (const k in u) {
     const v = u[k]
@@ -201,7 +201,7 @@ function object(u, deep) {
     else val(v)
     count++
   }
-  nums[at] = count
+  nums[countAt] = count
 }
 
 // Optional message fields, sent only when present; a mask says which.
@@ -274,7 +274,7 @@ function message(m) {
 let pathMsg = -1
 let pathBlock = -1
 
-function at(name, i, j) {
+function pathOf(name, i, j) {
   return j >= 0 ? `${name}[${i}].content[${j}]` : `${name}[${i}]`
 }
 
@@ -305,7 +305,7 @@ function encode(messages, name = 'messages') {
     }
   } catch (err) {
     strs = ''
-    const e = new TypeError(`${at(name, pathMsg, pathBlock)}: could not be read (${err && err.message ? err.message : String(err)})`)
+    const e = new TypeError(`${pathOf(name, pathMsg, pathBlock)}: could not be read (${err && err.message ? err.message : String(err)})`)
     e.cause = err
     throw e
   }
@@ -315,86 +315,142 @@ function encode(messages, name = 'messages') {
 }
 
 // ---- plan application ----
+//
+// The plan is one flat JSON array (`plan.msgs`, `plan.n` entries) read with a cursor; a flat array
+// parses several times faster than nested objects. Message entries:
+//   i >= 0                       input message i, as it is
+//   -1, m, sets, dels, content   a copy of input message m (m = -1: a new object)
+// sets: count, then per set: name, kind, payload —
+//   0 value | 1 k (input message k's field) | 2 prefix, k (prefix + that field)
+//   | 3 (the built content) | 4 list, items, key, value (see setInItems)
+// dels: count, then names. content: -1 (untouched) or a count, then blocks:
+//   j >= 0 own block j | -1 msg, idx, sets, dels, prefix|null (a copy of that input block)
+//   | -2 value (a new block) | -3 msg, prefix (a text block from input message msg's string content)
 
-// A field value from the plan: [name, 0, literal] | [name, 1, k] (input message k's field)
-// | [name, 2, prefix, k] (prefix + input message k's field) | [name, 3] (the built content)
-// | [name, 4, list, items, key, value] (see setInItems).
-function fieldValue(messages, s, built, o) {
-  switch (s[1]) {
-    case 0:
-      return s[2]
-    case 1:
-      return messages[s[2]][s[0]]
-    case 2:
-      return s[2] + messages[s[3]][s[0]]
-    case 4:
-      return setInItems(o[s[0]], s)
-    default:
-      return built
-  }
-}
+let f = null
+let at = 0
 
-// [name, 4, list, items, key, value]: in the field's object, items `items` of array `list` get
-// `key` set to `value` (moved last); nothing else of the field is read or copied deeply.
-function setInItems(field, s) {
-  const list = field[s[2]]
-  const at = new Set(s[3])
-  const key = s[4]
-  const next = list.map((item, i) => {
-    if (!at.has(i)) return item
+// In the field's object, items `items` of array `list` get `key` set to `value` (moved last);
+// nothing else of the field is read or copied deeply.
+function setInItems(field, list, items, key, value) {
+  const chosen = new Set(items)
+  const next = field[list].map((item, i) => {
+    if (!chosen.has(i)) return item
     const { [key]: _dropped, ...rest } = item
-    return { ...rest, [key]: s[5] }
+    return { ...rest, [key]: value }
   })
-  return { ...field, [s[2]]: next }
+  return { ...field, [list]: next }
 }
 
-function applyBlock(messages, own, spec) {
-  if (typeof spec === 'number') return own[spec]
-  if (spec.v !== undefined) return spec.v
-  if (spec.t !== undefined) return { type: 'text', text: spec.t[1] + messages[spec.t[0]].content }
-  const src = messages[spec.b[0]].content[spec.b[1]]
-  if (spec.s === undefined && spec.d === undefined && spec.p === undefined) return src
+function applySets(messages, o, built) {
+  const n = f[at++]
+  for (let s = 0; s < n; s++) {
+    const name = f[at++]
+    switch (f[at++]) {
+      case 0:
+        o[name] = f[at++]
+        break
+      case 1:
+        o[name] = messages[f[at++]][name]
+        break
+      case 2: {
+        const prefix = f[at++]
+        o[name] = prefix + messages[f[at++]][name]
+        break
+      }
+      case 3:
+        o[name] = built
+        break
+      default: {
+        const list = f[at++]
+        const items = f[at++]
+        const key = f[at++]
+        o[name] = setInItems(o[name], list, items, key, f[at++])
+      }
+    }
+  }
+  const d = f[at++]
+  for (let k = 0; k < d; k++) delete o[f[at++]]
+}
+
+function applyBlock(messages, own) {
+  const e = f[at++]
+  if (e >= 0) return own[e]
+  if (e === -2) return f[at++]
+  if (e === -3) {
+    const m = f[at++]
+    return { type: 'text', text: f[at++] + messages[m].content }
+  }
+  const src = messages[f[at++]].content[f[at++]]
+  if (f[at] === 0 && f[at + 1] === 0 && f[at + 2] === null) {
+    // A block moved from another message, unchanged: the very same object.
+    at += 3
+    return src
+  }
   const o = { ...src }
-  if (spec.s !== undefined) for (const s of spec.s) o[s[0]] = s[1] === 4 ? setInItems(o[s[0]], s) : s[2]
-  if (spec.d !== undefined) for (const d of spec.d) delete o[d]
-  if (spec.p !== undefined) o.text = spec.p + o.text
+  applySets(messages, o, undefined)
+  const prefix = f[at++]
+  if (prefix !== null) o.text = prefix + o.text
   return o
 }
 
-function applyMessage(messages, e) {
-  const base = e.m === null ? null : messages[e.m]
-  let built
-  if (e.c !== undefined) {
-    const own = base !== null && Array.isArray(base.content) ? base.content : []
-    built = new Array(e.c.length)
-    for (let j = 0; j < e.c.length; j++) built[j] = applyBlock(messages, own, e.c[j])
-  }
+function applyMessage(messages, m) {
+  const base = m < 0 ? null : messages[m]
   const o = base === null ? {} : { ...base }
-  if (e.s !== undefined) for (const s of e.s) o[s[0]] = fieldValue(messages, s, built, o)
-  if (e.d !== undefined) for (const d of e.d) delete o[d]
+  // Sets come before the content in the plan, but may refer to it (kind 3): read the content
+  // first by skipping over the sets, then come back.
+  const setsAt = at
+  skipSets()
+  const n = f[at++]
+  let built
+  if (n >= 0) {
+    const own = base !== null && Array.isArray(base.content) ? base.content : []
+    built = new Array(n)
+    for (let j = 0; j < n; j++) built[j] = applyBlock(messages, own)
+  }
+  const end = at
+  at = setsAt
+  applySets(messages, o, built)
+  at = end
   if (built !== undefined && base !== null) o.content = built
   return o
 }
 
+function skipSets() {
+  const n = f[at++]
+  for (let s = 0; s < n; s++) {
+    at++
+    const kind = f[at++]
+    at += kind === 0 || kind === 1 ? 1 : kind === 2 ? 2 : kind === 3 ? 0 : 4
+  }
+  at += f[at] + 1
+}
+
 /** The message array a plan describes; `messages` itself when the plan says nothing changed. */
 function apply(messages, plan) {
-  const entries = plan.msgs
-  if (entries === undefined) return messages
-  const out = new Array(entries.length)
-  for (let i = 0; i < entries.length; i++) {
-    const e = entries[i]
-    if (typeof e === 'number') {
-      out[i] = messages[e]
-      continue
+  if (plan.msgs === undefined) return messages
+  f = plan.msgs
+  at = 0
+  const out = new Array(plan.n)
+  try {
+    for (let i = 0; i < plan.n; i++) {
+      const e = f[at++]
+      if (e >= 0) {
+        out[i] = messages[e]
+        continue
+      }
+      const m = f[at++]
+      try {
+        out[i] = applyMessage(messages, m)
+      } catch (err) {
+        const where = m < 0 ? `the new message at ${i}` : `messages[${m}]`
+        const te = new TypeError(`${where}: could not be copied (${err && err.message ? err.message : String(err)})`)
+        te.cause = err
+        throw te
+      }
     }
-    try {
-      out[i] = applyMessage(messages, e)
-    } catch (err) {
-      const where = e.m === null ? `the new message at ${i}` : `messages[${e.m}]`
-      const te = new TypeError(`${where}: could not be copied (${err && err.message ? err.message : String(err)})`)
-      te.cause = err
-      throw te
-    }
+  } finally {
+    f = null
   }
   return out
 }

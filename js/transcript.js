@@ -5,18 +5,36 @@
 const native = require('../binding.js')
 const codec = require('./codec.js')
 
-/** Options as JSON: iterables (a Set of tool names) become arrays; functions and handles are left out. */
+// Keys of a params object that are not options: the messages, live handles, OpenClaw's config.
+const NOT_OPTIONS = new Set(['messages', 'sessionManager', 'config', 'warn', 'sessionId'])
+
+/**
+ * Options as JSON: iterables (a Set of tool names) become arrays; functions, live handles and
+ * values JSON cannot hold (cycles, BigInt) are left out rather than failing the call.
+ */
 function optionsJson(options, extra) {
   const o = {}
   if (options !== undefined && options !== null) {
     if (typeof options !== 'object') throw new TypeError(`options: expected an object, got ${typeof options}`)
     for (const k of Object.keys(options)) {
       const v = options[k]
-      if (typeof v === 'function' || k === 'messages' || k === 'sessionManager') continue
+      if (typeof v === 'function' || NOT_OPTIONS.has(k)) continue
       o[k] = v !== null && typeof v === 'object' && !Array.isArray(v) && typeof v[Symbol.iterator] === 'function' ? Array.from(v) : v
     }
   }
-  return JSON.stringify(extra === undefined ? o : Object.assign(o, extra))
+  if (extra !== undefined) Object.assign(o, extra)
+  try {
+    return JSON.stringify(o)
+  } catch {
+    for (const k of Object.keys(o)) {
+      try {
+        JSON.stringify(o[k])
+      } catch {
+        delete o[k]
+      }
+    }
+    return JSON.stringify(o)
+  }
 }
 
 /**
@@ -83,7 +101,7 @@ function resolveTranscriptPolicy(params) {
 function sanitizeSessionHistory(params) {
   if (params === null || typeof params !== 'object') throw new TypeError(`params: expected an object, got ${params === null ? 'null' : typeof params}`)
   const entries = sessionEntries(params.sessionManager)
-  const r = run('sanitizeSessionHistory', params.messages, params, { sessionEntries: entries, now: Date.now() })
+  const r = run('sanitizeSessionHistory', params.messages, params, { sessionId: params.sessionId, sessionEntries: entries, now: Date.now() })
   appendEntries(params.sessionManager, r.plan.entries)
   const x = r.plan.extra || {}
   if (x.warnings && typeof params.warn === 'function') for (const w of x.warnings) params.warn(w)
@@ -120,7 +138,7 @@ function mergeConsecutiveUserTurns(previous, current) {
 function applyGoogleTurnOrderingFix(params) {
   if (params === null || typeof params !== 'object') throw new TypeError('params: expected an object')
   const entries = sessionEntries(params.sessionManager)
-  const r = run('applyGoogleTurnOrderingFix', params.messages, { modelApi: params.modelApi, sessionId: params.sessionId }, { sessionEntries: entries, now: Date.now() })
+  const r = run('applyGoogleTurnOrderingFix', params.messages, { modelApi: params.modelApi }, { sessionId: params.sessionId, sessionEntries: entries, now: Date.now() })
   appendEntries(params.sessionManager, r.plan.entries)
   const x = r.plan.extra || {}
   if (x.warning && typeof params.warn === 'function') params.warn(x.warning)

@@ -15,8 +15,9 @@ pub type Text = Cow<'static, str>;
 
 /// A field's value as the skeleton shows it. Strings carry their full value; objects and arrays
 /// only their kind (rules that need more fetch it through [`crate::transcript::Source`]).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub enum Val {
+    #[default]
     Absent,
     Null,
     Bool(bool),
@@ -228,12 +229,6 @@ pub struct BlockExtra {
     pub tool_use_id: Val,
     pub data: Option<ImageInfo>,
     pub mime_type: Val,
-}
-
-impl Default for Val {
-    fn default() -> Self {
-        Val::Absent
-    }
 }
 
 static ABSENT: Val = Val::Absent;

@@ -101,6 +101,7 @@ fn history_params(cfg: &Value) -> pipeline::HistoryParams {
         limits: limits(cfg),
         session_entries: session_entries(cfg),
         now: cfg.get("now").and_then(Value::as_f64).unwrap_or(0.0),
+        session_id: opt_string(cfg, "sessionId"),
     }
 }
 
@@ -218,7 +219,11 @@ pub fn run(op: &str, cfg: &Value, msgs: &mut Vec<Msg>, ctx: &mut Ctx) -> Result<
         }
         "sanitizeSessionHistory" => {
             let params = history_params(cfg);
-            out.entries = pipeline::sanitize_session_history(msgs, ctx, &params);
+            let h = pipeline::sanitize_session_history(msgs, ctx, &params);
+            out.entries = h.entries;
+            if !h.warnings.is_empty() {
+                out.extra.insert("warnings".into(), json!(h.warnings));
+            }
         }
         "sanitizeSessionMessagesImages" => {
             let opts = image_options(cfg);
@@ -258,12 +263,19 @@ pub fn run(op: &str, cfg: &Value, msgs: &mut Vec<Msg>, ctx: &mut Ctx) -> Result<
 
 /// The whole answer of one operation as JSON: `{msgs?, changes?, extra?, entries?}` (see
 /// js/transcript.js), written without building a value tree for the plan.
-pub fn response_json(msgs: &[Msg], input_len: usize, changes: Option<&[super::Change]>, out: &OpOutput) -> String {
+pub fn response_json(
+    msgs: &[Msg],
+    input_len: usize,
+    changes: Option<&[super::Change]>,
+    out: &OpOutput,
+) -> String {
     let mut s = String::with_capacity(64);
     s.push('{');
     let mut sep = "";
     if let Some(p) = super::plan::encode_json(msgs, input_len) {
-        s.push_str("\"msgs\":");
+        s.push_str("\"n\":");
+        s.push_str(&msgs.len().to_string());
+        s.push_str(",\"msgs\":");
         s.push_str(&p);
         sep = ",";
     }

@@ -34,10 +34,20 @@ pub struct HistoryParams {
     pub session_entries: Option<Vec<(String, Value)>>,
     /// The time to stamp new session entries with (ms since the epoch).
     pub now: f64,
+    /// For warnings only.
+    pub session_id: Option<String>,
 }
 
 /// Session entries the pass asks the caller to append.
 pub type NewEntries = Vec<(String, Value)>;
+
+/// What a pass produces besides the messages.
+#[derive(Debug, Default)]
+pub struct HistoryOutput {
+    pub entries: NewEntries,
+    /// The warnings OpenClaw logs, for the caller's `warn`.
+    pub warnings: Vec<String>,
+}
 
 fn snapshot_differs(data: &Value, p: &HistoryParams) -> bool {
     let field = |k: &str| {
@@ -71,7 +81,7 @@ pub fn sanitize_session_history(
     msgs: &mut Vec<Msg>,
     ctx: &mut Ctx,
     p: &HistoryParams,
-) -> NewEntries {
+) -> HistoryOutput {
     let policy = p.policy.clone().unwrap_or_else(|| {
         resolve_transcript_policy(
             p.provider.as_deref(),
@@ -81,8 +91,17 @@ pub fn sanitize_session_history(
     });
     let api = p.model_api.as_deref().unwrap_or("");
     let mut entries = NewEntries::new();
+    let mut warnings = Vec::new();
+    let sid = p.session_id.as_deref().unwrap_or("undefined");
 
     rules::inter_session::annotate_inter_session_user_turns(msgs, ctx);
+    let (count, kinds) = rules::canonicalize::malformed_kinds(msgs);
+    if count > 0 {
+        warnings.push(format!(
+            "sanitizeSessionHistory: canonicalized {count} malformed assistant message(s) before replay session={sid} contentKinds={}",
+            kinds.join(",")
+        ));
+    }
     rules::canonicalize::canonicalize_assistant_content(msgs, ctx);
     rules::images::sanitize_session_messages_images(
         msgs,
@@ -131,6 +150,9 @@ pub fn sanitize_session_history(
                 .as_ref()
                 .is_none_or(|s| s.iter().any(|(t, _)| t == GOOGLE_BOOTSTRAP_MARKER));
             if !marked {
+                warnings.push(format!(
+                    "google turn ordering fixup: prepended user bootstrap (sessionId={sid})"
+                ));
                 entries.push((
                     GOOGLE_BOOTSTRAP_MARKER.to_string(),
                     json!({"timestamp": super::model::num_json(p.now)}),
@@ -138,5 +160,5 @@ pub fn sanitize_session_history(
             }
         }
     }
-    entries
+    HistoryOutput { entries, warnings }
 }

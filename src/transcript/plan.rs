@@ -2,14 +2,15 @@
 //!
 //! A plan lists the output messages. An untouched input message is just its index, so the codec
 //! hands back the very same JS object; a changed one names its input message and the shallow edits
-//! (fields set or deleted, a rebuilt content array whose untouched blocks are again indices). The
-//! layout is mirrored by `apply()` in js/codec.js and by [`apply_values`] here (tests, the CLI).
+//! (fields set or deleted, a rebuilt content array whose untouched blocks are again indices). It
+//! is one flat JSON array read with a cursor (the layout is documented in js/codec.js, which
+//! applies it; [`apply_values`] here does the same for JSON input).
 
 use super::model::*;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
-
-/// The plan's message list as JSON text, or `None` when the output is exactly the input.
+/// The plan's message list as JSON text (a flat array) with its entry count, or `None` when the
+/// output is exactly the input.
 ///
 /// Written straight into a buffer: building a `serde_json::Value` tree first cost more than all
 /// the rules of a pass together.
@@ -35,9 +36,10 @@ pub fn encode_json(msgs: &[Msg], input_len: usize) -> Option<String> {
     Some(String::from_utf8(w.0).unwrap_or_default())
 }
 
-/// The plan's message list as a JSON value (tests, the CLI).
+/// The plan as a JSON value `{n, msgs}` (tests, the CLI).
 pub fn encode(msgs: &[Msg], input_len: usize) -> Option<Value> {
-    encode_json(msgs, input_len).and_then(|s| serde_json::from_str(&s).ok())
+    let flat: Value = serde_json::from_str(&encode_json(msgs, input_len)?).ok()?;
+    Some(serde_json::json!({"n": msgs.len(), "msgs": flat}))
 }
 
 struct Writer(Vec<u8>);
@@ -51,32 +53,42 @@ impl Writer {
         self.raw(itoa_usize(n).as_str());
     }
 
+    /// `,n` — every item after the first is written with its leading comma.
+    fn n(&mut self, n: usize) {
+        self.raw(",");
+        self.num(n);
+    }
+
     fn str(&mut self, s: &str) {
+        self.raw(",");
         // serde_json's string escaping; writing to a Vec cannot fail.
         let _ = serde_json::to_writer(&mut self.0, s);
     }
 
     fn json(&mut self, v: &Value) {
+        self.raw(",");
         let _ = serde_json::to_writer(&mut self.0, v);
     }
 
-    fn override_(&mut self, name: &str, o: &Override) {
-        self.raw("[");
+    fn set(&mut self, name: &str, o: &Override, content_slot: bool) {
         self.str(name);
+        if content_slot {
+            self.raw(",3");
+            return;
+        }
         match o {
             Override::Json(v) => {
-                self.raw(",0,");
+                self.raw(",0");
                 self.json(v);
             }
             Override::FromMsg(k) => {
-                self.raw(",1,");
-                self.num(*k);
+                self.raw(",1");
+                self.n(*k);
             }
             Override::Prefixed(p, k) => {
-                self.raw(",2,");
+                self.raw(",2");
                 self.str(p);
-                self.raw(",");
-                self.num(*k);
+                self.n(*k);
             }
             Override::SetInItems {
                 list,
@@ -84,7 +96,7 @@ impl Writer {
                 key,
                 value,
             } => {
-                self.raw(",4,");
+                self.raw(",4");
                 self.str(list);
                 self.raw(",[");
                 for (i, it) in items.iter().enumerate() {
@@ -93,42 +105,25 @@ impl Writer {
                     }
                     self.num(*it);
                 }
-                self.raw("],");
+                self.raw("]");
                 self.str(key);
-                self.raw(",");
                 self.json(value);
             }
         }
-        self.raw("]");
     }
 
     fn edits(&mut self, e: &Edits, content_slot: bool) {
-        if !e.sets.is_empty() {
-            self.raw(",\"s\":[");
-            for (i, (k, v)) in e.sets.iter().enumerate() {
-                if i > 0 {
-                    self.raw(",");
-                }
-                if content_slot && k == "content" {
-                    self.raw("[\"content\",3]");
-                } else {
-                    self.override_(k, v);
-                }
-            }
-            self.raw("]");
+        self.n(e.sets.len());
+        for (k, v) in &e.sets {
+            self.set(k, v, content_slot && k == "content");
         }
-        if !e.dels.is_empty() {
-            self.raw(",\"d\":[");
-            for (i, k) in e.dels.iter().enumerate() {
-                if i > 0 {
-                    self.raw(",");
-                }
-                self.str(k);
-            }
-            self.raw("]");
+        self.n(e.dels.len());
+        for k in &e.dels {
+            self.str(k);
         }
     }
 
+    /// One message entry (the first item of the array has no leading comma: see `encode_json`).
     fn msg(&mut self, m: &Msg) {
         let src = m.src_index();
         if let Some(i) = src {
@@ -137,62 +132,52 @@ impl Writer {
                 return;
             }
         }
-        self.raw("{\"m\":");
+        self.raw("-1,");
         match src {
             Some(i) => self.num(i),
-            None => self.raw("null"),
+            None => self.raw("-1"),
         }
         self.edits(&m.edits, src.is_none() && m.content_dirty);
-        if m.content_dirty {
-            if let Content::Blocks(blocks) = &m.content {
-                self.raw(",\"c\":[");
-                for (i, b) in blocks.iter().enumerate() {
-                    if i > 0 {
-                        self.raw(",");
-                    }
+        match (&m.content, m.content_dirty) {
+            (Content::Blocks(blocks), true) => {
+                self.n(blocks.len());
+                for b in blocks {
                     self.block(b, src);
                 }
-                self.raw("]");
             }
+            _ => self.raw(",-1"),
         }
-        self.raw("}");
     }
 
     fn block(&mut self, b: &Block, own: Option<usize>) {
         match &b.origin {
             BlockOrigin::Src { msg, idx } => {
                 if !b.is_changed() && own == Some(*msg) {
-                    self.num(*idx);
+                    self.n(*idx);
                     return;
                 }
-                self.raw("{\"b\":[");
-                self.num(*msg);
-                self.raw(",");
-                self.num(*idx);
-                self.raw("]");
+                self.raw(",-1");
+                self.n(*msg);
+                self.n(*idx);
                 self.edits(&b.edits, false);
-                if let Some(p) = &b.text_prefix {
-                    self.raw(",\"p\":");
-                    self.str(p);
+                match &b.text_prefix {
+                    Some(p) => self.str(p),
+                    None => self.raw(",null"),
                 }
-                self.raw("}");
             }
             BlockOrigin::New(v) => {
                 let mut v = v.clone();
                 if let (Some(p), Some(Value::String(t))) = (&b.text_prefix, v.get_mut("text")) {
                     *t = format!("{p}{t}");
                 }
-                self.raw("{\"v\":");
+                self.raw(",-2");
                 self.json(&v);
-                self.raw("}");
             }
             BlockOrigin::FromStrContent { msg, prefix } => {
                 let p = format!("{}{}", b.text_prefix.as_deref().unwrap_or(""), prefix);
-                self.raw("{\"t\":[");
-                self.num(*msg);
-                self.raw(",");
+                self.raw(",-3");
+                self.n(*msg);
                 self.str(&p);
-                self.raw("]}");
             }
         }
     }
@@ -226,159 +211,183 @@ impl ItoaBuf {
 
 // ---- applying a plan to serde_json values (the same semantics as js/codec.js) ----
 
-fn field_value(input: &[Value], s: &[Value], built: &Option<Vec<Value>>) -> Value {
-    let name = s.first().and_then(Value::as_str).unwrap_or("");
-    let msg = |k: &Value| {
-        k.as_u64()
-            .and_then(|k| input.get(k as usize))
+struct Reader<'a> {
+    f: &'a [Value],
+    at: usize,
+    input: &'a [Value],
+}
+
+impl Reader<'_> {
+    fn next(&mut self) -> Value {
+        let v = self.f.get(self.at).cloned().unwrap_or(Value::Null);
+        self.at += 1;
+        v
+    }
+
+    fn int(&mut self) -> i64 {
+        self.next().as_i64().unwrap_or(-1)
+    }
+
+    fn idx(&mut self) -> usize {
+        usize::try_from(self.int()).unwrap_or(usize::MAX)
+    }
+
+    fn string(&mut self) -> String {
+        self.next().as_str().unwrap_or("").to_string()
+    }
+
+    fn input_field(&self, k: usize, name: &str) -> Value {
+        self.input
+            .get(k)
             .and_then(|m| m.get(name))
             .cloned()
-    };
-    match s.get(1).and_then(Value::as_u64) {
-        Some(0) => s.get(2).cloned().unwrap_or(Value::Null),
-        Some(1) => s.get(2).and_then(msg).unwrap_or(Value::Null),
-        Some(2) => {
-            let p = s.get(2).and_then(Value::as_str).unwrap_or("");
-            let rest = s.get(3).and_then(msg);
-            Value::String(format!(
-                "{p}{}",
-                rest.as_ref().and_then(Value::as_str).unwrap_or("")
-            ))
-        }
-        _ => Value::Array(built.clone().unwrap_or_default()),
+            .unwrap_or(Value::Null)
     }
-}
 
-fn idx(v: &Value, i: usize) -> usize {
-    v.get(i).and_then(Value::as_u64).unwrap_or(0) as usize
-}
-
-fn apply_block(input: &[Value], own: &[Value], spec: &Value) -> Value {
-    if let Some(j) = spec.as_u64() {
-        return own.get(j as usize).cloned().unwrap_or(Value::Null);
-    }
-    if let Some(v) = spec.get("v") {
-        return v.clone();
-    }
-    if let Some(t) = spec.get("t") {
-        let k = idx(t, 0);
-        let p = t.get(1).and_then(Value::as_str).unwrap_or("");
-        let c = input
-            .get(k)
-            .and_then(|m| m.get("content"))
-            .and_then(Value::as_str)
-            .unwrap_or("");
-        return json!({"type": "text", "text": format!("{p}{c}")});
-    }
-    let b = spec.get("b").cloned().unwrap_or(Value::Null);
-    let mut o = input
-        .get(idx(&b, 0))
-        .and_then(|m| m.get("content"))
-        .and_then(|c| c.get(idx(&b, 1)))
-        .cloned()
-        .unwrap_or(Value::Null);
-    if let Value::Object(map) = &mut o {
-        for s in spec
-            .get("s")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            if let (Some(k), Some(v)) = (s.get(0).and_then(Value::as_str), s.get(2)) {
-                if s.get(1).and_then(Value::as_u64) == Some(4) {
-                    set_in_items(map, k, s.as_array().map_or(&[], Vec::as_slice));
-                } else {
-                    map.insert(k.to_string(), v.clone());
+    fn sets(&mut self, o: &mut Map<String, Value>, built: &Option<Vec<Value>>) {
+        let n = self.idx();
+        for _ in 0..n {
+            let name = self.string();
+            let v = match self.int() {
+                0 => self.next(),
+                1 => {
+                    let k = self.idx();
+                    self.input_field(k, &name)
                 }
+                2 => {
+                    let p = self.string();
+                    let k = self.idx();
+                    let rest = self.input_field(k, &name);
+                    Value::String(format!("{p}{}", rest.as_str().unwrap_or("")))
+                }
+                3 => Value::Array(built.clone().unwrap_or_default()),
+                _ => {
+                    let (list, items, key, value) =
+                        (self.string(), self.next(), self.string(), self.next());
+                    let mut field = o.get(&name).cloned().unwrap_or(Value::Null);
+                    if let Some(Value::Array(arr)) = field.get_mut(&list) {
+                        for i in items
+                            .as_array()
+                            .into_iter()
+                            .flatten()
+                            .filter_map(Value::as_u64)
+                        {
+                            if let Some(Value::Object(item)) = arr.get_mut(i as usize) {
+                                item.shift_remove(&key);
+                                item.insert(key.clone(), value.clone());
+                            }
+                        }
+                    }
+                    field
+                }
+            };
+            o.insert(name, v);
+        }
+        let d = self.idx();
+        for _ in 0..d {
+            let k = self.string();
+            o.shift_remove(&k);
+        }
+    }
+
+    fn skip_sets(&mut self) {
+        let n = self.idx();
+        for _ in 0..n {
+            self.at += 1;
+            let kind = self.int();
+            self.at += match kind {
+                0 | 1 => 1,
+                2 => 2,
+                3 => 0,
+                _ => 4,
+            };
+        }
+        let d = self.idx();
+        self.at += d;
+    }
+
+    fn block(&mut self, own: &[Value]) -> Value {
+        let e = self.int();
+        if e >= 0 {
+            return own.get(e as usize).cloned().unwrap_or(Value::Null);
+        }
+        match e {
+            -2 => self.next(),
+            -3 => {
+                let k = self.idx();
+                let p = self.string();
+                let c = self.input_field(k, "content");
+                serde_json::json!({"type": "text", "text": format!("{p}{}", c.as_str().unwrap_or(""))})
+            }
+            _ => {
+                let (k, j) = (self.idx(), self.idx());
+                let src = self
+                    .input
+                    .get(k)
+                    .and_then(|m| m.get("content"))
+                    .and_then(|c| c.get(j))
+                    .cloned()
+                    .unwrap_or(Value::Null);
+                let mut o = match src {
+                    Value::Object(m) => m,
+                    _ => Map::new(),
+                };
+                self.sets(&mut o, &None);
+                if let Value::String(p) = self.next() {
+                    let t = o.get("text").and_then(Value::as_str).unwrap_or("");
+                    let nt = format!("{p}{t}");
+                    o.insert("text".into(), Value::String(nt));
+                }
+                Value::Object(o)
             }
         }
-        for d in spec
-            .get("d")
+    }
+
+    fn msg(&mut self) -> Value {
+        let e = self.int();
+        if e >= 0 {
+            return self.input.get(e as usize).cloned().unwrap_or(Value::Null);
+        }
+        let m = self.int();
+        let base = usize::try_from(m).ok().and_then(|m| self.input.get(m));
+        let mut o = match base {
+            Some(Value::Object(b)) => b.clone(),
+            _ => Map::new(),
+        };
+        let own: Vec<Value> = base
+            .and_then(|b| b.get("content"))
             .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            if let Some(d) = d.as_str() {
-                map.shift_remove(d);
-            }
+            .cloned()
+            .unwrap_or_default();
+        let sets_at = self.at;
+        self.skip_sets();
+        let n = self.int();
+        let built = (n >= 0).then(|| (0..n).map(|_| self.block(&own)).collect::<Vec<_>>());
+        let end = self.at;
+        self.at = sets_at;
+        self.sets(&mut o, &built);
+        self.at = end;
+        if let (Some(b), Some(_)) = (built, base) {
+            o.insert("content".into(), Value::Array(b));
         }
-        if let Some(p) = spec.get("p").and_then(Value::as_str) {
-            let t = map.get("text").and_then(Value::as_str).unwrap_or("");
-            let nt = format!("{p}{t}");
-            map.insert("text".into(), Value::String(nt));
-        }
-    }
-    o
-}
-
-/// Kind 4: `[name, 4, list, items, key, value]` (see [`Override::SetInItems`]).
-fn set_in_items(map: &mut Map<String, Value>, name: &str, s: &[Value]) {
-    let (Some(list), Some(items), Some(key), Some(value)) = (
-        s.get(2).and_then(Value::as_str),
-        s.get(3).and_then(Value::as_array),
-        s.get(4).and_then(Value::as_str),
-        s.get(5),
-    ) else {
-        return;
-    };
-    let Some(Value::Array(arr)) = map.get_mut(name).and_then(|f| f.get_mut(list)) else {
-        return;
-    };
-    for i in items.iter().filter_map(Value::as_u64) {
-        if let Some(Value::Object(item)) = arr.get_mut(i as usize) {
-            item.shift_remove(key);
-            item.insert(key.to_string(), value.clone());
-        }
+        Value::Object(o)
     }
 }
 
-fn apply_msg(input: &[Value], e: &Value) -> Value {
-    if let Some(i) = e.as_u64() {
-        return input.get(i as usize).cloned().unwrap_or(Value::Null);
-    }
-    let base = e
-        .get("m")
-        .and_then(Value::as_u64)
-        .and_then(|i| input.get(i as usize));
-    let own: Vec<Value> = base
-        .and_then(|b| b.get("content"))
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
-    let built = e.get("c").and_then(Value::as_array).map(|c| {
-        c.iter()
-            .map(|s| apply_block(input, &own, s))
-            .collect::<Vec<_>>()
-    });
-    let mut o = match base {
-        Some(Value::Object(m)) => m.clone(),
-        _ => Map::new(),
-    };
-    for s in e.get("s").and_then(Value::as_array).into_iter().flatten() {
-        if let Some(parts) = s.as_array() {
-            let name = parts
-                .first()
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_string();
-            o.insert(name, field_value(input, parts, &built));
-        }
-    }
-    for d in e.get("d").and_then(Value::as_array).into_iter().flatten() {
-        if let Some(d) = d.as_str() {
-            o.shift_remove(d);
-        }
-    }
-    if let (Some(b), Some(_)) = (built, base) {
-        o.insert("content".into(), Value::Array(b));
-    }
-    Value::Object(o)
-}
-
-/// The message array a plan describes, over JSON input.
+/// The message array a plan (`{n, msgs}` from [`encode`]) describes, over JSON input.
 pub fn apply_values(input: &[Value], plan: Option<&Value>) -> Vec<Value> {
-    match plan.and_then(Value::as_array) {
-        None => input.to_vec(),
-        Some(entries) => entries.iter().map(|e| apply_msg(input, e)).collect(),
-    }
+    let Some(plan) = plan else {
+        return input.to_vec();
+    };
+    let n = plan.get("n").and_then(Value::as_u64).unwrap_or(0) as usize;
+    let flat = plan
+        .get("msgs")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    let mut r = Reader {
+        f: flat,
+        at: 0,
+        input,
+    };
+    (0..n).map(|_| r.msg()).collect()
 }

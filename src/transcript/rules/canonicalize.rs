@@ -5,7 +5,33 @@
 //! block: the string itself, or `""` for anything else.
 
 use crate::transcript::context::{msg_path, Ctx};
-use crate::transcript::model::{Block, BlockOrigin, Content, Msg};
+use crate::transcript::model::{Block, BlockOrigin, Content, Msg, Val};
+
+/// The kinds of malformed assistant content present (`string`, `null`, `object` …), in first-seen
+/// order, for the warning OpenClaw logs.
+pub fn malformed_kinds(msgs: &[Msg]) -> (usize, Vec<&'static str>) {
+    let mut count = 0;
+    let mut kinds = Vec::new();
+    for m in msgs.iter().filter(|m| m.is_role("assistant")) {
+        let kind = match &m.content {
+            Content::Blocks(_) => continue,
+            Content::Str { .. } => "string",
+            Content::Other(v) => match v {
+                Val::Absent => "undefined",
+                Val::Null => "null",
+                Val::Num(_) => "number",
+                Val::Bool(_) => "boolean",
+                Val::Object => "object",
+                _ => "other",
+            },
+        };
+        count += 1;
+        if !kinds.contains(&kind) {
+            kinds.push(kind);
+        }
+    }
+    (count, kinds)
+}
 
 pub fn canonicalize_assistant_content(msgs: &mut [Msg], ctx: &mut Ctx) -> bool {
     let mut changed = false;

@@ -58,7 +58,9 @@ pub fn strip_dangling_anthropic_tool_uses(msgs: &mut [Msg], ctx: &mut Ctx) -> bo
             .blocks()
             .map(|bs| {
                 bs.iter()
-                    .filter(|b| b.is_object && b.is_type("toolResult") && b.tool_use_id().is_truthy())
+                    .filter(|b| {
+                        b.is_object && b.is_type("toolResult") && b.tool_use_id().is_truthy()
+                    })
                     .map(|b| b.tool_use_id().clone())
                     .collect()
             })

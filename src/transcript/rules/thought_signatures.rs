@@ -132,8 +132,8 @@ fn plan_block(b: &Block, opts: StripOptions) -> (bool, bool) {
         return (false, false);
     }
     let snake = should_strip(b.thought_signature(), opts.allow_base64_only);
-    let camel =
-        opts.include_camel_case && should_strip(b.thought_signature_camel(), opts.allow_base64_only);
+    let camel = opts.include_camel_case
+        && should_strip(b.thought_signature_camel(), opts.allow_base64_only);
     (snake, camel)
 }
 
