@@ -162,3 +162,100 @@ pub fn sanitize_session_history(
     }
     HistoryOutput { entries, warnings }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transcript::testutil::run;
+    use serde_json::json;
+
+    fn google() -> HistoryParams {
+        HistoryParams {
+            provider: Some("google".into()),
+            model_api: Some("google-generative-ai".into()),
+            model_id: Some("gemini-2.5-pro".into()),
+            session_entries: Some(Vec::new()),
+            now: 42.0,
+            ..HistoryParams::default()
+        }
+    }
+
+    /// The reference's worked example (§5).
+    #[test]
+    fn google_worked_example() {
+        let input = json!([
+            {"role": "assistant", "stopReason": "toolUse", "timestamp": 1, "content": [
+                {"type": "text", "text": "", "thought_signature": "msg_1"},
+                {"type": "toolCall", "id": "call_a|fc_1", "name": "read", "arguments": {}, "thoughtSignature": "not base64!"}]},
+            {"role": "toolResult", "toolCallId": "call_a|fc_1", "toolName": "read", "content": [{"type": "text", "text": "r"}], "timestamp": 2},
+            {"role": "assistant", "stopReason": "toolUse", "timestamp": 3, "content": [
+                {"type": "toolCall", "id": "call_b", "name": "read", "arguments": {}, "thoughtSignature": "Q2xhdWRl"}]},
+            {"role": "user", "content": "next", "timestamp": 4},
+        ]);
+        let mut out = HistoryOutput::default();
+        let (msgs, _) = run(&input, |m, c| {
+            out = sanitize_session_history(m, c, &google())
+        });
+        assert_eq!(msgs.len(), 6);
+        assert_eq!(
+            msgs[0],
+            json!({"role": "user", "content": "(session bootstrap)", "timestamp": 1})
+        );
+        assert_eq!(
+            msgs[1]["content"],
+            json!([{"type": "toolCall", "id": "callafc1", "name": "read", "arguments": {}}])
+        );
+        assert_eq!(msgs[1]["usage"]["totalTokens"], 0);
+        assert_eq!(msgs[2]["toolCallId"], "callafc1");
+        assert_eq!(msgs[3]["content"][0]["thoughtSignature"], "Q2xhdWRl");
+        assert_eq!(msgs[3]["content"][0]["id"], "callb");
+        assert_eq!(msgs[4]["toolCallId"], "callb");
+        assert_eq!(msgs[4]["isError"], true);
+        assert_eq!(msgs[5], input[3]);
+        let types: Vec<&str> = out.entries.iter().map(|(t, _)| t.as_str()).collect();
+        assert_eq!(types, vec![MODEL_SNAPSHOT, GOOGLE_BOOTSTRAP_MARKER]);
+        assert_eq!(
+            out.entries[0].1,
+            json!({"timestamp": 42, "provider": "google", "modelApi": "google-generative-ai", "modelId": "gemini-2.5-pro"})
+        );
+        assert_eq!(out.warnings.len(), 1);
+    }
+
+    #[test]
+    fn no_new_entries_when_the_snapshot_matches_and_the_marker_exists() {
+        let mut p = google();
+        p.session_entries = Some(vec![
+            (
+                MODEL_SNAPSHOT.into(),
+                json!({"provider": "google", "modelApi": "google-generative-ai", "modelId": "gemini-2.5-pro"}),
+            ),
+            (GOOGLE_BOOTSTRAP_MARKER.into(), json!({})),
+        ]);
+        let input = json!([{"role": "assistant", "content": [{"type": "text", "text": "hi"}], "usage": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 0, "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0}}}]);
+        let mut out = HistoryOutput::default();
+        let (msgs, _) = run(&input, |m, c| out = sanitize_session_history(m, c, &p));
+        assert_eq!(msgs[0]["content"], "(session bootstrap)");
+        assert!(out.entries.is_empty());
+        assert!(out.warnings.is_empty());
+    }
+
+    #[test]
+    fn openai_is_images_only_and_a_clean_transcript_is_untouched() {
+        let p = HistoryParams {
+            provider: Some("openai".into()),
+            model_api: Some("openai-completions".into()),
+            model_id: Some("gpt-5".into()),
+            ..HistoryParams::default()
+        };
+        let zero = json!({"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 0, "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0}});
+        let input = json!([
+            {"role": "user", "content": "q", "timestamp": 1},
+            {"role": "assistant", "content": [{"type": "text", "text": ""}, {"type": "toolCall", "id": "call1", "name": "read", "arguments": {}}], "usage": zero, "stopReason": "toolUse"},
+            {"role": "toolResult", "toolCallId": "call1", "toolName": "read", "content": []},
+        ]);
+        let (_, identity) = run(&input, |m, c| {
+            sanitize_session_history(m, c, &p);
+        });
+        assert!(identity, "images-only mode keeps empty text and valid ids");
+    }
+}
