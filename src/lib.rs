@@ -7,6 +7,7 @@
 //! - `napi`: the JS boundary and nothing else (only in the addon build).
 
 pub mod image;
+pub mod js_text;
 pub mod session_file;
 pub mod transcript;
 

@@ -42,7 +42,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use crate::transcript::provider_id::js_trim;
+use crate::js_text::js_trim;
 
 /// Options for [`repair_session_file`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -26,21 +26,7 @@ const LENIENT: GeneralPurpose = GeneralPurpose::new(
         .with_decode_padding_mode(DecodePaddingMode::Indifferent),
 );
 
-/// True for the characters JavaScript's `\s` matches (WhiteSpace and
-/// LineTerminator in ECMA-262), which is also what `trim()` strips.
-pub(crate) fn is_js_whitespace(c: char) -> bool {
-    matches!(
-        c,
-        '\t' | '\n' | '\u{000B}' | '\u{000C}' | '\r' | ' ' | '\u{00A0}' | '\u{1680}' | '\u{2000}'
-            ..='\u{200A}'
-                | '\u{2028}'
-                | '\u{2029}'
-                | '\u{202F}'
-                | '\u{205F}'
-                | '\u{3000}'
-                | '\u{FEFF}'
-    )
-}
+pub(crate) use crate::js_text::is_js_whitespace;
 
 /// True for a byte of the standard base64 alphabet, padding excluded.
 /// Branch-free so that [`all_symbols`] vectorises.

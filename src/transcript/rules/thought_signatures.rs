@@ -34,26 +34,7 @@ pub struct StripOptions {
     pub include_camel_case: bool,
 }
 
-/// JS `WhiteSpace` and `LineTerminator` code points: what `String.prototype.trim` and the regex
-/// class `\s` match. (Rust's `char::is_whitespace` differs: it has U+0085, lacks U+FEFF.)
-pub(crate) fn is_js_whitespace(c: char) -> bool {
-    matches!(
-        c,
-        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
-            ..='\u{200a}'
-                | '\u{2028}'
-                | '\u{2029}'
-                | '\u{202f}'
-                | '\u{205f}'
-                | '\u{3000}'
-                | '\u{feff}'
-    )
-}
-
-/// JS `s.trim()`.
-pub(crate) fn js_trim(s: &str) -> &str {
-    s.trim_matches(is_js_whitespace)
-}
+pub(crate) use crate::js_text::{is_js_whitespace, js_trim};
 
 /// Node's `Buffer.from(s, "base64" | "base64url")` accepts both alphabets, ignores non-zero
 /// trailing bits and needs no padding; this engine decodes the same once the input is cut at the
