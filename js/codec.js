@@ -98,13 +98,14 @@ function kind(v) {
   else val(v)
 }
 
-// A text-like string: its blank flag and length, and its head when asked for or short.
-function text(v, wantHead) {
+// A text-like string: its blank flag and length, and its head when asked for (or, for string
+// content, when short).
+function text(v, wantHead, shortHead) {
   if (typeof v !== 'string') {
     kind(v)
     return
   }
-  const head = wantHead || v.length <= SHORT_TEXT
+  const head = wantHead || (shortHead && v.length <= SHORT_TEXT)
   nums[n++] = head ? TEXT_HEAD : TEXT
   nums[n++] = v.trim() === '' ? 1 : 0
   nums[n++] = v.length
@@ -127,11 +128,11 @@ function block(b, wantHead) {
   val(type)
   switch (type) {
     case 'text':
-      text(b.text, wantHead)
+      text(b.text, wantHead, false)
       signatures(b)
       break
     case 'thinking': {
-      text(b.thinking, false)
+      text(b.thinking, false, false)
       const sig = b.thinkingSignature
       if (isPlainObject(sig)) {
         nums[n++] = 4
@@ -266,7 +267,7 @@ function message(m) {
     }
     pathBlock = -1
   } else {
-    text(c, wantHead)
+    text(c, wantHead, true)
   }
 }
 

@@ -92,6 +92,38 @@ fn set_usage(m: &mut Msg, ctx: &mut Ctx, snap: &UsageSnapshot, why: &'static str
     true
 }
 
+const CANONICAL: [&str; 11] = [
+    "input",
+    "output",
+    "cacheRead",
+    "cacheWrite",
+    "totalTokens",
+    "cost",
+    "cost.input",
+    "cost.output",
+    "cost.cacheRead",
+    "cost.cacheWrite",
+    "cost.total",
+];
+
+/// Usage already in the normalised shape (the common case: what pi-ai writes), which normalising
+/// would give back unchanged: the canonical keys in order, finite numbers, a non-negative input.
+/// Skipping the alias search for it keeps this rule cheap on long transcripts.
+fn is_canonical(u: &UsageView) -> bool {
+    let UsageView::Fields(fields) = u else {
+        return false;
+    };
+    (fields.len() == 5 || fields.len() == CANONICAL.len())
+        && fields.iter().zip(CANONICAL).all(|((k, v), want)| {
+            k == want
+                && match v {
+                    Val::Object => want == "cost",
+                    Val::Num(n) => n.is_finite() && (want != "input" || *n >= 0.0),
+                    _ => false,
+                }
+        })
+}
+
 /// Zeroes usage recorded before the latest compaction, then normalises every assistant's usage.
 pub fn normalize_usage_snapshots(msgs: &mut [Msg], ctx: &mut Ctx) -> bool {
     let compaction = msgs
@@ -109,6 +141,9 @@ pub fn normalize_usage_snapshots(msgs: &mut [Msg], ctx: &mut Ctx) -> bool {
             && compaction.is_some_and(|(ci, cts)| {
                 i < ci || matches!((timestamp(&m.timestamp), cts), (Some(a), Some(b)) if a <= b)
             });
+        if !stale && is_canonical(&m.usage) {
+            continue;
+        }
         let snap = if stale {
             UsageSnapshot::zero_with_cost()
         } else {
@@ -137,6 +172,25 @@ mod tests {
 
     fn assistant(usage: Value, ts: Value) -> Value {
         json!({"role": "assistant", "content": [], "usage": usage, "timestamp": ts})
+    }
+
+    #[test]
+    fn the_canonical_fast_path_agrees_with_normalising() {
+        for u in [
+            json!({"input": 3, "output": 4, "cacheRead": 1, "cacheWrite": 2, "totalTokens": 99}),
+            json!({"input": 0, "output": -4, "cacheRead": 0.5, "cacheWrite": 0, "totalTokens": 0,
+                   "cost": {"input": 0.1, "output": 0.2, "cacheRead": 0, "cacheWrite": 0, "total": 7}}),
+        ] {
+            let map = u.as_object().cloned().unwrap_or_default();
+            let fields = crate::transcript::skeleton::flatten_usage(&map);
+            assert!(is_canonical(&UsageView::Fields(fields.clone())), "{u}");
+            let list: Vec<(&str, UsageValue)> = fields
+                .iter()
+                .map(|(k, v)| (k.as_ref(), usage_value(v)))
+                .collect();
+            let snap = normalize_usage(&list).unwrap_or_else(UsageSnapshot::zero_with_cost);
+            assert_eq!(snap.to_json(), u);
+        }
     }
 
     #[test]
