@@ -1,10 +1,9 @@
 //! [`Source`] over the caller's message array: a handful of Node-API reads, only for the values a
-//! rule asks for (an image that must be re-encoded, a tool call's arguments to redact).
+//! rule asks for (an image that must be re-encoded, which attachments of a call to redact).
 
 use crate::transcript::Source;
 use napi::bindgen_prelude::{Array, JsObjectValue, Object, Unknown};
 use napi::{JsValue, ValueType};
-use serde_json::Value;
 
 pub struct HandleSource<'a> {
     pub messages: Array<'a>,
@@ -21,10 +20,6 @@ impl HandleSource<'_> {
 impl Source for HandleSource<'_> {
     fn image_data(&self, msg: usize, block: usize) -> Option<String> {
         self.block(msg, block)?.get::<String>("data").ok()?
-    }
-
-    fn block_field(&self, msg: usize, block: usize, field: &str) -> Option<Value> {
-        self.block(msg, block)?.get::<Value>(field).ok()?
     }
 
     fn items_with_key(

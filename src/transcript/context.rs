@@ -5,13 +5,12 @@ use super::model::{Block, BlockOrigin, Msg, MsgOrigin};
 use serde_json::Value;
 
 /// Values the skeleton does not carry, fetched only when a rule needs them: an image's full base64
-/// (when its header says it must be re-encoded), a tool call's arguments (to redact attachments).
+/// (when its header says it must be re-encoded), which attachments of a `sessions_spawn` call hold
+/// inline content (to redact them).
 /// The JS boundary answers through Node-API handles; JSON input answers from the values.
 pub trait Source {
     /// The `data` string of block `block` of input message `msg`.
     fn image_data(&self, msg: usize, block: usize) -> Option<String>;
-    /// A small field of block `block` of input message `msg`, as JSON.
-    fn block_field(&self, msg: usize, block: usize, field: &str) -> Option<Value>;
     /// For the array `block.field.list` of input message `msg`: which items are objects that have
     /// their own `key` (nothing else of the items is read). `None` when it is not an array.
     fn items_with_key(
@@ -27,12 +26,7 @@ pub trait Source {
 /// A [`Source`] over JSON messages.
 pub struct JsonSource<'a>(pub &'a [Value]);
 
-impl Source for JsonSource<'_> {
-    fn image_data(&self, msg: usize, block: usize) -> Option<String> {
-        self.block_field(msg, block, "data")
-            .and_then(|v| v.as_str().map(str::to_string))
-    }
-
+impl JsonSource<'_> {
     fn block_field(&self, msg: usize, block: usize, field: &str) -> Option<Value> {
         self.0
             .get(msg)?
@@ -40,6 +34,13 @@ impl Source for JsonSource<'_> {
             .get(block)?
             .get(field)
             .cloned()
+    }
+}
+
+impl Source for JsonSource<'_> {
+    fn image_data(&self, msg: usize, block: usize) -> Option<String> {
+        self.block_field(msg, block, "data")
+            .and_then(|v| v.as_str().map(str::to_string))
     }
 
     fn items_with_key(
@@ -69,9 +70,6 @@ pub struct NoSource;
 
 impl Source for NoSource {
     fn image_data(&self, _: usize, _: usize) -> Option<String> {
-        None
-    }
-    fn block_field(&self, _: usize, _: usize, _: &str) -> Option<Value> {
         None
     }
     fn items_with_key(&self, _: usize, _: usize, _: &str, _: &str, _: &str) -> Option<Vec<bool>> {
