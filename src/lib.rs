@@ -2,12 +2,14 @@
 //! and what comes back from it.
 //!
 //! - [`transcript`]: provider-specific repairs of a conversation before each model call.
+//! - [`response`]: recovering tool calls written as text by open-weight models (core only so far).
 //! - [`image`]: measuring, downscaling and re-encoding base64 image payloads.
 //! - [`session_file`]: repairing a session's JSONL file on disk.
 //! - `napi`: the JS boundary and nothing else (only in the addon build).
 
 pub mod image;
 pub mod js_text;
+pub mod response;
 pub mod session_file;
 pub mod transcript;
 

@@ -1,0 +1,168 @@
+//! DeepSeek V3 / V3-0324 / R1-0528 calls (reference §7, `deepseek_v3`), and the outer tokens
+//! the whole DeepSeek family shares (U+FF5C `｜` and U+2581 `▁`, easy to get wrong):
+//!
+//! ```text
+//! <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME
+//! ```json
+//! {"k": "v"}
+//! ```<｜tool▁call▁end｜><｜tool▁calls▁end｜>
+//! ```
+//!
+//! Each call body is read as V3 (type, name line, JSON fence) or else as V3.1
+//! ([`super::deepseek_v31`]); the format reported is that of the first call. Unlike vLLM,
+//! pretty-printed multi-line arguments are accepted (as SGLang and smg do). A leaked
+//! `<｜end▁of▁sentence｜>` is removed. Missing end tokens (truncated reply) run to the end and are
+//! reported; invalid JSON arguments are kept as written and reported.
+
+use super::scan::{find_from, is_name, Finder};
+use super::{deepseek_v31, normalize_json_args, Block, Ctx, Parsed, RawCall};
+
+pub const CALLS_BEGIN: &str = "<｜tool▁calls▁begin｜>";
+pub const CALLS_END: &str = "<｜tool▁calls▁end｜>";
+pub const CALL_BEGIN: &str = "<｜tool▁call▁begin｜>";
+pub const CALL_END: &str = "<｜tool▁call▁end｜>";
+pub const SEP: &str = "<｜tool▁sep｜>";
+pub const EOS: &str = "<｜end▁of▁sentence｜>";
+
+pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
+    let mut out = Parsed::default();
+    let mut sections = Finder::new(CALLS_BEGIN);
+    let mut lones = Finder::new(CALL_BEGIN);
+    let mut eoss = Finder::new(EOS);
+    let mut section_ends = Finder::new(CALLS_END);
+    let mut call_ends = Finder::new(CALL_END);
+    let mut at = 0;
+    loop {
+        let section = sections.find(text, at);
+        let lone = lones.find(text, at);
+        let eos = eoss.find(text, at);
+        let next = [section, lone, eos].into_iter().flatten().min();
+        let Some(start) = next else { break };
+        if Some(start) == eos {
+            let end = start + EOS.len();
+            out.blocks.push(Block {
+                start,
+                end,
+                calls: Vec::new(),
+                keep_raw: false,
+            });
+            at = end;
+            continue;
+        }
+        let (body_at, body_end, end) = if Some(start) == section {
+            let body_at = start + CALLS_BEGIN.len();
+            match section_ends.find(text, body_at) {
+                Some(c) => (body_at, c, c + CALLS_END.len()),
+                None => {
+                    out.problems
+                        .push(format!("deepseek: {CALLS_END} missing (truncated reply)"));
+                    (body_at, text.len(), text.len())
+                }
+            }
+        } else {
+            // A call whose section wrapper is missing: the call is its own block.
+            match call_ends.find(text, start) {
+                Some(c) => {
+                    let mut end = c + CALL_END.len();
+                    let rest = &text[end..];
+                    if rest.trim_start().starts_with(CALLS_END) {
+                        end += rest.len() - rest.trim_start().len() + CALLS_END.len();
+                    }
+                    (start, end, end)
+                }
+                None => (start, text.len(), text.len()),
+            }
+        };
+        let calls = section_calls(&text[body_at..body_end], &mut out);
+        if calls.is_empty() {
+            out.problems.push(
+                "deepseek: tool-call section holds no readable call; raw text kept in content"
+                    .into(),
+            );
+        }
+        out.blocks.push(Block {
+            start,
+            end,
+            keep_raw: calls.is_empty(),
+            calls,
+        });
+        at = end.max(start + 1);
+    }
+    out
+}
+
+/// Every call in a section body.
+fn section_calls(body: &str, out: &mut Parsed) -> Vec<RawCall> {
+    let mut calls = Vec::new();
+    let mut ends = Finder::new(CALL_END);
+    let mut at = 0;
+    while let Some(b) = find_from(body, CALL_BEGIN, at) {
+        let call_at = b + CALL_BEGIN.len();
+        let call_end = match ends.find(body, call_at) {
+            Some(e) => e,
+            None => {
+                out.problems
+                    .push(format!("deepseek: {CALL_END} missing (truncated reply)"));
+                body.len()
+            }
+        };
+        at = (call_end + CALL_END.len()).min(body.len()).max(call_at);
+        let call_body = &body[call_at..call_end];
+        let (name, raw_args, format) = if let Some((n, a)) = read_body(call_body) {
+            (n, a, "deepseek_v3")
+        } else if let Some((n, a)) = deepseek_v31::read_body(call_body) {
+            (n, a, "deepseek_v31")
+        } else {
+            out.problems
+                .push("deepseek: call without <｜tool▁sep｜> and a name skipped".into());
+            continue;
+        };
+        if out.format.is_none() {
+            out.format = Some(format);
+        }
+        let arguments = normalize_json_args(raw_args, format, &mut out.problems);
+        calls.push(RawCall {
+            name: name.to_owned(),
+            arguments,
+            id: None,
+        });
+    }
+    calls
+}
+
+/// `(name, raw arguments)` of a V3 call body: `TYPE<｜tool▁sep｜>NAME\n```json\n…\n````.
+pub fn read_body(body: &str) -> Option<(&str, &str)> {
+    let (_ty, rest) = body.split_once(SEP)?;
+    let (name, rest) = rest.split_once('\n')?;
+    let name = name.trim();
+    let args = rest.trim().strip_prefix("```json")?;
+    let args = args.strip_suffix("```").unwrap_or(args);
+    is_name(name).then_some((name, args.trim()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn v3_body_with_pretty_json() {
+        let b = "function<｜tool▁sep｜>get_weather\n```json\n{\n  \"location\": \"Tokyo\"\n}\n```";
+        assert_eq!(
+            read_body(b),
+            Some(("get_weather", "{\n  \"location\": \"Tokyo\"\n}"))
+        );
+    }
+
+    #[test]
+    fn section_with_both_shapes_and_eos() {
+        let t = "Hi<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>a\n```json\n{\"x\": 1}\n```<｜tool▁call▁end｜>\n\
+                 <｜tool▁call▁begin｜>b<｜tool▁sep｜>{\"y\": \"北京\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜><｜end▁of▁sentence｜>";
+        let p = parse(t, &Ctx::default());
+        assert_eq!(p.format, Some("deepseek_v3"));
+        let calls: Vec<_> = p.blocks.iter().flat_map(|b| b.calls.clone()).collect();
+        assert_eq!(calls.len(), 2);
+        assert_eq!(calls[1].arguments, r#"{"y":"北京"}"#);
+        assert_eq!(p.blocks.len(), 2);
+        assert_eq!(p.blocks[1].end, t.len());
+    }
+}

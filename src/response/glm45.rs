@@ -1,0 +1,184 @@
+//! GLM-4.5 / 4.6 (`glm45`) and GLM-4.7 / GLM-5 (`glm47`) calls (reference §4):
+//! `<tool_call>NAME\n<arg_key>K</arg_key>\n<arg_value>V</arg_value>\n</tool_call>`, and the same
+//! without line breaks, possibly with no arguments at all (`<tool_call>refresh_cache</tool_call>`).
+//!
+//! One tolerant parser reads both: the name is the text after `<tool_call>` up to the first
+//! `<arg_key>`, `</tool_call>` or line break, trimmed; the format reported is `glm45` when a line
+//! break ends the name, else `glm47`. Keys and values are trimmed and typed by GLM's rule
+//! ([`Style::Glm`]). A missing `</arg_value>` or `</tool_call>` (truncated reply) runs to the end
+//! of the block and is reported.
+
+use super::scan::{classify_tool_call, find_from, is_name, Finder, TOOL_CALL, TOOL_CALL_END};
+use super::typing::{typed_arguments, Style};
+use super::{Block, Ctx, Family, Parsed, RawCall};
+
+const KEY: &str = "<arg_key>";
+const KEY_END: &str = "</arg_key>";
+const VALUE: &str = "<arg_value>";
+const VALUE_END: &str = "</arg_value>";
+
+pub fn parse(text: &str, cx: &Ctx) -> Parsed {
+    let mut out = Parsed::default();
+    let mut closes = Finder::new(TOOL_CALL_END);
+    let mut at = 0;
+    while let Some(start) = find_from(text, TOOL_CALL, at) {
+        let body_at = start + TOOL_CALL.len();
+        let close = closes.find(text, body_at);
+        let body_end = close.unwrap_or(text.len());
+        if classify_tool_call(&text[body_at..body_end]) != Some(Family::Glm) {
+            at = body_at;
+            continue;
+        }
+        let end = close.map_or(text.len(), |c| c + TOOL_CALL_END.len());
+        if close.is_none() {
+            out.problems
+                .push("glm: </tool_call> missing (truncated reply)".into());
+        }
+        let body = &text[body_at..body_end];
+        let (call, format) = read_call(body, cx, &mut out.problems);
+        if out.format.is_none() && call.is_some() {
+            out.format = Some(format);
+        }
+        out.blocks.push(match call {
+            Some(c) => Block {
+                start,
+                end,
+                calls: vec![c],
+                keep_raw: false,
+            },
+            None => Block {
+                start,
+                end,
+                calls: Vec::new(),
+                keep_raw: true,
+            },
+        });
+        at = end;
+    }
+    out
+}
+
+fn read_call(body: &str, cx: &Ctx, problems: &mut Vec<String>) -> (Option<RawCall>, &'static str) {
+    let lead = body.len() - body.trim_start_matches([' ', '\t']).len();
+    let name_end = [body[lead..].find(KEY), body[lead..].find('\n')]
+        .into_iter()
+        .flatten()
+        .min()
+        .map_or(body.len(), |i| i + lead);
+    let format = if body[name_end..].starts_with('\n') {
+        "glm45"
+    } else {
+        "glm47"
+    };
+    let name = body[..name_end].trim();
+    if !is_name(name) {
+        problems.push("glm: call has no valid name; raw text kept in content".into());
+        return (None, format);
+    }
+    let mut pairs = Vec::new();
+    let mut key_ends = Finder::new(KEY_END);
+    let mut value_ends = Finder::new(VALUE_END);
+    let mut at = name_end;
+    while let Some(k) = find_from(body, KEY, at) {
+        let key_at = k + KEY.len();
+        let Some(key_end) = key_ends.find(body, key_at) else {
+            problems.push(format!(
+                "glm: call {name:?}: </arg_key> missing; argument dropped"
+            ));
+            break;
+        };
+        let after_key = key_end + KEY_END.len();
+        let rest = &body[after_key..];
+        let ws = rest.len() - rest.trim_start().len();
+        if !rest[ws..].starts_with(VALUE) {
+            problems.push(format!("glm: call {name:?}: <arg_key> without <arg_value>"));
+            at = after_key;
+            continue;
+        }
+        let value_at = after_key + ws + VALUE.len();
+        let value_end = match value_ends.find(body, value_at) {
+            Some(e) => e,
+            None => {
+                problems.push(format!(
+                    "glm: call {name:?}: </arg_value> missing (truncated)"
+                ));
+                body.len()
+            }
+        };
+        pairs.push((
+            body[key_at..key_end].trim(),
+            body[value_at..value_end].trim(),
+        ));
+        at = (value_end + VALUE_END.len()).min(body.len());
+    }
+    let arguments = typed_arguments(pairs, cx.tools, name, Style::Glm);
+    (
+        Some(RawCall {
+            name: name.to_owned(),
+            arguments,
+            id: None,
+        }),
+        format,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn calls(text: &str, cx: &Ctx) -> Vec<(String, String)> {
+        parse(text, cx)
+            .blocks
+            .iter()
+            .flat_map(|b| {
+                b.calls
+                    .iter()
+                    .map(|c| (c.name.clone(), c.arguments.clone()))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn glm45_and_glm47_shapes() {
+        let t45 = "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Beijing</arg_value>\n</tool_call>";
+        let p = parse(t45, &Ctx::default());
+        assert_eq!(p.format, Some("glm45"));
+        assert_eq!(
+            calls(t45, &Ctx::default()),
+            [("get_weather".into(), r#"{"city":"Beijing"}"#.into())]
+        );
+        let t47 = "<tool_call>search<arg_key>query</arg_key><arg_value>rust</arg_value></tool_call><tool_call>refresh_cache</tool_call>";
+        assert_eq!(parse(t47, &Ctx::default()).format, Some("glm47"));
+        assert_eq!(
+            calls(t47, &Ctx::default()),
+            [
+                ("search".into(), r#"{"query":"rust"}"#.into()),
+                ("refresh_cache".into(), "{}".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn string_schema_keeps_json_text() {
+        let tools = json!([{"function": {"name": "f", "parameters": {"properties": {"s": {"type": "string"}}}}}]);
+        let cx = Ctx {
+            tools: Some(&tools),
+            unwrapped: false,
+        };
+        let t = "<tool_call>f<arg_key>s</arg_key><arg_value>{\"a\": 1}</arg_value><arg_key>n</arg_key><arg_value>42</arg_value></tool_call>";
+        assert_eq!(
+            calls(t, &cx),
+            [("f".into(), r#"{"s":"{\"a\": 1}","n":42}"#.into())]
+        );
+    }
+
+    #[test]
+    fn truncated_value_runs_to_the_end() {
+        let t = "<tool_call>f<arg_key>k</arg_key><arg_value>partial text";
+        let p = parse(t, &Ctx::default());
+        assert_eq!(p.blocks[0].end, t.len());
+        assert_eq!(p.blocks[0].calls[0].arguments, r#"{"k":"partial text"}"#);
+        assert_eq!(p.problems.len(), 2);
+    }
+}

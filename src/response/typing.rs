@@ -1,0 +1,297 @@
+//! Typing of argument values for the formats that send every value as untyped text
+//! (Qwen3-Coder, MiniMax-M2, GLM; reference §0.2), so `<parameter=count>42</parameter>` becomes
+//! `{"count": 42}` when the tool's schema says integer, and stays `"42"` when it says string.
+//!
+//! [`Style::Schema`] is vLLM's qwen3coder / minimax_m2 rule set (newer vLLM: `anyOf`, `oneOf`,
+//! `allOf`, type arrays and `enum` value types are read too). With no schema for a parameter it
+//! infers the type as smg and SGLang do ([`infer_untyped`]). [`Style::Glm`] is vLLM's GLM rule:
+//! string schema keeps the text, anything else is decoded as JSON when it parses.
+//!
+//! Where the schema allows a string among other types, the text is kept as a string: that is the
+//! only choice that never changes the value (smg issue #1743: a string `taskId` of `3` stays `"3"`).
+//! Python-literal decoding (`ast.literal_eval`) is not done: such text stays a string.
+
+use serde_json::{Map, Number, Value};
+
+/// Which reference's rules to apply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// vLLM qwen3coder / seed_oss / step3; `minimax` adds `none`/`nil` nulls and
+    /// `1/yes/on`, `0/no/off` booleans.
+    Schema { minimax: bool },
+    /// vLLM glm45 / glm47.
+    Glm,
+}
+
+/// `tools[].function.parameters.properties[param]` of the tool named `func` (a flat
+/// `{name, parameters}` or Anthropic-style `{name, input_schema}` entry is read too).
+pub fn param_schema<'a>(tools: Option<&'a Value>, func: &str, param: &str) -> Option<&'a Value> {
+    let tool = tools?.as_array()?.iter().find_map(|t| {
+        let f = t.get("function").unwrap_or(t);
+        (f.get("name")?.as_str()? == func).then_some(f)
+    })?;
+    let params = tool
+        .get("parameters")
+        .or_else(|| tool.get("input_schema"))?;
+    params.get("properties")?.get(param)
+}
+
+/// The JSON value of `raw` under `schema` (a property schema, `None` when unknown).
+pub fn type_value(raw: &str, schema: Option<&Value>, style: Style) -> Value {
+    match style {
+        Style::Glm => glm_value(raw, schema),
+        Style::Schema { minimax } => match schema {
+            None => infer_untyped(raw),
+            Some(s) => schema_value(raw, s, minimax),
+        },
+    }
+}
+
+/// Build the arguments object of a call from `(key, raw value)` pairs, typed by the tools' schema.
+pub fn typed_arguments<'k>(
+    pairs: impl IntoIterator<Item = (&'k str, &'k str)>,
+    tools: Option<&Value>,
+    func: &str,
+    style: Style,
+) -> String {
+    let mut map = Map::new();
+    for (k, v) in pairs {
+        let schema = param_schema(tools, func, k);
+        map.insert(k.to_owned(), type_value(v, schema, style));
+    }
+    Value::Object(map).to_string()
+}
+
+/// smg / SGLang inference: `true/false/True/False` → bool, `null/None` → null, a JSON number →
+/// number (so `007` stays a string), anything else a string (a JSON object or array included).
+pub fn infer_untyped(raw: &str) -> Value {
+    match raw.trim() {
+        "true" | "True" => Value::Bool(true),
+        "false" | "False" => Value::Bool(false),
+        "null" | "None" => Value::Null,
+        t => match serde_json::from_str::<Value>(t) {
+            Ok(n @ Value::Number(_)) => n,
+            _ => Value::String(raw.to_owned()),
+        },
+    }
+}
+
+fn glm_value(raw: &str, schema: Option<&Value>) -> Value {
+    if let Some(s) = schema {
+        let mut types = Vec::new();
+        schema_types(s, &mut types);
+        if types.iter().any(|t| t == "string") {
+            return Value::String(raw.to_owned());
+        }
+    }
+    serde_json::from_str::<Value>(raw.trim()).unwrap_or_else(|_| Value::String(raw.to_owned()))
+}
+
+fn schema_value(raw: &str, schema: &Value, minimax: bool) -> Value {
+    let t = raw.trim();
+    let lower = t.to_ascii_lowercase();
+    if lower == "null" || (minimax && (lower == "none" || lower == "nil")) {
+        return Value::Null;
+    }
+    let mut types = Vec::new();
+    schema_types(schema, &mut types);
+    types.retain(|t| t != "null");
+    if types.is_empty() {
+        return infer_untyped(raw);
+    }
+    if types.iter().any(|t| is_string_type(t)) {
+        return Value::String(raw.to_owned());
+    }
+    for ty in &types {
+        let v = if is_int_type(ty) {
+            parse_int(t)
+        } else if ty.starts_with("num") || ty.starts_with("float") || ty == "double" {
+            parse_number(t)
+        } else if is_bool_type(ty) {
+            strict_bool(&lower, minimax)
+        } else if is_container_type(ty) {
+            serde_json::from_str::<Value>(t).ok()
+        } else {
+            None
+        };
+        if let Some(v) = v {
+            return v;
+        }
+    }
+    // qwen3coder: a boolean that is not `true` is false.
+    if types.iter().any(|t| is_bool_type(t)) {
+        return Value::Bool(false);
+    }
+    Value::String(raw.to_owned())
+}
+
+/// The lower-cased type names a property schema allows.
+fn schema_types(s: &Value, out: &mut Vec<String>) {
+    match s.get("type") {
+        Some(Value::String(t)) => out.push(t.to_ascii_lowercase()),
+        Some(Value::Array(ts)) => out.extend(
+            ts.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_ascii_lowercase),
+        ),
+        _ => {}
+    }
+    for key in ["anyOf", "oneOf", "allOf"] {
+        if let Some(Value::Array(alts)) = s.get(key) {
+            for alt in alts {
+                schema_types(alt, out);
+            }
+        }
+    }
+    if s.get("type").is_none() {
+        if let Some(Value::Array(vals)) = s.get("enum") {
+            for v in vals {
+                out.push(
+                    match v {
+                        Value::String(_) => "string",
+                        Value::Number(n) if n.is_f64() => "number",
+                        Value::Number(_) => "integer",
+                        Value::Bool(_) => "boolean",
+                        Value::Null => "null",
+                        Value::Array(_) => "array",
+                        Value::Object(_) => "object",
+                    }
+                    .to_owned(),
+                );
+            }
+        }
+    }
+}
+
+fn is_string_type(t: &str) -> bool {
+    matches!(t, "string" | "str" | "text" | "varchar" | "char" | "enum")
+}
+
+fn is_int_type(t: &str) -> bool {
+    ["int", "uint", "long", "short", "unsigned"]
+        .iter()
+        .any(|p| t.starts_with(p))
+}
+
+fn is_bool_type(t: &str) -> bool {
+    matches!(t, "boolean" | "bool" | "binary")
+}
+
+fn is_container_type(t: &str) -> bool {
+    t == "object" || t == "array" || t.starts_with("dict") || t.starts_with("list")
+}
+
+fn parse_int(t: &str) -> Option<Value> {
+    let t = t.strip_prefix('+').unwrap_or(t);
+    if let Ok(i) = t.parse::<i64>() {
+        return Some(Value::from(i));
+    }
+    t.parse::<u64>().ok().map(Value::from)
+}
+
+/// A float, written as an integer when integral (`"5.0"` → `5`); non-finite values are refused.
+fn parse_number(t: &str) -> Option<Value> {
+    let f = t.strip_prefix('+').unwrap_or(t).parse::<f64>().ok()?;
+    if !f.is_finite() {
+        return None;
+    }
+    if f.fract() == 0.0 && f.abs() < 9.007_199_254_740_992e15 {
+        return Some(Value::from(f as i64));
+    }
+    Number::from_f64(f).map(Value::Number)
+}
+
+fn strict_bool(lower: &str, minimax: bool) -> Option<Value> {
+    match lower {
+        "true" => Some(Value::Bool(true)),
+        "false" => Some(Value::Bool(false)),
+        "1" | "yes" | "on" if minimax => Some(Value::Bool(true)),
+        "0" | "no" | "off" if minimax => Some(Value::Bool(false)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    const Q: Style = Style::Schema { minimax: false };
+    const M: Style = Style::Schema { minimax: true };
+
+    fn ty(raw: &str, schema: Value, style: Style) -> Value {
+        type_value(raw, Some(&schema), style)
+    }
+
+    #[test]
+    fn schema_rules() {
+        assert_eq!(ty("42", json!({"type": "integer"}), Q), json!(42));
+        assert_eq!(ty("4x", json!({"type": "integer"}), Q), json!("4x"));
+        assert_eq!(ty("2.5", json!({"type": "number"}), Q), json!(2.5));
+        assert_eq!(ty("5.0", json!({"type": "number"}), Q), json!(5));
+        assert_eq!(ty("inf", json!({"type": "number"}), Q), json!("inf"));
+        assert_eq!(ty("True", json!({"type": "boolean"}), Q), json!(true));
+        assert_eq!(ty("yes", json!({"type": "boolean"}), Q), json!(false));
+        assert_eq!(ty("yes", json!({"type": "boolean"}), M), json!(true));
+        assert_eq!(ty("NULL", json!({"type": "string"}), Q), Value::Null);
+        assert_eq!(ty("nil", json!({"type": "string"}), M), Value::Null);
+        assert_eq!(ty("nil", json!({"type": "string"}), Q), json!("nil"));
+        assert_eq!(ty("3", json!({"type": "string"}), Q), json!("3"));
+        assert_eq!(
+            ty("{\"key\": \"value\"}", json!({"type": "object"}), Q),
+            json!({"key": "value"})
+        );
+        assert_eq!(ty("[1,", json!({"type": "array"}), Q), json!("[1,"));
+    }
+
+    #[test]
+    fn unions_and_enums() {
+        assert_eq!(ty("7", json!({"type": ["integer", "null"]}), Q), json!(7));
+        assert_eq!(
+            ty(
+                "Alice",
+                json!({"anyOf": [{"type": "string"}, {"type": "null"}]}),
+                Q
+            ),
+            json!("Alice")
+        );
+        assert_eq!(ty("2", json!({"enum": [1, 2, 3]}), Q), json!(2));
+        assert_eq!(ty("2", json!({"enum": ["1", "2"]}), Q), json!("2"));
+    }
+
+    #[test]
+    fn untyped_inference() {
+        assert_eq!(infer_untyped("42"), json!(42));
+        assert_eq!(infer_untyped("-1.5"), json!(-1.5));
+        assert_eq!(infer_untyped("007"), json!("007"));
+        assert_eq!(infer_untyped("False"), json!(false));
+        assert_eq!(infer_untyped("None"), Value::Null);
+        assert_eq!(infer_untyped("{\"a\":1}"), json!("{\"a\":1}"));
+        assert_eq!(infer_untyped("北京"), json!("北京"));
+    }
+
+    #[test]
+    fn glm_rules() {
+        let s = json!({"type": "string"});
+        assert_eq!(ty("{\"a\": 1}", s, Style::Glm), json!("{\"a\": 1}"));
+        assert_eq!(type_value("42", None, Style::Glm), json!(42));
+        assert_eq!(type_value("{\"a\": 1}", None, Style::Glm), json!({"a": 1}));
+        assert_eq!(type_value("rust", None, Style::Glm), json!("rust"));
+    }
+
+    #[test]
+    fn schema_lookup() {
+        let tools = json!([
+            {"type": "function", "function": {"name": "f", "parameters": {"properties": {"n": {"type": "integer"}}}}}
+        ]);
+        assert_eq!(
+            typed_arguments([("n", "1"), ("x", "y")], Some(&tools), "f", Q),
+            r#"{"n":1,"x":"y"}"#
+        );
+        assert!(param_schema(Some(&tools), "g", "n").is_none());
+        assert!(param_schema(Some(&json!({"not": "array"})), "f", "n").is_none());
+        let flat =
+            json!([{"name": "g", "input_schema": {"properties": {"n": {"type": "integer"}}}}]);
+        assert!(param_schema(Some(&flat), "g", "n").is_some());
+    }
+}
