@@ -778,3 +778,69 @@ export declare function ensureAssistantUsageSnapshots<T extends MessageLike>(mes
  * @returns `{repaired, droppedLines, backupPath?, reason?}`; never throws for I/O errors.
  */
 export declare function repairSessionFile(path: string, options?: RepairSessionFileOptions): SessionFileRepairResult
+
+// ---- response cleaning ----
+
+/** What to do with tool-call markup or reasoning in a reply. */
+export type CleanMode = 'extract' | 'strip' | 'keep'
+
+/** The text tool-call formats {@link cleanResponse} implements so far. */
+export type ResponseFormat =
+  | 'hermes'
+  | 'qwen3_coder'
+  | 'glm45'
+  | 'glm47'
+  | 'minimax_m2'
+  | 'deepseek_v3'
+  | 'deepseek_v31'
+  | 'kimi_k2'
+
+/** An OpenAI function tool definition, used to type argument values. */
+export interface OpenAIFunctionTool {
+  type?: 'function'
+  function: { name: string; description?: string; parameters?: Record<string, unknown> }
+}
+
+/** Options of {@link cleanResponse}. */
+export interface CleanResponseOptions {
+  /** `'auto'` (default) detects formats whose markers are unambiguous, or names one format. */
+  format?: 'auto' | ResponseFormat
+  /** `"provider/model-id"`; informs `auto` (e.g. Qwen3-Coder's unwrapped `<function=…>` form). */
+  model?: string
+  /** OpenAI tools: their parameter schemas type the values of XML-style formats. */
+  tools?: readonly OpenAIFunctionTool[]
+  /** `'extract'` (default): calls become `toolCalls`; `'strip'`: removed; `'keep'`: left in the text. */
+  toolCalls?: CleanMode
+  /** `'extract'` (default): `<think>` text becomes `reasoning`; `'strip'`: removed; `'keep'`: left. */
+  thinking?: CleanMode
+}
+
+/** A tool call in OpenAI's `tool_calls` shape; `arguments` is a JSON string. */
+export interface OpenAIToolCall {
+  /** Deterministic: `call_<index>_<8 hex>`; Kimi-K2 keeps its own `functions.NAME:IDX`. */
+  id: string
+  type: 'function'
+  function: { name: string; arguments: string }
+}
+
+/** The result of {@link cleanResponse}. */
+export interface CleanedResponse {
+  /** The text to show the user, with tool-call markup (and reasoning, unless kept) removed. */
+  content: string
+  toolCalls: OpenAIToolCall[]
+  reasoning: string
+  /** The format found or forced, or `null` when the reply had no tool-call markup. */
+  format: ResponseFormat | null
+  /** What could not be cleaned as expected: truncated calls, malformed JSON arguments (kept as text). */
+  problems: string[]
+}
+
+/**
+ * Recovers tool calls that an open-weight model (Qwen, GLM, MiniMax, DeepSeek, Kimi …) wrote into
+ * its reply as text, turns them into OpenAI tool calls, and separates `<think>` reasoning from the
+ * visible text. Nothing inside reasoning is taken for a call; text around calls is kept. This is the
+ * first part of issue #3: the formats listed in {@link ResponseFormat}; the streaming cleaner and
+ * the other formats come next.
+ * @throws TypeError when `content` is not a string or an option has the wrong type.
+ */
+export declare function cleanResponse(content: string, options?: CleanResponseOptions): CleanedResponse

@@ -20,6 +20,7 @@ pub mod deepseek_v3;
 pub mod deepseek_v31;
 pub mod glm45;
 pub mod hermes;
+pub mod json;
 pub mod kimi_k2;
 pub mod minimax_m2;
 pub mod qwen3_coder;

@@ -1,0 +1,71 @@
+import { test, describe } from 'node:test'
+import assert from 'node:assert/strict'
+import { createRequire } from 'node:module'
+
+const require = createRequire(import.meta.url)
+const { cleanResponse } = require('../index.js')
+
+describe('cleanResponse', () => {
+  test('a reply without markup comes back as it is', () => {
+    const r = cleanResponse('Plain answer with {"json": true} and <b>html</b>.')
+    assert.deepEqual(r, { content: 'Plain answer with {"json": true} and <b>html</b>.', toolCalls: [], reasoning: '', format: null, problems: [] })
+  })
+
+  test('hermes calls become OpenAI tool calls, text around them is kept', () => {
+    const r = cleanResponse('Let me look.\n<tool_call>\n{"name": "read", "arguments": {"path": "a<b>&c"}}\n</tool_call>')
+    assert.equal(r.content, 'Let me look.')
+    assert.equal(r.format, 'hermes')
+    assert.equal(r.toolCalls.length, 1)
+    assert.equal(r.toolCalls[0].type, 'function')
+    assert.equal(r.toolCalls[0].function.name, 'read')
+    assert.deepEqual(JSON.parse(r.toolCalls[0].function.arguments), { path: 'a<b>&c' })
+    assert.match(r.toolCalls[0].id, /^call_0_[0-9a-f]{8}$/)
+  })
+
+  test('ids are deterministic', () => {
+    const text = '<tool_call>{"name": "x", "arguments": {}}</tool_call>'
+    assert.equal(cleanResponse(text).toolCalls[0].id, cleanResponse(text).toolCalls[0].id)
+  })
+
+  test('minimax_m2 parameters are typed from the tools schema', () => {
+    const tools = [{ type: 'function', function: { name: 'search', parameters: { type: 'object', properties: { q: { type: 'string' }, n: { type: 'integer' } } } } }]
+    const text = '<think>plan</think>Searching.<minimax:tool_call>\n<invoke name="search">\n<parameter name="q">北京 weather</parameter>\n<parameter name="n">3</parameter>\n</invoke>\n</minimax:tool_call>'
+    const r = cleanResponse(text, { tools })
+    assert.equal(r.reasoning.trim(), 'plan')
+    assert.equal(r.content, 'Searching.')
+    assert.deepEqual(JSON.parse(r.toolCalls[0].function.arguments), { q: '北京 weather', n: 3 })
+  })
+
+  test('a call written inside reasoning is not taken for a call', () => {
+    const r = cleanResponse('<think>maybe <tool_call>{"name": "x", "arguments": {}}</tool_call></think>Done.')
+    assert.equal(r.toolCalls.length, 0)
+    assert.equal(r.content, 'Done.')
+  })
+
+  test('toolCalls: strip removes calls, keep leaves the text alone', () => {
+    const text = 'A<tool_call>{"name": "x", "arguments": {}}</tool_call>'
+    assert.deepEqual(cleanResponse(text, { toolCalls: 'strip' }).toolCalls, [])
+    assert.equal(cleanResponse(text, { toolCalls: 'strip' }).content, 'A')
+    assert.equal(cleanResponse(text, { toolCalls: 'keep' }).content, text)
+  })
+
+  test('malformed JSON arguments are kept as text and reported, not dropped', () => {
+    const r = cleanResponse('<tool_call>{"name": "x", "arguments": {"a": }</tool_call>')
+    assert.ok(r.problems.length > 0)
+    assert.ok(r.toolCalls.length === 1 || r.content.includes('"a"'))
+  })
+
+  test('bad input gives a TypeError naming what was expected', () => {
+    assert.throws(() => cleanResponse(null), (e) => e instanceof TypeError && /content: expected a string/.test(e.message))
+    assert.throws(() => cleanResponse('x', { toolCalls: 'drop' }), (e) => e instanceof TypeError && /options\.toolCalls/.test(e.message))
+    assert.throws(() => cleanResponse('x', 5), TypeError)
+  })
+
+  test('lone surrogates and a 10 MB reply do not crash', () => {
+    assert.equal(typeof cleanResponse('a\ud800b<tool_call>').content, 'string')
+    const big = 'x'.repeat(10 * 1024 * 1024) + '<tool_call>{"name": "x", "arguments": {}}</tool_call>'
+    const r = cleanResponse(big)
+    assert.equal(r.toolCalls.length, 1)
+    assert.equal(r.content.length, 10 * 1024 * 1024)
+  })
+})

@@ -1,0 +1,31 @@
+'use strict'
+// Response cleaning: the reply text crosses once, the cleaned parts come back as JSON.
+
+const native = require('../binding.js')
+
+const OPTION_KEYS = ['format', 'model', 'tools', 'toolCalls', 'thinking']
+
+function cleanResponse(content, options) {
+  if (typeof content !== 'string') {
+    throw new TypeError(`content: expected a string, got ${content === null ? 'null' : Array.isArray(content) ? 'an array' : typeof content}`)
+  }
+  const o = {}
+  if (options !== undefined && options !== null) {
+    if (typeof options !== 'object') throw new TypeError(`options: expected an object, got ${typeof options}`)
+    for (const k of OPTION_KEYS) if (options[k] !== undefined) o[k] = options[k]
+  }
+  let json
+  try {
+    json = JSON.stringify(o)
+  } catch (err) {
+    throw new TypeError(`options: could not be serialised (${err && err.message ? err.message : String(err)})`)
+  }
+  try {
+    return JSON.parse(native.cleanResponseJson(content, json))
+  } catch (err) {
+    if (err && err.code === 'InvalidArg') throw new TypeError(err.message)
+    throw err
+  }
+}
+
+module.exports = { cleanResponse }
