@@ -2,7 +2,7 @@
 //! and what comes back from it.
 //!
 //! - [`transcript`]: provider-specific repairs of a conversation before each model call.
-//! - [`response`]: recovering tool calls written as text by open-weight models (core only so far).
+//! - [`response`]: recovering tool calls written as text by open-weight models.
 //! - [`image`]: measuring, downscaling and re-encoding base64 image payloads.
 //! - [`session_file`]: repairing a session's JSONL file on disk.
 //! - `napi`: the JS boundary and nothing else (only in the addon build).
