@@ -74,18 +74,10 @@ pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
             }
         };
         let calls = section_calls(&text[body_at..body_end], &mut out);
-        if calls.is_empty() {
-            out.problems.push(
-                "deepseek: tool-call section holds no readable call; raw text kept in content"
-                    .into(),
-            );
-        }
-        out.blocks.push(Block {
-            start,
-            end,
-            keep_raw: calls.is_empty(),
-            calls,
+        let block = Block::of_calls(start, end, calls, &mut out.problems, || {
+            "deepseek: tool-call section holds no readable call; raw text kept in content".into()
         });
+        out.blocks.push(block);
         at = end.max(start + 1);
     }
     out

@@ -128,15 +128,7 @@ mod tests {
     use serde_json::json;
 
     fn calls(text: &str, cx: &Ctx) -> Vec<(String, String)> {
-        parse(text, cx)
-            .blocks
-            .iter()
-            .flat_map(|b| {
-                b.calls
-                    .iter()
-                    .map(|c| (c.name.clone(), c.arguments.clone()))
-            })
-            .collect()
+        parse(text, cx).call_pairs()
     }
 
     #[test]

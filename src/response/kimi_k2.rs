@@ -72,19 +72,13 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
             (_, None) => break,
         };
         let calls = section_calls(&text[body_at..body_end], cx, &mut out.problems);
-        if calls.is_empty() {
-            out.problems.push(format!(
-                "{NAME}: section holds no readable call; raw text kept in content"
-            ));
-        } else {
+        if !calls.is_empty() {
             out.format = Some(NAME);
         }
-        out.blocks.push(Block {
-            start,
-            end,
-            keep_raw: calls.is_empty(),
-            calls,
+        let block = Block::of_calls(start, end, calls, &mut out.problems, || {
+            format!("{NAME}: section holds no readable call; raw text kept in content")
         });
+        out.blocks.push(block);
         at = end.max(start + 1);
     }
     out

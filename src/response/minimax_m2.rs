@@ -34,19 +34,13 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
             }
         };
         let calls = invokes(&text[body_at..body_end], cx, &mut out.problems);
-        if calls.is_empty() {
-            out.problems.push(format!(
-                "{NAME}: wrapper holds no <invoke name=…>; raw text kept in content"
-            ));
-        } else {
+        if !calls.is_empty() {
             out.format = Some(NAME);
         }
-        out.blocks.push(Block {
-            start,
-            end,
-            keep_raw: calls.is_empty(),
-            calls,
+        let block = Block::of_calls(start, end, calls, &mut out.problems, || {
+            format!("{NAME}: wrapper holds no <invoke name=…>; raw text kept in content")
         });
+        out.blocks.push(block);
         at = end;
     }
     out
@@ -133,15 +127,7 @@ mod tests {
     use serde_json::json;
 
     fn calls(text: &str, cx: &Ctx) -> Vec<(String, String)> {
-        parse(text, cx)
-            .blocks
-            .iter()
-            .flat_map(|b| {
-                b.calls
-                    .iter()
-                    .map(|c| (c.name.clone(), c.arguments.clone()))
-            })
-            .collect()
+        parse(text, cx).call_pairs()
     }
 
     #[test]

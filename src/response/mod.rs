@@ -139,6 +139,28 @@ pub struct Block {
     pub keep_raw: bool,
 }
 
+impl Block {
+    /// The block of call markup at `start..end`. When no call could be read from it, its raw text
+    /// stays in `content` (in [`Mode::Extract`]) and `problem` is reported.
+    pub fn of_calls(
+        start: usize,
+        end: usize,
+        calls: Vec<RawCall>,
+        problems: &mut Vec<String>,
+        problem: impl FnOnce() -> String,
+    ) -> Block {
+        if calls.is_empty() {
+            problems.push(problem());
+        }
+        Block {
+            start,
+            end,
+            keep_raw: calls.is_empty(),
+            calls,
+        }
+    }
+}
+
 /// What a family parser returns for one piece of visible text.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Parsed {
@@ -146,6 +168,21 @@ pub struct Parsed {
     pub problems: Vec<String>,
     /// The precise format name seen (e.g. `glm45` vs `glm47`), from the first call.
     pub format: Option<&'static str>,
+}
+
+impl Parsed {
+    /// `(name, arguments)` of every call, in order (tests).
+    #[cfg(test)]
+    pub fn call_pairs(&self) -> Vec<(String, String)> {
+        self.blocks
+            .iter()
+            .flat_map(|b| {
+                b.calls
+                    .iter()
+                    .map(|c| (c.name.clone(), c.arguments.clone()))
+            })
+            .collect()
+    }
 }
 
 /// What every family parser sees besides the text.

@@ -89,17 +89,9 @@ fn block(
     problems: &mut Vec<String>,
 ) -> Block {
     let calls = functions(&text[body_at..body_end], cx);
-    if calls.is_empty() {
-        problems.push(format!(
-            "{NAME}: call block holds no <function=NAME>; raw text kept in content"
-        ));
-    }
-    Block {
-        start,
-        end,
-        keep_raw: calls.is_empty(),
-        calls,
-    }
+    Block::of_calls(start, end, calls, problems, || {
+        format!("{NAME}: call block holds no <function=NAME>; raw text kept in content")
+    })
 }
 
 /// Every `<function=NAME>` in `body`, with its parameters.
@@ -174,15 +166,7 @@ mod tests {
     use serde_json::json;
 
     fn one(text: &str, cx: &Ctx) -> Vec<(String, String)> {
-        parse(text, cx)
-            .blocks
-            .iter()
-            .flat_map(|b| {
-                b.calls
-                    .iter()
-                    .map(|c| (c.name.clone(), c.arguments.clone()))
-            })
-            .collect()
+        parse(text, cx).call_pairs()
     }
 
     #[test]
