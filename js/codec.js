@@ -317,19 +317,23 @@ function encode(messages, name = 'messages') {
 
 // ---- plan application ----
 //
-// The plan is one flat JSON array (`plan.msgs`, `plan.n` entries) read with a cursor; a flat array
-// parses several times faster than nested objects. Message entries:
-//   i >= 0                       input message i, as it is
-//   -1, m, sets, dels, content   a copy of input message m (m = -1: a new object)
-// sets: count, then per set: name, kind, payload —
-//   0 value | 1 k (input message k's field) | 2 prefix, k (prefix + that field)
-//   | 3 (the built content) | 4 list, items, key, value (see setInItems)
-// dels: count, then names. content: -1 (untouched) or a count, then blocks:
-//   j >= 0 own block j | -1 msg, idx, sets, dels, prefix|null (a copy of that input block)
-//   | -2 value (a new block) | -3 msg, prefix (a text block from input message msg's string content)
+// The plan travels in two channels, read with two cursors: `plan.nums` (a Float64Array) holds
+// every count, index and kind, `plan.vals` (parsed JSON) every name, string and value, in the
+// order they are met. Message entries (n: from nums, v: from vals):
+//   n i >= 0                          input message i, as it is
+//   n -1, n m, sets, dels, content    a copy of input message m (m = -1: a new object)
+// sets: n count, then per set: v name, n kind, payload —
+//   0: v value | 1: n k (input message k's field) | 2: v prefix, n k (prefix + that field)
+//   | 3: (the built content) | 4: v list, v items, v key, v value (see setInItems)
+// dels: n count, then v names. content: n -1 (untouched) or n count, then blocks:
+//   n j >= 0 own block j | n -1, n msg, n idx, sets, dels, v prefix|null (a copy of that block)
+//   | n -2, v value (a new block) | n -3, n msg, v prefix (a text block from message msg's
+//   string content)
 
 let f = null
 let at = 0
+let v = null
+let vi = 0
 
 // In the field's object, items `items` of array `list` get `key` set to `value` (moved last);
 // nothing else of the field is read or copied deeply.
@@ -346,16 +350,16 @@ function setInItems(field, list, items, key, value) {
 function applySets(messages, o, built) {
   const n = f[at++]
   for (let s = 0; s < n; s++) {
-    const name = f[at++]
+    const name = v[vi++]
     switch (f[at++]) {
       case 0:
-        o[name] = f[at++]
+        o[name] = v[vi++]
         break
       case 1:
         o[name] = messages[f[at++]][name]
         break
       case 2: {
-        const prefix = f[at++]
+        const prefix = v[vi++]
         o[name] = prefix + messages[f[at++]][name]
         break
       }
@@ -363,34 +367,35 @@ function applySets(messages, o, built) {
         o[name] = built
         break
       default: {
-        const list = f[at++]
-        const items = f[at++]
-        const key = f[at++]
-        o[name] = setInItems(o[name], list, items, key, f[at++])
+        const list = v[vi++]
+        const items = v[vi++]
+        const key = v[vi++]
+        o[name] = setInItems(o[name], list, items, key, v[vi++])
       }
     }
   }
   const d = f[at++]
-  for (let k = 0; k < d; k++) delete o[f[at++]]
+  for (let k = 0; k < d; k++) delete o[v[vi++]]
 }
 
 function applyBlock(messages, own) {
   const e = f[at++]
   if (e >= 0) return own[e]
-  if (e === -2) return f[at++]
+  if (e === -2) return v[vi++]
   if (e === -3) {
     const m = f[at++]
-    return { type: 'text', text: f[at++] + messages[m].content }
+    return { type: 'text', text: v[vi++] + messages[m].content }
   }
   const src = messages[f[at++]].content[f[at++]]
-  if (f[at] === 0 && f[at + 1] === 0 && f[at + 2] === null) {
+  if (f[at] === 0 && f[at + 1] === 0 && v[vi] === null) {
     // A block moved from another message, unchanged: the very same object.
-    at += 3
+    at += 2
+    vi++
     return src
   }
   const o = { ...src }
   applySets(messages, o, undefined)
-  const prefix = f[at++]
+  const prefix = v[vi++]
   if (prefix !== null) o.text = prefix + o.text
   return o
 }
@@ -401,6 +406,7 @@ function applyMessage(messages, m) {
   // Sets come before the content in the plan, but may refer to it (kind 3): read the content
   // first by skipping over the sets, then come back.
   const setsAt = at
+  const setsVi = vi
   skipSets()
   const n = f[at++]
   let built
@@ -410,9 +416,12 @@ function applyMessage(messages, m) {
     for (let j = 0; j < n; j++) built[j] = applyBlock(messages, own)
   }
   const end = at
+  const endVi = vi
   at = setsAt
+  vi = setsVi
   applySets(messages, o, built)
   at = end
+  vi = endVi
   if (built !== undefined && base !== null) o.content = built
   return o
 }
@@ -420,18 +429,25 @@ function applyMessage(messages, m) {
 function skipSets() {
   const n = f[at++]
   for (let s = 0; s < n; s++) {
-    at++
+    vi++
     const kind = f[at++]
-    at += kind === 0 || kind === 1 ? 1 : kind === 2 ? 2 : kind === 3 ? 0 : 4
+    if (kind === 0) vi++
+    else if (kind === 1) at++
+    else if (kind === 2) {
+      vi++
+      at++
+    } else if (kind === 4) vi += 4
   }
-  at += f[at] + 1
+  vi += f[at++]
 }
 
 /** The message array a plan describes; `messages` itself when the plan says nothing changed. */
 function apply(messages, plan) {
-  if (plan.msgs === undefined) return messages
-  f = plan.msgs
+  if (plan.nums === undefined || plan.nums === null) return messages
+  f = plan.nums
   at = 0
+  v = plan.vals
+  vi = 0
   const out = new Array(plan.n)
   try {
     for (let i = 0; i < plan.n; i++) {
@@ -452,6 +468,7 @@ function apply(messages, plan) {
     }
   } finally {
     f = null
+    v = null
   }
   return out
 }

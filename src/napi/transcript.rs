@@ -3,7 +3,7 @@
 
 use super::source::HandleSource;
 use crate::transcript::{ops, skeleton, Ctx};
-use napi::bindgen_prelude::{Array, Float64ArraySlice};
+use napi::bindgen_prelude::{Array, Float64Array, Float64ArraySlice};
 use napi::{Error, Result, Status};
 use napi_derive::napi;
 use serde_json::Value;
@@ -12,7 +12,14 @@ fn invalid(msg: impl Into<String>) -> Error {
     Error::new(Status::InvalidArg, msg.into())
 }
 
-/// Runs transcript operation `op` on the skeleton of `messages`; returns the plan as JSON.
+/// What one operation answers: the plan's numbers, and everything else as JSON.
+#[napi(object)]
+pub struct TranscriptAnswer {
+    pub json: String,
+    pub plan: Option<Float64Array>,
+}
+
+/// Runs transcript operation `op` on the skeleton of `messages`.
 #[napi(catch_unwind, js_name = "runTranscript")]
 pub fn run_transcript(
     messages: Array,
@@ -20,7 +27,7 @@ pub fn run_transcript(
     strs: String,
     op: String,
     config: String,
-) -> Result<String> {
+) -> Result<TranscriptAnswer> {
     let cfg: Value = serde_json::from_str(&config).map_err(|e| invalid(format!("options: {e}")))?;
     let mut msgs = skeleton::parse(&nums, &strs).map_err(invalid)?;
     let input_len = msgs.len();
@@ -28,10 +35,9 @@ pub fn run_transcript(
     let report = cfg.get("report").and_then(Value::as_bool).unwrap_or(false);
     let mut ctx = Ctx::new(&source, report);
     let out = ops::run(&op, &cfg, &mut msgs, &mut ctx).map_err(invalid)?;
-    Ok(ops::response_json(
-        &msgs,
-        input_len,
-        ctx.changes.as_deref(),
-        &out,
-    ))
+    let (json, plan) = ops::response_json(&msgs, input_len, ctx.changes.as_deref(), &out);
+    Ok(TranscriptAnswer {
+        json,
+        plan: plan.map(Float64Array::new),
+    })
 }
