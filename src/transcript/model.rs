@@ -159,8 +159,43 @@ pub enum Override {
 /// Field edits on a message or block, in the order they were made.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Edits {
-    pub sets: Vec<(String, Override)>,
-    pub dels: Vec<String>,
+    pub sets: Vec<(Text, Override)>,
+    pub dels: Vec<Text>,
+}
+
+/// The field names rules edit, so an edit does not allocate its name.
+const FIELD_NAMES: &[&str] = &[
+    "id",
+    "toolCallId",
+    "toolUseId",
+    "toolName",
+    "content",
+    "text",
+    "thinking",
+    "thinkingSignature",
+    "thought_signature",
+    "thoughtSignature",
+    "type",
+    "name",
+    "input",
+    "arguments",
+    "role",
+    "usage",
+    "timestamp",
+    "stopReason",
+    "errorMessage",
+    "details",
+    "isError",
+    "data",
+    "mimeType",
+    "provenance",
+];
+
+fn field_name(name: &str) -> Text {
+    match FIELD_NAMES.iter().find(|f| **f == name) {
+        Some(f) => Text::Borrowed(f),
+        None => Text::Owned(name.to_string()),
+    }
 }
 
 impl Edits {
@@ -172,14 +207,14 @@ impl Edits {
         self.dels.retain(|d| d != name);
         match self.sets.iter_mut().find(|(n, _)| n == name) {
             Some(slot) => slot.1 = v,
-            None => self.sets.push((name.to_string(), v)),
+            None => self.sets.push((field_name(name), v)),
         }
     }
 
     pub fn del(&mut self, name: &str) {
         self.sets.retain(|(n, _)| n != name);
         if !self.dels.iter().any(|d| d == name) {
-            self.dels.push(name.to_string());
+            self.dels.push(field_name(name));
         }
     }
 }

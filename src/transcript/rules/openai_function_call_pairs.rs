@@ -74,7 +74,7 @@ pub fn downgrade_openai_function_call_reasoning_pairs(msgs: &mut [Msg], ctx: &mu
 
 /// The rewrites, read off the messages without touching them (ids stay borrowed).
 fn plan(msgs: &[Msg], ctx: &mut Ctx) -> Vec<Rewrite> {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(msgs.len());
     // The rewritten ids of the last assistant, for the results right after it.
     let mut pending: HashMap<&str, &str> = HashMap::new();
     for (i, m) in msgs.iter().enumerate() {
