@@ -844,3 +844,103 @@ export interface CleanedResponse {
  * @throws TypeError when `content` is not a string or an option has the wrong type.
  */
 export declare function cleanResponse(content: string, options?: CleanResponseOptions): CleanedResponse
+
+// ---- Server-side tool follow-ups (issue #5) ----
+
+/** The wire protocol of a follow-up: `/v1/chat/completions`, `/v1/responses` or `/v1/messages`. */
+export type FollowupProtocol = 'chat' | 'responses' | 'anthropic'
+
+/** One result of a tool the gateway ran: `content` is sent as is when a string, JSON-stringified otherwise. */
+export interface ServerToolResult {
+  /** The id of the assistant's call this answers. */
+  toolCallId: string
+  /** The tool's name (informational: the follow-up names the result after its call). */
+  name?: string
+  content: unknown
+}
+
+/** A chat-completions assistant message with `tool_calls`; other fields (reasoning …) are kept as they are. */
+export interface ChatAssistantMessage {
+  role: 'assistant'
+  content: string | null | readonly unknown[]
+  tool_calls?: readonly { id: string; type?: 'function'; function: { name: string; arguments: string } }[]
+  [field: string]: unknown
+}
+
+/** An Anthropic assistant message with `tool_use` blocks. */
+export interface AnthropicAssistantMessage {
+  role: 'assistant'
+  content: readonly ({ type: string; id?: string; name?: string; input?: unknown } & Record<string, unknown>)[]
+  [field: string]: unknown
+}
+
+/** A Responses API output item (`message`, `reasoning`, `function_call` …). */
+export interface ResponsesItem {
+  type?: string
+  call_id?: string
+  name?: string
+  [field: string]: unknown
+}
+
+/** The request as it entered chat processing: kept whole, except `stream`, `stream_options`, `tool_choice` and server tools. */
+export interface FollowupOriginal {
+  model?: string
+  /** `chat` and `anthropic`. */
+  messages?: readonly unknown[]
+  /** `responses`: the items, or a string (it becomes a user message). */
+  input?: string | readonly unknown[]
+  tools?: readonly unknown[]
+  [field: string]: unknown
+}
+
+/** The parameters of {@link buildServerToolFollowup}. */
+export interface ServerToolFollowupParams {
+  original: FollowupOriginal
+  /** Chat / Anthropic: the hop-1 assistant message. Responses: its output items, or the response object with `output`. */
+  assistant: ChatAssistantMessage | AnthropicAssistantMessage | readonly ResponsesItem[] | { output: readonly ResponsesItem[]; [field: string]: unknown }
+  toolResults: readonly ServerToolResult[]
+  /** The tools the gateway runs itself (removed from `tools`). Default `['web_search']`. */
+  serverTools?: readonly string[]
+  /** Default `'chat'`. */
+  protocol?: FollowupProtocol
+}
+
+/** Options of {@link buildServerToolFollowup}. */
+export interface ServerToolFollowupOptions {
+  /** `'error'` (default): a call without a result throws. `'synthesize'`: it gets an error result. */
+  onMissing?: 'error' | 'synthesize'
+  /** The text of a synthesized result (Anthropic also marks it `is_error`). */
+  syntheticText?: string
+}
+
+/** The follow-up body: `original`'s fields, with its messages (items) extended. */
+export interface ServerToolFollowupBody {
+  [field: string]: unknown
+}
+
+/** Thrown by {@link buildServerToolFollowup} when calls and results do not pair. */
+export interface ToolResultPairingError extends Error {
+  code: 'TOOL_RESULT_PAIRING'
+  /** The call id the error is about, when it has one. */
+  toolCallId?: string
+}
+
+/**
+ * Assembles the request that returns a gateway-run tool's results to the model (the "third hop"):
+ * `original`'s messages (the same objects), then the assistant message as it came (reasoning fields
+ * and all), then one result per call in call order — `role: 'tool'` messages (chat),
+ * `function_call_output` items (responses) or one user message of `tool_result` blocks (anthropic).
+ * `stream`, `stream_options` and `tool_choice` are removed, server tools leave `tools`, every other
+ * field is kept. Feeding the output back as the next round's `original` applies nothing twice.
+ * @throws ToolResultPairingError for a result of an unknown call, a call without a result (unless
+ * `onMissing: 'synthesize'`), or a duplicated id; TypeError for input of the wrong shape.
+ */
+export declare function buildServerToolFollowup(params: ServerToolFollowupParams, options?: ServerToolFollowupOptions): ServerToolFollowupBody
+
+/**
+ * The assistant's answer as the client may see it: calls of the server tools removed, the client's
+ * own calls kept. Accepts a chat assistant message (`tool_calls`; removed when none is left), an
+ * Anthropic message (`tool_use` blocks) or Responses output (an item array, or an object with
+ * `output`). Returns the same object when there is nothing to remove.
+ */
+export declare function stripServerToolCalls<T extends ChatAssistantMessage | AnthropicAssistantMessage | readonly ResponsesItem[] | { output: readonly ResponsesItem[] }>(assistant: T, serverTools?: readonly string[]): T

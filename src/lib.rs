@@ -3,10 +3,12 @@
 //!
 //! - [`transcript`]: provider-specific repairs of a conversation before each model call.
 //! - [`response`]: recovering tool calls written as text by open-weight models.
+//! - [`followup`]: the request that returns a gateway-run tool's results to the model.
 //! - [`image`]: measuring, downscaling and re-encoding base64 image payloads.
 //! - [`session_file`]: repairing a session's JSONL file on disk.
 //! - `napi`: the JS boundary and nothing else (only in the addon build).
 
+pub mod followup;
 pub mod image;
 pub mod js_text;
 pub mod response;

@@ -4,6 +4,7 @@
 //! handle, read only for the rare values the skeleton leaves out) and return the plan as JSON.
 //! Every export catches panics (`catch_unwind`), so no Rust panic can take the Node process down.
 
+mod followup;
 mod response;
 mod scalar;
 mod session_file;
