@@ -98,6 +98,15 @@ function kind(v) {
   else val(v)
 }
 
+// `v.trim() === ''`, without calling trim when the first character settles it (the common case:
+// a text that starts with a visible ASCII character).
+function blank(v) {
+  if (v.length === 0) return true
+  const c = v.charCodeAt(0)
+  if (c > 32 && c < 160) return false
+  return v.trim() === ''
+}
+
 // A text-like string: its blank flag and length, and its head when asked for (or, for string
 // content, when short).
 function text(v, wantHead, shortHead) {
@@ -107,7 +116,7 @@ function text(v, wantHead, shortHead) {
   }
   const head = wantHead || (shortHead && v.length <= SHORT_TEXT)
   nums[n++] = head ? TEXT_HEAD : TEXT
-  nums[n++] = v.trim() === '' ? 1 : 0
+  nums[n++] = blank(v) ? 1 : 0
   nums[n++] = v.length
   if (head) str(v.length > HEAD_TEXT ? v.slice(0, HEAD_TEXT) : v)
 }
