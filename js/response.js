@@ -21,7 +21,13 @@ function cleanResponse(content, options) {
     throw new TypeError(`options: could not be serialised (${err && err.message ? err.message : String(err)})`)
   }
   try {
-    return JSON.parse(native.cleanResponseJson(content, json))
+    const r = JSON.parse(native.cleanResponseJson(content, json))
+    // Unchanged content is not sent back through JSON; it is the caller's own string.
+    if (r.contentUnchanged) {
+      delete r.contentUnchanged
+      r.content = content
+    }
+    return r
   } catch (err) {
     if (err && err.code === 'InvalidArg') throw new TypeError(err.message)
     throw err
