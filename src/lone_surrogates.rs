@@ -27,6 +27,55 @@ pub fn has_lone_surrogate(units: &[u16]) -> bool {
     char::decode_utf16(units.iter().copied()).any(|r| r.is_err())
 }
 
+/// Whether `units` holds any of the ASCII `bytes` (a prefilter run on the UTF-16 text before it is
+/// transcoded: chunks without an early exit, so the compiler vectorises the comparisons).
+pub fn contains_any(units: &[u16], bytes: &[u8]) -> bool {
+    units.chunks(64).any(|chunk| {
+        bytes.iter().any(|&b| {
+            chunk
+                .iter()
+                .fold(false, |hit, &u| hit | (u == u16::from(b)))
+        })
+    })
+}
+
+/// `units` as UTF-8, fast: runs of ASCII are narrowed eight units at a time. `None` when `units`
+/// has a lone surrogate (then use [`decode`]).
+pub fn transcode(units: &[u16]) -> Option<String> {
+    let mut out: Vec<u8> = Vec::with_capacity(units.len() + units.len() / 4);
+    let mut i = 0;
+    while i < units.len() {
+        if let Some(chunk) = units.get(i..i + 8) {
+            if chunk.iter().fold(0, |acc, &u| acc | u) < 0x80 {
+                out.extend(chunk.iter().map(|&u| u as u8));
+                i += 8;
+                continue;
+            }
+        }
+        let u = units[i];
+        if u < 0x80 {
+            out.push(u as u8);
+            i += 1;
+            continue;
+        }
+        let (c, used) = match u {
+            0xD800..=0xDBFF => match units.get(i + 1) {
+                Some(&lo @ 0xDC00..=0xDFFF) => {
+                    let cp = 0x10000 + ((u32::from(u) - 0xD800) << 10) + (u32::from(lo) - 0xDC00);
+                    (char::from_u32(cp)?, 2)
+                }
+                _ => return None,
+            },
+            0xDC00..=0xDFFF => return None,
+            _ => (char::from_u32(u32::from(u))?, 1),
+        };
+        let mut buf = [0u8; 4];
+        out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+        i += used;
+    }
+    String::from_utf8(out).ok()
+}
+
 /// `units` as a `String`, lone surrogates mapped; `None` when there were none (or no free block).
 pub fn decode(units: &[u16]) -> (String, Option<LoneMap>) {
     if !has_lone_surrogate(units) {
@@ -111,6 +160,29 @@ mod tests {
 
     fn utf16(s: &str) -> Vec<u16> {
         s.encode_utf16().collect()
+    }
+
+    #[test]
+    fn transcode_matches_std_and_refuses_lone_surrogates() {
+        for s in [
+            "",
+            "ascii only, longer than eight units",
+            "mixed 数字 and ü, 😀 too",
+            "é",
+        ] {
+            assert_eq!(transcode(&utf16(s)).as_deref(), Some(s));
+        }
+        assert_eq!(transcode(&[0x61, 0xD800]), None);
+        assert_eq!(transcode(&[0xDC00, 0x61]), None);
+    }
+
+    #[test]
+    fn contains_any_finds_ascii_bytes_anywhere() {
+        let long = "x".repeat(200) + "<";
+        assert!(contains_any(&utf16(&long), b"<["));
+        assert!(!contains_any(&utf16(&"x".repeat(200)), b"<["));
+        // U+FF1C FULLWIDTH LESS-THAN is not `<`.
+        assert!(!contains_any(&utf16("\u{FF1C}"), b"<"));
     }
 
     #[test]

@@ -1,30 +1,30 @@
-//! `cleanResponseJson(content, options)`: one reply in, its cleaned parts out (as JSON).
+//! `cleanResponseJson(content, options)`: one reply in, its cleaned parts out.
 
-use super::text::Text;
+use super::text::{JsText, Text};
 use crate::response::{clean_response, json};
 use napi::{Error, JsString, Result, Status};
 use napi_derive::napi;
 
-/// Cleans one model reply; `options` and the result are JSON (see `cleanResponse` in index.d.ts).
-/// When the content is unchanged it is left out of the JSON and `contentUnchanged: true` is set,
-/// so a large reply without markers is not copied back through JSON (js/response.js fills it in).
+/// What `cleanResponseJson` returns: the cleaned content as a string of its own (JSON-escaping a
+/// long reply and parsing it back costs more than the cleaning), `null` when unchanged (the
+/// caller's string is then the content), and the rest as JSON (with `content: ""`).
+#[napi(object)]
+pub struct CleanedParts {
+    pub content: Option<JsText>,
+    pub json: String,
+}
+
+/// Cleans one model reply; `options` is JSON (see `cleanResponse` in index.d.ts).
 #[napi(catch_unwind, js_name = "cleanResponseJson")]
-pub fn clean_response_json(content: JsString, options: String) -> Result<String> {
+pub fn clean_response_json(content: JsString, options: String) -> Result<CleanedParts> {
     let v: serde_json::Value = serde_json::from_str(&options)
         .map_err(|e| Error::new(Status::InvalidArg, format!("options: {e}")))?;
     let opts = json::options_from_json(&v).map_err(|e| Error::new(Status::InvalidArg, e))?;
-    let text = Text::read(content)?;
-    let input = text.as_str()?;
+    let text = Text::read(content)?.decode();
+    let input = text.as_str();
     let mut cleaned = clean_response(input, &opts);
-    let unchanged = cleaned.content == input;
-    if unchanged {
-        cleaned.content = String::new();
-    }
-    let mut out = json::cleaned_to_json(&cleaned);
-    if unchanged {
-        if let Some(o) = out.as_object_mut() {
-            o.insert("contentUnchanged".into(), true.into());
-        }
-    }
-    Ok(text.restore_json(out.to_string()))
+    let content = std::mem::take(&mut cleaned.content);
+    let content = (content != input).then(|| text.restore(content));
+    let json = text.restore_json(json::cleaned_to_json(&cleaned).to_string());
+    Ok(CleanedParts { content, json })
 }

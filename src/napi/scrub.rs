@@ -16,10 +16,19 @@ fn invalid(msg: impl Into<String>) -> Error {
     Error::new(Status::InvalidArg, msg.into())
 }
 
-/// Runs `f` on the text; `None` when it returned its input.
-fn run(text: JsString, f: impl FnOnce(&str) -> Cow<'_, str>) -> Result<Option<JsText>> {
-    let t = Text::read(text)?;
-    let input = t.as_str()?;
+/// Runs `f` on the text; `None` when it returned its input, or when none of the `prefilter`
+/// bytes occurs (the core function documents that it then changes nothing; empty: no prefilter).
+fn run(
+    text: JsString,
+    prefilter: &[u8],
+    f: impl FnOnce(&str) -> Cow<'_, str>,
+) -> Result<Option<JsText>> {
+    let raw = Text::read(text)?;
+    if !prefilter.is_empty() && !raw.contains_any(prefilter) {
+        return Ok(None);
+    }
+    let t = raw.decode();
+    let input = t.as_str();
     match f(input) {
         Cow::Borrowed(_) => Ok(None),
         Cow::Owned(s) if s == input => Ok(None),
@@ -29,17 +38,29 @@ fn run(text: JsString, f: impl FnOnce(&str) -> Cow<'_, str>) -> Result<Option<Js
 
 #[napi(catch_unwind, js_name = "stripMinimaxToolCallXmlNative")]
 pub fn strip_minimax_tool_call_xml(text: JsString) -> Result<Option<JsText>> {
-    run(text, minimax_xml::strip_minimax_tool_call_xml)
+    run(
+        text,
+        minimax_xml::PREFILTER,
+        minimax_xml::strip_minimax_tool_call_xml,
+    )
 }
 
 #[napi(catch_unwind, js_name = "stripModelSpecialTokensNative")]
 pub fn strip_model_special_tokens(text: JsString) -> Result<Option<JsText>> {
-    run(text, special_tokens::strip_model_special_tokens)
+    run(
+        text,
+        special_tokens::PREFILTER,
+        special_tokens::strip_model_special_tokens,
+    )
 }
 
 #[napi(catch_unwind, js_name = "stripDowngradedToolCallTextNative")]
 pub fn strip_downgraded_tool_call_text(text: JsString) -> Result<Option<JsText>> {
-    run(text, downgraded::strip_downgraded_tool_call_text)
+    run(
+        text,
+        downgraded::PREFILTER,
+        downgraded::strip_downgraded_tool_call_text,
+    )
 }
 
 /// `mode`: `"strict"` (default) or `"preserve"`; `trim`: `"both"` (default), `"start"`, `"none"`.
@@ -68,7 +89,7 @@ pub fn strip_reasoning_tags(
             )))
         }
     };
-    run(text, |t| {
+    run(text, reasoning_tags::PREFILTER, |t| {
         reasoning_tags::strip_reasoning_tags_from_text(t, mode, trim)
     })
 }
@@ -114,5 +135,10 @@ pub fn sanitize_response(
         thinking,
         fallback: use_fallback.then_some(fb),
     };
-    run(content, |t| seed::sanitize(&model, t, steps))
+    let prefilter = if steps.tool_calls {
+        &[][..]
+    } else {
+        seed::THINKING_PREFILTER
+    };
+    run(content, prefilter, |t| seed::sanitize(&model, t, steps))
 }

@@ -1,64 +1,84 @@
-//! Reply text in and out of the addon without losing lone UTF-16 surrogates (see
-//! [`crate::lone_surrogates`]). Fast path: the text is read as UTF-8 (what Node-API's conversion
-//! gives, lone surrogates becoming U+FFFD); only when that has a U+FFFD is it read again as
-//! UTF-16 and checked for lone surrogates, so ordinary text pays one `memmem` scan.
+//! Reply text in and out of the addon, fast and without losing lone UTF-16 surrogates (see
+//! [`crate::lone_surrogates`]).
+//!
+//! The text is read as UTF-16 (a copy for V8's two-byte strings, a widening copy for one-byte
+//! ones) rather than through Node-API's UTF-8 conversion, which goes character by character for
+//! two-byte strings (most replies with any CJK or emoji) and turns lone surrogates into U+FFFD.
+//! A scrubber first runs its prefilter on the UTF-16 units ([`Text::contains_any`]) and returns
+//! "unchanged" without transcoding when no marker byte occurs; otherwise [`Text::decode`]
+//! transcodes (ASCII runs eight units at a time), mapping lone surrogates only when there are any.
 
 use crate::lone_surrogates::{self, LoneMap};
 use napi::bindgen_prelude::{Either, Utf16String};
-use napi::{JsString, JsStringUtf8, Result};
+use napi::{JsString, JsStringUtf16, Result};
 
-/// One JS string as Rust text.
-pub enum Text<'env> {
-    /// As Node-API gave it (no lone surrogate), not copied again.
-    Utf8(JsStringUtf8<'env>),
-    /// Decoded from UTF-16 with its lone surrogates mapped.
+/// One JS string, as UTF-16 units.
+pub struct Text<'env> {
+    raw: JsStringUtf16<'env>,
+}
+
+/// A JS string decoded to Rust text.
+pub enum Decoded {
+    Plain(String),
+    /// Lone surrogates mapped to private-use characters.
     Mapped(String, LoneMap),
 }
 
 /// The JS string returned to JS: UTF-8 when nothing was mapped, UTF-16 otherwise.
 pub type JsText = Either<String, Utf16String>;
 
-const REPLACEMENT: &[u8] = "\u{FFFD}".as_bytes();
-
 impl<'env> Text<'env> {
     pub fn read(s: JsString<'env>) -> Result<Text<'env>> {
-        let utf8 = s.into_utf8()?;
-        if memchr::memmem::find(utf8.as_slice(), REPLACEMENT).is_none() {
-            return Ok(Text::Utf8(utf8));
-        }
-        let utf16 = utf8.into_value().into_utf16()?;
-        // The buffer ends with the NUL Node-API writes.
-        let units = utf16
-            .as_slice()
-            .split_last()
-            .map_or(&[][..], |(_, units)| units);
-        match lone_surrogates::decode(units) {
-            (text, Some(map)) => Ok(Text::Mapped(text, map)),
-            // No lone surrogate after all (a real U+FFFD): read as UTF-8 again.
-            (_, None) => Ok(Text::Utf8(utf16.into_value().into_utf8()?)),
-        }
+        Ok(Text {
+            raw: s.into_utf16()?,
+        })
     }
 
-    pub fn as_str(&self) -> Result<&str> {
+    fn units(&self) -> &[u16] {
+        // The buffer ends with the NUL Node-API writes.
+        self.raw
+            .as_slice()
+            .split_last()
+            .map_or(&[][..], |(_, units)| units)
+    }
+
+    /// Whether any of the ASCII `bytes` occurs (a scrubber's prefilter).
+    pub fn contains_any(&self, bytes: &[u8]) -> bool {
+        lone_surrogates::contains_any(self.units(), bytes)
+    }
+
+    pub fn decode(&self) -> Decoded {
+        let units = self.units();
+        if let Some(s) = lone_surrogates::transcode(units) {
+            return Decoded::Plain(s);
+        }
+        match lone_surrogates::decode(units) {
+            (s, Some(map)) => Decoded::Mapped(s, map),
+            (s, None) => Decoded::Plain(s),
+        }
+    }
+}
+
+impl Decoded {
+    pub fn as_str(&self) -> &str {
         match self {
-            Text::Utf8(u) => u.as_str(),
-            Text::Mapped(s, _) => Ok(s),
+            Decoded::Plain(s) | Decoded::Mapped(s, _) => s,
         }
     }
 
     /// `out` (derived from this text) as a JS string, lone surrogates restored.
     pub fn restore(&self, out: String) -> JsText {
         match self {
-            Text::Mapped(_, map) => Either::B(Utf16String::from(map.to_utf16(&out))),
-            Text::Utf8(_) => Either::A(out),
+            Decoded::Mapped(_, map) => Either::B(Utf16String::from(map.to_utf16(&out))),
+            Decoded::Plain(_) => Either::A(out),
         }
     }
 
     /// JSON text (derived from this text) with lone surrogates restored as `\uXXXX` escapes.
     pub fn restore_json(&self, json: String) -> String {
         match self {
-            Text::Mapped(_, map) => map.escape_json(&json),
-            Text::Utf8(_) => json,
+            Decoded::Mapped(_, map) => map.escape_json(&json),
+            Decoded::Plain(_) => json,
         }
     }
 }

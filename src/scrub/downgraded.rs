@@ -19,6 +19,9 @@ use std::borrow::Cow;
 use super::text::{any_after, find_ci};
 use crate::js_text::js_trim;
 
+/// Text with none of these bytes is returned unchanged (every marker starts with `[`, and text without one is returned untrimmed).
+pub const PREFILTER: &[u8] = b"[";
+
 const CALL: &str = "[tool call:";
 const RESULT: &str = "[tool result for id";
 const HISTORICAL: &str = "[historical context:";

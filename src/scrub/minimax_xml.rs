@@ -12,6 +12,9 @@ use regex::Regex;
 
 use super::text::find_ci;
 
+/// Text with none of these bytes is returned unchanged (every pattern removed starts with `<`).
+pub const PREFILTER: &[u8] = b"<";
+
 /// `<invoke` (any case, then an ASCII word boundary), attributes up to the first `>`, then the
 /// shortest body up to `</invoke>` (any case).
 pub(crate) static INVOKE_BLOCK: LazyLock<Regex> = LazyLock::new(|| {

@@ -149,6 +149,22 @@ proptest! {
     }
 
     #[test]
+    fn text_without_a_prefilter_byte_is_unchanged(t in reply()) {
+        type Scrub = fn(&str) -> Cow<'_, str>;
+        let cases: [(&[u8], Scrub); 5] = [
+            (super::minimax_xml::PREFILTER, strip_minimax_tool_call_xml),
+            (super::special_tokens::PREFILTER, strip_model_special_tokens),
+            (super::downgraded::PREFILTER, strip_downgraded_tool_call_text),
+            (super::reasoning_tags::PREFILTER, |t| strip_reasoning_tags_from_text(t, TagMode::Preserve, Trim::Start)),
+            (super::seed::THINKING_PREFILTER, sanitize_thinking_tags),
+        ];
+        for (prefilter, f) in cases {
+            let without: String = t.chars().filter(|c| !c.is_ascii() || !prefilter.contains(&(*c as u8))).collect();
+            prop_assert!(matches!(f(&without), Cow::Borrowed(_)), "{:?} changed {:?}", prefilter, without);
+        }
+    }
+
+    #[test]
     fn seed_api_never_blanks_a_reply(t in reply(), model in prop::sample::select(&["minimax/m", "zhipu/g", "qwen/q", "x/y"][..])) {
         let steps = Steps { tool_calls: true, thinking: true, fallback: Some(Fallback::Auto) };
         for out in [sanitize(model, &t, steps), sanitize_tool_call(model, &t, Fallback::Auto)] {
@@ -161,6 +177,10 @@ proptest! {
     #[test]
     fn lone_surrogates_round_trip(units in prop::collection::vec(
         prop_oneof![any::<u16>(), 0xD800u16..0xE000, Just(0x3Cu16)], 0..48)) {
+        match lone_surrogates::transcode(&units) {
+            Some(t) => prop_assert_eq!(Some(t), String::from_utf16(&units).ok()),
+            None => prop_assert!(lone_surrogates::has_lone_surrogate(&units)),
+        }
         let (text, map) = lone_surrogates::decode(&units);
         match map {
             Some(m) => prop_assert_eq!(m.to_utf16(&text), units),

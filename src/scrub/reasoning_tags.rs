@@ -26,6 +26,9 @@ use super::code_regions::CodeRegions;
 use super::text::JS_SPACE;
 use crate::js_text::{is_js_whitespace, js_trim};
 
+/// Text with none of these bytes is returned unchanged (the quick test needs a `<`).
+pub const PREFILTER: &[u8] = b"<";
+
 /// What to do with an opening tag that is never closed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum TagMode {

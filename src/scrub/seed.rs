@@ -34,6 +34,10 @@ use super::text::find_ci;
 use crate::js_text::js_trim;
 use crate::response::{clean_response, thinking, Mode, Options};
 
+/// Text with no `<` is returned unchanged by [`sanitize_thinking_tags`] (every tag starts with
+/// one). The tool-call step has no fixed prefilter: the cleaner's formats decide.
+pub const THINKING_PREFILTER: &[u8] = b"<";
+
 /// The provider families of the seed's dispatch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Provider {

@@ -13,6 +13,9 @@ use regex::Regex;
 use super::text::any_after;
 use crate::js_text::js_trim;
 
+/// Text with none of these bytes is returned unchanged (a token starts with `<`).
+pub const PREFILTER: &[u8] = b"<";
+
 static TOKEN: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"<[|｜][^|｜]*[|｜]>").expect("static regex"));
 static SPACES: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"  +").expect("static regex"));
