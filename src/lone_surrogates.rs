@@ -39,25 +39,29 @@ pub fn contains_any(units: &[u16], bytes: &[u8]) -> bool {
     })
 }
 
-/// `units` as UTF-8, fast: runs of ASCII are narrowed eight units at a time. `None` when `units`
-/// has a lone surrogate (then use [`decode`]).
+/// `units` as UTF-8, fast: a run of ASCII is found sixteen units at a time and narrowed in one
+/// pass (both loops vectorise). `None` when `units` has a lone surrogate (then use [`decode`]).
 pub fn transcode(units: &[u16]) -> Option<String> {
-    let mut out: Vec<u8> = Vec::with_capacity(units.len() + units.len() / 4);
+    let n = units.len();
+    let mut out: Vec<u8> = Vec::with_capacity(n + n / 4);
     let mut i = 0;
-    while i < units.len() {
-        if let Some(chunk) = units.get(i..i + 8) {
-            if chunk.iter().fold(0, |acc, &u| acc | u) < 0x80 {
-                out.extend(chunk.iter().map(|&u| u as u8));
-                i += 8;
-                continue;
+    while i < n {
+        let mut j = i;
+        while let Some(chunk) = units.get(j..j + 16) {
+            if chunk.iter().fold(0, |acc, &u| acc | u) >= 0x80 {
+                break;
             }
+            j += 16;
         }
-        let u = units[i];
-        if u < 0x80 {
-            out.push(u as u8);
-            i += 1;
+        while units.get(j).is_some_and(|&u| u < 0x80) {
+            j += 1;
+        }
+        if j > i {
+            out.extend(units[i..j].iter().map(|&u| u as u8));
+            i = j;
             continue;
         }
+        let u = units[i];
         let (c, used) = match u {
             0xD800..=0xDBFF => match units.get(i + 1) {
                 Some(&lo @ 0xDC00..=0xDFFF) => {
