@@ -80,6 +80,40 @@ pub fn transcode(units: &[u16]) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
+/// `text` as UTF-16, fast: ASCII runs are found sixteen bytes at a time and widened in one pass.
+/// (V8 builds a two-byte string from UTF-16 with a copy; from UTF-8 it decodes character by
+/// character, which profiling showed to be the largest cost of returning a non-ASCII reply.)
+pub fn encode_utf16(text: &str) -> Vec<u16> {
+    let b = text.as_bytes();
+    let mut out: Vec<u16> = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let mut j = i;
+        while let Some(chunk) = b.get(j..j + 16) {
+            if chunk.iter().fold(0, |acc, &x| acc | x) >= 0x80 {
+                break;
+            }
+            j += 16;
+        }
+        while b.get(j).is_some_and(|&x| x < 0x80) {
+            j += 1;
+        }
+        if j > i {
+            out.extend(b[i..j].iter().map(|&x| u16::from(x)));
+            i = j;
+            continue;
+        }
+        // `i` is always a character boundary: runs stop before a non-ASCII byte.
+        let Some(c) = text.get(i..).and_then(|rest| rest.chars().next()) else {
+            break;
+        };
+        let mut buf = [0u16; 2];
+        out.extend_from_slice(c.encode_utf16(&mut buf));
+        i += c.len_utf8();
+    }
+    out
+}
+
 /// `units` as a `String`, lone surrogates mapped; `None` when there were none (or no free block).
 pub fn decode(units: &[u16]) -> (String, Option<LoneMap>) {
     if !has_lone_surrogate(units) {
@@ -178,6 +212,18 @@ mod tests {
         }
         assert_eq!(transcode(&[0x61, 0xD800]), None);
         assert_eq!(transcode(&[0xDC00, 0x61]), None);
+    }
+
+    #[test]
+    fn encode_utf16_matches_std() {
+        for s in [
+            "",
+            "ascii only, longer than sixteen bytes",
+            "mixed 数字 and ü, 😀 too",
+            "é",
+        ] {
+            assert_eq!(encode_utf16(s), utf16(s));
+        }
     }
 
     #[test]

@@ -66,11 +66,13 @@ impl Decoded {
         }
     }
 
-    /// `out` (derived from this text) as a JS string, lone surrogates restored.
+    /// `out` (derived from this text) as a JS string, lone surrogates restored. ASCII text goes
+    /// as UTF-8 (V8 makes a one-byte string of it quickly); other text as UTF-16.
     pub fn restore(&self, out: String) -> JsText {
         match self {
             Decoded::Mapped(_, map) => Either::B(Utf16String::from(map.to_utf16(&out))),
-            Decoded::Plain(_) => Either::A(out),
+            Decoded::Plain(_) if out.is_ascii() => Either::A(out),
+            Decoded::Plain(_) => Either::B(Utf16String::from(lone_surrogates::encode_utf16(&out))),
         }
     }
 

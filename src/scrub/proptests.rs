@@ -178,7 +178,10 @@ proptest! {
     fn lone_surrogates_round_trip(units in prop::collection::vec(
         prop_oneof![any::<u16>(), 0xD800u16..0xE000, Just(0x3Cu16)], 0..48)) {
         match lone_surrogates::transcode(&units) {
-            Some(t) => prop_assert_eq!(Some(t), String::from_utf16(&units).ok()),
+            Some(t) => {
+                prop_assert_eq!(lone_surrogates::encode_utf16(&t), units.clone());
+                prop_assert_eq!(Some(t), String::from_utf16(&units).ok());
+            }
             None => prop_assert!(lone_surrogates::has_lone_surrogate(&units)),
         }
         let (text, map) = lone_surrogates::decode(&units);
