@@ -339,6 +339,17 @@ describe('lone UTF-16 surrogates survive', () => {
     assert.equal(sanitizeThinkingTags(`<think>${HI}</think>${LO}`), LO)
   })
 
+  test('a 10 MB reply with lone surrogates throughout is cleaned and keeps them', () => {
+    const unit = `${HI}text ${LO}<think>r${HI}</think> more `
+    const big = unit.repeat(Math.ceil(10_000_000 / unit.length))
+    const t0 = performance.now()
+    const out = stripThinkingTagsFromText(big)
+    assert.equal(out, `${HI}text ${LO} more `.repeat(Math.ceil(10_000_000 / unit.length)).trim())
+    const r = cleanResponse(big, { thinking: 'strip' })
+    assert.equal(r.content, out)
+    assert.ok(performance.now() - t0 < 5000)
+  })
+
   test('a text that already uses the first private-use block still round-trips', () => {
     const pua = '\u{100000}\u{1007FF}'
     const t = `${pua}${HI}<think>x</think>${LO}`

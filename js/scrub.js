@@ -105,6 +105,7 @@ function createResponseSanitizer(config) {
   }
   call(native.checkSanitizerConfig, [json])
   const enabled = config?.enabled !== false
+  const enabledJson = JSON.stringify({ enabled })
   return Object.freeze({
     enabled,
     sanitizeToolCall(model, content, options) {
@@ -117,7 +118,7 @@ function createResponseSanitizer(config) {
       expectString(content, 'content')
       if (model !== undefined) expectString(model, 'model')
       // Without a model only `enabled` applies (the seed's function takes no model).
-      const cfg = model === undefined ? JSON.stringify({ enabled }) : json
+      const cfg = model === undefined ? enabledJson : json
       return call(native.sanitizeResponseNative, [model ?? '', content, THINKING, cfg, false, undefined]) ?? content
     },
     sanitize(model, content, options) {
