@@ -272,6 +272,9 @@ fn replace_outside_code<'a>(re: &Regex, text: &'a str) -> Cow<'a, str> {
 
 /// Reasoning blocks by the cleaner, then stray `<think>` tags of any case.
 fn strip_thinking(content: &str) -> Cow<'_, str> {
+    if memchr::memchr(b'<', content.as_bytes()).is_none() {
+        return Cow::Borrowed(content);
+    }
     let opts = Options {
         tool_calls: Mode::Keep,
         thinking: Mode::Strip,
