@@ -845,6 +845,131 @@ export interface CleanedResponse {
  */
 export declare function cleanResponse(content: string, options?: CleanResponseOptions): CleanedResponse
 
+// ---- outbound text scrubbers (OpenClaw) ----
+
+/** Options of {@link stripReasoningTagsFromText} and {@link stripThinkingTagsFromText}. */
+export interface ReasoningTagOptions {
+  /** What an opening tag that is never closed does: `'strict'` (default) drops the rest of the text, `'preserve'` keeps it. */
+  mode?: 'strict' | 'preserve'
+  /** Which ends of the result are trimmed: `'both'` (default), `'start'` or `'none'`. Text without any tag is returned untrimmed. */
+  trim?: 'none' | 'start' | 'both'
+}
+
+/**
+ * OpenClaw's `stripMinimaxToolCallXml`: when the text mentions `minimax:tool_call` (any case),
+ * removes every `<invoke …>…</invoke>` block (an unclosed one stays) and every
+ * `<minimax:tool_call>` / `</minimax:tool_call>` tag. No trimming. Returns the same string when
+ * nothing changes.
+ * @throws TypeError when `text` is not a string.
+ */
+export declare function stripMinimaxToolCallXml(text: string): string
+
+/**
+ * OpenClaw's `stripModelSpecialTokens`: every leaked control token `<|…|>` (ASCII or full-width
+ * `｜` pipes, e.g. `<|assistant|>`, `<｜begin▁of▁sentence｜>`) becomes a space; then, if any was
+ * found, runs of spaces collapse to one and the text is trimmed.
+ * @throws TypeError when `text` is not a string.
+ */
+export declare function stripModelSpecialTokens(text: string): string
+
+/**
+ * OpenClaw's `stripDowngradedToolCallText`: removes Gemini's downgraded history text —
+ * `[Tool Call: …]` markers with their `Arguments: …` value (balanced JSON, a string, or the rest
+ * of the line), `[Tool Result for ID …]` markers with the text after them up to the next
+ * `[Tool ` marker or the end, and `[Historical context: …]` markers — then trims. Text without
+ * such a marker is returned as it is.
+ * @throws TypeError when `text` is not a string.
+ */
+export declare function stripDowngradedToolCallText(text: string): string
+
+/**
+ * OpenClaw's `stripReasoningTagsFromText`: removes `<think>`, `<thinking>`, `<thought>` and
+ * `<antthinking>` blocks (tags and text, any case, with attributes) and `<final>` tags (their text
+ * kept), except inside fenced or inline code. See {@link ReasoningTagOptions}.
+ * @throws TypeError when `text` is not a string or an option has a value not listed.
+ */
+export declare function stripReasoningTagsFromText(text: string, options?: ReasoningTagOptions): string
+
+/**
+ * OpenClaw's `stripThinkingTagsFromText`: {@link stripReasoningTagsFromText} with
+ * `{mode: 'strict', trim: 'both'}` (OpenClaw's takes no options; passing them here is the same as
+ * calling {@link stripReasoningTagsFromText}).
+ * @throws TypeError when `text` is not a string or an option has a value not listed.
+ */
+export declare function stripThinkingTagsFromText(text: string, options?: ReasoningTagOptions): string
+
+// ---- seed 000's sanitizer API ----
+
+/** Options of {@link sanitizeToolCall}. */
+export interface SanitizeToolCallOptions {
+  /**
+   * The text returned when cleaning leaves nothing visible. Default: the seed's Chinese message
+   * when CJK characters make up at least a third of the reply's words, an English one otherwise.
+   */
+  fallback?: string
+}
+
+/** What {@link createResponseSanitizer} cleans for one provider; each flag defaults to `true`. */
+export interface ResponseSanitizerProviderConfig {
+  stripToolCalls?: boolean
+  stripThinkingTags?: boolean
+}
+
+/**
+ * The seed's `models.sanitization` config. A model's provider (its id's first segment) is looked
+ * up by its own name, then by its family's key (`glm` → `zhipu`, `qwen-portal` → `qwen`); a
+ * provider not listed uses the defaults.
+ */
+export interface ResponseSanitizerConfig {
+  /** `false` turns every method into the identity. Default `true`. */
+  enabled?: boolean
+  providers?: {
+    minimax?: ResponseSanitizerProviderConfig
+    zhipu?: ResponseSanitizerProviderConfig
+    qwen?: ResponseSanitizerProviderConfig
+    [provider: string]: ResponseSanitizerProviderConfig | undefined
+  }
+}
+
+/** The object {@link createResponseSanitizer} returns. */
+export interface ResponseSanitizer {
+  /** Whether the config enables sanitising. */
+  readonly enabled: boolean
+  /** {@link sanitizeToolCall}, unless disabled for the model's provider. */
+  sanitizeToolCall(model: string, content: string, options?: SanitizeToolCallOptions): string
+  /** {@link sanitizeThinkingTags}; with `model`, only if enabled for its provider. */
+  sanitizeThinkingTags(content: string, model?: string): string
+  /** Both steps the provider's config enables, in one call, then the fallback when nothing visible is left. */
+  sanitize(model: string, content: string, options?: SanitizeToolCallOptions): string
+}
+
+/**
+ * Seed 000's `sanitizeToolCall`: removes tool-call markup from a reply, dispatching on the model
+ * id's provider (`minimax`; `zhipu`/`glm`; `qwen`/`qwen-portal`; anything else) — the response
+ * cleaner in strip mode (every format it knows, truncated calls included), then the seed's own
+ * rules for the provider. Reasoning blocks are left for {@link sanitizeThinkingTags}. Never returns
+ * a blank reply for a non-empty one: when nothing visible is left, the fallback text (see
+ * {@link SanitizeToolCallOptions}) is returned, after any kept reasoning. Text without markup is
+ * returned as it is.
+ * @throws TypeError when `model` or `content` is not a string, or `options.fallback` is not a non-blank string.
+ */
+export declare function sanitizeToolCall(model: string, content: string, options?: SanitizeToolCallOptions): string
+
+/**
+ * Seed 000's `sanitizeThinkingTags`: removes `<think>…</think>` blocks with their text (and the
+ * R1 form where only `</think>` is in the reply), then any `<think>`/`</think>` tag left (any
+ * case), and trims. May return an empty string (a reply that was only reasoning).
+ * @throws TypeError when `content` is not a string.
+ */
+export declare function sanitizeThinkingTags(content: string): string
+
+/**
+ * Seed 000's configurable sanitizer: validates `config` once and returns an object whose
+ * methods apply it.
+ * @throws TypeError naming the field when `config` does not have the {@link ResponseSanitizerConfig} shape.
+ */
+export declare function createResponseSanitizer(config?: ResponseSanitizerConfig): ResponseSanitizer
+
 // ---- Server-side tool follow-ups (issue #5) ----
 
 /** The wire protocol of a follow-up: `/v1/chat/completions`, `/v1/responses` or `/v1/messages`. */

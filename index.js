@@ -5,5 +5,6 @@
 module.exports = {
   ...require('./js/transcript.js'),
   ...require('./js/response.js'),
+  ...require('./js/scrub.js'),
   ...require('./js/followup.js'),
 }

@@ -45,3 +45,6 @@ for (const n of [100, 1000, 10000]) {
     console.log(`| ${n} | ${name} | ${ours.toFixed(0)} | ${js.toFixed(0)} | ${(js / ours).toFixed(2)}× | ${oc} | ${(oc / ours).toFixed(1)}× |`)
   }
 }
+
+// Response cleaning and the outbound scrubbers (benchmark/response.mjs).
+await import('./response.mjs')
