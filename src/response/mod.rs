@@ -13,20 +13,58 @@
 //!   text in `content` in [`Mode::Extract`] (reported), and is removed in [`Mode::Strip`];
 //! - malformed JSON arguments are kept as the raw string and reported, never dropped.
 //!
+//! - `auto` detects every family whose markers are special tokens or fixed tags ([`scan::detect`]);
+//!   the families written as plain JSON or Python (`llama3_json`, `pythonic`, `llama4_pythonic`,
+//!   `xlam`, `olmo3`) are read only when `options.format` names them or `options.model` names
+//!   their model ([`Family::from_model`]), so ordinary JSON or code is never taken for a call. The
+//!   model hint also picks between families that share a grammar (`<tool_call>{` is ERNIE-4.5 for an
+//!   ERNIE model, `<tool_calls>[` is Jamba for a Jamba model) and turns on prose reasoning forms
+//!   (Granite, gpt-oss with stripped markers). When nothing is detected, the hinted family's
+//!   parser still runs (it may find bare calls or wrapper tags such as Hunyuan's `<answer>`).
+//! - ids are `call_<index>_<8 hex>`, except Kimi-K2's own `functions.NAME:IDX` and Mistral's
+//!   9-character alphanumeric ids (its templates reject others, see [`mistral`]).
+//!
 //! The whole module never panics on input, is deterministic, and scans a reply without markers
-//! with one `memchr`-style pass for `<` ([`scan`]) before any per-family work.
+//! with one `memchr2` pass for `<` and `[` ([`scan::may_hold_markers`]) before any per-family work
+//! (unless a plain-text family is named). Shared readers: [`json_calls`] (JSON-bodied calls),
+//! [`pyliteral`] (Python literals), [`xml_invoke`] (Step-3 / DSML invokes), [`typing`] (values).
 
 pub mod deepseek_v3;
 pub mod deepseek_v31;
+pub mod deepseek_v32;
+pub mod ernie45;
+pub mod gigachat3;
 pub mod glm45;
+pub mod gpt_oss;
+pub mod granite;
+pub mod granite_20b_fc;
 pub mod hermes;
+pub mod hunyuan_a13b;
+pub mod internlm2;
+pub mod jamba;
 pub mod json;
+pub mod json_calls;
 pub mod kimi_k2;
+pub mod llama3_json;
+pub mod llama4_pythonic;
+pub mod longcat;
+pub mod minimax_m1;
 pub mod minimax_m2;
+pub mod mistral;
+pub mod olmo3;
+pub mod phi4_mini;
+pub mod pyliteral;
+pub mod pythonic;
 pub mod qwen3_coder;
 pub mod scan;
+pub mod seed_oss;
+pub mod step3;
+#[cfg(test)]
+mod test_util;
 pub mod thinking;
 pub mod typing;
+pub mod xlam;
+pub mod xml_invoke;
 
 use serde_json::Value;
 
@@ -34,7 +72,7 @@ use serde_json::Value;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolCall {
     /// Deterministic: `call_<index>_<8 hex of a hash of name and arguments>`, or the model's own id
-    /// for Kimi-K2 (`functions.NAME:IDX`).
+    /// for Kimi-K2 (`functions.NAME:IDX`), or 9 letters and digits for Mistral.
     pub id: String,
     pub name: String,
     /// JSON text; the raw text the model wrote when it is not valid JSON (see `problems`).
@@ -72,7 +110,7 @@ pub enum Mode {
 pub struct Options {
     /// `None` or `"auto"`: detect from unambiguous markers; otherwise one of [`FORMATS`].
     pub format: Option<String>,
-    /// `"provider/model-id"`; informs `auto` (e.g. Qwen3-Coder's unwrapped `<function=` form).
+    /// `"provider/model-id"`; informs `auto` (see [`Family::from_model`]).
     pub model: Option<String>,
     /// The OpenAI `tools` array; types argument values of the XML-ish formats (see [`typing`]).
     pub tools: Option<Value>,
@@ -84,12 +122,32 @@ pub struct Options {
 pub const FORMATS: &[&str] = &[
     "hermes",
     "qwen3_coder",
+    "seed_oss",
     "glm45",
     "glm47",
+    "minimax_m1",
     "minimax_m2",
     "deepseek_v3",
     "deepseek_v31",
+    "deepseek_v32",
     "kimi_k2",
+    "llama3_json",
+    "pythonic",
+    "llama4_pythonic",
+    "mistral",
+    "gpt_oss",
+    "step3",
+    "hunyuan_a13b",
+    "ernie45",
+    "longcat",
+    "internlm2",
+    "phi4_mini",
+    "granite",
+    "granite_20b_fc",
+    "xlam",
+    "jamba",
+    "olmo3",
+    "gigachat3",
 ];
 
 /// A tool-call family: the unit of detection and parsing.
@@ -97,12 +155,33 @@ pub const FORMATS: &[&str] = &[
 pub enum Family {
     Hermes,
     Qwen3Coder,
+    SeedOss,
     /// GLM-4.5 and GLM-4.7 share one tolerant parser.
     Glm,
+    MinimaxM1,
     MinimaxM2,
     /// DeepSeek V3 and V3.1 share the outer tokens; each call's shape decides.
     DeepSeek,
+    /// DeepSeek V3.2's DSML.
+    DeepSeekV32,
     KimiK2,
+    Llama3Json,
+    Pythonic,
+    Llama4Pythonic,
+    Mistral,
+    GptOss,
+    Step3,
+    HunyuanA13b,
+    Ernie45,
+    Longcat,
+    Internlm2,
+    Phi4Mini,
+    Granite,
+    Granite20bFc,
+    Xlam,
+    Jamba,
+    Olmo3,
+    Gigachat3,
 }
 
 impl Family {
@@ -111,12 +190,115 @@ impl Family {
         Some(match name {
             "hermes" => Family::Hermes,
             "qwen3_coder" => Family::Qwen3Coder,
+            "seed_oss" => Family::SeedOss,
             "glm45" | "glm47" => Family::Glm,
+            "minimax_m1" => Family::MinimaxM1,
             "minimax_m2" => Family::MinimaxM2,
             "deepseek_v3" | "deepseek_v31" => Family::DeepSeek,
+            "deepseek_v32" => Family::DeepSeekV32,
             "kimi_k2" => Family::KimiK2,
+            "llama3_json" => Family::Llama3Json,
+            "pythonic" => Family::Pythonic,
+            "llama4_pythonic" => Family::Llama4Pythonic,
+            "mistral" => Family::Mistral,
+            "gpt_oss" => Family::GptOss,
+            "step3" => Family::Step3,
+            "hunyuan_a13b" => Family::HunyuanA13b,
+            "ernie45" => Family::Ernie45,
+            "longcat" => Family::Longcat,
+            "internlm2" => Family::Internlm2,
+            "phi4_mini" => Family::Phi4Mini,
+            "granite" => Family::Granite,
+            "granite_20b_fc" => Family::Granite20bFc,
+            "xlam" => Family::Xlam,
+            "jamba" => Family::Jamba,
+            "olmo3" => Family::Olmo3,
+            "gigachat3" => Family::Gigachat3,
             _ => return None,
         })
+    }
+
+    /// The family an `options.model` id (`"provider/model-id"`, any case) names, if any. Only the
+    /// families whose text forms differ from what `auto` detects need this (the bare-JSON and
+    /// pythonic ones, shared markers such as `<tool_call>{`, prose reasoning); the choices:
+    /// Llama 3.x → `llama3_json` (its default template; the pythonic template is opt-in, name
+    /// `pythonic` for it), Llama 4 → `llama4_pythonic`, LFM2 and ToolACE → `pythonic`, OLMo-3 →
+    /// `olmo3`, xLAM → `xlam`, Granite-20B-FunctionCalling → `granite_20b_fc`, other Granite →
+    /// `granite`, ERNIE → `ernie45`, Jamba → `jamba`, Hunyuan → `hunyuan_a13b`, MiniMax-M1 →
+    /// `minimax_m1`, DeepSeek-V3.2 (not V3.2-Exp, which writes V3.1's form) → `deepseek_v32`,
+    /// gpt-oss → `gpt_oss`, the Mistral family (Mistral, Mixtral, Magistral, Devstral, Ministral,
+    /// Codestral) → `mistral`, and Qwen3-Coder, Seed-OSS, Step-3, LongCat, InternLM, Phi-4-mini,
+    /// GigaChat by name.
+    pub fn from_model(model: &str) -> Option<Family> {
+        let m = model.to_ascii_lowercase();
+        let has = |s: &[&str]| s.iter().any(|p| m.contains(p));
+        Some(if has(&["qwen"]) && has(&["coder"]) {
+            Family::Qwen3Coder
+        } else if has(&["seed-oss", "seed_oss"]) {
+            Family::SeedOss
+        } else if has(&["minimax-m1", "minimax_m1"]) {
+            Family::MinimaxM1
+        } else if has(&["deepseek-v3.2", "deepseek_v3.2", "deepseek-v32"]) && !has(&["exp"]) {
+            Family::DeepSeekV32
+        } else if has(&["llama-4", "llama4", "llama_4"]) {
+            Family::Llama4Pythonic
+        } else if has(&["llama-3", "llama3", "llama_3"]) {
+            Family::Llama3Json
+        } else if has(&["lfm2", "toolace"]) {
+            Family::Pythonic
+        } else if has(&[
+            "mistral",
+            "mixtral",
+            "magistral",
+            "devstral",
+            "ministral",
+            "codestral",
+        ]) {
+            Family::Mistral
+        } else if has(&["gpt-oss", "gpt_oss"]) {
+            Family::GptOss
+        } else if has(&["step3", "step-3"]) {
+            Family::Step3
+        } else if has(&["hunyuan"]) {
+            Family::HunyuanA13b
+        } else if has(&["ernie"]) {
+            Family::Ernie45
+        } else if has(&["longcat"]) {
+            Family::Longcat
+        } else if has(&["internlm"]) {
+            Family::Internlm2
+        } else if has(&["phi-4-mini", "phi4-mini", "phi_4_mini"]) {
+            Family::Phi4Mini
+        } else if has(&["granite-20b-functioncalling", "granite-20b-fc"]) {
+            Family::Granite20bFc
+        } else if has(&["granite"]) {
+            Family::Granite
+        } else if has(&["xlam"]) {
+            Family::Xlam
+        } else if has(&["jamba"]) {
+            Family::Jamba
+        } else if has(&["olmo-3", "olmo3"]) {
+            Family::Olmo3
+        } else if has(&["gigachat"]) {
+            Family::Gigachat3
+        } else {
+            return None;
+        })
+    }
+
+    /// Families whose text is plain JSON or Python (or prose reasoning): read only when named, and
+    /// not covered by the special-token prefilter.
+    pub fn reads_plain_text(self) -> bool {
+        matches!(
+            self,
+            Family::Llama3Json
+                | Family::Pythonic
+                | Family::Llama4Pythonic
+                | Family::Xlam
+                | Family::Olmo3
+                | Family::Granite
+                | Family::GptOss
+        )
     }
 }
 
@@ -171,6 +353,55 @@ pub struct Parsed {
 }
 
 impl Parsed {
+    /// Add a markup-only block (removed from `content`, no call) for each occurrence of `tags`
+    /// outside the blocks already found: wrappers such as Hunyuan's `<answer>`, ERNIE's
+    /// `<response>`, Llama's `<|eom_id|>`.
+    pub fn strip_markup(&mut self, text: &str, tags: &[&str]) {
+        let mut extra = Vec::new();
+        for tag in tags {
+            let mut f = scan::Finder::new(tag);
+            let mut at = 0;
+            while let Some(i) = f.find(text, at) {
+                at = i + tag.len();
+                if !self.blocks.iter().any(|b| b.start <= i && i < b.end) {
+                    extra.push(Block {
+                        start: i,
+                        end: at,
+                        calls: Vec::new(),
+                        keep_raw: false,
+                    });
+                }
+            }
+        }
+        if !extra.is_empty() {
+            self.blocks.append(&mut extra);
+            self.blocks.sort_by_key(|b| b.start);
+        }
+    }
+
+    /// The byte ranges of `text` (of length `len`) outside every block, in order.
+    pub fn gaps(&self, len: usize) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        let mut at = 0;
+        for b in &self.blocks {
+            if b.start > at {
+                out.push((at, b.start));
+            }
+            at = at.max(b.end);
+        }
+        if at < len {
+            out.push((at, len));
+        }
+        out
+    }
+
+    /// Set the format to `name` when a call was read.
+    pub fn set_format_if_calls(&mut self, name: &'static str) {
+        if self.format.is_none() && self.blocks.iter().any(|b| !b.calls.is_empty()) {
+            self.format = Some(name);
+        }
+    }
+
     /// `(name, arguments)` of every call, in order (tests).
     #[cfg(test)]
     pub fn call_pairs(&self) -> Vec<(String, String)> {
@@ -198,22 +429,59 @@ pub fn parse_family(family: Family, text: &str, cx: &Ctx) -> Parsed {
     match family {
         Family::Hermes => hermes::parse(text, cx),
         Family::Qwen3Coder => qwen3_coder::parse(text, cx),
+        Family::SeedOss => seed_oss::parse(text, cx),
         Family::Glm => glm45::parse(text, cx),
+        Family::MinimaxM1 => minimax_m1::parse(text, cx),
         Family::MinimaxM2 => minimax_m2::parse(text, cx),
         Family::DeepSeek => deepseek_v3::parse(text, cx),
+        Family::DeepSeekV32 => deepseek_v32::parse(text, cx),
         Family::KimiK2 => kimi_k2::parse(text, cx),
+        Family::Llama3Json => llama3_json::parse(text, cx),
+        Family::Pythonic => pythonic::parse(text, cx),
+        Family::Llama4Pythonic => llama4_pythonic::parse(text, cx),
+        Family::Mistral => mistral::parse(text, cx),
+        Family::GptOss => gpt_oss::parse(text, cx),
+        Family::Step3 => step3::parse(text, cx),
+        Family::HunyuanA13b => hunyuan_a13b::parse(text, cx),
+        Family::Ernie45 => ernie45::parse(text, cx),
+        Family::Longcat => longcat::parse(text, cx),
+        Family::Internlm2 => internlm2::parse(text, cx),
+        Family::Phi4Mini => phi4_mini::parse(text, cx),
+        Family::Granite => granite::parse(text, cx),
+        Family::Granite20bFc => granite_20b_fc::parse(text, cx),
+        Family::Xlam => xlam::parse(text, cx),
+        Family::Jamba => jamba::parse(text, cx),
+        Family::Olmo3 => olmo3::parse(text, cx),
+        Family::Gigachat3 => gigachat3::parse(text, cx),
     }
 }
 
 /// Clean a whole reply. Never panics; the same input always gives the same output.
 pub fn clean_response(content: &str, opts: &Options) -> Cleaned {
     let mut out = Cleaned::default();
-    // Prefilter: every marker this module knows starts with `<`.
-    if !content.contains('<') {
+    let model_hint = opts.model.as_deref().and_then(Family::from_model);
+    let forced = match opts.format.as_deref() {
+        None | Some("auto") | Some("") => None,
+        Some(name) => Some(Family::from_format(name).ok_or(name)),
+    };
+    let hint = match forced {
+        Some(f) => f.ok(),
+        None => model_hint,
+    };
+    // Prefilter: every special-token marker holds `<` or `[` (or is `◁think▷`); only the families
+    // read from plain JSON, Python or prose need the full pass without them.
+    if !hint.is_some_and(Family::reads_plain_text) && !scan::may_hold_markers(content) {
         out.content = content.to_owned();
+        if let Some(Err(name)) = forced {
+            out.problems.push(unsupported(name));
+        }
         return out;
     }
-    let thinks = thinking::find_blocks(content);
+    let extra = thinking::Extra {
+        granite: hint == Some(Family::Granite),
+        harmony_stripped: hint == Some(Family::GptOss),
+    };
+    let thinks = thinking::find_blocks(content, extra);
     // Visible pieces between reasoning blocks.
     let mut pieces: Vec<(usize, usize)> = Vec::with_capacity(thinks.len() + 1);
     let mut at = 0;
@@ -223,24 +491,20 @@ pub fn clean_response(content: &str, opts: &Options) -> Cleaned {
     }
     pieces.push((at, content.len()));
 
-    let model = opts.model.as_deref().unwrap_or("").to_ascii_lowercase();
     let cx = Ctx {
         tools: opts.tools.as_ref(),
-        unwrapped: model.contains("qwen") && model.contains("coder"),
+        unwrapped: model_hint == Some(Family::Qwen3Coder),
     };
-    let family = match opts.format.as_deref() {
+    let family = match forced {
         _ if opts.tool_calls == Mode::Keep => None,
-        None | Some("auto") | Some("") => pieces
+        None => pieces
             .iter()
-            .find_map(|&(s, e)| scan::detect(&content[s..e], cx.unwrapped)),
-        Some(name) => {
-            let f = Family::from_format(name);
-            if f.is_none() {
-                out.problems.push(format!(
-                    "format {name:?} is not supported; tool calls left as text"
-                ));
-            }
-            f
+            .find_map(|&(s, e)| scan::detect(&content[s..e], model_hint))
+            .or(model_hint),
+        Some(Ok(f)) => Some(f),
+        Some(Err(name)) => {
+            out.problems.push(unsupported(name));
+            None
         }
     };
     let parsed: Vec<Parsed> = match family {
@@ -288,7 +552,8 @@ pub fn clean_response(content: &str, opts: &Options) -> Cleaned {
                     out.content.truncate(kept);
                     if !t.closed {
                         out.problems.push(
-                            "thinking: <think> is never closed; the rest is reasoning".into(),
+                            "thinking: a reasoning block is never closed; the rest is reasoning"
+                                .into(),
                         );
                     }
                 }
@@ -307,7 +572,10 @@ pub fn clean_response(content: &str, opts: &Options) -> Cleaned {
             .into_iter()
             .enumerate()
             .map(|(i, c)| ToolCall {
-                id: c.id.unwrap_or_else(|| call_id(i, &c.name, &c.arguments)),
+                id: c.id.unwrap_or_else(|| match family {
+                    Some(Family::Mistral) => mistral::call_id(i, &c.name, &c.arguments),
+                    _ => call_id(i, &c.name, &c.arguments),
+                }),
                 name: c.name,
                 arguments: c.arguments,
             })
@@ -316,13 +584,23 @@ pub fn clean_response(content: &str, opts: &Options) -> Cleaned {
     out
 }
 
-/// `call_<index>_<8 hex>`: FNV-1a over name, a NUL and the arguments, folded to 32 bits.
-pub fn call_id(index: usize, name: &str, arguments: &str) -> String {
+fn unsupported(name: &str) -> String {
+    format!("format {name:?} is not supported; tool calls left as text")
+}
+
+/// FNV-1a over name, a NUL and the arguments (the hash behind every generated id).
+pub fn call_hash(name: &str, arguments: &str) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in name.bytes().chain([0u8]).chain(arguments.bytes()) {
         h ^= u64::from(b);
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
+    h
+}
+
+/// `call_<index>_<8 hex>`: FNV-1a over name, a NUL and the arguments, folded to 32 bits.
+pub fn call_id(index: usize, name: &str, arguments: &str) -> String {
+    let h = call_hash(name, arguments);
     format!("call_{index}_{:08x}", (h ^ (h >> 32)) as u32)
 }
 

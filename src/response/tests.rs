@@ -433,7 +433,7 @@ fn explicit_format_restricts_parsing() {
     let u = clean_response(
         t,
         &Options {
-            format: Some("pythonic".into()),
+            format: Some("no_such_format".into()),
             ..auto()
         },
     );
@@ -531,6 +531,53 @@ fn openers_without_closers_stay_linear() {
             };
             let c = clean_response(&text, &o);
             assert!(c.content.len() + c.reasoning.len() <= text.len());
+        }
+    }
+}
+
+#[test]
+fn every_family_stays_linear_on_openers_without_closers() {
+    // A quadratic scan in any family would take minutes here, even at 100 KB.
+    let units = [
+        "<tool_call>{",
+        "<tool_call>[",
+        "<tool_calls>{",
+        "<tool_calls>[",
+        "[TOOL_CALLS]f{",
+        "[TOOL_CALLS]f[ARGS]{\"a\": \"",
+        "[TOOL_CALLS][{",
+        "functools[{",
+        "<|python_tag|>{",
+        "{\"a\": \"{",
+        "[f(a=\"",
+        "[f(a=[",
+        "<|python_start|>[f(",
+        "<function_calls>\nf(",
+        "<|start|>assistant<|channel|>commentary to=functions.f json<|message|>{",
+        "assistantcommentary to=functions.f json{",
+        "analysis",
+        "<｜DSML｜function_calls><｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"a\">",
+        "<｜tool_calls_begin｜><steptml:invoke name=\"f\"><steptml:parameter name=\"a\">",
+        "<seed:tool_call><function=f><parameter=a>",
+        "Here is my thought process:",
+        "[THINK]",
+        "<function_call>{",
+        "function call<|role_sep|>{",
+        "<|action_start|><|plugin|>{",
+        "<longcat_tool_call>{",
+    ];
+    for unit in units {
+        let text = unit.repeat(100_000 / unit.len());
+        for format in FORMATS.iter().copied().chain(["auto"]) {
+            let o = Options {
+                format: Some(format.to_owned()),
+                ..auto()
+            };
+            let c = clean_response(&text, &o);
+            assert!(
+                c.content.len() + c.reasoning.len() <= text.len(),
+                "{unit} {format}"
+            );
         }
     }
 }
