@@ -581,3 +581,27 @@ fn every_family_stays_linear_on_openers_without_closers() {
         }
     }
 }
+
+/// Throughput of the no-marker path; run with
+/// `cargo test --release --lib scan_throughput -- --ignored --nocapture`.
+#[test]
+#[ignore = "timing; run in release"]
+fn scan_throughput() {
+    for (label, unit) in [
+        ("no < or [", "plain words (and braces {}) and 中文 — "),
+        (
+            "with < and [",
+            "a < b <b>x</b> [link](u) and more words here ",
+        ),
+    ] {
+        let text = unit.repeat(50_000_000 / unit.len());
+        let mut best = f64::MAX;
+        for _ in 0..5 {
+            let t = std::time::Instant::now();
+            let c = clean_response(&text, &auto());
+            assert_eq!(c.content.len(), text.len());
+            best = best.min(t.elapsed().as_secs_f64());
+        }
+        eprintln!("{label}: {:.2} GB/s", text.len() as f64 / best / 1e9);
+    }
+}
