@@ -379,6 +379,27 @@ impl Parsed {
         }
     }
 
+    /// Sort the blocks, clamp them to `len`, and drop (and report) any that overlaps an earlier one.
+    pub fn normalize(&mut self, len: usize) {
+        self.blocks.sort_by_key(|b| (b.start, b.end));
+        let mut end = 0;
+        let mut dropped = 0;
+        self.blocks.retain_mut(|b| {
+            b.end = b.end.min(len);
+            if b.start < end || b.start > b.end {
+                dropped += 1;
+                return false;
+            }
+            end = b.end;
+            true
+        });
+        if dropped > 0 {
+            self.problems.push(format!(
+                "{dropped} call block(s) overlapped an earlier one and were ignored"
+            ));
+        }
+    }
+
     /// The byte ranges of `text` (of length `len`) outside every block, in order.
     pub fn gaps(&self, len: usize) -> Vec<(usize, usize)> {
         let mut out = Vec::new();
@@ -424,8 +445,16 @@ pub struct Ctx<'a> {
     pub unwrapped: bool,
 }
 
-/// Run one family's parser on a piece of visible (non-reasoning) text.
+/// Run one family's parser on a piece of visible (non-reasoning) text. The blocks come back
+/// sorted, inside the text and not overlapping (a block that overlaps an earlier one is dropped
+/// and reported), whatever the family parser did.
 pub fn parse_family(family: Family, text: &str, cx: &Ctx) -> Parsed {
+    let mut p = parse_family_raw(family, text, cx);
+    p.normalize(text.len());
+    p
+}
+
+fn parse_family_raw(family: Family, text: &str, cx: &Ctx) -> Parsed {
     match family {
         Family::Hermes => hermes::parse(text, cx),
         Family::Qwen3Coder => qwen3_coder::parse(text, cx),
@@ -527,6 +556,9 @@ pub fn clean_response(content: &str, opts: &Options) -> Cleaned {
             }
             out.problems.extend(p.problems.iter().cloned());
             for b in &p.blocks {
+                if b.start < at || b.end > piece.len() || b.start > b.end {
+                    continue; // never after `normalize`; kept so no input can panic here
+                }
                 raw_calls.extend(b.calls.iter().cloned());
                 if opts.tool_calls == Mode::Extract && b.keep_raw {
                     continue;

@@ -480,6 +480,42 @@ fn junk_never_panics() {
         "北",
         "\n",
         "```json",
+        "<seed:tool_call>",
+        "<tool_calls>",
+        "</tool_calls>",
+        "[",
+        "]",
+        "(",
+        ")",
+        "f(a=",
+        "'",
+        "[TOOL_CALLS]",
+        "[ARGS]",
+        "[THINK]",
+        "functools",
+        "<|python_tag|>",
+        "<|python_start|>",
+        "<function_calls>",
+        "<|channel|>",
+        "<|start|>assistant",
+        "<|message|>",
+        "<|call|>",
+        " to=functions.f",
+        "assistantcommentary to=functions.g json",
+        "assistantfinal",
+        "analysis",
+        "<｜DSML｜invoke name=\"x\">",
+        "<｜DSML｜parameter name=\"y\" string=\"false\">",
+        "<steptml:invoke name=\"s\">",
+        "<｜tool_calls_begin｜>",
+        "<longcat_tool_call>",
+        "<|action_start|><|plugin|>",
+        "<function_call>",
+        "function call<|role_sep|>",
+        "<|tool_call|>",
+        "Here is my thought process:",
+        "<answer>",
+        "\"parameters\"",
     ];
     // A deterministic pseudo-random walk over marker soups.
     let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -492,13 +528,16 @@ fn junk_never_panics() {
             s.push_str(markers[(seed % markers.len() as u64) as usize]);
         }
         seed = seed.wrapping_add(1);
-        for format in [None, Some("glm47"), Some("qwen3_coder"), Some("kimi_k2")] {
-            let o = Options {
-                format: format.map(str::to_owned),
-                model: Some("qwen3-coder".into()),
-                ..auto()
-            };
-            let _ = clean_response(&s, &o);
+        for format in FORMATS.iter().copied().chain(["auto"]) {
+            for model in ["qwen3-coder", "gpt-oss", "granite"] {
+                let o = Options {
+                    format: Some(format.to_owned()),
+                    model: Some(model.into()),
+                    ..auto()
+                };
+                let c = clean_response(&s, &o);
+                assert!(c.content.len() <= s.len() + 1, "{s:?}");
+            }
         }
     }
 }
