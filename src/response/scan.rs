@@ -84,6 +84,13 @@ fn detect_marker(text: &str, hint: Option<Family>) -> Option<Family> {
             }
             continue;
         }
+        // Every `<` marker continues with one of these bytes; HTML and comparisons mostly do not.
+        if !matches!(
+            bytes.get(at + 1),
+            Some(b'|' | 0xEF | b'm' | b's' | b'l' | b't' | b'f')
+        ) {
+            continue;
+        }
         if let Some(&(_, f)) = OPENERS.iter().find(|(m, _)| rest.starts_with(m)) {
             // A lone `<|tool_call_begin|>` counts only with its argument marker after it.
             if !rest.starts_with("<|tool_call_begin|>") || kimi_args.find(text, at).is_some() {

@@ -134,6 +134,16 @@ struct Active {
 /// The reasoning blocks of `text`, in order, not overlapping.
 pub fn find_blocks(text: &str, extra: Extra) -> Vec<Think> {
     let mut out = Vec::new();
+    // Every always-on marker holds `hink`, `HINK` or `<|channel|>analysis`: three passes decide
+    // for most replies instead of one per marker.
+    if !extra.granite
+        && !extra.harmony_stripped
+        && !text.contains("hink")
+        && !text.contains("HINK")
+        && !text.contains("<|channel|>analysis")
+    {
+        return out;
+    }
     let mut pairs: Vec<&'static Pair> = ALWAYS.iter().collect();
     if extra.granite {
         pairs.push(&GRANITE);
