@@ -538,6 +538,15 @@ fn junk_never_panics() {
                 let c = clean_response(&s, &o);
                 assert!(c.content.len() <= s.len() + 1, "{s:?}");
             }
+            // Keeping both leaves the text exactly as it was, whatever the format.
+            let keep = Options {
+                format: Some(format.to_owned()),
+                model: Some("granite".into()),
+                tool_calls: Mode::Keep,
+                thinking: Mode::Keep,
+                ..auto()
+            };
+            assert_eq!(clean_response(&s, &keep).content, s);
         }
     }
 }
