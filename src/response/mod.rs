@@ -11,8 +11,7 @@
 //! - a call block whose closing tag is missing still yields a call when its name is complete and
 //!   its arguments can be read (reported in `problems`); a block that yields no call keeps its raw
 //!   text in `content` in [`Mode::Extract`] (reported), and is removed in [`Mode::Strip`];
-//! - malformed JSON arguments are kept as the raw string and reported, never dropped.
-//!
+//! - malformed JSON arguments are kept as the raw string and reported, never dropped;
 //! - `auto` detects every family whose markers are special tokens or fixed tags ([`scan::detect`]);
 //!   the families written as plain JSON or Python (`llama3_json`, `pythonic`, `llama4_pythonic`,
 //!   `xlam`, `olmo3`) are read only when `options.format` names them or `options.model` names
@@ -20,14 +19,14 @@
 //!   model hint also picks between families that share a grammar (`<tool_call>{` is ERNIE-4.5 for an
 //!   ERNIE model, `<tool_calls>[` is Jamba for a Jamba model) and turns on prose reasoning forms
 //!   (Granite, gpt-oss with stripped markers). When nothing is detected, the hinted family's
-//!   parser still runs (it may find bare calls or wrapper tags such as Hunyuan's `<answer>`).
+//!   parser still runs (it may find bare calls or wrapper tags such as Hunyuan's `<answer>`);
 //! - ids are `call_<index>_<8 hex>`, except Kimi-K2's own `functions.NAME:IDX` and Mistral's
 //!   9-character alphanumeric ids (its templates reject others, see [`mistral`]).
 //!
 //! The whole module never panics on input, is deterministic, and scans a reply without markers
 //! with one `memchr2` pass for `<` and `[` ([`scan::may_hold_markers`]) before any per-family work
 //! (unless a plain-text family is named). Shared readers: [`json_calls`] (JSON-bodied calls),
-//! [`pyliteral`] (Python literals), [`xml_invoke`] (Step-3 / DSML invokes), [`typing`] (values).
+//! [`pyliteral`] (Python literals), [`xml_invoke`] (MiniMax-M2 / Step-3 / DSML invokes), [`typing`] (values).
 
 pub mod deepseek_v3;
 pub mod deepseek_v31;
