@@ -784,16 +784,40 @@ export declare function repairSessionFile(path: string, options?: RepairSessionF
 /** What to do with tool-call markup or reasoning in a reply. */
 export type CleanMode = 'extract' | 'strip' | 'keep'
 
-/** The text tool-call formats {@link cleanResponse} implements so far. */
+/**
+ * The text tool-call formats {@link cleanResponse} reads. `llama3_json`, `pythonic`,
+ * `llama4_pythonic`, `xlam` and `olmo3` are plain JSON or Python: `'auto'` reads them only when
+ * `options.model` names their model (e.g. `meta-llama/Llama-3.3-70B-Instruct`), never from the text alone.
+ */
 export type ResponseFormat =
   | 'hermes'
   | 'qwen3_coder'
+  | 'seed_oss'
   | 'glm45'
   | 'glm47'
+  | 'minimax_m1'
   | 'minimax_m2'
   | 'deepseek_v3'
   | 'deepseek_v31'
+  | 'deepseek_v32'
   | 'kimi_k2'
+  | 'llama3_json'
+  | 'pythonic'
+  | 'llama4_pythonic'
+  | 'mistral'
+  | 'gpt_oss'
+  | 'step3'
+  | 'hunyuan_a13b'
+  | 'ernie45'
+  | 'longcat'
+  | 'internlm2'
+  | 'phi4_mini'
+  | 'granite'
+  | 'granite_20b_fc'
+  | 'xlam'
+  | 'jamba'
+  | 'olmo3'
+  | 'gigachat3'
 
 /** An OpenAI function tool definition, used to type argument values. */
 export interface OpenAIFunctionTool {
@@ -803,21 +827,36 @@ export interface OpenAIFunctionTool {
 
 /** Options of {@link cleanResponse}. */
 export interface CleanResponseOptions {
-  /** `'auto'` (default) detects formats whose markers are unambiguous, or names one format. */
+  /**
+   * `'auto'` (default) detects formats whose markers are unambiguous (special tokens, fixed tags),
+   * or names one format (then only that format is read).
+   */
   format?: 'auto' | ResponseFormat
-  /** `"provider/model-id"`; informs `auto` (e.g. Qwen3-Coder's unwrapped `<function=…>` form). */
+  /**
+   * `"provider/model-id"`; informs `auto`: enables the plain JSON/Python formats of that model
+   * (Llama 3 → `llama3_json`, Llama 4 → `llama4_pythonic`, LFM2/ToolACE → `pythonic`, xLAM, OLMo-3),
+   * picks between formats with the same markers (ERNIE and Granite for `<tool_call>{`, Jamba for
+   * `<tool_calls>[`), Qwen3-Coder's unwrapped `<function=…>` form, and prose reasoning (Granite's
+   * `Here is my thought process:`, gpt-oss with its Harmony markers stripped).
+   */
   model?: string
   /** OpenAI tools: their parameter schemas type the values of XML-style formats. */
   tools?: readonly OpenAIFunctionTool[]
   /** `'extract'` (default): calls become `toolCalls`; `'strip'`: removed; `'keep'`: left in the text. */
   toolCalls?: CleanMode
-  /** `'extract'` (default): `<think>` text becomes `reasoning`; `'strip'`: removed; `'keep'`: left. */
+  /**
+   * `'extract'` (default): reasoning (`<think>`, `<seed:think>`, `[THINK]`, gpt-oss's analysis
+   * channel, …) becomes `reasoning`; `'strip'`: removed; `'keep'`: left.
+   */
   thinking?: CleanMode
 }
 
 /** A tool call in OpenAI's `tool_calls` shape; `arguments` is a JSON string. */
 export interface OpenAIToolCall {
-  /** Deterministic: `call_<index>_<8 hex>`; Kimi-K2 keeps its own `functions.NAME:IDX`. */
+  /**
+   * Deterministic: `call_<index>_<8 hex>`; Kimi-K2 keeps its own `functions.NAME:IDX`; Mistral
+   * gets 9 letters and digits (what its templates accept), or the model's own id of that shape.
+   */
   id: string
   type: 'function'
   function: { name: string; arguments: string }
@@ -836,11 +875,10 @@ export interface CleanedResponse {
 }
 
 /**
- * Recovers tool calls that an open-weight model (Qwen, GLM, MiniMax, DeepSeek, Kimi …) wrote into
- * its reply as text, turns them into OpenAI tool calls, and separates `<think>` reasoning from the
- * visible text. Nothing inside reasoning is taken for a call; text around calls is kept. This is the
- * first part of issue #3: the formats listed in {@link ResponseFormat}; the streaming cleaner and
- * the other formats come next.
+ * Recovers tool calls that an open-weight model (Qwen, GLM, MiniMax, DeepSeek, Kimi, Llama, Mistral,
+ * gpt-oss …) wrote into its reply as text, turns them into OpenAI tool calls, and separates reasoning
+ * from the visible text. Nothing inside reasoning is taken for a call; text around calls is kept.
+ * Whole replies, every format in {@link ResponseFormat}; the streaming cleaner comes next.
  * @throws TypeError when `content` is not a string or an option has the wrong type.
  */
 export declare function cleanResponse(content: string, options?: CleanResponseOptions): CleanedResponse

@@ -11,30 +11,70 @@
 //! - a call block whose closing tag is missing still yields a call when its name is complete and
 //!   its arguments can be read (reported in `problems`); a block that yields no call keeps its raw
 //!   text in `content` in [`Mode::Extract`] (reported), and is removed in [`Mode::Strip`];
-//! - malformed JSON arguments are kept as the raw string and reported, never dropped.
+//! - malformed JSON arguments are kept as the raw string and reported, never dropped;
+//! - `auto` detects every family whose markers are special tokens or fixed tags ([`scan::detect`]);
+//!   the families written as plain JSON or Python (`llama3_json`, `pythonic`, `llama4_pythonic`,
+//!   `xlam`, `olmo3`) are read only when `options.format` names them or `options.model` names
+//!   their model ([`Family::from_model`]), so ordinary JSON or code is never taken for a call. The
+//!   model hint also picks between families that share a grammar (`<tool_call>{` is ERNIE-4.5 for an
+//!   ERNIE model, `<tool_calls>[` is Jamba for a Jamba model) and turns on prose reasoning forms
+//!   (Granite, gpt-oss with stripped markers). When nothing is detected, the hinted family's
+//!   parser still runs (it may find bare calls or wrapper tags such as Hunyuan's `<answer>`);
+//! - ids are `call_<index>_<8 hex>`, except Kimi-K2's own `functions.NAME:IDX` and Mistral's
+//!   9-character alphanumeric ids (its templates reject others, see [`mistral`]).
 //!
 //! The whole module never panics on input, is deterministic, and scans a reply without markers
-//! with one `memchr`-style pass for `<` ([`scan`]) before any per-family work.
+//! with one `memchr2` pass for `<` and `[` ([`scan::may_hold_markers`]) before any per-family work
+//! (unless a plain-text family is named). Shared readers: [`json_calls`] (JSON-bodied calls),
+//! [`pyliteral`] (Python literals), [`xml_invoke`] (MiniMax-M2 / Step-3 / DSML invokes), [`typing`] (values).
 
 pub mod deepseek_v3;
 pub mod deepseek_v31;
+pub mod deepseek_v32;
+pub mod ernie45;
+pub mod family;
+pub mod gigachat3;
 pub mod glm45;
+pub mod gpt_oss;
+pub mod granite;
+pub mod granite_20b_fc;
 pub mod hermes;
+pub mod hunyuan_a13b;
+pub mod internlm2;
+pub mod jamba;
 pub mod json;
+pub mod json_calls;
 pub mod kimi_k2;
+pub mod llama3_json;
+pub mod llama4_pythonic;
+pub mod longcat;
+pub mod minimax_m1;
 pub mod minimax_m2;
+pub mod mistral;
+pub mod olmo3;
+pub mod phi4_mini;
+pub mod pyliteral;
+pub mod pythonic;
 pub mod qwen3_coder;
 pub mod scan;
+pub mod seed_oss;
+pub mod step3;
+#[cfg(test)]
+mod test_util;
 pub mod thinking;
 pub mod typing;
+pub mod xlam;
+pub mod xml_invoke;
 
 use serde_json::Value;
+
+pub use family::{parse_family, Family, FORMATS};
 
 /// One recovered tool call, in OpenAI's shape (`type` is always `"function"`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolCall {
     /// Deterministic: `call_<index>_<8 hex of a hash of name and arguments>`, or the model's own id
-    /// for Kimi-K2 (`functions.NAME:IDX`).
+    /// for Kimi-K2 (`functions.NAME:IDX`), or 9 letters and digits for Mistral.
     pub id: String,
     pub name: String,
     /// JSON text; the raw text the model wrote when it is not valid JSON (see `problems`).
@@ -72,52 +112,12 @@ pub enum Mode {
 pub struct Options {
     /// `None` or `"auto"`: detect from unambiguous markers; otherwise one of [`FORMATS`].
     pub format: Option<String>,
-    /// `"provider/model-id"`; informs `auto` (e.g. Qwen3-Coder's unwrapped `<function=` form).
+    /// `"provider/model-id"`; informs `auto` (see [`Family::from_model`]).
     pub model: Option<String>,
     /// The OpenAI `tools` array; types argument values of the XML-ish formats (see [`typing`]).
     pub tools: Option<Value>,
     pub tool_calls: Mode,
     pub thinking: Mode,
-}
-
-/// The format names this module implements.
-pub const FORMATS: &[&str] = &[
-    "hermes",
-    "qwen3_coder",
-    "glm45",
-    "glm47",
-    "minimax_m2",
-    "deepseek_v3",
-    "deepseek_v31",
-    "kimi_k2",
-];
-
-/// A tool-call family: the unit of detection and parsing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Family {
-    Hermes,
-    Qwen3Coder,
-    /// GLM-4.5 and GLM-4.7 share one tolerant parser.
-    Glm,
-    MinimaxM2,
-    /// DeepSeek V3 and V3.1 share the outer tokens; each call's shape decides.
-    DeepSeek,
-    KimiK2,
-}
-
-impl Family {
-    /// The family of a format name (`None` for an unknown or unimplemented name).
-    pub fn from_format(name: &str) -> Option<Family> {
-        Some(match name {
-            "hermes" => Family::Hermes,
-            "qwen3_coder" => Family::Qwen3Coder,
-            "glm45" | "glm47" => Family::Glm,
-            "minimax_m2" => Family::MinimaxM2,
-            "deepseek_v3" | "deepseek_v31" => Family::DeepSeek,
-            "kimi_k2" => Family::KimiK2,
-            _ => return None,
-        })
-    }
 }
 
 /// A call as a family parser reads it, before ids are assigned.
@@ -171,6 +171,76 @@ pub struct Parsed {
 }
 
 impl Parsed {
+    /// Add a markup-only block (removed from `content`, no call) for each occurrence of `tags`
+    /// outside the blocks already found: wrappers such as Hunyuan's `<answer>`, ERNIE's
+    /// `<response>`, Llama's `<|eom_id|>`.
+    pub fn strip_markup(&mut self, text: &str, tags: &[&str]) {
+        let mut extra = Vec::new();
+        for tag in tags {
+            let mut f = scan::Finder::new(tag);
+            let mut at = 0;
+            while let Some(i) = f.find(text, at) {
+                at = i + tag.len();
+                if !self.blocks.iter().any(|b| b.start <= i && i < b.end) {
+                    extra.push(Block {
+                        start: i,
+                        end: at,
+                        calls: Vec::new(),
+                        keep_raw: false,
+                    });
+                }
+            }
+        }
+        if !extra.is_empty() {
+            self.blocks.append(&mut extra);
+            self.blocks.sort_by_key(|b| b.start);
+        }
+    }
+
+    /// Sort the blocks, clamp them to `len`, and drop (and report) any that overlaps an earlier one.
+    pub fn normalize(&mut self, len: usize) {
+        self.blocks.sort_by_key(|b| (b.start, b.end));
+        let mut end = 0;
+        let mut dropped = 0;
+        self.blocks.retain_mut(|b| {
+            b.end = b.end.min(len);
+            if b.start < end || b.start > b.end {
+                dropped += 1;
+                return false;
+            }
+            end = b.end;
+            true
+        });
+        if dropped > 0 {
+            self.problems.push(format!(
+                "{dropped} call block(s) overlapped an earlier one and were ignored"
+            ));
+        }
+    }
+
+    /// The byte ranges of `text` (of length `len`) outside every block, in order.
+    pub fn gaps(&self, len: usize) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        let mut at = 0;
+        for b in &self.blocks {
+            if b.start > at {
+                out.push((at, b.start));
+            }
+            at = at.max(b.end);
+        }
+        if at < len {
+            out.push((at, len));
+        }
+        out
+    }
+
+    /// Set the format to `name` when a call was read.
+    pub fn set_format_if_calls(&mut self, name: &'static str) {
+        if self.format.is_none() && self.blocks.iter().any(|b| !b.calls.is_empty()) {
+            self.format = Some(name);
+        }
+    }
+
     /// `(name, arguments)` of every call, in order (tests).
     #[cfg(test)]
     pub fn call_pairs(&self) -> Vec<(String, String)> {
@@ -193,27 +263,32 @@ pub struct Ctx<'a> {
     pub unwrapped: bool,
 }
 
-/// Run one family's parser on a piece of visible (non-reasoning) text.
-pub fn parse_family(family: Family, text: &str, cx: &Ctx) -> Parsed {
-    match family {
-        Family::Hermes => hermes::parse(text, cx),
-        Family::Qwen3Coder => qwen3_coder::parse(text, cx),
-        Family::Glm => glm45::parse(text, cx),
-        Family::MinimaxM2 => minimax_m2::parse(text, cx),
-        Family::DeepSeek => deepseek_v3::parse(text, cx),
-        Family::KimiK2 => kimi_k2::parse(text, cx),
-    }
-}
-
 /// Clean a whole reply. Never panics; the same input always gives the same output.
 pub fn clean_response(content: &str, opts: &Options) -> Cleaned {
     let mut out = Cleaned::default();
-    // Prefilter: every marker this module knows starts with `<`.
-    if !content.contains('<') {
+    let model_hint = opts.model.as_deref().and_then(Family::from_model);
+    let forced = match opts.format.as_deref() {
+        None | Some("auto") | Some("") => None,
+        Some(name) => Some(Family::from_format(name).ok_or(name)),
+    };
+    let hint = match forced {
+        Some(f) => f.ok(),
+        None => model_hint,
+    };
+    // Prefilter: every special-token marker holds `<` or `[` (or is `◁think▷`); only the families
+    // read from plain JSON, Python or prose need the full pass without them.
+    if !hint.is_some_and(Family::reads_plain_text) && !scan::may_hold_markers(content) {
         out.content = content.to_owned();
+        if let Some(Err(name)) = forced {
+            out.problems.push(unsupported(name));
+        }
         return out;
     }
-    let thinks = thinking::find_blocks(content);
+    let extra = thinking::Extra {
+        granite: hint == Some(Family::Granite),
+        harmony_stripped: hint == Some(Family::GptOss),
+    };
+    let thinks = thinking::find_blocks(content, extra);
     // Visible pieces between reasoning blocks.
     let mut pieces: Vec<(usize, usize)> = Vec::with_capacity(thinks.len() + 1);
     let mut at = 0;
@@ -223,24 +298,20 @@ pub fn clean_response(content: &str, opts: &Options) -> Cleaned {
     }
     pieces.push((at, content.len()));
 
-    let model = opts.model.as_deref().unwrap_or("").to_ascii_lowercase();
     let cx = Ctx {
         tools: opts.tools.as_ref(),
-        unwrapped: model.contains("qwen") && model.contains("coder"),
+        unwrapped: model_hint == Some(Family::Qwen3Coder),
     };
-    let family = match opts.format.as_deref() {
+    let family = match forced {
         _ if opts.tool_calls == Mode::Keep => None,
-        None | Some("auto") | Some("") => pieces
+        None => pieces
             .iter()
-            .find_map(|&(s, e)| scan::detect(&content[s..e], cx.unwrapped)),
-        Some(name) => {
-            let f = Family::from_format(name);
-            if f.is_none() {
-                out.problems.push(format!(
-                    "format {name:?} is not supported; tool calls left as text"
-                ));
-            }
-            f
+            .find_map(|&(s, e)| scan::detect(&content[s..e], model_hint))
+            .or(model_hint),
+        Some(Ok(f)) => Some(f),
+        Some(Err(name)) => {
+            out.problems.push(unsupported(name));
+            None
         }
     };
     let parsed: Vec<Parsed> = match family {
@@ -263,6 +334,9 @@ pub fn clean_response(content: &str, opts: &Options) -> Cleaned {
             }
             out.problems.extend(p.problems.iter().cloned());
             for b in &p.blocks {
+                if b.start < at || b.end > piece.len() || b.start > b.end {
+                    continue; // never after `normalize`; kept so no input can panic here
+                }
                 raw_calls.extend(b.calls.iter().cloned());
                 if opts.tool_calls == Mode::Extract && b.keep_raw {
                     continue;
@@ -288,7 +362,8 @@ pub fn clean_response(content: &str, opts: &Options) -> Cleaned {
                     out.content.truncate(kept);
                     if !t.closed {
                         out.problems.push(
-                            "thinking: <think> is never closed; the rest is reasoning".into(),
+                            "thinking: a reasoning block is never closed; the rest is reasoning"
+                                .into(),
                         );
                     }
                 }
@@ -307,7 +382,10 @@ pub fn clean_response(content: &str, opts: &Options) -> Cleaned {
             .into_iter()
             .enumerate()
             .map(|(i, c)| ToolCall {
-                id: c.id.unwrap_or_else(|| call_id(i, &c.name, &c.arguments)),
+                id: c.id.unwrap_or_else(|| match family {
+                    Some(Family::Mistral) => mistral::call_id(i, &c.name, &c.arguments),
+                    _ => call_id(i, &c.name, &c.arguments),
+                }),
                 name: c.name,
                 arguments: c.arguments,
             })
@@ -316,13 +394,23 @@ pub fn clean_response(content: &str, opts: &Options) -> Cleaned {
     out
 }
 
-/// `call_<index>_<8 hex>`: FNV-1a over name, a NUL and the arguments, folded to 32 bits.
-pub fn call_id(index: usize, name: &str, arguments: &str) -> String {
+fn unsupported(name: &str) -> String {
+    format!("format {name:?} is not supported; tool calls left as text")
+}
+
+/// FNV-1a over name, a NUL and the arguments (the hash behind every generated id).
+pub fn call_hash(name: &str, arguments: &str) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in name.bytes().chain([0u8]).chain(arguments.bytes()) {
         h ^= u64::from(b);
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
+    h
+}
+
+/// `call_<index>_<8 hex>`: FNV-1a over name, a NUL and the arguments, folded to 32 bits.
+pub fn call_id(index: usize, name: &str, arguments: &str) -> String {
+    let h = call_hash(name, arguments);
     format!("call_{index}_{:08x}", (h ^ (h >> 32)) as u32)
 }
 

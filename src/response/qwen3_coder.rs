@@ -20,34 +20,7 @@ const PARAM: &str = "<parameter=";
 const PARAM_END: &str = "</parameter>";
 
 pub fn parse(text: &str, cx: &Ctx) -> Parsed {
-    let mut out = Parsed::default();
-    let mut closes = Finder::new(TOOL_CALL_END);
-    let mut at = 0;
-    while let Some(start) = find_from(text, TOOL_CALL, at) {
-        let body_at = start + TOOL_CALL.len();
-        if !text[body_at..].trim_start().starts_with(FUNCTION) {
-            at = body_at;
-            continue;
-        }
-        let (body_end, end) = match closes.find(text, body_at) {
-            Some(c) => (c, c + TOOL_CALL_END.len()),
-            None => {
-                out.problems
-                    .push(format!("{NAME}: </tool_call> missing (truncated reply)"));
-                (text.len(), text.len())
-            }
-        };
-        out.blocks.push(block(
-            text,
-            start,
-            body_at,
-            body_end,
-            end,
-            cx,
-            &mut out.problems,
-        ));
-        at = end;
-    }
+    let mut out = parse_wrapped(text, TOOL_CALL, TOOL_CALL_END, NAME, cx);
     if out.blocks.is_empty() && cx.unwrapped {
         // The wrapper-less fallback: each `<function=…>…</function>` is its own block.
         let mut fn_ends = Finder::new(FUNCTION_END);
@@ -68,13 +41,51 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
                 body_end,
                 end,
                 cx,
-                &mut out.problems,
+                (NAME, &mut out.problems),
             ));
             at = end;
         }
     }
     if out.blocks.iter().any(|b| !b.calls.is_empty()) {
         out.format = Some(NAME);
+    }
+    out
+}
+
+/// `OPEN <function=…>… CLOSE` blocks (Qwen3-Coder's `<tool_call>`, Seed-OSS's
+/// `<seed:tool_call>`); a block whose body is not `<function=` is skipped, a missing `CLOSE` runs
+/// to the end (reported). `name` is the format reported.
+pub fn parse_wrapped(text: &str, open: &str, close: &str, name: &'static str, cx: &Ctx) -> Parsed {
+    let mut out = Parsed::default();
+    let mut closes = Finder::new(close);
+    let mut at = 0;
+    while let Some(start) = find_from(text, open, at) {
+        let body_at = start + open.len();
+        if !text[body_at..].trim_start().starts_with(FUNCTION) {
+            at = body_at;
+            continue;
+        }
+        let (body_end, end) = match closes.find(text, body_at) {
+            Some(c) => (c, c + close.len()),
+            None => {
+                out.problems
+                    .push(format!("{name}: {close} missing (truncated reply)"));
+                (text.len(), text.len())
+            }
+        };
+        out.blocks.push(block(
+            text,
+            start,
+            body_at,
+            body_end,
+            end,
+            cx,
+            (name, &mut out.problems),
+        ));
+        at = end;
+    }
+    if out.blocks.iter().any(|b| !b.calls.is_empty()) {
+        out.format = Some(name);
     }
     out
 }
@@ -86,11 +97,11 @@ fn block(
     body_end: usize,
     end: usize,
     cx: &Ctx,
-    problems: &mut Vec<String>,
+    (name, problems): (&str, &mut Vec<String>),
 ) -> Block {
     let calls = functions(&text[body_at..body_end], cx);
     Block::of_calls(start, end, calls, problems, || {
-        format!("{NAME}: call block holds no <function=NAME>; raw text kept in content")
+        format!("{name}: call block holds no <function=NAME>; raw text kept in content")
     })
 }
 

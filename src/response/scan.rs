@@ -1,10 +1,18 @@
 //! Format detection for `auto` mode and the small literal-search helpers every family shares.
 //!
-//! Detection must be cheap on a reply with no markers (the common case): it jumps from `<` to `<`
-//! with `str::find(char)` (memchr) and compares marker literals only there, so a reply without `<`
-//! costs one memchr pass. Only families whose markers are unambiguous are detected; the first
-//! marker in the text wins. `<tool_call>` is shared by three grammars and is told apart by what
-//! follows it (reference §4): `{` is Hermes, `<function=` is Qwen3-Coder, a bare name is GLM.
+//! Detection must be cheap on a reply with no markers (the common case): [`may_hold_markers`] is
+//! one `memchr2` pass for `<` and `[` (every special-token marker contains one of them; `◁think▷`
+//! is checked with one more `memmem` pass), and [`detect`] then jumps from `<`/`[` to `<`/`[` and
+//! compares marker literals only there. Only families whose markers are unambiguous are detected
+//! without a hint; the first marker in the text wins. `<tool_call>` is shared by several grammars and
+//! is told apart by what follows it (reference §4): `{` is Hermes, `<function=` is Qwen3-Coder, `[`
+//! is Granite, a bare name is GLM. `<tool_calls>` is MiniMax-M1 when a `{` follows and the
+//! Hunyuan/Jamba array form when a `[` follows.
+//!
+//! Bare-JSON and pythonic families (`llama3_json`, `pythonic`, `llama4_pythonic`, `xlam`, `olmo3`)
+//! are never detected from the text alone; [`detect`] considers their markers only when the hint
+//! (the format named by the caller, or the family named by `options.model`, see
+//! [`super::Family::from_model`]) is that family.
 
 use super::Family;
 
@@ -19,32 +27,113 @@ const OPENERS: &[(&str, Family)] = &[
     ("<|tool_call_begin|>", Family::KimiK2),
     ("<｜tool▁calls▁begin｜>", Family::DeepSeek),
     ("<｜tool▁call▁begin｜>", Family::DeepSeek),
+    ("<seed:tool_call>", Family::SeedOss),
+    ("<｜DSML｜function_calls>", Family::DeepSeekV32),
+    ("<｜DSML｜invoke", Family::DeepSeekV32),
+    ("<｜tool_calls_begin｜>", Family::Step3),
+    ("<｜tool_call_begin｜>", Family::Step3),
+    ("<steptml:invoke", Family::Step3),
+    ("<longcat_tool_call>", Family::Longcat),
+    ("<|tool_call|>", Family::Granite),
+    ("<|channel|>", Family::GptOss),
+    ("<|start|>assistant", Family::GptOss),
 ];
 
-/// The family of the first unambiguous tool-call marker in `text`, if any. `unwrapped` also
-/// accepts Qwen3-Coder's `<function=NAME>` without its `<tool_call>` wrapper.
-pub fn detect(text: &str, unwrapped: bool) -> Option<Family> {
+/// Openers of the families that are detected only when hinted.
+const HINTED_OPENERS: &[(&str, Family)] = &[
+    ("<|python_tag|>", Family::Llama3Json),
+    ("<|python_start|>", Family::Llama4Pythonic),
+    ("<|tool_call_start|>", Family::Pythonic),
+    ("<function_calls>", Family::Olmo3),
+];
+
+/// Cheap prefilter: false when `text` cannot hold any special-token marker of any family.
+pub fn may_hold_markers(text: &str) -> bool {
+    memchr::memchr2(b'<', b'[', text.as_bytes()).is_some() || text.contains('◁')
+}
+
+/// The family of the first tool-call marker in `text`, if any. Unambiguous markers are always
+/// recognised; the markers of `hint`'s family are recognised too (Qwen3-Coder's unwrapped
+/// `<function=NAME>`, `<|python_tag|>`, `<|python_start|>`, …), and a detected family whose
+/// grammar `hint`'s family shares is reported as `hint` (`<tool_call>{` is ERNIE-4.5 when the model
+/// is ERNIE).
+pub fn detect(text: &str, hint: Option<Family>) -> Option<Family> {
+    let found = detect_marker(text, hint)?;
+    Some(match (found, hint) {
+        (Family::Hermes, Some(h @ (Family::Ernie45 | Family::Granite))) => h,
+        (Family::Granite | Family::Mistral, Some(Family::Xlam)) => Family::Xlam,
+        (Family::HunyuanA13b, Some(Family::Jamba)) => Family::Jamba,
+        (f, _) => f,
+    })
+}
+
+fn detect_marker(text: &str, hint: Option<Family>) -> Option<Family> {
     let mut kimi_args = Finder::new("<|tool_call_argument_begin|>");
     let mut function_end = Finder::new("</function>");
-    let mut from = 0;
-    while let Some(off) = text[from..].find('<') {
-        let at = from + off;
+    let bytes = text.as_bytes();
+    for at in memchr::memchr2_iter(b'<', b'[', bytes) {
         let rest = &text[at..];
+        if bytes[at] == b'[' {
+            if let Some(after) = rest.strip_prefix("[TOOL_CALLS]") {
+                if super::mistral::looks_like_calls(after) {
+                    return Some(Family::Mistral);
+                }
+            }
+            if text[..at].ends_with("functools") && rest[1..].trim_start().starts_with('{') {
+                return Some(Family::Phi4Mini);
+            }
+            continue;
+        }
+        // Every `<` marker continues with one of these bytes; HTML and comparisons mostly do not.
+        if !matches!(
+            bytes.get(at + 1),
+            Some(b'|' | 0xEF | b'm' | b's' | b'l' | b't' | b'f')
+        ) {
+            continue;
+        }
         if let Some(&(_, f)) = OPENERS.iter().find(|(m, _)| rest.starts_with(m)) {
             // A lone `<|tool_call_begin|>` counts only with its argument marker after it.
             if !rest.starts_with("<|tool_call_begin|>") || kimi_args.find(text, at).is_some() {
                 return Some(f);
             }
         }
+        if let Some(&(_, f)) = HINTED_OPENERS
+            .iter()
+            .find(|(m, f)| Some(*f) == hint && rest.starts_with(m))
+        {
+            return Some(f);
+        }
         if let Some(body) = rest.strip_prefix(TOOL_CALL) {
             if let Some(f) = classify_tool_call(body) {
                 return Some(f);
             }
         }
-        if unwrapped && rest.starts_with("<function=") && function_end.find(text, at).is_some() {
+        if let Some(body) = rest.strip_prefix("<tool_calls>") {
+            match body.trim_start().as_bytes().first() {
+                Some(b'{') => return Some(Family::MinimaxM1),
+                Some(b'[') => return Some(Family::HunyuanA13b),
+                _ => {}
+            }
+        }
+        if let Some(body) = rest.strip_prefix("<|action_start|>") {
+            if body.trim_start().starts_with("<|plugin|>") {
+                return Some(Family::Internlm2);
+            }
+        }
+        if let Some(body) = rest.strip_prefix("<function_call>") {
+            if body.trim_start().starts_with('{') {
+                return Some(Family::Granite20bFc);
+            }
+        }
+        if rest.starts_with("<|role_sep|>") && text[..at].ends_with("function call") {
+            return Some(Family::Gigachat3);
+        }
+        if hint == Some(Family::Qwen3Coder)
+            && rest.starts_with("<function=")
+            && function_end.find(text, at).is_some()
+        {
             return Some(Family::Qwen3Coder);
         }
-        from = at + 1;
     }
     None
 }
@@ -57,6 +146,9 @@ pub fn classify_tool_call(body: &str) -> Option<Family> {
     }
     if t.starts_with("<function=") {
         return Some(Family::Qwen3Coder);
+    }
+    if t.starts_with('[') {
+        return Some(Family::Granite);
     }
     // GLM: a name, then `<arg_key>`, `</tool_call>` or a line break.
     let end = t.find(['<', '\n']).unwrap_or(t.len());
@@ -119,42 +211,188 @@ pub fn find_from(haystack: &str, needle: &str, from: usize) -> Option<usize> {
     haystack.get(from..)?.find(needle).map(|i| i + from)
 }
 
+/// The end (exclusive) of the bracketed value that opens at `at` (`{`, `[` or `(`), skipping
+/// strings in `"` (and in `'` when `single_quotes`, for Python literals) with backslash escapes.
+/// Bracket kinds are not matched against each other, only counted. `None` when the text ends
+/// first. Linear in the bytes scanned.
+pub fn balanced_end(text: &str, at: usize, single_quotes: bool) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut quote: Option<u8> = None;
+    let mut escaped = false;
+    for (i, &b) in bytes.iter().enumerate().skip(at) {
+        if let Some(q) = quote {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == q {
+                quote = None;
+            }
+            continue;
+        }
+        match b {
+            b'"' => quote = Some(b),
+            b'\'' if single_quotes => quote = Some(b),
+            b'{' | b'[' | b'(' => depth += 1,
+            b'}' | b']' | b')' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+        if depth == 0 {
+            // `at` did not hold an opening bracket.
+            return None;
+        }
+    }
+    None
+}
+
+/// A work budget for scans that try many candidate positions (bare JSON, pythonic lists): each
+/// attempt is charged the bytes it read, so adversarial input (`{"a": "{"a": "{…`) stays linear.
+#[derive(Debug, Clone)]
+pub struct Budget(usize);
+
+impl Budget {
+    /// A budget of a few passes over `text`.
+    pub fn for_text(text: &str) -> Self {
+        Budget(text.len().saturating_mul(16).saturating_add(1 << 20))
+    }
+
+    /// Charge `n` bytes; false once the budget is spent.
+    pub fn charge(&mut self, n: usize) -> bool {
+        self.0 = self.0.saturating_sub(n);
+        self.0 > 0
+    }
+}
+
+/// Widen `start..end` to cover a Markdown code fence around it (`` ```json\n…\n``` ``, any
+/// language word or none), when
+/// the fence holds nothing else.
+pub fn widen_to_fence(text: &str, start: usize, end: usize) -> (usize, usize) {
+    let before = text[..start].trim_end();
+    let lang = before.len()
+        - before
+            .trim_end_matches(|c: char| c.is_ascii_alphanumeric())
+            .len();
+    let Some(open) = before[..before.len() - lang].strip_suffix("```") else {
+        return (start, end);
+    };
+    let after = &text[end..];
+    let lead = after.len() - after.trim_start().len();
+    if after[lead..].starts_with("```") {
+        (open.len(), end + lead + 3)
+    } else {
+        (start, end)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn detects_by_first_marker() {
-        assert_eq!(detect("plain text", false), None);
-        assert_eq!(detect("a < b and <b>bold</b>", false), None);
+        assert_eq!(detect("plain text", None), None);
+        assert_eq!(detect("a < b and <b>bold</b>", None), None);
         assert_eq!(
-            detect("x<tool_call>\n{\"name\":\"f\"}</tool_call>", false),
+            detect("x<tool_call>\n{\"name\":\"f\"}</tool_call>", None),
             Some(Family::Hermes)
         );
         assert_eq!(
-            detect("<tool_call>\n<function=f>", false),
+            detect("<tool_call>\n<function=f>", None),
             Some(Family::Qwen3Coder)
         );
         assert_eq!(
-            detect("<tool_call>get_weather\n<arg_key>", false),
+            detect("<tool_call>get_weather\n<arg_key>", None),
             Some(Family::Glm)
         );
         assert_eq!(
-            detect("<tool_call>refresh</tool_call>", false),
+            detect("<tool_call>refresh</tool_call>", None),
             Some(Family::Glm)
         );
+        assert_eq!(detect("<minimax:tool_call>", None), Some(Family::MinimaxM2));
         assert_eq!(
-            detect("<minimax:tool_call>", false),
-            Some(Family::MinimaxM2)
-        );
-        assert_eq!(
-            detect("<｜tool▁calls▁begin｜>", false),
+            detect("<｜tool▁calls▁begin｜>", None),
             Some(Family::DeepSeek)
         );
         assert_eq!(
-            detect("<|tool_calls_section_begin|>", false),
+            detect("<|tool_calls_section_begin|>", None),
             Some(Family::KimiK2)
         );
+    }
+
+    #[test]
+    fn detects_the_new_families_by_their_markers() {
+        let cases: &[(&str, Family)] = &[
+            ("x<seed:tool_call>", Family::SeedOss),
+            ("<｜DSML｜function_calls>", Family::DeepSeekV32),
+            ("<｜tool_calls_begin｜>", Family::Step3),
+            ("<longcat_tool_call>", Family::Longcat),
+            ("<|action_start|> <|plugin|>", Family::Internlm2),
+            ("<|tool_call|>[", Family::Granite),
+            ("<tool_call>[{", Family::Granite),
+            ("<tool_calls>\n{", Family::MinimaxM1),
+            ("<tool_calls>[", Family::HunyuanA13b),
+            ("<function_call> {", Family::Granite20bFc),
+            ("function call<|role_sep|>{", Family::Gigachat3),
+            ("ok functools[{", Family::Phi4Mini),
+            ("[TOOL_CALLS]f[ARGS]{", Family::Mistral),
+            ("[TOOL_CALLS] [{", Family::Mistral),
+            ("<|channel|>final<|message|>", Family::GptOss),
+        ];
+        for &(t, f) in cases {
+            assert_eq!(detect(t, None), Some(f), "{t}");
+        }
+        // Shared grammars follow the model hint.
+        assert_eq!(
+            detect("<tool_call>{", Some(Family::Ernie45)),
+            Some(Family::Ernie45)
+        );
+        assert_eq!(
+            detect("<tool_calls>[", Some(Family::Jamba)),
+            Some(Family::Jamba)
+        );
+        // Plain-text families only with their hint.
+        for (t, f) in [
+            ("<|python_tag|>{", Family::Llama3Json),
+            ("<|python_start|>[", Family::Llama4Pythonic),
+            ("<function_calls>", Family::Olmo3),
+            ("<|tool_call_start|>[", Family::Pythonic),
+        ] {
+            assert_eq!(detect(t, None), None, "{t}");
+            assert_eq!(detect(t, Some(f)), Some(f), "{t}");
+        }
+        for t in [
+            "[TOOL_CALLS] is a token",
+            "functools [x]",
+            "<tool_calls>none",
+        ] {
+            assert_eq!(detect(t, None), None, "{t}");
+        }
+    }
+
+    #[test]
+    fn balanced_end_skips_strings() {
+        assert_eq!(balanced_end("{\"a\": \"}\"} x", 0, false), Some(10));
+        assert_eq!(balanced_end("[f(a='])')] x", 0, true), Some(11));
+        assert_eq!(balanced_end("[f(a='])')] x", 0, false), Some(8));
+        assert_eq!(balanced_end("{\"a\": [", 0, false), None);
+        assert_eq!(balanced_end("x{}", 0, false), None);
+    }
+
+    #[test]
+    fn prefilter() {
+        assert!(!may_hold_markers(
+            "plain text, (parens) {braces} — and 北京"
+        ));
+        assert!(may_hold_markers("a [TOOL_CALLS]"));
+        assert!(may_hold_markers("x ◁think▷"));
+        assert_eq!(widen_to_fence("a\n```json\n{}\n```\nb", 10, 12), (2, 16));
+        assert_eq!(widen_to_fence("a {} b", 2, 4), (2, 4));
     }
 
     #[test]
@@ -169,10 +407,10 @@ mod tests {
 
     #[test]
     fn prose_after_tool_call_tag_is_not_glm() {
-        assert_eq!(detect("use the <tool_call> tag like this", false), None);
-        assert_eq!(detect("<function=f>x</function>", false), None);
+        assert_eq!(detect("use the <tool_call> tag like this", None), None);
+        assert_eq!(detect("<function=f>x</function>", None), None);
         assert_eq!(
-            detect("<function=f>x</function>", true),
+            detect("<function=f>x</function>", Some(Family::Qwen3Coder)),
             Some(Family::Qwen3Coder)
         );
     }

@@ -1,12 +1,22 @@
-//! Reasoning blocks: `<think>…</think>`, and the R1-style form where the opening tag was in the
-//! prompt so the reply holds only `</think>` (DeepSeek-R1, MiniMax-M2, Step-3, ERNIE, Kimi-K2
-//! thinking; reference §22). Reasoning is split off before any tool-call parsing, so a call
-//! written inside reasoning (a documented example, §0.5) is never taken for a real call.
+//! Reasoning blocks, split off before any tool-call parsing so that a call written inside
+//! reasoning (a documented example, reference §0.5) is never taken for a real call.
 //!
-//! Rules (smg's base parser, §22 rule 3): a `</think>` with no `<think>` before it closes a block
-//! that starts at the beginning of the reply; later stray `</think>` tags are removed as empty
-//! blocks; an opening tag that is never closed makes the rest of the reply reasoning (truncated
-//! thinking), which the caller reports.
+//! Markers (reference §22): `<think>…</think>` (DeepSeek-R1, Qwen3, GLM, MiniMax-M2, Step-3, ERNIE,
+//! Kimi-K2 thinking, Hunyuan), `<seed:think>…</seed:think>` (Seed-OSS; its
+//! `<seed:cot_budget_reflect>` notes sit inside and stay part of the reasoning), `[THINK]…[/THINK]`
+//! (Magistral), `◁think▷…◁/think▷` (legacy Kimi), `<|START_THINKING|>…<|END_THINKING|>` (Cohere)
+//! and gpt-oss's Harmony `analysis` channel (`<|channel|>analysis<|message|>…<|end|>`). These are
+//! special tokens and always recognised. Two forms are plain prose and are read only when the
+//! caller's format or model names their family ([`Extra`]): Granite's `Here is my thought
+//! process:` … `Here is my response:`, and gpt-oss with its markers stripped
+//! (`analysis…assistantfinal…`).
+//!
+//! Rules (smg's base parser, §22 rule 3): a closing tag with no opening tag before it closes a block
+//! that starts at the beginning of the reply (R1 style: the opening tag was in the prompt); later
+//! stray closing tags are removed as empty blocks; an opening tag that is never closed makes the
+//! rest of the reply reasoning (truncated thinking), which the caller reports. A Harmony analysis
+//! message also ends where the next message starts (`<|start|>`, `<|channel|>`), and a lone
+//! `<|end|>` is not a reasoning close (it ends every Harmony message).
 
 use std::ops::Range;
 
@@ -15,58 +25,211 @@ use super::scan::Finder;
 pub const OPEN: &str = "<think>";
 pub const CLOSE: &str = "</think>";
 
+/// One kind of reasoning block.
+struct Pair {
+    opens: &'static [&'static str],
+    closes: &'static [&'static str],
+    /// A closing tag alone closes a block from the start of the reply.
+    r1: bool,
+    /// Markers that end the block without being part of it.
+    ends: &'static [&'static str],
+}
+
+const ALWAYS: &[Pair] = &[
+    Pair {
+        opens: &[OPEN],
+        closes: &[CLOSE],
+        r1: true,
+        ends: &[],
+    },
+    Pair {
+        opens: &["<seed:think>"],
+        closes: &["</seed:think>"],
+        r1: true,
+        ends: &[],
+    },
+    Pair {
+        opens: &["[THINK]"],
+        closes: &["[/THINK]"],
+        r1: true,
+        ends: &[],
+    },
+    Pair {
+        opens: &["◁think▷"],
+        closes: &["◁/think▷"],
+        r1: true,
+        ends: &[],
+    },
+    Pair {
+        opens: &["<|START_THINKING|>"],
+        closes: &["<|END_THINKING|>"],
+        r1: true,
+        ends: &[],
+    },
+    Pair {
+        opens: &["<|channel|>analysis<|message|>"],
+        closes: &["<|end|>"],
+        r1: false,
+        ends: &["<|start|>", "<|channel|>"],
+    },
+];
+
+const GRANITE: Pair = Pair {
+    opens: &["Here is my thought process:", "Here's my thought process:"],
+    closes: &["Here is my response:", "Here's my response:"],
+    r1: false,
+    ends: &[],
+};
+
+/// The stripped Harmony headers that end an analysis message.
+const HARMONY_STRIPPED_ENDS: &[&str] =
+    &["assistantfinal", "assistantcommentary", "assistantanalysis"];
+
+const HARMONY_STRIPPED: Pair = Pair {
+    opens: &["assistantanalysis"],
+    closes: &[],
+    r1: false,
+    ends: HARMONY_STRIPPED_ENDS,
+};
+
+/// Prose reasoning forms, read only when the format or model names their family.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Extra {
+    /// Granite 3.2+: `Here is my thought process:` … `Here is my response:`.
+    pub granite: bool,
+    /// gpt-oss with the Harmony markers stripped: `analysis…assistantfinal…`.
+    pub harmony_stripped: bool,
+}
+
 /// One reasoning block: `outer` covers the tags, `inner` the reasoning text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Think {
     pub outer: Range<usize>,
     pub inner: Range<usize>,
-    /// False when the block runs to the end of the reply without `</think>`.
+    /// False when the block runs to the end of the reply without its closing tag.
     pub closed: bool,
 }
 
+/// The earliest hit among `markers` (with their finders) at or after `from`: `(position, length)`.
+fn earliest(
+    text: &str,
+    finders: &mut [Finder<'static>],
+    markers: &[&'static str],
+    from: usize,
+) -> Option<(usize, usize)> {
+    finders
+        .iter_mut()
+        .zip(markers)
+        .filter_map(|(f, m)| f.find(text, from).map(|i| (i, m.len())))
+        .min()
+}
+
+struct Active {
+    pair: &'static Pair,
+    opens: Vec<Finder<'static>>,
+    closes: Vec<Finder<'static>>,
+    ends: Vec<Finder<'static>>,
+}
+
 /// The reasoning blocks of `text`, in order, not overlapping.
-pub fn find_blocks(text: &str) -> Vec<Think> {
+pub fn find_blocks(text: &str, extra: Extra) -> Vec<Think> {
     let mut out = Vec::new();
-    if !text.contains("think>") {
+    // Every always-on marker holds `hink`, `HINK` or `<|channel|>analysis`: three passes decide
+    // for most replies instead of one per marker.
+    if !extra.granite
+        && !extra.harmony_stripped
+        && !text.contains("hink")
+        && !text.contains("HINK")
+        && !text.contains("<|channel|>analysis")
+    {
         return out;
     }
-    let mut opens = Finder::new(OPEN);
-    let mut closes = Finder::new(CLOSE);
+    let mut pairs: Vec<&'static Pair> = ALWAYS.iter().collect();
+    if extra.granite {
+        pairs.push(&GRANITE);
+    }
     let mut at = 0;
-    loop {
-        let open = opens.find(text, at);
-        let close = closes.find(text, at);
+    if extra.harmony_stripped {
+        pairs.push(&HARMONY_STRIPPED);
+        // The reply starts in the analysis channel: `analysis…` up to the next stripped header.
+        let lead = text.len() - text.trim_start().len();
+        if text[lead..].starts_with("analysis") {
+            let body = lead + "analysis".len();
+            let mut ends: Vec<Finder<'static>> = HARMONY_STRIPPED_ENDS
+                .iter()
+                .map(|m| Finder::new(m))
+                .collect();
+            let end = earliest(text, &mut ends, HARMONY_STRIPPED_ENDS, body);
+            let stop = end.map_or(text.len(), |(e, _)| e);
+            out.push(Think {
+                outer: 0..stop,
+                inner: body..stop,
+                closed: end.is_some(),
+            });
+            at = stop;
+        }
+    }
+    let mut active: Vec<Active> = pairs
+        .into_iter()
+        .map(|pair| Active {
+            pair,
+            opens: pair.opens.iter().map(|m| Finder::new(m)).collect(),
+            closes: pair.closes.iter().map(|m| Finder::new(m)).collect(),
+            ends: pair.ends.iter().map(|m| Finder::new(m)).collect(),
+        })
+        .collect();
+    while at < text.len() {
+        let open = active
+            .iter_mut()
+            .enumerate()
+            .filter_map(|(i, a)| {
+                earliest(text, &mut a.opens, a.pair.opens, at).map(|(p, l)| (p, l, i))
+            })
+            .min();
+        let close = active
+            .iter_mut()
+            .filter(|a| a.pair.r1)
+            .filter_map(|a| earliest(text, &mut a.closes, a.pair.closes, at))
+            .min();
         match (open, close) {
             (None, None) => break,
             // A closing tag first: R1-style at the start, otherwise a stray tag.
-            (o, Some(c)) if o.is_none_or(|o| c < o) => {
+            (o, Some((c, len))) if o.is_none_or(|(o, _, _)| c < o) => {
                 let start = if out.is_empty() { 0 } else { c };
                 out.push(Think {
-                    outer: start..c + CLOSE.len(),
+                    outer: start..c + len,
                     inner: start..c,
                     closed: true,
                 });
-                at = c + CLOSE.len();
+                at = c + len;
             }
-            (Some(o), _) => {
-                let body = o + OPEN.len();
-                match closes.find(text, body) {
-                    Some(c) => {
-                        out.push(Think {
-                            outer: o..c + CLOSE.len(),
-                            inner: body..c,
-                            closed: true,
-                        });
-                        at = c + CLOSE.len();
-                    }
-                    None => {
-                        out.push(Think {
-                            outer: o..text.len(),
-                            inner: body..text.len(),
-                            closed: false,
-                        });
-                        break;
-                    }
+            (Some((o, len, i)), _) => {
+                let body = o + len;
+                let a = &mut active[i];
+                let close = earliest(text, &mut a.closes, a.pair.closes, body);
+                let end = earliest(text, &mut a.ends, a.pair.ends, body);
+                let block = match (close, end) {
+                    (Some((c, clen)), e) if e.is_none_or(|(e, _)| c <= e) => Think {
+                        outer: o..c + clen,
+                        inner: body..c,
+                        closed: true,
+                    },
+                    (_, Some((e, _))) => Think {
+                        outer: o..e,
+                        inner: body..e,
+                        closed: true,
+                    },
+                    (_, None) => Think {
+                        outer: o..text.len(),
+                        inner: body..text.len(),
+                        closed: false,
+                    },
+                };
+                at = block.outer.end.max(body);
+                let unclosed = !block.closed;
+                out.push(block);
+                if unclosed {
+                    break;
                 }
             }
             // Unreachable by the guard above, kept total for safety.
@@ -81,7 +244,7 @@ mod tests {
     use super::*;
 
     fn inners(text: &str) -> Vec<&str> {
-        find_blocks(text)
+        find_blocks(text, Extra::default())
             .into_iter()
             .map(|t| &text[t.inner])
             .collect()
@@ -90,13 +253,13 @@ mod tests {
     #[test]
     fn paired_blocks() {
         assert_eq!(inners("<think>a</think>b<think>c</think>d"), ["a", "c"]);
-        assert!(find_blocks("no tags").is_empty());
+        assert!(find_blocks("no tags", Extra::default()).is_empty());
     }
 
     #[test]
     fn closing_only_is_r1_style() {
         let t = "I should call.\n</think>\n\nAnswer";
-        let b = find_blocks(t);
+        let b = find_blocks(t, Extra::default());
         assert_eq!(b.len(), 1);
         assert_eq!(&t[b[0].inner.clone()], "I should call.\n");
         assert_eq!(&t[b[0].outer.end..], "\n\nAnswer");
@@ -110,9 +273,51 @@ mod tests {
 
     #[test]
     fn unclosed_open_runs_to_end() {
-        let b = find_blocks("hi <think>still going");
+        let b = find_blocks("hi <think>still going", Extra::default());
         assert_eq!(b.len(), 1);
         assert!(!b[0].closed);
         assert_eq!(b[0].outer.end, "hi <think>still going".len());
+    }
+
+    #[test]
+    fn other_special_token_markers() {
+        assert_eq!(
+            inners("[THINK]a[/THINK]b◁think▷c◁/think▷d<|START_THINKING|>e<|END_THINKING|>f<seed:think>g</seed:think>"),
+            ["a", "c", "e", "g"]
+        );
+        assert_eq!(inners("only seed\n</seed:think>rest"), ["only seed\n"]);
+    }
+
+    #[test]
+    fn harmony_analysis_ends_at_end_or_next_message() {
+        let t = "<|channel|>analysis<|message|>one<|end|>x<|channel|>analysis<|message|>two<|start|>assistant";
+        assert_eq!(inners(t), ["one", "two"]);
+        let b = find_blocks(t, Extra::default());
+        assert_eq!(&t[b[1].outer.end..], "<|start|>assistant");
+        assert!(find_blocks("a<|end|>b", Extra::default()).is_empty());
+    }
+
+    #[test]
+    fn prose_forms_only_when_asked() {
+        let g = "Here's my thought process:\nhmm\nHere is my response:\nHi";
+        assert!(find_blocks(g, Extra::default()).is_empty());
+        let on = Extra {
+            granite: true,
+            ..Extra::default()
+        };
+        let b = find_blocks(g, on);
+        assert_eq!(&g[b[0].inner.clone()], "\nhmm\n");
+        assert_eq!(&g[b[0].outer.end..], "\nHi");
+        let h = "  analysisplan itassistantcommentary to=functions.f json{}assistantanalysismoreassistantfinalok";
+        let on = Extra {
+            harmony_stripped: true,
+            ..Extra::default()
+        };
+        let inner: Vec<_> = find_blocks(h, on)
+            .into_iter()
+            .map(|t| &h[t.inner])
+            .collect();
+        assert_eq!(inner, ["plan it", "more"]);
+        assert!(find_blocks(h, Extra::default()).is_empty());
     }
 }

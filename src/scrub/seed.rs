@@ -170,7 +170,7 @@ fn own_if_changed<'a>(text: Cow<'a, str>, f: impl FnOnce(&str) -> Cow<'_, str>) 
 /// Whether nothing but reasoning blocks and whitespace is left.
 fn visible_is_blank(text: &str) -> bool {
     let mut at = 0;
-    for t in thinking::find_blocks(text) {
+    for t in thinking::find_blocks(text, thinking::Extra::default()) {
         if !js_trim(&text[at..t.outer.start]).is_empty() {
             return false;
         }

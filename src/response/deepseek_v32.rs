@@ -1,0 +1,121 @@
+//! DeepSeek-V3.2 (final) "DSML" calls (reference §7, `deepseek_v32`):
+//!
+//! ```text
+//! <｜DSML｜function_calls>
+//! <｜DSML｜invoke name="get_weather">
+//! <｜DSML｜parameter name="location" string="true">Tokyo</｜DSML｜parameter>
+//! <｜DSML｜parameter name="days" string="false">3</｜DSML｜parameter>
+//! </｜DSML｜invoke>
+//! </｜DSML｜function_calls>
+//! ```
+//!
+//! Typing follows the model's own attribute, as smg and SGLang do (vLLM 0.14 ignores it):
+//! `string="true"` keeps the text, `string="false"` decodes it as JSON (text that is not JSON falls
+//! back to the schema rules, see [`super::typing`]); without the attribute the schema rules apply.
+//! An invoke whose body is a bare JSON object (no parameters) takes that object as its arguments
+//! (smg's `direct_json` case). An invoke without the section wrapper is read too; text around
+//! calls is kept. V3.2-Exp writes V3.1's form, which [`super::deepseek_v3`] reads.
+
+use serde_json::{Map, Value};
+
+use super::typing::{param_schema, type_value, Style};
+use super::xml_invoke::{blocks, invokes, Invoke, Tags, Wrappers};
+use super::{normalize_json_args, Ctx, Parsed, RawCall};
+
+const NAME: &str = "deepseek_v32";
+const TAGS: Tags = Tags {
+    invoke: "<｜DSML｜invoke",
+    invoke_end: "</｜DSML｜invoke>",
+    param: "<｜DSML｜parameter",
+    param_end: "</｜DSML｜parameter>",
+};
+const WRAPPERS: Wrappers = Wrappers {
+    section: ("<｜DSML｜function_calls>", "</｜DSML｜function_calls>"),
+    call: None,
+};
+
+pub fn parse(text: &str, cx: &Ctx) -> Parsed {
+    let mut out = Parsed::default();
+    out.blocks = blocks(
+        text,
+        &WRAPPERS,
+        &TAGS,
+        NAME,
+        &mut out.problems,
+        |body, pr| {
+            invokes(body, &TAGS, NAME, pr)
+                .into_iter()
+                .map(|inv| call(&inv, cx, pr))
+                .collect()
+        },
+    );
+    if out.blocks.iter().any(|b| !b.calls.is_empty()) {
+        out.format = Some(NAME);
+    }
+    out
+}
+
+fn call(inv: &Invoke, cx: &Ctx, problems: &mut Vec<String>) -> RawCall {
+    let direct = inv.body.trim();
+    let arguments = if inv.params.is_empty() && direct.starts_with('{') {
+        normalize_json_args(direct, NAME, problems)
+    } else {
+        let mut map = Map::new();
+        for p in &inv.params {
+            let schema = param_schema(cx.tools, inv.name, p.name);
+            let typed = match p.string {
+                Some("true") => Value::String(p.value.to_owned()),
+                Some("false") => serde_json::from_str::<Value>(p.value).unwrap_or_else(|_| {
+                    type_value(p.value, schema, Style::Schema { minimax: false })
+                }),
+                _ => type_value(p.value, schema, Style::Schema { minimax: false }),
+            };
+            map.insert(p.name.to_owned(), typed);
+        }
+        Value::Object(map).to_string()
+    };
+    RawCall {
+        name: inv.name.to_owned(),
+        arguments,
+        id: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_util::{named, run};
+    use serde_json::json;
+
+    #[test]
+    fn string_attribute_types_values_and_text_is_kept() {
+        let t = "Let me check that.\n\n<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"get_weather\">\n\
+                 <｜DSML｜parameter name=\"location\" string=\"true\">東京 <&> 42</｜DSML｜parameter>\n\
+                 <｜DSML｜parameter name=\"days\" string=\"false\">3</｜DSML｜parameter>\n\
+                 <｜DSML｜parameter name=\"zip\" string=\"true\">007</｜DSML｜parameter>\n\
+                 <｜DSML｜parameter name=\"opts\" string=\"false\">{\"units\": [\"c\"]}</｜DSML｜parameter>\n</｜DSML｜invoke>\n\
+                 <｜DSML｜invoke name=\"now\">\n{\"tz\": \"UTC\"}\n</｜DSML｜invoke>\n</｜DSML｜function_calls>\nDone.";
+        let c = run(t, None, None, None);
+        assert_eq!(c.format, Some("deepseek_v32"));
+        assert_eq!(c.content, "Let me check that.\nDone.");
+        assert_eq!(
+            named(&c),
+            [
+                (
+                    "get_weather",
+                    json!({"location": "東京 <&> 42", "days": 3, "zip": "007", "opts": {"units": ["c"]}})
+                ),
+                ("now", json!({"tz": "UTC"}))
+            ]
+        );
+    }
+
+    #[test]
+    fn schema_without_attribute_and_truncation() {
+        let tools = json!([{"function": {"name": "f", "parameters": {"properties": {"n": {"type": "string"}}}}}]);
+        let t = "<｜DSML｜function_calls><｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"n\">42</｜DSML｜parameter><｜DSML｜parameter name=\"m\">line\nmore";
+        let c = run(t, None, None, Some(tools));
+        assert_eq!(named(&c), [("f", json!({"n": "42", "m": "line\nmore"}))]);
+        assert!(c.problems.len() >= 3);
+        assert_eq!(c.content, "");
+    }
+}

@@ -1,0 +1,247 @@
+//! gpt-oss (OpenAI's open-weight models) writes Harmony messages (reference §12):
+//!
+//! ```text
+//! <|channel|>analysis<|message|>Reasoning…<|end|>
+//! <|start|>assistant<|channel|>commentary to=functions.read_file <|constrain|>json<|message|>{"files": []}<|call|>
+//! <|start|>assistant<|channel|>final<|message|>Answer<|return|>
+//! ```
+//!
+//! The `analysis` channel is reasoning and is split off by [`super::thinking`] before this parser
+//! runs. Here, a message whose header names a recipient (`to=functions.NAME`, before or after
+//! `<|channel|>`) is a call: its body is the JSON arguments (kept as written and reported when
+//! invalid) and the whole message is removed. Any other message (`final`, or a `commentary`
+//! preamble, which is meant for the user) keeps its body as content and loses its header and its
+//! `<|end|>`/`<|return|>`. A recipient outside `functions.` (a built-in tool such as
+//! `browser.search`) is kept as the name. Unlike SGLang, final text after a call is kept.
+//!
+//! With the markers stripped by the server, the same reply reads
+//! `analysisThinking…assistantcommentary to=functions.read_file json{"files": []}…assistantfinalAnswer`.
+//! That form is plain text, so it is read only when `options.model` names gpt-oss or `format` is
+//! `gpt_oss` (this parser then reads both forms); the marker form is detected in `auto`.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::json_calls::read_value;
+use super::scan::{balanced_end, Finder};
+use super::{normalize_json_args, Block, Ctx, Parsed, RawCall};
+
+const NAME: &str = "gpt_oss";
+const START: &str = "<|start|>";
+const CHANNEL: &str = "<|channel|>";
+const MESSAGE: &str = "<|message|>";
+/// Message terminators, consumed with the message.
+const ENDS: [&str; 3] = ["<|call|>", "<|end|>", "<|return|>"];
+
+static RECIPIENT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"to=([^\s<]+)").expect("static regex"));
+static STRIPPED_CALL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:assistant|\A\s*)commentary\s+to=([A-Za-z_][\w.\-]*)\s*(?:<\|constrain\|>)?\s*(?:json)?\s*")
+        .expect("static regex")
+});
+
+pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
+    let mut out = Parsed::default();
+    marked(text, &mut out);
+    stripped(text, &mut out);
+    out.blocks.sort_by_key(|b| b.start);
+    out.set_format_if_calls(NAME);
+    out
+}
+
+fn name_of(recipient: &str) -> &str {
+    recipient.strip_prefix("functions.").unwrap_or(recipient)
+}
+
+/// The marker form.
+fn marked(text: &str, out: &mut Parsed) {
+    let mut starts = Finder::new(START);
+    let mut channels = Finder::new(CHANNEL);
+    let mut messages = Finder::new(MESSAGE);
+    let mut ends = ENDS.map(Finder::new);
+    let mut at = 0;
+    while let Some(start) = [starts.find(text, at), channels.find(text, at)]
+        .into_iter()
+        .flatten()
+        .min()
+    {
+        let next_start = starts.find(text, start + 1).unwrap_or(text.len());
+        let Some(msg) = messages.find(text, start).filter(|&m| m < next_start) else {
+            // A header with no message (`<|start|>assistant` left before a removed analysis):
+            // remove the token and a role word after `<|start|>`, keep any other text.
+            let token = if text[start..].starts_with(START) {
+                START
+            } else {
+                CHANNEL
+            };
+            let mut end = start + token.len();
+            if token == START {
+                let rest = &text[end..];
+                end += rest
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(rest.len());
+            }
+            out.blocks.push(markup(start, end));
+            at = end;
+            continue;
+        };
+        let header = &text[start..msg];
+        let body_at = msg + MESSAGE.len();
+        let term = ends
+            .iter_mut()
+            .zip(ENDS)
+            .filter_map(|(f, m)| f.find(text, body_at).map(|i| (i, m.len())))
+            .min();
+        let next_header = [starts.find(text, body_at), channels.find(text, body_at)]
+            .into_iter()
+            .flatten()
+            .min();
+        let (body_end, end) = match (term, next_header) {
+            (Some((t, len)), n) if n.is_none_or(|n| t < n) => (t, t + len),
+            (_, Some(n)) => (n, n),
+            (_, None) => (text.len(), text.len()),
+        };
+        match RECIPIENT.captures(header).and_then(|c| c.get(1)) {
+            Some(r) => {
+                if end == text.len() && term.is_none() {
+                    out.problems
+                        .push(format!("{NAME}: <|call|> missing (truncated reply)"));
+                }
+                let arguments =
+                    normalize_json_args(&text[body_at..body_end], NAME, &mut out.problems);
+                out.blocks.push(Block {
+                    start,
+                    end,
+                    calls: vec![RawCall {
+                        name: name_of(r.as_str()).to_owned(),
+                        arguments,
+                        id: None,
+                    }],
+                    keep_raw: false,
+                });
+            }
+            None => {
+                out.blocks.push(markup(start, body_at));
+                if end > body_end {
+                    out.blocks.push(markup(body_end, end));
+                }
+            }
+        }
+        at = end.max(body_at);
+    }
+}
+
+/// The stripped form: `…assistantcommentary to=functions.NAME json{…}` calls and the
+/// `assistantfinal` / `assistantcommentary` headers.
+fn stripped(text: &str, out: &mut Parsed) {
+    let mut taken_to = 0;
+    let headers = stripped_calls(text);
+    for (i, &(start, json_at, name)) in headers.iter().enumerate() {
+        let limit = headers.get(i + 1).map_or(text.len(), |h| h.0);
+        if start < taken_to || out.blocks.iter().any(|b| b.start <= start && start < b.end) {
+            continue;
+        }
+        let (arguments, end) = match read_value(text, json_at) {
+            Some((v, end)) => (super::args_value_to_text(v, NAME, &mut out.problems), end),
+            None => {
+                let end = balanced_end(&text[..limit], json_at, false).unwrap_or(limit);
+                (
+                    normalize_json_args(&text[json_at..end], NAME, &mut out.problems),
+                    end,
+                )
+            }
+        };
+        out.blocks.push(Block {
+            start,
+            end,
+            calls: vec![RawCall {
+                name: name.to_owned(),
+                arguments,
+                id: None,
+            }],
+            keep_raw: false,
+        });
+        taken_to = end;
+    }
+    let mut extra = Parsed {
+        blocks: std::mem::take(&mut out.blocks),
+        ..Parsed::default()
+    };
+    extra.strip_markup(text, &["assistantfinal", "assistantcommentary"]);
+    out.blocks = extra.blocks;
+}
+
+/// `(start, json start, name)` of each stripped call header followed by a JSON object.
+fn stripped_calls(text: &str) -> Vec<(usize, usize, &str)> {
+    STRIPPED_CALL
+        .captures_iter(text)
+        .filter_map(|c| {
+            let all = c.get(0)?;
+            let name = name_of(c.get(1)?.as_str());
+            let lead = all.as_str().len() - all.as_str().trim_start().len();
+            (text.as_bytes().get(all.end()) == Some(&b'{')).then_some((
+                all.start() + lead,
+                all.end(),
+                name,
+            ))
+        })
+        .collect()
+}
+
+fn markup(start: usize, end: usize) -> Block {
+    Block {
+        start,
+        end,
+        calls: Vec::new(),
+        keep_raw: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_util::{named, run};
+    use serde_json::json;
+
+    #[test]
+    fn harmony_with_markers() {
+        let t = "<|channel|>analysis<|message|>Need to read files. Maybe to=functions.x<|end|>\
+                 <|start|>assistant<|channel|>commentary<|message|>Reading them now.<|end|>\
+                 <|start|>assistant<|channel|>commentary to=functions.read_file <|constrain|>json<|message|>{\"files\": [\"a<b>&c\", \"北京.txt\"]}<|call|>\
+                 <|start|>assistant to=functions.stat<|channel|>commentary json<|message|>{\"path\": \"/tmp\\nx\"}<|call|>\
+                 <|start|>assistant<|channel|>final<|message|>Done.<|return|>";
+        let c = run(t, None, None, None);
+        assert_eq!(c.format, Some("gpt_oss"));
+        assert_eq!(c.reasoning, "Need to read files. Maybe to=functions.x");
+        assert_eq!(c.content, "Reading them now.Done.");
+        assert_eq!(
+            named(&c),
+            [
+                ("read_file", json!({"files": ["a<b>&c", "北京.txt"]})),
+                ("stat", json!({"path": "/tmp\nx"}))
+            ]
+        );
+    }
+
+    #[test]
+    fn stripped_form_needs_the_model_hint() {
+        let t = "analysisThe user wants files.assistantcommentary to=functions.read_file json{\"files\": []}assistantfinalHere they are.";
+        let c = run(t, None, Some("openai/gpt-oss-120b"), None);
+        assert_eq!(c.format, Some("gpt_oss"));
+        assert_eq!(c.reasoning, "The user wants files.");
+        assert_eq!(c.content, "Here they are.");
+        assert_eq!(named(&c), [("read_file", json!({"files": []}))]);
+        let plain = run(t, None, None, None);
+        assert_eq!(plain.content, t);
+        assert!(plain.tool_calls.is_empty());
+    }
+
+    #[test]
+    fn truncated_and_malformed_calls() {
+        let t = "<|start|>assistant<|channel|>commentary to=functions.f <|constrain|>json<|message|>{\"a\": ";
+        let c = run(t, None, None, None);
+        assert_eq!(c.tool_calls[0].arguments, "{\"a\":");
+        assert!(c.problems.len() >= 2);
+        assert_eq!(c.content, "");
+    }
+}

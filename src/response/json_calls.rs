@@ -1,0 +1,454 @@
+//! Shared reading of JSON-bodied calls: `{"name": …, "arguments"|"parameters": {…}}` objects,
+//! arrays of them, and sequences of them (one per line, or `;`-separated), behind a family's
+//! opening marker ([`parse_tagged`]) or, for the bare-JSON families that are only read when named,
+//! anywhere in the text ([`bare_blocks`]). Hermes, LongCat, ERNIE-4.5, MiniMax-M1, Hunyuan, Jamba,
+//! InternLM2, Phi-4-mini, Granite, Granite-20B-FC, GigaChat3, Llama-3 JSON, xLAM and Mistral's
+//! array form all read their bodies here, so they share one policy:
+//!
+//! - a JSON value is read with a streaming reader, so a closing tag inside a string value does not
+//!   end the call, and a call cut off by `max_tokens` is recognised;
+//! - invalid JSON that still has a readable `"name"` gives the call with its raw arguments text
+//!   (reported, never dropped); a body with nothing readable stays in `content` (reported);
+//! - a missing closing tag after complete JSON still gives the call (reported when the format has
+//!   a closing tag); text after the JSON and before a late closing tag is dropped (reported).
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+use serde_json::{Map, Value};
+
+use super::scan::{balanced_end, widen_to_fence, Budget, Finder};
+use super::{args_value_to_text, Block, Parsed, RawCall};
+
+static NAME_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#""name"\s*:\s*"((?:[^"\\]|\\.)*)""#).expect("static regex"));
+static ARGS_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#""(?:arguments|parameters)"\s*:\s*"#).expect("static regex"));
+
+/// `{"name": str, "arguments"|"parameters": …}` (or OpenAI's `{"function": {…}}`) → a call.
+/// Arguments that are missing or `null` become `{}`; a JSON string holding an object is unwrapped.
+pub fn call_from_value(v: Value, family: &str, problems: &mut Vec<String>) -> Option<RawCall> {
+    let Value::Object(mut obj) = v else {
+        problems.push(format!("{family}: call JSON is not an object"));
+        return None;
+    };
+    if !obj.contains_key("name") {
+        if let Some(Value::Object(f)) = obj.remove("function") {
+            obj = f;
+        }
+    }
+    let Some(Value::String(name)) = obj.remove("name") else {
+        problems.push(format!("{family}: call JSON has no string \"name\""));
+        return None;
+    };
+    let args = obj
+        .remove("arguments")
+        .or_else(|| obj.remove("parameters"))
+        .unwrap_or(Value::Null);
+    Some(RawCall {
+        arguments: args_value_to_text(args, family, problems),
+        name,
+        id: None,
+    })
+}
+
+/// True for a call-shaped object: a non-empty string `"name"` and an object
+/// `"arguments"`/`"parameters"`. Used where a false positive would turn ordinary JSON into a call.
+pub fn is_call_object(obj: &Map<String, Value>) -> bool {
+    matches!(obj.get("name"), Some(Value::String(n)) if !n.is_empty())
+        && matches!(
+            obj.get("arguments").or_else(|| obj.get("parameters")),
+            Some(Value::Object(_))
+        )
+}
+
+/// Best effort on invalid JSON: the `"name"` string and the raw text after `"arguments":`.
+pub fn recover(body: &str) -> Option<RawCall> {
+    let name_caps = NAME_RE.captures(body)?;
+    let name = serde_json::from_str::<String>(&format!("\"{}\"", &name_caps[1])).ok()?;
+    let arguments = match ARGS_RE.find(body) {
+        Some(m) => {
+            let rest = body[m.end()..].trim_end();
+            rest.strip_suffix('}').unwrap_or(rest).trim_end().to_owned()
+        }
+        None => "{}".to_owned(),
+    };
+    Some(RawCall {
+        name,
+        arguments,
+        id: None,
+    })
+}
+
+/// The calls of one parsed JSON value: an object, or an array of objects.
+pub fn calls_of_value(v: Value, family: &str, problems: &mut Vec<String>) -> Vec<RawCall> {
+    match v {
+        Value::Array(items) => items
+            .into_iter()
+            .filter_map(|item| call_from_value(item, family, problems))
+            .collect(),
+        other => call_from_value(other, family, problems)
+            .into_iter()
+            .collect(),
+    }
+}
+
+/// One JSON value at `at` and its end, or `None` when the text there is not JSON.
+pub fn read_value(text: &str, at: usize) -> Option<(Value, usize)> {
+    let rest = text.get(at..)?;
+    let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<Value>();
+    match stream.next() {
+        Some(Ok(v)) => Some((v, at + stream.byte_offset())),
+        _ => None,
+    }
+}
+
+/// What [`read_calls`] found.
+#[derive(Debug, Default)]
+pub struct Read {
+    pub calls: Vec<RawCall>,
+    /// The end of the last value read (or of the text recovered from).
+    pub end: usize,
+    /// The text could not be read to its end (truncated: no complete value and no bound).
+    pub truncated: bool,
+}
+
+/// Read the calls of the JSON value(s) starting at `at` (which holds `{` or `[`): several values
+/// in a row are read when only whitespace, `;` or `,` separate them. Invalid JSON is recovered
+/// within its brackets, or up to `bound` (a closing tag) when its brackets never close; the
+/// bracket scan stops at `limit` (the next opener), which keeps many unclosed openers linear.
+pub fn read_calls(
+    text: &str,
+    at: usize,
+    bound: Option<usize>,
+    limit: usize,
+    family: &str,
+    problems: &mut Vec<String>,
+) -> Read {
+    let limit = limit.min(text.len());
+    let mut out = Read {
+        end: at,
+        ..Read::default()
+    };
+    let mut pos = at;
+    loop {
+        match read_value(text, pos) {
+            Some((v, end)) => {
+                let mut calls = calls_of_value(v, family, problems);
+                out.calls.append(&mut calls);
+                out.end = end;
+            }
+            None => {
+                let stop = text
+                    .get(..limit)
+                    .and_then(|t| balanced_end(t, pos, false))
+                    .filter(|&e| bound.is_none_or(|b| e <= b))
+                    .or(bound);
+                let Some(stop) = stop else {
+                    out.truncated = true;
+                    return out;
+                };
+                let recovered = recover_span(&text[pos..stop], family, problems);
+                if recovered.is_empty() && out.calls.is_empty() {
+                    out.truncated = bound.is_none();
+                }
+                out.calls.extend(recovered);
+                out.end = stop;
+            }
+        }
+        // Another value after a separator?
+        let rest = &text[out.end..];
+        let skipped = rest.len()
+            - rest
+                .trim_start_matches(|c: char| c.is_whitespace() || c == ';' || c == ',')
+                .len();
+        let next = out.end + skipped;
+        if bound.is_some_and(|b| next >= b) || !matches!(text.as_bytes().get(next), Some(b'{')) {
+            return out;
+        }
+        pos = next;
+    }
+}
+
+/// Calls recovered from invalid JSON: each top-level `{…}` of an array, or the one object.
+fn recover_span(span: &str, family: &str, problems: &mut Vec<String>) -> Vec<RawCall> {
+    let mut parts = Vec::new();
+    if span.starts_with('[') {
+        let mut at = 1;
+        while let Some(off) = span.get(at..).and_then(|s| s.find('{')) {
+            let s = at + off;
+            let e = balanced_end(span, s, false).unwrap_or(span.len());
+            parts.push(&span[s..e]);
+            at = e;
+        }
+    } else {
+        parts.push(span);
+    }
+    let mut calls = Vec::new();
+    for part in parts {
+        if let Some((v, _)) = read_value(part, 0) {
+            calls.extend(calls_of_value(v, family, problems));
+        } else if let Some(call) = recover(part) {
+            problems.push(format!(
+                "{family}: call {:?} has invalid JSON; arguments kept as the raw text",
+                call.name
+            ));
+            calls.push(call);
+        }
+    }
+    calls
+}
+
+/// What may follow a family's opening marker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Body {
+    Object,
+    Array,
+    Either,
+}
+
+impl Body {
+    fn accepts(self, b: Option<&u8>) -> bool {
+        matches!(
+            (self, b),
+            (Body::Object | Body::Either, Some(b'{')) | (Body::Array | Body::Either, Some(b'['))
+        )
+    }
+}
+
+/// A family's closing marker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Close {
+    /// The format has none: the block ends with the JSON.
+    None,
+    /// Consumed when it follows the JSON; its absence is normal.
+    Optional(&'static str),
+    /// Expected; its absence is reported (truncated reply).
+    Required(&'static str),
+}
+
+/// A `MARKER JSON [CLOSE]` format.
+#[derive(Debug, Clone, Copy)]
+pub struct Tagged {
+    pub name: &'static str,
+    pub opens: &'static [&'static str],
+    pub body: Body,
+    pub close: Close,
+    /// The JSON must follow the marker directly (`functools[`), not after whitespace.
+    pub glued: bool,
+}
+
+/// Every block of `spec`'s format in `text`.
+pub fn parse_tagged(text: &str, spec: &Tagged) -> Parsed {
+    let mut out = Parsed::default();
+    let mut opens: Vec<Finder> = spec.opens.iter().map(|m| Finder::new(m)).collect();
+    let close_tag = match spec.close {
+        Close::None => None,
+        Close::Optional(c) | Close::Required(c) => Some(c),
+    };
+    let mut closes = close_tag.map(Finder::new);
+    let mut at = 0;
+    while let Some((start, len)) = opens
+        .iter_mut()
+        .zip(spec.opens)
+        .filter_map(|(f, m)| f.find(text, at).map(|i| (i, m.len())))
+        .min()
+    {
+        let body_at = start + len;
+        let body = &text[body_at..];
+        let lead = if spec.glued {
+            0
+        } else {
+            body.len() - body.trim_start().len()
+        };
+        let json_at = body_at + lead;
+        if !spec.body.accepts(text.as_bytes().get(json_at)) {
+            at = body_at;
+            continue;
+        }
+        // The next opener bounds this block, so one truncated call cannot swallow the next.
+        let next_open = opens
+            .iter_mut()
+            .zip(spec.opens)
+            .filter_map(|(f, _)| f.find(text, json_at))
+            .min();
+        let close = match (&mut closes, spec.close) {
+            (Some(f), Close::Required(_)) => f
+                .find(text, json_at)
+                .filter(|&c| next_open.is_none_or(|n| c < n)),
+            _ => None,
+        };
+        let limit = next_open.unwrap_or(text.len());
+        let read = read_calls(text, json_at, close, limit, spec.name, &mut out.problems);
+        let after = &text[read.end..];
+        let ws = after.len() - after.trim_start().len();
+        let end = match close_tag {
+            Some(c) if after[ws..].starts_with(c) => read.end + ws + c.len(),
+            _ => match (spec.close, close) {
+                (Close::Required(c), Some(found)) => {
+                    if !read.truncated {
+                        out.problems.push(format!(
+                            "{}: text after the JSON and before {c} dropped",
+                            spec.name
+                        ));
+                    }
+                    found + c.len()
+                }
+                (Close::Required(_), None) if read.truncated && read.calls.is_empty() => {
+                    next_open.unwrap_or(text.len())
+                }
+                (Close::Required(c), None) => {
+                    out.problems
+                        .push(format!("{}: {c} missing (truncated reply)", spec.name));
+                    read.end
+                }
+                _ if read.truncated && read.calls.is_empty() => next_open.unwrap_or(text.len()),
+                _ => read.end,
+            },
+        };
+        if !read.calls.is_empty() && out.format.is_none() {
+            out.format = Some(spec.name);
+        }
+        let name = spec.name;
+        out.blocks.push(Block::of_calls(
+            start,
+            end,
+            read.calls,
+            &mut out.problems,
+            || format!("{name}: call block holds no readable call (cut off or not a call); raw text kept in content"),
+        ));
+        at = end.max(body_at);
+    }
+    out
+}
+
+/// Bare JSON calls anywhere in `text` (families read only when named): each object (or array,
+/// per `body`) that parses completely and is call-shaped ([`is_call_object`]) is a block; a
+/// Markdown fence around it goes with it, and values separated only by `;` join one block.
+/// Other JSON is skipped whole, so an object nested in ordinary JSON is never a call.
+pub fn bare_blocks(text: &str, body: Body, family: &str, problems: &mut Vec<String>) -> Vec<Block> {
+    let mut blocks: Vec<Block> = Vec::new();
+    let mut budget = Budget::for_text(text);
+    let (a, b) = match body {
+        Body::Object => (b'{', b'{'),
+        Body::Array => (b'[', b'['),
+        Body::Either => (b'{', b'['),
+    };
+    let mut skip_to = 0;
+    for at in memchr::memchr2_iter(a, b, text.as_bytes()) {
+        if at < skip_to {
+            continue;
+        }
+        let Some(end) = balanced_end(text, at, false) else {
+            if !budget.charge(text.len() - at) {
+                break;
+            }
+            continue;
+        };
+        if !budget.charge(end - at) {
+            break;
+        }
+        let Ok(v) = serde_json::from_str::<Value>(&text[at..end]) else {
+            continue;
+        };
+        skip_to = end;
+        let shaped = match &v {
+            Value::Object(o) => is_call_object(o),
+            Value::Array(items) => {
+                !items.is_empty()
+                    && items
+                        .iter()
+                        .all(|i| i.as_object().is_some_and(is_call_object))
+            }
+            _ => false,
+        };
+        if !shaped {
+            continue;
+        }
+        let calls = calls_of_value(v, family, problems);
+        if let Some(last) = blocks.last_mut() {
+            let between = &text[last.end..at];
+            if between
+                .trim_matches(|c: char| c.is_whitespace() || c == ';')
+                .is_empty()
+                && between.contains(';')
+            {
+                last.end = end;
+                last.calls.extend(calls);
+                continue;
+            }
+        }
+        blocks.push(Block {
+            start: at,
+            end,
+            calls,
+            keep_raw: false,
+        });
+    }
+    for b in &mut blocks {
+        (b.start, b.end) = widen_to_fence(text, b.start, b.end);
+    }
+    blocks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HERMES_LIKE: Tagged = Tagged {
+        name: "t",
+        opens: &["<x>"],
+        body: Body::Either,
+        close: Close::Required("</x>"),
+        glued: false,
+    };
+
+    #[test]
+    fn sequences_arrays_and_recovery() {
+        let t = "a<x>{\"name\": \"f\", \"arguments\": {}}\n{\"name\": \"g\", \"parameters\": {\"k\": 1}}</x>b";
+        let p = parse_tagged(t, &HERMES_LIKE);
+        assert_eq!(
+            p.call_pairs(),
+            [("f".into(), "{}".into()), ("g".into(), r#"{"k":1}"#.into())]
+        );
+        assert_eq!((p.blocks[0].start, p.blocks[0].end), (1, t.len() - 1));
+        let t = "<x>[{\"name\": \"f\", \"arguments\": {\"a\": 1,}}, {\"name\": \"g\", \"arguments\": {}}]</x>";
+        let p = parse_tagged(t, &HERMES_LIKE);
+        assert_eq!(
+            p.call_pairs(),
+            [
+                ("f".into(), r#"{"a": 1,}"#.into()),
+                ("g".into(), "{}".into())
+            ]
+        );
+        assert_eq!(p.problems.len(), 1);
+    }
+
+    #[test]
+    fn truncated_block_is_bounded_by_the_next_opener() {
+        let t = "<x>{\"name\": \"f\", \"arg <x>{\"name\": \"g\"}</x>";
+        let p = parse_tagged(t, &HERMES_LIKE);
+        assert!(p.blocks[0].keep_raw);
+        assert_eq!(p.blocks[0].end, 22);
+        assert_eq!(p.call_pairs(), [("g".into(), "{}".into())]);
+    }
+
+    #[test]
+    fn bare_blocks_need_the_call_shape() {
+        let mut pr = Vec::new();
+        let t = "x {\"name\": \"f\"} y {\"data\": {\"name\": \"f\", \"arguments\": {}}} \
+                 ```json\n{\"name\": \"g\", \"parameters\": {}}; {\"name\": \"h\", \"parameters\": {}}\n``` z";
+        let b = bare_blocks(t, Body::Object, "t", &mut pr);
+        assert_eq!(b.len(), 1);
+        assert_eq!(b[0].calls.len(), 2);
+        assert_eq!(&t[b[0].end..], " z");
+        assert!(t[..b[0].start].ends_with("}} "));
+    }
+
+    #[test]
+    fn bare_scan_is_linear_on_adversarial_text() {
+        let t = "{\"a\": \"".repeat(200_000);
+        let mut pr = Vec::new();
+        assert!(bare_blocks(&t, Body::Either, "t", &mut pr).is_empty());
+    }
+}

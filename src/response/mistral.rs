@@ -1,0 +1,258 @@
+//! Mistral calls after the `[TOOL_CALLS]` token (reference §11), in all three generations:
+//! - before tokenizer v11: `[TOOL_CALLS] [{"name": "f", "arguments": {…}}, …]` (a JSON array;
+//!   older models add an `"id"`);
+//! - v11: `[TOOL_CALLS]name{json}`, one marker per call;
+//! - v13 (Magistral, Devstral, Mistral-Small-3.2 and later): `[TOOL_CALLS]name[ARGS]{json}`.
+//!
+//! As vLLM 0.33 does, a missing `]` after `[TOOL_CALLS` or after `[ARGS` is tolerated. `auto`
+//! detects `[TOOL_CALLS]` only when a call actually follows it ([`looks_like_calls`]), so prose that
+//! mentions the token is left alone. JSON is scanned properly (`arr[0]` inside a string does not end
+//! anything). Text before and after the calls is kept (SGLang; smg drops the trailing text).
+//! Reasoning (Magistral) is `[THINK]…[/THINK]`, split off by [`super::thinking`].
+//!
+//! Ids: Mistral's chat templates require tool-call ids of exactly 9 ASCII letters and digits when
+//! the calls are sent back, so this family's ids are 9 characters, derived deterministically from
+//! the call's index, name and arguments ([`call_id`]). An `"id"` the model wrote itself (old array
+//! form) is kept when it already has that shape.
+
+use serde_json::Value;
+
+use super::json_calls::{call_from_value, read_calls, read_value};
+use super::scan::{balanced_end, Finder};
+use super::{args_value_to_text, call_hash, Block, Ctx, Parsed, RawCall};
+
+const NAME: &str = "mistral";
+const MARKER: &str = "[TOOL_CALLS";
+const ARGS: &str = "[ARGS";
+
+/// True when the text right after `[TOOL_CALLS]` starts a call: a JSON array of objects, an
+/// object, or `name{` / `name[ARGS]`.
+pub fn looks_like_calls(after: &str) -> bool {
+    let t = after.trim_start();
+    if let Some(r) = t.strip_prefix('[') {
+        return r.trim_start().starts_with('{');
+    }
+    if t.starts_with('{') {
+        return true;
+    }
+    let (name, rest) = split_name(t);
+    !name.is_empty() && (rest.starts_with('{') || rest.starts_with(ARGS))
+}
+
+/// `(name, rest)`: the function name at the start of `t` and what follows it (spaces skipped).
+fn split_name(t: &str) -> (&str, &str) {
+    let len = t
+        .find(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '-' | '.')))
+        .unwrap_or(t.len());
+    (&t[..len], t[len..].trim_start())
+}
+
+pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
+    let mut out = Parsed::default();
+    let mut markers = Finder::new(MARKER);
+    let mut at = 0;
+    while let Some(start) = markers.find(text, at) {
+        let mut pos = start + MARKER.len();
+        if text[pos..].starts_with(']') {
+            pos += 1;
+        }
+        at = pos;
+        let next = markers.find(text, pos).unwrap_or(text.len());
+        let lead = text[pos..].len() - text[pos..].trim_start().len();
+        let body_at = pos + lead;
+        let block = match text.as_bytes().get(body_at) {
+            Some(b'[' | b'{') => json_form(text, start, body_at, next, &mut out.problems),
+            _ => named_form(text, start, body_at, next, &mut out.problems),
+        };
+        if let Some(b) = block {
+            at = b.end.max(at);
+            out.blocks.push(b);
+        }
+    }
+    out.set_format_if_calls(NAME);
+    out
+}
+
+/// `[TOOL_CALLS] [{…}, …]` or `[TOOL_CALLS] {…}`.
+fn json_form(
+    text: &str,
+    start: usize,
+    at: usize,
+    next: usize,
+    problems: &mut Vec<String>,
+) -> Option<Block> {
+    if let Some((v, end)) = read_value(text, at) {
+        let items = match v {
+            Value::Array(items) => items,
+            other => vec![other],
+        };
+        let calls = items
+            .into_iter()
+            .filter_map(|item| {
+                let id = item
+                    .get("id")
+                    .and_then(Value::as_str)
+                    .filter(|s| is_mistral_id(s))
+                    .map(str::to_owned);
+                call_from_value(item, NAME, problems).map(|c| RawCall { id, ..c })
+            })
+            .collect();
+        return Some(Block::of_calls(start, end, calls, problems, || {
+            format!("{NAME}: [TOOL_CALLS] JSON holds no call; raw text kept in content")
+        }));
+    }
+    let read = read_calls(text, at, None, next, NAME, problems);
+    let end = if read.truncated && read.calls.is_empty() {
+        problems.push(format!("{NAME}: call JSON cut off (truncated reply)"));
+        next
+    } else {
+        read.end
+    };
+    Some(Block::of_calls(start, end, read.calls, problems, || {
+        format!("{NAME}: [TOOL_CALLS] holds no readable call; raw text kept in content")
+    }))
+}
+
+/// `[TOOL_CALLS]name{…}` or `[TOOL_CALLS]name[ARGS]{…}`.
+fn named_form(
+    text: &str,
+    start: usize,
+    at: usize,
+    next: usize,
+    problems: &mut Vec<String>,
+) -> Option<Block> {
+    let (name, rest) = split_name(&text[at..]);
+    let mut pos = text.len() - rest.len();
+    if name.is_empty() {
+        return None;
+    }
+    if let Some(r) = rest.strip_prefix(ARGS) {
+        pos += ARGS.len();
+        let r2 = r.strip_prefix(']').unwrap_or(r);
+        pos += r.len() - r2.len();
+        pos += r2.len() - r2.trim_start().len();
+    } else if !rest.starts_with('{') {
+        return None;
+    }
+    if text.as_bytes().get(pos) != Some(&b'{') {
+        if pos >= text.len() {
+            problems.push(format!(
+                "{NAME}: call {name:?} cut off before its arguments"
+            ));
+            return Some(Block::of_calls(start, next, Vec::new(), problems, || {
+                format!("{NAME}: truncated call kept in content")
+            }));
+        }
+        return None;
+    }
+    let (arguments, end) = match read_value(text, pos) {
+        Some((v, end)) => (args_value_to_text(v, NAME, problems), end),
+        None => match text.get(..next).and_then(|t| balanced_end(t, pos, false)) {
+            Some(e) => {
+                problems.push(format!(
+                    "{NAME}: call {name:?} has invalid JSON; arguments kept as the raw text"
+                ));
+                (text[pos..e].to_owned(), e)
+            }
+            None => {
+                problems.push(format!("{NAME}: call {name:?} cut off (truncated reply)"));
+                return Some(Block::of_calls(start, next, Vec::new(), problems, || {
+                    format!("{NAME}: truncated call kept in content")
+                }));
+            }
+        },
+    };
+    Some(Block {
+        start,
+        end,
+        calls: vec![RawCall {
+            name: name.to_owned(),
+            arguments,
+            id: None,
+        }],
+        keep_raw: false,
+    })
+}
+
+/// Exactly 9 ASCII letters and digits.
+pub fn is_mistral_id(s: &str) -> bool {
+    s.len() == 9 && s.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
+/// A deterministic 9-character alphanumeric id from the call's index, name and arguments.
+pub fn call_id(index: usize, name: &str, arguments: &str) -> String {
+    const ALPHABET: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    let mut h = call_hash(name, arguments) ^ (index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    let mut out = String::with_capacity(9);
+    for _ in 0..9 {
+        out.push(char::from(ALPHABET[(h % 62) as usize]));
+        h /= 62;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_util::{named, run};
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn all_three_generations() {
+        let old = "Sure. [TOOL_CALLS] [{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\", \"q\": \"arr[0] < 1 & 北京\"}, \"id\": \"abcDEF123\"}, \
+                   {\"name\": \"get_time\", \"arguments\": {}}]";
+        let c = run(old, None, None, None);
+        assert_eq!(c.format, Some("mistral"));
+        assert_eq!(c.content, "Sure.");
+        assert_eq!(
+            named(&c),
+            [
+                (
+                    "get_weather",
+                    json!({"city": "Paris", "q": "arr[0] < 1 & 北京"})
+                ),
+                ("get_time", json!({}))
+            ]
+        );
+        assert_eq!(c.tool_calls[0].id, "abcDEF123");
+        assert!(is_mistral_id(&c.tool_calls[1].id));
+        let v11 =
+            "[TOOL_CALLS]get_weather{\"city\": \"Paris\"}[TOOL_CALLS]get_time{\"tz\": \"a\\nb\"}";
+        assert_eq!(
+            named(&run(v11, None, None, None)),
+            [
+                ("get_weather", json!({"city": "Paris"})),
+                ("get_time", json!({"tz": "a\nb"}))
+            ]
+        );
+        let v13 = "[THINK]The user wants weather [TOOL_CALLS]x{}[/THINK]Checking.[TOOL_CALLS]get_weather[ARGS]{\"city\": \"東京\"} Then more.";
+        let c = run(v13, None, None, None);
+        assert_eq!(c.reasoning, "The user wants weather [TOOL_CALLS]x{}");
+        assert_eq!(c.content, "Checking. Then more.");
+        assert_eq!(named(&c), [("get_weather", json!({"city": "東京"}))]);
+    }
+
+    #[test]
+    fn tolerant_markers_malformed_and_truncated() {
+        let c = run("[TOOL_CALLSf[ARGS{\"a\": 1}", Some("mistral"), None, None);
+        assert_eq!(named(&c), [("f", json!({"a": 1}))]);
+        let c = run("[TOOL_CALLS]f[ARGS]{\"a\": 'x'}", None, None, None);
+        assert_eq!(c.tool_calls[0].arguments, "{\"a\": 'x'}");
+        assert_eq!(c.problems.len(), 1);
+        let t = "Ok [TOOL_CALLS]f[ARGS]{\"a\": \"cut";
+        let c = run(t, None, None, None);
+        assert!(c.tool_calls.is_empty());
+        assert_eq!(c.content, t);
+        assert!(!c.problems.is_empty());
+        let p = "Write [TOOL_CALLS] before the calls.";
+        assert_eq!(run(p, None, None, None).content, p);
+    }
+
+    #[test]
+    fn ids_are_nine_alphanumerics_and_deterministic() {
+        let a = call_id(0, "f", "{}");
+        assert!(is_mistral_id(&a));
+        assert_eq!(a, call_id(0, "f", "{}"));
+        assert_ne!(a, call_id(1, "f", "{}"));
+    }
+}
