@@ -8,9 +8,9 @@
 //! `</invoke>` or `</minimax:tool_call>` (truncated reply) runs to the end and is reported.
 
 use super::scan::{find_from, Finder};
-use super::typing::{typed_arguments, Style};
-use super::xml_invoke::{self, Tags};
-use super::{Block, Ctx, Parsed, RawCall};
+use super::typing::Style;
+use super::xml_invoke::{typed_invokes, Tags};
+use super::{Block, Ctx, Parsed};
 
 const NAME: &str = "minimax_m2";
 const OPEN: &str = "<minimax:tool_call>";
@@ -36,7 +36,9 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
                 (text.len(), text.len())
             }
         };
-        let calls = invokes(&text[body_at..body_end], cx, &mut out.problems);
+        let body = &text[body_at..body_end];
+        let style = Style::Schema { minimax: true };
+        let calls = typed_invokes(body, &TAGS, NAME, cx, style, &mut out.problems);
         if !calls.is_empty() {
             out.format = Some(NAME);
         }
@@ -47,22 +49,6 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
         at = end;
     }
     out
-}
-
-fn invokes(body: &str, cx: &Ctx, problems: &mut Vec<String>) -> Vec<RawCall> {
-    xml_invoke::invokes(body, &TAGS, NAME, problems)
-        .into_iter()
-        .map(|inv| RawCall {
-            arguments: typed_arguments(
-                inv.params.iter().map(|p| (p.name, p.value)),
-                cx.tools,
-                inv.name,
-                Style::Schema { minimax: true },
-            ),
-            name: inv.name.to_owned(),
-            id: None,
-        })
-        .collect()
 }
 
 #[cfg(test)]
