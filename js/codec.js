@@ -6,6 +6,8 @@
 // message and block no rule touched comes back as the very same object. No rule logic lives here:
 // the layout below is mirrored field for field by src/transcript/skeleton.rs.
 
+const native = require('../binding.js')
+
 const SEP = '\x1f'
 const HEAD_IMAGE = 1024
 const HEAD_TEXT = 4096
@@ -327,14 +329,15 @@ function encode(messages, name = 'messages') {
 // ---- plan application ----
 //
 // The plan travels in two channels, read with two cursors: `plan.nums` (a Float64Array) holds
-// every count, index and kind, `plan.vals` (parsed JSON) every name, string and value, in the
-// order they are met. Message entries (n: from nums, v: from vals):
+// every count, index, kind and known field name, `plan.vals` (parsed JSON) every other string
+// and value, in the order they are met. Message entries (n: from nums, v: from vals):
 //   n i >= 0                          input message i, as it is
 //   n -1, n m, sets, dels, content    a copy of input message m (m = -1: a new object)
-// sets: n count, then per set: v name, n kind, payload —
+// sets: n count, then per set: name, n kind, payload —
 //   0: v value | 1: n k (input message k's field) | 2: v prefix, n k (prefix + that field)
 //   | 3: (the built content) | 4: v list, v items, v key, v value (see setInItems)
-// dels: n count, then v names. content: n -1 (untouched) or n count, then blocks:
+// dels: n count, then names. A name is n i >= 0 (FIELDS[i]) or n -1, v name.
+// content: n -1 (untouched) or n count, then blocks:
 //   n j >= 0 own block j | n -1, n msg, n idx, sets, dels, v prefix|null (a copy of that block)
 //   | n -2, v value (a new block) | n -3, n msg, v prefix (a text block from message msg's
 //   string content)
@@ -343,6 +346,28 @@ let f = null
 let at = 0
 let v = null
 let vi = 0
+
+// The plan's numbers arrive in this buffer (kept across calls), or in a new array when they did
+// not fit; the buffer then grows for the next call.
+let planBuf = new Float64Array(4096)
+
+function planBuffer() {
+  return planBuf
+}
+
+function takePlan(fresh, len) {
+  if (fresh === undefined || fresh === null) return planBuf.subarray(0, len)
+  planBuf = new Float64Array(Math.max(len * 2, planBuf.length))
+  return fresh
+}
+
+// Field names the plan sends as their index (-1: the name is among the values).
+const FIELDS = native.transcriptFieldNames()
+
+function name() {
+  const c = f[at++]
+  return c >= 0 ? FIELDS[c] : v[vi++]
+}
 
 // In the field's object, items `items` of array `list` get `key` set to `value` (moved last);
 // nothing else of the field is read or copied deeply.
@@ -359,32 +384,32 @@ function setInItems(field, list, items, key, value) {
 function applySets(messages, o, built) {
   const n = f[at++]
   for (let s = 0; s < n; s++) {
-    const name = v[vi++]
+    const key = name()
     switch (f[at++]) {
       case 0:
-        o[name] = v[vi++]
+        o[key] = v[vi++]
         break
       case 1:
-        o[name] = messages[f[at++]][name]
+        o[key] = messages[f[at++]][key]
         break
       case 2: {
         const prefix = v[vi++]
-        o[name] = prefix + messages[f[at++]][name]
+        o[key] = prefix + messages[f[at++]][key]
         break
       }
       case 3:
-        o[name] = built
+        o[key] = built
         break
       default: {
         const list = v[vi++]
         const items = v[vi++]
-        const key = v[vi++]
-        o[name] = setInItems(o[name], list, items, key, v[vi++])
+        const itemKey = v[vi++]
+        o[key] = setInItems(o[key], list, items, itemKey, v[vi++])
       }
     }
   }
   const d = f[at++]
-  for (let k = 0; k < d; k++) delete o[v[vi++]]
+  for (let k = 0; k < d; k++) delete o[name()]
 }
 
 function applyBlock(messages, own) {
@@ -438,7 +463,7 @@ function applyMessage(messages, m) {
 function skipSets() {
   const n = f[at++]
   for (let s = 0; s < n; s++) {
-    vi++
+    name()
     const kind = f[at++]
     if (kind === 0) vi++
     else if (kind === 1) at++
@@ -447,7 +472,8 @@ function skipSets() {
       at++
     } else if (kind === 4) vi += 4
   }
-  vi += f[at++]
+  const d = f[at++]
+  for (let k = 0; k < d; k++) name()
 }
 
 /** The message array a plan describes; `messages` itself when the plan says nothing changed. */
@@ -482,4 +508,4 @@ function apply(messages, plan) {
   return out
 }
 
-module.exports = { encode, apply, VOCAB }
+module.exports = { encode, apply, planBuffer, takePlan, VOCAB }

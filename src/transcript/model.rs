@@ -191,8 +191,9 @@ pub struct Edits {
     pub dels: Vec<Text>,
 }
 
-/// The field names rules edit, so an edit does not allocate its name.
-const FIELD_NAMES: &[&str] = &[
+/// The field names rules edit, so an edit does not allocate its name; the plan sends them as their
+/// index (js/codec.js gets the list from `transcriptFieldNames()`).
+pub const FIELD_NAMES: &[&str] = &[
     "id",
     "toolCallId",
     "toolUseId",

@@ -262,17 +262,19 @@ pub fn run(op: &str, cfg: &Value, msgs: &mut Vec<Msg>, ctx: &mut Ctx) -> Result<
 }
 
 /// The whole answer of one operation: JSON `{n?, vals?, changes?, extra?, entries?}` (see
-/// js/transcript.js), written without building a value tree for the plan, and the plan's numbers.
+/// js/transcript.js), written without building a value tree for the plan, and the plan's numbers
+/// (written into `nums`, a reusable buffer).
 pub fn response_json(
     msgs: &[Msg],
     input_len: usize,
     changes: Option<&[super::Change]>,
     out: &OpOutput,
+    nums: Vec<f64>,
 ) -> (String, Option<Vec<f64>>) {
     let mut s = String::with_capacity(64);
     s.push('{');
     let mut sep = "";
-    let plan = super::plan::encode_parts(msgs, input_len);
+    let plan = super::plan::encode_parts(msgs, input_len, nums);
     if let Some(p) = &plan {
         s.push_str("\"n\":");
         s.push_str(&msgs.len().to_string());

@@ -22,7 +22,10 @@ pub struct Plan {
 /// Counts and indices travel as a Float64Array: parsing them as JSON (the first design) cost the
 /// JS side more than the rules of a whole pass at 10,000 messages. Only the strings and values go
 /// through `JSON.parse`.
-pub fn encode_parts(msgs: &[Msg], input_len: usize) -> Option<Plan> {
+///
+/// `nums` is a buffer to write the numbers into (cleared first), so a caller can reuse one across
+/// calls instead of growing fresh memory every time.
+pub fn encode_parts(msgs: &[Msg], input_len: usize, mut nums: Vec<f64>) -> Option<Plan> {
     let identity = msgs.len() == input_len
         && msgs
             .iter()
@@ -31,9 +34,10 @@ pub fn encode_parts(msgs: &[Msg], input_len: usize) -> Option<Plan> {
     if identity {
         return None;
     }
+    nums.clear();
     let mut w = Writer {
-        nums: Vec::with_capacity(16 + msgs.len() * 2),
-        vals: Vec::with_capacity(64),
+        nums,
+        vals: Vec::with_capacity(64 + msgs.len() * 8),
     };
     w.vals.push(b'[');
     for m in msgs {
@@ -49,7 +53,7 @@ pub fn encode_parts(msgs: &[Msg], input_len: usize) -> Option<Plan> {
 
 /// The plan as a JSON value `{n, nums, vals}` (tests, the CLI).
 pub fn encode(msgs: &[Msg], input_len: usize) -> Option<Value> {
-    let p = encode_parts(msgs, input_len)?;
+    let p = encode_parts(msgs, input_len, Vec::new())?;
     let vals: Value = serde_json::from_str(&p.vals).ok()?;
     Some(serde_json::json!({"n": msgs.len(), "nums": p.nums, "vals": vals}))
 }
@@ -90,8 +94,19 @@ impl Writer {
         self.vals.extend_from_slice(b"null");
     }
 
+    /// A field name: its index in [`FIELD_NAMES`], or -1 and the name among the values.
+    fn name(&mut self, name: &str) {
+        match FIELD_NAMES.iter().position(|f| *f == name) {
+            Some(i) => self.n(i),
+            None => {
+                self.code(-1);
+                self.str(name);
+            }
+        }
+    }
+
     fn set(&mut self, name: &str, o: &Override, content_slot: bool) {
-        self.str(name);
+        self.name(name);
         if content_slot {
             self.code(3);
             return;
@@ -132,7 +147,7 @@ impl Writer {
         }
         self.n(e.dels.len());
         for k in &e.dels {
-            self.str(k);
+            self.name(k);
         }
     }
 
@@ -226,6 +241,13 @@ impl Reader<'_> {
         self.next().as_str().unwrap_or("").to_string()
     }
 
+    fn name(&mut self) -> String {
+        match usize::try_from(self.int()) {
+            Ok(i) => FIELD_NAMES.get(i).copied().unwrap_or("").to_string(),
+            Err(_) => self.string(),
+        }
+    }
+
     fn input_field(&self, k: usize, name: &str) -> Value {
         self.input
             .get(k)
@@ -237,7 +259,7 @@ impl Reader<'_> {
     fn sets(&mut self, o: &mut Map<String, Value>, built: &Option<Vec<Value>>) {
         let n = self.idx();
         for _ in 0..n {
-            let name = self.string();
+            let name = self.name();
             let v = match self.int() {
                 0 => self.next(),
                 1 => {
@@ -275,7 +297,7 @@ impl Reader<'_> {
         }
         let d = self.idx();
         for _ in 0..d {
-            let k = self.string();
+            let k = self.name();
             o.shift_remove(&k);
         }
     }
@@ -283,7 +305,7 @@ impl Reader<'_> {
     fn skip_sets(&mut self) {
         let n = self.idx();
         for _ in 0..n {
-            self.vi += 1;
+            self.name();
             // (numbers, values) each kind's payload takes.
             let (nums, vals) = match self.int() {
                 0 => (0, 1),
@@ -296,7 +318,9 @@ impl Reader<'_> {
             self.vi += vals;
         }
         let d = self.idx();
-        self.vi += d;
+        for _ in 0..d {
+            self.name();
+        }
     }
 
     fn block(&mut self, own: &[Value]) -> Value {
