@@ -28,7 +28,7 @@ const VOCAB = [
   'external_user', 'internal_system', 'image/png', 'image/jpeg', 'image/gif', 'image/webp',
   'input', 'output', 'cacheRead', 'cacheWrite', 'totalTokens', 'cost.input', 'cost.output',
   'cost.cacheRead', 'cacheWrite', 'cost.cacheWrite', 'cost.total', 'compactionSummary', 'custom',
-  'branchSummary', 'reasoning', 'exec', 'read', 'write', 'edit', 'bash',
+  'branchSummary', 'reasoning', 'exec', 'read', 'write', 'edit', 'bash', 'cost', 'total',
 ]
 const CODE = new Map()
 VOCAB.forEach((w, i) => {

@@ -53,6 +53,8 @@ pub const VOCAB: &[&str] = &[
     "write",
     "edit",
     "bash",
+    "cost",
+    "total",
 ];
 
 // Structure codes.
