@@ -131,6 +131,10 @@ struct Active {
     ends: Vec<Finder<'static>>,
 }
 
+fn has(text: &str, needle: &str) -> bool {
+    memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some()
+}
+
 /// The reasoning blocks of `text`, in order, not overlapping.
 pub fn find_blocks(text: &str, extra: Extra) -> Vec<Think> {
     let mut out = Vec::new();
@@ -138,9 +142,9 @@ pub fn find_blocks(text: &str, extra: Extra) -> Vec<Think> {
     // for most replies instead of one per marker.
     if !extra.granite
         && !extra.harmony_stripped
-        && !text.contains("hink")
-        && !text.contains("HINK")
-        && !text.contains("<|channel|>analysis")
+        && !has(text, "hink")
+        && !has(text, "HINK")
+        && !has(text, "<|channel|>analysis")
     {
         return out;
     }
