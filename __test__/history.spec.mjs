@@ -183,6 +183,24 @@ describe('sanitizeSessionHistory: per-provider rules', () => {
     assert.equal(out[4], messages[4])
   })
 
+  test('usage: the normalised shape read fast still follows every rule', () => {
+    const negative = { ...USAGE, input: -5 }
+    const nan = { ...ZERO_USAGE, cost: { ...ZERO_USAGE.cost, total: NaN } }
+    const reordered = { output: USAGE.output, input: USAGE.input, cacheRead: USAGE.cacheRead, cacheWrite: USAGE.cacheWrite, totalTokens: USAGE.totalTokens }
+    const messages = [
+      assistant([text('zero')], { usage: ZERO_USAGE, timestamp: 100 }),
+      { role: 'compactionSummary', summary: 's', tokensBefore: 1, timestamp: 150 },
+      assistant([text('neg')], { usage: negative, timestamp: 200 }),
+      assistant([text('nan')], { usage: nan, timestamp: 300 }),
+      assistant([text('order')], { usage: reordered, timestamp: 400 }),
+    ]
+    const out = sanitize(messages, OPENAI)
+    assert.equal(out[0], messages[0], 'already zero before the compaction: untouched')
+    assert.equal(out[2].usage.input, 0, 'a negative input is clamped')
+    assert.equal(out[3].usage.cost.total, 0, 'a NaN cost field is normalised')
+    assert.deepEqual(Object.keys(out[4].usage), ['input', 'output', 'cacheRead', 'cacheWrite', 'totalTokens'])
+  })
+
   test('usage: summary-first ordering compares timestamps', () => {
     const messages = [
       { role: 'compactionSummary', summary: 's', tokensBefore: 1, timestamp: new Date(500).toISOString() },

@@ -509,6 +509,10 @@ pub enum UsageView {
     NotObject(Val),
     /// An object, flattened one level deep: `("input", Num)`, `("cost", Object)`, `("cost.total", Num)`.
     Fields(Vec<(Text, Val)>),
+    /// An object already in the normalised shape (pi-ai's: the five counts, then `cost` with its
+    /// five, all finite, `input` not negative), read straight into its snapshot: the common case,
+    /// and building the flattened list for it was the largest single cost of parsing.
+    Snapshot(Box<crate::transcript::usage::UsageSnapshot>),
 }
 
 /// Message content as the skeleton shows it.

@@ -6,6 +6,7 @@
 //! field for field, so a change to one is a change to both.
 
 use super::model::*;
+use super::usage::{UsageCost, UsageSnapshot};
 use serde_json::{Map, Value};
 
 const SEP: char = '\u{1f}';
@@ -192,6 +193,88 @@ impl<'a> Cursor<'a> {
     }
 }
 
+/// The usage keys of the normalised shape, in order, and those of its `cost`.
+const USAGE_KEYS: [&str; 5] = ["input", "output", "cacheRead", "cacheWrite", "totalTokens"];
+const COST_KEYS: [&str; 5] = ["input", "output", "cacheRead", "cacheWrite", "total"];
+
+/// The code the codec sends for a vocabulary word (its first position).
+fn vocab_code(word: &str) -> u32 {
+    VOCAB
+        .iter()
+        .position(|w| *w == word)
+        .map_or(u32::MAX, |i| 16 + i as u32)
+}
+
+static USAGE_CODES: std::sync::LazyLock<([u32; 5], [u32; 5], u32)> =
+    std::sync::LazyLock::new(|| {
+        (
+            USAGE_KEYS.map(vocab_code),
+            COST_KEYS.map(vocab_code),
+            vocab_code("cost"),
+        )
+    });
+
+impl Cursor<'_> {
+    /// A usage object (its `4` already read) that is exactly in the normalised shape, read into
+    /// its snapshot; `None`, with nothing consumed, for any other object.
+    fn normalised_usage(&mut self) -> Option<UsageSnapshot> {
+        let saved = (self.at, self.strs.clone());
+        let snapshot = self.try_normalised_usage();
+        if snapshot.is_none() {
+            (self.at, self.strs) = saved;
+        }
+        snapshot
+    }
+
+    fn try_normalised_usage(&mut self) -> Option<UsageSnapshot> {
+        let (usage_codes, cost_codes, cost_code) = &*USAGE_CODES;
+        let n = self.count().ok()?;
+        if n != 5 && n != 6 {
+            return None;
+        }
+        let counts = self.finite_fields(usage_codes)?;
+        if counts[0] < 0.0 {
+            return None;
+        }
+        let cost = if n == 6 {
+            if self.code().ok()? != *cost_code || self.code().ok()? != 4 || self.count().ok()? != 5
+            {
+                return None;
+            }
+            let c = self.finite_fields(cost_codes)?;
+            Some(UsageCost {
+                input: c[0],
+                output: c[1],
+                cache_read: c[2],
+                cache_write: c[3],
+                total: c[4],
+            })
+        } else {
+            None
+        };
+        Some(UsageSnapshot {
+            input: counts[0],
+            output: counts[1],
+            cache_read: counts[2],
+            cache_write: counts[3],
+            total_tokens: counts[4],
+            cost,
+        })
+    }
+
+    /// Five `key: finite number` pairs with exactly these key codes.
+    fn finite_fields(&mut self, keys: &[u32; 5]) -> Option<[f64; 5]> {
+        let mut out = [0.0; 5];
+        for (slot, key) in out.iter_mut().zip(keys) {
+            if self.code().ok()? != *key || self.code().ok()? != 7 {
+                return None;
+            }
+            *slot = self.num().ok().filter(|v| v.is_finite())?;
+        }
+        Some(out)
+    }
+}
+
 /// `parent.child`, borrowed from the vocabulary when it is there (`cost.total`).
 fn joined_key(parent: &str, child: &str) -> Text {
     let known = match (parent, child) {
@@ -264,10 +347,15 @@ fn parse_message(c: &mut Cursor, m: &mut Msg, i: usize) -> Result<(), String> {
     if mask & 256 != 0 {
         let code = c.code()?;
         m.usage = if code == 4 {
-            // Room for pi-ai's usage (5 counters + cost with 5) without regrowing.
-            let mut fields = Vec::with_capacity(12);
-            c.object("", &mut fields)?;
-            UsageView::Fields(fields)
+            match c.normalised_usage() {
+                Some(snapshot) => UsageView::Snapshot(Box::new(snapshot)),
+                None => {
+                    // Room for pi-ai's usage (5 counters + cost with 5) without regrowing.
+                    let mut fields = Vec::with_capacity(12);
+                    c.object("", &mut fields)?;
+                    UsageView::Fields(fields)
+                }
+            }
         } else {
             UsageView::NotObject(c.val_of(code)?)
         };

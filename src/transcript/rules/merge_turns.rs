@@ -78,7 +78,7 @@ pub fn merge_consecutive_assistant_turns(mut previous: Msg, current: Msg) -> Msg
     blocks.extend(content_blocks(&current.content));
     replace_content(&mut previous, blocks);
     let usage_truthy = match &current.usage {
-        UsageView::Fields(_) => true,
+        UsageView::Fields(_) | UsageView::Snapshot(_) => true,
         UsageView::NotObject(v) => v.is_truthy(),
     };
     if usage_truthy {

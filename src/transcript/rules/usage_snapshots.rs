@@ -70,6 +70,7 @@ fn already(fields: &[(Text, Val)], snap: &UsageSnapshot) -> bool {
 
 fn snapshot(m: &Msg) -> UsageSnapshot {
     match &m.usage {
+        UsageView::Snapshot(s) => **s,
         UsageView::Fields(fields) => {
             let list: Vec<(&str, UsageValue)> = fields
                 .iter()
@@ -82,10 +83,13 @@ fn snapshot(m: &Msg) -> UsageSnapshot {
 }
 
 fn set_usage(m: &mut Msg, ctx: &mut Ctx, snap: &UsageSnapshot, why: &'static str) -> bool {
-    if let UsageView::Fields(f) = &m.usage {
-        if already(f, snap) {
-            return false;
-        }
+    let unchanged = match &m.usage {
+        UsageView::Fields(f) => already(f, snap),
+        UsageView::Snapshot(s) => **s == *snap,
+        UsageView::NotObject(_) => false,
+    };
+    if unchanged {
+        return false;
     }
     ctx.change("usageSnapshots", msg_path(m), || why.to_string());
     m.set("usage", snap.to_json());
@@ -110,8 +114,10 @@ const CANONICAL: [&str; 11] = [
 /// would give back unchanged: the canonical keys in order, finite numbers, a non-negative input.
 /// Skipping the alias search for it keeps this rule cheap on long transcripts.
 fn is_canonical(u: &UsageView) -> bool {
-    let UsageView::Fields(fields) = u else {
-        return false;
+    let fields = match u {
+        UsageView::Snapshot(_) => return true,
+        UsageView::Fields(fields) => fields,
+        UsageView::NotObject(_) => return false,
     };
     (fields.len() == 5 || fields.len() == CANONICAL.len())
         && fields.iter().zip(CANONICAL).all(|((k, v), want)| {
@@ -137,7 +143,7 @@ pub fn normalize_usage_snapshots(msgs: &mut [Msg], ctx: &mut Ctx) -> bool {
         if !m.is_role("assistant") {
             continue;
         }
-        let stale = matches!(m.usage, UsageView::Fields(_))
+        let stale = matches!(m.usage, UsageView::Fields(_) | UsageView::Snapshot(_))
             && compaction.is_some_and(|(ci, cts)| {
                 i < ci || matches!((timestamp(&m.timestamp), cts), (Some(a), Some(b)) if a <= b)
             });
