@@ -16,7 +16,7 @@
 use crate::transcript::context::{block_path, msg_path, Ctx};
 use crate::transcript::model::{Msg, Val};
 use crate::transcript::rules::openai_reasoning::is_openai_reasoning_signature;
-use serde_json::json;
+use serde_json::Value;
 use std::collections::HashMap;
 
 /// `A` when `id` is `A|fc_…` with `A` non-empty.
@@ -52,24 +52,25 @@ enum Rewrite {
 /// Strips `|fc_…` from call ids that have no reasoning item before them, and from their results.
 pub fn downgrade_openai_function_call_reasoning_pairs(msgs: &mut [Msg], ctx: &mut Ctx) -> bool {
     let rewrites = plan(msgs, ctx);
-    for r in &rewrites {
+    let changed = !rewrites.is_empty();
+    for r in rewrites {
         match r {
             Rewrite::Call { i, j, new } => {
-                if let Some(b) = msgs[*i].blocks_mut().and_then(|bs| bs.get_mut(*j)) {
-                    b.set("id", json!(new));
+                if let Some(b) = msgs[i].blocks_mut().and_then(|bs| bs.get_mut(j)) {
+                    b.set("id", Value::String(new));
                 }
             }
             Rewrite::Result { i, call, used } => {
                 if let Some(id) = call {
-                    msgs[*i].set("toolCallId", json!(id));
+                    msgs[i].set("toolCallId", Value::String(id));
                 }
                 if let Some(id) = used {
-                    msgs[*i].set("toolUseId", json!(id));
+                    msgs[i].set("toolUseId", Value::String(id));
                 }
             }
         }
     }
-    !rewrites.is_empty()
+    changed
 }
 
 /// The rewrites, read off the messages without touching them (ids stay borrowed).
@@ -143,7 +144,7 @@ fn plan(msgs: &[Msg], ctx: &mut Ctx) -> Vec<Rewrite> {
 mod tests {
     use super::*;
     use crate::transcript::testutil::run;
-    use serde_json::Value;
+    use serde_json::json;
 
     fn pairs(input: &Value) -> (Vec<Value>, bool) {
         run(input, |m, c| {
