@@ -59,6 +59,7 @@ pub mod qwen3_coder;
 pub mod scan;
 pub mod seed_oss;
 pub mod step3;
+pub mod stream;
 #[cfg(test)]
 mod test_util;
 pub mod thinking;
@@ -456,131 +457,45 @@ pub fn parse_family(family: Family, text: &str, cx: &Ctx) -> Parsed {
     }
 }
 
-/// Clean a whole reply. Never panics; the same input always gives the same output.
+/// Clean a whole reply. Never panics; the same input always gives the same output. This is the
+/// stream machine ([`stream`]) fed the whole reply in one piece, so a [`stream::StreamCleaner`]
+/// gives the same result for any chunking of the reply.
 pub fn clean_response(content: &str, opts: &Options) -> Cleaned {
-    let mut out = Cleaned::default();
-    let model_hint = opts.model.as_deref().and_then(Family::from_model);
-    let forced = match opts.format.as_deref() {
-        None | Some("auto") | Some("") => None,
-        Some(name) => Some(Family::from_format(name).ok_or(name)),
-    };
-    let hint = match forced {
-        Some(f) => f.ok(),
-        None => model_hint,
+    let hint = match opts.format.as_deref() {
+        None | Some("auto") | Some("") => opts.model.as_deref().and_then(Family::from_model),
+        Some(name) => Family::from_format(name),
     };
     // Prefilter: every special-token marker holds `<` or `[` (or is `◁think▷`); only the families
     // read from plain JSON, Python or prose need the full pass without them.
     if !hint.is_some_and(Family::reads_plain_text) && !scan::may_hold_markers(content) {
-        out.content = content.to_owned();
-        if let Some(Err(name)) = forced {
-            out.problems.push(unsupported(name));
+        let mut out = Cleaned {
+            content: content.to_owned(),
+            ..Cleaned::default()
+        };
+        if let Some(name) = opts.format.as_deref() {
+            if !matches!(name, "auto" | "") && Family::from_format(name).is_none() {
+                out.problems.push(unsupported(name));
+            }
         }
         return out;
     }
-    let extra = thinking::Extra {
-        granite: hint == Some(Family::Granite),
-        harmony_stripped: hint == Some(Family::GptOss),
+    let tools = opts.tools.as_ref();
+    let mut m = stream::Machine::new(opts);
+    let (first, end) = match (m.push(content, tools), m.finish(tools)) {
+        (Ok(first), Ok(end)) => (first, end),
+        // A fresh machine is never finished; kept total rather than unwrapped.
+        _ => return Cleaned::default(),
     };
-    let thinks = thinking::find_blocks(content, extra);
-    // Visible pieces between reasoning blocks.
-    let mut pieces: Vec<(usize, usize)> = Vec::with_capacity(thinks.len() + 1);
-    let mut at = 0;
-    for t in &thinks {
-        pieces.push((at, t.outer.start));
-        at = t.outer.end;
-    }
-    pieces.push((at, content.len()));
-
-    let cx = Ctx {
-        tools: opts.tools.as_ref(),
-        unwrapped: model_hint == Some(Family::Qwen3Coder),
+    let mut out = Cleaned {
+        content: first.content,
+        tool_calls: first.tool_calls,
+        reasoning: first.reasoning,
+        format: end.format,
+        problems: end.problems,
     };
-    let family = match forced {
-        _ if opts.tool_calls == Mode::Keep => None,
-        None => pieces
-            .iter()
-            .find_map(|&(s, e)| scan::detect(&content[s..e], model_hint))
-            .or(model_hint),
-        Some(Ok(f)) => Some(f),
-        Some(Err(name)) => {
-            out.problems.push(unsupported(name));
-            None
-        }
-    };
-    let parsed: Vec<Parsed> = match family {
-        Some(f) => pieces
-            .iter()
-            .map(|&(s, e)| parse_family(f, &content[s..e], &cx))
-            .collect(),
-        None => Vec::new(),
-    };
-
-    let mut removed = false;
-    let mut raw_calls = Vec::new();
-    let mut reasoning: Vec<&str> = Vec::new();
-    for (i, &(s, e)) in pieces.iter().enumerate() {
-        let piece = &content[s..e];
-        let mut at = 0;
-        if let Some(p) = parsed.get(i) {
-            if out.format.is_none() {
-                out.format = p.format;
-            }
-            out.problems.extend(p.problems.iter().cloned());
-            for b in &p.blocks {
-                raw_calls.extend(b.calls.iter().cloned());
-                if opts.tool_calls == Mode::Extract && b.keep_raw {
-                    continue;
-                }
-                out.content.push_str(&piece[at..b.start]);
-                let kept = out.content.trim_end().len();
-                out.content.truncate(kept);
-                at = b.end;
-                removed = true;
-            }
-        }
-        out.content.push_str(&piece[at..]);
-        if let Some(t) = thinks.get(i) {
-            match opts.thinking {
-                Mode::Keep => out.content.push_str(&content[t.outer.clone()]),
-                mode => {
-                    let inner = content[t.inner.clone()].trim();
-                    if mode == Mode::Extract && !inner.is_empty() {
-                        reasoning.push(inner);
-                    }
-                    removed = true;
-                    let kept = out.content.trim_end().len();
-                    out.content.truncate(kept);
-                    if !t.closed {
-                        out.problems.push(
-                            "thinking: a reasoning block is never closed; the rest is reasoning"
-                                .into(),
-                        );
-                    }
-                }
-            }
-        }
-    }
-    out.reasoning = reasoning.join("\n\n");
-    if removed {
-        let trimmed = out.content.trim();
-        if trimmed.len() != out.content.len() {
-            out.content = trimmed.to_owned();
-        }
-    }
-    if opts.tool_calls == Mode::Extract {
-        out.tool_calls = raw_calls
-            .into_iter()
-            .enumerate()
-            .map(|(i, c)| ToolCall {
-                id: c.id.unwrap_or_else(|| match family {
-                    Some(Family::Mistral) => mistral::call_id(i, &c.name, &c.arguments),
-                    _ => call_id(i, &c.name, &c.arguments),
-                }),
-                name: c.name,
-                arguments: c.arguments,
-            })
-            .collect();
-    }
+    out.content.push_str(&end.chunk.content);
+    out.reasoning.push_str(&end.chunk.reasoning);
+    out.tool_calls.extend(end.chunk.tool_calls);
     out
 }
 
