@@ -2,4 +2,4 @@
 // The public entry of transcript-hygiene. binding.js is the native loader napi-rs generates; the
 // functions exported here wrap it (see js/).
 
-module.exports = { ...require('./js/transcript.js'), ...require('./js/response.js') }
+module.exports = { ...require('./js/transcript.js'), ...require('./js/response.js'), ...require('./js/response-stream.js') }

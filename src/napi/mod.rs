@@ -5,6 +5,7 @@
 //! Every export catches panics (`catch_unwind`), so no Rust panic can take the Node process down.
 
 mod response;
+mod response_stream;
 mod scalar;
 mod session_file;
 mod source;

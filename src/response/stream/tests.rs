@@ -286,3 +286,29 @@ fn whitespace_rule() {
         assert_eq!(clean_response(t, &o).content, want, "{t:?}");
     }
 }
+
+/// The JS spec (`__test__/response-stream.spec.mjs`) reads the same samples from this fixture.
+#[test]
+fn js_fixture_matches_the_samples() {
+    let samples: Vec<Value> = SAMPLES
+        .iter()
+        .map(|(f, m, t)| json!({"format": f, "model": m, "text": t}))
+        .collect();
+    let want = json!({"samples": samples, "adversarial": ADVERSARIAL});
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/__test__/fixtures/stream-samples.json"
+    );
+    if std::env::var_os("WRITE_STREAM_FIXTURE").is_some() {
+        let text = serde_json::to_string_pretty(&want).unwrap_or_default();
+        assert!(std::fs::write(path, text + "\n").is_ok());
+    }
+    let have: Value = std::fs::read_to_string(path)
+        .ok()
+        .and_then(|s| serde_json::from_str(&s).ok())
+        .unwrap_or(Value::Null);
+    assert_eq!(
+        have, want,
+        "run with WRITE_STREAM_FIXTURE=1 to refresh {path}"
+    );
+}
