@@ -312,3 +312,125 @@ fn js_fixture_matches_the_samples() {
         "run with WRITE_STREAM_FIXTURE=1 to refresh {path}"
     );
 }
+
+/// Random soups of marker pieces, text, whitespace and multi-byte characters, streamed in random
+/// splits: a bounded fuzz run of the machine against the whole-reply result.
+#[test]
+fn marker_soup_fuzz() {
+    let parts = [
+        "<tool_call>",
+        "</tool_call>",
+        "<function=f>",
+        "</function>",
+        "<parameter=a>",
+        "</parameter>",
+        "<arg_key>",
+        "</arg_key>",
+        "<arg_value>",
+        "</arg_value>",
+        "<minimax:tool_call>",
+        "</minimax:tool_call>",
+        "<invoke name=\"x\">",
+        "</invoke>",
+        "<parameter name=\"p\">",
+        "<｜tool▁calls▁begin｜>",
+        "<｜tool▁call▁begin｜>",
+        "<｜tool▁sep｜>",
+        "<｜tool▁call▁end｜>",
+        "<｜tool▁calls▁end｜>",
+        "<|tool_calls_section_begin|>",
+        "<|tool_call_begin|>",
+        "<|tool_call_argument_begin|>",
+        "<|tool_call_end|>",
+        "<|tool_calls_section_end|>",
+        "<think>",
+        "</think>",
+        "<seed:think>",
+        "</seed:think>",
+        "[THINK]",
+        "[/THINK]",
+        "◁think▷",
+        "◁/think▷",
+        "<|channel|>analysis<|message|>",
+        "<|end|>",
+        "<|start|>assistant",
+        "<|call|>",
+        "<tool_calls>",
+        "</tool_calls>",
+        "[TOOL_CALLS]",
+        "functools",
+        "[",
+        "function call",
+        "<|role_sep|>",
+        "<answer>",
+        "</answer>",
+        "<|action_start|>",
+        "<|plugin|>",
+        "<|action_end|>",
+        "<seed:tool_call>",
+        "</seed:tool_call>",
+        "<｜DSML｜function_calls>",
+        "<longcat_tool_call>",
+        "{\"name\": \"f\", \"arguments\": {\"a\": 1}}",
+        "{",
+        "}",
+        "\"",
+        "f",
+        "get_weather",
+        " ",
+        "\n",
+        "  \n",
+        "北京",
+        "🚀",
+        "<",
+        ">",
+        "a < b",
+        "text",
+    ];
+    let formats = [
+        None,
+        Some("hermes"),
+        Some("glm47"),
+        Some("kimi_k2"),
+        Some("mistral"),
+        Some("pythonic"),
+    ];
+    let models = [
+        None,
+        Some("deepseek/deepseek-r1"),
+        Some("qwen/qwen3-coder"),
+        Some("tencent/hunyuan-a13b"),
+    ];
+    // STREAM_FUZZ_ROUNDS=200000 for a longer local run; CI keeps it to a fraction of a second.
+    let rounds = std::env::var("STREAM_FUZZ_ROUNDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1500);
+    let seed = std::env::var("STREAM_FUZZ_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0x51_7cc1_b727_220a_u64);
+    let mut rng = Rng(seed);
+    for round in 0..rounds {
+        let mut t = String::new();
+        for _ in 0..(1 + rng.next() % 16) {
+            t.push_str(parts[(rng.next() % parts.len() as u64) as usize]);
+        }
+        let o = Options {
+            format: formats[round % formats.len()].map(str::to_owned),
+            model: models[(round / formats.len()) % models.len()].map(str::to_owned),
+            ..Options::default()
+        };
+        let whole = clean_response(&t, &o);
+        for max in [1, 3, 11] {
+            let pieces = random_split(&t, &mut rng, max);
+            assert_eq!(
+                streamed(&pieces, &o),
+                whole,
+                "{pieces:?} {:?} {:?}",
+                o.format,
+                o.model
+            );
+        }
+    }
+}
