@@ -563,6 +563,11 @@ pub struct Machine {
     think_mode: Mode,
     lits: Vec<Lit>,
     think: Vec<Lit>,
+    /// Indices of `lits` by the marker's second byte: bucket `b` is
+    /// `order[starts[b]..starts[b + 1]]`, in priority order; `shorts` are one-byte markers.
+    order: Vec<u16>,
+    starts: [u16; 257],
+    shorts: Vec<u16>,
     /// The last `Later` search: `(marker, from, hit, searched up to)`, absolute positions.
     memo: Option<(&'static str, usize, Option<usize>, usize)>,
     /// Bytes parsed so far to test whether the current block is finished.
@@ -620,6 +625,9 @@ impl Machine {
             think_mode: opts.thinking,
             lits: Vec::new(),
             think: think_lits(),
+            order: Vec::new(),
+            starts: [0; 257],
+            shorts: Vec::new(),
             memo: None,
             spent: 0,
             finished: false,
@@ -642,6 +650,25 @@ impl Machine {
                 None => v.extend(detect_lits(self.hint, self.unwrapped)),
             }
         }
+        let mut keyed: Vec<(u8, u16)> = Vec::with_capacity(v.len());
+        self.shorts.clear();
+        for (i, lit) in v.iter().enumerate() {
+            let i = u16::try_from(i).unwrap_or(u16::MAX);
+            match lit.s.as_bytes().get(1) {
+                Some(&b) => keyed.push((b, i)),
+                None => self.shorts.push(i),
+            }
+        }
+        keyed.sort_unstable();
+        self.order = keyed.iter().map(|&(_, i)| i).collect();
+        let mut at = 0usize;
+        for b in 0..256usize {
+            self.starts[b] = u16::try_from(at).unwrap_or(u16::MAX);
+            while at < keyed.len() && usize::from(keyed[at].0) == b {
+                at += 1;
+            }
+        }
+        self.starts[256] = u16::try_from(at).unwrap_or(u16::MAX);
         self.lits = v;
     }
 
@@ -700,9 +727,57 @@ impl Machine {
 
     /// What starts at candidate byte `c` among `lits[..n]`.
     fn decide(&mut self, c: usize, n: usize) -> Decision {
+        // The markers that can start here: those whose second byte is the next byte (one bucket,
+        // so most `<` in prose or code, `<div>`, `a < b`, cost one lookup), plus one-byte ones.
+        let mut cands = [0u16; 64];
+        let mut m = 0;
+        let bytes = self.buf.as_bytes();
+        match (bytes.get(c), bytes.get(c + 1)) {
+            (Some(&first), Some(&second)) => {
+                let b = usize::from(second);
+                let bucket =
+                    &self.order[usize::from(self.starts[b])..usize::from(self.starts[b + 1])];
+                let shorts = self.shorts.iter().filter(|&&k| {
+                    self.lits
+                        .get(usize::from(k))
+                        .is_some_and(|l| l.s.as_bytes().first() == Some(&first))
+                });
+                let mut merged: Vec<u16> = Vec::new();
+                let all = bucket.iter().chain(shorts);
+                if self.shorts.is_empty() || bucket.is_empty() {
+                    for &k in all {
+                        if m < cands.len() {
+                            cands[m] = k;
+                            m += 1;
+                        }
+                    }
+                } else {
+                    merged.extend(all);
+                    merged.sort_unstable();
+                    for k in merged {
+                        if m < cands.len() {
+                            cands[m] = k;
+                            m += 1;
+                        }
+                    }
+                }
+            }
+            _ => {
+                for k in 0..self.lits.len().min(cands.len()) {
+                    cands[m] = k as u16;
+                    m += 1;
+                }
+            }
+        }
         let mut more = false;
-        for k in 0..n.min(self.lits.len()) {
-            let lit = self.lits[k];
+        for &k in &cands[..m] {
+            let k = usize::from(k);
+            if k >= n {
+                continue;
+            }
+            let Some(&lit) = self.lits.get(k) else {
+                continue;
+            };
             if !lit.pre.is_empty() && !self.buf[..c].ends_with(lit.pre) {
                 continue;
             }
