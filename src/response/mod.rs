@@ -12,6 +12,15 @@
 //!   its arguments can be read (reported in `problems`); a block that yields no call keeps its raw
 //!   text in `content` in [`Mode::Extract`] (reported), and is removed in [`Mode::Strip`];
 //! - malformed JSON arguments are kept as the raw string and reported, never dropped.
+//! - whitespace (a local rule a stream can follow, see [`stream`]): whitespace right before removed
+//!   markup is dropped; whitespace right after it is dropped when nothing visible precedes it or
+//!   nothing visible follows it before the next removed markup or the end; all other text is kept
+//!   exactly, so a reply without markup comes back unchanged;
+//! - a closing reasoning tag with no opening tag is R1-style (the text before it is reasoning) only
+//!   when the format or model names a family that writes it so ([`thinking::r1_hint`]); otherwise
+//!   it is a stray tag and removed;
+//! - [`clean_response`] is the stream machine ([`stream::Machine`]) fed the whole reply, so
+//!   [`stream::StreamCleaner`] gives exactly the same result for any chunking.
 //!
 //! - `auto` detects every family whose markers are special tokens or fixed tags ([`scan::detect`]);
 //!   the families written as plain JSON or Python (`llama3_json`, `pythonic`, `llama4_pythonic`,
