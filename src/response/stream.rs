@@ -27,7 +27,7 @@
 //!   plain JSON, Python or prose (`llama3_json`, `pythonic`, `llama4_pythonic`, `xlam`, `olmo3`,
 //!   and `granite` / `gpt_oss` when named, for their prose reasoning) are cleaned at `finish`.
 //!
-//! Whitespace rule (the same for whole replies and streams, applied by [`Emitter`]): whitespace
+//! Whitespace rule (the same for whole replies and streams, applied by `Emitter`): whitespace
 //! right before removed markup (a call block, reasoning, a stray tag) is dropped; whitespace right
 //! after removed markup is dropped when nothing visible precedes it or nothing visible follows it
 //! before the next removed markup or the end; all other text is kept exactly. A reply with no
