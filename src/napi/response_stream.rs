@@ -39,7 +39,7 @@ pub struct ResponseStreamCleanerNative {
 #[napi]
 impl ResponseStreamCleanerNative {
     /// `options` is the JSON of `cleanResponse`'s options.
-    #[napi(constructor)]
+    #[napi(constructor, catch_unwind)]
     pub fn new(options: String) -> Result<Self> {
         let v: Value = serde_json::from_str(&options)
             .map_err(|e| Error::new(Status::InvalidArg, format!("options: {e}")))?;
@@ -50,7 +50,7 @@ impl ResponseStreamCleanerNative {
     }
 
     /// One delta in; `"c" + content` or `"j" + {content, reasoning, toolCalls}` out.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn push(&mut self, delta: String) -> Result<String> {
         let c = self.inner.push(&delta).map_err(finished)?;
         if c.reasoning.is_empty() && c.tool_calls.is_empty() {
@@ -63,7 +63,7 @@ impl ResponseStreamCleanerNative {
     }
 
     /// The rest: `{content, reasoning, toolCalls, format, problems}` as JSON.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn finish(&mut self) -> Result<String> {
         let end = self.inner.finish().map_err(finished)?;
         let mut m = chunk_json(&end.chunk);
