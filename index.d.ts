@@ -878,9 +878,9 @@ export interface ResponseStreamEnd extends ResponseStreamChunk {
  * call block until its closing token (its calls then come with that delta; a block never closed is
  * flushed by `finish`), whitespace next to removed markup (see the whitespace rule in
  * docs/API.md), a high surrogate at the end of a delta (rejoined with its low half), and, when the
- * model or format is one that writes reasoning without its opening tag (DeepSeek, MiniMax-M2,
- * Step-3, ERNIE, Kimi, GLM, Seed-OSS), the reply's start until a reasoning tag or the end says
- * whether it was reasoning. Formats read from plain JSON or Python (`llama3_json`, `pythonic`,
+ * model or format is one that always reasons without writing the opening tag (DeepSeek-R1 /
+ * `deepseek-reasoner`, MiniMax-M2, Step-3, Seed-OSS, ERNIE / Kimi thinking models), the reply's
+ * start until a reasoning tag or the end says whether it was reasoning. Formats read from plain JSON or Python (`llama3_json`, `pythonic`,
  * `llama4_pythonic`, `xlam`, `olmo3`, and `granite` / `gpt_oss` when named) come out at `finish`.
  * Total work is linear in the reply's length; Rust holds the state, one native call per `push`.
  */

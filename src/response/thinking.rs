@@ -100,47 +100,33 @@ pub struct Extra {
     pub granite: bool,
     /// gpt-oss with the Harmony markers stripped: `analysis…assistantfinal…`.
     pub harmony_stripped: bool,
-    /// The reply starts inside reasoning (the opening tag was in the prompt: DeepSeek-R1/V3.x,
-    /// MiniMax-M2, Step-3, ERNIE-4.5, Kimi-K2, GLM, Seed-OSS; see [`r1_hint`]): a closing tag with
-    /// no opening tag before it makes everything before it reasoning. Without it such a tag is a
-    /// stray tag, removed, and the text before it stays visible (a stream cannot hold back a whole
-    /// reply on the chance that a `</think>` comes at its end).
+    /// The reply starts inside reasoning (the opening tag was in the prompt; see [`r1_hint`]): a
+    /// closing tag with no opening tag before it makes everything before it reasoning. Without it
+    /// such a tag is a stray tag, removed, and the text before it stays visible (a stream cannot
+    /// hold back every reply on the chance that a `</think>` comes at its end).
     pub r1: bool,
 }
 
-/// Whether the format or model named by the caller writes reasoning without its opening tag.
+/// Whether the format or model named by the caller is one that always reasons and writes its
+/// reasoning without the opening tag (the chat template put it in the prompt): DeepSeek-R1 and
+/// DeepSeek's thinking mode (`deepseek-reasoner`, ids with `r1`, `think` or `reason`), MiniMax-M2,
+/// Step-3, Seed-OSS, and the thinking variants of ERNIE-4.5 and Kimi-K2. Hybrid models whose
+/// thinking can be off (DeepSeek-V3.x chat, GLM, Qwen3, Kimi-K2-Instruct) are not: their replies
+/// without reasoning would otherwise be held back to the end of a stream.
 pub fn r1_hint(format: Option<&str>, model: Option<&str>) -> bool {
-    let by_format = matches!(
-        format,
-        Some(
-            "minimax_m2"
-                | "deepseek_v3"
-                | "deepseek_v31"
-                | "deepseek_v32"
-                | "step3"
-                | "ernie45"
-                | "kimi_k2"
-                | "glm45"
-                | "glm47"
-                | "seed_oss"
-        )
-    );
+    let by_format = matches!(format, Some("minimax_m2" | "step3" | "seed_oss"));
     let by_model = model.is_some_and(|m| {
         let m = m.to_ascii_lowercase();
-        [
-            "deepseek",
+        let has = |s: &[&str]| s.iter().any(|p| m.contains(p));
+        has(&[
             "minimax-m2",
             "minimax_m2",
             "step3",
             "step-3",
-            "ernie",
-            "kimi",
-            "glm",
             "seed-oss",
             "seed_oss",
-        ]
-        .iter()
-        .any(|p| m.contains(p))
+        ]) || (has(&["deepseek"]) && has(&["r1", "reasoner", "think", "reason"]))
+            || (has(&["ernie", "kimi"]) && has(&["thinking"]))
     });
     by_format || by_model
 }

@@ -48,7 +48,7 @@ pub const SAMPLES: &[(&str, &str, &str)] = &[
     ("minimax_m1", "minimax/minimax-m1", "<think>Example: <tool_calls>\n{\"name\": \"x\", \"arguments\": {}}\n</tool_calls></think>Checking.\n<tool_calls>\n{\"name\": \"get_current_weather\", \"arguments\": {\"city\": \"Dallas <&>\", \"note\": \"a\\nb 北京\"}}\n{\"name\": \"get_current_weather\", \"arguments\": {\"city\": \"Orlando\"}}\n</tool_calls>\nDone."),
     ("minimax_m2", "minimax/minimax-m2", "The user wants weather, maybe <minimax:tool_call> later.\n</think>\n\n让我帮你查询。\n<minimax:tool_call>\n<invoke name=\"get_weather\">\n<parameter name=\"city\">北京 <&></parameter>\n<parameter name=\"date\">2024-12-25\nnight</parameter>\n</invoke>\n<invoke name=\"get_time\">\n<parameter name=\"tz\">UTC</parameter>\n</invoke>\n</minimax:tool_call>\n稍等。"),
     ("deepseek_v3", "deepseek/deepseek-r1-0528", "Need weather for two cities.\n</think>\n\nOK <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{\"location\": \"Tokyo <&>\\n東京\"}\n```<｜tool▁call▁end｜>\n<｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{\"location\": \"Paris\"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜><｜end▁of▁sentence｜>"),
-    ("deepseek_v31", "deepseek/deepseek-v3.1", "<think>plan</think>Let me check.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"city\": \"Paris\\nFrance & <x> 北京\"}<｜tool▁call▁end｜><｜tool▁call▁begin｜>get_time<｜tool▁sep｜>{}<｜tool▁call▁end｜><｜tool▁calls▁end｜> then more"),
+    ("deepseek_v31", "deepseek/deepseek-v3.1-terminus", "<think>plan</think>Let me check.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"city\": \"Paris\\nFrance & <x> 北京\"}<｜tool▁call▁end｜><｜tool▁call▁begin｜>get_time<｜tool▁sep｜>{}<｜tool▁call▁end｜><｜tool▁calls▁end｜> then more"),
     ("deepseek_v32", "deepseek/deepseek-v3.2", "Let me check that.\n\n<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"get_weather\">\n<｜DSML｜parameter name=\"location\" string=\"true\">東京 <&> 42</｜DSML｜parameter>\n<｜DSML｜parameter name=\"days\" string=\"false\">3</｜DSML｜parameter>\n</｜DSML｜invoke>\n<｜DSML｜invoke name=\"now\">\n</｜DSML｜invoke>\n</｜DSML｜function_calls>\nDone."),
     ("kimi_k2", "moonshotai/kimi-k2-thinking", "<think>two calls</think>Sure.\n<|tool_calls_section_begin|>\n<|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{\"city\": \"Beijing <&>\\n北京\"}<|tool_call_end|>\n<|tool_call_begin|>functions.get_weather:1<|tool_call_argument_begin|>{\"city\": \"Shanghai\"}<|tool_call_end|>\n<|tool_calls_section_end|>\nWaiting."),
     ("llama3_json", "meta-llama/llama-3.3-70b", "Here are some results: <|python_tag|>{\"name\": \"search\", \"parameters\": {\"query\": \"北京 & <weather>\\n\"}}; {\"name\": \"now\", \"parameters\": {}}<|eom_id|>"),
@@ -433,4 +433,46 @@ fn marker_soup_fuzz() {
             );
         }
     }
+}
+
+#[test]
+fn r1_models_hold_the_start_others_do_not() {
+    assert!(thinking::r1_hint(None, Some("deepseek/deepseek-reasoner")));
+    assert!(thinking::r1_hint(None, Some("MiniMax/MiniMax-M2.5")));
+    assert!(thinking::r1_hint(Some("step3"), None));
+    assert!(!thinking::r1_hint(None, Some("deepseek/deepseek-chat")));
+    assert!(!thinking::r1_hint(None, Some("zai/glm-4.7")));
+    assert!(!thinking::r1_hint(Some("deepseek_v31"), None));
+    let r1 = Options {
+        model: Some("deepseek/deepseek-r1".into()),
+        ..Options::default()
+    };
+    let mut s = StreamCleaner::new(r1.clone());
+    // Until the first reasoning tag, this may all be reasoning: nothing is shown.
+    assert_eq!(
+        s.push("The user asks. ").unwrap_or_default(),
+        StreamChunk::default()
+    );
+    let c = s.push("</think>\n\nAnswer").unwrap_or_default();
+    assert_eq!(
+        (c.content.as_str(), c.reasoning.as_str()),
+        ("Answer", "The user asks.")
+    );
+    // A model that may answer without reasoning streams at once; a lone tag is stray.
+    let chat = Options {
+        model: Some("deepseek/deepseek-chat".into()),
+        ..Options::default()
+    };
+    let mut s = StreamCleaner::new(chat.clone());
+    assert_eq!(s.push("Answer ").map(|c| c.content), Ok("Answer".into()));
+    let whole = clean_response("Answer </think> more", &chat);
+    assert_eq!(
+        (whole.content.as_str(), whole.reasoning.as_str()),
+        ("Answer more", "")
+    );
+    let whole = clean_response("Plan </think> Answer", &r1);
+    assert_eq!(
+        (whole.content.as_str(), whole.reasoning.as_str()),
+        ("Answer", "Plan")
+    );
 }
