@@ -136,6 +136,25 @@ describe('ResponseStreamCleaner per family (model named, streamed in small piece
 })
 
 describe('ResponseStreamCleaner behaviour', () => {
+  test('lone surrogates: held only while their pair may still come, then passed on as cleanResponse does', () => {
+    for (const text of ['a\ud83d', 'a\ud83d<think>x</think>b', '\ude00x\ud83d\ud83dy', 'x\ud83d<tool_call>{"name": "f", "arguments": {}}</tool_call>']) {
+      for (let i = 1; i < text.length; i++) assertSameAsWhole(text, {}, [text.slice(0, i), text.slice(i)])
+      assertSameAsWhole(text, {}, text.split(''))
+    }
+  })
+
+  test('a 2 MB reply with calls and reasoning, in 64 KB deltas', () => {
+    const unit = '<think>plan a < b</think>Looking.\n<tool_call>\n{"name": "f", "arguments": {"q": "北京 <&>"}}\n</tool_call>\nDone 🚀 '
+    const text = unit.repeat(Math.ceil(2e6 / unit.length))
+    const pieces = []
+    for (let i = 0; i < text.length; i += 65536) pieces.push(text.slice(i, i + 65536))
+    const r = stream(pieces, {})
+    const whole = cleanResponse(text)
+    assert.equal(r.toolCalls.length, whole.toolCalls.length)
+    assert.ok(r.toolCalls.length > 10000)
+    assert.deepEqual(r, whole)
+  })
+
   test('visible text comes out with the delta that completes it; a partial marker is held back', () => {
     const s = new ResponseStreamCleaner()
     assert.equal(s.push('Hello wor').content, 'Hello wor')
