@@ -39,6 +39,8 @@
 //! Work is linear in the reply: visible text and reasoning are scanned once (plus the length of
 //! the longest marker around each delta's end), and a call block is parsed at its closing tokens.
 
+use std::sync::{Arc, LazyLock, Mutex};
+
 use serde_json::Value;
 
 use super::scan::{self, classify_tool_call};
@@ -506,6 +508,68 @@ fn block_range(b: &Block, at: usize, len: usize) -> (usize, usize) {
     (s, e)
 }
 
+/// The markers of one configuration, indexed by their second byte.
+#[derive(Debug)]
+struct Table {
+    lits: Vec<Lit>,
+    /// Bucket `b` (markers whose second byte is `b`, in priority order) is
+    /// `order[starts[b]..starts[b + 1]]`; `shorts` are the one-byte markers.
+    order: Vec<u16>,
+    starts: [u16; 257],
+    shorts: Vec<u16>,
+}
+
+impl Default for Table {
+    fn default() -> Self {
+        Table {
+            lits: Vec::new(),
+            order: Vec::new(),
+            starts: [0; 257],
+            shorts: Vec::new(),
+        }
+    }
+}
+
+impl Table {
+    fn new(lits: Vec<Lit>) -> Self {
+        let mut t = Table::default();
+        let mut keyed: Vec<(u8, u16)> = Vec::with_capacity(lits.len());
+        for (i, lit) in lits.iter().enumerate() {
+            let i = u16::try_from(i).unwrap_or(u16::MAX);
+            match lit.s.as_bytes().get(1) {
+                Some(&b) => keyed.push((b, i)),
+                None => t.shorts.push(i),
+            }
+        }
+        keyed.sort_unstable();
+        t.order = keyed.iter().map(|&(_, i)| i).collect();
+        let mut at = 0usize;
+        for b in 0..256usize {
+            t.starts[b] = u16::try_from(at).unwrap_or(u16::MAX);
+            while at < keyed.len() && usize::from(keyed[at].0) == b {
+                at += 1;
+            }
+        }
+        t.starts[256] = u16::try_from(at).unwrap_or(u16::MAX);
+        t.lits = lits;
+        t
+    }
+}
+
+/// Key: `(calls on, locked family, hinted family, unwrapped)`.
+type TableKey = (bool, Option<u8>, Option<u8>, bool);
+
+/// Tables built so far (a few dozen configurations at most), so a machine costs no table build.
+static TABLES: LazyLock<Mutex<Tables>> = LazyLock::new(|| Mutex::new(Vec::new()));
+
+type Tables = Vec<(TableKey, Arc<Table>)>;
+
+/// The table a machine starts with, before its own is looked up.
+static EMPTY: LazyLock<Arc<Table>> = LazyLock::new(|| Arc::new(Table::default()));
+
+/// How many reasoning markers lead every table.
+static N_THINK: LazyLock<usize> = LazyLock::new(|| think_lits().len());
+
 /// The unconsumed text: a string whose consumed front is dropped lazily (amortised O(1) a byte;
 /// dropping it at each marker would make a reply of many markers quadratic).
 #[derive(Debug, Default)]
@@ -561,13 +625,8 @@ pub struct Machine {
     extra: thinking::Extra,
     tool_mode: Mode,
     think_mode: Mode,
-    lits: Vec<Lit>,
-    think: Vec<Lit>,
-    /// Indices of `lits` by the marker's second byte: bucket `b` is
-    /// `order[starts[b]..starts[b + 1]]`, in priority order; `shorts` are one-byte markers.
-    order: Vec<u16>,
-    starts: [u16; 257],
-    shorts: Vec<u16>,
+    /// The markers looked for now (shared between machines of the same configuration).
+    table: Arc<Table>,
     /// The last `Later` search: `(marker, from, hit, searched up to)`, absolute positions.
     memo: Option<(&'static str, usize, Option<usize>, usize)>,
     /// Bytes parsed so far to test whether the current block is finished.
@@ -623,11 +682,7 @@ impl Machine {
             extra,
             tool_mode: opts.tool_calls,
             think_mode: opts.thinking,
-            lits: Vec::new(),
-            think: think_lits(),
-            order: Vec::new(),
-            starts: [0; 257],
-            shorts: Vec::new(),
+            table: EMPTY.clone(),
             memo: None,
             spent: 0,
             finished: false,
@@ -639,7 +694,21 @@ impl Machine {
     }
 
     fn rebuild_lits(&mut self) {
-        let mut v = self.think.clone();
+        let key = (
+            self.calls_on,
+            self.lock.map(|f| f as u8),
+            self.hint.map(|f| f as u8),
+            self.unwrapped,
+        );
+        let cached = TABLES
+            .lock()
+            .ok()
+            .and_then(|t| t.iter().find(|(k, _)| *k == key).map(|(_, t)| t.clone()));
+        if let Some(t) = cached {
+            self.table = t;
+            return;
+        }
+        let mut v = think_lits();
         if self.calls_on {
             match self.lock {
                 Some(f) => v.extend(openers(f, self.unwrapped).into_iter().map(|(pre, s)| Lit {
@@ -650,26 +719,11 @@ impl Machine {
                 None => v.extend(detect_lits(self.hint, self.unwrapped)),
             }
         }
-        let mut keyed: Vec<(u8, u16)> = Vec::with_capacity(v.len());
-        self.shorts.clear();
-        for (i, lit) in v.iter().enumerate() {
-            let i = u16::try_from(i).unwrap_or(u16::MAX);
-            match lit.s.as_bytes().get(1) {
-                Some(&b) => keyed.push((b, i)),
-                None => self.shorts.push(i),
-            }
+        let table = Arc::new(Table::new(v));
+        if let Ok(mut t) = TABLES.lock() {
+            t.push((key, table.clone()));
         }
-        keyed.sort_unstable();
-        self.order = keyed.iter().map(|&(_, i)| i).collect();
-        let mut at = 0usize;
-        for b in 0..256usize {
-            self.starts[b] = u16::try_from(at).unwrap_or(u16::MAX);
-            while at < keyed.len() && usize::from(keyed[at].0) == b {
-                at += 1;
-            }
-        }
-        self.starts[256] = u16::try_from(at).unwrap_or(u16::MAX);
-        self.lits = v;
+        self.table = table;
     }
 
     pub fn push(
@@ -735,16 +789,16 @@ impl Machine {
         match (bytes.get(c), bytes.get(c + 1)) {
             (Some(&first), Some(&second)) => {
                 let b = usize::from(second);
-                let bucket =
-                    &self.order[usize::from(self.starts[b])..usize::from(self.starts[b + 1])];
-                let shorts = self.shorts.iter().filter(|&&k| {
-                    self.lits
+                let t = &*self.table;
+                let bucket = &t.order[usize::from(t.starts[b])..usize::from(t.starts[b + 1])];
+                let shorts = t.shorts.iter().filter(|&&k| {
+                    t.lits
                         .get(usize::from(k))
                         .is_some_and(|l| l.s.as_bytes().first() == Some(&first))
                 });
                 let mut merged: Vec<u16> = Vec::new();
                 let all = bucket.iter().chain(shorts);
-                if self.shorts.is_empty() || bucket.is_empty() {
+                if t.shorts.is_empty() || bucket.is_empty() {
                     for &k in all {
                         if m < cands.len() {
                             cands[m] = k;
@@ -763,7 +817,7 @@ impl Machine {
                 }
             }
             _ => {
-                for k in 0..self.lits.len().min(cands.len()) {
+                for k in 0..self.table.lits.len().min(cands.len()) {
                     cands[m] = k as u16;
                     m += 1;
                 }
@@ -775,7 +829,7 @@ impl Machine {
             if k >= n {
                 continue;
             }
-            let Some(&lit) = self.lits.get(k) else {
+            let Some(&lit) = self.table.lits.get(k) else {
                 continue;
             };
             if !lit.pre.is_empty() && !self.buf[..c].ends_with(lit.pre) {
@@ -916,7 +970,7 @@ impl Machine {
     /// How much of `buf` before candidate `c` can surely not belong to a marker starting later.
     fn before_pre(&self, c: usize) -> usize {
         let mut s = c;
-        for lit in &self.lits {
+        for lit in &self.table.lits {
             if !lit.pre.is_empty() && self.buf[..c].ends_with(lit.pre) {
                 s = s.min(c - lit.pre.len());
             }
@@ -929,7 +983,7 @@ impl Machine {
     fn hold_pre(&self) -> usize {
         let len = self.buf.len();
         let mut keep = len;
-        for lit in self.lits.iter().filter(|l| !l.pre.is_empty()) {
+        for lit in self.table.lits.iter().filter(|l| !l.pre.is_empty()) {
             let whole = lit.whole();
             let from = floor(&self.buf, len.saturating_sub(whole.len() - 1));
             let first = whole.as_bytes()[0];
@@ -948,7 +1002,7 @@ impl Machine {
 
     fn step_visible(&mut self) -> bool {
         let mut i = self.pos;
-        let n = self.lits.len();
+        let n = self.table.lits.len();
         loop {
             let Some(c) = next_cand(&self.buf, i) else {
                 let keep = if self.finished {
@@ -1032,7 +1086,7 @@ impl Machine {
     }
 
     fn step_block(&mut self, f: Family, tools: Option<&Value>) -> bool {
-        let n_think = self.think.len();
+        let n_think = *N_THINK;
         let mut i = self.pos;
         loop {
             let Some(c) = next_cand(&self.buf, i) else {
@@ -1197,7 +1251,7 @@ impl Machine {
     }
 
     fn step_r1(&mut self) -> bool {
-        let n = self.think.len();
+        let n = *N_THINK;
         let mut i = self.pos;
         loop {
             let Some(c) = next_cand(&self.buf, i) else {
