@@ -784,16 +784,40 @@ export declare function repairSessionFile(path: string, options?: RepairSessionF
 /** What to do with tool-call markup or reasoning in a reply. */
 export type CleanMode = 'extract' | 'strip' | 'keep'
 
-/** The text tool-call formats {@link cleanResponse} implements so far. */
+/**
+ * The text tool-call formats {@link cleanResponse} reads. `llama3_json`, `pythonic`,
+ * `llama4_pythonic`, `xlam` and `olmo3` are plain JSON or Python: `'auto'` reads them only when
+ * `options.model` names their model (e.g. `meta-llama/Llama-3.3-70B-Instruct`), never from the text alone.
+ */
 export type ResponseFormat =
   | 'hermes'
   | 'qwen3_coder'
+  | 'seed_oss'
   | 'glm45'
   | 'glm47'
+  | 'minimax_m1'
   | 'minimax_m2'
   | 'deepseek_v3'
   | 'deepseek_v31'
+  | 'deepseek_v32'
   | 'kimi_k2'
+  | 'llama3_json'
+  | 'pythonic'
+  | 'llama4_pythonic'
+  | 'mistral'
+  | 'gpt_oss'
+  | 'step3'
+  | 'hunyuan_a13b'
+  | 'ernie45'
+  | 'longcat'
+  | 'internlm2'
+  | 'phi4_mini'
+  | 'granite'
+  | 'granite_20b_fc'
+  | 'xlam'
+  | 'jamba'
+  | 'olmo3'
+  | 'gigachat3'
 
 /** An OpenAI function tool definition, used to type argument values. */
 export interface OpenAIFunctionTool {
@@ -803,21 +827,36 @@ export interface OpenAIFunctionTool {
 
 /** Options of {@link cleanResponse}. */
 export interface CleanResponseOptions {
-  /** `'auto'` (default) detects formats whose markers are unambiguous, or names one format. */
+  /**
+   * `'auto'` (default) detects formats whose markers are unambiguous (special tokens, fixed tags),
+   * or names one format (then only that format is read).
+   */
   format?: 'auto' | ResponseFormat
-  /** `"provider/model-id"`; informs `auto` (e.g. Qwen3-Coder's unwrapped `<function=…>` form). */
+  /**
+   * `"provider/model-id"`; informs `auto`: enables the plain JSON/Python formats of that model
+   * (Llama 3 → `llama3_json`, Llama 4 → `llama4_pythonic`, LFM2/ToolACE → `pythonic`, xLAM, OLMo-3),
+   * picks between formats with the same markers (ERNIE and Granite for `<tool_call>{`, Jamba for
+   * `<tool_calls>[`), Qwen3-Coder's unwrapped `<function=…>` form, and prose reasoning (Granite's
+   * `Here is my thought process:`, gpt-oss with its Harmony markers stripped).
+   */
   model?: string
   /** OpenAI tools: their parameter schemas type the values of XML-style formats. */
   tools?: readonly OpenAIFunctionTool[]
   /** `'extract'` (default): calls become `toolCalls`; `'strip'`: removed; `'keep'`: left in the text. */
   toolCalls?: CleanMode
-  /** `'extract'` (default): `<think>` text becomes `reasoning`; `'strip'`: removed; `'keep'`: left. */
+  /**
+   * `'extract'` (default): reasoning (`<think>`, `<seed:think>`, `[THINK]`, gpt-oss's analysis
+   * channel, …) becomes `reasoning`; `'strip'`: removed; `'keep'`: left.
+   */
   thinking?: CleanMode
 }
 
 /** A tool call in OpenAI's `tool_calls` shape; `arguments` is a JSON string. */
 export interface OpenAIToolCall {
-  /** Deterministic: `call_<index>_<8 hex>`; Kimi-K2 keeps its own `functions.NAME:IDX`. */
+  /**
+   * Deterministic: `call_<index>_<8 hex>`; Kimi-K2 keeps its own `functions.NAME:IDX`; Mistral
+   * gets 9 letters and digits (what its templates accept), or the model's own id of that shape.
+   */
   id: string
   type: 'function'
   function: { name: string; arguments: string }
@@ -836,11 +875,11 @@ export interface CleanedResponse {
 }
 
 /**
- * Recovers tool calls that an open-weight model (Qwen, GLM, MiniMax, DeepSeek, Kimi …) wrote into
- * its reply as text, turns them into OpenAI tool calls, and separates `<think>` reasoning from the
- * visible text. Nothing inside reasoning is taken for a call; text around calls is kept. This is the
- * first part of issue #3: the formats listed in {@link ResponseFormat}; the streaming cleaner and
- * the other formats come next.
+ * Recovers tool calls that an open-weight model (Qwen, GLM, MiniMax, DeepSeek, Kimi, Llama, Mistral,
+ * gpt-oss …) wrote into its reply as text, turns them into OpenAI tool calls, and separates reasoning
+ * from the visible text. Nothing inside reasoning is taken for a call; text around calls is kept.
+ * Whole replies, every format in {@link ResponseFormat}; {@link ResponseStreamCleaner} gives the
+ * same result for a reply that arrives in deltas. Lone UTF-16 surrogates are kept exactly.
  * @throws TypeError when `content` is not a string or an option has the wrong type.
  */
 export declare function cleanResponse(content: string, options?: CleanResponseOptions): CleanedResponse
@@ -877,7 +916,8 @@ export interface ResponseStreamEnd extends ResponseStreamChunk {
  * Held back until known: a partial marker at the end of a delta (`"<minimax:tool_c"`), a whole
  * call block until its closing token (its calls then come with that delta; a block never closed is
  * flushed by `finish`), whitespace next to removed markup (see the whitespace rule in
- * docs/API.md), a high surrogate at the end of a delta (rejoined with its low half), and, when the
+ * docs/API.md), a high surrogate at the end of a delta (rejoined with its low half; lone surrogates
+ * are kept exactly, as `cleanResponse` keeps them), and, when the
  * model or format is one that always reasons without writing the opening tag (DeepSeek-R1 /
  * `deepseek-reasoner`, MiniMax-M2, Step-3, Seed-OSS, ERNIE / Kimi thinking models), the reply's
  * start until a reasoning tag or the end says whether it was reasoning. Formats read from plain JSON or Python (`llama3_json`, `pythonic`,
@@ -898,3 +938,227 @@ export declare class ResponseStreamCleaner {
    */
   finish(): ResponseStreamEnd
 }
+// ---- outbound text scrubbers (OpenClaw) ----
+
+/** Options of {@link stripReasoningTagsFromText} and {@link stripThinkingTagsFromText}. */
+export interface ReasoningTagOptions {
+  /** What an opening tag that is never closed does: `'strict'` (default) drops the rest of the text, `'preserve'` keeps it. */
+  mode?: 'strict' | 'preserve'
+  /** Which ends of the result are trimmed: `'both'` (default), `'start'` or `'none'`. Text without any tag is returned untrimmed. */
+  trim?: 'none' | 'start' | 'both'
+}
+
+/**
+ * OpenClaw's `stripMinimaxToolCallXml`: when the text mentions `minimax:tool_call` (any case),
+ * removes every `<invoke …>…</invoke>` block (an unclosed one stays) and every
+ * `<minimax:tool_call>` / `</minimax:tool_call>` tag. No trimming. Returns the same string when
+ * nothing changes.
+ * @throws TypeError when `text` is not a string.
+ */
+export declare function stripMinimaxToolCallXml(text: string): string
+
+/**
+ * OpenClaw's `stripModelSpecialTokens`: every leaked control token `<|…|>` (ASCII or full-width
+ * `｜` pipes, e.g. `<|assistant|>`, `<｜begin▁of▁sentence｜>`) becomes a space; then, if any was
+ * found, runs of spaces collapse to one and the text is trimmed.
+ * @throws TypeError when `text` is not a string.
+ */
+export declare function stripModelSpecialTokens(text: string): string
+
+/**
+ * OpenClaw's `stripDowngradedToolCallText`: removes Gemini's downgraded history text —
+ * `[Tool Call: …]` markers with their `Arguments: …` value (balanced JSON, a string, or the rest
+ * of the line), `[Tool Result for ID …]` markers with the text after them up to the next
+ * `[Tool ` marker or the end, and `[Historical context: …]` markers — then trims. Text without
+ * such a marker is returned as it is.
+ * @throws TypeError when `text` is not a string.
+ */
+export declare function stripDowngradedToolCallText(text: string): string
+
+/**
+ * OpenClaw's `stripReasoningTagsFromText`: removes `<think>`, `<thinking>`, `<thought>` and
+ * `<antthinking>` blocks (tags and text, any case, with attributes) and `<final>` tags (their text
+ * kept), except inside fenced or inline code. See {@link ReasoningTagOptions}.
+ * @throws TypeError when `text` is not a string or an option has a value not listed.
+ */
+export declare function stripReasoningTagsFromText(text: string, options?: ReasoningTagOptions): string
+
+/**
+ * OpenClaw's `stripThinkingTagsFromText`: {@link stripReasoningTagsFromText} with
+ * `{mode: 'strict', trim: 'both'}` (OpenClaw's takes no options; passing them here is the same as
+ * calling {@link stripReasoningTagsFromText}).
+ * @throws TypeError when `text` is not a string or an option has a value not listed.
+ */
+export declare function stripThinkingTagsFromText(text: string, options?: ReasoningTagOptions): string
+
+// ---- seed 000's sanitizer API ----
+
+/** Options of {@link sanitizeToolCall}. */
+export interface SanitizeToolCallOptions {
+  /**
+   * The text returned when cleaning leaves nothing visible. Default: the seed's Chinese message
+   * when CJK characters make up at least a third of the reply's words, an English one otherwise.
+   */
+  fallback?: string
+}
+
+/** What {@link createResponseSanitizer} cleans for one provider; each flag defaults to `true`. */
+export interface ResponseSanitizerProviderConfig {
+  stripToolCalls?: boolean
+  stripThinkingTags?: boolean
+}
+
+/**
+ * The seed's `models.sanitization` config. A model's provider (its id's first segment) is looked
+ * up by its own name, then by its family's key (`glm` → `zhipu`, `qwen-portal` → `qwen`); a
+ * provider not listed uses the defaults.
+ */
+export interface ResponseSanitizerConfig {
+  /** `false` turns every method into the identity. Default `true`. */
+  enabled?: boolean
+  providers?: {
+    minimax?: ResponseSanitizerProviderConfig
+    zhipu?: ResponseSanitizerProviderConfig
+    qwen?: ResponseSanitizerProviderConfig
+    [provider: string]: ResponseSanitizerProviderConfig | undefined
+  }
+}
+
+/** The object {@link createResponseSanitizer} returns. */
+export interface ResponseSanitizer {
+  /** Whether the config enables sanitising. */
+  readonly enabled: boolean
+  /** {@link sanitizeToolCall}, unless disabled for the model's provider. */
+  sanitizeToolCall(model: string, content: string, options?: SanitizeToolCallOptions): string
+  /** {@link sanitizeThinkingTags}; with `model`, only if enabled for its provider. */
+  sanitizeThinkingTags(content: string, model?: string): string
+  /** Both steps the provider's config enables, in one call, then the fallback when nothing visible is left. */
+  sanitize(model: string, content: string, options?: SanitizeToolCallOptions): string
+}
+
+/**
+ * Seed 000's `sanitizeToolCall`: removes tool-call markup from a reply, dispatching on the model
+ * id's provider (`minimax`; `zhipu`/`glm`; `qwen`/`qwen-portal`; anything else) — the response
+ * cleaner in strip mode (every format it knows, truncated calls included), then the seed's own
+ * rules for the provider. Reasoning blocks are left for {@link sanitizeThinkingTags}. Never returns
+ * a blank reply for a non-empty one: when nothing visible is left, the fallback text (see
+ * {@link SanitizeToolCallOptions}) is returned, after any kept reasoning. Text without markup is
+ * returned as it is.
+ * @throws TypeError when `model` or `content` is not a string, or `options.fallback` is not a non-blank string.
+ */
+export declare function sanitizeToolCall(model: string, content: string, options?: SanitizeToolCallOptions): string
+
+/**
+ * Seed 000's `sanitizeThinkingTags`: removes `<think>…</think>` blocks with their text (and the
+ * R1 form where only `</think>` is in the reply), then any `<think>`/`</think>` tag left (any
+ * case), and trims. May return an empty string (a reply that was only reasoning).
+ * @throws TypeError when `content` is not a string.
+ */
+export declare function sanitizeThinkingTags(content: string): string
+
+/**
+ * Seed 000's configurable sanitizer: validates `config` once and returns an object whose
+ * methods apply it.
+ * @throws TypeError naming the field when `config` does not have the {@link ResponseSanitizerConfig} shape.
+ */
+export declare function createResponseSanitizer(config?: ResponseSanitizerConfig): ResponseSanitizer
+
+// ---- Server-side tool follow-ups (issue #5) ----
+
+/** The wire protocol of a follow-up: `/v1/chat/completions`, `/v1/responses` or `/v1/messages`. */
+export type FollowupProtocol = 'chat' | 'responses' | 'anthropic'
+
+/** One result of a tool the gateway ran: `content` is sent as is when a string, JSON-stringified otherwise. */
+export interface ServerToolResult {
+  /** The id of the assistant's call this answers. */
+  toolCallId: string
+  /** The tool's name (informational: the follow-up names the result after its call). */
+  name?: string
+  content: unknown
+}
+
+/** A chat-completions assistant message with `tool_calls`; other fields (reasoning …) are kept as they are. */
+export interface ChatAssistantMessage {
+  role: 'assistant'
+  content: string | null | readonly unknown[]
+  tool_calls?: readonly { id: string; type?: 'function'; function: { name: string; arguments: string } }[]
+  [field: string]: unknown
+}
+
+/** An Anthropic assistant message with `tool_use` blocks. */
+export interface AnthropicAssistantMessage {
+  role: 'assistant'
+  content: readonly ({ type: string; id?: string; name?: string; input?: unknown } & Record<string, unknown>)[]
+  [field: string]: unknown
+}
+
+/** A Responses API output item (`message`, `reasoning`, `function_call` …). */
+export interface ResponsesItem {
+  type?: string
+  call_id?: string
+  name?: string
+  [field: string]: unknown
+}
+
+/** The request as it entered chat processing: kept whole, except `stream`, `stream_options`, `tool_choice` and server tools. */
+export interface FollowupOriginal {
+  model?: string
+  /** `chat` and `anthropic`. */
+  messages?: readonly unknown[]
+  /** `responses`: the items, or a string (it becomes a user message). */
+  input?: string | readonly unknown[]
+  tools?: readonly unknown[]
+  [field: string]: unknown
+}
+
+/** The parameters of {@link buildServerToolFollowup}. */
+export interface ServerToolFollowupParams {
+  original: FollowupOriginal
+  /** Chat / Anthropic: the hop-1 assistant message. Responses: its output items, or the response object with `output`. */
+  assistant: ChatAssistantMessage | AnthropicAssistantMessage | readonly ResponsesItem[] | { output: readonly ResponsesItem[]; [field: string]: unknown }
+  toolResults: readonly ServerToolResult[]
+  /** The tools the gateway runs itself (removed from `tools`). Default `['web_search']`. */
+  serverTools?: readonly string[]
+  /** Default `'chat'`. */
+  protocol?: FollowupProtocol
+}
+
+/** Options of {@link buildServerToolFollowup}. */
+export interface ServerToolFollowupOptions {
+  /** `'error'` (default): a call without a result throws. `'synthesize'`: it gets an error result. */
+  onMissing?: 'error' | 'synthesize'
+  /** The text of a synthesized result (Anthropic also marks it `is_error`). */
+  syntheticText?: string
+}
+
+/** The follow-up body: `original`'s fields, with its messages (items) extended. */
+export interface ServerToolFollowupBody {
+  [field: string]: unknown
+}
+
+/** Thrown by {@link buildServerToolFollowup} when calls and results do not pair. */
+export interface ToolResultPairingError extends Error {
+  code: 'TOOL_RESULT_PAIRING'
+  /** The call id the error is about, when it has one. */
+  toolCallId?: string
+}
+
+/**
+ * Assembles the request that returns a gateway-run tool's results to the model (the "third hop"):
+ * `original`'s messages (the same objects), then the assistant message as it came (reasoning fields
+ * and all), then one result per call in call order — `role: 'tool'` messages (chat),
+ * `function_call_output` items (responses) or one user message of `tool_result` blocks (anthropic).
+ * `stream`, `stream_options` and `tool_choice` are removed, server tools leave `tools`, every other
+ * field is kept. Feeding the output back as the next round's `original` applies nothing twice.
+ * @throws ToolResultPairingError for a result of an unknown call, a call without a result (unless
+ * `onMissing: 'synthesize'`), or a duplicated id; TypeError for input of the wrong shape.
+ */
+export declare function buildServerToolFollowup(params: ServerToolFollowupParams, options?: ServerToolFollowupOptions): ServerToolFollowupBody
+
+/**
+ * The assistant's answer as the client may see it: calls of the server tools removed, the client's
+ * own calls kept. Accepts a chat assistant message (`tool_calls`; removed when none is left), an
+ * Anthropic message (`tool_use` blocks) or Responses output (an item array, or an object with
+ * `output`). Returns the same object when there is nothing to remove.
+ */
+export declare function stripServerToolCalls<T extends ChatAssistantMessage | AnthropicAssistantMessage | readonly ResponsesItem[] | { output: readonly ResponsesItem[] }>(assistant: T, serverTools?: readonly string[]): T

@@ -136,11 +136,18 @@ describe('ResponseStreamCleaner per family (model named, streamed in small piece
 })
 
 describe('ResponseStreamCleaner behaviour', () => {
-  test('lone surrogates: held only while their pair may still come, then passed on as cleanResponse does', () => {
+  test('lone surrogates: held only while their pair may still come, then kept exactly as cleanResponse keeps them', () => {
     for (const text of ['a\ud83d', 'a\ud83d<think>x</think>b', '\ude00x\ud83d\ud83dy', 'x\ud83d<tool_call>{"name": "f", "arguments": {}}</tool_call>']) {
       for (let i = 1; i < text.length; i++) assertSameAsWhole(text, {}, [text.slice(0, i), text.slice(i)])
       assertSameAsWhole(text, {}, text.split(''))
     }
+    assert.equal(stream(['a\ud83d', 'b\ude00'], {}).content, 'a\ud83db\ude00')
+    const r = stream(['<think>r\udc00</think>x\ud800 ', '<tool_call>{"name": "f", "arguments": {"q": "\udbff"}}</tool_call>'], {})
+    assert.equal(r.content, 'x\ud800')
+    assert.equal(r.reasoning, 'r\udc00')
+    assert.equal(JSON.parse(r.toolCalls[0].function.arguments).q, '\udbff')
+    // A private-use character of the first candidate block before the first lone surrogate.
+    assert.equal(stream(['\u{100000}', 'a\ud83d', 'b'], {}).content, '\u{100000}a\ud83db')
   })
 
   test('a 2 MB reply with calls and reasoning, in 64 KB deltas', () => {

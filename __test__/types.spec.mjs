@@ -140,6 +140,19 @@ describe('declared result shapes match the runtime', () => {
     assertShape(runtime.applyGoogleTurnOrderingFix({ messages: calls, modelApi: 'google-generative-ai' }), ['GoogleTurnOrderingFix'])
   })
 
+  test('cleanResponse, changed and unchanged content', () => {
+    for (const t of ['plain text', 'a <tool_call>{"name":"f","arguments":{}}</tool_call>']) {
+      assertShape(runtime.cleanResponse(t), ['CleanedResponse'])
+    }
+  })
+
+  test('createResponseSanitizer', () => {
+    const s = runtime.createResponseSanitizer({ enabled: true })
+    assert.deepEqual(Object.keys(s).sort(), ['enabled', 'sanitize', 'sanitizeThinkingTags', 'sanitizeToolCall'])
+    const body = DTS.slice(DTS.indexOf('export interface ResponseSanitizer {'))
+    for (const k of Object.keys(s)) assert.match(body.slice(0, body.indexOf('\n}')), new RegExp(`\\b${k}\\b`), `ResponseSanitizer declares ${k}`)
+  })
+
   test('repairSessionFile', () => {
     const dir = mkdtempSync(join(tmpdir(), 'th-types-'))
     try {

@@ -6,6 +6,8 @@
 // message and block no rule touched comes back as the very same object. No rule logic lives here:
 // the layout below is mirrored field for field by src/transcript/skeleton.rs.
 
+const native = require('../binding.js')
+
 const SEP = '\x1f'
 const HEAD_IMAGE = 1024
 const HEAD_TEXT = 4096
@@ -26,7 +28,7 @@ const VOCAB = [
   'external_user', 'internal_system', 'image/png', 'image/jpeg', 'image/gif', 'image/webp',
   'input', 'output', 'cacheRead', 'cacheWrite', 'totalTokens', 'cost.input', 'cost.output',
   'cost.cacheRead', 'cacheWrite', 'cost.cacheWrite', 'cost.total', 'compactionSummary', 'custom',
-  'branchSummary', 'reasoning', 'exec', 'read', 'write', 'edit', 'bash',
+  'branchSummary', 'reasoning', 'exec', 'read', 'write', 'edit', 'bash', 'cost', 'total',
 ]
 const CODE = new Map()
 VOCAB.forEach((w, i) => {
@@ -98,6 +100,15 @@ function kind(v) {
   else val(v)
 }
 
+// `v.trim() === ''`, without calling trim when the first character settles it (the common case:
+// a text that starts with a visible ASCII character).
+function blank(v) {
+  if (v.length === 0) return true
+  const c = v.charCodeAt(0)
+  if (c > 32 && c < 160) return false
+  return v.trim() === ''
+}
+
 // A text-like string: its blank flag and length, and its head when asked for (or, for string
 // content, when short).
 function text(v, wantHead, shortHead) {
@@ -107,7 +118,7 @@ function text(v, wantHead, shortHead) {
   }
   const head = wantHead || (shortHead && v.length <= SHORT_TEXT)
   nums[n++] = head ? TEXT_HEAD : TEXT
-  nums[n++] = v.trim() === '' ? 1 : 0
+  nums[n++] = blank(v) ? 1 : 0
   nums[n++] = v.length
   if (head) str(v.length > HEAD_TEXT ? v.slice(0, HEAD_TEXT) : v)
 }
@@ -317,19 +328,46 @@ function encode(messages, name = 'messages') {
 
 // ---- plan application ----
 //
-// The plan is one flat JSON array (`plan.msgs`, `plan.n` entries) read with a cursor; a flat array
-// parses several times faster than nested objects. Message entries:
-//   i >= 0                       input message i, as it is
-//   -1, m, sets, dels, content   a copy of input message m (m = -1: a new object)
-// sets: count, then per set: name, kind, payload —
-//   0 value | 1 k (input message k's field) | 2 prefix, k (prefix + that field)
-//   | 3 (the built content) | 4 list, items, key, value (see setInItems)
-// dels: count, then names. content: -1 (untouched) or a count, then blocks:
-//   j >= 0 own block j | -1 msg, idx, sets, dels, prefix|null (a copy of that input block)
-//   | -2 value (a new block) | -3 msg, prefix (a text block from input message msg's string content)
+// The plan travels in two channels, read with two cursors: `plan.nums` (a Float64Array) holds
+// every count, index, kind and known field name, `plan.vals` (parsed JSON) every other string
+// and value, in the order they are met. Message entries (n: from nums, v: from vals):
+//   n i >= 0                          input message i, as it is
+//   n -1, n m, sets, dels, content    a copy of input message m (m = -1: a new object)
+// sets: n count, then per set: name, n kind, payload —
+//   0: v value | 1: n k (input message k's field) | 2: v prefix, n k (prefix + that field)
+//   | 3: (the built content) | 4: v list, v items, v key, v value (see setInItems)
+// dels: n count, then names. A name is n i >= 0 (FIELDS[i]) or n -1, v name.
+// content: n -1 (untouched) or n count, then blocks:
+//   n j >= 0 own block j | n -1, n msg, n idx, sets, dels, v prefix|null (a copy of that block)
+//   | n -2, v value (a new block) | n -3, n msg, v prefix (a text block from message msg's
+//   string content)
 
 let f = null
 let at = 0
+let v = null
+let vi = 0
+
+// The plan's numbers arrive in this buffer (kept across calls), or in a new array when they did
+// not fit; the buffer then grows for the next call.
+let planBuf = new Float64Array(4096)
+
+function planBuffer() {
+  return planBuf
+}
+
+function takePlan(fresh, len) {
+  if (fresh === undefined || fresh === null) return planBuf.subarray(0, len)
+  planBuf = new Float64Array(Math.max(len * 2, planBuf.length))
+  return fresh
+}
+
+// Field names the plan sends as their index (-1: the name is among the values).
+const FIELDS = native.transcriptFieldNames()
+
+function name() {
+  const c = f[at++]
+  return c >= 0 ? FIELDS[c] : v[vi++]
+}
 
 // In the field's object, items `items` of array `list` get `key` set to `value` (moved last);
 // nothing else of the field is read or copied deeply.
@@ -346,51 +384,52 @@ function setInItems(field, list, items, key, value) {
 function applySets(messages, o, built) {
   const n = f[at++]
   for (let s = 0; s < n; s++) {
-    const name = f[at++]
+    const key = name()
     switch (f[at++]) {
       case 0:
-        o[name] = f[at++]
+        o[key] = v[vi++]
         break
       case 1:
-        o[name] = messages[f[at++]][name]
+        o[key] = messages[f[at++]][key]
         break
       case 2: {
-        const prefix = f[at++]
-        o[name] = prefix + messages[f[at++]][name]
+        const prefix = v[vi++]
+        o[key] = prefix + messages[f[at++]][key]
         break
       }
       case 3:
-        o[name] = built
+        o[key] = built
         break
       default: {
-        const list = f[at++]
-        const items = f[at++]
-        const key = f[at++]
-        o[name] = setInItems(o[name], list, items, key, f[at++])
+        const list = v[vi++]
+        const items = v[vi++]
+        const itemKey = v[vi++]
+        o[key] = setInItems(o[key], list, items, itemKey, v[vi++])
       }
     }
   }
   const d = f[at++]
-  for (let k = 0; k < d; k++) delete o[f[at++]]
+  for (let k = 0; k < d; k++) delete o[name()]
 }
 
 function applyBlock(messages, own) {
   const e = f[at++]
   if (e >= 0) return own[e]
-  if (e === -2) return f[at++]
+  if (e === -2) return v[vi++]
   if (e === -3) {
     const m = f[at++]
-    return { type: 'text', text: f[at++] + messages[m].content }
+    return { type: 'text', text: v[vi++] + messages[m].content }
   }
   const src = messages[f[at++]].content[f[at++]]
-  if (f[at] === 0 && f[at + 1] === 0 && f[at + 2] === null) {
+  if (f[at] === 0 && f[at + 1] === 0 && v[vi] === null) {
     // A block moved from another message, unchanged: the very same object.
-    at += 3
+    at += 2
+    vi++
     return src
   }
   const o = { ...src }
   applySets(messages, o, undefined)
-  const prefix = f[at++]
+  const prefix = v[vi++]
   if (prefix !== null) o.text = prefix + o.text
   return o
 }
@@ -401,6 +440,7 @@ function applyMessage(messages, m) {
   // Sets come before the content in the plan, but may refer to it (kind 3): read the content
   // first by skipping over the sets, then come back.
   const setsAt = at
+  const setsVi = vi
   skipSets()
   const n = f[at++]
   let built
@@ -410,9 +450,12 @@ function applyMessage(messages, m) {
     for (let j = 0; j < n; j++) built[j] = applyBlock(messages, own)
   }
   const end = at
+  const endVi = vi
   at = setsAt
+  vi = setsVi
   applySets(messages, o, built)
   at = end
+  vi = endVi
   if (built !== undefined && base !== null) o.content = built
   return o
 }
@@ -420,18 +463,26 @@ function applyMessage(messages, m) {
 function skipSets() {
   const n = f[at++]
   for (let s = 0; s < n; s++) {
-    at++
+    name()
     const kind = f[at++]
-    at += kind === 0 || kind === 1 ? 1 : kind === 2 ? 2 : kind === 3 ? 0 : 4
+    if (kind === 0) vi++
+    else if (kind === 1) at++
+    else if (kind === 2) {
+      vi++
+      at++
+    } else if (kind === 4) vi += 4
   }
-  at += f[at] + 1
+  const d = f[at++]
+  for (let k = 0; k < d; k++) name()
 }
 
 /** The message array a plan describes; `messages` itself when the plan says nothing changed. */
 function apply(messages, plan) {
-  if (plan.msgs === undefined) return messages
-  f = plan.msgs
+  if (plan.nums === undefined || plan.nums === null) return messages
+  f = plan.nums
   at = 0
+  v = plan.vals
+  vi = 0
   const out = new Array(plan.n)
   try {
     for (let i = 0; i < plan.n; i++) {
@@ -452,8 +503,9 @@ function apply(messages, plan) {
     }
   } finally {
     f = null
+    v = null
   }
   return out
 }
 
-module.exports = { encode, apply, VOCAB }
+module.exports = { encode, apply, planBuffer, takePlan, VOCAB }

@@ -21,7 +21,11 @@ function cleanResponse(content, options) {
     throw new TypeError(`options: could not be serialised (${err && err.message ? err.message : String(err)})`)
   }
   try {
-    return JSON.parse(native.cleanResponseJson(content, json))
+    // The content comes back as a string of its own (null when unchanged: the caller's string).
+    const parts = native.cleanResponseJson(content, json)
+    const r = JSON.parse(parts.json)
+    r.content = parts.content ?? content
+    return r
   } catch (err) {
     if (err && err.code === 'InvalidArg') throw new TypeError(err.message)
     throw err

@@ -43,7 +43,9 @@ function optionsJson(options, extra) {
  */
 function run(op, messages, options, extra, name = 'messages') {
   const skeleton = codec.encode(messages, name)
-  const plan = JSON.parse(native.runTranscript(messages, skeleton.nums, skeleton.strs, op, optionsJson(options, extra)))
+  const answer = native.runTranscript(messages, skeleton.nums, skeleton.strs, op, optionsJson(options, extra), codec.planBuffer())
+  const plan = JSON.parse(answer.json)
+  if (answer.planLen > 0) plan.nums = codec.takePlan(answer.plan, answer.planLen)
   return { messages: codec.apply(messages, plan), plan }
 }
 

@@ -3,13 +3,19 @@
 //!
 //! - [`transcript`]: provider-specific repairs of a conversation before each model call.
 //! - [`response`]: recovering tool calls written as text by open-weight models.
+//! - [`followup`]: the request that returns a gateway-run tool's results to the model.
+//! - [`scrub`]: outbound text scrubbers (OpenClaw's, and seed 000's `sanitizeToolCall` API).
+//! - [`lone_surrogates`]: JS strings with lone UTF-16 surrogates through Rust's `str` and back.
 //! - [`image`]: measuring, downscaling and re-encoding base64 image payloads.
 //! - [`session_file`]: repairing a session's JSONL file on disk.
 //! - `napi`: the JS boundary and nothing else (only in the addon build).
 
+pub mod followup;
 pub mod image;
 pub mod js_text;
+pub mod lone_surrogates;
 pub mod response;
+pub mod scrub;
 pub mod session_file;
 pub mod transcript;
 

@@ -2,11 +2,15 @@
 //!
 //! Transcript operations take the codec's skeleton string plus the original message array (as a
 //! handle, read only for the rare values the skeleton leaves out) and return the plan as JSON.
+//! Reply text is read through [`text`], which keeps lone UTF-16 surrogates.
 //! Every export catches panics (`catch_unwind`), so no Rust panic can take the Node process down.
 
+mod followup;
 mod response;
 mod response_stream;
 mod scalar;
+mod scrub;
 mod session_file;
 mod source;
+mod text;
 mod transcript;

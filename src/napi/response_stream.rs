@@ -2,9 +2,12 @@
 //! per delta; the answer is a string: `"c"` + the visible text when the delta gave nothing else
 //! (the common case, no JSON to build or parse), otherwise `"j"` + the chunk as JSON.
 
+use super::text::{JsText, Text};
+use crate::lone_surrogates::PieceMap;
 use crate::response::stream::{StreamChunk, StreamCleaner};
 use crate::response::{json, ToolCall};
-use napi::{Error, Result, Status};
+use napi::bindgen_prelude::{Either, Utf16String};
+use napi::{Error, JsString, Result, Status};
 use napi_derive::napi;
 use serde_json::{json, Value};
 
@@ -30,10 +33,32 @@ fn finished(msg: &str) -> Error {
     )
 }
 
-/// One streamed reply being cleaned (see `ResponseStreamCleaner` in index.d.ts).
+/// One streamed reply being cleaned (see `ResponseStreamCleaner` in index.d.ts). The deltas cross
+/// as UTF-16 with lone surrogates mapped to one private-use block for the whole stream and back
+/// (as `cleanResponse` does for a whole reply, see [`crate::lone_surrogates`]); the JS wrapper
+/// rejoins a surrogate pair split across two deltas before they get here.
 #[napi(js_name = "ResponseStreamCleanerNative")]
 pub struct ResponseStreamCleanerNative {
     inner: StreamCleaner,
+    lone: PieceMap,
+}
+
+impl ResponseStreamCleanerNative {
+    /// Text derived from the deltas as a JS string, lone surrogates restored.
+    fn restore(&self, s: String) -> JsText {
+        match self.lone.map() {
+            Some(map) => Either::B(Utf16String::from(map.to_utf16(&s))),
+            None => Either::A(s),
+        }
+    }
+
+    /// JSON derived from the deltas, lone surrogates restored as `\uXXXX` escapes.
+    fn restore_json(&self, json: String) -> String {
+        match self.lone.map() {
+            Some(map) => map.escape_json(&json),
+            None => json,
+        }
+    }
 }
 
 #[napi]
@@ -46,20 +71,23 @@ impl ResponseStreamCleanerNative {
         let opts = json::options_from_json(&v).map_err(|e| Error::new(Status::InvalidArg, e))?;
         Ok(ResponseStreamCleanerNative {
             inner: StreamCleaner::new(opts),
+            lone: PieceMap::default(),
         })
     }
 
     /// One delta in; `"c" + content` or `"j" + {content, reasoning, toolCalls}` out.
     #[napi(catch_unwind)]
-    pub fn push(&mut self, delta: String) -> Result<String> {
+    pub fn push(&mut self, delta: JsString) -> Result<JsText> {
+        let delta = Text::read(delta)?.decode_piece(&mut self.lone);
         let c = self.inner.push(&delta).map_err(finished)?;
         if c.reasoning.is_empty() && c.tool_calls.is_empty() {
             let mut s = String::with_capacity(c.content.len() + 1);
             s.push('c');
             s.push_str(&c.content);
-            return Ok(s);
+            return Ok(self.restore(s));
         }
-        Ok(format!("j{}", Value::Object(chunk_json(&c))))
+        let json = format!("j{}", Value::Object(chunk_json(&c)));
+        Ok(Either::A(self.restore_json(json)))
     }
 
     /// The rest: `{content, reasoning, toolCalls, format, problems}` as JSON.
@@ -69,6 +97,6 @@ impl ResponseStreamCleanerNative {
         let mut m = chunk_json(&end.chunk);
         m.insert("format".into(), json!(end.format));
         m.insert("problems".into(), json!(end.problems));
-        Ok(Value::Object(m).to_string())
+        Ok(self.restore_json(Value::Object(m).to_string()))
     }
 }

@@ -1,18 +1,34 @@
-//! `runTranscript(messages, nums, strs, op, config)`: the one native call behind every transcript
-//! function of the JS API.
+//! `runTranscript(messages, nums, strs, op, config, out)`: the one native call behind every
+//! transcript function of the JS API.
 
 use super::source::HandleSource;
-use crate::transcript::{ops, skeleton, Ctx};
-use napi::bindgen_prelude::{Array, Float64ArraySlice};
+use crate::transcript::{ops, skeleton, Ctx, FIELD_NAMES};
+use napi::bindgen_prelude::{Array, Float64Array, Float64ArraySlice};
 use napi::{Error, Result, Status};
 use napi_derive::napi;
 use serde_json::Value;
+use std::cell::RefCell;
 
 fn invalid(msg: impl Into<String>) -> Error {
     Error::new(Status::InvalidArg, msg.into())
 }
 
-/// Runs transcript operation `op` on the skeleton of `messages`; returns the plan as JSON.
+thread_local! {
+    /// The plan's numbers are written here first; kept across calls so a long transcript does
+    /// not fault in fresh pages for it on every call (each Node thread has its own).
+    static PLAN_NUMS: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
+}
+
+/// What one operation answers: everything but the plan's numbers as JSON; the numbers in the
+/// caller's buffer (`planLen` of them), or in `plan` when they did not fit.
+#[napi(object)]
+pub struct TranscriptAnswer {
+    pub json: String,
+    pub plan_len: u32,
+    pub plan: Option<Float64Array>,
+}
+
+/// Runs transcript operation `op` on the skeleton of `messages`.
 #[napi(catch_unwind, js_name = "runTranscript")]
 pub fn run_transcript(
     messages: Array,
@@ -20,18 +36,49 @@ pub fn run_transcript(
     strs: String,
     op: String,
     config: String,
-) -> Result<String> {
+    mut out: Float64Array,
+) -> Result<TranscriptAnswer> {
     let cfg: Value = serde_json::from_str(&config).map_err(|e| invalid(format!("options: {e}")))?;
     let mut msgs = skeleton::parse(&nums, &strs).map_err(invalid)?;
     let input_len = msgs.len();
     let source = HandleSource { messages };
     let report = cfg.get("report").and_then(Value::as_bool).unwrap_or(false);
     let mut ctx = Ctx::new(&source, report);
-    let out = ops::run(&op, &cfg, &mut msgs, &mut ctx).map_err(invalid)?;
-    Ok(ops::response_json(
-        &msgs,
-        input_len,
-        ctx.changes.as_deref(),
-        &out,
-    ))
+    let result = ops::run(&op, &cfg, &mut msgs, &mut ctx).map_err(invalid)?;
+    let buf = PLAN_NUMS.with(|b| std::mem::take(&mut *b.borrow_mut()));
+    let (json, plan) = ops::response_json(&msgs, input_len, ctx.changes.as_deref(), &result, buf);
+    let Some(plan) = plan else {
+        return Ok(TranscriptAnswer {
+            json,
+            plan_len: 0,
+            plan: None,
+        });
+    };
+    let len = plan.len();
+    let answer = if len <= out.len() {
+        // SAFETY: `out` is the codec's private Float64Array (never shared with another thread or
+        // exposed to user code), and JS does not run during this synchronous call, so nothing
+        // else reads or writes it while this slice lives; the length was just checked.
+        let dst = unsafe { out.as_mut() };
+        dst[..len].copy_from_slice(&plan);
+        TranscriptAnswer {
+            json,
+            plan_len: len as u32,
+            plan: None,
+        }
+    } else {
+        TranscriptAnswer {
+            json,
+            plan_len: len as u32,
+            plan: Some(Float64Array::new(plan.clone())),
+        }
+    };
+    PLAN_NUMS.with(|b| *b.borrow_mut() = plan);
+    Ok(answer)
+}
+
+/// The field names the plan sends as indices (js/codec.js reads them once).
+#[napi(js_name = "transcriptFieldNames")]
+pub fn transcript_field_names() -> Vec<&'static str> {
+    FIELD_NAMES.to_vec()
 }

@@ -68,9 +68,22 @@ fn marked(text: &str, out: &mut Parsed) {
     {
         let next_start = starts.find(text, start + 1).unwrap_or(text.len());
         let Some(msg) = messages.find(text, start).filter(|&m| m < next_start) else {
-            // A header with no message (`<|start|>assistant` left before a removed analysis).
-            out.blocks.push(markup(start, next_start));
-            at = next_start;
+            // A header with no message (`<|start|>assistant` left before a removed analysis):
+            // remove the token and a role word after `<|start|>`, keep any other text.
+            let token = if text[start..].starts_with(START) {
+                START
+            } else {
+                CHANNEL
+            };
+            let mut end = start + token.len();
+            if token == START {
+                let rest = &text[end..];
+                end += rest
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(rest.len());
+            }
+            out.blocks.push(markup(start, end));
+            at = end;
             continue;
         };
         let header = &text[start..msg];

@@ -52,7 +52,7 @@ pub fn call_from_value(v: Value, family: &str, problems: &mut Vec<String>) -> Op
     })
 }
 
-/// True for a call-shaped object: a string `"name"` and an object (or absent, for `name_only`)
+/// True for a call-shaped object: a non-empty string `"name"` and an object
 /// `"arguments"`/`"parameters"`. Used where a false positive would turn ordinary JSON into a call.
 pub fn is_call_object(obj: &Map<String, Value>) -> bool {
     matches!(obj.get("name"), Some(Value::String(n)) if !n.is_empty())

@@ -11,7 +11,7 @@
 //! - a call block whose closing tag is missing still yields a call when its name is complete and
 //!   its arguments can be read (reported in `problems`); a block that yields no call keeps its raw
 //!   text in `content` in [`Mode::Extract`] (reported), and is removed in [`Mode::Strip`];
-//! - malformed JSON arguments are kept as the raw string and reported, never dropped.
+//! - malformed JSON arguments are kept as the raw string and reported, never dropped;
 //! - whitespace (a local rule a stream can follow, see [`stream`]): whitespace right before removed
 //!   markup is dropped; whitespace right after it is dropped when nothing visible precedes it or
 //!   nothing visible follows it before the next removed markup or the end; all other text is kept
@@ -20,8 +20,7 @@
 //!   when the format or model names a family that writes it so ([`thinking::r1_hint`]); otherwise
 //!   it is a stray tag and removed;
 //! - [`clean_response`] is the stream machine ([`stream::Machine`]) fed the whole reply, so
-//!   [`stream::StreamCleaner`] gives exactly the same result for any chunking.
-//!
+//!   [`stream::StreamCleaner`] gives exactly the same result for any chunking;
 //! - `auto` detects every family whose markers are special tokens or fixed tags ([`scan::detect`]);
 //!   the families written as plain JSON or Python (`llama3_json`, `pythonic`, `llama4_pythonic`,
 //!   `xlam`, `olmo3`) are read only when `options.format` names them or `options.model` names
@@ -29,19 +28,20 @@
 //!   model hint also picks between families that share a grammar (`<tool_call>{` is ERNIE-4.5 for an
 //!   ERNIE model, `<tool_calls>[` is Jamba for a Jamba model) and turns on prose reasoning forms
 //!   (Granite, gpt-oss with stripped markers). When nothing is detected, the hinted family's
-//!   parser still runs (it may find bare calls or wrapper tags such as Hunyuan's `<answer>`).
+//!   parser still runs (it may find bare calls or wrapper tags such as Hunyuan's `<answer>`);
 //! - ids are `call_<index>_<8 hex>`, except Kimi-K2's own `functions.NAME:IDX` and Mistral's
 //!   9-character alphanumeric ids (its templates reject others, see [`mistral`]).
 //!
 //! The whole module never panics on input, is deterministic, and scans a reply without markers
 //! with one `memchr2` pass for `<` and `[` ([`scan::may_hold_markers`]) before any per-family work
 //! (unless a plain-text family is named). Shared readers: [`json_calls`] (JSON-bodied calls),
-//! [`pyliteral`] (Python literals), [`xml_invoke`] (Step-3 / DSML invokes), [`typing`] (values).
+//! [`pyliteral`] (Python literals), [`xml_invoke`] (MiniMax-M2 / Step-3 / DSML invokes), [`typing`] (values).
 
 pub mod deepseek_v3;
 pub mod deepseek_v31;
 pub mod deepseek_v32;
 pub mod ernie45;
+pub mod family;
 pub mod gigachat3;
 pub mod glm45;
 pub mod gpt_oss;
@@ -77,6 +77,8 @@ pub mod xlam;
 pub mod xml_invoke;
 
 use serde_json::Value;
+
+pub use family::{parse_family, Family, FORMATS};
 
 /// One recovered tool call, in OpenAI's shape (`type` is always `"function"`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -126,190 +128,6 @@ pub struct Options {
     pub tools: Option<Value>,
     pub tool_calls: Mode,
     pub thinking: Mode,
-}
-
-/// The format names this module implements.
-pub const FORMATS: &[&str] = &[
-    "hermes",
-    "qwen3_coder",
-    "seed_oss",
-    "glm45",
-    "glm47",
-    "minimax_m1",
-    "minimax_m2",
-    "deepseek_v3",
-    "deepseek_v31",
-    "deepseek_v32",
-    "kimi_k2",
-    "llama3_json",
-    "pythonic",
-    "llama4_pythonic",
-    "mistral",
-    "gpt_oss",
-    "step3",
-    "hunyuan_a13b",
-    "ernie45",
-    "longcat",
-    "internlm2",
-    "phi4_mini",
-    "granite",
-    "granite_20b_fc",
-    "xlam",
-    "jamba",
-    "olmo3",
-    "gigachat3",
-];
-
-/// A tool-call family: the unit of detection and parsing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Family {
-    Hermes,
-    Qwen3Coder,
-    SeedOss,
-    /// GLM-4.5 and GLM-4.7 share one tolerant parser.
-    Glm,
-    MinimaxM1,
-    MinimaxM2,
-    /// DeepSeek V3 and V3.1 share the outer tokens; each call's shape decides.
-    DeepSeek,
-    /// DeepSeek V3.2's DSML.
-    DeepSeekV32,
-    KimiK2,
-    Llama3Json,
-    Pythonic,
-    Llama4Pythonic,
-    Mistral,
-    GptOss,
-    Step3,
-    HunyuanA13b,
-    Ernie45,
-    Longcat,
-    Internlm2,
-    Phi4Mini,
-    Granite,
-    Granite20bFc,
-    Xlam,
-    Jamba,
-    Olmo3,
-    Gigachat3,
-}
-
-impl Family {
-    /// The family of a format name (`None` for an unknown or unimplemented name).
-    pub fn from_format(name: &str) -> Option<Family> {
-        Some(match name {
-            "hermes" => Family::Hermes,
-            "qwen3_coder" => Family::Qwen3Coder,
-            "seed_oss" => Family::SeedOss,
-            "glm45" | "glm47" => Family::Glm,
-            "minimax_m1" => Family::MinimaxM1,
-            "minimax_m2" => Family::MinimaxM2,
-            "deepseek_v3" | "deepseek_v31" => Family::DeepSeek,
-            "deepseek_v32" => Family::DeepSeekV32,
-            "kimi_k2" => Family::KimiK2,
-            "llama3_json" => Family::Llama3Json,
-            "pythonic" => Family::Pythonic,
-            "llama4_pythonic" => Family::Llama4Pythonic,
-            "mistral" => Family::Mistral,
-            "gpt_oss" => Family::GptOss,
-            "step3" => Family::Step3,
-            "hunyuan_a13b" => Family::HunyuanA13b,
-            "ernie45" => Family::Ernie45,
-            "longcat" => Family::Longcat,
-            "internlm2" => Family::Internlm2,
-            "phi4_mini" => Family::Phi4Mini,
-            "granite" => Family::Granite,
-            "granite_20b_fc" => Family::Granite20bFc,
-            "xlam" => Family::Xlam,
-            "jamba" => Family::Jamba,
-            "olmo3" => Family::Olmo3,
-            "gigachat3" => Family::Gigachat3,
-            _ => return None,
-        })
-    }
-
-    /// The family an `options.model` id (`"provider/model-id"`, any case) names, if any. Only the
-    /// families whose text forms differ from what `auto` detects need this (the bare-JSON and
-    /// pythonic ones, shared markers such as `<tool_call>{`, prose reasoning); the choices:
-    /// Llama 3.x → `llama3_json` (its default template; the pythonic template is opt-in, name
-    /// `pythonic` for it), Llama 4 → `llama4_pythonic`, LFM2 and ToolACE → `pythonic`, OLMo-3 →
-    /// `olmo3`, xLAM → `xlam`, Granite-20B-FunctionCalling → `granite_20b_fc`, other Granite →
-    /// `granite`, ERNIE → `ernie45`, Jamba → `jamba`, Hunyuan → `hunyuan_a13b`, MiniMax-M1 →
-    /// `minimax_m1`, DeepSeek-V3.2 (not V3.2-Exp, which writes V3.1's form) → `deepseek_v32`,
-    /// gpt-oss → `gpt_oss`, the Mistral family (Mistral, Mixtral, Magistral, Devstral, Ministral,
-    /// Codestral) → `mistral`, and Qwen3-Coder, Seed-OSS, Step-3, LongCat, InternLM, Phi-4-mini,
-    /// GigaChat by name.
-    pub fn from_model(model: &str) -> Option<Family> {
-        let m = model.to_ascii_lowercase();
-        let has = |s: &[&str]| s.iter().any(|p| m.contains(p));
-        Some(if has(&["qwen"]) && has(&["coder"]) {
-            Family::Qwen3Coder
-        } else if has(&["seed-oss", "seed_oss"]) {
-            Family::SeedOss
-        } else if has(&["minimax-m1", "minimax_m1"]) {
-            Family::MinimaxM1
-        } else if has(&["deepseek-v3.2", "deepseek_v3.2", "deepseek-v32"]) && !has(&["exp"]) {
-            Family::DeepSeekV32
-        } else if has(&["llama-4", "llama4", "llama_4"]) {
-            Family::Llama4Pythonic
-        } else if has(&["llama-3", "llama3", "llama_3"]) {
-            Family::Llama3Json
-        } else if has(&["lfm2", "toolace"]) {
-            Family::Pythonic
-        } else if has(&[
-            "mistral",
-            "mixtral",
-            "magistral",
-            "devstral",
-            "ministral",
-            "codestral",
-        ]) {
-            Family::Mistral
-        } else if has(&["gpt-oss", "gpt_oss"]) {
-            Family::GptOss
-        } else if has(&["step3", "step-3"]) {
-            Family::Step3
-        } else if has(&["hunyuan"]) {
-            Family::HunyuanA13b
-        } else if has(&["ernie"]) {
-            Family::Ernie45
-        } else if has(&["longcat"]) {
-            Family::Longcat
-        } else if has(&["internlm"]) {
-            Family::Internlm2
-        } else if has(&["phi-4-mini", "phi4-mini", "phi_4_mini"]) {
-            Family::Phi4Mini
-        } else if has(&["granite-20b-functioncalling", "granite-20b-fc"]) {
-            Family::Granite20bFc
-        } else if has(&["granite"]) {
-            Family::Granite
-        } else if has(&["xlam"]) {
-            Family::Xlam
-        } else if has(&["jamba"]) {
-            Family::Jamba
-        } else if has(&["olmo-3", "olmo3"]) {
-            Family::Olmo3
-        } else if has(&["gigachat"]) {
-            Family::Gigachat3
-        } else {
-            return None;
-        })
-    }
-
-    /// Families whose text is plain JSON or Python (or prose reasoning): read only when named, and
-    /// not covered by the special-token prefilter.
-    pub fn reads_plain_text(self) -> bool {
-        matches!(
-            self,
-            Family::Llama3Json
-                | Family::Pythonic
-                | Family::Llama4Pythonic
-                | Family::Xlam
-                | Family::Olmo3
-                | Family::Granite
-                | Family::GptOss
-        )
-    }
 }
 
 /// A call as a family parser reads it, before ids are assigned.
@@ -389,6 +207,27 @@ impl Parsed {
         }
     }
 
+    /// Sort the blocks, clamp them to `len`, and drop (and report) any that overlaps an earlier one.
+    pub fn normalize(&mut self, len: usize) {
+        self.blocks.sort_by_key(|b| (b.start, b.end));
+        let mut end = 0;
+        let mut dropped = 0;
+        self.blocks.retain_mut(|b| {
+            b.end = b.end.min(len);
+            if b.start < end || b.start > b.end {
+                dropped += 1;
+                return false;
+            }
+            end = b.end;
+            true
+        });
+        if dropped > 0 {
+            self.problems.push(format!(
+                "{dropped} call block(s) overlapped an earlier one and were ignored"
+            ));
+        }
+    }
+
     /// The byte ranges of `text` (of length `len`) outside every block, in order.
     pub fn gaps(&self, len: usize) -> Vec<(usize, usize)> {
         let mut out = Vec::new();
@@ -434,42 +273,18 @@ pub struct Ctx<'a> {
     pub unwrapped: bool,
 }
 
-/// Run one family's parser on a piece of visible (non-reasoning) text.
-pub fn parse_family(family: Family, text: &str, cx: &Ctx) -> Parsed {
-    match family {
-        Family::Hermes => hermes::parse(text, cx),
-        Family::Qwen3Coder => qwen3_coder::parse(text, cx),
-        Family::SeedOss => seed_oss::parse(text, cx),
-        Family::Glm => glm45::parse(text, cx),
-        Family::MinimaxM1 => minimax_m1::parse(text, cx),
-        Family::MinimaxM2 => minimax_m2::parse(text, cx),
-        Family::DeepSeek => deepseek_v3::parse(text, cx),
-        Family::DeepSeekV32 => deepseek_v32::parse(text, cx),
-        Family::KimiK2 => kimi_k2::parse(text, cx),
-        Family::Llama3Json => llama3_json::parse(text, cx),
-        Family::Pythonic => pythonic::parse(text, cx),
-        Family::Llama4Pythonic => llama4_pythonic::parse(text, cx),
-        Family::Mistral => mistral::parse(text, cx),
-        Family::GptOss => gpt_oss::parse(text, cx),
-        Family::Step3 => step3::parse(text, cx),
-        Family::HunyuanA13b => hunyuan_a13b::parse(text, cx),
-        Family::Ernie45 => ernie45::parse(text, cx),
-        Family::Longcat => longcat::parse(text, cx),
-        Family::Internlm2 => internlm2::parse(text, cx),
-        Family::Phi4Mini => phi4_mini::parse(text, cx),
-        Family::Granite => granite::parse(text, cx),
-        Family::Granite20bFc => granite_20b_fc::parse(text, cx),
-        Family::Xlam => xlam::parse(text, cx),
-        Family::Jamba => jamba::parse(text, cx),
-        Family::Olmo3 => olmo3::parse(text, cx),
-        Family::Gigachat3 => gigachat3::parse(text, cx),
-    }
-}
-
 /// Clean a whole reply. Never panics; the same input always gives the same output. This is the
 /// stream machine ([`stream`]) fed the whole reply in one piece, so a [`stream::StreamCleaner`]
 /// gives the same result for any chunking of the reply.
 pub fn clean_response(content: &str, opts: &Options) -> Cleaned {
+    let r1 = thinking::r1_hint(opts.format.as_deref(), opts.model.as_deref());
+    clean_response_r1(content, opts, r1)
+}
+
+/// [`clean_response`] with the reading of a lone closing reasoning tag given (`r1`: R1-style)
+/// rather than taken from the format and model; the seed API (`sanitizeThinkingTags`) reads it
+/// R1-style whatever the model, as the seed did.
+pub(crate) fn clean_response_r1(content: &str, opts: &Options, r1: bool) -> Cleaned {
     let hint = match opts.format.as_deref() {
         None | Some("auto") | Some("") => opts.model.as_deref().and_then(Family::from_model),
         Some(name) => Family::from_format(name),
@@ -489,7 +304,7 @@ pub fn clean_response(content: &str, opts: &Options) -> Cleaned {
         return out;
     }
     let tools = opts.tools.as_ref();
-    let mut m = stream::Machine::new(opts);
+    let mut m = stream::Machine::with_r1(opts, r1);
     let (first, end) = match (m.push(content, tools), m.finish(tools)) {
         (Ok(first), Ok(end)) => (first, end),
         // A fresh machine is never finished; kept total rather than unwrapped.

@@ -88,6 +88,13 @@ fn detect_marker(text: &str, hint: Option<Family>) -> Option<Family> {
             }
             continue;
         }
+        // Every `<` marker continues with one of these bytes; HTML and comparisons mostly do not.
+        if !matches!(
+            bytes.get(at + 1),
+            Some(b'|' | 0xEF | b'm' | b's' | b'l' | b't' | b'f')
+        ) {
+            continue;
+        }
         if let Some(&(_, f)) = OPENERS.iter().find(|(m, _)| rest.starts_with(m)) {
             // A lone `<|tool_call_begin|>` counts only with its argument marker after it.
             if !rest.starts_with("<|tool_call_begin|>") || kimi_args.find(text, at).is_some() {
@@ -204,8 +211,13 @@ impl<'n> Finder<'n> {
 }
 
 /// `haystack.find(needle)` starting at byte `from` (which must be a char boundary or the end).
+///
+/// SIMD `memmem` rather than `str::find` (Two-Way): the reasoning and call scanners call this for
+/// a dozen markers over the same reply, and it was their largest cost. A match of a UTF-8 needle
+/// always starts on a char boundary.
 pub fn find_from(haystack: &str, needle: &str, from: usize) -> Option<usize> {
-    haystack.get(from..)?.find(needle).map(|i| i + from)
+    let rest = haystack.get(from..)?;
+    memchr::memmem::find(rest.as_bytes(), needle.as_bytes()).map(|i| i + from)
 }
 
 /// The end (exclusive) of the bracketed value that opens at `at` (`{`, `[` or `(`), skipping

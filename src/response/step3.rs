@@ -14,9 +14,9 @@
 //! `<steptml:invoke>`, is read too. Text before and after is kept (as vLLM's step3 does).
 //! Reasoning: only `</think>` is written (R1 style, [`super::thinking`]).
 
-use super::typing::{typed_arguments, Style};
-use super::xml_invoke::{blocks, invokes, Tags, Wrappers};
-use super::{Ctx, Parsed, RawCall};
+use super::typing::Style;
+use super::xml_invoke::{blocks, typed_invokes, Tags, Wrappers};
+use super::{Ctx, Parsed};
 
 const NAME: &str = "step3";
 const TAGS: Tags = Tags {
@@ -38,25 +38,9 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
         &TAGS,
         NAME,
         &mut out.problems,
-        |body, pr| {
-            invokes(body, &TAGS, NAME, pr)
-                .into_iter()
-                .map(|inv| RawCall {
-                    arguments: typed_arguments(
-                        inv.params.iter().map(|p| (p.name, p.value)),
-                        cx.tools,
-                        inv.name,
-                        Style::Schema { minimax: false },
-                    ),
-                    name: inv.name.to_owned(),
-                    id: None,
-                })
-                .collect()
-        },
+        |body, pr| typed_invokes(body, &TAGS, NAME, cx, Style::Schema { minimax: false }, pr),
     );
-    if out.blocks.iter().any(|b| !b.calls.is_empty()) {
-        out.format = Some(NAME);
-    }
+    out.set_format_if_calls(NAME);
     out
 }
 

@@ -638,6 +638,14 @@ pub struct Machine {
 
 impl Machine {
     pub fn new(opts: &Options) -> Self {
+        let r1 = thinking::r1_hint(opts.format.as_deref(), opts.model.as_deref());
+        Self::with_r1(opts, r1)
+    }
+
+    /// A machine whose reading of a lone closing reasoning tag is given (`r1`: R1-style, the text
+    /// before it is reasoning) instead of taken from the format and model
+    /// ([`thinking::r1_hint`]); the seed API reads it R1-style for every model.
+    pub(crate) fn with_r1(opts: &Options, r1: bool) -> Self {
         let model_hint = opts.model.as_deref().and_then(Family::from_model);
         let mut em = Emitter {
             extract_calls: opts.tool_calls == Mode::Extract,
@@ -663,7 +671,7 @@ impl Machine {
         let extra = thinking::Extra {
             granite: hint == Some(Family::Granite),
             harmony_stripped: hint == Some(Family::GptOss),
-            r1: thinking::r1_hint(opts.format.as_deref(), opts.model.as_deref()),
+            r1,
         };
         let mut m = Machine {
             buf: Buf::default(),

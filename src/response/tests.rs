@@ -485,6 +485,42 @@ fn junk_never_panics() {
         "北",
         "\n",
         "```json",
+        "<seed:tool_call>",
+        "<tool_calls>",
+        "</tool_calls>",
+        "[",
+        "]",
+        "(",
+        ")",
+        "f(a=",
+        "'",
+        "[TOOL_CALLS]",
+        "[ARGS]",
+        "[THINK]",
+        "functools",
+        "<|python_tag|>",
+        "<|python_start|>",
+        "<function_calls>",
+        "<|channel|>",
+        "<|start|>assistant",
+        "<|message|>",
+        "<|call|>",
+        " to=functions.f",
+        "assistantcommentary to=functions.g json",
+        "assistantfinal",
+        "analysis",
+        "<｜DSML｜invoke name=\"x\">",
+        "<｜DSML｜parameter name=\"y\" string=\"false\">",
+        "<steptml:invoke name=\"s\">",
+        "<｜tool_calls_begin｜>",
+        "<longcat_tool_call>",
+        "<|action_start|><|plugin|>",
+        "<function_call>",
+        "function call<|role_sep|>",
+        "<|tool_call|>",
+        "Here is my thought process:",
+        "<answer>",
+        "\"parameters\"",
     ];
     // A deterministic pseudo-random walk over marker soups.
     let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -497,13 +533,25 @@ fn junk_never_panics() {
             s.push_str(markers[(seed % markers.len() as u64) as usize]);
         }
         seed = seed.wrapping_add(1);
-        for format in [None, Some("glm47"), Some("qwen3_coder"), Some("kimi_k2")] {
-            let o = Options {
-                format: format.map(str::to_owned),
-                model: Some("qwen3-coder".into()),
+        for format in FORMATS.iter().copied().chain(["auto"]) {
+            for model in ["qwen3-coder", "gpt-oss", "granite"] {
+                let o = Options {
+                    format: Some(format.to_owned()),
+                    model: Some(model.into()),
+                    ..auto()
+                };
+                let c = clean_response(&s, &o);
+                assert!(c.content.len() <= s.len() + 1, "{s:?}");
+            }
+            // Keeping both leaves the text exactly as it was, whatever the format.
+            let keep = Options {
+                format: Some(format.to_owned()),
+                model: Some("granite".into()),
+                tool_calls: Mode::Keep,
+                thinking: Mode::Keep,
                 ..auto()
             };
-            let _ = clean_response(&s, &o);
+            assert_eq!(clean_response(&s, &keep).content, s);
         }
     }
 }
@@ -584,5 +632,29 @@ fn every_family_stays_linear_on_openers_without_closers() {
                 "{unit} {format}"
             );
         }
+    }
+}
+
+/// Throughput of the no-marker path; run with
+/// `cargo test --release --lib scan_throughput -- --ignored --nocapture`.
+#[test]
+#[ignore = "timing; run in release"]
+fn scan_throughput() {
+    for (label, unit) in [
+        ("no < or [", "plain words (and braces {}) and 中文 — "),
+        (
+            "with < and [",
+            "a < b <b>x</b> [link](u) and more words here ",
+        ),
+    ] {
+        let text = unit.repeat(50_000_000 / unit.len());
+        let mut best = f64::MAX;
+        for _ in 0..5 {
+            let t = std::time::Instant::now();
+            let c = clean_response(&text, &auto());
+            assert_eq!(c.content.len(), text.len());
+            best = best.min(t.elapsed().as_secs_f64());
+        }
+        eprintln!("{label}: {:.2} GB/s", text.len() as f64 / best / 1e9);
     }
 }

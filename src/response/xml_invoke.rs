@@ -8,7 +8,8 @@
 //! to the end of the enclosing body and are reported; an invoke with an empty name is skipped.
 
 use super::scan::{find_from, Finder};
-use super::{Block, RawCall};
+use super::typing::{typed_arguments, Style};
+use super::{Block, Ctx, RawCall};
 
 /// The tag names of one dialect (openers without their `>`, e.g. `<steptml:invoke`).
 #[derive(Debug, Clone, Copy)]
@@ -223,6 +224,30 @@ pub fn blocks(
         at = end.max(start + 1);
     }
     out
+}
+
+/// The invokes of `body` as calls, their values typed in `style` from the tools' schemas.
+pub fn typed_invokes(
+    body: &str,
+    tags: &Tags,
+    family: &str,
+    cx: &Ctx,
+    style: Style,
+    problems: &mut Vec<String>,
+) -> Vec<RawCall> {
+    invokes(body, tags, family, problems)
+        .into_iter()
+        .map(|inv| RawCall {
+            arguments: typed_arguments(
+                inv.params.iter().map(|p| (p.name, p.value)),
+                cx.tools,
+                inv.name,
+                style,
+            ),
+            name: inv.name.to_owned(),
+            id: None,
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -100,39 +100,74 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// Records a change; `detail` is only built when a report was asked for.
-    pub fn change(&mut self, rule: &'static str, path: String, detail: impl FnOnce() -> String) {
+    /// Records a change; `path` and `detail` are only formatted when a report was asked for.
+    pub fn change(&mut self, rule: &'static str, path: Path, detail: impl FnOnce() -> String) {
         if let Some(c) = &mut self.changes {
             c.push(Change {
                 rule,
-                path,
+                path: path.to_string(),
                 detail: detail(),
             });
         }
     }
 }
 
-/// `messages[i]` for an input message, `messages[new]` for one a rule made.
-pub fn msg_path(m: &Msg) -> String {
+/// Where a change was made. Cheap to make (rules make one per message they look at); it is
+/// formatted only when a report was asked for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Path {
+    /// `messages`: the array as a whole.
+    Whole,
+    /// `messages[i]`.
+    Msg(usize),
+    /// `messages[new]`: a message a rule made.
+    NewMsg,
+    /// `messages[i].content[j]`.
+    Block(usize, usize),
+    /// `messages[i].content`: a block standing for a message's string content.
+    StrContent(usize),
+    /// `messages[i].content[new]`, or `messages[new].content[new]` without `i`.
+    NewBlockIn(Option<usize>),
+    /// `content[new]`: a block a rule made, its message unknown.
+    NewBlock,
+}
+
+impl std::fmt::Display for Path {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Path::Whole => f.write_str("messages"),
+            Path::Msg(i) => write!(f, "messages[{i}]"),
+            Path::NewMsg => f.write_str("messages[new]"),
+            Path::Block(i, j) => write!(f, "messages[{i}].content[{j}]"),
+            Path::StrContent(i) => write!(f, "messages[{i}].content"),
+            Path::NewBlockIn(Some(i)) => write!(f, "messages[{i}].content[new]"),
+            Path::NewBlockIn(None) => f.write_str("messages[new].content[new]"),
+            Path::NewBlock => f.write_str("content[new]"),
+        }
+    }
+}
+
+/// The path of a message: `messages[i]` for an input message, `messages[new]` for one a rule made.
+pub fn msg_path(m: &Msg) -> Path {
     match m.origin {
-        MsgOrigin::Src(i) => format!("messages[{i}]"),
-        MsgOrigin::New => "messages[new]".to_string(),
+        MsgOrigin::Src(i) => Path::Msg(i),
+        MsgOrigin::New => Path::NewMsg,
     }
 }
 
 /// `messages[i].content[j]` for an input block.
-pub fn block_path(m: &Msg, b: &Block) -> String {
+pub fn block_path(m: &Msg, b: &Block) -> Path {
     match &b.origin {
-        BlockOrigin::Src { msg, idx } => format!("messages[{msg}].content[{idx}]"),
-        _ => format!("{}.content[new]", msg_path(m)),
+        BlockOrigin::Src { msg, idx } => Path::Block(*msg, *idx),
+        _ => Path::NewBlockIn(m.src_index()),
     }
 }
 
 /// The input path of a block from its origin alone (usable while the message is borrowed).
-pub fn block_origin_path(b: &Block) -> String {
+pub fn block_origin_path(b: &Block) -> Path {
     match &b.origin {
-        BlockOrigin::Src { msg, idx } => format!("messages[{msg}].content[{idx}]"),
-        BlockOrigin::FromStrContent { msg, .. } => format!("messages[{msg}].content"),
-        BlockOrigin::New(_) => "content[new]".to_string(),
+        BlockOrigin::Src { msg, idx } => Path::Block(*msg, *idx),
+        BlockOrigin::FromStrContent { msg, .. } => Path::StrContent(*msg),
+        BlockOrigin::New(_) => Path::NewBlock,
     }
 }

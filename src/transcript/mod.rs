@@ -19,5 +19,6 @@ pub mod tool_call_id;
 pub mod usage;
 
 pub use context::{Change, Ctx, JsonSource, NoSource, Source};
+pub use model::FIELD_NAMES;
 #[cfg(test)]
 pub mod testutil;

@@ -85,6 +85,34 @@ impl Val {
     }
 }
 
+/// The kind of a value whose content no rule reads (a tool call's `input` / `arguments`): one
+/// byte where a [`Val`] takes 24, in the block every rule walks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Kind {
+    #[default]
+    Absent,
+    Null,
+    Object,
+    /// Anything else: a string, number, boolean, array, function …
+    Other,
+}
+
+impl Kind {
+    pub fn of(v: &Val) -> Kind {
+        match v {
+            Val::Absent => Kind::Absent,
+            Val::Null => Kind::Null,
+            Val::Object => Kind::Object,
+            _ => Kind::Other,
+        }
+    }
+
+    /// Present and not null (JS `v != null`).
+    pub fn is_present(self) -> bool {
+        !matches!(self, Kind::Absent | Kind::Null)
+    }
+}
+
 /// A JS number as JSON: integral values stay integers (`10`, not `10.0`); NaN and infinities are
 /// `null`, as `JSON.stringify` writes them.
 pub fn num_json(n: f64) -> Value {
@@ -159,8 +187,44 @@ pub enum Override {
 /// Field edits on a message or block, in the order they were made.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Edits {
-    pub sets: Vec<(String, Override)>,
-    pub dels: Vec<String>,
+    pub sets: Vec<(Text, Override)>,
+    pub dels: Vec<Text>,
+}
+
+/// The field names rules edit, so an edit does not allocate its name; the plan sends them as their
+/// index (js/codec.js gets the list from `transcriptFieldNames()`).
+pub const FIELD_NAMES: &[&str] = &[
+    "id",
+    "toolCallId",
+    "toolUseId",
+    "toolName",
+    "content",
+    "text",
+    "thinking",
+    "thinkingSignature",
+    "thought_signature",
+    "thoughtSignature",
+    "type",
+    "name",
+    "input",
+    "arguments",
+    "role",
+    "usage",
+    "timestamp",
+    "stopReason",
+    "errorMessage",
+    "details",
+    "isError",
+    "data",
+    "mimeType",
+    "provenance",
+];
+
+fn field_name(name: &str) -> Text {
+    match FIELD_NAMES.iter().find(|f| **f == name) {
+        Some(f) => Text::Borrowed(f),
+        None => Text::Owned(name.to_string()),
+    }
 }
 
 impl Edits {
@@ -172,14 +236,14 @@ impl Edits {
         self.dels.retain(|d| d != name);
         match self.sets.iter_mut().find(|(n, _)| n == name) {
             Some(slot) => slot.1 = v,
-            None => self.sets.push((name.to_string(), v)),
+            None => self.sets.push((field_name(name), v)),
         }
     }
 
     pub fn del(&mut self, name: &str) {
         self.sets.retain(|(n, _)| n != name);
         if !self.dels.iter().any(|d| d == name) {
-            self.dels.push(name.to_string());
+            self.dels.push(field_name(name));
         }
     }
 }
@@ -199,15 +263,16 @@ pub enum BlockOrigin {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Block {
     pub origin: BlockOrigin,
-    /// `false` for `null`, numbers, strings … inside a content array; `raw` then says which.
+    /// `false` for `null`, numbers, strings … inside a content array.
     pub is_object: bool,
-    pub raw: Val,
+    /// For a non-object: whether it is truthy in JS (the only thing rules ask of it).
+    pub raw_truthy: bool,
     pub ty: Val,
     pub id: Val,
     pub name: Val,
-    /// Only the kind of `input` / `arguments` (strings are `Str("")`).
-    pub input: Val,
-    pub arguments: Val,
+    /// Only the kind of `input` / `arguments`.
+    pub input: Kind,
+    pub arguments: Kind,
     pub text: Option<TextInfo>,
     /// The fields only some block types have, boxed so the common text and tool-call blocks stay
     /// small (the model of a 10,000-message transcript must stay cache-friendly).
@@ -280,12 +345,12 @@ impl Block {
         Block {
             origin: BlockOrigin::Src { msg, idx },
             is_object: true,
-            raw: Val::Object,
+            raw_truthy: true,
             ty: Val::Absent,
             id: Val::Absent,
             name: Val::Absent,
-            input: Val::Absent,
-            arguments: Val::Absent,
+            input: Kind::Absent,
+            arguments: Kind::Absent,
             text: None,
             x: None,
             edits: Edits::default(),
@@ -384,8 +449,8 @@ impl Block {
             "type" => self.ty = v,
             "id" => self.id = v,
             "name" => self.name = v,
-            "input" => self.input = v,
-            "arguments" => self.arguments = v,
+            "input" => self.input = Kind::of(&v),
+            "arguments" => self.arguments = Kind::of(&v),
             "thinkingSignature" => {
                 let x = self.x_mut();
                 x.signature_object = None;
@@ -483,7 +548,9 @@ pub struct Msg {
     pub tool_name: Val,
     pub error_message: Val,
     pub has_details: bool,
-    pub provenance: Option<Provenance>,
+    /// Boxed: rare, and a message must stay small (the model of a long transcript is walked by
+    /// every rule).
+    pub provenance: Option<Box<Provenance>>,
     pub usage: UsageView,
     pub content: Content,
     /// The content must be rebuilt from `content` (blocks were added, dropped, moved or edited).

@@ -261,22 +261,25 @@ pub fn run(op: &str, cfg: &Value, msgs: &mut Vec<Msg>, ctx: &mut Ctx) -> Result<
     Ok(out)
 }
 
-/// The whole answer of one operation as JSON: `{msgs?, changes?, extra?, entries?}` (see
-/// js/transcript.js), written without building a value tree for the plan.
+/// The whole answer of one operation: JSON `{n?, vals?, changes?, extra?, entries?}` (see
+/// js/transcript.js), written without building a value tree for the plan, and the plan's numbers
+/// (written into `nums`, a reusable buffer).
 pub fn response_json(
     msgs: &[Msg],
     input_len: usize,
     changes: Option<&[super::Change]>,
     out: &OpOutput,
-) -> String {
+    nums: Vec<f64>,
+) -> (String, Option<Vec<f64>>) {
     let mut s = String::with_capacity(64);
     s.push('{');
     let mut sep = "";
-    if let Some(p) = super::plan::encode_json(msgs, input_len) {
+    let plan = super::plan::encode_parts(msgs, input_len, nums);
+    if let Some(p) = &plan {
         s.push_str("\"n\":");
         s.push_str(&msgs.len().to_string());
-        s.push_str(",\"msgs\":");
-        s.push_str(&p);
+        s.push_str(",\"vals\":");
+        s.push_str(&p.vals);
         sep = ",";
     }
     if let Some(changes) = changes {
@@ -302,5 +305,5 @@ pub fn response_json(
         s.push_str(&Value::Array(list).to_string());
     }
     s.push('}');
-    s
+    (s, plan.map(|p| p.nums))
 }

@@ -3,18 +3,29 @@
 //! A plan lists the output messages. An untouched input message is just its index, so the codec
 //! hands back the very same JS object; a changed one names its input message and the shallow edits
 //! (fields set or deleted, a rebuilt content array whose untouched blocks are again indices). It
-//! is one flat JSON array read with a cursor (the layout is documented in js/codec.js, which
-//! applies it; [`apply_values`] here does the same for JSON input).
+//! travels in two channels, numbers and values, read with two cursors (the layout is documented
+//! in js/codec.js, which applies it; [`apply_values`] here does the same for JSON input).
 
 use super::model::*;
 use serde_json::{Map, Value};
 
-/// The plan's message list as JSON text (a flat array) with its entry count, or `None` when the
-/// output is exactly the input.
+/// A plan in its two channels: `nums` holds every count, index and kind; `vals` (a JSON array)
+/// every string and JSON value, in the order the reader meets them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    pub nums: Vec<f64>,
+    pub vals: String,
+}
+
+/// The plan of `msgs`, or `None` when the output is exactly the input.
 ///
-/// Written straight into a buffer: building a `serde_json::Value` tree first cost more than all
-/// the rules of a pass together.
-pub fn encode_json(msgs: &[Msg], input_len: usize) -> Option<String> {
+/// Counts and indices travel as a Float64Array: parsing them as JSON (the first design) cost the
+/// JS side more than the rules of a whole pass at 10,000 messages. Only the strings and values go
+/// through `JSON.parse`.
+///
+/// `nums` is a buffer to write the numbers into (cleared first), so a caller can reuse one across
+/// calls instead of growing fresh memory every time.
+pub fn encode_parts(msgs: &[Msg], input_len: usize, mut nums: Vec<f64>) -> Option<Plan> {
     let identity = msgs.len() == input_len
         && msgs
             .iter()
@@ -23,70 +34,94 @@ pub fn encode_json(msgs: &[Msg], input_len: usize) -> Option<String> {
     if identity {
         return None;
     }
-    let mut w = Writer(Vec::with_capacity(64 + msgs.len() * 8));
-    w.raw("[");
-    for (i, m) in msgs.iter().enumerate() {
-        if i > 0 {
-            w.raw(",");
-        }
+    nums.clear();
+    let mut w = Writer {
+        nums,
+        vals: Vec::with_capacity(64 + msgs.len() * 8),
+    };
+    w.vals.push(b'[');
+    for m in msgs {
         w.msg(m);
     }
-    w.raw("]");
-    // Only JSON text was written: strings through serde_json, the rest ASCII.
-    Some(String::from_utf8(w.0).unwrap_or_default())
+    w.vals.push(b']');
+    Some(Plan {
+        nums: w.nums,
+        // Only JSON text was written: strings through serde_json, the rest ASCII.
+        vals: String::from_utf8(w.vals).unwrap_or_default(),
+    })
 }
 
-/// The plan as a JSON value `{n, msgs}` (tests, the CLI).
+/// The plan as a JSON value `{n, nums, vals}` (tests, the CLI).
 pub fn encode(msgs: &[Msg], input_len: usize) -> Option<Value> {
-    let flat: Value = serde_json::from_str(&encode_json(msgs, input_len)?).ok()?;
-    Some(serde_json::json!({"n": msgs.len(), "msgs": flat}))
+    let p = encode_parts(msgs, input_len, Vec::new())?;
+    let vals: Value = serde_json::from_str(&p.vals).ok()?;
+    Some(serde_json::json!({"n": msgs.len(), "nums": p.nums, "vals": vals}))
 }
 
-struct Writer(Vec<u8>);
+struct Writer {
+    nums: Vec<f64>,
+    vals: Vec<u8>,
+}
 
 impl Writer {
-    fn raw(&mut self, s: &str) {
-        self.0.extend_from_slice(s.as_bytes());
-    }
-
-    fn num(&mut self, n: usize) {
-        self.raw(itoa_usize(n).as_str());
-    }
-
-    /// `,n` — every item after the first is written with its leading comma.
     fn n(&mut self, n: usize) {
-        self.raw(",");
-        self.num(n);
+        self.nums.push(n as f64);
+    }
+
+    fn code(&mut self, c: i8) {
+        self.nums.push(f64::from(c));
+    }
+
+    fn next_val(&mut self) {
+        if self.vals.len() > 1 {
+            self.vals.push(b',');
+        }
     }
 
     fn str(&mut self, s: &str) {
-        self.raw(",");
+        self.next_val();
         // serde_json's string escaping; writing to a Vec cannot fail.
-        let _ = serde_json::to_writer(&mut self.0, s);
+        let _ = serde_json::to_writer(&mut self.vals, s);
     }
 
     fn json(&mut self, v: &Value) {
-        self.raw(",");
-        let _ = serde_json::to_writer(&mut self.0, v);
+        self.next_val();
+        let _ = serde_json::to_writer(&mut self.vals, v);
+    }
+
+    fn null(&mut self) {
+        self.next_val();
+        self.vals.extend_from_slice(b"null");
+    }
+
+    /// A field name: its index in [`FIELD_NAMES`], or -1 and the name among the values.
+    fn name(&mut self, name: &str) {
+        match FIELD_NAMES.iter().position(|f| *f == name) {
+            Some(i) => self.n(i),
+            None => {
+                self.code(-1);
+                self.str(name);
+            }
+        }
     }
 
     fn set(&mut self, name: &str, o: &Override, content_slot: bool) {
-        self.str(name);
+        self.name(name);
         if content_slot {
-            self.raw(",3");
+            self.code(3);
             return;
         }
         match o {
             Override::Json(v) => {
-                self.raw(",0");
+                self.code(0);
                 self.json(v);
             }
             Override::FromMsg(k) => {
-                self.raw(",1");
+                self.code(1);
                 self.n(*k);
             }
             Override::Prefixed(p, k) => {
-                self.raw(",2");
+                self.code(2);
                 self.str(p);
                 self.n(*k);
             }
@@ -96,16 +131,9 @@ impl Writer {
                 key,
                 value,
             } => {
-                self.raw(",4");
+                self.code(4);
                 self.str(list);
-                self.raw(",[");
-                for (i, it) in items.iter().enumerate() {
-                    if i > 0 {
-                        self.raw(",");
-                    }
-                    self.num(*it);
-                }
-                self.raw("]");
+                self.json(&Value::from(items.clone()));
                 self.str(key);
                 self.json(value);
             }
@@ -119,23 +147,22 @@ impl Writer {
         }
         self.n(e.dels.len());
         for k in &e.dels {
-            self.str(k);
+            self.name(k);
         }
     }
 
-    /// One message entry (the first item of the array has no leading comma: see `encode_json`).
     fn msg(&mut self, m: &Msg) {
         let src = m.src_index();
         if let Some(i) = src {
             if !m.is_changed() {
-                self.num(i);
+                self.n(i);
                 return;
             }
         }
-        self.raw("-1,");
+        self.code(-1);
         match src {
-            Some(i) => self.num(i),
-            None => self.raw("-1"),
+            Some(i) => self.n(i),
+            None => self.code(-1),
         }
         self.edits(&m.edits, src.is_none() && m.content_dirty);
         match (&m.content, m.content_dirty) {
@@ -145,7 +172,7 @@ impl Writer {
                     self.block(b, src);
                 }
             }
-            _ => self.raw(",-1"),
+            _ => self.code(-1),
         }
     }
 
@@ -156,13 +183,13 @@ impl Writer {
                     self.n(*idx);
                     return;
                 }
-                self.raw(",-1");
+                self.code(-1);
                 self.n(*msg);
                 self.n(*idx);
                 self.edits(&b.edits, false);
                 match &b.text_prefix {
                     Some(p) => self.str(p),
-                    None => self.raw(",null"),
+                    None => self.null(),
                 }
             }
             BlockOrigin::New(v) => {
@@ -170,12 +197,12 @@ impl Writer {
                 if let (Some(p), Some(Value::String(t))) = (&b.text_prefix, v.get_mut("text")) {
                     *t = format!("{p}{t}");
                 }
-                self.raw(",-2");
+                self.code(-2);
                 self.json(&v);
             }
             BlockOrigin::FromStrContent { msg, prefix } => {
                 let p = format!("{}{}", b.text_prefix.as_deref().unwrap_or(""), prefix);
-                self.raw(",-3");
+                self.code(-3);
                 self.n(*msg);
                 self.str(&p);
             }
@@ -183,57 +210,42 @@ impl Writer {
     }
 }
 
-/// A small decimal formatter (no `fmt` machinery on the hot path).
-fn itoa_usize(mut n: usize) -> ItoaBuf {
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    ItoaBuf { buf, start: i }
-}
-
-struct ItoaBuf {
-    buf: [u8; 20],
-    start: usize,
-}
-
-impl ItoaBuf {
-    fn as_str(&self) -> &str {
-        std::str::from_utf8(&self.buf[self.start..]).unwrap_or("0")
-    }
-}
-
 // ---- applying a plan to serde_json values (the same semantics as js/codec.js) ----
 
 struct Reader<'a> {
-    f: &'a [Value],
+    f: &'a [f64],
     at: usize,
+    v: &'a [Value],
+    vi: usize,
     input: &'a [Value],
 }
 
 impl Reader<'_> {
-    fn next(&mut self) -> Value {
-        let v = self.f.get(self.at).cloned().unwrap_or(Value::Null);
-        self.at += 1;
-        v
-    }
-
     fn int(&mut self) -> i64 {
-        self.next().as_i64().unwrap_or(-1)
+        let x = self.f.get(self.at).copied().unwrap_or(-1.0);
+        self.at += 1;
+        x as i64
     }
 
     fn idx(&mut self) -> usize {
         usize::try_from(self.int()).unwrap_or(usize::MAX)
     }
 
+    fn next(&mut self) -> Value {
+        let v = self.v.get(self.vi).cloned().unwrap_or(Value::Null);
+        self.vi += 1;
+        v
+    }
+
     fn string(&mut self) -> String {
         self.next().as_str().unwrap_or("").to_string()
+    }
+
+    fn name(&mut self) -> String {
+        match usize::try_from(self.int()) {
+            Ok(i) => FIELD_NAMES.get(i).copied().unwrap_or("").to_string(),
+            Err(_) => self.string(),
+        }
     }
 
     fn input_field(&self, k: usize, name: &str) -> Value {
@@ -247,7 +259,7 @@ impl Reader<'_> {
     fn sets(&mut self, o: &mut Map<String, Value>, built: &Option<Vec<Value>>) {
         let n = self.idx();
         for _ in 0..n {
-            let name = self.string();
+            let name = self.name();
             let v = match self.int() {
                 0 => self.next(),
                 1 => {
@@ -285,7 +297,7 @@ impl Reader<'_> {
         }
         let d = self.idx();
         for _ in 0..d {
-            let k = self.string();
+            let k = self.name();
             o.shift_remove(&k);
         }
     }
@@ -293,17 +305,22 @@ impl Reader<'_> {
     fn skip_sets(&mut self) {
         let n = self.idx();
         for _ in 0..n {
-            self.at += 1;
-            let kind = self.int();
-            self.at += match kind {
-                0 | 1 => 1,
-                2 => 2,
-                3 => 0,
-                _ => 4,
+            self.name();
+            // (numbers, values) each kind's payload takes.
+            let (nums, vals) = match self.int() {
+                0 => (0, 1),
+                1 => (1, 0),
+                2 => (1, 1),
+                3 => (0, 0),
+                _ => (0, 4),
             };
+            self.at += nums;
+            self.vi += vals;
         }
         let d = self.idx();
-        self.at += d;
+        for _ in 0..d {
+            self.name();
+        }
     }
 
     fn block(&mut self, own: &[Value]) -> Value {
@@ -359,14 +376,14 @@ impl Reader<'_> {
             .and_then(Value::as_array)
             .cloned()
             .unwrap_or_default();
-        let sets_at = self.at;
+        let sets_at = (self.at, self.vi);
         self.skip_sets();
         let n = self.int();
         let built = (n >= 0).then(|| (0..n).map(|_| self.block(&own)).collect::<Vec<_>>());
-        let end = self.at;
-        self.at = sets_at;
+        let end = (self.at, self.vi);
+        (self.at, self.vi) = sets_at;
         self.sets(&mut o, &built);
-        self.at = end;
+        (self.at, self.vi) = end;
         if let (Some(b), Some(_)) = (built, base) {
             o.insert("content".into(), Value::Array(b));
         }
@@ -374,19 +391,25 @@ impl Reader<'_> {
     }
 }
 
-/// The message array a plan (`{n, msgs}` from [`encode`]) describes, over JSON input.
+/// The message array a plan (`{n, nums, vals}` from [`encode`]) describes, over JSON input.
 pub fn apply_values(input: &[Value], plan: Option<&Value>) -> Vec<Value> {
     let Some(plan) = plan else {
         return input.to_vec();
     };
     let n = plan.get("n").and_then(Value::as_u64).unwrap_or(0) as usize;
-    let flat = plan
-        .get("msgs")
+    let nums: Vec<f64> = plan
+        .get("nums")
+        .and_then(Value::as_array)
+        .map_or(Vec::new(), |a| a.iter().filter_map(Value::as_f64).collect());
+    let vals = plan
+        .get("vals")
         .and_then(Value::as_array)
         .map_or(&[][..], Vec::as_slice);
     let mut r = Reader {
-        f: flat,
+        f: &nums,
         at: 0,
+        v: vals,
+        vi: 0,
         input,
     };
     (0..n).map(|_| r.msg()).collect()

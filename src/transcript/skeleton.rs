@@ -53,6 +53,8 @@ pub const VOCAB: &[&str] = &[
     "write",
     "edit",
     "bash",
+    "cost",
+    "total",
 ];
 
 // Structure codes.
@@ -252,12 +254,12 @@ fn parse_message(c: &mut Cursor, m: &mut Msg, i: usize) -> Result<(), String> {
     }
     m.has_details = mask & 64 != 0;
     if mask & 128 != 0 && c.code()? == 4 {
-        m.provenance = Some(Provenance {
+        m.provenance = Some(Box::new(Provenance {
             kind: c.val()?,
             source_session_key: c.val()?,
             source_channel: c.val()?,
             source_tool: c.val()?,
-        });
+        }));
     }
     if mask & 256 != 0 {
         let code = c.code()?;
@@ -309,7 +311,7 @@ fn signatures(c: &mut Cursor, b: &mut Block) -> Result<(), String> {
 fn parse_block(c: &mut Cursor, b: &mut Block) -> Result<(), String> {
     if c.code()? != BLOCK {
         b.is_object = false;
-        b.raw = c.val()?;
+        b.raw_truthy = c.val()?.is_truthy();
         return Ok(());
     }
     b.ty = c.val()?;
@@ -335,8 +337,8 @@ fn parse_block(c: &mut Cursor, b: &mut Block) -> Result<(), String> {
         Some("toolCall" | "toolUse" | "functionCall") => {
             b.id = c.val()?;
             b.name = c.val()?;
-            b.input = c.val()?;
-            b.arguments = c.val()?;
+            b.input = Kind::of(&c.val()?);
+            b.arguments = Kind::of(&c.val()?);
             signatures(c, b)?;
         }
         Some("image") => {
@@ -391,7 +393,7 @@ pub fn block_from_value(v: &Value, i: usize, j: usize, _new: bool) -> Block {
     let mut b = Block::src(i, j);
     let Value::Object(map) = v else {
         b.is_object = false;
-        b.raw = Val::of_json(v);
+        b.raw_truthy = Val::of_json(v).is_truthy();
         return b;
     };
     b.ty = field(map, "type");
@@ -425,11 +427,12 @@ pub fn block_from_value(v: &Value, i: usize, j: usize, _new: bool) -> Block {
     b
 }
 
-fn kind_only(v: Option<&Value>) -> Val {
-    match v.map(Val::of_json) {
-        None => Val::Absent,
-        Some(Val::Str(_)) => Val::Str(Text::Borrowed("")),
-        Some(other) => other,
+fn kind_only(v: Option<&Value>) -> Kind {
+    match v {
+        None => Kind::Absent,
+        Some(Value::Null) => Kind::Null,
+        Some(Value::Object(_)) => Kind::Object,
+        Some(_) => Kind::Other,
     }
 }
 
@@ -458,12 +461,12 @@ fn message_from_value(v: &Value, i: usize) -> Msg {
     m.error_message = field(map, "errorMessage");
     m.has_details = map.contains_key("details");
     if let Some(Value::Object(p)) = map.get("provenance") {
-        m.provenance = Some(Provenance {
+        m.provenance = Some(Box::new(Provenance {
             kind: field(p, "kind"),
             source_session_key: field(p, "sourceSessionKey"),
             source_channel: field(p, "sourceChannel"),
             source_tool: field(p, "sourceTool"),
-        });
+        }));
     }
     m.usage = match map.get("usage") {
         Some(Value::Object(u)) => UsageView::Fields(flatten_usage(u)),

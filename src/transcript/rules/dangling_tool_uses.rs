@@ -34,7 +34,7 @@ fn same_value(a: &Val, b: &Val) -> bool {
 fn keeps(b: &Block, valid: &[Val]) -> bool {
     if !b.is_object {
         // `if (!block) return false`; truthy non-objects (strings, arrays …) pass the type test.
-        return b.raw.is_truthy();
+        return b.raw_truthy;
     }
     if !b.is_type("toolUse") {
         return true;

@@ -20,7 +20,7 @@
 //! and a prefix longer than the head counts as not present. 2026.9.6 uses a longer marker; this is
 //! the 2026.3.23 one.
 
-use crate::transcript::context::{block_path, msg_path, Ctx};
+use crate::transcript::context::{block_path, msg_path, Ctx, Path};
 use crate::transcript::model::{Block, Content, Msg, Override, Provenance, TextInfo, Val};
 use crate::transcript::rules::thought_signatures::js_trim;
 use serde_json::json;
@@ -70,7 +70,7 @@ fn grow(info: &TextInfo, added: &str) -> TextInfo {
 
 enum Action {
     PrefixString,
-    PrefixBlock(usize, String),
+    PrefixBlock(usize, Path),
     InsertBlock,
 }
 

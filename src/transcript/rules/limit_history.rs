@@ -12,7 +12,7 @@
 //! dropped, never edited.
 //! Unlike OpenClaw, which throws on a `null` entry, non-object entries simply count as non-user.
 
-use crate::transcript::context::Ctx;
+use crate::transcript::context::{Ctx, Path};
 use crate::transcript::model::Msg;
 
 /// Keeps the last `limit` user turns and everything after the earliest of them.
@@ -32,7 +32,7 @@ pub fn limit_history_turns(msgs: &mut Vec<Msg>, ctx: &mut Ctx, limit: Option<f64
         }
         users += 1;
         if users as f64 > limit {
-            ctx.change("limitHistoryTurns", "messages".to_string(), || {
+            ctx.change("limitHistoryTurns", Path::Whole, || {
                 format!("kept the last {limit} user turns; dropped the first {start} messages")
             });
             msgs.drain(..start);

@@ -28,28 +28,62 @@ fn call_id_without_item(id: &str) -> Option<&str> {
     id[sep + 1..].starts_with("fc_").then(|| &id[..sep])
 }
 
-/// The new value of a result's id field, when the pending map rewrites it.
-fn rewritten(v: &Val, pending: &HashMap<String, String>) -> Option<String> {
+/// The new value of a result's id field, when the pending calls rewrite it.
+fn rewritten<'a>(v: &Val, pending: &HashMap<&str, &'a str>) -> Option<&'a str> {
     let old = v.as_str()?;
     pending
         .get(old)
-        .filter(|new| !new.is_empty() && new.as_str() != old)
-        .cloned()
+        .copied()
+        .filter(|new| !new.is_empty() && *new != old)
+}
+
+/// One id rewrite, decided before any is made.
+enum Rewrite {
+    /// Block `j` of message `i` gets id `new`.
+    Call { i: usize, j: usize, new: String },
+    /// Result message `i` gets these `toolCallId` / `toolUseId`.
+    Result {
+        i: usize,
+        call: Option<String>,
+        used: Option<String>,
+    },
 }
 
 /// Strips `|fc_…` from call ids that have no reasoning item before them, and from their results.
 pub fn downgrade_openai_function_call_reasoning_pairs(msgs: &mut [Msg], ctx: &mut Ctx) -> bool {
-    let mut changed = false;
-    let mut pending: HashMap<String, String> = HashMap::new();
-    for m in msgs.iter_mut() {
+    let rewrites = plan(msgs, ctx);
+    for r in &rewrites {
+        match r {
+            Rewrite::Call { i, j, new } => {
+                if let Some(b) = msgs[*i].blocks_mut().and_then(|bs| bs.get_mut(*j)) {
+                    b.set("id", json!(new));
+                }
+            }
+            Rewrite::Result { i, call, used } => {
+                if let Some(id) = call {
+                    msgs[*i].set("toolCallId", json!(id));
+                }
+                if let Some(id) = used {
+                    msgs[*i].set("toolUseId", json!(id));
+                }
+            }
+        }
+    }
+    !rewrites.is_empty()
+}
+
+/// The rewrites, read off the messages without touching them (ids stay borrowed).
+fn plan(msgs: &[Msg], ctx: &mut Ctx) -> Vec<Rewrite> {
+    let mut out = Vec::with_capacity(msgs.len());
+    // The rewritten ids of the last assistant, for the results right after it.
+    let mut pending: HashMap<&str, &str> = HashMap::new();
+    for (i, m) in msgs.iter().enumerate() {
         if m.is_role("assistant") {
+            pending.clear();
             let Some(blocks) = m.blocks() else {
-                pending.clear();
                 continue;
             };
             let mut seen_reasoning = false;
-            let mut local: HashMap<String, String> = HashMap::new();
-            let mut edits: Vec<(usize, String)> = Vec::new();
             for (j, b) in blocks.iter().enumerate() {
                 if !b.is_object {
                     continue;
@@ -65,26 +99,23 @@ pub fn downgrade_openai_function_call_reasoning_pairs(msgs: &mut [Msg], ctx: &mu
                     continue;
                 };
                 if let Some(call) = call_id_without_item(id) {
-                    let path = block_path(m, b);
-                    ctx.change("downgradeOpenAIFunctionCallReasoningPairs", path, || {
-                        format!("call id {id} has no reasoning item before it; replayed as {call}")
+                    ctx.change(
+                        "downgradeOpenAIFunctionCallReasoningPairs",
+                        block_path(m, b),
+                        || {
+                            format!(
+                                "call id {id} has no reasoning item before it; replayed as {call}"
+                            )
+                        },
+                    );
+                    pending.insert(id, call);
+                    out.push(Rewrite::Call {
+                        i,
+                        j,
+                        new: call.to_string(),
                     });
-                    local.insert(id.to_string(), call.to_string());
-                    edits.push((j, call.to_string()));
                 }
             }
-            pending = local;
-            if edits.is_empty() {
-                continue;
-            }
-            if let Some(bs) = m.blocks_mut() {
-                for (j, call) in &edits {
-                    if let Some(b) = bs.get_mut(*j) {
-                        b.set("id", json!(call));
-                    }
-                }
-            }
-            changed = true;
         } else if m.is_role("toolResult") && !pending.is_empty() {
             let call = rewritten(&m.tool_call_id, &pending);
             let used = rewritten(&m.tool_use_id, &pending);
@@ -96,18 +127,16 @@ pub fn downgrade_openai_function_call_reasoning_pairs(msgs: &mut [Msg], ctx: &mu
                 msg_path(m),
                 || "result id follows its call's downgraded id".into(),
             );
-            if let Some(id) = call {
-                m.set("toolCallId", json!(id));
-            }
-            if let Some(id) = used {
-                m.set("toolUseId", json!(id));
-            }
-            changed = true;
+            out.push(Rewrite::Result {
+                i,
+                call: call.map(str::to_string),
+                used: used.map(str::to_string),
+            });
         } else {
             pending.clear();
         }
     }
-    changed
+    out
 }
 
 #[cfg(test)]

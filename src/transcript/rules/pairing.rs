@@ -12,7 +12,7 @@
 //! wording, and its timestamp is the calling assistant's (not the clock), so output is
 //! deterministic.
 
-use crate::transcript::context::{msg_path, Ctx};
+use crate::transcript::context::{msg_path, Ctx, Path};
 use crate::transcript::model::{num_json, Block, Msg, Val};
 use serde_json::{json, Value};
 use std::collections::{HashMap, HashSet};
@@ -49,12 +49,12 @@ pub struct PairingReport {
     pub moved: bool,
 }
 
-struct Call {
-    id: String,
-    name: Option<String>,
+struct Call<'a> {
+    id: &'a str,
+    name: Option<&'a str>,
 }
 
-fn calls_of(m: &Msg) -> Vec<Call> {
+fn calls_of(m: &Msg) -> Vec<Call<'_>> {
     m.blocks()
         .map(|blocks| {
             blocks
@@ -62,8 +62,8 @@ fn calls_of(m: &Msg) -> Vec<Call> {
                 .filter(|b| b.is_tool_call())
                 .filter_map(|b| {
                     Some(Call {
-                        id: b.call_id()?.to_string(),
-                        name: b.name.as_str().map(str::to_string),
+                        id: b.call_id()?,
+                        name: b.name.as_str(),
                     })
                 })
                 .collect()
@@ -71,20 +71,43 @@ fn calls_of(m: &Msg) -> Vec<Call> {
         .unwrap_or_default()
 }
 
-/// Trim the result's `toolName`; fill a blank one from the call, else `"unknown"` if it was a string.
-fn normalize_result_name(m: &mut Msg, call_name: Option<&str>) {
-    let raw = m.tool_name.clone();
+/// Finds a call by id: a scan for the usual handful of calls, a map for a long parallel batch.
+struct CallIndex<'a>(Option<HashMap<&'a str, usize>>);
+
+impl<'a> CallIndex<'a> {
+    fn new(calls: &[Call<'a>]) -> CallIndex<'a> {
+        CallIndex((calls.len() > 16).then(|| {
+            let mut map = HashMap::with_capacity(calls.len());
+            for (k, c) in calls.iter().enumerate() {
+                map.entry(c.id).or_insert(k);
+            }
+            map
+        }))
+    }
+
+    /// The position of the first call with id `id`.
+    fn find(&self, calls: &[Call], id: &str) -> Option<usize> {
+        match &self.0 {
+            Some(map) => map.get(id).copied(),
+            None => calls.iter().position(|c| c.id == id),
+        }
+    }
+}
+
+/// The result's new `toolName`, if it needs one: trimmed; a blank one filled from the call, else
+/// `"unknown"` if it was a string.
+fn result_name_fix(m: &Msg, call_name: Option<&str>) -> Option<String> {
+    let raw = &m.tool_name;
     let trimmed = raw.as_str().map(str::trim).filter(|s| !s.is_empty());
-    let new = match trimmed {
-        Some(t) if raw.as_str() == Some(t) => return,
-        Some(t) => t.to_string(),
+    match trimmed {
+        Some(t) if raw.as_str() == Some(t) => None,
+        Some(t) => Some(t.to_string()),
         None => match call_name.map(str::trim).filter(|s| !s.is_empty()) {
-            Some(n) => n.to_string(),
-            None if matches!(raw, Val::Str(_)) => "unknown".to_string(),
-            None => return,
+            Some(n) => Some(n.to_string()),
+            None if matches!(raw, Val::Str(_)) => Some("unknown".to_string()),
+            None => None,
         },
-    };
-    m.set("toolName", Value::String(new));
+    }
 }
 
 fn synthetic_result(call: &Call, text: &str, timestamp: &Val) -> Msg {
@@ -96,7 +119,7 @@ fn synthetic_result(call: &Call, text: &str, timestamp: &Val) -> Msg {
         vec![
             ("role", json!("toolResult")),
             ("toolCallId", json!(call.id)),
-            ("toolName", json!(call.name.as_deref().unwrap_or("unknown"))),
+            ("toolName", json!(call.name.unwrap_or("unknown"))),
             ("content", Value::Null),
             ("isError", json!(true)),
             ("timestamp", ts),
@@ -105,168 +128,229 @@ fn synthetic_result(call: &Call, text: &str, timestamp: &Val) -> Msg {
     )
 }
 
+/// One output message: an input message, or a synthetic result (an index into `synthetic`).
+#[derive(Clone, Copy)]
+enum Slot {
+    Src(usize),
+    Synthetic(usize),
+}
+
+/// Decides the output order without moving a message: the common transcript needs no move at
+/// all, and moving a few hundred bytes per message through maps was most of this rule's cost.
+struct Planner<'a, 'c> {
+    msgs: &'a [Msg],
+    ctx: &'a mut Ctx<'c>,
+    opts: &'a PairingOptions,
+    order: Vec<Slot>,
+    synthetic: Vec<Msg>,
+    /// Result ids already emitted, across the whole transcript.
+    seen: HashSet<&'a str>,
+    /// `toolName` fixes: (input index, new name).
+    renames: Vec<(usize, String)>,
+    report: PairingReport,
+    changed: bool,
+}
+
+impl<'a> Planner<'a, '_> {
+    fn drop_msg(&mut self, i: usize, orphan: bool, detail: impl FnOnce() -> String) {
+        self.ctx.change(
+            "repairToolUseResultPairing",
+            msg_path(&self.msgs[i]),
+            detail,
+        );
+        if orphan {
+            self.report.dropped_orphan_count += 1;
+        }
+        self.changed = true;
+    }
+
+    /// Emits result `i` unless its id was emitted already.
+    fn push_result(&mut self, i: usize) {
+        if let Some(id) = self.msgs[i].result_id() {
+            if !self.seen.insert(id) {
+                self.report.dropped_duplicate_count += 1;
+                self.drop_msg(i, false, || {
+                    format!("dropped a duplicate result for tool call {id:?}")
+                });
+                return;
+            }
+        }
+        self.order.push(Slot::Src(i));
+    }
+
+    /// The assistant at `a` with its calls, and the non-assistant messages after it up to `end`.
+    fn turn(&mut self, a: usize, calls: &[Call<'a>], end: usize) {
+        let msgs = self.msgs;
+        let index = CallIndex::new(calls);
+        let mut matched: Vec<Option<usize>> = vec![None; calls.len()];
+        let mut remainder: Vec<usize> = Vec::new();
+        for (i, next) in msgs.iter().enumerate().take(end).skip(a + 1) {
+            if !next.is_role("toolResult") {
+                remainder.push(i);
+                continue;
+            }
+            let Some((id, k)) = next
+                .result_id()
+                .and_then(|id| Some((id, index.find(calls, id)?)))
+            else {
+                self.report.dropped_orphan_count += 1;
+                self.drop_msg(i, false, || {
+                    "dropped a tool result that matches no call of the preceding assistant".into()
+                });
+                continue;
+            };
+            if self.seen.contains(id) {
+                self.report.dropped_duplicate_count += 1;
+                self.drop_msg(i, false, || {
+                    format!("dropped a duplicate result for tool call {id:?}")
+                });
+            } else if matched[k].is_some() {
+                self.drop_msg(i, false, || {
+                    format!("dropped a second result for tool call {id:?}")
+                });
+            } else {
+                let fix = result_name_fix(next, calls[k].name);
+                self.changed |= next.is_changed() || fix.is_some();
+                if let Some(name) = fix {
+                    self.renames.push((i, name));
+                }
+                matched[k] = Some(i);
+            }
+        }
+
+        let m = &msgs[a];
+        let errored = matches!(m.stop_reason.as_str(), Some("error" | "aborted"));
+        self.order.push(Slot::Src(a));
+        let results_jump_back = remainder
+            .first()
+            .is_some_and(|&f| matched.iter().flatten().any(|&r| r > f));
+        let before = self.order.len();
+        for (k, call) in calls.iter().enumerate() {
+            // A second call with the same id finds its result taken: it gets a synthetic one,
+            // which `push_result` then drops as a duplicate, as OpenClaw does.
+            let result = index
+                .find(calls, call.id)
+                .filter(|&first| first == k)
+                .and_then(|_| matched[k].take());
+            match result {
+                Some(r) if errored && !self.opts.preserve_errored_assistant_results => {
+                    self.drop_msg(r, true, || {
+                        "dropped the result of a call from an errored or aborted turn".into()
+                    });
+                }
+                Some(r) => self.push_result(r),
+                None if errored => {}
+                None => {
+                    self.ctx
+                        .change("repairToolUseResultPairing", msg_path(m), || {
+                            format!(
+                                "inserted a synthetic error result for unanswered call {:?}",
+                                call.id
+                            )
+                        });
+                    self.changed = true;
+                    if self.seen.insert(call.id) {
+                        let s = synthetic_result(call, &self.opts.synthetic_text, &m.timestamp);
+                        self.report.added.push(self.order.len());
+                        self.order.push(Slot::Synthetic(self.synthetic.len()));
+                        self.synthetic.push(s);
+                    } else {
+                        self.report.dropped_duplicate_count += 1;
+                        self.ctx
+                            .change("repairToolUseResultPairing", Path::NewMsg, || {
+                                format!("dropped a duplicate result for tool call {:?}", call.id)
+                            });
+                    }
+                }
+            }
+        }
+        if results_jump_back && self.order.len() > before {
+            self.ctx
+                .change("repairToolUseResultPairing", msg_path(m), || {
+                    format!(
+                        "moved {} message(s) after the tool results",
+                        remainder.len()
+                    )
+                });
+        }
+        self.order.extend(remainder.into_iter().map(Slot::Src));
+    }
+}
+
 pub fn repair_tool_use_result_pairing(
     msgs: &mut Vec<Msg>,
     ctx: &mut Ctx,
     opts: &PairingOptions,
 ) -> PairingReport {
-    let input = std::mem::take(msgs);
-    let mut report = PairingReport::default();
-    let mut changed = false;
-    let mut out: Vec<Msg> = Vec::with_capacity(input.len());
-    let mut seen: HashSet<String> = HashSet::new();
-    let mut it = input.into_iter().peekable();
-
-    while let Some(m) = it.next() {
-        if !m.is_role("assistant") {
-            if m.is_role("toolResult") {
-                ctx.change("repairToolUseResultPairing", msg_path(&m), || {
-                    "dropped a tool result that follows no matching tool call".into()
-                });
-                report.dropped_orphan_count += 1;
-                changed = true;
-            } else {
-                out.push(m);
-            }
-            continue;
-        }
-        let calls = calls_of(&m);
-        if calls.is_empty() {
-            out.push(m);
-            continue;
-        }
-        let ids: HashSet<&str> = calls.iter().map(|c| c.id.as_str()).collect();
-        let names: HashMap<&str, Option<&str>> = calls
-            .iter()
-            .map(|c| (c.id.as_str(), c.name.as_deref()))
-            .collect();
-        let mut matched: HashMap<String, Msg> = HashMap::new();
-        let mut remainder: Vec<Msg> = Vec::new();
-        while it.peek().is_some_and(|n| !n.is_role("assistant")) {
-            let Some(mut next) = it.next() else { break };
-            if !next.is_role("toolResult") {
-                remainder.push(next);
+    let (order, synthetic, renames, mut report, mut changed) = {
+        let view: &[Msg] = msgs;
+        let mut p = Planner {
+            msgs: view,
+            ctx,
+            opts,
+            order: Vec::with_capacity(view.len()),
+            synthetic: Vec::new(),
+            seen: HashSet::new(),
+            renames: Vec::new(),
+            report: PairingReport::default(),
+            changed: false,
+        };
+        let mut i = 0;
+        while i < view.len() {
+            let m = &view[i];
+            if m.is_role("assistant") {
+                let calls = calls_of(m);
+                if calls.is_empty() {
+                    p.order.push(Slot::Src(i));
+                    i += 1;
+                } else {
+                    let end = (i + 1..view.len())
+                        .find(|&j| view[j].is_role("assistant"))
+                        .unwrap_or(view.len());
+                    p.turn(i, &calls, end);
+                    i = end;
+                }
                 continue;
             }
-            let id = next.result_id().map(str::to_string);
-            match id {
-                Some(id) if ids.contains(id.as_str()) => {
-                    if seen.contains(&id) {
-                        ctx.change("repairToolUseResultPairing", msg_path(&next), || {
-                            format!("dropped a duplicate result for tool call {id:?}")
-                        });
-                        report.dropped_duplicate_count += 1;
-                        changed = true;
-                    } else {
-                        let path = msg_path(&next);
-                        match matched.entry(id) {
-                            std::collections::hash_map::Entry::Occupied(e) => {
-                                ctx.change("repairToolUseResultPairing", path, || {
-                                    format!("dropped a second result for tool call {:?}", e.key())
-                                });
-                                changed = true;
-                            }
-                            std::collections::hash_map::Entry::Vacant(e) => {
-                                let call_name = names.get(e.key().as_str()).copied().flatten();
-                                normalize_result_name(&mut next, call_name);
-                                changed |= next.is_changed();
-                                e.insert(next);
-                            }
-                        }
-                    }
-                }
-                _ => {
-                    ctx.change("repairToolUseResultPairing", msg_path(&next), || {
-                        "dropped a tool result that matches no call of the preceding assistant"
-                            .into()
-                    });
-                    report.dropped_orphan_count += 1;
-                    changed = true;
-                }
+            if m.is_role("toolResult") {
+                p.drop_msg(i, true, || {
+                    "dropped a tool result that follows no matching tool call".into()
+                });
+            } else {
+                p.order.push(Slot::Src(i));
             }
+            i += 1;
         }
-
-        let errored = matches!(m.stop_reason.as_str(), Some("error" | "aborted"));
-        let call_timestamp = m.timestamp.clone();
-        let assistant_path = msg_path(&m);
-        out.push(m);
-        let first_remainder = remainder.first().and_then(Msg::src_index);
-        let results_jump_back = matched
-            .values()
-            .filter_map(Msg::src_index)
-            .any(|r| first_remainder.is_some_and(|f| r > f));
-        let before = out.len();
-        for call in &calls {
-            match matched.remove(&call.id) {
-                Some(r) if errored && !opts.preserve_errored_assistant_results => {
-                    ctx.change("repairToolUseResultPairing", msg_path(&r), || {
-                        "dropped the result of a call from an errored or aborted turn".into()
-                    });
-                    report.dropped_orphan_count += 1;
-                    changed = true;
-                }
-                Some(r) => {
-                    push_result(&mut out, &mut seen, r, &mut report, &mut changed, ctx);
-                }
-                None if errored => {}
-                None => {
-                    ctx.change("repairToolUseResultPairing", assistant_path.clone(), || {
-                        format!(
-                            "inserted a synthetic error result for unanswered call {:?}",
-                            call.id
-                        )
-                    });
-                    let s = synthetic_result(call, &opts.synthetic_text, &call_timestamp);
-                    changed = true;
-                    if push_result(&mut out, &mut seen, s, &mut report, &mut changed, ctx) {
-                        report.added.push(out.len() - 1);
-                    }
-                }
-            }
-        }
-        if results_jump_back && out.len() > before {
-            ctx.change("repairToolUseResultPairing", assistant_path, || {
-                format!(
-                    "moved {} message(s) after the tool results",
-                    remainder.len()
-                )
+        (p.order, p.synthetic, p.renames, p.report, p.changed)
+    };
+    for (i, name) in renames {
+        msgs[i].set("toolName", Value::String(name));
+    }
+    let identity = order.len() == msgs.len()
+        && order
+            .iter()
+            .enumerate()
+            .all(|(k, s)| matches!(s, Slot::Src(i) if *i == k));
+    if !identity {
+        let mut input = std::mem::take(msgs);
+        let mut synthetic: Vec<Option<Msg>> = synthetic.into_iter().map(Some).collect();
+        msgs.reserve(order.len());
+        for slot in order {
+            msgs.push(match slot {
+                Slot::Src(i) => std::mem::replace(&mut input[i], Msg::src(i)),
+                Slot::Synthetic(k) => synthetic[k].take().unwrap_or_else(|| Msg::src(k)),
             });
         }
-        out.extend(remainder);
     }
     // A reordering with nothing dropped or added still shows up as a changed position.
     if !changed {
-        changed = out
+        changed = msgs
             .iter()
             .enumerate()
             .any(|(i, m)| m.src_index() != Some(i));
     }
     report.moved = changed;
-    *msgs = out;
     report
-}
-
-/// Emits a result unless its id was emitted already; returns whether it was emitted.
-fn push_result(
-    out: &mut Vec<Msg>,
-    seen: &mut HashSet<String>,
-    r: Msg,
-    report: &mut PairingReport,
-    changed: &mut bool,
-    ctx: &mut Ctx,
-) -> bool {
-    if let Some(id) = r.result_id().map(str::to_string) {
-        if !seen.insert(id.clone()) {
-            ctx.change("repairToolUseResultPairing", msg_path(&r), || {
-                format!("dropped a duplicate result for tool call {id:?}")
-            });
-            report.dropped_duplicate_count += 1;
-            *changed = true;
-            return false;
-        }
-    }
-    out.push(r);
-    true
 }
 
 #[cfg(test)]
@@ -345,6 +429,33 @@ mod tests {
         // The second assistant reuses id "a": its result is a duplicate, and so is the synthetic one.
         assert_eq!(out.len(), 3);
         assert!(rep.dropped_duplicate_count >= 1);
+    }
+
+    #[test]
+    fn a_large_parallel_batch_is_paired_in_call_order() {
+        // 40 calls (past the scan/map switch), results reversed, one duplicated, one missing.
+        let ids: Vec<String> = (0..40).map(|k| format!("c{k}")).collect();
+        let refs: Vec<&str> = ids.iter().map(String::as_str).collect();
+        let mut input = vec![assistant(&refs, "toolUse")];
+        input.extend(
+            ids.iter()
+                .rev()
+                .filter(|id| *id != "c7")
+                .map(|id| result(id)),
+        );
+        input.push(result("c3"));
+        let (out, _, rep) = repair(&Value::Array(input), PairingOptions::default());
+        assert_eq!(out.len(), 41);
+        let order: Vec<&str> = out[1..]
+            .iter()
+            .map(|m| m["toolCallId"].as_str().unwrap_or(""))
+            .collect();
+        assert_eq!(order, refs);
+        assert_eq!(out[8]["isError"], json!(true));
+        assert_eq!(rep.added, vec![8]);
+        // As in OpenClaw, a second result within the span is dropped without counting.
+        assert_eq!(rep.dropped_duplicate_count, 0);
+        assert!(rep.moved);
     }
 
     #[test]

@@ -17,7 +17,7 @@
 //! a block even when it has no signature to delete; here a block with nothing to delete is left
 //! untouched (same object), which is invisible in the output.
 
-use crate::transcript::context::{block_path, Ctx};
+use crate::transcript::context::{block_path, Ctx, Path};
 use crate::transcript::model::{Block, Content, Msg, Val};
 use base64::engine::general_purpose::{
     GeneralPurpose, GeneralPurposeConfig, STANDARD, URL_SAFE_NO_PAD,
@@ -148,7 +148,7 @@ pub fn strip_message_thought_signatures(
     let Some(blocks) = m.blocks() else {
         return false;
     };
-    let hits: Vec<(usize, String)> = blocks
+    let hits: Vec<(usize, Path)> = blocks
         .iter()
         .enumerate()
         .filter(|(_, b)| plan_block(b, o) != (false, false))
@@ -158,7 +158,7 @@ pub fn strip_message_thought_signatures(
         return false;
     }
     for (_, path) in &hits {
-        ctx.change("stripThoughtSignatures", path.clone(), || {
+        ctx.change("stripThoughtSignatures", *path, || {
             "removed a thought signature the target provider would reject".into()
         });
     }

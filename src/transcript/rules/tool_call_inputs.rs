@@ -7,7 +7,7 @@
 //! `content` redacted, so large or sensitive payloads are not replayed.
 
 use crate::transcript::context::{block_origin_path, msg_path, Ctx};
-use crate::transcript::model::{Block, BlockOrigin, Msg, Val};
+use crate::transcript::model::{Block, BlockOrigin, Kind, Msg};
 use regex::Regex;
 use serde_json::Value;
 use std::collections::HashSet;
@@ -107,10 +107,7 @@ fn action(b: &Block, allow: Option<&HashSet<String>>, ctx: &Ctx) -> Action {
     let mut fields = Vec::new();
     if trimmed.eq_ignore_ascii_case("sessions_spawn") {
         for (field, v) in [("arguments", &b.arguments), ("input", &b.input)] {
-            if v.is_absent() {
-                continue;
-            }
-            if v != &Val::Object {
+            if *v != Kind::Object {
                 continue;
             }
             let items = attachments_to_redact(b, field, ctx);

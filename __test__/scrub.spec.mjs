@@ -1,0 +1,361 @@
+// The outbound scrubbers (OpenClaw's names and behaviour) and seed 000's sanitizer API, as a JS
+// caller uses them. Expected values were written from OpenClaw 2026.3.23-2's behaviour (§4.11 of
+// the OpenClaw reference) and the seed, not copied from either.
+import { test, describe } from 'node:test'
+import assert from 'node:assert/strict'
+import { createRequire } from 'node:module'
+
+const require = createRequire(import.meta.url)
+const {
+  cleanResponse,
+  stripMinimaxToolCallXml,
+  stripModelSpecialTokens,
+  stripDowngradedToolCallText,
+  stripReasoningTagsFromText,
+  stripThinkingTagsFromText,
+  sanitizeToolCall,
+  sanitizeThinkingTags,
+  createResponseSanitizer,
+} = require('../index.js')
+
+const ZH = '抱歉，我遇到了一些技术问题。请换一种方式提问。'
+const EN = 'Sorry, I ran into a technical problem. Please try asking in a different way.'
+const HI = '\uD83D' // a lone high surrogate (half of an emoji)
+const LO = '\uDE00' // a lone low surrogate
+
+/** OpenClaw's `extractAssistantText` chain, as an OpenClaw user would call it after swapping. */
+const openclawChain = (t) => stripThinkingTagsFromText(stripDowngradedToolCallText(stripModelSpecialTokens(stripMinimaxToolCallXml(t)))).trim()
+
+describe('stripMinimaxToolCallXml', () => {
+  test('removes invoke blocks and wrapper tags, keeps the text around them untrimmed', () => {
+    const t = 'Let me read it. <minimax:tool_call>\n<invoke name="read">\n<parameter name="path">a.txt</parameter>\n</invoke>\n</minimax:tool_call>'
+    assert.equal(stripMinimaxToolCallXml(t), 'Let me read it. \n\n')
+  })
+
+  test('parallel invokes and any letter case', () => {
+    const t = 'A<MiniMax:Tool_Call><INVOKE name="a">1</Invoke><invoke name="b">2</invoke></MINIMAX:TOOL_CALL>B'
+    assert.equal(stripMinimaxToolCallXml(t), 'AB')
+  })
+
+  test('only acts when the text mentions minimax:tool_call', () => {
+    const t = 'Example: <invoke name="x">y</invoke>'
+    assert.equal(stripMinimaxToolCallXml(t), t)
+  })
+
+  test('a truncated invoke stays; a stray closing wrapper goes', () => {
+    const t = 'ok <invoke name="f"><parameter name="p">1</minimax:tool_call>'
+    assert.equal(stripMinimaxToolCallXml(t), 'ok <invoke name="f"><parameter name="p">1')
+  })
+
+  test('<invoker> is not <invoke>', () => {
+    const t = 'minimax:tool_call <invoker>x</invoke>'
+    assert.equal(stripMinimaxToolCallXml(t), t)
+  })
+})
+
+describe('stripModelSpecialTokens', () => {
+  test('ASCII and full-width tokens become one space, then spaces collapse and the text is trimmed', () => {
+    assert.equal(stripModelSpecialTokens('<|assistant|>Hello  <|tool_call_result_begin|> world '), 'Hello world')
+    assert.equal(stripModelSpecialTokens('<｜begin▁of▁sentence｜>你好<｜end▁of▁sentence｜>'), '你好')
+  })
+
+  test('text without a token is returned as it is, double spaces and all', () => {
+    for (const t of ['a  b ', 'a <| b', 'x || y |> z', '']) assert.equal(stripModelSpecialTokens(t), t)
+  })
+
+  test('a token may span lines but holds no pipe', () => {
+    assert.equal(stripModelSpecialTokens('a<|x\ny|>b'), 'a b')
+    assert.equal(stripModelSpecialTokens('<|a|b|>'), '<|a|b|>')
+  })
+})
+
+describe('stripDowngradedToolCallText', () => {
+  test('a call marker with its JSON arguments (nested, with brackets in strings)', () => {
+    const t = 'Reading.\n[Tool Call: read (ID: toolu_1)]\nArguments: {"path": "a]}.txt", "opts": [1, {"x": "{"}]}\nDone.'
+    assert.equal(stripDowngradedToolCallText(t), 'Reading.\nDone.')
+  })
+
+  test('string and rest-of-line arguments; unbalanced JSON keeps the value', () => {
+    assert.equal(stripDowngradedToolCallText('[Tool Call: f]\nArguments: "q \\" x" then'), 'then')
+    assert.equal(stripDowngradedToolCallText('[tool call: f]\narguments: a b c\nnext'), 'next')
+    assert.equal(stripDowngradedToolCallText('[Tool Call: f]\nArguments: {"a": 1'), '{"a": 1')
+  })
+
+  test('a result marker takes its text up to the next [Tool marker', () => {
+    const t = 'Before\n[Tool Result for ID toolu_1]\nline 1\nline 2\n\n[Tool Result for ID toolu_2]\nother\n'
+    assert.equal(stripDowngradedToolCallText(t), 'Before')
+    assert.equal(stripDowngradedToolCallText('x [Tool Result for ID 1] out [Tool note] y'), 'x [Tool note] y')
+  })
+
+  test('historical context markers', () => {
+    assert.equal(stripDowngradedToolCallText('[Historical context: a summary]\nHi'), 'Hi')
+  })
+
+  test('without a marker the text is returned untrimmed', () => {
+    assert.equal(stripDowngradedToolCallText('  [Tool] and [Historical] \n'), '  [Tool] and [Historical] \n')
+  })
+
+  test('an unterminated marker is kept (then trimmed)', () => {
+    assert.equal(stripDowngradedToolCallText(' [Tool Call: never closed '), '[Tool Call: never closed')
+  })
+})
+
+describe('stripThinkingTagsFromText / stripReasoningTagsFromText', () => {
+  test('removes every reasoning tag name with its text, any case and attributes', () => {
+    assert.equal(stripThinkingTagsFromText('<think>plan</think>\nAnswer'), 'Answer')
+    assert.equal(stripThinkingTagsFromText('A<thinking id="1">x</thinking>B<Thought>y</THOUGHT>C<antThinking>z</antThinking>D'), 'ABCD')
+    assert.equal(stripThinkingTagsFromText('A< /think >B'), 'AB')
+  })
+
+  test('<final> tags go, their text stays', () => {
+    assert.equal(stripThinkingTagsFromText('<think>r</think><final>The answer.</final>'), 'The answer.')
+  })
+
+  test('tags inside fenced or inline code are left alone', () => {
+    const t = 'Write `<think>` first:\n```xml\n<think>example</think>\n```'
+    assert.equal(stripThinkingTagsFromText(t), t)
+  })
+
+  test('unclosed block: strict drops the rest, preserve keeps it', () => {
+    assert.equal(stripThinkingTagsFromText('Hi <think>still going'), 'Hi')
+    assert.equal(stripReasoningTagsFromText('Hi <think>still going', { mode: 'preserve' }), 'Hi still going')
+  })
+
+  test('trim modes; text without tags is untrimmed', () => {
+    assert.equal(stripReasoningTagsFromText(' a<think>x</think> ', { trim: 'none' }), ' a ')
+    assert.equal(stripReasoningTagsFromText(' a<think>x</think> ', { trim: 'start' }), 'a ')
+    assert.equal(stripThinkingTagsFromText('  plain  '), '  plain  ')
+  })
+
+  test('stripThinkingTagsFromText without options is strict and trims both ends', () => {
+    const t = '  x <think>a</think> y <think>b'
+    assert.equal(stripThinkingTagsFromText(t), stripReasoningTagsFromText(t, { mode: 'strict', trim: 'both' }))
+    assert.equal(stripThinkingTagsFromText(t), 'x  y')
+  })
+})
+
+describe('the OpenClaw chain', () => {
+  test('a MiniMax reply with leaked tokens and reasoning', () => {
+    const t = '<think>user wants a file</think><|assistant|>Here it is.<minimax:tool_call><invoke name="read"><parameter name="p">x</parameter></invoke></minimax:tool_call>'
+    assert.equal(openclawChain(t), 'Here it is.')
+  })
+})
+
+describe('sanitizeToolCall (seed 000)', () => {
+  test("the seed's own cases", () => {
+    const out = sanitizeToolCall('minimax/MiniMax-M2.1', '<invoke><exec><cmd>date "+%H:%M:%S"</cmd></exec></invoke>')
+    assert.ok(!out.includes('<invoke>'))
+    assert.ok(out.length > 0)
+    assert.equal(sanitizeToolCall('minimax/MiniMax-M2.1', '你好，现在是下午3点。'), '你好，现在是下午3点。')
+    const mixed = sanitizeToolCall('minimax/MiniMax-M2.1', '让我帮你查询。<invoke><exec>...</exec></invoke>')
+    assert.equal(mixed, '让我帮你查询。')
+  })
+
+  test('minimax: structured and truncated calls go, the text stays', () => {
+    const t = '我查一下。<minimax:tool_call>\n<invoke name="search">\n<parameter name="q">北京天气</parameter>\n</invoke>\n</minimax:tool_call>'
+    assert.equal(sanitizeToolCall('minimax/MiniMax-M2.5', t), '我查一下。')
+    assert.equal(sanitizeToolCall('MiniMax/M2', 'OK <minimax:tool_call><invoke name="s"><parameter name="q">cut off'), 'OK')
+  })
+
+  test('zhipu / glm: the seed\'s ```tool_call fences and GLM\'s own call format', () => {
+    assert.equal(sanitizeToolCall('zhipu/glm-4', '好的\n```tool_call\n{"name": "f"}\n```'), '好的')
+    const glm = '稍等<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>北京</arg_value>\n</tool_call>'
+    assert.equal(sanitizeToolCall('glm/glm-4.5', glm), '稍等')
+  })
+
+  test('qwen / qwen-portal: hermes and qwen3-coder calls', () => {
+    assert.equal(sanitizeToolCall('qwen/qwen2.5-72b', 'Sure.<tool_call>{"name": "f", "arguments": {}}</tool_call>'), 'Sure.')
+    const coder = 'Running.\n<tool_call>\n<function=run>\n<parameter=cmd>ls</parameter>\n</function>\n</tool_call>'
+    assert.equal(sanitizeToolCall('qwen-portal/qwen3-coder', coder), 'Running.')
+  })
+
+  test('generic: the seed\'s tag rules, but not inside code', () => {
+    assert.equal(sanitizeToolCall('openai/gpt-4o', 'a <function name="x"> b </function> c'), 'a  b  c')
+    const code = 'Wrap it in `<tool_call>` tags.'
+    assert.equal(sanitizeToolCall('openai/gpt-4o', code), code)
+    assert.equal(sanitizeToolCall('deepseek/v3', 'x<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>'), 'x')
+  })
+
+  test('never blank: the fallback is Chinese for a CJK reply, English otherwise', () => {
+    assert.equal(sanitizeToolCall('minimax/m', '<minimax:tool_call><invoke name="search"><parameter name="q">北京天气</parameter></invoke></minimax:tool_call>'), ZH)
+    assert.equal(sanitizeToolCall('minimax/m', '<minimax:tool_call><invoke name="search"><parameter name="q">weather in Paris</parameter></invoke></minimax:tool_call>'), EN)
+  })
+
+  test('options.fallback overrides the text', () => {
+    assert.equal(sanitizeToolCall('qwen/q', '<tool_call>{"name": "f"}</tool_call>', { fallback: 'One moment…' }), 'One moment…')
+  })
+
+  test('kept reasoning comes before the fallback, so sanitizeThinkingTags still leaves a reply', () => {
+    const out = sanitizeToolCall('qwen/q', '<think>I need a tool</think><tool_call>{"name": "f"}</tool_call>')
+    assert.equal(out, `<think>I need a tool</think>\n\n${EN}`)
+    assert.equal(sanitizeThinkingTags(out), EN)
+  })
+
+  test('empty content is returned as it is', () => {
+    assert.equal(sanitizeToolCall('minimax/m', ''), '')
+  })
+})
+
+describe('sanitizeThinkingTags (seed 000)', () => {
+  test('blocks go with their text; R1-style and stray tags of any case too', () => {
+    assert.equal(sanitizeThinkingTags('<think>计划</think>\n答案'), '答案')
+    assert.equal(sanitizeThinkingTags('reasoning only in the reply\n</think>\n\nAnswer'), 'Answer')
+    assert.equal(sanitizeThinkingTags('a <THINK>b</Think> c'), 'a b c')
+    assert.equal(sanitizeThinkingTags('plain'), 'plain')
+  })
+})
+
+describe('createResponseSanitizer (seed 000 config)', () => {
+  const config = {
+    enabled: true,
+    providers: {
+      minimax: { stripToolCalls: true, stripThinkingTags: true },
+      zhipu: { stripToolCalls: true },
+      qwen: { stripToolCalls: false },
+    },
+  }
+  const call = '<tool_call>{"name": "f", "arguments": {}}</tool_call>'
+
+  test('applies per-provider flags, with glm → zhipu and qwen-portal → qwen', () => {
+    const s = createResponseSanitizer(config)
+    assert.equal(s.enabled, true)
+    assert.equal(s.sanitizeToolCall('glm/glm-4', `x${call}`), 'x')
+    assert.equal(s.sanitizeToolCall('qwen-portal/q', `x${call}`), `x${call}`)
+    assert.equal(s.sanitizeThinkingTags('<think>a</think>b', 'qwen/q'), 'b')
+    assert.equal(s.sanitize('minimax/m', `<think>r</think>Done.${call}`), 'Done.')
+    assert.equal(s.sanitize('minimax/m', `<think>r</think>${call}`), EN)
+  })
+
+  test('a provider turning thinking off keeps the tags', () => {
+    const s = createResponseSanitizer({ providers: { minimax: { stripThinkingTags: false } } })
+    assert.equal(s.sanitizeThinkingTags('<think>a</think>b', 'minimax/m'), '<think>a</think>b')
+    assert.equal(s.sanitizeThinkingTags('<think>a</think>b'), 'b')
+  })
+
+  test('enabled: false returns every input unchanged', () => {
+    const s = createResponseSanitizer({ ...config, enabled: false })
+    const t = `<think>r</think>${call}`
+    assert.equal(s.enabled, false)
+    assert.equal(s.sanitizeToolCall('minimax/m', t), t)
+    assert.equal(s.sanitizeThinkingTags(t), t)
+    assert.equal(s.sanitize('minimax/m', t), t)
+  })
+
+  test('bad config fields are TypeErrors naming the field', () => {
+    assert.throws(() => createResponseSanitizer({ providers: { minimax: { stripToolCalls: 'yes' } } }), { name: 'TypeError', message: /config\.providers\.minimax\.stripToolCalls: expected a boolean/ })
+    assert.throws(() => createResponseSanitizer({ enabled: 'no' }), { name: 'TypeError', message: /config\.enabled/ })
+    assert.throws(() => createResponseSanitizer([]), { name: 'TypeError', message: /config: expected an object/ })
+    assert.equal(createResponseSanitizer().enabled, true)
+  })
+})
+
+describe('bad input', () => {
+  const fns = {
+    stripMinimaxToolCallXml: (v) => stripMinimaxToolCallXml(v),
+    stripModelSpecialTokens: (v) => stripModelSpecialTokens(v),
+    stripDowngradedToolCallText: (v) => stripDowngradedToolCallText(v),
+    stripThinkingTagsFromText: (v) => stripThinkingTagsFromText(v),
+    stripReasoningTagsFromText: (v) => stripReasoningTagsFromText(v),
+  }
+
+  test('non-string text is a TypeError naming the argument', () => {
+    for (const [name, fn] of Object.entries(fns)) {
+      for (const v of [undefined, null, 42, {}, ['x'], Buffer.from('x')]) {
+        assert.throws(() => fn(v), { name: 'TypeError', message: /^text: expected a string/ }, name)
+      }
+    }
+    assert.throws(() => sanitizeToolCall(undefined, 'x'), { name: 'TypeError', message: /^model: expected a string, got undefined/ })
+    assert.throws(() => sanitizeToolCall('minimax/m', 5), { name: 'TypeError', message: /^content: expected a string, got number/ })
+    assert.throws(() => sanitizeThinkingTags(null), { name: 'TypeError', message: /^content: expected a string, got null/ })
+    assert.throws(() => createResponseSanitizer().sanitize('m', ['x']), { name: 'TypeError', message: /^content: expected a string, got an array/ })
+  })
+
+  test('bad options are TypeErrors naming the option', () => {
+    assert.throws(() => stripReasoningTagsFromText('x', { mode: 'loose' }), { name: 'TypeError', message: /^options\.mode: expected 'strict' or 'preserve', got "loose"/ })
+    assert.throws(() => stripThinkingTagsFromText('x', { trim: true }), { name: 'TypeError', message: /^options\.trim/ })
+    assert.throws(() => stripThinkingTagsFromText('x', 'strict'), { name: 'TypeError', message: /^options: expected an object/ })
+    assert.throws(() => sanitizeToolCall('m', 'x', { fallback: '  ' }), { name: 'TypeError', message: /^options\.fallback: expected a non-blank string/ })
+    assert.throws(() => sanitizeToolCall('m', 'x', { fallback: 1 }), { name: 'TypeError', message: /^options\.fallback/ })
+  })
+
+  test('truncated and unbalanced tags never throw and never lose the visible text', () => {
+    const cases = [
+      ['<think>never closed', (t) => stripThinkingTagsFromText(t), ''],
+      ['a</think></think>b', (t) => stripThinkingTagsFromText(t), 'ab'],
+      ['Done. <minimax:tool_call><invoke name="f"', (t) => sanitizeToolCall('minimax/m', t), 'Done.'],
+      ['Done. <tool_call>{"name": "f", "arguments": {"a": ', (t) => sanitizeToolCall('qwen/q', t), 'Done.'],
+      ['<|unclosed token', (t) => stripModelSpecialTokens(t), '<|unclosed token'],
+      ['[Tool Call: f]\nArguments: [[[', (t) => stripDowngradedToolCallText(t), '[[['],
+    ]
+    for (const [t, fn, want] of cases) assert.equal(fn(t), want, t)
+  })
+
+  test('a 10 MB reply without markers comes back as the same string, quickly', () => {
+    const big = 'All quiet on the reply front; nothing to clean here. '.repeat(200_000)
+    assert.ok(big.length > 10_000_000)
+    const t0 = performance.now()
+    for (const fn of Object.values(fns)) assert.equal(fn(big), big)
+    assert.equal(sanitizeToolCall('minimax/m', big), big)
+    assert.equal(sanitizeThinkingTags(big), big)
+    assert.equal(cleanResponse(big).content, big)
+    assert.ok(performance.now() - t0 < 5000, 'well under a second each on the CI machine')
+  })
+
+  test('a 10 MB reply with markers throughout is cleaned', () => {
+    const unit = 'Step. <think>why</think><|eot|>[Tool Call: f]\nArguments: {"a": 1}\n'
+    const big = unit.repeat(Math.ceil(10_000_000 / unit.length))
+    const out = openclawChain(big)
+    assert.ok(!out.includes('<think>') && !out.includes('<|') && !out.includes('[Tool Call'))
+    assert.ok(out.startsWith('Step.  \nStep.  \nStep.'))
+  })
+})
+
+describe('lone UTF-16 surrogates survive', () => {
+  test('cleanResponse keeps them around and inside a call', () => {
+    const t = `a${HI}b <tool_call>{"name": "say", "arguments": {"text": "x${LO}y"}}</tool_call> c${LO}`
+    const r = cleanResponse(t)
+    assert.equal(r.content, `a${HI}b c${LO}`)
+    assert.equal(r.toolCalls.length, 1)
+    assert.equal(JSON.parse(r.toolCalls[0].function.arguments).text, `x${LO}y`)
+    assert.equal(cleanResponse(t, { toolCalls: 'keep' }).content, t)
+    const think = cleanResponse(`<think>${HI}</think>${LO}`)
+    assert.equal(think.reasoning, HI)
+    assert.equal(think.content, LO)
+  })
+
+  test('a text with lone surrogates and no markup is returned as it is', () => {
+    const t = `${HI}plain${LO}\uFFFD`
+    for (const fn of [cleanResponse]) assert.equal(fn(t).content, t)
+    assert.equal(stripThinkingTagsFromText(t), t)
+    assert.equal(sanitizeToolCall('minimax/m', t), t)
+  })
+
+  test('every scrubber keeps them', () => {
+    assert.equal(stripMinimaxToolCallXml(`${HI}minimax:tool_call<invoke>${LO}</invoke>${LO}`), `${HI}minimax:tool_call${LO}`)
+    assert.equal(stripModelSpecialTokens(`${HI} <|x${LO}|> ${LO}`), `${HI} ${LO}`)
+    assert.equal(stripDowngradedToolCallText(`${HI}\n[Tool Call: f${LO}]\nArguments: "${LO}"\n${LO}`), `${HI}\n${LO}`)
+    assert.equal(stripThinkingTagsFromText(`${HI}<think>${LO}</think>${LO}`), `${HI}${LO}`)
+    assert.equal(sanitizeToolCall('minimax/m', `${HI}<invoke>${LO}</invoke>`), HI)
+    assert.equal(sanitizeThinkingTags(`<think>${HI}</think>${LO}`), LO)
+  })
+
+  test('a 10 MB reply with lone surrogates throughout is cleaned and keeps them', () => {
+    const unit = `${HI}text ${LO}<think>r${HI}</think> more `
+    const big = unit.repeat(Math.ceil(10_000_000 / unit.length))
+    const t0 = performance.now()
+    const out = stripThinkingTagsFromText(big)
+    const kept = `${HI}text ${LO} more `.repeat(Math.ceil(10_000_000 / unit.length))
+    assert.equal(out, kept.trim())
+    // cleanResponse keeps the final space: whitespace after removed markup stays when visible text
+    // precedes and follows it (the local rule that makes streaming exact).
+    const r = cleanResponse(big, { thinking: 'strip' })
+    assert.equal(r.content, kept)
+    assert.ok(performance.now() - t0 < 5000)
+  })
+
+  test('a text that already uses the first private-use block still round-trips', () => {
+    const pua = '\u{100000}\u{1007FF}'
+    const t = `${pua}${HI}<think>x</think>${LO}`
+    assert.equal(stripThinkingTagsFromText(t), `${pua}${HI}${LO}`)
+  })
+})

@@ -1,0 +1,107 @@
+// Response benchmarks (npm run bench runs this after the transcript table; or run it alone):
+// (a) a reply without markers: whole-call throughput of cleanResponse and the scrubbers through
+//     Node (string into Rust, scan, result back), which bounds the Rust scan rate from below;
+//     the Rust-only rate is `cargo run --release --example scan_rate`.
+// (b) 50 KB replies with markers, one per tool-call family: cleanResponse against a regex-chain
+//     JS baseline of the same cleaning (benchmark/response-baseline.mjs), after checking both
+//     give the same calls and text. Best of several rounds (the machine is shared).
+import { createRequire } from 'node:module'
+import assert from 'node:assert/strict'
+import os from 'node:os'
+import { jsCleanResponse } from './response-baseline.mjs'
+
+const require = createRequire(import.meta.url)
+const th = require('../index.js')
+
+/** Best time of `rounds` rounds, each running `fn` for at least `minMs`: µs per call. */
+function best(fn, rounds = 5, minMs = 200) {
+  for (let i = 0; i < 3; i++) fn()
+  let bestUs = Infinity
+  for (let r = 0; r < rounds; r++) {
+    let n = 0
+    const start = process.hrtime.bigint()
+    let elapsed = 0
+    while (elapsed < minMs * 1e6 || n < 3) {
+      fn()
+      n++
+      elapsed = Number(process.hrtime.bigint() - start)
+    }
+    bestUs = Math.min(bestUs, elapsed / n / 1000)
+  }
+  return bestUs
+}
+
+const cpu = os.cpus()[0]
+console.log(`\nmachine: ${os.cpus().length} × ${cpu ? cpu.model : 'cpu'}, Node ${process.version}`)
+
+// ---- (a) no markers ----
+// Two replies of each size: pure ASCII (a V8 one-byte string) and with a few CJK/accented
+// characters (a two-byte string, what most non-English replies are).
+const mixedUnit = 'All quiet on the reply front; nothing to clean here, only words, 数字 and ü. '
+const asciiUnit = 'All quiet on the reply front; nothing to clean here, only plain words here. '
+const mb = (u) => u.repeat(Math.ceil(10_000_000 / Buffer.byteLength(u)))
+const kb = (u) => u.repeat(Math.ceil(50_000 / Buffer.byteLength(u)))
+const replies = { ascii10: mb(asciiUnit), mixed10: mb(mixedUnit), ascii50: kb(asciiUnit), mixed50: kb(mixedUnit) }
+const bytes = Object.fromEntries(Object.entries(replies).map(([k, v]) => [k, Buffer.byteLength(v)]))
+console.log(`\n(a) reply without markers, whole JS call (string in, scan, result out); MB/s of UTF-8 bytes`)
+console.log('| function | 10 MB ASCII MB/s | 10 MB mixed MB/s | 50 KB mixed µs | JS baseline / this, 50 KB |')
+console.log('| --- | --- | --- | --- | --- |')
+const noMarker = {
+  'regex-chain JS baseline': (t) => jsCleanResponse(t),
+  cleanResponse: (t) => th.cleanResponse(t),
+  stripMinimaxToolCallXml: (t) => th.stripMinimaxToolCallXml(t),
+  stripModelSpecialTokens: (t) => th.stripModelSpecialTokens(t),
+  stripDowngradedToolCallText: (t) => th.stripDowngradedToolCallText(t),
+  stripThinkingTagsFromText: (t) => th.stripThinkingTagsFromText(t),
+  sanitizeToolCall: (t) => th.sanitizeToolCall('minimax/MiniMax-M2.1', t),
+  sanitizeThinkingTags: (t) => th.sanitizeThinkingTags(t),
+}
+let baseline50
+for (const [name, fn] of Object.entries(noMarker)) {
+  const a10 = best(() => fn(replies.ascii10), 3, 300)
+  const m10 = best(() => fn(replies.mixed10), 3, 300)
+  const m50 = best(() => fn(replies.mixed50))
+  baseline50 ??= m50
+  console.log(`| ${name} | ${(bytes.ascii10 / a10).toFixed(0)} | ${(bytes.mixed10 / m10).toFixed(0)} | ${m50.toFixed(1)} | ${(baseline50 / m50).toFixed(1)}× |`)
+}
+
+// ---- (b) 50 KB with markers ----
+const para = (i) => `Paragraph ${i}: the model explains what it is doing, with some detail about the files, the plan and the results so far. 中文说明也在这里。\n\n`
+const CALLS = {
+  hermes: (i) => `<tool_call>\n{"name": "read_file", "arguments": {"path": "src/file_${i}.rs", "limit": ${i}}}\n</tool_call>\n`,
+  qwen3_coder: (i) => `<tool_call>\n<function=read_file>\n<parameter=path>\nsrc/file_${i}.rs\n</parameter>\n<parameter=limit>\n${i}\n</parameter>\n</function>\n</tool_call>\n`,
+  glm47: (i) => `<tool_call>read_file<arg_key>path</arg_key><arg_value>src/file_${i}.rs</arg_value><arg_key>limit</arg_key><arg_value>${i}</arg_value></tool_call>\n`,
+  minimax_m2: (i) => `<minimax:tool_call>\n<invoke name="read_file">\n<parameter name="path">src/file_${i}.rs</parameter>\n<parameter name="limit">${i}</parameter>\n</invoke>\n</minimax:tool_call>\n`,
+  deepseek_v31: (i) => `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>read_file<｜tool▁sep｜>{"path": "src/file_${i}.rs", "limit": ${i}}<｜tool▁call▁end｜><｜tool▁calls▁end｜>\n`,
+  kimi_k2: (i) => `<|tool_calls_section_begin|><|tool_call_begin|>functions.read_file:${i}<|tool_call_argument_begin|>{"path": "src/file_${i}.rs", "limit": ${i}}<|tool_call_end|><|tool_calls_section_end|>\n`,
+}
+
+function reply(call) {
+  let s = '<think>The user wants the files read; I will call read_file for each of them.</think>\n'
+  let i = 0
+  while (Buffer.byteLength(s) < 50_000) {
+    s += para(i)
+    if (i % 4 === 3) s += call(i)
+    i++
+  }
+  return s
+}
+
+const norm = (s) => s.replace(/\s+/g, ' ').trim()
+const calls = (r) => r.toolCalls.map((c) => [c.function ? c.function.name : c.name, JSON.parse(c.function ? c.function.arguments : c.arguments)])
+
+console.log('\n(b) 50 KB reply with a think block and tool calls every 4 paragraphs: cleanResponse vs the regex-chain JS baseline')
+console.log('| format | bytes | calls | cleanResponse µs | JS baseline µs | JS / cleanResponse |')
+console.log('| --- | --- | --- | --- | --- | --- |')
+for (const [format, call] of Object.entries(CALLS)) {
+  const t = reply(call)
+  const ours = th.cleanResponse(t)
+  const js = jsCleanResponse(t)
+  assert.equal(ours.problems.length, 0, `${format}: ${ours.problems}`)
+  assert.deepEqual(calls(ours), calls(js), `${format}: same calls`)
+  assert.equal(norm(ours.content), norm(js.content), `${format}: same content`)
+  assert.equal(ours.reasoning, js.reasoning, `${format}: same reasoning`)
+  const usOurs = best(() => th.cleanResponse(t))
+  const usJs = best(() => jsCleanResponse(t))
+  console.log(`| ${format} | ${Buffer.byteLength(t)} | ${ours.toolCalls.length} | ${usOurs.toFixed(1)} | ${usJs.toFixed(1)} | ${(usJs / usOurs).toFixed(2)}× |`)
+}

@@ -1,0 +1,142 @@
+'use strict'
+// Outbound text scrubbers (OpenClaw's) and seed 000's sanitizer API. Argument checks only; every
+// rule is in Rust (src/scrub/). A native call returns null when the text is unchanged, and the
+// caller's own string is returned.
+
+const native = require('../binding.js')
+
+function describe(v) {
+  if (v === null) return 'null'
+  if (Array.isArray(v)) return 'an array'
+  return typeof v
+}
+
+function expectString(value, name) {
+  if (typeof value !== 'string') throw new TypeError(`${name}: expected a string, got ${describe(value)}`)
+}
+
+function expectOptions(options, name) {
+  if (options === undefined || options === null) return {}
+  if (typeof options !== 'object' || Array.isArray(options)) throw new TypeError(`${name}: expected an object, got ${describe(options)}`)
+  return options
+}
+
+function call(fn, args) {
+  try {
+    return fn(...args)
+  } catch (err) {
+    if (err && err.code === 'InvalidArg') throw new TypeError(err.message)
+    throw err
+  }
+}
+
+function stripMinimaxToolCallXml(text) {
+  expectString(text, 'text')
+  return call(native.stripMinimaxToolCallXmlNative, [text]) ?? text
+}
+
+function stripModelSpecialTokens(text) {
+  expectString(text, 'text')
+  return call(native.stripModelSpecialTokensNative, [text]) ?? text
+}
+
+function stripDowngradedToolCallText(text) {
+  expectString(text, 'text')
+  return call(native.stripDowngradedToolCallTextNative, [text]) ?? text
+}
+
+const MODES = ['strict', 'preserve']
+const TRIMS = ['none', 'start', 'both']
+
+function reasoningOptions(options) {
+  const o = expectOptions(options, 'options')
+  const { mode, trim } = o
+  if (mode !== undefined && !MODES.includes(mode)) throw new TypeError(`options.mode: expected 'strict' or 'preserve', got ${typeof mode === 'string' ? JSON.stringify(mode) : describe(mode)}`)
+  if (trim !== undefined && !TRIMS.includes(trim)) throw new TypeError(`options.trim: expected 'none', 'start' or 'both', got ${typeof trim === 'string' ? JSON.stringify(trim) : describe(trim)}`)
+  return [mode, trim]
+}
+
+function stripReasoningTagsFromText(text, options) {
+  expectString(text, 'text')
+  const [mode, trim] = reasoningOptions(options)
+  return call(native.stripReasoningTagsNative, [text, mode, trim]) ?? text
+}
+
+function stripThinkingTagsFromText(text, options) {
+  expectString(text, 'text')
+  const [mode, trim] = reasoningOptions(options)
+  return call(native.stripReasoningTagsNative, [text, mode, trim]) ?? text
+}
+
+// sanitizeResponseNative steps
+const TOOL_CALLS = 1
+const THINKING = 2
+
+function fallbackOption(options) {
+  const o = expectOptions(options, 'options')
+  if (o.fallback === undefined) return undefined
+  if (typeof o.fallback !== 'string' || o.fallback.trim() === '') {
+    throw new TypeError(`options.fallback: expected a non-blank string, got ${typeof o.fallback === 'string' ? JSON.stringify(o.fallback) : describe(o.fallback)}`)
+  }
+  return o.fallback
+}
+
+function sanitizeToolCall(model, content, options) {
+  expectString(model, 'model')
+  expectString(content, 'content')
+  const fallback = fallbackOption(options)
+  return call(native.sanitizeResponseNative, [model, content, TOOL_CALLS, undefined, true, fallback]) ?? content
+}
+
+function sanitizeThinkingTags(content) {
+  expectString(content, 'content')
+  return call(native.sanitizeResponseNative, ['', content, THINKING, undefined, false, undefined]) ?? content
+}
+
+function createResponseSanitizer(config) {
+  if (config !== undefined && config !== null && (typeof config !== 'object' || Array.isArray(config))) {
+    throw new TypeError(`config: expected an object, got ${describe(config)}`)
+  }
+  let json
+  try {
+    json = JSON.stringify(config ?? {})
+  } catch (err) {
+    throw new TypeError(`config: could not be serialised (${err && err.message ? err.message : String(err)})`)
+  }
+  call(native.checkSanitizerConfig, [json])
+  const enabled = config?.enabled !== false
+  const enabledJson = JSON.stringify({ enabled })
+  return Object.freeze({
+    enabled,
+    sanitizeToolCall(model, content, options) {
+      expectString(model, 'model')
+      expectString(content, 'content')
+      const fallback = fallbackOption(options)
+      return call(native.sanitizeResponseNative, [model, content, TOOL_CALLS, json, true, fallback]) ?? content
+    },
+    sanitizeThinkingTags(content, model) {
+      expectString(content, 'content')
+      if (model !== undefined) expectString(model, 'model')
+      // Without a model only `enabled` applies (the seed's function takes no model).
+      const cfg = model === undefined ? enabledJson : json
+      return call(native.sanitizeResponseNative, [model ?? '', content, THINKING, cfg, false, undefined]) ?? content
+    },
+    sanitize(model, content, options) {
+      expectString(model, 'model')
+      expectString(content, 'content')
+      const fallback = fallbackOption(options)
+      return call(native.sanitizeResponseNative, [model, content, TOOL_CALLS | THINKING, json, true, fallback]) ?? content
+    },
+  })
+}
+
+module.exports = {
+  stripMinimaxToolCallXml,
+  stripModelSpecialTokens,
+  stripDowngradedToolCallText,
+  stripThinkingTagsFromText,
+  stripReasoningTagsFromText,
+  sanitizeToolCall,
+  sanitizeThinkingTags,
+  createResponseSanitizer,
+}

@@ -1,0 +1,359 @@
+//! JS strings may hold lone UTF-16 surrogates (a string cut between the two halves of an emoji,
+//! `'\uD83D'`); Rust's `str` cannot, and Node-API's UTF-8 conversion turns each into U+FFFD, so
+//! the text would be changed by merely passing through the addon. Instead, when (and only when)
+//! a string has lone surrogates, [`decode`] maps each one to a private-use code point in a
+//! 2048-code-point block that does not occur in the string (0xD800 + k ↦ base + k), the Rust code
+//! runs on that text (it never creates private-use characters), and [`LoneMap::to_utf16`] /
+//! [`LoneMap::escape_json`] map them back on the way out.
+//!
+//! Candidate blocks: the 31 whole 2048-blocks of plane 16, then those of plane 15. If a string
+//! uses a code point of every one of the 62 blocks, its lone surrogates become U+FFFD (what
+//! Node-API does) — a string needs over 62 distinct supplementary private-use characters for that.
+
+use std::fmt::Write;
+
+/// Where the lone surrogates of one string were mapped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LoneMap {
+    base: u32,
+}
+
+const BLOCK: u32 = 0x800;
+const BLOCKS_PER_PLANE: u32 = 31;
+const PLANES: [u32; 2] = [0x10_0000, 0xF_0000];
+
+/// Whether `units` has a surrogate that is not half of a valid pair.
+pub fn has_lone_surrogate(units: &[u16]) -> bool {
+    char::decode_utf16(units.iter().copied()).any(|r| r.is_err())
+}
+
+/// Whether `units` holds any of the ASCII `bytes` (a prefilter run on the UTF-16 text before it is
+/// transcoded: chunks without an early exit, so the compiler vectorises the comparisons).
+pub fn contains_any(units: &[u16], bytes: &[u8]) -> bool {
+    units.chunks(64).any(|chunk| {
+        bytes.iter().any(|&b| {
+            chunk
+                .iter()
+                .fold(false, |hit, &u| hit | (u == u16::from(b)))
+        })
+    })
+}
+
+/// `units` as UTF-8, fast: a run of ASCII is found sixteen units at a time and narrowed in one
+/// pass (both loops vectorise). `None` when `units` has a lone surrogate (then use [`decode`]).
+pub fn transcode(units: &[u16]) -> Option<String> {
+    let n = units.len();
+    let mut out: Vec<u8> = Vec::with_capacity(n + n / 4);
+    let mut i = 0;
+    while i < n {
+        let mut j = i;
+        while let Some(chunk) = units.get(j..j + 16) {
+            if chunk.iter().fold(0, |acc, &u| acc | u) >= 0x80 {
+                break;
+            }
+            j += 16;
+        }
+        while units.get(j).is_some_and(|&u| u < 0x80) {
+            j += 1;
+        }
+        if j > i {
+            out.extend(units[i..j].iter().map(|&u| u as u8));
+            i = j;
+            continue;
+        }
+        let u = units[i];
+        let (c, used) = match u {
+            0xD800..=0xDBFF => match units.get(i + 1) {
+                Some(&lo @ 0xDC00..=0xDFFF) => {
+                    let cp = 0x10000 + ((u32::from(u) - 0xD800) << 10) + (u32::from(lo) - 0xDC00);
+                    (char::from_u32(cp)?, 2)
+                }
+                _ => return None,
+            },
+            0xDC00..=0xDFFF => return None,
+            _ => (char::from_u32(u32::from(u))?, 1),
+        };
+        let mut buf = [0u8; 4];
+        out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+        i += used;
+    }
+    String::from_utf8(out).ok()
+}
+
+/// `text` as UTF-16, fast: ASCII runs are found sixteen bytes at a time and widened in one pass.
+/// (V8 builds a two-byte string from UTF-16 with a copy; from UTF-8 it decodes character by
+/// character, which profiling showed to be the largest cost of returning a non-ASCII reply.)
+pub fn encode_utf16(text: &str) -> Vec<u16> {
+    let b = text.as_bytes();
+    let mut out: Vec<u16> = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let mut j = i;
+        while let Some(chunk) = b.get(j..j + 16) {
+            if chunk.iter().fold(0, |acc, &x| acc | x) >= 0x80 {
+                break;
+            }
+            j += 16;
+        }
+        while b.get(j).is_some_and(|&x| x < 0x80) {
+            j += 1;
+        }
+        if j > i {
+            out.extend(b[i..j].iter().map(|&x| u16::from(x)));
+            i = j;
+            continue;
+        }
+        // `i` is always a character boundary: runs stop before a non-ASCII byte.
+        let Some(c) = text.get(i..).and_then(|rest| rest.chars().next()) else {
+            break;
+        };
+        let mut buf = [0u16; 2];
+        out.extend_from_slice(c.encode_utf16(&mut buf));
+        i += c.len_utf8();
+    }
+    out
+}
+
+/// `units` as a `String`, lone surrogates mapped; `None` when there were none (or no free block).
+pub fn decode(units: &[u16]) -> (String, Option<LoneMap>) {
+    if !has_lone_surrogate(units) {
+        return (String::from_utf16_lossy(units), None);
+    }
+    let mut used = [0u32; 2];
+    mark_used(units, &mut used);
+    let Some(map) = free_block(used) else {
+        return (String::from_utf16_lossy(units), None);
+    };
+    (map.decode(units), Some(map))
+}
+
+/// Marks in `used` the candidate blocks that `units` has a character of.
+fn mark_used(units: &[u16], used: &mut [u32; 2]) {
+    for c in char::decode_utf16(units.iter().copied()).flatten() {
+        let cp = u32::from(c);
+        for (p, &plane) in PLANES.iter().enumerate() {
+            if (plane..plane + BLOCK * BLOCKS_PER_PLANE).contains(&cp) {
+                used[p] |= 1 << ((cp - plane) / BLOCK);
+            }
+        }
+    }
+}
+
+/// The first candidate block not marked in `used`.
+fn free_block(used: [u32; 2]) -> Option<LoneMap> {
+    PLANES.iter().zip(used).find_map(|(&plane, bits)| {
+        (0..BLOCKS_PER_PLANE)
+            .find(|k| bits & (1 << k) == 0)
+            .map(|k| LoneMap {
+                base: plane + k * BLOCK,
+            })
+    })
+}
+
+/// The lone-surrogate mapping of a text that arrives in pieces (a streamed reply), one block for
+/// the whole text so that text held across pieces keeps one meaning. The block is chosen at the
+/// first lone surrogate, among those no earlier piece used; the pieces must not split a surrogate
+/// pair (the caller rejoins them). Limit: a code point of the chosen block arriving after that
+/// (a reply mixing lone surrogates with plane-15/16 private-use characters written later) would
+/// come back as a lone surrogate; `decode` of the whole text avoids that by seeing all of it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PieceMap {
+    used: [u32; 2],
+    map: Option<LoneMap>,
+}
+
+impl PieceMap {
+    /// The mapping in use, once a lone surrogate has been seen.
+    pub fn map(&self) -> Option<LoneMap> {
+        self.map
+    }
+
+    /// One piece as text, its lone surrogates mapped (to U+FFFD only if every block was used).
+    pub fn decode(&mut self, units: &[u16]) -> String {
+        // Plane-15/16 characters are the only ones in a candidate block; their high halves are
+        // 0xDB80..=0xDBFF.
+        if self.map.is_none() && units.iter().any(|&u| (0xDB80..=0xDBFF).contains(&u)) {
+            mark_used(units, &mut self.used);
+        }
+        if let Some(s) = transcode(units) {
+            return s;
+        }
+        if self.map.is_none() {
+            self.map = free_block(self.used);
+        }
+        match self.map {
+            Some(map) => map.decode(units),
+            None => String::from_utf16_lossy(units),
+        }
+    }
+}
+
+impl LoneMap {
+    /// `units` as text, each lone surrogate mapped to this block.
+    fn decode(self, units: &[u16]) -> String {
+        let mut out = String::with_capacity(units.len() + units.len() / 2);
+        for r in char::decode_utf16(units.iter().copied()) {
+            match r {
+                Ok(c) => out.push(c),
+                Err(e) => out.push(self.char_of(e.unpaired_surrogate())),
+            }
+        }
+        out
+    }
+
+    fn char_of(self, unit: u16) -> char {
+        char::from_u32(self.base + u32::from(unit) - 0xD800).unwrap_or('\u{FFFD}')
+    }
+
+    /// The surrogate a character stands for, if it is one of this map's.
+    pub fn unit_of(self, c: char) -> Option<u16> {
+        let cp = u32::from(c);
+        if (self.base..self.base + BLOCK).contains(&cp) {
+            u16::try_from(cp - self.base + 0xD800).ok()
+        } else {
+            None
+        }
+    }
+
+    /// `text` as UTF-16 with the mapped characters turned back into lone surrogates.
+    pub fn to_utf16(self, text: &str) -> Vec<u16> {
+        let mut out = Vec::with_capacity(text.len());
+        let mut buf = [0u16; 2];
+        for c in text.chars() {
+            match self.unit_of(c) {
+                Some(u) => out.push(u),
+                None => out.extend_from_slice(c.encode_utf16(&mut buf)),
+            }
+        }
+        out
+    }
+
+    /// JSON text with each mapped character written as a `\uXXXX` escape of its surrogate, which
+    /// `JSON.parse` turns back into the lone surrogate. Mapped characters only ever occur inside
+    /// JSON strings, where the escape is valid.
+    pub fn escape_json(self, json: &str) -> String {
+        let mut out = String::with_capacity(json.len());
+        for c in json.chars() {
+            match self.unit_of(c) {
+                Some(u) => {
+                    let _ = write!(out, "\\u{u:04x}");
+                }
+                None => out.push(c),
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn utf16(s: &str) -> Vec<u16> {
+        s.encode_utf16().collect()
+    }
+
+    #[test]
+    fn transcode_matches_std_and_refuses_lone_surrogates() {
+        for s in [
+            "",
+            "ascii only, longer than eight units",
+            "mixed 数字 and ü, 😀 too",
+            "é",
+        ] {
+            assert_eq!(transcode(&utf16(s)).as_deref(), Some(s));
+        }
+        assert_eq!(transcode(&[0x61, 0xD800]), None);
+        assert_eq!(transcode(&[0xDC00, 0x61]), None);
+    }
+
+    #[test]
+    fn encode_utf16_matches_std() {
+        for s in [
+            "",
+            "ascii only, longer than sixteen bytes",
+            "mixed 数字 and ü, 😀 too",
+            "é",
+        ] {
+            assert_eq!(encode_utf16(s), utf16(s));
+        }
+    }
+
+    #[test]
+    fn contains_any_finds_ascii_bytes_anywhere() {
+        let long = "x".repeat(200) + "<";
+        assert!(contains_any(&utf16(&long), b"<["));
+        assert!(!contains_any(&utf16(&"x".repeat(200)), b"<["));
+        // U+FF1C FULLWIDTH LESS-THAN is not `<`.
+        assert!(!contains_any(&utf16("\u{FF1C}"), b"<"));
+    }
+
+    #[test]
+    fn no_lone_surrogate_no_map() {
+        let (s, m) = decode(&utf16("a😀b"));
+        assert_eq!(s, "a😀b");
+        assert!(m.is_none());
+    }
+
+    #[test]
+    fn round_trip_of_lone_surrogates() {
+        let mut u = utf16("a");
+        u.push(0xD83D);
+        u.extend(utf16("b😀"));
+        u.push(0xDE00);
+        let (s, m) = decode(&u);
+        let m = m.unwrap();
+        assert_eq!(s.chars().count(), 5);
+        assert_eq!(m.to_utf16(&s), u);
+        assert_eq!(
+            m.escape_json(&serde_json::to_string(&s).unwrap()),
+            "\"a\\ud83db😀\\ude00\""
+        );
+    }
+
+    #[test]
+    fn block_avoids_code_points_of_the_input() {
+        // The first candidate block is in use: the second is taken.
+        let mut u = utf16("\u{100000}\u{1007FF}");
+        u.push(0xDC00);
+        let (s, m) = decode(&u);
+        let m = m.unwrap();
+        assert_eq!(m.to_utf16(&s), u);
+        assert_eq!(m.unit_of('\u{100000}'), None);
+        assert_eq!(m.unit_of('\u{100800}'), Some(0xD800));
+    }
+
+    #[test]
+    fn every_block_in_use_falls_back_to_replacement() {
+        let mut s = String::new();
+        for plane in PLANES {
+            for k in 0..BLOCKS_PER_PLANE {
+                s.push(char::from_u32(plane + k * BLOCK).unwrap());
+            }
+        }
+        let mut u = utf16(&s);
+        u.push(0xD800);
+        let (out, m) = decode(&u);
+        assert!(m.is_none());
+        assert!(out.ends_with('\u{FFFD}'));
+    }
+
+    #[test]
+    fn pieces_share_one_block_that_avoids_earlier_pieces() {
+        let mut pm = PieceMap::default();
+        assert_eq!(pm.decode(&utf16("plain \u{100001}")), "plain \u{100001}");
+        assert!(pm.map().is_none());
+        let mut lone = utf16("x");
+        lone.push(0xDC00);
+        let a = pm.decode(&lone);
+        let m = pm.map().unwrap();
+        // The first block was used by an earlier piece.
+        assert_eq!(m.unit_of('\u{100800}'), Some(0xD800));
+        assert_eq!(m.to_utf16(&a), lone);
+        let mut more = vec![0xD83D];
+        more.extend(utf16("😀y"));
+        let b = pm.decode(&more);
+        assert_eq!(pm.map(), Some(m));
+        assert_eq!(m.to_utf16(&b), more);
+    }
+}

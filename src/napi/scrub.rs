@@ -1,0 +1,144 @@
+//! The outbound scrubbers and the seed's sanitizer API. Each returns `null` when the text is
+//! unchanged (js/scrub.js then returns the caller's own string, so nothing is copied back), and
+//! keeps lone surrogates (see [`super::text`]).
+
+use std::borrow::Cow;
+
+use super::text::{JsText, Text};
+use crate::scrub::reasoning_tags::{self, TagMode, Trim};
+use crate::scrub::seed::{self, Fallback, Steps};
+use crate::scrub::seed_config::SanitizerConfig;
+use crate::scrub::{downgraded, minimax_xml, special_tokens};
+use napi::{Error, JsString, Result, Status};
+use napi_derive::napi;
+
+fn invalid(msg: impl Into<String>) -> Error {
+    Error::new(Status::InvalidArg, msg.into())
+}
+
+/// Runs `f` on the text; `None` when it returned its input, or when none of the `prefilter`
+/// bytes occurs (the core function documents that it then changes nothing; empty: no prefilter).
+fn run(
+    text: JsString,
+    prefilter: &[u8],
+    f: impl FnOnce(&str) -> Cow<'_, str>,
+) -> Result<Option<JsText>> {
+    let raw = Text::read(text)?;
+    if !prefilter.is_empty() && !raw.contains_any(prefilter) {
+        return Ok(None);
+    }
+    let t = raw.decode();
+    let input = t.as_str();
+    match f(input) {
+        Cow::Borrowed(_) => Ok(None),
+        Cow::Owned(s) if s == input => Ok(None),
+        Cow::Owned(s) => Ok(Some(t.restore(s))),
+    }
+}
+
+#[napi(catch_unwind, js_name = "stripMinimaxToolCallXmlNative")]
+pub fn strip_minimax_tool_call_xml(text: JsString) -> Result<Option<JsText>> {
+    run(
+        text,
+        minimax_xml::PREFILTER,
+        minimax_xml::strip_minimax_tool_call_xml,
+    )
+}
+
+#[napi(catch_unwind, js_name = "stripModelSpecialTokensNative")]
+pub fn strip_model_special_tokens(text: JsString) -> Result<Option<JsText>> {
+    run(
+        text,
+        special_tokens::PREFILTER,
+        special_tokens::strip_model_special_tokens,
+    )
+}
+
+#[napi(catch_unwind, js_name = "stripDowngradedToolCallTextNative")]
+pub fn strip_downgraded_tool_call_text(text: JsString) -> Result<Option<JsText>> {
+    run(
+        text,
+        downgraded::PREFILTER,
+        downgraded::strip_downgraded_tool_call_text,
+    )
+}
+
+/// `mode`: `"strict"` (default) or `"preserve"`; `trim`: `"both"` (default), `"start"`, `"none"`.
+#[napi(catch_unwind, js_name = "stripReasoningTagsNative")]
+pub fn strip_reasoning_tags(
+    text: JsString,
+    mode: Option<String>,
+    trim: Option<String>,
+) -> Result<Option<JsText>> {
+    let mode = match mode.as_deref() {
+        None | Some("strict") => TagMode::Strict,
+        Some("preserve") => TagMode::Preserve,
+        Some(m) => {
+            return Err(invalid(format!(
+                "options.mode: expected 'strict' or 'preserve', got {m:?}"
+            )))
+        }
+    };
+    let trim = match trim.as_deref() {
+        None | Some("both") => Trim::Both,
+        Some("start") => Trim::Start,
+        Some("none") => Trim::None,
+        Some(t) => {
+            return Err(invalid(format!(
+                "options.trim: expected 'none', 'start' or 'both', got {t:?}"
+            )))
+        }
+    };
+    run(text, reasoning_tags::PREFILTER, |t| {
+        reasoning_tags::strip_reasoning_tags_from_text(t, mode, trim)
+    })
+}
+
+/// Checks a `createResponseSanitizer` config (JSON); the error names the bad field.
+#[napi(catch_unwind, js_name = "checkSanitizerConfig")]
+pub fn check_sanitizer_config(config: String) -> Result<()> {
+    let v: serde_json::Value =
+        serde_json::from_str(&config).map_err(|e| invalid(format!("config: {e}")))?;
+    SanitizerConfig::from_json(&v).map_err(invalid)?;
+    Ok(())
+}
+
+/// The seed API in one call. `steps`: 1 = tool calls, 2 = thinking tags, 3 = both. `config`
+/// (JSON, optional) turns steps off per provider. `fallback`: the text for a reply left blank,
+/// `None` for the default; `use_fallback = false` returns a blank text as it is.
+#[napi(catch_unwind, js_name = "sanitizeResponseNative")]
+pub fn sanitize_response(
+    model: String,
+    content: JsString,
+    steps: u32,
+    config: Option<String>,
+    use_fallback: bool,
+    fallback: Option<String>,
+) -> Result<Option<JsText>> {
+    let mut tool_calls = steps & 1 != 0;
+    let mut thinking = steps & 2 != 0;
+    if let Some(c) = config {
+        let v: serde_json::Value =
+            serde_json::from_str(&c).map_err(|e| invalid(format!("config: {e}")))?;
+        let flags = SanitizerConfig::from_json(&v)
+            .map_err(invalid)?
+            .flags_for(&model);
+        tool_calls &= flags.strip_tool_calls;
+        thinking &= flags.strip_thinking_tags;
+    }
+    let fb = match fallback.as_deref() {
+        Some(t) => Fallback::Text(t),
+        None => Fallback::Auto,
+    };
+    let steps = Steps {
+        tool_calls,
+        thinking,
+        fallback: use_fallback.then_some(fb),
+    };
+    let prefilter = if steps.tool_calls {
+        &[][..]
+    } else {
+        seed::THINKING_PREFILTER
+    };
+    run(content, prefilter, |t| seed::sanitize(&model, t, steps))
+}

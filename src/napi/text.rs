@@ -1,0 +1,91 @@
+//! Reply text in and out of the addon, fast and without losing lone UTF-16 surrogates (see
+//! [`crate::lone_surrogates`]).
+//!
+//! The text is read as UTF-16 (a copy for V8's two-byte strings, a widening copy for one-byte
+//! ones) rather than through Node-API's UTF-8 conversion, which goes character by character for
+//! two-byte strings (most replies with any CJK or emoji) and turns lone surrogates into U+FFFD.
+//! A scrubber first runs its prefilter on the UTF-16 units ([`Text::contains_any`]) and returns
+//! "unchanged" without transcoding when no marker byte occurs; otherwise [`Text::decode`]
+//! transcodes (ASCII runs eight units at a time), mapping lone surrogates only when there are any.
+
+use crate::lone_surrogates::{self, LoneMap};
+use napi::bindgen_prelude::{Either, Utf16String};
+use napi::{JsString, JsStringUtf16, Result};
+
+/// One JS string, as UTF-16 units.
+pub struct Text<'env> {
+    raw: JsStringUtf16<'env>,
+}
+
+/// A JS string decoded to Rust text.
+pub enum Decoded {
+    Plain(String),
+    /// Lone surrogates mapped to private-use characters.
+    Mapped(String, LoneMap),
+}
+
+/// The JS string returned to JS: UTF-8 when nothing was mapped, UTF-16 otherwise.
+pub type JsText = Either<String, Utf16String>;
+
+impl<'env> Text<'env> {
+    pub fn read(s: JsString<'env>) -> Result<Text<'env>> {
+        Ok(Text {
+            raw: s.into_utf16()?,
+        })
+    }
+
+    fn units(&self) -> &[u16] {
+        // The buffer ends with the NUL Node-API writes.
+        self.raw
+            .as_slice()
+            .split_last()
+            .map_or(&[][..], |(_, units)| units)
+    }
+
+    /// Whether any of the ASCII `bytes` occurs (a scrubber's prefilter).
+    pub fn contains_any(&self, bytes: &[u8]) -> bool {
+        lone_surrogates::contains_any(self.units(), bytes)
+    }
+
+    /// One piece of a streamed text (see [`lone_surrogates::PieceMap`]).
+    pub fn decode_piece(&self, map: &mut lone_surrogates::PieceMap) -> String {
+        map.decode(self.units())
+    }
+
+    pub fn decode(&self) -> Decoded {
+        let units = self.units();
+        if let Some(s) = lone_surrogates::transcode(units) {
+            return Decoded::Plain(s);
+        }
+        match lone_surrogates::decode(units) {
+            (s, Some(map)) => Decoded::Mapped(s, map),
+            (s, None) => Decoded::Plain(s),
+        }
+    }
+}
+
+impl Decoded {
+    pub fn as_str(&self) -> &str {
+        match self {
+            Decoded::Plain(s) | Decoded::Mapped(s, _) => s,
+        }
+    }
+
+    /// `out` (derived from this text) as a JS string, lone surrogates restored. ASCII text goes
+    /// as UTF-8 (V8 makes a one-byte string of it quickly); other text as UTF-16.
+    pub fn restore(&self, out: String) -> JsText {
+        match self {
+            Decoded::Mapped(_, map) => Either::B(Utf16String::from(map.to_utf16(&out))),
+            Decoded::Plain(_) if out.is_ascii() => Either::A(out),
+            Decoded::Plain(_) => Either::B(Utf16String::from(lone_surrogates::encode_utf16(&out))),
+        }
+    }
+
+    /// JSON text (derived from this text) with lone surrogates restored as `\uXXXX` escapes.
+    pub fn restore_json(&self, json: String) -> String {
+        match self {
+            Decoded::Mapped(_, map) => map.escape_json(&json),
+            Decoded::Plain(_) => json,
+        }
+    }
+}

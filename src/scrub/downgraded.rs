@@ -1,0 +1,312 @@
+//! `stripDowngradedToolCallText` (OpenClaw `src/agents/pi-embedded-utils.ts`): when a history is
+//! replayed to Gemini, tool calls that lack a `thought_signature` are downgraded to text
+//! (`[Tool Call: name (ID: …)]` + `Arguments: {…}`, `[Tool Result for ID …]`, `[Historical
+//! context: …]`), and the model may echo that text back. This removes, in order:
+//!
+//! 1. every `[Tool Call: …]` marker (any case), the blanks and one line break after it, and an
+//!    `Arguments` value after that: a balanced `{…}`/`[…]` (strings respected), a `"…"` string,
+//!    or the rest of the line; plus the line break that follows when the output so far is empty
+//!    or ends with a line break (so no blank line is left);
+//! 2. every `[Tool Result for ID …]` marker with one line break and the text after it, up to the
+//!    line breaks before the next `[Tool ` (any case) or the trailing line breaks of the text;
+//! 3. every `[Historical context: …]` marker and one line break after it;
+//!
+//! then trims (JavaScript's `trim`). Text without `[Tool Call`, `[Tool Result` or
+//! `[Historical context` (any case) is returned as it is, untrimmed.
+
+use std::borrow::Cow;
+
+use super::text::{any_after, find_ci};
+use crate::js_text::js_trim;
+
+/// Text with none of these bytes is returned unchanged (every marker starts with `[`, and text without one is returned untrimmed).
+pub const PREFILTER: &[u8] = b"[";
+
+const CALL: &str = "[tool call:";
+const RESULT: &str = "[tool result for id";
+const HISTORICAL: &str = "[historical context:";
+const ANY_TOOL: &str = "[tool ";
+
+/// The text without downgraded tool-call markup; borrowed when it has no marker.
+pub fn strip_downgraded_tool_call_text(text: &str) -> Cow<'_, str> {
+    if !any_after(
+        text,
+        b'[',
+        &["tool call", "tool result", "historical context"],
+    ) {
+        return Cow::Borrowed(text);
+    }
+    let calls = strip_tool_calls(text);
+    let results = strip_tool_results(&calls);
+    let historical = strip_historical(&results);
+    Cow::Owned(js_trim(&historical).to_owned())
+}
+
+fn is_blank(b: Option<&u8>) -> bool {
+    matches!(b, Some(b' ' | b'\t'))
+}
+
+fn skip_blanks(b: &[u8], mut i: usize) -> usize {
+    while is_blank(b.get(i)) {
+        i += 1;
+    }
+    i
+}
+
+/// Step 1: `[Tool Call: …]` markers and their arguments.
+fn strip_tool_calls(input: &str) -> Cow<'_, str> {
+    let b = input.as_bytes();
+    let mut out = String::new();
+    let mut cursor = 0;
+    let mut from = 0;
+    let mut found = false;
+    while let Some(start) = find_ci(input, CALL, from) {
+        let Some(close) = memchr::memchr(b']', &b[start + CALL.len()..]) else {
+            break;
+        };
+        let marker_end = start + CALL.len() + close + 1;
+        from = marker_end;
+        if start < cursor {
+            continue;
+        }
+        found = true;
+        out.push_str(&input[cursor..start]);
+        let mut i = skip_blanks(b, marker_end);
+        match b.get(i) {
+            Some(b'\r') => {
+                i += 1;
+                if b.get(i) == Some(&b'\n') {
+                    i += 1;
+                }
+            }
+            Some(b'\n') => i += 1,
+            _ => {}
+        }
+        i = skip_blanks(b, i);
+        if b.len() >= i + 9 && b[i..i + 9].eq_ignore_ascii_case(b"arguments") {
+            i += 9;
+            if b.get(i) == Some(&b':') {
+                i += 1;
+            }
+            if b.get(i) == Some(&b' ') {
+                i += 1;
+            }
+            if let Some(end) = consume_jsonish(b, i) {
+                i = end;
+            }
+        }
+        if matches!(b.get(i), Some(b'\n' | b'\r'))
+            && (out.is_empty() || out.ends_with('\n') || out.ends_with('\r'))
+        {
+            if b.get(i) == Some(&b'\r') {
+                i += 1;
+            }
+            if b.get(i) == Some(&b'\n') {
+                i += 1;
+            }
+        }
+        cursor = i;
+    }
+    if !found {
+        return Cow::Borrowed(input);
+    }
+    out.push_str(&input[cursor..]);
+    Cow::Owned(out)
+}
+
+/// The end of a JSON-ish value starting at `start` (after blanks and line breaks): a balanced
+/// `{…}`/`[…]`, a `"…"` string, or the rest of the line. `None` when the text ends first or the
+/// value is not closed.
+fn consume_jsonish(b: &[u8], start: usize) -> Option<usize> {
+    let mut i = start;
+    while matches!(b.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        i += 1;
+    }
+    match *b.get(i)? {
+        b'{' | b'[' => {
+            let mut depth = 0i64;
+            let mut in_string = false;
+            let mut escape = false;
+            for (j, &c) in b.iter().enumerate().skip(i) {
+                if in_string {
+                    if escape {
+                        escape = false;
+                    } else if c == b'\\' {
+                        escape = true;
+                    } else if c == b'"' {
+                        in_string = false;
+                    }
+                    continue;
+                }
+                match c {
+                    b'"' => in_string = true,
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(j + 1);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            None
+        }
+        b'"' => {
+            let mut escape = false;
+            for (j, &c) in b.iter().enumerate().skip(i + 1) {
+                if escape {
+                    escape = false;
+                } else if c == b'\\' {
+                    escape = true;
+                } else if c == b'"' {
+                    return Some(j + 1);
+                }
+            }
+            None
+        }
+        _ => Some(
+            memchr::memchr2(b'\n', b'\r', &b[i..])
+                .map(|k| i + k)
+                .unwrap_or(b.len()),
+        ),
+    }
+}
+
+/// Step 2: `/\[Tool Result for ID[^\]]*\]\n?[\s\S]*?(?=\n*\[Tool |\n*$)/gi` removed.
+fn strip_tool_results(input: &str) -> Cow<'_, str> {
+    let b = input.as_bytes();
+    let mut out = String::new();
+    let mut cursor = 0;
+    // The next `[Tool ` at or after some position, remembered (searches only move forward).
+    let mut next_tool: Option<(usize, Option<usize>)> = None;
+    while let Some(start) = find_ci(input, RESULT, cursor) {
+        let Some(close) = memchr::memchr(b']', &b[start + RESULT.len()..]) else {
+            break;
+        };
+        let mut body = start + RESULT.len() + close + 1;
+        if b.get(body) == Some(&b'\n') {
+            body += 1;
+        }
+        let tool = match next_tool {
+            Some((_, Some(t))) if t >= body => Some(t),
+            Some((_, None)) => None,
+            _ => find_ci(input, ANY_TOOL, body),
+        };
+        next_tool = Some((body, tool));
+        let mut end = tool.unwrap_or(b.len());
+        while end > body && b[end - 1] == b'\n' {
+            end -= 1;
+        }
+        out.push_str(&input[cursor..start]);
+        cursor = end;
+    }
+    if cursor == 0 {
+        return Cow::Borrowed(input);
+    }
+    out.push_str(&input[cursor..]);
+    Cow::Owned(out)
+}
+
+/// Step 3: `/\[Historical context:[^\]]*\]\n?/gi` removed.
+fn strip_historical(input: &str) -> Cow<'_, str> {
+    let b = input.as_bytes();
+    let mut out = String::new();
+    let mut cursor = 0;
+    while let Some(start) = find_ci(input, HISTORICAL, cursor) {
+        let Some(close) = memchr::memchr(b']', &b[start + HISTORICAL.len()..]) else {
+            break;
+        };
+        let mut end = start + HISTORICAL.len() + close + 1;
+        if b.get(end) == Some(&b'\n') {
+            end += 1;
+        }
+        out.push_str(&input[cursor..start]);
+        cursor = end;
+    }
+    if cursor == 0 {
+        return Cow::Borrowed(input);
+    }
+    out.push_str(&input[cursor..]);
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(t: &str) -> String {
+        strip_downgraded_tool_call_text(t).into_owned()
+    }
+
+    #[test]
+    fn removes_call_marker_and_json_arguments() {
+        let t = "Let me look.\n[Tool Call: read (ID: toolu_1)]\nArguments: {\n  \"path\": \"a}b.txt\",\n  \"n\": [1, {\"x\": 2}]\n}\nDone.";
+        assert_eq!(s(t), "Let me look.\nDone.");
+    }
+
+    #[test]
+    fn arguments_forms() {
+        assert_eq!(s("[Tool Call: f]\nArguments: \"a \\\" b\" tail"), "tail");
+        assert_eq!(s("[tool call: f] arguments:\n\n{\"a\":1} x"), "x");
+        assert_eq!(s("[Tool Call: f]\nArguments: plain words\nnext"), "next");
+        // Unbalanced JSON: only the marker and the `Arguments: ` label go.
+        assert_eq!(s("[Tool Call: f]\nArguments: {\"a\": 1"), "{\"a\": 1");
+        assert_eq!(s("[Tool Call: f]\nArgs: 1"), "Args: 1");
+    }
+
+    #[test]
+    fn blank_line_after_marker_is_dropped_only_at_line_start() {
+        assert_eq!(s("a\n[Tool Call: f]\n\nb"), "a\nb");
+        assert_eq!(s("a [Tool Call: f]\n\nb"), "a \nb");
+    }
+
+    #[test]
+    fn tool_result_runs_to_the_next_tool_marker_or_end() {
+        let t = "A\n[Tool Result for ID 1]\nout\n\n[Tool Result for ID 2]\ntwo\n\n";
+        assert_eq!(strip_tool_results(t), "A\n\n\n\n\n");
+        assert_eq!(s(t), "A");
+        // Step 1 runs first, so a call marker after a result no longer bounds it.
+        let t = "[Tool Result for ID 1]\nout\n\n[Tool Call: g]\nArguments: {}\nAfter";
+        assert_eq!(s(t), "");
+        assert_eq!(
+            s("Before\n[Tool Result for ID x]\nall the rest\n\n"),
+            "Before"
+        );
+        assert_eq!(
+            s("x [Tool Result for ID 1] y [tool other] z"),
+            "x [tool other] z"
+        );
+    }
+
+    #[test]
+    fn historical_context_marker() {
+        assert_eq!(
+            s("[Historical context: earlier turn]\nHello [historical context: x]there"),
+            "Hello there"
+        );
+    }
+
+    #[test]
+    fn unterminated_markers_are_left() {
+        assert_eq!(
+            s("  [Tool Call: never closed  "),
+            "[Tool Call: never closed"
+        );
+        assert_eq!(s("[Tool Result for ID 1"), "[Tool Result for ID 1");
+    }
+
+    #[test]
+    fn no_marker_is_borrowed_untrimmed() {
+        assert!(matches!(
+            strip_downgraded_tool_call_text("  [Tool] x "),
+            Cow::Borrowed(_)
+        ));
+    }
+
+    #[test]
+    fn nested_call_marker_inside_consumed_arguments_is_skipped() {
+        let t = "[Tool Call: a]\nArguments: {\"s\": \"[Tool Call: b]\"}\nok";
+        assert_eq!(s(t), "ok");
+    }
+}

@@ -1,0 +1,420 @@
+//! Seed 000's API (`sanitizeToolCall`, `sanitizeThinkingTags`), for agents written against it:
+//! Chinese open-weight models behind OpenAI-compatible APIs (MiniMax, Zhipu GLM, early Qwen) write
+//! tool calls into the reply text, and users got garbled or empty messages. The seed strips the
+//! markup per provider, taken from the model id's first segment (`"minimax/MiniMax-M2.1"`):
+//!
+//! | provider | here |
+//! | --- | --- |
+//! | `minimax` | the cleaner, then the seed's rule when the text has `minimax:tool_call` or `<invoke` (any case): `<invoke …>…</invoke>` blocks and `<minimax:tool_call>` tags removed |
+//! | `zhipu`, `glm` | the cleaner, then the seed's ```` ```tool_call … ``` ```` fences removed |
+//! | `qwen`, `qwen-portal` | the cleaner (the seed left this a TODO; the cleaner knows Qwen's Hermes and Qwen3-Coder forms) |
+//! | anything else | the cleaner, then the seed's generic rules: ```` ```tool_call ```` / ```` ```function ```` fences, then, outside code, `<invoke …>…</invoke>` blocks and `<tool_call…>`, `</tool_call>`, `<function…>`, `</function>` tags |
+//!
+//! "The cleaner" is [`clean_response`] in [`Mode::Strip`] for calls (every format it detects,
+//! truncated calls included) with reasoning kept: reasoning is [`sanitize_thinking_tags`]'s job,
+//! and nothing inside it is taken for a call.
+//!
+//! A reply that cleaning leaves with nothing visible (blank once reasoning blocks are set aside)
+//! gets a fallback text ([`super::fallback`]); when reasoning was kept, the fallback follows it.
+//! An empty input is returned as it is.
+//!
+//! The seed's `<cmd>` special case (a canned "I cannot run commands" reply replacing the whole
+//! reply when a call has a `<cmd>` element) is not reproduced: it discarded the visible text
+//! around the call; the fallback covers the case where nothing is left.
+
+use std::borrow::Cow;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::code_regions::CodeRegions;
+use super::fallback;
+use super::minimax_xml::{INVOKE_BLOCK, WRAPPER_TAG};
+use super::text::find_ci;
+use crate::js_text::js_trim;
+use crate::response::{clean_response, clean_response_r1, thinking, Mode, Options};
+
+/// Text with no `<` is returned unchanged by [`sanitize_thinking_tags`] (every tag starts with
+/// one). The tool-call step has no fixed prefilter: the cleaner's formats decide.
+pub const THINKING_PREFILTER: &[u8] = b"<";
+
+/// The provider families of the seed's dispatch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Provider {
+    Minimax,
+    /// `zhipu` or `glm`.
+    Zhipu,
+    /// `qwen` or `qwen-portal`.
+    Qwen,
+    Generic,
+}
+
+impl Provider {
+    /// The provider of a model id: its first `/`-separated segment, lower-cased.
+    pub fn of_model(model: &str) -> Provider {
+        let first = model.split('/').next().unwrap_or("").to_lowercase();
+        match first.as_str() {
+            "minimax" => Provider::Minimax,
+            "zhipu" | "glm" => Provider::Zhipu,
+            "qwen" | "qwen-portal" => Provider::Qwen,
+            _ => Provider::Generic,
+        }
+    }
+
+    /// The key of this family in the seed's config (`providers.minimax` …).
+    pub fn config_key(self) -> Option<&'static str> {
+        match self {
+            Provider::Minimax => Some("minimax"),
+            Provider::Zhipu => Some("zhipu"),
+            Provider::Qwen => Some("qwen"),
+            Provider::Generic => None,
+        }
+    }
+}
+
+/// The text used when nothing visible is left.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fallback<'a> {
+    /// In the reply's language ([`fallback::default_text`]).
+    Auto,
+    Text(&'a str),
+}
+
+/// Which cleanings one call runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Steps<'a> {
+    pub tool_calls: bool,
+    pub thinking: bool,
+    /// `None`: may return a blank text (only thinking stripped, as the seed's function does).
+    pub fallback: Option<Fallback<'a>>,
+}
+
+/// `sanitizeToolCall(model, content)`: tool-call markup removed per provider, never blank.
+pub fn sanitize_tool_call<'a>(model: &str, content: &'a str, fb: Fallback) -> Cow<'a, str> {
+    sanitize(
+        model,
+        content,
+        Steps {
+            tool_calls: true,
+            thinking: false,
+            fallback: Some(fb),
+        },
+    )
+}
+
+/// `sanitizeThinkingTags(content)`: reasoning blocks removed with their text (`<think>…</think>`,
+/// and the R1 form where only `</think>` is in the reply), then any `<think>`/`</think>` tag of
+/// any case that is left. May return an empty text.
+pub fn sanitize_thinking_tags(content: &str) -> Cow<'_, str> {
+    sanitize(
+        "",
+        content,
+        Steps {
+            tool_calls: false,
+            thinking: true,
+            fallback: None,
+        },
+    )
+}
+
+/// The steps asked for, then the fallback (see the module doc).
+pub fn sanitize<'a>(model: &str, content: &'a str, steps: Steps) -> Cow<'a, str> {
+    if content.is_empty() {
+        return Cow::Borrowed(content);
+    }
+    let mut text = Cow::Borrowed(content);
+    if steps.tool_calls {
+        text = own_if_changed(text, |t| {
+            strip_tool_calls(Provider::of_model(model), model, t)
+        });
+    }
+    if steps.thinking {
+        text = own_if_changed(text, strip_thinking);
+    }
+    let Cow::Owned(cleaned) = text else {
+        return Cow::Borrowed(content);
+    };
+    if cleaned == content {
+        return Cow::Borrowed(content);
+    }
+    let Some(fb) = steps.fallback else {
+        return Cow::Owned(cleaned);
+    };
+    if !visible_is_blank(&cleaned) {
+        return Cow::Owned(cleaned);
+    }
+    let fallback_text = match fb {
+        Fallback::Auto => fallback::default_text(content),
+        Fallback::Text(t) => t,
+    };
+    let kept = js_trim(&cleaned);
+    if kept.is_empty() {
+        Cow::Owned(fallback_text.to_owned())
+    } else {
+        Cow::Owned(format!("{kept}\n\n{fallback_text}"))
+    }
+}
+
+/// Applies `f` to the current text, keeping the borrow when `f` changed nothing.
+fn own_if_changed<'a>(text: Cow<'a, str>, f: impl FnOnce(&str) -> Cow<'_, str>) -> Cow<'a, str> {
+    let out = match f(&text) {
+        Cow::Borrowed(_) => None,
+        Cow::Owned(s) => Some(s),
+    };
+    match out {
+        Some(s) => Cow::Owned(s),
+        None => text,
+    }
+}
+
+/// Whether nothing but reasoning blocks and whitespace is left.
+fn visible_is_blank(text: &str) -> bool {
+    let mut at = 0;
+    // The seed's R1 reading: a lone `</think>` closes reasoning begun at the start.
+    let r1 = thinking::Extra {
+        r1: true,
+        ..thinking::Extra::default()
+    };
+    for t in thinking::find_blocks(text, r1) {
+        if !js_trim(&text[at..t.outer.start]).is_empty() {
+            return false;
+        }
+        at = t.outer.end;
+    }
+    js_trim(&text[at..]).is_empty()
+}
+
+/// The cleaner in strip mode, then the seed's rules for the provider.
+fn strip_tool_calls<'a>(provider: Provider, model: &str, content: &'a str) -> Cow<'a, str> {
+    let opts = Options {
+        model: Some(model.to_owned()),
+        tool_calls: Mode::Strip,
+        thinking: Mode::Keep,
+        ..Options::default()
+    };
+    let cleaned = clean_response(content, &opts).content;
+    let mut text = if cleaned == content {
+        Cow::Borrowed(content)
+    } else {
+        Cow::Owned(cleaned)
+    };
+    match provider {
+        Provider::Minimax => {
+            if find_ci(&text, "minimax:tool_call", 0).is_some() || has_invoke(&text) {
+                text = own_if_changed(text, |t| replace_cow(&INVOKE_BLOCK, t));
+                text = own_if_changed(text, |t| replace_cow(&WRAPPER_TAG, t));
+            }
+        }
+        Provider::Zhipu => {
+            if text.contains("```tool_call") {
+                text = own_if_changed(text, |t| replace_cow(&ZHIPU_FENCE, t));
+            }
+        }
+        Provider::Qwen => {}
+        Provider::Generic => {
+            if text.contains("```") {
+                text = own_if_changed(text, |t| replace_cow(&GENERIC_FENCE, t));
+            }
+            if memchr::memchr(b'<', text.as_bytes()).is_some() {
+                text = own_if_changed(text, |t| replace_outside_code(&INVOKE_BLOCK, t));
+                text = own_if_changed(text, |t| replace_outside_code(&GENERIC_TAG, t));
+            }
+        }
+    }
+    // The seed trims what it returns for Zhipu; every provider's cleaned text is trimmed here.
+    match text {
+        Cow::Owned(s) => Cow::Owned(js_trim(&s).to_owned()),
+        b => b,
+    }
+}
+
+/// `/<invoke\b/i`.
+fn has_invoke(text: &str) -> bool {
+    let b = text.as_bytes();
+    let mut at = 0;
+    while let Some(i) = find_ci(text, "<invoke", at) {
+        match b.get(i + 7) {
+            Some(c) if c.is_ascii_alphanumeric() || *c == b'_' => at = i + 1,
+            _ => return true,
+        }
+    }
+    false
+}
+
+static ZHIPU_FENCE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?s)```tool_call.*?```").expect("static regex"));
+static GENERIC_FENCE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?s)```(?:tool_call|function).*?```").expect("static regex"));
+static GENERIC_TAG: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"</?(?i-u:tool_call|function)[^>]*>").expect("static regex"));
+static THINK_TAG: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"</?(?i-u:think)>").expect("static regex"));
+
+fn replace_cow<'a>(re: &Regex, text: &'a str) -> Cow<'a, str> {
+    re.replace_all(text, "")
+}
+
+/// Removes the matches of `re` that do not start inside code (fences, inline backticks).
+fn replace_outside_code<'a>(re: &Regex, text: &'a str) -> Cow<'a, str> {
+    if !re.is_match(text) {
+        return Cow::Borrowed(text);
+    }
+    let code = CodeRegions::find(text);
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for m in re.find_iter(text) {
+        if !code.contains(m.start()) {
+            out.push_str(&text[at..m.start()]);
+            at = m.end();
+        }
+    }
+    if at == 0 {
+        return Cow::Borrowed(text);
+    }
+    out.push_str(&text[at..]);
+    Cow::Owned(out)
+}
+
+/// Reasoning blocks by the cleaner, then stray `<think>` tags of any case.
+fn strip_thinking(content: &str) -> Cow<'_, str> {
+    if memchr::memchr(b'<', content.as_bytes()).is_none() {
+        return Cow::Borrowed(content);
+    }
+    let opts = Options {
+        tool_calls: Mode::Keep,
+        thinking: Mode::Strip,
+        ..Options::default()
+    };
+    // R1-style whatever the model: the seed removed the text before a lone `</think>`.
+    let cleaned = clean_response_r1(content, &opts, true).content;
+    let text = if cleaned == content {
+        Cow::Borrowed(content)
+    } else {
+        Cow::Owned(cleaned)
+    };
+    let out = own_if_changed(text, |t| replace_cow(&THINK_TAG, t));
+    match out {
+        Cow::Owned(s) => Cow::Owned(js_trim(&s).to_owned()),
+        b => b,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tc(model: &str, t: &str) -> String {
+        sanitize_tool_call(model, t, Fallback::Auto).into_owned()
+    }
+
+    #[test]
+    fn seed_cases() {
+        let out = tc(
+            "minimax/MiniMax-M2.1",
+            "<invoke><exec><cmd>date \"+%H:%M:%S\"</cmd></exec></invoke>",
+        );
+        assert_eq!(out, fallback::EN);
+        let t = "你好，现在是下午3点。";
+        assert!(matches!(
+            sanitize_tool_call("minimax/MiniMax-M2.1", t, Fallback::Auto),
+            Cow::Borrowed(_)
+        ));
+        assert_eq!(
+            tc(
+                "minimax/MiniMax-M2.1",
+                "让我帮你查询。<invoke><exec>...</exec></invoke>"
+            ),
+            "让我帮你查询。"
+        );
+    }
+
+    #[test]
+    fn minimax_structured_and_truncated_calls() {
+        let t = "查一下。<minimax:tool_call>\n<invoke name=\"search\">\n<parameter name=\"q\">天气</parameter>\n</invoke>\n</minimax:tool_call>";
+        assert_eq!(tc("minimax/M2", t), "查一下。");
+        let t = "OK <minimax:tool_call><invoke name=\"search\"><parameter name=\"q\">cut";
+        assert_eq!(tc("MiniMax/M2", t), "OK");
+        assert_eq!(
+            tc(
+                "minimax/M2",
+                "<minimax:tool_call><invoke name=\"s\"></invoke></minimax:tool_call>"
+            ),
+            fallback::EN
+        );
+    }
+
+    #[test]
+    fn zhipu_fences_and_glm_calls() {
+        let t = "好的\n```tool_call\n{\"name\": \"f\"}\n```";
+        assert_eq!(tc("zhipu/glm-4", t), "好的");
+        assert_eq!(tc("glm/glm-4.5", "```tool_call\n{}\n```"), fallback::EN);
+        let t = "稍等<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>北京</arg_value>\n</tool_call>";
+        assert_eq!(tc("zhipu/glm-4.5", t), "稍等");
+    }
+
+    #[test]
+    fn qwen_uses_the_cleaner_only() {
+        let t = "Sure.<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>";
+        assert_eq!(tc("qwen/qwen2.5", t), "Sure.");
+        // The generic seed rule for bare `<function…>` tags is not applied to Qwen.
+        assert_eq!(tc("qwen-portal/x", "a <function> b"), "a <function> b");
+    }
+
+    #[test]
+    fn generic_rules_skip_code() {
+        assert_eq!(
+            tc("openai/gpt", "a <function name=x> b </function> c"),
+            "a  b  c"
+        );
+        let t = "Use `<tool_call>` tags.";
+        assert!(matches!(
+            sanitize_tool_call("openai/gpt", t, Fallback::Auto),
+            Cow::Borrowed(_)
+        ));
+        assert_eq!(tc("x", "```function\nf()\n```\nDone"), "Done");
+    }
+
+    #[test]
+    fn fallback_follows_kept_reasoning_and_can_be_given() {
+        let t =
+            "<think>need a call</think><tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>";
+        let out = tc("qwen/q", t);
+        assert_eq!(
+            out,
+            format!("<think>need a call</think>\n\n{}", fallback::EN)
+        );
+        assert_eq!(sanitize_thinking_tags(&out), fallback::EN);
+        let mine = sanitize_tool_call(
+            "qwen/q",
+            "<tool_call>{\"name\": \"f\"}</tool_call>",
+            Fallback::Text("…"),
+        );
+        assert_eq!(mine, "…");
+    }
+
+    #[test]
+    fn thinking_tags() {
+        assert_eq!(sanitize_thinking_tags("<think>plan</think>\n答案"), "答案");
+        assert_eq!(sanitize_thinking_tags("plan</think>answer"), "answer");
+        assert_eq!(sanitize_thinking_tags("a <THINK>b</Think> c"), "a b c");
+        assert_eq!(sanitize_thinking_tags("<think>only</think>"), "");
+        assert!(matches!(sanitize_thinking_tags("plain"), Cow::Borrowed(_)));
+        assert_eq!(sanitize_thinking_tags(""), "");
+    }
+
+    #[test]
+    fn empty_input_is_returned() {
+        assert_eq!(tc("minimax/x", ""), "");
+    }
+
+    #[test]
+    fn provider_dispatch() {
+        assert_eq!(
+            Provider::of_model("MiniMax/MiniMax-M2.1"),
+            Provider::Minimax
+        );
+        assert_eq!(Provider::of_model("glm"), Provider::Zhipu);
+        assert_eq!(Provider::of_model("qwen-portal/coder"), Provider::Qwen);
+        assert_eq!(Provider::of_model("minimax-m2"), Provider::Generic);
+    }
+}
