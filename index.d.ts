@@ -878,11 +878,66 @@ export interface CleanedResponse {
  * Recovers tool calls that an open-weight model (Qwen, GLM, MiniMax, DeepSeek, Kimi, Llama, Mistral,
  * gpt-oss …) wrote into its reply as text, turns them into OpenAI tool calls, and separates reasoning
  * from the visible text. Nothing inside reasoning is taken for a call; text around calls is kept.
- * Whole replies, every format in {@link ResponseFormat}; the streaming cleaner comes next.
+ * Whole replies, every format in {@link ResponseFormat}; {@link ResponseStreamCleaner} gives the
+ * same result for a reply that arrives in deltas. Lone UTF-16 surrogates are kept exactly.
  * @throws TypeError when `content` is not a string or an option has the wrong type.
  */
 export declare function cleanResponse(content: string, options?: CleanResponseOptions): CleanedResponse
 
+// ---- streamed response cleaning ----
+
+/** What {@link ResponseStreamCleaner.push} returns for one delta. */
+export interface ResponseStreamChunk {
+  /** Visible text that is safe to show now (it can no longer be part of markup). */
+  content: string
+  /**
+   * Reasoning text that came with this delta. Pieces concatenate as they are: each block is
+   * trimmed, and a later block starts with the blank line (`"\n\n"`) that separates it from the
+   * one before, exactly as `cleanResponse(...).reasoning` joins them.
+   */
+  reasoning: string
+  /** The tool calls this delta completed, in order, with the ids `cleanResponse` gives them. */
+  toolCalls: OpenAIToolCall[]
+}
+
+/** What {@link ResponseStreamCleaner.finish} returns: the rest, the format and every problem. */
+export interface ResponseStreamEnd extends ResponseStreamChunk {
+  /** The format found or forced, or `null` (as `cleanResponse(whole).format`). */
+  format: ResponseFormat | null
+  /** Every problem met in the whole reply (as `cleanResponse(whole).problems`). */
+  problems: string[]
+}
+
+/**
+ * Cleans a reply delta by delta. For any chunking of a reply, the `content` pieces of every
+ * `push` plus `finish` concatenate to `cleanResponse(whole, options).content`, likewise
+ * `reasoning`, and the `toolCalls` in order equal `cleanResponse(whole, options).toolCalls`.
+ *
+ * Held back until known: a partial marker at the end of a delta (`"<minimax:tool_c"`), a whole
+ * call block until its closing token (its calls then come with that delta; a block never closed is
+ * flushed by `finish`), whitespace next to removed markup (see the whitespace rule in
+ * docs/API.md), a high surrogate at the end of a delta (rejoined with its low half; lone surrogates
+ * are kept exactly, as `cleanResponse` keeps them), and, when the
+ * model or format is one that always reasons without writing the opening tag (DeepSeek-R1 /
+ * `deepseek-reasoner`, MiniMax-M2, Step-3, Seed-OSS, ERNIE / Kimi thinking models), the reply's
+ * start until a reasoning tag or the end says whether it was reasoning. Formats read from plain JSON or Python (`llama3_json`, `pythonic`,
+ * `llama4_pythonic`, `xlam`, `olmo3`, and `granite` / `gpt_oss` when named) come out at `finish`.
+ * Total work is linear in the reply's length; Rust holds the state, one native call per `push`.
+ */
+export declare class ResponseStreamCleaner {
+  /** @throws TypeError when `options` is not an object or an option has the wrong type. */
+  constructor(options?: CleanResponseOptions)
+  /**
+   * Feeds one delta.
+   * @throws TypeError when `delta` is not a string; Error after {@link ResponseStreamCleaner.finish}.
+   */
+  push(delta: string): ResponseStreamChunk
+  /**
+   * Ends the reply and returns everything still held back.
+   * @throws Error when called a second time.
+   */
+  finish(): ResponseStreamEnd
+}
 // ---- outbound text scrubbers (OpenClaw) ----
 
 /** Options of {@link stripReasoningTagsFromText} and {@link stripThinkingTagsFromText}. */

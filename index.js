@@ -5,6 +5,7 @@
 module.exports = {
   ...require('./js/transcript.js'),
   ...require('./js/response.js'),
+  ...require('./js/response-stream.js'),
   ...require('./js/scrub.js'),
   ...require('./js/followup.js'),
 }

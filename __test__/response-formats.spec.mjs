@@ -75,11 +75,16 @@ describe('cleanResponse: auto-detected formats', () => {
   test('step3: steptml invokes, typed, value with < kept', () => {
     const text = 'reasoning\n</think>\nLooking.<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="search">' +
       '<steptml:parameter name="q">a < b && b > c</steptml:parameter><steptml:parameter name="n">10</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜> After.'
-    const r = cleanResponse(text, { tools })
+    // A lone `</think>` is R1-style only when the model (or format) is one that always reasons so.
+    const r = cleanResponse(text, { tools, model: 'stepfun-ai/step3' })
     assert.equal(r.format, 'step3')
     assert.equal(r.reasoning, 'reasoning')
     assert.equal(r.content, 'Looking. After.')
     assert.deepEqual(calls(r), [['search', { q: 'a < b && b > c', n: 10 }]])
+    // Without the hint the lone tag is a stray tag: removed, the text before it stays visible.
+    const plain = cleanResponse(text, { tools })
+    assert.equal(plain.reasoning, '')
+    assert.equal(plain.content, 'reasoning\nLooking. After.')
   })
 
   test('hunyuan_a13b: array in <tool_calls>, <answer> tags removed', () => {

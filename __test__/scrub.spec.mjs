@@ -344,9 +344,12 @@ describe('lone UTF-16 surrogates survive', () => {
     const big = unit.repeat(Math.ceil(10_000_000 / unit.length))
     const t0 = performance.now()
     const out = stripThinkingTagsFromText(big)
-    assert.equal(out, `${HI}text ${LO} more `.repeat(Math.ceil(10_000_000 / unit.length)).trim())
+    const kept = `${HI}text ${LO} more `.repeat(Math.ceil(10_000_000 / unit.length))
+    assert.equal(out, kept.trim())
+    // cleanResponse keeps the final space: whitespace after removed markup stays when visible text
+    // precedes and follows it (the local rule that makes streaming exact).
     const r = cleanResponse(big, { thinking: 'strip' })
-    assert.equal(r.content, out)
+    assert.equal(r.content, kept)
     assert.ok(performance.now() - t0 < 5000)
   })
 

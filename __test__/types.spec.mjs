@@ -22,6 +22,7 @@ const CODE = DTS.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/[^\n]*/g, '')
 
 const declaredFunctions = new Set([...CODE.matchAll(/^export\s+(?:declare\s+)?function\s+([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]))
 const declaredConsts = new Set([...CODE.matchAll(/^export\s+declare\s+const\s+([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]))
+const declaredClasses = new Set([...CODE.matchAll(/^export\s+declare\s+class\s+([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]))
 
 /** Property names of `export interface NAME { ... }` (own members only), split by optionality. */
 function interfaceMembers(name) {
@@ -51,7 +52,7 @@ function assertShape(value, names, extra = {}) {
 
 describe('index.d.ts', () => {
   test('declares every runtime export', () => {
-    const missing = Object.keys(runtime).filter((k) => !declaredFunctions.has(k) && !declaredConsts.has(k))
+    const missing = Object.keys(runtime).filter((k) => !declaredFunctions.has(k) && !declaredConsts.has(k) && !declaredClasses.has(k))
     assert.deepEqual(missing, [], `exported by index.js but not declared in index.d.ts: ${missing.join(', ')}`)
   })
 
@@ -59,6 +60,7 @@ describe('index.d.ts', () => {
     assert.ok(declaredFunctions.size > 0)
     for (const name of declaredFunctions) assert.equal(typeof runtime[name], 'function', `${name} is a function at runtime`)
     for (const name of declaredConsts) assert.ok(name in runtime, `${name} exists at runtime`)
+    for (const name of declaredClasses) assert.equal(typeof runtime[name], 'function', `class ${name} exists at runtime`)
   })
 
   test('contains no `any`', () => {
@@ -93,6 +95,12 @@ describe('index.d.ts', () => {
 })
 
 describe('declared result shapes match the runtime', () => {
+  test('ResponseStreamCleaner', () => {
+    const s = new runtime.ResponseStreamCleaner({})
+    for (const d of ['Hi <think>x</think> ', '<tool_call>{"name": "f", "arguments": {}}</tool_call>']) assertShape(s.push(d), ['ResponseStreamChunk'])
+    assertShape(s.finish(), ['ResponseStreamEnd', 'ResponseStreamChunk'])
+  })
+
   const calls = [{ role: 'assistant', content: [{ type: 'toolCall', id: 'c1', name: 'read', arguments: {} }], stopReason: 'toolUse', timestamp: 5 }]
 
   test('resolveTranscriptPolicy', () => {

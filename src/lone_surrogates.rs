@@ -120,6 +120,15 @@ pub fn decode(units: &[u16]) -> (String, Option<LoneMap>) {
         return (String::from_utf16_lossy(units), None);
     }
     let mut used = [0u32; 2];
+    mark_used(units, &mut used);
+    let Some(map) = free_block(used) else {
+        return (String::from_utf16_lossy(units), None);
+    };
+    (map.decode(units), Some(map))
+}
+
+/// Marks in `used` the candidate blocks that `units` has a character of.
+fn mark_used(units: &[u16], used: &mut [u32; 2]) {
     for c in char::decode_utf16(units.iter().copied()).flatten() {
         let cp = u32::from(c);
         for (p, &plane) in PLANES.iter().enumerate() {
@@ -128,26 +137,70 @@ pub fn decode(units: &[u16]) -> (String, Option<LoneMap>) {
             }
         }
     }
-    let base = PLANES.iter().zip(used).find_map(|(&plane, bits)| {
+}
+
+/// The first candidate block not marked in `used`.
+fn free_block(used: [u32; 2]) -> Option<LoneMap> {
+    PLANES.iter().zip(used).find_map(|(&plane, bits)| {
         (0..BLOCKS_PER_PLANE)
             .find(|k| bits & (1 << k) == 0)
-            .map(|k| plane + k * BLOCK)
-    });
-    let Some(base) = base else {
-        return (String::from_utf16_lossy(units), None);
-    };
-    let map = LoneMap { base };
-    let mut out = String::with_capacity(units.len() + units.len() / 2);
-    for r in char::decode_utf16(units.iter().copied()) {
-        match r {
-            Ok(c) => out.push(c),
-            Err(e) => out.push(map.char_of(e.unpaired_surrogate())),
+            .map(|k| LoneMap {
+                base: plane + k * BLOCK,
+            })
+    })
+}
+
+/// The lone-surrogate mapping of a text that arrives in pieces (a streamed reply), one block for
+/// the whole text so that text held across pieces keeps one meaning. The block is chosen at the
+/// first lone surrogate, among those no earlier piece used; the pieces must not split a surrogate
+/// pair (the caller rejoins them). Limit: a code point of the chosen block arriving after that
+/// (a reply mixing lone surrogates with plane-15/16 private-use characters written later) would
+/// come back as a lone surrogate; `decode` of the whole text avoids that by seeing all of it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PieceMap {
+    used: [u32; 2],
+    map: Option<LoneMap>,
+}
+
+impl PieceMap {
+    /// The mapping in use, once a lone surrogate has been seen.
+    pub fn map(&self) -> Option<LoneMap> {
+        self.map
+    }
+
+    /// One piece as text, its lone surrogates mapped (to U+FFFD only if every block was used).
+    pub fn decode(&mut self, units: &[u16]) -> String {
+        // Plane-15/16 characters are the only ones in a candidate block; their high halves are
+        // 0xDB80..=0xDBFF.
+        if self.map.is_none() && units.iter().any(|&u| (0xDB80..=0xDBFF).contains(&u)) {
+            mark_used(units, &mut self.used);
+        }
+        if let Some(s) = transcode(units) {
+            return s;
+        }
+        if self.map.is_none() {
+            self.map = free_block(self.used);
+        }
+        match self.map {
+            Some(map) => map.decode(units),
+            None => String::from_utf16_lossy(units),
         }
     }
-    (out, Some(map))
 }
 
 impl LoneMap {
+    /// `units` as text, each lone surrogate mapped to this block.
+    fn decode(self, units: &[u16]) -> String {
+        let mut out = String::with_capacity(units.len() + units.len() / 2);
+        for r in char::decode_utf16(units.iter().copied()) {
+            match r {
+                Ok(c) => out.push(c),
+                Err(e) => out.push(self.char_of(e.unpaired_surrogate())),
+            }
+        }
+        out
+    }
+
     fn char_of(self, unit: u16) -> char {
         char::from_u32(self.base + u32::from(unit) - 0xD800).unwrap_or('\u{FFFD}')
     }
@@ -283,5 +336,24 @@ mod tests {
         let (out, m) = decode(&u);
         assert!(m.is_none());
         assert!(out.ends_with('\u{FFFD}'));
+    }
+
+    #[test]
+    fn pieces_share_one_block_that_avoids_earlier_pieces() {
+        let mut pm = PieceMap::default();
+        assert_eq!(pm.decode(&utf16("plain \u{100001}")), "plain \u{100001}");
+        assert!(pm.map().is_none());
+        let mut lone = utf16("x");
+        lone.push(0xDC00);
+        let a = pm.decode(&lone);
+        let m = pm.map().unwrap();
+        // The first block was used by an earlier piece.
+        assert_eq!(m.unit_of('\u{100800}'), Some(0xD800));
+        assert_eq!(m.to_utf16(&a), lone);
+        let mut more = vec![0xD83D];
+        more.extend(utf16("😀y"));
+        let b = pm.decode(&more);
+        assert_eq!(pm.map(), Some(m));
+        assert_eq!(m.to_utf16(&b), more);
     }
 }

@@ -7,6 +7,7 @@
 
 mod followup;
 mod response;
+mod response_stream;
 mod scalar;
 mod scrub;
 mod session_file;

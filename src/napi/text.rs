@@ -47,6 +47,11 @@ impl<'env> Text<'env> {
         lone_surrogates::contains_any(self.units(), bytes)
     }
 
+    /// One piece of a streamed text (see [`lone_surrogates::PieceMap`]).
+    pub fn decode_piece(&self, map: &mut lone_surrogates::PieceMap) -> String {
+        map.decode(self.units())
+    }
+
     pub fn decode(&self) -> Decoded {
         let units = self.units();
         if let Some(s) = lone_surrogates::transcode(units) {

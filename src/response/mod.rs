@@ -12,6 +12,15 @@
 //!   its arguments can be read (reported in `problems`); a block that yields no call keeps its raw
 //!   text in `content` in [`Mode::Extract`] (reported), and is removed in [`Mode::Strip`];
 //! - malformed JSON arguments are kept as the raw string and reported, never dropped;
+//! - whitespace (a local rule a stream can follow, see [`stream`]): whitespace right before removed
+//!   markup is dropped; whitespace right after it is dropped when nothing visible precedes it or
+//!   nothing visible follows it before the next removed markup or the end; all other text is kept
+//!   exactly, so a reply without markup comes back unchanged;
+//! - a closing reasoning tag with no opening tag is R1-style (the text before it is reasoning) only
+//!   when the format or model names a family that writes it so ([`thinking::r1_hint`]); otherwise
+//!   it is a stray tag and removed;
+//! - [`clean_response`] is the stream machine ([`stream::Machine`]) fed the whole reply, so
+//!   [`stream::StreamCleaner`] gives exactly the same result for any chunking;
 //! - `auto` detects every family whose markers are special tokens or fixed tags ([`scan::detect`]);
 //!   the families written as plain JSON or Python (`llama3_json`, `pythonic`, `llama4_pythonic`,
 //!   `xlam`, `olmo3`) are read only when `options.format` names them or `options.model` names
@@ -59,6 +68,7 @@ pub mod qwen3_coder;
 pub mod scan;
 pub mod seed_oss;
 pub mod step3;
+pub mod stream;
 #[cfg(test)]
 mod test_util;
 pub mod thinking;
@@ -263,134 +273,53 @@ pub struct Ctx<'a> {
     pub unwrapped: bool,
 }
 
-/// Clean a whole reply. Never panics; the same input always gives the same output.
+/// Clean a whole reply. Never panics; the same input always gives the same output. This is the
+/// stream machine ([`stream`]) fed the whole reply in one piece, so a [`stream::StreamCleaner`]
+/// gives the same result for any chunking of the reply.
 pub fn clean_response(content: &str, opts: &Options) -> Cleaned {
-    let mut out = Cleaned::default();
-    let model_hint = opts.model.as_deref().and_then(Family::from_model);
-    let forced = match opts.format.as_deref() {
-        None | Some("auto") | Some("") => None,
-        Some(name) => Some(Family::from_format(name).ok_or(name)),
-    };
-    let hint = match forced {
-        Some(f) => f.ok(),
-        None => model_hint,
+    let r1 = thinking::r1_hint(opts.format.as_deref(), opts.model.as_deref());
+    clean_response_r1(content, opts, r1)
+}
+
+/// [`clean_response`] with the reading of a lone closing reasoning tag given (`r1`: R1-style)
+/// rather than taken from the format and model; the seed API (`sanitizeThinkingTags`) reads it
+/// R1-style whatever the model, as the seed did.
+pub(crate) fn clean_response_r1(content: &str, opts: &Options, r1: bool) -> Cleaned {
+    let hint = match opts.format.as_deref() {
+        None | Some("auto") | Some("") => opts.model.as_deref().and_then(Family::from_model),
+        Some(name) => Family::from_format(name),
     };
     // Prefilter: every special-token marker holds `<` or `[` (or is `◁think▷`); only the families
     // read from plain JSON, Python or prose need the full pass without them.
     if !hint.is_some_and(Family::reads_plain_text) && !scan::may_hold_markers(content) {
-        out.content = content.to_owned();
-        if let Some(Err(name)) = forced {
-            out.problems.push(unsupported(name));
+        let mut out = Cleaned {
+            content: content.to_owned(),
+            ..Cleaned::default()
+        };
+        if let Some(name) = opts.format.as_deref() {
+            if !matches!(name, "auto" | "") && Family::from_format(name).is_none() {
+                out.problems.push(unsupported(name));
+            }
         }
         return out;
     }
-    let extra = thinking::Extra {
-        granite: hint == Some(Family::Granite),
-        harmony_stripped: hint == Some(Family::GptOss),
+    let tools = opts.tools.as_ref();
+    let mut m = stream::Machine::with_r1(opts, r1);
+    let (first, end) = match (m.push(content, tools), m.finish(tools)) {
+        (Ok(first), Ok(end)) => (first, end),
+        // A fresh machine is never finished; kept total rather than unwrapped.
+        _ => return Cleaned::default(),
     };
-    let thinks = thinking::find_blocks(content, extra);
-    // Visible pieces between reasoning blocks.
-    let mut pieces: Vec<(usize, usize)> = Vec::with_capacity(thinks.len() + 1);
-    let mut at = 0;
-    for t in &thinks {
-        pieces.push((at, t.outer.start));
-        at = t.outer.end;
-    }
-    pieces.push((at, content.len()));
-
-    let cx = Ctx {
-        tools: opts.tools.as_ref(),
-        unwrapped: model_hint == Some(Family::Qwen3Coder),
+    let mut out = Cleaned {
+        content: first.content,
+        tool_calls: first.tool_calls,
+        reasoning: first.reasoning,
+        format: end.format,
+        problems: end.problems,
     };
-    let family = match forced {
-        _ if opts.tool_calls == Mode::Keep => None,
-        None => pieces
-            .iter()
-            .find_map(|&(s, e)| scan::detect(&content[s..e], model_hint))
-            .or(model_hint),
-        Some(Ok(f)) => Some(f),
-        Some(Err(name)) => {
-            out.problems.push(unsupported(name));
-            None
-        }
-    };
-    let parsed: Vec<Parsed> = match family {
-        Some(f) => pieces
-            .iter()
-            .map(|&(s, e)| parse_family(f, &content[s..e], &cx))
-            .collect(),
-        None => Vec::new(),
-    };
-
-    let mut removed = false;
-    let mut raw_calls = Vec::new();
-    let mut reasoning: Vec<&str> = Vec::new();
-    for (i, &(s, e)) in pieces.iter().enumerate() {
-        let piece = &content[s..e];
-        let mut at = 0;
-        if let Some(p) = parsed.get(i) {
-            if out.format.is_none() {
-                out.format = p.format;
-            }
-            out.problems.extend(p.problems.iter().cloned());
-            for b in &p.blocks {
-                if b.start < at || b.end > piece.len() || b.start > b.end {
-                    continue; // never after `normalize`; kept so no input can panic here
-                }
-                raw_calls.extend(b.calls.iter().cloned());
-                if opts.tool_calls == Mode::Extract && b.keep_raw {
-                    continue;
-                }
-                out.content.push_str(&piece[at..b.start]);
-                let kept = out.content.trim_end().len();
-                out.content.truncate(kept);
-                at = b.end;
-                removed = true;
-            }
-        }
-        out.content.push_str(&piece[at..]);
-        if let Some(t) = thinks.get(i) {
-            match opts.thinking {
-                Mode::Keep => out.content.push_str(&content[t.outer.clone()]),
-                mode => {
-                    let inner = content[t.inner.clone()].trim();
-                    if mode == Mode::Extract && !inner.is_empty() {
-                        reasoning.push(inner);
-                    }
-                    removed = true;
-                    let kept = out.content.trim_end().len();
-                    out.content.truncate(kept);
-                    if !t.closed {
-                        out.problems.push(
-                            "thinking: a reasoning block is never closed; the rest is reasoning"
-                                .into(),
-                        );
-                    }
-                }
-            }
-        }
-    }
-    out.reasoning = reasoning.join("\n\n");
-    if removed {
-        let trimmed = out.content.trim();
-        if trimmed.len() != out.content.len() {
-            out.content = trimmed.to_owned();
-        }
-    }
-    if opts.tool_calls == Mode::Extract {
-        out.tool_calls = raw_calls
-            .into_iter()
-            .enumerate()
-            .map(|(i, c)| ToolCall {
-                id: c.id.unwrap_or_else(|| match family {
-                    Some(Family::Mistral) => mistral::call_id(i, &c.name, &c.arguments),
-                    _ => call_id(i, &c.name, &c.arguments),
-                }),
-                name: c.name,
-                arguments: c.arguments,
-            })
-            .collect();
-    }
+    out.content.push_str(&end.chunk.content);
+    out.reasoning.push_str(&end.chunk.reasoning);
+    out.tool_calls.extend(end.chunk.tool_calls);
     out
 }
 

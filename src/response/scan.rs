@@ -58,13 +58,17 @@ pub fn may_hold_markers(text: &str) -> bool {
 /// grammar `hint`'s family shares is reported as `hint` (`<tool_call>{` is ERNIE-4.5 when the model
 /// is ERNIE).
 pub fn detect(text: &str, hint: Option<Family>) -> Option<Family> {
-    let found = detect_marker(text, hint)?;
-    Some(match (found, hint) {
+    Some(refine(detect_marker(text, hint)?, hint))
+}
+
+/// A detected family, reported as `hint`'s family when that shares its grammar.
+pub fn refine(found: Family, hint: Option<Family>) -> Family {
+    match (found, hint) {
         (Family::Hermes, Some(h @ (Family::Ernie45 | Family::Granite))) => h,
         (Family::Granite | Family::Mistral, Some(Family::Xlam)) => Family::Xlam,
         (Family::HunyuanA13b, Some(Family::Jamba)) => Family::Jamba,
         (f, _) => f,
-    })
+    }
 }
 
 fn detect_marker(text: &str, hint: Option<Family>) -> Option<Family> {

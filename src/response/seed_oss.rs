@@ -61,7 +61,7 @@ mod tests {
     #[test]
     fn truncated_call_and_r1_reasoning() {
         let t = "plan only\n</seed:think>\nOk <seed:tool_call><function=f><parameter=q>a & b";
-        let c = run(t, None, None, None);
+        let c = run(t, None, Some("ByteDance-Seed/Seed-OSS-36B-Instruct"), None);
         assert_eq!(c.reasoning, "plan only");
         assert_eq!(named(&c), [("f", json!({"q": "a & b"}))]);
         assert_eq!(c.content, "Ok");

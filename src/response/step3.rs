@@ -58,7 +58,7 @@ mod tests {
                  </steptml:invoke><｜tool_call_end｜>\n<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"search\">\
                  <steptml:parameter name=\"query\">line1\nline2</steptml:parameter><steptml:parameter name=\"limit\">0010</steptml:parameter></steptml:invoke><｜tool_call_end｜>\n\
                  <｜tool_calls_end｜>\nResults follow.";
-        let c = run(t, None, None, Some(tools));
+        let c = run(t, None, Some("stepfun-ai/step3"), Some(tools));
         assert_eq!(c.format, Some("step3"));
         assert_eq!(c.reasoning, "I should search.");
         assert_eq!(c.content, "Searching now.\nResults follow.");

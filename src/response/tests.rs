@@ -289,7 +289,12 @@ fn deepseek_v3_parallel_with_fence() {
 #[test]
 fn deepseek_v31_with_r1_reasoning_and_suffix() {
     let t = "Need the weather <tool_call>{\"name\": \"x\"}</tool_call>\n</think>\n\nOK <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"days\": 3, \"city\": \"Paris\\nFrance\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜> then more";
-    let c = clean_response(t, &auto());
+    // A closing tag alone is R1-style reasoning when the model is one that writes it that way.
+    let r1 = Options {
+        model: Some("deepseek/deepseek-reasoner".into()),
+        ..auto()
+    };
+    let c = clean_response(t, &r1);
     assert_eq!(c.format, Some("deepseek_v31"));
     assert_eq!(
         c.reasoning,

@@ -26,16 +26,17 @@ pub const OPEN: &str = "<think>";
 pub const CLOSE: &str = "</think>";
 
 /// One kind of reasoning block.
-struct Pair {
-    opens: &'static [&'static str],
-    closes: &'static [&'static str],
-    /// A closing tag alone closes a block from the start of the reply.
-    r1: bool,
+pub(crate) struct Pair {
+    pub(crate) opens: &'static [&'static str],
+    pub(crate) closes: &'static [&'static str],
+    /// A closing tag alone closes a block from the start of the reply (when [`Extra::r1`]).
+    pub(crate) r1: bool,
     /// Markers that end the block without being part of it.
-    ends: &'static [&'static str],
+    pub(crate) ends: &'static [&'static str],
 }
 
-const ALWAYS: &[Pair] = &[
+/// The special-token pairs, always recognised (the stream cleaner scans for the same ones).
+pub(crate) const ALWAYS: &[Pair] = &[
     Pair {
         opens: &[OPEN],
         closes: &[CLOSE],
@@ -99,6 +100,35 @@ pub struct Extra {
     pub granite: bool,
     /// gpt-oss with the Harmony markers stripped: `analysis…assistantfinal…`.
     pub harmony_stripped: bool,
+    /// The reply starts inside reasoning (the opening tag was in the prompt; see [`r1_hint`]): a
+    /// closing tag with no opening tag before it makes everything before it reasoning. Without it
+    /// such a tag is a stray tag, removed, and the text before it stays visible (a stream cannot
+    /// hold back every reply on the chance that a `</think>` comes at its end).
+    pub r1: bool,
+}
+
+/// Whether the format or model named by the caller is one that always reasons and writes its
+/// reasoning without the opening tag (the chat template put it in the prompt): DeepSeek-R1 and
+/// DeepSeek's thinking mode (`deepseek-reasoner`, ids with `r1`, `think` or `reason`), MiniMax-M2,
+/// Step-3, Seed-OSS, and the thinking variants of ERNIE-4.5 and Kimi-K2. Hybrid models whose
+/// thinking can be off (DeepSeek-V3.x chat, GLM, Qwen3, Kimi-K2-Instruct) are not: their replies
+/// without reasoning would otherwise be held back to the end of a stream.
+pub fn r1_hint(format: Option<&str>, model: Option<&str>) -> bool {
+    let by_format = matches!(format, Some("minimax_m2" | "step3" | "seed_oss"));
+    let by_model = model.is_some_and(|m| {
+        let m = m.to_ascii_lowercase();
+        let has = |s: &[&str]| s.iter().any(|p| m.contains(p));
+        has(&[
+            "minimax-m2",
+            "minimax_m2",
+            "step3",
+            "step-3",
+            "seed-oss",
+            "seed_oss",
+        ]) || (has(&["deepseek"]) && has(&["r1", "reasoner", "think", "reason"]))
+            || (has(&["ernie", "kimi"]) && has(&["thinking"]))
+    });
+    by_format || by_model
 }
 
 /// One reasoning block: `outer` covers the tags, `inner` the reasoning text.
@@ -199,7 +229,7 @@ pub fn find_blocks(text: &str, extra: Extra) -> Vec<Think> {
             (None, None) => break,
             // A closing tag first: R1-style at the start, otherwise a stray tag.
             (o, Some((c, len))) if o.is_none_or(|(o, _, _)| c < o) => {
-                let start = if out.is_empty() { 0 } else { c };
+                let start = if out.is_empty() && extra.r1 { 0 } else { c };
                 out.push(Think {
                     outer: start..c + len,
                     inner: start..c,
@@ -263,7 +293,11 @@ mod tests {
     #[test]
     fn closing_only_is_r1_style() {
         let t = "I should call.\n</think>\n\nAnswer";
-        let b = find_blocks(t, Extra::default());
+        let r1 = Extra {
+            r1: true,
+            ..Extra::default()
+        };
+        let b = find_blocks(t, r1);
         assert_eq!(b.len(), 1);
         assert_eq!(&t[b[0].inner.clone()], "I should call.\n");
         assert_eq!(&t[b[0].outer.end..], "\n\nAnswer");
@@ -289,7 +323,17 @@ mod tests {
             inners("[THINK]a[/THINK]b◁think▷c◁/think▷d<|START_THINKING|>e<|END_THINKING|>f<seed:think>g</seed:think>"),
             ["a", "c", "e", "g"]
         );
-        assert_eq!(inners("only seed\n</seed:think>rest"), ["only seed\n"]);
+        let seed = "only seed\n</seed:think>rest";
+        let b = find_blocks(
+            seed,
+            Extra {
+                r1: true,
+                ..Extra::default()
+            },
+        );
+        assert_eq!(&seed[b[0].inner.clone()], "only seed\n");
+        // Without the hint a lone closing tag is a stray tag: an empty block, the text stays.
+        assert_eq!(inners(seed), [""]);
     }
 
     #[test]

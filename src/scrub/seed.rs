@@ -32,7 +32,7 @@ use super::fallback;
 use super::minimax_xml::{INVOKE_BLOCK, WRAPPER_TAG};
 use super::text::find_ci;
 use crate::js_text::js_trim;
-use crate::response::{clean_response, thinking, Mode, Options};
+use crate::response::{clean_response, clean_response_r1, thinking, Mode, Options};
 
 /// Text with no `<` is returned unchanged by [`sanitize_thinking_tags`] (every tag starts with
 /// one). The tool-call step has no fixed prefilter: the cleaner's formats decide.
@@ -170,7 +170,12 @@ fn own_if_changed<'a>(text: Cow<'a, str>, f: impl FnOnce(&str) -> Cow<'_, str>) 
 /// Whether nothing but reasoning blocks and whitespace is left.
 fn visible_is_blank(text: &str) -> bool {
     let mut at = 0;
-    for t in thinking::find_blocks(text, thinking::Extra::default()) {
+    // The seed's R1 reading: a lone `</think>` closes reasoning begun at the start.
+    let r1 = thinking::Extra {
+        r1: true,
+        ..thinking::Extra::default()
+    };
+    for t in thinking::find_blocks(text, r1) {
         if !js_trim(&text[at..t.outer.start]).is_empty() {
             return false;
         }
@@ -280,7 +285,8 @@ fn strip_thinking(content: &str) -> Cow<'_, str> {
         thinking: Mode::Strip,
         ..Options::default()
     };
-    let cleaned = clean_response(content, &opts).content;
+    // R1-style whatever the model: the seed removed the text before a lone `</think>`.
+    let cleaned = clean_response_r1(content, &opts, true).content;
     let text = if cleaned == content {
         Cow::Borrowed(content)
     } else {

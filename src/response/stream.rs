@@ -1,0 +1,1363 @@
+//! Streamed response cleaning (issue #3 item 2): [`StreamCleaner`] takes a reply delta by delta
+//! and gives, per delta, the visible text that is safe to show now, reasoning text, and the tool
+//! calls completed by that delta. [`super::clean_response`] is this same machine fed the whole
+//! reply at once, so for **any** chunking of a reply the concatenated pieces equal what
+//! `clean_response` gives for the whole of it: the machine's decisions depend only on the text,
+//! never on where the deltas were cut.
+//!
+//! How the text is cut (every cut point is a function of the text alone):
+//! - **Visible text** is scanned for the bytes that begin a marker (`<`, `[`, `◁`). Text before
+//!   the first byte that could begin a marker is emitted at once; a partial marker at the end of
+//!   the buffer (`"<minimax:tool_c"`) is held back until it is complete or ruled out, and so are
+//!   the words `functools` / `function call` that Phi-4-mini / GigaChat write before `[` / `<`.
+//! - **Reasoning** (`<think>`, `<seed:think>`, `[THINK]`, `◁think▷`, `<|START_THINKING|>`, Harmony
+//!   `analysis`) is streamed as it comes, holding back only what could be the start of its closing
+//!   tag. Markup inside reasoning is never a call. With an R1 hint ([`thinking::r1_hint`]: the
+//!   model writes reasoning without its opening tag) the reply's start is held back until the first
+//!   reasoning tag (or the end) says whether it was reasoning.
+//! - **A call block** starts at an opener of the family (detected as in [`scan::detect`], or
+//!   forced, or hinted) and ends at the first of the family's closing tokens after which the
+//!   family's parser, given the block so far plus one more character, reads every block as ending
+//!   there (a block that would run on to the end of the text is not finished). Only then is the
+//!   block parsed for output, once: its calls are emitted with that delta. A block whose closing
+//!   token never comes ends with the reply (truncated output) or at the next reasoning tag. Each
+//!   check parses the block so far; checks stop after a budget of a few passes over the block, so
+//!   adversarial input stays linear. Families with no closing token (Mistral, Phi-4-mini,
+//!   Granite, GigaChat, Granite-20B-FC) run to the end of the reply, and the families read from
+//!   plain JSON, Python or prose (`llama3_json`, `pythonic`, `llama4_pythonic`, `xlam`, `olmo3`,
+//!   and `granite` / `gpt_oss` when named, for their prose reasoning) are cleaned at `finish`.
+//!
+//! Whitespace rule (the same for whole replies and streams, applied by `Emitter`): whitespace
+//! right before removed markup (a call block, reasoning, a stray tag) is dropped; whitespace right
+//! after removed markup is dropped when nothing visible precedes it or nothing visible follows it
+//! before the next removed markup or the end; all other text is kept exactly. A reply with no
+//! markup comes back exactly as it is. The stream holds whitespace back until it knows which case
+//! applies. Reasoning blocks are trimmed and joined by a blank line (`"\n\n"`), which the stream
+//! emits at the start of the second and later non-empty blocks, so reasoning pieces concatenate
+//! as they are.
+//!
+//! Work is linear in the reply: visible text and reasoning are scanned once (plus the length of
+//! the longest marker around each delta's end), and a call block is parsed at its closing tokens.
+
+use std::sync::{Arc, LazyLock, Mutex};
+
+use serde_json::Value;
+
+use super::scan::{self, classify_tool_call};
+use super::thinking::{self, ALWAYS};
+use super::{
+    call_id, mistral, parse_family, Block, Ctx, Family, Mode, Options, Parsed, RawCall, ToolCall,
+};
+
+/// What one `push` (or the last part of `finish`) yields.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StreamChunk {
+    /// Visible text that is safe to show now.
+    pub content: String,
+    /// Reasoning text (pieces concatenate as they are).
+    pub reasoning: String,
+    /// The calls completed by this delta, in order.
+    pub tool_calls: Vec<ToolCall>,
+}
+
+/// What `finish` yields: the rest, plus the format found and every problem met.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StreamEnd {
+    pub chunk: StreamChunk,
+    pub format: Option<&'static str>,
+    pub problems: Vec<String>,
+}
+
+/// The error of a `push` or `finish` after `finish`.
+pub const FINISHED: &str =
+    "the stream is finished: push() and finish() cannot be called after finish()";
+
+/// A streaming cleaner that owns its options (the tools schema included).
+#[derive(Debug)]
+pub struct StreamCleaner {
+    machine: Machine,
+    tools: Option<Value>,
+}
+
+impl StreamCleaner {
+    pub fn new(mut opts: Options) -> Self {
+        let tools = opts.tools.take();
+        StreamCleaner {
+            machine: Machine::new(&opts),
+            tools,
+        }
+    }
+
+    /// Feed one delta; `Err(FINISHED)` after `finish`.
+    pub fn push(&mut self, delta: &str) -> Result<StreamChunk, &'static str> {
+        self.machine.push(delta, self.tools.as_ref())
+    }
+
+    /// Flush everything left; `Err(FINISHED)` when called twice.
+    pub fn finish(&mut self) -> Result<StreamEnd, &'static str> {
+        self.machine.finish(self.tools.as_ref())
+    }
+}
+
+/// Longest window read after an opener to tell what it opens (`<tool_call>` + a GLM name, …).
+const WINDOW: usize = 256;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Check {
+    /// The literal alone names the family.
+    Fam(Family),
+    /// `<tool_call>`: what follows tells Hermes, Qwen3-Coder, Granite and GLM apart.
+    ToolCall,
+    /// `<tool_calls>`: `{` is MiniMax-M1, `[` Hunyuan/Jamba.
+    ToolCalls,
+    /// `<|action_start|>` then `<|plugin|>` (InternLM2).
+    ActionStart,
+    /// A `{` must follow (after spaces).
+    Brace(Family),
+    /// `[TOOL_CALLS]` followed by something that reads as calls.
+    Mistral,
+    /// Counts only when this marker comes somewhere later (Kimi's lone `<|tool_call_begin|>`,
+    /// Qwen3-Coder's unwrapped `<function=` needing `</function>`).
+    Later(&'static str, Family),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    ThinkOpen(usize),
+    ThinkClose(usize),
+    Call(Check),
+}
+
+/// A marker the visible-text scanner looks for: `pre` (a word before the marker byte, possibly
+/// empty) then `s` (which starts with `<`, `[` or `◁`).
+#[derive(Debug, Clone, Copy)]
+struct Lit {
+    pre: &'static str,
+    s: &'static str,
+    kind: Kind,
+}
+
+impl Lit {
+    /// `pre` and `s` together (the two markers that have a `pre`).
+    fn whole(&self) -> &'static str {
+        match self.pre {
+            "functools" => "functools[",
+            "function call" => "function call<|role_sep|>",
+            _ => self.s,
+        }
+    }
+}
+
+enum Decision {
+    No,
+    More,
+    Yes {
+        start: usize,
+        len: usize,
+        kind: Kind,
+    },
+}
+
+enum Verdict {
+    No,
+    More,
+    Yes(Family),
+}
+
+/// The openers of a family's call blocks (and its markup-only tags).
+fn openers(f: Family, unwrapped: bool) -> Vec<(&'static str, &'static str)> {
+    let v: &[&str] = match f {
+        Family::Hermes | Family::Glm => &["<tool_call>"],
+        Family::Qwen3Coder if unwrapped => &["<tool_call>", "<function="],
+        Family::Qwen3Coder => &["<tool_call>"],
+        Family::SeedOss => &["<seed:tool_call>"],
+        Family::Ernie45 => &["<tool_call>", "<response>", "</response>"],
+        Family::Granite => &["<tool_call>", "<|tool_call|>"],
+        Family::MinimaxM1 | Family::Jamba => &["<tool_calls>"],
+        Family::HunyuanA13b => &["<tool_calls>", "<answer>", "</answer>"],
+        Family::MinimaxM2 => &["<minimax:tool_call>"],
+        Family::DeepSeek => &[
+            "<｜tool▁calls▁begin｜>",
+            "<｜tool▁call▁begin｜>",
+            "<｜end▁of▁sentence｜>",
+        ],
+        Family::DeepSeekV32 => &["<｜DSML｜function_calls>", "<｜DSML｜invoke"],
+        Family::KimiK2 => &[
+            "<|tool_calls_section_begin|>",
+            "<|tool_call_section_begin|>",
+            "<|tool_call_begin|>",
+        ],
+        Family::GptOss => &["<|channel|>", "<|start|>"],
+        Family::Step3 => &[
+            "<｜tool_calls_begin｜>",
+            "<｜tool_call_begin｜>",
+            "<steptml:invoke",
+        ],
+        Family::Longcat => &["<longcat_tool_call>"],
+        Family::Internlm2 => &["<|action_start|>"],
+        Family::Mistral => &["[TOOL_CALLS"],
+        Family::Granite20bFc => &["<function_call>"],
+        Family::Phi4Mini => return vec![("functools", "[")],
+        Family::Gigachat3 => return vec![("function call", "<|role_sep|>")],
+        // Read at `finish` (see the module doc).
+        Family::Llama3Json
+        | Family::Pythonic
+        | Family::Llama4Pythonic
+        | Family::Xlam
+        | Family::Olmo3 => &[],
+    };
+    v.iter().map(|s| ("", *s)).collect()
+}
+
+/// The tokens after which a family's block may be finished.
+fn closers(f: Family) -> &'static [&'static str] {
+    match f {
+        Family::Hermes | Family::Glm | Family::Granite => &["</tool_call>"],
+        Family::Ernie45 => &["</tool_call>", "<response>", "</response>"],
+        Family::Qwen3Coder => &["</tool_call>", "</function>"],
+        Family::SeedOss => &["</seed:tool_call>"],
+        Family::MinimaxM1 | Family::Jamba => &["</tool_calls>"],
+        Family::HunyuanA13b => &["</tool_calls>", "<answer>", "</answer>"],
+        Family::MinimaxM2 => &["</minimax:tool_call>"],
+        Family::DeepSeek => &[
+            "<｜tool▁calls▁end｜>",
+            "<｜tool▁call▁end｜>",
+            "<｜end▁of▁sentence｜>",
+        ],
+        Family::DeepSeekV32 => &["</｜DSML｜function_calls>", "</｜DSML｜invoke>"],
+        Family::KimiK2 => &[
+            "<|tool_calls_section_end|>",
+            "<|tool_call_section_end|>",
+            "<|tool_call_end|>",
+        ],
+        Family::GptOss => &["<|call|>", "<|return|>", "<|end|>"],
+        Family::Step3 => &[
+            "<｜tool_calls_end｜>",
+            "<｜tool_call_end｜>",
+            "</steptml:invoke>",
+        ],
+        Family::Longcat => &["</longcat_tool_call>"],
+        Family::Internlm2 => &["<|action_end|>"],
+        _ => &[],
+    }
+}
+
+/// The openers `auto` recognises before a family is known (as [`scan::detect`] does).
+fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
+    let call = |s: &'static str, c: Check| Lit {
+        pre: "",
+        s,
+        kind: Kind::Call(c),
+    };
+    let mut v = vec![
+        call("<minimax:tool_call>", Check::Fam(Family::MinimaxM2)),
+        call("<|tool_calls_section_begin|>", Check::Fam(Family::KimiK2)),
+        call("<|tool_call_section_begin|>", Check::Fam(Family::KimiK2)),
+        call(
+            "<|tool_call_begin|>",
+            Check::Later("<|tool_call_argument_begin|>", Family::KimiK2),
+        ),
+        call("<｜tool▁calls▁begin｜>", Check::Fam(Family::DeepSeek)),
+        call("<｜tool▁call▁begin｜>", Check::Fam(Family::DeepSeek)),
+        call("<seed:tool_call>", Check::Fam(Family::SeedOss)),
+        call("<｜DSML｜function_calls>", Check::Fam(Family::DeepSeekV32)),
+        call("<｜DSML｜invoke", Check::Fam(Family::DeepSeekV32)),
+        call("<｜tool_calls_begin｜>", Check::Fam(Family::Step3)),
+        call("<｜tool_call_begin｜>", Check::Fam(Family::Step3)),
+        call("<steptml:invoke", Check::Fam(Family::Step3)),
+        call("<longcat_tool_call>", Check::Fam(Family::Longcat)),
+        call("<|tool_call|>", Check::Fam(Family::Granite)),
+        call("<|channel|>", Check::Fam(Family::GptOss)),
+        call("<|start|>assistant", Check::Fam(Family::GptOss)),
+        call("<tool_call>", Check::ToolCall),
+        call("<tool_calls>", Check::ToolCalls),
+        call("<|action_start|>", Check::ActionStart),
+        call("<function_call>", Check::Brace(Family::Granite20bFc)),
+        call("[TOOL_CALLS]", Check::Mistral),
+        Lit {
+            pre: "functools",
+            s: "[",
+            kind: Kind::Call(Check::Brace(Family::Phi4Mini)),
+        },
+        Lit {
+            pre: "function call",
+            s: "<|role_sep|>",
+            kind: Kind::Call(Check::Fam(Family::Gigachat3)),
+        },
+    ];
+    // Hunyuan's `<answer>` wrapper counts when a call block follows (`auto` would then detect
+    // Hunyuan and strip it, as the whole-reply parse of the family does).
+    for tag in ["<answer>", "</answer>"] {
+        v.push(call(tag, Check::Later("<tool_calls>", Family::HunyuanA13b)));
+    }
+    if hint == Some(Family::Qwen3Coder) {
+        v.push(call(
+            "<function=",
+            Check::Later("</function>", Family::Qwen3Coder),
+        ));
+    }
+    // What the hinted family's parser would take when nothing else is detected.
+    if let Some(h) = hint {
+        for (pre, s) in openers(h, unwrapped) {
+            v.push(Lit {
+                pre,
+                s,
+                kind: Kind::Call(Check::Fam(h)),
+            });
+        }
+    }
+    v
+}
+
+/// The reasoning markers: every opening tag, and the closing tags of R1-style pairs.
+fn think_lits() -> Vec<Lit> {
+    let mut v = Vec::new();
+    for (i, p) in ALWAYS.iter().enumerate() {
+        for s in p.opens {
+            v.push(Lit {
+                pre: "",
+                s,
+                kind: Kind::ThinkOpen(i),
+            });
+        }
+    }
+    for (i, p) in ALWAYS.iter().enumerate().filter(|(_, p)| p.r1) {
+        for s in p.closes {
+            v.push(Lit {
+                pre: "",
+                s,
+                kind: Kind::ThinkClose(i),
+            });
+        }
+    }
+    v
+}
+
+/// The largest char boundary of `s` at or below `i`.
+fn floor(s: &str, i: usize) -> usize {
+    if i >= s.len() {
+        return s.len();
+    }
+    let mut i = i;
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// The first byte at or after `from` that can begin a marker (`<`, `[`, or the lead byte of `◁`).
+fn next_cand(s: &str, from: usize) -> Option<usize> {
+    let b = s.as_bytes().get(from..)?;
+    memchr::memchr3(b'<', b'[', 0xE2, b).map(|i| i + from)
+}
+
+/// The first non-space character within `WINDOW` bytes of `s`.
+fn first_solid(s: &str) -> Option<char> {
+    s[..floor(s, WINDOW)].trim_start().chars().next()
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// R1 hint, no reasoning tag yet: hold everything (it may all be reasoning).
+    R1Pending,
+    Visible,
+    /// Inside a call block of this family; `buf` starts at the block.
+    Block(Family),
+    /// Inside a reasoning block of this pair; `buf` starts in its body.
+    Think(usize),
+}
+
+/// Applies the whitespace rule and collects output (see the module doc).
+#[derive(Debug, Default)]
+struct Emitter {
+    out: StreamChunk,
+    held: String,
+    after_removed: bool,
+    any_visible: bool,
+    r_any: bool,
+    r_started: bool,
+    r_held: String,
+    calls: usize,
+    extract_calls: bool,
+    extract_reasoning: bool,
+    format: Option<&'static str>,
+    problems: Vec<String>,
+}
+
+impl Emitter {
+    fn text(&mut self, s: &str) {
+        if s.is_empty() {
+            return;
+        }
+        let t = s.trim_start();
+        if t.is_empty() {
+            self.held.push_str(s);
+            return;
+        }
+        if self.after_removed && !self.any_visible {
+            self.held.clear();
+        } else {
+            self.out.content.push_str(&self.held);
+            self.held.clear();
+            self.out.content.push_str(&s[..s.len() - t.len()]);
+        }
+        let body = t.trim_end();
+        self.out.content.push_str(body);
+        self.held.push_str(&t[body.len()..]);
+        self.any_visible = true;
+        self.after_removed = false;
+    }
+
+    fn removed(&mut self) {
+        self.held.clear();
+        self.after_removed = true;
+    }
+
+    fn reasoning_begin(&mut self) {
+        self.r_started = false;
+        self.r_held.clear();
+    }
+
+    fn reasoning(&mut self, s: &str) {
+        if !self.extract_reasoning {
+            return;
+        }
+        let s = if self.r_started { s } else { s.trim_start() };
+        if s.is_empty() {
+            return;
+        }
+        let body = s.trim_end();
+        if body.is_empty() {
+            self.r_held.push_str(s);
+            return;
+        }
+        if self.r_started {
+            self.out.reasoning.push_str(&self.r_held);
+        } else {
+            if self.r_any {
+                self.out.reasoning.push_str("\n\n");
+            }
+            self.r_started = true;
+        }
+        self.r_held.clear();
+        self.out.reasoning.push_str(body);
+        self.r_held.push_str(&s[body.len()..]);
+    }
+
+    fn reasoning_end(&mut self) {
+        self.r_held.clear();
+        if self.r_started {
+            self.r_any = true;
+        }
+        self.r_started = false;
+    }
+
+    fn calls(&mut self, calls: &[RawCall], family: Family) {
+        if !self.extract_calls {
+            return;
+        }
+        for c in calls {
+            let i = self.calls;
+            self.calls += 1;
+            let id = c.id.clone().unwrap_or_else(|| match family {
+                Family::Mistral => mistral::call_id(i, &c.name, &c.arguments),
+                _ => call_id(i, &c.name, &c.arguments),
+            });
+            self.out.tool_calls.push(ToolCall {
+                id,
+                name: c.name.clone(),
+                arguments: c.arguments.clone(),
+            });
+        }
+    }
+
+    /// The end of the reply: trailing whitespace stays unless markup was removed right before it.
+    fn end(&mut self) {
+        if !self.after_removed {
+            self.out.content.push_str(&self.held);
+        }
+        self.held.clear();
+    }
+
+    /// Text and blocks of one parsed piece of visible text.
+    fn parsed(&mut self, text: &str, p: Parsed, family: Family, tool_mode: Mode) {
+        if self.format.is_none() {
+            self.format = p.format;
+        }
+        self.problems.extend(p.problems);
+        let mut at = 0;
+        for b in &p.blocks {
+            self.calls(&b.calls, family);
+            if tool_mode == Mode::Extract && b.keep_raw {
+                continue;
+            }
+            let (s, e) = block_range(b, at, text.len());
+            self.text(&text[at..s]);
+            self.removed();
+            at = e;
+        }
+        self.text(&text[at..]);
+    }
+}
+
+/// A block's range clamped to `at..len` and to char boundaries (parsers return exact ranges; this
+/// only keeps a mistake from panicking).
+fn block_range(b: &Block, at: usize, len: usize) -> (usize, usize) {
+    let s = b.start.clamp(at, len);
+    let e = b.end.clamp(s, len);
+    (s, e)
+}
+
+/// The markers of one configuration, indexed by their second byte.
+#[derive(Debug)]
+struct Table {
+    lits: Vec<Lit>,
+    /// Bucket `b` (markers whose second byte is `b`, in priority order) is
+    /// `order[starts[b]..starts[b + 1]]`; `shorts` are the one-byte markers.
+    order: Vec<u16>,
+    starts: [u16; 257],
+    shorts: Vec<u16>,
+}
+
+impl Default for Table {
+    fn default() -> Self {
+        Table {
+            lits: Vec::new(),
+            order: Vec::new(),
+            starts: [0; 257],
+            shorts: Vec::new(),
+        }
+    }
+}
+
+impl Table {
+    fn new(lits: Vec<Lit>) -> Self {
+        let mut t = Table::default();
+        let mut keyed: Vec<(u8, u16)> = Vec::with_capacity(lits.len());
+        for (i, lit) in lits.iter().enumerate() {
+            let i = u16::try_from(i).unwrap_or(u16::MAX);
+            match lit.s.as_bytes().get(1) {
+                Some(&b) => keyed.push((b, i)),
+                None => t.shorts.push(i),
+            }
+        }
+        keyed.sort_unstable();
+        t.order = keyed.iter().map(|&(_, i)| i).collect();
+        let mut at = 0usize;
+        for b in 0..256usize {
+            t.starts[b] = u16::try_from(at).unwrap_or(u16::MAX);
+            while at < keyed.len() && usize::from(keyed[at].0) == b {
+                at += 1;
+            }
+        }
+        t.starts[256] = u16::try_from(at).unwrap_or(u16::MAX);
+        t.lits = lits;
+        t
+    }
+}
+
+/// Key: `(calls on, locked family, hinted family, unwrapped)`.
+type TableKey = (bool, Option<u8>, Option<u8>, bool);
+
+/// Tables built so far (a few dozen configurations at most), so a machine costs no table build.
+static TABLES: LazyLock<Mutex<Tables>> = LazyLock::new(|| Mutex::new(Vec::new()));
+
+type Tables = Vec<(TableKey, Arc<Table>)>;
+
+/// The table a machine starts with, before its own is looked up.
+static EMPTY: LazyLock<Arc<Table>> = LazyLock::new(|| Arc::new(Table::default()));
+
+/// How many reasoning markers lead every table.
+static N_THINK: LazyLock<usize> = LazyLock::new(|| think_lits().len());
+
+/// The unconsumed text: a string whose consumed front is dropped lazily (amortised O(1) a byte;
+/// dropping it at each marker would make a reply of many markers quadratic).
+#[derive(Debug, Default)]
+struct Buf {
+    data: String,
+    head: usize,
+}
+
+impl std::ops::Deref for Buf {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.data.get(self.head..).unwrap_or("")
+    }
+}
+
+impl Buf {
+    fn push_str(&mut self, s: &str) {
+        if self.head > 0 && self.head >= self.data.len() / 2 {
+            self.data.drain(..self.head);
+            self.head = 0;
+        }
+        self.data.push_str(s);
+    }
+
+    /// Drop the first `n` bytes (a char boundary).
+    fn advance(&mut self, n: usize) {
+        self.head = (self.head + n).min(self.data.len());
+    }
+
+    fn take_all(&mut self) -> String {
+        let s = self.to_string();
+        *self = Buf::default();
+        s
+    }
+}
+
+/// The cleaning machine behind [`StreamCleaner`] and [`super::clean_response`]. The tools schema
+/// is passed to each call so that `clean_response` can borrow it.
+#[derive(Debug)]
+pub struct Machine {
+    buf: Buf,
+    /// Absolute offset of `buf[0]` in the reply.
+    consumed: usize,
+    state: State,
+    /// Scan position in `buf` (its meaning depends on `state`).
+    pos: usize,
+    hint: Option<Family>,
+    lock: Option<Family>,
+    calls_on: bool,
+    unwrapped: bool,
+    /// A family read from plain text: everything is cleaned at `finish`.
+    batch: bool,
+    extra: thinking::Extra,
+    tool_mode: Mode,
+    think_mode: Mode,
+    /// The markers looked for now (shared between machines of the same configuration).
+    table: Arc<Table>,
+    /// The last `Later` search: `(marker, from, hit, searched up to)`, absolute positions.
+    memo: Option<(&'static str, usize, Option<usize>, usize)>,
+    /// Bytes parsed so far to test whether the current block is finished.
+    spent: usize,
+    finished: bool,
+    em: Emitter,
+    scratch: String,
+}
+
+impl Machine {
+    pub fn new(opts: &Options) -> Self {
+        let r1 = thinking::r1_hint(opts.format.as_deref(), opts.model.as_deref());
+        Self::with_r1(opts, r1)
+    }
+
+    /// A machine whose reading of a lone closing reasoning tag is given (`r1`: R1-style, the text
+    /// before it is reasoning) instead of taken from the format and model
+    /// ([`thinking::r1_hint`]); the seed API reads it R1-style for every model.
+    pub(crate) fn with_r1(opts: &Options, r1: bool) -> Self {
+        let model_hint = opts.model.as_deref().and_then(Family::from_model);
+        let mut em = Emitter {
+            extract_calls: opts.tool_calls == Mode::Extract,
+            extract_reasoning: opts.thinking == Mode::Extract,
+            ..Emitter::default()
+        };
+        let forced = match opts.format.as_deref() {
+            None | Some("auto") | Some("") => None,
+            Some(name) => Some(Family::from_format(name).ok_or(name)),
+        };
+        if let Some(Err(name)) = forced {
+            em.problems.push(super::unsupported(name));
+        }
+        let hint = match forced {
+            Some(f) => f.ok(),
+            None => model_hint,
+        };
+        let lock = match forced {
+            Some(Ok(f)) => Some(f),
+            _ => None,
+        };
+        let calls_on = opts.tool_calls != Mode::Keep && !matches!(forced, Some(Err(_)));
+        let extra = thinking::Extra {
+            granite: hint == Some(Family::Granite),
+            harmony_stripped: hint == Some(Family::GptOss),
+            r1,
+        };
+        let mut m = Machine {
+            buf: Buf::default(),
+            consumed: 0,
+            state: if extra.r1 {
+                State::R1Pending
+            } else {
+                State::Visible
+            },
+            pos: 0,
+            hint,
+            lock,
+            calls_on,
+            unwrapped: model_hint == Some(Family::Qwen3Coder),
+            batch: hint.is_some_and(Family::reads_plain_text),
+            extra,
+            tool_mode: opts.tool_calls,
+            think_mode: opts.thinking,
+            table: EMPTY.clone(),
+            memo: None,
+            spent: 0,
+            finished: false,
+            em,
+            scratch: String::new(),
+        };
+        m.rebuild_lits();
+        m
+    }
+
+    fn rebuild_lits(&mut self) {
+        let key = (
+            self.calls_on,
+            self.lock.map(|f| f as u8),
+            self.hint.map(|f| f as u8),
+            self.unwrapped,
+        );
+        let cached = TABLES
+            .lock()
+            .ok()
+            .and_then(|t| t.iter().find(|(k, _)| *k == key).map(|(_, t)| t.clone()));
+        if let Some(t) = cached {
+            self.table = t;
+            return;
+        }
+        let mut v = think_lits();
+        if self.calls_on {
+            match self.lock {
+                Some(f) => v.extend(openers(f, self.unwrapped).into_iter().map(|(pre, s)| Lit {
+                    pre,
+                    s,
+                    kind: Kind::Call(Check::Fam(f)),
+                })),
+                None => v.extend(detect_lits(self.hint, self.unwrapped)),
+            }
+        }
+        let table = Arc::new(Table::new(v));
+        if let Ok(mut t) = TABLES.lock() {
+            t.push((key, table.clone()));
+        }
+        self.table = table;
+    }
+
+    pub fn push(
+        &mut self,
+        delta: &str,
+        tools: Option<&Value>,
+    ) -> Result<StreamChunk, &'static str> {
+        if self.finished {
+            return Err(FINISHED);
+        }
+        self.buf.push_str(delta);
+        if !self.batch {
+            self.run(tools);
+        }
+        Ok(std::mem::take(&mut self.em.out))
+    }
+
+    pub fn finish(&mut self, tools: Option<&Value>) -> Result<StreamEnd, &'static str> {
+        if self.finished {
+            return Err(FINISHED);
+        }
+        self.finished = true;
+        if self.batch {
+            let text = self.buf.take_all();
+            self.batch_clean(&text, tools);
+        } else {
+            self.run(tools);
+        }
+        self.em.end();
+        Ok(StreamEnd {
+            chunk: std::mem::take(&mut self.em.out),
+            format: self.em.format,
+            problems: std::mem::take(&mut self.em.problems),
+        })
+    }
+
+    fn drain(&mut self, n: usize) {
+        self.buf.advance(n);
+        self.consumed += n;
+    }
+
+    fn run(&mut self, tools: Option<&Value>) {
+        loop {
+            let moved = match self.state {
+                State::R1Pending => self.step_r1(),
+                State::Visible => self.step_visible(),
+                State::Block(f) => self.step_block(f, tools),
+                State::Think(p) => self.step_think(p),
+            };
+            if !moved {
+                break;
+            }
+        }
+    }
+
+    /// What starts at candidate byte `c` among `lits[..n]`.
+    fn decide(&mut self, c: usize, n: usize) -> Decision {
+        // The markers that can start here: those whose second byte is the next byte (one bucket,
+        // so most `<` in prose or code, `<div>`, `a < b`, cost one lookup), plus one-byte ones.
+        let mut cands = [0u16; 64];
+        let mut m = 0;
+        let bytes = self.buf.as_bytes();
+        match (bytes.get(c), bytes.get(c + 1)) {
+            (Some(&first), Some(&second)) => {
+                let b = usize::from(second);
+                let t = &*self.table;
+                let bucket = &t.order[usize::from(t.starts[b])..usize::from(t.starts[b + 1])];
+                let shorts = t.shorts.iter().filter(|&&k| {
+                    t.lits
+                        .get(usize::from(k))
+                        .is_some_and(|l| l.s.as_bytes().first() == Some(&first))
+                });
+                let mut merged: Vec<u16> = Vec::new();
+                let all = bucket.iter().chain(shorts);
+                if t.shorts.is_empty() || bucket.is_empty() {
+                    for &k in all {
+                        if m < cands.len() {
+                            cands[m] = k;
+                            m += 1;
+                        }
+                    }
+                } else {
+                    merged.extend(all);
+                    merged.sort_unstable();
+                    for k in merged {
+                        if m < cands.len() {
+                            cands[m] = k;
+                            m += 1;
+                        }
+                    }
+                }
+            }
+            _ => {
+                for k in 0..self.table.lits.len().min(cands.len()) {
+                    cands[m] = k as u16;
+                    m += 1;
+                }
+            }
+        }
+        let mut more = false;
+        for &k in &cands[..m] {
+            let k = usize::from(k);
+            if k >= n {
+                continue;
+            }
+            let Some(&lit) = self.table.lits.get(k) else {
+                continue;
+            };
+            if !lit.pre.is_empty() && !self.buf[..c].ends_with(lit.pre) {
+                continue;
+            }
+            let rest = &self.buf[c..];
+            if rest.len() < lit.s.len() {
+                if !self.finished && lit.s.as_bytes().starts_with(rest.as_bytes()) {
+                    more = true;
+                }
+                continue;
+            }
+            if !rest.starts_with(lit.s) {
+                continue;
+            }
+            let start = c - lit.pre.len();
+            let len = lit.pre.len() + lit.s.len();
+            let kind = match lit.kind {
+                Kind::Call(check) => match self.check(check, c + lit.s.len()) {
+                    Verdict::Yes(f) => Kind::Call(Check::Fam(f)),
+                    Verdict::No => continue,
+                    Verdict::More => {
+                        more = true;
+                        continue;
+                    }
+                },
+                k => k,
+            };
+            if more {
+                return Decision::More;
+            }
+            return Decision::Yes { start, len, kind };
+        }
+        if more {
+            Decision::More
+        } else {
+            Decision::No
+        }
+    }
+
+    /// Whether an opener (ending at `after`) really opens a call, and of which family.
+    fn check(&mut self, check: Check, after: usize) -> Verdict {
+        let fin = self.finished;
+        let rest = &self.buf[after..];
+        let full = fin || rest.len() >= WINDOW;
+        let hint = self.hint;
+        let yes = |f: Family| Verdict::Yes(scan::refine(f, hint));
+        let brace = |want: &[char], f: &[Family]| match first_solid(rest) {
+            Some(ch) => match want.iter().position(|w| *w == ch) {
+                Some(i) => yes(f[i]),
+                None => Verdict::No,
+            },
+            None if full => Verdict::No,
+            None => Verdict::More,
+        };
+        match check {
+            Check::Fam(f) => yes(f),
+            Check::ToolCall => {
+                if let Some(f @ (Family::Hermes | Family::Qwen3Coder | Family::Granite)) =
+                    classify_tool_call(rest)
+                {
+                    return yes(f);
+                }
+                let t = rest.trim_start();
+                let lead = rest.len() - t.len();
+                let settled = t
+                    .find(['<', '\n'])
+                    .is_some_and(|p| lead + p + 12 <= WINDOW && rest.len() >= lead + p + 12);
+                if full || settled {
+                    match classify_tool_call(&rest[..floor(rest, WINDOW)]) {
+                        Some(f) => yes(f),
+                        None => Verdict::No,
+                    }
+                } else {
+                    Verdict::More
+                }
+            }
+            Check::ToolCalls => brace(&['{', '['], &[Family::MinimaxM1, Family::HunyuanA13b]),
+            Check::Brace(f) => brace(&['{'], &[f]),
+            Check::ActionStart => {
+                let t = rest[..floor(rest, WINDOW)].trim_start();
+                if t.starts_with("<|plugin|>") {
+                    yes(Family::Internlm2)
+                } else if !full && "<|plugin|>".starts_with(t) {
+                    Verdict::More
+                } else {
+                    Verdict::No
+                }
+            }
+            Check::Mistral => {
+                if mistral::looks_like_calls(rest) {
+                    yes(Family::Mistral)
+                } else if full {
+                    if mistral::looks_like_calls(&rest[..floor(rest, WINDOW)]) {
+                        yes(Family::Mistral)
+                    } else {
+                        Verdict::No
+                    }
+                } else {
+                    Verdict::More
+                }
+            }
+            Check::Later(marker, f) => {
+                if self.later(marker, after) {
+                    yes(f)
+                } else if fin {
+                    Verdict::No
+                } else {
+                    Verdict::More
+                }
+            }
+        }
+    }
+
+    /// Whether `marker` occurs at or after `after` in `buf`. Remembers its last answer per marker
+    /// (as [`scan::Finder`] does), so many openers waiting for one marker stay linear.
+    fn later(&mut self, marker: &'static str, after: usize) -> bool {
+        let from = self.consumed + after;
+        let end = self.consumed + self.buf.len();
+        let mut search_from = from;
+        if let Some(&(m, last_from, hit, searched_to)) = self.memo.as_ref() {
+            if m == marker && from >= last_from {
+                match hit {
+                    Some(h) if h >= from => return true,
+                    Some(_) => {}
+                    None => {
+                        search_from = from.max(searched_to.saturating_sub(marker.len() - 1));
+                    }
+                }
+            }
+        }
+        let rel = floor(&self.buf, search_from.saturating_sub(self.consumed));
+        let hit = scan::find_from(&self.buf, marker, rel).map(|i| i + self.consumed);
+        self.memo = Some((marker, from, hit, end));
+        hit.is_some()
+    }
+
+    /// How much of `buf` before candidate `c` can surely not belong to a marker starting later.
+    fn before_pre(&self, c: usize) -> usize {
+        let mut s = c;
+        for lit in &self.table.lits {
+            if !lit.pre.is_empty() && self.buf[..c].ends_with(lit.pre) {
+                s = s.min(c - lit.pre.len());
+            }
+        }
+        s
+    }
+
+    /// Where to stop emitting plain text at the end of the buffer: before a word that may be the
+    /// `pre` of a marker (`functools` before `[`).
+    fn hold_pre(&self) -> usize {
+        let len = self.buf.len();
+        let mut keep = len;
+        for lit in self.table.lits.iter().filter(|l| !l.pre.is_empty()) {
+            let whole = lit.whole();
+            let from = floor(&self.buf, len.saturating_sub(whole.len() - 1));
+            let first = whole.as_bytes()[0];
+            for i in memchr::memchr_iter(first, &self.buf.as_bytes()[from..]) {
+                if whole
+                    .as_bytes()
+                    .starts_with(&self.buf.as_bytes()[from + i..])
+                {
+                    keep = keep.min(from + i);
+                    break;
+                }
+            }
+        }
+        keep
+    }
+
+    fn step_visible(&mut self) -> bool {
+        let mut i = self.pos;
+        let n = self.table.lits.len();
+        loop {
+            let Some(c) = next_cand(&self.buf, i) else {
+                let keep = if self.finished {
+                    self.buf.len()
+                } else {
+                    self.hold_pre()
+                };
+                self.emit_text(keep);
+                self.pos = self.buf.len();
+                return false;
+            };
+            match self.decide(c, n) {
+                Decision::No => {
+                    i = c + self.buf[c..].chars().next().map_or(1, char::len_utf8);
+                }
+                Decision::More => {
+                    let s = self.before_pre(c);
+                    self.emit_text(s);
+                    self.pos = c - s;
+                    return false;
+                }
+                Decision::Yes { start, len, kind } => {
+                    self.emit_text(start);
+                    self.pos = 0;
+                    self.open(len, kind);
+                    return true;
+                }
+            }
+        }
+    }
+
+    /// Emit `buf[..n]` as visible text and drop it.
+    fn emit_text(&mut self, n: usize) {
+        if n == 0 {
+            return;
+        }
+        let Machine { em, buf, .. } = self;
+        em.text(&buf[..n]);
+        self.drain(n);
+    }
+
+    /// A marker of `len` bytes at the start of `buf`.
+    fn open(&mut self, len: usize, kind: Kind) {
+        match kind {
+            Kind::ThinkOpen(p) => {
+                if self.think_mode == Mode::Keep {
+                    let Machine { em, buf, .. } = self;
+                    em.text(&buf[..len]);
+                } else {
+                    self.em.removed();
+                }
+                self.em.reasoning_begin();
+                self.drain(len);
+                self.state = State::Think(p);
+            }
+            Kind::ThinkClose(_) => {
+                if self.think_mode == Mode::Keep {
+                    let Machine { em, buf, .. } = self;
+                    em.text(&buf[..len]);
+                } else {
+                    self.em.removed();
+                }
+                self.drain(len);
+                self.state = State::Visible;
+            }
+            Kind::Call(check) => {
+                let f = match check {
+                    Check::Fam(f) => f,
+                    // `decide` only returns settled families.
+                    _ => self.hint.unwrap_or(Family::Hermes),
+                };
+                if self.lock.is_none() {
+                    self.lock = Some(f);
+                    self.rebuild_lits();
+                }
+                self.spent = 0;
+                self.state = State::Block(f);
+            }
+        }
+        self.pos = 0;
+    }
+
+    fn step_block(&mut self, f: Family, tools: Option<&Value>) -> bool {
+        let n_think = *N_THINK;
+        let mut i = self.pos;
+        loop {
+            let Some(c) = next_cand(&self.buf, i) else {
+                self.pos = self.buf.len();
+                if self.finished {
+                    self.emit_block(f, self.buf.len(), tools);
+                    return true;
+                }
+                return false;
+            };
+            match self.decide(c, n_think) {
+                Decision::More => {
+                    self.pos = c;
+                    return false;
+                }
+                Decision::Yes { start, .. } => {
+                    self.emit_block(f, start, tools);
+                    return true;
+                }
+                Decision::No => {}
+            }
+            let rest = &self.buf[c..];
+            let step = rest.chars().next().map_or(1, char::len_utf8);
+            let mut partial = false;
+            let mut closed_at = None;
+            for cl in closers(f) {
+                if rest.starts_with(cl) {
+                    closed_at = Some(c + cl.len());
+                    break;
+                }
+                if !self.finished
+                    && rest.len() < cl.len()
+                    && cl.as_bytes().starts_with(rest.as_bytes())
+                {
+                    partial = true;
+                }
+            }
+            if let Some(e) = closed_at {
+                if self.block_done(f, e, tools) {
+                    self.emit_block(f, e, tools);
+                    return true;
+                }
+            } else if partial {
+                self.pos = c;
+                return false;
+            }
+            i = c + step;
+        }
+    }
+
+    fn ctx<'a>(&self, tools: Option<&'a Value>) -> Ctx<'a> {
+        Ctx {
+            tools,
+            unwrapped: self.unwrapped,
+        }
+    }
+
+    /// Whether the block `buf[..e]` is finished: every block the parser reads ends by `e` even
+    /// with more text after it.
+    fn block_done(&mut self, f: Family, e: usize, tools: Option<&Value>) -> bool {
+        self.spent = self.spent.saturating_add(e);
+        if self.spent > e.saturating_mul(16).saturating_add(1 << 20) {
+            return false;
+        }
+        self.scratch.clear();
+        self.scratch.push_str(&self.buf[..e]);
+        self.scratch.push('\u{0}');
+        let p = parse_family(f, &self.scratch, &self.ctx(tools));
+        p.blocks.iter().all(|b| b.end <= e)
+    }
+
+    fn emit_block(&mut self, f: Family, end: usize, tools: Option<&Value>) {
+        let cx = self.ctx(tools);
+        let p = parse_family(f, &self.buf[..end], &cx);
+        let mode = self.tool_mode;
+        let Machine { em, buf, .. } = self;
+        em.parsed(&buf[..end], p, f, mode);
+        self.drain(end);
+        self.state = State::Visible;
+        self.pos = 0;
+    }
+
+    fn step_think(&mut self, p: usize) -> bool {
+        let Some(pair) = ALWAYS.get(p) else {
+            self.state = State::Visible;
+            return true;
+        };
+        let mut best: Option<(usize, usize, bool)> = None;
+        let from = floor(&self.buf, self.pos);
+        for (marks, close) in [(pair.closes, true), (pair.ends, false)] {
+            for m in marks {
+                if let Some(i) = scan::find_from(&self.buf, m, from) {
+                    let better = match best {
+                        None => true,
+                        Some((b, _, bc)) => i < b || (i == b && close && !bc),
+                    };
+                    if better {
+                        best = Some((i, m.len(), close));
+                    }
+                }
+            }
+        }
+        match best {
+            Some((c, len, close)) => {
+                self.think_text(c);
+                let used = if close {
+                    if self.think_mode == Mode::Keep {
+                        let Machine { em, buf, .. } = self;
+                        em.text(&buf[..len]);
+                    }
+                    len
+                } else {
+                    0
+                };
+                self.drain(used);
+                self.em.reasoning_end();
+                self.state = State::Visible;
+                self.pos = 0;
+                true
+            }
+            None if self.finished => {
+                self.think_text(self.buf.len());
+                self.em.reasoning_end();
+                if self.think_mode != Mode::Keep {
+                    self.em.problems.push(
+                        "thinking: a reasoning block is never closed; the rest is reasoning".into(),
+                    );
+                }
+                self.state = State::Visible;
+                self.pos = 0;
+                true
+            }
+            None => {
+                // Hold back only a tail that may still become a closing or ending marker.
+                let len = self.buf.len();
+                let mut safe = len;
+                for m in pair.closes.iter().chain(pair.ends) {
+                    let from = floor(&self.buf, len.saturating_sub(m.len() - 1));
+                    for (i, _) in self.buf[from..].char_indices() {
+                        if m.as_bytes().starts_with(&self.buf.as_bytes()[from + i..]) {
+                            safe = safe.min(from + i);
+                            break;
+                        }
+                    }
+                }
+                self.think_text(safe);
+                self.pos = 0;
+                false
+            }
+        }
+    }
+
+    /// `buf[..n]` is reasoning: extract, strip or keep it, then drop it.
+    fn think_text(&mut self, n: usize) {
+        let mode = self.think_mode;
+        let Machine { em, buf, .. } = self;
+        match mode {
+            Mode::Keep => em.text(&buf[..n]),
+            _ => em.reasoning(&buf[..n]),
+        }
+        self.drain(n);
+    }
+
+    fn step_r1(&mut self) -> bool {
+        let n = *N_THINK;
+        let mut i = self.pos;
+        loop {
+            let Some(c) = next_cand(&self.buf, i) else {
+                self.pos = self.buf.len();
+                if self.finished {
+                    self.state = State::Visible;
+                    self.pos = 0;
+                    return true;
+                }
+                return false;
+            };
+            match self.decide(c, n) {
+                Decision::No => {
+                    i = c + self.buf[c..].chars().next().map_or(1, char::len_utf8);
+                }
+                Decision::More => {
+                    self.pos = c;
+                    return false;
+                }
+                Decision::Yes {
+                    kind: Kind::ThinkClose(_),
+                    start,
+                    len,
+                } => {
+                    // R1 style: everything before the first closing tag was reasoning.
+                    if self.think_mode == Mode::Keep {
+                        let Machine { em, buf, .. } = self;
+                        em.text(&buf[..start + len]);
+                    } else {
+                        self.em.removed();
+                        self.em.reasoning_begin();
+                        let Machine { em, buf, .. } = self;
+                        em.reasoning(&buf[..start]);
+                        self.em.reasoning_end();
+                    }
+                    self.drain(start + len);
+                    self.state = State::Visible;
+                    self.pos = 0;
+                    return true;
+                }
+                Decision::Yes { .. } => {
+                    // An opening tag first: the text before it is visible; scan it again.
+                    self.state = State::Visible;
+                    self.pos = 0;
+                    return true;
+                }
+            }
+        }
+    }
+
+    /// The families read from plain text: the whole-reply algorithm, on the whole text.
+    fn batch_clean(&mut self, content: &str, tools: Option<&Value>) {
+        let thinks = thinking::find_blocks(content, self.extra);
+        let mut pieces: Vec<(usize, usize)> = Vec::with_capacity(thinks.len() + 1);
+        let mut at = 0;
+        for t in &thinks {
+            pieces.push((at, t.outer.start));
+            at = t.outer.end;
+        }
+        pieces.push((at, content.len()));
+        let cx = self.ctx(tools);
+        let family = if !self.calls_on {
+            None
+        } else if let Some(f) = self.lock {
+            Some(f)
+        } else {
+            pieces
+                .iter()
+                .find_map(|&(s, e)| scan::detect(&content[s..e], self.hint))
+                .or(self.hint)
+        };
+        for (i, &(s, e)) in pieces.iter().enumerate() {
+            let piece = &content[s..e];
+            match family {
+                Some(f) => {
+                    let p = parse_family(f, piece, &cx);
+                    self.em.parsed(piece, p, f, self.tool_mode);
+                }
+                None => self.em.text(piece),
+            }
+            if let Some(t) = thinks.get(i) {
+                if self.think_mode == Mode::Keep {
+                    self.em.text(&content[t.outer.clone()]);
+                    continue;
+                }
+                self.em.removed();
+                self.em.reasoning_begin();
+                self.em.reasoning(&content[t.inner.clone()]);
+                self.em.reasoning_end();
+                if !t.closed {
+                    self.em.problems.push(
+                        "thinking: a reasoning block is never closed; the rest is reasoning".into(),
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
