@@ -7,4 +7,5 @@ module.exports = {
   ...require('./js/response.js'),
   ...require('./js/scrub.js'),
   ...require('./js/followup.js'),
+  ...require('./js/tool_style.js'),
 }

@@ -12,4 +12,5 @@ mod scrub;
 mod session_file;
 mod source;
 mod text;
+mod tool_style;
 mod transcript;
