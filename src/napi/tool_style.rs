@@ -11,7 +11,5 @@ use napi_derive::napi;
 pub fn tool_style_json(skeleton: String, texts: Vec<Option<String>>) -> Result<String> {
     let v: serde_json::Value = serde_json::from_str(&skeleton)
         .map_err(|e| Error::new(Status::InvalidArg, format!("skeleton: {e}")))?;
-    tool_style::run_json(&v, texts)
-        .map(|a| a.to_string())
-        .map_err(|e| Error::new(Status::InvalidArg, e))
+    tool_style::run_json(&v, texts).map_err(|e| Error::new(Status::InvalidArg, e))
 }

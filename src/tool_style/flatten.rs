@@ -15,7 +15,7 @@ use std::collections::HashMap;
 
 use super::js_string::js_string;
 use super::model::{Block, History, Part, ResultContent};
-use super::plan::{edits_json, Edit, Piece, Spec, Str};
+use super::plan::{write_edits, Edit, Piece, Spec, Str};
 use serde_json::Value;
 
 pub const UNKNOWN_TOOL: &str = "Unknown Tool";
@@ -23,8 +23,11 @@ pub const UNKNOWN_TOOL: &str = "Unknown Tool";
 pub struct Flattened(pub Vec<Edit>);
 
 impl Flattened {
-    pub fn to_json(&self) -> Value {
-        edits_json(&self.0)
+    pub fn to_json_string(&self) -> String {
+        let mut out = String::from("{\"edits\":");
+        write_edits(&mut out, &self.0);
+        out.push('}');
+        out
     }
 }
 

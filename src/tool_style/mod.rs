@@ -35,19 +35,19 @@ pub mod xml_result;
 
 use serde_json::{json, Value};
 
-/// Runs one operation on a skeleton (see [`model`]) and its texts, and returns the answer as JSON.
-/// `op`: `"xml"`, `"recover"`, `"detect"` or `"openai"`.
-pub fn run_json(skeleton: &Value, texts: Vec<Option<String>>) -> Result<Value, String> {
+/// Runs one operation on a skeleton (see [`model`]) and its texts, and returns the answer as JSON
+/// text. `op`: `"xml"`, `"recover"`, `"detect"` or `"openai"`.
+pub fn run_json(skeleton: &Value, texts: Vec<Option<String>>) -> Result<String, String> {
     let h = model::History::from_json(skeleton, texts)?;
     let op = skeleton.get("op").and_then(Value::as_str).unwrap_or("");
     match op {
-        "xml" => Ok(json!({ "edits": flatten::flatten(&h).to_json() })),
+        "xml" => Ok(flatten::flatten(&h).to_json_string()),
         "recover" => {
             let opts = recover::Options::from_json(skeleton.get("options"))?;
-            Ok(recover::recover(&h, &opts).to_json())
+            Ok(recover::recover(&h, &opts).to_json_string())
         }
-        "detect" => Ok(detect::detect(&h).to_json()),
-        "openai" => Ok(json!({ "messages": openai::to_openai(&h) })),
+        "detect" => Ok(detect::detect(&h).to_json().to_string()),
+        "openai" => Ok(json!({ "messages": openai::to_openai(&h) }).to_string()),
         other => Err(format!("unknown operation {other:?}")),
     }
 }

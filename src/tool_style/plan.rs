@@ -78,28 +78,85 @@ pub fn str_json(s: &Str) -> Value {
     )
 }
 
-fn part_json(p: &PartSpec) -> Value {
+/// A JSON string literal.
+pub fn write_str(out: &mut String, s: &str) {
+    out.push_str(&serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into()));
+}
+
+fn write_usize(out: &mut String, n: usize) {
+    out.push_str(&n.to_string());
+}
+
+/// `[piece, …]`: `"literal"`, `[i]`, `[i, from, to]`.
+pub fn write_pieces(out: &mut String, s: &Str) {
+    out.push('[');
+    for (k, p) in s.iter().enumerate() {
+        if k > 0 {
+            out.push(',');
+        }
+        match p {
+            Piece::Lit(l) => write_str(out, l),
+            Piece::Whole(i) => {
+                out.push('[');
+                write_usize(out, *i);
+                out.push(']');
+            }
+            Piece::Slice(i, a, b) => {
+                out.push_str(&format!("[{i},{a},{b}]"));
+            }
+        }
+    }
+    out.push(']');
+}
+
+fn write_part(out: &mut String, p: &PartSpec) {
     match p {
-        PartSpec::Block(b) => json!(b),
-        PartSpec::Sub(b, s) => json!([b, s]),
-        PartSpec::Text(s) => json!({ "t": str_json(s) }),
+        PartSpec::Block(b) => write_usize(out, *b),
+        PartSpec::Sub(b, s) => out.push_str(&format!("[{b},{s}]")),
+        PartSpec::Text(s) => {
+            out.push_str("{\"t\":");
+            write_pieces(out, s);
+            out.push('}');
+        }
     }
 }
 
 impl Spec {
-    pub fn to_json(&self) -> Value {
+    /// The spec as JSON, written straight to `out`: a history's answer holds thousands of them,
+    /// and building a `serde_json::Value` tree first cost more than the rules themselves.
+    pub fn write(&self, out: &mut String) {
         match self {
-            Spec::Keep(b) => json!(b),
-            Spec::Text(s) => json!({ "t": str_json(s) }),
+            Spec::Keep(b) => write_usize(out, *b),
+            Spec::Text(s) => {
+                out.push_str("{\"t\":");
+                write_pieces(out, s);
+                out.push('}');
+            }
             Spec::ToolUse { id, name, input } => {
-                let input: Vec<Value> = input
-                    .iter()
-                    .map(|(k, v)| match v {
-                        Val::Str(s) => json!([k, { "s": str_json(s) }]),
-                        Val::Json(j) => json!([k, { "v": j }]),
-                    })
-                    .collect();
-                json!({ "u": [id, name, input] })
+                out.push_str("{\"u\":[");
+                write_str(out, id);
+                out.push(',');
+                write_str(out, name);
+                out.push_str(",[");
+                for (k, (key, v)) in input.iter().enumerate() {
+                    if k > 0 {
+                        out.push(',');
+                    }
+                    out.push('[');
+                    write_str(out, key);
+                    match v {
+                        Val::Str(s) => {
+                            out.push_str(",{\"s\":");
+                            write_pieces(out, s);
+                        }
+                        Val::Json(j) => {
+                            out.push_str(",{\"v\":");
+                            out.push_str(&j.to_string());
+                        }
+                    }
+                    out.push_str("}]");
+                }
+                out.push_str("]]}");
             }
             Spec::ToolResult {
                 base,
@@ -107,30 +164,59 @@ impl Spec {
                 content,
                 is_error,
             } => {
-                let c = match content {
-                    ResultSpec::Str(s) => json!({ "s": str_json(s) }),
-                    ResultSpec::Parts(p) => {
-                        json!({ "p": p.iter().map(part_json).collect::<Vec<_>>() })
+                out.push_str("{\"r\":[");
+                write_str(out, id);
+                out.push(',');
+                match content {
+                    ResultSpec::Str(s) => {
+                        out.push_str("{\"s\":");
+                        write_pieces(out, s);
                     }
-                };
-                json!({ "r": [id, c, is_error], "base": base })
+                    ResultSpec::Parts(parts) => {
+                        out.push_str("{\"p\":[");
+                        for (k, p) in parts.iter().enumerate() {
+                            if k > 0 {
+                                out.push(',');
+                            }
+                            write_part(out, p);
+                        }
+                        out.push(']');
+                    }
+                }
+                out.push_str(match is_error {
+                    Some(true) => "},true],\"base\":",
+                    Some(false) => "},false],\"base\":",
+                    None => "},null],\"base\":",
+                });
+                match base {
+                    Some(b) => write_usize(out, *b),
+                    None => out.push_str("null"),
+                }
+                out.push('}');
             }
         }
     }
 }
 
-pub fn edits_json(edits: &[Edit]) -> Value {
-    Value::Array(
-        edits
-            .iter()
-            .map(|e| {
-                json!([
-                    e.msg,
-                    e.content.iter().map(Spec::to_json).collect::<Vec<_>>()
-                ])
-            })
-            .collect(),
-    )
+/// `[[msg, [spec, …]], …]`.
+pub fn write_edits(out: &mut String, edits: &[Edit]) {
+    out.push('[');
+    for (k, e) in edits.iter().enumerate() {
+        if k > 0 {
+            out.push(',');
+        }
+        out.push('[');
+        write_usize(out, e.msg);
+        out.push_str(",[");
+        for (j, spec) in e.content.iter().enumerate() {
+            if j > 0 {
+                out.push(',');
+            }
+            spec.write(out);
+        }
+        out.push_str("]]");
+    }
+    out.push(']');
 }
 
 /// UTF-16 length of `s` (JS `length`).
@@ -167,6 +253,12 @@ mod tests {
         assert_eq!(slice(0, t, 0, t.len()), Piece::Whole(0));
     }
 
+    fn written(s: &Spec) -> Value {
+        let mut out = String::new();
+        s.write(&mut out);
+        serde_json::from_str(&out).expect("valid JSON")
+    }
+
     #[test]
     fn specs_encode_compactly() {
         let s = Spec::ToolUse {
@@ -178,8 +270,31 @@ mod tests {
             ],
         };
         assert_eq!(
-            s.to_json(),
+            written(&s),
             json!({"u": ["x", "n", [["a", {"s": [[1, 2, 3]]}], ["b", {"v": 4}]]]})
         );
+        let r = Spec::ToolResult {
+            base: Some(2),
+            id: "i\"d".into(),
+            content: ResultSpec::Parts(vec![
+                PartSpec::Block(0),
+                PartSpec::Sub(2, 1),
+                PartSpec::Text(vec![Piece::Lit("a\n".into()), Piece::Whole(3)]),
+            ]),
+            is_error: Some(true),
+        };
+        assert_eq!(
+            written(&r),
+            json!({"r": ["i\"d", {"p": [0, [2, 1], {"t": ["a\n", [3]]}]}, true], "base": 2})
+        );
+        let mut out = String::new();
+        write_edits(
+            &mut out,
+            &[Edit {
+                msg: 4,
+                content: vec![Spec::Keep(1), Spec::Text(vec![])],
+            }],
+        );
+        assert_eq!(out, r#"[[4,[1,{"t":[]}]]]"#);
     }
 }

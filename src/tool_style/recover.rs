@@ -18,14 +18,16 @@
 
 use std::collections::{HashMap, HashSet};
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::call_less;
 use super::flat_call::{self, FlatCall, Parsed};
 use super::flat_result;
 use super::ids::Ids;
 use super::model::{Block, History, Part, ResultContent};
-use super::plan::{edits_json, slice, Edit, PartSpec, Piece, ResultSpec, Spec, Str, Val};
+use super::plan::{
+    slice, write_edits, write_str, Edit, PartSpec, Piece, ResultSpec, Spec, Str, Val,
+};
 use super::schema::{restore, restore_untyped, Restored, Tools};
 
 /// The text Roo gives a call whose result never came.
@@ -88,21 +90,54 @@ fn note(path: String, kind: &'static str, message: impl Into<String>) -> Note {
     }
 }
 
+fn write_notes(out: &mut String, notes: &[Note]) {
+    out.push('[');
+    for (k, n) in notes.iter().enumerate() {
+        if k > 0 {
+            out.push(',');
+        }
+        out.push_str("{\"path\":");
+        write_str(out, &n.path);
+        out.push_str(",\"kind\":");
+        write_str(out, n.kind);
+        out.push_str(",\"message\":");
+        write_str(out, &n.message);
+        out.push('}');
+    }
+    out.push(']');
+}
+
 impl Recovery {
-    pub fn to_json(&self) -> Value {
-        let notes = |n: &[Note]| -> Vec<Value> {
-            n.iter()
-                .map(|n| json!({"path": n.path, "kind": n.kind, "message": n.message}))
-                .collect()
-        };
-        json!({
-            "edits": edits_json(&self.edits),
-            "recovered": self.recovered.iter().map(|p| json!({
-                "id": p.id, "name": p.name, "call": p.call, "result": p.result, "source": p.source,
-            })).collect::<Vec<_>>(),
-            "unrecoverable": notes(&self.unrecoverable),
-            "warnings": notes(&self.warnings),
-        })
+    /// The answer as JSON (written directly: see [`Spec::write`]).
+    pub fn to_json_string(&self) -> String {
+        let mut out = String::from("{\"edits\":");
+        write_edits(&mut out, &self.edits);
+        out.push_str(",\"recovered\":[");
+        for (k, p) in self.recovered.iter().enumerate() {
+            if k > 0 {
+                out.push(',');
+            }
+            out.push_str("{\"id\":");
+            write_str(&mut out, &p.id);
+            out.push_str(",\"name\":");
+            write_str(&mut out, &p.name);
+            out.push_str(",\"call\":");
+            write_str(&mut out, &p.call);
+            out.push_str(",\"result\":");
+            match &p.result {
+                Some(r) => write_str(&mut out, r),
+                None => out.push_str("null"),
+            }
+            out.push_str(",\"source\":");
+            write_str(&mut out, p.source);
+            out.push('}');
+        }
+        out.push_str("],\"unrecoverable\":");
+        write_notes(&mut out, &self.unrecoverable);
+        out.push_str(",\"warnings\":");
+        write_notes(&mut out, &self.warnings);
+        out.push('}');
+        out
     }
 }
 
