@@ -197,3 +197,74 @@ pub fn recover_pair(p: &mut Pass<'_>, a: usize, u: usize) {
     v.extend(uses);
     write_results(p, u, &results);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tool_style::ids::Ids;
+    use crate::tool_style::model::build::B;
+    use crate::tool_style::recover::{Options, Recovery};
+
+    fn pass<'h>(h: &'h crate::tool_style::model::History, opts: &'h Options) -> Pass<'h> {
+        Pass {
+            h,
+            opts,
+            ids: Ids::default(),
+            content: vec![None; h.msgs.len()],
+            out: Recovery::default(),
+        }
+    }
+
+    #[test]
+    fn a_result_runs_to_the_next_header_or_the_environment_details() {
+        let mut b = B::default();
+        let h1 = b.text("[execute_command for 'a'] Result:");
+        let o1 = b.text("out a");
+        let h2 = b.text("[list_files for '.'] Result:");
+        let o2 = b.text("x.ts");
+        let env = b.text("<environment_details>\n</environment_details>");
+        let tail = b.text("after");
+        b.msg(
+            "user",
+            vec![h1, o1, Block::Image { url: false }, h2, o2, env, tail],
+        );
+        let opts = Options::default();
+        let p = pass(&b.h, &opts);
+        let headers: Vec<(usize, Header)> = [0, 3]
+            .iter()
+            .map(|&i| {
+                (
+                    i,
+                    xml_result::parse(match &b.h.msgs[0].blocks()[i] {
+                        Block::Text(t) => b.h.text(*t),
+                        _ => "",
+                    })
+                    .unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            result_end(&p, 0, 0, &headers),
+            3,
+            "text and image outputs, up to the next header"
+        );
+        assert_eq!(
+            result_end(&p, 0, 3, &headers),
+            5,
+            "up to the environment details"
+        );
+    }
+
+    #[test]
+    fn an_assistant_that_names_the_tool_in_unreadable_xml_is_not_call_less() {
+        let mut b = B::default();
+        let t = b.text("Running.\n<my_tool>\n<x>1</x>\n</my_tool>\n<execute_command>");
+        b.msg("assistant", vec![t]);
+        let head = b.text("[execute_command for 'ls'] Result:");
+        b.msg("user", vec![head]);
+        let opts = Options::default();
+        let mut p = pass(&b.h, &opts);
+        recover_pair(&mut p, 0, 1);
+        assert!(p.content.iter().all(Option::is_none), "left alone");
+    }
+}

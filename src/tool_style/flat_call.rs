@@ -243,4 +243,55 @@ mod tests {
         let _ = parse(&t);
         assert!(start.elapsed() < std::time::Duration::from_secs(1));
     }
+
+    mod props {
+        //! Whatever the values (built from the format's own tags and newlines), parsing a
+        //! flattened call never panics, and when it yields a call, writing that call again gives
+        //! the same text: the split is a true reading of the block. Unambiguous values (no
+        //! newline before a closing tag) come back exactly.
+        use super::super::*;
+        use crate::tool_style::flatten::call_text;
+        use proptest::prelude::*;
+        use serde_json::{Map, Value};
+
+        const FRAGS: &[&str] = &[
+            "a", "\n", "</a>", "<b>", "</b>", "\n</a>", "\n<b>\n", "é", "😀", "<", ">", " ",
+        ];
+
+        fn value() -> impl Strategy<Value = String> {
+            proptest::collection::vec(proptest::sample::select(FRAGS), 0..8)
+                .prop_map(|v| v.concat())
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(512))]
+            #[test]
+            fn parse_is_a_true_reading(a in value(), b in value(), cut in 0usize..200) {
+                let mut input = Map::new();
+                input.insert("a".into(), Value::String(a.clone()));
+                input.insert("b".into(), Value::String(b.clone()));
+                let t = call_text("x", Some(&Value::Object(input)));
+                if let Parsed::Call(c) = parse(&t) {
+                    let mut back = Map::new();
+                    for (k, r) in &c.params {
+                        back.insert((*k).to_string(), Value::String(t[r.clone()].to_string()));
+                    }
+                    prop_assert_eq!(call_text(c.name, Some(&Value::Object(back))), t.clone());
+                } else {
+                    prop_assert!(false, "a whole flattened call must parse: {:?}", t);
+                }
+                let plain = |v: &str| !v.contains("\n</");
+                if plain(&a) && plain(&b) {
+                    let Parsed::Call(c) = parse(&t) else { unreachable!() };
+                    let vals: Vec<&str> = c.params.iter().map(|(_, r)| &t[r.clone()]).collect();
+                    prop_assert_eq!(vals, vec![a.as_str(), b.as_str()]);
+                }
+                let mut end = cut.min(t.len());
+                while !t.is_char_boundary(end) {
+                    end -= 1;
+                }
+                let _ = parse(&t[..end]);
+            }
+        }
+    }
 }
