@@ -92,4 +92,16 @@ fn main() {
         "read skeleton {:.2} | rules {:.2} | answer JSON {:.2} | run_json (incl. text clone) {:.2}",
         best[0], best[1], best[2], best[3]
     );
+    for op in ["detect", "openai"] {
+        let mut v = skeleton.clone();
+        v["op"] = json!(op);
+        let mut b = f64::INFINITY;
+        for _ in 0..20 {
+            let t0 = Instant::now();
+            let out = tool_style::run_json(&v, texts.clone()).expect("run");
+            b = b.min(t0.elapsed().as_secs_f64() * 1e3);
+            assert!(!out.is_empty());
+        }
+        println!("run_json {op} (incl. text clone) {b:.2}");
+    }
 }

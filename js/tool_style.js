@@ -45,7 +45,7 @@ function encode(history, op, need, options) {
   const sent = []
   const text = (s) => {
     texts.push(s)
-    sent.push(need.texts ? s : null)
+    if (need.texts) sent.push(s)
     return texts.length - 1
   }
   const source = (b, path) => {
@@ -114,7 +114,7 @@ function encode(history, op, need, options) {
     msgs[i] = `${JSON.stringify(m.role)},[${blocks.join(',')}]`
     msgs[i] = `[${msgs[i]}]`
   }
-  const json = `{"op":${JSON.stringify(op)},"options":${options === undefined ? 'null' : options},"msgs":[${msgs.join(',')}]}`
+  const json = `{"op":${JSON.stringify(op)},"n":${texts.length},"options":${options === undefined ? 'null' : options},"msgs":[${msgs.join(',')}]}`
   return { json, texts, sent }
 }
 

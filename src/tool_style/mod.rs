@@ -33,7 +33,7 @@ pub mod schema;
 pub mod xml_call;
 pub mod xml_result;
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// Runs one operation on a skeleton (see [`model`]) and its texts, and returns the answer as JSON
 /// text. `op`: `"xml"`, `"recover"`, `"detect"` or `"openai"`.
@@ -47,7 +47,7 @@ pub fn run_json(skeleton: &Value, texts: Vec<Option<String>>) -> Result<String, 
             Ok(recover::recover(&h, &opts).to_json_string())
         }
         "detect" => Ok(detect::detect(&h).to_json().to_string()),
-        "openai" => Ok(json!({ "messages": openai::to_openai(&h) }).to_string()),
+        "openai" => Ok(openai::to_json_string(&openai::to_openai(&h))),
         other => Err(format!("unknown operation {other:?}")),
     }
 }

@@ -8,8 +8,8 @@
 //! `["i", sourceType]` image, `["o", type]` any other block. A tool_result's `rc` is `null`, a
 //! text index, or an array of parts `["t", ti]`, `["i", sourceType]`, `["o", type]`.
 //! The texts travel beside the JSON, as an array of strings (Node-API copies each one; no JSON
-//! escaping either way). A text the caller did not send (the operation does not read it) is
-//! `null` there.
+//! escaping either way). `n` counts the texts the skeleton names; an operation that reads none
+//! gets an empty array, and a text not sent reads as empty.
 
 use serde_json::Value;
 
@@ -97,7 +97,11 @@ impl History {
     }
 
     pub fn from_json(v: &Value, texts: Vec<Option<String>>) -> Result<History, String> {
-        let n = texts.len();
+        // `n`: how many texts the skeleton names (the array is empty when none is read).
+        let n = v
+            .get("n")
+            .and_then(Value::as_u64)
+            .map_or(texts.len(), |n| n as usize);
         let mut msgs = Vec::new();
         for m in v
             .get("msgs")

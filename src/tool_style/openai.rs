@@ -15,10 +15,8 @@
 //! The answer names blocks and texts of the input; js/tool_style.js builds the messages, and
 //! `arguments` is `JSON.stringify(input)` there.
 
-use serde_json::{json, Value};
-
 use super::model::{Block, Content, History, Part, ResultContent};
-use super::plan::{str_json, Piece, Str};
+use super::plan::{write_pieces, write_str, Piece, Str};
 
 pub const IMAGE_POINTER: &str = "(see following user message for image)";
 
@@ -33,17 +31,60 @@ fn joined(items: Vec<Str>, sep: &str) -> Str {
     out
 }
 
-/// The answer: one entry per output message (`from`: the input message it came from).
-pub fn to_openai(h: &History) -> Vec<Value> {
+/// One part of a user message's array content.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OutPart {
+    Text(usize),
+    /// Block `b` (and part `s` of its content, for a tool result's image); `url`: a URL source.
+    Image {
+        b: usize,
+        s: Option<usize>,
+        url: bool,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Kind {
+    /// The message as it is (content that is neither a string nor blocks).
+    Copy,
+    Text(Str),
+    Assistant {
+        content: Option<Str>,
+        calls: Vec<usize>,
+    },
+    Tool {
+        id: Option<String>,
+        content: Str,
+    },
+    Parts(Vec<OutPart>),
+}
+
+/// One output message, built from input message `from`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OutMsg {
+    pub from: usize,
+    pub role: String,
+    pub kind: Kind,
+}
+
+/// The output messages.
+pub fn to_openai(h: &History) -> Vec<OutMsg> {
     let mut out = Vec::new();
     for (m, msg) in h.msgs.iter().enumerate() {
+        let push = |out: &mut Vec<OutMsg>, role: &str, kind| {
+            out.push(OutMsg {
+                from: m,
+                role: role.to_string(),
+                kind,
+            })
+        };
         let blocks = match &msg.content {
             Content::Str(ti) => {
-                out.push(json!({"from": m, "role": msg.role, "content": {"s": [[ti]]}}));
+                push(&mut out, &msg.role, Kind::Text(vec![Piece::Whole(*ti)]));
                 continue;
             }
             Content::Other => {
-                out.push(json!({"from": m, "role": msg.role, "copy": true}));
+                push(&mut out, &msg.role, Kind::Copy);
                 continue;
             }
             Content::Blocks(b) => b,
@@ -61,17 +102,11 @@ pub fn to_openai(h: &History) -> Vec<Value> {
             let calls: Vec<usize> = (0..blocks.len())
                 .filter(|&b| matches!(blocks[b], Block::ToolUse { .. }))
                 .collect();
-            let mut o = json!({"from": m, "role": "assistant", "reasoning": true});
-            if has_text {
-                o["content"] = json!({"s": str_json(&joined(texts, "\n"))});
-            }
-            if !calls.is_empty() {
-                o["toolCalls"] = json!(calls);
-            }
-            out.push(o);
+            let content = has_text.then(|| joined(texts, "\n"));
+            push(&mut out, "assistant", Kind::Assistant { content, calls });
             continue;
         }
-        let mut images = Vec::new();
+        let mut parts = Vec::new();
         for (b, blk) in blocks.iter().enumerate() {
             let Block::ToolResult { id, content, .. } = blk else {
                 continue;
@@ -79,14 +114,18 @@ pub fn to_openai(h: &History) -> Vec<Value> {
             let text: Str = match content {
                 ResultContent::None => Vec::new(),
                 ResultContent::Str(ti) => vec![Piece::Whole(*ti)],
-                ResultContent::Parts(parts) => {
+                ResultContent::Parts(ps) => {
                     let mut items = Vec::new();
-                    for (s, p) in parts.iter().enumerate() {
+                    for (s, p) in ps.iter().enumerate() {
                         match p {
                             Part::Text(ti) => items.push(vec![Piece::Whole(*ti)]),
                             Part::Image { url } => {
                                 items.push(vec![Piece::Lit(IMAGE_POINTER.into())]);
-                                images.push(json!({"image": [b, s], "url": url}));
+                                parts.push(OutPart::Image {
+                                    b,
+                                    s: Some(s),
+                                    url: *url,
+                                });
                             }
                             Part::Other => {}
                         }
@@ -94,20 +133,92 @@ pub fn to_openai(h: &History) -> Vec<Value> {
                     joined(items, "\n")
                 }
             };
-            out.push(json!({"from": m, "role": "tool", "toolCallId": id, "content": {"s": str_json(&text)}}));
+            push(
+                &mut out,
+                "tool",
+                Kind::Tool {
+                    id: id.clone(),
+                    content: text,
+                },
+            );
         }
-        let mut parts = images;
         for (b, blk) in blocks.iter().enumerate() {
             match blk {
-                Block::Text(ti) => parts.push(json!({"text": [[ti]]})),
-                Block::Image { url } => parts.push(json!({"image": [b], "url": url})),
+                Block::Text(ti) => parts.push(OutPart::Text(*ti)),
+                Block::Image { url } => parts.push(OutPart::Image {
+                    b,
+                    s: None,
+                    url: *url,
+                }),
                 _ => {}
             }
         }
         if !parts.is_empty() {
-            out.push(json!({"from": m, "role": msg.role, "content": {"parts": parts}}));
+            push(&mut out, &msg.role, Kind::Parts(parts));
         }
     }
+    out
+}
+
+fn write_content(out: &mut String, s: &Str) {
+    out.push_str(",\"content\":{\"s\":");
+    write_pieces(out, s);
+    out.push('}');
+}
+
+/// The answer as JSON text for js/tool_style.js: `{"messages": [...]}`, each message
+/// `{from, role}` plus `copy`, `content: {s} | {parts}`, `toolCalls`, `toolCallId`, `reasoning`.
+pub fn to_json_string(msgs: &[OutMsg]) -> String {
+    let mut out = String::from("{\"messages\":[");
+    for (k, m) in msgs.iter().enumerate() {
+        if k > 0 {
+            out.push(',');
+        }
+        out.push_str(&format!("{{\"from\":{},\"role\":", m.from));
+        write_str(&mut out, &m.role);
+        match &m.kind {
+            Kind::Copy => out.push_str(",\"copy\":true"),
+            Kind::Text(s) => write_content(&mut out, s),
+            Kind::Assistant { content, calls } => {
+                out.push_str(",\"reasoning\":true");
+                if let Some(c) = content {
+                    write_content(&mut out, c);
+                }
+                if !calls.is_empty() {
+                    let list: Vec<String> = calls.iter().map(usize::to_string).collect();
+                    out.push_str(&format!(",\"toolCalls\":[{}]", list.join(",")));
+                }
+            }
+            Kind::Tool { id, content } => {
+                out.push_str(",\"toolCallId\":");
+                match id {
+                    Some(id) => write_str(&mut out, id),
+                    None => out.push_str("null"),
+                }
+                write_content(&mut out, content);
+            }
+            Kind::Parts(parts) => {
+                out.push_str(",\"content\":{\"parts\":[");
+                for (j, p) in parts.iter().enumerate() {
+                    if j > 0 {
+                        out.push(',');
+                    }
+                    match p {
+                        OutPart::Text(ti) => out.push_str(&format!("{{\"text\":[[{ti}]]}}")),
+                        OutPart::Image { b, s: Some(s), url } => {
+                            out.push_str(&format!("{{\"image\":[{b},{s}],\"url\":{url}}}"))
+                        }
+                        OutPart::Image { b, s: None, url } => {
+                            out.push_str(&format!("{{\"image\":[{b}],\"url\":{url}}}"))
+                        }
+                    }
+                }
+                out.push_str("]}");
+            }
+        }
+        out.push('}');
+    }
+    out.push_str("]}");
     out
 }
 
@@ -115,6 +226,12 @@ pub fn to_openai(h: &History) -> Vec<Value> {
 mod tests {
     use super::*;
     use crate::tool_style::model::build::{tool_use, B};
+    use serde_json::{json, Value};
+
+    fn answer(h: &History) -> Vec<Value> {
+        let v: Value = serde_json::from_str(&to_json_string(&to_openai(h))).expect("valid JSON");
+        v["messages"].as_array().cloned().unwrap_or_default()
+    }
 
     #[test]
     fn tool_messages_first_then_one_user_message_with_the_tool_images() {
@@ -144,7 +261,7 @@ mod tests {
                 },
             ],
         );
-        let o = to_openai(&b.h);
+        let o = answer(&b.h);
         assert_eq!(
             o[0],
             json!({"from": 0, "role": "assistant", "reasoning": true, "content": {"s": [[0]]}, "toolCalls": [1]})
@@ -172,7 +289,7 @@ mod tests {
                 is_error: false,
             }],
         );
-        let o = to_openai(&b.h);
+        let o = answer(&b.h);
         assert_eq!(
             o[0],
             json!({"from": 0, "role": "assistant", "reasoning": true, "toolCalls": [0]})

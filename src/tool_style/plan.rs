@@ -2,7 +2,7 @@
 //! blocks and to slices of the caller's strings, so js/tool_style.js rebuilds only what changed
 //! and large texts (tool outputs, file contents) never cross the boundary twice.
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// A piece of a string being built.
 #[derive(Debug, Clone, PartialEq)]
@@ -64,18 +64,6 @@ pub enum Spec {
 pub struct Edit {
     pub msg: usize,
     pub content: Vec<Spec>,
-}
-
-pub fn str_json(s: &Str) -> Value {
-    Value::Array(
-        s.iter()
-            .map(|p| match p {
-                Piece::Lit(l) => json!(l),
-                Piece::Whole(i) => json!([i]),
-                Piece::Slice(i, a, b) => json!([i, a, b]),
-            })
-            .collect(),
-    )
 }
 
 /// A JSON string literal.
@@ -244,6 +232,7 @@ pub fn slice(ti: usize, text: &str, from: usize, to: usize) -> Piece {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn slices_are_in_utf16_units_so_js_slice_finds_the_same_text() {
