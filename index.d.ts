@@ -1207,7 +1207,7 @@ export type OpenAiChatMessage =
     }
   | {
       role: string
-      content: string | ({ type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } })[] | unknown
+      content: string | ({ type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } })[]
     }
 
 /**

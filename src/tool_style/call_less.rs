@@ -69,7 +69,15 @@ fn write_results(p: &mut Pass<'_>, u: usize, results: &[(usize, usize, String)])
     p.content[u] = Some(out);
 }
 
-/// Assistant message `a` (no flattened calls) and the user message `u` after it.
+/// Whether user message `u` holds an XML-protocol result header.
+pub fn has_xml_result(h: &super::model::History, u: usize) -> bool {
+    h.msgs[u].blocks().iter().any(|b| match b {
+        Block::Text(ti) => xml_result::parse(h.text(*ti)).is_some(),
+        _ => false,
+    })
+}
+
+/// Assistant message `a` (no flattened results follow it) and the user message `u` after it.
 pub fn recover_pair(p: &mut Pass<'_>, a: usize, u: usize) {
     let h = p.h;
     let headers: Vec<(usize, Header)> = h.msgs[u]

@@ -541,7 +541,15 @@ pub fn recover(h: &History, opts: &Options) -> Recovery {
                 }
             }
         }
-        if !calls.is_empty() || !results.is_empty() {
+        // A call alone in its block with padded values, answered by an XML-protocol
+        // `[<desc>] Result:`, is a genuine XML call that merely looks flattened (models often
+        // write `<attempt_completion>\n<result>\n…\n</result>\n</attempt_completion>`).
+        let xml_answered = results.is_empty() && u.is_some_and(|u| call_less::has_xml_result(h, u));
+        if xml_answered {
+            if let Some(u) = u {
+                call_less::recover_pair(&mut p, a, u);
+            }
+        } else if !calls.is_empty() || !results.is_empty() {
             pair_flattened(&mut p, a, calls, u, results);
         } else if let Some(u) = u {
             call_less::recover_pair(&mut p, a, u);

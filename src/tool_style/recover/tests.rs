@@ -326,3 +326,26 @@ fn native_results_sharing_an_id_are_merged() {
     );
     assert!(matches!(b.h.msgs[1].content, Content::Blocks(_)));
 }
+
+#[test]
+fn a_padded_xml_call_answered_in_the_xml_protocol_is_not_taken_for_a_flattened_one() {
+    let mut b = B::default();
+    let t = b.text("<attempt_completion>\n<result>\nDone.\n</result>\n</attempt_completion>");
+    b.msg("assistant", vec![t]);
+    let head = b.text("[attempt_completion] Result:");
+    let out = b.text("The user denied this operation.");
+    b.msg("user", vec![head, out]);
+    let r = recover(&b.h, &Options::default());
+    assert!(r.edits.is_empty() && r.warnings.is_empty(), "{r:?}");
+    let r = recover(
+        &b.h,
+        &Options {
+            xml_protocol: true,
+            ..Options::default()
+        },
+    );
+    assert_eq!(input(&b.h, &edit(&r, 0)[0]), json!({"result": "Done."}));
+    assert!(
+        matches!(&edit(&r, 1)[0], Spec::ToolResult { content: ResultSpec::Parts(p), .. } if p.len() == 2)
+    );
+}
