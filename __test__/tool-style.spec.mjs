@@ -374,3 +374,39 @@ describe('toOpenAiMessages', () => {
     })
   })
 })
+
+describe('bad and random input', () => {
+  test('histories built from tag fragments: no crash, no message lost, recovery idempotent', () => {
+    let seed = 11
+    const rnd = (n) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648
+      return seed % n
+    }
+    const frags = ['<read_file>', '</read_file>', '<path>', '</path>', '\n', 'x', '[read_file Result]\n\n', "[read_file for 'a'] Result:", '[Unknown Tool Result]\n\n', '<environment_details>', '</content>', '😀', '\uD800', '<', ']']
+    const text = () => Array.from({ length: rnd(8) }, () => frags[rnd(frags.length)]).join('')
+    for (let round = 0; round < 200; round++) {
+      const h = []
+      for (let i = 0; i < 1 + rnd(6); i++) {
+        const role = rnd(2) ? 'assistant' : 'user'
+        const blocks = Array.from({ length: rnd(4) }, () => {
+          const k = rnd(6)
+          if (k === 0) return { type: 'tool_use', id: `i${rnd(3)}`, name: 'read_file', input: { path: text() } }
+          if (k === 1) return { type: 'tool_result', tool_use_id: `i${rnd(3)}`, content: rnd(2) ? text() : [{ type: 'text', text: text() }] }
+          if (k === 2) return { type: 'thinking', thinking: 'x' }
+          return { type: 'text', text: text() }
+        })
+        h.push({ role, content: rnd(5) ? blocks : text() })
+      }
+      deepFreeze(h)
+      for (const opts of [undefined, { xmlProtocol: true }]) {
+        const r = recoverToolBlocks(h, opts)
+        assert.equal(r.history.length, h.length)
+        const again = recoverToolBlocks(r.history, opts)
+        assert.equal(again.history, r.history, `round ${round}: a second recovery changes nothing`)
+      }
+      assert.equal(convertToolStyle(h, 'xml').length, h.length)
+      assert.ok(['json', 'xml', 'mixed', 'none'].includes(detectToolStyle(h).style))
+      assert.ok(Array.isArray(toOpenAiMessages(h)))
+    }
+  })
+})
