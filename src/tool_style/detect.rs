@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 
 use super::flat_call::{self, Parsed};
 use super::model::{Block, Content, History};
-use super::{flat_result, xml_call, xml_result};
+use super::{call_less, flat_result, xml_call, xml_result};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Evidence {
@@ -30,11 +30,15 @@ impl Detected {
     }
 }
 
-fn text_kind(assistant: bool, t: &str) -> Option<&'static str> {
+/// `xml_answered`: the next user message answers in the XML protocol (`[<desc>] Result:`) and has
+/// no flattened result, so a padded call alone in its block is genuine XML (as recovery reads it).
+fn text_kind(assistant: bool, xml_answered: bool, t: &str) -> Option<&'static str> {
     if assistant {
         match flat_call::parse(t) {
-            Parsed::Call(_) | Parsed::Broken { .. } => return Some("flattened_call"),
-            Parsed::NotACall => {}
+            Parsed::Call(_) | Parsed::Broken { .. } if !xml_answered => {
+                return Some("flattened_call")
+            }
+            _ => {}
         }
         matches!(xml_call::find(t), xml_call::Found::Call(_)).then_some("xml_call")
     } else if flat_result::parse(t).is_some() {
@@ -49,9 +53,17 @@ pub fn detect(h: &History) -> Detected {
     let (mut json, mut xml) = (false, false);
     for (m, msg) in h.msgs.iter().enumerate() {
         let assistant = msg.role == "assistant";
+        let xml_answered = assistant
+            && h.msgs.get(m + 1).is_some_and(|u| {
+                u.role == "user"
+                    && call_less::has_xml_result(h, m + 1)
+                    && !u.blocks().iter().any(|b| {
+                        matches!(b, Block::Text(ti) if flat_result::parse(h.text(*ti)).is_some())
+                    })
+            });
         match &msg.content {
             Content::Str(ti) => {
-                if let Some(kind) = text_kind(assistant, h.text(*ti)) {
+                if let Some(kind) = text_kind(assistant, xml_answered, h.text(*ti)) {
                     xml = true;
                     evidence.push(Evidence {
                         path: format!("history[{m}].content"),
@@ -64,7 +76,7 @@ pub fn detect(h: &History) -> Detected {
                     let kind = match blk {
                         Block::ToolUse { .. } => Some("tool_use"),
                         Block::ToolResult { .. } => Some("tool_result"),
-                        Block::Text(ti) => text_kind(assistant, h.text(*ti)),
+                        Block::Text(ti) => text_kind(assistant, xml_answered, h.text(*ti)),
                         _ => None,
                     };
                     if let Some(kind) = kind {
@@ -125,6 +137,17 @@ mod tests {
                 kind: "flattened_call"
             })
         );
+    }
+
+    #[test]
+    fn a_padded_call_answered_in_the_xml_protocol_is_an_xml_call() {
+        let mut b = B::default();
+        let t = b.text("<attempt_completion>\n<result>\nDone.\n</result>\n</attempt_completion>");
+        b.msg("assistant", vec![t]);
+        let r = b.text("[attempt_completion] Result:");
+        b.msg("user", vec![r]);
+        let kinds: Vec<&str> = detect(&b.h).evidence.iter().map(|e| e.kind).collect();
+        assert_eq!(kinds, vec!["xml_call", "xml_result"]);
     }
 
     #[test]
