@@ -1162,3 +1162,128 @@ export declare function buildServerToolFollowup(params: ServerToolFollowupParams
  * `output`). Returns the same object when there is nothing to remove.
  */
 export declare function stripServerToolCalls<T extends ChatAssistantMessage | AnthropicAssistantMessage | readonly ResponsesItem[] | { output: readonly ResponsesItem[] }>(assistant: T, serverTools?: readonly string[]): T
+
+// ---- Tool-call style: XML text vs native blocks (issue #4) ----
+
+/** A content block of an Anthropic-format (Cline / Roo Code / Kilo Code) history. Unknown block types pass through. */
+export type AnthropicContentBlock =
+  | { type: 'text'; text: string; [field: string]: unknown }
+  | { type: 'image'; source: AnthropicImageSource; [field: string]: unknown }
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown>; [field: string]: unknown }
+  | {
+      type: 'tool_result'
+      tool_use_id: string
+      content?: string | readonly AnthropicContentBlock[]
+      is_error?: boolean
+      [field: string]: unknown
+    }
+  | { type: string; [field: string]: unknown }
+
+/** An image's source: base64 data or a URL. */
+export type AnthropicImageSource = { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string }
+
+/** A message of an Anthropic-format history (`api_conversation_history.json`); extra fields (`ts` …) are kept. */
+export interface AnthropicHistoryMessage {
+  role: string
+  content: string | readonly AnthropicContentBlock[]
+  [field: string]: unknown
+}
+
+/** Where a tool-call style shows: a path in the history (`history[3].content[1]`) and what is there. */
+export interface ToolStyleEvidence {
+  path: string
+  /** Native blocks (`tool_use`, `tool_result`), text flattened by a resume (`flattened_call`, `flattened_result`), or genuine XML-protocol text (`xml_call`, `xml_result`). */
+  kind: 'tool_use' | 'tool_result' | 'flattened_call' | 'flattened_result' | 'xml_call' | 'xml_result'
+}
+
+/** The answer of {@link detectToolStyle}. */
+export interface DetectedToolStyle {
+  /** `json`: only native blocks; `xml`: only calls written as text; `mixed`: both (the state to migrate); `none`: no tool calls. */
+  style: 'json' | 'xml' | 'mixed' | 'none'
+  evidence: ToolStyleEvidence[]
+}
+
+/** Options of {@link recoverToolBlocks} (and of {@link convertToolStyle} with `'json'`). */
+export interface RecoverToolBlocksOptions {
+  /**
+   * The tools, Anthropic (`{name, input_schema}`) or OpenAI (`{type: 'function', function: {name, parameters}}`) shaped.
+   * Their schemas restore value types (`"null"` → `null`, `"42"` → `42`, `"true"` → `true`); names absent from the list are reported.
+   */
+  tools?: readonly Record<string, unknown>[]
+  /** Also convert genuine XML-protocol calls (`<read_file><path>a</path></read_file>` inside prose) and their `[desc] Result:` texts. Default `false`. */
+  xmlProtocol?: boolean
+}
+
+/** A tool_use / tool_result pair rebuilt by {@link recoverToolBlocks}. */
+export interface RecoveredToolCall {
+  /** The new id: derived from the position, `[a-zA-Z0-9_-]` only, unique in the history. */
+  id: string
+  name: string
+  /** Where the call was in the input (for a call that was never recorded: its result). */
+  call: string
+  /** Where its result was in the input; `null` when it had none (an `is_error` result was added, if a user message follows). */
+  result: string | null
+  /** `flattened`: text written by a resume; `xml`: genuine XML protocol; `unrecorded`: a Kilo v4.106–v4.111.0 call known only from its result. */
+  source: 'flattened' | 'xml' | 'unrecorded'
+}
+
+/** Something recovery could not restore exactly, or wants the caller to know. */
+export interface ToolStyleNote {
+  /** A path in the input history: `history[3].content[1]`, or `history[3].content[1].input.files` for a value. */
+  path: string
+  /**
+   * unrecoverable: `object_lost` (`[object Object]`), `type_mismatch` (text the schema's type cannot hold), `images_dropped`,
+   * `truncated_call`, `call_not_recorded`. warnings: `unknown_tool`, `call_without_result`, `result_without_call`,
+   * `merged_results`, `name_mismatch`.
+   */
+  kind: string
+  message: string
+}
+
+/** The answer of {@link recoverToolBlocks}. */
+export interface ToolBlockRecovery {
+  /** The history with native blocks; the input array itself when nothing changed. */
+  history: AnthropicHistoryMessage[]
+  recovered: RecoveredToolCall[]
+  /** Values kept as the text they are because their real value is gone (never guessed), and text left as it was. */
+  unrecoverable: ToolStyleNote[]
+  /** Recovered, but worth a look: unknown tools, unpaired calls or results, merged results. */
+  warnings: ToolStyleNote[]
+}
+
+/** An OpenAI chat message built by {@link toOpenAiMessages}. */
+export type OpenAiChatMessage =
+  | { role: 'tool'; tool_call_id: string | null; content: string }
+  | {
+      role: 'assistant'
+      content?: string
+      tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[]
+      reasoning_details?: unknown
+    }
+  | {
+      role: string
+      content: string | ({ type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } })[]
+    }
+
+/**
+ * The history in one tool-call style. `'xml'`: every `tool_use` becomes the text `<name>\n<k>\nvalue\n</k>…\n</name>` and
+ * every `tool_result` the text `[name Result]\n\n…`, exactly as `resumeTaskFromHistory` wrote them (images and `is_error`
+ * dropped; `Unknown Tool` when no call has the id). `'json'`: native blocks are kept and flattened ones recovered
+ * ({@link recoverToolBlocks} with `options`). The input is never mutated; untouched messages are the same objects.
+ */
+export declare function convertToolStyle(history: readonly AnthropicHistoryMessage[], style: 'xml' | 'json', options?: RecoverToolBlocksOptions): AnthropicHistoryMessage[]
+
+/**
+ * Rebuilds native `tool_use` / `tool_result` pairs from calls and results that were flattened to text, pairing them by
+ * position, with deterministic ids. Lossy values are reported in `unrecoverable`, never guessed. Idempotent.
+ */
+export declare function recoverToolBlocks(history: readonly AnthropicHistoryMessage[], options?: RecoverToolBlocksOptions): ToolBlockRecovery
+
+/** Which tool-call style a history is in, with the blocks that show it. */
+export declare function detectToolStyle(history: readonly AnthropicHistoryMessage[]): DetectedToolStyle
+
+/**
+ * The Anthropic-format history as OpenAI chat messages: tool results become `tool` messages (before the user's own blocks),
+ * `tool_use` blocks `tool_calls`; images inside tool results are sent in the user message that follows the tool messages.
+ */
+export declare function toOpenAiMessages(history: readonly AnthropicHistoryMessage[]): OpenAiChatMessage[]

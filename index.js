@@ -8,4 +8,5 @@ module.exports = {
   ...require('./js/response-stream.js'),
   ...require('./js/scrub.js'),
   ...require('./js/followup.js'),
+  ...require('./js/tool_style.js'),
 }

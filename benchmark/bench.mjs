@@ -55,3 +55,6 @@ for (const n of [100, 1000, 10000]) {
 
 // Response cleaning and the outbound scrubbers (benchmark/response.mjs).
 await import('./response.mjs')
+
+// Tool-call style: migrating flattened histories (benchmark/tool-style.mjs).
+await import('./tool-style.mjs')

@@ -4,6 +4,8 @@
 //! - [`transcript`]: provider-specific repairs of a conversation before each model call.
 //! - [`response`]: recovering tool calls written as text by open-weight models.
 //! - [`followup`]: the request that returns a gateway-run tool's results to the model.
+//! - [`tool_style`]: XML-text vs native tool blocks: converting, detecting, and migrating
+//!   histories flattened to XML text back to native blocks.
 //! - [`scrub`]: outbound text scrubbers (OpenClaw's, and seed 000's `sanitizeToolCall` API).
 //! - [`lone_surrogates`]: JS strings with lone UTF-16 surrogates through Rust's `str` and back.
 //! - [`image`]: measuring, downscaling and re-encoding base64 image payloads.
@@ -17,6 +19,7 @@ pub mod lone_surrogates;
 pub mod response;
 pub mod scrub;
 pub mod session_file;
+pub mod tool_style;
 pub mod transcript;
 
 #[cfg(not(test))]

@@ -13,4 +13,5 @@ mod scrub;
 mod session_file;
 mod source;
 mod text;
+mod tool_style;
 mod transcript;
