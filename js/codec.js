@@ -201,6 +201,26 @@ function signatures(b) {
 
 // A small object (usage) one level deep: 4, the count, then key/value pairs; a nested object
 // value is 4, its count and its pairs again (deeper objects are sent by kind only).
+// Usage objects repeat the same keys in the same order: the code found at each position is
+// remembered, so most keys cost one comparison instead of a map lookup.
+const keySeen = new Array(32).fill(undefined)
+const keyCode = new Array(32).fill(0)
+
+function key(k, slot) {
+  if (keySeen[slot] === k) {
+    nums[n++] = keyCode[slot]
+    return
+  }
+  const c = CODE.get(k)
+  if (c === undefined) {
+    str(k)
+    return
+  }
+  nums[n++] = c
+  keySeen[slot] = k
+  keyCode[slot] = c
+}
+
 function object(u, deep) {
   nums[n++] = 4
   const countAt = n++
@@ -208,7 +228,8 @@ function object(u, deep) {
   for (const k in u) {
     const v = u[k]
     room(8)
-    val(k)
+    if (count < 16) key(k, deep ? count : 16 + count)
+    else val(k)
     if (deep && isPlainObject(v)) object(v, false)
     else val(v)
     count++
