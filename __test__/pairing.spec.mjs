@@ -7,6 +7,16 @@ const { repairToolUseResultPairing, sanitizeToolUseResultPairing } = th
 
 const calling = (ids, extra) => assistant(ids.map((id) => toolCall(id, 'read_' + id)), { stopReason: 'toolUse', timestamp: 5000, ...extra })
 
+describe('repairToolUseResultPairing: new string values cross the boundary intact', () => {
+  test('ids with the plan separator and non-ASCII come back exactly', () => {
+    const ids = ['a\x1fb', 'ünï_\u{1F600}', 'plain']
+    const { messages, added } = repairToolUseResultPairing([calling(ids), user('next')])
+    assert.deepEqual(added.map((m) => m.toolCallId), ids)
+    assert.deepEqual(added.map((m) => m.toolName), ids.map((id) => 'read_' + id))
+    assert.deepEqual(roles(messages), ['assistant', 'toolResult', 'toolResult', 'toolResult', 'user'])
+  })
+})
+
 describe('repairToolUseResultPairing: return shape', () => {
   test('returns {messages, added, droppedDuplicateCount, droppedOrphanCount, moved}', () => {
     const input = [user('hi'), calling(['a']), toolResult('a')]

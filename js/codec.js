@@ -357,6 +357,7 @@ function encode(messages, name = 'messages') {
 // sets: n count, then per set: name, n kind, payload —
 //   0: v value | 1: n k (input message k's field) | 2: v prefix, n k (prefix + that field)
 //   | 3: (the built content) | 4: v list, v items, v key, v value (see setInItems)
+//   | 5: t text (a new string value, from `plan.texts`: split, not JSON-parsed)
 // dels: n count, then names. A name is n i >= 0 (FIELDS[i]) or n -1, v name.
 // content: n -1 (untouched) or n count, then blocks:
 //   n j >= 0 own block j | n -1, n msg, n idx, sets, dels, v prefix|null (a copy of that block)
@@ -367,6 +368,8 @@ let f = null
 let at = 0
 let v = null
 let vi = 0
+let t = null
+let ti = 0
 
 // The plan's numbers arrive in this buffer (kept across calls), or in a new array when they did
 // not fit; the buffer then grows for the next call.
@@ -421,6 +424,9 @@ function applySets(messages, o, built) {
       case 3:
         o[key] = built
         break
+      case 5:
+        o[key] = t[ti++]
+        break
       default: {
         const list = v[vi++]
         const items = v[vi++]
@@ -462,6 +468,7 @@ function applyMessage(messages, m) {
   // first by skipping over the sets, then come back.
   const setsAt = at
   const setsVi = vi
+  const setsTi = ti
   skipSets()
   const n = f[at++]
   let built
@@ -472,11 +479,14 @@ function applyMessage(messages, m) {
   }
   const end = at
   const endVi = vi
+  const endTi = ti
   at = setsAt
   vi = setsVi
+  ti = setsTi
   applySets(messages, o, built)
   at = end
   vi = endVi
+  ti = endTi
   if (built !== undefined && base !== null) o.content = built
   return o
 }
@@ -487,6 +497,7 @@ function skipSets() {
     name()
     const kind = f[at++]
     if (kind === 0) vi++
+    else if (kind === 5) ti++
     else if (kind === 1) at++
     else if (kind === 2) {
       vi++
@@ -504,6 +515,9 @@ function apply(messages, plan) {
   at = 0
   v = plan.vals
   vi = 0
+  t = plan.texts
+  // The texts string starts with a separator: the first piece is empty.
+  ti = 1
   const out = new Array(plan.n)
   try {
     for (let i = 0; i < plan.n; i++) {
@@ -525,8 +539,9 @@ function apply(messages, plan) {
   } finally {
     f = null
     v = null
+    t = null
   }
   return out
 }
 
-module.exports = { encode, apply, planBuffer, takePlan, VOCAB }
+module.exports = { encode, apply, planBuffer, takePlan, SEP, VOCAB }

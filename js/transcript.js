@@ -45,7 +45,10 @@ function run(op, messages, options, extra, name = 'messages') {
   const skeleton = codec.encode(messages, name)
   const answer = native.runTranscript(messages, skeleton.nums, skeleton.strs, op, optionsJson(options, extra), codec.planBuffer())
   const plan = JSON.parse(answer.json)
-  if (answer.planLen > 0) plan.nums = codec.takePlan(answer.plan, answer.planLen)
+  if (answer.planLen > 0) {
+    plan.nums = codec.takePlan(answer.plan, answer.planLen)
+    plan.texts = answer.texts.split(codec.SEP)
+  }
   return { messages: codec.apply(messages, plan), plan }
 }
 

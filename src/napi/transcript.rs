@@ -26,6 +26,8 @@ pub struct TranscriptAnswer {
     pub json: String,
     pub plan_len: u32,
     pub plan: Option<Float64Array>,
+    /// The plan's new string values, each preceded by U+001F.
+    pub texts: Option<String>,
 }
 
 /// Runs transcript operation `op` on the skeleton of `messages`.
@@ -47,11 +49,12 @@ pub fn run_transcript(
     let result = ops::run(&op, &cfg, &mut msgs, &mut ctx).map_err(invalid)?;
     let buf = PLAN_NUMS.with(|b| std::mem::take(&mut *b.borrow_mut()));
     let (json, plan) = ops::response_json(&msgs, input_len, ctx.changes.as_deref(), &result, buf);
-    let Some(plan) = plan else {
+    let Some((plan, texts)) = plan else {
         return Ok(TranscriptAnswer {
             json,
             plan_len: 0,
             plan: None,
+            texts: None,
         });
     };
     let len = plan.len();
@@ -65,12 +68,14 @@ pub fn run_transcript(
             json,
             plan_len: len as u32,
             plan: None,
+            texts: Some(texts),
         }
     } else {
         TranscriptAnswer {
             json,
             plan_len: len as u32,
             plan: Some(Float64Array::new(plan.clone())),
+            texts: Some(texts),
         }
     };
     PLAN_NUMS.with(|b| *b.borrow_mut() = plan);

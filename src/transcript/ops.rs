@@ -270,7 +270,7 @@ pub fn response_json(
     changes: Option<&[super::Change]>,
     out: &OpOutput,
     nums: Vec<f64>,
-) -> (String, Option<Vec<f64>>) {
+) -> (String, Option<(Vec<f64>, String)>) {
     let mut s = String::with_capacity(64);
     s.push('{');
     let mut sep = "";
@@ -305,5 +305,5 @@ pub fn response_json(
         s.push_str(&Value::Array(list).to_string());
     }
     s.push('}');
-    (s, plan.map(|p| p.nums))
+    (s, plan.map(|p| (p.nums, p.texts)))
 }

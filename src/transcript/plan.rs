@@ -15,6 +15,9 @@ use serde_json::{Map, Value};
 pub struct Plan {
     pub nums: Vec<f64>,
     pub vals: String,
+    /// New string field values (kind 5), each preceded by U+001F: a split is cheaper for JS than
+    /// `JSON.parse`, which internalises every short string it reads.
+    pub texts: String,
 }
 
 /// The plan of `msgs`, or `None` when the output is exactly the input.
@@ -38,6 +41,7 @@ pub fn encode_parts(msgs: &[Msg], input_len: usize, mut nums: Vec<f64>) -> Optio
     let mut w = Writer {
         nums,
         vals: Vec::with_capacity(64 + msgs.len() * 8),
+        texts: String::new(),
     };
     w.vals.push(b'[');
     for m in msgs {
@@ -48,6 +52,7 @@ pub fn encode_parts(msgs: &[Msg], input_len: usize, mut nums: Vec<f64>) -> Optio
         nums: w.nums,
         // Only JSON text was written: strings through serde_json, the rest ASCII.
         vals: String::from_utf8(w.vals).unwrap_or_default(),
+        texts: w.texts,
     })
 }
 
@@ -55,12 +60,17 @@ pub fn encode_parts(msgs: &[Msg], input_len: usize, mut nums: Vec<f64>) -> Optio
 pub fn encode(msgs: &[Msg], input_len: usize) -> Option<Value> {
     let p = encode_parts(msgs, input_len, Vec::new())?;
     let vals: Value = serde_json::from_str(&p.vals).ok()?;
-    Some(serde_json::json!({"n": msgs.len(), "nums": p.nums, "vals": vals}))
+    let texts: Vec<&str> = p.texts.split(TEXT_SEP).skip(1).collect();
+    Some(serde_json::json!({"n": msgs.len(), "nums": p.nums, "vals": vals, "texts": texts}))
 }
+
+/// Separates the plan's texts (as `SEP` separates the skeleton's strings).
+pub const TEXT_SEP: char = '\u{1f}';
 
 struct Writer {
     nums: Vec<f64>,
     vals: Vec<u8>,
+    texts: String,
 }
 
 impl Writer {
@@ -112,6 +122,11 @@ impl Writer {
             return;
         }
         match o {
+            Override::Json(Value::String(t)) if !t.contains(TEXT_SEP) => {
+                self.code(5);
+                self.texts.push(TEXT_SEP);
+                self.texts.push_str(t);
+            }
             Override::Json(v) => {
                 self.code(0);
                 self.json(v);
@@ -217,6 +232,8 @@ struct Reader<'a> {
     at: usize,
     v: &'a [Value],
     vi: usize,
+    t: &'a [Value],
+    ti: usize,
     input: &'a [Value],
 }
 
@@ -262,6 +279,11 @@ impl Reader<'_> {
             let name = self.name();
             let v = match self.int() {
                 0 => self.next(),
+                5 => {
+                    let t = self.t.get(self.ti).cloned().unwrap_or(Value::Null);
+                    self.ti += 1;
+                    t
+                }
                 1 => {
                     let k = self.idx();
                     self.input_field(k, &name)
@@ -306,16 +328,18 @@ impl Reader<'_> {
         let n = self.idx();
         for _ in 0..n {
             self.name();
-            // (numbers, values) each kind's payload takes.
-            let (nums, vals) = match self.int() {
-                0 => (0, 1),
-                1 => (1, 0),
-                2 => (1, 1),
-                3 => (0, 0),
-                _ => (0, 4),
+            // (numbers, values, texts) each kind's payload takes.
+            let (nums, vals, texts) = match self.int() {
+                0 => (0, 1, 0),
+                1 => (1, 0, 0),
+                2 => (1, 1, 0),
+                3 => (0, 0, 0),
+                5 => (0, 0, 1),
+                _ => (0, 4, 0),
             };
             self.at += nums;
             self.vi += vals;
+            self.ti += texts;
         }
         let d = self.idx();
         for _ in 0..d {
@@ -376,14 +400,14 @@ impl Reader<'_> {
             .and_then(Value::as_array)
             .cloned()
             .unwrap_or_default();
-        let sets_at = (self.at, self.vi);
+        let sets_at = (self.at, self.vi, self.ti);
         self.skip_sets();
         let n = self.int();
         let built = (n >= 0).then(|| (0..n).map(|_| self.block(&own)).collect::<Vec<_>>());
-        let end = (self.at, self.vi);
-        (self.at, self.vi) = sets_at;
+        let end = (self.at, self.vi, self.ti);
+        (self.at, self.vi, self.ti) = sets_at;
         self.sets(&mut o, &built);
-        (self.at, self.vi) = end;
+        (self.at, self.vi, self.ti) = end;
         if let (Some(b), Some(_)) = (built, base) {
             o.insert("content".into(), Value::Array(b));
         }
@@ -405,11 +429,17 @@ pub fn apply_values(input: &[Value], plan: Option<&Value>) -> Vec<Value> {
         .get("vals")
         .and_then(Value::as_array)
         .map_or(&[][..], Vec::as_slice);
+    let texts = plan
+        .get("texts")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
     let mut r = Reader {
         f: &nums,
         at: 0,
         v: vals,
         vi: 0,
+        t: texts,
+        ti: 0,
         input,
     };
     (0..n).map(|_| r.msg()).collect()
