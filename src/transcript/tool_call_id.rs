@@ -25,7 +25,11 @@
 //! guaranteed unique. Here the counter simply continues (`x1000`, `x1001`, … /
 //! `seed:1000`, `seed:1001`, …) until an unused id is found.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
+
+// foldhash (seeded per process; already in the tree through hashbrown): SipHash was ~3% of a
+// whole pass under the id-sanitising policies.
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use sha2::{Digest, Sha256};
 
@@ -333,7 +337,8 @@ mod tests {
     fn strict_suffixes_x2_onwards_then_a_deterministic_counter() {
         let seed = "dup";
         let candidate = format!("dup{}", short_hash(seed, 8));
-        let mut used: HashSet<String> = ["dup".to_string(), candidate.clone()].into();
+        let mut used: HashSet<String> =
+            ["dup".to_string(), candidate.clone()].into_iter().collect();
         assert_eq!(make_unique(seed, &used, Strict), format!("{candidate}x2"));
         used.insert(format!("{candidate}x2"));
         assert_eq!(make_unique(seed, &used, Strict), format!("{candidate}x3"));
@@ -347,7 +352,9 @@ mod tests {
         // Suffixes replace the tail of a full-length candidate.
         let long = "b".repeat(50);
         let long_candidate = format!("{}{}", "b".repeat(32), short_hash(&long, 8));
-        let used: HashSet<String> = ["b".repeat(40), long_candidate.clone()].into();
+        let used: HashSet<String> = ["b".repeat(40), long_candidate.clone()]
+            .into_iter()
+            .collect();
         let next = make_unique(&long, &used, Strict);
         assert_eq!(next, format!("{}x2", &long_candidate[..38]));
     }
@@ -355,7 +362,7 @@ mod tests {
     #[test]
     fn strict9_falls_back_to_counter_hashes() {
         let seed = "abcdefghijk";
-        let mut used: HashSet<String> = ["abcdefghi".to_string()].into();
+        let mut used: HashSet<String> = ["abcdefghi".to_string()].into_iter().collect();
         let first = make_unique(seed, &used, Strict9);
         assert_eq!(first, short_hash("abcdefghijk:0", 9));
         for i in 0..1000 {

@@ -14,8 +14,8 @@
 
 use crate::transcript::context::{msg_path, Ctx, Path};
 use crate::transcript::model::{num_json, Block, Msg, Val};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use serde_json::{json, Value};
-use std::collections::{HashMap, HashSet};
 
 /// The default text of a synthetic tool result.
 pub const DEFAULT_SYNTHETIC_TEXT: &str =
