@@ -145,9 +145,9 @@ fn make_unique(seed: &str, used: &HashSet<String>, mode: ToolCallIdMode) -> Stri
 pub struct IdAllocator {
     mode: ToolCallIdMode,
     used: HashSet<String>,
-    call_occurrences: HashMap<String, u64>,
+    /// Per raw call id: how many calls used it, and the new ids its results have yet to take.
+    calls: HashMap<String, (u64, VecDeque<String>)>,
     orphan_occurrences: HashMap<String, u64>,
-    pending: HashMap<String, VecDeque<String>>,
 }
 
 impl IdAllocator {
@@ -156,9 +156,8 @@ impl IdAllocator {
         Self {
             mode,
             used: HashSet::new(),
-            call_occurrences: HashMap::new(),
+            calls: HashMap::new(),
             orphan_occurrences: HashMap::new(),
-            pending: HashMap::new(),
         }
     }
 
@@ -175,29 +174,35 @@ impl IdAllocator {
 
     /// New id for the next tool-call block whose raw id is `raw`.
     pub fn call_id(&mut self, raw: &str) -> String {
-        let occurrence = self.call_occurrences.entry(raw.to_string()).or_insert(0);
-        *occurrence += 1;
-        let seed = match *occurrence {
-            1 => raw.to_string(),
-            k => format!("{raw}:{k}"),
+        let occurrence = match self.calls.get_mut(raw) {
+            Some((n, _)) => {
+                *n += 1;
+                *n
+            }
+            None => {
+                self.calls.insert(raw.to_string(), (1, VecDeque::new()));
+                1
+            }
         };
-        let id = self.allocate(&seed);
-        self.pending
-            .entry(raw.to_string())
-            .or_default()
-            .push_back(id.clone());
+        let id = if occurrence == 1 {
+            self.allocate(raw)
+        } else {
+            self.allocate(&format!("{raw}:{occurrence}"))
+        };
+        if let Some((_, pending)) = self.calls.get_mut(raw) {
+            pending.push_back(id.clone());
+        }
         id
     }
 
     /// New id for the next tool result whose raw id is `raw`.
     pub fn result_id(&mut self, raw: &str) -> String {
-        if let Some(queue) = self.pending.get_mut(raw) {
-            if let Some(id) = queue.pop_front() {
-                if queue.is_empty() {
-                    self.pending.remove(raw);
-                }
-                return id;
-            }
+        if let Some(id) = self
+            .calls
+            .get_mut(raw)
+            .and_then(|(_, pending)| pending.pop_front())
+        {
+            return id;
         }
         let occurrence = self.orphan_occurrences.entry(raw.to_string()).or_insert(0);
         *occurrence += 1;

@@ -6,7 +6,7 @@
 //! distinct new ids and each result follows the call it answered. Valid, unique ids stay as they are.
 
 use crate::transcript::context::{block_origin_path, msg_path, Ctx};
-use crate::transcript::model::Msg;
+use crate::transcript::model::{Msg, Val};
 use crate::transcript::policy::ToolCallIdMode;
 use crate::transcript::tool_call_id::IdAllocator;
 
@@ -35,7 +35,7 @@ pub fn sanitize_tool_call_ids(msgs: &mut [Msg], ctx: &mut Ctx, mode: ToolCallIdM
                     ctx.change("sanitizeToolCallIds", block_origin_path(b), || {
                         format!("tool call id {:?} → {new:?}", b.id.as_str().unwrap_or(""))
                     });
-                    b.set_str("id", &new);
+                    b.set("id", serde_json::Value::String(new));
                 }
             }
             changed = true;
@@ -46,42 +46,36 @@ pub fn sanitize_tool_call_ids(msgs: &mut [Msg], ctx: &mut Ctx, mode: ToolCallIdM
     changed
 }
 
+fn nonempty(v: &Val) -> Option<&str> {
+    v.as_str().filter(|s| !s.is_empty())
+}
+
 fn rename_result(m: &mut Msg, ctx: &mut Ctx, alloc: &mut IdAllocator) -> bool {
-    let call = m
-        .tool_call_id
-        .as_str()
-        .filter(|s| !s.is_empty())
-        .map(str::to_string);
-    let legacy = m
-        .tool_use_id
-        .as_str()
-        .filter(|s| !s.is_empty())
-        .map(str::to_string);
-    let mut updates: Vec<(&str, String, String)> = Vec::new();
-    match (&call, &legacy) {
+    // The new ids, decided while the old ones are borrowed; the same raw id in both fields is
+    // resolved once.
+    let (call, legacy) = match (nonempty(&m.tool_call_id), nonempty(&m.tool_use_id)) {
         (Some(a), Some(b)) if a == b => {
             let new = alloc.result_id(a);
-            updates.push(("toolCallId", a.clone(), new.clone()));
-            updates.push(("toolUseId", b.clone(), new));
+            (Some(new.clone()), Some(new))
         }
-        _ => {
-            if let Some(a) = &call {
-                updates.push(("toolCallId", a.clone(), alloc.result_id(a)));
-            }
-            if let Some(b) = &legacy {
-                updates.push(("toolUseId", b.clone(), alloc.result_id(b)));
-            }
-        }
-    }
+        (a, b) => (a.map(|a| alloc.result_id(a)), b.map(|b| alloc.result_id(b))),
+    };
     let mut changed = false;
-    for (field, old, new) in updates {
-        if old != new {
-            ctx.change("sanitizeToolCallIds", msg_path(m), || {
-                format!("{field} {old:?} → {new:?}")
-            });
-            m.set(field, serde_json::Value::String(new));
-            changed = true;
+    for (field, new) in [("toolCallId", call), ("toolUseId", legacy)] {
+        let Some(new) = new else { continue };
+        let old = if field == "toolCallId" {
+            &m.tool_call_id
+        } else {
+            &m.tool_use_id
+        };
+        if old.as_str() == Some(new.as_str()) {
+            continue;
         }
+        ctx.change("sanitizeToolCallIds", msg_path(m), || {
+            format!("{field} {:?} → {new:?}", old.as_str().unwrap_or(""))
+        });
+        m.set(field, serde_json::Value::String(new));
+        changed = true;
     }
     changed
 }
