@@ -110,6 +110,7 @@ describe('convertToolStyle', () => {
 
   test('a bad style or argument is a TypeError naming it', () => {
     assert.throws(() => convertToolStyle([], 'yaml'), { name: 'TypeError', message: `style: expected 'xml' or 'json', got "yaml"` })
+    assert.throws(() => convertToolStyle([], 5), { name: 'TypeError', message: `style: expected 'xml' or 'json', got number` })
     assert.throws(() => convertToolStyle({}, 'xml'), { name: 'TypeError', message: 'history: expected an array of messages, got an object' })
     assert.throws(() => convertToolStyle([{ role: 'assistant', content: [{ type: 'tool_use', id: 'a', name: 'x', input: [1] }] }], 'xml'), {
       name: 'TypeError',

@@ -7,6 +7,7 @@
 // the layout below is mirrored field for field by src/transcript/skeleton.rs.
 
 const native = require('../binding.js')
+const { describe, isObject: isPlainObject } = require('./args.js')
 
 const SEP = '\x1f'
 const HEAD_IMAGE = 1024
@@ -121,10 +122,6 @@ function text(v, wantHead, shortHead) {
   nums[n++] = blank(v) ? 1 : 0
   nums[n++] = v.length
   if (head) str(v.length > HEAD_TEXT ? v.slice(0, HEAD_TEXT) : v)
-}
-
-function isPlainObject(v) {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
 }
 
 function block(b, wantHead) {
@@ -309,12 +306,6 @@ let pathBlock = -1
 
 function pathOf(name, i, j) {
   return j >= 0 ? `${name}[${i}].content[${j}]` : `${name}[${i}]`
-}
-
-function describe(v) {
-  if (v === null) return 'null'
-  if (Array.isArray(v)) return 'an array'
-  return typeof v === 'object' ? 'an object' : typeof v
 }
 
 /**

@@ -4,21 +4,13 @@
 // megabytes): the follow-up holds the very same objects, plus the new result messages.
 
 const native = require('../binding.js')
+const { isObject, optStr: str, fail } = require('./args.js')
 
 const PROTOCOLS = ['chat', 'responses', 'anthropic']
 
-function describe(v) {
-  if (v === null) return 'null'
-  if (Array.isArray(v)) return 'an array'
-  return typeof v === 'object' ? 'an object' : typeof v
-}
-
 function expect(ok, path, what, v) {
-  if (!ok) throw new TypeError(`${path}: expected ${what}, got ${describe(v)}`)
+  if (!ok) fail(path, what, v)
 }
-
-const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v)
-const str = (v) => (typeof v === 'string' ? v : null)
 
 function serverToolNames(serverTools, path) {
   if (serverTools === undefined) return ['web_search']

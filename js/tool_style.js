@@ -6,19 +6,7 @@
 // skeleton's layout.
 
 const native = require('../binding.js')
-
-function describe(v) {
-  if (v === null) return 'null'
-  if (Array.isArray(v)) return 'an array'
-  return typeof v === 'object' ? 'an object' : typeof v
-}
-
-function fail(path, what, v) {
-  throw new TypeError(`${path}: expected ${what}, got ${describe(v)}`)
-}
-
-const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v)
-const optStr = (v) => (typeof v === 'string' ? v : null)
+const { describe, isObject, optStr, fail } = require('./args.js')
 
 // JSON.stringify writes a lone surrogate as a `\udXXX` escape, which the native JSON reader
 // refuses; such strings go as U+FFFD instead (inputs are the only strings sent inside the JSON).
