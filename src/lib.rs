@@ -10,8 +10,10 @@
 //! - [`lone_surrogates`]: JS strings with lone UTF-16 surrogates through Rust's `str` and back.
 //! - [`image`]: measuring, downscaling and re-encoding base64 image payloads.
 //! - [`session_file`]: repairing a session's JSONL file on disk.
+//! - `allocator`: the global allocator and its tuning.
 //! - `napi`: the JS boundary and nothing else (only in the addon build).
 
+mod allocator;
 pub mod followup;
 pub mod image;
 pub mod js_text;
@@ -24,8 +26,3 @@ pub mod transcript;
 
 #[cfg(not(test))]
 mod napi;
-
-/// The rules allocate many small strings per message; mimalloc makes that several times cheaper
-/// than the system allocator (measured in the README's benchmark notes).
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;

@@ -15,3 +15,9 @@ mod source;
 mod text;
 mod tool_style;
 mod transcript;
+
+/// Runs once when Node loads the addon.
+#[napi_derive::module_init]
+fn init() {
+    crate::allocator::tune();
+}

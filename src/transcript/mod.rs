@@ -15,6 +15,7 @@ pub mod policy_json;
 pub mod provider_id;
 pub mod rules;
 pub mod skeleton;
+pub mod str_table;
 pub mod tool_call_id;
 pub mod usage;
 

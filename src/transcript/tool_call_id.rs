@@ -25,15 +25,10 @@
 //! guaranteed unique. Here the counter simply continues (`x1000`, `x1001`, … /
 //! `seed:1000`, `seed:1001`, …) until an unused id is found.
 
-use std::collections::VecDeque;
-
-// foldhash (seeded per process; already in the tree through hashbrown): SipHash was ~3% of a
-// whole pass under the id-sanitising policies.
-use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
-
 use sha2::{Digest, Sha256};
 
 use crate::transcript::policy::ToolCallIdMode;
+use crate::transcript::str_table::{Key, StrTable};
 
 const STRICT9_LEN: usize = 9;
 const STRICT_MAX_LEN: usize = 40;
@@ -89,30 +84,30 @@ pub fn is_valid_cloud_code_assist_tool_id(id: &str, mode: ToolCallIdMode) -> boo
     }
 }
 
-/// `makeUniqueToolId`: a sanitised id for `seed` that is not in `used`.
-fn make_unique(seed: &str, used: &HashSet<String>, mode: ToolCallIdMode) -> String {
+/// `makeUniqueToolId`: a sanitised id for `seed` for which `used` is false.
+fn make_unique(seed: &str, used: impl Fn(&str) -> bool, mode: ToolCallIdMode) -> String {
     match mode {
         ToolCallIdMode::Strict9 => {
             let base = sanitize_tool_call_id(Some(seed), mode);
-            if !used.contains(&base) {
+            if !used(&base) {
                 return base;
             }
             // OpenClaw tries i = 0..=999, then hashes the clock; the counter
             // continues instead (see the module docs).
             (0u64..)
                 .map(|i| short_hash(&format!("{seed}:{i}"), STRICT9_LEN))
-                .find(|hashed| !used.contains(hashed))
+                .find(|hashed| !used(hashed))
                 .unwrap_or_default()
         }
         ToolCallIdMode::Strict => {
             let mut base = sanitize_tool_call_id(Some(seed), mode);
             base.truncate(STRICT_MAX_LEN);
-            if !used.contains(&base) {
+            if !used(&base) {
                 return base;
             }
             base.truncate(STRICT_MAX_LEN - STRICT_HASH_LEN);
             let candidate = base + &short_hash(seed, STRICT_HASH_LEN);
-            if !used.contains(&candidate) {
+            if !used(&candidate) {
                 return candidate;
             }
             // OpenClaw tries x2..=x999, then `t<Date.now()>`; the counter
@@ -125,7 +120,7 @@ fn make_unique(seed: &str, used: &HashSet<String>, mode: ToolCallIdMode) -> Stri
                         .min(candidate.len());
                     format!("{}{suffix}", &candidate[..keep])
                 })
-                .find(|next| !used.contains(next))
+                .find(|next| !used(next))
                 .unwrap_or_default()
         }
     }
@@ -141,23 +136,43 @@ fn make_unique(seed: &str, used: &HashSet<String>, mode: ToolCallIdMode) -> Stri
 /// therefore an orphan.
 ///
 /// OpenClaw only resolves non-empty string ids; callers should do the same.
-#[derive(Clone, Debug)]
 pub struct IdAllocator {
     mode: ToolCallIdMode,
-    used: HashSet<String>,
-    /// Per raw call id: how many calls used it, and the new ids its results have yet to take.
-    calls: HashMap<String, (u64, VecDeque<String>)>,
-    orphan_occurrences: HashMap<String, u64>,
+    /// Every id handed out so far.
+    used: StrTable<()>,
+    /// Per raw call id: how many calls used it, and its queue of new ids no result has taken yet.
+    calls: StrTable<CallIds>,
+    /// The pending queues' cells: a new id (in `used`) and the next cell of its queue.
+    cells: Vec<(Key, usize)>,
+    orphan_occurrences: StrTable<u64>,
+}
+
+/// Marks the end of a pending queue.
+const NONE: usize = usize::MAX;
+
+/// The calls seen for one raw id.
+struct CallIds {
+    count: u64,
+    /// First and last cell of the pending queue (`NONE` when empty).
+    head: usize,
+    tail: usize,
 }
 
 impl IdAllocator {
     /// A resolver for one transcript pass.
     pub fn new(mode: ToolCallIdMode) -> Self {
+        Self::with_capacity(mode, 0)
+    }
+
+    /// A resolver sized for about `calls` tool calls.
+    pub fn with_capacity(mode: ToolCallIdMode, calls: usize) -> Self {
+        // Ids are rarely longer than 40 bytes (`strict` caps them there).
         Self {
             mode,
-            used: HashSet::new(),
-            calls: HashMap::new(),
-            orphan_occurrences: HashMap::new(),
+            used: StrTable::with_capacity(calls, 24),
+            calls: StrTable::with_capacity(calls, 40),
+            cells: Vec::with_capacity(calls),
+            orphan_occurrences: StrTable::with_capacity(0, 0),
         }
     }
 
@@ -166,54 +181,72 @@ impl IdAllocator {
         self.mode
     }
 
-    fn allocate(&mut self, seed: &str) -> String {
-        let id = make_unique(seed, &self.used, self.mode);
-        self.used.insert(id.clone());
-        id
+    fn allocate(&mut self, seed: &str) -> (String, Key) {
+        let used = &self.used;
+        let id = make_unique(seed, |s| used.contains(s), self.mode);
+        let key = self.used.insert_new(&id, ());
+        (id, key)
     }
 
     /// New id for the next tool-call block whose raw id is `raw`.
     pub fn call_id(&mut self, raw: &str) -> String {
         let occurrence = match self.calls.get_mut(raw) {
-            Some((n, _)) => {
-                *n += 1;
-                *n
+            Some(c) => {
+                c.count += 1;
+                c.count
             }
-            None => {
-                self.calls.insert(raw.to_string(), (1, VecDeque::new()));
-                1
-            }
+            None => 1,
         };
-        let id = if occurrence == 1 {
+        let (id, key) = if occurrence == 1 {
             self.allocate(raw)
         } else {
             self.allocate(&format!("{raw}:{occurrence}"))
         };
-        if let Some((_, pending)) = self.calls.get_mut(raw) {
-            pending.push_back(id.clone());
+        let cell = self.cells.len();
+        self.cells.push((key, NONE));
+        match self.calls.get_mut(raw) {
+            Some(c) if c.head == NONE => (c.head, c.tail) = (cell, cell),
+            Some(c) => {
+                self.cells[c.tail].1 = cell;
+                c.tail = cell;
+            }
+            None => {
+                let first = CallIds {
+                    count: 1,
+                    head: cell,
+                    tail: cell,
+                };
+                self.calls.insert_new(raw, first);
+            }
         }
         id
     }
 
     /// New id for the next tool result whose raw id is `raw`.
     pub fn result_id(&mut self, raw: &str) -> String {
-        if let Some(id) = self
-            .calls
-            .get_mut(raw)
-            .and_then(|(_, pending)| pending.pop_front())
-        {
-            return id;
+        if let Some(c) = self.calls.get_mut(raw).filter(|c| c.head != NONE) {
+            let (key, next) = self.cells[c.head];
+            c.head = next;
+            return self.used.text(key).to_string();
         }
-        let occurrence = self.orphan_occurrences.entry(raw.to_string()).or_insert(0);
-        *occurrence += 1;
-        let seed = format!("{raw}:tool_result:{occurrence}");
-        self.allocate(&seed)
+        let occurrence = match self.orphan_occurrences.get_mut(raw) {
+            Some(n) => {
+                *n += 1;
+                *n
+            }
+            None => {
+                self.orphan_occurrences.insert_new(raw, 1);
+                1
+            }
+        };
+        self.allocate(&format!("{raw}:tool_result:{occurrence}")).0
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashSet;
     use ToolCallIdMode::{Strict, Strict9};
 
     #[test]
@@ -344,14 +377,20 @@ mod tests {
         let candidate = format!("dup{}", short_hash(seed, 8));
         let mut used: HashSet<String> =
             ["dup".to_string(), candidate.clone()].into_iter().collect();
-        assert_eq!(make_unique(seed, &used, Strict), format!("{candidate}x2"));
+        assert_eq!(
+            make_unique(seed, |s| used.contains(s), Strict),
+            format!("{candidate}x2")
+        );
         used.insert(format!("{candidate}x2"));
-        assert_eq!(make_unique(seed, &used, Strict), format!("{candidate}x3"));
+        assert_eq!(
+            make_unique(seed, |s| used.contains(s), Strict),
+            format!("{candidate}x3")
+        );
         for i in 3..1000 {
             used.insert(format!("{candidate}x{i}"));
         }
         assert_eq!(
-            make_unique(seed, &used, Strict),
+            make_unique(seed, |s| used.contains(s), Strict),
             format!("{candidate}x1000")
         );
         // Suffixes replace the tail of a full-length candidate.
@@ -360,7 +399,7 @@ mod tests {
         let used: HashSet<String> = ["b".repeat(40), long_candidate.clone()]
             .into_iter()
             .collect();
-        let next = make_unique(&long, &used, Strict);
+        let next = make_unique(&long, |s| used.contains(s), Strict);
         assert_eq!(next, format!("{}x2", &long_candidate[..38]));
     }
 
@@ -368,13 +407,13 @@ mod tests {
     fn strict9_falls_back_to_counter_hashes() {
         let seed = "abcdefghijk";
         let mut used: HashSet<String> = ["abcdefghi".to_string()].into_iter().collect();
-        let first = make_unique(seed, &used, Strict9);
+        let first = make_unique(seed, |s| used.contains(s), Strict9);
         assert_eq!(first, short_hash("abcdefghijk:0", 9));
         for i in 0..1000 {
             used.insert(short_hash(&format!("{seed}:{i}"), 9));
         }
         assert_eq!(
-            make_unique(seed, &used, Strict9),
+            make_unique(seed, |s| used.contains(s), Strict9),
             short_hash("abcdefghijk:1000", 9)
         );
     }

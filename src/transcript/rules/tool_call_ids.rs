@@ -11,7 +11,8 @@ use crate::transcript::policy::ToolCallIdMode;
 use crate::transcript::tool_call_id::IdAllocator;
 
 pub fn sanitize_tool_call_ids(msgs: &mut [Msg], ctx: &mut Ctx, mode: ToolCallIdMode) -> bool {
-    let mut alloc = IdAllocator::new(mode);
+    // About one call per two messages in agent transcripts; the allocator grows if there are more.
+    let mut alloc = IdAllocator::with_capacity(mode, msgs.len() / 2);
     let mut changed = false;
     for m in msgs.iter_mut() {
         if m.is_role("assistant") {
