@@ -235,6 +235,28 @@ describe('transcript-hygiene sanitize', { concurrency: true }, () => {
     assertBadInput(await run(['sanitize', 'messages.json', ...GOOGLE, '--write', 'x.json', '--check'], { cwd: dir }), /--check and --write cannot be used together/)
   })
 
+  test('a .jsonl of messages is written back as one, unchanged messages as their own lines', async () => {
+    const dir = workdir('messages.json')
+    const messages = JSON.parse(read(dir, 'messages.json'))
+    const lines = messages.map((m, i) => (i === 0 ? JSON.stringify(m, null, 0).replace('{', '{ ') : JSON.stringify(m)))
+    fs.writeFileSync(path.join(dir, 'm.jsonl'), `${lines.join('\n')}\n`)
+    const r = await run(['sanitize', 'm.jsonl', ...GOOGLE, '--write', 'out.jsonl'], { cwd: dir })
+    assert.equal(r.code, 0, r.stderr)
+    const out = read(dir, 'out.jsonl').trimEnd().split('\n')
+    const expected = th.sanitizeSessionHistory({ messages, ...GOOGLE_TARGET })
+    assert.deepEqual(out.map((l) => JSON.parse(l)), JSON.parse(JSON.stringify(expected)))
+    assert.equal(out[0], lines[0], 'the untouched first message keeps its own spelling')
+  })
+
+  test('a session with a torn line: the line is left out with a note on stderr', async () => {
+    const dir = workdir('session.jsonl')
+    fs.appendFileSync(path.join(dir, 'session.jsonl'), '{"type":"message","id":"e13","mess')
+    const r = await run(['sanitize', 'session.jsonl', ...GOOGLE, '--check'], { cwd: dir })
+    assert.equal(r.code, 1)
+    assert.equal(r.stderr, 'session.jsonl: line 14 not valid JSON, left out (transcript-hygiene repair drops such lines)\n')
+    assert.match(r.stdout, /^session\.jsonl: 8 changes in 8 messages/)
+  })
+
   test('a directory: every *.jsonl, a summary, unreadable files reported and counted (exit 2), no progress without a TTY', async () => {
     const dir = workdir('session.jsonl', 'compacted.jsonl')
     fs.writeFileSync(path.join(dir, 'notes.txt'), 'not a session')
@@ -504,12 +526,32 @@ describe('transcript-hygiene detect and migrate', { concurrency: true }, () => {
   })
 })
 
-describe('progress on a terminal', () => {
+describe('on a terminal', () => {
   /** A writable stand-in for a stream: `isTTY` as given, what is written kept. */
   const sink = (isTTY) => ({ isTTY, columns: 80, text: '', write(s) {
     this.text += s
     return true
   } })
+
+  test('clean: a tool call line of its own, a final newline; the text itself unchanged when piped', async () => {
+    const dir = workdir()
+    const file = path.join(dir, 'r.txt')
+    fs.writeFileSync(file, 'A<tool_call>{"name": "f", "arguments": {}}</tool_call> B')
+    for (const mode of [[], ['--stream']]) {
+      const screen = { isTTY: true, text: '', write(s) {
+        this.text += s
+        return true
+      } }
+      assert.equal(await main(['clean', file, ...mode], { stdout: screen, stderr: screen }), 0)
+      const call = th.cleanResponse('A<tool_call>{"name": "f", "arguments": {}}</tool_call> B').toolCalls[0]
+      assert.match(screen.text, /^A( B)?\n?tool call: /, mode.join())
+      assert.ok(screen.text.includes(`tool call: ${JSON.stringify(call)}\n`))
+      assert.ok(screen.text.endsWith('\n'))
+      assert.equal(screen.text.replace(/\n?tool call: .*\n/, '').replace(/\n$/, ''), 'A B')
+    }
+    const piped = await run(['clean', file, '--stream'])
+    assert.equal(piped.stdout, 'A B')
+  })
 
   test('a directory run shows a \\r counter on a TTY stderr and clears it; none when stderr is not a TTY', async () => {
     const dir = workdir('session.jsonl', 'compacted.jsonl')

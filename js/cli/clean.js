@@ -14,7 +14,7 @@ Qwen, DeepSeek, Kimi, Llama, Mistral, gpt-oss, ... 28 formats) become OpenAI too
 their markup and the reasoning (<think>...) are removed from the visible text.
 
 The reply is read from the file, or from stdin when the file is - or absent. The visible text
-goes to stdout as it is (nothing added); each tool call goes to stderr as one line
+goes to stdout as it is (on a terminal, a final newline is added when it has none); each tool call goes to stderr as one line
 "tool call: {...}" (OpenAI's {id, type, function: {name, arguments}}), and each problem as
 "problem: ...".
 
@@ -96,10 +96,16 @@ async function run(argv, io) {
   if (v.json) io.stdout.write(`${JSON.stringify(r)}\n`)
   else {
     io.stdout.write(r.content)
+    endLine(io, r.content)
     for (const call of r.toolCalls) io.stderr.write(`tool call: ${JSON.stringify(call)}\n`)
     for (const problem of r.problems) io.stderr.write(`problem: ${problem}\n`)
   }
   return c.EXIT.OK
+}
+
+/** On a terminal, a reply without a final newline gets one (so the prompt starts on its own line). */
+function endLine(io, text) {
+  if (io.stdout.isTTY && text !== '' && !text.endsWith('\n')) io.stdout.write('\n')
 }
 
 function openStream(file) {
@@ -138,6 +144,8 @@ async function stream(input, options, v, io, name) {
   let reasoning = false
   let seen = ''
   let shown = ''
+  const sameTerminal = io.stdout.isTTY === true && io.stderr.isTTY === true
+  let lineStart = true
   const emit = (r, end) => {
     calls += r.toolCalls.length
     if (r.reasoning !== '') reasoning = true
@@ -147,8 +155,17 @@ async function stream(input, options, v, io, name) {
       if (end || r.content !== '' || r.reasoning !== '' || r.toolCalls.length > 0) io.stdout.write(`${JSON.stringify(r)}\n`)
       return
     }
-    if (r.content !== '') io.stdout.write(r.content)
+    if (r.content !== '') {
+      io.stdout.write(r.content)
+      lineStart = r.content.endsWith('\n')
+    }
+    // On a terminal a call's line is a line of its own, even in the middle of the text.
+    if (r.toolCalls.length > 0 && sameTerminal) {
+      if (!lineStart) io.stderr.write('\n')
+      lineStart = true
+    }
     for (const call of r.toolCalls) io.stderr.write(`tool call: ${JSON.stringify(call)}\n`)
+    if (end && io.stdout.isTTY && !lineStart) io.stdout.write('\n')
     if (end) for (const problem of r.problems) io.stderr.write(`problem: ${problem}\n`)
   }
   const push = (text) => {

@@ -1,7 +1,6 @@
 'use strict'
 // `transcript-hygiene migrate`: recoverToolBlocks on history files, rewritten with a backup.
 
-const path = require('node:path')
 const th = require('../../index.js')
 const c = require('./common.js')
 const { readHistory, isHistoryFile } = require('./history-file.js')
@@ -120,7 +119,7 @@ function human(results, summary, check) {
     for (const x of r.recovered) bySource[x.source] = (bySource[x.source] || 0) + 1
     const sources = Object.entries(bySource).map(([s, n]) => `${n} ${s}`)
     const what = r.recovered.length > 0 ? `${check ? 'would rebuild' : 'rebuilt'} ${c.plural(r.recovered.length, 'tool call')} (${sources.join(', ')})` : check ? 'would merge duplicate tool results' : 'merged duplicate tool results'
-    out.push(`${r.file}: ${what}${r.backupPath !== undefined ? `; backup ${path.basename(r.backupPath)}` : ''}`)
+    out.push(`${r.file}: ${what}${r.backupPath !== undefined ? `; backup ${r.backupPath}` : ''}`)
     for (const u of r.unrecoverable) out.push(`  unrecoverable ${u.path}: ${u.kind}: ${u.message}`)
     for (const w of r.warnings) out.push(`  warning ${w.path}: ${w.kind}: ${w.message}`)
   }
