@@ -189,10 +189,11 @@ describe('transcript-hygiene sanitize', { concurrency: true }, () => {
 
   // The entries each case leaves alone: off the branch (e4), before the compaction's kept
   // messages (e1, e2 of compacted.jsonl), labels and model changes whose parent stays.
-  for (const [fixture, args, untouched] of [
-    ['session.jsonl', GOOGLE, ['e2', 'e4', 'e6']],
-    ['session.jsonl', ['--provider', 'anthropic', '--model-api', 'anthropic-messages', '--model-id', 'claude-sonnet-4-5'], ['e1', 'e2', 'e3', 'e4', 'e6']],
-    ['compacted.jsonl', GOOGLE, ['e1', 'e2', 'e3', 'e5']],
+  // Changed messages keep their entries (e5: ids rewritten, e8: its result; e4 of compacted.jsonl).
+  for (const [fixture, args, untouched, changed] of [
+    ['session.jsonl', GOOGLE, ['e2', 'e4', 'e6'], ['e5', 'e8']],
+    ['session.jsonl', ['--provider', 'anthropic', '--model-api', 'anthropic-messages', '--model-id', 'claude-sonnet-4-5'], ['e1', 'e2', 'e3', 'e4', 'e6'], ['e5', 'e8', 'e11']],
+    ['compacted.jsonl', GOOGLE, ['e1', 'e2', 'e3', 'e5'], ['e4']],
   ]) {
     test(`--write on ${fixture} (${args[1]}): a session whose context is the sanitized messages; untouched entries kept byte for byte`, async () => {
       const dir = workdir(fixture)
@@ -212,8 +213,18 @@ describe('transcript-hygiene sanitize', { concurrency: true }, () => {
       const lines = original.trimEnd().split('\n')
       assert.ok(kept.has(lines[0]), 'header kept')
       for (const line of lines) if (untouched.includes(JSON.parse(line).id)) assert.ok(kept.has(line), `kept: ${line}`)
-      // Entry ids stay unique and the last line is still the branch's leaf.
       const ids = w.entries.map((x) => x.entry.id)
+      for (const id of changed) {
+        const before = t.entries.find((x) => x.entry.id === id).entry
+        const now = w.entries.find((x) => x.entry.id === id)
+        assert.ok(now, `entry ${id} kept`)
+        assert.notDeepEqual(now.entry.message, before.message)
+        assert.equal(now.entry.timestamp, before.timestamp)
+      }
+      // Inserted messages are the only new entries.
+      const inserted = expected.length - t.messages.filter((m) => expected.some((o) => o.timestamp === m.timestamp && o.role === m.role)).length
+      assert.equal(ids.filter((id) => !t.byId.has(id)).length, inserted)
+      // Entry ids stay unique and the last line is still the branch's leaf.
       assert.equal(new Set(ids).size, ids.length)
       assert.equal(w.branch.at(-1), w.entries.at(-1))
     })
