@@ -105,7 +105,7 @@ function parseJson(text, file) {
   }
 }
 
-/** A JSON file's value; `what` names the expected shape in the error. */
+/** A JSON file's value (bad input when it cannot be read or parsed). */
 function readJsonFile(file) {
   return parseJson(readText(file), file)
 }
