@@ -513,6 +513,11 @@ export interface GoogleTurnOrderingFix<T = AgentMessage> {
 export interface RepairSessionFileOptions {
   /** Keep the original as `<file>.bak-<pid>-<ms>` before rewriting. Default `true`. */
   backup?: boolean
+  /**
+   * Write nothing: report what a real run would drop (`repaired: false`, `reason: 'dry run'`
+   * when there are lines to drop). Default `false`.
+   */
+  dryRun?: boolean
   /** Called with `session file repaired: dropped N malformed line(s) (<name>)` or `session file repair skipped: <reason> (<name>)`. */
   warn?: WarnFn
 }
@@ -523,12 +528,14 @@ export interface SessionFileRepairResult {
   repaired: boolean
   /** Lines that were not valid JSON. */
   droppedLines: number
+  /** The 1-based numbers of those lines (lines counted by `\n`); present when `droppedLines > 0`. */
+  droppedLineNumbers?: number[]
   /** Present when a backup was written. */
   backupPath?: string
   /**
    * Why nothing was rewritten, or why the rewrite failed: `missing session file`,
    * `failed to read session file: <error>`, `empty session file`, `invalid session header`,
-   * `repair failed: <error>`.
+   * `repair failed: <error>`, or `dry run` when `dryRun` kept lines from being dropped.
    */
   reason?: string
 }

@@ -39,7 +39,8 @@ describe('repairSessionFile', () => {
     const t0 = Date.now()
     const r = repairSessionFile(file)
     const t1 = Date.now()
-    assert.deepEqual(Object.keys(r).sort(), ['backupPath', 'droppedLines', 'repaired'])
+    assert.deepEqual(Object.keys(r).sort(), ['backupPath', 'droppedLineNumbers', 'droppedLines', 'repaired'])
+    assert.deepEqual(r.droppedLineNumbers, [4])
     assert.equal(r.repaired, true)
     assert.equal(r.droppedLines, 1)
     const m = /^(.*)\.bak-(\d+)-(\d+)$/.exec(r.backupPath)
@@ -157,6 +158,20 @@ describe('repairSessionFile', () => {
     assert.equal('backupPath' in r, false)
     assert.deepEqual(fs.readdirSync(dir), ['session.jsonl'])
     assert.equal(fs.readFileSync(file, 'utf8'), `${HEADER}\n${MSG1}\n`)
+  })
+
+  test('dryRun: true writes nothing and names the lines a real run would drop', () => {
+    const original = `${HEADER}\nnot json\n${MSG1}\n${TORN}`
+    const { dir, file } = sessionFile(original)
+    const warnings = []
+    const r = repairSessionFile(file, { dryRun: true, warn: (w) => warnings.push(w) })
+    assert.deepEqual(r, { repaired: false, droppedLines: 2, droppedLineNumbers: [2, 4], reason: 'dry run' })
+    assert.deepEqual(warnings, [])
+    assert.equal(fs.readFileSync(file, 'utf8'), original)
+    assert.deepEqual(fs.readdirSync(dir), ['session.jsonl'])
+    // A file with nothing to drop answers as a real run does.
+    const clean = sessionFile(`${HEADER}\n${MSG1}\n`)
+    assert.deepEqual(repairSessionFile(clean.file, { dryRun: true }), { repaired: false, droppedLines: 0 })
   })
 
   test('the repaired file and its backup keep the original permissions', { skip: process.platform === 'win32' }, () => {

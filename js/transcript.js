@@ -175,9 +175,10 @@ function limitHistoryTurns(messages, limit) {
 
 function repairSessionFile(path, options) {
   if (typeof path !== 'string') throw new TypeError(`path: expected a string, got ${typeof path}`)
-  const backup = options && typeof options === 'object' && options.backup === false ? false : true
-  const r = native.repairSessionFile(path, backup)
+  const o = options && typeof options === 'object' ? options : {}
+  const r = native.repairSessionFile(path, o.backup !== false, o.dryRun === true)
   const out = { repaired: r.repaired, droppedLines: r.droppedLines }
+  if (r.droppedLines > 0) out.droppedLineNumbers = r.droppedLineNumbers
   if (r.backupPath != null) out.backupPath = r.backupPath
   if (r.reason != null) out.reason = r.reason
   if (r.warning != null && options && typeof options.warn === 'function') options.warn(r.warning)

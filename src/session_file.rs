@@ -18,6 +18,8 @@
 //!   `{"type":"session","id":<non-empty string>}`: `"invalid session header"`,
 //!   and nothing is written;
 //! - no invalid line: nothing is written;
+//! - with [`RepairOptions::dry_run`], nothing is written either: the report
+//!   says what a real run would drop, with the reason `"dry run"`;
 //! - otherwise the original goes to `<file>.bak-<pid>-<unix ms>` and the
 //!   cleaned text to `<file>.repair-<pid>-<unix ms>.tmp`, both with the
 //!   original's permissions, and the temporary file is renamed over the
@@ -32,6 +34,9 @@
 //! - the backup holds the original bytes (Node decodes and re-encodes the
 //!   text, which would replace invalid UTF-8 with U+FFFD);
 //! - [`RepairOptions::backup`] can turn the backup off;
+//! - [`RepairOptions::dry_run`] reports without writing (the command-line
+//!   tool's `repair --check`), and the report lists the numbers of the
+//!   dropped lines;
 //! - the temporary file is flushed to disk (`fsync`) before the rename, and
 //!   both new files get their permissions before any data is written;
 //! - error texts are Rust's `io::Error` messages, not Node's.
@@ -49,11 +54,17 @@ use crate::js_text::js_trim;
 pub struct RepairOptions {
     /// Write `<file>.bak-<pid>-<ms>` before rewriting (default `true`).
     pub backup: bool,
+    /// Report what would be dropped without writing anything (default
+    /// `false`); the reason is then `"dry run"` when lines would be dropped.
+    pub dry_run: bool,
 }
 
 impl Default for RepairOptions {
     fn default() -> Self {
-        Self { backup: true }
+        Self {
+            backup: true,
+            dry_run: false,
+        }
     }
 }
 
@@ -64,6 +75,8 @@ pub struct RepairReport {
     pub repaired: bool,
     /// Number of non-blank lines that are not valid JSON.
     pub dropped_lines: usize,
+    /// Their line numbers (1-based, lines counted by `\n`), in file order.
+    pub dropped_line_numbers: Vec<usize>,
     /// Where the original was saved, when it was.
     pub backup_path: Option<PathBuf>,
     /// Why nothing was repaired, when that was not simply "nothing to do".
@@ -71,9 +84,10 @@ pub struct RepairReport {
 }
 
 impl RepairReport {
-    fn skipped(dropped_lines: usize, reason: impl Into<String>) -> Self {
+    fn skipped(dropped_line_numbers: Vec<usize>, reason: impl Into<String>) -> Self {
         Self {
-            dropped_lines,
+            dropped_lines: dropped_line_numbers.len(),
+            dropped_line_numbers,
             reason: Some(reason.into()),
             ..Self::default()
         }
@@ -110,22 +124,25 @@ pub fn repair_session_file(path: &Path, opts: &RepairOptions) -> RepairReport {
         None => path,
     };
     if path.as_os_str().is_empty() {
-        return RepairReport::skipped(0, "missing session file");
+        return RepairReport::skipped(Vec::new(), "missing session file");
     }
     let content = match fs::read(path) {
         Ok(content) => content,
         Err(err) if err.kind() == io::ErrorKind::NotFound => {
-            return RepairReport::skipped(0, "missing session file");
+            return RepairReport::skipped(Vec::new(), "missing session file");
         }
         Err(err) => {
-            return RepairReport::skipped(0, format!("failed to read session file: {err}"));
+            return RepairReport::skipped(
+                Vec::new(),
+                format!("failed to read session file: {err}"),
+            );
         }
     };
 
     let mut kept: Vec<&[u8]> = Vec::new();
     let mut first_is_header = false;
-    let mut dropped_lines = 0;
-    for raw in content.split(|&b| b == b'\n') {
+    let mut dropped = Vec::new();
+    for (index, raw) in content.split(|&b| b == b'\n').enumerate() {
         let line = raw.strip_suffix(b"\r").unwrap_or(raw);
         if js_trim(&String::from_utf8_lossy(line)).is_empty() {
             continue;
@@ -137,18 +154,21 @@ pub fn repair_session_file(path: &Path, opts: &RepairOptions) -> RepairReport {
                 }
                 kept.push(line);
             }
-            None => dropped_lines += 1,
+            None => dropped.push(index + 1),
         }
     }
 
     if kept.is_empty() {
-        return RepairReport::skipped(dropped_lines, "empty session file");
+        return RepairReport::skipped(dropped, "empty session file");
     }
     if !first_is_header {
-        return RepairReport::skipped(dropped_lines, "invalid session header");
+        return RepairReport::skipped(dropped, "invalid session header");
     }
-    if dropped_lines == 0 {
+    if dropped.is_empty() {
         return RepairReport::default();
+    }
+    if opts.dry_run {
+        return RepairReport::skipped(dropped, "dry run");
     }
 
     let mut cleaned = kept.join(&b'\n');
@@ -170,11 +190,12 @@ pub fn repair_session_file(path: &Path, opts: &RepairOptions) -> RepairReport {
     if let Err(err) = written {
         // Best effort, as in OpenClaw; the tmp file may not exist.
         let _ = fs::remove_file(&tmp_path);
-        return RepairReport::skipped(dropped_lines, format!("repair failed: {err}"));
+        return RepairReport::skipped(dropped, format!("repair failed: {err}"));
     }
     RepairReport {
         repaired: true,
-        dropped_lines,
+        dropped_lines: dropped.len(),
+        dropped_line_numbers: dropped,
         backup_path,
         reason: None,
     }
@@ -668,11 +689,51 @@ mod tests {
     fn backup_can_be_turned_off() {
         let dir = TempDir::new();
         let path = dir.file("s.jsonl", format!("{HEADER}\nxx\n").as_bytes());
-        let report = repair_session_file(&path, &RepairOptions { backup: false });
+        let report = repair_session_file(
+            &path,
+            &RepairOptions {
+                backup: false,
+                ..RepairOptions::default()
+            },
+        );
         assert!(report.repaired);
         assert_eq!(report.backup_path, None);
         assert_eq!(dir.entries(), vec!["s.jsonl".to_string()]);
         assert_eq!(read(&path), format!("{HEADER}\n").as_bytes());
+    }
+
+    #[test]
+    fn dry_run_reports_without_writing() {
+        let dir = TempDir::new();
+        let original = format!("{HEADER}\n{{torn\n{MESSAGE}\n\nnot json");
+        let path = dir.file("s.jsonl", original.as_bytes());
+        let dry = RepairOptions {
+            dry_run: true,
+            ..RepairOptions::default()
+        };
+        let report = repair_session_file(&path, &dry);
+        assert!(!report.repaired);
+        assert_eq!(report.dropped_lines, 2);
+        assert_eq!(report.dropped_line_numbers, vec![2, 5]);
+        assert_eq!(report.backup_path, None);
+        assert_eq!(report.reason.as_deref(), Some("dry run"));
+        assert_eq!(report.warning(&path), None);
+        assert_eq!(read(&path), original.as_bytes());
+        assert_eq!(dir.entries(), vec!["s.jsonl".to_string()]);
+
+        // A clean file gives the same answer dry or not, and so does a bad header.
+        let clean = dir.file("clean.jsonl", format!("{HEADER}\n{MESSAGE}\n").as_bytes());
+        assert_eq!(repair_session_file(&clean, &dry), RepairReport::default());
+        let headless = dir.file("headless.jsonl", format!("{MESSAGE}\n{{\n").as_bytes());
+        let report = repair_session_file(&headless, &dry);
+        assert_eq!(report.reason.as_deref(), Some("invalid session header"));
+        assert_eq!(report.dropped_line_numbers, vec![2]);
+
+        // The real run drops the lines the dry run named.
+        let report = repair_session_file(&path, &RepairOptions::default());
+        assert!(report.repaired);
+        assert_eq!(report.dropped_line_numbers, vec![2, 5]);
+        assert_eq!(read(&path), format!("{HEADER}\n{MESSAGE}\n").as_bytes());
     }
 
     #[cfg(unix)]
