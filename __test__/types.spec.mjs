@@ -91,6 +91,15 @@ describe('index.d.ts', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
     assert.equal(pkg.types, 'index.d.ts')
     assert.ok(pkg.files.includes('index.d.ts'))
+    // require → index.d.ts, import → index.d.mts (which re-exports index.d.ts), each beside its entry.
+    assert.deepEqual(pkg.exports['.'].require, { types: './index.d.ts', default: './index.js' })
+    assert.deepEqual(pkg.exports['.'].import, { types: './index.d.mts', default: './index.mjs' })
+    assert.ok(pkg.files.includes('index.d.mts'))
+  })
+
+  test('index.d.mts re-exports index.d.ts and declares the default export, nothing else', () => {
+    const mts = readFileSync(join(ROOT, 'index.d.mts'), 'utf8').replace(/\/\/[^\n]*/g, '').trim().split('\n').map((l) => l.trim())
+    assert.deepEqual(mts.sort(), ["export * from './index.js'", 'export default th', "import * as th from './index.js'"].sort())
   })
 })
 
