@@ -64,8 +64,8 @@ describe('per-platform packages', () => {
       assert.deepEqual(dirs, made, 'one directory per napi target, no other')
       for (const d of made) {
         for (const f of readdirSync(join(tmp, 'npm', d))) {
-          const want = readFileSync(join(tmp, 'npm', d, f), 'utf8')
-          const got = readFileSync(join(ROOT, 'npm', d, f), 'utf8')
+          const want = readFileSync(join(tmp, 'npm', d, f), 'utf8').replaceAll('\r\n', '\n')
+          const got = readFileSync(join(ROOT, 'npm', d, f), 'utf8').replaceAll('\r\n', '\n')
           if (f === 'package.json') assert.deepEqual(JSON.parse(got), JSON.parse(want), `npm/${d}/package.json`)
           else assert.equal(got, want, `npm/${d}/${f}`)
         }
@@ -99,6 +99,21 @@ describe('per-platform packages', () => {
       assert.ok(loader.includes(`require('${name}')`), `binding.js requires ${name}`)
       assert.ok(loader.includes(`./transcript-hygiene.${d}.node`), `binding.js tries the local transcript-hygiene.${d}.node`)
     }
+  })
+})
+
+describe('the release workflow', () => {
+  const yml = readFileSync(join(ROOT, '.github', 'workflows', 'release.yml'), 'utf8')
+  const section = (from, to) => yml.slice(yml.indexOf(`\n  ${from}:\n`), to ? yml.indexOf(`\n  ${to}:\n`) : undefined)
+
+  test('builds each napi target once, tests each on its own OS, and publishes only on a v* tag', () => {
+    const built = [...section('build', 'rust-tests').matchAll(/^\s+target: (\S+)$/gm)].map((m) => m[1])
+    assert.deepEqual(built.sort(), [...PKG.napi.targets].sort())
+    const tests = section('test-macos-windows', 'publish')
+    for (const t of PKG.napi.targets) assert.ok(tests.includes(t), `${t} is tested`)
+    assert.match(yml, /tags:\n\s+- 'v\*'/)
+    assert.match(section('publish'), /if: startsWith\(github\.ref, 'refs\/tags\/v'\)/)
+    assert.match(section('publish'), /napi prepublish -t npm/)
   })
 })
 

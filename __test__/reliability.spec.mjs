@@ -8,11 +8,11 @@ import { spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
+import { makeTranscript } from './fixtures/transcripts.mjs'
 
 const require = createRequire(import.meta.url)
 const th = require('../index.js')
 const { callEvery } = require('./fixtures/every-export.cjs')
-const { makeTranscript } = await import(new URL('../../shared/bench/transcript-gen.mjs', import.meta.url))
 
 const fixture = (name) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url))
 
