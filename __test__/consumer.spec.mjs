@@ -106,13 +106,15 @@ describe('consumer: the packed packages installed into a fresh project', { skip:
     assert.deepEqual(readdirSync(platformDir).sort(), [BINARY, 'README.md', 'package.json'].sort())
   })
 
-  test('tsc --strict (module nodenext) type-checks a usage file as an ES module and as CommonJS', { timeout: 120_000 }, () => {
+  test('tsc --strict (module nodenext) type-checks a usage file as an ES module and as CommonJS, and the README quick starts', { timeout: 120_000 }, () => {
     const usage = readFileSync(join(FIXTURES, 'usage.ts'), 'utf8')
     assert.match(usage, /from '\.\.\/\.\.\/index\.js'/)
     const consumerUsage = usage.replaceAll("from '../../index.js'", "from 'transcript-hygiene'")
     writeFileSync(join(app, 'usage.mts'), consumerUsage)
     writeFileSync(join(app, 'usage.cts'), consumerUsage)
-    const files = ['usage.mts', 'usage.cts']
+    // The README's quick starts, as a user would paste them.
+    cpSync(join(FIXTURES, 'quickstart'), join(app, 'quickstart'), { recursive: true })
+    const files = ['usage.mts', 'usage.cts', ...readdirSync(join(app, 'quickstart')).map((f) => join('quickstart', f))]
     const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc')
     const args = [tsc, '--strict', '--noEmit', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--pretty', 'false', '--listFiles', ...files]
     const out = timed('tsc', () => run(process.execPath, args, app, 'tsc'))
