@@ -1084,51 +1084,207 @@ export interface ServerToolResult {
   content: unknown
 }
 
+/**
+ * A tool of a request's `tools` list, in any protocol's shape: chat `{type: 'function', function: {name}}`,
+ * Responses and Anthropic `{name, …}`, or a provider's built-in tool (`{type: 'web_search'}`). Server tools
+ * are recognised by `function.name`, else `name`.
+ */
+export interface RequestTool {
+  type?: string
+  name?: string
+  function?: { name: string; description?: string; parameters?: Record<string, unknown> }
+}
+
+/** A text part of a chat message's array content. */
+export interface ChatTextPart {
+  type: 'text'
+  text: string
+}
+
+/** An image part of a chat user message: a URL or a `data:` URL. */
+export interface ChatImagePart {
+  type: 'image_url'
+  image_url: { url: string; detail?: 'auto' | 'low' | 'high' }
+}
+
+/** A part of a chat message's array content; other part types (`input_audio`, `file`, …) pass through. */
+export type ChatContentPart = ChatTextPart | ChatImagePart | { type: string }
+
+/** A function call in a chat assistant message's `tool_calls`; `arguments` is a JSON string. */
+export interface ChatToolCall {
+  id: string
+  type?: 'function'
+  function: { name: string; arguments: string }
+}
+
+/** A chat-completions system or developer message. */
+export interface ChatSystemMessage {
+  role: 'system' | 'developer'
+  content: string | readonly ChatContentPart[]
+  name?: string
+}
+
+/** A chat-completions user message. */
+export interface ChatUserMessage {
+  role: 'user'
+  content: string | readonly ChatContentPart[]
+  name?: string
+}
+
 /** A chat-completions assistant message with `tool_calls`; other fields (reasoning …) are kept as they are. */
 export interface ChatAssistantMessage {
   role: 'assistant'
-  content: string | null | readonly unknown[]
-  tool_calls?: readonly { id: string; type?: 'function'; function: { name: string; arguments: string } }[]
-  [field: string]: unknown
+  content?: string | null | readonly ChatContentPart[]
+  tool_calls?: readonly ChatToolCall[]
 }
 
-/** An Anthropic assistant message with `tool_use` blocks. */
+/** A chat-completions tool result; the follow-up writes `{role: 'tool', tool_call_id, name, content}` with string content. */
+export interface ChatToolMessage {
+  role: 'tool'
+  tool_call_id: string
+  content: string | readonly ChatContentPart[]
+  name?: string
+}
+
+/** The deprecated chat-completions `function` result message; passed through. */
+export interface ChatFunctionMessage {
+  role: 'function'
+  name: string
+  content: string | null
+}
+
+/** A chat-completions message. */
+export type ChatMessage = ChatSystemMessage | ChatUserMessage | ChatAssistantMessage | ChatToolMessage | ChatFunctionMessage
+
+/** A `/v1/chat/completions` request body; fields not named here (`temperature` …) are kept as they are. */
+export interface ChatCompletionRequest {
+  model?: string
+  messages: readonly ChatMessage[]
+  tools?: readonly RequestTool[]
+  stream?: boolean | null
+  stream_options?: unknown
+  tool_choice?: unknown
+}
+
+/** A Responses API message item (`role` + content; `type: 'message'` may be left out in input). */
+export interface ResponsesMessageItem {
+  type?: 'message'
+  role: 'user' | 'assistant' | 'system' | 'developer'
+  /** A string, or parts such as `{type: 'input_text', text}` / `{type: 'output_text', text}`. */
+  content: string | readonly { type: string }[]
+}
+
+/** A Responses API `function_call` item; `arguments` is a JSON string. */
+export interface ResponsesFunctionCallItem {
+  type: 'function_call'
+  call_id: string
+  name: string
+  arguments: string
+}
+
+/** A Responses API `function_call_output` item (what the follow-up appends per call). */
+export interface ResponsesFunctionCallOutputItem {
+  type: 'function_call_output'
+  call_id: string
+  output: string
+}
+
+/** A Responses API `reasoning` item; kept exactly as it came. */
+export interface ResponsesReasoningItem {
+  type: 'reasoning'
+}
+
+/**
+ * A Responses API input or output item: the four shapes the follow-up reads or writes, or any
+ * other item type (`web_search_call`, …), which passes through.
+ */
+export type ResponsesItem =
+  | ResponsesMessageItem
+  | ResponsesFunctionCallItem
+  | ResponsesFunctionCallOutputItem
+  | ResponsesReasoningItem
+  | { type?: string; role?: string }
+
+/** A Responses API response object, of which the follow-up reads `output`. */
+export interface ResponsesResponse {
+  output: readonly ResponsesItem[]
+}
+
+/** A `/v1/responses` request body; a string `input` becomes one user message in the follow-up. */
+export interface ResponsesRequest {
+  model?: string
+  input: string | readonly ResponsesItem[]
+  tools?: readonly RequestTool[]
+  stream?: boolean | null
+  tool_choice?: unknown
+}
+
+/** An Anthropic Messages API message (blocks: {@link AnthropicContentBlock}). */
+export interface AnthropicMessage {
+  role: 'user' | 'assistant'
+  content: string | readonly AnthropicContentBlock[]
+}
+
+/** An Anthropic assistant message with `tool_use` blocks (`server_tool_use` and other blocks pass through). */
 export interface AnthropicAssistantMessage {
   role: 'assistant'
-  content: readonly ({ type: string; id?: string; name?: string; input?: unknown } & Record<string, unknown>)[]
-  [field: string]: unknown
+  content: readonly AnthropicContentBlock[]
 }
 
-/** A Responses API output item (`message`, `reasoning`, `function_call` …). */
-export interface ResponsesItem {
-  type?: string
-  call_id?: string
-  name?: string
-  [field: string]: unknown
-}
-
-/** The request as it entered chat processing: kept whole, except `stream`, `stream_options`, `tool_choice` and server tools. */
-export interface FollowupOriginal {
+/** A `/v1/messages` request body; fields not named here (`system`, `max_tokens` …) are kept as they are. */
+export interface AnthropicMessagesRequest {
   model?: string
-  /** `chat` and `anthropic`. */
-  messages?: readonly unknown[]
-  /** `responses`: the items, or a string (it becomes a user message). */
-  input?: string | readonly unknown[]
-  tools?: readonly unknown[]
-  [field: string]: unknown
+  messages: readonly AnthropicMessage[]
+  tools?: readonly RequestTool[]
+  stream?: boolean | null
+  tool_choice?: unknown
 }
 
-/** The parameters of {@link buildServerToolFollowup}. */
-export interface ServerToolFollowupParams {
-  original: FollowupOriginal
-  /** Chat / Anthropic: the hop-1 assistant message. Responses: its output items, or the response object with `output`. */
-  assistant: ChatAssistantMessage | AnthropicAssistantMessage | readonly ResponsesItem[] | { output: readonly ResponsesItem[]; [field: string]: unknown }
+// The request and message types above have no index signature, so that values typed with the
+// OpenAI and Anthropic SDKs' interfaces are accepted; buildServerToolFollowup is generic over the
+// original request and the assistant, so object literals with more fields are accepted too.
+
+/** The fields of {@link buildServerToolFollowup}'s parameters every protocol shares. */
+export interface ServerToolFollowupCommon {
   toolResults: readonly ServerToolResult[]
   /** The tools the gateway runs itself (removed from `tools`). Default `['web_search']`. */
   serverTools?: readonly string[]
-  /** Default `'chat'`. */
-  protocol?: FollowupProtocol
 }
+
+/** {@link buildServerToolFollowup}'s parameters for chat completions (the default protocol). */
+export interface ChatFollowupParams<O extends ChatCompletionRequest = ChatCompletionRequest, A extends ChatAssistantMessage = ChatAssistantMessage>
+  extends ServerToolFollowupCommon {
+  /** The request as it entered chat processing: kept whole, except `stream`, `stream_options`, `tool_choice` and server tools. */
+  original: O
+  /** The hop-1 assistant message. */
+  assistant: A
+  protocol?: 'chat'
+}
+
+/** {@link buildServerToolFollowup}'s parameters for the Responses API. */
+export interface ResponsesFollowupParams<
+  O extends ResponsesRequest = ResponsesRequest,
+  A extends readonly ResponsesItem[] | ResponsesResponse = readonly ResponsesItem[] | ResponsesResponse,
+> extends ServerToolFollowupCommon {
+  /** The request as it entered chat processing. */
+  original: O
+  /** The hop-1 response's output items, or the response object itself. */
+  assistant: A
+  protocol: 'responses'
+}
+
+/** {@link buildServerToolFollowup}'s parameters for Anthropic Messages. */
+export interface AnthropicFollowupParams<O extends AnthropicMessagesRequest = AnthropicMessagesRequest, A extends AnthropicAssistantMessage = AnthropicAssistantMessage>
+  extends ServerToolFollowupCommon {
+  /** The request as it entered chat processing. */
+  original: O
+  /** The hop-1 assistant message. */
+  assistant: A
+  protocol: 'anthropic'
+}
+
+/** {@link buildServerToolFollowup}'s parameters, for a protocol known only at run time. */
+export type ServerToolFollowupParams = ChatFollowupParams | ResponsesFollowupParams | AnthropicFollowupParams
 
 /** Options of {@link buildServerToolFollowup}. */
 export interface ServerToolFollowupOptions {
@@ -1138,10 +1294,36 @@ export interface ServerToolFollowupOptions {
   syntheticText?: string
 }
 
-/** The follow-up body: `original`'s fields, with its messages (items) extended. */
-export interface ServerToolFollowupBody {
+/** A chat follow-up body: `original`'s fields (minus `stream`, `stream_options`, `tool_choice`), messages extended. */
+export interface ChatFollowupBody {
+  model?: string
+  /** The original messages (same objects), the assistant message, then one `tool` message per call. */
+  messages: ChatMessage[]
+  /** Absent when only server tools were listed. */
+  tools?: RequestTool[]
   [field: string]: unknown
 }
+
+/** A Responses follow-up body: `original`'s fields (minus `stream`, `stream_options`, `tool_choice`), input extended. */
+export interface ResponsesFollowupBody {
+  model?: string
+  /** A user message for a string input, the original items, the output items, then one `function_call_output` per call. */
+  input: ResponsesItem[]
+  tools?: RequestTool[]
+  [field: string]: unknown
+}
+
+/** An Anthropic follow-up body: `original`'s fields (minus `stream`, `stream_options`, `tool_choice`), messages extended. */
+export interface AnthropicFollowupBody {
+  model?: string
+  /** The original messages, the assistant message, then one user message of `tool_result` blocks. */
+  messages: AnthropicMessage[]
+  tools?: RequestTool[]
+  [field: string]: unknown
+}
+
+/** The follow-up body of any protocol. */
+export type ServerToolFollowupBody = ChatFollowupBody | ResponsesFollowupBody | AnthropicFollowupBody
 
 /** Thrown by {@link buildServerToolFollowup} when calls and results do not pair. */
 export interface ToolResultPairingError extends Error {
@@ -1160,6 +1342,18 @@ export interface ToolResultPairingError extends Error {
  * @throws ToolResultPairingError for a result of an unknown call, a call without a result (unless
  * `onMissing: 'synthesize'`), or a duplicated id; TypeError for input of the wrong shape.
  */
+export declare function buildServerToolFollowup<O extends ChatCompletionRequest, A extends ChatAssistantMessage>(
+  params: ChatFollowupParams<O, A>,
+  options?: ServerToolFollowupOptions,
+): ChatFollowupBody
+export declare function buildServerToolFollowup<O extends ResponsesRequest, A extends readonly ResponsesItem[] | ResponsesResponse>(
+  params: ResponsesFollowupParams<O, A>,
+  options?: ServerToolFollowupOptions,
+): ResponsesFollowupBody
+export declare function buildServerToolFollowup<O extends AnthropicMessagesRequest, A extends AnthropicAssistantMessage>(
+  params: AnthropicFollowupParams<O, A>,
+  options?: ServerToolFollowupOptions,
+): AnthropicFollowupBody
 export declare function buildServerToolFollowup(params: ServerToolFollowupParams, options?: ServerToolFollowupOptions): ServerToolFollowupBody
 
 /**
@@ -1168,32 +1362,31 @@ export declare function buildServerToolFollowup(params: ServerToolFollowupParams
  * Anthropic message (`tool_use` blocks) or Responses output (an item array, or an object with
  * `output`). Returns the same object when there is nothing to remove.
  */
-export declare function stripServerToolCalls<T extends ChatAssistantMessage | AnthropicAssistantMessage | readonly ResponsesItem[] | { output: readonly ResponsesItem[] }>(assistant: T, serverTools?: readonly string[]): T
+export declare function stripServerToolCalls<T extends ChatAssistantMessage | AnthropicAssistantMessage | readonly ResponsesItem[] | ResponsesResponse>(assistant: T, serverTools?: readonly string[]): T
 
 // ---- Tool-call style: XML text vs native blocks (issue #4) ----
 
 /** A content block of an Anthropic-format (Cline / Roo Code / Kilo Code) history. Unknown block types pass through. */
 export type AnthropicContentBlock =
-  | { type: 'text'; text: string; [field: string]: unknown }
-  | { type: 'image'; source: AnthropicImageSource; [field: string]: unknown }
-  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown>; [field: string]: unknown }
-  | {
-      type: 'tool_result'
-      tool_use_id: string
-      content?: string | readonly AnthropicContentBlock[]
-      is_error?: boolean
-      [field: string]: unknown
-    }
-  | { type: string; [field: string]: unknown }
+  | { type: 'text'; text: string }
+  | { type: 'image'; source: AnthropicImageSource }
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
+  | { type: 'tool_result'; tool_use_id: string; content?: string | readonly AnthropicContentBlock[]; is_error?: boolean }
+  | { type: string }
 
 /** An image's source: base64 data or a URL. */
 export type AnthropicImageSource = { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string }
 
-/** A message of an Anthropic-format history (`api_conversation_history.json`); extra fields (`ts` …) are kept. */
+/**
+ * A message of an Anthropic-format history (`api_conversation_history.json`); extra fields are kept.
+ * No index signature, so the Anthropic SDK's `MessageParam` is accepted; the functions are generic
+ * over the message type, so literals with more fields are accepted too.
+ */
 export interface AnthropicHistoryMessage {
   role: string
   content: string | readonly AnthropicContentBlock[]
-  [field: string]: unknown
+  /** The time Cline / Roo Code / Kilo Code stored with the message (ms). */
+  ts?: number
 }
 
 /** Where a tool-call style shows: a path in the history (`history[3].content[1]`) and what is there. */
@@ -1216,10 +1409,36 @@ export interface RecoverToolBlocksOptions {
    * The tools, Anthropic (`{name, input_schema}`) or OpenAI (`{type: 'function', function: {name, parameters}}`) shaped.
    * Their schemas restore value types (`"null"` → `null`, `"42"` → `42`, `"true"` → `true`); names absent from the list are reported.
    */
-  tools?: readonly Record<string, unknown>[]
+  tools?: readonly (AnthropicToolDefinition | OpenAIFunctionTool)[]
   /** Also convert genuine XML-protocol calls (`<read_file><path>a</path></read_file>` inside prose) and their `[desc] Result:` texts. Default `false`. */
   xmlProtocol?: boolean
 }
+
+/** An Anthropic tool definition; its `input_schema` (JSON Schema) types recovered values. */
+export interface AnthropicToolDefinition {
+  name: string
+  description?: string
+  input_schema?: Record<string, unknown>
+  [field: string]: unknown
+}
+
+/**
+ * What a {@link ToolStyleNote} is about. Unrecoverable: `object_lost`, `type_mismatch`, `images_dropped`,
+ * `truncated_call`, `call_not_recorded`. Warnings: `unknown_tool`, `call_without_result`, `result_without_call`,
+ * `merged_results`, `name_mismatch`. Other strings may appear in later versions.
+ */
+export type ToolStyleNoteKind =
+  | 'object_lost'
+  | 'type_mismatch'
+  | 'images_dropped'
+  | 'truncated_call'
+  | 'call_not_recorded'
+  | 'unknown_tool'
+  | 'call_without_result'
+  | 'result_without_call'
+  | 'merged_results'
+  | 'name_mismatch'
+  | (string & {})
 
 /** A tool_use / tool_result pair rebuilt by {@link recoverToolBlocks}. */
 export interface RecoveredToolCall {
@@ -1243,7 +1462,7 @@ export interface ToolStyleNote {
    * `truncated_call`, `call_not_recorded`. warnings: `unknown_tool`, `call_without_result`, `result_without_call`,
    * `merged_results`, `name_mismatch`.
    */
-  kind: string
+  kind: ToolStyleNoteKind
   message: string
 }
 
@@ -1278,19 +1497,19 @@ export type OpenAiChatMessage =
  * dropped; `Unknown Tool` when no call has the id). `'json'`: native blocks are kept and flattened ones recovered
  * ({@link recoverToolBlocks} with `options`). The input is never mutated; untouched messages are the same objects.
  */
-export declare function convertToolStyle(history: readonly AnthropicHistoryMessage[], style: 'xml' | 'json', options?: RecoverToolBlocksOptions): AnthropicHistoryMessage[]
+export declare function convertToolStyle<M extends AnthropicHistoryMessage>(history: readonly M[], style: 'xml' | 'json', options?: RecoverToolBlocksOptions): AnthropicHistoryMessage[]
 
 /**
  * Rebuilds native `tool_use` / `tool_result` pairs from calls and results that were flattened to text, pairing them by
  * position, with deterministic ids. Lossy values are reported in `unrecoverable`, never guessed. Idempotent.
  */
-export declare function recoverToolBlocks(history: readonly AnthropicHistoryMessage[], options?: RecoverToolBlocksOptions): ToolBlockRecovery
+export declare function recoverToolBlocks<M extends AnthropicHistoryMessage>(history: readonly M[], options?: RecoverToolBlocksOptions): ToolBlockRecovery
 
 /** Which tool-call style a history is in, with the blocks that show it. */
-export declare function detectToolStyle(history: readonly AnthropicHistoryMessage[]): DetectedToolStyle
+export declare function detectToolStyle<M extends AnthropicHistoryMessage>(history: readonly M[]): DetectedToolStyle
 
 /**
  * The Anthropic-format history as OpenAI chat messages: tool results become `tool` messages (before the user's own blocks),
  * `tool_use` blocks `tool_calls`; images inside tool results are sent in the user message that follows the tool messages.
  */
-export declare function toOpenAiMessages(history: readonly AnthropicHistoryMessage[]): OpenAiChatMessage[]
+export declare function toOpenAiMessages<M extends AnthropicHistoryMessage>(history: readonly M[]): OpenAiChatMessage[]

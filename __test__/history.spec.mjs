@@ -2,8 +2,8 @@
 import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { th, SYNTHETIC_TEXT, deepFreeze, user, assistant, toolCall, toolResult, text, thinking, runFrozen, roles, fakeSessionManager, callsOf, resultId } from './fixtures/helpers.mjs'
+import { makeTranscript } from './fixtures/transcripts.mjs'
 
-const { makeTranscript } = await import(new URL('../../shared/bench/transcript-gen.mjs', import.meta.url))
 const { sanitizeSessionHistory, resolveTranscriptPolicy, isValidCloudCodeAssistToolId } = th
 
 const GOOGLE = { provider: 'google', modelApi: 'google-generative-ai', modelId: 'gemini-2.5-pro' }

@@ -5,7 +5,7 @@
 import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -91,6 +91,15 @@ describe('index.d.ts', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
     assert.equal(pkg.types, 'index.d.ts')
     assert.ok(pkg.files.includes('index.d.ts'))
+    // require → index.d.ts, import → index.d.mts (which re-exports index.d.ts), each beside its entry.
+    assert.deepEqual(pkg.exports['.'].require, { types: './index.d.ts', default: './index.js' })
+    assert.deepEqual(pkg.exports['.'].import, { types: './index.d.mts', default: './index.mjs' })
+    assert.ok(pkg.files.includes('index.d.mts'))
+  })
+
+  test('index.d.mts re-exports index.d.ts and declares the default export, nothing else', () => {
+    const mts = readFileSync(join(ROOT, 'index.d.mts'), 'utf8').replace(/\/\/[^\n]*/g, '').trim().split('\n').map((l) => l.trim())
+    assert.deepEqual(mts.sort(), ["export * from './index.js'", 'export default th', "import * as th from './index.js'"].sort())
   })
 })
 
@@ -173,13 +182,31 @@ describe('index.d.ts type-checks a usage file', () => {
   const tscJs = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc')
   const have = existsSync(tscBin) && existsSync(tscJs)
 
-  test('tsc --strict on __test__/fixtures/usage.ts', { timeout: 120_000 }, (t) => {
+  test('tsc --strict on __test__/fixtures/usage.ts and the README quick starts', { timeout: 120_000 }, (t) => {
     if (!have) {
       t.skip('TypeScript is not installed in node_modules')
       return
     }
-    const args = [tscJs, '--strict', '--noEmit', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--pretty', 'false', join(ROOT, '__test__', 'fixtures', 'usage.ts')]
+    // The quick starts import 'transcript-hygiene': the package's own name resolves to itself
+    // through the exports map (the .mts files as ES modules, so through index.d.mts).
+    const quick = join(ROOT, '__test__', 'fixtures', 'quickstart')
+    const quickFiles = readdirSync(quick).map((f) => join(quick, f))
+    const args = [tscJs, '--strict', '--noEmit', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--pretty', 'false', join(ROOT, '__test__', 'fixtures', 'usage.ts'), ...quickFiles]
     const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8' })
     assert.equal(r.status, 0, `tsc failed:\n${r.stdout}${r.stderr}`)
+  })
+})
+
+describe('README quick starts', () => {
+  test('every TypeScript block of the Quick start section is a checked fixture file, character for character', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+    const section = readme.slice(readme.indexOf('## Quick start'), readme.indexOf('\n## ', readme.indexOf('## Quick start') + 1))
+    const blocks = [...section.matchAll(/(?:<!-- checked: (\S+) -->\n)?```ts\n([\s\S]*?)```/g)]
+    assert.equal(blocks.length, 5, 'agent, reply dispatcher, stream, gateway follow-up, migration')
+    for (const [, file, code] of blocks) {
+      assert.ok(file, `a ts block without a <!-- checked: … --> marker:\n${code}`)
+      assert.equal(code, readFileSync(join(ROOT, file), 'utf8'), `README block differs from ${file}`)
+      assert.ok(code.trimEnd().split('\n').length <= 12, `${file} is a short quick start`)
+    }
   })
 })

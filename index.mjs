@@ -1,0 +1,50 @@
+// The ES module entry of transcript-hygiene. It re-exports the CommonJS entry (index.js) by name,
+// so `import` and `require` share one loaded addon and the very same functions. The names are
+// listed here because Node cannot detect them in index.js's object spread; a test checks that
+// this list and index.js's exports are the same set.
+import th from './index.js'
+
+export const {
+  resolveTranscriptPolicy,
+  sanitizeSessionHistory,
+  sanitizeToolCallId,
+  isValidCloudCodeAssistToolId,
+  sanitizeToolCallIdsForCloudCodeAssist,
+  sanitizeToolCallInputs,
+  repairToolCallInputs,
+  repairToolUseResultPairing,
+  sanitizeToolUseResultPairing,
+  validateGeminiTurns,
+  validateAnthropicTurns,
+  mergeConsecutiveUserTurns,
+  sanitizeGoogleTurnOrdering,
+  applyGoogleTurnOrderingFix,
+  stripThoughtSignatures,
+  dropThinkingBlocks,
+  downgradeOpenAIReasoningBlocks,
+  downgradeOpenAIFunctionCallReasoningPairs,
+  stripToolResultDetails,
+  sanitizeSessionMessagesImages,
+  limitHistoryTurns,
+  annotateInterSessionUserMessages,
+  ensureAssistantUsageSnapshots,
+  repairSessionFile,
+  cleanResponse,
+  ResponseStreamCleaner,
+  stripMinimaxToolCallXml,
+  stripModelSpecialTokens,
+  stripDowngradedToolCallText,
+  stripThinkingTagsFromText,
+  stripReasoningTagsFromText,
+  sanitizeToolCall,
+  sanitizeThinkingTags,
+  createResponseSanitizer,
+  buildServerToolFollowup,
+  stripServerToolCalls,
+  convertToolStyle,
+  recoverToolBlocks,
+  detectToolStyle,
+  toOpenAiMessages,
+} = th
+
+export default th
