@@ -158,6 +158,23 @@ console.log(JSON.stringify({
     assert.deepEqual(r.results, expected())
   })
 
+  test('the installed command runs: npx transcript-hygiene (version, a reply cleaned from stdin, exit code 2 on bad input)', () => {
+    const bin = join(app, 'node_modules', '.bin', process.platform === 'win32' ? 'transcript-hygiene.cmd' : 'transcript-hygiene')
+    assert.ok(existsSync(bin), 'npm linked the bin')
+    const version = spawnSync(bin, ['--version'], { cwd: app, encoding: 'utf8' })
+    assert.equal(version.status, 0, version.stderr)
+    assert.equal(version.stdout.trim(), readJson(join(ROOT, 'package.json')).version)
+    const reply = 'Let me look.<tool_call>{"name": "read", "arguments": {"path": "a.txt"}}</tool_call>'
+    const clean = spawnSync(bin, ['clean', '--json', '-'], { cwd: app, encoding: 'utf8', input: reply })
+    assert.equal(clean.status, 0, clean.stderr)
+    const out = JSON.parse(clean.stdout)
+    assert.equal(out.content, 'Let me look.')
+    assert.equal(out.toolCalls[0].function.name, 'read')
+    const bad = spawnSync(bin, ['sanitize', join(app, 'missing.jsonl')], { cwd: app, encoding: 'utf8' })
+    assert.equal(bad.status, 2)
+    assert.equal(bad.stderr.trim().split('\n').length, 1, 'one line on stderr')
+  })
+
   test('every export works from CommonJS', () => {
     const r = runScript(
       'cjs.cjs',
