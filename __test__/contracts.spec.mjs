@@ -361,6 +361,24 @@ describe('contracts: getters that throw', () => {
   }
 })
 
+describe('contracts: lone surrogates in options', () => {
+  // JSON.stringify writes them as `\udXXX` escapes, which no strict JSON reader accepts; the
+  // wrappers send them as U+FFFD rather than failing the call.
+  test('sanitizeSessionHistory: a lone surrogate in syntheticToolResultText becomes U+FFFD', () => {
+    const messages = [{ role: 'assistant', content: [toolCall('call1')], stopReason: 'toolUse', timestamp: 1 }, { role: 'user', content: 'next', timestamp: 2 }]
+    const out = th.sanitizeSessionHistory({ messages, provider: 'anthropic', modelApi: 'anthropic-messages', modelId: 'claude-sonnet-4-5', syntheticToolResultText: 'missing \ud800 result' })
+    assert.equal(out[1].role, 'toolResult')
+    assert.equal(out[1].content[0].text, 'missing \ufffd result')
+  })
+
+  test('stripThoughtSignatures, cleanResponse and createResponseSanitizer accept options holding lone surrogates', () => {
+    const content = [{ type: 'text', text: 'x', thought_signature: 'msg_1' }]
+    assert.deepEqual(th.stripThoughtSignatures(content, { allowBase64Only: true, note: '\udc00' }), [{ type: 'text', text: 'x' }])
+    assert.equal(th.cleanResponse('hi <think>a</think>', { model: 'qwen3\ud800' }).content, 'hi')
+    assert.equal(typeof th.createResponseSanitizer({ fallback: 'no \ud800 reply' }).sanitize, 'function')
+  })
+})
+
 describe('contracts: size', () => {
   const BIG = 'x'.repeat(50 * 1024 * 1024)
 

@@ -17,4 +17,22 @@ function fail(path, what, v) {
   throw new TypeError(`${path}: expected ${what}, got ${describe(v)}`)
 }
 
-module.exports = { describe, isObject, optStr, fail }
+// JSON.stringify writes a lone surrogate as a `\udXXX` escape, which the native JSON reader
+// refuses; such strings go as U+FFFD instead.
+const wellFormed = (k, v) => (typeof v === 'string' && !v.isWellFormed() ? v.toWellFormed() : v)
+
+/**
+ * `v` as JSON for a native call (`'null'` for undefined). Throws `TypeError: <path>: could not be
+ * serialised …` for a cycle, a BigInt, a throwing getter or absurd nesting.
+ */
+function toJson(v, path) {
+  try {
+    let s = JSON.stringify(v)
+    if (s !== undefined && s.includes('\\ud')) s = JSON.stringify(v, wellFormed)
+    return s === undefined ? 'null' : s
+  } catch (err) {
+    throw new TypeError(`${path}: could not be serialised as JSON (${err && err.message ? err.message : String(err)})`)
+  }
+}
+
+module.exports = { describe, isObject, optStr, fail, toJson }

@@ -4,7 +4,7 @@
 // megabytes): the follow-up holds the very same objects, plus the new result messages.
 
 const native = require('../binding.js')
-const { isObject, optStr: str, fail } = require('./args.js')
+const { isObject, optStr: str, fail, toJson } = require('./args.js')
 
 const PROTOCOLS = ['chat', 'responses', 'anthropic']
 
@@ -116,7 +116,7 @@ function buildServerToolFollowup(params, options) {
     calls,
     results: toolResults.map((r) => str(r.toolCallId)),
   }
-  const plan = JSON.parse(native.serverToolFollowupJson(JSON.stringify(skeleton)))
+  const plan = JSON.parse(native.serverToolFollowupJson(toJson(skeleton, 'request')))
   if (plan.error) {
     const e = new Error(plan.error.message)
     e.code = 'TOOL_RESULT_PAIRING'
@@ -150,7 +150,7 @@ function stripServerToolCalls(assistant, serverTools) {
     else if (Array.isArray(assistant.content)) skeleton.content = pairs(assistant.content)
     else if (Array.isArray(assistant.output)) skeleton.output = pairs(assistant.output)
   }
-  const s = JSON.parse(native.stripServerToolCallsJson(JSON.stringify(skeleton)))
+  const s = JSON.parse(native.stripServerToolCallsJson(toJson(skeleton, 'assistant')))
   if (s === null) return assistant
   if (s.key === null) return s.keep.map((i) => assistant[i])
   const out = { ...assistant }

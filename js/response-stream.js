@@ -3,12 +3,9 @@
 // native call per delta and rejoins a surrogate pair split across two deltas.
 
 const native = require('../binding.js')
+const { describe, toJson } = require('./args.js')
 
 const OPTION_KEYS = ['format', 'model', 'tools', 'toolCalls', 'thinking']
-
-function describe(v) {
-  return v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v
-}
 
 function optionsJson(options) {
   const o = {}
@@ -18,11 +15,7 @@ function optionsJson(options) {
     }
     for (const k of OPTION_KEYS) if (options[k] !== undefined) o[k] = options[k]
   }
-  try {
-    return JSON.stringify(o)
-  } catch (err) {
-    throw new TypeError(`options: could not be serialised (${err && err.message ? err.message : String(err)})`)
-  }
+  return toJson(o, 'options')
 }
 
 function rethrow(err) {

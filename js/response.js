@@ -2,6 +2,7 @@
 // Response cleaning: the reply text crosses once, the cleaned parts come back as JSON.
 
 const native = require('../binding.js')
+const { toJson } = require('./args.js')
 
 const OPTION_KEYS = ['format', 'model', 'tools', 'toolCalls', 'thinking']
 
@@ -14,12 +15,7 @@ function cleanResponse(content, options) {
     if (typeof options !== 'object') throw new TypeError(`options: expected an object, got ${typeof options}`)
     for (const k of OPTION_KEYS) if (options[k] !== undefined) o[k] = options[k]
   }
-  let json
-  try {
-    json = JSON.stringify(o)
-  } catch (err) {
-    throw new TypeError(`options: could not be serialised (${err && err.message ? err.message : String(err)})`)
-  }
+  const json = toJson(o, 'options')
   try {
     // The content comes back as a string of its own (null when unchanged: the caller's string).
     const parts = native.cleanResponseJson(content, json)

@@ -4,12 +4,7 @@
 // caller's own string is returned.
 
 const native = require('../binding.js')
-
-function describe(v) {
-  if (v === null) return 'null'
-  if (Array.isArray(v)) return 'an array'
-  return typeof v
-}
+const { describe, toJson } = require('./args.js')
 
 function expectString(value, name) {
   if (typeof value !== 'string') throw new TypeError(`${name}: expected a string, got ${describe(value)}`)
@@ -97,12 +92,7 @@ function createResponseSanitizer(config) {
   if (config !== undefined && config !== null && (typeof config !== 'object' || Array.isArray(config))) {
     throw new TypeError(`config: expected an object, got ${describe(config)}`)
   }
-  let json
-  try {
-    json = JSON.stringify(config ?? {})
-  } catch (err) {
-    throw new TypeError(`config: could not be serialised (${err && err.message ? err.message : String(err)})`)
-  }
+  const json = toJson(config ?? {}, 'config')
   call(native.checkSanitizerConfig, [json])
   const enabled = config?.enabled !== false
   const enabledJson = JSON.stringify({ enabled })

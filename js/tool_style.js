@@ -6,21 +6,7 @@
 // skeleton's layout.
 
 const native = require('../binding.js')
-const { describe, isObject, optStr, fail } = require('./args.js')
-
-// JSON.stringify writes a lone surrogate as a `\udXXX` escape, which the native JSON reader
-// refuses; such strings go as U+FFFD instead (inputs are the only strings sent inside the JSON).
-const wellFormed = (k, v) => (typeof v === 'string' && !v.isWellFormed() ? v.toWellFormed() : v)
-
-function toJson(v, path) {
-  try {
-    let s = JSON.stringify(v)
-    if (s !== undefined && s.includes('\\ud')) s = JSON.stringify(v, wellFormed)
-    return s === undefined ? 'null' : s
-  } catch (err) {
-    throw new TypeError(`${path}: could not be serialised as JSON (${err && err.message ? err.message : String(err)})`)
-  }
-}
+const { describe, isObject, optStr, fail, toJson } = require('./args.js')
 
 /**
  * The skeleton of `history`. `need` says what the operation reads: `texts` (the strings' contents),

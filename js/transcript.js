@@ -4,6 +4,7 @@
 
 const native = require('../binding.js')
 const codec = require('./codec.js')
+const { toJson } = require('./args.js')
 
 // Keys of a params object that are not options: the messages, live handles, OpenClaw's config.
 const NOT_OPTIONS = new Set(['messages', 'sessionManager', 'config', 'warn', 'sessionId'])
@@ -24,16 +25,16 @@ function optionsJson(options, extra) {
   }
   if (extra !== undefined) Object.assign(o, extra)
   try {
-    return JSON.stringify(o)
+    return toJson(o, 'options')
   } catch {
     for (const k of Object.keys(o)) {
       try {
-        JSON.stringify(o[k])
+        toJson(o[k], k)
       } catch {
         delete o[k]
       }
     }
-    return JSON.stringify(o)
+    return toJson(o, 'options')
   }
 }
 
