@@ -6,6 +6,7 @@
 //! single `String` and the table holds only their ranges, so a pass makes a handful of
 //! allocations in all, sized up front.
 
+use hashbrown::hash_table::Entry;
 use hashbrown::HashTable;
 use std::hash::BuildHasher;
 
@@ -58,6 +59,43 @@ impl<V> StrTable<V> {
             .map(|(_, v)| v)
     }
 
+    /// The value of `s`, inserted with `make` first when absent.
+    pub fn get_or_insert_with(&mut self, s: &str, make: impl FnOnce() -> V) -> &mut V {
+        let hash = self.hasher.hash_one(s);
+        let StrTable { buf, table, hasher } = self;
+        let entry = table.entry(
+            hash,
+            |(k, _)| &buf[k.start..k.end] == s,
+            |(k, _)| hasher.hash_one(&buf[k.start..k.end]),
+        );
+        match entry {
+            Entry::Occupied(e) => &mut e.into_mut().1,
+            Entry::Vacant(e) => {
+                let start = buf.len();
+                buf.push_str(s);
+                let key = Key {
+                    start,
+                    end: buf.len(),
+                };
+                &mut e.insert((key, make())).into_mut().1
+            }
+        }
+    }
+
+    /// Adds `s` and returns its key, or `None` when it is already present.
+    pub fn insert_if_absent(&mut self, s: &str, v: V) -> Option<Key> {
+        let mut added = None;
+        let start = self.buf.len();
+        self.get_or_insert_with(s, || {
+            added = Some(());
+            v
+        });
+        added.map(|()| Key {
+            start,
+            end: start + s.len(),
+        })
+    }
+
     /// Adds `s` (which must not be present yet) and returns its key.
     pub fn insert_new(&mut self, s: &str, v: V) -> Key {
         let hash = self.hasher.hash_one(s);
@@ -94,6 +132,20 @@ mod tests {
         assert!(!t.contains(""));
         *t.get_mut("id7").unwrap() = 70;
         assert_eq!(t.get("id7"), Some(&70));
+    }
+
+    #[test]
+    fn insert_if_absent_claims_a_string_once() {
+        let mut t = StrTable::with_capacity(0, 0);
+        let k = t.insert_if_absent("call1", ()).unwrap();
+        assert_eq!(t.text(k), "call1");
+        assert_eq!(t.insert_if_absent("call1", ()), None);
+        let k2 = t.insert_if_absent("call2", ()).unwrap();
+        assert_eq!((t.text(k), t.text(k2)), ("call1", "call2"));
+        *t.get_or_insert_with("call1", || unreachable!()) = ();
+        let n = t.get_or_insert_with("x", || ());
+        *n = ();
+        assert!(t.contains("x"));
     }
 
     #[test]

@@ -43,7 +43,9 @@ fn short_hash(text: &str, len: usize) -> String {
 }
 
 fn alphanumeric_only(id: &str) -> String {
-    id.chars().filter(char::is_ascii_alphanumeric).collect()
+    // Bytes, not chars: every byte of a multi-byte character is >= 0x80, never ASCII.
+    let kept: Vec<u8> = id.bytes().filter(u8::is_ascii_alphanumeric).collect();
+    String::from_utf8(kept).unwrap_or_default()
 }
 
 /// Sanitise one id. `None` or an empty id gives `"defaulttoolid"` (strict) or
@@ -84,30 +86,31 @@ pub fn is_valid_cloud_code_assist_tool_id(id: &str, mode: ToolCallIdMode) -> boo
     }
 }
 
-/// `makeUniqueToolId`: a sanitised id for `seed` for which `used` is false.
-fn make_unique(seed: &str, used: impl Fn(&str) -> bool, mode: ToolCallIdMode) -> String {
+/// `makeUniqueToolId`: a sanitised id for `seed`, the first candidate `take` accepts (`take`
+/// returns whether the candidate was still free, and claims it if so).
+fn make_unique(seed: &str, mut take: impl FnMut(&str) -> bool, mode: ToolCallIdMode) -> String {
     match mode {
         ToolCallIdMode::Strict9 => {
             let base = sanitize_tool_call_id(Some(seed), mode);
-            if !used(&base) {
+            if take(&base) {
                 return base;
             }
             // OpenClaw tries i = 0..=999, then hashes the clock; the counter
             // continues instead (see the module docs).
             (0u64..)
                 .map(|i| short_hash(&format!("{seed}:{i}"), STRICT9_LEN))
-                .find(|hashed| !used(hashed))
+                .find(|hashed| take(hashed))
                 .unwrap_or_default()
         }
         ToolCallIdMode::Strict => {
             let mut base = sanitize_tool_call_id(Some(seed), mode);
             base.truncate(STRICT_MAX_LEN);
-            if !used(&base) {
+            if take(&base) {
                 return base;
             }
             base.truncate(STRICT_MAX_LEN - STRICT_HASH_LEN);
             let candidate = base + &short_hash(seed, STRICT_HASH_LEN);
-            if !used(&candidate) {
+            if take(&candidate) {
                 return candidate;
             }
             // OpenClaw tries x2..=x999, then `t<Date.now()>`; the counter
@@ -120,7 +123,7 @@ fn make_unique(seed: &str, used: impl Fn(&str) -> bool, mode: ToolCallIdMode) ->
                         .min(candidate.len());
                     format!("{}{suffix}", &candidate[..keep])
                 })
-                .find(|next| !used(next))
+                .find(|next| take(next))
                 .unwrap_or_default()
         }
     }
@@ -181,44 +184,44 @@ impl IdAllocator {
         self.mode
     }
 
-    fn allocate(&mut self, seed: &str) -> (String, Key) {
-        let used = &self.used;
-        let id = make_unique(seed, |s| used.contains(s), self.mode);
-        let key = self.used.insert_new(&id, ());
+    /// A new unique id for `seed`, remembered as used.
+    fn allocate(used: &mut StrTable<()>, seed: &str, mode: ToolCallIdMode) -> (String, Key) {
+        let mut key = None;
+        let id = make_unique(
+            seed,
+            |s| {
+                key = used.insert_if_absent(s, ());
+                key.is_some()
+            },
+            mode,
+        );
+        // `make_unique` returns the candidate `take` accepted, so `key` is already set.
+        let key = key.unwrap_or_else(|| used.insert_new(&id, ()));
         (id, key)
     }
 
     /// New id for the next tool-call block whose raw id is `raw`.
     pub fn call_id(&mut self, raw: &str) -> String {
-        let occurrence = match self.calls.get_mut(raw) {
-            Some(c) => {
-                c.count += 1;
-                c.count
-            }
-            None => 1,
-        };
-        let (id, key) = if occurrence == 1 {
-            self.allocate(raw)
+        let calls = self.calls.get_or_insert_with(raw, || CallIds {
+            count: 0,
+            head: NONE,
+            tail: NONE,
+        });
+        calls.count += 1;
+        let (id, key) = if calls.count == 1 {
+            Self::allocate(&mut self.used, raw, self.mode)
         } else {
-            self.allocate(&format!("{raw}:{occurrence}"))
+            let seed = format!("{raw}:{}", calls.count);
+            Self::allocate(&mut self.used, &seed, self.mode)
         };
         let cell = self.cells.len();
         self.cells.push((key, NONE));
-        match self.calls.get_mut(raw) {
-            Some(c) if c.head == NONE => (c.head, c.tail) = (cell, cell),
-            Some(c) => {
-                self.cells[c.tail].1 = cell;
-                c.tail = cell;
-            }
-            None => {
-                let first = CallIds {
-                    count: 1,
-                    head: cell,
-                    tail: cell,
-                };
-                self.calls.insert_new(raw, first);
-            }
+        if calls.head == NONE {
+            calls.head = cell;
+        } else {
+            self.cells[calls.tail].1 = cell;
         }
+        calls.tail = cell;
         id
     }
 
@@ -229,17 +232,10 @@ impl IdAllocator {
             c.head = next;
             return self.used.text(key).to_string();
         }
-        let occurrence = match self.orphan_occurrences.get_mut(raw) {
-            Some(n) => {
-                *n += 1;
-                *n
-            }
-            None => {
-                self.orphan_occurrences.insert_new(raw, 1);
-                1
-            }
-        };
-        self.allocate(&format!("{raw}:tool_result:{occurrence}")).0
+        let occurrence = self.orphan_occurrences.get_or_insert_with(raw, || 0);
+        *occurrence += 1;
+        let seed = format!("{raw}:tool_result:{occurrence}");
+        Self::allocate(&mut self.used, &seed, self.mode).0
     }
 }
 
@@ -378,19 +374,19 @@ mod tests {
         let mut used: HashSet<String> =
             ["dup".to_string(), candidate.clone()].into_iter().collect();
         assert_eq!(
-            make_unique(seed, |s| used.contains(s), Strict),
+            make_unique(seed, |s| !used.contains(s), Strict),
             format!("{candidate}x2")
         );
         used.insert(format!("{candidate}x2"));
         assert_eq!(
-            make_unique(seed, |s| used.contains(s), Strict),
+            make_unique(seed, |s| !used.contains(s), Strict),
             format!("{candidate}x3")
         );
         for i in 3..1000 {
             used.insert(format!("{candidate}x{i}"));
         }
         assert_eq!(
-            make_unique(seed, |s| used.contains(s), Strict),
+            make_unique(seed, |s| !used.contains(s), Strict),
             format!("{candidate}x1000")
         );
         // Suffixes replace the tail of a full-length candidate.
@@ -399,7 +395,7 @@ mod tests {
         let used: HashSet<String> = ["b".repeat(40), long_candidate.clone()]
             .into_iter()
             .collect();
-        let next = make_unique(&long, |s| used.contains(s), Strict);
+        let next = make_unique(&long, |s| !used.contains(s), Strict);
         assert_eq!(next, format!("{}x2", &long_candidate[..38]));
     }
 
@@ -407,13 +403,13 @@ mod tests {
     fn strict9_falls_back_to_counter_hashes() {
         let seed = "abcdefghijk";
         let mut used: HashSet<String> = ["abcdefghi".to_string()].into_iter().collect();
-        let first = make_unique(seed, |s| used.contains(s), Strict9);
+        let first = make_unique(seed, |s| !used.contains(s), Strict9);
         assert_eq!(first, short_hash("abcdefghijk:0", 9));
         for i in 0..1000 {
             used.insert(short_hash(&format!("{seed}:{i}"), 9));
         }
         assert_eq!(
-            make_unique(seed, |s| used.contains(s), Strict9),
+            make_unique(seed, |s| !used.contains(s), Strict9),
             short_hash("abcdefghijk:1000", 9)
         );
     }
