@@ -48,7 +48,7 @@ pub fn run_transcript(
     let mut ctx = Ctx::new(&source, report);
     let result = ops::run(&op, &cfg, &mut msgs, &mut ctx).map_err(invalid)?;
     let buf = PLAN_NUMS.with(|b| std::mem::take(&mut *b.borrow_mut()));
-    let (json, plan) = ops::response_json(&msgs, input_len, ctx.changes.as_deref(), &result, buf);
+    let (json, plan) = ops::response_json(&msgs, input_len, &ctx, &result, buf);
     let Some((plan, texts)) = plan else {
         return Ok(TranscriptAnswer {
             json,
