@@ -222,24 +222,30 @@ pub fn sanitize_image(data: &str, limits: ImageLimits) -> ImageDecision {
     }
 }
 
-/// [`sanitize_image`] through the process-wide cache: the payload string is
-/// hashed and a decision made for the same string and limits before is
-/// returned as it is. Also returns the digest (`None` with the cache off), so
-/// a caller that can recognise the same string again may skip the hash next
-/// time ([`cached_by_digest`]).
+/// [`sanitize_image`] on a payload's UTF-8 bytes, through the process-wide
+/// cache: the bytes are hashed and a decision made for the same string and
+/// limits before is returned as it is (no UTF-8 validation on a hit). Also
+/// returns the digest (`None` with the cache off), so a caller that can
+/// recognise the same string again may skip the hash next time
+/// ([`cached_by_digest`]).
 pub fn sanitize_image_cached(
-    data: &str,
+    data: &[u8],
     limits: ImageLimits,
 ) -> (Arc<ImageDecision>, Option<Digest>) {
+    // Bytes that are not UTF-8 cannot be base64 either.
+    let decide = || match std::str::from_utf8(data) {
+        Ok(s) => sanitize_image(s, limits),
+        Err(_) => omitted(REASON_INVALID_BASE64),
+    };
     let cache = cache::global();
     if !cache.enabled() {
-        return (Arc::new(sanitize_image(data, limits)), None);
+        return (Arc::new(decide()), None);
     }
-    let digest = cache::digest(data.as_bytes());
+    let digest = cache::digest(data);
     if let Some(hit) = cache.get(&digest, limits) {
         return (hit, Some(digest));
     }
-    let decision = Arc::new(sanitize_image(data, limits));
+    let decision = Arc::new(decide());
     cache.put(&digest, limits, Arc::clone(&decision));
     (decision, Some(digest))
 }

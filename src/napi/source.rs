@@ -20,15 +20,18 @@ impl HandleSource<'_> {
 }
 
 impl Source for HandleSource<'_> {
-    fn with_image_data(&self, msg: usize, block: usize, f: &mut dyn FnMut(&str)) -> bool {
+    fn with_image_data(&self, msg: usize, block: usize, f: &mut dyn FnMut(&[u8])) -> bool {
         let Some(data) = self
             .block(msg, block)
             .and_then(|b| b.get::<Unknown>("data").ok().flatten())
         else {
             return false;
         };
+        if data.get_type().ok() != Some(ValueType::String) {
+            return false;
+        }
         let v = data.value();
-        v.value_type == ValueType::String && with_utf8(v.env, v.value, |s| f(s)).is_some()
+        with_utf8(v.env, v.value, |s| f(s)).is_some()
     }
 
     fn items_with_key(

@@ -61,19 +61,19 @@ fn read_into(env: sys::napi_env, value: sys::napi_value, buf: &mut Vec<u8>) -> O
     Some(written)
 }
 
-/// Calls `f` with the UTF-8 of the JS string `value` (lone surrogates become U+FFFD, as in any
-/// Node-API UTF-8 read). `None` if `value` is not a string.
+/// Calls `f` with the UTF-8 bytes of the JS string `value` (lone surrogates become U+FFFD, as in
+/// any Node-API UTF-8 read; not validated again here). `None` if `value` is not a string.
 pub(super) fn with_utf8<R>(
     env: sys::napi_env,
     value: sys::napi_value,
-    f: impl FnOnce(&str) -> R,
+    f: impl FnOnce(&[u8]) -> R,
 ) -> Option<R> {
     BUF.with(|cell| {
         let mut kept = cell.try_borrow_mut().ok();
         let mut local = Vec::new();
         let buf = kept.as_deref_mut().unwrap_or(&mut local);
         let len = read_into(env, value, buf)?;
-        let out = std::str::from_utf8(&buf[..len]).ok().map(f);
+        let out = buf.get(..len).map(f);
         if buf.len() > KEEP_BYTES {
             *buf = Vec::new();
         }

@@ -9,9 +9,10 @@ use serde_json::Value;
 /// inline content (to redact them).
 /// The JS boundary answers through Node-API handles; JSON input answers from the values.
 pub trait Source {
-    /// Calls `f` with the `data` string of block `block` of input message `msg`, lent for the call
-    /// only (the boundary reads it into a buffer it reuses); false when there is no such string.
-    fn with_image_data(&self, msg: usize, block: usize, f: &mut dyn FnMut(&str)) -> bool;
+    /// Calls `f` with the UTF-8 bytes of the `data` string of block `block` of input message
+    /// `msg`, lent for the call only (the boundary reads it into a buffer it reuses; a cache hit
+    /// then needs no UTF-8 validation); false when there is no such string.
+    fn with_image_data(&self, msg: usize, block: usize, f: &mut dyn FnMut(&[u8])) -> bool;
     /// For the array `block.field.list` of input message `msg`: which items are objects that have
     /// their own `key` (nothing else of the items is read). `None` when it is not an array.
     fn items_with_key(
@@ -39,14 +40,14 @@ impl JsonSource<'_> {
 }
 
 impl Source for JsonSource<'_> {
-    fn with_image_data(&self, msg: usize, block: usize, f: &mut dyn FnMut(&str)) -> bool {
+    fn with_image_data(&self, msg: usize, block: usize, f: &mut dyn FnMut(&[u8])) -> bool {
         let data = self
             .0
             .get(msg)
             .and_then(|m| m.get("content")?.get(block)?.get("data")?.as_str());
         match data {
             Some(d) => {
-                f(d);
+                f(d.as_bytes());
                 true
             }
             None => false,
@@ -79,7 +80,7 @@ impl Source for JsonSource<'_> {
 pub struct NoSource;
 
 impl Source for NoSource {
-    fn with_image_data(&self, _: usize, _: usize, _: &mut dyn FnMut(&str)) -> bool {
+    fn with_image_data(&self, _: usize, _: usize, _: &mut dyn FnMut(&[u8])) -> bool {
         false
     }
     fn items_with_key(&self, _: usize, _: usize, _: &str, _: &str, _: &str) -> Option<Vec<bool>> {

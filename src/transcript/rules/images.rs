@@ -70,13 +70,13 @@ enum Detail {
     },
 }
 
-/// Calls `f` with the block's full `data` string, wherever it lives.
-fn with_full_data(b: &Block, ctx: &Ctx, f: &mut dyn FnMut(&str)) -> bool {
+/// Calls `f` with the UTF-8 of the block's full `data` string, wherever it lives.
+fn with_full_data(b: &Block, ctx: &Ctx, f: &mut dyn FnMut(&[u8])) -> bool {
     match &b.origin {
         BlockOrigin::Src { msg, idx } => ctx.source.with_image_data(*msg, *idx, f),
         BlockOrigin::New(v) => match v.get("data").and_then(Value::as_str) {
             Some(d) => {
-                f(d);
+                f(d.as_bytes());
                 true
             }
             None => false,
@@ -156,7 +156,10 @@ fn image_outcome(b: &Block, ctx: &mut Ctx, opts: &ImagePassOptions) -> Outcome {
     with_full_data(b, ctx, &mut |data| {
         let (decision, digest) = sanitize_image_cached(data, opts.limits);
         let canonical = if needs_payload(&decision) {
-            canonical_payload(data).map(|c| c.into_owned())
+            std::str::from_utf8(data)
+                .ok()
+                .and_then(canonical_payload)
+                .map(|c| c.into_owned())
         } else {
             None
         };
