@@ -27,11 +27,15 @@ fn scaled(len: u32, eighths: u32) -> u32 {
 }
 
 /// The smallest scale (in eighths: 1, 2 or 4) that keeps both sides at least
-/// the target's; `None` when only full scale does.
+/// 1.5 times the target's; `None` when only full scale does. The margin leaves
+/// the Lanczos3 pass a real reduction to clean up after the block-wise IDCT:
+/// measured against a Lanczos3 reference, a 1/2-scale decode followed by a
+/// 1.08× resize scored ~33 dB, followed by a 1.67× resize ~43 dB.
 pub(crate) fn choose_eighths(stored: (u32, u32), target: (u32, u32)) -> Option<u32> {
+    let covers = |len: u32, want: u32| 2 * u64::from(len) >= 3 * u64::from(want);
     [1, 2, 4]
         .into_iter()
-        .find(|&e| scaled(stored.0, e) >= target.0 && scaled(stored.1, e) >= target.1)
+        .find(|&e| covers(scaled(stored.0, e), target.0) && covers(scaled(stored.1, e), target.1))
 }
 
 /// Decode at the smallest scale that still covers `fit_inside(…, side)`, or
@@ -90,22 +94,23 @@ mod tests {
     fn scale_covers_the_target_on_both_sides() {
         assert_eq!(choose_eighths((4000, 3000), (1200, 900)), Some(4));
         assert_eq!(choose_eighths((8000, 6000), (1200, 900)), Some(2));
-        assert_eq!(choose_eighths((9600, 7200), (1200, 900)), Some(1));
+        assert_eq!(choose_eighths((14400, 10800), (1200, 900)), Some(1));
+        assert_eq!(choose_eighths((2600, 1000), (1200, 462)), None);
         assert_eq!(choose_eighths((2000, 1500), (1200, 900)), None);
-        // Rounding up: 2401 / 2 = 1200.5 → 1201 ≥ 1200.
-        assert_eq!(choose_eighths((2401, 100), (1200, 50)), Some(4));
+        // Rounding up: 3599 / 2 = 1799.5 → 1800 = 1.5 × 1200.
+        assert_eq!(choose_eighths((3599, 600), (1200, 200)), Some(4));
     }
 
     #[test]
     fn decodes_at_half_and_eighth_scale() {
         let jpeg = encode_jpeg(&gradient_rgb(800, 600), 90);
-        let d = decode(&jpeg, 400).unwrap();
+        let d = decode(&jpeg, 260).unwrap();
         assert_eq!((d.px.width, d.px.height, d.stored), (400, 300, (800, 600)));
         assert_eq!(d.px.data.len(), 400 * 300 * 3);
-        let d = decode(&jpeg, 100).unwrap();
+        let d = decode(&jpeg, 60).unwrap();
         assert_eq!((d.px.width, d.px.height), (100, 75));
         // Nothing to gain at full scale.
-        assert!(decode(&jpeg, 700).is_none());
+        assert!(decode(&jpeg, 400).is_none());
     }
 
     #[test]

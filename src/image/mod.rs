@@ -40,6 +40,8 @@ mod base64;
 pub mod cache;
 mod data_url;
 mod decode;
+#[cfg(test)]
+mod edge_tests;
 mod encode;
 mod header;
 mod jpeg_scaled;
