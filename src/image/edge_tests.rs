@@ -48,8 +48,8 @@ fn mean_rgb(img: &DynamicImage) -> [f64; 3] {
     let n = f64::from(rgb.width() * rgb.height());
     let mut sum = [0.0; 3];
     for p in rgb.pixels() {
-        for c in 0..3 {
-            sum[c] += f64::from(p.0[c]);
+        for (s, &v) in sum.iter_mut().zip(&p.0) {
+            *s += f64::from(v);
         }
     }
     sum.map(|s| s / n)
