@@ -325,3 +325,19 @@ fn the_cache_returns_the_same_decision_for_the_same_payload() {
         }
     );
 }
+
+/// Writes `__test__/fixtures/images.json`, the small images the node specs cannot make
+/// themselves (JPEG needs an encoder): `cargo test --lib write_node_fixtures -- --ignored`.
+#[test]
+#[ignore]
+fn write_node_fixtures() {
+    let fixtures = serde_json::json!({
+        "cmykJpeg": b64(&cmyk_jpeg(64, 32, [0, 255, 255, 0])),
+        "exifRotate90Jpeg": b64(&jpeg_with_orientation(&gradient_rgb(60, 20), 6)),
+        "animatedGif": b64(&animated_gif(40, 20)),
+        "animatedWebp": b64(&animated_webp(40, 20)),
+    });
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("__test__/fixtures/images.json");
+    std::fs::write(&path, format!("{fixtures:#}\n")).unwrap();
+}
