@@ -44,9 +44,10 @@ pub(crate) fn box_shrink(src: &Pixels, kx: u32, ky: u32) -> Pixels {
         for ox in 0..ow {
             let x0 = ox * kx;
             let cols = kx.min(sw - x0);
-            let n = (cols * rows) as u32;
+            // u64: a block can hold more than 2^32 / 255 pixels (a huge image shrunk to 1 px).
+            let n = (cols * rows) as u64;
             for c in 0..ch {
-                let sum: u32 = (0..cols).map(|i| acc[(x0 + i) * ch + c]).sum();
+                let sum: u64 = (0..cols).map(|i| u64::from(acc[(x0 + i) * ch + c])).sum();
                 out.push(((sum + n / 2) / n) as u8);
             }
         }
