@@ -48,7 +48,10 @@ export interface ThinkingContent extends ThoughtSignatureFields {
   redacted?: boolean
 }
 
-/** `{type: "image"}` block: base64 `data` (no `data:` URL prefix) and its MIME type. */
+/**
+ * `{type: "image"}` block: base64 `data` and its MIME type. A `data:image/…;base64,` prefix is
+ * accepted by the image functions and removed (OpenClaw rejects it as invalid base64).
+ */
 export interface ImageContent extends ThoughtSignatureFields {
   type: 'image'
   data: string
@@ -443,6 +446,49 @@ export interface SanitizeImagesOptions {
   maxBytes?: number
 }
 
+/** Limits of the tool-result image helpers (OpenClaw's `ImageSanitizationLimits`). */
+export interface ImageLimitsOptions {
+  /** Longest image side kept without resizing, in pixels (floored, at least 1). Default 1200. */
+  maxDimensionPx?: number
+  /** Largest decoded image kept without re-encoding, in bytes (floored, at least 1). Default 5 MiB (5 242 880). */
+  maxBytes?: number
+}
+
+/** What `sanitizeImageBlocks` returns. */
+export interface SanitizeImageBlocksResult<B> {
+  /** The blocks that are still images, in order (a new array; the input itself when it was empty). */
+  images: B[]
+  /** How many input blocks are gone (omitted images, and blocks that were not images). */
+  dropped: number
+}
+
+/**
+ * The process-wide image cache's figures (`imageCacheStats()`). The cache holds the decision
+ * for each oversize or unusual image payload seen (the re-encoded JPEG's base64, or the omission
+ * text), keyed by the BLAKE3 digest of the payload string and both limits, shared by every
+ * function that touches images and every `worker_thread` of the process.
+ */
+export interface ImageCacheStats {
+  /** Decisions held. */
+  entries: number
+  /** Bytes they are counted as: the stored strings plus a fixed ~160 bytes each. */
+  bytes: number
+  /** The budget in bytes; 0 means the cache is off. Default 64 MiB (67 108 864). */
+  maxBytes: number
+  /** Image lookups answered from the cache since the process started or the last `clearImageCache()`. */
+  hits: number
+  /** Image lookups that had to decode and re-encode (or reject) the image. */
+  misses: number
+  /** Entries dropped, least recently used first, to stay within `maxBytes`. */
+  evictions: number
+}
+
+/** Options of `configureImageCache`. */
+export interface ImageCacheOptions {
+  /** Budget in bytes (floored); 0 turns the cache off and empties it. Default 64 MiB. */
+  maxBytes: number
+}
+
 /** Parameters of `sanitizeSessionHistory`. Every field but `messages` is optional. */
 export interface SanitizeSessionHistoryParams<T extends MessageLike = AgentMessage> {
   /** The stored transcript. */
@@ -749,6 +795,60 @@ export declare function sanitizeSessionMessagesImages<T extends MessageLike>(
   label?: string,
   options?: SanitizeImagesOptions,
 ): T[]
+
+/**
+ * OpenClaw's `sanitizeContentBlocksImages` (tool-images.ts): the image step of
+ * {@link sanitizeSessionMessagesImages} on one block list, e.g. a tool result's content. Images
+ * over the limits are re-encoded as JPEG, empty, invalid or undecodable ones become a
+ * `[<label>] omitted …` text block, a mislabelled `mimeType` is corrected; other blocks pass.
+ * Synchronous, unlike OpenClaw's. Uses the image cache.
+ * @param label prefix of the replacement texts, e.g. `"read:/tmp/shot.png"`.
+ * @returns always a new array; unchanged blocks are the same objects (OpenClaw copies every image block).
+ * @throws TypeError when `blocks` is not an array or `label` not a string.
+ */
+export declare function sanitizeContentBlocksImages<B>(
+  blocks: readonly B[],
+  label: string,
+  options?: ImageLimitsOptions,
+): (B | TextContent)[]
+
+/**
+ * OpenClaw's `sanitizeImageBlocks`: {@link sanitizeContentBlocksImages}, then only the blocks
+ * that are still image blocks (string `data` and `mimeType`).
+ * @throws TypeError when `images` is not an array or `label` not a string.
+ */
+export declare function sanitizeImageBlocks<B extends ImageContent>(
+  images: readonly B[],
+  label: string,
+  options?: ImageLimitsOptions,
+): SanitizeImageBlocksResult<B>
+
+/**
+ * OpenClaw's `sanitizeToolResultImages`: {@link sanitizeContentBlocksImages} on
+ * `result.content`.
+ * @returns `result` itself when no block changed (or `content` is not an array), else a shallow
+ * copy with the new `content` (OpenClaw copies whenever there is an image or text block).
+ * @throws TypeError when `result` is not an object or `label` not a string.
+ */
+export declare function sanitizeToolResultImages<R extends { content?: unknown }>(
+  result: R,
+  label: string,
+  options?: ImageLimitsOptions,
+): R
+
+/** The image cache's current figures. */
+export declare function imageCacheStats(): ImageCacheStats
+
+/** Empties the image cache and resets its counters (the budget stays). */
+export declare function clearImageCache(): void
+
+/**
+ * Sets the image cache's budget, evicting least recently used entries down to it; `maxBytes: 0`
+ * turns the cache off. Process-wide: it applies to every worker thread.
+ * @returns the figures after the change.
+ * @throws TypeError when `maxBytes` is not a finite number ≥ 0.
+ */
+export declare function configureImageCache(options: ImageCacheOptions): ImageCacheStats
 
 /**
  * Keeps the suffix starting at the `limit`-th user message from the end (OpenClaw's DM history

@@ -4,6 +4,7 @@
 
 module.exports = {
   ...require('./js/transcript.js'),
+  ...require('./js/images.js'),
   ...require('./js/response.js'),
   ...require('./js/response-stream.js'),
   ...require('./js/scrub.js'),

@@ -145,6 +145,13 @@ describe('declared result shapes match the runtime', () => {
     assertShape(r.messages[1].usage.cost, ['UsageCost'])
   })
 
+  test('image cache figures and sanitizeImageBlocks', () => {
+    assertShape(runtime.imageCacheStats(), ['ImageCacheStats'])
+    assertShape(runtime.configureImageCache({ maxBytes: runtime.imageCacheStats().maxBytes }), ['ImageCacheStats'])
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC'
+    assertShape(runtime.sanitizeImageBlocks([{ type: 'image', data: png, mimeType: 'image/png' }], 'x'), ['SanitizeImageBlocksResult'])
+  })
+
   test('applyGoogleTurnOrderingFix', () => {
     assertShape(runtime.applyGoogleTurnOrderingFix({ messages: calls, modelApi: 'google-generative-ai' }), ['GoogleTurnOrderingFix'])
   })

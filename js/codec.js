@@ -44,7 +44,14 @@ const NOT_OBJECT = 3
 const TEXT = 11 // then blank (0/1), length
 const TEXT_HEAD = 12 // then blank, length, and a string value with the head
 const ARRAY = 13 // then the count
-const DATA = 14 // then the length, and a string value with the head
+const DATA = 14 // then the length, a string value with the head, and the remembered digest (a value)
+
+// Image payload digests Rust computed for the process-wide image cache, per block object:
+// block → [the data string hashed, its digest]. A later call with the same block and the same
+// string sends the digest, and Rust answers from the cache without reading or hashing the
+// payload again. Weak, so it holds nothing the caller has let go of; a block whose data was
+// replaced no longer matches (the string is compared, by identity first).
+const DIGESTS = new WeakMap()
 
 let nums = new Float64Array(4096)
 let n = 0
@@ -167,6 +174,9 @@ function block(b, wantHead) {
         nums[n++] = DATA
         nums[n++] = d.length
         str(d.length > HEAD_IMAGE ? d.slice(0, HEAD_IMAGE) : d)
+        const memo = DIGESTS.get(b)
+        if (memo !== undefined && memo[0] === d) str(memo[1])
+        else nums[n++] = 0
       } else {
         kind(d)
       }
@@ -535,4 +545,17 @@ function apply(messages, plan) {
   return out
 }
 
-module.exports = { encode, apply, planBuffer, takePlan, SEP, VOCAB }
+/** Remembers the digests a plan reports (`[message, block, digest]`, input positions). */
+function rememberDigests(messages, list) {
+  for (const [i, j, digest] of list) {
+    try {
+      const m = messages[i]
+      const b = m !== null && typeof m === 'object' && Array.isArray(m.content) ? m.content[j] : undefined
+      if (b !== null && typeof b === 'object' && typeof b.data === 'string') DIGESTS.set(b, [b.data, digest])
+    } catch {
+      // A getter that throws now (it did not while encoding): nothing is remembered.
+    }
+  }
+}
+
+module.exports = { encode, apply, planBuffer, takePlan, rememberDigests, SEP, VOCAB }

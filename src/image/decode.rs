@@ -1,17 +1,25 @@
-//! Bounded, orientation-correct decoding of an image payload, mirroring what
+//! Bounded decoding of an image payload to 8-bit pixels, accepting what
 //! `sharp(buf, { failOnError: false }).rotate()` accepts before it resizes.
 //!
-//! Memory is bounded twice: sharp's default input pixel limit is checked on the
-//! declared dimensions before any pixel buffer exists, and the `image` crate's
-//! own limits cap per-side size and total allocation. Errors are plain message
-//! strings; the caller prefixes them with `Error: ` like JavaScript's
-//! `String(err)`.
+//! Memory is bounded three ways: sharp's default input pixel limit is checked
+//! on the declared dimensions before any pixel buffer exists; the `image`
+//! crate's limits cap each side and the total allocation; the reduced-scale
+//! JPEG decoder has its own buffer cap. Errors are plain message strings; the
+//! caller prefixes them with `Error: ` like JavaScript's `String(err)`.
+//!
+//! The EXIF orientation is returned, not applied: the pipeline turns the small
+//! resized image instead (see `orient.rs`). Animated GIF and WebP give their
+//! first frame, as sharp does without `animated: true`; 16-bit and CMYK
+//! images are converted to 8-bit RGB (or grey) by the decoders.
 
 use std::io::Cursor;
 
+use image::metadata::Orientation;
 use image::{DynamicImage, ImageDecoder, ImageFormat, ImageReader, Limits};
 
-use super::header::{header_dimensions, sniff_format};
+use super::header::{header_dimensions, sniff_format, Format};
+use super::jpeg_scaled;
+use super::resize::{flatten, Pixels};
 
 /// sharp's default `limitInputPixels` (0x3FFF × 0x3FFF).
 pub(crate) const SHARP_PIXEL_LIMIT: u64 = 0x3FFF * 0x3FFF;
@@ -22,8 +30,20 @@ pub(crate) const MSG_UNSUPPORTED: &str = "Input buffer contains unsupported imag
 
 /// Largest side the decoder accepts.
 const MAX_SIDE: u32 = 65_535;
-/// Largest total allocation the decoder may make.
-const MAX_ALLOC: u64 = 512 * 1024 * 1024;
+/// Largest total allocation a decoder may make (about 178 megapixels of RGB).
+pub(crate) const MAX_ALLOC: u64 = 512 * 1024 * 1024;
+
+/// Decoded pixels as stored in the file, with what is needed to finish the job.
+#[derive(Debug)]
+pub(crate) struct Decoded {
+    /// 8-bit RGB or grey, alpha flattened onto white; possibly decoded at a
+    /// reduced scale (never below the size asked for).
+    pub(crate) px: Pixels,
+    /// Width and height of the stored image at full scale.
+    pub(crate) stored: (u32, u32),
+    /// The EXIF orientation still to apply.
+    pub(crate) orientation: Orientation,
+}
 
 fn decoder_limits() -> Limits {
     let mut limits = Limits::default();
@@ -38,19 +58,30 @@ pub(crate) fn over_pixel_limit(w: u32, h: u32) -> bool {
     u64::from(w) * u64::from(h) > SHARP_PIXEL_LIMIT
 }
 
-/// Decode `bytes` (PNG, JPEG, GIF first frame, WebP first frame), with EXIF
-/// orientation applied. Formats sharp cannot read (BMP, and anything the magic
-/// bytes do not identify) fail with sharp's "unsupported image format" text.
-pub(crate) fn decode_image(bytes: &[u8]) -> Result<DynamicImage, String> {
-    if !sniff_format(bytes).is_some_and(|f| f.sharp_readable()) {
-        return Err(MSG_UNSUPPORTED.to_owned());
-    }
-    // Refuse oversized declarations before the decoder sees them.
+/// Decode `bytes` (PNG, JPEG, GIF or WebP, first frame). With `fit_side`, the
+/// caller promises to shrink the image to fit inside that many pixels, and a
+/// JPEG may be decoded at 1/2, 1/4 or 1/8 scale when that still leaves at
+/// least the fitted size. Formats sharp cannot read (BMP, and anything the
+/// magic bytes do not identify) fail with sharp's "unsupported image format".
+pub(crate) fn decode(bytes: &[u8], fit_side: Option<u32>) -> Result<Decoded, String> {
+    let format = sniff_format(bytes)
+        .filter(|f| f.sharp_readable())
+        .ok_or_else(|| MSG_UNSUPPORTED.to_owned())?;
+    // Refuse oversized declarations before any decoder sees them.
     if let Some((w, h)) = header_dimensions(bytes) {
         if over_pixel_limit(w, h) {
             return Err(MSG_PIXEL_LIMIT.to_owned());
         }
     }
+    if let (Format::Jpeg, Some(side)) = (format, fit_side) {
+        if let Some(decoded) = jpeg_scaled::decode(bytes, side) {
+            return Ok(decoded);
+        }
+    }
+    decode_full(bytes)
+}
+
+fn decode_full(bytes: &[u8]) -> Result<Decoded, String> {
     let format = image::guess_format(bytes).map_err(|_| MSG_UNSUPPORTED.to_owned())?;
     if !matches!(
         format,
@@ -66,12 +97,13 @@ pub(crate) fn decode_image(bytes: &[u8]) -> Result<DynamicImage, String> {
         return Err(MSG_PIXEL_LIMIT.to_owned());
     }
     // A broken EXIF block is ignored, as sharp ignores it.
-    let orientation = decoder.orientation().ok();
-    let mut img = DynamicImage::from_decoder(decoder).map_err(|e| e.to_string())?;
-    if let Some(orientation) = orientation {
-        img.apply_orientation(orientation);
-    }
-    Ok(img)
+    let orientation = decoder.orientation().unwrap_or(Orientation::NoTransforms);
+    let img = DynamicImage::from_decoder(decoder).map_err(|e| e.to_string())?;
+    Ok(Decoded {
+        px: flatten(img),
+        stored: (w, h),
+        orientation,
+    })
 }
 
 #[cfg(test)]
@@ -80,44 +112,56 @@ mod tests {
     use crate::image::test_support::{
         encode_bmp, encode_jpeg, encode_png, gradient_rgb, jpeg_with_orientation, png_with_ihdr,
     };
-    use image::GenericImageView;
 
     #[test]
     fn decodes_png() {
-        let img = decode_image(&encode_png(&gradient_rgb(30, 20))).unwrap();
-        assert_eq!(img.dimensions(), (30, 20));
+        let d = decode(&encode_png(&gradient_rgb(30, 20)), None).unwrap();
+        assert_eq!((d.px.width, d.px.height, d.stored), (30, 20, (30, 20)));
+        assert!(!d.px.grey);
     }
 
     #[test]
-    fn applies_exif_orientation() {
+    fn reports_exif_orientation_without_applying_it() {
         let jpeg = jpeg_with_orientation(&gradient_rgb(60, 20), 6);
-        let img = decode_image(&jpeg).unwrap();
-        assert_eq!(img.dimensions(), (20, 60));
+        let d = decode(&jpeg, None).unwrap();
+        assert_eq!((d.px.width, d.px.height), (60, 20));
+        assert_eq!(d.orientation, Orientation::Rotate90);
         let jpeg = jpeg_with_orientation(&gradient_rgb(60, 20), 3);
-        assert_eq!(decode_image(&jpeg).unwrap().dimensions(), (60, 20));
+        assert_eq!(
+            decode(&jpeg, None).unwrap().orientation,
+            Orientation::Rotate180
+        );
+        // The reduced-scale path reads it too.
+        let jpeg = jpeg_with_orientation(&gradient_rgb(800, 400), 8);
+        let d = decode(&jpeg, Some(100)).unwrap();
+        assert_eq!(d.orientation, Orientation::Rotate270);
+        assert_eq!(d.stored, (800, 400));
+        assert!(d.px.width < 800);
     }
 
     #[test]
     fn pixel_limit_is_checked_before_allocation() {
         let png = png_with_ihdr(100_000, 100_000);
-        assert_eq!(decode_image(&png).unwrap_err(), MSG_PIXEL_LIMIT);
+        assert_eq!(decode(&png, None).unwrap_err(), MSG_PIXEL_LIMIT);
         // Just over the limit on one side only still counts pixels, like sharp.
         let png = png_with_ihdr(0x3FFF + 1, 0x3FFF);
-        assert_eq!(decode_image(&png).unwrap_err(), MSG_PIXEL_LIMIT);
+        assert_eq!(decode(&png, Some(1200)).unwrap_err(), MSG_PIXEL_LIMIT);
     }
 
     #[test]
     fn unsupported_formats_use_sharps_message() {
-        assert_eq!(decode_image(b"hello").unwrap_err(), MSG_UNSUPPORTED);
-        assert_eq!(decode_image(b"").unwrap_err(), MSG_UNSUPPORTED);
+        assert_eq!(decode(b"hello", None).unwrap_err(), MSG_UNSUPPORTED);
+        assert_eq!(decode(b"", None).unwrap_err(), MSG_UNSUPPORTED);
         let bmp = encode_bmp(&gradient_rgb(8, 8));
-        assert_eq!(decode_image(&bmp).unwrap_err(), MSG_UNSUPPORTED);
+        assert_eq!(decode(&bmp, None).unwrap_err(), MSG_UNSUPPORTED);
     }
 
     #[test]
     fn truncated_data_is_an_error() {
         let jpeg = encode_jpeg(&gradient_rgb(64, 64), 90);
-        let err = decode_image(&jpeg[..jpeg.len() / 3]).unwrap_err();
+        let err = decode(&jpeg[..jpeg.len() / 3], None).unwrap_err();
+        assert!(!err.is_empty());
+        let err = decode(&jpeg[..jpeg.len() / 3], Some(8)).unwrap_err();
         assert!(!err.is_empty());
     }
 }

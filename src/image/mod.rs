@@ -1,45 +1,71 @@
 //! Per-image step of the transcript hygiene image pass: the behaviour of
 //! OpenClaw's `sanitizeContentBlocksImages` for one `{type:"image", data}`
-//! block, in pure Rust with no Node types.
+//! block, in pure Rust with no Node types, plus the process-wide cache that
+//! makes the step nearly free on every later turn.
 //!
 //! An image is kept (whitespace stripped, mime re-inferred) when its header
 //! proves it is within the byte and pixel limits; otherwise it is re-encoded
 //! as JPEG on a grid of sides and qualities until it fits, or replaced by an
 //! explanatory text. [`precheck_from_head`] answers the common "small enough"
 //! case from the first few hundred base64 characters, so the caller can avoid
-//! moving the whole payload.
+//! moving the whole payload; [`sanitize_image_cached`] answers an image seen
+//! before from [`cache`] for the cost of hashing it.
+//!
+//! The first pass, step by step (4000×3000 screenshot, 2-core VM; measured
+//! by `steps.rs`): decode (PNG ~22 ms; JPEG at reduced scale when the target
+//! allows, `jpeg_scaled.rs`, ~26 ms), one Lanczos3 pass (~11 ms) or a box
+//! pre-shrink plus Lanczos3 for factors of 4 and more (`resize.rs`,
+//! `preshrink.rs`), orientation on the small result (`orient.rs`), a SIMD
+//! JPEG encoder (`encode.rs`, ~9 ms), and a quality search that usually
+//! encodes once (`quality.rs`).
 //!
 //! Choices, and where they differ from the reference's sharp/libvips:
 //! - Resizing: `fast_image_resize` with Lanczos3 (sharp's default kernel),
-//!   plus a Box pre-shrink for large factors (details in `resize.rs`).
-//! - Encoding: the `image` crate's baseline JPEG encoder, not mozjpeg, so byte
-//!   sizes differ and a borderline image may land on another grid step.
-//! - Readable formats: PNG, JPEG, GIF and WebP. BMP is refused with sharp's own
-//!   "unsupported image format" message because sharp has no BMP loader; TIFF,
-//!   AVIF and SVG, which sharp reads, are refused too (not built in here).
+//!   with an integer box pre-shrink for factors of 4 and more.
+//! - Encoding: baseline JPEG from `jpeg-encoder`, not mozjpeg, so byte sizes
+//!   differ (larger) and a borderline image may land on another grid step.
+//! - Readable formats: PNG, JPEG, GIF and WebP (first frame of an animation).
+//!   BMP is refused with sharp's own "unsupported image format" message
+//!   because sharp has no BMP loader; TIFF, AVIF and SVG, which sharp reads,
+//!   are refused too (not built in here).
 //! - A header that is intact over corrupt pixel data is kept when within
 //!   limits, as sharp's header-only `metadata()` keeps it; a corrupt image that
 //!   needs resizing is omitted, where sharp (`failOnError: false`) might still
 //!   produce a partial JPEG.
 //! - Alpha is composited onto white before JPEG encoding (libvips flattens
 //!   onto black unless told otherwise).
+//! - A `data:image/…;base64,` prefix is removed instead of making the payload
+//!   invalid (`data_url.rs`).
 
 mod base64;
+pub mod cache;
+mod data_url;
 mod decode;
+#[cfg(test)]
+mod edge_tests;
+mod encode;
 mod header;
+mod jpeg_scaled;
 mod mime;
+mod orient;
+mod preshrink;
+mod quality;
 mod reduce;
 mod resize;
+#[cfg(test)]
+mod steps;
 #[cfg(test)]
 mod test_support;
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 pub use self::base64::{canonicalize_base64, decode_base64_prefix, decoded_len};
+pub use self::cache::{CacheStats, Digest};
 pub use self::header::header_dimensions;
 pub use self::mime::sniff_mime;
 
-use self::decode::{decode_image, over_pixel_limit};
+use self::decode::{decode, over_pixel_limit};
 use self::header::sniff_format;
 
 /// Longest side an image may keep without being resized (OpenClaw default).
@@ -73,17 +99,20 @@ impl ImageLimits {
 /// What to do with one image block.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ImageDecision {
-    /// Within limits: keep the canonical data; `mime` is the inferred type (or None = keep declared).
+    /// Within limits: keep the payload ([`canonical_payload`] of it when
+    /// `canonical_changed`); `mime` is the inferred type (or None = keep declared).
     Keep {
         canonical_changed: bool,
         mime: Option<&'static str>,
     },
-    /// Re-encoded: new base64 JPEG data, mime "image/jpeg", plus new width/height.
+    /// Re-encoded: new base64 JPEG data, mime "image/jpeg", plus new width/height
+    /// and the JPEG quality used.
     Replaced {
         data: String,
         mime: &'static str,
         width: u32,
         height: u32,
+        quality: u8,
     },
     /// Cannot be used: the reason text without the `[label] ` prefix.
     Omitted { reason: String },
@@ -112,6 +141,17 @@ fn within(dims: (u32, u32), max_dim: u32) -> bool {
     dims.0 <= max_dim && dims.1 <= max_dim
 }
 
+/// The payload an image keeps: any data-URL prefix and all whitespace
+/// removed. `None` when it is not valid base64.
+pub fn canonical_payload(data: &str) -> Option<Cow<'_, str>> {
+    let (payload, _, stripped) = data_url::strip(data);
+    let canonical = canonicalize_base64(payload)?;
+    Some(match canonical {
+        Cow::Borrowed(c) if !stripped => Cow::Borrowed(c),
+        other => Cow::Owned(other.into_owned()),
+    })
+}
+
 /// The whole per-image step on full data (see the module docs and the
 /// reference, §4.7 step 3).
 pub fn sanitize_image(data: &str, limits: ImageLimits) -> ImageDecision {
@@ -119,11 +159,15 @@ pub fn sanitize_image(data: &str, limits: ImageLimits) -> ImageDecision {
     if data.chars().all(base64::is_js_whitespace) {
         return omitted(REASON_EMPTY);
     }
-    let Some(canonical) = canonicalize_base64(data) else {
+    let (payload, url_mime, stripped) = data_url::strip(data);
+    if payload.chars().all(base64::is_js_whitespace) {
+        return omitted(REASON_EMPTY);
+    }
+    let Some(canonical) = canonicalize_base64(payload) else {
         return omitted(REASON_INVALID_BASE64);
     };
-    let canonical_changed = matches!(canonical, Cow::Owned(_));
-    let mime = sniff_mime(&canonical);
+    let canonical_changed = stripped || matches!(canonical, Cow::Owned(_));
+    let mime = sniff_mime(&canonical).or(url_mime);
     let keep = ImageDecision::Keep {
         canonical_changed,
         mime,
@@ -158,25 +202,62 @@ pub fn sanitize_image(data: &str, limits: ImageLimits) -> ImageDecision {
         }
     }
 
-    let img = match decode_image(&bytes) {
-        Ok(img) => img,
+    // With known dimensions the image will be shrunk to the grid's first side
+    // at most, and a JPEG can be decoded at a reduced scale for it.
+    let fit_side = header.and_then(|(w, h)| reduce::first_side(max_dim, w.max(h)));
+    let decoded = match decode(&bytes, fit_side) {
+        Ok(d) => d,
         Err(message) => return omitted_error(&message),
     };
-    let dims = header.unwrap_or((img.width(), img.height()));
-    if header.is_none() && fits(dims) {
+    if header.is_none() && fits(decoded.stored) {
         // The header parser missed it, but the decoder read it and it fits.
         return keep;
     }
-    let source_max_side = dims.0.max(dims.1);
-    match reduce::reduce_to_jpeg(img, source_max_side, max_dim, max_bytes, bytes.len()) {
+    match reduce::reduce_to_jpeg(decoded, max_dim, max_bytes, bytes.len()) {
         Ok(r) => ImageDecision::Replaced {
             data: base64::encode(&r.jpeg),
             mime: "image/jpeg",
             width: r.width,
             height: r.height,
+            quality: r.quality,
         },
         Err(message) => omitted_error(&message),
     }
+}
+
+/// [`sanitize_image`] on a payload's UTF-8 bytes, through the process-wide
+/// cache: the bytes are hashed and a decision made for the same string and
+/// limits before is returned as it is (no UTF-8 validation on a hit). Also
+/// returns the digest (`None` with the cache off), so a caller that can
+/// recognise the same string again may skip the hash next time
+/// ([`cached_by_digest`]).
+pub fn sanitize_image_cached(
+    data: &[u8],
+    limits: ImageLimits,
+) -> (Arc<ImageDecision>, Option<Digest>) {
+    // Bytes that are not UTF-8 cannot be base64 either.
+    let decide = || match std::str::from_utf8(data) {
+        Ok(s) => sanitize_image(s, limits),
+        Err(_) => omitted(REASON_INVALID_BASE64),
+    };
+    let cache = cache::global();
+    if !cache.enabled() {
+        return (Arc::new(decide()), None);
+    }
+    let digest = cache::digest(data);
+    if let Some(hit) = cache.get(&digest, limits) {
+        return (hit, Some(digest));
+    }
+    let decision = Arc::new(decide());
+    cache.put(&digest, limits, Arc::clone(&decision));
+    (decision, Some(digest))
+}
+
+/// The cached decision for a payload whose digest the caller already knows
+/// (it hashed the very same string before); `None` sends it back to
+/// [`sanitize_image_cached`] with the data.
+pub fn cached_by_digest(digest: &Digest, limits: ImageLimits) -> Option<Arc<ImageDecision>> {
+    cache::global().peek(digest, limits)
 }
 
 /// Fast pre-check: given the total length of the (uncanonicalised) base64
@@ -252,6 +333,7 @@ mod tests {
                 mime,
                 width,
                 height,
+                ..
             } => {
                 assert_eq!(mime, "image/jpeg");
                 (STANDARD.decode(data).unwrap(), width, height)

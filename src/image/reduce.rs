@@ -1,15 +1,18 @@
 //! The reference's reduction search: try each side of a descending grid and,
-//! per side, each JPEG quality; the first encoding within the byte limit wins.
-//! When none fits, the error names the limit and the smallest result, with the
-//! number formatting of JavaScript's `toFixed`.
+//! per side, the JPEG qualities of the ladder; the first encoding within the
+//! byte limit wins. When none fits, the error names the limit and the smallest
+//! result, with the number formatting of JavaScript's `toFixed`.
+//!
+//! Each side is resized from the decoded pixels (never from a smaller side's
+//! result), turned upright, then handed to the quality search (`quality.rs`),
+//! which needs far fewer encodings than the reference's linear scan and finds
+//! the same grid point.
 
-use image::codecs::jpeg::JpegEncoder;
-use image::{DynamicImage, ExtendedColorType};
+use super::decode::Decoded;
+use super::orient;
+use super::quality::{search_side, spread, SideResult, Sizes, QUALITY_STEPS};
+use super::resize::{fit_inside, resize, Pixels};
 
-use super::resize::{fit_inside, flatten, resize, Pixels};
-
-/// JPEG qualities tried for every side, best first.
-pub(crate) const QUALITY_STEPS: [u8; 6] = [85, 75, 65, 55, 45, 35];
 /// Fixed sides of the grid (before capping at the limit).
 const SIDE_STEPS: [u32; 6] = [1800, 1600, 1400, 1200, 1000, 800];
 const MIB: u128 = 1024 * 1024;
@@ -20,6 +23,8 @@ pub(crate) struct Reduced {
     pub(crate) jpeg: Vec<u8>,
     pub(crate) width: u32,
     pub(crate) height: u32,
+    /// The ladder quality it was encoded at.
+    pub(crate) quality: u8,
 }
 
 /// `[min(maxDim, sourceMaxSide), 1800, 1600, 1400, 1200, 1000, 800]`, each
@@ -63,57 +68,62 @@ pub(crate) fn not_reducible_message(max_bytes: usize, smallest: usize) -> String
     )
 }
 
-fn encode_jpeg(px: &Pixels, quality: u8) -> Result<Vec<u8>, String> {
-    let mut out = Vec::new();
-    let color = if px.grey {
-        ExtendedColorType::L8
-    } else {
-        ExtendedColorType::Rgb8
-    };
-    JpegEncoder::new_with_quality(&mut out, quality)
-        .encode(&px.data, px.width, px.height, color)
-        .map_err(|e| e.to_string())?;
-    Ok(out)
+/// The sides of the grid this image will try first: its decode may be
+/// reduced to what the largest of them needs.
+pub(crate) fn first_side(max_dim: u32, source_max_side: u32) -> Option<u32> {
+    side_grid(max_dim, source_max_side).first().copied()
 }
 
-/// Run the search on a decoded image. `source_max_side` is the long side from
-/// the metadata read before decoding; `fallback_len` is reported as the
+/// `measured` sizes of one side, spread over the ladder and scaled to a side
+/// of `pixels` pixels: the next side's starting estimate.
+fn scaled_prior(measured: &Sizes, from_pixels: u64, pixels: u64) -> Sizes {
+    let ratio = pixels as f64 / from_pixels.max(1) as f64;
+    spread(measured).map(|s| s.map(|s| s * ratio))
+}
+
+/// Run the search on a decoded image. `fallback_len` is reported as the
 /// smallest size if, impossibly, no candidate was produced.
 pub(crate) fn reduce_to_jpeg(
-    img: DynamicImage,
-    source_max_side: u32,
+    decoded: Decoded,
     max_dim: u32,
     max_bytes: usize,
     fallback_len: usize,
 ) -> Result<Reduced, String> {
-    let source = flatten(img);
+    let (sw, sh) = decoded.stored;
+    let swap = orient::swaps_axes(decoded.orientation);
     let mut smallest: Option<usize> = None;
     let mut last_size = None;
-    for side in side_grid(max_dim, source_max_side) {
-        let (w, h) = fit_inside(source.width, source.height, side);
+    let mut prior: Sizes = [None; QUALITY_STEPS.len()];
+    for side in side_grid(max_dim, sw.max(sh)) {
+        // fit_inside is symmetric, so the stored orientation gives the stored-side target.
+        let (w, h) = fit_inside(sw, sh, side);
         // Grid sides at or above the image size all leave it as is; the
         // encodings would repeat byte for byte, so they are tried once.
         if last_size == Some((w, h)) {
             continue;
         }
+        let pixels = u64::from(w) * u64::from(h);
+        if let Some((lw, lh)) = last_size {
+            prior = scaled_prior(&prior, u64::from(lw) * u64::from(lh), pixels);
+        }
         last_size = Some((w, h));
-        let resized;
-        let px = if (w, h) == (source.width, source.height) {
-            &source
+        let resized: Pixels = if (w, h) == (decoded.px.width, decoded.px.height) {
+            decoded.px.clone()
         } else {
-            resized = resize(&source, w, h)?;
-            &resized
+            resize(&decoded.px, w, h)?
         };
-        for quality in QUALITY_STEPS {
-            let jpeg = encode_jpeg(px, quality)?;
-            smallest = Some(smallest.map_or(jpeg.len(), |s| s.min(jpeg.len())));
-            if jpeg.len() <= max_bytes {
+        let upright = orient::apply(resized, decoded.orientation);
+        match search_side(&upright, max_bytes, &prior, &mut smallest)? {
+            SideResult::Fits { jpeg, quality } => {
+                let (width, height) = if swap { (h, w) } else { (w, h) };
                 return Ok(Reduced {
                     jpeg,
-                    width: w,
-                    height: h,
+                    width,
+                    height,
+                    quality,
                 });
             }
+            SideResult::TooLarge { measured } => prior = measured,
         }
     }
     Err(not_reducible_message(
@@ -126,7 +136,22 @@ pub(crate) fn reduce_to_jpeg(
 mod tests {
     use super::*;
     use crate::image::test_support::noise_rgb;
+    use image::metadata::Orientation;
     use image::GenericImageView;
+
+    fn decoded(img: image::RgbImage) -> Decoded {
+        let (w, h) = img.dimensions();
+        Decoded {
+            px: Pixels {
+                width: w,
+                height: h,
+                grey: false,
+                data: img.into_raw(),
+            },
+            stored: (w, h),
+            orientation: Orientation::NoTransforms,
+        }
+    }
 
     #[test]
     fn grid_is_capped_unique_and_descending() {
@@ -162,17 +187,15 @@ mod tests {
 
     #[test]
     fn first_fitting_candidate_wins() {
-        let img = DynamicImage::ImageRgb8(noise_rgb(300, 100, 7));
-        let r = reduce_to_jpeg(img, 300, 200, 1024 * 1024, 0).unwrap();
-        assert_eq!((r.width, r.height), (200, 67));
+        let r = reduce_to_jpeg(decoded(noise_rgb(300, 100, 7)), 200, 1024 * 1024, 0).unwrap();
+        assert_eq!((r.width, r.height, r.quality), (200, 67, 85));
         let back = image::load_from_memory(&r.jpeg).unwrap();
         assert_eq!(back.dimensions(), (200, 67));
     }
 
     #[test]
     fn reports_smallest_candidate_when_nothing_fits() {
-        let img = DynamicImage::ImageRgb8(noise_rgb(120, 120, 3));
-        let err = reduce_to_jpeg(img, 120, 100, 100, 0).unwrap_err();
+        let err = reduce_to_jpeg(decoded(noise_rgb(120, 120, 3)), 100, 100, 0).unwrap_err();
         assert!(
             err.starts_with("Image could not be reduced below 0MB (got 0.0"),
             "{err}"

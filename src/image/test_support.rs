@@ -161,3 +161,94 @@ pub(crate) fn png_with_ihdr(w: u32, h: u32) -> Vec<u8> {
     push_chunk(&mut out, b"IEND", &[]);
     out
 }
+
+/// A 16-bit-per-channel RGB PNG.
+pub(crate) fn encode_png16(w: u32, h: u32) -> Vec<u8> {
+    let img = image::ImageBuffer::<image::Rgb<u16>, Vec<u16>>::from_fn(w, h, |x, y| {
+        image::Rgb([
+            (x * 65535 / w.max(1)) as u16,
+            (y * 65535 / h.max(1)) as u16,
+            40_000,
+        ])
+    });
+    write_as(DynamicImage::ImageRgb16(img), ImageFormat::Png)
+}
+
+/// An animated GIF: a red frame, then a blue one.
+pub(crate) fn animated_gif(w: u32, h: u32) -> Vec<u8> {
+    use image::codecs::gif::{GifEncoder, Repeat};
+    use image::{Delay, Frame, Rgba, RgbaImage};
+    let mut out = Vec::new();
+    {
+        let mut enc = GifEncoder::new(&mut out);
+        enc.set_repeat(Repeat::Infinite).expect("repeat");
+        for colour in [[255, 0, 0, 255], [0, 0, 255, 255]] {
+            let frame = Frame::from_parts(
+                RgbaImage::from_pixel(w, h, Rgba(colour)),
+                0,
+                0,
+                Delay::from_numer_denom_ms(100, 1),
+            );
+            enc.encode_frame(frame).expect("gif frame");
+        }
+    }
+    out
+}
+
+fn riff_chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
+    out.extend_from_slice(kind);
+    out.extend_from_slice(&u32::try_from(data.len()).expect("chunk").to_le_bytes());
+    out.extend_from_slice(data);
+    if data.len() % 2 == 1 {
+        out.push(0);
+    }
+}
+
+fn u24(v: u32) -> [u8; 3] {
+    let b = v.to_le_bytes();
+    [b[0], b[1], b[2]]
+}
+
+/// An animated WebP (VP8X + ANIM + two ANMF frames of lossless VP8L): red, then blue.
+pub(crate) fn animated_webp(w: u32, h: u32) -> Vec<u8> {
+    let frame_chunk = |rgb: [u8; 3]| {
+        let still = write_as(
+            DynamicImage::ImageRgb8(RgbImage::from_pixel(w, h, Rgb(rgb))),
+            ImageFormat::WebP,
+        );
+        // RIFF(4) size(4) WEBP(4), then the VP8L chunk as it is (header, data, padding).
+        assert_eq!(&still[12..16], b"VP8L");
+        still[12..].to_vec()
+    };
+    let mut body = b"WEBP".to_vec();
+    let mut vp8x = vec![0x02, 0, 0, 0];
+    vp8x.extend_from_slice(&u24(w - 1));
+    vp8x.extend_from_slice(&u24(h - 1));
+    riff_chunk(&mut body, b"VP8X", &vp8x);
+    riff_chunk(&mut body, b"ANIM", &[255, 255, 255, 255, 0, 0]);
+    for rgb in [[255, 0, 0], [0, 0, 255]] {
+        let mut anmf = Vec::new();
+        anmf.extend_from_slice(&u24(0));
+        anmf.extend_from_slice(&u24(0));
+        anmf.extend_from_slice(&u24(w - 1));
+        anmf.extend_from_slice(&u24(h - 1));
+        anmf.extend_from_slice(&u24(100));
+        anmf.push(0b10); // no blending, no disposal
+        anmf.extend_from_slice(&frame_chunk(rgb));
+        riff_chunk(&mut body, b"ANMF", &anmf);
+    }
+    let mut out = b"RIFF".to_vec();
+    out.extend_from_slice(&u32::try_from(body.len()).expect("riff").to_le_bytes());
+    out.extend_from_slice(&body);
+    out
+}
+
+/// A CMYK JPEG (Adobe marker) of one flat colour, written by `jpeg-encoder`.
+pub(crate) fn cmyk_jpeg(w: u16, h: u16, cmyk: [u8; 4]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let data = cmyk.repeat(usize::from(w) * usize::from(h));
+    jpeg_encoder::Encoder::new(&mut out, 95)
+        .encode(&data, w, h, jpeg_encoder::ColorType::Cmyk)
+        .expect("cmyk jpeg");
+    out
+}

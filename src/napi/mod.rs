@@ -6,12 +6,14 @@
 //! Every export catches panics (`catch_unwind`), so no Rust panic can take the Node process down.
 
 mod followup;
+mod image_cache;
 mod response;
 mod response_stream;
 mod scalar;
 mod scrub;
 mod session_file;
 mod source;
+mod string_read;
 mod text;
 mod tool_style;
 mod transcript;

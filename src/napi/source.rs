@@ -1,6 +1,8 @@
 //! [`Source`] over the caller's message array: a handful of Node-API reads, only for the values a
-//! rule asks for (an image that must be re-encoded, which attachments of a call to redact).
+//! rule asks for (an image that must be re-encoded or hashed, which attachments of a call to
+//! redact). Image payloads are read with one copy into a kept buffer (`string_read.rs`).
 
+use super::string_read::with_utf8;
 use crate::transcript::Source;
 use napi::bindgen_prelude::{Array, JsObjectValue, Object, Unknown};
 use napi::{JsValue, ValueType};
@@ -18,8 +20,18 @@ impl HandleSource<'_> {
 }
 
 impl Source for HandleSource<'_> {
-    fn image_data(&self, msg: usize, block: usize) -> Option<String> {
-        self.block(msg, block)?.get::<String>("data").ok()?
+    fn with_image_data(&self, msg: usize, block: usize, f: &mut dyn FnMut(&[u8])) -> bool {
+        let Some(data) = self
+            .block(msg, block)
+            .and_then(|b| b.get::<Unknown>("data").ok().flatten())
+        else {
+            return false;
+        };
+        if data.get_type().ok() != Some(ValueType::String) {
+            return false;
+        }
+        let v = data.value();
+        with_utf8(v.env, v.value, |s| f(s)).is_some()
     }
 
     fn items_with_key(

@@ -3,7 +3,7 @@
 
 use super::source::HandleSource;
 use crate::transcript::{ops, skeleton, Ctx, FIELD_NAMES};
-use napi::bindgen_prelude::{Array, Float64Array, Float64ArraySlice};
+use napi::bindgen_prelude::{Array, Either, Float64Array, Float64ArraySlice, Latin1String};
 use napi::{Error, Result, Status};
 use napi_derive::napi;
 use serde_json::Value;
@@ -27,7 +27,18 @@ pub struct TranscriptAnswer {
     pub plan_len: u32,
     pub plan: Option<Float64Array>,
     /// The plan's new string values, each preceded by U+001F.
-    pub texts: Option<String>,
+    pub texts: Option<Either<String, Latin1String>>,
+}
+
+/// The texts as a JS string. All-ASCII texts (re-encoded image payloads are megabytes of base64)
+/// go through Node-API's Latin-1 constructor, a plain copy, instead of UTF-8 validation: for 2 MB
+/// of base64 that took the string's creation from ~1.2 ms to ~0.2 ms.
+fn texts_value(texts: String) -> Either<String, Latin1String> {
+    if texts.is_ascii() {
+        Either::B(Latin1String::from(texts))
+    } else {
+        Either::A(texts)
+    }
 }
 
 /// Runs transcript operation `op` on the skeleton of `messages`.
@@ -48,7 +59,7 @@ pub fn run_transcript(
     let mut ctx = Ctx::new(&source, report);
     let result = ops::run(&op, &cfg, &mut msgs, &mut ctx).map_err(invalid)?;
     let buf = PLAN_NUMS.with(|b| std::mem::take(&mut *b.borrow_mut()));
-    let (json, plan) = ops::response_json(&msgs, input_len, ctx.changes.as_deref(), &result, buf);
+    let (json, plan) = ops::response_json(&msgs, input_len, &ctx, &result, buf);
     let Some((plan, texts)) = plan else {
         return Ok(TranscriptAnswer {
             json,
@@ -68,14 +79,14 @@ pub fn run_transcript(
             json,
             plan_len: len as u32,
             plan: None,
-            texts: Some(texts),
+            texts: Some(texts_value(texts)),
         }
     } else {
         TranscriptAnswer {
             json,
             plan_len: len as u32,
             plan: Some(Float64Array::new(plan.clone())),
-            texts: Some(texts),
+            texts: Some(texts_value(texts)),
         }
     };
     PLAN_NUMS.with(|b| *b.borrow_mut() = plan);

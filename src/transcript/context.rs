@@ -9,8 +9,10 @@ use serde_json::Value;
 /// inline content (to redact them).
 /// The JS boundary answers through Node-API handles; JSON input answers from the values.
 pub trait Source {
-    /// The `data` string of block `block` of input message `msg`.
-    fn image_data(&self, msg: usize, block: usize) -> Option<String>;
+    /// Calls `f` with the UTF-8 bytes of the `data` string of block `block` of input message
+    /// `msg`, lent for the call only (the boundary reads it into a buffer it reuses; a cache hit
+    /// then needs no UTF-8 validation); false when there is no such string.
+    fn with_image_data(&self, msg: usize, block: usize, f: &mut dyn FnMut(&[u8])) -> bool;
     /// For the array `block.field.list` of input message `msg`: which items are objects that have
     /// their own `key` (nothing else of the items is read). `None` when it is not an array.
     fn items_with_key(
@@ -38,9 +40,18 @@ impl JsonSource<'_> {
 }
 
 impl Source for JsonSource<'_> {
-    fn image_data(&self, msg: usize, block: usize) -> Option<String> {
-        self.block_field(msg, block, "data")
-            .and_then(|v| v.as_str().map(str::to_string))
+    fn with_image_data(&self, msg: usize, block: usize, f: &mut dyn FnMut(&[u8])) -> bool {
+        let data = self
+            .0
+            .get(msg)
+            .and_then(|m| m.get("content")?.get(block)?.get("data")?.as_str());
+        match data {
+            Some(d) => {
+                f(d.as_bytes());
+                true
+            }
+            None => false,
+        }
     }
 
     fn items_with_key(
@@ -69,8 +80,8 @@ impl Source for JsonSource<'_> {
 pub struct NoSource;
 
 impl Source for NoSource {
-    fn image_data(&self, _: usize, _: usize) -> Option<String> {
-        None
+    fn with_image_data(&self, _: usize, _: usize, _: &mut dyn FnMut(&[u8])) -> bool {
+        false
     }
     fn items_with_key(&self, _: usize, _: usize, _: &str, _: &str, _: &str) -> Option<Vec<bool>> {
         None
@@ -90,6 +101,10 @@ pub struct Ctx<'a> {
     pub source: &'a dyn Source,
     /// `Some` when the caller asked for a report.
     pub changes: Option<Vec<Change>>,
+    /// Cache digests of input image payloads hashed during this call (message, block, digest):
+    /// the codec remembers them per block object, so the next call with the same block and
+    /// string looks the decision up without moving or hashing the payload again.
+    pub image_digests: Vec<(usize, usize, crate::image::Digest)>,
 }
 
 impl<'a> Ctx<'a> {
@@ -97,6 +112,7 @@ impl<'a> Ctx<'a> {
         Ctx {
             source,
             changes: report.then(Vec::new),
+            image_digests: Vec::new(),
         }
     }
 

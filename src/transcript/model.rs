@@ -163,6 +163,9 @@ pub struct ImageInfo {
     pub len: usize,
     /// Its first characters.
     pub head: String,
+    /// The payload's cache digest, when the codec remembered it for this very
+    /// string (see `image::cache`).
+    pub digest: Option<crate::image::Digest>,
 }
 
 /// A new value for a field, as the plan will express it.
@@ -477,6 +480,7 @@ impl Block {
                     Val::Str(s) => Some(ImageInfo {
                         len: s.len(),
                         head: s.chars().take(1024).collect(),
+                        digest: None,
                     }),
                     _ => None,
                 }

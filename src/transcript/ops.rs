@@ -225,6 +225,15 @@ pub fn run(op: &str, cfg: &Value, msgs: &mut Vec<Msg>, ctx: &mut Ctx) -> Result<
                 out.extra.insert("warnings".into(), json!(h.warnings));
             }
         }
+        "sanitizeContentBlocksImages" => {
+            let opts = image_options(cfg);
+            rules::images::sanitize_content_blocks_images(msgs, ctx, &opts);
+        }
+        "sanitizeImageBlocks" => {
+            let opts = image_options(cfg);
+            let dropped = rules::images::sanitize_image_blocks(msgs, ctx, &opts);
+            out.extra.insert("dropped".into(), json!(dropped));
+        }
         "sanitizeSessionMessagesImages" => {
             let opts = image_options(cfg);
             rules::images::sanitize_session_messages_images(msgs, ctx, &opts);
@@ -267,10 +276,11 @@ pub fn run(op: &str, cfg: &Value, msgs: &mut Vec<Msg>, ctx: &mut Ctx) -> Result<
 pub fn response_json(
     msgs: &[Msg],
     input_len: usize,
-    changes: Option<&[super::Change]>,
+    ctx: &Ctx,
     out: &OpOutput,
     nums: Vec<f64>,
 ) -> (String, Option<(Vec<f64>, String)>) {
+    let changes = ctx.changes.as_deref();
     let mut s = String::with_capacity(64);
     s.push('{');
     let mut sep = "";
@@ -302,6 +312,18 @@ pub fn response_json(
         let list: Vec<Value> = out.entries.iter().map(|(t, d)| json!([t, d])).collect();
         s.push_str(sep);
         s.push_str("\"entries\":");
+        s.push_str(&Value::Array(list).to_string());
+        sep = ",";
+    }
+    if !ctx.image_digests.is_empty() {
+        // For the codec's per-block memo: [message, block, digest] of each payload hashed.
+        let list: Vec<Value> = ctx
+            .image_digests
+            .iter()
+            .map(|(m, b, d)| json!([m, b, crate::image::cache::digest_hex(d)]))
+            .collect();
+        s.push_str(sep);
+        s.push_str("\"digests\":");
         s.push_str(&Value::Array(list).to_string());
     }
     s.push('}');

@@ -7,6 +7,7 @@
 
 use super::model::*;
 use super::usage::{UsageCost, UsageSnapshot};
+use crate::image::cache;
 use serde_json::{Map, Value};
 
 const SEP: char = '\u{1f}';
@@ -434,7 +435,8 @@ fn parse_block(c: &mut Cursor, b: &mut Block) -> Result<(), String> {
             if code == DATA {
                 let len = c.count()?;
                 let head = c.val()?.as_str().unwrap_or("").to_string();
-                b.x_mut().data = Some(ImageInfo { len, head });
+                let digest = c.val()?.as_str().and_then(cache::parse_digest_hex);
+                b.x_mut().data = Some(ImageInfo { len, head, digest });
             }
             b.x_mut().mime_type = c.val()?;
             signatures(c, b)?;
@@ -504,6 +506,7 @@ pub fn block_from_value(v: &Value, i: usize, j: usize, _new: bool) -> Block {
             Some(Value::String(d)) => Some(ImageInfo {
                 len: d.len(),
                 head: d.chars().take(1024).collect(),
+                digest: None,
             }),
             _ => None,
         },

@@ -10,9 +10,12 @@
 //!
 //! Only the header of each image crosses the JS boundary: the full base64 is fetched (through
 //! [`crate::transcript::Source`]) only when the header cannot prove the image is within limits.
+//! Decisions go through the process-wide image cache: a payload seen before costs a hash, and
+//! one whose digest the codec remembered for the same block and string costs a lookup.
 
 use crate::image::{
-    canonicalize_base64, precheck_from_head, sanitize_image, ImageDecision, ImageLimits,
+    cached_by_digest, canonical_payload, precheck_from_head, sanitize_image_cached, ImageDecision,
+    ImageLimits,
 };
 use crate::transcript::context::{block_origin_path, msg_path, Ctx};
 use crate::transcript::model::{Block, BlockOrigin, Content, Msg, Val};
@@ -51,39 +54,54 @@ impl Default for ImagePassOptions {
 /// What to do with one image block.
 enum Outcome {
     Keep,
-    Set(Vec<(&'static str, String)>),
+    /// New field values, and what to report.
+    Set(Vec<(&'static str, String)>, Detail),
     Text(String),
 }
 
-fn full_data(b: &Block, ctx: &Ctx) -> Option<String> {
+/// Why an image block was changed, for `report: true`.
+enum Detail {
+    Mime,
+    Canonical,
+    Reencoded {
+        width: u32,
+        height: u32,
+        quality: u8,
+    },
+}
+
+/// Calls `f` with the UTF-8 of the block's full `data` string, wherever it lives.
+fn with_full_data(b: &Block, ctx: &Ctx, f: &mut dyn FnMut(&[u8])) -> bool {
     match &b.origin {
-        BlockOrigin::Src { msg, idx } => ctx.source.image_data(*msg, *idx),
-        BlockOrigin::New(v) => v.get("data").and_then(Value::as_str).map(str::to_string),
-        BlockOrigin::FromStrContent { .. } => None,
+        BlockOrigin::Src { msg, idx } => ctx.source.with_image_data(*msg, *idx, f),
+        BlockOrigin::New(v) => match v.get("data").and_then(Value::as_str) {
+            Some(d) => {
+                f(d.as_bytes());
+                true
+            }
+            None => false,
+        },
+        BlockOrigin::FromStrContent { .. } => false,
     }
 }
 
-fn image_outcome(b: &Block, ctx: &Ctx, opts: &ImagePassOptions) -> Outcome {
-    let (Some(info), Some(declared)) = (b.data(), b.mime_type().as_str()) else {
-        return Outcome::Keep;
-    };
-    let decision = match precheck_from_head(info.len, &info.head, opts.limits) {
-        Some(d) => d,
-        None => match full_data(b, ctx) {
-            Some(data) => sanitize_image(&data, opts.limits),
-            None => return Outcome::Keep,
-        },
-    };
+/// The outcome of a decision; `canonical` is the kept payload when the decision says it changed.
+fn outcome(
+    decision: &ImageDecision,
+    canonical: Option<String>,
+    declared: &str,
+    opts: &ImagePassOptions,
+) -> Outcome {
     match decision {
-        ImageDecision::Keep {
-            canonical_changed,
-            mime,
-        } => {
+        ImageDecision::Keep { mime, .. } => {
             let mut sets = Vec::new();
-            if canonical_changed {
-                if let Some(c) = full_data(b, ctx).as_deref().and_then(canonicalize_base64) {
-                    sets.push(("data", c.into_owned()));
-                }
+            let detail = if canonical.is_some() {
+                Detail::Canonical
+            } else {
+                Detail::Mime
+            };
+            if let Some(c) = canonical {
+                sets.push(("data", c));
             }
             if let Some(m) = mime.filter(|m| *m != declared) {
                 sets.push(("mimeType", m.to_string()));
@@ -91,14 +109,71 @@ fn image_outcome(b: &Block, ctx: &Ctx, opts: &ImagePassOptions) -> Outcome {
             if sets.is_empty() {
                 Outcome::Keep
             } else {
-                Outcome::Set(sets)
+                Outcome::Set(sets, detail)
             }
         }
-        ImageDecision::Replaced { data, mime, .. } => {
-            Outcome::Set(vec![("data", data), ("mimeType", mime.to_string())])
-        }
+        ImageDecision::Replaced {
+            data,
+            mime,
+            width,
+            height,
+            quality,
+        } => Outcome::Set(
+            vec![("data", data.clone()), ("mimeType", (*mime).to_string())],
+            Detail::Reencoded {
+                width: *width,
+                height: *height,
+                quality: *quality,
+            },
+        ),
         ImageDecision::Omitted { reason } => Outcome::Text(format!("[{}] {reason}", opts.label)),
     }
+}
+
+fn needs_payload(d: &ImageDecision) -> bool {
+    matches!(
+        d,
+        ImageDecision::Keep {
+            canonical_changed: true,
+            ..
+        }
+    )
+}
+
+fn image_outcome(b: &Block, ctx: &mut Ctx, opts: &ImagePassOptions) -> Outcome {
+    let (Some(info), Some(declared)) = (b.data(), b.mime_type().as_str()) else {
+        return Outcome::Keep;
+    };
+    if let Some(d) = precheck_from_head(info.len, &info.head, opts.limits) {
+        return outcome(&d, None, declared, opts);
+    }
+    if let Some(hit) = info.digest.and_then(|d| cached_by_digest(&d, opts.limits)) {
+        if !needs_payload(&hit) {
+            return outcome(&hit, None, declared, opts);
+        }
+    }
+    let mut answer = None;
+    with_full_data(b, ctx, &mut |data| {
+        let (decision, digest) = sanitize_image_cached(data, opts.limits);
+        let canonical = if needs_payload(&decision) {
+            std::str::from_utf8(data)
+                .ok()
+                .and_then(canonical_payload)
+                .map(|c| c.into_owned())
+        } else {
+            None
+        };
+        answer = Some((decision, digest, canonical));
+    });
+    let Some((decision, digest, canonical)) = answer else {
+        return Outcome::Keep;
+    };
+    if let (Some(digest), BlockOrigin::Src { msg, idx }) = (digest, &b.origin) {
+        if info.digest != Some(digest) {
+            ctx.image_digests.push((*msg, *idx, digest));
+        }
+    }
+    outcome(&decision, canonical, declared, opts)
 }
 
 /// Image-sanitises one message's blocks; returns whether any block changed.
@@ -106,13 +181,15 @@ fn sanitize_blocks(m: &mut Msg, ctx: &mut Ctx, opts: &ImagePassOptions) -> bool 
     let Some(blocks) = m.blocks() else {
         return false;
     };
-    let outcomes: Vec<(usize, Outcome)> = blocks
-        .iter()
-        .enumerate()
-        .filter(|(_, b)| b.is_type("image"))
-        .map(|(j, b)| (j, image_outcome(b, ctx, opts)))
-        .filter(|(_, o)| !matches!(o, Outcome::Keep))
-        .collect();
+    let mut outcomes: Vec<(usize, Outcome)> = Vec::new();
+    for (j, b) in blocks.iter().enumerate() {
+        if b.is_type("image") {
+            let o = image_outcome(b, ctx, opts);
+            if !matches!(o, Outcome::Keep) {
+                outcomes.push((j, o));
+            }
+        }
+    }
     if outcomes.is_empty() {
         return false;
     }
@@ -123,13 +200,19 @@ fn sanitize_blocks(m: &mut Msg, ctx: &mut Ctx, opts: &ImagePassOptions) -> bool 
         let b = &mut blocks[j];
         match o {
             Outcome::Keep => {}
-            Outcome::Set(sets) => {
-                ctx.change("sanitizeImages", block_origin_path(b), || {
-                    if sets.iter().any(|(k, _)| *k == "data") {
-                        "image re-encoded to fit the size limits".into()
-                    } else {
-                        "mime type corrected from the image bytes".into()
+            Outcome::Set(sets, detail) => {
+                ctx.change("sanitizeImages", block_origin_path(b), || match detail {
+                    Detail::Reencoded {
+                        width,
+                        height,
+                        quality,
+                    } => format!(
+                        "image re-encoded to fit the size limits ({width}×{height} JPEG, quality {quality})"
+                    ),
+                    Detail::Canonical => {
+                        "whitespace or a data: URL prefix removed from the image data".into()
                     }
+                    Detail::Mime => "mime type corrected from the image bytes".into(),
                 });
                 for (k, v) in sets {
                     b.set_str(k, &v);
@@ -168,6 +251,49 @@ fn drop_blank_text(m: &mut Msg, ctx: &mut Ctx) -> bool {
         blocks.retain(|b| !blank(b));
     }
     true
+}
+
+/// OpenClaw's `sanitizeContentBlocksImages` (tool-images.ts), on the blocks of every message
+/// (the JS side wraps a block list in one message): the image step only, whatever the role.
+pub fn sanitize_content_blocks_images(
+    msgs: &mut [Msg],
+    ctx: &mut Ctx,
+    opts: &ImagePassOptions,
+) -> bool {
+    let mut changed = false;
+    for m in msgs.iter_mut() {
+        changed |= sanitize_blocks(m, ctx, opts);
+    }
+    changed
+}
+
+/// Whether the block is what the reference calls an image block: `type: "image"` with string
+/// `data` and `mimeType`.
+fn is_image_block(b: &Block) -> bool {
+    b.is_type("image") && b.data().is_some() && b.mime_type().as_str().is_some()
+}
+
+/// OpenClaw's `sanitizeImageBlocks`: the image step, then only the blocks that are still images;
+/// returns how many were dropped.
+pub fn sanitize_image_blocks(msgs: &mut [Msg], ctx: &mut Ctx, opts: &ImagePassOptions) -> usize {
+    sanitize_content_blocks_images(msgs, ctx, opts);
+    let mut dropped = 0;
+    for m in msgs.iter_mut() {
+        if m.blocks().is_some_and(|b| b.iter().all(is_image_block)) {
+            continue;
+        }
+        if let Some(blocks) = m.blocks_mut() {
+            for b in blocks.iter().filter(|b| !is_image_block(b)) {
+                ctx.change("sanitizeImages", block_origin_path(b), || {
+                    "dropped: no longer an image".into()
+                });
+            }
+            let before = blocks.len();
+            blocks.retain(is_image_block);
+            dropped += before - blocks.len();
+        }
+    }
+    dropped
 }
 
 pub fn sanitize_session_messages_images(
