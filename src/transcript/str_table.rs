@@ -39,10 +39,12 @@ impl<V> StrTable<V> {
         &self.buf[key.start..key.end]
     }
 
+    #[cfg(test)]
     pub fn contains(&self, s: &str) -> bool {
         self.get(s).is_some()
     }
 
+    #[cfg(test)]
     pub fn get(&self, s: &str) -> Option<&V> {
         let hash = self.hasher.hash_one(s);
         let buf = &self.buf;
@@ -95,22 +97,6 @@ impl<V> StrTable<V> {
             end: start + s.len(),
         })
     }
-
-    /// Adds `s` (which must not be present yet) and returns its key.
-    pub fn insert_new(&mut self, s: &str, v: V) -> Key {
-        let hash = self.hasher.hash_one(s);
-        let start = self.buf.len();
-        self.buf.push_str(s);
-        let key = Key {
-            start,
-            end: self.buf.len(),
-        };
-        let (buf, hasher) = (&self.buf, &self.hasher);
-        self.table.insert_unique(hash, (key, v), |(k, _)| {
-            hasher.hash_one(&buf[k.start..k.end])
-        });
-        key
-    }
 }
 
 #[cfg(test)]
@@ -121,7 +107,7 @@ mod tests {
     fn finds_what_was_inserted_and_nothing_else() {
         let mut t = StrTable::with_capacity(1, 1);
         let keys: Vec<Key> = (0..1000)
-            .map(|i| t.insert_new(&format!("id{i}"), i))
+            .map(|i| t.insert_if_absent(&format!("id{i}"), i).unwrap())
             .collect();
         for (i, k) in keys.iter().enumerate() {
             assert_eq!(t.text(*k), format!("id{i}"));
@@ -151,9 +137,9 @@ mod tests {
     #[test]
     fn the_empty_string_and_prefixes_are_distinct_keys() {
         let mut t = StrTable::with_capacity(0, 0);
-        t.insert_new("ab", 1);
-        t.insert_new("", 2);
-        t.insert_new("a", 3);
+        for (k, v) in [("ab", 1), ("", 2), ("a", 3)] {
+            assert!(t.insert_if_absent(k, v).is_some());
+        }
         assert_eq!(
             (t.get("ab"), t.get(""), t.get("a")),
             (Some(&1), Some(&2), Some(&3))

@@ -86,45 +86,55 @@ pub fn is_valid_cloud_code_assist_tool_id(id: &str, mode: ToolCallIdMode) -> boo
     }
 }
 
-/// `makeUniqueToolId`: a sanitised id for `seed`, the first candidate `take` accepts (`take`
-/// returns whether the candidate was still free, and claims it if so).
-fn make_unique(seed: &str, mut take: impl FnMut(&str) -> bool, mode: ToolCallIdMode) -> String {
+/// `makeUniqueToolId`: a sanitised id for `seed`, the first candidate `take` accepts. `take`
+/// claims a candidate that is still free and returns what it recorded (`None` when taken).
+fn make_unique<K>(
+    seed: &str,
+    mut take: impl FnMut(&str) -> Option<K>,
+    mode: ToolCallIdMode,
+) -> (String, K) {
     match mode {
         ToolCallIdMode::Strict9 => {
             let base = sanitize_tool_call_id(Some(seed), mode);
-            if take(&base) {
-                return base;
+            if let Some(k) = take(&base) {
+                return (base, k);
             }
             // OpenClaw tries i = 0..=999, then hashes the clock; the counter
             // continues instead (see the module docs).
-            (0u64..)
-                .map(|i| short_hash(&format!("{seed}:{i}"), STRICT9_LEN))
-                .find(|hashed| take(hashed))
-                .unwrap_or_default()
+            let mut i = 0u64;
+            loop {
+                let hashed = short_hash(&format!("{seed}:{i}"), STRICT9_LEN);
+                if let Some(k) = take(&hashed) {
+                    return (hashed, k);
+                }
+                i += 1;
+            }
         }
         ToolCallIdMode::Strict => {
             let mut base = sanitize_tool_call_id(Some(seed), mode);
             base.truncate(STRICT_MAX_LEN);
-            if take(&base) {
-                return base;
+            if let Some(k) = take(&base) {
+                return (base, k);
             }
             base.truncate(STRICT_MAX_LEN - STRICT_HASH_LEN);
             let candidate = base + &short_hash(seed, STRICT_HASH_LEN);
-            if take(&candidate) {
-                return candidate;
+            if let Some(k) = take(&candidate) {
+                return (candidate, k);
             }
             // OpenClaw tries x2..=x999, then `t<Date.now()>`; the counter
             // continues instead (see the module docs).
-            (2u64..)
-                .map(|i| {
-                    let suffix = format!("x{i}");
-                    let keep = STRICT_MAX_LEN
-                        .saturating_sub(suffix.len())
-                        .min(candidate.len());
-                    format!("{}{suffix}", &candidate[..keep])
-                })
-                .find(|next| take(next))
-                .unwrap_or_default()
+            let mut i = 2u64;
+            loop {
+                let suffix = format!("x{i}");
+                let keep = STRICT_MAX_LEN
+                    .saturating_sub(suffix.len())
+                    .min(candidate.len());
+                let next = format!("{}{suffix}", &candidate[..keep]);
+                if let Some(k) = take(&next) {
+                    return (next, k);
+                }
+                i += 1;
+            }
         }
     }
 }
@@ -186,18 +196,7 @@ impl IdAllocator {
 
     /// A new unique id for `seed`, remembered as used.
     fn allocate(used: &mut StrTable<()>, seed: &str, mode: ToolCallIdMode) -> (String, Key) {
-        let mut key = None;
-        let id = make_unique(
-            seed,
-            |s| {
-                key = used.insert_if_absent(s, ());
-                key.is_some()
-            },
-            mode,
-        );
-        // `make_unique` returns the candidate `take` accepted, so `key` is already set.
-        let key = key.unwrap_or_else(|| used.insert_new(&id, ()));
-        (id, key)
+        make_unique(seed, |s| used.insert_if_absent(s, ()), mode)
     }
 
     /// New id for the next tool-call block whose raw id is `raw`.
@@ -243,6 +242,11 @@ impl IdAllocator {
 mod tests {
     use super::*;
     use std::collections::HashSet;
+
+    /// `make_unique`'s `take` over a fixed set: accepts what the set lacks, without claiming it.
+    fn free(used: &HashSet<String>) -> impl FnMut(&str) -> Option<()> + '_ {
+        |s| (!used.contains(s)).then_some(())
+    }
     use ToolCallIdMode::{Strict, Strict9};
 
     #[test]
@@ -374,19 +378,19 @@ mod tests {
         let mut used: HashSet<String> =
             ["dup".to_string(), candidate.clone()].into_iter().collect();
         assert_eq!(
-            make_unique(seed, |s| !used.contains(s), Strict),
+            make_unique(seed, free(&used), Strict).0,
             format!("{candidate}x2")
         );
         used.insert(format!("{candidate}x2"));
         assert_eq!(
-            make_unique(seed, |s| !used.contains(s), Strict),
+            make_unique(seed, free(&used), Strict).0,
             format!("{candidate}x3")
         );
         for i in 3..1000 {
             used.insert(format!("{candidate}x{i}"));
         }
         assert_eq!(
-            make_unique(seed, |s| !used.contains(s), Strict),
+            make_unique(seed, free(&used), Strict).0,
             format!("{candidate}x1000")
         );
         // Suffixes replace the tail of a full-length candidate.
@@ -395,7 +399,7 @@ mod tests {
         let used: HashSet<String> = ["b".repeat(40), long_candidate.clone()]
             .into_iter()
             .collect();
-        let next = make_unique(&long, |s| !used.contains(s), Strict);
+        let next = make_unique(&long, free(&used), Strict).0;
         assert_eq!(next, format!("{}x2", &long_candidate[..38]));
     }
 
@@ -403,13 +407,13 @@ mod tests {
     fn strict9_falls_back_to_counter_hashes() {
         let seed = "abcdefghijk";
         let mut used: HashSet<String> = ["abcdefghi".to_string()].into_iter().collect();
-        let first = make_unique(seed, |s| !used.contains(s), Strict9);
+        let first = make_unique(seed, free(&used), Strict9).0;
         assert_eq!(first, short_hash("abcdefghijk:0", 9));
         for i in 0..1000 {
             used.insert(short_hash(&format!("{seed}:{i}"), 9));
         }
         assert_eq!(
-            make_unique(seed, |s| !used.contains(s), Strict9),
+            make_unique(seed, free(&used), Strict9).0,
             short_hash("abcdefghijk:1000", 9)
         );
     }
