@@ -7,9 +7,10 @@
 //! mimalloc returns memory that stayed free for `purge_delay` (1 s by default) to the system. A
 //! pass over a long transcript frees and re-allocates tens of MiB, not always at the same
 //! addresses, so with the default some of it is purged and faulted in again on every call:
-//! 1.6–1.9 ms of kernel time per 10,000-message `sanitizeSessionHistory` call on the benchmark
-//! machine, a fifth of the native time. With a 10 s delay it was 0.2–0.4 ms; memory a burst of
-//! calls freed still goes back to the system, 10 s later.
+//! 1.4–2.1 ms of kernel time and 57 minor faults per 10,000-message `sanitizeSessionHistory` call
+//! on the benchmark machine, a fifth of the native time. With a 10 s delay the faults halved (29
+//! per call) and kernel time was 0.1–0.4 ms in most runs (it stays noisy when other processes
+//! fragment memory); memory a burst of calls freed still goes back to the system, 10 s later.
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
