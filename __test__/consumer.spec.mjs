@@ -1,25 +1,19 @@
-// What a user gets from npm, end to end, on the one platform this machine builds (linux-x64-gnu):
-// the root package is staged as the release workflow stages it (`napi prepublish` writes the
-// optionalDependencies, the build-only `prepare` script is removed), `npm pack`ed with the
-// linux-x64-gnu package (the freshly built binary copied into a temporary copy of npm/linux-x64-gnu),
-// both tarballs are installed offline into a fresh project, a usage file is type-checked with
-// `tsc --strict` under module nodenext as an ES module (.mts) and as CommonJS (.cts), and every
-// export is called from an ES module and from a CommonJS script, with the same results as the
-// source tree gives. Skipped, with the reason, on any other platform.
+// What a user gets from npm, end to end (fixtures/pack.mjs stages, packs and installs the root and
+// the linux-x64-gnu package into a fresh project): a usage file is type-checked with `tsc --strict`
+// under module nodenext as an ES module (.mts) and as CommonJS (.cts), and every export is called
+// from an ES module and from a CommonJS script, with the same results as the source tree gives.
+// Skipped, with the reason, on any other platform.
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
+import { BINARY, ROOT, TARGET, packAndInstall, run } from './fixtures/pack.mjs'
 
 const require = createRequire(import.meta.url)
-const ROOT = fileURLToPath(new URL('../', import.meta.url))
 const FIXTURES = join(ROOT, '__test__', 'fixtures')
-const TARGET = 'linux-x64-gnu'
-const BINARY = `transcript-hygiene.${TARGET}.node`
 
 function platformAbi() {
   if (process.platform !== 'linux' || process.arch !== 'x64') return `${process.platform}-${process.arch}`
@@ -28,12 +22,6 @@ function platformAbi() {
 }
 const SKIP = platformAbi() === TARGET ? false : `the consumer test installs the ${TARGET} package; this is ${platformAbi()}`
 
-function run(cmd, args, cwd, what) {
-  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' } })
-  assert.equal(r.status, 0, `${what} failed (${cmd} ${args.join(' ')}):\n${r.stdout}\n${r.stderr}`)
-  return r.stdout
-}
-const npm = (args, cwd, what) => run('npm', args, cwd, what)
 const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'))
 
 describe('consumer: the packed packages installed into a fresh project', { skip: SKIP }, () => {
@@ -50,42 +38,9 @@ describe('consumer: the packed packages installed into a fresh project', { skip:
   before(() => {
     assert.ok(existsSync(join(ROOT, BINARY)), `${BINARY} is built (npm install builds it)`)
     tmp = mkdtempSync(join(tmpdir(), 'th-consumer-'))
-    const stage = join(tmp, 'stage')
-    const tarballs = join(tmp, 'tarballs')
-    app = join(tmp, 'app')
-    for (const d of [stage, tarballs, app]) mkdirSync(d)
-
-    timed('stage', () => {
-      // The root's files exactly as `npm pack` lists them, and the per-platform package folders.
-      const packed = JSON.parse(npm(['pack', '--dry-run', '--json', '--ignore-scripts'], ROOT, 'npm pack --dry-run'))[0].files
-      for (const { path } of packed) {
-        mkdirSync(dirname(join(stage, path)), { recursive: true })
-        copyFileSync(join(ROOT, path), join(stage, path))
-      }
-      cpSync(join(ROOT, 'npm'), join(stage, 'npm'), { recursive: true })
-      // `napi prepublish` checks every platform package holds its binary before it writes the root's
-      // optionalDependencies: the real one for this target, placeholders (never packed) for the others.
-      for (const d of readdirSync(join(stage, 'npm'))) {
-        const file = join(stage, 'npm', d, `transcript-hygiene.${d}.node`)
-        if (d === TARGET) copyFileSync(join(ROOT, BINARY), file)
-        else writeFileSync(file, 'placeholder')
-      }
-      // As the release workflow does, minus publishing and the GitHub release.
-      const napi = join(ROOT, 'node_modules', '@napi-rs', 'cli', 'dist', 'cli.js')
-      run(process.execPath, [napi, 'prepublish', '-t', 'npm', '--skip-optional-publish', '--no-gh-release'], stage, 'napi prepublish')
-      npm(['pkg', 'delete', 'scripts.prepare'], stage, 'npm pkg delete scripts.prepare')
-    })
-
-    timed('pack', () => {
-      npm(['pack', '--ignore-scripts', '--pack-destination', tarballs], stage, 'npm pack (root)')
-      npm(['pack', '--ignore-scripts', '--pack-destination', tarballs], join(stage, 'npm', TARGET), `npm pack (${TARGET})`)
-    })
-
-    timed('install', () => {
-      writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }, null, 2))
-      const tgz = readdirSync(tarballs).map((f) => join(tarballs, f))
-      npm(['install', '--offline', '--no-audit', '--no-fund', ...tgz], app, 'npm install of the tarballs')
-    })
+    const r = packAndInstall(tmp)
+    app = r.app
+    Object.assign(timings, r.timings)
   })
 
   after(() => {

@@ -17,18 +17,25 @@ function fail(path, what, v) {
   throw new TypeError(`${path}: expected ${what}, got ${describe(v)}`)
 }
 
-// JSON.stringify writes a lone surrogate as a `\udXXX` escape, which the native JSON reader
-// refuses; such strings go as U+FFFD instead.
-const wellFormed = (k, v) => (typeof v === 'string' && !v.isWellFormed() ? v.toWellFormed() : v)
+// At most this many values in one serialisation: a value whose children are shared is small in
+// memory but exponential as JSON, and would otherwise be walked for days (Node 22+ no longer
+// overflows its stack on deep values, so depth alone does not stop it).
+const JSON_VALUES = 1_000_000
 
 /**
- * `v` as JSON for a native call (`'null'` for undefined). Throws `TypeError: <path>: could not be
- * serialised …` for a cycle, a BigInt, a throwing getter or absurd nesting.
+ * `v` as JSON for a native call (`'null'` for undefined); a lone surrogate goes as U+FFFD (the
+ * native JSON reader refuses `\udXXX` escapes that do not pair). Throws `TypeError: <path>: could
+ * not be serialised …` for a cycle, a BigInt, a throwing getter, absurd nesting or more than
+ * JSON_VALUES values.
  */
 function toJson(v, path) {
+  let n = 0
+  const replacer = (k, x) => {
+    if (++n > JSON_VALUES) throw new RangeError(`more than ${JSON_VALUES.toLocaleString('en')} values`)
+    return typeof x === 'string' && !x.isWellFormed() ? x.toWellFormed() : x
+  }
   try {
-    let s = JSON.stringify(v)
-    if (s !== undefined && s.includes('\\ud')) s = JSON.stringify(v, wellFormed)
+    const s = JSON.stringify(v, replacer)
     return s === undefined ? 'null' : s
   } catch (err) {
     throw new TypeError(`${path}: could not be serialised as JSON (${err && err.message ? err.message : String(err)})`)

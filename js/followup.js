@@ -4,7 +4,7 @@
 // megabytes): the follow-up holds the very same objects, plus the new result messages.
 
 const native = require('../binding.js')
-const { isObject, optStr: str, fail, toJson } = require('./args.js')
+const { describe, isObject, optStr: str, fail, toJson } = require('./args.js')
 
 const PROTOCOLS = ['chat', 'responses', 'anthropic']
 
@@ -60,11 +60,7 @@ function toolName(t) {
 function contentText(c, i) {
   if (typeof c === 'string') return c
   if (c === undefined) return ''
-  try {
-    return JSON.stringify(c)
-  } catch (err) {
-    throw new TypeError(`toolResults[${i}].content: could not be serialised (${err && err.message ? err.message : String(err)})`)
-  }
+  return toJson(c, `toolResults[${i}].content`)
 }
 
 /**
@@ -75,12 +71,12 @@ function buildServerToolFollowup(params, options) {
   expect(isObject(params), 'params', 'an object', params)
   const { original, assistant, toolResults } = params
   const protocol = params.protocol === undefined ? 'chat' : params.protocol
-  if (!PROTOCOLS.includes(protocol)) throw new TypeError(`protocol: expected 'chat', 'responses' or 'anthropic', got ${JSON.stringify(protocol)}`)
+  if (!PROTOCOLS.includes(protocol)) throw new TypeError(`protocol: expected 'chat', 'responses' or 'anthropic', got ${typeof protocol === 'string' ? JSON.stringify(protocol) : describe(protocol)}`)
   const serverTools = serverToolNames(params.serverTools, 'serverTools')
   const o = options === undefined || options === null ? {} : options
   expect(isObject(o), 'options', 'an object', options)
   if (o.onMissing !== undefined && o.onMissing !== 'error' && o.onMissing !== 'synthesize') {
-    throw new TypeError(`options.onMissing: expected 'error' or 'synthesize', got ${JSON.stringify(o.onMissing)}`)
+    throw new TypeError(`options.onMissing: expected 'error' or 'synthesize', got ${typeof o.onMissing === 'string' ? JSON.stringify(o.onMissing) : describe(o.onMissing)}`)
   }
   if (o.syntheticText !== undefined) expect(typeof o.syntheticText === 'string', 'options.syntheticText', 'a string', o.syntheticText)
   expect(isObject(original), 'original', 'an object (the chat-protocol request as it entered chat processing)', original)

@@ -6,6 +6,7 @@
 const native = require('../binding.js')
 const { run } = require('./run.js')
 const { isObject, fail } = require('./args.js')
+const { OPTIONS, pick } = require('./options.js')
 
 function checkArgs(name, list, label) {
   if (!Array.isArray(list)) fail(name, 'an array of content blocks', list)
@@ -15,7 +16,7 @@ function checkArgs(name, list, label) {
 /** Runs `op` on `blocks` as one message's content; `null` when nothing changed. */
 function runOnBlocks(op, blocks, label, options) {
   const wrapped = [{ role: 'user', content: blocks }]
-  const r = run(op, wrapped, options, { label }, 'blocks')
+  const r = run(op, wrapped, { ...pick(options, OPTIONS.images, 'options'), label }, 'blocks')
   return { content: r.messages === wrapped ? null : r.messages[0].content, extra: r.plan.extra || {} }
 }
 

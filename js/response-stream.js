@@ -4,19 +4,7 @@
 
 const native = require('../binding.js')
 const { describe, toJson } = require('./args.js')
-
-const OPTION_KEYS = ['format', 'model', 'tools', 'toolCalls', 'thinking']
-
-function optionsJson(options) {
-  const o = {}
-  if (options !== undefined && options !== null) {
-    if (typeof options !== 'object' || Array.isArray(options)) {
-      throw new TypeError(`options: expected an object, got ${describe(options)}`)
-    }
-    for (const k of OPTION_KEYS) if (options[k] !== undefined) o[k] = options[k]
-  }
-  return toJson(o, 'options')
-}
+const { OPTIONS, pick } = require('./options.js')
 
 function rethrow(err) {
   if (err && err.code === 'InvalidArg') throw new TypeError(err.message)
@@ -31,7 +19,7 @@ class ResponseStreamCleaner {
   #done = false
 
   constructor(options) {
-    const json = optionsJson(options)
+    const json = toJson(pick(options, OPTIONS.cleanResponse, 'options'), 'options')
     try {
       this.#native = new native.ResponseStreamCleanerNative(json)
     } catch (err) {

@@ -1,50 +1,18 @@
 'use strict'
 // The one way a transcript operation runs: encode the skeleton, make the native call, apply the
-// plan. Options pass through as JSON; no rule is decided here.
+// plan. No rule is decided here.
 
 const native = require('../binding.js')
 const codec = require('./codec.js')
 const { toJson } = require('./args.js')
 
-// Keys of a params object that are not options: the messages, live handles, OpenClaw's config.
-const NOT_OPTIONS = new Set(['messages', 'sessionManager', 'config', 'warn', 'sessionId'])
-
 /**
- * Options as JSON: iterables (a Set of tool names) become arrays; functions, live handles and
- * values JSON cannot hold (cycles, BigInt) are left out rather than failing the call.
+ * Runs a transcript operation with `options`, a plain object of checked values (js/options.js's
+ * `pick`). Returns `{ messages, plan }`; `messages` is the input array itself when nothing changed.
  */
-function optionsJson(options, extra) {
-  const o = {}
-  if (options !== undefined && options !== null) {
-    if (typeof options !== 'object') throw new TypeError(`options: expected an object, got ${typeof options}`)
-    for (const k of Object.keys(options)) {
-      const v = options[k]
-      if (typeof v === 'function' || NOT_OPTIONS.has(k)) continue
-      o[k] = v !== null && typeof v === 'object' && !Array.isArray(v) && typeof v[Symbol.iterator] === 'function' ? Array.from(v) : v
-    }
-  }
-  if (extra !== undefined) Object.assign(o, extra)
-  try {
-    return toJson(o, 'options')
-  } catch {
-    for (const k of Object.keys(o)) {
-      try {
-        toJson(o[k], k)
-      } catch {
-        delete o[k]
-      }
-    }
-    return toJson(o, 'options')
-  }
-}
-
-/**
- * Runs a transcript operation. Returns `{ messages, plan }`; `messages` is the input array itself
- * when nothing changed.
- */
-function run(op, messages, options, extra, name = 'messages') {
+function run(op, messages, options = {}, name = 'messages') {
   const skeleton = codec.encode(messages, name)
-  const answer = native.runTranscript(messages, skeleton.nums, skeleton.strs, op, optionsJson(options, extra), codec.planBuffer())
+  const answer = native.runTranscript(messages, skeleton.nums, skeleton.strs, op, toJson(options, 'options'), codec.planBuffer())
   const plan = JSON.parse(answer.json)
   if (plan.digests !== undefined) codec.rememberDigests(messages, plan.digests)
   if (answer.planLen > 0) {
@@ -54,4 +22,4 @@ function run(op, messages, options, extra, name = 'messages') {
   return { messages: codec.apply(messages, plan), plan }
 }
 
-module.exports = { run, optionsJson }
+module.exports = { run }

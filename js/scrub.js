@@ -5,6 +5,7 @@
 
 const native = require('../binding.js')
 const { describe, toJson } = require('./args.js')
+const { OPTIONS, pick } = require('./options.js')
 
 function expectString(value, name) {
   if (typeof value !== 'string') throw new TypeError(`${name}: expected a string, got ${describe(value)}`)
@@ -89,12 +90,10 @@ function sanitizeThinkingTags(content) {
 }
 
 function createResponseSanitizer(config) {
-  if (config !== undefined && config !== null && (typeof config !== 'object' || Array.isArray(config))) {
-    throw new TypeError(`config: expected an object, got ${describe(config)}`)
-  }
-  const json = toJson(config ?? {}, 'config')
+  const checked = pick(config, OPTIONS.sanitizerConfig, 'config')
+  const json = toJson(checked, 'config')
   call(native.checkSanitizerConfig, [json])
-  const enabled = config?.enabled !== false
+  const enabled = checked.enabled !== false
   const enabledJson = JSON.stringify({ enabled })
   return Object.freeze({
     enabled,

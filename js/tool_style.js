@@ -7,6 +7,7 @@
 
 const native = require('../binding.js')
 const { describe, isObject, optStr, fail, toJson } = require('./args.js')
+const { json } = require('./options.js')
 
 /**
  * The skeleton of `history`. `need` says what the operation reads: `texts` (the strings' contents),
@@ -150,7 +151,7 @@ function recoverOptions(options) {
     })
   }
   if (xmlProtocol !== undefined && typeof xmlProtocol !== 'boolean') fail('options.xmlProtocol', 'a boolean', xmlProtocol)
-  return toJson({ tools, xmlProtocol }, 'options.tools')
+  return toJson({ tools: tools === undefined ? undefined : json(tools, 'options.tools'), xmlProtocol }, 'options.tools')
 }
 
 /**
@@ -203,7 +204,7 @@ function toOpenAiMessages(history) {
     if (o.toolCalls !== undefined) {
       out.tool_calls = o.toolCalls.map((b) => {
         const c = m.content[b]
-        return { id: c.id, type: 'function', function: { name: c.name, arguments: c.input === undefined ? '{}' : JSON.stringify(c.input) } }
+        return { id: c.id, type: 'function', function: { name: c.name, arguments: c.input === undefined ? '{}' : toJson(c.input, `history[${o.from}].content[${b}].input`) } }
       })
     }
     if (o.reasoning && m.reasoning_details !== undefined) out.reasoning_details = m.reasoning_details

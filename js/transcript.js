@@ -1,9 +1,11 @@
 'use strict'
 // Transcript functions: encode the skeleton, make the one native call, apply the plan.
-// Options pass through as JSON; no rule is decided here.
+// Options are checked against js/options.js's table; no rule is decided here.
 
 const native = require('../binding.js')
 const { run } = require('./run.js')
+const { OPTIONS, pick } = require('./options.js')
+const { fail } = require('./args.js')
 
 /** The plan's extra fields, with `added` (output positions) turned into the messages themselves. */
 function extra(result) {
@@ -12,8 +14,8 @@ function extra(result) {
   return x
 }
 
-function reported(result, options, value) {
-  return options && options.report === true ? { ...value, changes: result.plan.changes || [] } : value
+function reported(result, o, value) {
+  return o.report === true ? { ...value, changes: result.plan.changes || [] } : value
 }
 
 /** `messages -> messages` operations: the same array back when nothing changed. */
@@ -59,44 +61,54 @@ function resolveTranscriptPolicy(params) {
 function sanitizeSessionHistory(params) {
   if (params === null || typeof params !== 'object') throw new TypeError(`params: expected an object, got ${params === null ? 'null' : typeof params}`)
   const entries = sessionEntries(params.sessionManager)
-  const r = run('sanitizeSessionHistory', params.messages, params, { sessionId: params.sessionId, sessionEntries: entries, now: Date.now() })
+  const o = pick(params, OPTIONS.sanitizeSessionHistory, 'params')
+  const r = run('sanitizeSessionHistory', params.messages, { ...o, sessionEntries: entries, now: Date.now() })
   appendEntries(params.sessionManager, r.plan.entries)
   const x = r.plan.extra || {}
   if (x.warnings && typeof params.warn === 'function') for (const w of x.warnings) params.warn(w)
   const messages = r.messages === params.messages ? params.messages.slice() : r.messages
-  return params.report === true ? { messages, changes: r.plan.changes || [] } : messages
+  return o.report === true ? { messages, changes: r.plan.changes || [] } : messages
+}
+
+/** `mode` of the id functions: 'strict9', or 'strict' (the default, as for any other string, as in OpenClaw). */
+function idMode(mode) {
+  if (mode !== undefined && typeof mode !== 'string') fail('mode', "'strict' or 'strict9'", mode)
+  return mode
 }
 
 function sanitizeToolCallIdsForCloudCodeAssist(messages, mode) {
-  return run('sanitizeToolCallIdsForCloudCodeAssist', messages, undefined, { mode: mode === undefined ? 'strict' : mode }).messages
+  return run('sanitizeToolCallIdsForCloudCodeAssist', messages, { mode: idMode(mode) ?? 'strict' }).messages
 }
 
 function repairToolCallInputs(messages, options) {
-  const r = run('repairToolCallInputs', messages, options)
-  return reported(r, options, { messages: r.messages, ...extra(r) })
+  const o = pick(options, OPTIONS.repairToolCallInputs, 'options')
+  const r = run('repairToolCallInputs', messages, o)
+  return reported(r, o, { messages: r.messages, ...extra(r) })
 }
 
 function sanitizeToolCallInputs(messages, options) {
-  return run('sanitizeToolCallInputs', messages, options).messages
+  return run('sanitizeToolCallInputs', messages, pick(options, OPTIONS.sanitizeToolCallInputs, 'options')).messages
 }
 
 function repairToolUseResultPairing(messages, options) {
-  const r = run('repairToolUseResultPairing', messages, options)
-  return reported(r, options, { messages: r.messages, ...extra(r) })
+  const o = pick(options, OPTIONS.repairToolUseResultPairing, 'options')
+  const r = run('repairToolUseResultPairing', messages, o)
+  return reported(r, o, { messages: r.messages, ...extra(r) })
 }
 
 function sanitizeToolUseResultPairing(messages, options) {
-  return run('sanitizeToolUseResultPairing', messages, options).messages
+  return run('sanitizeToolUseResultPairing', messages, pick(options, OPTIONS.sanitizeToolUseResultPairing, 'options')).messages
 }
 
 function mergeConsecutiveUserTurns(previous, current) {
-  return run('mergeConsecutiveUserTurns', [previous, current], undefined, undefined, 'turns').messages[0]
+  return run('mergeConsecutiveUserTurns', [previous, current], {}, 'turns').messages[0]
 }
 
 function applyGoogleTurnOrderingFix(params) {
   if (params === null || typeof params !== 'object') throw new TypeError('params: expected an object')
+  const o = pick(params, OPTIONS.applyGoogleTurnOrderingFix, 'params')
   const entries = sessionEntries(params.sessionManager)
-  const r = run('applyGoogleTurnOrderingFix', params.messages, { modelApi: params.modelApi }, { sessionId: params.sessionId, sessionEntries: entries, now: Date.now() })
+  const r = run('applyGoogleTurnOrderingFix', params.messages, { ...o, sessionEntries: entries, now: Date.now() })
   appendEntries(params.sessionManager, r.plan.entries)
   const x = r.plan.extra || {}
   if (x.warning && typeof params.warn === 'function') params.warn(x.warning)
@@ -106,7 +118,8 @@ function applyGoogleTurnOrderingFix(params) {
 function stripThoughtSignatures(content, options) {
   if (!Array.isArray(content)) return content
   const wrapped = [{ role: 'assistant', content }]
-  const r = run('stripThoughtSignatures', wrapped, undefined, { options: options === undefined ? null : options }, 'content')
+  const o = options === undefined || options === null ? null : pick(options, OPTIONS.thoughtSignatures, 'options')
+  const r = run('stripThoughtSignatures', wrapped, { options: o }, 'content')
   return r.messages === wrapped ? content : r.messages[0].content
 }
 
@@ -116,34 +129,37 @@ function downgradeOpenAIReasoningBlocks(messages) {
 }
 
 function sanitizeSessionMessagesImages(messages, label, options) {
-  const out = run('sanitizeSessionMessagesImages', messages, options, { label: typeof label === 'string' ? label : 'session:history' }).messages
+  if (label !== undefined && typeof label !== 'string') fail('label', 'a string', label)
+  const o = pick(options, OPTIONS.images, 'options')
+  const out = run('sanitizeSessionMessagesImages', messages, { ...o, label: label ?? 'session:history' }).messages
   return out === messages ? messages.slice() : out
 }
 
 function limitHistoryTurns(messages, limit) {
   if (!Array.isArray(messages)) throw new TypeError(`messages: expected an array of messages, got ${messages === null ? 'null' : typeof messages}`)
-  if (typeof limit !== 'number' || !(limit > 0) || messages.length === 0) return messages
-  return run('limitHistoryTurns', messages, undefined, { limit }).messages
+  if (limit !== undefined && limit !== null && typeof limit !== 'number') fail('limit', 'a number of user turns', limit)
+  if (!(limit > 0) || messages.length === 0) return messages
+  return run('limitHistoryTurns', messages, { limit }).messages
 }
 
 function repairSessionFile(path, options) {
   if (typeof path !== 'string') throw new TypeError(`path: expected a string, got ${typeof path}`)
-  const o = options && typeof options === 'object' ? options : {}
+  const o = pick(options, OPTIONS.repairSessionFile, 'options')
   const r = native.repairSessionFile(path, o.backup !== false, o.dryRun === true)
   const out = { repaired: r.repaired, droppedLines: r.droppedLines }
   if (r.droppedLines > 0) out.droppedLineNumbers = r.droppedLineNumbers
   if (r.backupPath != null) out.backupPath = r.backupPath
   if (r.reason != null) out.reason = r.reason
-  if (r.warning != null && options && typeof options.warn === 'function') options.warn(r.warning)
+  if (r.warning != null && typeof o.warn === 'function') o.warn(r.warning)
   return out
 }
 
 function sanitizeToolCallId(id, mode) {
-  return native.sanitizeToolCallId(typeof id === 'string' ? id : undefined, mode === undefined ? undefined : String(mode))
+  return native.sanitizeToolCallId(typeof id === 'string' ? id : undefined, idMode(mode))
 }
 
 function isValidCloudCodeAssistToolId(id, mode) {
-  return native.isValidCloudCodeAssistToolId(typeof id === 'string' ? id : undefined, mode === undefined ? undefined : String(mode))
+  return native.isValidCloudCodeAssistToolId(typeof id === 'string' ? id : undefined, idMode(mode))
 }
 
 module.exports = {

@@ -1,0 +1,181 @@
+'use strict'
+// The options every public function knows, with their types: the one table the wrappers check
+// options against before anything crosses to Rust. Only the keys listed here are read from the
+// caller's object (one property read each), so an unknown key costs nothing whatever it holds —
+// a shared 40-level object, a cycle, a proxy, a getter. A known key of the wrong type is a
+// TypeError naming it (`params.provider: expected a string, got an object`). What Rust receives is
+// a fresh plain object of the checked values; free-form JSON (tool definitions) is copied within a
+// budget of values, so no option costs time out of proportion to its size as JSON.
+
+const { describe, toJson } = require('./args.js')
+
+// ---- types: each is (value, path) => the checked value to send (undefined: leave it out) ----
+
+/** Reads `o[k]`; a getter or proxy trap that throws becomes a TypeError naming the path. */
+function read(o, k, path) {
+  try {
+    return o[k]
+  } catch (err) {
+    throw new TypeError(`${path}: could not be read (${err && err.message ? err.message : String(err)})`)
+  }
+}
+
+const shown = (v) => (typeof v === 'string' ? JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v) : describe(v))
+const bad = (path, what, v) => new TypeError(`${path}: expected ${what}, got ${shown(v)}`)
+
+const string = (v, path) => {
+  if (typeof v !== 'string') throw bad(path, 'a string', v)
+  return v
+}
+const boolean = (v, path) => {
+  if (typeof v !== 'boolean') throw bad(path, 'a boolean', v)
+  return v
+}
+const number = (v, path) => {
+  if (typeof v !== 'number' || Number.isNaN(v)) throw bad(path, 'a number', v)
+  return v
+}
+const fn = (v, path) => {
+  if (typeof v !== 'function') throw bad(path, 'a function', v)
+  return v
+}
+/** One of the listed strings. */
+const oneOf = (...values) => {
+  const what = values.map((s) => `'${s}'`).join(', ').replace(/, ([^,]*)$/, ' or $1')
+  return (v, path) => {
+    if (!values.includes(v)) throw bad(path, what, v)
+    return v
+  }
+}
+/** `null` is accepted as well (and sent as null: "none"). */
+const orNull = (type) => Object.assign((v, path) => (v === null ? null : type(v, path)), { schema: type.schema, map: type.map })
+
+/** An array, a Set or another iterable of strings (OpenClaw passes a Set of tool names). */
+function strings(v, path) {
+  if (v === null || typeof v !== 'object' || typeof v[Symbol.iterator] !== 'function' || typeof v === 'string') {
+    throw bad(path, 'an array or Set of strings', v)
+  }
+  const out = []
+  let i = 0
+  for (const s of v) {
+    if (typeof s !== 'string') throw bad(`${path}[${i}]`, 'a string', s)
+    out.push(s)
+    i++
+  }
+  return out
+}
+
+/** An object checked against `schema` (its own options table, exposed as `.schema`). */
+const object = (schema) => Object.assign((v, path) => pick(v, schema, path), { schema })
+
+/** Free-form JSON data (tool definitions), as a plain tree: serialised within toJson's budget and parsed back. */
+function json(v, path) {
+  return JSON.parse(toJson(v, path))
+}
+
+/** An array whose elements are each checked by `type`. */
+const arrayOf = (type) => (v, path) => {
+  if (!Array.isArray(v)) throw bad(path, 'an array', v)
+  const out = new Array(v.length)
+  for (let i = 0; i < v.length; i++) out[i] = type(read(v, i, `${path}[${i}]`), `${path}[${i}]`)
+  return out
+}
+
+/** A tool definition: OpenAI's `{type, function: {name, parameters}}`, `{name, parameters}` or Anthropic's `{name, input_schema}`. */
+function tool(v, path) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw bad(path, 'a tool definition object', v)
+  return json(v, path)
+}
+
+/** An object used as a map: every own key's value checked by `type` (`providers: {minimax: {…}}`). */
+const record = (type) =>
+  Object.assign(
+    (v, path) => {
+      if (v === null || typeof v !== 'object' || Array.isArray(v)) throw bad(path, 'an object', v)
+      const out = {}
+      for (const k of Object.keys(v)) out[k] = type(read(v, k, `${path}.${k}`), `${path}.${k}`)
+      return out
+    },
+    { map: type },
+  )
+
+// ---- the tables ----
+
+const THOUGHT_SIGNATURES = { allowBase64Only: boolean, includeCamelCase: boolean }
+
+const POLICY = {
+  sanitizeMode: oneOf('full', 'images-only'),
+  sanitizeToolCallIds: boolean,
+  toolCallIdMode: orNull(oneOf('strict', 'strict9')),
+  repairToolUseResultPairing: boolean,
+  preserveSignatures: boolean,
+  sanitizeThoughtSignatures: orNull(object(THOUGHT_SIGNATURES)),
+  sanitizeThinkingSignatures: boolean,
+  dropThinkingBlocks: boolean,
+  applyGoogleTurnOrdering: boolean,
+  validateGeminiTurns: boolean,
+  validateAnthropicTurns: boolean,
+  allowSyntheticToolResults: boolean,
+}
+
+const IMAGE_LIMITS = { maxDimensionPx: number, maxBytes: number }
+
+const PAIRING = { preserveErroredAssistantResults: boolean, syntheticToolResultText: string, report: boolean }
+
+const OPTIONS = {
+  sanitizeSessionHistory: {
+    provider: string,
+    modelApi: string,
+    modelId: string,
+    sessionId: string,
+    allowedToolNames: strings,
+    policy: object(POLICY),
+    ...PAIRING,
+    ...IMAGE_LIMITS,
+  },
+  repairToolCallInputs: { allowedToolNames: strings, report: boolean },
+  sanitizeToolCallInputs: { allowedToolNames: strings },
+  repairToolUseResultPairing: PAIRING,
+  sanitizeToolUseResultPairing: PAIRING,
+  applyGoogleTurnOrderingFix: { modelApi: string, sessionId: string },
+  images: {
+    ...IMAGE_LIMITS,
+    sanitizeMode: oneOf('full', 'images-only'),
+    sanitizeToolCallIds: boolean,
+    toolCallIdMode: orNull(oneOf('strict', 'strict9')),
+    preserveSignatures: boolean,
+    sanitizeThoughtSignatures: orNull(object(THOUGHT_SIGNATURES)),
+  },
+  thoughtSignatures: THOUGHT_SIGNATURES,
+  repairSessionFile: { backup: boolean, dryRun: boolean, warn: fn },
+  sanitizerConfig: {
+    enabled: orNull(boolean),
+    providers: orNull(record(orNull(object({ stripToolCalls: orNull(boolean), stripThinkingTags: orNull(boolean) })))),
+  },
+  cleanResponse: {
+    format: string,
+    model: string,
+    tools: arrayOf(tool),
+    toolCalls: oneOf('extract', 'strip', 'keep'),
+    thinking: oneOf('extract', 'strip', 'keep'),
+  },
+}
+
+/**
+ * The known keys of `options` checked against `schema`: a new plain object holding only them
+ * (undefined values left out). `options` may be undefined or null (no options).
+ */
+function pick(options, schema, path) {
+  if (options === undefined || options === null) return {}
+  if (typeof options !== 'object' || Array.isArray(options)) throw bad(path, 'an object', options)
+  const out = {}
+  for (const k in schema) {
+    const v = read(options, k, `${path}.${k}`)
+    if (v === undefined) continue
+    const checked = schema[k](v, `${path}.${k}`)
+    if (checked !== undefined) out[k] = checked
+  }
+  return out
+}
+
+module.exports = { OPTIONS, pick, json }
