@@ -38,14 +38,14 @@ function optionsJson(options, extra) {
   }
 }
 
-/**
- * Runs a transcript operation. Returns `{ messages, plan }`; `messages` is the input array itself
- * when nothing changed.
- */
 // How many runs are under way on this thread: more than one when a getter on the caller's
 // messages calls this package while its call runs; the inner run then uses its own codec state.
 let depth = 0
 
+/**
+ * Runs a transcript operation. Returns `{ messages, plan }`; `messages` is the input array itself
+ * when nothing changed.
+ */
 function run(op, messages, options, extra, name = 'messages') {
   const saved = depth > 0 ? codec.enter() : null
   depth++
