@@ -17,6 +17,11 @@ if (oc === null) console.log(`OpenClaw columns left out: ${installHint()}`)
 // Neither side has a session manager to talk to: both read no entries and append nowhere.
 const sessionManager = () => ({ getEntries: () => [], appendCustomEntry() {} })
 
+// OpenClaw is given its policy resolved once, by its own resolveTranscriptPolicy: outside a
+// running gateway (no active plugin registry) resolving it scans the provider plugins on every
+// call, tens of ms that a gateway does not pay. This package resolves its policy on every call.
+const ocPolicy = (p) => (oc ? oc.fns.resolveTranscriptPolicy({ provider: p.provider, modelApi: p.modelApi, modelId: p.modelId }) : undefined)
+
 const POLICIES = {
   anthropic: { provider: 'anthropic', modelApi: 'anthropic-messages', modelId: 'claude-sonnet-4-5', js: { dropThinking: true, sanitizeIds: true } },
   openai: { provider: 'openai', modelApi: 'openai-responses', modelId: 'gpt-5.2', js: {} },
@@ -74,13 +79,16 @@ for (const n of [100, 1000, 10000]) {
     const params = { messages, provider: p.provider, modelApi: p.modelApi, modelId: p.modelId, sessionManager: sessionManager() }
     const ours = time(() => th.sanitizeSessionHistory(params))
     const js = time(() => jsPass(messages, p.js))
-    const theirs = oc ? await timeAsync(() => oc.fns.sanitizeSessionHistory(params)) : NaN
+    const theirParams = { ...params, policy: ocPolicy(p) }
+    const theirs = oc ? await timeAsync(() => oc.fns.sanitizeSessionHistory(theirParams)) : NaN
     const ocCols = oc ? `${theirs.toFixed(0)} | ${(theirs / ours).toFixed(1)}×` : '— | —'
     console.log(`| ${n} | ${name} | ${ours.toFixed(0)} | ${ocCols} | ${js.toFixed(0)} | ${(js / ours).toFixed(2)}× |`)
   }
 }
 
 await import('./session.mjs')
+// `node benchmark/bench.mjs transcript`: the transcript tables only.
+if (process.argv[2] === 'transcript') process.exit(0)
 
 // Response cleaning and the outbound scrubbers (benchmark/response.mjs).
 await import('./response.mjs')
