@@ -38,16 +38,11 @@ const STRICT_HASH_LEN: usize = 8;
 /// `createHash().update(text)` computes it: a lone surrogate (which crosses from JS as a
 /// character of U+10F800-U+10FFFF, see js/codec.js) is hashed as U+FFFD, as Node encodes it.
 fn short_hash(text: &str, len: usize) -> String {
-    let digest = if text.chars().any(crate::transcript::skeleton::is_lone_surrogate_stand_in) {
+    use crate::transcript::skeleton::is_lone_surrogate_stand_in as stand_in;
+    let digest = if text.chars().any(stand_in) {
         let node: String = text
             .chars()
-            .map(|c| {
-                if crate::transcript::skeleton::is_lone_surrogate_stand_in(c) {
-                    '\u{FFFD}'
-                } else {
-                    c
-                }
-            })
+            .map(|c| if stand_in(c) { '\u{FFFD}' } else { c })
             .collect();
         Sha256::digest(node.as_bytes())
     } else {
