@@ -313,6 +313,15 @@ describe('transcript-hygiene sanitize', { concurrency: true }, () => {
     assertBadInput(await run(['sanitize', 'obj.json', ...GOOGLE, '--policy-json', '{x'], { cwd: dir }), /^--policy-json: not valid JSON/)
   })
 
+  test('a Cline / Roo / Kilo history is named as one, not sanitized as pi messages; detect on a session says what it reads', async () => {
+    const dir = workdir('history-mixed.json', 'session.jsonl')
+    assertBadInput(await run(['sanitize', 'history-mixed.json', ...GOOGLE], { cwd: dir }), /^history-mixed\.json: a Cline \/ Roo \/ Kilo history .*detect and migrate read it$/)
+    assertBadInput(await run(['detect', 'session.jsonl'], { cwd: dir }), /^session\.jsonl: one JSON value per line .*api_conversation_history\.json/)
+    // The twin: pi messages in a .json file are still sanitized.
+    const ok = await run(['sanitize', 'messages.json', ...GOOGLE, '--json'], { cwd: workdir('messages.json') })
+    assert.notEqual(ok.code, 2, ok.stderr)
+  })
+
   test('--policy-json and --allowed-tools reach the pass', async () => {
     const dir = workdir('messages.json')
     const r = await run(['sanitize', 'messages.json', '--provider', 'openai', '--model-api', 'openai-completions', '--model-id', 'gpt-4o', '--allowed-tools', 'read', '--policy-json', '{"sanitizeToolCallIds":true,"toolCallIdMode":"strict9"}', '--json'], { cwd: dir })

@@ -198,7 +198,8 @@ describe('sanitizeSessionHistory: per-provider rules', () => {
     assert.equal(out[0], messages[0], 'already zero before the compaction: untouched')
     assert.equal(out[2].usage.input, 0, 'a negative input is clamped')
     assert.equal(out[3].usage.cost.total, 0, 'a NaN cost field is normalised')
-    assert.deepEqual(Object.keys(out[4].usage), ['input', 'output', 'cacheRead', 'cacheWrite', 'totalTokens'])
+    // The standard numbers hold, in another key order: kept as it is (OpenClaw compares values).
+    assert.equal(out[4], messages[4])
   })
 
   test('usage: summary-first ordering compares timestamps', () => {

@@ -1,39 +1,23 @@
-// Differential test of the four outbound scrubbers against OpenClaw's own functions, when an
-// unpacked openclaw 2026.3.23-2 package is available (it is not vendored here):
-//   cd /tmp && mkdir -p ocpkg && cd ocpkg && npm pack openclaw@2026.3.23-2 && tar xzf openclaw-*.tgz
-//   OPENCLAW_DIST=/tmp/ocpkg/package/dist node --test __test__/openclaw-parity.spec.mjs
-// The functions are loaded at run time from the bundle's source regions; random replies built from
-// marker fragments (tags in any case, code fences, JSON-ish arguments, lone surrogates, multi-byte
-// and whitespace characters) must give identical output. Skipped when the bundle is absent.
+// The OpenClaw oracle: this package against OpenClaw 2026.3.23-2's own functions, loaded in this
+// process by benchmark/openclaw.mjs (a module-customization hook exports the bundle's internals).
+// CI installs the reference first (`sh scripts/install-reference.sh`: npm, pinned by
+// benchmark/package-lock.json, kept in benchmark/node_modules); without it every test here skips
+// and says how to install it. Loading the bundle takes a few seconds.
+//   - the four outbound scrubbers on random replies built from marker fragments (tags in any
+//     case, code fences, JSON-ish arguments, lone surrogates, multi-byte and whitespace
+//     characters) must give identical output;
+//   - sanitizeSessionHistory on generated transcripts and on the edge cases below, for each
+//     provider family, must give deep-equal messages.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { createRequire } from 'node:module'
+import { loadOpenClaw, installHint } from '../benchmark/openclaw.mjs'
+import { makeTranscript } from './fixtures/transcripts.mjs'
 
 const require = createRequire(import.meta.url)
 const th = require('../index.js')
-const DIST = process.env.OPENCLAW_DIST ?? '/tmp/ocpkg/package/dist'
-
-/** The text between `start` and `end` in the first bundle file that has both. */
-function region(start, end) {
-  for (const f of readdirSync(DIST).filter((n) => n.endsWith('.js'))) {
-    const src = readFileSync(join(DIST, f), 'utf8')
-    const a = src.indexOf(start)
-    const b = a < 0 ? -1 : src.indexOf(end, a)
-    if (b > a) return src.slice(a, b)
-  }
-  return null
-}
-
-function loadOpenClaw() {
-  if (!existsSync(DIST)) return null
-  const reasoning = region('//#region src/shared/text/code-regions.ts', '//#region src/shared/string-sample.ts')
-  const scrubbers = region('function stripMinimaxToolCallXml(', 'function stripThinkingTagsFromText(')
-  if (!reasoning || !scrubbers) return null
-  // eslint-disable-next-line no-new-func
-  return new Function(`${reasoning}\n${scrubbers}\nreturn { stripReasoningTagsFromText, stripMinimaxToolCallXml, stripModelSpecialTokens, stripDowngradedToolCallText }`)()
-}
+const ref = await loadOpenClaw()
+const oc = ref && ref.fns
 
 const FRAGMENTS = [
   '<think>', '</think>', '<thinking>', '</thinking >', '< think>', '</ THOUGHT>', '<antthinking a="b">', '<final>', '</final>', '< final x>', '<Final', '<thinkx>', '<thinké>',
@@ -44,9 +28,8 @@ const FRAGMENTS = [
 ]
 
 test('the scrubbers match openclaw 2026.3.23-2 on random marker-built replies', (t) => {
-  const oc = loadOpenClaw()
   if (!oc) {
-    t.skip(`no unpacked openclaw bundle at ${DIST}`)
+    t.skip(installHint())
     return
   }
   let seed = 20260323
@@ -66,5 +49,56 @@ test('the scrubbers match openclaw 2026.3.23-2 on random marker-built replies', 
     let s = ''
     for (let k = rnd(30); k > 0; k--) s += FRAGMENTS[rnd(FRAGMENTS.length)]
     for (const [name, theirs, ours] of pairs) assert.equal(ours(s), theirs(s), `${name}(${JSON.stringify(s)})`)
+  }
+})
+
+const POLICIES = [
+  { provider: 'anthropic', modelApi: 'anthropic-messages', modelId: 'claude-sonnet-4-5' },
+  { provider: 'openai', modelApi: 'openai-responses', modelId: 'gpt-5.2' },
+  { provider: 'google', modelApi: 'google-generative-ai', modelId: 'gemini-2.5-pro' },
+  { provider: 'mistral', modelApi: 'openai-completions', modelId: 'mistral-large' },
+]
+
+// Edge cases where this package once differed from OpenClaw, each run through every policy.
+const usage = { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }
+const EDGE_CASES = {
+  'an aborted turn, its call answered, then a user turn': [
+    { role: 'user', content: '读取文件', timestamp: 1 },
+    { role: 'assistant', content: [{ type: 'toolCall', id: 'call_1', name: 'read', arguments: { path: 'a.txt' } }], stopReason: 'aborted', usage, timestamp: 2 },
+    { role: 'toolResult', toolCallId: 'call_1', toolName: 'read', content: [{ type: 'text', text: '内容' }], isError: false, timestamp: 3 },
+    { role: 'user', content: '继续', timestamp: 4 },
+  ],
+  'usage with fields beyond the standard numbers': [
+    { role: 'user', content: 'hi', timestamp: 1 },
+    { role: 'assistant', content: [{ type: 'text', text: '你好' }], stopReason: 'stop', usage: { ...usage, cacheWrite1h: 7, reasoning: 3, cost: { ...usage.cost, totalTokens: 15 } }, timestamp: 2 },
+  ],
+  'a history of one orphan reasoning block': [
+    { role: 'assistant', content: [{ type: 'thinking', thinking: '', thinkingSignature: JSON.stringify({ id: 'rs_1', type: 'reasoning' }) }], stopReason: 'stop', usage, timestamp: 1 },
+  ],
+  'ids that differ only in a lone surrogate': [
+    { role: 'user', content: 'x', timestamp: 1 },
+    { role: 'assistant', content: [{ type: 'toolCall', id: 'a\uD800', name: 'read', arguments: {} }, { type: 'toolCall', id: 'a\uD801', name: 'read', arguments: {} }], stopReason: 'toolUse', usage, timestamp: 2 },
+    { role: 'toolResult', toolCallId: 'a\uD800', toolName: 'read', content: [{ type: 'text', text: 'one' }], isError: false, timestamp: 3 },
+    { role: 'toolResult', toolCallId: 'a\uD801', toolName: 'read', content: [{ type: 'text', text: 'two' }], isError: false, timestamp: 4 },
+  ],
+}
+
+test('sanitizeSessionHistory matches openclaw 2026.3.23-2 on generated transcripts and edge cases, for every provider family', async (t) => {
+  if (!oc) {
+    t.skip(installHint())
+    return
+  }
+  const cases = { 'generated, 300 messages': makeTranscript(300), ...EDGE_CASES }
+  // A session that already has the Google bootstrap marker: OpenClaw then logs nothing.
+  const sessionManager = { getEntries: () => [{ type: 'custom', customType: 'google-turn-ordering-bootstrap', data: {} }], appendCustomEntry() {} }
+  // The one documented difference on these inputs: the bootstrap turn takes the first message's
+  // timestamp here, the clock in OpenClaw.
+  const clockless = (messages) => messages.map((m) => (m.content === '(session bootstrap)' ? { ...m, timestamp: 0 } : m))
+  for (const [name, messages] of Object.entries(cases)) {
+    for (const policy of POLICIES) {
+      const theirs = await oc.sanitizeSessionHistory({ messages, ...policy, sessionManager })
+      const ours = th.sanitizeSessionHistory({ messages, ...policy, sessionManager })
+      assert.deepEqual(clockless(ours), clockless(theirs), `${name} / ${policy.provider}`)
+    }
   }
 })

@@ -218,11 +218,18 @@ describe('repairToolUseResultPairing: errored and aborted turns', () => {
       assert.deepEqual(r.added, [])
     })
 
-    test(`the result that follows a "${stopReason}" assistant is dropped`, () => {
+    test(`the result that follows a "${stopReason}" assistant stays alone, and is dropped when something else changes`, () => {
+      // OpenClaw builds its output without it but returns its input when nothing else changed.
       const input = [user('go'), calling(['a'], { stopReason }), toolResult('a'), user('retry')]
       const r = repairToolUseResultPairing(input)
-      assert.deepEqual(r.messages, [input[0], input[1], input[3]])
-      assert.deepEqual(r.added, [])
+      assert.equal(r.messages.length, 4)
+      assert.ok(r.messages.every((m, i) => m === input[i]))
+      assert.equal(r.moved, false)
+      const withOrphan = [toolResult('zzz'), ...input]
+      const d = repairToolUseResultPairing(withOrphan)
+      assert.deepEqual(d.messages, [input[0], input[1], input[3]])
+      assert.equal(d.droppedOrphanCount, 1, 'the stray result only: OpenClaw does not count the dropped one')
+      assert.deepEqual(d.added, [])
     })
 
     test(`preserveErroredAssistantResults keeps the matched results of a "${stopReason}" turn, without synthetics`, () => {

@@ -23,14 +23,9 @@ const SHORT_TEXT = 64
 // symbol, bigint), 7 number (the next slot holds it), 8 string (the next string of `strs`),
 // 9 string holding SEP (the next string is its JSON), 10 string whose payload is not sent,
 // 15 number whose value is not sent, 16 + i the string VOCAB[i].
-const VOCAB = [
-  'user', 'assistant', 'toolResult', 'text', 'thinking', 'toolCall', 'toolUse', 'functionCall',
-  'image', 'redacted_thinking', 'stop', 'length', 'error', 'aborted', 'inter_session',
-  'external_user', 'internal_system', 'image/png', 'image/jpeg', 'image/gif', 'image/webp',
-  'input', 'output', 'cacheRead', 'cacheWrite', 'totalTokens', 'cost.input', 'cost.output',
-  'cost.cacheRead', 'cacheWrite', 'cost.cacheWrite', 'cost.total', 'compactionSummary', 'custom',
-  'branchSummary', 'reasoning', 'exec', 'read', 'write', 'edit', 'bash', 'cost', 'total',
-]
+// The vocabulary and the structure codes are defined once, in src/transcript/skeleton.rs.
+const CODES = native.transcriptSkeletonCodes()
+const VOCAB = CODES.vocab
 const CODE = new Map()
 VOCAB.forEach((w, i) => {
   if (!CODE.has(w)) CODE.set(w, 16 + i)
@@ -38,13 +33,13 @@ VOCAB.forEach((w, i) => {
 
 // Structure codes. Those that can stand where a value could (content, text, data) are kept
 // apart from the value codes: 11 and up.
-const MESSAGE = 1
-const BLOCK = 2
-const NOT_OBJECT = 3
-const TEXT = 11 // then blank (0/1), length
-const TEXT_HEAD = 12 // then blank, length, and a string value with the head
-const ARRAY = 13 // then the count
-const DATA = 14 // then the length, a string value with the head, and the remembered digest (a value)
+const MESSAGE = CODES.message
+const BLOCK = CODES.block
+const NOT_OBJECT = CODES.notObject
+const TEXT = CODES.text // then blank (0/1), length
+const TEXT_HEAD = CODES.textHead // then blank, length, and a string value with the head
+const ARRAY = CODES.array // then the count
+const DATA = CODES.data // then the length, a string value with the head, and the remembered digest (a value)
 
 // Image payload digests Rust computed for the process-wide image cache, per block object:
 // block → [the data string hashed, its digest]. A later call with the same block and the same
@@ -71,8 +66,28 @@ function str(v) {
     strs += SEP + v
   } else {
     nums[n++] = 9
-    strs += SEP + JSON.stringify(v)
+    strs += SEP + JSON.stringify(v.isWellFormed() ? v : toPrivate(v))
   }
+}
+
+// Lone surrogates cannot cross into Rust (its strings are UTF-8; Node-API would make each one
+// U+FFFD, so ids `'a\uD800'` and `'a\uD801'` would become equal). Unit 0xD800 + k crosses as the
+// code point BASE + k of plane 16's private use area (src/transcript/skeleton.rs defines BASE),
+// distinct and, like a surrogate, neither letter nor digit; a value Rust sends back gets them back
+// (`fromPrivate`). Known limit: in a call whose messages hold a lone surrogate, a character of
+// that block that Rust writes back becomes a lone surrogate.
+const BASE = CODES.loneSurrogateBase
+const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
+const hi = (cp) => String.fromCharCode(0xd800 + ((cp - 0x10000) >> 10))
+const PRIVATE = new RegExp(`[${hi(BASE)}-${hi(BASE + 0x7ff)}][\\uDC00-\\uDFFF]`, 'g')
+
+function toPrivate(s) {
+  return s.replace(LONE, (u) => String.fromCodePoint(BASE + u.charCodeAt(0) - 0xd800))
+}
+
+/** The inverse of `toPrivate`, for strings and, as a JSON.parse reviver, for plan values. */
+function fromPrivate(k, v) {
+  return typeof v === 'string' && v.length > 1 ? v.replace(PRIVATE, (c) => String.fromCharCode(c.codePointAt(0) - BASE + 0xd800)) : v
 }
 
 function val(v) {
@@ -343,7 +358,9 @@ function encode(messages, name = 'messages') {
     e.cause = err
     throw e
   }
-  const result = { nums: nums.subarray(0, n), strs }
+  // One check for the whole string channel; the rare skeleton with a lone surrogate is mapped.
+  const lone = !strs.isWellFormed()
+  const result = { nums: nums.subarray(0, n), strs: lone ? toPrivate(strs) : strs, lone }
   strs = ''
   return result
 }
@@ -545,6 +562,24 @@ function apply(messages, plan) {
   return out
 }
 
+/**
+ * Sets the codec's working state aside and starts a fresh one, for a call made while another is
+ * under way (a getter on the caller's messages that calls this package again); `leave` puts it
+ * back. Without it the inner call would overwrite the outer call's skeleton, plan and buffers.
+ */
+function enter() {
+  const saved = { nums, n, strs, f, at, v, vi, t, ti, planBuf, pathMsg, pathBlock }
+  nums = new Float64Array(256)
+  n = 0
+  strs = ''
+  planBuf = new Float64Array(256)
+  return saved
+}
+
+function leave(s) {
+  ;({ nums, n, strs, f, at, v, vi, t, ti, planBuf, pathMsg, pathBlock } = s)
+}
+
 /** Remembers the digests a plan reports (`[message, block, digest]`, input positions). */
 function rememberDigests(messages, list) {
   for (const [i, j, digest] of list) {
@@ -558,4 +593,4 @@ function rememberDigests(messages, list) {
   }
 }
 
-module.exports = { encode, apply, planBuffer, takePlan, rememberDigests, SEP, VOCAB }
+module.exports = { encode, apply, planBuffer, takePlan, rememberDigests, enter, leave, fromPrivate, SEP, VOCAB }

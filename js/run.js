@@ -6,20 +6,33 @@ const native = require('../binding.js')
 const codec = require('./codec.js')
 const { toJson } = require('./args.js')
 
+// How many runs are under way on this thread: more than one when a getter on the caller's
+// messages calls this package while its call runs; the inner run then uses its own codec state.
+let depth = 0
+
 /**
  * Runs a transcript operation with `options`, a plain object of checked values (js/options.js's
  * `pick`). Returns `{ messages, plan }`; `messages` is the input array itself when nothing changed.
  */
 function run(op, messages, options = {}, name = 'messages') {
-  const skeleton = codec.encode(messages, name)
-  const answer = native.runTranscript(messages, skeleton.nums, skeleton.strs, op, toJson(options, 'options'), codec.planBuffer())
-  const plan = JSON.parse(answer.json)
-  if (plan.digests !== undefined) codec.rememberDigests(messages, plan.digests)
-  if (answer.planLen > 0) {
-    plan.nums = codec.takePlan(answer.plan, answer.planLen)
-    plan.texts = answer.texts.split(codec.SEP)
+  const saved = depth > 0 ? codec.enter() : null
+  depth++
+  try {
+    const skeleton = codec.encode(messages, name)
+    const answer = native.runTranscript(messages, skeleton.nums, skeleton.strs, op, toJson(options, 'options'), codec.planBuffer())
+    const plan = skeleton.lone ? JSON.parse(answer.json, codec.fromPrivate) : JSON.parse(answer.json)
+    if (plan.digests !== undefined) codec.rememberDigests(messages, plan.digests)
+    if (plan.n !== undefined) {
+      // A plan (even one of zero numbers: every message dropped) replaces the input.
+      plan.nums = codec.takePlan(answer.plan, answer.planLen)
+      plan.texts = answer.texts.split(codec.SEP)
+      if (skeleton.lone) plan.texts = plan.texts.map((x) => codec.fromPrivate('', x))
+    }
+    return { messages: codec.apply(messages, plan), plan }
+  } finally {
+    depth--
+    if (saved !== null) codec.leave(saved)
   }
-  return { messages: codec.apply(messages, plan), plan }
 }
 
 module.exports = { run }

@@ -23,7 +23,11 @@ function simple(op) {
   return (messages) => run(op, messages).messages
 }
 
-/** The custom entries of a session manager, as `[customType, data]` pairs (null without one). */
+// The session entries the pass reads (src/transcript/pipeline.rs): the last model snapshot
+// whose data is an object, and whether a Google bootstrap marker exists. Only those cross.
+const [MODEL_SNAPSHOT, GOOGLE_BOOTSTRAP_MARKER] = native.transcriptSessionEntryTypes()
+
+/** The custom entries the pass reads, as `[customType, data]` pairs (null without a session manager). */
 function sessionEntries(sessionManager) {
   if (!sessionManager || typeof sessionManager.getEntries !== 'function') return null
   let entries
@@ -33,9 +37,18 @@ function sessionEntries(sessionManager) {
     return []
   }
   const out = []
-  if (Array.isArray(entries)) {
-    for (const e of entries) {
-      if (e && typeof e === 'object' && e.type === 'custom') out.push([e.customType, e.data === undefined ? null : e.data])
+  if (!Array.isArray(entries)) return out
+  let snapshot = false
+  let marker = false
+  for (let i = entries.length - 1; i >= 0 && !(snapshot && marker); i--) {
+    const e = entries[i]
+    if (!e || typeof e !== 'object' || e.type !== 'custom') continue
+    if (!snapshot && e.customType === MODEL_SNAPSHOT && e.data !== null && typeof e.data === 'object') {
+      snapshot = true
+      out.push([MODEL_SNAPSHOT, e.data])
+    } else if (!marker && e.customType === GOOGLE_BOOTSTRAP_MARKER) {
+      marker = true
+      out.push([GOOGLE_BOOTSTRAP_MARKER, null])
     }
   }
   return out

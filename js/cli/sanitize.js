@@ -6,6 +6,7 @@ const path = require('node:path')
 const th = require('../../index.js')
 const c = require('./common.js')
 const { readTranscript, writeTranscript, origin } = require('./transcript-file.js')
+const { isClineHistory } = require('./history-file.js')
 
 const HELP = `Usage: ${c.PROG} sanitize <session.jsonl | messages.json | directory> [options]
 
@@ -150,6 +151,9 @@ function target(t, flags) {
 function sanitizeFile(file, opts, out) {
   const text = c.readText(file)
   const t = readTranscript(text, file)
+  if (t.format === 'json' && isClineHistory(t.messages, file)) {
+    throw new c.CliError(`${file}: a Cline / Roo / Kilo history (Anthropic tool_use / tool_result blocks), not pi / OpenClaw messages: sanitize does not apply; ${c.PROG} detect and migrate read it`)
+  }
   const to = target(t, opts.flags)
   if (to.provider === undefined && to.modelApi === undefined && to.modelId === undefined) {
     throw new c.CliError(`${file}: names no model; give --provider, --model-api and --model-id`)

@@ -71,8 +71,10 @@ pub fn run_transcript(
     let len = plan.len();
     let answer = if len <= out.len() {
         // SAFETY: `out` is the codec's private Float64Array (never shared with another thread or
-        // exposed to user code), and JS does not run during this synchronous call, so nothing
-        // else reads or writes it while this slice lives; the length was just checked.
+        // exposed to user code). JS can run during this call only inside `ops::run` (a getter
+        // the source reads), which is over: no JS runs while this slice lives. A call made from
+        // such a getter is given a buffer of its own (js/run.js, codec.enter), so nothing else
+        // writes this one. The length was just checked.
         let dst = unsafe { out.as_mut() };
         dst[..len].copy_from_slice(&plan);
         TranscriptAnswer {
@@ -97,4 +99,42 @@ pub fn run_transcript(
 #[napi(js_name = "transcriptFieldNames")]
 pub fn transcript_field_names() -> Vec<&'static str> {
     FIELD_NAMES.to_vec()
+}
+
+/// The custom session entry types the pass reads, `[model snapshot, Google bootstrap marker]`:
+/// js/transcript.js sends only the last of each, never the whole session.
+#[napi(js_name = "transcriptSessionEntryTypes")]
+pub fn transcript_session_entry_types() -> Vec<&'static str> {
+    use crate::transcript::pipeline::{GOOGLE_BOOTSTRAP_MARKER, MODEL_SNAPSHOT};
+    vec![MODEL_SNAPSHOT, GOOGLE_BOOTSTRAP_MARKER]
+}
+
+/// The skeleton's codes, defined once in `transcript::skeleton` and read by js/codec.js at load.
+#[napi(object)]
+pub struct SkeletonCodes {
+    pub vocab: Vec<String>,
+    pub message: u32,
+    pub block: u32,
+    pub not_object: u32,
+    pub text: u32,
+    pub text_head: u32,
+    pub array: u32,
+    pub data: u32,
+    pub lone_surrogate_base: u32,
+}
+
+/// The skeleton's vocabulary and structure codes (js/codec.js reads them once).
+#[napi(js_name = "transcriptSkeletonCodes")]
+pub fn transcript_skeleton_codes() -> SkeletonCodes {
+    SkeletonCodes {
+        vocab: skeleton::VOCAB.iter().map(|w| w.to_string()).collect(),
+        message: skeleton::MESSAGE,
+        block: skeleton::BLOCK,
+        not_object: skeleton::NOT_OBJECT,
+        text: skeleton::TEXT,
+        text_head: skeleton::TEXT_HEAD,
+        array: skeleton::ARRAY,
+        data: skeleton::DATA,
+        lone_surrogate_base: skeleton::LONE_SURROGATE_BASE,
+    }
 }

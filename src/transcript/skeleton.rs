@@ -12,7 +12,8 @@ use serde_json::{Map, Value};
 
 const SEP: char = '\u{1f}';
 
-/// Strings the codec sends as codes (`16 + index`); must equal `VOCAB` in js/codec.js.
+/// Strings the codec sends as codes (`16 + index`). The one definition: js/codec.js reads it
+/// (with the structure codes below) through `transcriptSkeletonCodes()`.
 pub const VOCAB: &[&str] = &[
     "user",
     "assistant",
@@ -43,7 +44,6 @@ pub const VOCAB: &[&str] = &[
     "cost.input",
     "cost.output",
     "cost.cacheRead",
-    "cacheWrite",
     "cost.cacheWrite",
     "cost.total",
     "compactionSummary",
@@ -59,13 +59,26 @@ pub const VOCAB: &[&str] = &[
     "total",
 ];
 
-// Structure codes.
-const MESSAGE: u32 = 1;
-const BLOCK: u32 = 2;
-const TEXT: u32 = 11;
-const TEXT_HEAD: u32 = 12;
-const ARRAY: u32 = 13;
-const DATA: u32 = 14;
+/// Lone surrogates cannot be Rust text: the codec sends unit `0xD800 + k` as the character
+/// `LONE_SURROGATE_BASE + k` (plane 16's last 2048 code points, private use) and maps them back
+/// in what Rust returns. Rules see a character that, like a surrogate, is neither letter nor digit.
+pub const LONE_SURROGATE_BASE: u32 = 0x10_F800;
+
+/// Whether `c` stands for a lone surrogate (see [`LONE_SURROGATE_BASE`]).
+pub fn is_lone_surrogate_stand_in(c: char) -> bool {
+    (LONE_SURROGATE_BASE..LONE_SURROGATE_BASE + 0x800).contains(&(c as u32))
+}
+
+// Structure codes. Those that can stand where a value could (content, text, data) are kept
+// apart from the value codes (0-10, 15, 16+): 11 and up.
+pub const MESSAGE: u32 = 1;
+pub const BLOCK: u32 = 2;
+/// A message or block that is not an object; its value follows.
+pub const NOT_OBJECT: u32 = 3;
+pub const TEXT: u32 = 11;
+pub const TEXT_HEAD: u32 = 12;
+pub const ARRAY: u32 = 13;
+pub const DATA: u32 = 14;
 
 /// Reads the two skeleton channels in order.
 struct Cursor<'a> {
@@ -579,4 +592,23 @@ fn message_from_value(v: &Value, i: usize) -> Msg {
         other => Content::Other(other.map_or(Val::Absent, Val::of_json)),
     };
     m
+}
+
+#[cfg(test)]
+mod code_tests {
+    use super::*;
+
+    /// js/codec.js takes its vocabulary and structure codes from here; what must hold is that
+    /// each word has one code and no structure code stands for a value.
+    #[test]
+    fn vocabulary_has_no_duplicates_and_structure_codes_are_not_value_codes() {
+        let mut seen = std::collections::HashSet::new();
+        for w in VOCAB {
+            assert!(seen.insert(*w), "{w:?} is in VOCAB twice");
+        }
+        for c in [TEXT, TEXT_HEAD, ARRAY, DATA] {
+            assert!((11..15).contains(&c), "{c} collides with a value code");
+        }
+        assert_eq!([MESSAGE, BLOCK, NOT_OBJECT], [1, 2, 3]);
+    }
 }

@@ -34,9 +34,20 @@ const STRICT9_LEN: usize = 9;
 const STRICT_MAX_LEN: usize = 40;
 const STRICT_HASH_LEN: usize = 8;
 
-/// First `len` lowercase hex digits of SHA-256 over the UTF-8 bytes of `text`.
+/// First `len` lowercase hex digits of SHA-256 over the UTF-8 bytes of `text`, as Node's
+/// `createHash().update(text)` computes it: a lone surrogate (which crosses from JS as a
+/// character of U+10F800-U+10FFFF, see js/codec.js) is hashed as U+FFFD, as Node encodes it.
 fn short_hash(text: &str, len: usize) -> String {
-    let digest = Sha256::digest(text.as_bytes());
+    use crate::transcript::skeleton::is_lone_surrogate_stand_in as stand_in;
+    let digest = if text.chars().any(stand_in) {
+        let node: String = text
+            .chars()
+            .map(|c| if stand_in(c) { '\u{FFFD}' } else { c })
+            .collect();
+        Sha256::digest(node.as_bytes())
+    } else {
+        Sha256::digest(text.as_bytes())
+    };
     let mut hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
     hex.truncate(len);
     hex
@@ -315,6 +326,13 @@ mod tests {
         assert_eq!(ids.call_id("call2"), "call2");
         assert_eq!(ids.result_id("call1"), "call1");
         assert_eq!(ids.result_id("call2"), "call2");
+    }
+
+    /// Node hashes a lone surrogate as U+FFFD; its stand-in must hash the same.
+    #[test]
+    fn a_lone_surrogate_stand_in_hashes_as_node_hashes_the_surrogate() {
+        assert_eq!(short_hash("a\u{10F800}", 8), short_hash("a\u{FFFD}", 8));
+        assert_ne!(short_hash("a\u{10F7FF}", 8), short_hash("a\u{FFFD}", 8));
     }
 
     #[test]

@@ -133,6 +133,9 @@ fn synthetic_result(call: &Call, text: &str, timestamp: &Val) -> Msg {
 enum Slot {
     Src(usize),
     Synthetic(usize),
+    /// The result of a call from an errored or aborted turn: dropped only when the repair
+    /// changes something else (see [`repair_tool_use_result_pairing`]).
+    Held(usize),
 }
 
 /// Decides the output order without moving a message: the common transcript needs no move at
@@ -210,7 +213,7 @@ impl<'a> Planner<'a, '_> {
                 });
             } else {
                 let fix = result_name_fix(next, calls[k].name);
-                self.changed |= next.is_changed() || fix.is_some();
+                self.changed |= fix.is_some();
                 if let Some(name) = fix {
                     self.renames.push((i, name));
                 }
@@ -234,9 +237,7 @@ impl<'a> Planner<'a, '_> {
                 .and_then(|_| matched[k].take());
             match result {
                 Some(r) if errored && !self.opts.preserve_errored_assistant_results => {
-                    self.drop_msg(r, true, || {
-                        "dropped the result of a call from an errored or aborted turn".into()
-                    });
+                    self.order.push(Slot::Held(r));
                 }
                 Some(r) => self.push_result(r),
                 None if errored => {}
@@ -275,6 +276,19 @@ impl<'a> Planner<'a, '_> {
         }
         self.order.extend(remainder.into_iter().map(Slot::Src));
     }
+}
+
+/// The order keeps every input message but the held results, in input order, and adds none.
+fn in_input_order(order: &[Slot], len: usize) -> bool {
+    let mut next = 0;
+    for s in order {
+        match *s {
+            Slot::Held(_) => {}
+            Slot::Src(i) if i >= next => next = i + 1,
+            Slot::Src(_) | Slot::Synthetic(_) => return false,
+        }
+    }
+    order.len() == len
 }
 
 pub fn repair_tool_use_result_pairing(
@@ -326,6 +340,28 @@ pub fn repair_tool_use_result_pairing(
     for (i, name) in renames {
         msgs[i].set("toolName", Value::String(name));
     }
+    // OpenClaw drops an errored turn's results while building its output, but returns its input
+    // unless something else changed: alone, they stay where they are.
+    let held = order.iter().any(|s| matches!(s, Slot::Held(_)));
+    let order: Vec<Slot> = if !held {
+        order
+    } else if !changed && in_input_order(&order, msgs.len()) {
+        (0..msgs.len()).map(Slot::Src).collect()
+    } else {
+        changed = true;
+        order
+            .into_iter()
+            .filter(|s| match *s {
+                Slot::Held(r) => {
+                    ctx.change("repairToolUseResultPairing", msg_path(&msgs[r]), || {
+                        "dropped the result of a call from an errored or aborted turn".into()
+                    });
+                    false
+                }
+                _ => true,
+            })
+            .collect()
+    };
     let identity = order.len() == msgs.len()
         && order
             .iter()
@@ -337,7 +373,7 @@ pub fn repair_tool_use_result_pairing(
         msgs.reserve(order.len());
         for slot in order {
             msgs.push(match slot {
-                Slot::Src(i) => std::mem::replace(&mut input[i], Msg::src(i)),
+                Slot::Src(i) | Slot::Held(i) => std::mem::replace(&mut input[i], Msg::src(i)),
                 Slot::Synthetic(k) => synthetic[k].take().unwrap_or_else(|| Msg::src(k)),
             });
         }
@@ -477,15 +513,49 @@ mod tests {
         }
     }
 
+    /// OpenClaw builds its output without an errored turn's results but returns its input
+    /// unless something else changed, so alone they stay (its own output for each case).
     #[test]
-    fn results_of_an_aborted_turn_are_dropped_unless_preserved() {
-        let input = json!([assistant(&["a"], "aborted"), result("a")]);
-        let (out, _, _) = repair(&input, PairingOptions::default());
-        assert_eq!(out.len(), 1);
+    fn results_of_an_aborted_turn_stay_unless_something_else_changes() {
+        let user = json!({"role": "user", "content": "继续"});
+        let cases = [
+            // (input, output length, identity)
+            (json!([assistant(&["a"], "aborted"), result("a")]), 2, true),
+            (
+                json!([assistant(&["a"], "aborted"), result("a"), user]),
+                3,
+                true,
+            ),
+            (
+                json!([assistant(&["a"], "error"), user, result("a")]),
+                3,
+                true,
+            ),
+            // An orphan elsewhere changes the transcript: the held result goes too.
+            (
+                json!([result("x"), assistant(&["a"], "aborted"), result("a"), user]),
+                2,
+                false,
+            ),
+            (
+                json!([
+                    assistant(&["a"], "aborted"),
+                    result("a"),
+                    assistant(&["b"], "toolUse")
+                ]),
+                3,
+                false,
+            ),
+        ];
+        for (input, len, identity) in cases {
+            let (out, same, _) = repair(&input, PairingOptions::default());
+            assert_eq!((out.len(), same), (len, identity), "{input}");
+        }
         let opts = PairingOptions {
             preserve_errored_assistant_results: true,
             ..PairingOptions::default()
         };
+        let input = json!([assistant(&["a"], "aborted"), result("a")]);
         let (out, identity, _) = repair(&input, opts);
         assert_eq!(out.len(), 2);
         assert!(identity);

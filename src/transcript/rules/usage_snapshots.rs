@@ -68,6 +68,32 @@ fn already(fields: &[(Text, Val)], snap: &UsageSnapshot) -> bool {
         })
 }
 
+/// OpenClaw's test for keeping a usage object as it is: its standard numbers equal the
+/// normalised snapshot's (`===`), and its `cost` holds the snapshot's five (or both have none).
+/// Other fields (`cacheWrite1h`, `reasoning`, `cost.totalTokens` …) and key order do not matter:
+/// the object, and the cost data in those fields, survive.
+fn has_standard_numbers(fields: &[(Text, Val)], snap: &UsageSnapshot) -> bool {
+    let get = |k: &str| fields.iter().find(|(f, _)| f == k).map(|(_, v)| v);
+    let eq = |k: &str, want: f64| matches!(get(k), Some(Val::Num(n)) if *n == want);
+    let counts = eq("input", snap.input)
+        && eq("output", snap.output)
+        && eq("cacheRead", snap.cache_read)
+        && eq("cacheWrite", snap.cache_write)
+        && eq("totalTokens", snap.total_tokens);
+    counts
+        && match &snap.cost {
+            Some(c) => {
+                matches!(get("cost"), Some(Val::Object))
+                    && eq("cost.input", c.input)
+                    && eq("cost.output", c.output)
+                    && eq("cost.cacheRead", c.cache_read)
+                    && eq("cost.cacheWrite", c.cache_write)
+                    && eq("cost.total", c.total)
+            }
+            None => get("cost").is_none(),
+        }
+}
+
 fn snapshot(m: &Msg) -> UsageSnapshot {
     match &m.usage {
         UsageView::Snapshot(s) => **s,
@@ -82,8 +108,15 @@ fn snapshot(m: &Msg) -> UsageSnapshot {
     }
 }
 
-fn set_usage(m: &mut Msg, ctx: &mut Ctx, snap: &UsageSnapshot, why: &'static str) -> bool {
+fn set_usage(
+    m: &mut Msg,
+    ctx: &mut Ctx,
+    snap: &UsageSnapshot,
+    why: &'static str,
+    stale: bool,
+) -> bool {
     let unchanged = match &m.usage {
+        UsageView::Fields(f) if !stale => has_standard_numbers(f, snap),
         UsageView::Fields(f) => already(f, snap),
         UsageView::Snapshot(s) => **s == *snap,
         UsageView::NotObject(_) => false,
@@ -160,7 +193,7 @@ pub fn normalize_usage_snapshots(msgs: &mut [Msg], ctx: &mut Ctx) -> bool {
         } else {
             "normalised usage to the standard snapshot"
         };
-        changed |= set_usage(m, ctx, &snap, why);
+        changed |= set_usage(m, ctx, &snap, why, stale);
     }
     changed
 }
@@ -252,5 +285,51 @@ mod tests {
             normalize_usage_snapshots(m, c);
         });
         assert_eq!(out[0]["usage"]["cost"]["total"], 0.75);
+    }
+
+    /// OpenClaw keeps a usage object whose standard numbers already hold, whatever else it has
+    /// (pi writes `cacheWrite1h` on Anthropic turns, `reasoning` on Gemini turns; older runs
+    /// `cost.totalTokens`); it rebuilds one whose numbers are missing or differ.
+    #[test]
+    fn usage_with_the_standard_numbers_is_kept_whole() {
+        let cost =
+            json!({"input": 0.5, "output": 0.25, "cacheRead": 0, "cacheWrite": 0, "total": 0.75});
+        let cases = [
+            (
+                json!({"input": 1, "output": 2, "cacheRead": 0, "cacheWrite": 0, "cacheWrite1h": 7, "totalTokens": 3, "cost": cost}),
+                true,
+            ),
+            (
+                json!({"input": 1, "output": 2, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 3, "reasoning": 5, "cost": cost}),
+                true,
+            ),
+            (
+                json!({"input": 1, "output": 2, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 3, "cost": {"input": 0.5, "output": 0.25, "cacheRead": 0, "cacheWrite": 0, "total": 0.75, "totalTokens": 3}}),
+                true,
+            ),
+            (
+                json!({"totalTokens": 3, "output": 2, "input": 1, "cacheWrite": 0, "cacheRead": 0}),
+                true,
+            ),
+            // Twins that must be rebuilt: a number missing, a cost without its total.
+            (
+                json!({"input": 1, "output": 2, "cacheRead": 0, "cacheWrite1h": 7, "totalTokens": 3}),
+                false,
+            ),
+            (
+                json!({"input": 1, "output": 2, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 3, "cost": {"input": 0.5}}),
+                false,
+            ),
+        ];
+        for (u, kept) in cases {
+            let input = json!([assistant(u.clone(), json!(1))]);
+            let (out, identity) = run(&input, |m, c| {
+                normalize_usage_snapshots(m, c);
+            });
+            assert_eq!(identity, kept, "{u}");
+            if kept {
+                assert_eq!(out[0]["usage"], u);
+            }
+        }
     }
 }

@@ -1,0 +1,152 @@
+// The reference implementation, loaded in this process: OpenClaw's own internal functions.
+//
+// OpenClaw ships as a bundle whose hygiene functions (`sanitizeSessionHistory`, the pairing and
+// turn rules, the reply scrubbers) are internal to its chunks and not exported. This file is two
+// things at once:
+//   - the loader (main thread): `loadOpenClaw({ version, names })` finds an installed
+//     `openclaw@<version>`, finds the dist chunk that defines each wanted name, registers this
+//     same file as a module-customization hook, imports those chunks and returns
+//     `{ version, dir, fns: { name: function } }` (or `null` when the package is not installed);
+//   - the hook (Node's loader thread: `initialize` and `load`): when one of those chunks loads, its
+//     source gets `export { name as ocName, … }` appended, so the import sees the internals.
+// Nothing here knows a chunk's hashed file name or a version's layout: the chunk is whichever
+// dist file defines the name at top level, so the same loader serves 2026.3.23-2 and 2026.9.6.
+//
+// Used by every benchmark and by __test__/openclaw-parity.spec.mjs. Install the reference with
+// `sh scripts/install-reference.sh` (npm, pinned by benchmark/package-lock.json; cached in
+// benchmark/node_modules, which git ignores).
+import { existsSync, readFileSync, readdirSync, realpathSync } from 'node:fs'
+import { join, dirname } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+
+const HERE = dirname(fileURLToPath(import.meta.url))
+
+/** The version every figure and parity case is compared with unless told otherwise. */
+export const DEFAULT_VERSION = '2026.3.23-2'
+
+/** What to run when the reference is missing. */
+export function installHint(version = DEFAULT_VERSION) {
+  return `openclaw@${version} is not installed: run \`sh scripts/install-reference.sh\` (npm; ~600 MB, a few minutes the first time) or set OPENCLAW_DIR to an unpacked openclaw@${version} with its dependencies`
+}
+
+/** The installed package directory of `openclaw@version`, or null. */
+export function findOpenClaw(version = DEFAULT_VERSION) {
+  const candidates = []
+  if (process.env.OPENCLAW_DIR) candidates.push(process.env.OPENCLAW_DIR)
+  // benchmark/package.json installs the default version as `openclaw`, others under an alias
+  // (`"openclaw-2026.9.6": "npm:openclaw@2026.9.6"`).
+  candidates.push(join(HERE, 'node_modules', 'openclaw'), join(HERE, 'node_modules', `openclaw-${version}`))
+  for (const dir of candidates) {
+    const pkg = join(dir, 'package.json')
+    if (!existsSync(pkg)) continue
+    try {
+      // The real path: node_modules may be a link to a cache (scripts/install-reference.sh), and
+      // the loader sees modules by their real paths.
+      if (JSON.parse(readFileSync(pkg, 'utf8')).version === version) return realpathSync(dir)
+    } catch {
+      // An unreadable package.json is not the reference.
+    }
+  }
+  return null
+}
+
+/**
+ * The names `src` binds at its top level: defined there (function, class, const/let/var) or
+ * imported from another chunk (`import { x as name }`); either can be exported again.
+ */
+function topLevelBindings(src, names) {
+  const found = []
+  for (const name of names) {
+    if (!src.includes(name)) continue
+    const n = name.replace(/\$/g, '\\$')
+    const defined = new RegExp(`^(?:async function\\*? |function\\*? |class |const |let |var )${n}\\b`, 'm')
+    const imported = new RegExp(`^import \\{(?:[^}\\n]*,)?\\s*(?:[\\w$]+ as )?${n}\\s*[,}]`, 'm')
+    if (defined.test(src) || imported.test(src)) found.push(name)
+  }
+  return found
+}
+
+/**
+ * Every internal function the benchmarks and the parity spec use. Pass the same list on every
+ * call in a process: a chunk is imported once, with the exports the first call asked for.
+ */
+export const NAMES = [
+  'sanitizeSessionHistory', 'resolveTranscriptPolicy', 'repairToolCallInputs', 'sanitizeToolCallInputs',
+  'repairToolUseResultPairing', 'sanitizeToolUseResultPairing', 'validateAnthropicTurns', 'validateGeminiTurns',
+  'limitHistoryTurns', 'sanitizeToolCallIdsForCloudCodeAssist', 'sanitizeToolCallId', 'ensureAssistantUsageSnapshots',
+  'stripReasoningTagsFromText', 'stripMinimaxToolCallXml', 'stripModelSpecialTokens', 'stripDowngradedToolCallText',
+]
+
+let registered = null
+const loaded = new Map()
+
+/**
+ * OpenClaw's internal functions `names` from the installed `openclaw@version`:
+ * `{ version, dir, fns }`, or `null` when that version is not installed. A name no chunk defines
+ * is missing from `fns` (the caller decides whether that matters). The pi-embedded chunk is
+ * searched first (it holds the transcript pass), then every other chunk.
+ */
+export async function loadOpenClaw({ version = DEFAULT_VERSION, names = NAMES } = {}) {
+  const dir = findOpenClaw(version)
+  if (dir === null) return null
+  const key = `${dir}\0${names.join(',')}`
+  if (loaded.has(key)) return loaded.get(key)
+  const dist = join(dir, 'dist')
+  const files = readdirSync(dist).filter((f) => f.endsWith('.js'))
+  files.sort((a, b) => Number(b.startsWith('pi-embedded-')) - Number(a.startsWith('pi-embedded-')) || (a < b ? -1 : 1))
+  const byFile = new Map()
+  let missing = names.slice()
+  for (const f of files) {
+    if (missing.length === 0) break
+    const src = readFileSync(join(dist, f), 'utf8')
+    const here = topLevelBindings(src, missing)
+    if (here.length === 0) continue
+    byFile.set(pathToFileURL(join(dist, f)).href, here)
+    missing = missing.filter((n) => !here.includes(n))
+  }
+  if (registered === null) {
+    const { register } = await import('node:module')
+    const { port1, port2 } = new MessageChannel()
+    registered = port1
+    register(import.meta.url, { data: { port: port2 }, transferList: [port2] })
+  }
+  // Tell the hook what to append before anything is imported (it answers once it has it).
+  await new Promise((resolve) => {
+    registered.once('message', resolve)
+    registered.postMessage(Object.fromEntries(byFile))
+  })
+  registered.unref()
+  const fns = {}
+  for (const [url, defined] of byFile) {
+    const mod = await import(url)
+    for (const name of defined) fns[name] = mod[`oc${name}`]
+  }
+  const result = { version, dir, fns }
+  loaded.set(key, result)
+  return result
+}
+
+// ---- the hook (runs on Node's loader thread) ----
+
+const EXPORTS = new Map()
+
+export function initialize({ port }) {
+  port.on('message', (byFile) => {
+    for (const [url, defined] of Object.entries(byFile)) {
+      const set = EXPORTS.get(url) ?? new Set()
+      for (const n of defined) set.add(n)
+      EXPORTS.set(url, set)
+    }
+    port.postMessage('ok')
+  })
+  port.unref()
+}
+
+export async function load(url, context, nextLoad) {
+  const result = await nextLoad(url, context)
+  const defined = EXPORTS.get(url)
+  if (defined === undefined || result.format !== 'module') return result
+  const src = typeof result.source === 'string' ? result.source : new TextDecoder().decode(result.source)
+  const list = [...defined].map((n) => `${n} as oc${n}`).join(', ')
+  return { ...result, source: `${src}\nexport { ${list} };\n` }
+}
