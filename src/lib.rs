@@ -10,6 +10,7 @@
 //! - [`lone_surrogates`]: JS strings with lone UTF-16 surrogates through Rust's `str` and back.
 //! - [`image`]: measuring, downscaling and re-encoding base64 image payloads.
 //! - [`session_file`]: repairing a session's JSONL file on disk.
+//! - [`atomic_file`]: the one crash-safe file writer (session repair and the CLI).
 //! - `allocator`: the global allocator and its tuning.
 //! - `napi`: the JS boundary and nothing else (only in the addon build).
 
@@ -21,6 +22,7 @@ pub mod lone_surrogates;
 pub mod response;
 pub mod scrub;
 pub mod session_file;
+pub mod atomic_file;
 pub mod tool_style;
 pub mod transcript;
 
