@@ -1,10 +1,11 @@
 //! Bounded decoding of an image payload to 8-bit pixels, accepting what
 //! `sharp(buf, { failOnError: false }).rotate()` accepts before it resizes.
 //!
-//! Memory is bounded three ways: sharp's default input pixel limit is checked
-//! on the declared dimensions before any pixel buffer exists; the `image`
+//! Memory is bounded three ways: sharp's default input pixel limit and the
+//! decode budget ([`DECODE_BUDGET`]: pixels × bytes per pixel) are checked on
+//! the declared dimensions before any pixel buffer exists; the `image`
 //! crate's limits cap each side and the total allocation; the reduced-scale
-//! JPEG decoder has its own buffer cap. Errors are plain message strings; the
+//! JPEG decoder has the same buffer cap. Errors are plain message strings; the
 //! caller prefixes them with `Error: ` like JavaScript's `String(err)`.
 //!
 //! The EXIF orientation is returned, not applied: the pipeline turns the small
@@ -30,8 +31,14 @@ pub(crate) const MSG_UNSUPPORTED: &str = "Input buffer contains unsupported imag
 
 /// Largest side the decoder accepts.
 const MAX_SIDE: u32 = 65_535;
-/// Largest total allocation a decoder may make (about 178 megapixels of RGB).
-pub(crate) const MAX_ALLOC: u64 = 512 * 1024 * 1024;
+/// The memory budget of one decode: width × height × bytes per pixel of the
+/// colour type the decoder produces. An image over it is refused from its
+/// header, before any pixel buffer exists, with sharp's pixel-limit message
+/// (so the caller writes the same "omitted image payload" note); a JPEG that
+/// is to be shrunk is decoded at 1/2, 1/4 or 1/8 scale first, and only that
+/// scaled size counts. The decoders' own allocation cap is the same figure.
+/// 256 MiB is 64 megapixels of RGBA or about 89 of RGB.
+pub(crate) const DECODE_BUDGET: u64 = 256 * 1024 * 1024;
 
 /// Decoded pixels as stored in the file, with what is needed to finish the job.
 #[derive(Debug)]
@@ -49,8 +56,13 @@ fn decoder_limits() -> Limits {
     let mut limits = Limits::default();
     limits.max_image_width = Some(MAX_SIDE);
     limits.max_image_height = Some(MAX_SIDE);
-    limits.max_alloc = Some(MAX_ALLOC);
+    limits.max_alloc = Some(DECODE_BUDGET);
     limits
+}
+
+/// Whether `w × h` pixels of `bytes_per_pixel` each exceed [`DECODE_BUDGET`].
+pub(crate) fn over_budget(w: u32, h: u32, bytes_per_pixel: u8) -> bool {
+    u64::from(w) * u64::from(h) * u64::from(bytes_per_pixel) > DECODE_BUDGET
 }
 
 /// Whether `w × h` exceeds sharp's default input pixel limit.
@@ -93,7 +105,7 @@ fn decode_full(bytes: &[u8]) -> Result<Decoded, String> {
     reader.limits(decoder_limits());
     let mut decoder = reader.into_decoder().map_err(|e| e.to_string())?;
     let (w, h) = decoder.dimensions();
-    if over_pixel_limit(w, h) {
+    if over_pixel_limit(w, h) || over_budget(w, h, decoder.color_type().bytes_per_pixel()) {
         return Err(MSG_PIXEL_LIMIT.to_owned());
     }
     // A broken EXIF block is ignored, as sharp ignores it.
@@ -146,6 +158,19 @@ mod tests {
         // Just over the limit on one side only still counts pixels, like sharp.
         let png = png_with_ihdr(0x3FFF + 1, 0x3FFF);
         assert_eq!(decode(&png, Some(1200)).unwrap_err(), MSG_PIXEL_LIMIT);
+    }
+
+    #[test]
+    fn images_over_the_decode_budget_are_refused_before_decoding() {
+        // 11,500 × 11,500 RGB: 397 MB of pixels, under sharp's pixel limit.
+        let png = png_with_ihdr(11_500, 11_500);
+        assert_eq!(decode(&png, None).unwrap_err(), MSG_PIXEL_LIMIT);
+        assert_eq!(decode(&png, Some(1200)).unwrap_err(), MSG_PIXEL_LIMIT);
+        // 9,000 × 9,000 RGB (243 MB) is within it: the decoder runs (and
+        // fails on the missing data instead).
+        let err = decode(&png_with_ihdr(9_000, 9_000), None).unwrap_err();
+        assert_ne!(err, MSG_PIXEL_LIMIT);
+        assert!(over_budget(8193, 8192, 4) && !over_budget(8192, 8192, 4));
     }
 
     #[test]

@@ -18,7 +18,7 @@ use std::io::Cursor;
 use image::metadata::Orientation;
 use jpeg_decoder::{Decoder, PixelFormat};
 
-use super::decode::{over_pixel_limit, Decoded, MAX_ALLOC};
+use super::decode::{over_budget, over_pixel_limit, Decoded, DECODE_BUDGET};
 use super::resize::{fit_inside, Pixels};
 
 /// Side length after scaling by `eighths / 8`, as the IDCT produces it.
@@ -42,7 +42,7 @@ pub(crate) fn choose_eighths(stored: (u32, u32), target: (u32, u32)) -> Option<u
 /// `None` to let the full decoder handle the file.
 pub(crate) fn decode(bytes: &[u8], side: u32) -> Option<Decoded> {
     let mut d = Decoder::new(Cursor::new(bytes));
-    d.set_max_decoding_buffer_size(usize::try_from(MAX_ALLOC).ok()?);
+    d.set_max_decoding_buffer_size(usize::try_from(DECODE_BUDGET).ok()?);
     d.read_info().ok()?;
     let info = d.info()?;
     let stored = (u32::from(info.width), u32::from(info.height));
@@ -57,6 +57,9 @@ pub(crate) fn decode(bytes: &[u8], side: u32) -> Option<Decoded> {
     // fit_inside is symmetric in its axes, so the stored orientation can be used.
     let eighths = choose_eighths(stored, fit_inside(stored.0, stored.1, side))?;
     let (w, h) = (scaled(stored.0, eighths), scaled(stored.1, eighths));
+    if over_budget(w, h, if grey { 1 } else { 3 }) {
+        return None;
+    }
     // Asking for exactly these sides makes the decoder pick this scale.
     let got = d
         .scale(u16::try_from(w).ok()?, u16::try_from(h).ok()?)
