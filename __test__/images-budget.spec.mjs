@@ -32,3 +32,19 @@ test('decompression bombs in 4 worker threads at once: refused or scaled down, p
   for (const r of m.results) assert.deepEqual(r, EXPECTED)
   assert.ok(m.peakAfterMiB - m.peakBeforeMiB < 256, `peak RSS grew by ${m.peakAfterMiB - m.peakBeforeMiB} MiB`)
 })
+
+test('maxDecodeBytes sets the budget: the same image is resized under the default and omitted under a smaller budget', async () => {
+  const { encodePng } = await import('./fixtures/png.mjs')
+  const { th } = await import('./fixtures/helpers.mjs')
+  // 1,600 × 1,200 RGB: 5.76 MB of pixels as decoded, over the 1,200 px side so it must be decoded.
+  const block = { type: 'image', data: encodePng(1600, 1200).toString('base64'), mimeType: 'image/png' }
+  const [resized] = th.sanitizeContentBlocksImages([block], 'tool:read')
+  assert.equal(resized.type, 'image')
+  assert.equal(resized.mimeType, 'image/jpeg')
+  const [within] = th.sanitizeContentBlocksImages([block], 'tool:read', { maxDecodeBytes: 1600 * 1200 * 3 })
+  assert.equal(within.type, 'image')
+  const [omitted] = th.sanitizeContentBlocksImages([block], 'tool:read', { maxDecodeBytes: 1600 * 1200 * 3 - 1 })
+  assert.deepEqual(omitted, { type: 'text', text: '[tool:read] omitted image payload: Error: Input image exceeds pixel limit' })
+  const [history] = th.sanitizeSessionMessagesImages([{ role: 'user', content: [block] }], 'session:history', { maxDecodeBytes: 1_000_000 })
+  assert.deepEqual(history.content, [{ type: 'text', text: '[session:history] omitted image payload: Error: Input image exceeds pixel limit' }])
+})

@@ -20,11 +20,20 @@
 //! - no invalid line: nothing is written;
 //! - with [`RepairOptions::dry_run`], nothing is written either: the report
 //!   says what a real run would drop, with the reason `"dry run"`;
-//! - otherwise the original goes to `<file>.bak-<pid>-<unix ms>` and the
-//!   cleaned text to `<file>.repair-<pid>-<unix ms>.tmp`, both with the
-//!   original's permissions, and the temporary file is renamed over the
-//!   original. On failure the temporary file is removed and the reason is
-//!   `"repair failed: <error>"`.
+//! - otherwise the file is replaced through [`crate::atomic_file`]: a symlink
+//!   is written through, the original bytes go to `<file>.bak-<pid>-<unix ms>`
+//!   (complete or absent, never replacing an existing name), the cleaned text
+//!   to an exclusively created temporary file with a random name and the
+//!   original's permissions, renamed over the file, the directory synced. On
+//!   failure the reason is `"repair failed: <error>"`;
+//! - the file is read through one open handle. Before the rename the handle
+//!   must still be the file at the path, at least as long as what was read,
+//!   with the same bytes at the end of what was read; otherwise (the file was
+//!   replaced, truncated or rewritten) nothing is written and the repair starts
+//!   over, three times at most. Bytes appended meanwhile — before or after the
+//!   rename, through the old handle's file — are copied after the repaired
+//!   lines (from the start of an unterminated last line that was dropped, as
+//!   it may have been a line still being written), so no appended line is lost.
 //!
 //! Deliberate differences from OpenClaw:
 //!
@@ -37,8 +46,11 @@
 //! - [`RepairOptions::dry_run`] reports without writing (the command-line
 //!   tool's `repair --check`), and the report lists the numbers of the
 //!   dropped lines;
-//! - the temporary file is flushed to disk (`fsync`) before the rename, and
-//!   both new files get their permissions before any data is written;
+//! - the temporary file, the backup and the directory are flushed to disk
+//!   (`fsync`), both new files get their permissions before any data is
+//!   written, nothing is created at a predictable name, and a symlinked
+//!   session file stays a symlink;
+//! - lines appended while the repair runs are kept (OpenClaw loses them);
 //! - error texts are Rust's `io::Error` messages, not Node's.
 
 use std::fs::{self, File, Metadata, OpenOptions};
