@@ -327,9 +327,7 @@ pub fn replace_file(
             Err(WriteError {
                 step: "check",
                 path: target.to_path_buf(),
-                source: io::Error::other(
-                    "the file changed since it was read; nothing was written",
-                ),
+                source: io::Error::other("the file changed since it was read; nothing was written"),
             })
         }
     };

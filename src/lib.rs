@@ -15,6 +15,7 @@
 //! - `napi`: the JS boundary and nothing else (only in the addon build).
 
 mod allocator;
+pub mod atomic_file;
 pub mod followup;
 pub mod image;
 pub mod js_text;
@@ -22,7 +23,6 @@ pub mod lone_surrogates;
 pub mod response;
 pub mod scrub;
 pub mod session_file;
-pub mod atomic_file;
 pub mod tool_style;
 pub mod transcript;
 

@@ -271,7 +271,10 @@ fn repair_once(target: &Path, opts: &RepairOptions) -> Attempt {
     cleaned.push(b'\n');
     let mode = atomic_file::mode_of(target);
     let failed = |dropped, err: &dyn std::fmt::Display| {
-        Attempt::Done(RepairReport::skipped(dropped, format!("repair failed: {err}")))
+        Attempt::Done(RepairReport::skipped(
+            dropped,
+            format!("repair failed: {err}"),
+        ))
     };
     let backup_path = if opts.backup {
         match atomic_file::write_backup(target, &content, mode) {
