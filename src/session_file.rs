@@ -938,6 +938,33 @@ mod tests {
     }
 
     #[test]
+    fn an_append_is_told_from_a_rewrite_or_a_replacement() {
+        let dir = TempDir::new();
+        let check = |change: &dyn Fn(&Path)| {
+            let path = dir.file("s.jsonl", b"{\"a\":1}\n{\"b\":2}\n");
+            let mut file = File::open(&path).unwrap_or_else(|e| panic!("{e}"));
+            let mut content = Vec::new();
+            file.read_to_end(&mut content).unwrap_or_default();
+            let meta = file.metadata().unwrap_or_else(|e| panic!("{e}"));
+            change(&path);
+            unchanged(&file, &path, &content, &meta).unwrap_or_else(|e| panic!("{e}"))
+        };
+        assert!(check(&|_| {}));
+        assert!(check(&|p| {
+            let mut f = OpenOptions::new().append(true).open(p).unwrap_or_else(|e| panic!("{e}"));
+            f.write_all(b"{\"c\":3}\n").unwrap_or_default();
+        }));
+        // Same length, other bytes at the end: a rewrite.
+        assert!(!check(&|p| fs::write(p, b"{\"a\":1}\n{\"b\":9}\n{}\n").unwrap_or_default()));
+        assert!(!check(&|p| fs::write(p, b"{}\n").unwrap_or_default()));
+        assert!(!check(&|p| {
+            let other = p.with_extension("new");
+            fs::write(&other, b"{\"a\":1}\n{\"b\":2}\n").unwrap_or_default();
+            fs::rename(&other, p).unwrap_or_default();
+        }));
+    }
+
+    #[test]
     fn an_unterminated_dropped_line_is_where_appended_bytes_belong() {
         let text = format!("{HEADER}\n{{\"type\":\"mess");
         let analysis = analyse(text.as_bytes());
