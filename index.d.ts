@@ -444,6 +444,12 @@ export interface SanitizeImagesOptions {
   maxDimensionPx?: number
   /** Largest decoded image kept without re-encoding, in bytes (floored, at least 1). Default 5 MiB (5 242 880). */
   maxBytes?: number
+  /**
+   * Decode budget per image: an image whose pixels as decoded (width × height × bytes per pixel) would
+   * take more bytes is omitted before decoding (`Input image exceeds pixel limit`); a JPEG to be shrunk
+   * counts at the 1/2–1/8 scale it is decoded at. Default 256 MiB (268 435 456).
+   */
+  maxDecodeBytes?: number
 }
 
 /** Limits of the tool-result image helpers (OpenClaw's `ImageSanitizationLimits`). */
@@ -452,6 +458,12 @@ export interface ImageLimitsOptions {
   maxDimensionPx?: number
   /** Largest decoded image kept without re-encoding, in bytes (floored, at least 1). Default 5 MiB (5 242 880). */
   maxBytes?: number
+  /**
+   * Decode budget per image: an image whose pixels as decoded (width × height × bytes per pixel) would
+   * take more bytes is omitted before decoding (`Input image exceeds pixel limit`); a JPEG to be shrunk
+   * counts at the 1/2–1/8 scale it is decoded at. Default 256 MiB (268 435 456).
+   */
+  maxDecodeBytes?: number
 }
 
 /** What `sanitizeImageBlocks` returns. */

@@ -517,6 +517,27 @@ describe('transcript-hygiene detect and migrate', { concurrency: true }, () => {
     assert.equal(fs.readdirSync(dir).filter((f) => f.includes('.bak-')).length, 1)
   })
 
+  test('migrate and sanitize --write go through symlinks: the link stays, the file it names is written', { skip: process.platform === 'win32' }, async () => {
+    const dir = workdir('history-mixed.json', 'session.jsonl')
+    fs.mkdirSync(path.join(dir, 'real'))
+    fs.renameSync(path.join(dir, 'history-mixed.json'), path.join(dir, 'real', 'h.json'))
+    fs.symlinkSync(path.join('real', 'h.json'), path.join(dir, 'history-mixed.json'))
+    fs.chmodSync(path.join(dir, 'real', 'h.json'), 0o600)
+    const r = await run(['migrate', 'history-mixed.json', '--json'], { cwd: dir })
+    assert.equal(r.code, 0, r.stderr)
+    assert.ok(fs.lstatSync(path.join(dir, 'history-mixed.json')).isSymbolicLink(), 'the link was replaced by a file')
+    assert.equal(th.detectToolStyle(JSON.parse(read(dir, 'real/h.json'))).style, 'json')
+    assert.equal(fs.statSync(path.join(dir, 'real', 'h.json')).mode & 0o777, 0o600)
+    assert.match(JSON.parse(r.stdout).files[0].backupPath, /^real\/h\.json\.bak-\d+-\d+$/)
+    fs.writeFileSync(path.join(dir, 'real', 'out.jsonl'), 'old')
+    fs.symlinkSync(path.join('real', 'out.jsonl'), path.join(dir, 'out.jsonl'))
+    const w = await run(['sanitize', 'session.jsonl', ...GOOGLE, '--write', 'out.jsonl'], { cwd: dir })
+    assert.equal(w.code, 0, w.stderr)
+    assert.ok(fs.lstatSync(path.join(dir, 'out.jsonl')).isSymbolicLink())
+    assert.notEqual(read(dir, 'real/out.jsonl'), 'old')
+    assert.deepEqual(fs.readdirSync(path.join(dir, 'real')).filter((f) => f.endsWith('.tmp')), [])
+  })
+
   test('migrate --json and a directory of tasks', async () => {
     const dir = workdir()
     for (const task of ['t1', 't2']) {

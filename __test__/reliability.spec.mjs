@@ -78,7 +78,7 @@ describe('reliability', { concurrency: true }, () => {
     assert.ok(m.atEnd <= m.atWarmup * 1.1, `RSS grew from ${m.atWarmup} MiB to ${m.atEnd} MiB`)
   })
 
-  test('bad calls of every export, in a loop, throw Errors and never take the process down', { timeout: 300_000 }, async (t) => {
+  test('bad calls of every export, in a loop, throw Errors and never take the process down; hostile structures mutate, pollute and vary nothing', { timeout: 300_000 }, async (t) => {
     const r = await node([fixture('bad-calls-child.mjs'), '3'])
     assert.equal(r.signal, null, `the child died of ${r.signal}:\n${r.stderr.slice(-2000)}`)
     assert.equal(r.code, 0, r.stderr.slice(-2000))
@@ -88,5 +88,10 @@ describe('reliability', { concurrency: true }, () => {
     assert.deepEqual(m.notErrors, [], 'every throw is an Error')
     assert.ok(m.outcomes.TypeError > 1000, 'wrong types are TypeErrors')
     assert.equal(m.sameResults, true, 'after the bad calls, every export gives the results it gave before')
+    t.diagnostic(`hostile structures: ${m.hostile.calls} calls, ${JSON.stringify(m.hostile.endings)}`)
+    assert.ok(m.hostile.calls > 300)
+    assert.deepEqual(m.hostile.mutated, [], 'no input is mutated')
+    assert.deepEqual(m.hostile.nondeterministic, [], 'the same input ends the same way twice')
+    assert.deepEqual(m.hostile.polluted, [], 'no prototype gains a property')
   })
 })

@@ -181,6 +181,37 @@ describe('repairSessionFile', () => {
     assert.equal(fs.statSync(r.backupPath).mode & 0o777, 0o600)
   })
 
+  test('a symlinked session file is repaired where it lives and the link stays a link', { skip: process.platform === 'win32' }, () => {
+    const { dir, file } = sessionFile(`${HEADER}\n${MSG1}\n${TORN}`, 0o640)
+    const link = path.join(dir, 'link.jsonl')
+    fs.symlinkSync('session.jsonl', link)
+    const r = repairSessionFile(link)
+    assert.equal(r.repaired, true)
+    assert.ok(fs.lstatSync(link).isSymbolicLink(), 'the link was replaced by a regular file')
+    assert.equal(fs.readFileSync(file, 'utf8'), `${HEADER}\n${MSG1}\n`)
+    assert.equal(fs.statSync(file).mode & 0o777, 0o640)
+    assert.ok(r.backupPath.startsWith(`${file}.bak-`), r.backupPath)
+    assert.deepEqual(fs.readdirSync(dir).filter((f) => f.endsWith('.tmp')), [])
+  })
+
+  test('a symlink planted at a predictable backup or temporary name is never followed', { skip: process.platform === 'win32' }, () => {
+    const { dir, file } = sessionFile(`${HEADER}\n${TORN}`)
+    const victim = path.join(dir, 'victim')
+    fs.writeFileSync(victim, 'keep')
+    // The names the writer used to pick: <file>.bak-<pid>-<ms> for the next few milliseconds and
+    // <file>.repair-<pid>-<ms>.tmp.
+    const now = Date.now()
+    for (let ms = now; ms < now + 2000; ms++) {
+      fs.symlinkSync(victim, `${file}.bak-${process.pid}-${ms}`)
+      fs.symlinkSync(victim, `${file}.repair-${process.pid}-${ms}.tmp`)
+    }
+    const r = repairSessionFile(file)
+    assert.equal(r.repaired, true, JSON.stringify(r))
+    assert.equal(fs.readFileSync(victim, 'utf8'), 'keep')
+    assert.equal(fs.lstatSync(r.backupPath).isSymbolicLink(), false)
+    assert.equal(fs.readFileSync(r.backupPath, 'utf8'), `${HEADER}\n${TORN}`)
+  })
+
   test('a successful repair warns through options.warn', () => {
     const { file } = sessionFile(`${HEADER}\n${TORN}\n`)
     const warnings = []

@@ -52,7 +52,7 @@ const orNull = (type) => Object.assign((v, path) => (v === null ? null : type(v,
 
 /** An array, a Set or another iterable of strings (OpenClaw passes a Set of tool names). */
 function strings(v, path) {
-  if (v === null || typeof v !== 'object' || typeof v[Symbol.iterator] !== 'function' || typeof v === 'string') {
+  if (v === null || typeof v !== 'object' || typeof v[Symbol.iterator] !== 'function') {
     throw bad(path, 'an array or Set of strings', v)
   }
   const out = []
@@ -118,7 +118,7 @@ const POLICY = {
   allowSyntheticToolResults: boolean,
 }
 
-const IMAGE_LIMITS = { maxDimensionPx: number, maxBytes: number }
+const IMAGE_LIMITS = { maxDimensionPx: number, maxBytes: number, maxDecodeBytes: number }
 
 const PAIRING = { preserveErroredAssistantResults: boolean, syntheticToolResultText: string, report: boolean }
 

@@ -10,10 +10,12 @@
 //! - [`lone_surrogates`]: JS strings with lone UTF-16 surrogates through Rust's `str` and back.
 //! - [`image`]: measuring, downscaling and re-encoding base64 image payloads.
 //! - [`session_file`]: repairing a session's JSONL file on disk.
+//! - [`atomic_file`]: the one crash-safe file writer (session repair and the CLI).
 //! - `allocator`: the global allocator and its tuning.
 //! - `napi`: the JS boundary and nothing else (only in the addon build).
 
 mod allocator;
+pub mod atomic_file;
 pub mod followup;
 pub mod image;
 pub mod js_text;

@@ -20,11 +20,20 @@
 //! - no invalid line: nothing is written;
 //! - with [`RepairOptions::dry_run`], nothing is written either: the report
 //!   says what a real run would drop, with the reason `"dry run"`;
-//! - otherwise the original goes to `<file>.bak-<pid>-<unix ms>` and the
-//!   cleaned text to `<file>.repair-<pid>-<unix ms>.tmp`, both with the
-//!   original's permissions, and the temporary file is renamed over the
-//!   original. On failure the temporary file is removed and the reason is
-//!   `"repair failed: <error>"`.
+//! - otherwise the file is replaced through [`crate::atomic_file`]: a symlink
+//!   is written through, the original bytes go to `<file>.bak-<pid>-<unix ms>`
+//!   (complete or absent, never replacing an existing name), the cleaned text
+//!   to an exclusively created temporary file with a random name and the
+//!   original's permissions, renamed over the file, the directory synced. On
+//!   failure the reason is `"repair failed: <error>"`;
+//! - the file is read through one open handle. Before the rename the handle
+//!   must still be the file at the path, at least as long as what was read,
+//!   with the same bytes at the end of what was read; otherwise (the file was
+//!   replaced, truncated or rewritten) nothing is written and the repair starts
+//!   over, three times at most. Bytes appended meanwhile — before or after the
+//!   rename, through the old handle's file — are copied after the repaired
+//!   lines (from the start of an unterminated last line that was dropped, as
+//!   it may have been a line still being written), so no appended line is lost.
 //!
 //! Deliberate differences from OpenClaw:
 //!
@@ -37,16 +46,18 @@
 //! - [`RepairOptions::dry_run`] reports without writing (the command-line
 //!   tool's `repair --check`), and the report lists the numbers of the
 //!   dropped lines;
-//! - the temporary file is flushed to disk (`fsync`) before the rename, and
-//!   both new files get their permissions before any data is written;
+//! - the temporary file, the backup and the directory are flushed to disk
+//!   (`fsync`), both new files get their permissions before any data is
+//!   written, nothing is created at a predictable name, and a symlinked
+//!   session file stays a symlink;
+//! - lines appended while the repair runs are kept (OpenClaw loses them);
 //! - error texts are Rust's `io::Error` messages, not Node's.
 
-use std::ffi::OsString;
-use std::fs::{self, File, Permissions};
-use std::io::{self, Write};
+use std::fs::{self, File, Metadata, OpenOptions};
+use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
 
+use crate::atomic_file::{self, Staged};
 use crate::js_text::js_trim;
 
 /// Options for [`repair_session_file`].
@@ -115,8 +126,27 @@ impl RepairReport {
     }
 }
 
+/// How many times a repair starts over when the file is replaced or
+/// rewritten (not merely appended to) while it runs.
+const MAX_ATTEMPTS: usize = 3;
+/// How many bytes before the end of what was read are compared again when
+/// the file grew, to tell an append from a rewrite.
+const TAIL_CHECK: u64 = 64 * 1024;
+
 /// Drop the invalid lines of the JSONL session file at `path` (see the
 /// module docs for the exact rules).
+///
+/// ```
+/// # use transcript_hygiene::session_file::{repair_session_file, RepairOptions};
+/// let dir = std::env::temp_dir().join(format!("session-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// let file = dir.join("s.jsonl");
+/// std::fs::write(&file, "{\"type\":\"session\",\"id\":\"a\"}\n{\"torn").unwrap();
+/// let report = repair_session_file(&file, &RepairOptions::default());
+/// assert!(report.repaired);
+/// assert_eq!(std::fs::read_to_string(&file).unwrap(), "{\"type\":\"session\",\"id\":\"a\"}\n");
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
 pub fn repair_session_file(path: &Path, opts: &RepairOptions) -> RepairReport {
     // OpenClaw trims the path string before using it.
     let path = match path.to_str() {
@@ -126,107 +156,231 @@ pub fn repair_session_file(path: &Path, opts: &RepairOptions) -> RepairReport {
     if path.as_os_str().is_empty() {
         return RepairReport::skipped(Vec::new(), "missing session file");
     }
-    let content = match fs::read(path) {
-        Ok(content) => content,
-        Err(err) if err.kind() == io::ErrorKind::NotFound => {
-            return RepairReport::skipped(Vec::new(), "missing session file");
-        }
-        Err(err) => {
-            return RepairReport::skipped(
-                Vec::new(),
-                format!("failed to read session file: {err}"),
-            );
-        }
+    // A symlinked session file is repaired where it lives; the link stays.
+    let target = match atomic_file::resolve(path) {
+        Ok(target) => target,
+        Err(err) => return read_failure(&err),
     };
-
-    let mut kept: Vec<&[u8]> = Vec::new();
-    let mut first_is_header = false;
     let mut dropped = Vec::new();
+    for _ in 0..MAX_ATTEMPTS {
+        match repair_once(&target, opts) {
+            Attempt::Done(report) => return report,
+            Attempt::Changed(numbers) => dropped = numbers,
+        }
+    }
+    RepairReport::skipped(
+        dropped,
+        "repair failed: the session file was rewritten while it was being repaired; nothing was written",
+    )
+}
+
+enum Attempt {
+    Done(RepairReport),
+    /// The file was replaced or rewritten between the read and the rename;
+    /// nothing was written (the dropped line numbers of this attempt).
+    Changed(Vec<usize>),
+}
+
+fn read_failure(err: &io::Error) -> RepairReport {
+    if err.kind() == io::ErrorKind::NotFound {
+        return RepairReport::skipped(Vec::new(), "missing session file");
+    }
+    RepairReport::skipped(Vec::new(), format!("failed to read session file: {err}"))
+}
+
+/// The lines to keep and to drop.
+struct Analysis<'a> {
+    kept: Vec<&'a [u8]>,
+    first_is_header: bool,
+    dropped: Vec<usize>,
+    /// Where the bytes an appender adds after the read belong from: the end
+    /// of what was read, or the start of an unterminated last line that is
+    /// left out (it may be a line still being written).
+    carry_from: usize,
+}
+
+fn analyse(content: &[u8]) -> Analysis<'_> {
+    let mut analysis = Analysis {
+        kept: Vec::new(),
+        first_is_header: false,
+        dropped: Vec::new(),
+        carry_from: content.len(),
+    };
+    let mut offset = 0;
     for (index, raw) in content.split(|&b| b == b'\n').enumerate() {
+        let start = offset;
+        offset += raw.len() + 1;
         let line = raw.strip_suffix(b"\r").unwrap_or(raw);
+        let unterminated = offset > content.len() && !raw.is_empty();
         if js_trim(&String::from_utf8_lossy(line)).is_empty() {
+            if unterminated {
+                analysis.carry_from = start;
+            }
             continue;
         }
         match scan_json(line) {
             Some(scan) => {
-                if kept.is_empty() {
-                    first_is_header = scan.is_session_header;
+                if analysis.kept.is_empty() {
+                    analysis.first_is_header = scan.is_session_header;
                 }
-                kept.push(line);
+                analysis.kept.push(line);
             }
-            None => dropped.push(index + 1),
+            None => {
+                analysis.dropped.push(index + 1);
+                if unterminated {
+                    analysis.carry_from = start;
+                }
+            }
         }
     }
+    analysis
+}
+
+fn repair_once(target: &Path, opts: &RepairOptions) -> Attempt {
+    let read = File::open(target).and_then(|mut file| {
+        let mut content = Vec::new();
+        file.read_to_end(&mut content)?;
+        let meta = file.metadata()?;
+        Ok((file, content, meta))
+    });
+    let (file, content, meta) = match read {
+        Ok(read) => read,
+        Err(err) => return Attempt::Done(read_failure(&err)),
+    };
+    let Analysis {
+        kept,
+        first_is_header,
+        dropped,
+        carry_from,
+    } = analyse(&content);
 
     if kept.is_empty() {
-        return RepairReport::skipped(dropped, "empty session file");
+        return Attempt::Done(RepairReport::skipped(dropped, "empty session file"));
     }
     if !first_is_header {
-        return RepairReport::skipped(dropped, "invalid session header");
+        return Attempt::Done(RepairReport::skipped(dropped, "invalid session header"));
     }
     if dropped.is_empty() {
-        return RepairReport::default();
+        return Attempt::Done(RepairReport::default());
     }
     if opts.dry_run {
-        return RepairReport::skipped(dropped, "dry run");
+        return Attempt::Done(RepairReport::skipped(dropped, "dry run"));
     }
 
     let mut cleaned = kept.join(&b'\n');
     cleaned.push(b'\n');
-    let stamp = format!("{}-{}", std::process::id(), unix_ms());
-    let backup_path = opts
-        .backup
-        .then(|| with_suffix(path, &format!(".bak-{stamp}")));
-    let tmp_path = with_suffix(path, &format!(".repair-{stamp}.tmp"));
-    let permissions = fs::metadata(path).ok().map(|m| m.permissions());
-
-    let written = backup_path
-        .as_deref()
-        .map_or(Ok(()), |backup| {
-            write_file(backup, &content, permissions.as_ref(), false)
-        })
-        .and_then(|()| write_file(&tmp_path, &cleaned, permissions.as_ref(), true))
-        .and_then(|()| fs::rename(&tmp_path, path));
-    if let Err(err) = written {
-        // Best effort, as in OpenClaw; the tmp file may not exist.
-        let _ = fs::remove_file(&tmp_path);
-        return RepairReport::skipped(dropped, format!("repair failed: {err}"));
+    let mode = atomic_file::mode_of(target);
+    let failed = |dropped, err: &dyn std::fmt::Display| {
+        Attempt::Done(RepairReport::skipped(
+            dropped,
+            format!("repair failed: {err}"),
+        ))
+    };
+    let backup_path = if opts.backup {
+        match atomic_file::write_backup(target, &content, mode) {
+            Ok(backup) => Some(backup),
+            Err(err) => return failed(dropped, &err),
+        }
+    } else {
+        None
+    };
+    let discard_backup = || {
+        if let Some(backup) = &backup_path {
+            let _ = fs::remove_file(backup);
+        }
+    };
+    let staged = match Staged::new(target, &cleaned, mode) {
+        Ok(staged) => staged,
+        Err(err) => {
+            discard_backup();
+            return failed(dropped, &err);
+        }
+    };
+    match unchanged(&file, target, &content, &meta) {
+        Ok(true) => {}
+        Ok(false) => {
+            discard_backup();
+            return Attempt::Changed(dropped);
+        }
+        Err(err) => {
+            discard_backup();
+            return failed(dropped, &format!("re-reading {}: {err}", target.display()));
+        }
     }
-    RepairReport {
+    if let Err(err) = staged.commit(target) {
+        return failed(dropped, &err);
+    }
+    // Lines appended to the old file after the check now go after the
+    // repaired ones; the rename has happened, so a failure here is reported
+    // with the backup that holds what was read.
+    let reason = carry_appended(&file, target, content.len() as u64, carry_from as u64)
+        .err()
+        .map(|err| format!("lines appended during the repair may be missing: {err}"));
+    Attempt::Done(RepairReport {
         repaired: true,
         dropped_lines: dropped.len(),
         dropped_line_numbers: dropped,
         backup_path,
-        reason: None,
+        reason,
+    })
+}
+
+/// Whether the file at `target` is still the one read through `file` and
+/// still holds `content` as its beginning (it may have grown by appends).
+fn unchanged(file: &File, target: &Path, content: &[u8], read: &Metadata) -> io::Result<bool> {
+    let now = file.metadata()?;
+    let at_path = fs::metadata(target)?;
+    if !same_file(&now, &at_path) {
+        return Ok(false);
     }
-}
-
-fn unix_ms() -> u128 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis())
-}
-
-fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
-    let mut name = OsString::from(path.as_os_str());
-    name.push(suffix);
-    PathBuf::from(name)
-}
-
-/// Create (or truncate) `path`, give it `permissions`, write `bytes`.
-fn write_file(
-    path: &Path,
-    bytes: &[u8],
-    permissions: Option<&Permissions>,
-    sync: bool,
-) -> io::Result<()> {
-    let mut file = File::create(path)?;
-    if let Some(permissions) = permissions {
-        file.set_permissions(permissions.clone())?;
+    let len = content.len() as u64;
+    if now.len() < len {
+        return Ok(false);
     }
-    file.write_all(bytes)?;
-    if sync {
-        file.sync_all()?;
+    if now.len() == len && now.modified().ok() == read.modified().ok() {
+        return Ok(true);
+    }
+    let n = len.min(TAIL_CHECK);
+    let mut tail = vec![0; usize::try_from(n).unwrap_or(0)];
+    let mut reader = file;
+    reader.seek(SeekFrom::Start(len - n))?;
+    reader.read_exact(&mut tail)?;
+    Ok(content.get(content.len() - tail.len()..) == Some(&tail[..]))
+}
+
+#[cfg(unix)]
+fn same_file(a: &Metadata, b: &Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    a.dev() == b.dev() && a.ino() == b.ino()
+}
+
+#[cfg(not(unix))]
+fn same_file(a: &Metadata, b: &Metadata) -> bool {
+    a.len() == b.len() && a.modified().ok() == b.modified().ok()
+}
+
+/// Copies what an appender wrote to the old file (still open as `old`)
+/// beyond `read_len` — from `from`, which is earlier when an unterminated
+/// last line was left out — to the end of the new file at `target`, until
+/// the old file stops growing.
+fn carry_appended(old: &File, target: &Path, read_len: u64, mut from: u64) -> io::Result<()> {
+    let mut quiet = 0;
+    let mut reader = old;
+    while quiet < 3 {
+        let len = old.metadata()?.len();
+        if len > read_len.max(from) {
+            let mut bytes = vec![0; usize::try_from(len - from).map_err(io::Error::other)?];
+            reader.seek(SeekFrom::Start(from))?;
+            reader.read_exact(&mut bytes)?;
+            let mut new = OpenOptions::new().append(true).open(target)?;
+            new.write_all(&bytes)?;
+            new.sync_all()?;
+            from = len;
+            quiet = 0;
+        } else {
+            quiet += 1;
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
     }
     Ok(())
 }
@@ -485,35 +639,39 @@ fn scan_json(line: &[u8]) -> Option<Scan> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
+pub(crate) mod test_dir {
+    use std::fs;
+    use std::path::PathBuf;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     static NEXT_DIR: AtomicUsize = AtomicUsize::new(0);
 
     /// A fresh directory under the system temp dir, removed on drop.
-    struct TempDir(PathBuf);
+    pub(crate) struct TempDir(pub(crate) PathBuf);
 
     impl TempDir {
-        fn new() -> Self {
+        pub(crate) fn new() -> Self {
             let n = NEXT_DIR.fetch_add(1, Ordering::Relaxed);
             let dir = std::env::temp_dir().join(format!(
-                "session-file-test-{}-{}-{n}",
+                "session-file-test-{}-{n}-{:?}",
                 std::process::id(),
-                unix_ms()
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map(|d| d.as_nanos())
+                    .unwrap_or_default()
             ));
             let _ = fs::remove_dir_all(&dir);
             fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("create {dir:?}: {e}"));
             Self(dir)
         }
 
-        fn file(&self, name: &str, content: &[u8]) -> PathBuf {
+        pub(crate) fn file(&self, name: &str, content: &[u8]) -> PathBuf {
             let path = self.0.join(name);
             fs::write(&path, content).unwrap_or_else(|e| panic!("write {path:?}: {e}"));
             path
         }
 
-        fn entries(&self) -> Vec<String> {
+        pub(crate) fn entries(&self) -> Vec<String> {
             let mut names: Vec<String> = fs::read_dir(&self.0)
                 .map(|it| {
                     it.filter_map(Result::ok)
@@ -531,6 +689,13 @@ mod tests {
             let _ = fs::remove_dir_all(&self.0);
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_dir::TempDir;
+    use super::*;
+    use std::fs::Permissions;
 
     fn read(path: &Path) -> Vec<u8> {
         fs::read(path).unwrap_or_else(|e| panic!("read {path:?}: {e}"))
@@ -752,6 +917,67 @@ mod tests {
         };
         assert_eq!(mode(&path), 0o640);
         assert_eq!(mode(&report.backup_path.unwrap_or_default()), 0o640);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symlinked_session_file_is_repaired_where_it_lives() {
+        let dir = TempDir::new();
+        let real = dir.file("real.jsonl", format!("{HEADER}\n{{torn\n").as_bytes());
+        let link = dir.0.join("link.jsonl");
+        std::os::unix::fs::symlink("real.jsonl", &link).unwrap_or_else(|e| panic!("{e}"));
+        let report = repair_session_file(&link, &RepairOptions::default());
+        assert!(report.repaired, "{report:?}");
+        assert!(fs::symlink_metadata(&link)
+            .map(|m| m.file_type().is_symlink())
+            .unwrap_or(false));
+        assert_eq!(read(&real), format!("{HEADER}\n").as_bytes());
+        let backup = report.backup_path.unwrap_or_default();
+        assert_eq!(backup.parent(), real.parent());
+        assert!(backup.to_string_lossy().contains("real.jsonl.bak-"));
+    }
+
+    #[test]
+    fn an_append_is_told_from_a_rewrite_or_a_replacement() {
+        let dir = TempDir::new();
+        let check = |change: &dyn Fn(&Path)| {
+            let path = dir.file("s.jsonl", b"{\"a\":1}\n{\"b\":2}\n");
+            let mut file = File::open(&path).unwrap_or_else(|e| panic!("{e}"));
+            let mut content = Vec::new();
+            file.read_to_end(&mut content).unwrap_or_default();
+            let meta = file.metadata().unwrap_or_else(|e| panic!("{e}"));
+            change(&path);
+            unchanged(&file, &path, &content, &meta).unwrap_or_else(|e| panic!("{e}"))
+        };
+        assert!(check(&|_| {}));
+        assert!(check(&|p| {
+            let mut f = OpenOptions::new()
+                .append(true)
+                .open(p)
+                .unwrap_or_else(|e| panic!("{e}"));
+            f.write_all(b"{\"c\":3}\n").unwrap_or_default();
+        }));
+        // Grown, but with other bytes where the read ended: a rewrite.
+        assert!(!check(
+            &|p| fs::write(p, b"{\"a\":1}\n{\"b\":9}\n{}\n").unwrap_or_default()
+        ));
+        assert!(!check(&|p| fs::write(p, b"{}\n").unwrap_or_default()));
+        assert!(!check(&|p| {
+            let other = p.with_extension("new");
+            fs::write(&other, b"{\"a\":1}\n{\"b\":2}\n").unwrap_or_default();
+            fs::rename(&other, p).unwrap_or_default();
+        }));
+    }
+
+    #[test]
+    fn an_unterminated_dropped_line_is_where_appended_bytes_belong() {
+        let text = format!("{HEADER}\n{{\"type\":\"mess");
+        let analysis = analyse(text.as_bytes());
+        assert_eq!(analysis.carry_from, HEADER.len() + 1);
+        let text = format!("{HEADER}\n{{torn\n");
+        assert_eq!(analyse(text.as_bytes()).carry_from, text.len());
+        let text = format!("{HEADER}\n{MESSAGE}");
+        assert_eq!(analyse(text.as_bytes()).carry_from, text.len());
     }
 
     #[test]

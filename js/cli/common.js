@@ -6,6 +6,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { parseArgs } = require('node:util')
+const native = require('../../binding.js')
 
 const PROG = 'transcript-hygiene'
 
@@ -124,46 +125,20 @@ function stringifyLike(value, original) {
   return /\n\s*$/.test(original) ? `${out}\n` : out
 }
 
-/** `<file>.bak-<pid>-<unix ms>`: the name repairSessionFile gives its backups. */
-function backupPath(file) {
-  return `${file}.bak-${process.pid}-${Date.now()}`
-}
-
 /**
- * Writes `data` to `file` atomically: a temporary file beside it (same permissions as the file it
- * replaces, fsynced) renamed over it. Failures are bad input (a path that cannot be written).
+ * Replaces `file` with `data` through the package's one writer (native, shared with
+ * repairSessionFile): a symlink is written through, the temporary file is created exclusively
+ * beside the target with `mode` (default: the target's), synced and renamed, and the directory
+ * synced. With `expect` (the bytes read), nothing is written when the file no longer holds them;
+ * with `backup`, those bytes are first saved as `<file>.bak-<pid>-<ms>`. Returns
+ * `{path, backupPath}`; a failure is bad input naming the path.
  */
-function writeAtomic(file, data, { mode } = {}) {
-  const tmp = `${file}.${PROG}-${process.pid}-${Date.now()}.tmp`
-  let fd
+function writeFile(file, data, { mode, expect, backup = false } = {}) {
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data
   try {
-    fd = fs.openSync(tmp, 'w', mode === undefined ? 0o666 : mode)
-    if (mode !== undefined) fs.fchmodSync(fd, mode)
-    fs.writeFileSync(fd, data)
-    fs.fsyncSync(fd)
-    fs.closeSync(fd)
-    fd = undefined
-    fs.renameSync(tmp, file)
+    return native.writeFileAtomic(file, bytes, mode, expect, backup)
   } catch (err) {
-    if (fd !== undefined) {
-      try {
-        fs.closeSync(fd)
-      } catch {}
-    }
-    try {
-      fs.unlinkSync(tmp)
-    } catch {}
-    throw new CliError(ioReason(file, err))
-  }
-}
-
-/** Copies the original bytes to `backup` with the same permissions. */
-function writeBackup(backup, bytes, mode) {
-  try {
-    fs.writeFileSync(backup, bytes, { mode, flag: 'wx' })
-    if (mode !== undefined) fs.chmodSync(backup, mode)
-  } catch (err) {
-    throw new CliError(ioReason(backup, err))
+    throw new CliError(oneLine(err))
   }
 }
 
@@ -265,9 +240,7 @@ module.exports = {
   readJsonFile,
   jsonIndent,
   stringifyLike,
-  backupPath,
-  writeAtomic,
-  writeBackup,
+  writeFile,
   fileMode,
   isDirectory,
   listFiles,

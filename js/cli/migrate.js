@@ -97,12 +97,9 @@ function migrateFile(file, options, check) {
   const changed = r.history !== history
   const result = { file, changed, written: false, recovered: r.recovered, unrecoverable: r.unrecoverable, warnings: r.warnings }
   if (changed && !check) {
-    const mode = c.fileMode(file)
-    const backup = c.backupPath(file)
-    c.writeBackup(backup, bytes, mode)
-    c.writeAtomic(file, c.stringifyLike(r.history, text), { mode })
+    const w = c.writeFile(file, c.stringifyLike(r.history, text), { expect: bytes, backup: true })
     result.written = true
-    result.backupPath = backup
+    result.backupPath = w.backupPath
   }
   return result
 }

@@ -201,7 +201,7 @@ function sanitizeFile(file, opts, out) {
     } catch (err) {
       throw new c.CliError(`${path.dirname(out)}: ${c.oneLine(err)}`)
     }
-    c.writeAtomic(out, data, { mode: c.fileMode(file) })
+    c.writeFile(out, data, { mode: c.fileMode(file) })
     result.written = out
   }
   return result

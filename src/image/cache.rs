@@ -91,6 +91,7 @@ struct Key {
     digest: Digest,
     max_dimension_px: u32,
     max_bytes: usize,
+    max_decode_bytes: u64,
 }
 
 struct Entry {
@@ -118,6 +119,7 @@ fn key(digest: &Digest, limits: ImageLimits) -> Key {
         digest: *digest,
         max_dimension_px: limits.max_dimension_px,
         max_bytes: limits.max_bytes,
+        max_decode_bytes: limits.max_decode_bytes,
     }
 }
 

@@ -1,10 +1,11 @@
 //! Bounded decoding of an image payload to 8-bit pixels, accepting what
 //! `sharp(buf, { failOnError: false }).rotate()` accepts before it resizes.
 //!
-//! Memory is bounded three ways: sharp's default input pixel limit is checked
-//! on the declared dimensions before any pixel buffer exists; the `image`
+//! Memory is bounded three ways: sharp's default input pixel limit and the
+//! decode budget ([`DECODE_BUDGET`]: pixels × bytes per pixel) are checked on
+//! the declared dimensions before any pixel buffer exists; the `image`
 //! crate's limits cap each side and the total allocation; the reduced-scale
-//! JPEG decoder has its own buffer cap. Errors are plain message strings; the
+//! JPEG decoder has the same buffer cap. Errors are plain message strings; the
 //! caller prefixes them with `Error: ` like JavaScript's `String(err)`.
 //!
 //! The EXIF orientation is returned, not applied: the pipeline turns the small
@@ -30,8 +31,16 @@ pub(crate) const MSG_UNSUPPORTED: &str = "Input buffer contains unsupported imag
 
 /// Largest side the decoder accepts.
 const MAX_SIDE: u32 = 65_535;
-/// Largest total allocation a decoder may make (about 178 megapixels of RGB).
-pub(crate) const MAX_ALLOC: u64 = 512 * 1024 * 1024;
+/// The memory budget of one decode: width × height × bytes per pixel of the
+/// colour type the decoder produces. An image over it is refused from its
+/// header, before any pixel buffer exists, with sharp's pixel-limit message
+/// (so the caller writes the same "omitted image payload" note); a JPEG that
+/// is to be shrunk is decoded at 1/2, 1/4 or 1/8 scale first, and only that
+/// scaled size counts. The decoders' own allocation cap is the same figure.
+/// 256 MiB is 64 megapixels of RGBA or about 89 of RGB. This is the default;
+/// the `maxDecodeBytes` option ([`super::ImageLimits::max_decode_bytes`])
+/// sets another.
+pub(crate) const DECODE_BUDGET: u64 = 256 * 1024 * 1024;
 
 /// Decoded pixels as stored in the file, with what is needed to finish the job.
 #[derive(Debug)]
@@ -45,12 +54,17 @@ pub(crate) struct Decoded {
     pub(crate) orientation: Orientation,
 }
 
-fn decoder_limits() -> Limits {
+fn decoder_limits(budget: u64) -> Limits {
     let mut limits = Limits::default();
     limits.max_image_width = Some(MAX_SIDE);
     limits.max_image_height = Some(MAX_SIDE);
-    limits.max_alloc = Some(MAX_ALLOC);
+    limits.max_alloc = Some(budget);
     limits
+}
+
+/// Whether `w × h` pixels of `bytes_per_pixel` each exceed `budget` bytes.
+pub(crate) fn over_budget(w: u32, h: u32, bytes_per_pixel: u8, budget: u64) -> bool {
+    u64::from(w) * u64::from(h) * u64::from(bytes_per_pixel) > budget
 }
 
 /// Whether `w × h` exceeds sharp's default input pixel limit.
@@ -63,7 +77,17 @@ pub(crate) fn over_pixel_limit(w: u32, h: u32) -> bool {
 /// JPEG may be decoded at 1/2, 1/4 or 1/8 scale when that still leaves at
 /// least the fitted size. Formats sharp cannot read (BMP, and anything the
 /// magic bytes do not identify) fail with sharp's "unsupported image format".
+#[cfg(test)]
 pub(crate) fn decode(bytes: &[u8], fit_side: Option<u32>) -> Result<Decoded, String> {
+    decode_within(bytes, fit_side, DECODE_BUDGET)
+}
+
+/// [`decode`] within a decode budget of `budget` bytes instead of the default.
+pub(crate) fn decode_within(
+    bytes: &[u8],
+    fit_side: Option<u32>,
+    budget: u64,
+) -> Result<Decoded, String> {
     let format = sniff_format(bytes)
         .filter(|f| f.sharp_readable())
         .ok_or_else(|| MSG_UNSUPPORTED.to_owned())?;
@@ -74,14 +98,14 @@ pub(crate) fn decode(bytes: &[u8], fit_side: Option<u32>) -> Result<Decoded, Str
         }
     }
     if let (Format::Jpeg, Some(side)) = (format, fit_side) {
-        if let Some(decoded) = jpeg_scaled::decode(bytes, side) {
+        if let Some(decoded) = jpeg_scaled::decode(bytes, side, budget) {
             return Ok(decoded);
         }
     }
-    decode_full(bytes)
+    decode_full(bytes, budget)
 }
 
-fn decode_full(bytes: &[u8]) -> Result<Decoded, String> {
+fn decode_full(bytes: &[u8], budget: u64) -> Result<Decoded, String> {
     let format = image::guess_format(bytes).map_err(|_| MSG_UNSUPPORTED.to_owned())?;
     if !matches!(
         format,
@@ -90,10 +114,10 @@ fn decode_full(bytes: &[u8]) -> Result<Decoded, String> {
         return Err(MSG_UNSUPPORTED.to_owned());
     }
     let mut reader = ImageReader::with_format(Cursor::new(bytes), format);
-    reader.limits(decoder_limits());
+    reader.limits(decoder_limits(budget));
     let mut decoder = reader.into_decoder().map_err(|e| e.to_string())?;
     let (w, h) = decoder.dimensions();
-    if over_pixel_limit(w, h) {
+    if over_pixel_limit(w, h) || over_budget(w, h, decoder.color_type().bytes_per_pixel(), budget) {
         return Err(MSG_PIXEL_LIMIT.to_owned());
     }
     // A broken EXIF block is ignored, as sharp ignores it.
@@ -146,6 +170,27 @@ mod tests {
         // Just over the limit on one side only still counts pixels, like sharp.
         let png = png_with_ihdr(0x3FFF + 1, 0x3FFF);
         assert_eq!(decode(&png, Some(1200)).unwrap_err(), MSG_PIXEL_LIMIT);
+    }
+
+    #[test]
+    fn images_over_the_decode_budget_are_refused_before_decoding() {
+        // 11,500 × 11,500 RGB: 397 MB of pixels, under sharp's pixel limit.
+        let png = png_with_ihdr(11_500, 11_500);
+        assert_eq!(decode(&png, None).unwrap_err(), MSG_PIXEL_LIMIT);
+        assert_eq!(decode(&png, Some(1200)).unwrap_err(), MSG_PIXEL_LIMIT);
+        // 9,000 × 9,000 RGB (243 MB) is within it: the decoder runs (and
+        // fails on the missing data instead).
+        let err = decode(&png_with_ihdr(9_000, 9_000), None).unwrap_err();
+        assert_ne!(err, MSG_PIXEL_LIMIT);
+        assert!(over_budget(8193, 8192, 4, DECODE_BUDGET));
+        assert!(!over_budget(8192, 8192, 4, DECODE_BUDGET));
+        // A smaller budget refuses what the default accepts.
+        let png = encode_png(&gradient_rgb(300, 200));
+        assert!(decode_within(&png, None, 300 * 200 * 3).is_ok());
+        assert_eq!(
+            decode_within(&png, None, 300 * 200 * 3 - 1).unwrap_err(),
+            MSG_PIXEL_LIMIT
+        );
     }
 
     #[test]

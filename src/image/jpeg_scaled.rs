@@ -18,7 +18,7 @@ use std::io::Cursor;
 use image::metadata::Orientation;
 use jpeg_decoder::{Decoder, PixelFormat};
 
-use super::decode::{over_pixel_limit, Decoded, MAX_ALLOC};
+use super::decode::{over_budget, over_pixel_limit, Decoded};
 use super::resize::{fit_inside, Pixels};
 
 /// Side length after scaling by `eighths / 8`, as the IDCT produces it.
@@ -39,10 +39,11 @@ pub(crate) fn choose_eighths(stored: (u32, u32), target: (u32, u32)) -> Option<u
 }
 
 /// Decode at the smallest scale that still covers `fit_inside(…, side)`, or
-/// `None` to let the full decoder handle the file.
-pub(crate) fn decode(bytes: &[u8], side: u32) -> Option<Decoded> {
+/// `None` to let the full decoder handle the file (which refuses what is
+/// over `budget`).
+pub(crate) fn decode(bytes: &[u8], side: u32, budget: u64) -> Option<Decoded> {
     let mut d = Decoder::new(Cursor::new(bytes));
-    d.set_max_decoding_buffer_size(usize::try_from(MAX_ALLOC).ok()?);
+    d.set_max_decoding_buffer_size(usize::try_from(budget).ok()?);
     d.read_info().ok()?;
     let info = d.info()?;
     let stored = (u32::from(info.width), u32::from(info.height));
@@ -57,6 +58,9 @@ pub(crate) fn decode(bytes: &[u8], side: u32) -> Option<Decoded> {
     // fit_inside is symmetric in its axes, so the stored orientation can be used.
     let eighths = choose_eighths(stored, fit_inside(stored.0, stored.1, side))?;
     let (w, h) = (scaled(stored.0, eighths), scaled(stored.1, eighths));
+    if over_budget(w, h, if grey { 1 } else { 3 }, budget) {
+        return None;
+    }
     // Asking for exactly these sides makes the decoder pick this scale.
     let got = d
         .scale(u16::try_from(w).ok()?, u16::try_from(h).ok()?)
@@ -88,6 +92,7 @@ pub(crate) fn decode(bytes: &[u8], side: u32) -> Option<Decoded> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::image::decode::DECODE_BUDGET;
     use crate::image::test_support::{encode_jpeg, gradient_rgb};
 
     #[test]
@@ -104,19 +109,19 @@ mod tests {
     #[test]
     fn decodes_at_half_and_eighth_scale() {
         let jpeg = encode_jpeg(&gradient_rgb(800, 600), 90);
-        let d = decode(&jpeg, 260).unwrap();
+        let d = decode(&jpeg, 260, DECODE_BUDGET).unwrap();
         assert_eq!((d.px.width, d.px.height, d.stored), (400, 300, (800, 600)));
         assert_eq!(d.px.data.len(), 400 * 300 * 3);
-        let d = decode(&jpeg, 60).unwrap();
+        let d = decode(&jpeg, 60, DECODE_BUDGET).unwrap();
         assert_eq!((d.px.width, d.px.height), (100, 75));
         // Nothing to gain at full scale.
-        assert!(decode(&jpeg, 400).is_none());
+        assert!(decode(&jpeg, 400, DECODE_BUDGET).is_none());
     }
 
     #[test]
     fn garbage_falls_back() {
-        assert!(decode(b"\xFF\xD8\xFF\xE0garbage", 10).is_none());
+        assert!(decode(b"\xFF\xD8\xFF\xE0garbage", 10, DECODE_BUDGET).is_none());
         let jpeg = encode_jpeg(&gradient_rgb(64, 64), 90);
-        assert!(decode(&jpeg[..40], 8).is_none());
+        assert!(decode(&jpeg[..40], 8, DECODE_BUDGET).is_none());
     }
 }

@@ -65,7 +65,7 @@ pub use self::cache::{CacheStats, Digest};
 pub use self::header::header_dimensions;
 pub use self::mime::sniff_mime;
 
-use self::decode::{decode, over_pixel_limit};
+use self::decode::{decode_within, over_pixel_limit};
 use self::header::sniff_format;
 
 /// Longest side an image may keep without being resized (OpenClaw default).
@@ -73,12 +73,20 @@ pub const DEFAULT_MAX_DIMENSION_PX: u32 = 1200;
 /// Largest decoded payload an image may keep (Anthropic's 5 MiB limit).
 pub const DEFAULT_MAX_BYTES: usize = 5 * 1024 * 1024;
 
+/// Default decode budget (option `maxDecodeBytes`): 256 MiB of pixels as
+/// decoded, width × height × bytes per pixel.
+pub const DEFAULT_MAX_DECODE_BYTES: u64 = decode::DECODE_BUDGET;
+
 /// Size limits for one image. Zero values are treated as 1, as the reference
 /// clamps both options with `Math.max(value, 1)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ImageLimits {
     pub max_dimension_px: u32,
     pub max_bytes: usize,
+    /// An image whose decoded pixels (width × height × bytes per pixel)
+    /// would take more is omitted before decoding, with sharp's pixel-limit
+    /// note; a JPEG to be shrunk counts at the reduced scale it decodes at.
+    pub max_decode_bytes: u64,
 }
 
 impl Default for ImageLimits {
@@ -86,6 +94,7 @@ impl Default for ImageLimits {
         ImageLimits {
             max_dimension_px: DEFAULT_MAX_DIMENSION_PX,
             max_bytes: DEFAULT_MAX_BYTES,
+            max_decode_bytes: DEFAULT_MAX_DECODE_BYTES,
         }
     }
 }
@@ -205,7 +214,7 @@ pub fn sanitize_image(data: &str, limits: ImageLimits) -> ImageDecision {
     // With known dimensions the image will be shrunk to the grid's first side
     // at most, and a JPEG can be decoded at a reduced scale for it.
     let fit_side = header.and_then(|(w, h)| reduce::first_side(max_dim, w.max(h)));
-    let decoded = match decode(&bytes, fit_side) {
+    let decoded = match decode_within(&bytes, fit_side, limits.max_decode_bytes) {
         Ok(d) => d,
         Err(message) => return omitted_error(&message),
     };
@@ -572,6 +581,7 @@ mod tests {
         let limits = ImageLimits {
             max_dimension_px: 150,
             max_bytes: 2_000,
+            ..ImageLimits::default()
         };
         let r = reason(sanitize_image(&b64(&png), limits));
         assert!(
@@ -609,6 +619,7 @@ mod tests {
         let limits = ImageLimits {
             max_dimension_px: 0,
             max_bytes: usize::MAX,
+            ..ImageLimits::default()
         };
         let (_, w, h) = replaced(sanitize_image(&png, limits));
         assert_eq!((w, h), (1, 1));

@@ -1,6 +1,9 @@
-//! `repairSessionFile(path, {backup, dryRun})`: the only file I/O of the addon besides the CLI.
+//! `repairSessionFile(path, {backup, dryRun})` and the CLI's `writeFileAtomic`: the only file
+//! I/O of the addon, both through `crate::atomic_file`.
 
+use crate::atomic_file::{replace_file, ReplaceOptions};
 use crate::session_file::{repair_session_file, RepairOptions};
+use napi::bindgen_prelude::Buffer;
 use napi_derive::napi;
 use std::path::Path;
 
@@ -47,4 +50,35 @@ pub fn repair_session_file_js(
         reason: r.reason.clone(),
         warning: r.warning(p),
     }
+}
+
+#[napi(object)]
+pub struct WrittenFile {
+    /// The file written (symlinks resolved).
+    pub path: String,
+    pub backup_path: Option<String>,
+}
+
+/// The package's one file writer, for the command-line tool: replaces `path` (symlinks written
+/// through) with `data` crash-safely; with `expect`, only if the file still holds those bytes,
+/// and with `backup`, saving them first. Not part of the public API (`index.js` does not export it).
+#[napi(catch_unwind, js_name = "writeFileAtomic")]
+pub fn write_file_atomic_js(
+    path: String,
+    data: Buffer,
+    mode: Option<u32>,
+    expect: Option<Buffer>,
+    backup: Option<bool>,
+) -> napi::Result<WrittenFile> {
+    let opts = ReplaceOptions {
+        mode,
+        expect: expect.as_deref(),
+        backup: backup.unwrap_or(false),
+    };
+    let done = replace_file(Path::new(&path), &data, &opts)
+        .map_err(|e| napi::Error::new(napi::Status::GenericFailure, e.to_string()))?;
+    Ok(WrittenFile {
+        path: done.path.to_string_lossy().into_owned(),
+        backup_path: done.backup_path.map(|b| b.to_string_lossy().into_owned()),
+    })
 }

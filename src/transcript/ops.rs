@@ -79,6 +79,13 @@ fn limits(cfg: &Value) -> ImageLimits {
     {
         l.max_bytes = b.floor().clamp(1.0, usize::MAX as f64) as usize;
     }
+    if let Some(b) = cfg
+        .get("maxDecodeBytes")
+        .and_then(Value::as_f64)
+        .filter(|b| b.is_finite())
+    {
+        l.max_decode_bytes = b.floor().clamp(1.0, u64::MAX as f64) as u64;
+    }
     l
 }
 

@@ -1,0 +1,50 @@
+// Images within a memory budget: decompression bombs (PNG, GIF, WebP, JPEG: huge dimensions, zero
+// data, many frames) through 4 worker threads at once, in a child process whose peak RSS is read
+// from the kernel. Each image is refused from its header with the note OpenClaw writes for sharp's
+// pixel limit, or decoded at a reduced scale (JPEG); before the decode budget the same run peaked
+// at 7.2 GB and took 44 s here.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
+const child = fileURLToPath(new URL('./fixtures/bomb-child.mjs', import.meta.url))
+const OVER_BUDGET = '[bomb] omitted image payload: Error: Input image exceeds pixel limit'
+
+// name → what each worker must get back.
+const EXPECTED = {
+  'PNG 11,500 × 11,500, all zeros': OVER_BUDGET,
+  'PNG 30,000 × 8,000, no data': OVER_BUDGET,
+  'GIF 16,000 × 16,000 screen, 5,000 frames': OVER_BUDGET,
+  'GIF 16,000 × 16,000 frame, no data': OVER_BUDGET,
+  'WebP 16,384 × 16,384, no data': OVER_BUDGET,
+  // Decoded at 1/8 scale (2,000 × 2,000, 12 MB) and re-encoded: bounded, and kept as an image.
+  'JPEG 16,000 × 16,000, no data': 'image',
+}
+
+test('decompression bombs in 4 worker threads at once: refused or scaled down, peak RSS within 256 MiB of the start', { timeout: 120_000 }, async (t) => {
+  const stdout = await new Promise((resolve, reject) =>
+    execFile(process.execPath, [child], { maxBuffer: 1 << 24 }, (err, out, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(out))),
+  )
+  const m = JSON.parse(stdout)
+  t.diagnostic(`peak RSS ${m.peakBeforeMiB} MiB before, ${m.peakAfterMiB} MiB after; ${m.ms} ms; payload sizes ${JSON.stringify(m.sizes)}`)
+  assert.equal(m.results.length, 4)
+  for (const r of m.results) assert.deepEqual(r, EXPECTED)
+  assert.ok(m.peakAfterMiB - m.peakBeforeMiB < 256, `peak RSS grew by ${m.peakAfterMiB - m.peakBeforeMiB} MiB`)
+})
+
+test('maxDecodeBytes sets the budget: the same image is resized under the default and omitted under a smaller budget', async () => {
+  const { encodePng } = await import('./fixtures/png.mjs')
+  const { th } = await import('./fixtures/helpers.mjs')
+  // 1,600 × 1,200 RGB: 5.76 MB of pixels as decoded, over the 1,200 px side so it must be decoded.
+  const block = { type: 'image', data: encodePng(1600, 1200).toString('base64'), mimeType: 'image/png' }
+  const [resized] = th.sanitizeContentBlocksImages([block], 'tool:read')
+  assert.equal(resized.type, 'image')
+  assert.equal(resized.mimeType, 'image/jpeg')
+  const [within] = th.sanitizeContentBlocksImages([block], 'tool:read', { maxDecodeBytes: 1600 * 1200 * 3 })
+  assert.equal(within.type, 'image')
+  const [omitted] = th.sanitizeContentBlocksImages([block], 'tool:read', { maxDecodeBytes: 1600 * 1200 * 3 - 1 })
+  assert.deepEqual(omitted, { type: 'text', text: '[tool:read] omitted image payload: Error: Input image exceeds pixel limit' })
+  const [history] = th.sanitizeSessionMessagesImages([{ role: 'user', content: [block] }], 'session:history', { maxDecodeBytes: 1_000_000 })
+  assert.deepEqual(history.content, [{ type: 'text', text: '[session:history] omitted image payload: Error: Input image exceeds pixel limit' }])
+})
