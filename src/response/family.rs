@@ -23,6 +23,7 @@ pub const FORMATS: &[&str] = &[
     "deepseek_v3",
     "deepseek_v31",
     "deepseek_v32",
+    "deepseek_v4",
     "kimi_k2",
     "llama3_json",
     "pythonic",
@@ -88,7 +89,7 @@ impl Family {
             "minimax_m1" => Family::MinimaxM1,
             "minimax_m2" => Family::MinimaxM2,
             "deepseek_v3" | "deepseek_v31" => Family::DeepSeek,
-            "deepseek_v32" => Family::DeepSeekV32,
+            "deepseek_v32" | "deepseek_v4" => Family::DeepSeekV32,
             "kimi_k2" => Family::KimiK2,
             "llama3_json" => Family::Llama3Json,
             "pythonic" => Family::Pythonic,
@@ -131,7 +132,9 @@ impl Family {
             Family::SeedOss
         } else if has(&["minimax-m1", "minimax_m1"]) {
             Family::MinimaxM1
-        } else if has(&["deepseek-v3.2", "deepseek_v3.2", "deepseek-v32"]) && !has(&["exp"]) {
+        } else if has(&["deepseek-v4", "deepseek_v4"])
+            || (has(&["deepseek-v3.2", "deepseek_v3.2", "deepseek-v32"]) && !has(&["exp"]))
+        {
             Family::DeepSeekV32
         } else if has(&["llama-4", "llama4", "llama_4"]) {
             Family::Llama4Pythonic

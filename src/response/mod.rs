@@ -40,6 +40,7 @@
 pub mod deepseek_v3;
 pub mod deepseek_v31;
 pub mod deepseek_v32;
+pub mod dsml;
 pub mod ernie45;
 pub mod family;
 pub mod gigachat3;
@@ -54,6 +55,8 @@ pub mod jamba;
 pub mod json;
 pub mod json_calls;
 pub mod kimi_k2;
+#[cfg(test)]
+pub(crate) mod linearity;
 pub mod llama3_json;
 pub mod llama4_pythonic;
 pub mod longcat;

@@ -276,6 +276,11 @@ impl Budget {
         self.0 = self.0.saturating_sub(n);
         self.0 > 0
     }
+
+    /// True once the budget is spent.
+    pub fn spent(&self) -> bool {
+        self.0 == 0
+    }
 }
 
 /// Widen `start..end` to cover a Markdown code fence around it (`` ```json\n…\n``` ``, any

@@ -119,6 +119,8 @@ enum Check {
     /// Counts only when this marker comes somewhere later (Kimi's lone `<|tool_call_begin|>`,
     /// Qwen3-Coder's unwrapped `<function=` needing `</function>`).
     Later(&'static str, Family),
+    /// A DSML section or invoke tag in any of its bar spellings ([`super::dsml`]).
+    Dsml,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -224,7 +226,7 @@ fn closers(f: Family) -> &'static [&'static str] {
             "<｜tool▁call▁end｜>",
             "<｜end▁of▁sentence｜>",
         ],
-        Family::DeepSeekV32 => &["</｜DSML｜function_calls>", "</｜DSML｜invoke>"],
+        Family::DeepSeekV32 => super::dsml::CLOSERS,
         Family::KimiK2 => &[
             "<|tool_calls_section_end|>",
             "<|tool_call_section_end|>",
@@ -260,8 +262,6 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
         call("<｜tool▁calls▁begin｜>", Check::Fam(Family::DeepSeek)),
         call("<｜tool▁call▁begin｜>", Check::Fam(Family::DeepSeek)),
         call("<seed:tool_call>", Check::Fam(Family::SeedOss)),
-        call("<｜DSML｜function_calls>", Check::Fam(Family::DeepSeekV32)),
-        call("<｜DSML｜invoke", Check::Fam(Family::DeepSeekV32)),
         call("<｜tool_calls_begin｜>", Check::Fam(Family::Step3)),
         call("<｜tool_call_begin｜>", Check::Fam(Family::Step3)),
         call("<steptml:invoke", Check::Fam(Family::Step3)),
@@ -285,6 +285,7 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
             kind: Kind::Call(Check::Fam(Family::Gigachat3)),
         },
     ];
+    v.extend(dsml_lits());
     // Hunyuan's `<answer>` wrapper counts when a call block follows (`auto` would then detect
     // Hunyuan and strip it, as the whole-reply parse of the family does).
     for tag in ["<answer>", "</answer>"] {
@@ -307,6 +308,19 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
         }
     }
     v
+}
+
+/// The DSML openers in every bar spelling: `<` and the first character of the head, settled by
+/// [`Check::Dsml`].
+fn dsml_lits() -> Vec<Lit> {
+    ["<｜", "<‖", "<|", "< "]
+        .into_iter()
+        .map(|s| Lit {
+            pre: "",
+            s,
+            kind: Kind::Call(Check::Dsml),
+        })
+        .collect()
 }
 
 /// The reasoning markers: every opening tag, and the closing tags of R1-style pairs.
@@ -719,11 +733,16 @@ impl Machine {
         let mut v = think_lits();
         if self.calls_on {
             match self.lock {
-                Some(f) => v.extend(openers(f, self.unwrapped).into_iter().map(|(pre, s)| Lit {
-                    pre,
-                    s,
-                    kind: Kind::Call(Check::Fam(f)),
-                })),
+                Some(f) => {
+                    v.extend(openers(f, self.unwrapped).into_iter().map(|(pre, s)| Lit {
+                        pre,
+                        s,
+                        kind: Kind::Call(Check::Fam(f)),
+                    }));
+                    if f == Family::DeepSeekV32 {
+                        v.extend(dsml_lits());
+                    }
+                }
                 None => v.extend(detect_lits(self.hint, self.unwrapped)),
             }
         }
@@ -938,6 +957,16 @@ impl Machine {
                     }
                 } else {
                     Verdict::More
+                }
+            }
+            Check::Dsml => {
+                let back = self.buf[..after].chars().next_back().map_or(0, char::len_utf8);
+                let head = &self.buf[after - back..];
+                let head = &head[..floor(head, WINDOW)];
+                match super::dsml::head(head) {
+                    Some((_, "function_calls" | "invoke")) => yes(Family::DeepSeekV32),
+                    None if !full && super::dsml::head_prefix(head) => Verdict::More,
+                    _ => Verdict::No,
                 }
             }
             Check::Later(marker, f) => {
