@@ -979,7 +979,22 @@ export interface CleanedResponse {
   format: ResponseFormat | null
   /** What could not be cleaned as expected: truncated calls, malformed JSON arguments (kept as text). */
   problems: string[]
+  /** The stable kind of each problem, in the same order (match on these, not on the wording). */
+  problemKinds: ProblemKind[]
 }
+
+/** The stable kind of a reported problem. */
+export type ProblemKind =
+  | 'truncated'
+  | 'bad-arguments'
+  | 'unreadable-block'
+  | 'skipped-call'
+  | 'reasoning-unclosed'
+  | 'unsupported-format'
+  | 'overlap'
+  | 'kept-as-code'
+  | 'call-in-reasoning'
+  | 'other'
 
 /**
  * Recovers tool calls that an open-weight model (Qwen, GLM, MiniMax, DeepSeek, Kimi, Llama, Mistral,
@@ -1013,6 +1028,8 @@ export interface ResponseStreamEnd extends ResponseStreamChunk {
   format: ResponseFormat | null
   /** Every problem met in the whole reply (as `cleanResponse(whole).problems`). */
   problems: string[]
+  /** The stable kind of each problem (as `cleanResponse(whole).problemKinds`). */
+  problemKinds: ProblemKind[]
 }
 
 /**

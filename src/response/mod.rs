@@ -37,6 +37,8 @@
 //! (unless a plain-text family is named). Shared readers: [`json_calls`] (JSON-bodied calls),
 //! [`pyliteral`] (Python literals), [`xml_invoke`] (MiniMax-M2 / Step-3 / DSML invokes), [`typing`] (values).
 
+#[cfg(test)]
+mod cases;
 pub mod deepseek_v3;
 pub mod deepseek_v31;
 pub mod deepseek_v32;
@@ -65,6 +67,7 @@ pub mod minimax_m2;
 pub mod mistral;
 pub mod olmo3;
 pub mod phi4_mini;
+pub mod problem;
 pub mod pyliteral;
 pub mod pythonic;
 pub mod qwen3_coder;
