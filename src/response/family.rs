@@ -5,7 +5,7 @@
 //! 4.7, DeepSeek V3 and V3.1).
 
 use super::{
-    deepseek_v3, deepseek_v32, ernie45, gigachat3, glm45, gpt_oss, granite, granite_20b_fc, hermes,
+    deepseek_v3, deepseek_v32, ernie45, gemma4, gigachat3, glm45, gpt_oss, granite, granite_20b_fc, hermes,
     hunyuan_a13b, internlm2, jamba, kimi_k2, llama3_json, llama4_pythonic, longcat, minimax_m1,
     minimax_m2, mistral, olmo3, phi4_mini, pythonic, qwen3_coder, seed_oss, step3, xlam, Ctx,
     Parsed,
@@ -42,6 +42,7 @@ pub const FORMATS: &[&str] = &[
     "jamba",
     "olmo3",
     "gigachat3",
+    "gemma4",
 ];
 
 /// A tool-call family: the unit of detection and parsing.
@@ -76,6 +77,8 @@ pub enum Family {
     Jamba,
     Olmo3,
     Gigachat3,
+    /// Gemma 4's `<|tool_call>call:NAME{…}<tool_call|>`.
+    Gemma4,
 }
 
 impl Family {
@@ -108,6 +111,7 @@ impl Family {
             "jamba" => Family::Jamba,
             "olmo3" => Family::Olmo3,
             "gigachat3" => Family::Gigachat3,
+            "gemma4" => Family::Gemma4,
             _ => return None,
         })
     }
@@ -194,6 +198,7 @@ impl Family {
                 | Family::Olmo3
                 | Family::Granite
                 | Family::GptOss
+                | Family::Gemma4
         )
     }
 }
@@ -235,5 +240,6 @@ fn parse_family_raw(family: Family, text: &str, cx: &Ctx) -> Parsed {
         Family::Jamba => jamba::parse(text, cx),
         Family::Olmo3 => olmo3::parse(text, cx),
         Family::Gigachat3 => gigachat3::parse(text, cx),
+        Family::Gemma4 => gemma4::parse(text, cx),
     }
 }

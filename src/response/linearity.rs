@@ -105,6 +105,10 @@ const CASES: &[(&str, &[&str])] = &[
     ("<function_call>{", &["granite_20b_fc"]),
     ("function call<|role_sep|>{", &["gigachat3"]),
     ("<function_calls>\nf(", &["olmo3"]),
+    ("<|tool_call>call:f{a:<|\"|>", &["gemma4"]),
+    ("call:f{a:{", &["gemma4"]),
+    ("<‖DSML‖tool_calls><｜｜DSML｜｜invoke name=\"f\">", &["deepseek_v4"]),
+    ("< | DSML", &["deepseek_v4"]),
 ];
 
 #[test]

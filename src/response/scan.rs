@@ -37,6 +37,7 @@ const OPENERS: &[(&str, Family)] = &[
     ("<|tool_call|>", Family::Granite),
     ("<|channel|>", Family::GptOss),
     ("<|start|>assistant", Family::GptOss),
+    ("<|tool_call>", Family::Gemma4),
 ];
 
 /// Openers of the families that are detected only when hinted.

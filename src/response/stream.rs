@@ -199,6 +199,7 @@ fn openers(f: Family, unwrapped: bool) -> Vec<(&'static str, &'static str)> {
         Family::Internlm2 => &["<|action_start|>"],
         Family::Mistral => &["[TOOL_CALLS"],
         Family::Granite20bFc => &["<function_call>"],
+        Family::Gemma4 => &["<|tool_call>", "<tool_call|>"],
         Family::Phi4Mini => return vec![("functools", "[")],
         Family::Gigachat3 => return vec![("function call", "<|role_sep|>")],
         // Read at `finish` (see the module doc).
@@ -240,6 +241,7 @@ fn closers(f: Family) -> &'static [&'static str] {
         ],
         Family::Longcat => &["</longcat_tool_call>"],
         Family::Internlm2 => &["<|action_end|>"],
+        Family::Gemma4 => &["<tool_call|>"],
         _ => &[],
     }
 }
@@ -269,6 +271,7 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
         call("<|tool_call|>", Check::Fam(Family::Granite)),
         call("<|channel|>", Check::Fam(Family::GptOss)),
         call("<|start|>assistant", Check::Fam(Family::GptOss)),
+        call("<|tool_call>", Check::Fam(Family::Gemma4)),
         call("<tool_call>", Check::ToolCall),
         call("<tool_calls>", Check::ToolCalls),
         call("<|action_start|>", Check::ActionStart),
@@ -699,7 +702,7 @@ impl Machine {
             hint,
             lock,
             calls_on,
-            unwrapped: model_hint == Some(Family::Qwen3Coder),
+            unwrapped: model_hint == Some(Family::Qwen3Coder) || lock == Some(Family::Gemma4),
             batch: hint.is_some_and(Family::reads_plain_text),
             extra,
             tool_mode: opts.tool_calls,
