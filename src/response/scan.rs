@@ -75,6 +75,7 @@ pub fn refine(found: Family, hint: Option<Family>) -> Family {
 fn detect_marker(text: &str, hint: Option<Family>) -> Option<Family> {
     let mut kimi_args = Finder::new("<|tool_call_argument_begin|>");
     let mut function_end = Finder::new("</function>");
+    let mut invoke_end = Finder::new("</invoke>");
     let bytes = text.as_bytes();
     for at in memchr::memchr2_iter(b'<', b'[', bytes) {
         let rest = &text[at..];
@@ -92,7 +93,7 @@ fn detect_marker(text: &str, hint: Option<Family>) -> Option<Family> {
         // Every `<` marker continues with one of these bytes; HTML and comparisons mostly do not.
         if !matches!(
             bytes.get(at + 1),
-            Some(b'|' | 0xEF | b'm' | b's' | b'l' | b't' | b'f')
+            Some(b'|' | 0xEF | b'm' | b's' | b'l' | b't' | b'f' | b'i')
         ) {
             continue;
         }
@@ -129,6 +130,9 @@ fn detect_marker(text: &str, hint: Option<Family>) -> Option<Family> {
             if body.trim_start().starts_with('{') {
                 return Some(Family::Granite20bFc);
             }
+        }
+        if rest.starts_with("<invoke name=") && invoke_end.find(text, at).is_some() {
+            return Some(Family::MinimaxM2);
         }
         if rest.starts_with("<|role_sep|>") && text[..at].ends_with("function call") {
             return Some(Family::Gigachat3);

@@ -177,7 +177,7 @@ fn openers(f: Family, unwrapped: bool) -> Vec<(&'static str, &'static str)> {
         Family::Granite => &["<tool_call>", "<|tool_call|>"],
         Family::MinimaxM1 | Family::Jamba => &["<tool_calls>"],
         Family::HunyuanA13b => &["<tool_calls>", "<answer>", "</answer>"],
-        Family::MinimaxM2 => &["<minimax:tool_call>"],
+        Family::MinimaxM2 => &["<minimax:tool_call>", "<invoke name="],
         Family::DeepSeek => &[
             "<｜tool▁calls▁begin｜>",
             "<｜tool▁call▁begin｜>",
@@ -221,7 +221,7 @@ fn closers(f: Family) -> &'static [&'static str] {
         Family::SeedOss => &["</seed:tool_call>"],
         Family::MinimaxM1 | Family::Jamba => &["</tool_calls>"],
         Family::HunyuanA13b => &["</tool_calls>", "<answer>", "</answer>"],
-        Family::MinimaxM2 => &["</minimax:tool_call>"],
+        Family::MinimaxM2 => &["</minimax:tool_call>", "</invoke>"],
         Family::DeepSeek => &[
             "<｜tool▁calls▁end｜>",
             "<｜tool▁call▁end｜>",
@@ -289,6 +289,11 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
         },
     ];
     v.extend(dsml_lits());
+    // MiniMax's invoke without its wrapper (the server stripped it).
+    v.push(call(
+        "<invoke name=",
+        Check::Later("</invoke>", Family::MinimaxM2),
+    ));
     // Hunyuan's `<answer>` wrapper counts when a call block follows (`auto` would then detect
     // Hunyuan and strip it, as the whole-reply parse of the family does).
     for tag in ["<answer>", "</answer>"] {
