@@ -5,7 +5,7 @@
 //! 4.7, DeepSeek V3 and V3.1).
 
 use super::{
-    deepseek_v3, deepseek_v32, ernie45, gemma4, gigachat3, glm45, gpt_oss, granite, granite_20b_fc, hermes,
+    bracket_calls, deepseek_v3, deepseek_v32, ernie45, gemma4, gigachat3, glm45, gpt_oss, granite, granite_20b_fc, hermes,
     hunyuan_a13b, internlm2, jamba, kimi_k2, llama3_json, llama4_pythonic, longcat, minimax_m1,
     minimax_m2, mistral, olmo3, phi4_mini, pythonic, qwen3_coder, seed_oss, step3, xlam, Ctx,
     Parsed,
@@ -43,6 +43,7 @@ pub const FORMATS: &[&str] = &[
     "olmo3",
     "gigachat3",
     "gemma4",
+    "bracket_calls",
 ];
 
 /// A tool-call family: the unit of detection and parsing.
@@ -79,6 +80,8 @@ pub enum Family {
     Gigachat3,
     /// Gemma 4's `<|tool_call>call:NAME{…}<tool_call|>`.
     Gemma4,
+    /// `[TOOL_CALL]…[/TOOL_CALL]` and LM Studio's `…[END_TOOL_REQUEST]`.
+    BracketCalls,
 }
 
 impl Family {
@@ -112,6 +115,7 @@ impl Family {
             "olmo3" => Family::Olmo3,
             "gigachat3" => Family::Gigachat3,
             "gemma4" => Family::Gemma4,
+            "bracket_calls" => Family::BracketCalls,
             _ => return None,
         })
     }
@@ -241,5 +245,6 @@ fn parse_family_raw(family: Family, text: &str, cx: &Ctx) -> Parsed {
         Family::Olmo3 => olmo3::parse(text, cx),
         Family::Gigachat3 => gigachat3::parse(text, cx),
         Family::Gemma4 => gemma4::parse(text, cx),
+        Family::BracketCalls => bracket_calls::parse(text, cx),
     }
 }

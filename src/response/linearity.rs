@@ -30,8 +30,8 @@ fn best_time(unit: &str, size: usize, copies: usize, runs: usize, f: &dyn Fn(&st
 /// reasons that have nothing to do with the algorithm (measured: a 3.5× step between 200 KB and
 /// 400 KB on a linear scan).
 pub(crate) fn growth(unit: &str, f: &dyn Fn(&str)) -> f64 {
-    let small = best_time(unit, 100_000, 10, 3, f);
-    let large = best_time(unit, 1_000_000, 1, 3, f);
+    let small = best_time(unit, 100_000, 10, 2, f);
+    let large = best_time(unit, 1_000_000, 1, 1, f);
     // A floor on the small time keeps timer resolution from inflating the ratio.
     large / small.max(1e-4)
 }
@@ -61,13 +61,14 @@ fn clean_with(format: &'static str) -> impl Fn(&str) {
     }
 }
 
-/// `(unit, formats)`: the adversarial unit and the formats it is cleaned with (`auto` always).
+/// `(unit, formats)`: the adversarial unit and the formats it is cleaned with (`auto` when the
+/// list is empty: the unit's markers are read in `auto`, by the same parser).
 const CASES: &[(&str, &[&str])] = &[
-    ("<tool_call>{", &["hermes", "xlam", "ernie45", "granite"]),
+    ("<tool_call>{", &["hermes", "xlam", "ernie45", "granite", "auto"]),
     ("<tool_call>{\"name\": \"f\", \"arguments\": {", &["hermes", "xlam"]),
     ("{\"name\": \"f\", \"arguments\": {", &["llama3_json", "xlam"]),
     ("{{{{[[[[", &["llama3_json", "xlam", "mistral"]),
-    ("<<<<[[[[", &["minimax_m2", "glm45"]),
+    ("<<<<[[[[", &["minimax_m2", "glm45", "auto"]),
     ("<tool_call>f<arg_key>k</arg_key><arg_value>", &["glm45"]),
     ("<tool_call><function=f><parameter=a>", &["qwen3_coder"]),
     ("<function=f><parameter=a>", &["qwen3_coder"]),
@@ -75,7 +76,7 @@ const CASES: &[(&str, &[&str])] = &[
         "<minimax:tool_call><invoke name=\"x\"><parameter name=\"y\">",
         &["minimax_m2"],
     ),
-    ("<invoke name=\"x\"><parameter name=\"y\">", &["minimax_m2"]),
+    ("<invoke name=\"x\"><parameter name=\"y\">", &["minimax_m2", "auto"]),
     (
         "<｜DSML｜function_calls><｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"a\">",
         &["deepseek_v32"],
@@ -108,13 +109,19 @@ const CASES: &[(&str, &[&str])] = &[
     ("<|tool_call>call:f{a:<|\"|>", &["gemma4"]),
     ("call:f{a:{", &["gemma4"]),
     ("<‖DSML‖tool_calls><｜｜DSML｜｜invoke name=\"f\">", &["deepseek_v4"]),
-    ("< | DSML", &["deepseek_v4"]),
+    ("< | DSML", &["deepseek_v4", "auto"]),
+    ("<|tool_call>call:f{", &["auto"]),
+    ("<|tool_call_start|>[f(", &["auto"]),
+    ("[TOOL_CALL]{tool => \"f\", args => {--a \"", &["auto"]),
+    ("[TOOL_CALL][TOOL_REQUEST][/TOOL_CALL]", &["auto"]),
+    ("[f]\n{\"a\": [END_TOOL_REQUEST]", &["auto", "bracket_calls"]),
 ];
 
 #[test]
 fn every_family_grows_linearly_on_adversarial_replies() {
     for &(unit, formats) in CASES {
-        for &format in formats.iter().chain(&["auto"]) {
+        let auto: &[&str] = &["auto"];
+        for &format in if formats.is_empty() { auto } else { formats } {
             assert_linear(format, unit, &clean_with(format));
         }
     }

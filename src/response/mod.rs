@@ -44,6 +44,7 @@ pub mod deepseek_v31;
 pub mod deepseek_v32;
 pub mod dsml;
 pub mod bare_json;
+pub mod bracket_calls;
 pub mod ernie45;
 pub mod family;
 pub mod gemma4;
@@ -193,13 +194,24 @@ impl Parsed {
     /// outside the blocks already found: wrappers such as Hunyuan's `<answer>`, ERNIE's
     /// `<response>`, Llama's `<|eom_id|>`.
     pub fn strip_markup(&mut self, text: &str, tags: &[&str]) {
+        self.blocks.sort_by_key(|b| b.start);
+        // The largest block end up to each block, so one binary search tells whether a position is
+        // inside some block (blocks may overlap until `normalize`).
+        let mut reach = Vec::with_capacity(self.blocks.len());
+        let mut far = 0;
+        for b in &self.blocks {
+            far = far.max(b.end);
+            reach.push(far);
+        }
         let mut extra = Vec::new();
         for tag in tags {
             let mut f = scan::Finder::new(tag);
             let mut at = 0;
             while let Some(i) = f.find(text, at) {
                 at = i + tag.len();
-                if !self.blocks.iter().any(|b| b.start <= i && i < b.end) {
+                let before = self.blocks.partition_point(|b| b.start <= i);
+                let inside = before > 0 && reach[before - 1] > i;
+                if !inside {
                     extra.push(Block {
                         start: i,
                         end: at,

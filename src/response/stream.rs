@@ -121,6 +121,8 @@ enum Check {
     Later(&'static str, Family),
     /// A DSML section or invoke tag in any of its bar spellings ([`super::dsml`]).
     Dsml,
+    /// `[NAME]` on its own line, then `{`, with `[END_TOOL_REQUEST]` somewhere later (LM Studio).
+    NamedRequest,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -200,14 +202,15 @@ fn openers(f: Family, unwrapped: bool) -> Vec<(&'static str, &'static str)> {
         Family::Mistral => &["[TOOL_CALLS"],
         Family::Granite20bFc => &["<function_call>"],
         Family::Gemma4 => &["<|tool_call>", "<tool_call|>"],
+        // Its openers need a look ahead (`bracket_lits`).
+        Family::BracketCalls => &[],
         Family::Phi4Mini => return vec![("functools", "[")],
         Family::Gigachat3 => return vec![("function call", "<|role_sep|>")],
-        // Read at `finish` (see the module doc).
-        Family::Llama3Json
-        | Family::Pythonic
-        | Family::Llama4Pythonic
-        | Family::Xlam
-        | Family::Olmo3 => &[],
+        // Their special-token wrappers, when `auto` found one; named, they are read at `finish`
+        // (see the module doc).
+        Family::Pythonic => &["<|tool_call_start|>"],
+        Family::Llama4Pythonic => &["<|python_start|>"],
+        Family::Llama3Json | Family::Xlam | Family::Olmo3 => &[],
     };
     v.iter().map(|s| ("", *s)).collect()
 }
@@ -242,6 +245,9 @@ fn closers(f: Family) -> &'static [&'static str] {
         Family::Longcat => &["</longcat_tool_call>"],
         Family::Internlm2 => &["<|action_end|>"],
         Family::Gemma4 => &["<tool_call|>"],
+        Family::Pythonic => &["<|tool_call_end|>"],
+        Family::BracketCalls => &["[/TOOL_CALL]", "[END_TOOL_REQUEST]"],
+        Family::Llama4Pythonic => &["<|python_end|>"],
         _ => &[],
     }
 }
@@ -272,6 +278,8 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
         call("<|channel|>", Check::Fam(Family::GptOss)),
         call("<|start|>assistant", Check::Fam(Family::GptOss)),
         call("<|tool_call>", Check::Fam(Family::Gemma4)),
+        call("<|python_start|>", Check::Fam(Family::Llama4Pythonic)),
+        call("<|tool_call_start|>", Check::Fam(Family::Pythonic)),
         call("<tool_call>", Check::ToolCall),
         call("<tool_calls>", Check::ToolCalls),
         call("<|action_start|>", Check::ActionStart),
@@ -289,6 +297,7 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
         },
     ];
     v.extend(dsml_lits());
+    v.extend(bracket_lits());
     // MiniMax's invoke without its wrapper (the server stripped it).
     v.push(call(
         "<invoke name=",
@@ -329,6 +338,26 @@ fn dsml_lits() -> Vec<Lit> {
             kind: Kind::Call(Check::Dsml),
         })
         .collect()
+}
+
+/// The openers of [`Family::BracketCalls`], each counted only when its closing word follows.
+fn bracket_lits() -> Vec<Lit> {
+    let call = |s: &'static str, c: Check| Lit {
+        pre: "",
+        s,
+        kind: Kind::Call(c),
+    };
+    vec![
+        call(
+            "[TOOL_CALL]",
+            Check::Later("[/TOOL_CALL]", Family::BracketCalls),
+        ),
+        call(
+            "[TOOL_REQUEST]",
+            Check::Later("[END_TOOL_REQUEST]", Family::BracketCalls),
+        ),
+        call("[", Check::NamedRequest),
+    ]
 }
 
 /// The reasoning markers: every opening tag, and the closing tags of R1-style pairs.
@@ -650,7 +679,8 @@ pub struct Machine {
     /// The markers looked for now (shared between machines of the same configuration).
     table: Arc<Table>,
     /// The last `Later` search: `(marker, from, hit, searched up to)`, absolute positions.
-    memo: Option<(&'static str, usize, Option<usize>, usize)>,
+    /// One per marker (a handful), so markers that alternate do not evict each other.
+    memo: Vec<(&'static str, usize, Option<usize>, usize)>,
     /// Bytes parsed so far to test whether the current block is finished.
     spent: usize,
     finished: bool,
@@ -713,7 +743,7 @@ impl Machine {
             tool_mode: opts.tool_calls,
             think_mode: opts.thinking,
             table: EMPTY.clone(),
-            memo: None,
+            memo: Vec::new(),
             spent: 0,
             finished: false,
             em,
@@ -749,6 +779,9 @@ impl Machine {
                     }));
                     if f == Family::DeepSeekV32 {
                         v.extend(dsml_lits());
+                    }
+                    if f == Family::BracketCalls {
+                        v.extend(bracket_lits());
                     }
                 }
                 None => v.extend(detect_lits(self.hint, self.unwrapped)),
@@ -977,6 +1010,26 @@ impl Machine {
                     _ => Verdict::No,
                 }
             }
+            Check::NamedRequest => {
+                let r = &rest[..floor(rest, WINDOW)];
+                let Some(close) = r.find(']') else {
+                    return if full { Verdict::No } else { Verdict::More };
+                };
+                let t = r[close + 1..].trim_start_matches([' ', '\t', '\r']);
+                let named = scan::is_name(&r[..close]) && &r[..close] != "TOOL_REQUEST";
+                if !named || !(t.is_empty() || t.starts_with('\n')) {
+                    return Verdict::No;
+                }
+                match t.trim_start().chars().next() {
+                    Some('{') if self.later("[END_TOOL_REQUEST]", after) => {
+                        yes(Family::BracketCalls)
+                    }
+                    Some('{') if fin => Verdict::No,
+                    Some('{') => Verdict::More,
+                    None if !full => Verdict::More,
+                    _ => Verdict::No,
+                }
+            }
             Check::Later(marker, f) => {
                 if self.later(marker, after) {
                     yes(f)
@@ -995,8 +1048,9 @@ impl Machine {
         let from = self.consumed + after;
         let end = self.consumed + self.buf.len();
         let mut search_from = from;
-        if let Some(&(m, last_from, hit, searched_to)) = self.memo.as_ref() {
-            if m == marker && from >= last_from {
+        let slot = self.memo.iter().position(|e| e.0 == marker);
+        if let Some(&(_, last_from, hit, searched_to)) = slot.and_then(|i| self.memo.get(i)) {
+            if from >= last_from {
                 match hit {
                     Some(h) if h >= from => return true,
                     Some(_) => {}
@@ -1008,7 +1062,11 @@ impl Machine {
         }
         let rel = floor(&self.buf, search_from.saturating_sub(self.consumed));
         let hit = scan::find_from(&self.buf, marker, rel).map(|i| i + self.consumed);
-        self.memo = Some((marker, from, hit, end));
+        let entry = (marker, from, hit, end);
+        match slot.and_then(|i| self.memo.get_mut(i)) {
+            Some(e) => *e = entry,
+            None => self.memo.push(entry),
+        }
         hit.is_some()
     }
 
