@@ -907,6 +907,7 @@ export type ResponseFormat =
   | 'deepseek_v3'
   | 'deepseek_v31'
   | 'deepseek_v32'
+  | 'deepseek_v4'
   | 'kimi_k2'
   | 'llama3_json'
   | 'pythonic'
@@ -925,6 +926,9 @@ export type ResponseFormat =
   | 'jamba'
   | 'olmo3'
   | 'gigachat3'
+  | 'gemma4'
+  | 'bracket_calls'
+  | 'command_r'
 
 /** An OpenAI function tool definition, used to type argument values. */
 export interface OpenAIFunctionTool {

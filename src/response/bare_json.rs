@@ -50,7 +50,8 @@ mod tests {
 
     #[test]
     fn names_resolve_against_the_tools() {
-        let tools = json!([{"type": "function", "function": {"name": "get_weather"}}, {"name": "Read"}]);
+        let tools =
+            json!([{"type": "function", "function": {"name": "get_weather"}}, {"name": "Read"}]);
         let t = Some(&tools);
         assert!(offered(t, "Read"));
         assert!(!offered(t, "read"));

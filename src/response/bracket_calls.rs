@@ -44,9 +44,13 @@ fn tagged(text: &str, open: &str, close: &str, cx: &Ctx, out: &mut Parsed) {
     while let Some(start) = opens.find(text, at) {
         let body_at = start + open.len();
         let next = opens.find(text, body_at);
-        let Some(c) = closes.find(text, body_at).filter(|&c| next.is_none_or(|n| c < n)) else {
-            out.problems
-                .push(format!("{NAME}: {close} missing (truncated reply); no call"));
+        let Some(c) = closes
+            .find(text, body_at)
+            .filter(|&c| next.is_none_or(|n| c < n))
+        else {
+            out.problems.push(format!(
+                "{NAME}: {close} missing (truncated reply); no call"
+            ));
             at = body_at;
             continue;
         };
@@ -131,7 +135,10 @@ fn read_body(body: &str, name: Option<&str>, cx: &Ctx) -> Option<RawCall> {
 /// `{tool => "x", args => {--k "v" --k2 v2}}`.
 fn arrow_call(body: &str, cx: &Ctx) -> Option<RawCall> {
     let inner = body.strip_prefix('{')?.strip_suffix('}')?.trim();
-    let rest = inner.strip_prefix("tool")?.trim_start().strip_prefix("=>")?;
+    let rest = inner
+        .strip_prefix("tool")?
+        .trim_start()
+        .strip_prefix("=>")?;
     let (name, rest) = word(rest.trim_start())?;
     if !is_name(&name) {
         return None;
@@ -146,7 +153,10 @@ fn arrow_call(body: &str, cx: &Ctx) -> Option<RawCall> {
     }
     let rest = rest.strip_prefix(',')?.trim_start();
     let key = ARG_KEYS.iter().find(|k| rest.starts_with(**k))?;
-    let rest = rest[key.len()..].trim_start().strip_prefix("=>")?.trim_start();
+    let rest = rest[key.len()..]
+        .trim_start()
+        .strip_prefix("=>")?
+        .trim_start();
     let args = rest.strip_prefix('{')?.strip_suffix('}')?;
     let mut pairs: Vec<(String, String)> = Vec::new();
     let mut rest = args.trim_start();
@@ -186,4 +196,3 @@ fn word(s: &str) -> Option<(String, &str)> {
         .unwrap_or(s.len());
     (end > 0).then(|| (s[..end].to_owned(), &s[end..]))
 }
-

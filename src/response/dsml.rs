@@ -84,7 +84,11 @@ fn bars(s: &str) -> Option<usize> {
     let mut count = 0;
     let mut rest = t;
     while count < 2 {
-        let Some(c) = rest.chars().next().filter(|c| matches!(c, '｜' | '‖' | '|')) else {
+        let Some(c) = rest
+            .chars()
+            .next()
+            .filter(|c| matches!(c, '｜' | '‖' | '|'))
+        else {
             break;
         };
         n += c.len_utf8();
@@ -197,7 +201,10 @@ mod tests {
     fn every_bar_spelling_becomes_the_canonical_one() {
         for (t, want) in [
             ("<｜DSML｜invoke name=\"f\">", "<｜DSML｜invoke name=\"f\">"),
-            ("<｜｜DSML｜｜invoke name=\"f\">", "<｜DSML｜invoke name=\"f\">"),
+            (
+                "<｜｜DSML｜｜invoke name=\"f\">",
+                "<｜DSML｜invoke name=\"f\">",
+            ),
             ("<‖DSML‖tool_calls>", "<｜DSML｜function_calls>"),
             ("</|DSML|parameter>", "</｜DSML｜parameter>"),
             ("< ｜ DSML ｜ invoke>", "<｜DSML｜invoke>"),

@@ -5,10 +5,10 @@
 //! 4.7, DeepSeek V3 and V3.1).
 
 use super::{
-    bracket_calls, deepseek_v3, deepseek_v32, ernie45, gemma4, gigachat3, glm45, gpt_oss, granite, granite_20b_fc, hermes,
-    hunyuan_a13b, internlm2, jamba, kimi_k2, llama3_json, llama4_pythonic, longcat, minimax_m1,
-    minimax_m2, mistral, olmo3, phi4_mini, pythonic, qwen3_coder, seed_oss, step3, xlam, Ctx,
-    Parsed,
+    bracket_calls, command_r, deepseek_v3, deepseek_v32, ernie45, gemma4, gigachat3, glm45,
+    gpt_oss, granite, granite_20b_fc, hermes, hunyuan_a13b, internlm2, jamba, kimi_k2, llama3_json,
+    llama4_pythonic, longcat, minimax_m1, minimax_m2, mistral, olmo3, phi4_mini, pythonic,
+    qwen3_coder, seed_oss, step3, xlam, Ctx, Parsed,
 };
 
 /// The format names this module implements.
@@ -44,6 +44,7 @@ pub const FORMATS: &[&str] = &[
     "gigachat3",
     "gemma4",
     "bracket_calls",
+    "command_r",
 ];
 
 /// A tool-call family: the unit of detection and parsing.
@@ -82,6 +83,8 @@ pub enum Family {
     Gemma4,
     /// `[TOOL_CALL]…[/TOOL_CALL]` and LM Studio's `…[END_TOOL_REQUEST]`.
     BracketCalls,
+    /// Cohere's `<|START_ACTION|>[…]<|END_ACTION|>`.
+    CommandR,
 }
 
 impl Family {
@@ -116,6 +119,7 @@ impl Family {
             "gigachat3" => Family::Gigachat3,
             "gemma4" => Family::Gemma4,
             "bracket_calls" => Family::BracketCalls,
+            "command_r" => Family::CommandR,
             _ => return None,
         })
     }
@@ -213,6 +217,7 @@ impl Family {
 pub fn parse_family(family: Family, text: &str, cx: &Ctx) -> Parsed {
     let mut p = parse_family_raw(family, text, cx);
     p.normalize(text.len());
+    super::garbage::drop_garbage(&mut p, text, cx);
     p
 }
 
@@ -246,5 +251,6 @@ fn parse_family_raw(family: Family, text: &str, cx: &Ctx) -> Parsed {
         Family::Gigachat3 => gigachat3::parse(text, cx),
         Family::Gemma4 => gemma4::parse(text, cx),
         Family::BracketCalls => bracket_calls::parse(text, cx),
+        Family::CommandR => command_r::parse(text, cx),
     }
 }

@@ -47,9 +47,17 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
             }
         };
         let calls = read_calls(&text[body_at..body_end]);
-        out.blocks.push(Block::of_calls(start, end, calls, &mut out.problems, || {
-            format!("{NAME}: call block does not read as call:NAME{{…}}; raw text kept in content")
-        }));
+        out.blocks.push(Block::of_calls(
+            start,
+            end,
+            calls,
+            &mut out.problems,
+            || {
+                format!(
+                    "{NAME}: call block does not read as call:NAME{{…}}; raw text kept in content"
+                )
+            },
+        ));
         at = end.max(body_at);
     }
     if cx.unwrapped {
@@ -63,7 +71,11 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
 /// Every `call:NAME{…}` of a block body, one after another; none unless all of it reads.
 fn read_calls(body: &str) -> Vec<RawCall> {
     let mut calls = Vec::new();
-    let mut r = Reader { s: body, i: 0 };
+    let mut r = Reader {
+        s: body,
+        i: 0,
+        seen: 0,
+    };
     loop {
         r.ws();
         if r.i >= body.len() {
@@ -92,9 +104,13 @@ fn add_stripped(text: &str, cx: &Ctx, out: &mut Parsed) {
             if !word_start {
                 continue;
             }
-            let mut r = Reader { s: piece, i };
+            let mut r = Reader {
+                s: piece,
+                i,
+                seen: i,
+            };
             let read = r.call();
-            if !budget.charge(r.i - i + 1) {
+            if !budget.charge(r.seen.max(r.i) - i + 1) {
                 break;
             }
             let Some(call) = read else { continue };
@@ -118,11 +134,20 @@ fn add_stripped(text: &str, cx: &Ctx, out: &mut Parsed) {
 struct Reader<'a> {
     s: &'a str,
     i: usize,
+    /// The furthest byte any search looked at (what an attempt cost).
+    seen: usize,
 }
 
 impl Reader<'_> {
     fn rest(&self) -> &str {
         self.s.get(self.i..).unwrap_or("")
+    }
+
+    /// The next `<|"|>`, charged to `seen`.
+    fn find_quote(&mut self) -> Option<usize> {
+        let hit = find_from(self.s, QUOTE, self.i);
+        self.seen = self.seen.max(hit.map_or(self.s.len(), |h| h + QUOTE.len()));
+        hit
     }
 
     fn ws(&mut self) {
@@ -167,7 +192,7 @@ impl Reader<'_> {
         }
         self.ws();
         if self.eat(QUOTE) {
-            let end = find_from(self.s, QUOTE, self.i)?;
+            let end = self.find_quote()?;
             let v = self.s[self.i..end].to_owned();
             self.i = end + QUOTE.len();
             return Some(Value::String(v));
@@ -184,7 +209,7 @@ impl Reader<'_> {
     fn key(&mut self) -> Option<String> {
         self.ws();
         if self.eat(QUOTE) {
-            let end = find_from(self.s, QUOTE, self.i)?;
+            let end = self.find_quote()?;
             let k = self.s[self.i..end].to_owned();
             self.i = end + QUOTE.len();
             return Some(k);
@@ -195,8 +220,10 @@ impl Reader<'_> {
                 _ => None,
             };
         }
-        let r = self.rest();
-        let n = r.find([':', '=', ',', '}', ')', '{', '<', '"'])?;
+        let r = self.s.get(self.i..).unwrap_or("");
+        let found = r.find([':', '=', ',', '}', ')', '{', '<', '"']);
+        self.seen = self.seen.max(self.i + found.unwrap_or(r.len()));
+        let n = found?;
         let k = r[..n].trim().to_owned();
         if k.is_empty() || k.contains(char::is_whitespace) {
             return None;
@@ -256,6 +283,7 @@ impl Reader<'_> {
                 _ if escaped => escaped = false,
                 b'\\' => escaped = true,
                 b'"' => {
+                    self.seen = self.seen.max(j);
                     let v = serde_json::from_str::<String>(&self.s[self.i..=j]).ok()?;
                     self.i = j + 1;
                     return Some(Value::String(v));
@@ -263,14 +291,17 @@ impl Reader<'_> {
                 _ => {}
             }
         }
+        self.seen = self.s.len();
         None
     }
 
     /// A bare scalar up to the next `,` or closing bracket: a number or literal when it parses
     /// as one, otherwise the text (a string whose quotes were stripped).
     fn bare(&mut self) -> Option<Value> {
-        let r = self.rest();
-        let n = r.find([',', '}', ')', ']'])?;
+        let r = self.s.get(self.i..).unwrap_or("");
+        let found = r.find([',', '}', ')', ']']);
+        self.seen = self.seen.max(self.i + found.unwrap_or(r.len()));
+        let n = found?;
         let raw = r[..n].trim();
         if raw.is_empty() {
             return None;

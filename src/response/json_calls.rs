@@ -46,6 +46,9 @@ pub fn call_from_value(v: Value, family: &str, problems: &mut Vec<String>) -> Op
     if !obj.contains_key("name") {
         if let Some(Value::Object(f)) = obj.remove("function") {
             obj = f;
+        } else if let Some(n) = obj.remove("tool_name") {
+            // Cohere's action list.
+            obj.insert("name".into(), n);
         }
     }
     let Some(Value::String(name)) = obj.remove("name") else {

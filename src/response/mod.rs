@@ -37,16 +37,18 @@
 //! (unless a plain-text family is named). Shared readers: [`json_calls`] (JSON-bodied calls),
 //! [`pyliteral`] (Python literals), [`xml_invoke`] (MiniMax-M2 / Step-3 / DSML invokes), [`typing`] (values).
 
+pub mod bare_json;
+pub mod bracket_calls;
 #[cfg(test)]
 mod cases;
+pub mod command_r;
 pub mod deepseek_v3;
 pub mod deepseek_v31;
 pub mod deepseek_v32;
 pub mod dsml;
-pub mod bare_json;
-pub mod bracket_calls;
 pub mod ernie45;
 pub mod family;
+pub(crate) mod garbage;
 pub mod gemma4;
 pub mod gigachat3;
 pub mod glm45;

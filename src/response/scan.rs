@@ -40,6 +40,8 @@ const OPENERS: &[(&str, Family)] = &[
     ("<|tool_call>", Family::Gemma4),
     ("<|python_start|>", Family::Llama4Pythonic),
     ("<|tool_call_start|>", Family::Pythonic),
+    ("<|START_ACTION|>", Family::CommandR),
+    ("<|START_RESPONSE|>", Family::CommandR),
 ];
 
 /// Openers of the families that are detected only when hinted.
@@ -76,7 +78,10 @@ fn detect_marker(text: &str, hint: Option<Family>) -> Option<Family> {
     let mut kimi_args = Finder::new("<|tool_call_argument_begin|>");
     let mut function_end = Finder::new("</function>");
     let mut invoke_end = Finder::new("</invoke>");
-    let mut bracket_ends = (Finder::new("[/TOOL_CALL]"), Finder::new("[END_TOOL_REQUEST]"));
+    let mut bracket_ends = (
+        Finder::new("[/TOOL_CALL]"),
+        Finder::new("[END_TOOL_REQUEST]"),
+    );
     let bytes = text.as_bytes();
     for at in memchr::memchr2_iter(b'<', b'[', bytes) {
         let rest = &text[at..];
@@ -164,7 +169,10 @@ fn bracket_call(text: &str, at: usize, ends: &mut (Finder, Finder)) -> bool {
     }
     let r = &rest[1..];
     let r = &r[..r.len().min(WINDOW_LEN)];
-    let r = &r[..(0..=r.len()).rev().find(|&i| r.is_char_boundary(i)).unwrap_or(0)];
+    let r = &r[..(0..=r.len())
+        .rev()
+        .find(|&i| r.is_char_boundary(i))
+        .unwrap_or(0)];
     let Some(close) = r.find(']') else {
         return false;
     };

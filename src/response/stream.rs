@@ -202,6 +202,7 @@ fn openers(f: Family, unwrapped: bool) -> Vec<(&'static str, &'static str)> {
         Family::Mistral => &["[TOOL_CALLS"],
         Family::Granite20bFc => &["<function_call>"],
         Family::Gemma4 => &["<|tool_call>", "<tool_call|>"],
+        Family::CommandR => &["<|START_ACTION|>", "<|START_RESPONSE|>", "<|END_RESPONSE|>"],
         // Its openers need a look ahead (`bracket_lits`).
         Family::BracketCalls => &[],
         Family::Phi4Mini => return vec![("functools", "[")],
@@ -247,6 +248,7 @@ fn closers(f: Family) -> &'static [&'static str] {
         Family::Gemma4 => &["<tool_call|>"],
         Family::Pythonic => &["<|tool_call_end|>"],
         Family::BracketCalls => &["[/TOOL_CALL]", "[END_TOOL_REQUEST]"],
+        Family::CommandR => &["<|END_ACTION|>", "<|START_RESPONSE|>", "<|END_RESPONSE|>"],
         Family::Llama4Pythonic => &["<|python_end|>"],
         _ => &[],
     }
@@ -280,6 +282,8 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
         call("<|tool_call>", Check::Fam(Family::Gemma4)),
         call("<|python_start|>", Check::Fam(Family::Llama4Pythonic)),
         call("<|tool_call_start|>", Check::Fam(Family::Pythonic)),
+        call("<|START_ACTION|>", Check::Fam(Family::CommandR)),
+        call("<|START_RESPONSE|>", Check::Fam(Family::CommandR)),
         call("<tool_call>", Check::ToolCall),
         call("<tool_calls>", Check::ToolCalls),
         call("<|action_start|>", Check::ActionStart),
@@ -1001,7 +1005,10 @@ impl Machine {
                 }
             }
             Check::Dsml => {
-                let back = self.buf[..after].chars().next_back().map_or(0, char::len_utf8);
+                let back = self.buf[..after]
+                    .chars()
+                    .next_back()
+                    .map_or(0, char::len_utf8);
                 let head = &self.buf[after - back..];
                 let head = &head[..floor(head, WINDOW)];
                 match super::dsml::head(head) {
