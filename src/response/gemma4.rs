@@ -278,8 +278,8 @@ impl Reader<'_> {
     fn json_string(&mut self) -> Option<Value> {
         let b = self.s.as_bytes();
         let mut escaped = false;
-        for j in self.i + 1..b.len() {
-            match b[j] {
+        for (j, &byte) in b.iter().enumerate().skip(self.i + 1) {
+            match byte {
                 _ if escaped => escaped = false,
                 b'\\' => escaped = true,
                 b'"' => {
