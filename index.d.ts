@@ -919,6 +919,7 @@ export type ResponseFormat =
   | 'deepseek_v3'
   | 'deepseek_v31'
   | 'deepseek_v32'
+  | 'deepseek_v4'
   | 'kimi_k2'
   | 'llama3_json'
   | 'pythonic'
@@ -937,6 +938,9 @@ export type ResponseFormat =
   | 'jamba'
   | 'olmo3'
   | 'gigachat3'
+  | 'gemma4'
+  | 'bracket_calls'
+  | 'command_r'
 
 /** An OpenAI function tool definition, used to type argument values. */
 export interface OpenAIFunctionTool {
@@ -991,7 +995,22 @@ export interface CleanedResponse {
   format: ResponseFormat | null
   /** What could not be cleaned as expected: truncated calls, malformed JSON arguments (kept as text). */
   problems: string[]
+  /** The stable kind of each problem, in the same order (match on these, not on the wording). */
+  problemKinds: ProblemKind[]
 }
+
+/** The stable kind of a reported problem. */
+export type ProblemKind =
+  | 'truncated'
+  | 'bad-arguments'
+  | 'unreadable-block'
+  | 'skipped-call'
+  | 'reasoning-unclosed'
+  | 'unsupported-format'
+  | 'overlap'
+  | 'kept-as-code'
+  | 'call-in-reasoning'
+  | 'other'
 
 /**
  * Recovers tool calls that an open-weight model (Qwen, GLM, MiniMax, DeepSeek, Kimi, Llama, Mistral,
@@ -1025,6 +1044,8 @@ export interface ResponseStreamEnd extends ResponseStreamChunk {
   format: ResponseFormat | null
   /** Every problem met in the whole reply (as `cleanResponse(whole).problems`). */
   problems: string[]
+  /** The stable kind of each problem (as `cleanResponse(whole).problemKinds`). */
+  problemKinds: ProblemKind[]
 }
 
 /**

@@ -50,7 +50,7 @@ function stream(pieces, options) {
     toolCalls.push(...c.toolCalls)
   }
   const end = s.finish()
-  return { content: content + end.content, toolCalls: toolCalls.concat(end.toolCalls), reasoning: reasoning + end.reasoning, format: end.format, problems: end.problems }
+  return { content: content + end.content, toolCalls: toolCalls.concat(end.toolCalls), reasoning: reasoning + end.reasoning, format: end.format, problems: end.problems, problemKinds: end.problemKinds }
 }
 
 function assertSameAsWhole(text, options, pieces) {

@@ -56,6 +56,7 @@ pub fn cleaned_to_json(c: &Cleaned) -> Value {
         "reasoning": c.reasoning,
         "format": c.format,
         "problems": c.problems,
+        "problemKinds": super::problem::kinds(&c.problems),
     })
 }
 

@@ -119,6 +119,10 @@ enum Check {
     /// Counts only when this marker comes somewhere later (Kimi's lone `<|tool_call_begin|>`,
     /// Qwen3-Coder's unwrapped `<function=` needing `</function>`).
     Later(&'static str, Family),
+    /// A DSML section or invoke tag in any of its bar spellings ([`super::dsml`]).
+    Dsml,
+    /// `[NAME]` on its own line, then `{`, with `[END_TOOL_REQUEST]` somewhere later (LM Studio).
+    NamedRequest,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -175,7 +179,7 @@ fn openers(f: Family, unwrapped: bool) -> Vec<(&'static str, &'static str)> {
         Family::Granite => &["<tool_call>", "<|tool_call|>"],
         Family::MinimaxM1 | Family::Jamba => &["<tool_calls>"],
         Family::HunyuanA13b => &["<tool_calls>", "<answer>", "</answer>"],
-        Family::MinimaxM2 => &["<minimax:tool_call>"],
+        Family::MinimaxM2 => &["<minimax:tool_call>", "<invoke name="],
         Family::DeepSeek => &[
             "<｜tool▁calls▁begin｜>",
             "<｜tool▁call▁begin｜>",
@@ -197,14 +201,17 @@ fn openers(f: Family, unwrapped: bool) -> Vec<(&'static str, &'static str)> {
         Family::Internlm2 => &["<|action_start|>"],
         Family::Mistral => &["[TOOL_CALLS"],
         Family::Granite20bFc => &["<function_call>"],
+        Family::Gemma4 => &["<|tool_call>", "<tool_call|>"],
+        Family::CommandR => &["<|START_ACTION|>", "<|START_RESPONSE|>", "<|END_RESPONSE|>"],
+        // Its openers need a look ahead (`bracket_lits`).
+        Family::BracketCalls => &[],
         Family::Phi4Mini => return vec![("functools", "[")],
         Family::Gigachat3 => return vec![("function call", "<|role_sep|>")],
-        // Read at `finish` (see the module doc).
-        Family::Llama3Json
-        | Family::Pythonic
-        | Family::Llama4Pythonic
-        | Family::Xlam
-        | Family::Olmo3 => &[],
+        // Their special-token wrappers, when `auto` found one; named, they are read at `finish`
+        // (see the module doc).
+        Family::Pythonic => &["<|tool_call_start|>"],
+        Family::Llama4Pythonic => &["<|python_start|>"],
+        Family::Llama3Json | Family::Xlam | Family::Olmo3 => &[],
     };
     v.iter().map(|s| ("", *s)).collect()
 }
@@ -218,13 +225,13 @@ fn closers(f: Family) -> &'static [&'static str] {
         Family::SeedOss => &["</seed:tool_call>"],
         Family::MinimaxM1 | Family::Jamba => &["</tool_calls>"],
         Family::HunyuanA13b => &["</tool_calls>", "<answer>", "</answer>"],
-        Family::MinimaxM2 => &["</minimax:tool_call>"],
+        Family::MinimaxM2 => &["</minimax:tool_call>", "</invoke>"],
         Family::DeepSeek => &[
             "<｜tool▁calls▁end｜>",
             "<｜tool▁call▁end｜>",
             "<｜end▁of▁sentence｜>",
         ],
-        Family::DeepSeekV32 => &["</｜DSML｜function_calls>", "</｜DSML｜invoke>"],
+        Family::DeepSeekV32 => super::dsml::CLOSERS,
         Family::KimiK2 => &[
             "<|tool_calls_section_end|>",
             "<|tool_call_section_end|>",
@@ -238,6 +245,11 @@ fn closers(f: Family) -> &'static [&'static str] {
         ],
         Family::Longcat => &["</longcat_tool_call>"],
         Family::Internlm2 => &["<|action_end|>"],
+        Family::Gemma4 => &["<tool_call|>"],
+        Family::Pythonic => &["<|tool_call_end|>"],
+        Family::BracketCalls => &["[/TOOL_CALL]", "[END_TOOL_REQUEST]"],
+        Family::CommandR => &["<|END_ACTION|>", "<|START_RESPONSE|>", "<|END_RESPONSE|>"],
+        Family::Llama4Pythonic => &["<|python_end|>"],
         _ => &[],
     }
 }
@@ -260,8 +272,6 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
         call("<｜tool▁calls▁begin｜>", Check::Fam(Family::DeepSeek)),
         call("<｜tool▁call▁begin｜>", Check::Fam(Family::DeepSeek)),
         call("<seed:tool_call>", Check::Fam(Family::SeedOss)),
-        call("<｜DSML｜function_calls>", Check::Fam(Family::DeepSeekV32)),
-        call("<｜DSML｜invoke", Check::Fam(Family::DeepSeekV32)),
         call("<｜tool_calls_begin｜>", Check::Fam(Family::Step3)),
         call("<｜tool_call_begin｜>", Check::Fam(Family::Step3)),
         call("<steptml:invoke", Check::Fam(Family::Step3)),
@@ -269,6 +279,11 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
         call("<|tool_call|>", Check::Fam(Family::Granite)),
         call("<|channel|>", Check::Fam(Family::GptOss)),
         call("<|start|>assistant", Check::Fam(Family::GptOss)),
+        call("<|tool_call>", Check::Fam(Family::Gemma4)),
+        call("<|python_start|>", Check::Fam(Family::Llama4Pythonic)),
+        call("<|tool_call_start|>", Check::Fam(Family::Pythonic)),
+        call("<|START_ACTION|>", Check::Fam(Family::CommandR)),
+        call("<|START_RESPONSE|>", Check::Fam(Family::CommandR)),
         call("<tool_call>", Check::ToolCall),
         call("<tool_calls>", Check::ToolCalls),
         call("<|action_start|>", Check::ActionStart),
@@ -285,6 +300,13 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
             kind: Kind::Call(Check::Fam(Family::Gigachat3)),
         },
     ];
+    v.extend(dsml_lits());
+    v.extend(bracket_lits());
+    // MiniMax's invoke without its wrapper (the server stripped it).
+    v.push(call(
+        "<invoke name=",
+        Check::Later("</invoke>", Family::MinimaxM2),
+    ));
     // Hunyuan's `<answer>` wrapper counts when a call block follows (`auto` would then detect
     // Hunyuan and strip it, as the whole-reply parse of the family does).
     for tag in ["<answer>", "</answer>"] {
@@ -307,6 +329,39 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
         }
     }
     v
+}
+
+/// The DSML openers in every bar spelling: `<` and the first character of the head, settled by
+/// [`Check::Dsml`].
+fn dsml_lits() -> Vec<Lit> {
+    ["<｜", "<‖", "<|", "< "]
+        .into_iter()
+        .map(|s| Lit {
+            pre: "",
+            s,
+            kind: Kind::Call(Check::Dsml),
+        })
+        .collect()
+}
+
+/// The openers of [`Family::BracketCalls`], each counted only when its closing word follows.
+fn bracket_lits() -> Vec<Lit> {
+    let call = |s: &'static str, c: Check| Lit {
+        pre: "",
+        s,
+        kind: Kind::Call(c),
+    };
+    vec![
+        call(
+            "[TOOL_CALL]",
+            Check::Later("[/TOOL_CALL]", Family::BracketCalls),
+        ),
+        call(
+            "[TOOL_REQUEST]",
+            Check::Later("[END_TOOL_REQUEST]", Family::BracketCalls),
+        ),
+        call("[", Check::NamedRequest),
+    ]
 }
 
 /// The reasoning markers: every opening tag, and the closing tags of R1-style pairs.
@@ -628,7 +683,8 @@ pub struct Machine {
     /// The markers looked for now (shared between machines of the same configuration).
     table: Arc<Table>,
     /// The last `Later` search: `(marker, from, hit, searched up to)`, absolute positions.
-    memo: Option<(&'static str, usize, Option<usize>, usize)>,
+    /// One per marker (a handful), so markers that alternate do not evict each other.
+    memo: Vec<(&'static str, usize, Option<usize>, usize)>,
     /// Bytes parsed so far to test whether the current block is finished.
     spent: usize,
     finished: bool,
@@ -685,13 +741,13 @@ impl Machine {
             hint,
             lock,
             calls_on,
-            unwrapped: model_hint == Some(Family::Qwen3Coder),
+            unwrapped: model_hint == Some(Family::Qwen3Coder) || lock == Some(Family::Gemma4),
             batch: hint.is_some_and(Family::reads_plain_text),
             extra,
             tool_mode: opts.tool_calls,
             think_mode: opts.thinking,
             table: EMPTY.clone(),
-            memo: None,
+            memo: Vec::new(),
             spent: 0,
             finished: false,
             em,
@@ -719,11 +775,19 @@ impl Machine {
         let mut v = think_lits();
         if self.calls_on {
             match self.lock {
-                Some(f) => v.extend(openers(f, self.unwrapped).into_iter().map(|(pre, s)| Lit {
-                    pre,
-                    s,
-                    kind: Kind::Call(Check::Fam(f)),
-                })),
+                Some(f) => {
+                    v.extend(openers(f, self.unwrapped).into_iter().map(|(pre, s)| Lit {
+                        pre,
+                        s,
+                        kind: Kind::Call(Check::Fam(f)),
+                    }));
+                    if f == Family::DeepSeekV32 {
+                        v.extend(dsml_lits());
+                    }
+                    if f == Family::BracketCalls {
+                        v.extend(bracket_lits());
+                    }
+                }
                 None => v.extend(detect_lits(self.hint, self.unwrapped)),
             }
         }
@@ -940,6 +1004,39 @@ impl Machine {
                     Verdict::More
                 }
             }
+            Check::Dsml => {
+                let back = self.buf[..after]
+                    .chars()
+                    .next_back()
+                    .map_or(0, char::len_utf8);
+                let head = &self.buf[after - back..];
+                let head = &head[..floor(head, WINDOW)];
+                match super::dsml::head(head) {
+                    Some((_, "function_calls" | "invoke")) => yes(Family::DeepSeekV32),
+                    None if !full && super::dsml::head_prefix(head) => Verdict::More,
+                    _ => Verdict::No,
+                }
+            }
+            Check::NamedRequest => {
+                let r = &rest[..floor(rest, WINDOW)];
+                let Some(close) = r.find(']') else {
+                    return if full { Verdict::No } else { Verdict::More };
+                };
+                let t = r[close + 1..].trim_start_matches([' ', '\t', '\r']);
+                let named = scan::is_name(&r[..close]) && &r[..close] != "TOOL_REQUEST";
+                if !named || !(t.is_empty() || t.starts_with('\n')) {
+                    return Verdict::No;
+                }
+                match t.trim_start().chars().next() {
+                    Some('{') if self.later("[END_TOOL_REQUEST]", after) => {
+                        yes(Family::BracketCalls)
+                    }
+                    Some('{') if fin => Verdict::No,
+                    Some('{') => Verdict::More,
+                    None if !full => Verdict::More,
+                    _ => Verdict::No,
+                }
+            }
             Check::Later(marker, f) => {
                 if self.later(marker, after) {
                     yes(f)
@@ -958,8 +1055,9 @@ impl Machine {
         let from = self.consumed + after;
         let end = self.consumed + self.buf.len();
         let mut search_from = from;
-        if let Some(&(m, last_from, hit, searched_to)) = self.memo.as_ref() {
-            if m == marker && from >= last_from {
+        let slot = self.memo.iter().position(|e| e.0 == marker);
+        if let Some(&(_, last_from, hit, searched_to)) = slot.and_then(|i| self.memo.get(i)) {
+            if from >= last_from {
                 match hit {
                     Some(h) if h >= from => return true,
                     Some(_) => {}
@@ -971,7 +1069,11 @@ impl Machine {
         }
         let rel = floor(&self.buf, search_from.saturating_sub(self.consumed));
         let hit = scan::find_from(&self.buf, marker, rel).map(|i| i + self.consumed);
-        self.memo = Some((marker, from, hit, end));
+        let entry = (marker, from, hit, end);
+        match slot.and_then(|i| self.memo.get_mut(i)) {
+            Some(e) => *e = entry,
+            None => self.memo.push(entry),
+        }
         hit.is_some()
     }
 
