@@ -351,6 +351,17 @@ fn next_cand(s: &str, from: usize) -> Option<usize> {
     memchr::memchr3(b'<', b'[', 0xE2, b).map(|i| i + from)
 }
 
+/// The first pairs of [`ALWAYS`] (`<think>`, `<seed:think>`, `[THINK]`) open reasoning only
+/// before any visible text.
+const PROSE_PAIRS: usize = 3;
+
+/// Whether the caller offered any tool.
+fn has_tools(tools: Option<&Value>) -> bool {
+    tools
+        .and_then(Value::as_array)
+        .is_some_and(|a| !a.is_empty())
+}
+
 /// The first non-space character within `WINDOW` bytes of `s`.
 fn first_solid(s: &str) -> Option<char> {
     s[..floor(s, WINDOW)].trim_start().chars().next()
@@ -365,6 +376,8 @@ enum State {
     Block(Family),
     /// Inside a reasoning block of this pair; `buf` starts in its body.
     Think(usize),
+    /// Inside a fenced code block ([`code`]).
+    Fence(code::Fence),
 }
 
 /// Applies the whitespace rule and collects output (see the module doc).
@@ -634,6 +647,21 @@ pub struct Machine {
     finished: bool,
     em: Emitter,
     scratch: String,
+    /// Spaces since the last line break at `buf[0]` (`usize::MAX`: other text), for fences.
+    col: usize,
+    /// The last search for a backtick or tilde: `(from, hit, searched up to)`, absolute.
+    code_memo: Option<(usize, Option<usize>, usize)>,
+    /// An inline span's closing run searched for: `(opening run, resume at)`, absolute.
+    tick_memo: Option<(usize, usize)>,
+    /// A fence skipped while the start may be reasoning: `(opener, next line)`, absolute.
+    r1_fence: Option<(usize, usize)>,
+    /// Absolute start of the current fence's body, and whether it holds markup so far.
+    fence_body: usize,
+    fence_markup: bool,
+    /// The caller offered tools (a data fence then needs a call naming one).
+    has_tools: bool,
+    /// A reasoning opener after visible text was kept as text: its closer is text too.
+    think_as_text: bool,
 }
 
 impl Machine {
@@ -696,6 +724,14 @@ impl Machine {
             finished: false,
             em,
             scratch: String::new(),
+            col: 0,
+            code_memo: None,
+            tick_memo: None,
+            r1_fence: None,
+            fence_body: 0,
+            fence_markup: false,
+            has_tools: false,
+            think_as_text: false,
         };
         m.rebuild_lits();
         m
@@ -743,6 +779,7 @@ impl Machine {
             return Err(FINISHED);
         }
         self.buf.push_str(delta);
+        self.has_tools = has_tools(tools);
         if !self.batch {
             self.run(tools);
         }
@@ -754,6 +791,7 @@ impl Machine {
             return Err(FINISHED);
         }
         self.finished = true;
+        self.has_tools = has_tools(tools);
         if self.batch {
             let text = self.buf.take_all();
             self.batch_clean(&text, tools);
@@ -769,6 +807,7 @@ impl Machine {
     }
 
     fn drain(&mut self, n: usize) {
+        self.track_columns(n);
         self.buf.advance(n);
         self.consumed += n;
     }
@@ -780,6 +819,7 @@ impl Machine {
                 State::Visible => self.step_visible(),
                 State::Block(f) => self.step_block(f, tools),
                 State::Think(p) => self.step_think(p),
+                State::Fence(f) => self.step_fence(f, tools),
             };
             if !moved {
                 break;
@@ -1012,7 +1052,32 @@ impl Machine {
         let mut i = self.pos;
         let n = self.table.lits.len();
         loop {
-            let Some(c) = next_cand(&self.buf, i) else {
+            let m = next_cand(&self.buf, i);
+            if let Some(k) = self.next_code(i).filter(|&k| m.is_none_or(|m| k < m)) {
+                match self.code_at(k) {
+                    code::CodeAt::Literal(len) => {
+                        i = k + len;
+                        continue;
+                    }
+                    code::CodeAt::More => {
+                        self.emit_text(k);
+                        self.pos = 0;
+                        return false;
+                    }
+                    code::CodeAt::Span(e) => {
+                        self.emit_text(k);
+                        self.emit_code(e - k, "inline code");
+                        self.pos = 0;
+                        return true;
+                    }
+                    code::CodeAt::Fence(f, body) => {
+                        self.emit_text(k);
+                        self.open_fence(f, body - k);
+                        return true;
+                    }
+                }
+            }
+            let Some(c) = m else {
                 let keep = if self.finished {
                     self.buf.len()
                 } else {
@@ -1035,10 +1100,32 @@ impl Machine {
                 Decision::Yes { start, len, kind } => {
                     self.emit_text(start);
                     self.pos = 0;
+                    if self.reasoning_tag_is_text(kind) {
+                        self.emit_text(len);
+                        return true;
+                    }
                     self.open(len, kind);
                     return true;
                 }
             }
+        }
+    }
+
+    /// A reasoning opener after visible text is text (reasoning is where a reply starts, as
+    /// vLLM's and SGLang's reasoning parsers read it; people write `<think>` in prose), and so is
+    /// a closer once an opener was kept as text. Only the pairs that look like prose or HTML
+    /// (`<think>`, `<seed:think>`, `[THINK]`); special-token pairs (Harmony's analysis channel
+    /// after a visible commentary preamble, `◁think▷`, Cohere's) open reasoning anywhere.
+    fn reasoning_tag_is_text(&mut self, kind: Kind) -> bool {
+        match kind {
+            Kind::ThinkOpen(p)
+                if p < PROSE_PAIRS && self.em.any_visible && self.think_mode != Mode::Keep =>
+            {
+                self.think_as_text = true;
+                true
+            }
+            Kind::ThinkClose(_) => self.think_as_text,
+            _ => false,
         }
     }
 
@@ -1262,7 +1349,20 @@ impl Machine {
         let n = *N_THINK;
         let mut i = self.pos;
         loop {
-            let Some(c) = next_cand(&self.buf, i) else {
+            let m = next_cand(&self.buf, i);
+            if let Some(k) = self.next_code(i).filter(|&k| m.is_none_or(|m| k < m)) {
+                match self.skip_code(k) {
+                    Some(next) => {
+                        i = next;
+                        continue;
+                    }
+                    None => {
+                        self.pos = k;
+                        return false;
+                    }
+                }
+            }
+            let Some(c) = m else {
                 self.pos = self.buf.len();
                 if self.finished {
                     self.state = State::Visible;
@@ -1359,5 +1459,6 @@ impl Machine {
     }
 }
 
+mod code;
 #[cfg(test)]
 mod tests;

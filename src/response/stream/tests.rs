@@ -256,7 +256,7 @@ fn reasoning_streams_as_it_comes() {
     let r = |c: Result<StreamChunk, &str>| c.map(|c| c.reasoning).unwrap_or_default();
     assert_eq!(r(s.push("<think>\n step one ")), "step one");
     assert_eq!(r(s.push(" two </thi")), "  two");
-    let c = s.push("nk>Hi<think>again</think>").unwrap_or_default();
+    let c = s.push("nk><think>again</think>Hi").unwrap_or_default();
     assert_eq!(
         (c.content.as_str(), c.reasoning.as_str()),
         ("Hi", "\n\nagain")
@@ -279,8 +279,13 @@ fn whitespace_rule() {
         ),
         ("  <think>x</think>\n  Answer  ", "Answer  "),
         ("  plain  ", "  plain  "),
-        ("A <think>x</think>   <think>y</think> B", "A B"),
-        ("A\n<think>x</think>", "A"),
+        ("<think>x</think>   <think>y</think> B", "B"),
+        // After visible text a reasoning tag is text (see the reply-case table).
+        (
+            "A <think>x</think>   <think>y</think> B",
+            "A <think>x</think>   <think>y</think> B",
+        ),
+        ("A\n<tool_call>{\"name\": \"f\"}</tool_call>", "A"),
     ];
     for (t, want) in cases {
         assert_eq!(clean_response(t, &o).content, want, "{t:?}");
