@@ -1100,9 +1100,13 @@ impl Machine {
                 Decision::Yes { start, len, kind } => {
                     self.emit_text(start);
                     self.pos = 0;
-                    if self.reasoning_tag_is_text(kind) {
-                        self.emit_text(len);
-                        return true;
+                    match self.reasoning_tag_is_text(kind, len) {
+                        Some(true) => {
+                            self.emit_text(len);
+                            return true;
+                        }
+                        Some(false) => {}
+                        None => return false,
                     }
                     self.open(len, kind);
                     return true;
@@ -1116,16 +1120,31 @@ impl Machine {
     /// a closer once an opener was kept as text. Only the pairs that look like prose or HTML
     /// (`<think>`, `<seed:think>`, `[THINK]`); special-token pairs (Harmony's analysis channel
     /// after a visible commentary preamble, `◁think▷`, Cohere's) open reasoning anywhere.
-    fn reasoning_tag_is_text(&mut self, kind: Kind) -> bool {
+    ///
+    /// A closing tag with no reasoning open (at the start of `buf`, `len` bytes) is a stray tag,
+    /// removed, only when it ends its line (spaces, then a line break or the end of the reply), as
+    /// models write it; inside a sentence (`输出仅有</think>，没有<think>`) it is text. `None`:
+    /// wait for the next byte.
+    fn reasoning_tag_is_text(&mut self, kind: Kind, len: usize) -> Option<bool> {
         match kind {
             Kind::ThinkOpen(p)
                 if p < PROSE_PAIRS && self.em.any_visible && self.think_mode != Mode::Keep =>
             {
                 self.think_as_text = true;
-                true
+                Some(true)
             }
-            Kind::ThinkClose(_) => self.think_as_text,
-            _ => false,
+            Kind::ThinkClose(p) if p < PROSE_PAIRS && self.think_mode != Mode::Keep => {
+                if self.think_as_text {
+                    return Some(true);
+                }
+                let rest = self.buf[len..].trim_start_matches([' ', '\t']);
+                match rest.as_bytes().first() {
+                    None if !self.finished => None,
+                    None | Some(b'\n' | b'\r') => Some(false),
+                    Some(_) => Some(true),
+                }
+            }
+            _ => Some(false),
         }
     }
 
