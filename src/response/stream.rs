@@ -1480,4 +1480,6 @@ impl Machine {
 
 mod code;
 #[cfg(test)]
+mod code_props;
+#[cfg(test)]
 mod tests;

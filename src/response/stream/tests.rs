@@ -470,11 +470,14 @@ fn r1_models_hold_the_start_others_do_not() {
     };
     let mut s = StreamCleaner::new(chat.clone());
     assert_eq!(s.push("Answer ").map(|c| c.content), Ok("Answer".into()));
-    let whole = clean_response("Answer </think> more", &chat);
+    let whole = clean_response("Answer </think>\nmore", &chat);
     assert_eq!(
         (whole.content.as_str(), whole.reasoning.as_str()),
-        ("Answer more", "")
+        ("Answer\nmore", "")
     );
+    // Inside a sentence the tag is prose.
+    let whole = clean_response("Answer </think> more", &chat);
+    assert_eq!(whole.content, "Answer </think> more");
     let whole = clean_response("Plan </think> Answer", &r1);
     assert_eq!(
         (whole.content.as_str(), whole.reasoning.as_str()),
