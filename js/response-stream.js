@@ -5,7 +5,7 @@
 const native = require('../binding.js')
 const { describe, toJson } = require('./args.js')
 
-const OPTION_KEYS = ['format', 'model', 'tools', 'toolCalls', 'thinking']
+const OPTION_KEYS = ['format', 'model', 'tools', 'toolCalls', 'thinking', 'reasoningOpen']
 
 function optionsJson(options) {
   const o = {}

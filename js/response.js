@@ -4,7 +4,7 @@
 const native = require('../binding.js')
 const { toJson } = require('./args.js')
 
-const OPTION_KEYS = ['format', 'model', 'tools', 'toolCalls', 'thinking']
+const OPTION_KEYS = ['format', 'model', 'tools', 'toolCalls', 'thinking', 'reasoningOpen']
 
 function cleanResponse(content, options) {
   if (typeof content !== 'string') {

@@ -662,7 +662,14 @@ pub struct Machine {
     has_tools: bool,
     /// A reasoning opener after visible text was kept as text: its closer is text too.
     think_as_text: bool,
+    /// [`State::R1Pending`] by the start-region rule (no hint): only a closing tag that ends
+    /// its line within [`START_REGION`] bytes ends reasoning begun in the prompt.
+    region: bool,
 }
+
+/// How far into a reply, for a model no family names, a lone closing reasoning tag still ends
+/// reasoning the prompt opened (the stream holds back at most this much of the reply's start).
+pub const START_REGION: usize = 1024;
 
 impl Machine {
     pub fn new(opts: &Options) -> Self {
@@ -699,16 +706,30 @@ impl Machine {
         let extra = thinking::Extra {
             granite: hint == Some(Family::Granite),
             harmony_stripped: hint == Some(Family::GptOss),
-            r1,
+            r1: opts.reasoning_open.unwrap_or(r1),
         };
+        // Where the reply starts (see `Options::reasoning_open`).
+        let (start, region) = match opts.reasoning_open {
+            Some(true) => (
+                State::Think(usize::from(hint == Some(Family::SeedOss))),
+                false,
+            ),
+            Some(false) => (State::Visible, false),
+            None if r1 => (State::R1Pending, false),
+            None if forced.is_none() && opts.model.as_deref().is_none_or(str::is_empty) => {
+                (State::R1Pending, true)
+            }
+            None => (State::Visible, false),
+        };
+        if matches!(start, State::Think(_)) && opts.thinking != Mode::Keep {
+            em.removed();
+            em.reasoning_begin();
+        }
         let mut m = Machine {
             buf: Buf::default(),
             consumed: 0,
-            state: if extra.r1 {
-                State::R1Pending
-            } else {
-                State::Visible
-            },
+            state: start,
+            region,
             pos: 0,
             hint,
             lock,
@@ -1137,14 +1158,20 @@ impl Machine {
                 if self.think_as_text {
                     return Some(true);
                 }
-                let rest = self.buf[len..].trim_start_matches([' ', '\t']);
-                match rest.as_bytes().first() {
-                    None if !self.finished => None,
-                    None | Some(b'\n' | b'\r') => Some(false),
-                    Some(_) => Some(true),
-                }
+                self.ends_line(len).map(|e| !e)
             }
             _ => Some(false),
+        }
+    }
+
+    /// Whether `buf[at..]` starts with spaces then a line break or the end of the reply (`None`:
+    /// not known before more text comes).
+    fn ends_line(&self, at: usize) -> Option<bool> {
+        let rest = self.buf[at..].trim_start_matches([' ', '\t']);
+        match rest.as_bytes().first() {
+            None if !self.finished => None,
+            None | Some(b'\n' | b'\r') => Some(true),
+            Some(_) => Some(false),
         }
     }
 
@@ -1381,9 +1408,10 @@ impl Machine {
                     }
                 }
             }
-            let Some(c) = m else {
+            let past = |at: usize| self.region && self.consumed + at > START_REGION;
+            let Some(c) = m.filter(|&c| !past(c)) else {
                 self.pos = self.buf.len();
-                if self.finished {
+                if self.finished || past(self.buf.len()) {
                     self.state = State::Visible;
                     self.pos = 0;
                     return true;
@@ -1402,7 +1430,7 @@ impl Machine {
                     kind: Kind::ThinkClose(_),
                     start,
                     len,
-                } => {
+                } if !self.region || self.ends_line(start + len).is_some_and(|e| e) => {
                     // R1 style: everything before the first closing tag was reasoning.
                     if self.think_mode == Mode::Keep {
                         let Machine { em, buf, .. } = self;
@@ -1419,8 +1447,17 @@ impl Machine {
                     self.pos = 0;
                     return true;
                 }
+                Decision::Yes {
+                    kind: Kind::ThinkClose(_),
+                    start,
+                    len,
+                } if self.ends_line(start + len).is_none() => {
+                    self.pos = start;
+                    return false;
+                }
                 Decision::Yes { .. } => {
-                    // An opening tag first: the text before it is visible; scan it again.
+                    // An opening tag first (or, by the start-region rule, a closing tag inside a
+                    // sentence): the text before it is visible; scan it again.
                     self.state = State::Visible;
                     self.pos = 0;
                     return true;

@@ -229,7 +229,11 @@ fn samples_mixed_and_in_other_modes() {
 #[test]
 fn content_is_released_early() {
     // Plain text comes out with the delta that completes it; markup and calls wait for their end.
-    let mut s = StreamCleaner::new(Options::default());
+    // (With neither model nor format, the start waits for the start region: see below.)
+    let mut s = StreamCleaner::new(Options {
+        model: Some("openai/gpt-4o".into()),
+        ..Options::default()
+    });
     assert_eq!(
         s.push("Hello wor").map(|c| c.content),
         Ok("Hello wor".into())
@@ -470,6 +474,18 @@ fn r1_models_hold_the_start_others_do_not() {
     };
     let mut s = StreamCleaner::new(chat.clone());
     assert_eq!(s.push("Answer ").map(|c| c.content), Ok("Answer".into()));
+    // Without a model, a lone closer ending its line near the start ends prompt-opened
+    // reasoning; the start is held back until then (at most `START_REGION` bytes).
+    let mut s = StreamCleaner::new(Options::default());
+    assert_eq!(s.push("Thinking\n").map(|c| c.content), Ok(String::new()));
+    let c = s.push("</think>\nAnswer").unwrap_or_default();
+    assert_eq!(
+        (c.content.as_str(), c.reasoning.as_str()),
+        ("Answer", "Thinking")
+    );
+    let long = "x".repeat(START_REGION + 1);
+    let mut s = StreamCleaner::new(Options::default());
+    assert_eq!(s.push(&long).map(|c| c.content.len()), Ok(START_REGION + 1));
     let whole = clean_response("Answer </think>\nmore", &chat);
     assert_eq!(
         (whole.content.as_str(), whole.reasoning.as_str()),
