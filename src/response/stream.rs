@@ -651,8 +651,8 @@ pub struct Machine {
     col: usize,
     /// The last search for a backtick or tilde: `(from, hit, searched up to)`, absolute.
     code_memo: Option<(usize, Option<usize>, usize)>,
-    /// An inline span's closing run searched for: `(opening run, resume at)`, absolute.
-    tick_memo: Option<(usize, usize)>,
+    /// Backtick runs indexed while looking for inline spans' closers.
+    ticks: code::Ticks,
     /// A fence skipped while the start may be reasoning: `(opener, next line)`, absolute.
     r1_fence: Option<(usize, usize)>,
     /// Absolute start of the current fence's body, and whether it holds markup so far.
@@ -747,7 +747,7 @@ impl Machine {
             scratch: String::new(),
             col: 0,
             code_memo: None,
-            tick_memo: None,
+            ticks: code::Ticks::default(),
             r1_fence: None,
             fence_body: 0,
             fence_markup: false,

@@ -56,6 +56,16 @@ pub(super) struct Fence {
     pub labelled: bool,
 }
 
+/// Backtick runs seen after `origin` up to `reach` (absolute), by length, and the paragraph
+/// break that ends the search, if found.
+#[derive(Debug, Default)]
+pub(super) struct Ticks {
+    origin: usize,
+    reach: usize,
+    by_len: std::collections::HashMap<usize, std::collections::VecDeque<usize>>,
+    brk: Option<usize>,
+}
+
 /// What starts at a backtick or tilde.
 pub(super) enum CodeAt {
     /// Not code: the run of this many bytes is literal text.
@@ -196,48 +206,75 @@ impl Machine {
         if ch == b'~' {
             return CodeAt::Literal(run);
         }
-        let abs = self.consumed + c;
-        let mut p = c + run;
-        if let Some((m, resume)) = self.tick_memo {
-            if m == abs {
-                p = resume - self.consumed;
+        self.inline_span(c, run)
+    }
+
+    /// An inline span opened by the run of `run` backticks at `c`. Backtick runs seen while
+    /// looking for a closer are indexed by length ([`Ticks`]), so a paragraph is scanned once
+    /// however many openers look into it (runs of many lengths stay linear).
+    fn inline_span(&mut self, c: usize, run: usize) -> CodeAt {
+        let fin = self.finished;
+        let base = self.consumed;
+        let e = base + c + run;
+        let t = &mut self.ticks;
+        if e < t.origin || e > t.reach || t.brk.is_some_and(|b| e > b) {
+            *t = Ticks {
+                origin: e,
+                reach: e,
+                ..Ticks::default()
+            };
+        }
+        if let Some(q) = t.by_len.get_mut(&run) {
+            while q.front().is_some_and(|&p| p < e) {
+                q.pop_front();
+            }
+            if let Some(&p) = q.front() {
+                return CodeAt::Span(p - base + run);
             }
         }
+        if t.brk.is_some() {
+            return CodeAt::Literal(run);
+        }
+        let b = self.buf.as_bytes();
+        let mut p = t.reach - base;
         loop {
             let Some(k) = memchr::memchr2(b'`', b'\n', &b[p..]) else {
-                if fin {
-                    return CodeAt::Literal(run);
-                }
-                self.tick_memo = Some((abs, self.consumed + b.len()));
-                return CodeAt::More;
+                t.reach = base + b.len();
+                return if fin {
+                    CodeAt::Literal(run)
+                } else {
+                    CodeAt::More
+                };
             };
             let q = p + k;
             if b[q] == b'`' {
                 let r = run_len(b, q, b'`');
                 if q + r == b.len() && !fin {
-                    self.tick_memo = Some((abs, self.consumed + q));
+                    t.reach = base + q;
                     return CodeAt::More;
                 }
+                t.by_len.entry(r).or_default().push_back(base + q);
+                t.reach = base + q + r;
                 if r == run {
                     return CodeAt::Span(q + r);
                 }
                 p = q + r;
             } else {
-                let mut e = q + 1;
-                while e < b.len() && matches!(b[e], b' ' | b'\t' | b'\r') {
-                    e += 1;
+                let mut e2 = q + 1;
+                while e2 < b.len() && matches!(b[e2], b' ' | b'\t' | b'\r') {
+                    e2 += 1;
                 }
-                if e == b.len() {
-                    if fin {
-                        return CodeAt::Literal(run);
-                    }
-                    self.tick_memo = Some((abs, self.consumed + q));
+                if e2 == b.len() && !fin {
+                    t.reach = base + q;
                     return CodeAt::More;
                 }
-                if b[e] == b'\n' {
+                if e2 == b.len() || b[e2] == b'\n' {
+                    t.brk = Some(base + q);
+                    t.reach = base + q;
                     return CodeAt::Literal(run);
                 }
                 p = q + 1;
+                t.reach = base + p;
             }
         }
     }

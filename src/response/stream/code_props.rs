@@ -119,3 +119,48 @@ proptest! {
         prop_assert_eq!(streamed(&t, &cuts, &opts), whole);
     }
 }
+
+/// Code tracking stays linear: the time for 1 MB over the time for 100 KB of adversarial code
+/// (backtick runs of ever new lengths in one paragraph, unclosed fences of markup, lone backticks
+/// before markers) stays far below the 100× a quadratic scan would give, whole and streamed.
+#[test]
+fn code_tracking_is_linear() {
+    fn runs(n: usize) -> String {
+        let mut s = String::from("x ");
+        let mut k = 1;
+        while s.len() < n {
+            s.push_str(&"`".repeat(k));
+            s.push_str("a<b ");
+            k += 1;
+        }
+        s
+    }
+    let units: [fn(usize) -> String; 3] = [
+        runs,
+        |n| "\n```json\n<tool_call>{\"name\": \"f\"".repeat(n / 32),
+        |n| "x ``` <tool_call>{ `` [TOOL_CALLS] ".repeat(n / 34),
+    ];
+    let time = |t: &str, streamed_too: bool| {
+        let start = std::time::Instant::now();
+        let whole = clean_response(t, &Options::default());
+        if streamed_too {
+            let mut s = StreamCleaner::new(Options::default());
+            for chunk in t.as_bytes().chunks(64) {
+                let _ = s.push(std::str::from_utf8(chunk).unwrap_or(""));
+            }
+            let _ = s.finish();
+        }
+        assert!(whole.content.len() <= t.len());
+        start.elapsed().as_secs_f64()
+    };
+    for (i, unit) in units.iter().enumerate() {
+        let small = unit(100_000);
+        let big = unit(1_000_000);
+        let (ts, tb) = (time(&small, true), time(&big, true));
+        let ratio = tb / ts.max(1e-6);
+        assert!(
+            ratio <= 15.0,
+            "unit {i}: 1 MB took {tb:.3}s, 100 KB {ts:.3}s ({ratio:.1}×)"
+        );
+    }
+}
