@@ -71,33 +71,23 @@ fn render(first: usize, pieces: &[Piece]) -> String {
     s
 }
 
+/// `t` cut at `cuts` (taken modulo its length, rounded up to char boundaries) and streamed.
 fn streamed(t: &str, cuts: &[usize], opts: &Options) -> Cleaned {
-    let mut s = StreamCleaner::new(opts.clone());
-    let mut out = Cleaned::default();
-    let mut at = 0;
-    let mut pieces: Vec<usize> = cuts.iter().map(|c| c % (t.len() + 1)).collect();
-    pieces.sort_unstable();
-    pieces.push(t.len());
-    for mut c in pieces {
+    let mut at: Vec<usize> = cuts.iter().map(|c| c % (t.len() + 1)).collect();
+    at.sort_unstable();
+    let mut pieces = Vec::new();
+    let mut from = 0;
+    for mut c in at {
         while !t.is_char_boundary(c) {
             c += 1;
         }
-        if c <= at {
-            continue;
+        if c > from {
+            pieces.push(&t[from..c]);
+            from = c;
         }
-        let ch = s.push(&t[at..c]).unwrap_or_default();
-        out.content.push_str(&ch.content);
-        out.reasoning.push_str(&ch.reasoning);
-        out.tool_calls.extend(ch.tool_calls);
-        at = c;
     }
-    let end = s.finish().unwrap_or_default();
-    out.content.push_str(&end.chunk.content);
-    out.reasoning.push_str(&end.chunk.reasoning);
-    out.tool_calls.extend(end.chunk.tool_calls);
-    out.format = end.format;
-    out.problems = end.problems;
-    out
+    pieces.push(&t[from..]);
+    crate::response::cases::streamed(&pieces, opts)
 }
 
 proptest! {
