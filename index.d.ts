@@ -1002,7 +1002,6 @@ export type ProblemKind =
   | 'unsupported-format'
   | 'overlap'
   | 'kept-as-code'
-  | 'call-in-reasoning'
   | 'other'
 
 /**
