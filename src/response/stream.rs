@@ -1086,10 +1086,13 @@ impl Machine {
                         return false;
                     }
                     code::CodeAt::Span(e) => {
-                        self.emit_text(k);
-                        self.emit_code(e - k, "inline code");
-                        self.pos = 0;
-                        return true;
+                        // Text like any other, just never scanned for markers: no emission
+                        // needed here (the text goes out with what follows it).
+                        if self.mentions_marker(&self.buf[k..e]) {
+                            self.code_problem("inline code");
+                        }
+                        i = e;
+                        continue;
                     }
                     code::CodeAt::Fence(f, body) => {
                         self.emit_text(k);

@@ -218,13 +218,13 @@ impl Machine {
         let e = base + c + run;
         let t = &mut self.ticks;
         if e < t.origin || e > t.reach || t.brk.is_some_and(|b| e > b) {
-            // Keep the map's allocation: most spans record nothing in it.
-            if !t.by_len.is_empty() {
-                t.by_len.clear();
-            }
-            (t.origin, t.reach, t.brk) = (e, e, None);
+            *t = Ticks {
+                origin: e,
+                reach: e,
+                ..Ticks::default()
+            };
         }
-        if let Some(q) = t.by_len.get_mut(&run).filter(|q| !q.is_empty()) {
+        if let Some(q) = t.by_len.get_mut(&run) {
             while q.front().is_some_and(|&p| p < e) {
                 q.pop_front();
             }
@@ -253,11 +253,11 @@ impl Machine {
                     t.reach = base + q;
                     return CodeAt::More;
                 }
+                t.by_len.entry(r).or_default().push_back(base + q);
                 t.reach = base + q + r;
                 if r == run {
                     return CodeAt::Span(q + r);
                 }
-                t.by_len.entry(r).or_default().push_back(base + q);
                 p = q + r;
             } else {
                 let mut e2 = q + 1;
