@@ -972,6 +972,15 @@ export interface CleanResponseOptions {
    * channel, …) becomes `reasoning`; `'strip'`: removed; `'keep'`: left.
    */
   thinking?: CleanMode
+  /**
+   * Whether your prompt left the reply inside reasoning (the chat template ended it with
+   * `<think>`). `true`: the reply is reasoning up to the first `</think>` (streamed as reasoning at
+   * once, nothing held back). `false`: a lone `</think>` never ends reasoning. Omitted: the
+   * model's template decides (the README's table); with neither `model` nor `format`, a
+   * `</think>` alone on its line within the first 1,024 bytes ends reasoning begun in the prompt
+   * (a stream holds back at most that much of the reply's start).
+   */
+  reasoningOpen?: boolean
 }
 
 /** A tool call in OpenAI's `tool_calls` shape; `arguments` is a JSON string. */
@@ -1009,7 +1018,6 @@ export type ProblemKind =
   | 'unsupported-format'
   | 'overlap'
   | 'kept-as-code'
-  | 'call-in-reasoning'
   | 'other'
 
 /**

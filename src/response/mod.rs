@@ -139,6 +139,13 @@ pub struct Options {
     pub tools: Option<Value>,
     pub tool_calls: Mode,
     pub thinking: Mode,
+    /// Whether the prompt left the reply inside reasoning (the chat template ended it with
+    /// `<think>`): `Some(true)` reads the reply as reasoning up to the first closing tag and
+    /// holds nothing back; `Some(false)` never reads a lone closing tag as the end of reasoning;
+    /// `None` follows the model's template ([`thinking::r1_hint`]) and, when neither `model` nor
+    /// `format` is given, takes a closing tag alone on its line within the first
+    /// [`stream::START_REGION`] bytes as the end of reasoning begun in the prompt.
+    pub reasoning_open: Option<bool>,
 }
 
 /// A call as a family parser reads it, before ids are assigned.
@@ -313,7 +320,10 @@ pub(crate) fn clean_response_r1(content: &str, opts: &Options, r1: bool) -> Clea
     };
     // Prefilter: every special-token marker holds `<` or `[` (or is `◁think▷`); only the families
     // read from plain JSON, Python or prose need the full pass without them.
-    if !hint.is_some_and(Family::reads_plain_text) && !scan::may_hold_markers(content) {
+    if !hint.is_some_and(Family::reads_plain_text)
+        && opts.reasoning_open != Some(true)
+        && !scan::may_hold_markers(content)
+    {
         let mut out = Cleaned {
             content: content.to_owned(),
             ..Cleaned::default()

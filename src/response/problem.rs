@@ -13,7 +13,6 @@ pub const KINDS: &[&str] = &[
     "unsupported-format",
     "overlap",
     "kept-as-code",
-    "call-in-reasoning",
     "other",
 ];
 
@@ -89,8 +88,8 @@ mod tests {
                 "skipped-call",
             ),
             (
-                "call-in-reasoning: 1 call read from reasoning",
-                "call-in-reasoning",
+                "kept-as-code: markup inside inline code kept as text",
+                "kept-as-code",
             ),
             ("something new", "other"),
         ] {

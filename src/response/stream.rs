@@ -406,6 +406,17 @@ fn next_cand(s: &str, from: usize) -> Option<usize> {
     memchr::memchr3(b'<', b'[', 0xE2, b).map(|i| i + from)
 }
 
+/// The first pairs of [`ALWAYS`] (`<think>`, `<seed:think>`, `[THINK]`) open reasoning only
+/// before any visible text.
+const PROSE_PAIRS: usize = 3;
+
+/// Whether the caller offered any tool.
+fn has_tools(tools: Option<&Value>) -> bool {
+    tools
+        .and_then(Value::as_array)
+        .is_some_and(|a| !a.is_empty())
+}
+
 /// The first non-space character within `WINDOW` bytes of `s`.
 fn first_solid(s: &str) -> Option<char> {
     s[..floor(s, WINDOW)].trim_start().chars().next()
@@ -420,6 +431,8 @@ enum State {
     Block(Family),
     /// Inside a reasoning block of this pair; `buf` starts in its body.
     Think(usize),
+    /// Inside a fenced code block ([`code`]).
+    Fence(code::Fence),
 }
 
 /// Applies the whitespace rule and collects output (see the module doc).
@@ -690,7 +703,29 @@ pub struct Machine {
     finished: bool,
     em: Emitter,
     scratch: String,
+    /// Spaces since the last line break at `buf[0]` (`usize::MAX`: other text), for fences.
+    col: usize,
+    /// The last search for a backtick or tilde: `(from, hit, searched up to)`, absolute.
+    code_memo: Option<(usize, Option<usize>, usize)>,
+    /// Backtick runs indexed while looking for inline spans' closers.
+    ticks: code::Ticks,
+    /// A fence skipped while the start may be reasoning: `(opener, next line)`, absolute.
+    r1_fence: Option<(usize, usize)>,
+    /// Absolute start of the current fence's body, and whether it holds markup so far.
+    fence_body: usize,
+    fence_markup: bool,
+    /// The caller offered tools (a data fence then needs a call naming one).
+    has_tools: bool,
+    /// A reasoning opener after visible text was kept as text: its closer is text too.
+    think_as_text: bool,
+    /// [`State::R1Pending`] by the start-region rule (no hint): only a closing tag that ends
+    /// its line within [`START_REGION`] bytes ends reasoning begun in the prompt.
+    region: bool,
 }
+
+/// How far into a reply, for a model no family names, a lone closing reasoning tag still ends
+/// reasoning the prompt opened (the stream holds back at most this much of the reply's start).
+pub const START_REGION: usize = 1024;
 
 impl Machine {
     pub fn new(opts: &Options) -> Self {
@@ -727,16 +762,30 @@ impl Machine {
         let extra = thinking::Extra {
             granite: hint == Some(Family::Granite),
             harmony_stripped: hint == Some(Family::GptOss),
-            r1,
+            r1: opts.reasoning_open.unwrap_or(r1),
         };
+        // Where the reply starts (see `Options::reasoning_open`).
+        let (start, region) = match opts.reasoning_open {
+            Some(true) => (
+                State::Think(usize::from(hint == Some(Family::SeedOss))),
+                false,
+            ),
+            Some(false) => (State::Visible, false),
+            None if r1 => (State::R1Pending, false),
+            None if forced.is_none() && opts.model.as_deref().is_none_or(str::is_empty) => {
+                (State::R1Pending, true)
+            }
+            None => (State::Visible, false),
+        };
+        if matches!(start, State::Think(_)) && opts.thinking != Mode::Keep {
+            em.removed();
+            em.reasoning_begin();
+        }
         let mut m = Machine {
             buf: Buf::default(),
             consumed: 0,
-            state: if extra.r1 {
-                State::R1Pending
-            } else {
-                State::Visible
-            },
+            state: start,
+            region,
             pos: 0,
             hint,
             lock,
@@ -752,6 +801,14 @@ impl Machine {
             finished: false,
             em,
             scratch: String::new(),
+            col: 0,
+            code_memo: None,
+            ticks: code::Ticks::default(),
+            r1_fence: None,
+            fence_body: 0,
+            fence_markup: false,
+            has_tools: false,
+            think_as_text: false,
         };
         m.rebuild_lits();
         m
@@ -807,6 +864,7 @@ impl Machine {
             return Err(FINISHED);
         }
         self.buf.push_str(delta);
+        self.has_tools = has_tools(tools);
         if !self.batch {
             self.run(tools);
         }
@@ -818,6 +876,7 @@ impl Machine {
             return Err(FINISHED);
         }
         self.finished = true;
+        self.has_tools = has_tools(tools);
         if self.batch {
             let text = self.buf.take_all();
             self.batch_clean(&text, tools);
@@ -833,6 +892,7 @@ impl Machine {
     }
 
     fn drain(&mut self, n: usize) {
+        self.track_columns(n);
         self.buf.advance(n);
         self.consumed += n;
     }
@@ -844,6 +904,7 @@ impl Machine {
                 State::Visible => self.step_visible(),
                 State::Block(f) => self.step_block(f, tools),
                 State::Think(p) => self.step_think(p),
+                State::Fence(f) => self.step_fence(f, tools),
             };
             if !moved {
                 break;
@@ -1114,7 +1175,35 @@ impl Machine {
         let mut i = self.pos;
         let n = self.table.lits.len();
         loop {
-            let Some(c) = next_cand(&self.buf, i) else {
+            let m = next_cand(&self.buf, i);
+            if let Some(k) = self.next_code(i).filter(|&k| m.is_none_or(|m| k < m)) {
+                match self.code_at(k) {
+                    code::CodeAt::Literal(len) => {
+                        i = k + len;
+                        continue;
+                    }
+                    code::CodeAt::More => {
+                        self.emit_text(k);
+                        self.pos = 0;
+                        return false;
+                    }
+                    code::CodeAt::Span(e) => {
+                        // Text like any other, just never scanned for markers: no emission
+                        // needed here (the text goes out with what follows it).
+                        if self.mentions_marker(&self.buf[k..e]) {
+                            self.code_problem("inline code");
+                        }
+                        i = e;
+                        continue;
+                    }
+                    code::CodeAt::Fence(f, body) => {
+                        self.emit_text(k);
+                        self.open_fence(f, body - k);
+                        return true;
+                    }
+                }
+            }
+            let Some(c) = m else {
                 let keep = if self.finished {
                     self.buf.len()
                 } else {
@@ -1137,10 +1226,57 @@ impl Machine {
                 Decision::Yes { start, len, kind } => {
                     self.emit_text(start);
                     self.pos = 0;
+                    match self.reasoning_tag_is_text(kind, len) {
+                        Some(true) => {
+                            self.emit_text(len);
+                            return true;
+                        }
+                        Some(false) => {}
+                        None => return false,
+                    }
                     self.open(len, kind);
                     return true;
                 }
             }
+        }
+    }
+
+    /// A reasoning opener after visible text is text (reasoning is where a reply starts, as
+    /// vLLM's and SGLang's reasoning parsers read it; people write `<think>` in prose), and so is
+    /// a closer once an opener was kept as text. Only the pairs that look like prose or HTML
+    /// (`<think>`, `<seed:think>`, `[THINK]`); special-token pairs (Harmony's analysis channel
+    /// after a visible commentary preamble, `◁think▷`, Cohere's) open reasoning anywhere.
+    ///
+    /// A closing tag with no reasoning open (at the start of `buf`, `len` bytes) is a stray tag,
+    /// removed, only when it ends its line (spaces, then a line break or the end of the reply), as
+    /// models write it; inside a sentence (`输出仅有</think>，没有<think>`) it is text. `None`:
+    /// wait for the next byte.
+    fn reasoning_tag_is_text(&mut self, kind: Kind, len: usize) -> Option<bool> {
+        match kind {
+            Kind::ThinkOpen(p)
+                if p < PROSE_PAIRS && self.em.any_visible && self.think_mode != Mode::Keep =>
+            {
+                self.think_as_text = true;
+                Some(true)
+            }
+            Kind::ThinkClose(p) if p < PROSE_PAIRS && self.think_mode != Mode::Keep => {
+                if self.think_as_text {
+                    return Some(true);
+                }
+                self.ends_line(len).map(|e| !e)
+            }
+            _ => Some(false),
+        }
+    }
+
+    /// Whether `buf[at..]` starts with spaces then a line break or the end of the reply (`None`:
+    /// not known before more text comes).
+    fn ends_line(&self, at: usize) -> Option<bool> {
+        let rest = self.buf[at..].trim_start_matches([' ', '\t']);
+        match rest.as_bytes().first() {
+            None if !self.finished => None,
+            None | Some(b'\n' | b'\r') => Some(true),
+            Some(_) => Some(false),
         }
     }
 
@@ -1364,9 +1500,23 @@ impl Machine {
         let n = *N_THINK;
         let mut i = self.pos;
         loop {
-            let Some(c) = next_cand(&self.buf, i) else {
+            let m = next_cand(&self.buf, i);
+            if let Some(k) = self.next_code(i).filter(|&k| m.is_none_or(|m| k < m)) {
+                match self.skip_code(k) {
+                    Some(next) => {
+                        i = next;
+                        continue;
+                    }
+                    None => {
+                        self.pos = k;
+                        return false;
+                    }
+                }
+            }
+            let past = |at: usize| self.region && self.consumed + at > START_REGION;
+            let Some(c) = m.filter(|&c| !past(c)) else {
                 self.pos = self.buf.len();
-                if self.finished {
+                if self.finished || past(self.buf.len()) {
                     self.state = State::Visible;
                     self.pos = 0;
                     return true;
@@ -1385,7 +1535,7 @@ impl Machine {
                     kind: Kind::ThinkClose(_),
                     start,
                     len,
-                } => {
+                } if !self.region || self.ends_line(start + len).is_some_and(|e| e) => {
                     // R1 style: everything before the first closing tag was reasoning.
                     if self.think_mode == Mode::Keep {
                         let Machine { em, buf, .. } = self;
@@ -1402,8 +1552,17 @@ impl Machine {
                     self.pos = 0;
                     return true;
                 }
+                Decision::Yes {
+                    kind: Kind::ThinkClose(_),
+                    start,
+                    len,
+                } if self.ends_line(start + len).is_none() => {
+                    self.pos = start;
+                    return false;
+                }
                 Decision::Yes { .. } => {
-                    // An opening tag first: the text before it is visible; scan it again.
+                    // An opening tag first (or, by the start-region rule, a closing tag inside a
+                    // sentence): the text before it is visible; scan it again.
                     self.state = State::Visible;
                     self.pos = 0;
                     return true;
@@ -1461,5 +1620,8 @@ impl Machine {
     }
 }
 
+mod code;
+#[cfg(test)]
+mod code_props;
 #[cfg(test)]
 mod tests;
