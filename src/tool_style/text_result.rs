@@ -24,6 +24,12 @@ use super::xml_result;
 pub const RESULT_MISSING: &str = "result missing";
 
 /// The tool a result text names: its first line is `[<desc>] Result:`.
+///
+/// ```
+/// use transcript_hygiene::tool_style::text_result::header_name;
+/// assert_eq!(header_name("[execute_command for 'ls'] Result:\n文件.txt").as_deref(), Some("execute_command"));
+/// assert_eq!(header_name("see [x] Result:"), None);
+/// ```
 pub fn header_name(text: &str) -> Option<String> {
     let first = text.split('\n').next().unwrap_or("");
     xml_result::parse(first).map(|h| h.name)
@@ -31,6 +37,14 @@ pub fn header_name(text: &str) -> Option<String> {
 
 /// For each call name, the candidate (index into `results`) that answers it, if any.
 /// `results`: the tool names the result texts state, in block order.
+///
+/// ```
+/// use transcript_hygiene::tool_style::text_result::pair;
+/// let said = vec!["execute_command".to_string()];
+/// assert_eq!(pair(&["read_file", "execute_command"], &said), vec![None, Some(0)]);
+/// // One call, one result text: together, whatever the description says.
+/// assert_eq!(pair(&["use_subagents"], &["subagents".to_string()]), vec![Some(0)]);
+/// ```
 pub fn pair(calls: &[&str], results: &[String]) -> Vec<Option<usize>> {
     let mut out = vec![None; calls.len()];
     let mut next = 0;
