@@ -336,17 +336,7 @@ mod tests {
 
     #[test]
     fn a_call_answered_by_result_text_gets_that_text_as_its_tool_message() {
-        let mut b = B::default();
-        b.msg(
-            "assistant",
-            vec![
-                tool_use("t1", "execute_command", json!({"command": "ls"})),
-                tool_use("t2", "read_file", json!({"path": "a"})),
-            ],
-        );
-        let r = b.text("[execute_command for 'ls'] Result:\n文件.txt");
-        let env = b.text("<environment_details>\n</environment_details>");
-        b.msg("user", vec![r, env]);
+        let mut b = crate::tool_style::text_result::two_calls_one_answered();
         b.msg("assistant", vec![tool_use("t3", "list_files", json!({}))]);
         b.str_msg("user", "继续");
         let o = answer(&b.h);

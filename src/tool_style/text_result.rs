@@ -183,11 +183,28 @@ pub fn unanswered(h: &History, a: usize, u: usize, skip: &HashSet<usize>) -> Vec
         .collect()
 }
 
+/// Test history: two native calls, the next user message answering the first with text.
+#[cfg(test)]
+pub fn two_calls_one_answered() -> super::model::build::B {
+    use super::model::build::{tool_use, B};
+    use serde_json::json;
+    let mut b = B::default();
+    b.msg(
+        "assistant",
+        vec![
+            tool_use("t1", "execute_command", json!({"command": "ls"})),
+            tool_use("t2", "read_file", json!({"path": "a"})),
+        ],
+    );
+    let r = b.text("[execute_command for 'ls'] Result:\n文件.txt");
+    let env = b.text("<environment_details>\n</environment_details>");
+    b.msg("user", vec![r, env]);
+    b
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tool_style::model::build::{tool_use, B};
-    use serde_json::json;
 
     /// Call names, the names the result texts state, and the text each call gets.
     type Case<'a> = (&'a [&'a str], &'a [&'a str], &'a [Option<usize>]);
@@ -233,17 +250,7 @@ mod tests {
 
     #[test]
     fn pairs_unanswered_native_calls_with_their_texts() {
-        let mut b = B::default();
-        b.msg(
-            "assistant",
-            vec![
-                tool_use("t1", "execute_command", json!({"command": "ls"})),
-                tool_use("t2", "read_file", json!({"path": "a"})),
-            ],
-        );
-        let r = b.text("[execute_command for 'ls'] Result:\n文件.txt");
-        let env = b.text("<environment_details>\n</environment_details>");
-        b.msg("user", vec![r, env]);
+        let b = two_calls_one_answered();
         let got = unanswered(&b.h, 0, 1, &HashSet::new());
         assert_eq!(
             got,
