@@ -1533,8 +1533,8 @@ export interface AnthropicHistoryMessage {
 /** Where a tool-call style shows: a path in the history (`history[3].content[1]`) and what is there. */
 export interface ToolStyleEvidence {
   path: string
-  /** Native blocks (`tool_use`, `tool_result`), text flattened by a resume (`flattened_call`, `flattened_result`), or genuine XML-protocol text (`xml_call`, `xml_result`). */
-  kind: 'tool_use' | 'tool_result' | 'flattened_call' | 'flattened_result' | 'xml_call' | 'xml_result'
+  /** Native blocks (`tool_use`, `tool_result`), text flattened by a resume (`flattened_call`, `flattened_result`), genuine XML-protocol text (`xml_call`, `xml_result`), or a user text `[<desc>] Result:` answering a native call (`text_result`, Cline). */
+  kind: 'tool_use' | 'tool_result' | 'flattened_call' | 'flattened_result' | 'xml_call' | 'xml_result' | 'text_result'
 }
 
 /** The answer of {@link detectToolStyle}. */
@@ -1583,15 +1583,15 @@ export type ToolStyleNoteKind =
 
 /** A tool_use / tool_result pair rebuilt by {@link recoverToolBlocks}. */
 export interface RecoveredToolCall {
-  /** The new id: derived from the position, `[a-zA-Z0-9_-]` only, unique in the history. */
+  /** The new id: derived from the position, `[a-zA-Z0-9_-]` only, unique in the history (for `text_result`, the call's own id). */
   id: string
   name: string
   /** Where the call was in the input (for a call that was never recorded: its result). */
   call: string
   /** Where its result was in the input; `null` when it had none (an `is_error` result was added, if a user message follows). */
   result: string | null
-  /** `flattened`: text written by a resume; `xml`: genuine XML protocol; `unrecorded`: a Kilo v4.106–v4.111.0 call known only from its result. */
-  source: 'flattened' | 'xml' | 'unrecorded'
+  /** `flattened`: text written by a resume; `xml`: genuine XML protocol; `unrecorded`: a Kilo v4.106–v4.111.0 call known only from its result; `text_result`: a native call whose result Cline stored as user text. */
+  source: 'flattened' | 'xml' | 'unrecorded' | 'text_result'
 }
 
 /** Something recovery could not restore exactly, or wants the caller to know. */
