@@ -7,12 +7,16 @@ use std::time::Instant;
 
 use super::{clean_response, Options};
 
-/// Best of `runs` timings of `f` on `unit` repeated to about `size` bytes, per copy of `copies`
-/// distinct copies cleaned in turn.
-fn best_time(unit: &str, size: usize, copies: usize, runs: usize, f: &dyn Fn(&str)) -> f64 {
-    let texts: Vec<String> = (0..copies)
-        .map(|_| unit.repeat(size / unit.len().max(1)))
-        .collect();
+/// Best of `runs` timings of `f` on `make(size)`, per copy of `copies` distinct copies cleaned in
+/// turn.
+fn best_time(
+    make: &dyn Fn(usize) -> String,
+    size: usize,
+    copies: usize,
+    runs: usize,
+    f: &dyn Fn(&str),
+) -> f64 {
+    let texts: Vec<String> = (0..copies).map(|_| make(size)).collect();
     let mut best = f64::MAX;
     for _ in 0..runs {
         let t = Instant::now();
@@ -29,9 +33,9 @@ fn best_time(unit: &str, size: usize, copies: usize, runs: usize, f: &dyn Fn(&st
 /// text cleaned again and again sits in the cache and would run faster per byte than 1 MB for
 /// reasons that have nothing to do with the algorithm (measured: a 3.5× step between 200 KB and
 /// 400 KB on a linear scan).
-pub(crate) fn growth(unit: &str, f: &dyn Fn(&str)) -> f64 {
-    let small = best_time(unit, 100_000, 10, 1, f);
-    let large = best_time(unit, 1_000_000, 1, 1, f);
+pub(crate) fn growth(make: &dyn Fn(usize) -> String, f: &dyn Fn(&str)) -> f64 {
+    let small = best_time(make, 100_000, 10, 1, f);
+    let large = best_time(make, 1_000_000, 1, 1, f);
     // A floor on the small time keeps timer resolution from inflating the ratio.
     large / small.max(1e-4)
 }
@@ -39,14 +43,23 @@ pub(crate) fn growth(unit: &str, f: &dyn Fn(&str)) -> f64 {
 /// Assert that `f` grows linearly on `unit`, measuring once more before failing (a single slow
 /// run on a shared machine is noise; a quadratic scan is 100× every time).
 pub(crate) fn assert_linear(label: &str, unit: &str, f: &dyn Fn(&str)) {
-    let first = growth(unit, f);
+    assert_grows_linearly(
+        &format!("{label}: {unit:?}"),
+        &|n| unit.repeat(n / unit.len().max(1)),
+        f,
+    );
+}
+
+/// The same for inputs of `n` bytes made by `make` (for inputs that are not one unit repeated).
+pub(crate) fn assert_grows_linearly(label: &str, make: &dyn Fn(usize) -> String, f: &dyn Fn(&str)) {
+    let first = growth(make, f);
     if first <= 15.0 {
         return;
     }
-    let second = growth(unit, f);
+    let second = growth(make, f);
     assert!(
         second <= 15.0,
-        "{label}: {unit:?} took {first:.1}× then {second:.1}× longer at 1 MB than at 100 KB"
+        "{label} took {first:.1}× then {second:.1}× longer at 1 MB than at 100 KB"
     );
 }
 

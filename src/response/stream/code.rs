@@ -25,7 +25,7 @@
 
 use serde_json::Value;
 
-use super::{next_cand, Machine, State};
+use super::{next_cand, Check, Kind, Machine, State};
 use crate::response::{parse_family, scan, Parsed};
 
 /// Fence info words that label a call.
@@ -316,6 +316,8 @@ impl Machine {
     }
 
     /// Whether `s` holds a marker of the current table (a model's markup, not just any `<`).
+    /// Markers that only a look-ahead settles (a bare `[` or `<|`) count when what settles them is
+    /// there too.
     pub(super) fn mentions_marker(&self, s: &str) -> bool {
         let t = &*self.table;
         let bytes = s.as_bytes();
@@ -331,6 +333,7 @@ impl Machine {
                 t.lits.get(usize::from(k)).is_some_and(|l| {
                     bytes[c..].starts_with(l.s.as_bytes())
                         && (l.pre.is_empty() || bytes[..c].ends_with(l.pre.as_bytes()))
+                        && confirmed(l.kind, bytes, c)
                 })
             });
             if hit {
@@ -504,5 +507,21 @@ impl Machine {
                 }
             }
         }
+    }
+}
+
+/// For [`Machine::mentions_marker`]: a marker settled by a look-ahead (DSML's `<|`, `< `…; LM
+/// Studio's bare `[`) is markup only with its word nearby (`DSML` after the bar) or its closing
+/// word in the same code (`[END_TOOL_REQUEST]`); every other marker is markup by itself.
+fn confirmed(kind: Kind, bytes: &[u8], at: usize) -> bool {
+    match kind {
+        Kind::Call(Check::Dsml) => {
+            let end = (at + 16).min(bytes.len());
+            memchr::memmem::find(&bytes[at..end], b"DSML").is_some()
+        }
+        Kind::Call(Check::NamedRequest) => {
+            memchr::memmem::find(bytes, b"[END_TOOL_REQUEST]").is_some()
+        }
+        _ => true,
     }
 }

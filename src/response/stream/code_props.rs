@@ -130,27 +130,16 @@ fn code_tracking_is_linear() {
         |n| "\n```json\n<tool_call>{\"name\": \"f\"".repeat(n / 32),
         |n| "x ``` <tool_call>{ `` [TOOL_CALLS] ".repeat(n / 34),
     ];
-    let time = |t: &str, streamed_too: bool| {
-        let start = std::time::Instant::now();
+    let clean = |t: &str| {
         let whole = clean_response(t, &Options::default());
-        if streamed_too {
-            let mut s = StreamCleaner::new(Options::default());
-            for chunk in t.as_bytes().chunks(64) {
-                let _ = s.push(std::str::from_utf8(chunk).unwrap_or(""));
-            }
-            let _ = s.finish();
+        let mut s = StreamCleaner::new(Options::default());
+        for chunk in t.as_bytes().chunks(64) {
+            let _ = s.push(std::str::from_utf8(chunk).unwrap_or(""));
         }
+        let _ = s.finish();
         assert!(whole.content.len() <= t.len());
-        start.elapsed().as_secs_f64()
     };
     for (i, unit) in units.iter().enumerate() {
-        let small = unit(100_000);
-        let big = unit(1_000_000);
-        let (ts, tb) = (time(&small, true), time(&big, true));
-        let ratio = tb / ts.max(1e-6);
-        assert!(
-            ratio <= 15.0,
-            "unit {i}: 1 MB took {tb:.3}s, 100 KB {ts:.3}s ({ratio:.1}×)"
-        );
+        crate::response::linearity::assert_grows_linearly(&format!("code unit {i}"), unit, &clean);
     }
 }
