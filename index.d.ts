@@ -919,6 +919,7 @@ export type ResponseFormat =
   | 'deepseek_v3'
   | 'deepseek_v31'
   | 'deepseek_v32'
+  | 'deepseek_v4'
   | 'kimi_k2'
   | 'llama3_json'
   | 'pythonic'
@@ -937,6 +938,9 @@ export type ResponseFormat =
   | 'jamba'
   | 'olmo3'
   | 'gigachat3'
+  | 'gemma4'
+  | 'bracket_calls'
+  | 'command_r'
 
 /** An OpenAI function tool definition, used to type argument values. */
 export interface OpenAIFunctionTool {
@@ -968,6 +972,15 @@ export interface CleanResponseOptions {
    * channel, …) becomes `reasoning`; `'strip'`: removed; `'keep'`: left.
    */
   thinking?: CleanMode
+  /**
+   * Whether your prompt left the reply inside reasoning (the chat template ended it with
+   * `<think>`). `true`: the reply is reasoning up to the first `</think>` (streamed as reasoning at
+   * once, nothing held back). `false`: a lone `</think>` never ends reasoning. Omitted: the
+   * model's template decides (the README's table); with neither `model` nor `format`, a
+   * `</think>` alone on its line within the first 1,024 bytes ends reasoning begun in the prompt
+   * (a stream holds back at most that much of the reply's start).
+   */
+  reasoningOpen?: boolean
 }
 
 /** A tool call in OpenAI's `tool_calls` shape; `arguments` is a JSON string. */
@@ -991,7 +1004,21 @@ export interface CleanedResponse {
   format: ResponseFormat | null
   /** What could not be cleaned as expected: truncated calls, malformed JSON arguments (kept as text). */
   problems: string[]
+  /** The stable kind of each problem, in the same order (match on these, not on the wording). */
+  problemKinds: ProblemKind[]
 }
+
+/** The stable kind of a reported problem. */
+export type ProblemKind =
+  | 'truncated'
+  | 'bad-arguments'
+  | 'unreadable-block'
+  | 'skipped-call'
+  | 'reasoning-unclosed'
+  | 'unsupported-format'
+  | 'overlap'
+  | 'kept-as-code'
+  | 'other'
 
 /**
  * Recovers tool calls that an open-weight model (Qwen, GLM, MiniMax, DeepSeek, Kimi, Llama, Mistral,
@@ -1025,6 +1052,8 @@ export interface ResponseStreamEnd extends ResponseStreamChunk {
   format: ResponseFormat | null
   /** Every problem met in the whole reply (as `cleanResponse(whole).problems`). */
   problems: string[]
+  /** The stable kind of each problem (as `cleanResponse(whole).problemKinds`). */
+  problemKinds: ProblemKind[]
 }
 
 /**
@@ -1504,8 +1533,8 @@ export interface AnthropicHistoryMessage {
 /** Where a tool-call style shows: a path in the history (`history[3].content[1]`) and what is there. */
 export interface ToolStyleEvidence {
   path: string
-  /** Native blocks (`tool_use`, `tool_result`), text flattened by a resume (`flattened_call`, `flattened_result`), or genuine XML-protocol text (`xml_call`, `xml_result`). */
-  kind: 'tool_use' | 'tool_result' | 'flattened_call' | 'flattened_result' | 'xml_call' | 'xml_result'
+  /** Native blocks (`tool_use`, `tool_result`), text flattened by a resume (`flattened_call`, `flattened_result`), genuine XML-protocol text (`xml_call`, `xml_result`), or a user text `[<desc>] Result:` answering a native call (`text_result`, Cline). */
+  kind: 'tool_use' | 'tool_result' | 'flattened_call' | 'flattened_result' | 'xml_call' | 'xml_result' | 'text_result'
 }
 
 /** The answer of {@link detectToolStyle}. */
@@ -1554,15 +1583,15 @@ export type ToolStyleNoteKind =
 
 /** A tool_use / tool_result pair rebuilt by {@link recoverToolBlocks}. */
 export interface RecoveredToolCall {
-  /** The new id: derived from the position, `[a-zA-Z0-9_-]` only, unique in the history. */
+  /** The new id: derived from the position, `[a-zA-Z0-9_-]` only, unique in the history (for `text_result`, the call's own id). */
   id: string
   name: string
   /** Where the call was in the input (for a call that was never recorded: its result). */
   call: string
   /** Where its result was in the input; `null` when it had none (an `is_error` result was added, if a user message follows). */
   result: string | null
-  /** `flattened`: text written by a resume; `xml`: genuine XML protocol; `unrecorded`: a Kilo v4.106–v4.111.0 call known only from its result. */
-  source: 'flattened' | 'xml' | 'unrecorded'
+  /** `flattened`: text written by a resume; `xml`: genuine XML protocol; `unrecorded`: a Kilo v4.106–v4.111.0 call known only from its result; `text_result`: a native call whose result Cline stored as user text. */
+  source: 'flattened' | 'xml' | 'unrecorded' | 'text_result'
 }
 
 /** Something recovery could not restore exactly, or wants the caller to know. */

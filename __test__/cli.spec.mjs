@@ -187,6 +187,31 @@ describe('transcript-hygiene sanitize', { concurrency: true }, () => {
     assert.equal(again.stdout, 'clean.jsonl: no changes in 8 messages (google / google-generative-ai / gemini-2.5-pro)\nnothing to change\n')
   })
 
+  // One pass leaves an empty text block where an aborted turn held only thinking the target drops
+  // (as OpenClaw does); the next pass drops the turn. --write writes the settled result.
+  test('--write is a fixed point on an aborted thinking-only turn', async () => {
+    const dir = workdir()
+    const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }
+    const turn = (content, stopReason, timestamp) => ({ role: 'assistant', content, api: 'anthropic-messages', provider: 'anthropic', model: 'claude-sonnet-4-5', usage, stopReason, timestamp })
+    const messages = [
+      { role: 'user', content: '讲一下这个仓库', timestamp: 1 },
+      turn([{ type: 'thinking', thinking: '先看看目录结构', thinkingSignature: 'sig' }], 'aborted', 2),
+      { role: 'user', content: '继续', timestamp: 3 },
+      turn([{ type: 'text', text: '好的。' }], 'stop', 4),
+    ]
+    const lines = [{ type: 'session', version: 3, id: 'sess-a', timestamp: '2026-03-01T00:00:00.000Z', cwd: '/w' }]
+    messages.forEach((message, i) => lines.push({ type: 'message', id: `e${i + 1}`, parentId: i === 0 ? null : `e${i}`, timestamp: `2026-03-01T00:00:0${i + 1}.000Z`, message }))
+    fs.writeFileSync(path.join(dir, 'aborted.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n')
+    const w = await run(['sanitize', 'aborted.jsonl', '--write', 'out.jsonl'], { cwd: dir })
+    assert.equal(w.code, 0, w.stderr)
+    assert.match(w.stdout, /^aborted\.jsonl: 1 change in 4 messages .*\n {2}message 1 \(line 3\) {2}dropThinkingBlocks: dropped a thinking block\n {2}written to out\.jsonl \(3 messages\)\n/)
+    assert.equal(w.stderr, 'aborted.jsonl: a second pass changes what the first one left (2 more: sanitizeImages); written after it, so that sanitizing out.jsonl again changes nothing\n')
+    assert.deepEqual(messagesOf(path.join(dir, 'out.jsonl')).messages.map((m) => m.timestamp), [1, 3, 4])
+    const again = await run(['sanitize', 'out.jsonl', '--check'], { cwd: dir })
+    assert.equal(again.code, 0, again.stdout)
+    assert.match(again.stdout, /^out\.jsonl: no changes in 3 messages/)
+  })
+
   // The entries each case leaves alone: off the branch (e4), before the compaction's kept
   // messages (e1, e2 of compacted.jsonl), labels and model changes whose parent stays.
   // Changed messages keep their entries (e5: ids rewritten, e8: its result; e4 of compacted.jsonl).

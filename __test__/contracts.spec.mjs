@@ -374,7 +374,7 @@ describe('contracts: lone surrogates in options', () => {
   test('stripThoughtSignatures, cleanResponse and createResponseSanitizer accept options holding lone surrogates', () => {
     const content = [{ type: 'text', text: 'x', thought_signature: 'msg_1' }]
     assert.deepEqual(th.stripThoughtSignatures(content, { allowBase64Only: true, note: '\udc00' }), [{ type: 'text', text: 'x' }])
-    assert.equal(th.cleanResponse('hi <think>a</think>', { model: 'qwen3\ud800' }).content, 'hi')
+    assert.equal(th.cleanResponse('<think>a</think>hi', { model: 'qwen3\ud800' }).content, 'hi')
     assert.equal(typeof th.createResponseSanitizer({ fallback: 'no \ud800 reply' }).sanitize, 'function')
   })
 })

@@ -81,10 +81,13 @@ describe('cleanResponse: auto-detected formats', () => {
     assert.equal(r.reasoning, 'reasoning')
     assert.equal(r.content, 'Looking. After.')
     assert.deepEqual(calls(r), [['search', { q: 'a < b && b > c', n: 10 }]])
-    // Without the hint the lone tag is a stray tag: removed, the text before it stays visible.
+    // With neither model nor format, a lone tag ending its line near the start ends reasoning the
+    // prompt opened; a caller that knows it did not says reasoningOpen: false (the tag is stray).
     const plain = cleanResponse(text, { tools })
-    assert.equal(plain.reasoning, '')
-    assert.equal(plain.content, 'reasoning\nLooking. After.')
+    assert.equal(plain.reasoning, 'reasoning')
+    const closed = cleanResponse(text, { tools, reasoningOpen: false })
+    assert.equal(closed.reasoning, '')
+    assert.equal(closed.content, 'reasoning\nLooking. After.')
   })
 
   test('hunyuan_a13b: array in <tool_calls>, <answer> tags removed', () => {
@@ -158,7 +161,7 @@ describe('cleanResponse: plain JSON and Python formats only when named', () => {
   test('ordinary JSON is not a call even when the family is named', () => {
     const text = 'Config: {"name": "app", "version": 2} and [1, 2, 3]'
     for (const format of ['llama3_json', 'xlam', 'pythonic']) {
-      assert.deepEqual(cleanResponse(text, { format }), { content: text, toolCalls: [], reasoning: '', format: null, problems: [] })
+      assert.deepEqual(cleanResponse(text, { format }), { content: text, toolCalls: [], reasoning: '', format: null, problems: [], problemKinds: [] })
     }
   })
 })

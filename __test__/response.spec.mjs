@@ -8,7 +8,7 @@ const { cleanResponse } = require('../index.js')
 describe('cleanResponse', () => {
   test('a reply without markup comes back as it is', () => {
     const r = cleanResponse('Plain answer with {"json": true} and <b>html</b>.')
-    assert.deepEqual(r, { content: 'Plain answer with {"json": true} and <b>html</b>.', toolCalls: [], reasoning: '', format: null, problems: [] })
+    assert.deepEqual(r, { content: 'Plain answer with {"json": true} and <b>html</b>.', toolCalls: [], reasoning: '', format: null, problems: [], problemKinds: [] })
   })
 
   test('hermes calls become OpenAI tool calls, text around them is kept', () => {

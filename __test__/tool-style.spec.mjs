@@ -411,3 +411,53 @@ describe('bad and random input', () => {
     }
   })
 })
+
+// A real Cline task with native calls whose results were stored as user text
+// (fixtures/cline/README.md gives its source).
+describe('Cline: native calls answered by result text', () => {
+  const fs = require('node:fs')
+  const history = deepFreeze(JSON.parse(fs.readFileSync(new URL('./fixtures/cline/text-results.json', import.meta.url), 'utf8')))
+  const calls = history.flatMap((m) => (Array.isArray(m.content) ? m.content.filter((b) => b.type === 'tool_use') : []))
+
+  test('detectToolStyle calls it mixed, naming each result text', () => {
+    const d = detectToolStyle(history)
+    assert.equal(d.style, 'mixed')
+    assert.deepEqual(
+      d.evidence.filter((e) => e.kind === 'text_result').map((e) => e.path),
+      ['history[2].content[0]', 'history[4].content[0]', 'history[6].content[0]'],
+    )
+  })
+
+  test('toOpenAiMessages answers every call with a tool message holding its result text', () => {
+    const out = toOpenAiMessages(history)
+    for (const c of calls) {
+      const i = out.findIndex((m) => m.tool_calls?.some((t) => t.id === c.id))
+      assert.equal(out[i + 1].role, 'tool', `the message after ${c.id}'s call`)
+      assert.equal(out[i + 1].tool_call_id, c.id)
+      assert.match(out[i + 1].content, /^\[(subagents|execute_command for '.*')\] Result:\n/)
+    }
+    // The text moved to the tool message; the environment details stay user text.
+    assert.deepEqual(out[3], { role: 'user', content: [{ type: 'text', text: history[2].content[1].text }] })
+    // A call no text answers gets what Cline sends for it.
+    const cut = [history[3], { role: 'user', content: [{ type: 'text', text: 'stop' }] }]
+    assert.deepEqual(toOpenAiMessages(cut)[1], { role: 'tool', tool_call_id: calls[1].id, content: 'result missing' })
+  })
+
+  test('recoverToolBlocks makes each result text its call\'s tool_result; a round trip through xml keeps them', () => {
+    const r = recoverToolBlocks(history)
+    assert.deepEqual(r.warnings, [])
+    assert.deepEqual(r.recovered.map((p) => [p.id, p.source]), calls.map((c) => [c.id, 'text_result']))
+    for (const m of [2, 4, 6]) {
+      assert.deepEqual(r.history[m].content[0], { type: 'tool_result', tool_use_id: history[m - 1].content.at(-1).id, content: history[m].content[0].text })
+      assert.equal(r.history[m].content[1], history[m].content[1], 'other blocks are the same objects')
+    }
+    assert.equal(r.history[1], history[1])
+    const back = convertToolStyle(convertToolStyle(history, 'xml'), 'json')
+    const results = back.flatMap((m) => (Array.isArray(m.content) ? m.content.filter((b) => b.type === 'tool_result') : []))
+    assert.equal(results.length, calls.length)
+    for (const res of results) {
+      assert.notEqual(res.is_error, true)
+      assert.match(res.content, /\] Result:\n/)
+    }
+  })
+})

@@ -158,6 +158,7 @@ const OPTIONS = {
     tools: arrayOf(tool),
     toolCalls: oneOf('extract', 'strip', 'keep'),
     thinking: oneOf('extract', 'strip', 'keep'),
+    reasoningOpen: orNull(boolean),
   },
 }
 

@@ -186,7 +186,7 @@ function imagePart(b, url) {
 
 /** The Anthropic-format history as OpenAI chat messages (see index.d.ts). */
 function toOpenAiMessages(history) {
-  const e = encode(history, 'openai', { images: true }, undefined)
+  const e = encode(history, 'openai', { images: true, texts: true }, undefined)
   const texts = e.texts
   return call(e).messages.map((o) => {
     const m = history[o.from]

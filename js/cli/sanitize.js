@@ -148,6 +148,9 @@ function target(t, flags) {
   return found
 }
 
+/** Passes over what is written beyond the first (each one changes less; two settle every known case). */
+const MAX_ROUNDS = 3
+
 function sanitizeFile(file, opts, out) {
   const text = c.readText(file)
   const t = readTranscript(text, file)
@@ -158,22 +161,24 @@ function sanitizeFile(file, opts, out) {
   if (to.provider === undefined && to.modelApi === undefined && to.modelId === undefined) {
     throw new c.CliError(`${file}: names no model; give --provider, --model-api and --model-id`)
   }
-  let r
-  try {
-    r = th.sanitizeSessionHistory({
-      messages: t.messages,
-      provider: to.provider,
-      modelApi: to.modelApi,
-      modelId: to.modelId,
-      policy: opts.policy,
-      allowedToolNames: opts.allowedToolNames,
-      // Read-only: the pass sees the session's custom entries but records none.
-      sessionManager: t.format === 'session' ? { getEntries: () => t.entries.map((x) => x.entry) } : undefined,
-      report: true,
-    })
-  } catch (err) {
-    throw new c.CliError(`${file}: ${c.oneLine(err)}`)
+  const pass = (messages) => {
+    try {
+      return th.sanitizeSessionHistory({
+        messages,
+        provider: to.provider,
+        modelApi: to.modelApi,
+        modelId: to.modelId,
+        policy: opts.policy,
+        allowedToolNames: opts.allowedToolNames,
+        // Read-only: the pass sees the session's custom entries but records none.
+        sessionManager: t.format === 'session' ? { getEntries: () => t.entries.map((x) => x.entry) } : undefined,
+        report: true,
+      })
+    } catch (err) {
+      throw new c.CliError(`${file}: ${c.oneLine(err)}`)
+    }
   }
+  const r = pass(t.messages)
   const changes = r.changes.map((ch) => {
     const m = /^messages\[(\d+)\]/.exec(ch.path)
     const index = m === null ? null : Number(m[1])
@@ -195,7 +200,24 @@ function sanitizeFile(file, opts, out) {
     notes: [],
   }
   if (out !== undefined) {
-    const data = writeTranscript(t, r.messages, result.notes)
+    // One pass is not always a fixed point (as in OpenClaw: an aborted turn holding only thinking
+    // blocks the target drops keeps an empty text block, which the next pass drops with the
+    // turn). What is written is passed again until nothing changes, so that sanitizing it again
+    // for the same model changes nothing; the report stays the first pass's.
+    let written = r.messages
+    const more = []
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const again = pass(written)
+      if (again.changes.length === 0) break
+      more.push(...again.changes)
+      written = again.messages
+    }
+    if (more.length > 0) {
+      const rules = [...new Set(more.map((ch) => ch.rule))].join(', ')
+      result.notes.push(`a second pass changes what the first one left (${more.length} more: ${rules}); written after it, so that sanitizing ${out} again changes nothing`)
+      result.sanitizedMessages = written.length
+    }
+    const data = writeTranscript(t, written, result.notes)
     try {
       fs.mkdirSync(path.dirname(path.resolve(out)), { recursive: true })
     } catch (err) {

@@ -97,6 +97,10 @@ impl ResponseStreamCleanerNative {
         let mut m = chunk_json(&end.chunk);
         m.insert("format".into(), json!(end.format));
         m.insert("problems".into(), json!(end.problems));
+        m.insert(
+            "problemKinds".into(),
+            json!(crate::response::problem::kinds(&end.problems)),
+        );
         Ok(self.restore_json(Value::Object(m).to_string()))
     }
 }

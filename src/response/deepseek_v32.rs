@@ -15,9 +15,14 @@
 //! An invoke whose body is a bare JSON object (no parameters) takes that object as its arguments
 //! (smg's `direct_json` case). An invoke without the section wrapper is read too; text around
 //! calls is kept. V3.2-Exp writes V3.1's form, which [`super::deepseek_v3`] reads.
+//!
+//! DeepSeek-V4 writes the same grammar with the block named `<｜DSML｜tool_calls>` (reported as
+//! `deepseek_v4`); the bars of every tag may be spelled `｜｜`, `‖` or `|`, with spaces around
+//! them, when a server mangles the special token ([`super::dsml`] maps them all to one spelling).
 
 use serde_json::{Map, Value};
 
+use super::dsml::canonical;
 use super::typing::{param_schema, type_value, Style};
 use super::xml_invoke::{blocks, invokes, Invoke, Tags, Wrappers};
 use super::{normalize_json_args, Ctx, Parsed, RawCall};
@@ -35,6 +40,19 @@ const WRAPPERS: Wrappers = Wrappers {
 };
 
 pub fn parse(text: &str, cx: &Ctx) -> Parsed {
+    let canon = canonical(text);
+    let mut out = parse_canonical(&canon.text, cx);
+    for b in &mut out.blocks {
+        b.start = canon.orig(b.start);
+        b.end = canon.orig(b.end);
+    }
+    if canon.v4 && out.format.is_some() {
+        out.format = Some("deepseek_v4");
+    }
+    out
+}
+
+fn parse_canonical(text: &str, cx: &Ctx) -> Parsed {
     let mut out = Parsed::default();
     out.blocks = blocks(
         text,

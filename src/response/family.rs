@@ -5,10 +5,10 @@
 //! 4.7, DeepSeek V3 and V3.1).
 
 use super::{
-    deepseek_v3, deepseek_v32, ernie45, gigachat3, glm45, gpt_oss, granite, granite_20b_fc, hermes,
-    hunyuan_a13b, internlm2, jamba, kimi_k2, llama3_json, llama4_pythonic, longcat, minimax_m1,
-    minimax_m2, mistral, olmo3, phi4_mini, pythonic, qwen3_coder, seed_oss, step3, xlam, Ctx,
-    Parsed,
+    bracket_calls, command_r, deepseek_v3, deepseek_v32, ernie45, gemma4, gigachat3, glm45,
+    gpt_oss, granite, granite_20b_fc, hermes, hunyuan_a13b, internlm2, jamba, kimi_k2, llama3_json,
+    llama4_pythonic, longcat, minimax_m1, minimax_m2, mistral, olmo3, phi4_mini, pythonic,
+    qwen3_coder, seed_oss, step3, xlam, Ctx, Parsed,
 };
 
 /// The format names this module implements.
@@ -23,6 +23,7 @@ pub const FORMATS: &[&str] = &[
     "deepseek_v3",
     "deepseek_v31",
     "deepseek_v32",
+    "deepseek_v4",
     "kimi_k2",
     "llama3_json",
     "pythonic",
@@ -41,6 +42,9 @@ pub const FORMATS: &[&str] = &[
     "jamba",
     "olmo3",
     "gigachat3",
+    "gemma4",
+    "bracket_calls",
+    "command_r",
 ];
 
 /// A tool-call family: the unit of detection and parsing.
@@ -75,6 +79,12 @@ pub enum Family {
     Jamba,
     Olmo3,
     Gigachat3,
+    /// Gemma 4's `<|tool_call>call:NAME{…}<tool_call|>`.
+    Gemma4,
+    /// `[TOOL_CALL]…[/TOOL_CALL]` and LM Studio's `…[END_TOOL_REQUEST]`.
+    BracketCalls,
+    /// Cohere's `<|START_ACTION|>[…]<|END_ACTION|>`.
+    CommandR,
 }
 
 impl Family {
@@ -88,7 +98,7 @@ impl Family {
             "minimax_m1" => Family::MinimaxM1,
             "minimax_m2" => Family::MinimaxM2,
             "deepseek_v3" | "deepseek_v31" => Family::DeepSeek,
-            "deepseek_v32" => Family::DeepSeekV32,
+            "deepseek_v32" | "deepseek_v4" => Family::DeepSeekV32,
             "kimi_k2" => Family::KimiK2,
             "llama3_json" => Family::Llama3Json,
             "pythonic" => Family::Pythonic,
@@ -107,6 +117,9 @@ impl Family {
             "jamba" => Family::Jamba,
             "olmo3" => Family::Olmo3,
             "gigachat3" => Family::Gigachat3,
+            "gemma4" => Family::Gemma4,
+            "bracket_calls" => Family::BracketCalls,
+            "command_r" => Family::CommandR,
             _ => return None,
         })
     }
@@ -131,7 +144,9 @@ impl Family {
             Family::SeedOss
         } else if has(&["minimax-m1", "minimax_m1"]) {
             Family::MinimaxM1
-        } else if has(&["deepseek-v3.2", "deepseek_v3.2", "deepseek-v32"]) && !has(&["exp"]) {
+        } else if has(&["deepseek-v4", "deepseek_v4"])
+            || (has(&["deepseek-v3.2", "deepseek_v3.2", "deepseek-v32"]) && !has(&["exp"]))
+        {
             Family::DeepSeekV32
         } else if has(&["llama-4", "llama4", "llama_4"]) {
             Family::Llama4Pythonic
@@ -191,6 +206,7 @@ impl Family {
                 | Family::Olmo3
                 | Family::Granite
                 | Family::GptOss
+                | Family::Gemma4
         )
     }
 }
@@ -201,6 +217,7 @@ impl Family {
 pub fn parse_family(family: Family, text: &str, cx: &Ctx) -> Parsed {
     let mut p = parse_family_raw(family, text, cx);
     p.normalize(text.len());
+    super::garbage::drop_garbage(&mut p, text, cx);
     p
 }
 
@@ -232,5 +249,8 @@ fn parse_family_raw(family: Family, text: &str, cx: &Ctx) -> Parsed {
         Family::Jamba => jamba::parse(text, cx),
         Family::Olmo3 => olmo3::parse(text, cx),
         Family::Gigachat3 => gigachat3::parse(text, cx),
+        Family::Gemma4 => gemma4::parse(text, cx),
+        Family::BracketCalls => bracket_calls::parse(text, cx),
+        Family::CommandR => command_r::parse(text, cx),
     }
 }

@@ -11,8 +11,10 @@
 //! `<|channel|>`) is a call: its body is the JSON arguments (kept as written and reported when
 //! invalid) and the whole message is removed. Any other message (`final`, or a `commentary`
 //! preamble, which is meant for the user) keeps its body as content and loses its header and its
-//! `<|end|>`/`<|return|>`. A recipient outside `functions.` (a built-in tool such as
-//! `browser.search`) is kept as the name. Unlike SGLang, final text after a call is kept.
+//! `<|end|>`/`<|return|>`. A recipient outside `functions.` is one of Harmony's built-in tools
+//! (`browser.search`, `container.exec`, `python`): it is a call (named as written) only when
+//! `tools` offers a tool of that name; otherwise the message is removed and reported, never run.
+//! Unlike SGLang, final text after a call is kept.
 //!
 //! With the markers stripped by the server, the same reply reads
 //! `analysisThinking…assistantcommentary to=functions.read_file json{"files": []}…assistantfinalAnswer`.
@@ -41,11 +43,28 @@ static STRIPPED_CALL: LazyLock<Regex> = LazyLock::new(|| {
         .expect("static regex")
 });
 
-pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
+pub fn parse(text: &str, cx: &Ctx) -> Parsed {
     let mut out = Parsed::default();
     marked(text, &mut out);
     stripped(text, &mut out);
     out.blocks.sort_by_key(|b| b.start);
+    for b in &mut out.blocks {
+        let had = b.calls.len();
+        b.calls.retain(|c| {
+            let builtin = c.name.contains('.') || c.name == "python";
+            let keep = !builtin || super::bare_json::offered(cx.tools, &c.name);
+            if !keep {
+                out.problems.push(format!(
+                    "skipped-call: built-in tool {:?} was not offered in tools; not a call",
+                    c.name
+                ));
+            }
+            keep
+        });
+        if had > 0 && b.calls.is_empty() {
+            b.keep_raw = false;
+        }
+    }
     out.set_format_if_calls(NAME);
     out
 }

@@ -27,7 +27,7 @@ fn opt_string(v: Option<&Value>, name: &str) -> Result<Option<String>, String> {
     }
 }
 
-/// Reads `{format, model, tools, toolCalls, thinking}`.
+/// Reads `{format, model, tools, toolCalls, thinking, reasoningOpen}`.
 pub fn options_from_json(v: &Value) -> Result<Options, String> {
     let tools = match v.get("tools") {
         None | Some(Value::Null) => None,
@@ -40,6 +40,15 @@ pub fn options_from_json(v: &Value) -> Result<Options, String> {
         tools,
         tool_calls: mode(v.get("toolCalls"), "toolCalls")?,
         thinking: mode(v.get("thinking"), "thinking")?,
+        reasoning_open: match v.get("reasoningOpen") {
+            None | Some(Value::Null) => None,
+            Some(Value::Bool(b)) => Some(*b),
+            Some(other) => {
+                return Err(format!(
+                    "options.reasoningOpen: expected a boolean, got {other}"
+                ))
+            }
+        },
     })
 }
 
@@ -56,6 +65,7 @@ pub fn cleaned_to_json(c: &Cleaned) -> Value {
         "reasoning": c.reasoning,
         "format": c.format,
         "problems": c.problems,
+        "problemKinds": super::problem::kinds(&c.problems),
     })
 }
 

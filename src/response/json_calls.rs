@@ -22,10 +22,21 @@ use super::{args_value_to_text, Block, Parsed, RawCall};
 
 static NAME_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#""name"\s*:\s*"((?:[^"\\]|\\.)*)""#).expect("static regex"));
-static ARGS_RE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#""(?:arguments|parameters)"\s*:\s*"#).expect("static regex"));
+static ARGS_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#""(?:arguments|parameters|args|input)"\s*:\s*"#).expect("static regex")
+});
 
-/// `{"name": str, "arguments"|"parameters": …}` (or OpenAI's `{"function": {…}}`) → a call.
+/// The keys a call object's arguments go under, in the order they are looked for: OpenAI's and
+/// Llama's `arguments`/`parameters`, and `args`/`input`, which models trained on other agents'
+/// transcripts (Gemini's `args`, Anthropic's `input`) write as well.
+pub const ARG_KEYS: &[&str] = &["arguments", "parameters", "args", "input"];
+
+fn args_of(obj: &Map<String, Value>) -> Option<&Value> {
+    ARG_KEYS.iter().find_map(|k| obj.get(*k))
+}
+
+/// `{"name": str, "arguments"|"parameters"|"args"|"input": …}` (or OpenAI's `{"function": {…}}`)
+/// → a call.
 /// Arguments that are missing or `null` become `{}`; a JSON string holding an object is unwrapped.
 pub fn call_from_value(v: Value, family: &str, problems: &mut Vec<String>) -> Option<RawCall> {
     let Value::Object(mut obj) = v else {
@@ -35,15 +46,18 @@ pub fn call_from_value(v: Value, family: &str, problems: &mut Vec<String>) -> Op
     if !obj.contains_key("name") {
         if let Some(Value::Object(f)) = obj.remove("function") {
             obj = f;
+        } else if let Some(n) = obj.remove("tool_name") {
+            // Cohere's action list.
+            obj.insert("name".into(), n);
         }
     }
     let Some(Value::String(name)) = obj.remove("name") else {
         problems.push(format!("{family}: call JSON has no string \"name\""));
         return None;
     };
-    let args = obj
-        .remove("arguments")
-        .or_else(|| obj.remove("parameters"))
+    let args = ARG_KEYS
+        .iter()
+        .find_map(|k| obj.remove(*k))
         .unwrap_or(Value::Null);
     Some(RawCall {
         arguments: args_value_to_text(args, family, problems),
@@ -56,10 +70,7 @@ pub fn call_from_value(v: Value, family: &str, problems: &mut Vec<String>) -> Op
 /// `"arguments"`/`"parameters"`. Used where a false positive would turn ordinary JSON into a call.
 pub fn is_call_object(obj: &Map<String, Value>) -> bool {
     matches!(obj.get("name"), Some(Value::String(n)) if !n.is_empty())
-        && matches!(
-            obj.get("arguments").or_else(|| obj.get("parameters")),
-            Some(Value::Object(_))
-        )
+        && matches!(args_of(obj), Some(Value::Object(_)))
 }
 
 /// Best effort on invalid JSON: the `"name"` string and the raw text after `"arguments":`.

@@ -52,7 +52,8 @@ fn builtin_calls(text: &str, out: &mut Parsed) {
     let mut found = Vec::new();
     while let Some(t) = tags.find(text, at) {
         at = t + TAG.len();
-        if out.blocks.iter().any(|b| b.start == t) {
+        // The tagged blocks are sorted by start: one binary search, not a scan of them all.
+        if out.blocks.binary_search_by_key(&t, |b| b.start).is_ok() {
             continue;
         }
         if let Some((c, end)) = call(text, at) {

@@ -1,54 +1,112 @@
 //! MiniMax-M2 / M2.1 / M2.5 calls (reference §6), the seed's main case:
 //! `<minimax:tool_call><invoke name="NAME"><parameter name="K">V</parameter>…</invoke>…</minimax:tool_call>`.
 //!
-//! Parallel calls are several `<invoke>` in one wrapper, or several wrappers. The invokes are read by
-//! [`super::xml_invoke`] (names quoted or not; a value ends only at `</parameter>`, so `<` and `&`
-//! inside it are kept, and is trimmed) and typed with the MiniMax variant of the schema rules.
-//! XML entities are not decoded (the reference's recommendation). A missing `</parameter>`,
-//! `</invoke>` or `</minimax:tool_call>` (truncated reply) runs to the end and is reported.
+//! Parallel calls are several `<invoke>` in one wrapper, or several wrappers; an `<invoke name=…>`
+//! whose wrapper a server stripped is read too (`auto` takes it only when its `</invoke>` follows).
+//! The invokes are read by [`super::xml_invoke`] (names quoted or not; a value ends only at
+//! `</parameter>`, so `<` and `&` inside it are kept, and is trimmed) and typed with the MiniMax
+//! variant of the schema rules. XML entities in values are decoded (`&amp;` → `&`, `&lt;`, `&gt;`,
+//! `&quot;`, `&apos;`, `&#NN;`, `&#xHH;`): MiniMax-M2 escapes them in its output, and a shell
+//! command with `&amp;&amp;` would otherwise fail. An ampersand that starts no entity is kept. A
+//! missing `</parameter>`, `</invoke>` or `</minimax:tool_call>` (truncated reply) runs to the
+//! end and is reported.
 
-use super::scan::{find_from, Finder};
-use super::typing::Style;
-use super::xml_invoke::{typed_invokes, Tags};
-use super::{Block, Ctx, Parsed};
+use std::borrow::Cow;
+
+use super::typing::{typed_arguments, Style};
+use super::xml_invoke::{blocks, invokes, Tags, Wrappers};
+use super::{Ctx, Parsed, RawCall};
 
 const NAME: &str = "minimax_m2";
-const OPEN: &str = "<minimax:tool_call>";
-const CLOSE: &str = "</minimax:tool_call>";
 const TAGS: Tags = Tags {
     invoke: "<invoke",
     invoke_end: "</invoke>",
     param: "<parameter",
     param_end: "</parameter>",
 };
+const WRAPPERS: Wrappers = Wrappers {
+    section: ("<minimax:tool_call>", "</minimax:tool_call>"),
+    call: None,
+};
 
 pub fn parse(text: &str, cx: &Ctx) -> Parsed {
     let mut out = Parsed::default();
-    let mut closes = Finder::new(CLOSE);
-    let mut at = 0;
-    while let Some(start) = find_from(text, OPEN, at) {
-        let body_at = start + OPEN.len();
-        let (body_end, end) = match closes.find(text, body_at) {
-            Some(c) => (c, c + CLOSE.len()),
-            None => {
-                out.problems
-                    .push(format!("{NAME}: {CLOSE} missing (truncated reply)"));
-                (text.len(), text.len())
-            }
-        };
-        let body = &text[body_at..body_end];
-        let style = Style::Schema { minimax: true };
-        let calls = typed_invokes(body, &TAGS, NAME, cx, style, &mut out.problems);
-        if !calls.is_empty() {
-            out.format = Some(NAME);
-        }
-        let block = Block::of_calls(start, end, calls, &mut out.problems, || {
-            format!("{NAME}: wrapper holds no <invoke name=…>; raw text kept in content")
-        });
-        out.blocks.push(block);
-        at = end;
-    }
+    out.blocks = blocks(
+        text,
+        &WRAPPERS,
+        &TAGS,
+        NAME,
+        &mut out.problems,
+        |body, pr| {
+            invokes(body, &TAGS, NAME, pr)
+                .into_iter()
+                .map(|inv| {
+                    let values: Vec<(&str, Cow<str>)> = inv
+                        .params
+                        .iter()
+                        .map(|p| (p.name, decode_entities(p.value)))
+                        .collect();
+                    RawCall {
+                        arguments: typed_arguments(
+                            values.iter().map(|(k, v)| (*k, v.as_ref())),
+                            cx.tools,
+                            inv.name,
+                            Style::Schema { minimax: true },
+                        ),
+                        name: inv.name.to_owned(),
+                        id: None,
+                    }
+                })
+                .collect()
+        },
+    );
+    out.set_format_if_calls(NAME);
     out
+}
+
+/// `s` with its XML entities decoded; borrowed when it has none.
+pub fn decode_entities(s: &str) -> Cow<'_, str> {
+    if !s.contains('&') {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find('&') {
+        out.push_str(&rest[..i]);
+        rest = &rest[i..];
+        let decoded = rest.get(1..).and_then(|r| {
+            let semi = r.get(..r.len().min(12))?.find(';')?;
+            let name = &r[..semi];
+            let c = match name {
+                "amp" => '&',
+                "lt" => '<',
+                "gt" => '>',
+                "quot" => '"',
+                "apos" => '\'',
+                _ => {
+                    let num = name.strip_prefix('#')?;
+                    let code = match num.strip_prefix(['x', 'X']) {
+                        Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+                        None => num.parse().ok()?,
+                    };
+                    char::from_u32(code)?
+                }
+            };
+            Some((c, semi + 2))
+        });
+        match decoded {
+            Some((c, len)) => {
+                out.push(c);
+                rest = &rest[len..];
+            }
+            None => {
+                out.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
 }
 
 #[cfg(test)]

@@ -37,11 +37,19 @@
 //! (unless a plain-text family is named). Shared readers: [`json_calls`] (JSON-bodied calls),
 //! [`pyliteral`] (Python literals), [`xml_invoke`] (MiniMax-M2 / Step-3 / DSML invokes), [`typing`] (values).
 
+pub mod bare_json;
+pub mod bracket_calls;
+#[cfg(test)]
+mod cases;
+pub mod command_r;
 pub mod deepseek_v3;
 pub mod deepseek_v31;
 pub mod deepseek_v32;
+pub mod dsml;
 pub mod ernie45;
 pub mod family;
+pub(crate) mod garbage;
+pub mod gemma4;
 pub mod gigachat3;
 pub mod glm45;
 pub mod gpt_oss;
@@ -54,6 +62,8 @@ pub mod jamba;
 pub mod json;
 pub mod json_calls;
 pub mod kimi_k2;
+#[cfg(test)]
+pub(crate) mod linearity;
 pub mod llama3_json;
 pub mod llama4_pythonic;
 pub mod longcat;
@@ -62,6 +72,7 @@ pub mod minimax_m2;
 pub mod mistral;
 pub mod olmo3;
 pub mod phi4_mini;
+pub mod problem;
 pub mod pyliteral;
 pub mod pythonic;
 pub mod qwen3_coder;
@@ -128,6 +139,13 @@ pub struct Options {
     pub tools: Option<Value>,
     pub tool_calls: Mode,
     pub thinking: Mode,
+    /// Whether the prompt left the reply inside reasoning (the chat template ended it with
+    /// `<think>`): `Some(true)` reads the reply as reasoning up to the first closing tag and
+    /// holds nothing back; `Some(false)` never reads a lone closing tag as the end of reasoning;
+    /// `None` follows the model's template ([`thinking::r1_hint`]) and, when neither `model` nor
+    /// `format` is given, takes a closing tag alone on its line within the first
+    /// [`stream::START_REGION`] bytes as the end of reasoning begun in the prompt.
+    pub reasoning_open: Option<bool>,
 }
 
 /// A call as a family parser reads it, before ids are assigned.
@@ -185,13 +203,24 @@ impl Parsed {
     /// outside the blocks already found: wrappers such as Hunyuan's `<answer>`, ERNIE's
     /// `<response>`, Llama's `<|eom_id|>`.
     pub fn strip_markup(&mut self, text: &str, tags: &[&str]) {
+        self.blocks.sort_by_key(|b| b.start);
+        // The largest block end up to each block, so one binary search tells whether a position is
+        // inside some block (blocks may overlap until `normalize`).
+        let mut reach = Vec::with_capacity(self.blocks.len());
+        let mut far = 0;
+        for b in &self.blocks {
+            far = far.max(b.end);
+            reach.push(far);
+        }
         let mut extra = Vec::new();
         for tag in tags {
             let mut f = scan::Finder::new(tag);
             let mut at = 0;
             while let Some(i) = f.find(text, at) {
                 at = i + tag.len();
-                if !self.blocks.iter().any(|b| b.start <= i && i < b.end) {
+                let before = self.blocks.partition_point(|b| b.start <= i);
+                let inside = before > 0 && reach[before - 1] > i;
+                if !inside {
                     extra.push(Block {
                         start: i,
                         end: at,
@@ -291,7 +320,10 @@ pub(crate) fn clean_response_r1(content: &str, opts: &Options, r1: bool) -> Clea
     };
     // Prefilter: every special-token marker holds `<` or `[` (or is `◁think▷`); only the families
     // read from plain JSON, Python or prose need the full pass without them.
-    if !hint.is_some_and(Family::reads_plain_text) && !scan::may_hold_markers(content) {
+    if !hint.is_some_and(Family::reads_plain_text)
+        && opts.reasoning_open != Some(true)
+        && !scan::may_hold_markers(content)
+    {
         let mut out = Cleaned {
             content: content.to_owned(),
             ..Cleaned::default()

@@ -10,6 +10,7 @@
 //! completely (truncated, positional arguments) is left in the text; inside the LFM2 wrapper it is
 //! reported. The shared readers here ([`wrapped`], [`add_bare`]) also serve [`super::llama4_pythonic`] and [`super::olmo3`].
 
+use super::json_calls::{calls_of_value, is_call_object};
 use super::pyliteral::{call, call_list};
 use super::scan::{balanced_end, find_from, widen_to_fence, Budget, Finder};
 use super::{Block, Ctx, Parsed, RawCall};
@@ -111,9 +112,28 @@ pub fn wrapped(
     blocks
 }
 
-/// A list of calls, or calls one after another (newline- or comma-separated); all of the body
-/// must read (trailing whitespace aside), otherwise no call.
+/// A list of calls, or calls one after another (newline- or comma-separated), or the JSON form
+/// some templates write inside the same wrapper (LFM2's JSON tool format, Llama 4 with Llama-3
+/// JSON: `[{"name": …, "arguments": {…}}]` or one such object); all of the body must read
+/// (trailing whitespace aside), otherwise no call.
 fn read_body(body: &str) -> Vec<RawCall> {
+    if let Ok(v) = serde_json::from_str::<serde_json::Value>(body.trim()) {
+        let shaped = match &v {
+            serde_json::Value::Object(o) => is_call_object(o),
+            serde_json::Value::Array(items) => {
+                !items.is_empty()
+                    && items
+                        .iter()
+                        .all(|i| i.as_object().is_some_and(is_call_object))
+            }
+            _ => false,
+        };
+        return if shaped {
+            calls_of_value(v, "pythonic", &mut Vec::new())
+        } else {
+            Vec::new()
+        };
+    }
     if let Some((calls, end)) = call_list(body, 0) {
         if body[end..].trim().is_empty() {
             return calls;

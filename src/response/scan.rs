@@ -37,13 +37,16 @@ const OPENERS: &[(&str, Family)] = &[
     ("<|tool_call|>", Family::Granite),
     ("<|channel|>", Family::GptOss),
     ("<|start|>assistant", Family::GptOss),
+    ("<|tool_call>", Family::Gemma4),
+    ("<|python_start|>", Family::Llama4Pythonic),
+    ("<|tool_call_start|>", Family::Pythonic),
+    ("<|START_ACTION|>", Family::CommandR),
+    ("<|START_RESPONSE|>", Family::CommandR),
 ];
 
 /// Openers of the families that are detected only when hinted.
 const HINTED_OPENERS: &[(&str, Family)] = &[
     ("<|python_tag|>", Family::Llama3Json),
-    ("<|python_start|>", Family::Llama4Pythonic),
-    ("<|tool_call_start|>", Family::Pythonic),
     ("<function_calls>", Family::Olmo3),
 ];
 
@@ -74,10 +77,18 @@ pub fn refine(found: Family, hint: Option<Family>) -> Family {
 fn detect_marker(text: &str, hint: Option<Family>) -> Option<Family> {
     let mut kimi_args = Finder::new("<|tool_call_argument_begin|>");
     let mut function_end = Finder::new("</function>");
+    let mut invoke_end = Finder::new("</invoke>");
+    let mut bracket_ends = (
+        Finder::new("[/TOOL_CALL]"),
+        Finder::new("[END_TOOL_REQUEST]"),
+    );
     let bytes = text.as_bytes();
     for at in memchr::memchr2_iter(b'<', b'[', bytes) {
         let rest = &text[at..];
         if bytes[at] == b'[' {
+            if bracket_call(text, at, &mut bracket_ends) {
+                return Some(Family::BracketCalls);
+            }
             if let Some(after) = rest.strip_prefix("[TOOL_CALLS]") {
                 if super::mistral::looks_like_calls(after) {
                     return Some(Family::Mistral);
@@ -91,7 +102,7 @@ fn detect_marker(text: &str, hint: Option<Family>) -> Option<Family> {
         // Every `<` marker continues with one of these bytes; HTML and comparisons mostly do not.
         if !matches!(
             bytes.get(at + 1),
-            Some(b'|' | 0xEF | b'm' | b's' | b'l' | b't' | b'f')
+            Some(b'|' | 0xEF | b'm' | b's' | b'l' | b't' | b'f' | b'i')
         ) {
             continue;
         }
@@ -129,6 +140,9 @@ fn detect_marker(text: &str, hint: Option<Family>) -> Option<Family> {
                 return Some(Family::Granite20bFc);
             }
         }
+        if rest.starts_with("<invoke name=") && invoke_end.find(text, at).is_some() {
+            return Some(Family::MinimaxM2);
+        }
         if rest.starts_with("<|role_sep|>") && text[..at].ends_with("function call") {
             return Some(Family::Gigachat3);
         }
@@ -141,6 +155,37 @@ fn detect_marker(text: &str, hint: Option<Family>) -> Option<Family> {
     }
     None
 }
+
+/// Whether a bracketed call ([`super::bracket_calls`]) opens at `at` (a `[`): `[TOOL_CALL]` or
+/// `[TOOL_REQUEST]` with its closing word later, or `[NAME]` alone on a line, then `{`, with
+/// `[END_TOOL_REQUEST]` later (as the stream's checks decide).
+fn bracket_call(text: &str, at: usize, ends: &mut (Finder, Finder)) -> bool {
+    let rest = &text[at..];
+    if rest.starts_with("[TOOL_CALL]") {
+        return ends.0.find(text, at).is_some();
+    }
+    if rest.starts_with("[TOOL_REQUEST]") {
+        return ends.1.find(text, at).is_some();
+    }
+    let r = &rest[1..];
+    let r = &r[..r.len().min(WINDOW_LEN)];
+    let r = &r[..(0..=r.len())
+        .rev()
+        .find(|&i| r.is_char_boundary(i))
+        .unwrap_or(0)];
+    let Some(close) = r.find(']') else {
+        return false;
+    };
+    let t = r[close + 1..].trim_start_matches([' ', '\t', '\r']);
+    is_name(&r[..close])
+        && &r[..close] != "TOOL_REQUEST"
+        && t.starts_with('\n')
+        && t.trim_start().starts_with('{')
+        && ends.1.find(text, at).is_some()
+}
+
+/// How far after an opener the stream looks to settle it (the stream's `WINDOW`).
+const WINDOW_LEN: usize = 256;
 
 /// Which `<tool_call>` grammar `body` (the text right after the marker) is written in.
 pub fn classify_tool_call(body: &str) -> Option<Family> {
@@ -276,6 +321,11 @@ impl Budget {
         self.0 = self.0.saturating_sub(n);
         self.0 > 0
     }
+
+    /// True once the budget is spent.
+    pub fn spent(&self) -> bool {
+        self.0 == 0
+    }
 }
 
 /// Widen `start..end` to cover a Markdown code fence around it (`` ```json\n…\n``` ``, any
@@ -343,6 +393,9 @@ mod tests {
             ("<longcat_tool_call>", Family::Longcat),
             ("<|action_start|> <|plugin|>", Family::Internlm2),
             ("<|tool_call|>[", Family::Granite),
+            ("<|python_start|>[", Family::Llama4Pythonic),
+            ("<|tool_call_start|>[", Family::Pythonic),
+            ("<|tool_call>call:f{}", Family::Gemma4),
             ("<tool_call>[{", Family::Granite),
             ("<tool_calls>\n{", Family::MinimaxM1),
             ("<tool_calls>[", Family::HunyuanA13b),
@@ -368,9 +421,7 @@ mod tests {
         // Plain-text families only with their hint.
         for (t, f) in [
             ("<|python_tag|>{", Family::Llama3Json),
-            ("<|python_start|>[", Family::Llama4Pythonic),
             ("<function_calls>", Family::Olmo3),
-            ("<|tool_call_start|>[", Family::Pythonic),
         ] {
             assert_eq!(detect(t, None), None, "{t}");
             assert_eq!(detect(t, Some(f)), Some(f), "{t}");

@@ -119,6 +119,10 @@ enum Check {
     /// Counts only when this marker comes somewhere later (Kimi's lone `<|tool_call_begin|>`,
     /// Qwen3-Coder's unwrapped `<function=` needing `</function>`).
     Later(&'static str, Family),
+    /// A DSML section or invoke tag in any of its bar spellings ([`super::dsml`]).
+    Dsml,
+    /// `[NAME]` on its own line, then `{`, with `[END_TOOL_REQUEST]` somewhere later (LM Studio).
+    NamedRequest,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -175,7 +179,7 @@ fn openers(f: Family, unwrapped: bool) -> Vec<(&'static str, &'static str)> {
         Family::Granite => &["<tool_call>", "<|tool_call|>"],
         Family::MinimaxM1 | Family::Jamba => &["<tool_calls>"],
         Family::HunyuanA13b => &["<tool_calls>", "<answer>", "</answer>"],
-        Family::MinimaxM2 => &["<minimax:tool_call>"],
+        Family::MinimaxM2 => &["<minimax:tool_call>", "<invoke name="],
         Family::DeepSeek => &[
             "<｜tool▁calls▁begin｜>",
             "<｜tool▁call▁begin｜>",
@@ -197,14 +201,17 @@ fn openers(f: Family, unwrapped: bool) -> Vec<(&'static str, &'static str)> {
         Family::Internlm2 => &["<|action_start|>"],
         Family::Mistral => &["[TOOL_CALLS"],
         Family::Granite20bFc => &["<function_call>"],
+        Family::Gemma4 => &["<|tool_call>", "<tool_call|>"],
+        Family::CommandR => &["<|START_ACTION|>", "<|START_RESPONSE|>", "<|END_RESPONSE|>"],
+        // Its openers need a look ahead (`bracket_lits`).
+        Family::BracketCalls => &[],
         Family::Phi4Mini => return vec![("functools", "[")],
         Family::Gigachat3 => return vec![("function call", "<|role_sep|>")],
-        // Read at `finish` (see the module doc).
-        Family::Llama3Json
-        | Family::Pythonic
-        | Family::Llama4Pythonic
-        | Family::Xlam
-        | Family::Olmo3 => &[],
+        // Their special-token wrappers, when `auto` found one; named, they are read at `finish`
+        // (see the module doc).
+        Family::Pythonic => &["<|tool_call_start|>"],
+        Family::Llama4Pythonic => &["<|python_start|>"],
+        Family::Llama3Json | Family::Xlam | Family::Olmo3 => &[],
     };
     v.iter().map(|s| ("", *s)).collect()
 }
@@ -218,13 +225,13 @@ fn closers(f: Family) -> &'static [&'static str] {
         Family::SeedOss => &["</seed:tool_call>"],
         Family::MinimaxM1 | Family::Jamba => &["</tool_calls>"],
         Family::HunyuanA13b => &["</tool_calls>", "<answer>", "</answer>"],
-        Family::MinimaxM2 => &["</minimax:tool_call>"],
+        Family::MinimaxM2 => &["</minimax:tool_call>", "</invoke>"],
         Family::DeepSeek => &[
             "<｜tool▁calls▁end｜>",
             "<｜tool▁call▁end｜>",
             "<｜end▁of▁sentence｜>",
         ],
-        Family::DeepSeekV32 => &["</｜DSML｜function_calls>", "</｜DSML｜invoke>"],
+        Family::DeepSeekV32 => super::dsml::CLOSERS,
         Family::KimiK2 => &[
             "<|tool_calls_section_end|>",
             "<|tool_call_section_end|>",
@@ -238,6 +245,11 @@ fn closers(f: Family) -> &'static [&'static str] {
         ],
         Family::Longcat => &["</longcat_tool_call>"],
         Family::Internlm2 => &["<|action_end|>"],
+        Family::Gemma4 => &["<tool_call|>"],
+        Family::Pythonic => &["<|tool_call_end|>"],
+        Family::BracketCalls => &["[/TOOL_CALL]", "[END_TOOL_REQUEST]"],
+        Family::CommandR => &["<|END_ACTION|>", "<|START_RESPONSE|>", "<|END_RESPONSE|>"],
+        Family::Llama4Pythonic => &["<|python_end|>"],
         _ => &[],
     }
 }
@@ -260,8 +272,6 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
         call("<｜tool▁calls▁begin｜>", Check::Fam(Family::DeepSeek)),
         call("<｜tool▁call▁begin｜>", Check::Fam(Family::DeepSeek)),
         call("<seed:tool_call>", Check::Fam(Family::SeedOss)),
-        call("<｜DSML｜function_calls>", Check::Fam(Family::DeepSeekV32)),
-        call("<｜DSML｜invoke", Check::Fam(Family::DeepSeekV32)),
         call("<｜tool_calls_begin｜>", Check::Fam(Family::Step3)),
         call("<｜tool_call_begin｜>", Check::Fam(Family::Step3)),
         call("<steptml:invoke", Check::Fam(Family::Step3)),
@@ -269,6 +279,11 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
         call("<|tool_call|>", Check::Fam(Family::Granite)),
         call("<|channel|>", Check::Fam(Family::GptOss)),
         call("<|start|>assistant", Check::Fam(Family::GptOss)),
+        call("<|tool_call>", Check::Fam(Family::Gemma4)),
+        call("<|python_start|>", Check::Fam(Family::Llama4Pythonic)),
+        call("<|tool_call_start|>", Check::Fam(Family::Pythonic)),
+        call("<|START_ACTION|>", Check::Fam(Family::CommandR)),
+        call("<|START_RESPONSE|>", Check::Fam(Family::CommandR)),
         call("<tool_call>", Check::ToolCall),
         call("<tool_calls>", Check::ToolCalls),
         call("<|action_start|>", Check::ActionStart),
@@ -285,6 +300,13 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
             kind: Kind::Call(Check::Fam(Family::Gigachat3)),
         },
     ];
+    v.extend(dsml_lits());
+    v.extend(bracket_lits());
+    // MiniMax's invoke without its wrapper (the server stripped it).
+    v.push(call(
+        "<invoke name=",
+        Check::Later("</invoke>", Family::MinimaxM2),
+    ));
     // Hunyuan's `<answer>` wrapper counts when a call block follows (`auto` would then detect
     // Hunyuan and strip it, as the whole-reply parse of the family does).
     for tag in ["<answer>", "</answer>"] {
@@ -307,6 +329,39 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
         }
     }
     v
+}
+
+/// The DSML openers in every bar spelling: `<` and the first character of the head, settled by
+/// [`Check::Dsml`].
+fn dsml_lits() -> Vec<Lit> {
+    ["<｜", "<‖", "<|", "< "]
+        .into_iter()
+        .map(|s| Lit {
+            pre: "",
+            s,
+            kind: Kind::Call(Check::Dsml),
+        })
+        .collect()
+}
+
+/// The openers of [`Family::BracketCalls`], each counted only when its closing word follows.
+fn bracket_lits() -> Vec<Lit> {
+    let call = |s: &'static str, c: Check| Lit {
+        pre: "",
+        s,
+        kind: Kind::Call(c),
+    };
+    vec![
+        call(
+            "[TOOL_CALL]",
+            Check::Later("[/TOOL_CALL]", Family::BracketCalls),
+        ),
+        call(
+            "[TOOL_REQUEST]",
+            Check::Later("[END_TOOL_REQUEST]", Family::BracketCalls),
+        ),
+        call("[", Check::NamedRequest),
+    ]
 }
 
 /// The reasoning markers: every opening tag, and the closing tags of R1-style pairs.
@@ -351,6 +406,17 @@ fn next_cand(s: &str, from: usize) -> Option<usize> {
     memchr::memchr3(b'<', b'[', 0xE2, b).map(|i| i + from)
 }
 
+/// The first pairs of [`ALWAYS`] (`<think>`, `<seed:think>`, `[THINK]`) open reasoning only
+/// before any visible text.
+const PROSE_PAIRS: usize = 3;
+
+/// Whether the caller offered any tool.
+fn has_tools(tools: Option<&Value>) -> bool {
+    tools
+        .and_then(Value::as_array)
+        .is_some_and(|a| !a.is_empty())
+}
+
 /// The first non-space character within `WINDOW` bytes of `s`.
 fn first_solid(s: &str) -> Option<char> {
     s[..floor(s, WINDOW)].trim_start().chars().next()
@@ -365,6 +431,8 @@ enum State {
     Block(Family),
     /// Inside a reasoning block of this pair; `buf` starts in its body.
     Think(usize),
+    /// Inside a fenced code block ([`code`]).
+    Fence(code::Fence),
 }
 
 /// Applies the whitespace rule and collects output (see the module doc).
@@ -628,13 +696,36 @@ pub struct Machine {
     /// The markers looked for now (shared between machines of the same configuration).
     table: Arc<Table>,
     /// The last `Later` search: `(marker, from, hit, searched up to)`, absolute positions.
-    memo: Option<(&'static str, usize, Option<usize>, usize)>,
+    /// One per marker (a handful), so markers that alternate do not evict each other.
+    memo: Vec<(&'static str, usize, Option<usize>, usize)>,
     /// Bytes parsed so far to test whether the current block is finished.
     spent: usize,
     finished: bool,
     em: Emitter,
     scratch: String,
+    /// Spaces since the last line break at `buf[0]` (`usize::MAX`: other text), for fences.
+    col: usize,
+    /// The last search for a backtick or tilde: `(from, hit, searched up to)`, absolute.
+    code_memo: Option<(usize, Option<usize>, usize)>,
+    /// Backtick runs indexed while looking for inline spans' closers.
+    ticks: code::Ticks,
+    /// A fence skipped while the start may be reasoning: `(opener, next line)`, absolute.
+    r1_fence: Option<(usize, usize)>,
+    /// Absolute start of the current fence's body, and whether it holds markup so far.
+    fence_body: usize,
+    fence_markup: bool,
+    /// The caller offered tools (a data fence then needs a call naming one).
+    has_tools: bool,
+    /// A reasoning opener after visible text was kept as text: its closer is text too.
+    think_as_text: bool,
+    /// [`State::R1Pending`] by the start-region rule (no hint): only a closing tag that ends
+    /// its line within [`START_REGION`] bytes ends reasoning begun in the prompt.
+    region: bool,
 }
+
+/// How far into a reply, for a model no family names, a lone closing reasoning tag still ends
+/// reasoning the prompt opened (the stream holds back at most this much of the reply's start).
+pub const START_REGION: usize = 1024;
 
 impl Machine {
     pub fn new(opts: &Options) -> Self {
@@ -671,31 +762,53 @@ impl Machine {
         let extra = thinking::Extra {
             granite: hint == Some(Family::Granite),
             harmony_stripped: hint == Some(Family::GptOss),
-            r1,
+            r1: opts.reasoning_open.unwrap_or(r1),
         };
+        // Where the reply starts (see `Options::reasoning_open`).
+        let (start, region) = match opts.reasoning_open {
+            Some(true) => (
+                State::Think(usize::from(hint == Some(Family::SeedOss))),
+                false,
+            ),
+            Some(false) => (State::Visible, false),
+            None if r1 => (State::R1Pending, false),
+            None if forced.is_none() && opts.model.as_deref().is_none_or(str::is_empty) => {
+                (State::R1Pending, true)
+            }
+            None => (State::Visible, false),
+        };
+        if matches!(start, State::Think(_)) && opts.thinking != Mode::Keep {
+            em.removed();
+            em.reasoning_begin();
+        }
         let mut m = Machine {
             buf: Buf::default(),
             consumed: 0,
-            state: if extra.r1 {
-                State::R1Pending
-            } else {
-                State::Visible
-            },
+            state: start,
+            region,
             pos: 0,
             hint,
             lock,
             calls_on,
-            unwrapped: model_hint == Some(Family::Qwen3Coder),
+            unwrapped: model_hint == Some(Family::Qwen3Coder) || lock == Some(Family::Gemma4),
             batch: hint.is_some_and(Family::reads_plain_text),
             extra,
             tool_mode: opts.tool_calls,
             think_mode: opts.thinking,
             table: EMPTY.clone(),
-            memo: None,
+            memo: Vec::new(),
             spent: 0,
             finished: false,
             em,
             scratch: String::new(),
+            col: 0,
+            code_memo: None,
+            ticks: code::Ticks::default(),
+            r1_fence: None,
+            fence_body: 0,
+            fence_markup: false,
+            has_tools: false,
+            think_as_text: false,
         };
         m.rebuild_lits();
         m
@@ -719,11 +832,19 @@ impl Machine {
         let mut v = think_lits();
         if self.calls_on {
             match self.lock {
-                Some(f) => v.extend(openers(f, self.unwrapped).into_iter().map(|(pre, s)| Lit {
-                    pre,
-                    s,
-                    kind: Kind::Call(Check::Fam(f)),
-                })),
+                Some(f) => {
+                    v.extend(openers(f, self.unwrapped).into_iter().map(|(pre, s)| Lit {
+                        pre,
+                        s,
+                        kind: Kind::Call(Check::Fam(f)),
+                    }));
+                    if f == Family::DeepSeekV32 {
+                        v.extend(dsml_lits());
+                    }
+                    if f == Family::BracketCalls {
+                        v.extend(bracket_lits());
+                    }
+                }
                 None => v.extend(detect_lits(self.hint, self.unwrapped)),
             }
         }
@@ -743,6 +864,7 @@ impl Machine {
             return Err(FINISHED);
         }
         self.buf.push_str(delta);
+        self.has_tools = has_tools(tools);
         if !self.batch {
             self.run(tools);
         }
@@ -754,6 +876,7 @@ impl Machine {
             return Err(FINISHED);
         }
         self.finished = true;
+        self.has_tools = has_tools(tools);
         if self.batch {
             let text = self.buf.take_all();
             self.batch_clean(&text, tools);
@@ -769,6 +892,7 @@ impl Machine {
     }
 
     fn drain(&mut self, n: usize) {
+        self.track_columns(n);
         self.buf.advance(n);
         self.consumed += n;
     }
@@ -780,6 +904,7 @@ impl Machine {
                 State::Visible => self.step_visible(),
                 State::Block(f) => self.step_block(f, tools),
                 State::Think(p) => self.step_think(p),
+                State::Fence(f) => self.step_fence(f, tools),
             };
             if !moved {
                 break;
@@ -940,6 +1065,39 @@ impl Machine {
                     Verdict::More
                 }
             }
+            Check::Dsml => {
+                let back = self.buf[..after]
+                    .chars()
+                    .next_back()
+                    .map_or(0, char::len_utf8);
+                let head = &self.buf[after - back..];
+                let head = &head[..floor(head, WINDOW)];
+                match super::dsml::head(head) {
+                    Some((_, "function_calls" | "invoke")) => yes(Family::DeepSeekV32),
+                    None if !full && super::dsml::head_prefix(head) => Verdict::More,
+                    _ => Verdict::No,
+                }
+            }
+            Check::NamedRequest => {
+                let r = &rest[..floor(rest, WINDOW)];
+                let Some(close) = r.find(']') else {
+                    return if full { Verdict::No } else { Verdict::More };
+                };
+                let t = r[close + 1..].trim_start_matches([' ', '\t', '\r']);
+                let named = scan::is_name(&r[..close]) && &r[..close] != "TOOL_REQUEST";
+                if !named || !(t.is_empty() || t.starts_with('\n')) {
+                    return Verdict::No;
+                }
+                match t.trim_start().chars().next() {
+                    Some('{') if self.later("[END_TOOL_REQUEST]", after) => {
+                        yes(Family::BracketCalls)
+                    }
+                    Some('{') if fin => Verdict::No,
+                    Some('{') => Verdict::More,
+                    None if !full => Verdict::More,
+                    _ => Verdict::No,
+                }
+            }
             Check::Later(marker, f) => {
                 if self.later(marker, after) {
                     yes(f)
@@ -958,8 +1116,9 @@ impl Machine {
         let from = self.consumed + after;
         let end = self.consumed + self.buf.len();
         let mut search_from = from;
-        if let Some(&(m, last_from, hit, searched_to)) = self.memo.as_ref() {
-            if m == marker && from >= last_from {
+        let slot = self.memo.iter().position(|e| e.0 == marker);
+        if let Some(&(_, last_from, hit, searched_to)) = slot.and_then(|i| self.memo.get(i)) {
+            if from >= last_from {
                 match hit {
                     Some(h) if h >= from => return true,
                     Some(_) => {}
@@ -971,7 +1130,11 @@ impl Machine {
         }
         let rel = floor(&self.buf, search_from.saturating_sub(self.consumed));
         let hit = scan::find_from(&self.buf, marker, rel).map(|i| i + self.consumed);
-        self.memo = Some((marker, from, hit, end));
+        let entry = (marker, from, hit, end);
+        match slot.and_then(|i| self.memo.get_mut(i)) {
+            Some(e) => *e = entry,
+            None => self.memo.push(entry),
+        }
         hit.is_some()
     }
 
@@ -1012,7 +1175,35 @@ impl Machine {
         let mut i = self.pos;
         let n = self.table.lits.len();
         loop {
-            let Some(c) = next_cand(&self.buf, i) else {
+            let m = next_cand(&self.buf, i);
+            if let Some(k) = self.next_code(i).filter(|&k| m.is_none_or(|m| k < m)) {
+                match self.code_at(k) {
+                    code::CodeAt::Literal(len) => {
+                        i = k + len;
+                        continue;
+                    }
+                    code::CodeAt::More => {
+                        self.emit_text(k);
+                        self.pos = 0;
+                        return false;
+                    }
+                    code::CodeAt::Span(e) => {
+                        // Text like any other, just never scanned for markers: no emission
+                        // needed here (the text goes out with what follows it).
+                        if self.mentions_marker(&self.buf[k..e]) {
+                            self.code_problem("inline code");
+                        }
+                        i = e;
+                        continue;
+                    }
+                    code::CodeAt::Fence(f, body) => {
+                        self.emit_text(k);
+                        self.open_fence(f, body - k);
+                        return true;
+                    }
+                }
+            }
+            let Some(c) = m else {
                 let keep = if self.finished {
                     self.buf.len()
                 } else {
@@ -1035,10 +1226,57 @@ impl Machine {
                 Decision::Yes { start, len, kind } => {
                     self.emit_text(start);
                     self.pos = 0;
+                    match self.reasoning_tag_is_text(kind, len) {
+                        Some(true) => {
+                            self.emit_text(len);
+                            return true;
+                        }
+                        Some(false) => {}
+                        None => return false,
+                    }
                     self.open(len, kind);
                     return true;
                 }
             }
+        }
+    }
+
+    /// A reasoning opener after visible text is text (reasoning is where a reply starts, as
+    /// vLLM's and SGLang's reasoning parsers read it; people write `<think>` in prose), and so is
+    /// a closer once an opener was kept as text. Only the pairs that look like prose or HTML
+    /// (`<think>`, `<seed:think>`, `[THINK]`); special-token pairs (Harmony's analysis channel
+    /// after a visible commentary preamble, `◁think▷`, Cohere's) open reasoning anywhere.
+    ///
+    /// A closing tag with no reasoning open (at the start of `buf`, `len` bytes) is a stray tag,
+    /// removed, only when it ends its line (spaces, then a line break or the end of the reply), as
+    /// models write it; inside a sentence (`输出仅有</think>，没有<think>`) it is text. `None`:
+    /// wait for the next byte.
+    fn reasoning_tag_is_text(&mut self, kind: Kind, len: usize) -> Option<bool> {
+        match kind {
+            Kind::ThinkOpen(p)
+                if p < PROSE_PAIRS && self.em.any_visible && self.think_mode != Mode::Keep =>
+            {
+                self.think_as_text = true;
+                Some(true)
+            }
+            Kind::ThinkClose(p) if p < PROSE_PAIRS && self.think_mode != Mode::Keep => {
+                if self.think_as_text {
+                    return Some(true);
+                }
+                self.ends_line(len).map(|e| !e)
+            }
+            _ => Some(false),
+        }
+    }
+
+    /// Whether `buf[at..]` starts with spaces then a line break or the end of the reply (`None`:
+    /// not known before more text comes).
+    fn ends_line(&self, at: usize) -> Option<bool> {
+        let rest = self.buf[at..].trim_start_matches([' ', '\t']);
+        match rest.as_bytes().first() {
+            None if !self.finished => None,
+            None | Some(b'\n' | b'\r') => Some(true),
+            Some(_) => Some(false),
         }
     }
 
@@ -1262,9 +1500,23 @@ impl Machine {
         let n = *N_THINK;
         let mut i = self.pos;
         loop {
-            let Some(c) = next_cand(&self.buf, i) else {
+            let m = next_cand(&self.buf, i);
+            if let Some(k) = self.next_code(i).filter(|&k| m.is_none_or(|m| k < m)) {
+                match self.skip_code(k) {
+                    Some(next) => {
+                        i = next;
+                        continue;
+                    }
+                    None => {
+                        self.pos = k;
+                        return false;
+                    }
+                }
+            }
+            let past = |at: usize| self.region && self.consumed + at > START_REGION;
+            let Some(c) = m.filter(|&c| !past(c)) else {
                 self.pos = self.buf.len();
-                if self.finished {
+                if self.finished || past(self.buf.len()) {
                     self.state = State::Visible;
                     self.pos = 0;
                     return true;
@@ -1283,7 +1535,7 @@ impl Machine {
                     kind: Kind::ThinkClose(_),
                     start,
                     len,
-                } => {
+                } if !self.region || self.ends_line(start + len).is_some_and(|e| e) => {
                     // R1 style: everything before the first closing tag was reasoning.
                     if self.think_mode == Mode::Keep {
                         let Machine { em, buf, .. } = self;
@@ -1300,8 +1552,17 @@ impl Machine {
                     self.pos = 0;
                     return true;
                 }
+                Decision::Yes {
+                    kind: Kind::ThinkClose(_),
+                    start,
+                    len,
+                } if self.ends_line(start + len).is_none() => {
+                    self.pos = start;
+                    return false;
+                }
                 Decision::Yes { .. } => {
-                    // An opening tag first: the text before it is visible; scan it again.
+                    // An opening tag first (or, by the start-region rule, a closing tag inside a
+                    // sentence): the text before it is visible; scan it again.
                     self.state = State::Visible;
                     self.pos = 0;
                     return true;
@@ -1359,5 +1620,8 @@ impl Machine {
     }
 }
 
+mod code;
+#[cfg(test)]
+mod code_props;
 #[cfg(test)]
 mod tests;

@@ -68,6 +68,12 @@ pub(crate) const ALWAYS: &[Pair] = &[
         ends: &[],
     },
     Pair {
+        opens: &["<|channel>thought", "<|channel>"],
+        closes: &["<channel|>"],
+        r1: false,
+        ends: &[],
+    },
+    Pair {
         opens: &["<|channel|>analysis<|message|>"],
         closes: &["<|end|>"],
         r1: false,

@@ -34,15 +34,17 @@ pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
     for spec in &TAGGED {
         let p = parse_tagged(text, spec);
         out.problems.extend(p.problems);
+        // The blocks kept so far are sorted and disjoint: one binary search per new block finds
+        // the only ones it could overlap (a scan of all of them was quadratic on `<tool_call>{`
+        // ×100 000).
+        let kept = out.blocks.len();
         for b in p.blocks {
-            if !out
-                .blocks
-                .iter()
-                .any(|o| o.start < b.end && b.start < o.end)
-            {
+            let i = out.blocks[..kept].partition_point(|o| o.end <= b.start);
+            if out.blocks[..kept].get(i).is_none_or(|o| b.end <= o.start) {
                 out.blocks.push(b);
             }
         }
+        out.blocks.sort_by_key(|b| b.start);
     }
     let mut found = Vec::new();
     for (s, e) in out.gaps(text.len()) {

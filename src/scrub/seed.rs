@@ -5,7 +5,7 @@
 //!
 //! | provider | here |
 //! | --- | --- |
-//! | `minimax` | the cleaner, then the seed's rule when the text has `minimax:tool_call` or `<invoke` (any case): `<invoke …>…</invoke>` blocks and `<minimax:tool_call>` tags removed |
+//! | `minimax` | the cleaner, then the seed's rule when the text has `minimax:tool_call` or `<invoke` (any case): `<invoke …>…</invoke>` blocks and `<minimax:tool_call>` tags outside code removed |
 //! | `zhipu`, `glm` | the cleaner, then the seed's ```` ```tool_call … ``` ```` fences removed |
 //! | `qwen`, `qwen-portal` | the cleaner (the seed left this a TODO; the cleaner knows Qwen's Hermes and Qwen3-Coder forms) |
 //! | anything else | the cleaner, then the seed's generic rules: ```` ```tool_call ```` / ```` ```function ```` fences, then, outside code, `<invoke …>…</invoke>` blocks and `<tool_call…>`, `</tool_call>`, `<function…>`, `</function>` tags |
@@ -201,8 +201,8 @@ fn strip_tool_calls<'a>(provider: Provider, model: &str, content: &'a str) -> Co
     match provider {
         Provider::Minimax => {
             if find_ci(&text, "minimax:tool_call", 0).is_some() || has_invoke(&text) {
-                text = own_if_changed(text, |t| replace_cow(&INVOKE_BLOCK, t));
-                text = own_if_changed(text, |t| replace_cow(&WRAPPER_TAG, t));
+                text = own_if_changed(text, |t| replace_outside_code(&INVOKE_BLOCK, t));
+                text = own_if_changed(text, |t| replace_outside_code(&WRAPPER_TAG, t));
             }
         }
         Provider::Zhipu => {
@@ -292,7 +292,7 @@ fn strip_thinking(content: &str) -> Cow<'_, str> {
     } else {
         Cow::Owned(cleaned)
     };
-    let out = own_if_changed(text, |t| replace_cow(&THINK_TAG, t));
+    let out = own_if_changed(text, |t| replace_outside_code(&THINK_TAG, t));
     match out {
         Cow::Owned(s) => Cow::Owned(js_trim(&s).to_owned()),
         b => b,
@@ -305,6 +305,20 @@ mod tests {
 
     fn tc(model: &str, t: &str) -> String {
         sanitize_tool_call(model, t, Fallback::Auto).into_owned()
+    }
+
+    #[test]
+    fn markup_in_code_is_kept_by_the_seed_api() {
+        // A deployment guide showing MiniMax's format, and a request quoting the tags.
+        let guide = "MiniMax 的输出格式：\n```xml\n<minimax:tool_call>\n<invoke name=\"search_web\">\n<parameter name=\"q\">x</parameter>\n</invoke>\n</minimax:tool_call>\n```\n以上是示例。";
+        assert_eq!(tc("minimax/MiniMax-M2.5", guide), guide);
+        let ask = "希望支持将思考内容使用 `<think></think>` 标签拼接到回复中";
+        assert_eq!(sanitize_thinking_tags(ask), ask);
+        // Outside code the seed's rules still apply.
+        assert_eq!(
+            tc("minimax/MiniMax-M2.5", "好的<invoke name=\"f\"></invoke>"),
+            "好的"
+        );
     }
 
     #[test]

@@ -1,13 +1,14 @@
 //! Which tool-call style a history is in, with the evidence: native blocks (`json`), or calls
 //! and results written as text (`xml`: flattened by a resume, or genuine XML protocol). A
 //! `mixed` history is the state seed 001 describes, and the one to migrate; Roo decided a task's
-//! protocol from its last call's id, which a mixed history defeats.
+//! protocol from its last call's id, which a mixed history defeats. A native call answered by a
+//! result text ([`super::text_result`]) makes a history mixed too: `text_result` evidence.
 
 use serde_json::{json, Value};
 
 use super::flat_call::{self, Parsed};
 use super::model::{Block, Content, History};
-use super::{call_less, flat_result, xml_call, xml_result};
+use super::{call_less, flat_result, text_result, xml_call, xml_result};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Evidence {
@@ -61,6 +62,16 @@ pub fn detect(h: &History) -> Detected {
                         matches!(b, Block::Text(ti) if flat_result::parse(h.text(*ti)).is_some())
                     })
             });
+        // Result texts that answer the previous message's native calls (Cline).
+        let answers: Vec<usize> = match m.checked_sub(1) {
+            Some(a) if !assistant && h.msgs[a].role == "assistant" => {
+                text_result::unanswered(h, a, m, &Default::default())
+                    .into_iter()
+                    .filter_map(|c| c.text)
+                    .collect()
+            }
+            _ => Vec::new(),
+        };
         match &msg.content {
             Content::Str(ti) => {
                 if let Some(kind) = text_kind(assistant, xml_answered, h.text(*ti)) {
@@ -76,6 +87,7 @@ pub fn detect(h: &History) -> Detected {
                     let kind = match blk {
                         Block::ToolUse { .. } => Some("tool_use"),
                         Block::ToolResult { .. } => Some("tool_result"),
+                        Block::Text(_) if answers.contains(&b) => Some("text_result"),
                         Block::Text(ti) => text_kind(assistant, xml_answered, h.text(*ti)),
                         _ => None,
                     };
@@ -165,5 +177,31 @@ mod tests {
             d.evidence.iter().map(|e| e.kind).collect::<Vec<_>>(),
             vec!["xml_call", "xml_result"]
         );
+    }
+
+    #[test]
+    fn a_native_call_answered_by_a_result_text_is_mixed() {
+        let mut b = B::default();
+        b.msg(
+            "assistant",
+            vec![tool_use("t1", "execute_command", json!({"command": "ls"}))],
+        );
+        let r = b.text("[execute_command for 'ls'] Result:\n说明.md");
+        b.msg("user", vec![r]);
+        let d = detect(&b.h);
+        assert_eq!(d.style, "mixed");
+        assert_eq!(
+            d.evidence.iter().map(|e| e.kind).collect::<Vec<_>>(),
+            vec!["tool_use", "text_result"]
+        );
+        // Prose that is no result leaves the history native.
+        let mut b = B::default();
+        b.msg(
+            "assistant",
+            vec![tool_use("t1", "execute_command", json!({"command": "ls"}))],
+        );
+        let r = b.text("Please run [execute_command for 'ls'] Result: later");
+        b.msg("user", vec![r]);
+        assert_eq!(detect(&b.h).style, "json");
     }
 }

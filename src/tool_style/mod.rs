@@ -30,6 +30,7 @@ pub mod openai;
 pub mod plan;
 pub mod recover;
 pub mod schema;
+pub mod text_result;
 pub mod xml_call;
 pub mod xml_result;
 

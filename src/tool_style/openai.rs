@@ -8,6 +8,9 @@
 //! - User side: one `tool` message per `tool_result`, in block order (string content as is, text
 //!   parts joined with `\n`); then one `user` message with the tool results' images and the
 //!   message's own text and image blocks, when there are any. Other blocks are dropped.
+//! - A native call the next user message answers with no `tool_result` (Cline stored its result
+//!   as user text): a `tool` message right after the others, holding that text, which leaves the
+//!   user message; with no such text, `result missing`, as Cline sends ([`text_result`]).
 //! - Assistant: `content` is the text blocks joined with `\n` (left out when there are none),
 //!   `tool_calls` one per `tool_use` (left out when none); thinking blocks are dropped;
 //!   `reasoning_details` passes through.
@@ -15,8 +18,11 @@
 //! The answer names blocks and texts of the input; js/tool_style.js builds the messages, and
 //! `arguments` is `JSON.stringify(input)` there.
 
+use std::collections::HashSet;
+
 use super::model::{Block, Content, History, Part, ResultContent};
 use super::plan::{write_pieces, write_str, Piece, Str};
+use super::text_result;
 
 pub const IMAGE_POINTER: &str = "(see following user message for image)";
 
@@ -78,8 +84,33 @@ pub fn to_openai(h: &History) -> Vec<OutMsg> {
                 kind,
             })
         };
+        // Native calls of the previous message answered by no tool_result: their result texts,
+        // or Cline's `result missing` ([`text_result`]). OpenAI rejects a call with no reply.
+        let unanswered = match m.checked_sub(1) {
+            Some(a) if msg.role == "user" && h.msgs[a].role == "assistant" => {
+                text_result::unanswered(h, a, m, &HashSet::new())
+            }
+            _ => Vec::new(),
+        };
+        let replies = |out: &mut Vec<OutMsg>| {
+            for c in &unanswered {
+                let content = match c.text.and_then(|b| msg.blocks().get(b)) {
+                    Some(Block::Text(ti)) => vec![Piece::Whole(*ti)],
+                    _ => vec![Piece::Lit(text_result::RESULT_MISSING.into())],
+                };
+                out.push(OutMsg {
+                    from: m,
+                    role: "tool".into(),
+                    kind: Kind::Tool {
+                        id: Some(c.id.clone()),
+                        content,
+                    },
+                });
+            }
+        };
         let blocks = match &msg.content {
             Content::Str(ti) => {
+                replies(&mut out);
                 push(&mut out, &msg.role, Kind::Text(vec![Piece::Whole(*ti)]));
                 continue;
             }
@@ -142,8 +173,10 @@ pub fn to_openai(h: &History) -> Vec<OutMsg> {
                 },
             );
         }
+        replies(&mut out);
         for (b, blk) in blocks.iter().enumerate() {
             match blk {
+                Block::Text(_) if unanswered.iter().any(|c| c.text == Some(b)) => {}
                 Block::Text(ti) => parts.push(OutPart::Text(*ti)),
                 Block::Image { url } => parts.push(OutPart::Image {
                     b,
@@ -299,5 +332,34 @@ mod tests {
             json!({"from": 1, "role": "tool", "toolCallId": "c1", "content": {"s": []}})
         );
         assert_eq!(o.len(), 2);
+    }
+
+    #[test]
+    fn a_call_answered_by_result_text_gets_that_text_as_its_tool_message() {
+        let mut b = crate::tool_style::text_result::two_calls_one_answered();
+        b.msg("assistant", vec![tool_use("t3", "list_files", json!({}))]);
+        b.str_msg("user", "继续");
+        let o = answer(&b.h);
+        assert_eq!(
+            o[1],
+            json!({"from": 1, "role": "tool", "toolCallId": "t1", "content": {"s": [[0]]}})
+        );
+        assert_eq!(
+            o[2],
+            json!({"from": 1, "role": "tool", "toolCallId": "t2", "content": {"s": ["result missing"]}})
+        );
+        assert_eq!(
+            o[3],
+            json!({"from": 1, "role": "user", "content": {"parts": [{"text": [[1]]}]}})
+        );
+        assert_eq!(
+            o[5],
+            json!({"from": 3, "role": "tool", "toolCallId": "t3", "content": {"s": ["result missing"]}})
+        );
+        assert_eq!(
+            o[6],
+            json!({"from": 3, "role": "user", "content": {"s": [[2]]}})
+        );
+        assert_eq!(o.len(), 7);
     }
 }

@@ -13,6 +13,9 @@
 //! never recorded and only `[<desc>] Result:` texts remain, and, when asked (`xmlProtocol`),
 //! genuine XML-protocol calls.
 //!
+//! And native calls Cline answered with user text (`[<desc>] Result:\n…`, no `tool_result`): the
+//! text becomes the call's result ([`super::text_result`]).
+//!
 //! Native `tool_result`s sharing one id in a user message are merged too: Anthropic and OpenAI
 //! both reject the repeat.
 
@@ -29,6 +32,7 @@ use super::plan::{
     slice, write_edits, write_str, Edit, PartSpec, Piece, ResultSpec, Spec, Str, Val,
 };
 use super::schema::{restore, restore_untyped, Restored, Tools};
+use super::text_result;
 
 /// The text Roo gives a call whose result never came.
 pub const INTERRUPTED: &str = "Task was interrupted before this tool call could be completed.";
@@ -283,6 +287,28 @@ fn pair_flattened<'a>(
         }
     }
     let paired: HashMap<usize, &Vec<usize>> = pairs.iter().map(|(c, rs)| (*c, rs)).collect();
+    // Calls with no `[NAME Result]` that a result text answers (a Cline history flattened).
+    let texts: HashMap<usize, (usize, usize)> = match u {
+        Some(u) => {
+            let missing: Vec<usize> = (0..calls.len())
+                .filter(|k| !paired.contains_key(k))
+                .collect();
+            let names: Vec<&str> = missing.iter().map(|&k| calls[k].2.name).collect();
+            let (blocks, said) = text_result::result_texts(p.h, u, &HashSet::new());
+            text_result::pair(&names, &said)
+                .into_iter()
+                .zip(missing)
+                .filter_map(|(j, k)| {
+                    let tb = blocks[j?];
+                    match p.h.msgs[u].blocks().get(tb) {
+                        Some(Block::Text(ti)) => Some((k, (tb, *ti))),
+                        _ => None,
+                    }
+                })
+                .collect()
+        }
+        None => HashMap::new(),
+    };
     let mut synthetic = Vec::new();
     let mut result_specs: HashMap<usize, Spec> = HashMap::new();
     let mut merged_away: HashSet<usize> = HashSet::new();
@@ -336,6 +362,11 @@ fn pair_flattened<'a>(
                     },
                 );
                 Some(path(u, first))
+            }
+            (_, Some(u)) if texts.contains_key(&k) => {
+                let (tb, ti) = texts[&k];
+                result_specs.insert(tb, text_result::result_spec(&id, ti));
+                Some(path(u, tb))
             }
             (_, Some(u)) => {
                 p.out.warnings.push(note(
@@ -545,14 +576,20 @@ pub fn recover(h: &History, opts: &Options) -> Recovery {
         // `[<desc>] Result:`, is a genuine XML call that merely looks flattened (models often
         // write `<attempt_completion>\n<result>\n…\n</result>\n</attempt_completion>`).
         let xml_answered = results.is_empty() && u.is_some_and(|u| call_less::has_xml_result(h, u));
-        if xml_answered {
-            if let Some(u) = u {
+        // Native calls were recorded: nothing is call-less, and their result texts are results.
+        let native = msg
+            .blocks()
+            .iter()
+            .any(|b| matches!(b, Block::ToolUse { .. }));
+        if xml_answered || calls.is_empty() && results.is_empty() {
+            if let Some(u) = u.filter(|_| !native) {
                 call_less::recover_pair(&mut p, a, u);
             }
-        } else if !calls.is_empty() || !results.is_empty() {
+        } else {
             pair_flattened(&mut p, a, calls, u, results);
-        } else if let Some(u) = u {
-            call_less::recover_pair(&mut p, a, u);
+        }
+        if let Some(u) = u.filter(|_| native) {
+            text_result::recover_pair(&mut p, a, u);
         }
     }
     for (m, msg) in h.msgs.iter().enumerate() {

@@ -229,7 +229,11 @@ fn samples_mixed_and_in_other_modes() {
 #[test]
 fn content_is_released_early() {
     // Plain text comes out with the delta that completes it; markup and calls wait for their end.
-    let mut s = StreamCleaner::new(Options::default());
+    // (With neither model nor format, the start waits for the start region: see below.)
+    let mut s = StreamCleaner::new(Options {
+        model: Some("openai/gpt-4o".into()),
+        ..Options::default()
+    });
     assert_eq!(
         s.push("Hello wor").map(|c| c.content),
         Ok("Hello wor".into())
@@ -256,7 +260,7 @@ fn reasoning_streams_as_it_comes() {
     let r = |c: Result<StreamChunk, &str>| c.map(|c| c.reasoning).unwrap_or_default();
     assert_eq!(r(s.push("<think>\n step one ")), "step one");
     assert_eq!(r(s.push(" two </thi")), "  two");
-    let c = s.push("nk>Hi<think>again</think>").unwrap_or_default();
+    let c = s.push("nk><think>again</think>Hi").unwrap_or_default();
     assert_eq!(
         (c.content.as_str(), c.reasoning.as_str()),
         ("Hi", "\n\nagain")
@@ -279,8 +283,13 @@ fn whitespace_rule() {
         ),
         ("  <think>x</think>\n  Answer  ", "Answer  "),
         ("  plain  ", "  plain  "),
-        ("A <think>x</think>   <think>y</think> B", "A B"),
-        ("A\n<think>x</think>", "A"),
+        ("<think>x</think>   <think>y</think> B", "B"),
+        // After visible text a reasoning tag is text (see the reply-case table).
+        (
+            "A <think>x</think>   <think>y</think> B",
+            "A <think>x</think>   <think>y</think> B",
+        ),
+        ("A\n<tool_call>{\"name\": \"f\"}</tool_call>", "A"),
     ];
     for (t, want) in cases {
         assert_eq!(clean_response(t, &o).content, want, "{t:?}");
@@ -465,11 +474,26 @@ fn r1_models_hold_the_start_others_do_not() {
     };
     let mut s = StreamCleaner::new(chat.clone());
     assert_eq!(s.push("Answer ").map(|c| c.content), Ok("Answer".into()));
-    let whole = clean_response("Answer </think> more", &chat);
+    // Without a model, a lone closer ending its line near the start ends prompt-opened
+    // reasoning; the start is held back until then (at most `START_REGION` bytes).
+    let mut s = StreamCleaner::new(Options::default());
+    assert_eq!(s.push("Thinking\n").map(|c| c.content), Ok(String::new()));
+    let c = s.push("</think>\nAnswer").unwrap_or_default();
+    assert_eq!(
+        (c.content.as_str(), c.reasoning.as_str()),
+        ("Answer", "Thinking")
+    );
+    let long = "x".repeat(START_REGION + 1);
+    let mut s = StreamCleaner::new(Options::default());
+    assert_eq!(s.push(&long).map(|c| c.content.len()), Ok(START_REGION + 1));
+    let whole = clean_response("Answer </think>\nmore", &chat);
     assert_eq!(
         (whole.content.as_str(), whole.reasoning.as_str()),
-        ("Answer more", "")
+        ("Answer\nmore", "")
     );
+    // Inside a sentence the tag is prose.
+    let whole = clean_response("Answer </think> more", &chat);
+    assert_eq!(whole.content, "Answer </think> more");
     let whole = clean_response("Plan </think> Answer", &r1);
     assert_eq!(
         (whole.content.as_str(), whole.reasoning.as_str()),

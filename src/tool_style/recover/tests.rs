@@ -349,3 +349,45 @@ fn a_padded_xml_call_answered_in_the_xml_protocol_is_not_taken_for_a_flattened_o
         matches!(&edit(&r, 1)[0], Spec::ToolResult { content: ResultSpec::Parts(p), .. } if p.len() == 2)
     );
 }
+
+#[test]
+fn result_texts_of_native_calls_become_their_tool_results_and_survive_a_flattening() {
+    let mut b = B::default();
+    b.msg(
+        "assistant",
+        vec![tool_use("t1", "execute_command", json!({"command": "ls"}))],
+    );
+    let note = b.text("用户反馈：好");
+    let r = b.text("[execute_command for 'ls'] Result:\n文件.txt");
+    let env = b.text("<environment_details>\nx\n</environment_details>");
+    b.msg("user", vec![note, r, env]);
+    let out = recover(&b.h, &Options::default());
+    assert_eq!(
+        edit(&out, 1),
+        &vec![
+            text_result::result_spec("t1", 1),
+            Spec::Keep(0),
+            Spec::Keep(2)
+        ],
+        "the result first, whole, with the call's id"
+    );
+    assert_eq!(out.recovered[0].source, "text_result");
+    assert!(out.warnings.is_empty());
+    // The same history flattened ('xml' style): the call is text, the result text answers it.
+    let mut f = B::default();
+    let call = f.text(&call_text(
+        "execute_command",
+        Some(&json!({"command": "ls"})),
+    ));
+    f.msg("assistant", vec![call]);
+    let r = f.text("[execute_command for 'ls'] Result:\n文件.txt");
+    f.msg("user", vec![r]);
+    let out = recover(&f.h, &Options::default());
+    let id = out.recovered[0].id.clone();
+    assert_eq!(edit(&out, 1), &vec![text_result::result_spec(&id, 1)]);
+    assert!(
+        out.warnings.iter().all(|w| w.kind != "call_without_result"),
+        "no interrupted-call error: {:?}",
+        out.warnings
+    );
+}

@@ -1,0 +1,231 @@
+//! The spellings of DeepSeek's DSML tags seen in the wild, mapped to the canonical one.
+//!
+//! DeepSeek-V3.2 and V4 write `<｜DSML｜function_calls>` / `<｜DSML｜tool_calls>` (V4's block
+//! name), `<｜DSML｜invoke name=…>` and `<｜DSML｜parameter name=… string="true|false">` with the
+//! full-width bar U+FF5C. Servers whose tokenizer or detokenizer mangles the special token leak
+//! them with other bars: doubled `｜｜` (GenericAgent issue #804, opencrabs issue #419), the double
+//! vertical line `‖` U+2016, the ASCII `|`, and with spaces around the bars. [`canonical`] rewrites
+//! every such tag to `<｜DSML｜NAME` (and `tool_calls` to `function_calls`) and keeps a map from the
+//! rewritten text back to the original, so [`super::deepseek_v32`] reads one spelling and reports
+//! ranges of the text it was given.
+
+use std::borrow::Cow;
+
+/// The canonical tag head (after `<` or `</`).
+pub const HEAD: &str = "｜DSML｜";
+
+/// The tag names a DSML tag may carry.
+const NAMES: &[(&str, &str)] = &[
+    ("function_calls", "function_calls"),
+    ("tool_calls", "function_calls"),
+    ("invoke", "invoke"),
+    ("parameter", "parameter"),
+];
+
+/// The closing tags after which a streamed block may end, in the unspaced spellings (a spaced
+/// one is read too, at the end of the reply).
+pub const CLOSERS: &[&str] = &[
+    "</｜DSML｜function_calls>",
+    "</｜｜DSML｜｜function_calls>",
+    "</‖DSML‖function_calls>",
+    "</|DSML|function_calls>",
+    "</｜DSML｜tool_calls>",
+    "</｜｜DSML｜｜tool_calls>",
+    "</‖DSML‖tool_calls>",
+    "</|DSML|tool_calls>",
+    "</｜DSML｜invoke>",
+    "</｜｜DSML｜｜invoke>",
+    "</‖DSML‖invoke>",
+    "</|DSML|invoke>",
+];
+
+/// One rewritten tag head: `orig` bytes at `orig_at` became `canon` bytes at `canon_at`.
+#[derive(Debug, Clone, Copy)]
+struct Edit {
+    orig_at: usize,
+    orig_len: usize,
+    canon_at: usize,
+    canon_len: usize,
+}
+
+/// A text with its DSML tags in the canonical spelling, and the way back.
+#[derive(Debug)]
+pub struct Canonical<'a> {
+    pub text: Cow<'a, str>,
+    edits: Vec<Edit>,
+    /// The block name of the first section tag seen: `true` for V4's `tool_calls`.
+    pub v4: bool,
+}
+
+impl Canonical<'_> {
+    /// The position in the original text of position `p` of the canonical text (a position inside
+    /// a rewritten tag head maps to that head's start).
+    pub fn orig(&self, p: usize) -> usize {
+        let i = self.edits.partition_point(|e| e.canon_at <= p);
+        let Some(e) = i.checked_sub(1).and_then(|i| self.edits.get(i)) else {
+            return p;
+        };
+        if p < e.canon_at + e.canon_len {
+            if p == e.canon_at {
+                e.orig_at
+            } else {
+                e.orig_at + e.orig_len
+            }
+        } else {
+            p - (e.canon_at + e.canon_len) + e.orig_at + e.orig_len
+        }
+    }
+}
+
+/// A bar run: one or two of `｜`, `‖`, `|`, with spaces around. Returns the bytes read.
+fn bars(s: &str) -> Option<usize> {
+    let t = s.trim_start_matches(' ');
+    let mut n = s.len() - t.len();
+    let mut count = 0;
+    let mut rest = t;
+    while count < 2 {
+        let Some(c) = rest
+            .chars()
+            .next()
+            .filter(|c| matches!(c, '｜' | '‖' | '|'))
+        else {
+            break;
+        };
+        n += c.len_utf8();
+        rest = &rest[c.len_utf8()..];
+        count += 1;
+    }
+    if count == 0 {
+        return None;
+    }
+    let t = rest.trim_start_matches(' ');
+    Some(n + rest.len() - t.len())
+}
+
+/// If a DSML tag head starts at `s` (right after `<` or `</`): its length and canonical name.
+pub fn head(s: &str) -> Option<(usize, &'static str)> {
+    let a = bars(s)?;
+    let rest = s[a..].strip_prefix("DSML")?;
+    let b = bars(rest)?;
+    let rest = &rest[b..];
+    let &(word, canon) = NAMES.iter().find(|(w, _)| rest.starts_with(w))?;
+    let after = rest[word.len()..].chars().next();
+    if !after.is_none_or(|c| c == '>' || c.is_whitespace()) {
+        return None;
+    }
+    Some((a + 4 + b + word.len(), canon))
+}
+
+/// Whether `s` (right after `<`, cut short by the end of a stream's buffer) may still become a
+/// DSML tag head.
+pub fn head_prefix(s: &str) -> bool {
+    fn skip_bars(s: &str) -> (&str, usize) {
+        let mut t = s.trim_start_matches(' ');
+        let mut n = 0;
+        while n < 2 {
+            match t.chars().next() {
+                Some(c @ ('｜' | '‖' | '|')) => {
+                    t = t[c.len_utf8()..].trim_start_matches(' ');
+                    n += 1;
+                }
+                _ => break,
+            }
+        }
+        (t, n)
+    }
+    let (t, n) = skip_bars(s);
+    if t.is_empty() {
+        return true;
+    }
+    if n == 0 {
+        return false;
+    }
+    let Some(t) = t.strip_prefix("DSML") else {
+        return "DSML".starts_with(t);
+    };
+    let (t, n) = skip_bars(t);
+    t.is_empty() || (n > 0 && NAMES.iter().any(|(w, _)| w.starts_with(t)))
+}
+
+/// `text` with every DSML tag head in the canonical spelling (borrowed when it already is).
+pub fn canonical(text: &str) -> Canonical<'_> {
+    let mut edits = Vec::new();
+    let mut out = String::new();
+    let mut copied = 0;
+    let mut v4 = None;
+    for at in memchr::memchr_iter(b'<', text.as_bytes()) {
+        if at < copied {
+            continue;
+        }
+        let h_at = at + 1 + usize::from(text.as_bytes().get(at + 1) == Some(&b'/'));
+        let Some((len, name)) = text.get(h_at..).and_then(head) else {
+            continue;
+        };
+        let orig = &text[h_at..h_at + len];
+        if v4.is_none() && name == "function_calls" {
+            v4 = Some(orig.ends_with("tool_calls"));
+        }
+        let canon_len = HEAD.len() + name.len();
+        if orig.len() == canon_len && orig.starts_with(HEAD) && orig.ends_with(name) {
+            continue;
+        }
+        out.push_str(&text[copied..h_at]);
+        edits.push(Edit {
+            orig_at: h_at,
+            orig_len: len,
+            canon_at: out.len(),
+            canon_len,
+        });
+        out.push_str(HEAD);
+        out.push_str(name);
+        copied = h_at + len;
+    }
+    let text = if edits.is_empty() {
+        Cow::Borrowed(text)
+    } else {
+        out.push_str(&text[copied..]);
+        Cow::Owned(out)
+    };
+    Canonical {
+        text,
+        edits,
+        v4: v4.unwrap_or(false),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_bar_spelling_becomes_the_canonical_one() {
+        for (t, want) in [
+            ("<｜DSML｜invoke name=\"f\">", "<｜DSML｜invoke name=\"f\">"),
+            (
+                "<｜｜DSML｜｜invoke name=\"f\">",
+                "<｜DSML｜invoke name=\"f\">",
+            ),
+            ("<‖DSML‖tool_calls>", "<｜DSML｜function_calls>"),
+            ("</|DSML|parameter>", "</｜DSML｜parameter>"),
+            ("< ｜ DSML ｜ invoke>", "<｜DSML｜invoke>"),
+            ("<|DSML|invokes>", "<|DSML|invokes>"),
+            ("<DSML>", "<DSML>"),
+        ] {
+            assert_eq!(canonical(t).text, want, "{t}");
+        }
+        assert!(canonical("<‖DSML‖tool_calls>").v4);
+        assert!(!canonical("<｜DSML｜function_calls>").v4);
+    }
+
+    #[test]
+    fn positions_map_back() {
+        let t = "ab<‖DSML‖invoke name=\"f\">x</‖DSML‖invoke>yz";
+        let c = canonical(t);
+        let canon = c.text.to_string();
+        let x = canon.find('x').unwrap_or(0);
+        assert_eq!(&t[c.orig(x)..c.orig(x) + 1], "x");
+        assert_eq!(c.orig(2), 2);
+        assert_eq!(c.orig(canon.len()), t.len());
+        assert_eq!(&t[c.orig(canon.len() - 2)..], "yz");
+    }
+}

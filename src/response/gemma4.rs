@@ -1,0 +1,316 @@
+//! Gemma 4 calls: `<|tool_call>call:NAME{key:value,…}<tool_call|>`, read from Gemma 4's chat
+//! template (google/gemma-4 `chat_template.jinja`) and the reports of its raw tokens leaking into
+//! `content` (llama-cpp-python issue #2227, Hermes Agent issue #7457, OpenClaude PR #380).
+//!
+//! The arguments are Gemma's own object notation, not JSON: keys are bare words, strings are
+//! quoted with the `<|"|>` token (`location:<|"|>東京<|"|>`), numbers, `true`, `false` and `null`
+//! are bare, and objects and arrays nest (`{…}`, `[…]`). A server that strips special tokens
+//! leaves `call:NAME{…}` with the quotes gone (`call:write_file{content:hello,path:a.txt}`), and
+//! some replies write `call:NAME(key: "value")` with parentheses and JSON strings; all of these are
+//! read, a bare value that is not a number or literal being a string.
+//!
+//! The wrapped form is a special token and `auto` detects it. The stripped form looks like prose,
+//! so it is read only when `options.format` is `gemma4`, only when the name is one of
+//! `options.tools` (when given), and only when the whole object reads. A block whose call does
+//! not read stays in `content` and is reported; a block cut off by the end of the reply still gives
+//! its call when the arguments read (reported). Reasoning (`<|channel>thought…<channel|>`) is split
+//! off by [`super::thinking`].
+
+use serde_json::{Map, Value};
+
+use super::scan::{find_from, Budget, Finder};
+use super::{Block, Ctx, Parsed, RawCall};
+
+const NAME: &str = "gemma4";
+const OPEN: &str = "<|tool_call>";
+const CLOSE: &str = "<tool_call|>";
+const QUOTE: &str = "<|\"|>";
+const CALL: &str = "call:";
+/// Nesting deeper than this is not a call (and keeps the reader's recursion bounded).
+const MAX_DEPTH: usize = 64;
+
+pub fn parse(text: &str, cx: &Ctx) -> Parsed {
+    let mut out = Parsed::default();
+    let mut closes = Finder::new(CLOSE);
+    let mut opens = Finder::new(OPEN);
+    let mut at = 0;
+    while let Some(start) = opens.find(text, at) {
+        let body_at = start + OPEN.len();
+        let next = opens.find(text, body_at);
+        let (body_end, end) = match closes.find(text, body_at) {
+            Some(c) if next.is_none_or(|n| c < n) => (c, c + CLOSE.len()),
+            _ => {
+                out.problems
+                    .push(format!("{NAME}: {CLOSE} missing (truncated reply)"));
+                let e = next.unwrap_or(text.len());
+                (e, e)
+            }
+        };
+        let calls = read_calls(&text[body_at..body_end]);
+        out.blocks.push(Block::of_calls(
+            start,
+            end,
+            calls,
+            &mut out.problems,
+            || {
+                format!(
+                    "{NAME}: call block does not read as call:NAME{{…}}; raw text kept in content"
+                )
+            },
+        ));
+        at = end.max(body_at);
+    }
+    if cx.unwrapped {
+        add_stripped(text, cx, &mut out);
+    }
+    out.strip_markup(text, &[CLOSE]);
+    out.set_format_if_calls(NAME);
+    out
+}
+
+/// Every `call:NAME{…}` of a block body, one after another; none unless all of it reads.
+fn read_calls(body: &str) -> Vec<RawCall> {
+    let mut calls = Vec::new();
+    let mut r = Reader {
+        s: body,
+        i: 0,
+        seen: 0,
+    };
+    loop {
+        r.ws();
+        if r.i >= body.len() {
+            return calls;
+        }
+        match r.call() {
+            Some(c) => calls.push(c),
+            None => return Vec::new(),
+        }
+    }
+}
+
+/// The stripped form (`call:NAME{…}` with no tokens) in the text outside the blocks found.
+fn add_stripped(text: &str, cx: &Ctx, out: &mut Parsed) {
+    let mut found = Vec::new();
+    let mut budget = Budget::for_text(text);
+    for (s, e) in out.gaps(text.len()) {
+        let piece = &text[s..e];
+        let mut at = 0;
+        while let Some(i) = find_from(piece, CALL, at) {
+            at = i + CALL.len();
+            let word_start = piece[..i]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
+            if !word_start {
+                continue;
+            }
+            let mut r = Reader {
+                s: piece,
+                i,
+                seen: i,
+            };
+            let read = r.call();
+            if !budget.charge(r.seen.max(r.i) - i + 1) {
+                break;
+            }
+            let Some(call) = read else { continue };
+            if cx.tools.is_some() && !super::bare_json::offered(cx.tools, &call.name) {
+                continue;
+            }
+            found.push(Block {
+                start: s + i,
+                end: s + r.i,
+                calls: vec![call],
+                keep_raw: false,
+            });
+            at = r.i;
+        }
+    }
+    out.blocks.append(&mut found);
+    out.blocks.sort_by_key(|b| b.start);
+}
+
+/// A reader of Gemma's object notation over `s`, at byte `i`.
+struct Reader<'a> {
+    s: &'a str,
+    i: usize,
+    /// The furthest byte any search looked at (what an attempt cost).
+    seen: usize,
+}
+
+impl Reader<'_> {
+    fn rest(&self) -> &str {
+        self.s.get(self.i..).unwrap_or("")
+    }
+
+    /// The next `<|"|>`, charged to `seen`.
+    fn find_quote(&mut self) -> Option<usize> {
+        let hit = find_from(self.s, QUOTE, self.i);
+        self.seen = self.seen.max(hit.map_or(self.s.len(), |h| h + QUOTE.len()));
+        hit
+    }
+
+    fn ws(&mut self) {
+        let r = self.rest();
+        self.i += r.len() - r.trim_start().len();
+    }
+
+    fn eat(&mut self, lit: &str) -> bool {
+        if self.rest().starts_with(lit) {
+            self.i += lit.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// `call:NAME{…}` or `call:NAME(…)`.
+    fn call(&mut self) -> Option<RawCall> {
+        if !self.eat(CALL) {
+            return None;
+        }
+        let r = self.rest();
+        let n = r
+            .find(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '-' | '.')))
+            .unwrap_or(r.len());
+        let name = r[..n].to_owned();
+        self.i += n;
+        if name.is_empty() || !matches!(self.rest().as_bytes().first(), Some(b'{' | b'(')) {
+            return None;
+        }
+        let args = self.value(0)?;
+        Some(RawCall {
+            name,
+            arguments: args.to_string(),
+            id: None,
+        })
+    }
+
+    fn value(&mut self, depth: usize) -> Option<Value> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        self.ws();
+        if self.eat(QUOTE) {
+            let end = self.find_quote()?;
+            let v = self.s[self.i..end].to_owned();
+            self.i = end + QUOTE.len();
+            return Some(Value::String(v));
+        }
+        match self.rest().as_bytes().first()? {
+            b'{' => self.object(b'}', depth),
+            b'(' => self.object(b')', depth),
+            b'[' => self.array(depth),
+            b'"' => self.json_string(),
+            _ => self.bare(),
+        }
+    }
+
+    fn key(&mut self) -> Option<String> {
+        self.ws();
+        if self.eat(QUOTE) {
+            let end = self.find_quote()?;
+            let k = self.s[self.i..end].to_owned();
+            self.i = end + QUOTE.len();
+            return Some(k);
+        }
+        if self.rest().starts_with('"') {
+            return match self.json_string()? {
+                Value::String(k) => Some(k),
+                _ => None,
+            };
+        }
+        let r = self.s.get(self.i..).unwrap_or("");
+        let found = r.find([':', '=', ',', '}', ')', '{', '<', '"']);
+        self.seen = self.seen.max(self.i + found.unwrap_or(r.len()));
+        let n = found?;
+        let k = r[..n].trim().to_owned();
+        if k.is_empty() || k.contains(char::is_whitespace) {
+            return None;
+        }
+        self.i += n;
+        Some(k)
+    }
+
+    fn object(&mut self, close: u8, depth: usize) -> Option<Value> {
+        self.i += 1;
+        let mut map = Map::new();
+        loop {
+            self.ws();
+            if self.rest().as_bytes().first() == Some(&close) {
+                self.i += 1;
+                return Some(Value::Object(map));
+            }
+            let k = self.key()?;
+            self.ws();
+            if !(self.eat(":") || self.eat("=")) {
+                return None;
+            }
+            let v = self.value(depth + 1)?;
+            map.insert(k, v);
+            self.ws();
+            match self.rest().as_bytes().first()? {
+                b',' => self.i += 1,
+                &b if b == close => {}
+                _ => return None,
+            }
+        }
+    }
+
+    fn array(&mut self, depth: usize) -> Option<Value> {
+        self.i += 1;
+        let mut items = Vec::new();
+        loop {
+            self.ws();
+            if self.eat("]") {
+                return Some(Value::Array(items));
+            }
+            items.push(self.value(depth + 1)?);
+            self.ws();
+            match self.rest().as_bytes().first()? {
+                b',' => self.i += 1,
+                b']' => {}
+                _ => return None,
+            }
+        }
+    }
+
+    fn json_string(&mut self) -> Option<Value> {
+        let b = self.s.as_bytes();
+        let mut escaped = false;
+        for (j, &byte) in b.iter().enumerate().skip(self.i + 1) {
+            match byte {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => {
+                    self.seen = self.seen.max(j);
+                    let v = serde_json::from_str::<String>(&self.s[self.i..=j]).ok()?;
+                    self.i = j + 1;
+                    return Some(Value::String(v));
+                }
+                _ => {}
+            }
+        }
+        self.seen = self.s.len();
+        None
+    }
+
+    /// A bare scalar up to the next `,` or closing bracket: a number or literal when it parses
+    /// as one, otherwise the text (a string whose quotes were stripped).
+    fn bare(&mut self) -> Option<Value> {
+        let r = self.s.get(self.i..).unwrap_or("");
+        let found = r.find([',', '}', ')', ']']);
+        self.seen = self.seen.max(self.i + found.unwrap_or(r.len()));
+        let n = found?;
+        let raw = r[..n].trim();
+        if raw.is_empty() {
+            return None;
+        }
+        let v = match serde_json::from_str::<Value>(raw) {
+            Ok(v @ (Value::Number(_) | Value::Bool(_) | Value::Null)) => v,
+            _ => Value::String(raw.to_owned()),
+        };
+        self.i += n;
+        Some(v)
+    }
+}

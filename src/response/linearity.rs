@@ -1,0 +1,160 @@
+//! Linearity tests: adversarial replies (openers that never close, nested braces, runs of `<` and
+//! `[`) for every family, cleaned at 100 KB and at 1 MB; the time must grow about tenfold (the
+//! ratio of the two times is at most 15), never by the square. A ratio, never an absolute time,
+//! so the tests hold on a loaded machine.
+
+use std::time::Instant;
+
+use super::{clean_response, Options};
+
+/// Best of `runs` timings of `f` on `make(size)`, per copy of `copies` distinct copies cleaned in
+/// turn.
+fn best_time(
+    make: &dyn Fn(usize) -> String,
+    size: usize,
+    copies: usize,
+    runs: usize,
+    f: &dyn Fn(&str),
+) -> f64 {
+    let texts: Vec<String> = (0..copies).map(|_| make(size)).collect();
+    let mut best = f64::MAX;
+    for _ in 0..runs {
+        let t = Instant::now();
+        for text in &texts {
+            f(text);
+        }
+        best = best.min(t.elapsed().as_secs_f64() / copies as f64);
+    }
+    best
+}
+
+/// The ratio of the 1 MB time to the 100 KB time of `f` on `unit`. The 100 KB time is taken over
+/// ten distinct copies cleaned in turn, so both sizes read their text from memory: one 100 KB
+/// text cleaned again and again sits in the cache and would run faster per byte than 1 MB for
+/// reasons that have nothing to do with the algorithm (measured: a 3.5× step between 200 KB and
+/// 400 KB on a linear scan).
+pub(crate) fn growth(make: &dyn Fn(usize) -> String, f: &dyn Fn(&str)) -> f64 {
+    let small = best_time(make, 100_000, 10, 1, f);
+    let large = best_time(make, 1_000_000, 1, 1, f);
+    // A floor on the small time keeps timer resolution from inflating the ratio.
+    large / small.max(1e-4)
+}
+
+/// Assert that `f` grows linearly on `unit`, measuring once more before failing (a single slow
+/// run on a shared machine is noise; a quadratic scan is 100× every time).
+pub(crate) fn assert_linear(label: &str, unit: &str, f: &dyn Fn(&str)) {
+    assert_grows_linearly(
+        &format!("{label}: {unit:?}"),
+        &|n| unit.repeat(n / unit.len().max(1)),
+        f,
+    );
+}
+
+/// The same for inputs of `n` bytes made by `make` (for inputs that are not one unit repeated).
+pub(crate) fn assert_grows_linearly(label: &str, make: &dyn Fn(usize) -> String, f: &dyn Fn(&str)) {
+    let first = growth(make, f);
+    if first <= 15.0 {
+        return;
+    }
+    let second = growth(make, f);
+    assert!(
+        second <= 15.0,
+        "{label} took {first:.1}× then {second:.1}× longer at 1 MB than at 100 KB"
+    );
+}
+
+fn clean_with(format: &'static str) -> impl Fn(&str) {
+    move |text: &str| {
+        let o = Options {
+            format: Some(format.to_owned()),
+            ..Options::default()
+        };
+        let c = clean_response(text, &o);
+        assert!(c.content.len() + c.reasoning.len() <= text.len() + 1);
+    }
+}
+
+/// `(unit, formats)`: the adversarial unit and the formats it is cleaned with (`auto` when the
+/// list is empty: the unit's markers are read in `auto`, by the same parser).
+const CASES: &[(&str, &[&str])] = &[
+    ("<tool_call>{", &["xlam", "auto"]),
+    (
+        "<tool_call>{\"name\": \"f\", \"arguments\": {",
+        &["hermes", "xlam"],
+    ),
+    (
+        "{\"name\": \"f\", \"arguments\": {",
+        &["llama3_json", "xlam"],
+    ),
+    ("{{{{[[[[", &["xlam", "mistral"]),
+    ("<<<<[[[[", &["auto"]),
+    ("<tool_call>f<arg_key>k</arg_key><arg_value>", &["glm45"]),
+    ("<tool_call><function=f><parameter=a>", &["qwen3_coder"]),
+    ("<function=f><parameter=a>", &["qwen3_coder"]),
+    (
+        "<minimax:tool_call><invoke name=\"x\"><parameter name=\"y\">",
+        &["minimax_m2"],
+    ),
+    (
+        "<invoke name=\"x\"><parameter name=\"y\">",
+        &["minimax_m2", "auto"],
+    ),
+    (
+        "<｜DSML｜function_calls><｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"a\">",
+        &["deepseek_v32"],
+    ),
+    (
+        "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>",
+        &["deepseek_v3"],
+    ),
+    (
+        "<|tool_calls_section_begin|><|tool_call_begin|>f:1<|tool_call_argument_begin|>",
+        &["kimi_k2"],
+    ),
+    ("[TOOL_CALLS]f[ARGS]{\"a\": \"", &["mistral"]),
+    ("[TOOL_CALLS][{", &["mistral"]),
+    ("<|python_tag|>{", &["llama3_json"]),
+    ("[f(a=\"", &["pythonic"]),
+    ("<|python_start|>[f(", &["llama4_pythonic"]),
+    (
+        "<|start|>assistant<|channel|>commentary to=functions.f json<|message|>{",
+        &["gpt_oss"],
+    ),
+    ("<seed:tool_call><function=f><parameter=a>", &["seed_oss"]),
+    ("<tool_calls>{", &["minimax_m1"]),
+    ("<tool_calls>[", &["hunyuan_a13b"]),
+    ("<think>", &[]),
+    ("</think>", &["minimax_m2"]),
+    ("<|action_start|><|plugin|>{", &["internlm2"]),
+    ("<longcat_tool_call>{", &["longcat"]),
+    ("functools[{", &["phi4_mini"]),
+    ("<function_call>{", &["granite_20b_fc"]),
+    ("function call<|role_sep|>{", &["gigachat3"]),
+    ("<function_calls>\nf(", &["olmo3"]),
+    ("<|tool_call>call:f{a:<|\"|>", &["gemma4"]),
+    ("call:f{a:{", &["gemma4"]),
+    (
+        "<‖DSML‖tool_calls><｜｜DSML｜｜invoke name=\"f\">",
+        &["deepseek_v4"],
+    ),
+    ("< | DSML", &["deepseek_v4", "auto"]),
+    ("<|tool_call>call:f{", &["auto"]),
+    ("<|tool_call_start|>[f(", &["auto"]),
+    ("[TOOL_CALL]{tool => \"f\", args => {--a \"", &["auto"]),
+    ("[TOOL_CALL][TOOL_REQUEST][/TOOL_CALL]", &["auto"]),
+    (
+        "[f]\n{\"a\": [END_TOOL_REQUEST]",
+        &["auto", "bracket_calls"],
+    ),
+];
+
+#[test]
+fn every_family_grows_linearly_on_adversarial_replies() {
+    for &(unit, formats) in CASES {
+        let auto: &[&str] = &["auto"];
+        for &format in if formats.is_empty() { auto } else { formats } {
+            eprintln!("linearity: {format} {unit:?}");
+            assert_linear(format, unit, &clean_with(format));
+        }
+    }
+}

@@ -1,0 +1,527 @@
+//! Code in a reply is text: people (and models answering them) quote tool-call markup and
+//! reasoning tags in Markdown code to talk about them — a deployment guide showing MiniMax's
+//! output format in a ```` ```xml ```` block, an issue asking for `` `<think></think>` `` support.
+//! The visible-text scanner of [`Machine`] asks this module, at every backtick or tilde, whether
+//! code starts there; what is inside code is never a call, never reasoning and never stripped.
+//!
+//! - **Inline code** (CommonMark): a run of n backticks opens a span when a run of exactly n
+//!   backticks follows before the paragraph ends (a blank line) or the reply ends; otherwise the
+//!   run is literal text.
+//! - **Fenced blocks**: a line starting (after at most three spaces) with three or more backticks
+//!   or tildes, up to a line of at least as many of the same character (or the end of the reply).
+//!   A fence is an example (text) unless the evidence says the model meant to call: its info
+//!   word is a call label (`tool_call`, `tool_code`, `function`, …, see [`CALL_LABELS`]), or it is
+//!   a data fence (no info word, `json`, `xml`) holding a call that is followed by nothing but
+//!   whitespace to the end of the reply and either nothing visible precedes it (the fence is the
+//!   whole reply) or a call in it names one of `options.tools`; in every case the fence holds
+//!   nothing but readable call markup (no prose: an explanation is an example). Only such candidate fences are
+//!   held back by a stream; other fences stream line by line.
+//! - When code holding a model's markup is kept as text, `problems` says so (kind
+//!   `kept-as-code`), once per code region.
+//!
+//! Every decision depends on the text alone (a stream holds a backtick run until its span closes
+//! or the paragraph ends), and every scan resumes where the previous one stopped, so the work
+//! stays linear in the reply whatever the chunking.
+
+use serde_json::Value;
+
+use super::{next_cand, Check, Kind, Machine, State};
+use crate::response::{parse_family, scan, Parsed};
+
+/// Fence info words that label a call.
+pub(super) const CALL_LABELS: &[&str] = &[
+    "tool_call",
+    "tool_calls",
+    "tool_code",
+    "tool",
+    "function",
+    "function_call",
+    "function_calls",
+];
+
+/// Fence info words of data a call may be written as.
+const DATA_LABELS: &[&str] = &["", "json", "jsonc", "json5", "xml"];
+
+/// An open fenced block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Fence {
+    /// `` ` `` or `~`.
+    pub ch: u8,
+    /// Length of the opening run.
+    pub n: usize,
+    /// Held back and read as a call when the evidence allows (see the module doc); until
+    /// [`Machine::open_fence`], whether the info word allows it.
+    pub call: bool,
+    /// The info word is a call label.
+    pub labelled: bool,
+}
+
+/// Backtick runs seen after `origin` up to `reach` (absolute), by length, and the paragraph
+/// break that ends the search, if found.
+#[derive(Debug, Default)]
+pub(super) struct Ticks {
+    origin: usize,
+    reach: usize,
+    by_len: std::collections::HashMap<usize, std::collections::VecDeque<usize>>,
+    brk: Option<usize>,
+}
+
+/// What starts at a backtick or tilde.
+pub(super) enum CodeAt {
+    /// Not code: the run of this many bytes is literal text.
+    Literal(usize),
+    /// Not decided before more text comes.
+    More,
+    /// An inline span ending (exclusive) here.
+    Span(usize),
+    /// A fenced block whose body starts here (after the opening line).
+    Fence(Fence, usize),
+}
+
+/// The end of a fenced block's closing line, searched from a line start.
+enum FenceEnd {
+    /// The closing line spans `start..end` (`end` excludes its line break).
+    Closed(usize, usize),
+    /// No closing line among the complete lines; the next line to check starts here.
+    Open(usize),
+}
+
+fn run_len(b: &[u8], at: usize, ch: u8) -> usize {
+    b.get(at..)
+        .map_or(0, |r| r.iter().take_while(|&&x| x == ch).count())
+}
+
+/// Whether `line` closes a fence of `n` `ch`s: at most three spaces, at least `n` of `ch`, then
+/// only spaces or tabs.
+fn closes(line: &[u8], ch: u8, n: usize) -> bool {
+    let lead = line.iter().take_while(|&&b| b == b' ').count();
+    if lead > 3 {
+        return false;
+    }
+    let run = run_len(line, lead, ch);
+    run >= n
+        && line[lead + run..]
+            .iter()
+            .all(|&b| matches!(b, b' ' | b'\t' | b'\r'))
+}
+
+/// The names of the functions in an OpenAI `tools` array.
+fn tool_names(tools: Option<&Value>) -> Vec<&str> {
+    tools
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|t| {
+                    t.get("function")
+                        .and_then(|f| f.get("name"))
+                        .or_else(|| t.get("name"))
+                        .and_then(Value::as_str)
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+impl Machine {
+    /// Record what `drain` drops: how many spaces since the last line break (for fence openers).
+    pub(super) fn track_columns(&mut self, n: usize) {
+        let d = &self.buf.as_bytes()[..n];
+        let tail = match memchr::memrchr(b'\n', d) {
+            Some(p) => {
+                self.col = 0;
+                &d[p + 1..]
+            }
+            None => d,
+        };
+        if tail.iter().all(|&b| b == b' ') {
+            self.col = self.col.saturating_add(tail.len());
+        } else {
+            self.col = usize::MAX;
+        }
+    }
+
+    /// Whether byte `c` of `buf` starts a line (after at most three spaces).
+    fn at_line_start(&self, c: usize) -> bool {
+        let b = self.buf.as_bytes();
+        let mut k = c;
+        while k > 0 && b[k - 1] == b' ' {
+            k -= 1;
+        }
+        let spaces = c - k;
+        if k == 0 {
+            self.col.saturating_add(spaces) <= 3
+        } else {
+            spaces <= 3 && b[k - 1] == b'\n'
+        }
+    }
+
+    /// The first backtick or tilde at or after `i` in `buf` (remembered, so that scanning from
+    /// one `<` to the next does not rescan up to a far backtick each time).
+    pub(super) fn next_code(&mut self, i: usize) -> Option<usize> {
+        let from = self.consumed + i;
+        let end = self.consumed + self.buf.len();
+        let mut start = from;
+        if let Some((f, hit, scanned)) = self.code_memo {
+            if from >= f {
+                match hit {
+                    Some(h) if h >= from => return Some(h - self.consumed),
+                    Some(_) => {}
+                    None => start = from.max(scanned),
+                }
+            }
+        }
+        let rel = start - self.consumed;
+        let hit = self
+            .buf
+            .as_bytes()
+            .get(rel..)
+            .and_then(|b| memchr::memchr2(b'`', b'~', b))
+            .map(|k| start + k);
+        self.code_memo = Some((from, hit, end));
+        hit.map(|h| h - self.consumed)
+    }
+
+    /// What starts at the backtick or tilde `c` of `buf`.
+    pub(super) fn code_at(&mut self, c: usize) -> CodeAt {
+        let fin = self.finished;
+        let b = self.buf.as_bytes();
+        let ch = b[c];
+        let run = run_len(b, c, ch);
+        if c + run == b.len() && !fin {
+            return CodeAt::More;
+        }
+        if run >= 3 && self.at_line_start(c) {
+            let after = c + run;
+            let nl = memchr::memchr(b'\n', &b[after..]).map(|k| after + k);
+            if nl.is_none() && !fin {
+                return CodeAt::More;
+            }
+            let eol = nl.unwrap_or(b.len());
+            let info = self.buf[after..eol].trim();
+            if !(ch == b'`' && info.contains('`')) {
+                let body = nl.map_or(b.len(), |e| e + 1);
+                return CodeAt::Fence(self.fence_kind(ch, run, info), body);
+            }
+        }
+        if ch == b'~' {
+            return CodeAt::Literal(run);
+        }
+        self.inline_span(c, run)
+    }
+
+    /// An inline span opened by the run of `run` backticks at `c`. Backtick runs seen while
+    /// looking for a closer are indexed by length ([`Ticks`]), so a paragraph is scanned once
+    /// however many openers look into it (runs of many lengths stay linear).
+    fn inline_span(&mut self, c: usize, run: usize) -> CodeAt {
+        let fin = self.finished;
+        let base = self.consumed;
+        let e = base + c + run;
+        let t = &mut self.ticks;
+        if e < t.origin || e > t.reach || t.brk.is_some_and(|b| e > b) {
+            *t = Ticks {
+                origin: e,
+                reach: e,
+                ..Ticks::default()
+            };
+        }
+        if let Some(q) = t.by_len.get_mut(&run) {
+            while q.front().is_some_and(|&p| p < e) {
+                q.pop_front();
+            }
+            if let Some(&p) = q.front() {
+                return CodeAt::Span(p - base + run);
+            }
+        }
+        if t.brk.is_some() {
+            return CodeAt::Literal(run);
+        }
+        let b = self.buf.as_bytes();
+        let mut p = t.reach - base;
+        loop {
+            let Some(k) = memchr::memchr2(b'`', b'\n', &b[p..]) else {
+                t.reach = base + b.len();
+                return if fin {
+                    CodeAt::Literal(run)
+                } else {
+                    CodeAt::More
+                };
+            };
+            let q = p + k;
+            if b[q] == b'`' {
+                let r = run_len(b, q, b'`');
+                if q + r == b.len() && !fin {
+                    t.reach = base + q;
+                    return CodeAt::More;
+                }
+                t.by_len.entry(r).or_default().push_back(base + q);
+                t.reach = base + q + r;
+                if r == run {
+                    return CodeAt::Span(q + r);
+                }
+                p = q + r;
+            } else {
+                let mut e2 = q + 1;
+                while e2 < b.len() && matches!(b[e2], b' ' | b'\t' | b'\r') {
+                    e2 += 1;
+                }
+                if e2 == b.len() && !fin {
+                    t.reach = base + q;
+                    return CodeAt::More;
+                }
+                if e2 == b.len() || b[e2] == b'\n' {
+                    t.brk = Some(base + q);
+                    t.reach = base + q;
+                    return CodeAt::Literal(run);
+                }
+                p = q + 1;
+                t.reach = base + p;
+            }
+        }
+    }
+
+    fn fence_kind(&self, ch: u8, n: usize, info: &str) -> Fence {
+        let word = info
+            .split(|c: char| c.is_whitespace() || c == '{')
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        let labelled = self.calls_on && CALL_LABELS.contains(&word.as_str());
+        let data = self.calls_on && DATA_LABELS.contains(&word.as_str());
+        Fence {
+            ch,
+            n,
+            call: labelled || data,
+            labelled,
+        }
+    }
+
+    /// Find the closing line of fence `f` among the complete lines of `buf` from line start `at`
+    /// (the last, unterminated line counts once the reply is finished).
+    fn fence_end(&self, f: Fence, mut at: usize) -> FenceEnd {
+        let b = self.buf.as_bytes();
+        loop {
+            let eol = match memchr::memchr(b'\n', &b[at..]) {
+                Some(k) => at + k,
+                None if self.finished && at < b.len() => b.len(),
+                None => return FenceEnd::Open(at),
+            };
+            if closes(&b[at..eol], f.ch, f.n) {
+                return FenceEnd::Closed(at, eol);
+            }
+            if eol == b.len() {
+                return FenceEnd::Open(b.len());
+            }
+            at = eol + 1;
+        }
+    }
+
+    /// Whether `s` holds a marker of the current table (a model's markup, not just any `<`).
+    /// Markers that only a look-ahead settles (a bare `[` or `<|`) count when what settles them is
+    /// there too.
+    pub(super) fn mentions_marker(&self, s: &str) -> bool {
+        let t = &*self.table;
+        let bytes = s.as_bytes();
+        let mut i = 0;
+        while let Some(c) = next_cand(s, i) {
+            i = c + 1;
+            let Some(&second) = bytes.get(c + 1) else {
+                continue;
+            };
+            let b = usize::from(second);
+            let bucket = &t.order[usize::from(t.starts[b])..usize::from(t.starts[b + 1])];
+            let hit = bucket.iter().chain(&t.shorts).any(|&k| {
+                t.lits.get(usize::from(k)).is_some_and(|l| {
+                    bytes[c..].starts_with(l.s.as_bytes())
+                        && (l.pre.is_empty() || bytes[..c].ends_with(l.pre.as_bytes()))
+                        && confirmed(l.kind, bytes, c)
+                })
+            });
+            if hit {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// `buf[..n]` is code kept as text: emit it; report it when it holds markup.
+    pub(super) fn emit_code(&mut self, n: usize, what: &str) {
+        if self.mentions_marker(&self.buf[..n]) {
+            self.code_problem(what);
+        }
+        let Machine { em, buf, .. } = self;
+        em.text(&buf[..n]);
+        self.drain(n);
+    }
+
+    pub(super) fn code_problem(&mut self, what: &str) {
+        self.em
+            .problems
+            .push(format!("kept-as-code: markup inside {what} kept as text"));
+    }
+
+    /// A fenced block whose opening line ends at `body` (in `buf`, which starts at the opener).
+    pub(super) fn open_fence(&mut self, f: Fence, body: usize) {
+        self.fence_body = self.consumed + body;
+        self.fence_markup = false;
+        // A data fence is a candidate when it may be the whole reply or tools were offered
+        // (decided once the text before it is emitted).
+        let f = Fence {
+            call: f.labelled || (f.call && (!self.em.any_visible || self.has_tools)),
+            ..f
+        };
+        if !f.call {
+            // An example: stream it; only its opening line is emitted now.
+            let Machine { em, buf, .. } = self;
+            em.text(&buf[..body]);
+            self.drain(body);
+            self.pos = 0;
+        } else {
+            self.pos = body;
+        }
+        self.state = State::Fence(f);
+    }
+
+    /// Inside a fenced block: stream an example line by line; hold a candidate call whole.
+    pub(super) fn step_fence(&mut self, f: Fence, tools: Option<&Value>) -> bool {
+        match self.fence_end(f, self.pos) {
+            FenceEnd::Open(at) => {
+                if !f.call {
+                    if !self.fence_markup && self.mentions_marker(&self.buf[..at]) {
+                        self.fence_markup = true;
+                    }
+                    let Machine { em, buf, .. } = self;
+                    em.text(&buf[..at]);
+                    self.drain(at);
+                    self.pos = 0;
+                } else {
+                    self.pos = at;
+                }
+                if self.finished {
+                    self.close_fence(f, self.buf.len(), self.buf.len(), tools)
+                } else {
+                    false
+                }
+            }
+            FenceEnd::Closed(start, end) => self.close_fence(f, start, end, tools),
+        }
+    }
+
+    /// The fence's closing line is `buf[start..end]`: emit it as text or read it as a call.
+    fn close_fence(&mut self, f: Fence, start: usize, end: usize, tools: Option<&Value>) -> bool {
+        if !f.call {
+            if !self.fence_markup && self.mentions_marker(&self.buf[..end]) {
+                self.fence_markup = true;
+            }
+            if self.fence_markup {
+                self.code_problem("a fenced code block");
+            }
+            let Machine { em, buf, .. } = self;
+            em.text(&buf[..end]);
+            self.drain(end);
+            self.state = State::Visible;
+            self.pos = 0;
+            return true;
+        }
+        // Whitespace, then the end of the reply (a held stream waits to see which).
+        let rest = &self.buf[end..];
+        let tail_ok = rest.trim_start().is_empty();
+        if tail_ok && !self.finished && !f.labelled {
+            self.pos = start;
+            return false;
+        }
+        let body_at = self.fence_body.saturating_sub(self.consumed).min(start);
+        let read = self.read_fence(&self.buf[body_at..start], f, tail_ok, tools);
+        match read {
+            Some((fam, p)) => {
+                self.em.removed();
+                let mode = self.tool_mode;
+                let Machine { em, buf, .. } = self;
+                em.parsed(&buf[body_at..start], p, fam, mode);
+                self.em.removed();
+                if self.lock.is_none() {
+                    self.lock = Some(fam);
+                    self.rebuild_lits();
+                }
+                self.drain(end);
+            }
+            None => self.emit_code(end, "a fenced code block"),
+        }
+        self.state = State::Visible;
+        self.pos = 0;
+        true
+    }
+
+    /// The calls of a candidate fence's body when the evidence says they are calls.
+    fn read_fence(
+        &self,
+        body: &str,
+        f: Fence,
+        tail_ok: bool,
+        tools: Option<&Value>,
+    ) -> Option<(crate::response::Family, Parsed)> {
+        if !(f.labelled || tail_ok) {
+            return None;
+        }
+        let fam = self.lock.or_else(|| scan::detect(body, self.hint))?;
+        let p = parse_family(fam, body, &self.ctx(tools));
+        let mut names = p.blocks.iter().flat_map(|b| b.calls.iter());
+        let names_tool = {
+            let offered = tool_names(tools);
+            names.any(|c| offered.contains(&c.name.as_str()))
+        };
+        let any_call = p.blocks.iter().any(|b| !b.calls.is_empty());
+        // Nothing but calls in the fence: no prose, no block that could not be read.
+        let only_calls = !p.blocks.iter().any(|b| b.keep_raw)
+            && p.gaps(body.len())
+                .iter()
+                .all(|&(s, e)| body[s..e].trim().is_empty());
+        (any_call && only_calls && (f.labelled || !self.em.any_visible || names_tool))
+            .then_some((fam, p))
+    }
+
+    /// While the start of the reply may be reasoning ([`State::R1Pending`]): skip code at `c`
+    /// without emitting it. `Some(next scan position)`, or `None` to wait for more text.
+    pub(super) fn skip_code(&mut self, c: usize) -> Option<usize> {
+        match self.code_at(c) {
+            CodeAt::Literal(n) => Some(c + n),
+            CodeAt::Span(e) => Some(e),
+            CodeAt::More => None,
+            CodeAt::Fence(f, body) => {
+                let from = match self.r1_fence {
+                    Some((open, at)) if open == self.consumed + c => at - self.consumed,
+                    _ => body,
+                };
+                match self.fence_end(f, from) {
+                    FenceEnd::Closed(_, end) => {
+                        self.r1_fence = None;
+                        Some(end)
+                    }
+                    FenceEnd::Open(at) if self.finished => {
+                        self.r1_fence = None;
+                        Some(at.max(self.buf.len()))
+                    }
+                    FenceEnd::Open(at) => {
+                        self.r1_fence = Some((self.consumed + c, self.consumed + at));
+                        None
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// For [`Machine::mentions_marker`]: a marker settled by a look-ahead (DSML's `<|`, `< `…; LM
+/// Studio's bare `[`) is markup only with its word nearby (`DSML` after the bar) or its closing
+/// word in the same code (`[END_TOOL_REQUEST]`); every other marker is markup by itself.
+fn confirmed(kind: Kind, bytes: &[u8], at: usize) -> bool {
+    match kind {
+        Kind::Call(Check::Dsml) => {
+            let end = (at + 16).min(bytes.len());
+            memchr::memmem::find(&bytes[at..end], b"DSML").is_some()
+        }
+        Kind::Call(Check::NamedRequest) => {
+            memchr::memmem::find(bytes, b"[END_TOOL_REQUEST]").is_some()
+        }
+        _ => true,
+    }
+}
