@@ -15,8 +15,8 @@ const EXPECTED = {
   'stripThoughtSignatures: 1,000,000 blocks': 'returned: 1000000 blocks, signatures left: 0',
   'sanitizeSessionHistory: tool-call arguments nested 10,000 deep': 'returned: 3 messages, arguments kept: true',
   'cleanResponse: tool-call JSON nested 10,000 deep': 'returned: 1 tool calls, 1 problems, 0 chars of content',
-  // JSON.stringify of the input overflows V8's stack: a RangeError the caller can catch.
-  'toOpenAiMessages: tool input nested 10,000 deep': 'RangeError: Maximum call stack size exceeded',
+  // JSON.stringify of the input overflows V8's stack: a TypeError naming the input.
+  'toOpenAiMessages: tool input nested 10,000 deep': 'TypeError: history[0].content[0].input: could not be serialised as JSON (Maximum call stack size exceeded)',
   'recoverToolBlocks: flattened call with JSON nested 10,000 deep': 'returned: 0 recovered',
 }
 

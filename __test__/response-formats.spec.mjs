@@ -134,17 +134,19 @@ describe('cleanResponse: auto-detected formats', () => {
   })
 })
 
-describe('cleanResponse: plain JSON and Python formats only when named', () => {
+describe('cleanResponse: plain JSON and Python formats only when named (or wrapped in their special tokens)', () => {
+  // The fifth field: the form is wrapped in the family's own special tokens, which `auto` reads.
   const cases = [
     ['llama3_json', 'meta-llama/Llama-3.1-8B-Instruct', 'Results: <|python_tag|>{"name": "search", "parameters": {"q": "a<b"}}', 'Results:'],
     ['llama3_json', 'meta-llama/Llama-3.3-70B-Instruct', '{"name": "search", "parameters": {"q": "a<b"}}', ''],
     ['pythonic', 'liquid/LFM2-1.2B', 'Calling [search(q="a<b")] now', 'Calling now'],
-    ['llama4_pythonic', 'meta-llama/Llama-4-Maverick-17B-128E-Instruct', 'Ok <|python_start|>[search(q=\'a<b\')]<|python_end|>', 'Ok'],
+    ['llama4_pythonic', 'meta-llama/Llama-4-Maverick-17B-128E-Instruct', 'Ok <|python_start|>[search(q=\'a<b\')]<|python_end|>', 'Ok', true],
+    ['llama4_pythonic', 'meta-llama/Llama-4-Maverick-17B-128E-Instruct', 'Ok [search(q=\'a<b\')]', 'Ok'],
     ['xlam', 'Salesforce/xLAM-2-32b-fc-r', '```json\n[{"name": "search", "arguments": {"q": "a<b"}}]\n```', ''],
     ['olmo3', 'allenai/Olmo-3-7B-Think', 'Ok\n<function_calls>\nsearch(q="a<b")\n</function_calls>', 'Ok'],
   ]
-  for (const [format, model, text, content] of cases) {
-    test(`${format} (${model}): read when named by format or model, never in plain auto`, () => {
+  for (const [format, model, text, content, auto = false] of cases) {
+    test(`${format} (${model}): read when named by format or model${auto ? ', and in auto for its special tokens' : ', never in plain auto'}: ${JSON.stringify(text.slice(0, 24))}`, () => {
       for (const options of [{ format }, { model }]) {
         const r = cleanResponse(text, options)
         assert.equal(r.format, format)
@@ -152,9 +154,14 @@ describe('cleanResponse: plain JSON and Python formats only when named', () => {
         assert.deepEqual(calls(r), [['search', { q: 'a<b' }]])
       }
       const plain = cleanResponse(text)
-      assert.equal(plain.toolCalls.length, 0)
-      assert.equal(plain.content, text)
-      assert.equal(plain.format, null)
+      if (auto) {
+        assert.equal(plain.format, format)
+        assert.deepEqual(calls(plain), [['search', { q: 'a<b' }]])
+      } else {
+        assert.equal(plain.toolCalls.length, 0)
+        assert.equal(plain.content, text)
+        assert.equal(plain.format, null)
+      }
     })
   }
 

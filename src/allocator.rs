@@ -1,4 +1,5 @@
-//! The global allocator: the system's unless a `mimalloc-*` feature is on (benchmarks only).
+//! mimalloc as the global allocator, in the builds that turn a `mimalloc-*` feature on (the
+//! allocator benchmark's); the published addon uses the system allocator.
 //!
 //! Until 0.1 the addon used mimalloc 3 (as vendored by `libmimalloc-sys` 0.1.49). mimalloc records
 //! the first thread that allocates as its main thread; after that thread exits, a later thread
@@ -12,38 +13,20 @@
 //! memory was purged and faulted in again on every long transcript pass; faults per
 //! 10,000-message call went from 57 to 29), as 0.1 did.
 
-#[cfg(any(
-    feature = "mimalloc-v3",
-    feature = "mimalloc-v3-dyntls",
-    feature = "mimalloc-v2",
-    feature = "mimalloc-v2-dyntls"
-))]
-mod mi {
-    #[global_allocator]
-    static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-    /// `mi_option_purge_delay` in mimalloc's `mi_option_e` (milliseconds; the same index in v2
-    /// and v3).
-    const PURGE_DELAY: std::ffi::c_int = 15;
-    const PURGE_DELAY_MS: std::ffi::c_long = 10_000;
+/// `mi_option_purge_delay` in mimalloc's `mi_option_e` (milliseconds; the same index in v2
+/// and v3).
+const PURGE_DELAY: std::ffi::c_int = 15;
+const PURGE_DELAY_MS: std::ffi::c_long = 10_000;
 
-    extern "C" {
-        fn mi_option_set(option: std::ffi::c_int, value: std::ffi::c_long);
-    }
-
-    pub fn tune() {
-        // SAFETY: a plain setter on mimalloc's option table, which mimalloc guards itself.
-        unsafe { mi_option_set(PURGE_DELAY, PURGE_DELAY_MS) }
-    }
+extern "C" {
+    fn mi_option_set(option: std::ffi::c_int, value: std::ffi::c_long);
 }
 
-/// Called once when the addon loads: tunes mimalloc in the builds that use it.
+/// Called once when the addon loads (`src/napi/mod.rs`).
 pub fn tune() {
-    #[cfg(any(
-        feature = "mimalloc-v3",
-        feature = "mimalloc-v3-dyntls",
-        feature = "mimalloc-v2",
-        feature = "mimalloc-v2-dyntls"
-    ))]
-    mi::tune();
+    // SAFETY: a plain setter on mimalloc's option table, which mimalloc guards itself.
+    unsafe { mi_option_set(PURGE_DELAY, PURGE_DELAY_MS) }
 }

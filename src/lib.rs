@@ -14,6 +14,7 @@
 //! - `allocator`: the global allocator and its tuning.
 //! - `napi`: the JS boundary and nothing else (only in the addon build).
 
+#[cfg(feature = "mi")]
 mod allocator;
 pub mod atomic_file;
 pub mod followup;

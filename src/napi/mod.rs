@@ -18,7 +18,8 @@ mod text;
 mod tool_style;
 mod transcript;
 
-/// Runs once when Node loads the addon.
+/// Runs once when Node loads the addon (only the mimalloc benchmark builds need it).
+#[cfg(feature = "mi")]
 #[napi_derive::module_init]
 fn init() {
     crate::allocator::tune();
