@@ -3,7 +3,7 @@
 // crash, a hang or an abort. A crash shows as the child dying, which is checked first.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
+import { nodeChild } from './fixtures/helpers.mjs'
 import { fileURLToPath } from 'node:url'
 
 const child = fileURLToPath(new URL('./fixtures/limits-child.mjs', import.meta.url))
@@ -21,15 +21,7 @@ const EXPECTED = {
 }
 
 test('100 MiB strings, 1,000,000-element arrays and 10,000-level nesting: a result or a clear error, never a crash', { timeout: 180_000 }, async (t) => {
-  const r = await new Promise((resolve, reject) => {
-    const c = spawn(process.execPath, [child], { stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    c.stdout.on('data', (d) => (stdout += d))
-    c.stderr.on('data', (d) => (stderr += d))
-    c.on('error', reject)
-    c.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }))
-  })
+  const r = await nodeChild([child])
   assert.equal(r.signal, null, `the child died of ${r.signal}: ${r.stderr.slice(-2000)}`)
   assert.equal(r.code, 0, r.stderr.slice(-2000))
   const out = JSON.parse(r.stdout)

@@ -5,6 +5,7 @@
 import { test, describe } from 'node:test'
 import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
+import { streamWhole } from './fixtures/helpers.mjs'
 import { readFileSync, readdirSync } from 'node:fs'
 
 const require = createRequire(import.meta.url)
@@ -47,20 +48,7 @@ function chunkings(text, seed) {
   return out
 }
 
-function stream(pieces, options) {
-  const s = new ResponseStreamCleaner(options)
-  let content = ''
-  let reasoning = ''
-  const toolCalls = []
-  for (const p of pieces) {
-    const c = s.push(p)
-    content += c.content
-    reasoning += c.reasoning
-    toolCalls.push(...c.toolCalls)
-  }
-  const end = s.finish()
-  return { content: content + end.content, toolCalls: toolCalls.concat(end.toolCalls), reasoning: reasoning + end.reasoning, format: end.format, problems: end.problems, problemKinds: end.problemKinds }
-}
+
 
 function expectCase(c, r) {
   const content = c.unchanged ? c.input : c.content
@@ -89,7 +77,7 @@ describe('reply cases through cleanResponse and ResponseStreamCleaner', () => {
     test(c.name, () => {
       const whole = cleanResponse(c.input, c.options)
       expectCase(c, whole)
-      for (const pieces of chunkings(c.input, n + 1)) assert.deepEqual(stream(pieces, c.options), whole, `streamed in ${pieces.length} pieces`)
+      for (const pieces of chunkings(c.input, n + 1)) assert.deepEqual(streamWhole(pieces, c.options), whole, `streamed in ${pieces.length} pieces`)
     })
   })
 })
@@ -133,6 +121,6 @@ test('generated: markup only inside code comes back unchanged, whole and streame
     assert.equal(whole.content, text, JSON.stringify(text))
     assert.deepEqual([whole.toolCalls, whole.reasoning, whole.format], [[], '', null])
     assert.ok(whole.problemKinds.every((k) => k === 'kept-as-code'))
-    for (const pieces of chunkings(text, n + 1000)) assert.deepEqual(stream(pieces, undefined), whole)
+    for (const pieces of chunkings(text, n + 1000)) assert.deepEqual(streamWhole(pieces, undefined), whole)
   }
 })

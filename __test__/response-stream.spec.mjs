@@ -1,6 +1,7 @@
 import { test, describe } from 'node:test'
 import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
+import { streamWhole } from './fixtures/helpers.mjs'
 import { readFileSync } from 'node:fs'
 
 const require = createRequire(import.meta.url)
@@ -36,25 +37,10 @@ function randomSplit(text, rand, max) {
   return out
 }
 
-/** Stream `pieces` and merge the chunks the way a caller would. */
-function stream(pieces, options) {
-  const s = new ResponseStreamCleaner(options)
-  let content = ''
-  let reasoning = ''
-  const toolCalls = []
-  for (const p of pieces) {
-    const c = s.push(p)
-    assert.deepEqual(Object.keys(c).sort(), ['content', 'reasoning', 'toolCalls'])
-    content += c.content
-    reasoning += c.reasoning
-    toolCalls.push(...c.toolCalls)
-  }
-  const end = s.finish()
-  return { content: content + end.content, toolCalls: toolCalls.concat(end.toolCalls), reasoning: reasoning + end.reasoning, format: end.format, problems: end.problems, problemKinds: end.problemKinds }
-}
+
 
 function assertSameAsWhole(text, options, pieces) {
-  assert.deepEqual(stream(pieces, options), cleanResponse(text, options), `pieces: ${JSON.stringify(pieces)} options: ${JSON.stringify(options)}`)
+  assert.deepEqual(streamWhole(pieces, options), cleanResponse(text, options), `pieces: ${JSON.stringify(pieces)} options: ${JSON.stringify(options)}`)
 }
 
 describe('ResponseStreamCleaner: any chunking equals cleanResponse on the whole', () => {
@@ -81,7 +67,7 @@ describe('ResponseStreamCleaner: any chunking equals cleanResponse on the whole'
     const text = 'a😀b<tool_call>{"name": "f", "arguments": {"e": "🚀"}}</tool_call>😀'
     const pieces = ['a\ud83d', '\ude00b<tool_call>{"name": "f", "arguments": {"e": "\ud83d', '\ude80"}}</tool_call>\ud83d', '\ude00']
     assert.equal(pieces.join(''), text)
-    const r = stream(pieces, {})
+    const r = streamWhole(pieces, {})
     assert.equal(r.content, 'a😀b😀')
     assert.deepEqual(JSON.parse(r.toolCalls[0].function.arguments), { e: '🚀' })
     assertSameAsWhole(text, {}, pieces)
@@ -125,7 +111,7 @@ describe('ResponseStreamCleaner per family (model named, streamed in small piece
   for (const { format, model, text } of samples) {
     test(format, () => {
       const [content, reasoning, names] = EXPECTED[format]
-      const r = stream(randomSplit(text, rand, 4), { model, tools: TOOLS })
+      const r = streamWhole(randomSplit(text, rand, 4), { model, tools: TOOLS })
       assert.equal(r.content, content)
       assert.equal(r.reasoning, reasoning)
       assert.deepEqual(r.toolCalls.map((c) => c.function.name), names)
@@ -141,13 +127,13 @@ describe('ResponseStreamCleaner behaviour', () => {
       for (let i = 1; i < text.length; i++) assertSameAsWhole(text, {}, [text.slice(0, i), text.slice(i)])
       assertSameAsWhole(text, {}, text.split(''))
     }
-    assert.equal(stream(['a\ud83d', 'b\ude00'], {}).content, 'a\ud83db\ude00')
-    const r = stream(['<think>r\udc00</think>x\ud800 ', '<tool_call>{"name": "f", "arguments": {"q": "\udbff"}}</tool_call>'], {})
+    assert.equal(streamWhole(['a\ud83d', 'b\ude00'], {}).content, 'a\ud83db\ude00')
+    const r = streamWhole(['<think>r\udc00</think>x\ud800 ', '<tool_call>{"name": "f", "arguments": {"q": "\udbff"}}</tool_call>'], {})
     assert.equal(r.content, 'x\ud800')
     assert.equal(r.reasoning, 'r\udc00')
     assert.equal(JSON.parse(r.toolCalls[0].function.arguments).q, '\udbff')
     // A private-use character of the first candidate block before the first lone surrogate.
-    assert.equal(stream(['\u{100000}', 'a\ud83d', 'b'], {}).content, '\u{100000}a\ud83db')
+    assert.equal(streamWhole(['\u{100000}', 'a\ud83d', 'b'], {}).content, '\u{100000}a\ud83db')
   })
 
   test('a 2 MB reply with calls and reasoning, in 64 KB deltas', () => {
@@ -155,7 +141,7 @@ describe('ResponseStreamCleaner behaviour', () => {
     const text = unit.repeat(Math.ceil(2e6 / unit.length))
     const pieces = []
     for (let i = 0; i < text.length; i += 65536) pieces.push(text.slice(i, i + 65536))
-    const r = stream(pieces, {})
+    const r = streamWhole(pieces, {})
     const whole = cleanResponse(text)
     assert.equal(r.toolCalls.length, whole.toolCalls.length)
     assert.ok(r.toolCalls.length > 10000)
@@ -187,10 +173,10 @@ describe('ResponseStreamCleaner behaviour', () => {
 
   test('ids match cleanResponse, Kimi keeps its own', () => {
     const text = samples.find((x) => x.format === 'kimi_k2').text
-    const r = stream(randomSplit(text, rng(3), 6), {})
+    const r = streamWhole(randomSplit(text, rng(3), 6), {})
     assert.deepEqual(r.toolCalls.map((c) => c.id), ['functions.get_weather:0', 'functions.get_weather:1'])
     const h = '<tool_call>{"name": "x", "arguments": {}}</tool_call>'
-    assert.equal(stream([h.slice(0, 5), h.slice(5)], {}).toolCalls[0].id, cleanResponse(h).toolCalls[0].id)
+    assert.equal(streamWhole([h.slice(0, 5), h.slice(5)], {}).toolCalls[0].id, cleanResponse(h).toolCalls[0].id)
   })
 
   test('a truncated call is flushed by finish() and reported', () => {

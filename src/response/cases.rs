@@ -182,7 +182,7 @@ impl Case {
     }
 }
 
-/// `text` pushed in `pieces`, merged as a caller would.
+/// `text` pushed in `pieces`, merged as a caller would; the finished cleaner refuses more.
 pub fn streamed(pieces: &[&str], opts: &Options) -> Cleaned {
     let mut s = StreamCleaner::new(opts.clone());
     let mut out = Cleaned::default();
@@ -198,6 +198,8 @@ pub fn streamed(pieces: &[&str], opts: &Options) -> Cleaned {
     out.tool_calls.extend(end.chunk.tool_calls);
     out.format = end.format;
     out.problems = end.problems;
+    assert!(s.push("x").is_err());
+    assert!(s.finish().is_err());
     out
 }
 

@@ -1,28 +1,9 @@
 //! Stream tests: any chunking gives what the whole reply gives.
 
 use super::*;
-use crate::response::{clean_response, Cleaned};
+use crate::response::clean_response;
 
-/// Clean `text` pushed in the given pieces; the result merged like a `Cleaned`.
-pub fn streamed(pieces: &[&str], opts: &Options) -> Cleaned {
-    let mut s = StreamCleaner::new(opts.clone());
-    let mut out = Cleaned::default();
-    for p in pieces {
-        let c = s.push(p).expect("push before finish");
-        out.content.push_str(&c.content);
-        out.reasoning.push_str(&c.reasoning);
-        out.tool_calls.extend(c.tool_calls);
-    }
-    let end = s.finish().expect("first finish");
-    out.content.push_str(&end.chunk.content);
-    out.reasoning.push_str(&end.chunk.reasoning);
-    out.tool_calls.extend(end.chunk.tool_calls);
-    out.format = end.format;
-    out.problems = end.problems;
-    assert_eq!(s.push("x"), Err(FINISHED));
-    assert!(s.finish().is_err());
-    out
-}
+pub use crate::response::cases::streamed;
 
 #[test]
 fn byte_by_byte_equals_whole() {
