@@ -53,16 +53,27 @@ pub(crate) fn assert_linear(label: &str, unit: &str, f: &dyn Fn(&str)) {
 
 /// The same for inputs of `n` bytes made by `make` (for inputs that are not one unit repeated).
 pub(crate) fn assert_grows_linearly(label: &str, make: &dyn Fn(usize) -> String, f: &dyn Fn(&str)) {
+    assert_growth_within(label, make, f, 15.0);
+}
+
+/// `f` on `make(1 MB)` takes at most `bound` times as long as on `make(100 KB)`, in one of three
+/// measurements.
+pub(crate) fn assert_growth_within(
+    label: &str,
+    make: &dyn Fn(usize) -> String,
+    f: &dyn Fn(&str),
+    bound: f64,
+) {
     let mut seen = Vec::new();
     for _ in 0..3 {
         let g = growth(make, f);
-        if g <= 15.0 {
+        if g <= bound {
             return;
         }
         seen.push(format!("{g:.1}×"));
     }
     panic!(
-        "{label} took {} longer at 1 MB than at 100 KB",
+        "{label} took {} longer at 1 MB than at 100 KB (at most {bound:.0}×)",
         seen.join(", then ")
     );
 }
