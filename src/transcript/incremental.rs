@@ -325,7 +325,8 @@ mod tests {
         json!({"role": "assistant", "stopReason": "toolUse", "content": [{"type": "toolCall", "id": id, "name": "read", "arguments": {}}]})
     }
     fn text() -> Value {
-        json!({"role": "assistant", "stopReason": "stop", "content": [{"type": "text", "text": "好的"}]})
+        json!({"role": "assistant", "stopReason": "stop", "timestamp": 2, "content": [{"type": "text", "text": "好的"}],
+               "usage": {"input": 5, "output": 3, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 8}})
     }
     fn result(id: &str) -> Value {
         json!({"role": "toolResult", "toolCallId": id, "toolName": "read", "content": [{"type": "text", "text": "r"}]})
