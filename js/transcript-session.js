@@ -22,6 +22,8 @@ class Session {
     this.out = []
     this.cut = 0
     this.outCut = 0
+    /** A call is under way (a getter on the caller's messages may call again: that one is stateless). */
+    this.busy = false
   }
 
   /** Whether `messages` starts with exactly the messages of the last call. */
@@ -38,11 +40,17 @@ class Session {
    * messages always a new array. Continues from the cut when it can, else runs the full pass.
    */
   sanitize(messages, options) {
-    if (Array.isArray(messages) && this.extends(messages)) {
-      const r = this.continued(messages, options)
-      if (r !== null) return r
+    if (this.busy) return run(OP, messages, options)
+    this.busy = true
+    try {
+      if (Array.isArray(messages) && this.extends(messages)) {
+        const r = this.continued(messages, options)
+        if (r !== null) return r
+      }
+      return this.full(messages, options)
+    } finally {
+      this.busy = false
     }
-    return this.full(messages, options)
   }
 
   continued(messages, options) {
@@ -56,7 +64,7 @@ class Session {
     }
     if (r.messages === null) return null
     const out = this.out
-    out.length = this.outCut
+    if (out.length > this.outCut) out.splice(this.outCut)
     const got = r.messages
     for (let i = 0; i < got.length; i++) out.push(got[i])
     const seen = this.seen

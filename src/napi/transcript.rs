@@ -138,9 +138,7 @@ impl TranscriptSession {
     /// The Rust-side memory this session holds (bytes, approximate).
     #[napi(js_name = "heapBytes")]
     pub fn heap_bytes(&self) -> u32 {
-        self.prefix
-            .as_ref()
-            .map_or(0, |p| p.heap_bytes() as u32)
+        self.prefix.as_ref().map_or(0, |p| p.heap_bytes() as u32)
     }
 }
 
@@ -180,8 +178,7 @@ pub fn run_transcript_session(
     let source = HandleSource { messages };
     let mut ctx = Ctx::new(&source, reported(&cfg));
     let params = ops::history_params(&cfg);
-    let Ok((h, prefix)) = incremental::sanitize_tracked(&mut msgs, &mut ctx, &params, prior)
-    else {
+    let Ok((h, prefix)) = incremental::sanitize_tracked(&mut msgs, &mut ctx, &params, prior) else {
         return Ok(fallback());
     };
     let mut result = ops::OpOutput {

@@ -95,10 +95,9 @@ impl Tracker {
     /// The warning's count and kinds over the whole history: the prefix's, then this run's.
     pub fn malformed(&mut self, msgs: &[Msg]) -> (usize, Vec<&'static str>) {
         for m in msgs {
-            if let (Some(k), Some(i)) = (
-                super::rules::canonicalize::malformed_kind(m),
-                m.src_index(),
-            ) {
+            if let (Some(k), Some(i)) =
+                (super::rules::canonicalize::malformed_kind(m), m.src_index())
+            {
                 self.malformed.push((i, k));
             }
         }
@@ -154,7 +153,8 @@ impl Tracker {
     pub fn before_usage(&mut self, msgs: &[Msg]) -> Option<Option<f64>> {
         for m in msgs.iter().filter(|m| m.is_role("compactionSummary")) {
             let ts = super::rules::usage_snapshots::compaction_time(m);
-            self.compactions.push((m.src_index().unwrap_or(usize::MAX), ts));
+            self.compactions
+                .push((m.src_index().unwrap_or(usize::MAX), ts));
         }
         self.prior.as_ref().and_then(|p| p.compaction)
     }
@@ -310,7 +310,10 @@ mod tests {
     }
 
     /// The output of a pass over `input` (a JSON array), with the prefix it concluded.
-    fn pass(input: &[Value], prior: Option<Prefix>) -> Result<(Vec<Value>, Option<Prefix>), Fallback> {
+    fn pass(
+        input: &[Value],
+        prior: Option<Prefix>,
+    ) -> Result<(Vec<Value>, Option<Prefix>), Fallback> {
         let mut result = Ok(None);
         let (out, _) = run(&Value::Array(input.to_vec()), |m, c| {
             result = sanitize_tracked(m, c, &params(), prior).map(|(_, p)| p);
@@ -407,7 +410,10 @@ mod tests {
         aborted["stopReason"] = json!("aborted");
         let h = vec![user("q"), aborted, result("b1"), user("again"), text()];
         let (_, prefix) = pass(&h, None).unwrap();
-        assert!(prefix.is_none(), "whether its result stays depends on the whole history");
+        assert!(
+            prefix.is_none(),
+            "whether its result stays depends on the whole history"
+        );
         check(&[h, vec![user("q2"), call("c1")], vec![result("c1"), text()]]);
     }
 

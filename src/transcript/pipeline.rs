@@ -178,7 +178,7 @@ pub(crate) fn run(
     }
 
     if policy.apply_google_turn_ordering {
-        let prepended = match track.as_deref_mut() {
+        let prepended = match track {
             // A continued run's first message is not the history's: the prefix decided.
             Some(t) if t.continuing() => t.prepended(),
             Some(t) => {
