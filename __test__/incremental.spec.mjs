@@ -8,21 +8,7 @@
 // Google's bootstrap, malformed assistant content, OpenAI reasoning and function-call ids.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { createRequire } from 'node:module'
-
-const require = createRequire(import.meta.url)
-const th = require('../index.js')
-
-function rng(seed) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import { th, rng } from './fixtures/helpers.mjs'
 
 const POLICIES = {
   anthropic: { provider: 'anthropic', modelApi: 'anthropic-messages', modelId: 'claude-sonnet-4-5' },
@@ -83,7 +69,15 @@ function session(policyName, seed, steps, via) {
   const next = messages(seed)
   const policy = POLICIES[policyName]
   const sessionId = `s-${policyName}-${seed}`
-  const sanitizer = th.createTranscriptSanitizer({ ...policy, allowedToolNames: ['read', 'exec'], warn: (w) => incWarnings.push(w) })
+  // Each side its own session, whose entries (model snapshot, Google's bootstrap marker) must agree.
+  const manager = () => {
+    const entries = []
+    return { entries, getEntries: () => entries, appendCustomEntry: (customType, data) => entries.push({ type: 'custom', customType, data }) }
+  }
+  const fullSession = manager()
+  const incSession = manager()
+  const shown = (m) => m.entries.map((e) => [e.customType, { ...e.data, timestamp: typeof e.data.timestamp }])
+  const sanitizer = th.createTranscriptSanitizer({ ...policy, allowedToolNames: ['read', 'exec'], sessionManager: incSession, warn: (w) => incWarnings.push(w) })
   let incWarnings = []
   let history = []
   // Google sessions often start with the assistant (a compacted or limited history).
@@ -99,11 +93,11 @@ function session(policyName, seed, steps, via) {
     // Sometimes the same array grown in place, usually a fresh one holding the same objects.
     const input = r() < 0.3 ? history : history.slice()
     const fullWarnings = []
-    const full = th.sanitizeSessionHistory({ messages: input, ...policy, allowedToolNames: ['read', 'exec'], warn: (w) => fullWarnings.push(w) })
+    const full = th.sanitizeSessionHistory({ messages: input, ...policy, allowedToolNames: ['read', 'exec'], sessionManager: fullSession, warn: (w) => fullWarnings.push(w) })
     incWarnings = []
     const got =
       via === 'sessionId'
-        ? th.sanitizeSessionHistory({ messages: input, ...policy, sessionId, allowedToolNames: ['read', 'exec'], warn: (w) => incWarnings.push(w) })
+        ? th.sanitizeSessionHistory({ messages: input, ...policy, sessionId, allowedToolNames: ['read', 'exec'], sessionManager: incSession, warn: (w) => incWarnings.push(w) })
         : sanitizer.sanitize(input)
     const where = `${policyName} seed ${seed} step ${step} (${history.length} messages)`
     assert.deepEqual(got, full, where)
@@ -113,6 +107,7 @@ function session(policyName, seed, steps, via) {
     }
     if (via === 'sessionId') assert.deepEqual(incWarnings, fullWarnings.map((w) => w.replace('session=undefined', `session=${sessionId}`).replace('sessionId=undefined', `sessionId=${sessionId}`)), where)
     else assert.deepEqual(incWarnings, fullWarnings, where)
+    assert.deepEqual(shown(incSession), shown(fullSession), `${where}: session entries`)
     assert.notEqual(got, input)
   }
 }
@@ -149,4 +144,22 @@ test('the LRU keeps at most maxSessions sessions', () => {
   } finally {
     th.configureTranscriptSessions({ maxSessions: before.maxSessions })
   }
+})
+
+test('the same sessionId with other options, or a rewritten history, gets the full pass for them', () => {
+  const history = [
+    { role: 'user', content: '读一下', timestamp: 1 },
+    { role: 'assistant', content: [{ type: 'toolCall', id: 'call_1|fc_1', name: 'read', arguments: {} }], stopReason: 'toolUse', timestamp: 2 },
+    { role: 'toolResult', toolCallId: 'call_1|fc_1', toolName: 'read', content: [{ type: 'text', text: 'ok' }], timestamp: 3 },
+    { role: 'assistant', content: [{ type: 'text', text: '好' }], stopReason: 'stop', timestamp: 4 },
+  ]
+  const sessionId = 'options-change'
+  th.sanitizeSessionHistory({ messages: history, ...POLICIES.anthropic, sessionId })
+  const more = [...history, { role: 'user', content: '再来', timestamp: 5 }]
+  // OpenAI Responses replays the id as `call_1` (no reasoning item before it); Anthropic's pass wrote `call1fc1`.
+  const openai = th.sanitizeSessionHistory({ messages: more, ...POLICIES.openai, sessionId })
+  assert.deepEqual(openai, th.sanitizeSessionHistory({ messages: more, ...POLICIES.openai }))
+  assert.equal(openai[1].content[0].id, 'call_1')
+  const rewritten = [{ ...history[0], content: '改过了' }, ...more.slice(1)]
+  assert.deepEqual(th.sanitizeSessionHistory({ messages: rewritten, ...POLICIES.openai, sessionId }), th.sanitizeSessionHistory({ messages: rewritten, ...POLICIES.openai }))
 })
