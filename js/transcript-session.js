@@ -108,7 +108,8 @@ function session(id, key) {
 /** `{ maxSessions }`: how many sessions are remembered (0: none; the pass is then always full). */
 function configure(o) {
   if (o.maxSessions !== undefined) {
-    maxSessions = Math.max(0, Math.floor(o.maxSessions))
+    if (!(o.maxSessions >= 0 && o.maxSessions < 2 ** 32)) throw new RangeError(`options.maxSessions: expected a number from 0 to 2^32 - 1, got ${o.maxSessions}`)
+    maxSessions = Math.floor(o.maxSessions)
     while (sessions.size > maxSessions) sessions.delete(sessions.keys().next().value)
   }
   return { maxSessions, sessions: sessions.size }
