@@ -43,6 +43,7 @@ const OPENERS: &[(&str, Family)] = &[
     ("<|START_ACTION|>", Family::CommandR),
     ("<|START_RESPONSE|>", Family::CommandR),
     ("<|tools_prefix|>", Family::Apertus),
+    ("<｜GCML｜tool_calls>", Family::Gigachat3),
     // MiniMax-M3's `]<]minimax[>[<tool_call>`, from its first `<`.
     ("<]minimax[>[<tool_call>", Family::MinimaxM3),
 ];

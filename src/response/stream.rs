@@ -207,7 +207,12 @@ fn openers(f: Family, unwrapped: bool) -> Vec<(&'static str, &'static str)> {
         // Its openers need a look ahead (`bracket_lits`).
         Family::BracketCalls => &[],
         Family::Phi4Mini => return vec![("functools", "[")],
-        Family::Gigachat3 => return vec![("function call", "<|role_sep|>")],
+        Family::Gigachat3 => {
+            return vec![
+                ("function call", "<|role_sep|>"),
+                ("", super::gigachat3::GCML_OPEN),
+            ]
+        }
         Family::MinimaxM3 => return vec![("]", "<]minimax[>[<tool_call>"), ("", "<tool_call>")],
         Family::Apertus => &["<|tools_prefix|>"],
         Family::NemotronV2 => &["<TOOLCALL>"],
@@ -258,6 +263,7 @@ fn closers(f: Family) -> &'static [&'static str] {
         Family::MinimaxM3 => &["</tool_call>"],
         Family::Apertus => &["<|tools_suffix|>"],
         Family::NemotronV2 => &["</TOOLCALL>"],
+        Family::Gigachat3 => &["</｜GCML｜tool_calls>"],
         Family::FunctionaryV31 => &["</function>", "<|eom_id|>", "<|eot_id|>"],
         _ => &[],
     }
@@ -294,6 +300,7 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
         call("<|START_ACTION|>", Check::Fam(Family::CommandR)),
         call("<|START_RESPONSE|>", Check::Fam(Family::CommandR)),
         call("<|tools_prefix|>", Check::Fam(Family::Apertus)),
+        call(super::gigachat3::GCML_OPEN, Check::Fam(Family::Gigachat3)),
         call(
             "<TOOLCALL>",
             Check::Later("</TOOLCALL>", Family::NemotronV2),
