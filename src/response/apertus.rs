@@ -64,10 +64,13 @@ pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
                 }
             }
         };
-        out.blocks
-            .push(Block::of_calls(start, end, calls, &mut out.problems, || {
-                format!("{NAME}: call list holds no readable call; raw text kept in content")
-            }));
+        out.blocks.push(Block::of_calls(
+            start,
+            end,
+            calls,
+            &mut out.problems,
+            || format!("{NAME}: call list holds no readable call; raw text kept in content"),
+        ));
         at = end.max(body_at);
     }
     out.set_format_if_calls(NAME);
@@ -117,5 +120,17 @@ mod tests {
                 ("get_weather", json!({"city": "Zürich"}))
             ]
         );
+    }
+
+    #[test]
+    fn grows_linearly_on_unclosed_lists() {
+        for unit in [
+            "<|tools_prefix|>[{\"f\": {",
+            "<|inner_prefix|><|tools_prefix|>",
+        ] {
+            super::super::linearity::assert_linear("apertus", unit, &|t| {
+                run(t, Some("apertus"), None, None);
+            });
+        }
     }
 }

@@ -154,7 +154,8 @@ pub fn parse_v32(text: &str, _cx: &Ctx) -> Parsed {
             ),
             _ => continue,
         };
-        out.blocks.push(call_block(start, end, recipient, arguments));
+        out.blocks
+            .push(call_block(start, end, recipient, arguments));
     }
     out.strip_markup(text, TURN_ENDS);
     out.set_format_if_calls(V32);
@@ -204,5 +205,19 @@ mod tests {
         assert_eq!(a.content, "好的，我来查。");
         let repl = "In the REPL:\n>>> print(1)\n1";
         assert_eq!(run(repl, Some("functionary_v32"), None, None).content, repl);
+    }
+
+    #[test]
+    fn grows_linearly_on_unclosed_calls() {
+        for (format, unit) in [
+            ("functionary_v31", "<function=f>{\"a\": ["),
+            ("functionary_v31", "<|python_tag|><function=f>"),
+            ("functionary_v32", ">>>f\n{\"a\": [\n"),
+            ("functionary_v32", "all\n>>>all\n"),
+        ] {
+            super::super::linearity::assert_linear(format, unit, &|t| {
+                run(t, Some(format), None, None);
+            });
+        }
     }
 }

@@ -112,4 +112,15 @@ mod tests {
         assert_eq!(c.content, t);
         assert_eq!(c.problems.len(), 1);
     }
+
+    #[test]
+    fn gcml_grows_linearly_on_unclosed_tags() {
+        super::super::linearity::assert_linear(
+            "gigachat3",
+            "<｜GCML｜tool_calls><｜GCML｜invoke name=\"f\"><｜GCML｜parameter name=\"a\" string=\"true\">",
+            &|t| {
+                run(t, None, None, None);
+            },
+        );
+    }
 }

@@ -65,10 +65,13 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
             }
         };
         let calls = read_calls(&text[body_at..body_end], cx, &mut out.problems);
-        out.blocks
-            .push(Block::of_calls(start, end, calls, &mut out.problems, || {
-                format!("{NAME}: call block holds no readable invoke; raw text kept in content")
-            }));
+        out.blocks.push(Block::of_calls(
+            start,
+            end,
+            calls,
+            &mut out.problems,
+            || format!("{NAME}: call block holds no readable invoke; raw text kept in content"),
+        ));
         at = end.max(body_at);
     }
     out.set_format_if_calls(NAME);
@@ -102,7 +105,10 @@ fn read_calls(body: &str, cx: &Ctx, problems: &mut Vec<String>) -> Vec<RawCall> 
             break;
         };
         let following = next.find(body, gt).map(|n| back_over_ns(body, n));
-        let inv_end = match ends.find(body, gt).filter(|&e| following.is_none_or(|n| e < n)) {
+        let inv_end = match ends
+            .find(body, gt)
+            .filter(|&e| following.is_none_or(|n| e < n))
+        {
             Some(e) => back_over_ns(body, e),
             None => {
                 problems.push(format!("{NAME}: {INVOKE_END} missing (truncated reply)"));
@@ -110,9 +116,7 @@ fn read_calls(body: &str, cx: &Ctx, problems: &mut Vec<String>) -> Vec<RawCall> 
             }
         };
         at = inv_end.max(gt + 1);
-        let name = attr(&body[head_at..gt], "name")
-            .unwrap_or("")
-            .trim();
+        let name = attr(&body[head_at..gt], "name").unwrap_or("").trim();
         if name.is_empty() {
             problems.push(format!("{NAME}: invoke with an empty name skipped"));
             continue;
@@ -324,5 +328,19 @@ mod tests {
             cur = &a[0];
         }
         assert_eq!(d, MAX_DEPTH);
+    }
+
+    #[test]
+    fn grows_linearly_on_unclosed_and_nested_markup() {
+        for unit in [
+            "]<]minimax[>[<tool_call>]<]minimax[>[<invoke name=\"f\">]<]minimax[>[<a>",
+            "<tool_call>\n<invoke name=\"f\"><a><item><item>",
+            "<tool_call><invoke name=\"f\"><a>x</a><b><c>1</c></b></invoke></tool_call>",
+            "]<]minimax[>[",
+        ] {
+            super::super::linearity::assert_linear(NAME, unit, &|t| {
+                run(t, Some(NAME), None, None);
+            });
+        }
     }
 }

@@ -40,4 +40,15 @@ mod tests {
         assert_eq!(c.content, "");
         assert_eq!(named(&c), [("get_weather", json!({"city": "上海"}))]);
     }
+
+    #[test]
+    fn grows_linearly_on_unclosed_lists() {
+        super::super::linearity::assert_linear(
+            "nemotron_v2",
+            "<TOOLCALL>[{\"name\": \"f\", ",
+            &|t| {
+                run(t, Some("nemotron_v2"), None, None);
+            },
+        );
+    }
 }

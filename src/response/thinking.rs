@@ -146,7 +146,9 @@ const OPENED_BY_TEMPLATE: &[&[&[&str]]] = &[
     &[&["qwq"]],
     // Qwen3 thinking variants (Qwen3-*-Thinking-2507, Qwen3-VL-*-Thinking).
     &[&["qwen3"], &["thinking"]],
-    &[&["qwen3.5", "qwen3_5", "qwen3-5", "qwen3.6", "qwen3_6", "qwen3-6"]],
+    &[&[
+        "qwen3.5", "qwen3_5", "qwen3-5", "qwen3.6", "qwen3_6", "qwen3-6",
+    ]],
     &[&["minimax-m2", "minimax_m2"]],
     &[&["nemotron"], &["nano"], &["v2"]],
     &[&["step3", "step-3"]],
@@ -162,10 +164,7 @@ const OPENED_BY_TEMPLATE: &[&[&[&str]]] = &[
 /// tag (thinking switched off, or a server that already split the reasoning off) stays visible,
 /// which is why a stream holds the start back until a reasoning tag or the end decides.
 pub fn r1_hint(format: Option<&str>, model: Option<&str>) -> bool {
-    let by_format = matches!(
-        format,
-        Some("minimax_m2" | "step3" | "seed_oss")
-    );
+    let by_format = matches!(format, Some("minimax_m2" | "step3" | "seed_oss"));
     let by_model = model.is_some_and(|m| {
         let m = m.to_ascii_lowercase();
         OPENED_BY_TEMPLATE
