@@ -941,6 +941,11 @@ export type ResponseFormat =
   | 'gemma4'
   | 'bracket_calls'
   | 'command_r'
+  | 'minimax_m3'
+  | 'apertus'
+  | 'nemotron_v2'
+  | 'functionary_v31'
+  | 'functionary_v32'
 
 /** An OpenAI function tool definition, used to type argument values. */
 export interface OpenAIFunctionTool {
