@@ -20,13 +20,14 @@
 //! [`super::typing`]), inferred without one. Nesting deeper than [`MAX_DEPTH`] is kept as text,
 //! so the work stays linear in the block. A block with no readable invoke stays in `content`
 //! (reported); a missing `</tool_call>`, `</invoke>` or closing parameter tag (truncated reply)
-//! runs to the end and is reported.
+//! runs to the end and is reported. MiniMax-M2's `<parameter name="k">` inside a bare
+//! `<tool_call>` (a server's rewrapping) is read as M2 writes it.
 
 use serde_json::{Map, Value};
 
 use super::scan::{find_from, Finder};
 use super::typing::{param_schema, type_value, Style};
-use super::xml_invoke::attr;
+use super::xml_invoke::{attr, typed_invokes, Tags};
 use super::{Block, Ctx, Parsed, RawCall};
 
 /// The namespace token before every structural tag.
@@ -87,9 +88,27 @@ fn back_over_ns(text: &str, i: usize) -> usize {
     }
 }
 
+/// MiniMax-M2's parameter tags, which some servers wrap in a bare `<tool_call>`.
+const M2_TAGS: Tags = Tags {
+    invoke: INVOKE,
+    invoke_end: INVOKE_END,
+    param: "<parameter",
+    param_end: "</parameter>",
+};
+
 /// The calls of one `<tool_call>` body.
 fn read_calls(body: &str, cx: &Ctx, problems: &mut Vec<String>) -> Vec<RawCall> {
     let ns = body.contains(NS);
+    if !ns && body.contains("<parameter name=") {
+        return typed_invokes(
+            body,
+            &M2_TAGS,
+            NAME,
+            cx,
+            Style::Schema { minimax: true },
+            problems,
+        );
+    }
     let mut out = Vec::new();
     let mut ends = Finder::new(INVOKE_END);
     let mut next = Finder::new(INVOKE);
