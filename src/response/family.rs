@@ -174,7 +174,8 @@ impl Family {
             Family::MinimaxM1
         } else if has(&["minimax-m3", "minimax_m3"]) {
             Family::MinimaxM3
-        } else if has(&["nemotron"]) {
+        } else if has(&["nemotron"]) && !has(&["nemotron-70b"]) {
+            // Not Llama-3.1-Nemotron-70B-Instruct (2024), which writes Llama 3.1's JSON.
             Family::NemotronV2
         } else if has(&["apertus"]) {
             Family::Apertus

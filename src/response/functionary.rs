@@ -220,4 +220,17 @@ mod tests {
             });
         }
     }
+
+    #[test]
+    fn model_ids() {
+        use super::super::Family;
+        assert_eq!(
+            Family::from_model("meetkai/functionary-small-v3.1"),
+            Some(Family::FunctionaryV31)
+        );
+        assert_eq!(
+            Family::from_model("meetkai/functionary-medium-v3.2"),
+            Some(Family::FunctionaryV32)
+        );
+    }
 }

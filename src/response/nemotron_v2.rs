@@ -51,4 +51,17 @@ mod tests {
             },
         );
     }
+
+    #[test]
+    fn model_ids() {
+        use super::super::Family;
+        assert_eq!(
+            Family::from_model("nvidia/Llama-3_3-Nemotron-Super-49B-v1_5"),
+            Some(Family::NemotronV2)
+        );
+        assert_eq!(
+            Family::from_model("nvidia/Llama-3.1-Nemotron-70B-Instruct-HF"),
+            Some(Family::Llama3Json)
+        );
+    }
 }
