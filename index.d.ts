@@ -941,6 +941,8 @@ export type ResponseFormat =
   | 'gemma4'
   | 'bracket_calls'
   | 'command_r'
+  | 'kimi_k3'
+  | 'tool_json'
 
 /** An OpenAI function tool definition, used to type argument values. */
 export interface OpenAIFunctionTool {

@@ -6,9 +6,9 @@
 
 use super::{
     bracket_calls, command_r, deepseek_v3, deepseek_v32, ernie45, gemma4, gigachat3, glm45,
-    gpt_oss, granite, granite_20b_fc, hermes, hunyuan_a13b, internlm2, jamba, kimi_k2, llama3_json,
-    llama4_pythonic, longcat, minimax_m1, minimax_m2, mistral, olmo3, phi4_mini, pythonic,
-    qwen3_coder, seed_oss, step3, xlam, Ctx, Parsed,
+    gpt_oss, granite, granite_20b_fc, hermes, hunyuan_a13b, internlm2, jamba, kimi_k2, kimi_k3,
+    llama3_json, llama4_pythonic, longcat, minimax_m1, minimax_m2, mistral, olmo3, phi4_mini,
+    pythonic, qwen3_coder, seed_oss, step3, tool_json, xlam, Ctx, Parsed,
 };
 
 /// The format names this module implements.
@@ -25,6 +25,7 @@ pub const FORMATS: &[&str] = &[
     "deepseek_v32",
     "deepseek_v4",
     "kimi_k2",
+    "kimi_k3",
     "llama3_json",
     "pythonic",
     "llama4_pythonic",
@@ -45,6 +46,7 @@ pub const FORMATS: &[&str] = &[
     "gemma4",
     "bracket_calls",
     "command_r",
+    "tool_json",
 ];
 
 /// A tool-call family: the unit of detection and parsing.
@@ -62,6 +64,8 @@ pub enum Family {
     /// DeepSeek V3.2's DSML.
     DeepSeekV32,
     KimiK2,
+    /// Kimi K3's XTML channels.
+    KimiK3,
     Llama3Json,
     Pythonic,
     Llama4Pythonic,
@@ -85,6 +89,8 @@ pub enum Family {
     BracketCalls,
     /// Cohere's `<|START_ACTION|>[…]<|END_ACTION|>`.
     CommandR,
+    /// Bare JSON calls naming an offered tool, for any model ([`tool_json`]).
+    ToolJson,
 }
 
 impl Family {
@@ -100,6 +106,7 @@ impl Family {
             "deepseek_v3" | "deepseek_v31" => Family::DeepSeek,
             "deepseek_v32" | "deepseek_v4" => Family::DeepSeekV32,
             "kimi_k2" => Family::KimiK2,
+            "kimi_k3" => Family::KimiK3,
             "llama3_json" => Family::Llama3Json,
             "pythonic" => Family::Pythonic,
             "llama4_pythonic" => Family::Llama4Pythonic,
@@ -120,6 +127,7 @@ impl Family {
             "gemma4" => Family::Gemma4,
             "bracket_calls" => Family::BracketCalls,
             "command_r" => Family::CommandR,
+            "tool_json" => Family::ToolJson,
             _ => return None,
         })
     }
@@ -232,6 +240,7 @@ fn parse_family_raw(family: Family, text: &str, cx: &Ctx) -> Parsed {
         Family::DeepSeek => deepseek_v3::parse(text, cx),
         Family::DeepSeekV32 => deepseek_v32::parse(text, cx),
         Family::KimiK2 => kimi_k2::parse(text, cx),
+        Family::KimiK3 => kimi_k3::parse(text, cx),
         Family::Llama3Json => llama3_json::parse(text, cx),
         Family::Pythonic => pythonic::parse(text, cx),
         Family::Llama4Pythonic => llama4_pythonic::parse(text, cx),
@@ -252,5 +261,6 @@ fn parse_family_raw(family: Family, text: &str, cx: &Ctx) -> Parsed {
         Family::Gemma4 => gemma4::parse(text, cx),
         Family::BracketCalls => bracket_calls::parse(text, cx),
         Family::CommandR => command_r::parse(text, cx),
+        Family::ToolJson => tool_json::parse(text, cx),
     }
 }

@@ -62,6 +62,7 @@ pub mod jamba;
 pub mod json;
 pub mod json_calls;
 pub mod kimi_k2;
+pub mod kimi_k3;
 #[cfg(test)]
 pub(crate) mod linearity;
 pub mod llama3_json;
@@ -71,6 +72,7 @@ pub mod minimax_m1;
 pub mod minimax_m2;
 pub mod mistral;
 pub mod olmo3;
+pub mod orphan;
 pub mod phi4_mini;
 pub mod problem;
 pub mod pyliteral;
@@ -83,6 +85,7 @@ pub mod stream;
 #[cfg(test)]
 mod test_util;
 pub mod thinking;
+pub mod tool_json;
 pub mod typing;
 pub mod xlam;
 pub mod xml_invoke;
@@ -323,6 +326,7 @@ pub(crate) fn clean_response_r1(content: &str, opts: &Options, r1: bool) -> Clea
     if !hint.is_some_and(Family::reads_plain_text)
         && opts.reasoning_open != Some(true)
         && !scan::may_hold_markers(content)
+        && !(tool_json::offers_tools(opts.tools.as_ref()) && content.contains('{'))
     {
         let mut out = Cleaned {
             content: content.to_owned(),
