@@ -39,6 +39,8 @@ pub(super) struct JsonState {
     brace_memo: Option<(usize, Option<usize>, usize)>,
     /// The last `to=functions.` search, likewise.
     to_memo: Option<(usize, Option<usize>, usize)>,
+    /// The last marker-byte search, likewise.
+    cand_memo: Option<(usize, Option<usize>, usize)>,
     /// The call settled last, `(absolute start, length)`: the block [`Machine::step_block`]
     /// emits when it opens there.
     fixed: Option<(usize, usize)>,
@@ -58,23 +60,27 @@ impl Machine {
     /// The next candidate byte of visible text: a marker byte, or `{` when bare JSON calls can
     /// be read (remembered, so scanning from one `<` to the next does not rescan to a far `{`).
     pub(super) fn next_visible_cand(&mut self, i: usize) -> Option<usize> {
-        let mut m = super::next_cand(&self.buf, i);
         if !self.has_tools {
-            return m;
+            return super::next_cand(&self.buf, i);
         }
+        // With more kinds of candidate, each kind's search is remembered: the next `<` may lie
+        // far past many `{` (and the other way round), and must not be searched for again.
         let (consumed, from) = (self.consumed, self.consumed + i);
+        let buf = &self.buf;
+        let j = &mut self.json;
+        let mut m = remembered(buf, consumed, from, 1, &mut j.cand_memo, |b| {
+            memchr::memchr3(b'<', b'[', 0xE2, b)
+        });
         let mut hits = [None, None];
         if self.braces {
-            hits[0] = remembered_find(&self.buf, consumed, from, b"{", &mut self.json.brace_memo);
+            hits[0] = remembered(buf, consumed, from, 1, &mut j.brace_memo, |b| {
+                memchr::memchr(b'{', b)
+            });
         }
         if self.harmony {
-            hits[1] = remembered_find(
-                &self.buf,
-                consumed,
-                from,
-                TO.as_bytes(),
-                &mut self.json.to_memo,
-            );
+            hits[1] = remembered(buf, consumed, from, TO.len(), &mut j.to_memo, |b| {
+                memchr::memmem::find(b, TO.as_bytes())
+            });
         }
         for h in hits.into_iter().flatten() {
             m = Some(m.map_or(h, |m| m.min(h)));
@@ -373,15 +379,16 @@ impl Machine {
     }
 }
 
-/// The first `needle` at or after absolute `from` in `buf` (which starts at absolute `consumed`),
-/// relative to `buf`, remembering the answer in `memo` (`(from, hit, searched up to)`) so that
-/// searches from later positions do not rescan.
-fn remembered_find(
+/// The first match of `find` (for a needle of `len` bytes) at or after absolute `from` in `buf`
+/// (which starts at absolute `consumed`), relative to `buf`, remembering the answer in `memo`
+/// (`(from, hit, searched up to)`) so that searches from later positions do not rescan.
+fn remembered(
     buf: &str,
     consumed: usize,
     from: usize,
-    needle: &[u8],
+    len: usize,
     memo: &mut Option<(usize, Option<usize>, usize)>,
+    find: impl Fn(&[u8]) -> Option<usize>,
 ) -> Option<usize> {
     let end = consumed + buf.len();
     let mut start = from;
@@ -390,14 +397,14 @@ fn remembered_find(
             match hit {
                 Some(h) if h >= from => return Some(h - consumed),
                 Some(_) => {}
-                None => start = from.max(scanned.saturating_sub(needle.len() - 1)),
+                None => start = from.max(scanned.saturating_sub(len - 1)),
             }
         }
     }
     let hit = buf
         .as_bytes()
         .get(start - consumed..)
-        .and_then(|b| memchr::memmem::find(b, needle))
+        .and_then(find)
         .map(|k| start + k);
     *memo = Some((from, hit, end));
     hit.map(|h| h - consumed)
