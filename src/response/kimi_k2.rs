@@ -35,7 +35,60 @@ const CALL_END: &str = "<|tool_call_end|>";
 static ID_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(?:functions\.)?(.+):(\d+)$").expect("static regex"));
 
+/// Kimi-K2's tokens as some servers print them (Ollama's `huihui_ai/kimi-k2`): the tokenizer's
+/// reserved-token names, in the same grammar.
+pub const RESERVED: [(&str, &str); 5] = [
+    ("<|reserved_token_163595|>", "<|tool_calls_section_begin|>"),
+    ("<|reserved_token_163596|>", "<|tool_calls_section_end|>"),
+    ("<|reserved_token_163597|>", "<|tool_call_begin|>"),
+    ("<|reserved_token_163598|>", "<|tool_call_argument_begin|>"),
+    ("<|reserved_token_163599|>", "<|tool_call_end|>"),
+];
+
 pub fn parse(text: &str, cx: &Ctx) -> Parsed {
+    if !text.contains("<|reserved_token_1635") {
+        return parse_named(text, cx);
+    }
+    // Read the reserved names as the tokens they stand for, then map positions back.
+    let mut canon = String::with_capacity(text.len());
+    let mut edits: Vec<(usize, usize, usize, usize)> = Vec::new();
+    let mut copied = 0;
+    for at in memchr::memmem::find_iter(text.as_bytes(), b"<|reserved_token_1635") {
+        if at < copied {
+            continue;
+        }
+        let Some(&(from, to)) = RESERVED.iter().find(|(r, _)| text[at..].starts_with(r)) else {
+            continue;
+        };
+        canon.push_str(&text[copied..at]);
+        edits.push((canon.len(), at, to.len(), from.len()));
+        canon.push_str(to);
+        copied = at + from.len();
+    }
+    canon.push_str(&text[copied..]);
+    let orig = |p: usize| -> usize {
+        let i = edits.partition_point(|e| e.0 <= p);
+        match i.checked_sub(1).and_then(|i| edits.get(i)) {
+            None => p,
+            Some(&(c, o, cl, ol)) if p < c + cl => {
+                if p == c {
+                    o
+                } else {
+                    o + ol
+                }
+            }
+            Some(&(c, o, cl, ol)) => p - (c + cl) + o + ol,
+        }
+    };
+    let mut out = parse_named(&canon, cx);
+    for b in &mut out.blocks {
+        b.start = orig(b.start);
+        b.end = orig(b.end);
+    }
+    out
+}
+
+fn parse_named(text: &str, cx: &Ctx) -> Parsed {
     let mut out = Parsed::default();
     let mut begins = SECTION_BEGINS.map(Finder::new);
     let mut ends = SECTION_ENDS.map(Finder::new);
