@@ -12,8 +12,19 @@
 //! The rule (the stream machine applies it, [`super::stream`]): one of [`CLOSERS`] outside a call
 //! block is removed when only whitespace separates it from markup removed just before it, or when
 //! it stands alone on its line (up to three spaces before it, spaces then a line break or the end
-//! of the reply after it). Anywhere else, inside a sentence (`end each call with </tool_call>.`),
-//! it is text; in inline code and fenced blocks it is always text.
+//! of the reply after it) and its opening tag was not written as text before it (then it closes
+//! that text: `<function_calls>` … `</function_calls>` in an OLMo reply read without its hint).
+//! Anywhere else, inside a sentence (`end each call with </tool_call>.`), it is text; in inline
+//! code and fenced blocks it is always text.
+
+/// The opening tag of each of [`CLOSERS`] (none for a lone token).
+pub const OPENERS: &[Option<&str>] = &[
+    Some("<tool_call>"),
+    Some("<minimax:tool_call>"),
+    Some("<tool_calls>"),
+    Some("<function_calls>"),
+    None,
+];
 
 /// The closing tags read as orphans.
 pub const CLOSERS: &[&str] = &[

@@ -1313,6 +1313,7 @@ impl Machine {
             };
             match decision {
                 Decision::No => {
+                    self.note_text_opener(c);
                     i = c + self.buf[c..].chars().next().map_or(1, char::len_utf8);
                 }
                 Decision::More => {

@@ -297,6 +297,8 @@ mod tests {
             "<|open|>tools<|sep|><|open|>call tool=\"f\"<|sep|><|open|>argument key=\"a\" type=\"string\"<|sep|>",
             "<|open|>call tool=\"f\"<|sep|>",
             "<|open|>response<|sep|>x",
+            "functions.f:0<|tool_call_argument_begin|>{\"a\": ",
+            "<|reserved_token_163595|><|reserved_token_163597|>functions.f:0<|reserved_token_163598|>{",
         ] {
             assert_linear("leaks", unit, &bare);
         }

@@ -13,7 +13,7 @@
 use serde_json::Value;
 
 use super::{Check, Decision, Kind, Machine, Verdict, WINDOW};
-use crate::response::{bare_json, kimi_k2, qwen3_coder, tool_json, Family};
+use crate::response::{bare_json, kimi_k2, orphan, qwen3_coder, tool_json, Family};
 
 /// A stripped Harmony call's recipient.
 const TO: &str = "to=functions.";
@@ -41,6 +41,8 @@ pub(super) struct JsonState {
     to_memo: Option<(usize, Option<usize>, usize)>,
     /// The last marker-byte search, likewise.
     cand_memo: Option<(usize, Option<usize>, usize)>,
+    /// Which orphan closers' opening tags were kept as text (bit `i` for `orphan::CLOSERS[i]`).
+    texts_open: u8,
     /// The call settled last, `(absolute start, length)`: the block [`Machine::step_block`]
     /// emits when it opens there.
     fixed: Option<(usize, usize)>,
@@ -372,6 +374,10 @@ impl Machine {
         if self.em.after_removed {
             return Some(false);
         }
+        let closer = orphan::CLOSERS.iter().position(|c| self.buf.starts_with(c));
+        if closer.is_some_and(|i| self.json.texts_open & (1 << i) != 0) {
+            return Some(true);
+        }
         if !self.at_line_start(0) {
             return Some(true);
         }
@@ -408,6 +414,19 @@ fn remembered(
         .map(|k| start + k);
     *memo = Some((from, hit, end));
     hit.map(|h| h - consumed)
+}
+
+impl Machine {
+    /// The candidate at `c` was text: when it is the opening tag of an orphan closer, a closer of
+    /// that kind later closes this text and is not an orphan.
+    pub(super) fn note_text_opener(&mut self, c: usize) {
+        let rest = &self.buf[c..];
+        for (i, o) in orphan::OPENERS.iter().enumerate() {
+            if o.is_some_and(|o| rest.starts_with(o)) {
+                self.json.texts_open |= 1 << i;
+            }
+        }
+    }
 }
 
 /// For [`Machine::mentions_marker`]: the checks above are not markup by themselves in code.
