@@ -323,11 +323,12 @@ pub(crate) fn clean_response_r1(content: &str, opts: &Options, r1: bool) -> Clea
     };
     // Prefilter: every special-token marker holds `<` or `[` (or is `◁think▷`); only the families
     // read from plain JSON, Python or prose need the full pass without them.
-    if !hint.is_some_and(Family::reads_plain_text)
-        && opts.reasoning_open != Some(true)
-        && !scan::may_hold_markers(content)
-        && !(tool_json::offers_tools(opts.tools.as_ref()) && content.contains('{'))
-    {
+    // With tools, a bare JSON call (`{`) may name one of them (see [`tool_json`]).
+    let needs_pass = hint.is_some_and(Family::reads_plain_text)
+        || opts.reasoning_open == Some(true)
+        || scan::may_hold_markers(content)
+        || (tool_json::offers_tools(opts.tools.as_ref()) && content.contains('{'));
+    if !needs_pass {
         let mut out = Cleaned {
             content: content.to_owned(),
             ..Cleaned::default()

@@ -334,7 +334,7 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
         .iter()
         .filter(|s| **s != super::kimi_k3::CALL_OPEN)
     {
-        v.push(call(*s, Check::Fam(Family::KimiK3)));
+        v.push(call(s, Check::Fam(Family::KimiK3)));
     }
     // MiniMax's invoke without its wrapper (the server stripped it), or in Anthropic's.
     v.push(call(
