@@ -146,11 +146,16 @@ fn parse_named(text: &str, cx: &Ctx) -> Parsed {
 
 /// Where the bare call id `functions.NAME:IDX` (then spaces) that ends `before` starts, if it does.
 pub fn bare_id_start(before: &str) -> Option<usize> {
-    let from = before.len().saturating_sub(300);
-    let from = (from..=before.len())
-        .find(|&i| before.is_char_boundary(i))
-        .unwrap_or(before.len());
-    BARE_ID_RE.find(&before[from..]).map(|m| from + m.start())
+    find_in_tail(&BARE_ID_RE, before)
+}
+
+/// The start of the match of `re` (anchored at the end) within the last 300 bytes of `s`.
+fn find_in_tail(re: &Regex, s: &str) -> Option<usize> {
+    let from = s.len().saturating_sub(300);
+    let from = (from..=s.len())
+        .find(|&i| s.is_char_boundary(i))
+        .unwrap_or(s.len());
+    re.find(&s[from..]).map(|m| from + m.start())
 }
 
 static BARE_ID_RE: LazyLock<Regex> =
@@ -163,11 +168,7 @@ static PARTIAL_ID_RE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Where a bare call id that may still be completing ends `tail` (a stream holds it back).
 pub fn partial_id_start(tail: &str) -> Option<usize> {
-    let from = tail.len().saturating_sub(300);
-    let from = (from..=tail.len())
-        .find(|&i| tail.is_char_boundary(i))
-        .unwrap_or(tail.len());
-    PARTIAL_ID_RE.find(&tail[from..]).map(|m| from + m.start())
+    find_in_tail(&PARTIAL_ID_RE, tail)
 }
 
 /// Calls written `functions.NAME:IDX<|tool_call_argument_begin|>{…}<|tool_call_end|>` outside

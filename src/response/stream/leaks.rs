@@ -41,6 +41,8 @@ pub(super) struct JsonState {
     to_memo: Option<(usize, Option<usize>, usize)>,
     /// The last marker-byte search, likewise.
     cand_memo: Option<(usize, Option<usize>, usize)>,
+    /// The end (in `buf`) of the value [`Machine::settle_json`] settled last.
+    settled: usize,
     /// Which orphan closers' opening tags were kept as text (bit `i` for `orphan::CLOSERS[i]`).
     texts_open: u8,
     /// The call settled last, `(absolute start, length)`: the block [`Machine::step_block`]
@@ -203,18 +205,11 @@ impl Machine {
             _ => return Decision::No,
         }
         let json_at = k + stop + lead;
-        let q = self.consumed + json_at;
-        if self.over_budget(q) {
-            return Decision::No;
-        }
-        let Some(end) = self.json_end(json_at) else {
-            if self.finished {
-                self.charge(q, self.buf.len() - json_at);
-                return Decision::No;
-            }
-            return Decision::More;
+        let end = match self.settle_json(json_at) {
+            Verdict::Yes(_) => self.json.settled,
+            Verdict::More => return Decision::More,
+            Verdict::No => return Decision::No,
         };
-        self.charge(q, end - json_at);
         let start = self.harmony_start(c);
         self.json.fixed = Some((self.consumed + start, end - start));
         Decision::Yes {
@@ -298,14 +293,11 @@ impl Machine {
             Some(false) => return Verdict::No,
             Some(true) => {}
         }
-        let Some(end) = self.json_end(c) else {
-            if self.finished {
-                self.charge(q, self.buf.len() - c);
-                return Verdict::No;
-            }
-            return Verdict::More;
-        };
-        self.charge(q, end - c);
+        match self.settle_json(c) {
+            Verdict::Yes(_) => {}
+            v => return v,
+        }
+        let end = self.json.settled;
         let span = &self.buf[c..end];
         let p = tool_json::parse(span, &self.ctx(tools));
         if p.blocks.len() == 1 && p.blocks[0].start == 0 && p.blocks[0].end == span.len() {
@@ -313,6 +305,28 @@ impl Machine {
             Verdict::Yes(Family::ToolJson)
         } else {
             Verdict::No
+        }
+    }
+
+    /// The bracketed value at `at`: `Yes` once complete (its end in `self.json.settled`), `More`
+    /// while it may still close, `No` when it never closes or the budget is spent. The bytes
+    /// scanned are charged once it is settled.
+    fn settle_json(&mut self, at: usize) -> Verdict {
+        let q = self.consumed + at;
+        if self.over_budget(q) {
+            return Verdict::No;
+        }
+        match self.json_end(at) {
+            Some(end) => {
+                self.charge(q, end - at);
+                self.json.settled = end;
+                Verdict::Yes(Family::ToolJson)
+            }
+            None if self.finished => {
+                self.charge(q, self.buf.len() - at);
+                Verdict::No
+            }
+            None => Verdict::More,
         }
     }
 
