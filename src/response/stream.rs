@@ -1311,9 +1311,14 @@ impl Machine {
             } else {
                 self.decide(c, n, tools)
             };
+            // A candidate that is text may open what an orphan closer later closes: wait until
+            // that opener is complete or ruled out.
+            let decision = match decision {
+                Decision::No if self.note_text_opener(c) => Decision::More,
+                d => d,
+            };
             match decision {
                 Decision::No => {
-                    self.note_text_opener(c);
                     i = c + self.buf[c..].chars().next().map_or(1, char::len_utf8);
                 }
                 Decision::More => {

@@ -431,15 +431,21 @@ fn remembered(
 }
 
 impl Machine {
-    /// The candidate at `c` was text: when it is the opening tag of an orphan closer, a closer of
-    /// that kind later closes this text and is not an orphan.
-    pub(super) fn note_text_opener(&mut self, c: usize) {
+    /// The candidate at `c` is text: when it is the opening tag of an orphan closer, a closer of
+    /// that kind later closes this text and is not an orphan. True when the text at `c` may still
+    /// become such an opener (the caller waits for more).
+    pub(super) fn note_text_opener(&mut self, c: usize) -> bool {
         let rest = &self.buf[c..];
+        let mut wait = false;
         for (i, o) in orphan::OPENERS.iter().enumerate() {
-            if o.is_some_and(|o| rest.starts_with(o)) {
+            let Some(o) = o else { continue };
+            if rest.starts_with(o) {
                 self.json.texts_open |= 1 << i;
+            } else if !self.finished && rest.len() < o.len() && o.starts_with(rest) {
+                wait = true;
             }
         }
+        wait
     }
 }
 
