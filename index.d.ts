@@ -985,6 +985,8 @@ export type ResponseFormat =
   | 'nemotron_v2'
   | 'functionary_v31'
   | 'functionary_v32'
+  | 'kimi_k3'
+  | 'tool_json'
 
 /** An OpenAI function tool definition, used to type argument values. */
 export interface OpenAIFunctionTool {

@@ -7,8 +7,9 @@
 use super::{
     apertus, bracket_calls, command_r, deepseek_v3, deepseek_v32, ernie45, functionary, gemma4,
     gigachat3, glm45, gpt_oss, granite, granite_20b_fc, hermes, hunyuan_a13b, internlm2, jamba,
-    kimi_k2, llama3_json, llama4_pythonic, longcat, minimax_m1, minimax_m2, minimax_m3, mistral,
-    nemotron_v2, olmo3, phi4_mini, pythonic, qwen3_coder, seed_oss, step3, xlam, Ctx, Parsed,
+    kimi_k2, kimi_k3, llama3_json, llama4_pythonic, longcat, minimax_m1, minimax_m2, minimax_m3,
+    mistral, nemotron_v2, olmo3, phi4_mini, pythonic, qwen3_coder, seed_oss, step3, tool_json, xlam,
+    Ctx, Parsed,
 };
 
 /// The format names this module implements.
@@ -25,6 +26,7 @@ pub const FORMATS: &[&str] = &[
     "deepseek_v32",
     "deepseek_v4",
     "kimi_k2",
+    "kimi_k3",
     "llama3_json",
     "pythonic",
     "llama4_pythonic",
@@ -50,6 +52,7 @@ pub const FORMATS: &[&str] = &[
     "nemotron_v2",
     "functionary_v31",
     "functionary_v32",
+    "tool_json",
 ];
 
 /// A tool-call family: the unit of detection and parsing.
@@ -67,6 +70,8 @@ pub enum Family {
     /// DeepSeek V3.2's DSML.
     DeepSeekV32,
     KimiK2,
+    /// Kimi K3's XTML channels.
+    KimiK3,
     Llama3Json,
     Pythonic,
     Llama4Pythonic,
@@ -100,6 +105,8 @@ pub enum Family {
     FunctionaryV31,
     /// Functionary v3.2's `>>>NAME\n{…}` (read only when named).
     FunctionaryV32,
+    /// Bare JSON calls naming an offered tool, for any model ([`tool_json`]).
+    ToolJson,
 }
 
 impl Family {
@@ -115,6 +122,7 @@ impl Family {
             "deepseek_v3" | "deepseek_v31" => Family::DeepSeek,
             "deepseek_v32" | "deepseek_v4" => Family::DeepSeekV32,
             "kimi_k2" => Family::KimiK2,
+            "kimi_k3" => Family::KimiK3,
             "llama3_json" => Family::Llama3Json,
             "pythonic" => Family::Pythonic,
             "llama4_pythonic" => Family::Llama4Pythonic,
@@ -140,6 +148,7 @@ impl Family {
             "nemotron_v2" => Family::NemotronV2,
             "functionary_v31" => Family::FunctionaryV31,
             "functionary_v32" => Family::FunctionaryV32,
+            "tool_json" => Family::ToolJson,
             _ => return None,
         })
     }
@@ -268,6 +277,7 @@ fn parse_family_raw(family: Family, text: &str, cx: &Ctx) -> Parsed {
         Family::DeepSeek => deepseek_v3::parse(text, cx),
         Family::DeepSeekV32 => deepseek_v32::parse(text, cx),
         Family::KimiK2 => kimi_k2::parse(text, cx),
+        Family::KimiK3 => kimi_k3::parse(text, cx),
         Family::Llama3Json => llama3_json::parse(text, cx),
         Family::Pythonic => pythonic::parse(text, cx),
         Family::Llama4Pythonic => llama4_pythonic::parse(text, cx),
@@ -293,5 +303,6 @@ fn parse_family_raw(family: Family, text: &str, cx: &Ctx) -> Parsed {
         Family::NemotronV2 => nemotron_v2::parse(text, cx),
         Family::FunctionaryV31 => functionary::parse_v31(text, cx),
         Family::FunctionaryV32 => functionary::parse_v32(text, cx),
+        Family::ToolJson => tool_json::parse(text, cx),
     }
 }

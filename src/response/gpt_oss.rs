@@ -19,7 +19,12 @@
 //! With the markers stripped by the server, the same reply reads
 //! `analysisThinking…assistantcommentary to=functions.read_file json{"files": []}…assistantfinalAnswer`.
 //! That form is plain text, so it is read only when `options.model` names gpt-oss or `format` is
-//! `gpt_oss` (this parser then reads both forms); the marker form is detected in `auto`.
+//! `gpt_oss` (this parser then reads both forms); the marker form is detected in `auto`. For any
+//! other model the stripped call is read only when the evidence is strong: `to=functions.NAME`
+//! where NAME is one of `options.tools`, then the header's own words (`commentary`, `json`) and a
+//! complete JSON object; its header words before it (`assistant`, `commentary`, in either order:
+//! `assistant to=functions.exec_command commentary json{…}` is how Codex users saw it) go with it.
+//! Without tools, or naming no offered tool, the words are text.
 
 use std::sync::LazyLock;
 
@@ -39,7 +44,7 @@ const ENDS: [&str; 3] = ["<|call|>", "<|end|>", "<|return|>"];
 static RECIPIENT: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"to=([^\s<]+)").expect("static regex"));
 static STRIPPED_CALL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:assistant|\A\s*)commentary\s+to=([A-Za-z_][\w.\-]*)\s*(?:<\|constrain\|>)?\s*(?:json)?\s*")
+    Regex::new(r"(?:assistant\s*|\A\s*)(?:commentary\s+)?to=([A-Za-z_][\w.\-]*)[^{\n]{0,64}\s*\{")
         .expect("static regex")
 });
 
@@ -238,7 +243,8 @@ fn stripped(text: &str, out: &mut Parsed) {
     out.blocks = extra.blocks;
 }
 
-/// `(start, json start, name)` of each stripped call header followed by a JSON object.
+/// `(start, json start, name)` of each stripped call header followed by a JSON object (the
+/// header's words, and whatever else the line holds before the `{`, go with the call).
 fn stripped_calls(text: &str) -> Vec<(usize, usize, &str)> {
     STRIPPED_CALL
         .captures_iter(text)
@@ -246,11 +252,7 @@ fn stripped_calls(text: &str) -> Vec<(usize, usize, &str)> {
             let all = c.get(0)?;
             let name = name_of(c.get(1)?.as_str());
             let lead = all.as_str().len() - all.as_str().trim_start().len();
-            (text.as_bytes().get(all.end()) == Some(&b'{')).then_some((
-                all.start() + lead,
-                all.end(),
-                name,
-            ))
+            Some((all.start() + lead, all.end() - 1, name))
         })
         .collect()
 }

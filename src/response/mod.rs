@@ -64,6 +64,7 @@ pub mod jamba;
 pub mod json;
 pub mod json_calls;
 pub mod kimi_k2;
+pub mod kimi_k3;
 #[cfg(test)]
 pub(crate) mod linearity;
 pub mod llama3_json;
@@ -75,6 +76,7 @@ pub mod minimax_m3;
 pub mod mistral;
 pub mod nemotron_v2;
 pub mod olmo3;
+pub mod orphan;
 pub mod phi4_mini;
 pub mod problem;
 pub mod pyliteral;
@@ -87,6 +89,7 @@ pub mod stream;
 #[cfg(test)]
 mod test_util;
 pub mod thinking;
+pub mod tool_json;
 pub mod typing;
 pub mod xlam;
 pub mod xml_invoke;
@@ -324,10 +327,12 @@ pub(crate) fn clean_response_r1(content: &str, opts: &Options, r1: bool) -> Clea
     };
     // Prefilter: every special-token marker holds `<` or `[` (or is `◁think▷`); only the families
     // read from plain JSON, Python or prose need the full pass without them.
-    if !hint.is_some_and(Family::reads_plain_text)
-        && opts.reasoning_open != Some(true)
-        && !scan::may_hold_markers(content)
-    {
+    // With tools, a bare JSON call (`{`) may name one of them (see [`tool_json`]).
+    let needs_pass = hint.is_some_and(Family::reads_plain_text)
+        || opts.reasoning_open == Some(true)
+        || scan::may_hold_markers(content)
+        || (tool_json::offers_tools(opts.tools.as_ref()) && content.contains('{'));
+    if !needs_pass {
         let mut out = Cleaned {
             content: content.to_owned(),
             ..Cleaned::default()

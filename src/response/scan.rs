@@ -25,6 +25,8 @@ const OPENERS: &[(&str, Family)] = &[
     ("<|tool_calls_section_begin|>", Family::KimiK2),
     ("<|tool_call_section_begin|>", Family::KimiK2),
     ("<|tool_call_begin|>", Family::KimiK2),
+    ("<|open|>tools<|sep|>", Family::KimiK3),
+    ("<|open|>response<|sep|>", Family::KimiK3),
     ("<｜tool▁calls▁begin｜>", Family::DeepSeek),
     ("<｜tool▁call▁begin｜>", Family::DeepSeek),
     ("<seed:tool_call>", Family::SeedOss),
@@ -154,9 +156,9 @@ fn detect_marker(text: &str, hint: Option<Family>) -> Option<Family> {
         if rest.starts_with("<|role_sep|>") && text[..at].ends_with("function call") {
             return Some(Family::Gigachat3);
         }
-        if hint == Some(Family::Qwen3Coder)
-            && rest.starts_with("<function=")
-            && function_end.find(text, at).is_some()
+        if rest.starts_with("<function=")
+            && (super::qwen3_coder::strong_head(rest, true) == Some(true)
+                || (hint == Some(Family::Qwen3Coder) && function_end.find(text, at).is_some()))
         {
             return Some(Family::Qwen3Coder);
         }
@@ -225,9 +227,10 @@ pub fn classify_tool_call(body: &str) -> Option<Family> {
     }
 }
 
-/// A plausible function name: non-empty, no whitespace, no quotes or brackets.
+/// A plausible function name: a letter or digit, no whitespace, no quotes or brackets (`.` alone
+/// at the end of a sentence is not a name).
 pub fn is_name(s: &str) -> bool {
-    !s.is_empty()
+    s.chars().any(char::is_alphanumeric)
         && s.len() <= 256
         && !s
             .chars()
@@ -482,6 +485,10 @@ mod tests {
         assert_eq!(detect("<function=f>x</function>", None), None);
         assert_eq!(
             detect("<function=f>x</function>", Some(Family::Qwen3Coder)),
+            Some(Family::Qwen3Coder)
+        );
+        assert_eq!(
+            detect("<function=f>\n<parameter=a>1</function>", None),
             Some(Family::Qwen3Coder)
         );
     }

@@ -87,6 +87,12 @@ pub(crate) const ALWAYS: &[Pair] = &[
         ends: &[],
     },
     Pair {
+        opens: &["<|open|>think<|sep|>"],
+        closes: &["<|close|>think<|sep|>"],
+        r1: true,
+        ends: &[],
+    },
+    Pair {
         opens: &["<|channel|>analysis<|message|>"],
         closes: &["<|end|>"],
         r1: false,
