@@ -35,6 +35,10 @@ pub(crate) struct Pair {
     pub(crate) ends: &'static [&'static str],
 }
 
+/// The first pairs of [`ALWAYS`] (`<think>`, `<seed:think>`, `[THINK]`) open reasoning only
+/// before any visible text.
+pub(crate) const PROSE_PAIRS: usize = 3;
+
 /// The special-token pairs, always recognised (the stream cleaner scans for the same ones).
 pub(crate) const ALWAYS: &[Pair] = &[
     Pair {
