@@ -36,10 +36,14 @@ describe('cleanResponse', () => {
     assert.deepEqual(JSON.parse(r.toolCalls[0].function.arguments), { q: '北京 weather', n: 3 })
   })
 
-  test('a call written inside reasoning is not taken for a call', () => {
-    const r = cleanResponse('<think>maybe <tool_call>{"name": "x", "arguments": {}}</tool_call></think>Done.')
-    assert.equal(r.toolCalls.length, 0)
-    assert.equal(r.content, 'Done.')
+  test('a call written inside reasoning is run only when none is written outside it', () => {
+    const inner = '<think>maybe <tool_call>{"name": "x", "arguments": {}}</tool_call></think>'
+    const outside = cleanResponse(`${inner}<tool_call>{"name": "y", "arguments": {}}</tool_call>`)
+    assert.deepEqual(outside.toolCalls.map((c) => c.function.name), ['y'])
+    const only = cleanResponse(`${inner}Done.`)
+    assert.deepEqual([only.toolCalls.map((c) => c.function.name), only.content, only.problemKinds], [['x'], 'Done.', ['call-in-reasoning']])
+    const tools = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object' } } }]
+    assert.equal(cleanResponse(`${inner}Done.`, { tools }).toolCalls.length, 0, 'x is not an offered tool')
   })
 
   test('toolCalls: strip removes calls, keep leaves the text alone', () => {

@@ -156,6 +156,8 @@ impl Lit {
 enum Decision {
     No,
     More,
+    /// The reply ends inside a call marker (cut by `max_tokens` mid-token).
+    Cut,
     Yes {
         start: usize,
         len: usize,
@@ -436,6 +438,13 @@ fn floor(s: &str, i: usize) -> usize {
 fn next_cand(s: &str, from: usize) -> Option<usize> {
     let b = s.as_bytes().get(from..)?;
     memchr::memchr3(b'<', b'[', 0xE2, b).map(|i| i + from)
+}
+
+/// Whether `rest`, the end of a reply and the start of a call marker, is clearly a cut marker
+/// rather than prose ending in `<tool`: four characters or more, with the `|`, `｜`, `:`, `_` or `▁`
+/// of a special token or a tag name (`<minimax:tool_c`, `<｜tool▁ca`, `<|tool_call`).
+fn cut_marker(rest: &str) -> bool {
+    rest.chars().count() >= 4 && rest.contains(['|', '｜', ':', '_', '▁'])
 }
 
 /// Whether the caller offered any tool.
@@ -997,6 +1006,7 @@ impl Machine {
             }
         }
         let mut more = false;
+        let mut cut = false;
         for &k in &cands[..m] {
             let k = usize::from(k);
             if k >= n {
@@ -1010,8 +1020,12 @@ impl Machine {
             }
             let rest = &self.buf[c..];
             if rest.len() < lit.s.len() {
-                if !self.finished && lit.s.as_bytes().starts_with(rest.as_bytes()) {
-                    more = true;
+                if lit.s.as_bytes().starts_with(rest.as_bytes()) {
+                    if !self.finished {
+                        more = true;
+                    } else if lit.pre.is_empty() && matches!(lit.kind, Kind::Call(_)) {
+                        cut |= cut_marker(rest);
+                    }
                 }
                 continue;
             }
@@ -1038,6 +1052,8 @@ impl Machine {
         }
         if more {
             Decision::More
+        } else if cut {
+            Decision::Cut
         } else {
             Decision::No
         }
@@ -1257,6 +1273,18 @@ impl Machine {
                 Decision::No => {
                     i = c + self.buf[c..].chars().next().map_or(1, char::len_utf8);
                 }
+                Decision::Cut => {
+                    self.emit_text(c);
+                    self.em.problems.push(format!(
+                        "truncated: the reply ends inside the marker {:?}; removed",
+                        &*self.buf
+                    ));
+                    self.em.removed();
+                    let n = self.buf.len();
+                    self.drain(n);
+                    self.pos = 0;
+                    return false;
+                }
                 Decision::More => {
                     let s = self.before_pre(c);
                     self.emit_text(s);
@@ -1392,7 +1420,7 @@ impl Machine {
                     self.emit_block(f, start, tools);
                     return true;
                 }
-                Decision::No => {}
+                Decision::No | Decision::Cut => {}
             }
             let rest = &self.buf[c..];
             let step = rest.chars().next().map_or(1, char::len_utf8);
@@ -1566,7 +1594,7 @@ impl Machine {
                 return false;
             };
             match self.decide(c, n) {
-                Decision::No => {
+                Decision::No | Decision::Cut => {
                     i = c + self.buf[c..].chars().next().map_or(1, char::len_utf8);
                 }
                 Decision::More => {
