@@ -1558,7 +1558,10 @@ impl Machine {
     fn think_text(&mut self, n: usize) {
         let mode = self.think_mode;
         let Machine { em, buf, held, .. } = self;
-        held.text(&buf[..n]);
+        // Once a call block was met outside reasoning, what reasoning holds stays reasoning.
+        if !em.call_block_seen {
+            held.text(&buf[..n]);
+        }
         match mode {
             Mode::Keep => em.text(&buf[..n]),
             _ => em.reasoning(&buf[..n]),
