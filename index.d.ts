@@ -941,6 +941,11 @@ export type ResponseFormat =
   | 'gemma4'
   | 'bracket_calls'
   | 'command_r'
+  | 'minimax_m3'
+  | 'apertus'
+  | 'nemotron_v2'
+  | 'functionary_v31'
+  | 'functionary_v32'
 
 /** An OpenAI function tool definition, used to type argument values. */
 export interface OpenAIFunctionTool {
@@ -1319,6 +1324,8 @@ export interface ChatCompletionRequest {
   stream?: boolean | null
   stream_options?: unknown
   tool_choice?: unknown
+  /** A gateway's canonical envelope keeps the sampling settings, `stream` and `tool_choice` here. */
+  parameters?: { readonly [setting: string]: unknown }
 }
 
 /** A Responses API message item (`role` + content; `type: 'message'` may be left out in input). */
@@ -1372,6 +1379,8 @@ export interface ResponsesRequest {
   tools?: readonly RequestTool[]
   stream?: boolean | null
   tool_choice?: unknown
+  /** A gateway's canonical envelope keeps the sampling settings, `stream` and `tool_choice` here. */
+  parameters?: { readonly [setting: string]: unknown }
 }
 
 /** An Anthropic Messages API message (blocks: {@link AnthropicContentBlock}). */
@@ -1409,7 +1418,10 @@ export interface ServerToolFollowupCommon {
 /** {@link buildServerToolFollowup}'s parameters for chat completions (the default protocol). */
 export interface ChatFollowupParams<O extends ChatCompletionRequest = ChatCompletionRequest, A extends ChatAssistantMessage = ChatAssistantMessage>
   extends ServerToolFollowupCommon {
-  /** The request as it entered chat processing: kept whole, except `stream`, `stream_options`, `tool_choice` and server tools. */
+  /**
+   * The request as it entered chat processing: kept whole, except `stream`, `stream_options`, `tool_choice` and server
+   * tools. A gateway's canonical envelope `{model, messages, tools, parameters}` loses those three keys from `parameters` too.
+   */
   original: O
   /** The hop-1 assistant message. */
   assistant: A

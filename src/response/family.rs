@@ -5,10 +5,10 @@
 //! 4.7, DeepSeek V3 and V3.1).
 
 use super::{
-    bracket_calls, command_r, deepseek_v3, deepseek_v32, ernie45, gemma4, gigachat3, glm45,
-    gpt_oss, granite, granite_20b_fc, hermes, hunyuan_a13b, internlm2, jamba, kimi_k2, llama3_json,
-    llama4_pythonic, longcat, minimax_m1, minimax_m2, mistral, olmo3, phi4_mini, pythonic,
-    qwen3_coder, seed_oss, step3, xlam, Ctx, Parsed,
+    apertus, bracket_calls, command_r, deepseek_v3, deepseek_v32, ernie45, functionary, gemma4,
+    gigachat3, glm45, gpt_oss, granite, granite_20b_fc, hermes, hunyuan_a13b, internlm2, jamba,
+    kimi_k2, llama3_json, llama4_pythonic, longcat, minimax_m1, minimax_m2, minimax_m3, mistral,
+    nemotron_v2, olmo3, phi4_mini, pythonic, qwen3_coder, seed_oss, step3, xlam, Ctx, Parsed,
 };
 
 /// The format names this module implements.
@@ -45,6 +45,11 @@ pub const FORMATS: &[&str] = &[
     "gemma4",
     "bracket_calls",
     "command_r",
+    "minimax_m3",
+    "apertus",
+    "nemotron_v2",
+    "functionary_v31",
+    "functionary_v32",
 ];
 
 /// A tool-call family: the unit of detection and parsing.
@@ -85,6 +90,16 @@ pub enum Family {
     BracketCalls,
     /// Cohere's `<|START_ACTION|>[…]<|END_ACTION|>`.
     CommandR,
+    /// MiniMax-M3's `]<]minimax[>[<tool_call>` with key-named parameter elements.
+    MinimaxM3,
+    /// Apertus' `<|tools_prefix|>[{"NAME": {…}}]<|tools_suffix|>`.
+    Apertus,
+    /// Nemotron's `<TOOLCALL>[…]</TOOLCALL>`.
+    NemotronV2,
+    /// Functionary v3.1's `<function=NAME>{…}</function>` (read only when named).
+    FunctionaryV31,
+    /// Functionary v3.2's `>>>NAME\n{…}` (read only when named).
+    FunctionaryV32,
 }
 
 impl Family {
@@ -120,6 +135,11 @@ impl Family {
             "gemma4" => Family::Gemma4,
             "bracket_calls" => Family::BracketCalls,
             "command_r" => Family::CommandR,
+            "minimax_m3" => Family::MinimaxM3,
+            "apertus" => Family::Apertus,
+            "nemotron_v2" => Family::NemotronV2,
+            "functionary_v31" => Family::FunctionaryV31,
+            "functionary_v32" => Family::FunctionaryV32,
             _ => return None,
         })
     }
@@ -132,7 +152,9 @@ impl Family {
     /// `olmo3`, xLAM → `xlam`, Granite-20B-FunctionCalling → `granite_20b_fc`, other Granite →
     /// `granite`, ERNIE → `ernie45`, Jamba → `jamba`, Hunyuan → `hunyuan_a13b`, MiniMax-M1 →
     /// `minimax_m1`, DeepSeek-V3.2 (not V3.2-Exp, which writes V3.1's form) → `deepseek_v32`,
-    /// gpt-oss → `gpt_oss`, the Mistral family (Mistral, Mixtral, Magistral, Devstral, Ministral,
+    /// gpt-oss → `gpt_oss`, MiniMax-M3 → `minimax_m3`, Nemotron → `nemotron_v2`, Apertus →
+    /// `apertus`, Functionary → `functionary_v31` (ids with `v3.1`) or `functionary_v32`, the
+    /// Mistral family (Mistral, Mixtral, Magistral, Devstral, Ministral,
     /// Codestral) → `mistral`, and Qwen3-Coder, Seed-OSS, Step-3, LongCat, InternLM, Phi-4-mini,
     /// GigaChat by name.
     pub fn from_model(model: &str) -> Option<Family> {
@@ -140,10 +162,23 @@ impl Family {
         let has = |s: &[&str]| s.iter().any(|p| m.contains(p));
         Some(if has(&["qwen"]) && has(&["coder"]) {
             Family::Qwen3Coder
+        } else if has(&["functionary"]) {
+            if has(&["v3.1", "v3-1", "v31"]) {
+                Family::FunctionaryV31
+            } else {
+                Family::FunctionaryV32
+            }
         } else if has(&["seed-oss", "seed_oss"]) {
             Family::SeedOss
         } else if has(&["minimax-m1", "minimax_m1"]) {
             Family::MinimaxM1
+        } else if has(&["minimax-m3", "minimax_m3"]) {
+            Family::MinimaxM3
+        } else if has(&["nemotron"]) && !has(&["nemotron-70b"]) {
+            // Not Llama-3.1-Nemotron-70B-Instruct (2024), which writes Llama 3.1's JSON.
+            Family::NemotronV2
+        } else if has(&["apertus"]) {
+            Family::Apertus
         } else if has(&["deepseek-v4", "deepseek_v4"])
             || (has(&["deepseek-v3.2", "deepseek_v3.2", "deepseek-v32"]) && !has(&["exp"]))
         {
@@ -207,6 +242,7 @@ impl Family {
                 | Family::Granite
                 | Family::GptOss
                 | Family::Gemma4
+                | Family::FunctionaryV32
         )
     }
 }
@@ -252,5 +288,10 @@ fn parse_family_raw(family: Family, text: &str, cx: &Ctx) -> Parsed {
         Family::Gemma4 => gemma4::parse(text, cx),
         Family::BracketCalls => bracket_calls::parse(text, cx),
         Family::CommandR => command_r::parse(text, cx),
+        Family::MinimaxM3 => minimax_m3::parse(text, cx),
+        Family::Apertus => apertus::parse(text, cx),
+        Family::NemotronV2 => nemotron_v2::parse(text, cx),
+        Family::FunctionaryV31 => functionary::parse_v31(text, cx),
+        Family::FunctionaryV32 => functionary::parse_v32(text, cx),
     }
 }

@@ -3,7 +3,7 @@
 //! the rules the visible-text scanner follows for every other family, so a reply reads the same
 //! whichever family the model hint names:
 //!
-//! - a `<think>`, `<seed:think>` or `[THINK]` after visible text is text (reasoning is where a
+//! - a `<think>`, `<seed:think>`, `[THINK]` or `<mm:think>` after visible text is text (reasoning is where a
 //!   reply starts; people write the tags in prose), and so is every later one and every closing
 //!   tag after it;
 //! - a closing tag with no reasoning open is a stray tag, removed, only when it ends its line;

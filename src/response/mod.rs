@@ -44,6 +44,7 @@
 
 #[cfg(test)]
 mod agree;
+pub mod apertus;
 pub mod bare_json;
 pub mod bracket_calls;
 #[cfg(test)]
@@ -55,6 +56,7 @@ pub mod deepseek_v32;
 pub mod dsml;
 pub mod ernie45;
 pub mod family;
+pub mod functionary;
 pub(crate) mod garbage;
 pub mod gemma4;
 pub mod gigachat3;
@@ -77,7 +79,9 @@ pub mod llama4_pythonic;
 pub mod longcat;
 pub mod minimax_m1;
 pub mod minimax_m2;
+pub mod minimax_m3;
 pub mod mistral;
+pub mod nemotron_v2;
 pub mod olmo3;
 pub mod phi4_mini;
 pub mod problem;

@@ -42,6 +42,10 @@ const OPENERS: &[(&str, Family)] = &[
     ("<|tool_call_start|>", Family::Pythonic),
     ("<|START_ACTION|>", Family::CommandR),
     ("<|START_RESPONSE|>", Family::CommandR),
+    ("<|tools_prefix|>", Family::Apertus),
+    ("<｜GCML｜tool_calls>", Family::Gigachat3),
+    // MiniMax-M3's `]<]minimax[>[<tool_call>`, from its first `<`.
+    ("<]minimax[>[<tool_call>", Family::MinimaxM3),
 ];
 
 /// Openers of the families that are detected only when hinted.
@@ -78,6 +82,7 @@ fn detect_marker(text: &str, hint: Option<Family>) -> Option<Family> {
     let mut kimi_args = Finder::new("<|tool_call_argument_begin|>");
     let mut function_end = Finder::new("</function>");
     let mut invoke_end = Finder::new("</invoke>");
+    let mut toolcall_end = Finder::new("</TOOLCALL>");
     let mut bracket_ends = (
         Finder::new("[/TOOL_CALL]"),
         Finder::new("[END_TOOL_REQUEST]"),
@@ -102,7 +107,7 @@ fn detect_marker(text: &str, hint: Option<Family>) -> Option<Family> {
         // Every `<` marker continues with one of these bytes; HTML and comparisons mostly do not.
         if !matches!(
             bytes.get(at + 1),
-            Some(b'|' | 0xEF | b'm' | b's' | b'l' | b't' | b'f' | b'i')
+            Some(b'|' | 0xEF | b'm' | b's' | b'l' | b't' | b'f' | b'i' | b']' | b'T')
         ) {
             continue;
         }
@@ -142,6 +147,9 @@ fn detect_marker(text: &str, hint: Option<Family>) -> Option<Family> {
         }
         if rest.starts_with("<invoke name=") && invoke_end.find(text, at).is_some() {
             return Some(Family::MinimaxM2);
+        }
+        if rest.starts_with(super::nemotron_v2::OPEN) && toolcall_end.find(text, at).is_some() {
+            return Some(Family::NemotronV2);
         }
         if rest.starts_with("<|role_sep|>") && text[..at].ends_with("function call") {
             return Some(Family::Gigachat3);
@@ -198,6 +206,9 @@ pub fn classify_tool_call(body: &str) -> Option<Family> {
     }
     if t.starts_with('[') {
         return Some(Family::Granite);
+    }
+    if t.starts_with(super::minimax_m3::NS) || t.starts_with("<invoke ") {
+        return Some(Family::MinimaxM3);
     }
     // GLM: a name, then `<arg_key>`, `</tool_call>` or a line break.
     let end = t.find(['<', '\n']).unwrap_or(t.len());

@@ -148,6 +148,7 @@ impl Lit {
         match self.pre {
             "functools" => "functools[",
             "function call" => "function call<|role_sep|>",
+            "]" => "]<]minimax[>[<tool_call>",
             _ => self.s,
         }
     }
@@ -209,12 +210,21 @@ fn openers(f: Family, unwrapped: bool) -> Vec<(&'static str, &'static str)> {
         // Its openers need a look ahead (`bracket_lits`).
         Family::BracketCalls => &[],
         Family::Phi4Mini => return vec![("functools", "[")],
-        Family::Gigachat3 => return vec![("function call", "<|role_sep|>")],
+        Family::Gigachat3 => {
+            return vec![
+                ("function call", "<|role_sep|>"),
+                ("", super::gigachat3::GCML_OPEN),
+            ]
+        }
+        Family::MinimaxM3 => return vec![("]", "<]minimax[>[<tool_call>"), ("", "<tool_call>")],
+        Family::Apertus => &["<|tools_prefix|>"],
+        Family::NemotronV2 => &["<TOOLCALL>"],
+        Family::FunctionaryV31 => &["<function=", "<|python_tag|>", "<|eom_id|>", "<|eot_id|>"],
         // Their special-token wrappers, when `auto` found one; named, they are read at `finish`
         // (see the module doc).
         Family::Pythonic => &["<|tool_call_start|>"],
         Family::Llama4Pythonic => &["<|python_start|>"],
-        Family::Llama3Json | Family::Xlam | Family::Olmo3 => &[],
+        Family::Llama3Json | Family::Xlam | Family::Olmo3 | Family::FunctionaryV32 => &[],
     };
     v.iter().map(|s| ("", *s)).collect()
 }
@@ -253,6 +263,11 @@ fn closers(f: Family) -> &'static [&'static str] {
         Family::BracketCalls => &["[/TOOL_CALL]", "[END_TOOL_REQUEST]"],
         Family::CommandR => &["<|END_ACTION|>", "<|START_RESPONSE|>", "<|END_RESPONSE|>"],
         Family::Llama4Pythonic => &["<|python_end|>"],
+        Family::MinimaxM3 => &["</tool_call>"],
+        Family::Apertus => &["<|tools_suffix|>"],
+        Family::NemotronV2 => &["</TOOLCALL>"],
+        Family::Gigachat3 => &["</｜GCML｜tool_calls>"],
+        Family::FunctionaryV31 => &["</function>", "<|eom_id|>", "<|eot_id|>"],
         _ => &[],
     }
 }
@@ -318,6 +333,17 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
         call("<|tool_call_start|>", Check::Fam(Family::Pythonic)),
         call("<|START_ACTION|>", Check::Fam(Family::CommandR)),
         call("<|START_RESPONSE|>", Check::Fam(Family::CommandR)),
+        call("<|tools_prefix|>", Check::Fam(Family::Apertus)),
+        call(super::gigachat3::GCML_OPEN, Check::Fam(Family::Gigachat3)),
+        call(
+            "<TOOLCALL>",
+            Check::Later("</TOOLCALL>", Family::NemotronV2),
+        ),
+        Lit {
+            pre: "]",
+            s: "<]minimax[>[<tool_call>",
+            kind: Kind::Call(Check::Fam(Family::MinimaxM3)),
+        },
         call("<tool_call>", Check::ToolCall),
         call("<tool_calls>", Check::ToolCalls),
         call("<|action_start|>", Check::ActionStart),
@@ -815,7 +841,12 @@ impl Machine {
         // Where the reply starts (see `Options::reasoning_open`).
         let (start, region) = match opts.reasoning_open {
             Some(true) => (
-                State::Think(usize::from(hint == Some(Family::SeedOss))),
+                State::Think(thinking::pair_of(match hint {
+                    Some(Family::SeedOss) => "<seed:think>",
+                    Some(Family::MinimaxM3) => "<mm:think>",
+                    Some(Family::Apertus) => "<|inner_prefix|>",
+                    _ => thinking::OPEN,
+                })),
                 false,
             ),
             Some(false) => (State::Visible, false),
@@ -1032,8 +1063,8 @@ impl Machine {
             if !rest.starts_with(lit.s) {
                 continue;
             }
-            let start = c - lit.pre.len();
-            let len = lit.pre.len() + lit.s.len();
+            let mut start = c - lit.pre.len();
+            let mut len = lit.pre.len() + lit.s.len();
             let kind = match lit.kind {
                 Kind::Call(check) => match self.check(check, c + lit.s.len()) {
                     Verdict::Yes(f) => Kind::Call(Check::Fam(f)),
@@ -1047,6 +1078,15 @@ impl Machine {
             };
             if more {
                 return Decision::More;
+            }
+            if kind == Kind::Call(Check::Fam(Family::GptOss))
+                && lit.s == "<|channel|>"
+                && self.consumed == 0
+                && super::gpt_oss::lead_is_recipient(&self.buf[..c])
+            {
+                // A header continued from the prompt: its recipient opens the block.
+                len += start;
+                start = 0;
             }
             return Decision::Yes { start, len, kind };
         }
@@ -1194,8 +1234,20 @@ impl Machine {
         hit.is_some()
     }
 
+    /// Whether the reply so far may be a gpt-oss header continued from the prompt
+    /// (` to=functions.NAME<|channel|>…`), which the call block then starts with.
+    fn holds_header(&self) -> bool {
+        self.consumed == 0
+            && self.calls_on
+            && self.lock.is_none_or(|f| f == Family::GptOss)
+            && super::gpt_oss::may_continue_header(&self.buf)
+    }
+
     /// How much of `buf` before candidate `c` can surely not belong to a marker starting later.
     fn before_pre(&self, c: usize) -> usize {
+        if self.holds_header() {
+            return 0;
+        }
         let mut s = c;
         for lit in &self.table.lits {
             if !lit.pre.is_empty() && self.buf[..c].ends_with(lit.pre) {
@@ -1208,6 +1260,9 @@ impl Machine {
     /// Where to stop emitting plain text at the end of the buffer: before a word that may be the
     /// `pre` of a marker (`functools` before `[`).
     fn hold_pre(&self) -> usize {
+        if self.holds_header() {
+            return 0;
+        }
         let len = self.buf.len();
         let mut keep = len;
         for lit in self.table.lits.iter().filter(|l| !l.pre.is_empty()) {
