@@ -19,7 +19,7 @@
 use serde_json::Value;
 
 use super::Machine;
-use crate::response::{call_id, mistral, problem, Family, Mode, Options, RawCall};
+use crate::response::{call_id, mistral, problem, scan, Family, Mode, Options, RawCall};
 
 /// The raw text of each reasoning block.
 #[derive(Debug, Default)]
@@ -77,6 +77,10 @@ impl Machine {
         };
         let mut found: Vec<(Option<Family>, Vec<RawCall>)> = Vec::new();
         for text in std::mem::take(&mut self.held.blocks) {
+            // Reasoning with no `<` or `[` holds no call marker: one `memchr2` pass.
+            if !scan::may_hold_markers(&text) {
+                continue;
+            }
             let mut m = Machine::with_r1(&opts, false);
             // Reasoning inside reasoning is not read again.
             m.held = Held::default();
