@@ -1027,7 +1027,20 @@ export interface CleanResponseOptions {
    * (a stream holds back at most that much of the reply's start).
    */
   reasoningOpen?: boolean
+  /**
+   * The calls the API already returned as structured `tool_calls` for this reply (OpenAI-shaped
+   * `{id?, type?, function: {name, arguments}}` or plain `{name, arguments}`; `arguments` a JSON
+   * string or object). Some servers also leave their markup in the text: a call read from the text
+   * with the same name and equal arguments is removed from `content` and not returned again (each
+   * structured call matches at most one). Give the same list to `ResponseStreamCleaner`.
+   */
+  structuredToolCalls?: readonly StructuredToolCall[]
 }
+
+/** A call the API returned as structured data (see {@link CleanResponseOptions.structuredToolCalls}). */
+export type StructuredToolCall =
+  | { id?: string; type?: 'function'; function: { name: string; arguments?: string | Record<string, unknown> } }
+  | { name: string; arguments?: string | Record<string, unknown> }
 
 /** A tool call in OpenAI's `tool_calls` shape; `arguments` is a JSON string. */
 export interface OpenAIToolCall {
@@ -1064,6 +1077,7 @@ export type ProblemKind =
   | 'unsupported-format'
   | 'overlap'
   | 'kept-as-code'
+  | 'call-in-reasoning'
   | 'other'
 
 /**

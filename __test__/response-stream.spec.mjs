@@ -180,7 +180,7 @@ describe('ResponseStreamCleaner behaviour', () => {
   })
 
   test('a truncated call is flushed by finish() and reported', () => {
-    const text = 'Sure.\n<minimax:tool_call><invoke name="f"><parameter name="a">北京'
+    const text = 'Sure.\n<minimax:tool_call><invoke name="f"><parameter name="a">北京</parameter>'
     const s = new ResponseStreamCleaner({ model: 'minimax/MiniMax-M1' })
     assert.equal(s.push(text).content, 'Sure.')
     const end = s.finish()

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
 
 const require = createRequire(import.meta.url)
-const { cleanResponse } = require('../index.js')
+const { cleanResponse, ResponseStreamCleaner } = require('../index.js')
 
 describe('cleanResponse', () => {
   test('a reply without markup comes back as it is', () => {
@@ -36,10 +36,14 @@ describe('cleanResponse', () => {
     assert.deepEqual(JSON.parse(r.toolCalls[0].function.arguments), { q: '北京 weather', n: 3 })
   })
 
-  test('a call written inside reasoning is not taken for a call', () => {
-    const r = cleanResponse('<think>maybe <tool_call>{"name": "x", "arguments": {}}</tool_call></think>Done.')
-    assert.equal(r.toolCalls.length, 0)
-    assert.equal(r.content, 'Done.')
+  test('a call written inside reasoning is run only when none is written outside it', () => {
+    const inner = '<think>maybe <tool_call>{"name": "x", "arguments": {}}</tool_call></think>'
+    const outside = cleanResponse(`${inner}<tool_call>{"name": "y", "arguments": {}}</tool_call>`)
+    assert.deepEqual(outside.toolCalls.map((c) => c.function.name), ['y'])
+    const only = cleanResponse(`${inner}Done.`)
+    assert.deepEqual([only.toolCalls.map((c) => c.function.name), only.content, only.problemKinds], [['x'], 'Done.', ['call-in-reasoning']])
+    const tools = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object' } } }]
+    assert.equal(cleanResponse(`${inner}Done.`, { tools }).toolCalls.length, 0, 'x is not an offered tool')
   })
 
   test('toolCalls: strip removes calls, keep leaves the text alone', () => {
@@ -59,6 +63,22 @@ describe('cleanResponse', () => {
     assert.throws(() => cleanResponse(null), (e) => e instanceof TypeError && /content: expected a string/.test(e.message))
     assert.throws(() => cleanResponse('x', { toolCalls: 'drop' }), (e) => e instanceof TypeError && /options\.toolCalls/.test(e.message))
     assert.throws(() => cleanResponse('x', 5), TypeError)
+  })
+
+  test('structuredToolCalls: a wrong shape is a TypeError naming it; the input is not changed', () => {
+    for (const [v, m] of [
+      [5, /^options\.structuredToolCalls: expected an array/],
+      [[{}], /^options\.structuredToolCalls\[0\]: expected a tool call with a string name/],
+      [[null], /^options\.structuredToolCalls\[0\]: expected a tool call object/],
+    ]) {
+      assert.throws(() => cleanResponse('x', { structuredToolCalls: v }), { name: 'TypeError', message: m })
+      assert.throws(() => new ResponseStreamCleaner({ structuredToolCalls: v }), { name: 'TypeError', message: m })
+    }
+    const structured = [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }]
+    const copy = JSON.stringify(structured)
+    const r = cleanResponse('<tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call>', { structuredToolCalls: structured })
+    assert.deepEqual([r.content, r.toolCalls], ['', []])
+    assert.equal(JSON.stringify(structured), copy)
   })
 
   test('lone surrogates and a 10 MB reply do not crash', () => {

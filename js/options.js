@@ -87,6 +87,14 @@ function tool(v, path) {
   return json(v, path)
 }
 
+/** A tool call the API returned: OpenAI's `{id?, type?, function: {name, arguments}}` or `{name, arguments}`. */
+function toolCall(v, path) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw bad(path, 'a tool call object', v)
+  const f = read(v, 'function', `${path}.function`) ?? v
+  if (f === null || typeof f !== 'object' || typeof read(f, 'name', `${path}.name`) !== 'string') throw bad(path, 'a tool call with a string name', v)
+  return json(v, path)
+}
+
 /** An object used as a map: every own key's value checked by `type` (`providers: {minimax: {…}}`). */
 const record = (type) =>
   Object.assign(
@@ -161,6 +169,7 @@ const OPTIONS = {
     toolCalls: oneOf('extract', 'strip', 'keep'),
     thinking: oneOf('extract', 'strip', 'keep'),
     reasoningOpen: orNull(boolean),
+    structuredToolCalls: arrayOf(toolCall),
   },
 }
 

@@ -132,7 +132,8 @@ mod tests {
         let tools = json!([{"function": {"name": "f", "parameters": {"properties": {"n": {"type": "string"}}}}}]);
         let t = "<｜DSML｜function_calls><｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"n\">42</｜DSML｜parameter><｜DSML｜parameter name=\"m\">line\nmore";
         let c = run(t, None, None, Some(tools));
-        assert_eq!(named(&c), [("f", json!({"n": "42", "m": "line\nmore"}))]);
+        // Cut off inside `m`: no call (its value may be partial).
+        assert!(c.tool_calls.is_empty());
         assert!(c.problems.len() >= 3);
         assert_eq!(c.content, "");
     }

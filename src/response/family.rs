@@ -8,8 +8,8 @@ use super::{
     apertus, bracket_calls, command_r, deepseek_v3, deepseek_v32, ernie45, functionary, gemma4,
     gigachat3, glm45, gpt_oss, granite, granite_20b_fc, hermes, hunyuan_a13b, internlm2, jamba,
     kimi_k2, kimi_k3, llama3_json, llama4_pythonic, longcat, minimax_m1, minimax_m2, minimax_m3,
-    mistral, nemotron_v2, olmo3, phi4_mini, pythonic, qwen3_coder, seed_oss, step3, tool_json, xlam,
-    Ctx, Parsed,
+    mistral, nemotron_v2, olmo3, phi4_mini, pythonic, qwen3_coder, seed_oss, step3, tool_json,
+    xlam, Ctx, Parsed,
 };
 
 /// The format names this module implements.

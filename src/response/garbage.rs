@@ -5,7 +5,13 @@
 //! - its name carries quotes, backslashes, markup or whitespace (`"f`, `f\"`, `<f>`, `get weather`
 //!   unless `tools` resolves it: a name with spaces that names one offered tool becomes that tool);
 //! - the tools say which parameters it requires and its arguments hold none of them (a call whose
-//!   arguments the reply lost).
+//!   arguments the reply lost);
+//! - the reply was cut off inside its arguments (`max_tokens`): its block reaches the end of the
+//!   text and does not end with a closing bracket, closing tag or special token, so its last value
+//!   may be partial (`<parameter=n>\n4` could have been `42`; an agent would write half a file).
+//!   A block cut after a complete argument (`{"a": 1}` with `</tool_call>` missing) keeps its call;
+//! - it has no arguments while its block shows it had some (`<parameter…` or `<arg_key>` that the
+//!   family could not read).
 //!
 //! A block whose every call is dropped leaves the visible text all the same: its markup is removed
 //! (the user never sees it) and its raw text is in `problems`.
@@ -17,10 +23,28 @@ use super::{Ctx, Parsed};
 
 /// Drop the calls of `p` (read from `text`) that no tool could run.
 pub fn drop_garbage(p: &mut Parsed, text: &str, cx: &Ctx) {
+    let end = text.trim_end().len();
     for b in &mut p.blocks {
         let before = b.calls.len();
+        let raw = text.get(b.start..b.end).unwrap_or("");
+        let cut = b.end >= end && !ends_complete(raw);
+        let lone = before == 1;
         let mut dropped: Vec<String> = Vec::new();
         b.calls.retain_mut(|c| {
+            if cut {
+                dropped.push(format!(
+                    "call {:?} was cut off inside its arguments",
+                    c.name
+                ));
+                return false;
+            }
+            if lone && c.arguments.trim() == "{}" && shows_arguments(raw) {
+                dropped.push(format!(
+                    "call {:?} has arguments in its markup that could not be read",
+                    c.name
+                ));
+                return false;
+            }
             if !clean_name(&c.name) {
                 match resolve(cx.tools, &c.name) {
                     Some(n) => c.name = n.to_owned(),
@@ -42,7 +66,6 @@ pub fn drop_garbage(p: &mut Parsed, text: &str, cx: &Ctx) {
         if dropped.is_empty() {
             continue;
         }
-        let raw = text.get(b.start..b.end).unwrap_or("");
         p.problems.push(format!(
             "skipped-call: {}; raw text: {raw}",
             dropped.join("; ")
@@ -51,6 +74,29 @@ pub fn drop_garbage(p: &mut Parsed, text: &str, cx: &Ctx) {
             b.keep_raw = false;
         }
     }
+}
+
+/// Whether a block's raw text ends as only a complete block can: with a closing bracket, a
+/// closing tag (`</…>`) or a special token (`<|…|>`, `<｜…｜>`, `<tool_call|>`).
+fn ends_complete(raw: &str) -> bool {
+    // A fence the block was widened to (a call the model wrapped in one) closes after it.
+    let t = raw.trim_end().trim_end_matches(['`', '~']).trim_end();
+    if t.ends_with(['}', ']', ')']) {
+        return true;
+    }
+    if !t.ends_with('>') {
+        return false;
+    }
+    let tag = t.rfind('<').map_or("", |i| &t[i..]);
+    tag.starts_with("</") || t.ends_with("|>") || t.ends_with("｜>")
+}
+
+/// Argument markup of the XML-style families (Qwen3-Coder, Seed-OSS and MiniMax `<parameter`,
+/// Step-3 `<steptml:parameter`, DSML `parameter name=`, GLM `<arg_key>`).
+fn shows_arguments(raw: &str) -> bool {
+    ["<parameter", "parameter name=", "<arg_key>"]
+        .iter()
+        .any(|m| memchr::memmem::find(raw.as_bytes(), m.as_bytes()).is_some())
 }
 
 /// A name a tool can have: no quotes, backslashes, angle brackets, braces or whitespace.

@@ -109,7 +109,7 @@ mod tests {
         let t = "function call<|role_sep|>{\"name\": \"f\", \"argu";
         let c = run(t, None, None, None);
         assert!(c.tool_calls.is_empty());
-        assert_eq!(c.content, t);
+        assert_eq!(c.content, "");
         assert_eq!(c.problems.len(), 1);
     }
 

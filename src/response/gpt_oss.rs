@@ -308,7 +308,7 @@ mod tests {
     fn truncated_and_malformed_calls() {
         let t = "<|start|>assistant<|channel|>commentary to=functions.f <|constrain|>json<|message|>{\"a\": ";
         let c = run(t, None, None, None);
-        assert_eq!(c.tool_calls[0].arguments, "{\"a\":");
+        assert!(c.tool_calls.is_empty(), "cut off inside its arguments");
         assert!(c.problems.len() >= 2);
         assert_eq!(c.content, "");
     }

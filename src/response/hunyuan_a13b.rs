@@ -67,7 +67,7 @@ mod tests {
         let t = "<tool_calls>[{\"name\": \"f\", \"arguments\": {}}, {\"name\": \"g\", \"argum";
         let c = run(t, None, None, None);
         assert!(c.tool_calls.is_empty());
-        assert_eq!(c.content, t);
+        assert_eq!(c.content, "");
         assert_eq!(c.problems.len(), 1);
     }
 }

@@ -49,6 +49,10 @@ pub fn options_from_json(v: &Value) -> Result<Options, String> {
                 ))
             }
         },
+        structured_calls: match v.get("structuredToolCalls") {
+            None | Some(Value::Null) => super::shadow::Shadows::default(),
+            Some(s) => super::shadow::Shadows::from_json(s)?,
+        },
     })
 }
 

@@ -67,11 +67,11 @@ mod tests {
     }
 
     #[test]
-    fn truncated_wrapped_list_is_kept_and_reported() {
+    fn truncated_wrapped_list_is_removed_and_reported() {
         let t = "<|python_start|>[f(a=\"x\"), g(b=[1, 2";
         let c = run(t, Some("llama4_pythonic"), None, None);
         assert!(c.tool_calls.is_empty());
-        assert_eq!(c.content, t);
+        assert_eq!(c.content, "");
         assert_eq!(c.problems.len(), 2);
     }
 }

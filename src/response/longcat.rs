@@ -59,6 +59,6 @@ mod tests {
         assert_eq!(c.problems.len(), 1);
         let c = run("<longcat_tool_call>{\"na", None, None, None);
         assert!(c.tool_calls.is_empty());
-        assert_eq!(c.content, "<longcat_tool_call>{\"na");
+        assert_eq!(c.content, "");
     }
 }

@@ -270,7 +270,7 @@ mod tests {
         let t = "Ok [TOOL_CALLS]f[ARGS]{\"a\": \"cut";
         let c = run(t, None, None, None);
         assert!(c.tool_calls.is_empty());
-        assert_eq!(c.content, t);
+        assert_eq!(c.content, "Ok");
         assert!(!c.problems.is_empty());
         let p = "Write [TOOL_CALLS] before the calls.";
         assert_eq!(run(p, None, None, None).content, p);

@@ -9,8 +9,13 @@
 //! - text before, between and after calls is kept; only the markup is removed;
 //! - reasoning is split off first, and nothing inside it is ever taken for a call;
 //! - a call block whose closing tag is missing still yields a call when its name is complete and
-//!   its arguments can be read (reported in `problems`); a block that yields no call keeps its raw
-//!   text in `content` in [`Mode::Extract`] (reported), and is removed in [`Mode::Strip`];
+//!   its arguments were written to their end (reported in `problems`); a call cut off inside its
+//!   arguments, or otherwise unusable, is not returned (`garbage.rs`); a block that yields no call
+//!   is removed from `content` all the same, its raw text reported ([`unreadable`]), so what
+//!   [`Mode::Strip`] removes, [`Mode::Extract`] returns or reports;
+//! - a call block inside reasoning is returned only when no call block exists outside it
+//!   ([`stream`]'s `in_reasoning`); calls the API returned already are not returned again
+//!   ([`shadow`]);
 //! - malformed JSON arguments are kept as the raw string and reported, never dropped;
 //! - whitespace (a local rule a stream can follow, see [`stream`]): whitespace right before removed
 //!   markup is dropped; whitespace right after it is dropped when nothing visible precedes it or
@@ -37,6 +42,8 @@
 //! (unless a plain-text family is named). Shared readers: [`json_calls`] (JSON-bodied calls),
 //! [`pyliteral`] (Python literals), [`xml_invoke`] (MiniMax-M2 / Step-3 / DSML invokes), [`typing`] (values).
 
+#[cfg(test)]
+mod agree;
 pub mod apertus;
 pub mod bare_json;
 pub mod bracket_calls;
@@ -65,6 +72,7 @@ pub mod json;
 pub mod json_calls;
 pub mod kimi_k2;
 pub mod kimi_k3;
+pub mod late_think;
 #[cfg(test)]
 pub(crate) mod linearity;
 pub mod llama3_json;
@@ -84,6 +92,7 @@ pub mod pythonic;
 pub mod qwen3_coder;
 pub mod scan;
 pub mod seed_oss;
+pub mod shadow;
 pub mod step3;
 pub mod stream;
 #[cfg(test)]
@@ -91,6 +100,7 @@ mod test_util;
 pub mod thinking;
 pub mod tool_json;
 pub mod typing;
+pub mod unreadable;
 pub mod xlam;
 pub mod xml_invoke;
 
@@ -153,6 +163,9 @@ pub struct Options {
     /// `format` is given, takes a closing tag alone on its line within the first
     /// [`stream::START_REGION`] bytes as the end of reasoning begun in the prompt.
     pub reasoning_open: Option<bool>,
+    /// The calls the API already returned as structured `tool_calls`: their textual duplicates
+    /// are removed from `content` and not returned again ([`shadow`]).
+    pub structured_calls: shadow::Shadows,
 }
 
 /// A call as a family parser reads it, before ids are assigned.
@@ -170,13 +183,13 @@ pub struct Block {
     pub start: usize,
     pub end: usize,
     pub calls: Vec<RawCall>,
-    /// In [`Mode::Extract`], keep the raw text in `content` (nothing could be recovered from it).
+    /// Nothing could be recovered from it: its raw text goes to `problems` ([`unreadable`]).
     pub keep_raw: bool,
 }
 
 impl Block {
-    /// The block of call markup at `start..end`. When no call could be read from it, its raw text
-    /// stays in `content` (in [`Mode::Extract`]) and `problem` is reported.
+    /// The block of call markup at `start..end`. When no call could be read from it, `problem` is
+    /// reported (with the raw text, see [`unreadable`]).
     pub fn of_calls(
         start: usize,
         end: usize,

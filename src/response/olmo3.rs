@@ -51,14 +51,14 @@ mod tests {
     }
 
     #[test]
-    fn unreadable_or_truncated_blocks_stay() {
+    fn unreadable_or_truncated_blocks_are_removed() {
         let t = "<function_calls>\n<invoke name=\"x\"></invoke>\n</function_calls>";
         let c = run(t, Some("olmo3"), None, None);
         assert!(c.tool_calls.is_empty());
-        assert_eq!(c.content, t);
+        assert_eq!(c.content, "");
         let t = "<function_calls>\nf(a=1)\ng(b=";
         let c = run(t, Some("olmo3"), None, None);
-        assert_eq!(c.content, t);
+        assert_eq!(c.content, "");
         assert_eq!(c.problems.len(), 2);
     }
 }

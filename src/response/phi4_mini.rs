@@ -45,14 +45,14 @@ mod tests {
     }
 
     #[test]
-    fn prose_about_functools_is_not_a_call_and_truncation_keeps_text() {
+    fn prose_about_functools_is_not_a_call_and_truncation_is_removed() {
         let t = "Use functools [lru_cache] or functools.partial.";
         let c = run(t, None, None, None);
         assert_eq!((c.content.as_str(), c.format), (t, None));
         let t = "functools[{\"name\": \"f\", \"arguments\": {\"a\": ";
         let c = run(t, None, None, None);
         assert!(c.tool_calls.is_empty());
-        assert_eq!(c.content, t);
+        assert_eq!(c.content, "");
         assert_eq!(c.problems.len(), 1);
     }
 }

@@ -13,6 +13,7 @@ pub const KINDS: &[&str] = &[
     "unsupported-format",
     "overlap",
     "kept-as-code",
+    "call-in-reasoning",
     "other",
 ];
 

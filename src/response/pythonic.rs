@@ -208,7 +208,7 @@ mod tests {
         let t = "Sure <|tool_call_start|>[f(a='cut";
         let c = run(t, Some("pythonic"), None, None);
         assert!(c.tool_calls.is_empty());
-        assert_eq!(c.content, t);
+        assert_eq!(c.content, "Sure");
         assert_eq!(c.problems.len(), 2);
         // A bare truncated list is simply text.
         let c = run("[f(a='cut", Some("pythonic"), None, None);

@@ -44,9 +44,10 @@ use std::sync::{Arc, LazyLock, Mutex};
 use serde_json::Value;
 
 use super::scan::{self, classify_tool_call};
-use super::thinking::{self, ALWAYS};
+use super::thinking::{self, ALWAYS, PROSE_PAIRS};
 use super::{
-    call_id, mistral, parse_family, Block, Ctx, Family, Mode, Options, Parsed, RawCall, ToolCall,
+    call_id, mistral, parse_family, problem, Block, Ctx, Family, Mode, Options, Parsed, RawCall,
+    ToolCall,
 };
 
 /// What one `push` (or the last part of `finish`) yields.
@@ -168,6 +169,8 @@ impl Lit {
 enum Decision {
     No,
     More,
+    /// The reply ends inside a call marker (cut by `max_tokens` mid-token).
+    Cut,
     Yes {
         start: usize,
         len: usize,
@@ -289,6 +292,37 @@ fn closers(f: Family) -> &'static [&'static str] {
         Family::FunctionaryV31 => &["</function>", "<|eom_id|>", "<|eot_id|>"],
         _ => &[],
     }
+}
+
+/// Every marker of the families and of reasoning (openers, closers, wrapper tags and the words
+/// before them), longest first: the one vocabulary a check of cleaned text uses. Leaves out the
+/// one- and two-byte starts that only a look-ahead settles (a bare `[`, DSML's `<|`).
+#[cfg(test)]
+pub(crate) fn vocabulary() -> Vec<&'static str> {
+    let mut v: Vec<&'static str> = Vec::new();
+    for name in super::FORMATS {
+        if let Some(f) = Family::from_format(name) {
+            v.extend(openers(f, true).into_iter().map(|(pre, s)| {
+                Lit {
+                    pre,
+                    s,
+                    kind: Kind::ThinkOpen(0),
+                }
+                .whole()
+            }));
+            v.extend(closers(f));
+        }
+    }
+    v.extend(bracket_lits().iter().map(|l| l.s));
+    v.extend(super::dsml::CLOSERS);
+    for p in ALWAYS {
+        v.extend(p.opens.iter().chain(p.closes));
+    }
+    v.retain(|s| s.chars().count() > 2);
+    v.sort_unstable();
+    v.dedup();
+    v.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    v
 }
 
 /// The openers `auto` recognises before a family is known (as [`scan::detect`] does).
@@ -500,9 +534,12 @@ fn next_cand(s: &str, from: usize) -> Option<usize> {
     memchr::memchr3(b'<', b'[', 0xE2, b).map(|i| i + from)
 }
 
-/// The first pairs of [`ALWAYS`] (`<think>`, `<seed:think>`, `[THINK]`, `<mm:think>`) open
-/// reasoning only before any visible text.
-const PROSE_PAIRS: usize = 4;
+/// Whether `rest`, the end of a reply and the start of a call marker, is clearly a cut marker
+/// rather than prose ending in `<tool`: four characters or more, with the `|`, `｜`, `:`, `_` or `▁`
+/// of a special token or a tag name (`<minimax:tool_c`, `<｜tool▁ca`, `<|tool_call`).
+fn cut_marker(rest: &str) -> bool {
+    rest.chars().count() >= 4 && rest.contains(['|', '｜', ':', '_', '▁'])
+}
 
 use super::tool_json::offers_tools as has_tools;
 
@@ -539,6 +576,10 @@ struct Emitter {
     extract_reasoning: bool,
     format: Option<&'static str>,
     problems: Vec<String>,
+    /// A call block was met outside reasoning (read, unreadable or skipped).
+    call_block_seen: bool,
+    /// Calls the API returned already: not returned again ([`super::shadow`]).
+    shadows: super::shadow::Shadows,
 }
 
 impl Emitter {
@@ -614,6 +655,9 @@ impl Emitter {
             return;
         }
         for c in calls {
+            if self.shadows.take(&c.name, &c.arguments) {
+                continue;
+            }
             let i = self.calls;
             self.calls += 1;
             let id = c.id.clone().unwrap_or_else(|| match family {
@@ -637,17 +681,19 @@ impl Emitter {
     }
 
     /// Text and blocks of one parsed piece of visible text.
-    fn parsed(&mut self, text: &str, p: Parsed, family: Family, tool_mode: Mode) {
+    fn parsed(&mut self, text: &str, mut p: Parsed, family: Family) {
         if self.format.is_none() {
             self.format = p.format;
         }
+        self.call_block_seen |= p.blocks.iter().any(|b| !b.calls.is_empty() || b.keep_raw)
+            || p.problems
+                .iter()
+                .any(|m| problem::kind(m) == "skipped-call");
+        super::unreadable::report(&mut p.problems, text, &p.blocks);
         self.problems.extend(p.problems);
         let mut at = 0;
         for b in &p.blocks {
             self.calls(&b.calls, family);
-            if tool_mode == Mode::Extract && b.keep_raw {
-                continue;
-            }
             let (s, e) = block_range(b, at, text.len());
             self.text(&text[at..s]);
             self.removed();
@@ -780,7 +826,6 @@ pub struct Machine {
     /// A family read from plain text: everything is cleaned at `finish`.
     batch: bool,
     extra: thinking::Extra,
-    tool_mode: Mode,
     think_mode: Mode,
     /// The markers looked for now (shared between machines of the same configuration).
     table: Arc<Table>,
@@ -817,6 +862,8 @@ pub struct Machine {
     /// [`State::R1Pending`] by the start-region rule (no hint): only a closing tag that ends
     /// its line within [`START_REGION`] bytes ends reasoning begun in the prompt.
     region: bool,
+    /// Reasoning kept for the calls it may hold ([`in_reasoning`]).
+    held: in_reasoning::Held,
 }
 
 /// How far into a reply, for a model no family names, a lone closing reasoning tag still ends
@@ -837,6 +884,7 @@ impl Machine {
         let mut em = Emitter {
             extract_calls: opts.tool_calls == Mode::Extract,
             extract_reasoning: opts.thinking == Mode::Extract,
+            shadows: opts.structured_calls.clone(),
             ..Emitter::default()
         };
         let forced = match opts.format.as_deref() {
@@ -894,7 +942,6 @@ impl Machine {
             unwrapped: model_hint == Some(Family::Qwen3Coder) || lock == Some(Family::Gemma4),
             batch: hint.is_some_and(Family::reads_plain_text),
             extra,
-            tool_mode: opts.tool_calls,
             think_mode: opts.thinking,
             table: EMPTY.clone(),
             memo: Vec::new(),
@@ -913,6 +960,7 @@ impl Machine {
             braces: false,
             harmony: false,
             json: leaks::JsonState::default(),
+            held: in_reasoning::Held::new(opts, calls_on),
         };
         m.rebuild_lits();
         m
@@ -1000,6 +1048,7 @@ impl Machine {
         } else {
             self.run(tools);
         }
+        self.calls_from_reasoning(tools);
         self.em.end();
         Ok(StreamEnd {
             chunk: std::mem::take(&mut self.em.out),
@@ -1074,6 +1123,7 @@ impl Machine {
             }
         }
         let mut more = false;
+        let mut cut = false;
         for &k in &cands[..m] {
             let k = usize::from(k);
             if k >= n {
@@ -1087,8 +1137,12 @@ impl Machine {
             }
             let rest = &self.buf[c..];
             if rest.len() < lit.s.len() {
-                if !self.finished && lit.s.as_bytes().starts_with(rest.as_bytes()) {
-                    more = true;
+                if lit.s.as_bytes().starts_with(rest.as_bytes()) {
+                    if !self.finished {
+                        more = true;
+                    } else if lit.pre.is_empty() && matches!(lit.kind, Kind::Call(_)) {
+                        cut |= cut_marker(rest);
+                    }
                 }
                 continue;
             }
@@ -1124,6 +1178,8 @@ impl Machine {
         }
         if more {
             Decision::More
+        } else if cut {
+            Decision::Cut
         } else {
             Decision::No
         }
@@ -1380,6 +1436,18 @@ impl Machine {
                 Decision::No => {
                     i = c + self.buf[c..].chars().next().map_or(1, char::len_utf8);
                 }
+                Decision::Cut => {
+                    self.emit_text(c);
+                    self.em.problems.push(format!(
+                        "truncated: the reply ends inside the marker {:?}; removed",
+                        &*self.buf
+                    ));
+                    self.em.removed();
+                    let n = self.buf.len();
+                    self.drain(n);
+                    self.pos = 0;
+                    return false;
+                }
                 Decision::More => {
                     let s = self
                         .before_pre(c)
@@ -1528,7 +1596,7 @@ impl Machine {
                     self.emit_block(f, start, tools);
                     return true;
                 }
-                Decision::No => {}
+                Decision::No | Decision::Cut => {}
             }
             let rest = &self.buf[c..];
             let step = rest.chars().next().map_or(1, char::len_utf8);
@@ -1583,9 +1651,8 @@ impl Machine {
     fn emit_block(&mut self, f: Family, end: usize, tools: Option<&Value>) {
         let cx = self.ctx(tools);
         let p = parse_family(f, &self.buf[..end], &cx);
-        let mode = self.tool_mode;
         let Machine { em, buf, .. } = self;
-        em.parsed(&buf[..end], p, f, mode);
+        em.parsed(&buf[..end], p, f);
         self.drain(end);
         self.state = State::Visible;
         self.pos = 0;
@@ -1625,6 +1692,7 @@ impl Machine {
                 };
                 self.drain(used);
                 self.em.reasoning_end();
+                self.held.end_block();
                 self.state = State::Visible;
                 self.pos = 0;
                 true
@@ -1632,6 +1700,7 @@ impl Machine {
             None if self.finished => {
                 self.think_text(self.buf.len());
                 self.em.reasoning_end();
+                self.held.end_block();
                 if self.think_mode != Mode::Keep {
                     self.em.problems.push(
                         "thinking: a reasoning block is never closed; the rest is reasoning".into(),
@@ -1664,7 +1733,11 @@ impl Machine {
     /// `buf[..n]` is reasoning: extract, strip or keep it, then drop it.
     fn think_text(&mut self, n: usize) {
         let mode = self.think_mode;
-        let Machine { em, buf, .. } = self;
+        let Machine { em, buf, held, .. } = self;
+        // Once a call block was met outside reasoning, what reasoning holds stays reasoning.
+        if !em.call_block_seen {
+            held.text(&buf[..n]);
+        }
         match mode {
             Mode::Keep => em.text(&buf[..n]),
             _ => em.reasoning(&buf[..n]),
@@ -1700,7 +1773,7 @@ impl Machine {
                 return false;
             };
             match self.decide(c, n, None) {
-                Decision::No => {
+                Decision::No | Decision::Cut => {
                     i = c + self.buf[c..].chars().next().map_or(1, char::len_utf8);
                 }
                 Decision::More => {
@@ -1713,6 +1786,8 @@ impl Machine {
                     len,
                 } if !self.region || self.ends_line(start + len).is_some_and(|e| e) => {
                     // R1 style: everything before the first closing tag was reasoning.
+                    self.held.text(&self.buf[..start]);
+                    self.held.end_block();
                     if self.think_mode == Mode::Keep {
                         let Machine { em, buf, .. } = self;
                         em.text(&buf[..start + len]);
@@ -1749,7 +1824,11 @@ impl Machine {
 
     /// The families read from plain text: the whole-reply algorithm, on the whole text.
     fn batch_clean(&mut self, content: &str, tools: Option<&Value>) {
-        let thinks = thinking::find_blocks(content, self.extra);
+        let thinks = super::late_think::reasoning_blocks(
+            content,
+            thinking::find_blocks(content, self.extra),
+            self.extra.r1,
+        );
         let mut pieces: Vec<(usize, usize)> = Vec::with_capacity(thinks.len() + 1);
         let mut at = 0;
         for t in &thinks {
@@ -1773,11 +1852,13 @@ impl Machine {
             match family {
                 Some(f) => {
                     let p = parse_family(f, piece, &cx);
-                    self.em.parsed(piece, p, f, self.tool_mode);
+                    self.em.parsed(piece, p, f);
                 }
                 None => self.em.text(piece),
             }
             if let Some(t) = thinks.get(i) {
+                self.held.text(&content[t.inner.clone()]);
+                self.held.end_block();
                 if self.think_mode == Mode::Keep {
                     self.em.text(&content[t.outer.clone()]);
                     continue;
@@ -1799,6 +1880,7 @@ impl Machine {
 mod code;
 #[cfg(test)]
 mod code_props;
+mod in_reasoning;
 mod leaks;
 #[cfg(test)]
 mod tests;

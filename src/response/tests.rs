@@ -69,11 +69,14 @@ fn ordinary_json_or_code_is_never_a_call_in_auto_mode() {
 // ---------- Hermes ----------
 
 #[test]
-fn hermes_truncated_json_keeps_raw_text_in_content() {
+fn hermes_truncated_json_is_removed_and_reported() {
     let t = "Sure.\n<tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": ";
     let c = clean_response(t, &auto());
     assert!(c.tool_calls.is_empty());
-    assert_eq!(c.content, t);
+    assert_eq!(c.content, "Sure.");
+    assert!(
+        c.problems[0].ends_with("raw text: <tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": ")
+    );
     assert_eq!(c.problems.len(), 1);
     // Strip mode removes the markup anyway.
     let s = clean_response(

@@ -36,6 +36,10 @@ pub(crate) struct Pair {
     pub(crate) ends: &'static [&'static str],
 }
 
+/// The first pairs of [`ALWAYS`] (`<think>`, `<seed:think>`, `[THINK]`, `<mm:think>`) open
+/// reasoning only before any visible text.
+pub(crate) const PROSE_PAIRS: usize = 4;
+
 /// The special-token pairs, always recognised (the stream cleaner scans for the same ones).
 pub(crate) const ALWAYS: &[Pair] = &[
     Pair {

@@ -434,9 +434,8 @@ impl Machine {
         match read {
             Some((fam, p)) => {
                 self.em.removed();
-                let mode = self.tool_mode;
                 let Machine { em, buf, .. } = self;
-                em.parsed(&buf[body_at..start], p, fam, mode);
+                em.parsed(&buf[body_at..start], p, fam);
                 self.em.removed();
                 if self.lock.is_none() {
                     self.lock = Some(fam);

@@ -1,0 +1,66 @@
+//! The families read from plain text (`llama3_json`, `pythonic`, gpt-oss's prose forms, Granite,
+//! …) find reasoning blocks over the whole reply ([`thinking::find_blocks`]); this applies to them
+//! the rules the visible-text scanner follows for every other family, so a reply reads the same
+//! whichever family the model hint names:
+//!
+//! - a `<think>`, `<seed:think>`, `[THINK]` or `<mm:think>` after visible text is text (reasoning is where a
+//!   reply starts; people write the tags in prose), and so is every later one and every closing
+//!   tag after it;
+//! - a closing tag with no reasoning open is a stray tag, removed, only when it ends its line;
+//!   inside a sentence it is text;
+//! - special-token pairs (`◁think▷`, `<|START_THINKING|>`, Harmony's analysis channel) and the
+//!   prose forms a family names (Granite's `Here is my thought process:`) open reasoning anywhere.
+
+use super::thinking::{Think, ALWAYS, PROSE_PAIRS};
+
+/// The blocks of `blocks` (found in `text` by [`super::thinking::find_blocks`]) that are
+/// reasoning under the rules above; the others are text. `r1`: the reply starts inside
+/// reasoning (a closing tag at its very start ends it).
+///
+/// ```
+/// use transcript_hygiene::response::{late_think::reasoning_blocks, thinking};
+/// let t = "Use <think>x</think> tags.";
+/// let b = thinking::find_blocks(t, thinking::Extra::default());
+/// assert!(reasoning_blocks(t, b, false).is_empty());
+/// ```
+pub fn reasoning_blocks(text: &str, blocks: Vec<Think>, r1: bool) -> Vec<Think> {
+    let prose = &ALWAYS[..PROSE_PAIRS];
+    let mut out = Vec::with_capacity(blocks.len());
+    let mut visible = false;
+    let mut as_text = false;
+    let mut at = 0;
+    for b in blocks {
+        let start = b.outer.start;
+        visible |= text.get(at..start).is_some_and(|s| !s.trim().is_empty());
+        at = b.outer.end;
+        let from = &text[start..];
+        let opens = prose
+            .iter()
+            .any(|p| p.opens.iter().any(|o| from.starts_with(o)));
+        let closes = prose
+            .iter()
+            .any(|p| p.closes.iter().any(|c| from.starts_with(c)));
+        let keep = if opens {
+            !(visible || as_text)
+        } else if closes && b.inner.is_empty() && !(r1 && start == 0) {
+            !as_text && ends_line(&text[b.outer.end..])
+        } else {
+            true
+        };
+        if keep {
+            out.push(b);
+        } else {
+            as_text |= opens;
+            visible = true;
+        }
+    }
+    out
+}
+
+/// Whether `rest` starts with spaces, then a line break or the end.
+fn ends_line(rest: &str) -> bool {
+    matches!(
+        rest.trim_start_matches([' ', '\t']).as_bytes().first(),
+        None | Some(b'\n' | b'\r')
+    )
+}
