@@ -105,3 +105,9 @@ for (const [format, call] of Object.entries(CALLS)) {
   const usJs = best(() => jsCleanResponse(t))
   console.log(`| ${format} | ${Buffer.byteLength(t)} | ${ours.toolCalls.length} | ${usOurs.toFixed(1)} | ${usJs.toFixed(1)} | ${(usJs / usOurs).toFixed(2)}× |`)
 }
+
+// (c) The scrubbers, sanitizeToolCall and cleanResponse side by side with OpenClaw's own scrubbers
+// (benchmark/reply-vs-openclaw.mjs), then (d) what the code-span and fence tracking costs
+// (benchmark/code-spans.mjs).
+await (await import('./reply-vs-openclaw.mjs')).run()
+await (await import('./code-spans.mjs')).run()

@@ -8,7 +8,9 @@ use super::text::{JsText, Text};
 use crate::scrub::reasoning_tags::{self, TagMode, Trim};
 use crate::scrub::seed::{self, Fallback, Steps};
 use crate::scrub::seed_config::SanitizerConfig;
-use crate::scrub::{downgraded, minimax_xml, special_tokens};
+use crate::scrub::splice::{self, Alphabet, Piece, Spliced};
+use crate::scrub::{code_regions, downgraded, minimax_xml, special_tokens};
+use napi::bindgen_prelude::{Either, Utf16String};
 use napi::{Error, JsString, Result, Status};
 use napi_derive::napi;
 
@@ -36,31 +38,63 @@ fn run(
     }
 }
 
+/// Runs a scrubber on the proxy of the JS string (see [`crate::scrub::splice`]): no transcoding
+/// either way; the result is rebuilt from the caller's own UTF-16 units. `None` when unchanged.
+/// With `code_aware`, markup inside code is hidden from the scrubber ([`code_regions::mask`]).
+fn run_spliced(
+    text: JsString,
+    prefilter: &[u8],
+    code_aware: bool,
+    f: impl for<'a> FnOnce(Spliced<'a>) -> Spliced<'a>,
+) -> Result<Option<JsText>> {
+    let raw = Text::read(text)?;
+    if !prefilter.is_empty() && !raw.contains_any(prefilter) {
+        return Ok(None);
+    }
+    let units = raw.units();
+    let mut proxy = splice::proxy(units);
+    if code_aware {
+        if let Some(masked) = code_regions::mask(&proxy) {
+            proxy = masked;
+        }
+    }
+    let out = f(Spliced::of(&proxy, Alphabet::Proxy));
+    if out.is_source() {
+        return Ok(None);
+    }
+    let mut result: Vec<u16> = Vec::with_capacity(out.as_str().len());
+    for piece in out.pieces() {
+        match piece {
+            Piece::Source(r) => result.extend_from_slice(&units[r]),
+            Piece::Inserted(s) => result.extend(s.bytes().map(u16::from)),
+        }
+    }
+    if result.iter().fold(0, |acc, &u| acc | u) < 0x80 {
+        // ASCII: V8 makes a one-byte string of UTF-8 quickly.
+        let ascii: Vec<u8> = result.iter().map(|&u| u as u8).collect();
+        if let Ok(s) = String::from_utf8(ascii) {
+            return Ok(Some(Either::A(s)));
+        }
+    }
+    Ok(Some(Either::B(Utf16String::from(result))))
+}
+
+/// `code_aware`: markup inside code is left as written (see js/scrub.js).
 #[napi(catch_unwind, js_name = "stripMinimaxToolCallXmlNative")]
-pub fn strip_minimax_tool_call_xml(text: JsString) -> Result<Option<JsText>> {
-    run(
-        text,
-        minimax_xml::PREFILTER,
-        minimax_xml::strip_minimax_tool_call_xml,
-    )
+pub fn strip_minimax_tool_call_xml(text: JsString, code_aware: bool) -> Result<Option<JsText>> {
+    run_spliced(text, minimax_xml::PREFILTER, code_aware, minimax_xml::strip_spliced)
 }
 
+/// `code_aware`: markup inside code is left as written (see js/scrub.js).
 #[napi(catch_unwind, js_name = "stripModelSpecialTokensNative")]
-pub fn strip_model_special_tokens(text: JsString) -> Result<Option<JsText>> {
-    run(
-        text,
-        special_tokens::PREFILTER,
-        special_tokens::strip_model_special_tokens,
-    )
+pub fn strip_model_special_tokens(text: JsString, code_aware: bool) -> Result<Option<JsText>> {
+    run_spliced(text, special_tokens::PREFILTER, code_aware, special_tokens::strip_spliced)
 }
 
+/// `code_aware`: markup inside code is left as written (see js/scrub.js).
 #[napi(catch_unwind, js_name = "stripDowngradedToolCallTextNative")]
-pub fn strip_downgraded_tool_call_text(text: JsString) -> Result<Option<JsText>> {
-    run(
-        text,
-        downgraded::PREFILTER,
-        downgraded::strip_downgraded_tool_call_text,
-    )
+pub fn strip_downgraded_tool_call_text(text: JsString, code_aware: bool) -> Result<Option<JsText>> {
+    run_spliced(text, downgraded::PREFILTER, code_aware, downgraded::strip_spliced)
 }
 
 /// `mode`: `"strict"` (default) or `"preserve"`; `trim`: `"both"` (default), `"start"`, `"none"`.
@@ -89,8 +123,9 @@ pub fn strip_reasoning_tags(
             )))
         }
     };
-    run(text, reasoning_tags::PREFILTER, |t| {
-        reasoning_tags::strip_reasoning_tags_from_text(t, mode, trim)
+    // Already code-aware, with OpenClaw's own code regions.
+    run_spliced(text, reasoning_tags::PREFILTER, false, |t| {
+        reasoning_tags::strip_spliced(t, mode, trim)
     })
 }
 

@@ -49,6 +49,7 @@ pub fn options_from_json(v: &Value) -> Result<Options, String> {
                 ))
             }
         },
+        markup_in_code: v.get("markupInCode").and_then(Value::as_bool) == Some(true),
     })
 }
 

@@ -146,6 +146,10 @@ pub struct Options {
     /// `format` is given, takes a closing tag alone on its line within the first
     /// [`stream::START_REGION`] bytes as the end of reasoning begun in the prompt.
     pub reasoning_open: Option<bool>,
+    /// Read markup inside code like any other text, as the cleaner did before it tracked code
+    /// spans and fences. Only for measuring what that tracking costs (`benchmark/code-spans.mjs`
+    /// passes `markupInCode` to the native call); the JS options table does not offer it.
+    pub markup_in_code: bool,
 }
 
 /// A call as a family parser reads it, before ids are assigned.
@@ -310,30 +314,39 @@ pub fn clean_response(content: &str, opts: &Options) -> Cleaned {
     clean_response_r1(content, opts, r1)
 }
 
-/// [`clean_response`] with the reading of a lone closing reasoning tag given (`r1`: R1-style)
-/// rather than taken from the format and model; the seed API (`sanitizeThinkingTags`) reads it
-/// R1-style whatever the model, as the seed did.
-pub(crate) fn clean_response_r1(content: &str, opts: &Options, r1: bool) -> Cleaned {
+/// What [`clean_response`] returns, its content aside (empty), for a reply that holds no marker
+/// byte ([`scan::may_hold_markers`] false), when the options let that be decided without reading
+/// it: every special-token marker holds `<` or `[` (or is `◁think▷`); only the families read from
+/// plain JSON, Python or prose, and a reply that starts inside reasoning, need the full pass.
+/// `None` when the reply must be read. (The addon asks this before transcoding the JS string.)
+pub fn unmarked(opts: &Options) -> Option<Cleaned> {
     let hint = match opts.format.as_deref() {
         None | Some("auto") | Some("") => opts.model.as_deref().and_then(Family::from_model),
         Some(name) => Family::from_format(name),
     };
-    // Prefilter: every special-token marker holds `<` or `[` (or is `◁think▷`); only the families
-    // read from plain JSON, Python or prose need the full pass without them.
-    if !hint.is_some_and(Family::reads_plain_text)
-        && opts.reasoning_open != Some(true)
-        && !scan::may_hold_markers(content)
-    {
-        let mut out = Cleaned {
-            content: content.to_owned(),
-            ..Cleaned::default()
-        };
-        if let Some(name) = opts.format.as_deref() {
-            if !matches!(name, "auto" | "") && Family::from_format(name).is_none() {
-                out.problems.push(unsupported(name));
-            }
+    if hint.is_some_and(Family::reads_plain_text) || opts.reasoning_open == Some(true) {
+        return None;
+    }
+    let mut out = Cleaned::default();
+    if let Some(name) = opts.format.as_deref() {
+        if !matches!(name, "auto" | "") && Family::from_format(name).is_none() {
+            out.problems.push(unsupported(name));
         }
-        return out;
+    }
+    Some(out)
+}
+
+/// [`clean_response`] with the reading of a lone closing reasoning tag given (`r1`: R1-style)
+/// rather than taken from the format and model; the seed API (`sanitizeThinkingTags`) reads it
+/// R1-style whatever the model, as the seed did.
+pub(crate) fn clean_response_r1(content: &str, opts: &Options, r1: bool) -> Cleaned {
+    if !scan::may_hold_markers(content) {
+        if let Some(out) = unmarked(opts) {
+            return Cleaned {
+                content: content.to_owned(),
+                ..out
+            };
+        }
     }
     let tools = opts.tools.as_ref();
     let mut m = stream::Machine::with_r1(opts, r1);

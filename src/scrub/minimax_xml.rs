@@ -10,6 +10,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::splice::Spliced;
 use super::text::find_ci;
 
 /// Text with none of these bytes is returned unchanged (every pattern removed starts with `<`).
@@ -25,14 +26,16 @@ pub(crate) static WRAPPER_TAG: LazyLock<Regex> =
 
 /// The text without MiniMax tool-call XML; borrowed when nothing had to change.
 pub fn strip_minimax_tool_call_xml(text: &str) -> Cow<'_, str> {
-    if !contains_marker(text) {
-        return Cow::Borrowed(text);
+    strip_spliced(Spliced::new(text)).into_text()
+}
+
+/// The same on a [`Spliced`] text (the addon runs it on a proxy of the JS string).
+pub fn strip_spliced(text: Spliced<'_>) -> Spliced<'_> {
+    if !contains_marker(text.as_str()) {
+        return text;
     }
-    let without_invokes = INVOKE_BLOCK.replace_all(text, "");
-    match WRAPPER_TAG.replace_all(&without_invokes, "") {
-        Cow::Borrowed(_) => without_invokes,
-        Cow::Owned(s) => Cow::Owned(s),
-    }
+    text.replace_all(&INVOKE_BLOCK, "")
+        .replace_all(&WRAPPER_TAG, "")
 }
 
 /// `/minimax:tool_call/i`.
