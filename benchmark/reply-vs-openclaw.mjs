@@ -6,14 +6,12 @@
 // compared with that chain (the work they replace).
 //
 // Timing: the two sides are interleaved (ours, theirs, ours, …) in batches of ~10 ms of CPU time
-// each (a full GC before each, untimed), measured with process.cpuUsage (time this process spent on a core, so a burst of other
+// each, measured with process.cpuUsage (time this process spent on a core, so a burst of other
 // builds on the shared machine does not count against either side). Each round gives one ratio
 // (their batch / our adjacent batch); the table shows the median ratio and the range over rounds.
 //   node benchmark/reply-vs-openclaw.mjs [rounds]
 import { createRequire } from 'node:module'
 import os from 'node:os'
-import v8 from 'node:v8'
-import vm from 'node:vm'
 import { loadOpenClaw, installHint } from './openclaw.mjs'
 
 const require = createRequire(import.meta.url)
@@ -21,14 +19,8 @@ const th = require(process.env.TH_PACKAGE ?? '../index.js')
 
 const ROUNDS = Number(process.argv[2] ?? process.env.ROUNDS ?? 15)
 
-// A full collection before each batch, not timed: process CPU time counts the collector's threads
-// too, and garbage one side made would otherwise be charged to the other side's batch.
-v8.setFlagsFromString('--expose-gc')
-const gc = vm.runInNewContext('gc')
-
 /** CPU µs of one call of `fn`, over a batch of `n` calls. */
 function batch(fn, n) {
-  gc()
   const t = process.cpuUsage()
   for (let i = 0; i < n; i++) fn()
   const d = process.cpuUsage(t)

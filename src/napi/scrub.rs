@@ -82,19 +82,34 @@ fn run_spliced(
 /// `code_aware`: markup inside code is left as written (see js/scrub.js).
 #[napi(catch_unwind, js_name = "stripMinimaxToolCallXmlNative")]
 pub fn strip_minimax_tool_call_xml(text: JsString, code_aware: bool) -> Result<Option<JsText>> {
-    run_spliced(text, minimax_xml::PREFILTER, code_aware, minimax_xml::strip_spliced)
+    run_spliced(
+        text,
+        minimax_xml::PREFILTER,
+        code_aware,
+        minimax_xml::strip_spliced,
+    )
 }
 
 /// `code_aware`: markup inside code is left as written (see js/scrub.js).
 #[napi(catch_unwind, js_name = "stripModelSpecialTokensNative")]
 pub fn strip_model_special_tokens(text: JsString, code_aware: bool) -> Result<Option<JsText>> {
-    run_spliced(text, special_tokens::PREFILTER, code_aware, special_tokens::strip_spliced)
+    run_spliced(
+        text,
+        special_tokens::PREFILTER,
+        code_aware,
+        special_tokens::strip_spliced,
+    )
 }
 
 /// `code_aware`: markup inside code is left as written (see js/scrub.js).
 #[napi(catch_unwind, js_name = "stripDowngradedToolCallTextNative")]
 pub fn strip_downgraded_tool_call_text(text: JsString, code_aware: bool) -> Result<Option<JsText>> {
-    run_spliced(text, downgraded::PREFILTER, code_aware, downgraded::strip_spliced)
+    run_spliced(
+        text,
+        downgraded::PREFILTER,
+        code_aware,
+        downgraded::strip_spliced,
+    )
 }
 
 /// `mode`: `"strict"` (default) or `"preserve"`; `trim`: `"both"` (default), `"start"`, `"none"`.

@@ -58,9 +58,11 @@ pub fn may_hold_markers(text: &str) -> bool {
 /// The same test on UTF-16 units (the addon runs it before transcoding a JS string).
 pub fn units_may_hold_markers(units: &[u16]) -> bool {
     let bar = MARKER_CHAR as u16;
+    // One comparison a fold, so each vectorises (measured: one fold of three was ~1 ns a unit).
     units.chunks(64).any(|c| {
-        c.iter()
-            .fold(false, |hit, &u| hit | (u == 0x3C) | (u == 0x5B) | (u == bar))
+        [0x3C, 0x5B, bar]
+            .iter()
+            .any(|&m| c.iter().fold(false, |hit, &u| hit | (u == m)))
     })
 }
 

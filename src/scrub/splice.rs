@@ -21,7 +21,6 @@ use std::ops::Range;
 
 use regex::Regex;
 
-
 /// What the bytes of a [`Spliced`] text are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Alphabet {
@@ -75,20 +74,17 @@ fn proxy_byte(u: u16) -> u8 {
         | (u == 0x205F)
         | (u == 0x3000)
         | (u == 0xFEFF);
-    let wide = if u == 0xFF5C {
-        PROXY_BAR
-    } else if space {
-        PROXY_SPACE
-    } else {
-        OPAQUE
-    };
-    if u < 0x80 && u != 0x02 {
-        u as u8
-    } else if u < 0x80 {
-        OPAQUE
-    } else {
-        wide
+    let mut b = OPAQUE;
+    if space {
+        b = PROXY_SPACE;
     }
+    if u == 0xFF5C {
+        b = PROXY_BAR;
+    }
+    if (u < 0x80) & (u != 0x02) {
+        b = u as u8;
+    }
+    b
 }
 
 /// Offset in the source of a piece that was inserted, not kept.
@@ -235,7 +231,9 @@ impl<'a> Builder<'_, 'a> {
         }
         let segs = &self.from.segs;
         if self.hint >= segs.len() || segs[self.hint].0 > range.start {
-            self.hint = segs.partition_point(|s| s.0 <= range.start).saturating_sub(1);
+            self.hint = segs
+                .partition_point(|s| s.0 <= range.start)
+                .saturating_sub(1);
         }
         while segs.get(self.hint + 1).is_some_and(|s| s.0 <= range.start) {
             self.hint += 1;
@@ -304,7 +302,14 @@ mod tests {
             ]
         );
         assert!(!twice.is_source());
-        assert!(Spliced::new(src).replace_all(&re, "").slice(1..5).pieces().count() == 3);
+        assert!(
+            Spliced::new(src)
+                .replace_all(&re, "")
+                .slice(1..5)
+                .pieces()
+                .count()
+                == 3
+        );
     }
 
     #[test]
