@@ -6,6 +6,7 @@ use std::borrow::Cow;
 
 use super::text::{JsText, Text};
 use crate::scrub::reasoning_tags::{self, TagMode, Trim};
+use crate::response::scan;
 use crate::scrub::seed::{self, Fallback, Steps};
 use crate::scrub::seed_config::SanitizerConfig;
 use crate::scrub::splice::{self, Alphabet, Piece, Spliced};
@@ -20,12 +21,11 @@ fn invalid(msg: impl Into<String>) -> Error {
 
 /// Runs `f` on the text; `None` when it returned its input, or when none of the `prefilter`
 /// bytes occurs (the core function documents that it then changes nothing; empty: no prefilter).
-fn run(
-    text: JsString,
+fn run_read(
+    raw: Text<'_>,
     prefilter: &[u8],
     f: impl FnOnce(&str) -> Cow<'_, str>,
 ) -> Result<Option<JsText>> {
-    let raw = Text::read(text)?;
     if !prefilter.is_empty() && !raw.contains_any(prefilter) {
         return Ok(None);
     }
@@ -190,5 +190,14 @@ pub fn sanitize_response(
     } else {
         seed::THINKING_PREFILTER
     };
-    run(content, prefilter, |t| seed::sanitize(&model, t, steps))
+    let raw = Text::read(content)?;
+    if steps.tool_calls
+        && seed::tool_calls_skip_unmarked(&model)
+        && !scan::units_may_hold_markers(raw.units())
+        && !raw.contains_any(b"`")
+        && (!steps.thinking || !raw.contains_any(seed::THINKING_PREFILTER))
+    {
+        return Ok(None);
+    }
+    run_read(raw, prefilter, |t| seed::sanitize(&model, t, steps))
 }
