@@ -5,8 +5,8 @@
 use std::borrow::Cow;
 
 use super::text::{JsText, Text};
-use crate::scrub::reasoning_tags::{self, TagMode, Trim};
 use crate::response::scan;
+use crate::scrub::reasoning_tags::{self, TagMode, Trim};
 use crate::scrub::seed::{self, Fallback, Steps};
 use crate::scrub::seed_config::SanitizerConfig;
 use crate::scrub::splice::{self, Alphabet, Piece, Spliced};
@@ -47,7 +47,15 @@ fn run_spliced(
     code_aware: bool,
     f: impl for<'a> FnOnce(Spliced<'a>) -> Spliced<'a>,
 ) -> Result<Option<JsText>> {
-    let raw = Text::read(text)?;
+    spliced(Text::read(text)?, prefilter, code_aware, f)
+}
+
+fn spliced(
+    raw: Text<'_>,
+    prefilter: &[u8],
+    code_aware: bool,
+    f: impl for<'a> FnOnce(Spliced<'a>) -> Spliced<'a>,
+) -> Result<Option<JsText>> {
     if !prefilter.is_empty() && !raw.contains_any(prefilter) {
         return Ok(None);
     }
@@ -93,8 +101,23 @@ pub fn strip_minimax_tool_call_xml(text: JsString, code_aware: bool) -> Result<O
 /// `code_aware`: markup inside code is left as written (see js/scrub.js).
 #[napi(catch_unwind, js_name = "stripModelSpecialTokensNative")]
 pub fn strip_model_special_tokens(text: JsString, code_aware: bool) -> Result<Option<JsText>> {
-    run_spliced(
-        text,
+    // The scrubber's own quick test (a `<` right before `|` or `｜`) on the UTF-16 units, before
+    // the proxy is built: the usual reply has `<` but no token.
+    let raw = Text::read(text)?;
+    let u = raw.units();
+    let token = u
+        .chunks(64)
+        .zip(u.get(1..).unwrap_or(&[]).chunks(64))
+        .any(|(a, b)| {
+            a.iter().zip(b).fold(false, |hit, (&x, &y)| {
+                hit | ((x == 0x3C) & ((y == 0x7C) | (y == 0xFF5C)))
+            })
+        });
+    if !token {
+        return Ok(None);
+    }
+    spliced(
+        raw,
         special_tokens::PREFILTER,
         code_aware,
         special_tokens::strip_spliced,
