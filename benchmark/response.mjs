@@ -32,7 +32,7 @@ function best(fn, rounds = 5, minMs = 200) {
 }
 
 const cpu = os.cpus()[0]
-console.log(`\nmachine: ${os.cpus().length} × ${cpu ? cpu.model : 'cpu'}, Node ${process.version}`)
+console.log(`\nmachine: ${os.cpus().length} × ${cpu ? cpu.model : 'cpu'}, Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`)
 
 // ---- (a) no markers ----
 // Two replies of each size: pure ASCII (a V8 one-byte string) and with a few CJK/accented

@@ -9,7 +9,7 @@ use crate::response::scan;
 use crate::scrub::reasoning_tags::{self, TagMode, Trim};
 use crate::scrub::seed::{self, Fallback, Steps};
 use crate::scrub::seed_config::SanitizerConfig;
-use crate::scrub::splice::{self, Alphabet, Piece, Spliced};
+use crate::scrub::splice::{self, Alphabet, Spliced};
 use crate::scrub::{code_regions, downgraded, minimax_xml, special_tokens};
 use napi::bindgen_prelude::{Either, Utf16String};
 use napi::{Error, JsString, Result, Status};
@@ -70,13 +70,7 @@ fn spliced(
     if out.is_source() {
         return Ok(None);
     }
-    let mut result: Vec<u16> = Vec::with_capacity(out.as_str().len());
-    for piece in out.pieces() {
-        match piece {
-            Piece::Source(r) => result.extend_from_slice(&units[r]),
-            Piece::Inserted(s) => result.extend(s.bytes().map(u16::from)),
-        }
-    }
+    let result = out.to_units(units);
     if result.iter().fold(0, |acc, &u| acc | u) < 0x80 {
         // ASCII: V8 makes a one-byte string of UTF-8 quickly.
         let ascii: Vec<u8> = result.iter().map(|&u| u as u8).collect();
@@ -105,14 +99,14 @@ pub fn strip_model_special_tokens(text: JsString, code_aware: bool) -> Result<Op
     // the proxy is built: the usual reply has `<` but no token.
     let raw = Text::read(text)?;
     let u = raw.units();
-    let token = u
-        .chunks(64)
-        .zip(u.get(1..).unwrap_or(&[]).chunks(64))
-        .any(|(a, b)| {
-            a.iter().zip(b).fold(false, |hit, (&x, &y)| {
-                hit | ((x == 0x3C) & ((y == 0x7C) | (y == 0xFF5C)))
-            })
-        });
+    let token = raw.contains_any(special_tokens::PREFILTER)
+        && u.chunks(64)
+            .zip(u.get(1..).unwrap_or(&[]).chunks(64))
+            .any(|(a, b)| {
+                a.iter().zip(b).fold(false, |hit, (&x, &y)| {
+                    hit | ((x == 0x3C) & ((y == 0x7C) | (y == 0xFF5C)))
+                })
+            });
     if !token {
         return Ok(None);
     }

@@ -14,7 +14,7 @@ use super::minimax_xml::strip_minimax_tool_call_xml;
 use super::reasoning_tags::{strip_reasoning_tags_from_text, TagMode, Trim};
 use super::seed::{sanitize, sanitize_thinking_tags, sanitize_tool_call, Fallback, Steps};
 use super::special_tokens::strip_model_special_tokens;
-use super::splice::{self, Alphabet, Piece, Spliced};
+use super::splice::{self, Alphabet, Spliced};
 use crate::js_text::js_trim;
 use crate::lone_surrogates;
 use crate::response::{clean_response, Mode, Options};
@@ -138,14 +138,7 @@ fn by_proxy(t: &str, f: impl for<'a> Fn(Spliced<'a>) -> Spliced<'a>) -> String {
     let units: Vec<u16> = t.encode_utf16().collect();
     let proxy = splice::proxy(&units);
     let out = f(Spliced::of(&proxy, Alphabet::Proxy));
-    let mut result = Vec::new();
-    for piece in out.pieces() {
-        match piece {
-            Piece::Source(r) => result.extend_from_slice(&units[r]),
-            Piece::Inserted(s) => result.extend(s.bytes().map(u16::from)),
-        }
-    }
-    String::from_utf16(&result).unwrap_or_default()
+    String::from_utf16(&out.to_units(&units)).unwrap_or_default()
 }
 
 proptest! {

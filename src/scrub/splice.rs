@@ -157,6 +157,19 @@ impl<'a> Spliced<'a> {
         })
     }
 
+    /// The text as UTF-16: kept pieces copied from `units` (the source, when this is a proxy of
+    /// it), inserted literals widened (they are ASCII).
+    pub fn to_units(&self, units: &[u16]) -> Vec<u16> {
+        let mut out: Vec<u16> = Vec::with_capacity(self.text.len());
+        for piece in self.pieces() {
+            match piece {
+                Piece::Source(r) => out.extend_from_slice(units.get(r).unwrap_or(&[])),
+                Piece::Inserted(s) => out.extend(s.bytes().map(u16::from)),
+            }
+        }
+        out
+    }
+
     /// A builder of a text derived from this one.
     pub fn builder(&self) -> Builder<'_, 'a> {
         Builder {
