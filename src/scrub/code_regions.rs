@@ -68,9 +68,7 @@ impl CodeRegions {
 /// code. (Code regions start and end at ASCII bytes, so the result is valid UTF-8 wherever the
 /// masked bytes were; multi-byte characters inside code become several `\x01`.)
 pub fn mask(text: &str) -> Option<String> {
-    if memchr::memchr2(b'`', b'~', text.as_bytes()).is_none() {
-        return None;
-    }
+    memchr::memchr2(b'`', b'~', text.as_bytes())?;
     let code = CodeRegions::find(text);
     if code.merged.is_empty() {
         return None;
