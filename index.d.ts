@@ -520,8 +520,16 @@ export interface SanitizeSessionHistoryParams<T extends MessageLike = AgentMessa
    * Without it, no entries are written.
    */
   sessionManager?: SessionManagerLike
-  /** Accepted for OpenClaw compatibility; not used by this function. */
+  /**
+   * The session this history belongs to. When a call has the same `sessionId` and options as a
+   * recent call and its `messages` start with that call's messages (the same objects, `===`: the
+   * agent appended), the pass re-runs only what follows the last point the previous call proved
+   * stable; the result is the full pass's. Sessions are remembered in a bounded LRU (see
+   * {@link configureTranscriptSessions}).
+   */
   sessionId?: string
+  /** `false`: always the full pass, even with a `sessionId`. Default `true`. */
+  incremental?: boolean
   /** See {@link ToolUseResultPairingOptions.preserveErroredAssistantResults}. */
   preserveErroredAssistantResults?: boolean
   /** See {@link ToolUseResultPairingOptions.syntheticToolResultText}. */
@@ -633,6 +641,37 @@ export declare function sanitizeSessionHistory<T extends MessageLike = AgentMess
 export declare function sanitizeSessionHistory<T extends MessageLike = AgentMessage>(
   params: SanitizeSessionHistoryParams<T>,
 ): Array<SanitizedMessage<T>> | SanitizeSessionHistoryReport<T>
+
+/** What {@link createTranscriptSanitizer} returns. */
+export interface TranscriptSanitizer {
+  /**
+   * `sanitizeSessionHistory({...params, messages})`, incremental when `messages` starts with the
+   * previous call's messages (`===`). Always a new array (`{messages, changes}` with `report: true`,
+   * which always takes the full pass).
+   */
+  sanitize<T extends MessageLike = AgentMessage>(messages: readonly T[]): Array<SanitizedMessage<T>>
+}
+
+/**
+ * The incremental `sanitizeSessionHistory` for a caller without a `sessionId`: `params` (all but
+ * `messages`) are checked and fixed once; each `.sanitize(messages)` gives what the full pass gives.
+ * It holds the last input and output arrays (references) and the ids of the stable prefix until
+ * it is garbage-collected.
+ */
+export declare function createTranscriptSanitizer(
+  params?: Omit<SanitizeSessionHistoryParams, 'messages'>,
+): TranscriptSanitizer
+
+/** Settings of the sessions `sanitizeSessionHistory` remembers by `sessionId`. */
+export interface TranscriptSessionsOptions {
+  /** How many sessions are remembered, least recently used dropped first (0: none). Default 32. */
+  maxSessions?: number
+}
+
+/** Sets (any field given) and returns the settings, with the number of sessions remembered now. */
+export declare function configureTranscriptSessions(
+  options?: TranscriptSessionsOptions,
+): { maxSessions: number; sessions: number }
 
 /**
  * One tool-call id in a provider's alphabet (OpenClaw `sanitizeToolCallId`). `strict` (default;
@@ -941,6 +980,13 @@ export type ResponseFormat =
   | 'gemma4'
   | 'bracket_calls'
   | 'command_r'
+  | 'minimax_m3'
+  | 'apertus'
+  | 'nemotron_v2'
+  | 'functionary_v31'
+  | 'functionary_v32'
+  | 'kimi_k3'
+  | 'tool_json'
 
 /** An OpenAI function tool definition, used to type argument values. */
 export interface OpenAIFunctionTool {
@@ -1315,6 +1361,8 @@ export interface ChatCompletionRequest {
   stream?: boolean | null
   stream_options?: unknown
   tool_choice?: unknown
+  /** A gateway's canonical envelope keeps the sampling settings, `stream` and `tool_choice` here. */
+  parameters?: { readonly [setting: string]: unknown }
 }
 
 /** A Responses API message item (`role` + content; `type: 'message'` may be left out in input). */
@@ -1368,6 +1416,8 @@ export interface ResponsesRequest {
   tools?: readonly RequestTool[]
   stream?: boolean | null
   tool_choice?: unknown
+  /** A gateway's canonical envelope keeps the sampling settings, `stream` and `tool_choice` here. */
+  parameters?: { readonly [setting: string]: unknown }
 }
 
 /** An Anthropic Messages API message (blocks: {@link AnthropicContentBlock}). */
@@ -1405,7 +1455,10 @@ export interface ServerToolFollowupCommon {
 /** {@link buildServerToolFollowup}'s parameters for chat completions (the default protocol). */
 export interface ChatFollowupParams<O extends ChatCompletionRequest = ChatCompletionRequest, A extends ChatAssistantMessage = ChatAssistantMessage>
   extends ServerToolFollowupCommon {
-  /** The request as it entered chat processing: kept whole, except `stream`, `stream_options`, `tool_choice` and server tools. */
+  /**
+   * The request as it entered chat processing: kept whole, except `stream`, `stream_options`, `tool_choice` and server
+   * tools. A gateway's canonical envelope `{model, messages, tools, parameters}` loses those three keys from `parameters` too.
+   */
   original: O
   /** The hop-1 assistant message. */
   assistant: A

@@ -7,6 +7,8 @@ import th from './index.js'
 export const {
   resolveTranscriptPolicy,
   sanitizeSessionHistory,
+  createTranscriptSanitizer,
+  configureTranscriptSessions,
   sanitizeToolCallId,
   isValidCloudCodeAssistToolId,
   sanitizeToolCallIdsForCloudCodeAssist,

@@ -53,6 +53,19 @@ describe('buildServerToolFollowup (chat)', () => {
     assert.equal(body.model, 'glm-4.6')
   })
 
+  test("a gateway's canonical envelope {model, messages, tools, parameters}: stream and tool_choice leave parameters too", () => {
+    const parameters = { temperature: 0.2, stream: true, stream_options: { include_usage: true }, tool_choice: 'required', extra: { keep: ['me'] } }
+    const original = deepFreeze({ model: 'glm-4.6', messages: [{ role: 'user', content: '今天有什么新闻？' }], tools: [tool('web_search'), tool('read_file')], parameters })
+    const assistant = { role: 'assistant', content: '', tool_calls: [call('call_1', 'web_search')] }
+    const body = buildServerToolFollowup({ original, assistant, toolResults: [{ toolCallId: 'call_1', name: 'web_search', content: '结果' }] })
+    assert.deepEqual(Object.keys(body.parameters), ['temperature', 'extra'])
+    assert.equal(body.parameters.extra, parameters.extra, 'the other settings are the same objects')
+    assert.equal(original.parameters.stream, true, 'the input is not mutated')
+    // parameters without those keys is carried as the same object.
+    const plain = { model: 'm', messages: [], parameters: { temperature: 1 } }
+    assert.equal(buildServerToolFollowup({ original: plain, assistant, toolResults: [{ toolCallId: 'call_1', name: 'web_search', content: 'x' }] }).parameters, plain.parameters)
+  })
+
   test('parallel calls: one result per call, in call order whatever the result order', () => {
     const assistant = { role: 'assistant', content: null, tool_calls: [call('a', 'web_search'), call('b', 'web_search'), call('c', 'web_search')] }
     const toolResults = [

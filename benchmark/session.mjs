@@ -53,30 +53,55 @@ const base = oc ? rows[0][1] : NaN
 for (const [name, total] of rows) console.log(`| ${name} | ${total.toFixed(1)} | ${oc ? `${(base / total).toFixed(1)}×` : '—'} |`)
 if (!incremental) console.log('\n(no incremental pass in this build: createTranscriptSanitizer is not exported)')
 
-/** µs per call for a turn appending `add` messages to a history of `n`. */
+/**
+ * µs per call for a turn appending `add` messages to a history of `n`, as an agent does it: one
+ * array, grown in place, passed whole each turn. Returns the median and the mean of `steps` turns.
+ */
 async function appendTurn(n, add, call, steps = 100) {
   const all = makeTranscript(n + add * (steps + 1))
-  const arrays = Array.from({ length: steps + 1 }, (_, k) => all.slice(0, n + add * k))
+  const history = all.slice(0, n)
   const run = call()
-  await run(arrays[0])
-  const t0 = process.hrtime.bigint()
-  for (let k = 1; k <= steps; k++) await run(arrays[k])
-  return (ms(t0) * 1000) / steps
+  await run(history)
+  const times = []
+  for (let k = 1; k <= steps; k++) {
+    for (let j = 0; j < add; j++) history.push(all[history.length])
+    const t0 = process.hrtime.bigint()
+    await run(history)
+    times.push(ms(t0) * 1000)
+  }
+  return { median: median(times), mean: times.reduce((a, b) => a + b, 0) / times.length }
 }
 
-console.log('\n### One turn appending 4 messages (µs per call, mean of 100 turns)\n')
-console.log('| history | OpenClaw | full pass | incremental | incremental vs OpenClaw |')
-console.log('| --- | --- | --- | --- | --- |')
+const sanitizer = () => {
+  const s = th.createTranscriptSanitizer(POLICY)
+  return (messages) => s.sanitize(messages)
+}
+
+console.log('\n### One turn appending 4 messages (µs per call: median and mean of the turns)\n')
+console.log('| history | OpenClaw | full pass | incremental (median) | incremental (mean) | incremental vs OpenClaw |')
+console.log('| --- | --- | --- | --- | --- | --- |')
 for (const n of [1000, 10000]) {
   const steps = n >= 10000 ? 30 : 100
-  const theirs = oc ? await appendTurn(n, 4, () => (messages) => oc.fns.sanitizeSessionHistory({ messages, ...OC }), steps) : NaN
+  const theirs = oc ? await appendTurn(n, 4, () => (messages) => oc.fns.sanitizeSessionHistory({ messages, ...OC }), steps) : null
   const ours = await appendTurn(n, 4, () => (messages) => th.sanitizeSessionHistory({ messages, ...POLICY }), steps)
-  const inc = incremental
-    ? await appendTurn(n, 4, () => {
-        const s = th.createTranscriptSanitizer(POLICY)
-        return (messages) => s.sanitize(messages)
-      }, 200)
-    : NaN
-  const f = (x) => (Number.isNaN(x) ? '—' : x.toFixed(0))
-  console.log(`| ${n} | ${f(theirs)} | ${f(ours)} | ${incremental ? inc.toFixed(1) : '—'} | ${oc && incremental ? `${(theirs / inc).toFixed(0)}×` : '—'} |`)
+  const inc = incremental ? await appendTurn(n, 4, sanitizer, 400) : null
+  const f = (x) => (x === null ? '—' : x.median.toFixed(0))
+  const g = (x, k) => (x === null ? '—' : x[k].toFixed(1))
+  console.log(`| ${n} | ${f(theirs)} | ${f(ours)} | ${g(inc, 'median')} | ${g(inc, 'mean')} | ${theirs && inc ? `${(theirs.median / inc.median).toFixed(0)}×` : '—'} |`)
+}
+
+// What one remembered session holds: its two arrays of references (the last input and output,
+// 8 bytes a slot) and, in Rust, the ids of its stable prefix.
+if (incremental) {
+  const { Session } = require('../js/transcript-session.js')
+  console.log('\n### Memory of one remembered session\n')
+  console.log('| history | JS arrays (bytes) | Rust prefix (bytes) | total per message |')
+  console.log('| --- | --- | --- | --- |')
+  for (const n of [1000, 10000]) {
+    const s = new Session('')
+    s.sanitize(makeTranscript(n), { ...POLICY, sessionEntries: null, now: 0 })
+    const js = (s.seen.length + s.out.length) * 8
+    const rust = s.native.heapBytes()
+    console.log(`| ${n} | ${js} | ${rust} | ${((js + rust) / n).toFixed(0)} B |`)
+  }
 }

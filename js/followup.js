@@ -105,6 +105,7 @@ function buildServerToolFollowup(params, options) {
     onMissing: o.onMissing,
     syntheticText: o.syntheticText,
     keys: Object.keys(original),
+    parameterKeys: isObject(original.parameters) ? Object.keys(original.parameters) : null,
     inputIsString,
     tools: Array.isArray(original.tools) ? original.tools.map(toolName) : null,
     historyCalls: h.calls,
@@ -127,6 +128,11 @@ function buildServerToolFollowup(params, options) {
   for (const item of plan.prepend) item.content = list
   const out = {}
   for (const k of Object.keys(original)) if (!plan.drop.includes(k)) out[k] = original[k]
+  if (plan.dropParameters.length > 0) {
+    const parameters = {}
+    for (const k of Object.keys(original.parameters)) if (!plan.dropParameters.includes(k)) parameters[k] = original.parameters[k]
+    out.parameters = parameters
+  }
   if (plan.keepTools !== null) out.tools = plan.keepTools.map((i) => original.tools[i])
   out[listKey] = [...plan.prepend, ...(inputIsString ? [] : list), ...(plan.appendAssistant ? assistantItems : []), ...plan.append]
   return out

@@ -5,7 +5,8 @@
 const native = require('../binding.js')
 const { run } = require('./run.js')
 const { OPTIONS, pick } = require('./options.js')
-const { fail } = require('./args.js')
+const { fail, toJson } = require('./args.js')
+const sessions = require('./transcript-session.js')
 
 /** The plan's extra fields, with `added` (output positions) turned into the messages themselves. */
 function extra(result) {
@@ -71,16 +72,53 @@ function resolveTranscriptPolicy(params) {
   return JSON.parse(native.resolveTranscriptPolicyJson(str(p.provider), str(p.modelApi), str(p.modelId)))
 }
 
-function sanitizeSessionHistory(params) {
+function checkedParams(params) {
   if (params === null || typeof params !== 'object') throw new TypeError(`params: expected an object, got ${params === null ? 'null' : typeof params}`)
-  const entries = sessionEntries(params.sessionManager)
-  const o = pick(params, OPTIONS.sanitizeSessionHistory, 'params')
-  const r = run('sanitizeSessionHistory', params.messages, { ...o, sessionEntries: entries, now: Date.now() })
-  appendEntries(params.sessionManager, r.plan.entries)
+  return pick(params, OPTIONS.sanitizeSessionHistory, 'params')
+}
+
+/**
+ * One pass of sanitizeSessionHistory with checked options `o`: incremental through `session`
+ * (js/transcript-session.js) when given and no report was asked for (a report's paths are the
+ * whole history's), else the full pass.
+ */
+function historyPass(messages, o, sessionManager, warn, session) {
+  const entries = sessionEntries(sessionManager)
+  const options = { ...o, sessionEntries: entries, now: Date.now() }
+  const r = session !== null && o.report !== true ? session.sanitize(messages, options) : run('sanitizeSessionHistory', messages, options)
+  appendEntries(sessionManager, r.plan.entries)
   const x = r.plan.extra || {}
-  if (x.warnings && typeof params.warn === 'function') for (const w of x.warnings) params.warn(w)
-  const messages = r.messages === params.messages ? params.messages.slice() : r.messages
-  return o.report === true ? { messages, changes: r.plan.changes || [] } : messages
+  if (x.warnings && typeof warn === 'function') for (const w of x.warnings) warn(w)
+  const out = r.messages === messages ? messages.slice() : r.messages
+  return o.report === true ? { messages: out, changes: r.plan.changes || [] } : out
+}
+
+function sanitizeSessionHistory(params) {
+  const o = checkedParams(params)
+  const incremental = o.sessionId !== undefined && o.incremental !== false && o.report !== true
+  const session = incremental ? sessions.session(o.sessionId, toJson(o, 'params')) : null
+  return historyPass(params.messages, o, params.sessionManager, params.warn, session)
+}
+
+/**
+ * sanitizeSessionHistory for one session without a sessionId: `params` as sanitizeSessionHistory
+ * takes them, minus the messages, fixed at creation; `.sanitize(messages)` runs the pass,
+ * incrementally when `messages` extends the previous call's.
+ */
+function createTranscriptSanitizer(params) {
+  const o = checkedParams(params)
+  const { sessionManager, warn } = params
+  const session = o.incremental === false ? null : new sessions.Session('')
+  return {
+    sanitize(messages) {
+      return historyPass(messages, o, sessionManager, warn, session)
+    },
+  }
+}
+
+/** `{ maxSessions }` for sanitizeSessionHistory's remembered sessions; returns the settings. */
+function configureTranscriptSessions(options) {
+  return sessions.configure(pick(options, OPTIONS.transcriptSessions, 'options'))
 }
 
 /** `mode` of the id functions: 'strict9', or 'strict' (the default, as for any other string, as in OpenClaw). */
@@ -178,6 +216,8 @@ function isValidCloudCodeAssistToolId(id, mode) {
 module.exports = {
   resolveTranscriptPolicy,
   sanitizeSessionHistory,
+  createTranscriptSanitizer,
+  configureTranscriptSessions,
   sanitizeToolCallId,
   isValidCloudCodeAssistToolId,
   sanitizeToolCallIdsForCloudCodeAssist,

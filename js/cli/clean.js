@@ -23,7 +23,8 @@ goes to stdout as it is (on a terminal, a final newline is added when it has non
                   kimi_k2, llama3_json, pythonic, llama4_pythonic, mistral, gpt_oss, step3,
                   hunyuan_a13b, ernie45, longcat, internlm2, phi4_mini, granite,
                   granite_20b_fc, xlam, jamba, olmo3, gigachat3, deepseek_v4, gemma4, bracket_calls,
-                  command_r
+                  command_r, minimax_m3, apertus, nemotron_v2, functionary_v31, functionary_v32,
+                  kimi_k3, tool_json
   --model M       the model that wrote it ("provider/model-id"); picks formats read only
                   for that model (Llama JSON, pythonic, ...) and R1-style reasoning
   --tools FILE    a JSON array of tool definitions (OpenAI or Anthropic); values of the

@@ -29,6 +29,9 @@ pub struct Followup {
     pub synthetic_text: Option<String>,
     /// Top-level keys of `original`, in order.
     pub keys: Vec<String>,
+    /// Keys of `original.parameters` when it is an object: the canonical chat envelope of a
+    /// gateway (`{model, messages, tools, parameters}`) keeps `stream` and `tool_choice` there.
+    pub parameter_keys: Option<Vec<String>>,
     /// Responses only: `original.input` is a string (it becomes a user message item).
     pub input_is_string: bool,
     /// The name of each entry of `original.tools` (`None` when it has none).
@@ -47,6 +50,8 @@ pub struct Followup {
 pub struct Plan {
     /// Keys of `original` not copied (`tools` too when only server tools were in it).
     pub drop: Vec<&'static str>,
+    /// Keys of `original.parameters` not copied (the follow-up gets a copy without them).
+    pub drop_parameters: Vec<&'static str>,
     /// Indices of `original.tools` kept (`None`: the key is absent or not an array).
     pub keep_tools: Option<Vec<usize>>,
     /// Responses: the item that replaces a string `input`.
@@ -76,11 +81,15 @@ pub const DROPPED_KEYS: &[&str] = &["stream", "stream_options", "tool_choice"];
 /// Decides the follow-up request.
 pub fn plan(f: &Followup) -> Result<Plan, PairingError> {
     let order = pairing::order(f)?;
-    let mut drop: Vec<&'static str> = DROPPED_KEYS
-        .iter()
-        .copied()
-        .filter(|k| f.keys.iter().any(|have| have == k))
-        .collect();
+    let present = |keys: &[String]| -> Vec<&'static str> {
+        DROPPED_KEYS
+            .iter()
+            .copied()
+            .filter(|k| keys.iter().any(|have| have == k))
+            .collect()
+    };
+    let mut drop = present(&f.keys);
+    let drop_parameters = f.parameter_keys.as_deref().map(present).unwrap_or_default();
     let mut keep_tools = f.tools.as_ref().map(|names| {
         names
             .iter()
@@ -106,6 +115,7 @@ pub fn plan(f: &Followup) -> Result<Plan, PairingError> {
     let (append, fills) = f.protocol.result_messages(&order, text);
     Ok(Plan {
         drop,
+        drop_parameters,
         keep_tools,
         prepend,
         append_assistant: order.append_assistant,
@@ -118,6 +128,7 @@ pub fn plan(f: &Followup) -> Result<Plan, PairingError> {
 pub fn plan_to_json(p: &Plan) -> Value {
     json!({
         "drop": p.drop,
+        "dropParameters": p.drop_parameters,
         "keepTools": p.keep_tools,
         "prepend": p.prepend,
         "appendAssistant": p.append_assistant,
@@ -156,6 +167,10 @@ pub fn followup_from_json(v: &Value) -> Result<Followup, String> {
         synthesize: v.get("onMissing").and_then(Value::as_str) == Some("synthesize"),
         synthetic_text: v.get("syntheticText").and_then(opt_str),
         keys: strings(v.get("keys")),
+        parameter_keys: v
+            .get("parameterKeys")
+            .filter(|k| k.is_array())
+            .map(|k| strings(Some(k))),
         input_is_string: v.get("inputIsString").and_then(Value::as_bool) == Some(true),
         tools: v
             .get("tools")

@@ -156,3 +156,24 @@ fn a_tool_list_of_server_tools_only_is_dropped() {
     assert_eq!(p.keep_tools, None);
     assert_eq!(p.drop, vec!["stream", "tool_choice", "tools"]);
 }
+
+#[test]
+fn the_canonical_envelope_loses_stream_and_tool_choice_from_its_parameters() {
+    let mut f = chat(&[("a", "web_search")], &["a"]);
+    f.keys = vec!["model".into(), "messages".into(), "parameters".into()];
+    f.parameter_keys = Some(vec![
+        "temperature".into(),
+        "tool_choice".into(),
+        "stream".into(),
+        "stream_options".into(),
+    ]);
+    let p = plan(&f).expect("plan");
+    assert!(p.drop.is_empty());
+    assert_eq!(
+        p.drop_parameters,
+        vec!["stream", "stream_options", "tool_choice"]
+    );
+    // `parameters` that is not an object (or absent) is left to be copied as it is.
+    f.parameter_keys = None;
+    assert!(plan(&f).expect("plan").drop_parameters.is_empty());
+}

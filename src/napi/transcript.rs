@@ -2,6 +2,8 @@
 //! transcript function of the JS API.
 
 use super::source::HandleSource;
+use crate::transcript::incremental::{self, Prefix};
+use crate::transcript::model::Msg;
 use crate::transcript::{ops, skeleton, Ctx, FIELD_NAMES};
 use napi::bindgen_prelude::{Array, Either, Float64Array, Float64ArraySlice, Latin1String};
 use napi::{Error, Result, Status};
@@ -28,6 +30,8 @@ pub struct TranscriptAnswer {
     pub plan: Option<Float64Array>,
     /// The plan's new string values, each preceded by U+001F.
     pub texts: Option<Either<String, Latin1String>>,
+    /// For a session's pass: where its cut now lies, or that it must fall back.
+    pub session: Option<SessionStep>,
 }
 
 /// The texts as a JS string. All-ASCII texts (re-encoded image payloads are megabytes of base64)
@@ -49,24 +53,43 @@ pub fn run_transcript(
     strs: String,
     op: String,
     config: String,
-    mut out: Float64Array,
+    out: Float64Array,
 ) -> Result<TranscriptAnswer> {
-    let cfg: Value = serde_json::from_str(&config).map_err(|e| invalid(format!("options: {e}")))?;
+    let cfg = parse_config(&config)?;
     let mut msgs = skeleton::parse(&nums, &strs).map_err(invalid)?;
     let input_len = msgs.len();
     let source = HandleSource { messages };
-    let report = cfg.get("report").and_then(Value::as_bool).unwrap_or(false);
-    let mut ctx = Ctx::new(&source, report);
+    let mut ctx = Ctx::new(&source, reported(&cfg));
     let result = ops::run(&op, &cfg, &mut msgs, &mut ctx).map_err(invalid)?;
+    Ok(answer(&msgs, input_len, &ctx, &result, out))
+}
+
+fn parse_config(config: &str) -> Result<Value> {
+    serde_json::from_str(config).map_err(|e| invalid(format!("options: {e}")))
+}
+
+fn reported(cfg: &Value) -> bool {
+    cfg.get("report").and_then(Value::as_bool).unwrap_or(false)
+}
+
+/// The answer to JS: the plan's numbers go into `out` when they fit.
+fn answer(
+    msgs: &[Msg],
+    input_len: usize,
+    ctx: &Ctx,
+    result: &ops::OpOutput,
+    mut out: Float64Array,
+) -> TranscriptAnswer {
     let buf = PLAN_NUMS.with(|b| std::mem::take(&mut *b.borrow_mut()));
-    let (json, plan) = ops::response_json(&msgs, input_len, &ctx, &result, buf);
+    let (json, plan) = ops::response_json(msgs, input_len, ctx, result, buf);
     let Some((plan, texts)) = plan else {
-        return Ok(TranscriptAnswer {
+        return TranscriptAnswer {
             json,
             plan_len: 0,
             plan: None,
             texts: None,
-        });
+            session: None,
+        };
     };
     let len = plan.len();
     let answer = if len <= out.len() {
@@ -82,6 +105,7 @@ pub fn run_transcript(
             plan_len: len as u32,
             plan: None,
             texts: Some(texts_value(texts)),
+            session: None,
         }
     } else {
         TranscriptAnswer {
@@ -89,10 +113,106 @@ pub fn run_transcript(
             plan_len: len as u32,
             plan: Some(Float64Array::new(plan.clone())),
             texts: Some(texts_value(texts)),
+            session: None,
         }
     };
     PLAN_NUMS.with(|b| *b.borrow_mut() = plan);
-    Ok(answer)
+    answer
+}
+
+/// What the pass of one session remembers between calls (see `transcript::incremental`): the
+/// prefix before the last proven cut. The JS side keeps one per session, in a bounded LRU.
+#[napi(js_name = "TranscriptSessionNative")]
+pub struct TranscriptSession {
+    prefix: Option<Prefix>,
+}
+
+#[napi]
+impl TranscriptSession {
+    #[napi(constructor)]
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Self {
+        TranscriptSession { prefix: None }
+    }
+
+    /// The Rust-side memory this session holds (bytes, approximate).
+    #[napi(js_name = "heapBytes")]
+    pub fn heap_bytes(&self) -> u32 {
+        self.prefix.as_ref().map_or(0, |p| p.heap_bytes() as u32)
+    }
+}
+
+/// Where a session's pass left its cut: input messages `..cut` and output messages `..out` are
+/// the prefix the next call reuses (`cut` 0: none).
+#[napi(object)]
+pub struct SessionStep {
+    pub fallback: bool,
+    pub cut: u32,
+    pub out: u32,
+}
+
+/// `sanitizeSessionHistory` for a session: with `start` 0, the full pass over `messages`; with
+/// `start` the session's cut, the pass over the suffix `messages` (the history from the cut on),
+/// answering `session.fallback` when it cannot be proven equal to the full pass.
+#[napi(catch_unwind, js_name = "runTranscriptSession")]
+pub fn run_transcript_session(
+    session: &mut TranscriptSession,
+    messages: Array,
+    nums: Float64ArraySlice,
+    strs: String,
+    config: String,
+    start: u32,
+    out: Float64Array,
+) -> Result<TranscriptAnswer> {
+    let prior = if start == 0 {
+        None
+    } else {
+        match session.prefix.take() {
+            Some(p) if p.cut == start as usize => Some(p),
+            _ => return Ok(fallback()),
+        }
+    };
+    let cfg = parse_config(&config)?;
+    let mut msgs = skeleton::parse(&nums, &strs).map_err(invalid)?;
+    let input_len = msgs.len();
+    let source = HandleSource { messages };
+    let mut ctx = Ctx::new(&source, reported(&cfg));
+    let params = ops::history_params(&cfg);
+    let Ok((h, prefix)) = incremental::sanitize_tracked(&mut msgs, &mut ctx, &params, prior) else {
+        return Ok(fallback());
+    };
+    let mut result = ops::OpOutput {
+        entries: h.entries,
+        ..ops::OpOutput::default()
+    };
+    if !h.warnings.is_empty() {
+        result
+            .extra
+            .insert("warnings".into(), serde_json::json!(h.warnings));
+    }
+    let step = SessionStep {
+        fallback: false,
+        cut: prefix.as_ref().map_or(0, |p| p.cut as u32),
+        out: prefix.as_ref().map_or(0, |p| p.out as u32),
+    };
+    session.prefix = prefix;
+    let mut a = answer(&msgs, input_len, &ctx, &result, out);
+    a.session = Some(step);
+    Ok(a)
+}
+
+fn fallback() -> TranscriptAnswer {
+    TranscriptAnswer {
+        json: String::from("{}"),
+        plan_len: 0,
+        plan: None,
+        texts: None,
+        session: Some(SessionStep {
+            fallback: true,
+            cut: 0,
+            out: 0,
+        }),
+    }
 }
 
 /// The field names the plan sends as indices (js/codec.js reads them once).

@@ -4,7 +4,10 @@
 //! either `<|START_ACTION|>[{"tool_call_id": "0", "tool_name": "f", "parameters": {…}}, …]<|END_ACTION|>`
 //! or `<|START_RESPONSE|>text<|END_RESPONSE|>`. The action list is read by
 //! [`super::json_calls`] (its `tool_name` key is read as the name); the response tokens are removed
-//! and the text between them kept. The tokens are special, so `auto` detects them.
+//! and the text between them kept. The tokens are special, so `auto` detects them. Checked against
+//! llama.cpp's Command-R7B parser, which documents the same reply
+//! (`<|START_THINKING|>…<|END_THINKING|><|START_ACTION|>[{"tool_call_id":"1","tool_name":"func","parameters":{}}]<|END_ACTION|>`);
+//! a single action object instead of the list is read too.
 
 use super::json_calls::{parse_tagged, Body, Close, Tagged};
 use super::{Ctx, Parsed};

@@ -5,10 +5,11 @@
 //! 4.7, DeepSeek V3 and V3.1).
 
 use super::{
-    bracket_calls, command_r, deepseek_v3, deepseek_v32, ernie45, gemma4, gigachat3, glm45,
-    gpt_oss, granite, granite_20b_fc, hermes, hunyuan_a13b, internlm2, jamba, kimi_k2, llama3_json,
-    llama4_pythonic, longcat, minimax_m1, minimax_m2, mistral, olmo3, phi4_mini, pythonic,
-    qwen3_coder, seed_oss, step3, xlam, Ctx, Parsed,
+    apertus, bracket_calls, command_r, deepseek_v3, deepseek_v32, ernie45, functionary, gemma4,
+    gigachat3, glm45, gpt_oss, granite, granite_20b_fc, hermes, hunyuan_a13b, internlm2, jamba,
+    kimi_k2, kimi_k3, llama3_json, llama4_pythonic, longcat, minimax_m1, minimax_m2, minimax_m3,
+    mistral, nemotron_v2, olmo3, phi4_mini, pythonic, qwen3_coder, seed_oss, step3, tool_json,
+    xlam, Ctx, Parsed,
 };
 
 /// The format names this module implements.
@@ -25,6 +26,7 @@ pub const FORMATS: &[&str] = &[
     "deepseek_v32",
     "deepseek_v4",
     "kimi_k2",
+    "kimi_k3",
     "llama3_json",
     "pythonic",
     "llama4_pythonic",
@@ -45,6 +47,12 @@ pub const FORMATS: &[&str] = &[
     "gemma4",
     "bracket_calls",
     "command_r",
+    "minimax_m3",
+    "apertus",
+    "nemotron_v2",
+    "functionary_v31",
+    "functionary_v32",
+    "tool_json",
 ];
 
 /// A tool-call family: the unit of detection and parsing.
@@ -62,6 +70,8 @@ pub enum Family {
     /// DeepSeek V3.2's DSML.
     DeepSeekV32,
     KimiK2,
+    /// Kimi K3's XTML channels.
+    KimiK3,
     Llama3Json,
     Pythonic,
     Llama4Pythonic,
@@ -85,6 +95,18 @@ pub enum Family {
     BracketCalls,
     /// Cohere's `<|START_ACTION|>[…]<|END_ACTION|>`.
     CommandR,
+    /// MiniMax-M3's `]<]minimax[>[<tool_call>` with key-named parameter elements.
+    MinimaxM3,
+    /// Apertus' `<|tools_prefix|>[{"NAME": {…}}]<|tools_suffix|>`.
+    Apertus,
+    /// Nemotron's `<TOOLCALL>[…]</TOOLCALL>`.
+    NemotronV2,
+    /// Functionary v3.1's `<function=NAME>{…}</function>` (read only when named).
+    FunctionaryV31,
+    /// Functionary v3.2's `>>>NAME\n{…}` (read only when named).
+    FunctionaryV32,
+    /// Bare JSON calls naming an offered tool, for any model ([`tool_json`]).
+    ToolJson,
 }
 
 impl Family {
@@ -100,6 +122,7 @@ impl Family {
             "deepseek_v3" | "deepseek_v31" => Family::DeepSeek,
             "deepseek_v32" | "deepseek_v4" => Family::DeepSeekV32,
             "kimi_k2" => Family::KimiK2,
+            "kimi_k3" => Family::KimiK3,
             "llama3_json" => Family::Llama3Json,
             "pythonic" => Family::Pythonic,
             "llama4_pythonic" => Family::Llama4Pythonic,
@@ -120,6 +143,12 @@ impl Family {
             "gemma4" => Family::Gemma4,
             "bracket_calls" => Family::BracketCalls,
             "command_r" => Family::CommandR,
+            "minimax_m3" => Family::MinimaxM3,
+            "apertus" => Family::Apertus,
+            "nemotron_v2" => Family::NemotronV2,
+            "functionary_v31" => Family::FunctionaryV31,
+            "functionary_v32" => Family::FunctionaryV32,
+            "tool_json" => Family::ToolJson,
             _ => return None,
         })
     }
@@ -132,7 +161,9 @@ impl Family {
     /// `olmo3`, xLAM → `xlam`, Granite-20B-FunctionCalling → `granite_20b_fc`, other Granite →
     /// `granite`, ERNIE → `ernie45`, Jamba → `jamba`, Hunyuan → `hunyuan_a13b`, MiniMax-M1 →
     /// `minimax_m1`, DeepSeek-V3.2 (not V3.2-Exp, which writes V3.1's form) → `deepseek_v32`,
-    /// gpt-oss → `gpt_oss`, the Mistral family (Mistral, Mixtral, Magistral, Devstral, Ministral,
+    /// gpt-oss → `gpt_oss`, MiniMax-M3 → `minimax_m3`, Nemotron → `nemotron_v2`, Apertus →
+    /// `apertus`, Functionary → `functionary_v31` (ids with `v3.1`) or `functionary_v32`, the
+    /// Mistral family (Mistral, Mixtral, Magistral, Devstral, Ministral,
     /// Codestral) → `mistral`, and Qwen3-Coder, Seed-OSS, Step-3, LongCat, InternLM, Phi-4-mini,
     /// GigaChat by name.
     pub fn from_model(model: &str) -> Option<Family> {
@@ -140,10 +171,23 @@ impl Family {
         let has = |s: &[&str]| s.iter().any(|p| m.contains(p));
         Some(if has(&["qwen"]) && has(&["coder"]) {
             Family::Qwen3Coder
+        } else if has(&["functionary"]) {
+            if has(&["v3.1", "v3-1", "v31"]) {
+                Family::FunctionaryV31
+            } else {
+                Family::FunctionaryV32
+            }
         } else if has(&["seed-oss", "seed_oss"]) {
             Family::SeedOss
         } else if has(&["minimax-m1", "minimax_m1"]) {
             Family::MinimaxM1
+        } else if has(&["minimax-m3", "minimax_m3"]) {
+            Family::MinimaxM3
+        } else if has(&["nemotron"]) && !has(&["nemotron-70b"]) {
+            // Not Llama-3.1-Nemotron-70B-Instruct (2024), which writes Llama 3.1's JSON.
+            Family::NemotronV2
+        } else if has(&["apertus"]) {
+            Family::Apertus
         } else if has(&["deepseek-v4", "deepseek_v4"])
             || (has(&["deepseek-v3.2", "deepseek_v3.2", "deepseek-v32"]) && !has(&["exp"]))
         {
@@ -207,6 +251,7 @@ impl Family {
                 | Family::Granite
                 | Family::GptOss
                 | Family::Gemma4
+                | Family::FunctionaryV32
         )
     }
 }
@@ -232,6 +277,7 @@ fn parse_family_raw(family: Family, text: &str, cx: &Ctx) -> Parsed {
         Family::DeepSeek => deepseek_v3::parse(text, cx),
         Family::DeepSeekV32 => deepseek_v32::parse(text, cx),
         Family::KimiK2 => kimi_k2::parse(text, cx),
+        Family::KimiK3 => kimi_k3::parse(text, cx),
         Family::Llama3Json => llama3_json::parse(text, cx),
         Family::Pythonic => pythonic::parse(text, cx),
         Family::Llama4Pythonic => llama4_pythonic::parse(text, cx),
@@ -252,5 +298,11 @@ fn parse_family_raw(family: Family, text: &str, cx: &Ctx) -> Parsed {
         Family::Gemma4 => gemma4::parse(text, cx),
         Family::BracketCalls => bracket_calls::parse(text, cx),
         Family::CommandR => command_r::parse(text, cx),
+        Family::MinimaxM3 => minimax_m3::parse(text, cx),
+        Family::Apertus => apertus::parse(text, cx),
+        Family::NemotronV2 => nemotron_v2::parse(text, cx),
+        Family::FunctionaryV31 => functionary::parse_v31(text, cx),
+        Family::FunctionaryV32 => functionary::parse_v32(text, cx),
+        Family::ToolJson => tool_json::parse(text, cx),
     }
 }

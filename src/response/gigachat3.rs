@@ -1,10 +1,22 @@
-//! GigaChat3 (Sber) calls (reference §21): `function call<|role_sep|>\n{"name": …, "arguments": {…}}`.
-//! `<|role_sep|>` is a special token and the words before it are fixed, so `auto` detects the
-//! form. There is no closing marker: the block ends with the JSON, and text after it is kept.
-//! Bodies are read by [`super::json_calls`].
+//! GigaChat (Sber) calls, in two forms:
+//!
+//! - GigaChat3 (reference §21): `function call<|role_sep|>\n{"name": …, "arguments": {…}}`.
+//!   `<|role_sep|>` is a special token and the words before it are fixed, so `auto` detects the
+//!   form. There is no closing marker: the block ends with the JSON, and text after it is kept.
+//!   Bodies are read by [`super::json_calls`].
+//! - GigaChat 3.5's "chatml v5" template (llama.cpp `models/templates/GigaChat3.5.jinja`) renders
+//!   calls in GCML, DSML's grammar under its own word: `<｜GCML｜tool_calls>` around
+//!   `<｜GCML｜invoke name="f">` and `<｜GCML｜parameter name="k" string="true|false">`, a string
+//!   value as written and any other value as JSON. The full-width-bar tags are special tokens,
+//!   detected in `auto`. Its reasoning is `<think>…</think>`, opened in the prompt only when the
+//!   caller asks for reasoning.
+
+use serde_json::{Map, Value};
 
 use super::json_calls::{parse_tagged, Body, Close, Tagged};
-use super::{Ctx, Parsed};
+use super::typing::{param_schema, type_value, Style};
+use super::xml_invoke::{blocks, invokes, Tags, Wrappers};
+use super::{Ctx, Parsed, RawCall};
 
 const SPEC: Tagged = Tagged {
     name: "gigachat3",
@@ -14,8 +26,57 @@ const SPEC: Tagged = Tagged {
     glued: false,
 };
 
-pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
-    parse_tagged(text, &SPEC)
+pub const GCML_OPEN: &str = "<｜GCML｜tool_calls>";
+const GCML_TAGS: Tags = Tags {
+    invoke: "<｜GCML｜invoke",
+    invoke_end: "</｜GCML｜invoke>",
+    param: "<｜GCML｜parameter",
+    param_end: "</｜GCML｜parameter>",
+};
+const GCML_WRAPPERS: Wrappers = Wrappers {
+    section: (GCML_OPEN, "</｜GCML｜tool_calls>"),
+    call: None,
+};
+
+pub fn parse(text: &str, cx: &Ctx) -> Parsed {
+    let mut out = parse_tagged(text, &SPEC);
+    if text.contains("GCML") {
+        let name = SPEC.name;
+        let gcml = blocks(
+            text,
+            &GCML_WRAPPERS,
+            &GCML_TAGS,
+            name,
+            &mut out.problems,
+            |body, pr| {
+                invokes(body, &GCML_TAGS, name, pr)
+                    .into_iter()
+                    .map(|inv| {
+                        let mut args = Map::new();
+                        for p in &inv.params {
+                            let v = if p.string == Some("true") {
+                                Value::String(p.value.to_owned())
+                            } else {
+                                serde_json::from_str(p.value).unwrap_or_else(|_| {
+                                    let schema = param_schema(cx.tools, inv.name, p.name);
+                                    type_value(p.value, schema, Style::Schema { minimax: false })
+                                })
+                            };
+                            args.insert(p.name.to_owned(), v);
+                        }
+                        RawCall {
+                            name: inv.name.to_owned(),
+                            arguments: Value::Object(args).to_string(),
+                            id: None,
+                        }
+                    })
+                    .collect()
+            },
+        );
+        out.blocks.extend(gcml);
+        out.set_format_if_calls(name);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -50,5 +111,16 @@ mod tests {
         assert!(c.tool_calls.is_empty());
         assert_eq!(c.content, t);
         assert_eq!(c.problems.len(), 1);
+    }
+
+    #[test]
+    fn gcml_grows_linearly_on_unclosed_tags() {
+        super::super::linearity::assert_linear(
+            "gigachat3",
+            "<｜GCML｜tool_calls><｜GCML｜invoke name=\"f\"><｜GCML｜parameter name=\"a\" string=\"true\">",
+            &|t| {
+                run(t, None, None, None);
+            },
+        );
     }
 }

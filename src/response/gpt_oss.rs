@@ -19,7 +19,12 @@
 //! With the markers stripped by the server, the same reply reads
 //! `analysisThinking…assistantcommentary to=functions.read_file json{"files": []}…assistantfinalAnswer`.
 //! That form is plain text, so it is read only when `options.model` names gpt-oss or `format` is
-//! `gpt_oss` (this parser then reads both forms); the marker form is detected in `auto`.
+//! `gpt_oss` (this parser then reads both forms); the marker form is detected in `auto`. For any
+//! other model the stripped call is read only when the evidence is strong: `to=functions.NAME`
+//! where NAME is one of `options.tools`, then the header's own words (`commentary`, `json`) and a
+//! complete JSON object; its header words before it (`assistant`, `commentary`, in either order:
+//! `assistant to=functions.exec_command commentary json{…}` is how Codex users saw it) go with it.
+//! Without tools, or naming no offered tool, the words are text.
 
 use std::sync::LazyLock;
 
@@ -39,7 +44,7 @@ const ENDS: [&str; 3] = ["<|call|>", "<|end|>", "<|return|>"];
 static RECIPIENT: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"to=([^\s<]+)").expect("static regex"));
 static STRIPPED_CALL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:assistant|\A\s*)commentary\s+to=([A-Za-z_][\w.\-]*)\s*(?:<\|constrain\|>)?\s*(?:json)?\s*")
+    Regex::new(r"(?:assistant\s*|\A\s*)(?:commentary\s+)?to=([A-Za-z_][\w.\-]*)[^{\n]{0,64}\s*\{")
         .expect("static regex")
 });
 
@@ -69,6 +74,47 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
     out
 }
 
+/// The longest start a continued header may have (whitespace, `to=`, a recipient, spaces), so a
+/// stream holds at most this much back while it waits for the `<|channel|>`.
+const MAX_LEAD: usize = 256;
+
+/// Where the first `<|channel|>` is when the reply starts with a recipient and nothing else before
+/// it (` to=functions.NAME<|channel|>…`: the prompt ended with `<|start|>assistant`).
+pub(crate) fn continued_header(text: &str) -> Option<usize> {
+    let at = text.find(CHANNEL)?;
+    lead_is_recipient(&text[..at]).then_some(at)
+}
+
+/// Whether `s` is whitespace, `to=`, a recipient and spaces: the start of a header whose
+/// `<|start|>assistant` was in the prompt.
+pub(crate) fn lead_is_recipient(s: &str) -> bool {
+    s.len() <= MAX_LEAD
+        && s.trim_start()
+            .strip_prefix("to=")
+            .map(|r| r.trim_end_matches([' ', '\t']))
+            .is_some_and(|name| !name.is_empty() && !name.contains(not_in_name))
+}
+
+/// Characters that end a recipient (a code span's backtick or tilde never belongs to one).
+fn not_in_name(c: char) -> bool {
+    c.is_whitespace() || matches!(c, '<' | '`' | '~')
+}
+
+/// Whether the start of a reply `s` may still become a continued header (a stream holds it back
+/// until its `<|channel|>` or other text decides).
+pub(crate) fn may_continue_header(s: &str) -> bool {
+    if s.len() > MAX_LEAD {
+        return false;
+    }
+    let t = s.trim_start();
+    let Some(r) = t.strip_prefix("to=") else {
+        return "to=".starts_with(t);
+    };
+    let name_end = r.find(not_in_name).unwrap_or(r.len());
+    let rest = r[name_end..].trim_start_matches([' ', '\t']);
+    rest.starts_with(CHANNEL) || CHANNEL.starts_with(rest)
+}
+
 fn name_of(recipient: &str) -> &str {
     recipient.strip_prefix("functions.").unwrap_or(recipient)
 }
@@ -79,12 +125,18 @@ fn marked(text: &str, out: &mut Parsed) {
     let mut channels = Finder::new(CHANNEL);
     let mut messages = Finder::new(MESSAGE);
     let mut ends = ENDS.map(Finder::new);
+    let lead = continued_header(text);
     let mut at = 0;
-    while let Some(start) = [starts.find(text, at), channels.find(text, at)]
+    while let Some(mut start) = [starts.find(text, at), channels.find(text, at)]
         .into_iter()
         .flatten()
         .min()
     {
+        // The reply continues a header the prompt began (`<|start|>assistant`): its recipient
+        // comes before the first `<|channel|>`.
+        if lead == Some(start) {
+            start = 0;
+        }
         let next_start = starts.find(text, start + 1).unwrap_or(text.len());
         let Some(msg) = messages.find(text, start).filter(|&m| m < next_start) else {
             // A header with no message (`<|start|>assistant` left before a removed analysis):
@@ -191,7 +243,8 @@ fn stripped(text: &str, out: &mut Parsed) {
     out.blocks = extra.blocks;
 }
 
-/// `(start, json start, name)` of each stripped call header followed by a JSON object.
+/// `(start, json start, name)` of each stripped call header followed by a JSON object (the
+/// header's words, and whatever else the line holds before the `{`, go with the call).
 fn stripped_calls(text: &str) -> Vec<(usize, usize, &str)> {
     STRIPPED_CALL
         .captures_iter(text)
@@ -199,11 +252,7 @@ fn stripped_calls(text: &str) -> Vec<(usize, usize, &str)> {
             let all = c.get(0)?;
             let name = name_of(c.get(1)?.as_str());
             let lead = all.as_str().len() - all.as_str().trim_start().len();
-            (text.as_bytes().get(all.end()) == Some(&b'{')).then_some((
-                all.start() + lead,
-                all.end(),
-                name,
-            ))
+            Some((all.start() + lead, all.end() - 1, name))
         })
         .collect()
 }
@@ -262,5 +311,21 @@ mod tests {
         assert_eq!(c.tool_calls[0].arguments, "{\"a\":");
         assert!(c.problems.len() >= 2);
         assert_eq!(c.content, "");
+    }
+
+    #[test]
+    fn continued_header_is_bounded_and_linear_when_streamed() {
+        use super::super::stream::StreamCleaner;
+        use super::super::Options;
+        // A reply that starts like a recipient but never reaches its channel: the stream holds
+        // back at most the lead, so pushing it in small pieces stays linear.
+        let make = |n: usize| format!(" to=functions.{}", "a".repeat(n));
+        super::super::linearity::assert_grows_linearly("gpt_oss continued header", &make, &|t| {
+            let mut s = StreamCleaner::new(Options::default());
+            for piece in t.as_bytes().chunks(64) {
+                let _ = s.push(std::str::from_utf8(piece).unwrap_or(""));
+            }
+            let _ = s.finish();
+        });
     }
 }

@@ -7,6 +7,11 @@
 //! without `functions.`. An id without `:<digits>` is skipped (reported). A bare counter id (`0`)
 //! takes its name from the only tool offered, or from the one tool whose schema has every argument
 //! key; its id is then written `functions.NAME:IDX`. Invalid JSON arguments are kept as written.
+//!
+//! Servers that drop some special tokens leave calls with only part of their markup: a lone
+//! `<|tool_call_begin|>` call without its section is read as above; a call whose
+//! `<|tool_call_begin|>` is gone too, `functions.NAME:IDX<|tool_call_argument_begin|>{…}`, is read
+//! when its id is written in full right before the argument token ([`bare_id_start`]).
 
 use std::sync::LazyLock;
 
@@ -23,13 +28,67 @@ const SECTION_BEGINS: [&str; 2] = [
 ];
 const SECTION_ENDS: [&str; 2] = ["<|tool_calls_section_end|>", "<|tool_call_section_end|>"];
 const CALL_BEGIN: &str = "<|tool_call_begin|>";
-const ARG_BEGIN: &str = "<|tool_call_argument_begin|>";
+/// The token between a call's id and its arguments.
+pub const ARG_BEGIN: &str = "<|tool_call_argument_begin|>";
 const CALL_END: &str = "<|tool_call_end|>";
 
 static ID_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(?:functions\.)?(.+):(\d+)$").expect("static regex"));
 
+/// Kimi-K2's tokens as some servers print them (Ollama's `huihui_ai/kimi-k2`): the tokenizer's
+/// reserved-token names, in the same grammar.
+pub const RESERVED: [(&str, &str); 5] = [
+    ("<|reserved_token_163595|>", "<|tool_calls_section_begin|>"),
+    ("<|reserved_token_163596|>", "<|tool_calls_section_end|>"),
+    ("<|reserved_token_163597|>", "<|tool_call_begin|>"),
+    ("<|reserved_token_163598|>", "<|tool_call_argument_begin|>"),
+    ("<|reserved_token_163599|>", "<|tool_call_end|>"),
+];
+
 pub fn parse(text: &str, cx: &Ctx) -> Parsed {
+    if !text.contains("<|reserved_token_1635") {
+        return parse_named(text, cx);
+    }
+    // Read the reserved names as the tokens they stand for, then map positions back.
+    let mut canon = String::with_capacity(text.len());
+    let mut edits: Vec<(usize, usize, usize, usize)> = Vec::new();
+    let mut copied = 0;
+    for at in memchr::memmem::find_iter(text.as_bytes(), b"<|reserved_token_1635") {
+        if at < copied {
+            continue;
+        }
+        let Some(&(from, to)) = RESERVED.iter().find(|(r, _)| text[at..].starts_with(r)) else {
+            continue;
+        };
+        canon.push_str(&text[copied..at]);
+        edits.push((canon.len(), at, to.len(), from.len()));
+        canon.push_str(to);
+        copied = at + from.len();
+    }
+    canon.push_str(&text[copied..]);
+    let orig = |p: usize| -> usize {
+        let i = edits.partition_point(|e| e.0 <= p);
+        match i.checked_sub(1).and_then(|i| edits.get(i)) {
+            None => p,
+            Some(&(c, o, cl, ol)) if p < c + cl => {
+                if p == c {
+                    o
+                } else {
+                    o + ol
+                }
+            }
+            Some(&(c, o, cl, ol)) => p - (c + cl) + o + ol,
+        }
+    };
+    let mut out = parse_named(&canon, cx);
+    for b in &mut out.blocks {
+        b.start = orig(b.start);
+        b.end = orig(b.end);
+    }
+    out
+}
+
+fn parse_named(text: &str, cx: &Ctx) -> Parsed {
     let mut out = Parsed::default();
     let mut begins = SECTION_BEGINS.map(Finder::new);
     let mut ends = SECTION_ENDS.map(Finder::new);
@@ -81,7 +140,73 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
         out.blocks.push(block);
         at = end.max(start + 1);
     }
+    bare_id_calls(text, cx, &mut out);
     out
+}
+
+/// Where the bare call id `functions.NAME:IDX` (then spaces) that ends `before` starts, if it does.
+pub fn bare_id_start(before: &str) -> Option<usize> {
+    find_in_tail(&BARE_ID_RE, before)
+}
+
+/// The start of the match of `re` (anchored at the end) within the last 300 bytes of `s`.
+fn find_in_tail(re: &Regex, s: &str) -> Option<usize> {
+    let from = s.len().saturating_sub(300);
+    let from = (from..=s.len())
+        .find(|&i| s.is_char_boundary(i))
+        .unwrap_or(s.len());
+    re.find(&s[from..]).map(|m| from + m.start())
+}
+
+static BARE_ID_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"functions\.[A-Za-z0-9_.\-]+:\d+\s*$").expect("static regex"));
+
+static PARTIAL_ID_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:functions\.[A-Za-z0-9_.\-]*(?::\d*)?\s*|f(?:u(?:n(?:c(?:t(?:i(?:o(?:n(?:s)?)?)?)?)?)?)?)?)$")
+        .expect("static regex")
+});
+
+/// Where a bare call id that may still be completing ends `tail` (a stream holds it back).
+pub fn partial_id_start(tail: &str) -> Option<usize> {
+    find_in_tail(&PARTIAL_ID_RE, tail)
+}
+
+/// Calls written `functions.NAME:IDX<|tool_call_argument_begin|>{…}<|tool_call_end|>` outside
+/// every block found (their `<|tool_call_begin|>` stripped).
+fn bare_id_calls(text: &str, cx: &Ctx, out: &mut Parsed) {
+    let mut args = Finder::new(ARG_BEGIN);
+    let mut call_ends = Finder::new(CALL_END);
+    let mut at = 0;
+    let mut found = Vec::new();
+    while let Some(a) = args.find(text, at) {
+        at = a + ARG_BEGIN.len();
+        // The blocks of the main loop are sorted and do not overlap: one binary search.
+        let before = out.blocks.partition_point(|b| b.start <= a);
+        if before > 0 && out.blocks[before - 1].end > a {
+            continue;
+        }
+        let Some(start) = bare_id_start(&text[..a]) else {
+            continue;
+        };
+        let end = call_ends
+            .find(text, at)
+            .map_or(text.len(), |e| e + CALL_END.len());
+        let body = format!("{CALL_BEGIN}{}", &text[start..end]);
+        let calls = section_calls(&body, cx, &mut out.problems);
+        if !calls.is_empty() {
+            out.format = Some(NAME);
+        }
+        found.push(Block::of_calls(
+            start,
+            end,
+            calls,
+            &mut out.problems,
+            || format!("{NAME}: call holds no readable arguments; raw text kept in content"),
+        ));
+        at = end.max(at);
+    }
+    out.blocks.append(&mut found);
+    out.blocks.sort_by_key(|b| b.start);
 }
 
 fn section_calls(body: &str, cx: &Ctx, problems: &mut Vec<String>) -> Vec<RawCall> {

@@ -18,6 +18,8 @@ use super::xml_invoke::{blocks, invokes, Tags, Wrappers};
 use super::{Ctx, Parsed, RawCall};
 
 const NAME: &str = "minimax_m2";
+/// The `<function_calls>` wrapper's tags.
+pub const FUNCTION_CALLS: &[&str] = &["<function_calls>", "</function_calls>"];
 const TAGS: Tags = Tags {
     invoke: "<invoke",
     invoke_end: "</invoke>",
@@ -60,6 +62,11 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
                 .collect()
         },
     );
+    if out.blocks.iter().any(|b| !b.calls.is_empty()) {
+        // Anthropic's `<function_calls>` wrapper, which models trained on Claude transcripts
+        // write around the same invokes.
+        out.strip_markup(text, FUNCTION_CALLS);
+    }
     out.set_format_if_calls(NAME);
     out
 }

@@ -10,6 +10,11 @@
 //! anything). Text before and after the calls is kept (SGLang; smg drops the trailing text).
 //! Reasoning (Magistral) is `[THINK]…[/THINK]`, split off by [`super::thinking`].
 //!
+//! Servers that drop special tokens leave the old array form bare: `[{"name": …, "arguments":
+//! …}]`. For a Mistral model (named by `options.model`) that array is read as calls when it opens
+//! the reply (nothing visible before it) and every item is a call object; anywhere else, or for
+//! other models, it is JSON (with `tools`, [`super::tool_json`] reads it when it names them).
+//!
 //! Ids: Mistral's chat templates require tool-call ids of exactly 9 ASCII letters and digits when
 //! the calls are sent back, so this family's ids are 9 characters, derived deterministically from
 //! the call's index, name and arguments ([`call_id`]). An `"id"` the model wrote itself (old array
@@ -51,6 +56,10 @@ pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
     let mut out = Parsed::default();
     let mut markers = Finder::new(MARKER);
     let mut at = 0;
+    if let Some(b) = leading_array(text, &mut out.problems) {
+        at = b.end;
+        out.blocks.push(b);
+    }
     while let Some(start) = markers.find(text, at) {
         let mut pos = start + MARKER.len();
         if text[pos..].starts_with(']') {
@@ -71,6 +80,25 @@ pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
     }
     out.set_format_if_calls(NAME);
     out
+}
+
+/// The bare call array that opens `text` (its `[TOOL_CALLS]` stripped), when every item is a
+/// call object.
+fn leading_array(text: &str, problems: &mut Vec<String>) -> Option<Block> {
+    let at = text.len() - text.trim_start().len();
+    if !text[at..].starts_with('[') {
+        return None;
+    }
+    let (v, _) = read_value(text, at)?;
+    let items = v.as_array()?;
+    let calls = !items.is_empty()
+        && items
+            .iter()
+            .all(|i| i.as_object().is_some_and(super::json_calls::is_call_object));
+    if !calls {
+        return None;
+    }
+    json_form(text, at, at, text.len(), problems)
 }
 
 /// `[TOOL_CALLS] [{…}, …]` or `[TOOL_CALLS] {…}`.

@@ -37,6 +37,7 @@
 //! (unless a plain-text family is named). Shared readers: [`json_calls`] (JSON-bodied calls),
 //! [`pyliteral`] (Python literals), [`xml_invoke`] (MiniMax-M2 / Step-3 / DSML invokes), [`typing`] (values).
 
+pub mod apertus;
 pub mod bare_json;
 pub mod bracket_calls;
 #[cfg(test)]
@@ -48,6 +49,7 @@ pub mod deepseek_v32;
 pub mod dsml;
 pub mod ernie45;
 pub mod family;
+pub mod functionary;
 pub(crate) mod garbage;
 pub mod gemma4;
 pub mod gigachat3;
@@ -62,6 +64,7 @@ pub mod jamba;
 pub mod json;
 pub mod json_calls;
 pub mod kimi_k2;
+pub mod kimi_k3;
 #[cfg(test)]
 pub(crate) mod linearity;
 pub mod llama3_json;
@@ -69,8 +72,11 @@ pub mod llama4_pythonic;
 pub mod longcat;
 pub mod minimax_m1;
 pub mod minimax_m2;
+pub mod minimax_m3;
 pub mod mistral;
+pub mod nemotron_v2;
 pub mod olmo3;
+pub mod orphan;
 pub mod phi4_mini;
 pub mod problem;
 pub mod pyliteral;
@@ -83,6 +89,7 @@ pub mod stream;
 #[cfg(test)]
 mod test_util;
 pub mod thinking;
+pub mod tool_json;
 pub mod typing;
 pub mod xlam;
 pub mod xml_invoke;
@@ -318,13 +325,18 @@ pub fn clean_response(content: &str, opts: &Options) -> Cleaned {
 /// byte ([`scan::may_hold_markers`] false), when the options let that be decided without reading
 /// it: every special-token marker holds `<` or `[` (or is `◁think▷`); only the families read from
 /// plain JSON, Python or prose, and a reply that starts inside reasoning, need the full pass.
-/// `None` when the reply must be read. (The addon asks this before transcoding the JS string.)
-pub fn unmarked(opts: &Options) -> Option<Cleaned> {
+/// `has_brace`: the reply holds a `{`. `None` when the reply must be read. (The addon asks this
+/// before transcoding the JS string.)
+pub fn unmarked(opts: &Options, has_brace: bool) -> Option<Cleaned> {
     let hint = match opts.format.as_deref() {
         None | Some("auto") | Some("") => opts.model.as_deref().and_then(Family::from_model),
         Some(name) => Family::from_format(name),
     };
-    if hint.is_some_and(Family::reads_plain_text) || opts.reasoning_open == Some(true) {
+    // With tools, a bare JSON call (`{`) may name one of them (see [`tool_json`]).
+    if hint.is_some_and(Family::reads_plain_text)
+        || opts.reasoning_open == Some(true)
+        || (has_brace && tool_json::offers_tools(opts.tools.as_ref()))
+    {
         return None;
     }
     let mut out = Cleaned::default();
@@ -341,7 +353,7 @@ pub fn unmarked(opts: &Options) -> Option<Cleaned> {
 /// R1-style whatever the model, as the seed did.
 pub(crate) fn clean_response_r1(content: &str, opts: &Options, r1: bool) -> Cleaned {
     if !scan::may_hold_markers(content) {
-        if let Some(out) = unmarked(opts) {
+        if let Some(out) = unmarked(opts, content.contains('{')) {
             return Cleaned {
                 content: content.to_owned(),
                 ..out

@@ -4,8 +4,12 @@
 //! Values are raw text (code, JSON, `<`, `&`, newlines) typed by the tools' schema ([`typing`]);
 //! one leading and one trailing `\n` are removed, entities are not decoded. As in vLLM, a value
 //! ends at the first `</parameter>`, `<parameter=` or `</function>`, so a missing `</parameter>`
-//! or `</function>` is tolerated. The unwrapped form (`<function=` with no `<tool_call>`) is read
-//! only when the caller allows it (format or model names Qwen3-Coder), since it is less distinctive.
+//! or `</function>` is tolerated. The unwrapped form (`<function=` with no `<tool_call>`, which
+//! servers that strip the opener leave, often with an orphan `</tool_call>` after it, see
+//! [`super::orphan`]) is read for any model when it is unambiguous ([`strong_head`]: a plain name,
+//! `>`, then `<parameter=` or `</function>`; without a later `</function>` the call runs to the end
+//! of the reply, reported as truncated); any `<function=…>…</function>` is read when the format or
+//! model names Qwen3-Coder.
 //!
 //! [`typing`]: super::typing
 
@@ -21,11 +25,15 @@ const PARAM_END: &str = "</parameter>";
 
 pub fn parse(text: &str, cx: &Ctx) -> Parsed {
     let mut out = parse_wrapped(text, TOOL_CALL, TOOL_CALL_END, NAME, cx);
-    if out.blocks.is_empty() && cx.unwrapped {
+    if out.blocks.is_empty() {
         // The wrapper-less fallback: each `<function=…>…</function>` is its own block.
         let mut fn_ends = Finder::new(FUNCTION_END);
         let mut at = 0;
         while let Some(start) = find_from(text, FUNCTION, at) {
+            if !cx.unwrapped && strong_head(&text[start..], true) != Some(true) {
+                at = start + FUNCTION.len();
+                continue;
+            }
             let (body_end, end) = match fn_ends.find(text, start) {
                 Some(c) => (c + FUNCTION_END.len(), c + FUNCTION_END.len()),
                 None => {
@@ -50,6 +58,33 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
         out.format = Some(NAME);
     }
     out
+}
+
+/// Whether `rest` (which starts with `<function=`) opens an unwrapped call that no prose writes:
+/// a name with no spaces or quotes, `>`, then (after whitespace) `<parameter=` or `</function>`.
+/// `None` when more text is needed to tell (`full`: no more will come within reach).
+pub fn strong_head(rest: &str, full: bool) -> Option<bool> {
+    let more = if full { Some(false) } else { None };
+    let Some(after) = rest.strip_prefix(FUNCTION) else {
+        return Some(false);
+    };
+    let window = &after.as_bytes()[..after.len().min(256)];
+    let Some(gt) = memchr::memchr(b'>', window) else {
+        return if after.len() > 256 { Some(false) } else { more };
+    };
+    if !super::scan::is_name(&after[..gt]) {
+        return Some(false);
+    }
+    let t = after[gt + 1..].trim_start();
+    if t.starts_with(PARAM) || t.starts_with(FUNCTION_END) {
+        Some(true)
+    } else if t.len() < PARAM.len().max(FUNCTION_END.len())
+        && (PARAM.starts_with(t) || FUNCTION_END.starts_with(t))
+    {
+        more
+    } else {
+        Some(false)
+    }
 }
 
 /// `OPEN <function=…>… CLOSE` blocks (Qwen3-Coder's `<tool_call>`, Seed-OSS's
@@ -225,14 +260,22 @@ mod tests {
     }
 
     #[test]
-    fn unwrapped_form_only_when_allowed() {
+    fn unwrapped_form_when_unambiguous_or_allowed() {
         let t = "Sure.\n<function=f>\n<parameter=p>\nv\n</parameter>\n</function>";
-        assert!(parse(t, &Ctx::default()).blocks.is_empty());
+        assert_eq!(
+            one(t, &Ctx::default()),
+            [("f".into(), r#"{"p":"v"}"#.into())]
+        );
+        let loose = "Sure.\n<function=f>\nv\n</function>";
+        assert!(parse(loose, &Ctx::default()).blocks.is_empty());
         let cx = Ctx {
             tools: None,
             unwrapped: true,
         };
-        assert_eq!(one(t, &cx), [("f".into(), r#"{"p":"v"}"#.into())]);
+        assert_eq!(one(loose, &cx), [("f".into(), "{}".into())]);
+        assert_eq!(strong_head("<function=a b>", true), Some(false));
+        assert_eq!(strong_head("<function=f>\n<param", false), None);
+        assert_eq!(strong_head("<function=f>\n<param", true), Some(false));
     }
 
     #[test]

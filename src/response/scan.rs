@@ -25,6 +25,8 @@ const OPENERS: &[(&str, Family)] = &[
     ("<|tool_calls_section_begin|>", Family::KimiK2),
     ("<|tool_call_section_begin|>", Family::KimiK2),
     ("<|tool_call_begin|>", Family::KimiK2),
+    ("<|open|>tools<|sep|>", Family::KimiK3),
+    ("<|open|>response<|sep|>", Family::KimiK3),
     ("<｜tool▁calls▁begin｜>", Family::DeepSeek),
     ("<｜tool▁call▁begin｜>", Family::DeepSeek),
     ("<seed:tool_call>", Family::SeedOss),
@@ -42,6 +44,10 @@ const OPENERS: &[(&str, Family)] = &[
     ("<|tool_call_start|>", Family::Pythonic),
     ("<|START_ACTION|>", Family::CommandR),
     ("<|START_RESPONSE|>", Family::CommandR),
+    ("<|tools_prefix|>", Family::Apertus),
+    ("<｜GCML｜tool_calls>", Family::Gigachat3),
+    // MiniMax-M3's `]<]minimax[>[<tool_call>`, from its first `<`.
+    ("<]minimax[>[<tool_call>", Family::MinimaxM3),
 ];
 
 /// Openers of the families that are detected only when hinted.
@@ -92,6 +98,7 @@ fn detect_marker(text: &str, hint: Option<Family>) -> Option<Family> {
     let mut kimi_args = Finder::new("<|tool_call_argument_begin|>");
     let mut function_end = Finder::new("</function>");
     let mut invoke_end = Finder::new("</invoke>");
+    let mut toolcall_end = Finder::new("</TOOLCALL>");
     let mut bracket_ends = (
         Finder::new("[/TOOL_CALL]"),
         Finder::new("[END_TOOL_REQUEST]"),
@@ -116,7 +123,7 @@ fn detect_marker(text: &str, hint: Option<Family>) -> Option<Family> {
         // Every `<` marker continues with one of these bytes; HTML and comparisons mostly do not.
         if !matches!(
             bytes.get(at + 1),
-            Some(b'|' | 0xEF | b'm' | b's' | b'l' | b't' | b'f' | b'i')
+            Some(b'|' | 0xEF | b'm' | b's' | b'l' | b't' | b'f' | b'i' | b']' | b'T')
         ) {
             continue;
         }
@@ -157,12 +164,15 @@ fn detect_marker(text: &str, hint: Option<Family>) -> Option<Family> {
         if rest.starts_with("<invoke name=") && invoke_end.find(text, at).is_some() {
             return Some(Family::MinimaxM2);
         }
+        if rest.starts_with(super::nemotron_v2::OPEN) && toolcall_end.find(text, at).is_some() {
+            return Some(Family::NemotronV2);
+        }
         if rest.starts_with("<|role_sep|>") && text[..at].ends_with("function call") {
             return Some(Family::Gigachat3);
         }
-        if hint == Some(Family::Qwen3Coder)
-            && rest.starts_with("<function=")
-            && function_end.find(text, at).is_some()
+        if rest.starts_with("<function=")
+            && (super::qwen3_coder::strong_head(rest, true) == Some(true)
+                || (hint == Some(Family::Qwen3Coder) && function_end.find(text, at).is_some()))
         {
             return Some(Family::Qwen3Coder);
         }
@@ -213,6 +223,9 @@ pub fn classify_tool_call(body: &str) -> Option<Family> {
     if t.starts_with('[') {
         return Some(Family::Granite);
     }
+    if t.starts_with(super::minimax_m3::NS) || t.starts_with("<invoke ") {
+        return Some(Family::MinimaxM3);
+    }
     // GLM: a name, then `<arg_key>`, `</tool_call>` or a line break.
     let end = t.find(['<', '\n']).unwrap_or(t.len());
     let name = t[..end].trim();
@@ -228,9 +241,10 @@ pub fn classify_tool_call(body: &str) -> Option<Family> {
     }
 }
 
-/// A plausible function name: non-empty, no whitespace, no quotes or brackets.
+/// A plausible function name: a letter or digit, no whitespace, no quotes or brackets (`.` alone
+/// at the end of a sentence is not a name).
 pub fn is_name(s: &str) -> bool {
-    !s.is_empty()
+    s.chars().any(char::is_alphanumeric)
         && s.len() <= 256
         && !s
             .chars()
@@ -489,6 +503,10 @@ mod tests {
         assert_eq!(detect("<function=f>x</function>", None), None);
         assert_eq!(
             detect("<function=f>x</function>", Some(Family::Qwen3Coder)),
+            Some(Family::Qwen3Coder)
+        );
+        assert_eq!(
+            detect("<function=f>\n<parameter=a>1</function>", None),
             Some(Family::Qwen3Coder)
         );
     }

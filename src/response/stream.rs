@@ -123,6 +123,16 @@ enum Check {
     Dsml,
     /// `[NAME]` on its own line, then `{`, with `[END_TOOL_REQUEST]` somewhere later (LM Studio).
     NamedRequest,
+    /// Qwen3-Coder's `<function=NAME>` without its wrapper, unambiguous by its shape
+    /// ([`super::qwen3_coder::strong_head`]) and with `</function>` later.
+    Function,
+    /// A bare JSON call (or array of calls) naming an offered tool ([`super::tool_json`]); settled
+    /// only once its value is complete.
+    ToolJson,
+    /// Mistral's call array with its `[TOOL_CALLS]` token stripped, at the start of the reply.
+    MistralArray,
+    /// `<function_calls>` then `<invoke name=`, with `</invoke>` later (MiniMax-M2's grammar).
+    InvokeWrapper,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -130,6 +140,8 @@ enum Kind {
     ThinkOpen(usize),
     ThinkClose(usize),
     Call(Check),
+    /// A call wrapper's closing tag outside any block ([`super::orphan`]).
+    Orphan,
 }
 
 /// A marker the visible-text scanner looks for: `pre` (a word before the marker byte, possibly
@@ -147,6 +159,7 @@ impl Lit {
         match self.pre {
             "functools" => "functools[",
             "function call" => "function call<|role_sep|>",
+            "]" => "]<]minimax[>[<tool_call>",
             _ => self.s,
         }
     }
@@ -179,7 +192,7 @@ fn openers(f: Family, unwrapped: bool) -> Vec<(&'static str, &'static str)> {
         Family::Granite => &["<tool_call>", "<|tool_call|>"],
         Family::MinimaxM1 | Family::Jamba => &["<tool_calls>"],
         Family::HunyuanA13b => &["<tool_calls>", "<answer>", "</answer>"],
-        Family::MinimaxM2 => &["<minimax:tool_call>", "<invoke name="],
+        Family::MinimaxM2 => &["<minimax:tool_call>", "<invoke name=", "<function_calls>"],
         Family::DeepSeek => &[
             "<｜tool▁calls▁begin｜>",
             "<｜tool▁call▁begin｜>",
@@ -190,8 +203,11 @@ fn openers(f: Family, unwrapped: bool) -> Vec<(&'static str, &'static str)> {
             "<|tool_calls_section_begin|>",
             "<|tool_call_section_begin|>",
             "<|tool_call_begin|>",
+            "<|reserved_token_163595|>",
+            "<|reserved_token_163597|>",
         ],
         Family::GptOss => &["<|channel|>", "<|start|>"],
+        Family::KimiK3 => super::kimi_k3::OPENERS,
         Family::Step3 => &[
             "<｜tool_calls_begin｜>",
             "<｜tool_call_begin｜>",
@@ -206,12 +222,25 @@ fn openers(f: Family, unwrapped: bool) -> Vec<(&'static str, &'static str)> {
         // Its openers need a look ahead (`bracket_lits`).
         Family::BracketCalls => &[],
         Family::Phi4Mini => return vec![("functools", "[")],
-        Family::Gigachat3 => return vec![("function call", "<|role_sep|>")],
+        Family::Gigachat3 => {
+            return vec![
+                ("function call", "<|role_sep|>"),
+                ("", super::gigachat3::GCML_OPEN),
+            ]
+        }
+        Family::MinimaxM3 => return vec![("]", "<]minimax[>[<tool_call>"), ("", "<tool_call>")],
+        Family::Apertus => &["<|tools_prefix|>"],
+        Family::NemotronV2 => &["<TOOLCALL>"],
+        Family::FunctionaryV31 => &["<function=", "<|python_tag|>", "<|eom_id|>", "<|eot_id|>"],
         // Their special-token wrappers, when `auto` found one; named, they are read at `finish`
         // (see the module doc).
         Family::Pythonic => &["<|tool_call_start|>"],
         Family::Llama4Pythonic => &["<|python_start|>"],
-        Family::Llama3Json | Family::Xlam | Family::Olmo3 => &[],
+        Family::Llama3Json
+        | Family::Xlam
+        | Family::Olmo3
+        | Family::FunctionaryV32
+        | Family::ToolJson => &[],
     };
     v.iter().map(|s| ("", *s)).collect()
 }
@@ -236,8 +265,11 @@ fn closers(f: Family) -> &'static [&'static str] {
             "<|tool_calls_section_end|>",
             "<|tool_call_section_end|>",
             "<|tool_call_end|>",
+            "<|reserved_token_163596|>",
+            "<|reserved_token_163599|>",
         ],
         Family::GptOss => &["<|call|>", "<|return|>", "<|end|>"],
+        Family::KimiK3 => super::kimi_k3::CLOSERS,
         Family::Step3 => &[
             "<｜tool_calls_end｜>",
             "<｜tool_call_end｜>",
@@ -250,6 +282,11 @@ fn closers(f: Family) -> &'static [&'static str] {
         Family::BracketCalls => &["[/TOOL_CALL]", "[END_TOOL_REQUEST]"],
         Family::CommandR => &["<|END_ACTION|>", "<|START_RESPONSE|>", "<|END_RESPONSE|>"],
         Family::Llama4Pythonic => &["<|python_end|>"],
+        Family::MinimaxM3 => &["</tool_call>"],
+        Family::Apertus => &["<|tools_suffix|>"],
+        Family::NemotronV2 => &["</TOOLCALL>"],
+        Family::Gigachat3 => &["</｜GCML｜tool_calls>"],
+        Family::FunctionaryV31 => &["</function>", "<|eom_id|>", "<|eot_id|>"],
         _ => &[],
     }
 }
@@ -269,6 +306,11 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
             "<|tool_call_begin|>",
             Check::Later("<|tool_call_argument_begin|>", Family::KimiK2),
         ),
+        call("<|reserved_token_163595|>", Check::Fam(Family::KimiK2)),
+        call(
+            "<|reserved_token_163597|>",
+            Check::Later("<|reserved_token_163598|>", Family::KimiK2),
+        ),
         call("<｜tool▁calls▁begin｜>", Check::Fam(Family::DeepSeek)),
         call("<｜tool▁call▁begin｜>", Check::Fam(Family::DeepSeek)),
         call("<seed:tool_call>", Check::Fam(Family::SeedOss)),
@@ -284,6 +326,21 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
         call("<|tool_call_start|>", Check::Fam(Family::Pythonic)),
         call("<|START_ACTION|>", Check::Fam(Family::CommandR)),
         call("<|START_RESPONSE|>", Check::Fam(Family::CommandR)),
+        call("<|tools_prefix|>", Check::Fam(Family::Apertus)),
+        call(super::gigachat3::GCML_OPEN, Check::Fam(Family::Gigachat3)),
+        call(
+            "<TOOLCALL>",
+            Check::Later("</TOOLCALL>", Family::NemotronV2),
+        ),
+        Lit {
+            pre: "]",
+            s: "<]minimax[>[<tool_call>",
+            kind: Kind::Call(Check::Fam(Family::MinimaxM3)),
+        },
+        call(
+            super::kimi_k3::CALL_OPEN,
+            Check::Later(super::kimi_k3::CALL_CLOSE, Family::KimiK3),
+        ),
         call("<tool_call>", Check::ToolCall),
         call("<tool_calls>", Check::ToolCalls),
         call("<|action_start|>", Check::ActionStart),
@@ -302,11 +359,19 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
     ];
     v.extend(dsml_lits());
     v.extend(bracket_lits());
-    // MiniMax's invoke without its wrapper (the server stripped it).
+    // Kimi K3's section and markup tokens name it (its lone call needs its closing tag later).
+    for s in super::kimi_k3::OPENERS
+        .iter()
+        .filter(|s| **s != super::kimi_k3::CALL_OPEN)
+    {
+        v.push(call(s, Check::Fam(Family::KimiK3)));
+    }
+    // MiniMax's invoke without its wrapper (the server stripped it), or in Anthropic's.
     v.push(call(
         "<invoke name=",
         Check::Later("</invoke>", Family::MinimaxM2),
     ));
+    v.push(call("<function_calls>", Check::InvokeWrapper));
     // Hunyuan's `<answer>` wrapper counts when a call block follows (`auto` would then detect
     // Hunyuan and strip it, as the whole-reply parse of the family does).
     for tag in ["<answer>", "</answer>"] {
@@ -317,6 +382,11 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
             "<function=",
             Check::Later("</function>", Family::Qwen3Coder),
         ));
+    }
+    v.push(call("<function=", Check::Function));
+    v.extend(tool_json_lits());
+    if hint == Some(Family::Mistral) {
+        v.push(call("[", Check::MistralArray));
     }
     // What the hinted family's parser would take when nothing else is detected.
     if let Some(h) = hint {
@@ -329,6 +399,30 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
         }
     }
     v
+}
+
+/// The openers of a bare JSON call ([`Check::ToolJson`]).
+fn tool_json_lits() -> Vec<Lit> {
+    ["{", "["]
+        .into_iter()
+        .map(|s| Lit {
+            pre: "",
+            s,
+            kind: Kind::Call(Check::ToolJson),
+        })
+        .collect()
+}
+
+/// The orphan closing tags ([`super::orphan`]).
+fn orphan_lits() -> Vec<Lit> {
+    super::orphan::CLOSERS
+        .iter()
+        .map(|s| Lit {
+            pre: "",
+            s,
+            kind: Kind::Orphan,
+        })
+        .collect()
 }
 
 /// The DSML openers in every bar spelling: `<` and the first character of the head, settled by
@@ -406,16 +500,11 @@ fn next_cand(s: &str, from: usize) -> Option<usize> {
     memchr::memchr3(b'<', b'[', 0xE2, b).map(|i| i + from)
 }
 
-/// The first pairs of [`ALWAYS`] (`<think>`, `<seed:think>`, `[THINK]`) open reasoning only
-/// before any visible text.
-const PROSE_PAIRS: usize = 3;
+/// The first pairs of [`ALWAYS`] (`<think>`, `<seed:think>`, `[THINK]`, `<mm:think>`) open
+/// reasoning only before any visible text.
+const PROSE_PAIRS: usize = 4;
 
-/// Whether the caller offered any tool.
-fn has_tools(tools: Option<&Value>) -> bool {
-    tools
-        .and_then(Value::as_array)
-        .is_some_and(|a| !a.is_empty())
-}
+use super::tool_json::offers_tools as has_tools;
 
 /// The first non-space character within `WINDOW` bytes of `s`.
 fn first_solid(s: &str) -> Option<char> {
@@ -718,6 +807,13 @@ pub struct Machine {
     has_tools: bool,
     /// A reasoning opener after visible text was kept as text: its closer is text too.
     think_as_text: bool,
+    /// The table holds bare-JSON openers and tools were offered: `{` is a candidate too.
+    braces: bool,
+    /// Stripped Harmony calls (`assistant to=functions.NAME json{…}`) can be read: no other
+    /// family was found (or gpt-oss was).
+    harmony: bool,
+    /// Bare JSON scanning state ([`leaks`]).
+    json: leaks::JsonState,
     /// [`State::R1Pending`] by the start-region rule (no hint): only a closing tag that ends
     /// its line within [`START_REGION`] bytes ends reasoning begun in the prompt.
     region: bool,
@@ -767,7 +863,12 @@ impl Machine {
         // Where the reply starts (see `Options::reasoning_open`).
         let (start, region) = match opts.reasoning_open {
             Some(true) => (
-                State::Think(usize::from(hint == Some(Family::SeedOss))),
+                State::Think(thinking::pair_of(match hint {
+                    Some(Family::SeedOss) => "<seed:think>",
+                    Some(Family::MinimaxM3) => "<mm:think>",
+                    Some(Family::Apertus) => "<|inner_prefix|>",
+                    _ => thinking::OPEN,
+                })),
                 false,
             ),
             Some(false) => (State::Visible, false),
@@ -809,6 +910,9 @@ impl Machine {
             fence_markup: false,
             has_tools: false,
             think_as_text: false,
+            braces: false,
+            harmony: false,
+            json: leaks::JsonState::default(),
         };
         m.rebuild_lits();
         m
@@ -821,6 +925,8 @@ impl Machine {
             self.hint.map(|f| f as u8),
             self.unwrapped,
         );
+        self.braces = self.calls_on && matches!(self.lock, None | Some(Family::ToolJson));
+        self.harmony = self.calls_on && matches!(self.lock, None | Some(Family::GptOss));
         let cached = TABLES
             .lock()
             .ok()
@@ -844,9 +950,20 @@ impl Machine {
                     if f == Family::BracketCalls {
                         v.extend(bracket_lits());
                     }
+                    if f == Family::Qwen3Coder && !self.unwrapped {
+                        v.push(Lit {
+                            pre: "",
+                            s: "<function=",
+                            kind: Kind::Call(Check::Function),
+                        });
+                    }
+                    if f == Family::ToolJson {
+                        v.extend(tool_json_lits());
+                    }
                 }
                 None => v.extend(detect_lits(self.hint, self.unwrapped)),
             }
+            v.extend(orphan_lits());
         }
         let table = Arc::new(Table::new(v));
         if let Ok(mut t) = TABLES.lock() {
@@ -901,7 +1018,7 @@ impl Machine {
         loop {
             let moved = match self.state {
                 State::R1Pending => self.step_r1(),
-                State::Visible => self.step_visible(),
+                State::Visible => self.step_visible(tools),
                 State::Block(f) => self.step_block(f, tools),
                 State::Think(p) => self.step_think(p),
                 State::Fence(f) => self.step_fence(f, tools),
@@ -913,7 +1030,7 @@ impl Machine {
     }
 
     /// What starts at candidate byte `c` among `lits[..n]`.
-    fn decide(&mut self, c: usize, n: usize) -> Decision {
+    fn decide(&mut self, c: usize, n: usize, tools: Option<&Value>) -> Decision {
         // The markers that can start here: those whose second byte is the next byte (one bucket,
         // so most `<` in prose or code, `<div>`, `a < b`, cost one lookup), plus one-byte ones.
         let mut cands = [0u16; 64];
@@ -978,10 +1095,10 @@ impl Machine {
             if !rest.starts_with(lit.s) {
                 continue;
             }
-            let start = c - lit.pre.len();
-            let len = lit.pre.len() + lit.s.len();
+            let mut start = c - lit.pre.len();
+            let mut len = lit.pre.len() + lit.s.len();
             let kind = match lit.kind {
-                Kind::Call(check) => match self.check(check, c + lit.s.len()) {
+                Kind::Call(check) => match self.check(check, c + lit.s.len(), tools) {
                     Verdict::Yes(f) => Kind::Call(Check::Fam(f)),
                     Verdict::No => continue,
                     Verdict::More => {
@@ -994,6 +1111,15 @@ impl Machine {
             if more {
                 return Decision::More;
             }
+            if kind == Kind::Call(Check::Fam(Family::GptOss))
+                && lit.s == "<|channel|>"
+                && self.consumed == 0
+                && super::gpt_oss::lead_is_recipient(&self.buf[..c])
+            {
+                // A header continued from the prompt: its recipient opens the block.
+                len += start;
+                start = 0;
+            }
             return Decision::Yes { start, len, kind };
         }
         if more {
@@ -1004,7 +1130,7 @@ impl Machine {
     }
 
     /// Whether an opener (ending at `after`) really opens a call, and of which family.
-    fn check(&mut self, check: Check, after: usize) -> Verdict {
+    fn check(&mut self, check: Check, after: usize, tools: Option<&Value>) -> Verdict {
         let fin = self.finished;
         let rest = &self.buf[after..];
         let full = fin || rest.len() >= WINDOW;
@@ -1020,6 +1146,10 @@ impl Machine {
         };
         match check {
             Check::Fam(f) => yes(f),
+            Check::Function => self.check_function(after),
+            Check::ToolJson => self.check_tool_json(after, tools),
+            Check::MistralArray => self.check_mistral_array(after),
+            Check::InvokeWrapper => self.check_invoke_wrapper(after),
             Check::ToolCall => {
                 if let Some(f @ (Family::Hermes | Family::Qwen3Coder | Family::Granite)) =
                     classify_tool_call(rest)
@@ -1138,8 +1268,20 @@ impl Machine {
         hit.is_some()
     }
 
+    /// Whether the reply so far may be a gpt-oss header continued from the prompt
+    /// (` to=functions.NAME<|channel|>…`), which the call block then starts with.
+    fn holds_header(&self) -> bool {
+        self.consumed == 0
+            && self.calls_on
+            && self.lock.is_none_or(|f| f == Family::GptOss)
+            && super::gpt_oss::may_continue_header(&self.buf)
+    }
+
     /// How much of `buf` before candidate `c` can surely not belong to a marker starting later.
     fn before_pre(&self, c: usize) -> usize {
+        if self.holds_header() {
+            return 0;
+        }
         let mut s = c;
         for lit in &self.table.lits {
             if !lit.pre.is_empty() && self.buf[..c].ends_with(lit.pre) {
@@ -1152,8 +1294,11 @@ impl Machine {
     /// Where to stop emitting plain text at the end of the buffer: before a word that may be the
     /// `pre` of a marker (`functools` before `[`).
     fn hold_pre(&self) -> usize {
+        if self.holds_header() {
+            return 0;
+        }
         let len = self.buf.len();
-        let mut keep = len;
+        let mut keep = self.hold_harmony().min(self.hold_kimi_id());
         for lit in self.table.lits.iter().filter(|l| !l.pre.is_empty()) {
             let whole = lit.whole();
             let from = floor(&self.buf, len.saturating_sub(whole.len() - 1));
@@ -1171,11 +1316,11 @@ impl Machine {
         keep
     }
 
-    fn step_visible(&mut self) -> bool {
+    fn step_visible(&mut self, tools: Option<&Value>) -> bool {
         let mut i = self.pos;
         let n = self.table.lits.len();
         loop {
-            let m = next_cand(&self.buf, i);
+            let m = self.next_visible_cand(i);
             if let Some(k) = self.next_code(i).filter(|&k| m.is_none_or(|m| k < m)) {
                 match self.code_at(k) {
                     code::CodeAt::Literal(len) => {
@@ -1210,15 +1355,36 @@ impl Machine {
                     self.hold_pre()
                 };
                 self.emit_text(keep);
-                self.pos = self.buf.len();
+                // A held Harmony header is scanned again when the rest of it comes.
+                self.pos = if self.harmony && self.has_tools {
+                    0
+                } else {
+                    self.buf.len()
+                };
                 return false;
             };
-            match self.decide(c, n) {
+            let decision = if self.buf.as_bytes()[c] == b't' {
+                self.decide_harmony(c, tools)
+            } else if let Some(d) = self.decide_kimi_bare(c) {
+                d
+            } else {
+                self.decide(c, n, tools)
+            };
+            // A candidate that is text may open what an orphan closer later closes: wait until
+            // that opener is complete or ruled out.
+            let decision = match decision {
+                Decision::No if self.note_text_opener(c) => Decision::More,
+                d => d,
+            };
+            match decision {
                 Decision::No => {
                     i = c + self.buf[c..].chars().next().map_or(1, char::len_utf8);
                 }
                 Decision::More => {
-                    let s = self.before_pre(c);
+                    let s = self
+                        .before_pre(c)
+                        .min(self.harmony_start(c))
+                        .min(self.kimi_id_start(c));
                     self.emit_text(s);
                     self.pos = c - s;
                     return false;
@@ -1253,6 +1419,7 @@ impl Machine {
     /// wait for the next byte.
     fn reasoning_tag_is_text(&mut self, kind: Kind, len: usize) -> Option<bool> {
         match kind {
+            Kind::Orphan => self.orphan_is_text(len),
             Kind::ThinkOpen(p)
                 if p < PROSE_PAIRS && self.em.any_visible && self.think_mode != Mode::Keep =>
             {
@@ -1314,6 +1481,10 @@ impl Machine {
                 self.drain(len);
                 self.state = State::Visible;
             }
+            Kind::Orphan => {
+                self.em.removed();
+                self.drain(len);
+            }
             Kind::Call(check) => {
                 let f = match check {
                     Check::Fam(f) => f,
@@ -1332,6 +1503,11 @@ impl Machine {
     }
 
     fn step_block(&mut self, f: Family, tools: Option<&Value>) -> bool {
+        if let Some(end) = self.json.fixed_block(self.consumed) {
+            // Settled whole by its check (a bare JSON call, a stripped Harmony call).
+            self.emit_block(f, end.min(self.buf.len()), tools);
+            return true;
+        }
         let n_think = *N_THINK;
         let mut i = self.pos;
         loop {
@@ -1343,7 +1519,7 @@ impl Machine {
                 }
                 return false;
             };
-            match self.decide(c, n_think) {
+            match self.decide(c, n_think, tools) {
                 Decision::More => {
                     self.pos = c;
                     return false;
@@ -1523,7 +1699,7 @@ impl Machine {
                 }
                 return false;
             };
-            match self.decide(c, n) {
+            match self.decide(c, n, None) {
                 Decision::No => {
                     i = c + self.buf[c..].chars().next().map_or(1, char::len_utf8);
                 }
@@ -1623,5 +1799,6 @@ impl Machine {
 mod code;
 #[cfg(test)]
 mod code_props;
+mod leaks;
 #[cfg(test)]
 mod tests;

@@ -2,7 +2,8 @@
 //! reasoning (a documented example, reference §0.5) is never taken for a real call.
 //!
 //! Markers (reference §22): `<think>…</think>` (DeepSeek-R1, Qwen3, GLM, MiniMax-M2, Step-3, ERNIE,
-//! Kimi-K2 thinking, Hunyuan), `<seed:think>…</seed:think>` (Seed-OSS; its
+//! Kimi-K2 thinking, Hunyuan, Nemotron), `<mm:think>…</mm:think>` (MiniMax-M3),
+//! `<|inner_prefix|>…<|inner_suffix|>` (Apertus), `<seed:think>…</seed:think>` (Seed-OSS; its
 //! `<seed:cot_budget_reflect>` notes sit inside and stay part of the reasoning), `[THINK]…[/THINK]`
 //! (Magistral), `◁think▷…◁/think▷` (legacy Kimi), `<|START_THINKING|>…<|END_THINKING|>` (Cohere)
 //! and gpt-oss's Harmony `analysis` channel (`<|channel|>analysis<|message|>…<|end|>`). These are
@@ -56,6 +57,12 @@ pub(crate) const ALWAYS: &[Pair] = &[
         ends: &[],
     },
     Pair {
+        opens: &["<mm:think>"],
+        closes: &["</mm:think>"],
+        r1: true,
+        ends: &[],
+    },
+    Pair {
         opens: &["◁think▷"],
         closes: &["◁/think▷"],
         r1: true,
@@ -68,9 +75,21 @@ pub(crate) const ALWAYS: &[Pair] = &[
         ends: &[],
     },
     Pair {
+        opens: &["<|inner_prefix|>"],
+        closes: &["<|inner_suffix|>"],
+        r1: true,
+        ends: &[],
+    },
+    Pair {
         opens: &["<|channel>thought", "<|channel>"],
         closes: &["<channel|>"],
         r1: false,
+        ends: &[],
+    },
+    Pair {
+        opens: &["<|open|>think<|sep|>"],
+        closes: &["<|close|>think<|sep|>"],
+        r1: true,
         ends: &[],
     },
     Pair {
@@ -80,6 +99,14 @@ pub(crate) const ALWAYS: &[Pair] = &[
         ends: &["<|start|>", "<|channel|>"],
     },
 ];
+
+/// The index in [`ALWAYS`] of the pair opened by `open` (0, `<think>`, when none is).
+pub(crate) fn pair_of(open: &str) -> usize {
+    ALWAYS
+        .iter()
+        .position(|p| p.opens.contains(&open))
+        .unwrap_or(0)
+}
 
 const GRANITE: Pair = Pair {
     opens: &["Here is my thought process:", "Here's my thought process:"],
@@ -113,26 +140,42 @@ pub struct Extra {
     pub r1: bool,
 }
 
-/// Whether the format or model named by the caller is one that always reasons and writes its
-/// reasoning without the opening tag (the chat template put it in the prompt): DeepSeek-R1 and
-/// DeepSeek's thinking mode (`deepseek-reasoner`, ids with `r1`, `think` or `reason`), MiniMax-M2,
-/// Step-3, Seed-OSS, and the thinking variants of ERNIE-4.5 and Kimi-K2. Hybrid models whose
-/// thinking can be off (DeepSeek-V3.x chat, GLM, Qwen3, Kimi-K2-Instruct) are not: their replies
-/// without reasoning would otherwise be held back to the end of a stream.
+/// Model families whose chat template ends the prompt inside reasoning, so that their replies
+/// start with reasoning and close it without the opening tag. Each entry is the substrings a
+/// lower-cased `options.model` must all contain (any of the inner list); the README's table gives
+/// each row's template evidence. Hybrid families whose template does not open reasoning (Qwen3
+/// hybrids, GLM-4.5/4.6, Kimi-K2-Thinking, Nemotron Super v1.5) write the opening tag themselves
+/// and are not listed; nor is DeepSeek-V4, whose thinking is chosen per request.
+const OPENED_BY_TEMPLATE: &[&[&[&str]]] = &[
+    // DeepSeek-R1 (updated template), its distills, and DeepSeek's thinking ids.
+    &[&["deepseek"], &["r1", "reasoner", "think", "reason"]],
+    &[&["qwq"]],
+    // Qwen3 thinking variants (Qwen3-*-Thinking-2507, Qwen3-VL-*-Thinking).
+    &[&["qwen3"], &["thinking"]],
+    &[&[
+        "qwen3.5", "qwen3_5", "qwen3-5", "qwen3.6", "qwen3_6", "qwen3-6",
+    ]],
+    &[&["minimax-m2", "minimax_m2"]],
+    &[&["nemotron"], &["nano"], &["v2"]],
+    &[&["step3", "step-3"]],
+    &[&["kimi-k2.5", "kimi-k2-5", "kimi_k2.5", "kimi_k2_5"]],
+    &[&["ernie"], &["thinking"]],
+    // Seed-OSS opens `<seed:think>` only with a thinking budget of 0; held, never forced.
+    &[&["seed-oss", "seed_oss"]],
+];
+
+/// Whether the format or model named by the caller is one whose chat template opens reasoning in
+/// the prompt ([`OPENED_BY_TEMPLATE`]; by format: `minimax_m2`, `step3`,
+/// `seed_oss`). With it, text before the first closing tag is reasoning; a reply with no closing
+/// tag (thinking switched off, or a server that already split the reasoning off) stays visible,
+/// which is why a stream holds the start back until a reasoning tag or the end decides.
 pub fn r1_hint(format: Option<&str>, model: Option<&str>) -> bool {
     let by_format = matches!(format, Some("minimax_m2" | "step3" | "seed_oss"));
     let by_model = model.is_some_and(|m| {
         let m = m.to_ascii_lowercase();
-        let has = |s: &[&str]| s.iter().any(|p| m.contains(p));
-        has(&[
-            "minimax-m2",
-            "minimax_m2",
-            "step3",
-            "step-3",
-            "seed-oss",
-            "seed_oss",
-        ]) || (has(&["deepseek"]) && has(&["r1", "reasoner", "think", "reason"]))
-            || (has(&["ernie", "kimi"]) && has(&["thinking"]))
+        OPENED_BY_TEMPLATE
+            .iter()
+            .any(|all| all.iter().all(|any| any.iter().any(|p| m.contains(p))))
     });
     by_format || by_model
 }
@@ -174,13 +217,14 @@ fn has(text: &str, needle: &str) -> bool {
 /// The reasoning blocks of `text`, in order, not overlapping.
 pub fn find_blocks(text: &str, extra: Extra) -> Vec<Think> {
     let mut out = Vec::new();
-    // Every always-on marker holds `hink`, `HINK` or `<|channel|>analysis`: three passes decide
-    // for most replies instead of one per marker.
+    // Every always-on marker holds `hink`, `HINK`, `<|channel|>analysis` or `<|inner_`: four
+    // passes decide for most replies instead of one per marker.
     if !extra.granite
         && !extra.harmony_stripped
         && !has(text, "hink")
         && !has(text, "HINK")
         && !has(text, "<|channel|>analysis")
+        && !has(text, "<|inner_")
     {
         return out;
     }

@@ -237,7 +237,8 @@ fn cleaner_options(model: &str) -> Options {
 /// prefilter decides without reading it ([`crate::response::unmarked`]) and every provider rule
 /// needs one of those characters. The addon asks this before transcoding the JS string.
 pub fn tool_calls_skip_unmarked(model: &str) -> bool {
-    crate::response::unmarked(&cleaner_options(model)).is_some()
+    // No tools in these options: a `{` does not matter.
+    crate::response::unmarked(&cleaner_options(model), false).is_some()
 }
 
 /// `/<invoke\b/i`.

@@ -105,6 +105,9 @@ pub struct Ctx<'a> {
     /// the codec remembers them per block object, so the next call with the same block and
     /// string looks the decision up without moving or hashing the payload again.
     pub image_digests: Vec<(usize, usize, crate::image::Digest)>,
+    /// `Some` when the incremental pass tracks ids (`transcript::incremental`): every id the
+    /// tool-call id allocator looked up or handed out, with the input message it belongs to.
+    pub id_trace: Option<Vec<(usize, String)>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -113,6 +116,7 @@ impl<'a> Ctx<'a> {
             source,
             changes: report.then(Vec::new),
             image_digests: Vec::new(),
+            id_trace: None,
         }
     }
 

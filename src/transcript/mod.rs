@@ -6,6 +6,7 @@
 
 pub mod capabilities;
 pub mod context;
+pub mod incremental;
 pub mod model;
 pub mod ops;
 pub mod pipeline;

@@ -89,7 +89,7 @@ fn limits(cfg: &Value) -> ImageLimits {
     l
 }
 
-fn history_params(cfg: &Value) -> pipeline::HistoryParams {
+pub fn history_params(cfg: &Value) -> pipeline::HistoryParams {
     let base = resolve_transcript_policy(
         cfg.get("provider").and_then(Value::as_str),
         cfg.get("modelApi").and_then(Value::as_str),

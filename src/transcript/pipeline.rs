@@ -6,6 +6,7 @@
 //! first message.
 
 use super::context::Ctx;
+use super::incremental::Tracker;
 use super::model::Msg;
 use super::policy::{resolve_transcript_policy, TranscriptPolicy};
 use super::rules;
@@ -82,6 +83,17 @@ pub fn sanitize_session_history(
     ctx: &mut Ctx,
     p: &HistoryParams,
 ) -> HistoryOutput {
+    run(msgs, ctx, p, None)
+}
+
+/// The pass, with `track` recording what the incremental pass needs (and, when it continues a
+/// remembered prefix, `msgs` being the suffix after it: see [`super::incremental`]).
+pub(crate) fn run(
+    msgs: &mut Vec<Msg>,
+    ctx: &mut Ctx,
+    p: &HistoryParams,
+    mut track: Option<&mut Tracker>,
+) -> HistoryOutput {
     let policy = p.policy.clone().unwrap_or_else(|| {
         resolve_transcript_policy(
             p.provider.as_deref(),
@@ -95,7 +107,10 @@ pub fn sanitize_session_history(
     let sid = p.session_id.as_deref().unwrap_or("undefined");
 
     rules::inter_session::annotate_inter_session_user_turns(msgs, ctx);
-    let (count, kinds) = rules::canonicalize::malformed_kinds(msgs);
+    let (count, kinds) = match track.as_deref_mut() {
+        Some(t) => t.malformed(msgs),
+        None => rules::canonicalize::malformed_kinds(msgs),
+    };
     if count > 0 {
         warnings.push(format!(
             "sanitizeSessionHistory: canonicalized {count} malformed assistant message(s) before replay session={sid} contentKinds={}",
@@ -103,20 +118,40 @@ pub fn sanitize_session_history(
         ));
     }
     rules::canonicalize::canonicalize_assistant_content(msgs, ctx);
+    if track.is_some() {
+        ctx.id_trace = Some(Vec::new());
+    }
     rules::images::sanitize_session_messages_images(
         msgs,
         ctx,
         &image_pass_options(&policy, p.limits),
     );
+    if let Some(t) = track.as_deref_mut() {
+        t.take_id_trace(ctx);
+    }
     if policy.drop_thinking_blocks {
         rules::drop_thinking::drop_thinking_blocks(msgs, ctx);
     }
     rules::tool_call_inputs::repair_tool_call_inputs(msgs, ctx, p.allowed_tool_names.as_deref());
+    if let Some(t) = track.as_deref_mut() {
+        t.before_pairing(msgs);
+    }
     if policy.repair_tool_use_result_pairing {
-        rules::pairing::repair_tool_use_result_pairing(msgs, ctx, &p.pairing);
+        let r = rules::pairing::repair_tool_use_result_pairing(msgs, ctx, &p.pairing);
+        if let Some(t) = track.as_deref_mut() {
+            t.held = r.held;
+        }
     }
     rules::tool_result_details::strip_tool_result_details(msgs, ctx);
-    rules::usage_snapshots::normalize_usage_snapshots(msgs, ctx);
+    match track.as_deref_mut() {
+        Some(t) => {
+            let earlier = t.before_usage(msgs);
+            rules::usage_snapshots::normalize_usage_snapshots_after(msgs, ctx, earlier);
+        }
+        None => {
+            rules::usage_snapshots::normalize_usage_snapshots(msgs, ctx);
+        }
+    }
     if RESPONSES_APIS.contains(&api) {
         rules::openai_reasoning::downgrade_openai_reasoning_blocks(msgs, ctx);
         rules::openai_function_call_pairs::downgrade_openai_function_call_reasoning_pairs(
@@ -143,7 +178,17 @@ pub fn sanitize_session_history(
     }
 
     if policy.apply_google_turn_ordering {
-        let prepended = rules::google_ordering::sanitize_google_turn_ordering(msgs, ctx);
+        let prepended = match track {
+            // A continued run's first message is not the history's: the prefix decided.
+            Some(t) if t.continuing() => t.prepended(),
+            Some(t) => {
+                let stamped = rules::google_ordering::stamped(msgs).and_then(Msg::src_index);
+                let prepended = rules::google_ordering::sanitize_google_turn_ordering(msgs, ctx);
+                t.bootstrap(prepended, stamped);
+                prepended
+            }
+            None => rules::google_ordering::sanitize_google_turn_ordering(msgs, ctx),
+        };
         if prepended && GOOGLE_APIS.contains(&api) {
             let marked = p
                 .session_entries

@@ -175,7 +175,7 @@ impl Machine {
     }
 
     /// Whether byte `c` of `buf` starts a line (after at most three spaces).
-    fn at_line_start(&self, c: usize) -> bool {
+    pub(super) fn at_line_start(&self, c: usize) -> bool {
         let b = self.buf.as_bytes();
         let mut k = c;
         while k > 0 && b[k - 1] == b' ' {
@@ -501,7 +501,10 @@ impl Machine {
         if !(f.labelled || tail_ok) {
             return None;
         }
-        let fam = self.lock.or_else(|| scan::detect(body, self.hint))?;
+        let fam = self
+            .lock
+            .or_else(|| scan::detect(body, self.hint))
+            .or_else(|| self.has_tools.then_some(crate::response::Family::ToolJson))?;
         let p = parse_family(fam, body, &self.ctx(tools));
         let mut names = p.blocks.iter().flat_map(|b| b.calls.iter());
         let names_tool = {
@@ -561,6 +564,16 @@ fn confirmed(kind: Kind, bytes: &[u8], at: usize) -> bool {
         Kind::Call(Check::NamedRequest) => {
             memchr::memmem::find(bytes, b"[END_TOOL_REQUEST]").is_some()
         }
+        Kind::Call(Check::Function) => {
+            let end = (at + 300).min(bytes.len());
+            memchr::memmem::find(&bytes[at..end], b"<parameter=").is_some()
+        }
+        Kind::Call(Check::InvokeWrapper) => {
+            let end = (at + 64).min(bytes.len());
+            memchr::memmem::find(&bytes[at..end], b"<invoke").is_some()
+        }
+        Kind::Call(c) if super::leaks::quiet(c) => false,
+        Kind::Orphan => false,
         _ => true,
     }
 }

@@ -12,25 +12,32 @@ use crate::transcript::model::{Block, BlockOrigin, Content, Msg, Val};
 pub fn malformed_kinds(msgs: &[Msg]) -> (usize, Vec<&'static str>) {
     let mut count = 0;
     let mut kinds = Vec::new();
-    for m in msgs.iter().filter(|m| m.is_role("assistant")) {
-        let kind = match &m.content {
-            Content::Blocks(_) => continue,
-            Content::Str { .. } => "string",
-            Content::Other(v) => match v {
-                Val::Absent => "undefined",
-                Val::Null => "null",
-                Val::Num(_) => "number",
-                Val::Bool(_) => "boolean",
-                Val::Object => "object",
-                _ => "other",
-            },
-        };
+    for kind in msgs.iter().filter_map(malformed_kind) {
         count += 1;
         if !kinds.contains(&kind) {
             kinds.push(kind);
         }
     }
     (count, kinds)
+}
+
+/// The kind of an assistant message's malformed content, if it is malformed.
+pub fn malformed_kind(m: &Msg) -> Option<&'static str> {
+    if !m.is_role("assistant") {
+        return None;
+    }
+    Some(match &m.content {
+        Content::Blocks(_) => return None,
+        Content::Str { .. } => "string",
+        Content::Other(v) => match v {
+            Val::Absent => "undefined",
+            Val::Null => "null",
+            Val::Num(_) => "number",
+            Val::Bool(_) => "boolean",
+            Val::Object => "object",
+            _ => "other",
+        },
+    })
 }
 
 pub fn canonicalize_assistant_content(msgs: &mut [Msg], ctx: &mut Ctx) -> bool {

@@ -20,6 +20,12 @@ use serde_json::json;
 /// The text of the synthetic first user turn.
 pub const BOOTSTRAP_TEXT: &str = "(session bootstrap)";
 
+/// The message whose timestamp the bootstrap turn copies: the first with a finite one.
+pub fn stamped(msgs: &[Msg]) -> Option<&Msg> {
+    msgs.iter()
+        .find(|m| m.is_object && matches!(m.timestamp, Val::Num(n) if n.is_finite()))
+}
+
 /// Prepends the bootstrap user turn when the transcript starts with an assistant.
 pub fn sanitize_google_turn_ordering(msgs: &mut Vec<Msg>, ctx: &mut Ctx) -> bool {
     if !msgs.first().is_some_and(|m| m.is_role("assistant")) {
@@ -33,10 +39,7 @@ pub fn sanitize_google_turn_ordering(msgs: &mut Vec<Msg>, ctx: &mut Ctx) -> bool
         ],
         None,
     );
-    let stamped = msgs
-        .iter()
-        .find(|m| m.is_object && matches!(m.timestamp, Val::Num(n) if n.is_finite()));
-    if let Some(src) = stamped {
+    if let Some(src) = stamped(msgs) {
         boot.copy_field_from("timestamp", src);
     }
     ctx.change("sanitizeGoogleTurnOrdering", msg_path(&boot), || {

@@ -47,6 +47,9 @@ pub struct PairingReport {
     /// True whenever the output differs from the input (OpenClaw also sets it when results merely
     /// precede an interleaved message without being moved).
     pub moved: bool,
+    /// Whether an errored or aborted turn had results (kept or dropped depending on whether
+    /// anything else changed in the whole transcript: the incremental pass does not cut there).
+    pub held: bool,
 }
 
 struct Call<'a> {
@@ -343,6 +346,7 @@ pub fn repair_tool_use_result_pairing(
     // OpenClaw drops an errored turn's results while building its output, but returns its input
     // unless something else changed: alone, they stay where they are.
     let held = order.iter().any(|s| matches!(s, Slot::Held(_)));
+    report.held = held;
     let order: Vec<Slot> = if !held {
         order
     } else if !changed && in_input_order(&order, msgs.len()) {

@@ -24,6 +24,7 @@ pub fn sanitize_tool_call_ids(msgs: &mut [Msg], ctx: &mut Ctx, mode: ToolCallIdM
                 .filter_map(|(j, b)| {
                     let raw = b.call_id()?;
                     let new = alloc.call_id(raw);
+                    trace(&mut ctx.id_trace, m.src_index(), raw, &new);
                     (new != raw).then_some((j, new))
                 })
                 .collect();
@@ -47,6 +48,17 @@ pub fn sanitize_tool_call_ids(msgs: &mut [Msg], ctx: &mut Ctx, mode: ToolCallIdM
     changed
 }
 
+/// Records, for the incremental pass, the raw id the allocator was asked about and the id it
+/// gave: a later suffix whose ids meet none of these allocates as a continued pass would.
+fn trace(t: &mut Option<Vec<(usize, String)>>, src: Option<usize>, raw: &str, new: &str) {
+    if let (Some(t), Some(i)) = (t, src) {
+        t.push((i, raw.to_string()));
+        if new != raw {
+            t.push((i, new.to_string()));
+        }
+    }
+}
+
 fn nonempty(v: &Val) -> Option<&str> {
     v.as_str().filter(|s| !s.is_empty())
 }
@@ -54,12 +66,19 @@ fn nonempty(v: &Val) -> Option<&str> {
 fn rename_result(m: &mut Msg, ctx: &mut Ctx, alloc: &mut IdAllocator) -> bool {
     // The new ids, decided while the old ones are borrowed; the same raw id in both fields is
     // resolved once.
+    let src = m.src_index();
+    let trace_ids = &mut ctx.id_trace;
+    let mut resolve = |raw: &str| {
+        let new = alloc.result_id(raw);
+        trace(trace_ids, src, raw, &new);
+        new
+    };
     let (call, legacy) = match (nonempty(&m.tool_call_id), nonempty(&m.tool_use_id)) {
         (Some(a), Some(b)) if a == b => {
-            let new = alloc.result_id(a);
+            let new = resolve(a);
             (Some(new.clone()), Some(new))
         }
-        (a, b) => (a.map(|a| alloc.result_id(a)), b.map(|b| alloc.result_id(b))),
+        (a, b) => (a.map(&mut resolve), b.map(&mut resolve)),
     };
     let mut changed = false;
     for (field, new) in [("toolCallId", call), ("toolUseId", legacy)] {

@@ -165,12 +165,29 @@ fn is_canonical(u: &UsageView) -> bool {
 
 /// Zeroes usage recorded before the latest compaction, then normalises every assistant's usage.
 pub fn normalize_usage_snapshots(msgs: &mut [Msg], ctx: &mut Ctx) -> bool {
+    normalize_usage_snapshots_after(msgs, ctx, None)
+}
+
+/// The timestamp of a compaction summary, as the usage rule compares it.
+pub fn compaction_time(m: &Msg) -> Option<f64> {
+    timestamp(&m.timestamp)
+}
+
+/// [`normalize_usage_snapshots`] on the part of a transcript after a prefix whose latest
+/// compaction summary had timestamp `earlier` (`Some(None)`: one without a usable timestamp),
+/// for the incremental pass. The caller makes sure `msgs` holds no compaction of its own.
+pub fn normalize_usage_snapshots_after(
+    msgs: &mut [Msg],
+    ctx: &mut Ctx,
+    earlier: Option<Option<f64>>,
+) -> bool {
     let compaction = msgs
         .iter()
         .enumerate()
         .rev()
         .find(|(_, m)| m.is_role("compactionSummary"))
-        .map(|(i, m)| (i, timestamp(&m.timestamp)));
+        .map(|(i, m)| (i, timestamp(&m.timestamp)))
+        .or(earlier.map(|ts| (0, ts)));
     let mut changed = false;
     for (i, m) in msgs.iter_mut().enumerate() {
         if !m.is_role("assistant") {

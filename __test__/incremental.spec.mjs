@@ -1,0 +1,165 @@
+// The incremental sanitizeSessionHistory (a sessionId, or createTranscriptSanitizer) is the full
+// pass: random sessions grow step by step, and after every step the incremental result is
+// compared with a fresh full pass over the same messages — deep-equal, the very same objects
+// where the full pass returns the caller's, and the same warnings and session entries. The
+// generator draws every rule whose effect crosses messages: late results moved up to their
+// call, results for old calls (duplicates), raw ids that collide once sanitised, unanswered
+// calls, errored and aborted turns with results, compactions (by position and timestamp),
+// Google's bootstrap, malformed assistant content, OpenAI reasoning and function-call ids.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { th, rng } from './fixtures/helpers.mjs'
+
+const POLICIES = {
+  anthropic: { provider: 'anthropic', modelApi: 'anthropic-messages', modelId: 'claude-sonnet-4-5' },
+  google: { provider: 'google', modelApi: 'google-generative-ai', modelId: 'gemini-2.5-pro' },
+  openai: { provider: 'openai', modelApi: 'openai-responses', modelId: 'gpt-5.2' },
+  mistral: { provider: 'mistral', modelApi: 'openai-completions', modelId: 'mistral-large' },
+}
+
+/** A generator of plausible (and implausible) messages for one session. */
+function messages(seed) {
+  const r = rng(seed)
+  const pick = (xs) => xs[Math.floor(r() * xs.length)]
+  let clock = 1000
+  let k = 0
+  const calls = []
+  const ts = () => (r() < 0.1 ? clock - Math.floor(r() * 50) : (clock += 1 + Math.floor(r() * 5)))
+  // Ids that collide once sanitised ('x:1', 'x|1', 'x1' all become 'x1'), reused ids, fresh ones.
+  const id = () => (r() < 0.08 ? pick(['x:1', 'x|1', 'x1', 'call_a|fc_1', 'call_a', 'functions.read:0']) : r() < 0.03 && calls.length ? pick(calls) : `call_${++k}`)
+  const usage = () =>
+    r() < 0.5
+      ? { input: 5, output: 3, cacheRead: 0, cacheWrite: 0, totalTokens: 8, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }
+      : { input_tokens: 7, output_tokens: 2, cacheWrite1h: 4 }
+  const call = (stopReason) => {
+    const n = 1 + Math.floor(r() * 2)
+    const content = []
+    if (r() < 0.3) content.push({ type: 'thinking', thinking: '想一想', thinkingSignature: r() < 0.5 ? 'sig' : JSON.stringify({ id: 'rs_1', type: 'reasoning' }) })
+    for (let i = 0; i < n; i++) {
+      const c = id()
+      calls.push(c)
+      content.push(r() < 0.05 ? { type: 'toolCall', id: c, arguments: {} } : { type: 'toolCall', id: c, name: pick(['read', 'exec', ' read ']), arguments: { path: '文件.txt' } })
+    }
+    return { role: 'assistant', content, stopReason, usage: usage(), timestamp: ts() }
+  }
+  const kinds = [
+    () => ({ role: 'user', content: pick(['继续', 'go on', '']), timestamp: ts() }),
+    () => call('toolUse'),
+    () => call('toolUse'),
+    () => ({ role: 'toolResult', toolCallId: calls.length && r() < 0.85 ? pick(calls.slice(-3)) : id(), toolName: pick(['read', '', undefined]), content: [{ type: 'text', text: '结果' }], timestamp: ts() }),
+    () => ({ role: 'toolResult', toolCallId: calls.length ? calls[calls.length - 1] : 'x1', toolName: 'read', content: [{ type: 'text', text: 'ok' }], timestamp: ts() }),
+    () => ({ role: 'assistant', content: [{ type: 'text', text: '好的，完成了。' }], stopReason: 'stop', usage: usage(), timestamp: ts() }),
+    () => (r() < 0.3 ? call(pick(['error', 'aborted'])) : call('toolUse')),
+    () => r() < 0.4 && ({ role: 'compactionSummary', summary: '摘要', tokensBefore: 100, timestamp: r() < 0.5 ? ts() : clock + 10 }),
+    () => ({ role: 'assistant', content: pick(['纯文本', null, 7]), stopReason: 'stop', timestamp: ts() }),
+    () => ({ role: 'assistant', content: [{ type: 'thinking', thinking: 'r', thinkingSignature: JSON.stringify({ id: 'rs_2', type: 'reasoning' }) }], stopReason: 'stop', timestamp: ts() }),
+    () => ({ role: 'user', content: [{ type: 'text', text: '来自另一个会话' }], provenance: { kind: 'inter_session', sourceSessionKey: 's2', sourceTool: 'send' }, timestamp: ts() }),
+  ]
+  return () => {
+    for (;;) {
+      const m = pick(kinds)()
+      if (m) return m
+    }
+  }
+}
+
+/** Every step's incremental result against a fresh full pass. */
+function session(policyName, seed, steps, via) {
+  const r = rng(seed * 7 + 1)
+  const next = messages(seed)
+  const policy = POLICIES[policyName]
+  const sessionId = `s-${policyName}-${seed}`
+  // Each side its own session, whose entries (model snapshot, Google's bootstrap marker) must agree.
+  const manager = () => {
+    const entries = []
+    return { entries, getEntries: () => entries, appendCustomEntry: (customType, data) => entries.push({ type: 'custom', customType, data }) }
+  }
+  const fullSession = manager()
+  const incSession = manager()
+  const shown = (m) => m.entries.map((e) => [e.customType, { ...e.data, timestamp: typeof e.data.timestamp }])
+  const sanitizer = th.createTranscriptSanitizer({ ...policy, allowedToolNames: ['read', 'exec'], sessionManager: incSession, warn: (w) => incWarnings.push(w) })
+  let incWarnings = []
+  let history = []
+  // Google sessions often start with the assistant (a compacted or limited history).
+  if (policyName === 'google' && r() < 0.5) history.push({ role: 'assistant', content: [{ type: 'text', text: '你好' }], stopReason: 'stop' })
+  for (let step = 0; step < steps; step++) {
+    const add = 1 + Math.floor(r() * 5)
+    for (let i = 0; i < add; i++) history.push(next())
+    // Sometimes the agent rewrites its history (a replaced message): the full pass must run.
+    if (r() < 0.05 && history.length > 2) {
+      const j = Math.floor(r() * (history.length - 1))
+      history[j] = { ...history[j] }
+    }
+    // Sometimes the same array grown in place, usually a fresh one holding the same objects.
+    const input = r() < 0.3 ? history : history.slice()
+    const fullWarnings = []
+    const full = th.sanitizeSessionHistory({ messages: input, ...policy, allowedToolNames: ['read', 'exec'], sessionManager: fullSession, warn: (w) => fullWarnings.push(w) })
+    incWarnings = []
+    const got =
+      via === 'sessionId'
+        ? th.sanitizeSessionHistory({ messages: input, ...policy, sessionId, allowedToolNames: ['read', 'exec'], sessionManager: incSession, warn: (w) => incWarnings.push(w) })
+        : sanitizer.sanitize(input)
+    const where = `${policyName} seed ${seed} step ${step} (${history.length} messages)`
+    assert.deepEqual(got, full, where)
+    const own = new Set(input)
+    for (let i = 0; i < full.length; i++) {
+      if (own.has(full[i]) || own.has(got[i])) assert.ok(got[i] === full[i], `${where}: output ${i} is not the caller's object`)
+    }
+    if (via === 'sessionId') assert.deepEqual(incWarnings, fullWarnings.map((w) => w.replace('session=undefined', `session=${sessionId}`).replace('sessionId=undefined', `sessionId=${sessionId}`)), where)
+    else assert.deepEqual(incWarnings, fullWarnings, where)
+    assert.deepEqual(shown(incSession), shown(fullSession), `${where}: session entries`)
+    assert.notEqual(got, input)
+  }
+}
+
+for (const name of Object.keys(POLICIES)) {
+  test(`incremental = full pass, random sessions (${name})`, () => {
+    for (let seed = 1; seed <= 12; seed++) session(name, seed, 30, seed % 2 ? 'sessionId' : 'sanitizer')
+  })
+}
+
+test('the prefix is reused: a long session answers appended turns without redoing it', () => {
+  // A behaviour check, not a timing: the remembered cut advances with the session.
+  const s = th.createTranscriptSanitizer(POLICIES.anthropic)
+  const history = []
+  for (let t = 0; t < 50; t++) {
+    history.push({ role: 'user', content: `第${t}轮`, timestamp: t * 10 })
+    history.push({ role: 'assistant', content: [{ type: 'toolCall', id: `c${t}`, name: 'read', arguments: {} }], stopReason: 'toolUse', timestamp: t * 10 + 1 })
+    history.push({ role: 'toolResult', toolCallId: `c${t}`, toolName: 'read', content: [{ type: 'text', text: 'ok' }], timestamp: t * 10 + 2 })
+    history.push({ role: 'assistant', content: [{ type: 'text', text: 'done' }], stopReason: 'stop', timestamp: t * 10 + 3 })
+    const out = s.sanitize(history.slice())
+    assert.equal(out.length, history.length)
+  }
+  const stats = th.configureTranscriptSessions({})
+  assert.equal(typeof stats.maxSessions, 'number')
+})
+
+test('the LRU keeps at most maxSessions sessions', () => {
+  const before = th.configureTranscriptSessions({})
+  try {
+    th.configureTranscriptSessions({ maxSessions: 2 })
+    for (const id of ['a', 'b', 'c', 'd']) th.sanitizeSessionHistory({ messages: [{ role: 'user', content: 'hi' }], sessionId: id })
+    assert.equal(th.configureTranscriptSessions({}).sessions, 2)
+    assert.throws(() => th.configureTranscriptSessions({ maxSessions: '3' }), /options\.maxSessions: expected a number/)
+  } finally {
+    th.configureTranscriptSessions({ maxSessions: before.maxSessions })
+  }
+})
+
+test('the same sessionId with other options, or a rewritten history, gets the full pass for them', () => {
+  const history = [
+    { role: 'user', content: '读一下', timestamp: 1 },
+    { role: 'assistant', content: [{ type: 'toolCall', id: 'call_1|fc_1', name: 'read', arguments: {} }], stopReason: 'toolUse', timestamp: 2 },
+    { role: 'toolResult', toolCallId: 'call_1|fc_1', toolName: 'read', content: [{ type: 'text', text: 'ok' }], timestamp: 3 },
+    { role: 'assistant', content: [{ type: 'text', text: '好' }], stopReason: 'stop', timestamp: 4 },
+  ]
+  const sessionId = 'options-change'
+  th.sanitizeSessionHistory({ messages: history, ...POLICIES.anthropic, sessionId })
+  const more = [...history, { role: 'user', content: '再来', timestamp: 5 }]
+  // OpenAI Responses replays the id as `call_1` (no reasoning item before it); Anthropic's pass wrote `call1fc1`.
+  const openai = th.sanitizeSessionHistory({ messages: more, ...POLICIES.openai, sessionId })
+  assert.deepEqual(openai, th.sanitizeSessionHistory({ messages: more, ...POLICIES.openai }))
+  assert.equal(openai[1].content[0].id, 'call_1')
+  const rewritten = [{ ...history[0], content: '改过了' }, ...more.slice(1)]
+  assert.deepEqual(th.sanitizeSessionHistory({ messages: rewritten, ...POLICIES.openai, sessionId }), th.sanitizeSessionHistory({ messages: rewritten, ...POLICIES.openai }))
+})

@@ -1,0 +1,37 @@
+//! Orphan closing tags: the closing tag of a call wrapper whose opening tag never came.
+//!
+//! Why: servers strip the opening token of a call block far more often than the closing one
+//! (Ollama's qwen3-coder template leaves `<function=…>…</function>\n</tool_call>`, MiniMax through
+//! OpenCode leaves `<invoke …>…</invoke>\n</minimax:tool_call>`, Qwen2.5 writes its JSON then
+//! `</tool_call>`). The call before the tag is read by its own rule (the unwrapped Qwen function,
+//! the unwrapped invoke, a JSON call naming an offered tool); what is left is the tag, which a
+//! person reading the chat should not see.
+//!
+//! DeepSeek's `<｜end▁of▁sentence｜>` left after a DSML block is the same kind of leftover.
+//!
+//! The rule (the stream machine applies it, [`super::stream`]): one of [`CLOSERS`] outside a call
+//! block is removed when only whitespace separates it from markup removed just before it, or when
+//! it stands alone on its line (up to three spaces before it, spaces then a line break or the end
+//! of the reply after it) and its opening tag was not written as text before it (then it closes
+//! that text: `<function_calls>` … `</function_calls>` in an OLMo reply read without its hint).
+//! Anywhere else, inside a sentence (`end each call with </tool_call>.`), it is text; in inline
+//! code and fenced blocks it is always text.
+
+/// The opening tag of each of [`CLOSERS`] (none for a lone token).
+pub const OPENERS: &[Option<&str>] = &[
+    Some("<tool_call>"),
+    Some("<minimax:tool_call>"),
+    Some("<tool_calls>"),
+    Some("<function_calls>"),
+    None,
+];
+
+/// The closing tags read as orphans.
+pub const CLOSERS: &[&str] = &[
+    "</tool_call>",
+    "</minimax:tool_call>",
+    "</tool_calls>",
+    "</function_calls>",
+    // DeepSeek's end-of-sentence token, left after a DSML block.
+    "<｜end▁of▁sentence｜>",
+];

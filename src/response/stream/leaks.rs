@@ -1,0 +1,455 @@
+//! The stream machine's checks for calls whose markers the server stripped: Qwen3-Coder's
+//! `<function=` without `<tool_call>` ([`Check::Function`]), bare JSON calls naming an offered
+//! tool ([`Check::ToolJson`], [`crate::response::tool_json`]), Mistral's call array without
+//! `[TOOL_CALLS]` ([`Check::MistralArray`]), and orphan closing tags ([`Kind::Orphan`],
+//! [`crate::response::orphan`]).
+//!
+//! A bare JSON call is settled only once its value is complete, so the scan for its end resumes
+//! where it stopped across deltas, and the bytes scanned for candidates that are settled are
+//! charged to a budget of a few passes over the reply up to the candidate: openers that never
+//! close (`{"name": "read_file", ` repeated) stay linear. Charges depend on the text alone, so a
+//! stream decides as the whole reply does.
+
+use serde_json::Value;
+
+use super::{Check, Decision, Kind, Machine, Verdict, WINDOW};
+use crate::response::{bare_json, kimi_k2, orphan, qwen3_coder, tool_json, Family};
+
+/// A stripped Harmony call's recipient.
+const TO: &str = "to=functions.";
+/// The header words that may come right before [`TO`] in a stripped Harmony call, longest first
+/// (each with the spacing gpt-oss writes).
+const HARMONY_PRES: &[&str] = &[
+    "assistant commentary ",
+    "assistantcommentary ",
+    "assistant ",
+    "commentary ",
+];
+
+/// Where the scan for the end of a bare JSON value stands.
+#[derive(Debug, Default)]
+pub(super) struct JsonState {
+    /// The value being scanned: `(absolute start, absolute scanned-to, depth, in a string,
+    /// after a backslash)`.
+    scan: Option<(usize, usize, usize, bool, bool)>,
+    /// Bytes charged so far, and the first position not charged yet.
+    spent: usize,
+    charged_to: usize,
+    /// The last `{` search: `(from, hit, searched up to)`, absolute.
+    brace_memo: Option<(usize, Option<usize>, usize)>,
+    /// The last `to=functions.` search, likewise.
+    to_memo: Option<(usize, Option<usize>, usize)>,
+    /// The last marker-byte search, likewise.
+    cand_memo: Option<(usize, Option<usize>, usize)>,
+    /// The end (in `buf`) of the value [`Machine::settle_json`] settled last.
+    settled: usize,
+    /// Which orphan closers' opening tags were kept as text (bit `i` for `orphan::CLOSERS[i]`).
+    texts_open: u8,
+    /// The call settled last, `(absolute start, length)`: the block [`Machine::step_block`]
+    /// emits when it opens there.
+    fixed: Option<(usize, usize)>,
+}
+
+impl JsonState {
+    /// The length of the block settled whole that starts at absolute `at`, if any.
+    pub(super) fn fixed_block(&mut self, at: usize) -> Option<usize> {
+        match self.fixed.take() {
+            Some((s, n)) if s == at => Some(n),
+            _ => None,
+        }
+    }
+}
+
+impl Machine {
+    /// The next candidate byte of visible text: a marker byte, or `{` when bare JSON calls can
+    /// be read (remembered, so scanning from one `<` to the next does not rescan to a far `{`).
+    pub(super) fn next_visible_cand(&mut self, i: usize) -> Option<usize> {
+        if !self.has_tools {
+            return super::next_cand(&self.buf, i);
+        }
+        // With more kinds of candidate, each kind's search is remembered: the next `<` may lie
+        // far past many `{` (and the other way round), and must not be searched for again.
+        let (consumed, from) = (self.consumed, self.consumed + i);
+        let buf = &self.buf;
+        let j = &mut self.json;
+        let mut m = remembered(buf, consumed, from, 1, &mut j.cand_memo, |b| {
+            memchr::memchr3(b'<', b'[', 0xE2, b)
+        });
+        let mut hits = [None, None];
+        if self.braces {
+            hits[0] = remembered(buf, consumed, from, 1, &mut j.brace_memo, |b| {
+                memchr::memchr(b'{', b)
+            });
+        }
+        if self.harmony {
+            hits[1] = remembered(buf, consumed, from, TO.len(), &mut j.to_memo, |b| {
+                memchr::memmem::find(b, TO.as_bytes())
+            });
+        }
+        for h in hits.into_iter().flatten() {
+            m = Some(m.map_or(h, |m| m.min(h)));
+        }
+        m
+    }
+
+    /// `<|tool_call_argument_begin|>` (or the start of it at the end of `buf`) at `c` right after
+    /// a bare Kimi call id `functions.NAME:IDX`: the call whose `<|tool_call_begin|>` was stripped,
+    /// starting at the id. `None`: not that, decide as usual.
+    pub(super) fn decide_kimi_bare(&mut self, c: usize) -> Option<Decision> {
+        if !(self.calls_on && matches!(self.lock, None | Some(Family::KimiK2))) {
+            return None;
+        }
+        let rest = &self.buf[c..];
+        let full = rest.starts_with(kimi_k2::ARG_BEGIN);
+        if !full && (self.finished || !kimi_k2::ARG_BEGIN.starts_with(rest)) {
+            return None;
+        }
+        let start = kimi_k2::bare_id_start(&self.buf[..c])?;
+        if !full {
+            return Some(Decision::More);
+        }
+        Some(Decision::Yes {
+            start,
+            len: c + kimi_k2::ARG_BEGIN.len() - start,
+            kind: Kind::Call(Check::Fam(Family::KimiK2)),
+        })
+    }
+
+    /// Where a bare Kimi call id ending at candidate `c` starts (`c` when there is none).
+    pub(super) fn kimi_id_start(&self, c: usize) -> usize {
+        if !(self.calls_on && matches!(self.lock, None | Some(Family::KimiK2))) {
+            return c;
+        }
+        kimi_k2::bare_id_start(&self.buf[..c]).unwrap_or(c)
+    }
+
+    /// How much of `buf` may be emitted without cutting a bare Kimi call id still completing.
+    pub(super) fn hold_kimi_id(&self) -> usize {
+        let len = self.buf.len();
+        if !(self.calls_on && matches!(self.lock, None | Some(Family::KimiK2))) {
+            return len;
+        }
+        kimi_k2::partial_id_start(&self.buf).unwrap_or(len)
+    }
+
+    /// Where a stripped Harmony header that ends at candidate `c` (a `t` of [`TO`]) begins.
+    pub(super) fn harmony_start(&self, c: usize) -> usize {
+        if !self.buf[c..].starts_with(TO) {
+            return c;
+        }
+        HARMONY_PRES
+            .iter()
+            .find(|p| self.buf[..c].ends_with(**p))
+            .map_or(c, |p| c - p.len())
+    }
+
+    /// How much of `buf` may be emitted without cutting a stripped Harmony header that may still
+    /// be completing at its end (`assistant to=func`).
+    pub(super) fn hold_harmony(&self) -> usize {
+        let len = self.buf.len();
+        if !(self.harmony && self.has_tools) {
+            return len;
+        }
+        let bytes = self.buf.as_bytes();
+        let longest = HARMONY_PRES[0].len() + TO.len();
+        let from = super::floor(&self.buf, len.saturating_sub(longest));
+        for k in from..len {
+            let tail = &bytes[k..];
+            let starts = HARMONY_PRES.iter().chain(&[""]).any(|p| {
+                let whole = [p.as_bytes(), TO.as_bytes()].concat();
+                whole.len() > tail.len() && whole.starts_with(tail)
+            });
+            if starts {
+                return k;
+            }
+        }
+        len
+    }
+
+    /// `to=functions.NAME` at `c`, NAME an offered tool, then the header's words and a JSON
+    /// object: a gpt-oss call whose special tokens the server stripped (settled once the object
+    /// is complete; the block starts at the header's first word).
+    pub(super) fn decide_harmony(&mut self, c: usize, tools: Option<&Value>) -> Decision {
+        let rest = &self.buf[c..];
+        if !rest.starts_with(TO) {
+            return Decision::No;
+        }
+        let name_at = c + TO.len();
+        let r = &self.buf[name_at..];
+        let Some(n) = r.find(|ch: char| !(ch.is_alphanumeric() || "_-.".contains(ch))) else {
+            return if self.finished || r.len() > 256 {
+                Decision::No
+            } else {
+                Decision::More
+            };
+        };
+        if bare_json::resolve(tools, &r[..n]).is_none() {
+            return Decision::No;
+        }
+        // The rest of the header line (`commentary`, `<|constrain|>json`, or noise the model
+        // wrote there), at most 64 bytes, then the JSON object on that line or the next.
+        let k = name_at + n;
+        let line = &self.buf.as_bytes()[k..];
+        let Some(stop) = memchr::memchr2(b'{', b'\n', &line[..line.len().min(65)]) else {
+            return if self.finished || line.len() > 64 {
+                Decision::No
+            } else {
+                Decision::More
+            };
+        };
+        let t = &self.buf[k + stop..];
+        let lead = t.len() - t.trim_start().len();
+        match t.as_bytes().get(lead) {
+            Some(b'{') => {}
+            None if !self.finished => return Decision::More,
+            _ => return Decision::No,
+        }
+        let json_at = k + stop + lead;
+        let end = match self.settle_json(json_at) {
+            Verdict::Yes(_) => self.json.settled,
+            Verdict::More => return Decision::More,
+            Verdict::No => return Decision::No,
+        };
+        let start = self.harmony_start(c);
+        self.json.fixed = Some((self.consumed + start, end - start));
+        Decision::Yes {
+            start,
+            len: end - start,
+            kind: Kind::Call(Check::Fam(Family::GptOss)),
+        }
+    }
+
+    /// `<function=` (ending at `after`): Qwen3-Coder when its head is unambiguous and
+    /// `</function>` comes later.
+    pub(super) fn check_function(&mut self, after: usize) -> Verdict {
+        let at = after - "<function=".len();
+        let full = self.finished || self.buf.len() - after >= WINDOW;
+        // A strong head with no `</function>` by the end of the reply is a call cut off there.
+        match qwen3_coder::strong_head(&self.buf[at..], full) {
+            Some(true) if self.later("</function>", after) || self.finished => {
+                Verdict::Yes(Family::Qwen3Coder)
+            }
+            Some(true) | None => Verdict::More,
+            Some(false) => Verdict::No,
+        }
+    }
+
+    /// `<function_calls>` (ending at `after`) wrapping an invoke: MiniMax-M2's grammar in
+    /// Anthropic's wrapper.
+    pub(super) fn check_invoke_wrapper(&mut self, after: usize) -> Verdict {
+        const INVOKE: &str = "<invoke name=";
+        let t = self.buf[after..].trim_start();
+        if t.starts_with(INVOKE) {
+            if self.later("</invoke>", after) {
+                Verdict::Yes(Family::MinimaxM2)
+            } else if self.finished {
+                Verdict::No
+            } else {
+                Verdict::More
+            }
+        } else if !self.finished && t.len() < INVOKE.len() && INVOKE.starts_with(t) {
+            Verdict::More
+        } else {
+            Verdict::No
+        }
+    }
+
+    /// `[` (ending at `after`) at the very start of a Mistral reply, then `{"name"`: the call
+    /// array whose `[TOOL_CALLS]` the server stripped.
+    pub(super) fn check_mistral_array(&mut self, after: usize) -> Verdict {
+        // Nothing visible before it: neither emitted nor still in `buf` (whole or streamed alike).
+        if self.em.any_visible || !self.buf[..after - 1].trim().is_empty() {
+            return Verdict::No;
+        }
+        let r = self.buf[after..].trim_start();
+        let Some(r) = r.strip_prefix('{') else {
+            return if r.is_empty() && !self.finished {
+                Verdict::More
+            } else {
+                Verdict::No
+            };
+        };
+        let r = r.trim_start();
+        if r.starts_with("\"name\"") {
+            Verdict::Yes(Family::Mistral)
+        } else if !self.finished && "\"name\"".starts_with(r) {
+            Verdict::More
+        } else {
+            Verdict::No
+        }
+    }
+
+    /// `{` or `[` (ending at `after`): a bare JSON call naming an offered tool, settled once the
+    /// value is complete.
+    pub(super) fn check_tool_json(&mut self, after: usize, tools: Option<&Value>) -> Verdict {
+        let c = after - 1;
+        let q = self.consumed + c;
+        if !self.has_tools || self.over_budget(q) {
+            return Verdict::No;
+        }
+        let full = self.finished || self.buf.len() - c >= WINDOW;
+        match tool_json::opens_call(&self.buf[c..], tools, full) {
+            None => return Verdict::More,
+            Some(false) => return Verdict::No,
+            Some(true) => {}
+        }
+        match self.settle_json(c) {
+            Verdict::Yes(_) => {}
+            v => return v,
+        }
+        let end = self.json.settled;
+        let span = &self.buf[c..end];
+        let p = tool_json::parse(span, &self.ctx(tools));
+        if p.blocks.len() == 1 && p.blocks[0].start == 0 && p.blocks[0].end == span.len() {
+            self.json.fixed = Some((q, end - c));
+            Verdict::Yes(Family::ToolJson)
+        } else {
+            Verdict::No
+        }
+    }
+
+    /// The bracketed value at `at`: `Yes` once complete (its end in `self.json.settled`), `More`
+    /// while it may still close, `No` when it never closes or the budget is spent. The bytes
+    /// scanned are charged once it is settled.
+    fn settle_json(&mut self, at: usize) -> Verdict {
+        let q = self.consumed + at;
+        if self.over_budget(q) {
+            return Verdict::No;
+        }
+        match self.json_end(at) {
+            Some(end) => {
+                self.charge(q, end - at);
+                self.json.settled = end;
+                Verdict::Yes(Family::ToolJson)
+            }
+            None if self.finished => {
+                self.charge(q, self.buf.len() - at);
+                Verdict::No
+            }
+            None => Verdict::More,
+        }
+    }
+
+    /// Whether the bytes charged so far exceed a few passes over the reply up to absolute `q`.
+    fn over_budget(&self, q: usize) -> bool {
+        self.json.spent > q.saturating_mul(16).saturating_add(1 << 20)
+    }
+
+    /// Charge the candidate at absolute `q` for `n` bytes, once.
+    fn charge(&mut self, q: usize, n: usize) {
+        if q >= self.json.charged_to {
+            self.json.spent = self.json.spent.saturating_add(n);
+            self.json.charged_to = q + 1;
+        }
+    }
+
+    /// The end (exclusive, in `buf`) of the bracketed value at `c`, as
+    /// [`crate::response::scan::balanced_end`] finds it, resuming an earlier scan of the same value.
+    fn json_end(&mut self, c: usize) -> Option<usize> {
+        let q = self.consumed + c;
+        let (mut at, mut depth, mut quote, mut escaped) = match self.json.scan {
+            Some((s, to, d, qu, e)) if s == q => (to - self.consumed, d, qu, e),
+            _ => (c, 0, false, false),
+        };
+        let bytes = self.buf.as_bytes();
+        while at < bytes.len() {
+            let b = bytes[at];
+            at += 1;
+            if quote {
+                if escaped {
+                    escaped = false;
+                } else if b == b'\\' {
+                    escaped = true;
+                } else if b == b'"' {
+                    quote = false;
+                }
+                continue;
+            }
+            match b {
+                b'"' => quote = true,
+                b'{' | b'[' | b'(' => depth += 1,
+                b'}' | b']' | b')' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        self.json.scan = None;
+                        return Some(at);
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.json.scan = Some((q, self.consumed + at, depth, quote, escaped));
+        None
+    }
+
+    /// An orphan closing tag (`len` bytes at the start of `buf`) is removed right after removed
+    /// markup or alone on its line; otherwise it is text (`None`: wait for the next byte).
+    pub(super) fn orphan_is_text(&mut self, len: usize) -> Option<bool> {
+        if self.em.after_removed {
+            return Some(false);
+        }
+        let closer = orphan::CLOSERS.iter().position(|c| self.buf.starts_with(c));
+        if closer.is_some_and(|i| self.json.texts_open & (1 << i) != 0) {
+            return Some(true);
+        }
+        if !self.at_line_start(0) {
+            return Some(true);
+        }
+        self.ends_line(len).map(|e| !e)
+    }
+}
+
+/// The first match of `find` (for a needle of `len` bytes) at or after absolute `from` in `buf`
+/// (which starts at absolute `consumed`), relative to `buf`, remembering the answer in `memo`
+/// (`(from, hit, searched up to)`) so that searches from later positions do not rescan.
+fn remembered(
+    buf: &str,
+    consumed: usize,
+    from: usize,
+    len: usize,
+    memo: &mut Option<(usize, Option<usize>, usize)>,
+    find: impl Fn(&[u8]) -> Option<usize>,
+) -> Option<usize> {
+    let end = consumed + buf.len();
+    let mut start = from;
+    if let Some((f, hit, scanned)) = *memo {
+        if from >= f {
+            match hit {
+                Some(h) if h >= from => return Some(h - consumed),
+                Some(_) => {}
+                None => start = from.max(scanned.saturating_sub(len - 1)),
+            }
+        }
+    }
+    let hit = buf
+        .as_bytes()
+        .get(start - consumed..)
+        .and_then(find)
+        .map(|k| start + k);
+    *memo = Some((from, hit, end));
+    hit.map(|h| h - consumed)
+}
+
+impl Machine {
+    /// The candidate at `c` is text: when it is the opening tag of an orphan closer, a closer of
+    /// that kind later closes this text and is not an orphan. True when the text at `c` may still
+    /// become such an opener (the caller waits for more).
+    pub(super) fn note_text_opener(&mut self, c: usize) -> bool {
+        let rest = &self.buf[c..];
+        let mut wait = false;
+        for (i, o) in orphan::OPENERS.iter().enumerate() {
+            let Some(o) = o else { continue };
+            if rest.starts_with(o) {
+                self.json.texts_open |= 1 << i;
+            } else if !self.finished && rest.len() < o.len() && o.starts_with(rest) {
+                wait = true;
+            }
+        }
+        wait
+    }
+}
+
+/// For [`Machine::mentions_marker`]: the checks above are not markup by themselves in code.
+pub(super) fn quiet(check: Check) -> bool {
+    matches!(check, Check::ToolJson | Check::MistralArray)
+}

@@ -1,0 +1,307 @@
+//! Bare JSON calls for any model, read when the evidence is strong: a JSON object
+//! `{"name": N, "arguments"|"parameters"|"args"|"input": {…}}` (or an array of them) whose `N` is
+//! one of the tools the request offered (`options.tools`, OpenAI- or Anthropic-style entries; a
+//! name written with spaces or in another case resolves to the one tool it stands for, see
+//! [`super::bare_json::resolve`]).
+//!
+//! Why: models that were not trained on their server's tool markup (Qwen2.5-Coder through Ollama,
+//! Llama-4 through MLX servers, small models behind LM Studio) write the call as plain JSON in
+//! `content`, and the server passes it on as text; the agent never runs it. Plain JSON is also what
+//! people paste and what models quote, so without tools no JSON is read here (the Llama-family
+//! reading by model name is [`super::llama3_json`]'s), and with tools only an object that opens
+//! with its `"name"` key (after Llama's `"type": "function",`) naming an offered tool, parses completely and has an object of arguments
+//! is a call; JSON that names no offered tool, JSON in inline code and fenced examples stay text.
+//! An array counts only when every item is such a call. OpenAI's parallel-call wrapper, which GPT
+//! models leak as text (`{"tool_uses": [{"recipient_name": "functions.f", "parameters": {…}}]}`),
+//! is read by the same rule: every recipient must be an offered tool.
+
+use serde_json::Value;
+
+use super::bare_json::resolve;
+use super::json_calls::{bare_blocks, read_value, Body};
+use super::scan::{balanced_end, Budget};
+use super::{args_value_to_text, Block, Ctx, Parsed, RawCall};
+
+/// The format name reported.
+pub const NAME: &str = "tool_json";
+
+/// Every bare JSON call in `text` whose name is an offered tool (renamed to that tool).
+pub fn parse(text: &str, cx: &Ctx) -> Parsed {
+    let mut out = Parsed::default();
+    if cx.tools.is_none() {
+        return out;
+    }
+    let mut scratch = Vec::new();
+    let mut blocks = tool_uses_blocks(text);
+    let mut at = 0;
+    let mut gaps = Vec::new();
+    for b in &blocks {
+        gaps.push((at, b.start));
+        at = b.end;
+    }
+    gaps.push((at, text.len()));
+    for (s, e) in gaps {
+        for mut b in bare_blocks(&text[s..e], Body::Either, NAME, &mut scratch) {
+            b.start += s;
+            b.end += s;
+            blocks.push(b);
+        }
+    }
+    blocks.sort_by_key(|b| b.start);
+    for mut b in blocks {
+        let all_offered = b
+            .calls
+            .iter_mut()
+            .all(|c| match resolve(cx.tools, &c.name) {
+                Some(n) => {
+                    c.name = n.to_owned();
+                    true
+                }
+                None => false,
+            });
+        if all_offered && !b.calls.is_empty() {
+            out.blocks.push(b);
+        }
+    }
+    out.set_format_if_calls(NAME);
+    out
+}
+
+/// OpenAI's parallel-call wrapper objects: `{"tool_uses": [{"recipient_name": "functions.f",
+/// "parameters": {…}}, …]}`, each read as its calls (names checked by [`parse`]).
+fn tool_uses_blocks(text: &str) -> Vec<Block> {
+    let mut out = Vec::new();
+    let mut budget = Budget::for_text(text);
+    let mut at = 0;
+    while let Some(k) = memchr::memmem::find(&text.as_bytes()[at..], TOOL_USES.as_bytes()) {
+        let key = at + k;
+        at = key + TOOL_USES.len();
+        let open = text[..key].trim_end();
+        if !open.ends_with('{') {
+            continue;
+        }
+        let start = open.len() - 1;
+        // Bounded first, so openers that never close stay linear.
+        let Some(close) = balanced_end(text, start, false) else {
+            if !budget.charge(text.len() - start) {
+                break;
+            }
+            continue;
+        };
+        if !budget.charge(close - start) {
+            break;
+        }
+        let Some((Value::Object(mut o), end)) = read_value(&text[..close], start) else {
+            continue;
+        };
+        let Some(Value::Array(items)) = o.remove("tool_uses") else {
+            continue;
+        };
+        let calls: Option<Vec<RawCall>> = items
+            .into_iter()
+            .map(|i| {
+                let name = i.get("recipient_name")?.as_str()?;
+                let name = name.strip_prefix("functions.").unwrap_or(name).to_owned();
+                let args = i.get("parameters").cloned().unwrap_or(Value::Null);
+                Some(RawCall {
+                    arguments: args_value_to_text(args, NAME, &mut Vec::new()),
+                    name,
+                    id: None,
+                })
+            })
+            .collect();
+        if let Some(calls) = calls.filter(|c| !c.is_empty()) {
+            out.push(Block {
+                start,
+                end,
+                calls,
+                keep_raw: false,
+            });
+            at = end;
+        }
+    }
+    out
+}
+
+const TOOL_USES: &str = "\"tool_uses\"";
+
+/// Whether the caller offered any tool (a non-empty `tools` array).
+pub fn offers_tools(tools: Option<&Value>) -> bool {
+    tools
+        .and_then(Value::as_array)
+        .is_some_and(|a| !a.is_empty())
+}
+
+/// Whether the text at a `{` or `[` (`rest` starts with it) opens a call of an offered tool:
+/// `{` then `"name": "N"` with `N` offered (an array: `[` then such an object). `None` when more
+/// text is needed to tell; `full` says no more will come (or enough was seen).
+pub fn opens_call(rest: &str, tools: Option<&Value>, full: bool) -> Option<bool> {
+    let more = if full { Some(false) } else { None };
+    let mut t = rest;
+    if let Some(r) = t.strip_prefix('[') {
+        t = r.trim_start();
+        if t.is_empty() {
+            return more;
+        }
+    }
+    let Some(r) = t.strip_prefix('{') else {
+        return Some(false);
+    };
+    let mut r = r.trim_start();
+    if let Some(after) = r.strip_prefix(TOOL_USES) {
+        return tool_uses_head(after, tools, more);
+    } else if r.len() < TOOL_USES.len() && TOOL_USES.starts_with(r) {
+        return more;
+    }
+    // Llama 3.x writes `{"type": "function", "name": …}`.
+    const TYPE: &str = "\"type\": \"function\",";
+    if let Some(after) = r.strip_prefix(TYPE) {
+        r = after.trim_start();
+    } else if r.len() < TYPE.len() && TYPE.starts_with(r) {
+        return more;
+    }
+    let Some(r) = r.strip_prefix("\"name\"") else {
+        return if "\"name\"".starts_with(r) {
+            more
+        } else {
+            Some(false)
+        };
+    };
+    let r = r.trim_start();
+    let Some(r) = r.strip_prefix(':') else {
+        return if r.is_empty() { more } else { Some(false) };
+    };
+    let r = r.trim_start();
+    let Some(r) = r.strip_prefix('"') else {
+        return if r.is_empty() { more } else { Some(false) };
+    };
+    match r.find(['"', '\\', '\n']) {
+        Some(i) if r.as_bytes()[i] == b'"' => Some(resolve(tools, &r[..i]).is_some()),
+        Some(_) => Some(false),
+        None if r.len() > 256 => Some(false),
+        None => more,
+    }
+}
+
+/// After `{"tool_uses"`: `: [{"recipient_name": "functions.N"` with `N` offered.
+fn tool_uses_head(rest: &str, tools: Option<&Value>, more: Option<bool>) -> Option<bool> {
+    let mut r = rest;
+    for lit in [":", "[", "{", "\"recipient_name\"", ":", "\""] {
+        let t = r.trim_start();
+        match t.strip_prefix(lit) {
+            Some(after) => r = after,
+            None if t.len() < lit.len() && lit.starts_with(t) => return more,
+            None => return Some(false),
+        }
+    }
+    match r.find(['"', '\\', '\n']) {
+        Some(i) if r.as_bytes()[i] == b'"' => {
+            let name = &r[..i];
+            let name = name.strip_prefix("functions.").unwrap_or(name);
+            Some(resolve(tools, name).is_some())
+        }
+        Some(_) => Some(false),
+        None if r.len() > 256 => Some(false),
+        None => more,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_head_must_name_an_offered_tool() {
+        let tools = json!([{"type": "function", "function": {"name": "read_file"}}]);
+        let t = Some(&tools);
+        assert_eq!(opens_call("{\"name\": \"read_file\"", t, false), Some(true));
+        assert_eq!(
+            opens_call("[ {\"name\":\"read file\"", t, false),
+            Some(true)
+        );
+        assert_eq!(opens_call("{\"name\": \"write\"", t, false), Some(false));
+        assert_eq!(opens_call("{\"data\": 1}", t, false), Some(false));
+        assert_eq!(opens_call("{\"na", t, false), None);
+        assert_eq!(opens_call("{\"na", t, true), Some(false));
+        assert_eq!(opens_call("{{{{", t, false), Some(false));
+        assert_eq!(
+            opens_call("{\"type\": \"function\", \"name\": \"read_file\"", t, false),
+            Some(true)
+        );
+    }
+
+    #[test]
+    fn only_offered_names_are_calls() {
+        let tools = json!([{"name": "get_weather"}]);
+        let cx = Ctx {
+            tools: Some(&tools),
+            unwrapped: false,
+        };
+        let t = "a {\"name\": \"get weather\", \"arguments\": {\"city\": \"北京\"}} b \
+                 {\"name\": \"other\", \"arguments\": {}}";
+        let p = parse(t, &cx);
+        assert_eq!(
+            p.call_pairs(),
+            [("get_weather".into(), r#"{"city":"北京"}"#.into())]
+        );
+        assert!(parse(t, &Ctx::default()).blocks.is_empty());
+    }
+
+    /// Every rule of this branch on adversarial replies, with tools offered (the rules that need
+    /// them) and without: time grows linearly.
+    #[test]
+    fn leak_rules_grow_linearly_on_adversarial_replies() {
+        use crate::response::linearity::assert_linear;
+        use crate::response::{clean_response, Options};
+        let tools = json!([{"type": "function", "function": {"name": "read_file"}}]);
+        let with_tools = |text: &str| {
+            let o = Options {
+                tools: Some(tools.clone()),
+                ..Options::default()
+            };
+            let c = clean_response(text, &o);
+            assert!(c.content.len() <= text.len());
+        };
+        let bare = |text: &str| {
+            let c = clean_response(text, &Options::default());
+            assert!(c.content.len() <= text.len());
+        };
+        let mistral = |text: &str| {
+            let o = Options {
+                model: Some("mistralai/Ministral-8B-Instruct-2410".into()),
+                ..Options::default()
+            };
+            let c = clean_response(text, &o);
+            assert!(c.content.len() <= text.len());
+        };
+        for unit in [
+            "{\"name\": \"read_file\", ",
+            "{\"name\": \"read_file\", \"arguments\": {\"a\": \"",
+            "[{\"name\": \"read_file\", \"arguments\": {",
+            "{{{{[[[[",
+            "{\"name\": \"read_file\", \"arguments\": {}} ",
+            "assistant to=functions.read_file json{\"a\": ",
+            "to=functions.read_file {",
+            "commentary to=functions.read_file ",
+            "{\"tool_uses\": [{\"recipient_name\": \"functions.read_file\", ",
+        ] {
+            assert_linear("tool_json", unit, &with_tools);
+        }
+        for unit in [
+            "<function=f>\n<parameter=a>",
+            "<function=f>\n<parameter=a>1</parameter></function>\n</tool_call>\n",
+            "</tool_call>\n",
+            "x </minimax:tool_call> ",
+            "<function_calls><invoke name=\"f\">",
+            "<|open|>tools<|sep|><|open|>call tool=\"f\"<|sep|><|open|>argument key=\"a\" type=\"string\"<|sep|>",
+            "<|open|>call tool=\"f\"<|sep|>",
+            "<|open|>response<|sep|>x",
+            "functions.f:0<|tool_call_argument_begin|>{\"a\": ",
+            "<|reserved_token_163595|><|reserved_token_163597|>functions.f:0<|reserved_token_163598|>{",
+        ] {
+            assert_linear("leaks", unit, &bare);
+        }
+        assert_linear("mistral array", "[{\"name\": \"f\", ", &mistral);
+    }
+}
