@@ -22,7 +22,8 @@ pub fn clean_response_json(content: JsString, options: String) -> Result<Cleaned
     let opts = json::options_from_json(&v).map_err(|e| Error::new(Status::InvalidArg, e))?;
     let raw = Text::read(content)?;
     if !scan::units_may_hold_markers(raw.units()) {
-        if let Some(cleaned) = unmarked(&opts, raw.contains_any(b"{")) {
+        let has_brace = opts.tools.is_some() && raw.contains_any(b"{");
+        if let Some(cleaned) = unmarked(&opts, has_brace) {
             // Unchanged: the caller's string is the content; nothing was transcoded.
             let json = json::cleaned_to_json(&cleaned).to_string();
             return Ok(CleanedParts {
