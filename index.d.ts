@@ -1156,32 +1156,42 @@ export interface ReasoningTagOptions {
   trim?: 'none' | 'start' | 'both'
 }
 
+/** Options of {@link stripMinimaxToolCallXml}, {@link stripModelSpecialTokens} and {@link stripDowngradedToolCallText}. */
+export interface ScrubberOptions {
+  /**
+   * `true` (default): markup inside inline code spans and fenced blocks (found as OpenClaw finds
+   * them for reasoning tags) is left as written. `false`: OpenClaw's exact bytes, code or not.
+   */
+  codeAware?: boolean
+}
+
 /**
  * OpenClaw's `stripMinimaxToolCallXml`: when the text mentions `minimax:tool_call` (any case),
  * removes every `<invoke …>…</invoke>` block (an unclosed one stays) and every
- * `<minimax:tool_call>` / `</minimax:tool_call>` tag. No trimming. Returns the same string when
- * nothing changes.
- * @throws TypeError when `text` is not a string.
+ * `<minimax:tool_call>` / `</minimax:tool_call>` tag, outside code (see {@link ScrubberOptions}).
+ * No trimming. Returns the same string when nothing changes.
+ * @throws TypeError when `text` is not a string or `options.codeAware` not a boolean.
  */
-export declare function stripMinimaxToolCallXml(text: string): string
+export declare function stripMinimaxToolCallXml(text: string, options?: ScrubberOptions): string
 
 /**
  * OpenClaw's `stripModelSpecialTokens`: every leaked control token `<|…|>` (ASCII or full-width
  * `｜` pipes, e.g. `<|assistant|>`, `<｜begin▁of▁sentence｜>`) becomes a space; then, if any was
- * found, runs of spaces collapse to one and the text is trimmed.
- * @throws TypeError when `text` is not a string.
+ * found, runs of spaces collapse to one and the text is trimmed. Tokens inside code are kept
+ * (see {@link ScrubberOptions}).
+ * @throws TypeError when `text` is not a string or `options.codeAware` not a boolean.
  */
-export declare function stripModelSpecialTokens(text: string): string
+export declare function stripModelSpecialTokens(text: string, options?: ScrubberOptions): string
 
 /**
  * OpenClaw's `stripDowngradedToolCallText`: removes Gemini's downgraded history text —
  * `[Tool Call: …]` markers with their `Arguments: …` value (balanced JSON, a string, or the rest
  * of the line), `[Tool Result for ID …]` markers with the text after them up to the next
- * `[Tool ` marker or the end, and `[Historical context: …]` markers — then trims. Text without
- * such a marker is returned as it is.
- * @throws TypeError when `text` is not a string.
+ * `[Tool ` marker or the end, and `[Historical context: …]` markers — then trims. Markers inside
+ * code are kept (see {@link ScrubberOptions}). Text without such a marker is returned as it is.
+ * @throws TypeError when `text` is not a string or `options.codeAware` not a boolean.
  */
-export declare function stripDowngradedToolCallText(text: string): string
+export declare function stripDowngradedToolCallText(text: string, options?: ScrubberOptions): string
 
 /**
  * OpenClaw's `stripReasoningTagsFromText`: removes `<think>`, `<thinking>`, `<thought>` and

@@ -37,10 +37,12 @@ test('the scrubbers match openclaw 2026.3.23-2 on random marker-built replies', 
     seed = (seed * 1103515245 + 12345) & 0x7fffffff
     return seed % n
   }
+  const EXACT = { codeAware: false }
   const pairs = [
-    ['stripMinimaxToolCallXml', oc.stripMinimaxToolCallXml, th.stripMinimaxToolCallXml],
-    ['stripModelSpecialTokens', oc.stripModelSpecialTokens, th.stripModelSpecialTokens],
-    ['stripDowngradedToolCallText', oc.stripDowngradedToolCallText, th.stripDowngradedToolCallText],
+    // OpenClaw's exact bytes are asked for: by default these leave markup inside code as written.
+    ['stripMinimaxToolCallXml', oc.stripMinimaxToolCallXml, (s) => th.stripMinimaxToolCallXml(s, EXACT)],
+    ['stripModelSpecialTokens', oc.stripModelSpecialTokens, (s) => th.stripModelSpecialTokens(s, EXACT)],
+    ['stripDowngradedToolCallText', oc.stripDowngradedToolCallText, (s) => th.stripDowngradedToolCallText(s, EXACT)],
     ['stripThinkingTagsFromText', (s) => oc.stripReasoningTagsFromText(s, { mode: 'strict', trim: 'both' }), (s) => th.stripThinkingTagsFromText(s)],
     ['preserve/none', (s) => oc.stripReasoningTagsFromText(s, { mode: 'preserve', trim: 'none' }), (s) => th.stripReasoningTagsFromText(s, { mode: 'preserve', trim: 'none' })],
     ['strict/start', (s) => oc.stripReasoningTagsFromText(s, { mode: 'strict', trim: 'start' }), (s) => th.stripReasoningTagsFromText(s, { mode: 'strict', trim: 'start' })],

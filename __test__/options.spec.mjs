@@ -51,6 +51,9 @@ const FUNCTIONS = {
   repairSessionFile: [OPTIONS.repairSessionFile, 'options', (o) => th.repairSessionFile(SESSION, withBase({ dryRun: true }, o))],
   cleanResponse: [OPTIONS.cleanResponse, 'options', (o) => th.cleanResponse('好的 <think>x</think>', o)],
   ResponseStreamCleaner: [OPTIONS.cleanResponse, 'options', (o) => new th.ResponseStreamCleaner(o).finish()],
+  stripMinimaxToolCallXml: [OPTIONS.scrubber, 'options', (o) => th.stripMinimaxToolCallXml('minimax:tool_call `<invoke>x</invoke>`', o)],
+  stripModelSpecialTokens: [OPTIONS.scrubber, 'options', (o) => th.stripModelSpecialTokens('a `<|x|>` b', o)],
+  stripDowngradedToolCallText: [OPTIONS.scrubber, 'options', (o) => th.stripDowngradedToolCallText('`[Tool Call: f]`', o)],
   createResponseSanitizer: [OPTIONS.sanitizerConfig, 'config', (o) => th.createResponseSanitizer(o).sanitize('minimax/MiniMax-M2', 'hi')],
 }
 

@@ -26,6 +26,27 @@ const LO = '\uDE00' // a lone low surrogate
 /** OpenClaw's `extractAssistantText` chain, as an OpenClaw user would call it after swapping. */
 const openclawChain = (t) => stripThinkingTagsFromText(stripDowngradedToolCallText(stripModelSpecialTokens(stripMinimaxToolCallXml(t)))).trim()
 
+// Markup quoted in code is text (codeAware, the default); { codeAware: false } gives OpenClaw's
+// bytes. Each row: function, input, default result (null: unchanged), OpenClaw's result. A marker
+// mentioned only in code does not arm the MiniMax scrubber (third row).
+const CODE_CASES = [
+  [stripMinimaxToolCallXml, 'MiniMax 的格式：`<minimax:tool_call><invoke name="f">x</invoke></minimax:tool_call>`。', null, 'MiniMax 的格式：``。'],
+  [stripMinimaxToolCallXml, 'Format:\n```xml\n<minimax:tool_call>\n<invoke name="f">x</invoke>\n</minimax:tool_call>\n```\nDone.', null, 'Format:\n```xml\n\n\n\n```\nDone.'],
+  [stripMinimaxToolCallXml, '`minimax:tool_call` 之后 <invoke name="f">x</invoke> 结束', null, '`minimax:tool_call` 之后  结束'],
+  [stripModelSpecialTokens, 'GLM-5 会输出 `<|assistant|>`，不要显示 <|assistant|> 给用户', 'GLM-5 会输出 `<|assistant|>`，不要显示 给用户', 'GLM-5 会输出 ` `，不要显示 给用户'],
+  [stripModelSpecialTokens, 'DeepSeek 的 `<｜begin▁of▁sentence｜>` 标记', null, 'DeepSeek 的 ` ` 标记'],
+  [stripDowngradedToolCallText, 'Gemini writes `[Tool Call: read (ID: 1)]` in history.', null, 'Gemini writes `` in history.'],
+]
+
+describe('scrubbers and code', () => {
+  test('markup inside inline code and fences is kept by default; codeAware: false gives OpenClaw\'s bytes', () => {
+    for (const [fn, input, kept, exact] of CODE_CASES) {
+      assert.equal(fn(input), kept ?? input, `${fn.name}(${JSON.stringify(input)})`)
+      assert.equal(fn(input, { codeAware: false }), exact, `${fn.name}(${JSON.stringify(input)}, exact)`)
+    }
+  })
+})
+
 describe('stripMinimaxToolCallXml', () => {
   test('removes invoke blocks and wrapper tags, keeps the text around them untrimmed', () => {
     const t = 'Let me read it. <minimax:tool_call>\n<invoke name="read">\n<parameter name="path">a.txt</parameter>\n</invoke>\n</minimax:tool_call>'

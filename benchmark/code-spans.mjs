@@ -1,34 +1,17 @@
-// Cost of the code-span and fence tracking in cleanResponse, side by side in one process: the
-// addon built from this tree against an addon built before the tracking (path in BEFORE_ADDON,
-// e.g. a build of main), both called through their native `cleanResponseJson`, on 50 KB replies,
-// ASCII and half Chinese: prose with inline code and fenced examples holding markup, a <think>
-// block and one MiniMax call; and prose with neither code nor markup. Best of several rounds.
-//   BEFORE_ADDON=/path/to/old.node node benchmark/code-spans.mjs
+// What the code-span and fence tracking costs cleanResponse, in one process and one build: the
+// same native call with the tracking on (the default) and off (`markupInCode: true`, a switch
+// only the benchmark passes to the native `cleanResponseJson`; the JS options do not offer it),
+// on 50 KB replies with a <think> block and one MiniMax call: prose with inline code spans and
+// fenced examples, and prose with neither, ASCII and half Chinese. Interleaved CPU-time rounds
+// (see benchmark/reply-vs-openclaw.mjs).
+//   node benchmark/code-spans.mjs [rounds]
 import { createRequire } from 'node:module'
 import assert from 'node:assert/strict'
+import os from 'node:os'
+import { sideBySide } from './reply-vs-openclaw.mjs'
 
 const require = createRequire(import.meta.url)
-const after = require('../binding.js')
-const beforePath = process.env.BEFORE_ADDON
-if (!beforePath) throw new Error('set BEFORE_ADDON to the .node file to compare against')
-const before = require(beforePath)
-
-function best(fn, rounds = 7, minMs = 150) {
-  for (let i = 0; i < 5; i++) fn()
-  let bestUs = Infinity
-  for (let r = 0; r < rounds; r++) {
-    let n = 0
-    const start = process.hrtime.bigint()
-    let elapsed = 0
-    while (elapsed < minMs * 1e6 || n < 3) {
-      fn()
-      n++
-      elapsed = Number(process.hrtime.bigint() - start)
-    }
-    bestUs = Math.min(bestUs, elapsed / n / 1000)
-  }
-  return bestUs
-}
+const native = require('../binding.js')
 
 const en = 'The parser reads `cleanResponse(text)` and returns the visible text; see [the docs](x) for a < b. '
 const zh = '模型的回复会经过清理，`cleanResponse` 返回可见文本，a < b 时请参考文档。'
@@ -44,20 +27,27 @@ function reply(unit, withCode) {
   }
   return s + call
 }
-const cases = {
-  'ASCII, code + markup': reply(en, true),
-  'half Chinese, code + markup': reply(en + zh, true),
+const CASES = {
+  'ASCII, ~500 code spans + ~80 fences': reply(en, true),
+  'half Chinese, same code': reply(en + zh, true),
   'ASCII, no code': reply(en.replace(/`/g, ''), false),
   'half Chinese, no code': reply((en + zh).replace(/`/g, ''), false),
 }
-console.log('| 50 KB reply | before µs | after µs | after / before |')
-console.log('| --- | --- | --- | --- |')
-for (const [name, text] of Object.entries(cases)) {
-  const a = JSON.parse(after.cleanResponseJson(text, '{}').json)
-  const b = JSON.parse(before.cleanResponseJson(text, '{}').json)
-  assert.equal(a.toolCalls.length, 1)
-  assert.equal(b.toolCalls.length, 1)
-  const tb = best(() => before.cleanResponseJson(text, '{}'))
-  const ta = best(() => after.cleanResponseJson(text, '{}'))
-  console.log(`| ${name} | ${tb.toFixed(1)} | ${ta.toFixed(1)} | ${(ta / tb).toFixed(2)} |`)
+
+export async function run(rounds) {
+  console.log('\n(d) code-span and fence tracking: cleanResponse on 50 KB replies, tracking on vs off, CPU µs per call (median of interleaved rounds)')
+  console.log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`)
+  console.log('| 50 KB reply | off µs | on µs | on / off (median) | range |')
+  console.log('| --- | --- | --- | --- | --- |')
+  const ON = '{}'
+  const OFF = '{"markupInCode":true}'
+  for (const [name, text] of Object.entries(CASES)) {
+    for (const o of [ON, OFF]) assert.equal(JSON.parse(native.cleanResponseJson(text, o).json).toolCalls.length, 1)
+    // sideBySide gives theirs / ours: "theirs" is tracking on, "ours" tracking off.
+    const r = sideBySide(() => native.cleanResponseJson(text, OFF), () => native.cleanResponseJson(text, ON), rounds)
+    const med = r.ratios[r.ratios.length >> 1]
+    console.log(`| ${name} | ${r.ours.toFixed(1)} | ${r.theirs.toFixed(1)} | ${med.toFixed(2)} | ${r.ratios[0].toFixed(2)}–${r.ratios[r.ratios.length - 1].toFixed(2)} |`)
+  }
 }
+
+if (import.meta.url === `file://${process.argv[1]}`) await run(Number(process.argv[2] ?? 15))

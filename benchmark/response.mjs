@@ -32,7 +32,7 @@ function best(fn, rounds = 5, minMs = 200) {
 }
 
 const cpu = os.cpus()[0]
-console.log(`\nmachine: ${os.cpus().length} × ${cpu ? cpu.model : 'cpu'}, Node ${process.version}`)
+console.log(`\nmachine: ${os.cpus().length} × ${cpu ? cpu.model : 'cpu'}, Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`)
 
 // ---- (a) no markers ----
 // Two replies of each size: pure ASCII (a V8 one-byte string) and with a few CJK/accented
@@ -105,3 +105,9 @@ for (const [format, call] of Object.entries(CALLS)) {
   const usJs = best(() => jsCleanResponse(t))
   console.log(`| ${format} | ${Buffer.byteLength(t)} | ${ours.toolCalls.length} | ${usOurs.toFixed(1)} | ${usJs.toFixed(1)} | ${(usJs / usOurs).toFixed(2)}× |`)
 }
+
+// (c) The scrubbers, sanitizeToolCall and cleanResponse side by side with OpenClaw's own scrubbers
+// (benchmark/reply-vs-openclaw.mjs), then (d) what the code-span and fence tracking costs
+// (benchmark/code-spans.mjs).
+await (await import('./reply-vs-openclaw.mjs')).run()
+await (await import('./code-spans.mjs')).run()

@@ -162,6 +162,8 @@ const OPTIONS = {
     enabled: orNull(boolean),
     providers: orNull(record(orNull(object({ stripToolCalls: orNull(boolean), stripThinkingTags: orNull(boolean) })))),
   },
+  // stripMinimaxToolCallXml, stripModelSpecialTokens, stripDowngradedToolCallText
+  scrubber: { codeAware: boolean },
   cleanResponse: {
     format: string,
     model: string,

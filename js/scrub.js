@@ -26,19 +26,22 @@ function call(fn, args) {
   }
 }
 
-function stripMinimaxToolCallXml(text) {
+function stripMinimaxToolCallXml(text, options) {
   expectString(text, 'text')
-  return call(native.stripMinimaxToolCallXmlNative, [text]) ?? text
+  const { codeAware } = pick(options, OPTIONS.scrubber, 'options')
+  return call(native.stripMinimaxToolCallXmlNative, [text, codeAware !== false]) ?? text
 }
 
-function stripModelSpecialTokens(text) {
+function stripModelSpecialTokens(text, options) {
   expectString(text, 'text')
-  return call(native.stripModelSpecialTokensNative, [text]) ?? text
+  const { codeAware } = pick(options, OPTIONS.scrubber, 'options')
+  return call(native.stripModelSpecialTokensNative, [text, codeAware !== false]) ?? text
 }
 
-function stripDowngradedToolCallText(text) {
+function stripDowngradedToolCallText(text, options) {
   expectString(text, 'text')
-  return call(native.stripDowngradedToolCallTextNative, [text]) ?? text
+  const { codeAware } = pick(options, OPTIONS.scrubber, 'options')
+  return call(native.stripDowngradedToolCallTextNative, [text, codeAware !== false]) ?? text
 }
 
 const MODES = ['strict', 'preserve']

@@ -1,7 +1,7 @@
 //! `cleanResponseJson(content, options)`: one reply in, its cleaned parts out.
 
 use super::text::{JsText, Text};
-use crate::response::{clean_response, json};
+use crate::response::{clean_response, json, scan, unmarked};
 use napi::{Error, JsString, Result, Status};
 use napi_derive::napi;
 
@@ -20,7 +20,19 @@ pub fn clean_response_json(content: JsString, options: String) -> Result<Cleaned
     let v: serde_json::Value = serde_json::from_str(&options)
         .map_err(|e| Error::new(Status::InvalidArg, format!("options: {e}")))?;
     let opts = json::options_from_json(&v).map_err(|e| Error::new(Status::InvalidArg, e))?;
-    let text = Text::read(content)?.decode();
+    let raw = Text::read(content)?;
+    if !scan::units_may_hold_markers(raw.units()) {
+        let has_brace = opts.tools.is_some() && raw.contains_any(b"{");
+        if let Some(cleaned) = unmarked(&opts, has_brace) {
+            // Unchanged: the caller's string is the content; nothing was transcoded.
+            let json = json::cleaned_to_json(&cleaned).to_string();
+            return Ok(CleanedParts {
+                content: None,
+                json,
+            });
+        }
+    }
+    let text = raw.decode();
     let input = text.as_str();
     let mut cleaned = clean_response(input, &opts);
     let content = std::mem::take(&mut cleaned.content);

@@ -5,10 +5,13 @@
 use std::borrow::Cow;
 
 use super::text::{JsText, Text};
+use crate::response::scan;
 use crate::scrub::reasoning_tags::{self, TagMode, Trim};
 use crate::scrub::seed::{self, Fallback, Steps};
 use crate::scrub::seed_config::SanitizerConfig;
-use crate::scrub::{downgraded, minimax_xml, special_tokens};
+use crate::scrub::splice::{self, Alphabet, Spliced};
+use crate::scrub::{code_regions, downgraded, minimax_xml, special_tokens};
+use napi::bindgen_prelude::{Either, Utf16String};
 use napi::{Error, JsString, Result, Status};
 use napi_derive::napi;
 
@@ -18,12 +21,11 @@ fn invalid(msg: impl Into<String>) -> Error {
 
 /// Runs `f` on the text; `None` when it returned its input, or when none of the `prefilter`
 /// bytes occurs (the core function documents that it then changes nothing; empty: no prefilter).
-fn run(
-    text: JsString,
+fn run_read(
+    raw: Text<'_>,
     prefilter: &[u8],
     f: impl FnOnce(&str) -> Cow<'_, str>,
 ) -> Result<Option<JsText>> {
-    let raw = Text::read(text)?;
     if !prefilter.is_empty() && !raw.contains_any(prefilter) {
         return Ok(None);
     }
@@ -36,30 +38,94 @@ fn run(
     }
 }
 
+/// Runs a scrubber on the proxy of the JS string (see [`crate::scrub::splice`]): no transcoding
+/// either way; the result is rebuilt from the caller's own UTF-16 units. `None` when unchanged.
+/// With `code_aware`, markup inside code is hidden from the scrubber ([`code_regions::mask`]).
+fn run_spliced(
+    text: JsString,
+    prefilter: &[u8],
+    code_aware: bool,
+    f: impl for<'a> FnOnce(Spliced<'a>) -> Spliced<'a>,
+) -> Result<Option<JsText>> {
+    spliced(Text::read(text)?, prefilter, code_aware, f)
+}
+
+fn spliced(
+    raw: Text<'_>,
+    prefilter: &[u8],
+    code_aware: bool,
+    f: impl for<'a> FnOnce(Spliced<'a>) -> Spliced<'a>,
+) -> Result<Option<JsText>> {
+    if !prefilter.is_empty() && !raw.contains_any(prefilter) {
+        return Ok(None);
+    }
+    let units = raw.units();
+    let mut proxy = splice::proxy(units);
+    if code_aware {
+        if let Some(masked) = code_regions::mask(&proxy) {
+            proxy = masked;
+        }
+    }
+    let out = f(Spliced::of(&proxy, Alphabet::Proxy));
+    if out.is_source() {
+        return Ok(None);
+    }
+    let result = out.to_units(units);
+    if result.iter().fold(0, |acc, &u| acc | u) < 0x80 {
+        // ASCII: V8 makes a one-byte string of UTF-8 quickly.
+        let ascii: Vec<u8> = result.iter().map(|&u| u as u8).collect();
+        if let Ok(s) = String::from_utf8(ascii) {
+            return Ok(Some(Either::A(s)));
+        }
+    }
+    Ok(Some(Either::B(Utf16String::from(result))))
+}
+
+/// `code_aware`: markup inside code is left as written (see js/scrub.js).
 #[napi(catch_unwind, js_name = "stripMinimaxToolCallXmlNative")]
-pub fn strip_minimax_tool_call_xml(text: JsString) -> Result<Option<JsText>> {
-    run(
+pub fn strip_minimax_tool_call_xml(text: JsString, code_aware: bool) -> Result<Option<JsText>> {
+    run_spliced(
         text,
         minimax_xml::PREFILTER,
-        minimax_xml::strip_minimax_tool_call_xml,
+        code_aware,
+        minimax_xml::strip_spliced,
     )
 }
 
+/// `code_aware`: markup inside code is left as written (see js/scrub.js).
 #[napi(catch_unwind, js_name = "stripModelSpecialTokensNative")]
-pub fn strip_model_special_tokens(text: JsString) -> Result<Option<JsText>> {
-    run(
-        text,
+pub fn strip_model_special_tokens(text: JsString, code_aware: bool) -> Result<Option<JsText>> {
+    // The scrubber's own quick test (a `<` right before `|` or `｜`) on the UTF-16 units, before
+    // the proxy is built: the usual reply has `<` but no token.
+    let raw = Text::read(text)?;
+    let u = raw.units();
+    let token = raw.contains_any(special_tokens::PREFILTER)
+        && u.chunks(64)
+            .zip(u.get(1..).unwrap_or(&[]).chunks(64))
+            .any(|(a, b)| {
+                a.iter().zip(b).fold(false, |hit, (&x, &y)| {
+                    hit | ((x == 0x3C) & ((y == 0x7C) | (y == 0xFF5C)))
+                })
+            });
+    if !token {
+        return Ok(None);
+    }
+    spliced(
+        raw,
         special_tokens::PREFILTER,
-        special_tokens::strip_model_special_tokens,
+        code_aware,
+        special_tokens::strip_spliced,
     )
 }
 
+/// `code_aware`: markup inside code is left as written (see js/scrub.js).
 #[napi(catch_unwind, js_name = "stripDowngradedToolCallTextNative")]
-pub fn strip_downgraded_tool_call_text(text: JsString) -> Result<Option<JsText>> {
-    run(
+pub fn strip_downgraded_tool_call_text(text: JsString, code_aware: bool) -> Result<Option<JsText>> {
+    run_spliced(
         text,
         downgraded::PREFILTER,
-        downgraded::strip_downgraded_tool_call_text,
+        code_aware,
+        downgraded::strip_spliced,
     )
 }
 
@@ -89,8 +155,9 @@ pub fn strip_reasoning_tags(
             )))
         }
     };
-    run(text, reasoning_tags::PREFILTER, |t| {
-        reasoning_tags::strip_reasoning_tags_from_text(t, mode, trim)
+    // Already code-aware, with OpenClaw's own code regions.
+    run_spliced(text, reasoning_tags::PREFILTER, false, |t| {
+        reasoning_tags::strip_spliced(t, mode, trim)
     })
 }
 
@@ -140,5 +207,14 @@ pub fn sanitize_response(
     } else {
         seed::THINKING_PREFILTER
     };
-    run(content, prefilter, |t| seed::sanitize(&model, t, steps))
+    let raw = Text::read(content)?;
+    if steps.tool_calls
+        && seed::tool_calls_skip_unmarked(&model)
+        && !scan::units_may_hold_markers(raw.units())
+        && !raw.contains_any(b"`")
+        && (!steps.thinking || !raw.contains_any(seed::THINKING_PREFILTER))
+    {
+        return Ok(None);
+    }
+    run_read(raw, prefilter, |t| seed::sanitize(&model, t, steps))
 }

@@ -34,7 +34,7 @@ impl<'env> Text<'env> {
         })
     }
 
-    fn units(&self) -> &[u16] {
+    pub fn units(&self) -> &[u16] {
         // The buffer ends with the NUL Node-API writes.
         self.raw
             .as_slice()

@@ -53,6 +53,7 @@ pub fn options_from_json(v: &Value) -> Result<Options, String> {
             None | Some(Value::Null) => super::shadow::Shadows::default(),
             Some(s) => super::shadow::Shadows::from_json(s)?,
         },
+        markup_in_code: v.get("markupInCode").and_then(Value::as_bool) == Some(true),
     })
 }
 

@@ -166,6 +166,10 @@ pub struct Options {
     /// The calls the API already returned as structured `tool_calls`: their textual duplicates
     /// are removed from `content` and not returned again ([`shadow`]).
     pub structured_calls: shadow::Shadows,
+    /// Read markup inside code like any other text, as the cleaner did before it tracked code
+    /// spans and fences. Only for measuring what that tracking costs (`benchmark/code-spans.mjs`
+    /// passes `markupInCode` to the native call); the JS options table does not offer it.
+    pub markup_in_code: bool,
 }
 
 /// A call as a family parser reads it, before ids are assigned.
@@ -330,32 +334,44 @@ pub fn clean_response(content: &str, opts: &Options) -> Cleaned {
     clean_response_r1(content, opts, r1)
 }
 
-/// [`clean_response`] with the reading of a lone closing reasoning tag given (`r1`: R1-style)
-/// rather than taken from the format and model; the seed API (`sanitizeThinkingTags`) reads it
-/// R1-style whatever the model, as the seed did.
-pub(crate) fn clean_response_r1(content: &str, opts: &Options, r1: bool) -> Cleaned {
+/// What [`clean_response`] returns, its content aside (empty), for a reply that holds no marker
+/// byte ([`scan::may_hold_markers`] false), when the options let that be decided without reading
+/// it: every special-token marker holds `<` or `[` (or is `◁think▷`); only the families read from
+/// plain JSON, Python or prose, and a reply that starts inside reasoning, need the full pass.
+/// `has_brace`: the reply holds a `{`. `None` when the reply must be read. (The addon asks this
+/// before transcoding the JS string.)
+pub fn unmarked(opts: &Options, has_brace: bool) -> Option<Cleaned> {
     let hint = match opts.format.as_deref() {
         None | Some("auto") | Some("") => opts.model.as_deref().and_then(Family::from_model),
         Some(name) => Family::from_format(name),
     };
-    // Prefilter: every special-token marker holds `<` or `[` (or is `◁think▷`); only the families
-    // read from plain JSON, Python or prose need the full pass without them.
     // With tools, a bare JSON call (`{`) may name one of them (see [`tool_json`]).
-    let needs_pass = hint.is_some_and(Family::reads_plain_text)
+    if hint.is_some_and(Family::reads_plain_text)
         || opts.reasoning_open == Some(true)
-        || scan::may_hold_markers(content)
-        || (tool_json::offers_tools(opts.tools.as_ref()) && content.contains('{'));
-    if !needs_pass {
-        let mut out = Cleaned {
-            content: content.to_owned(),
-            ..Cleaned::default()
-        };
-        if let Some(name) = opts.format.as_deref() {
-            if !matches!(name, "auto" | "") && Family::from_format(name).is_none() {
-                out.problems.push(unsupported(name));
-            }
+        || (has_brace && tool_json::offers_tools(opts.tools.as_ref()))
+    {
+        return None;
+    }
+    let mut out = Cleaned::default();
+    if let Some(name) = opts.format.as_deref() {
+        if !matches!(name, "auto" | "") && Family::from_format(name).is_none() {
+            out.problems.push(unsupported(name));
         }
-        return out;
+    }
+    Some(out)
+}
+
+/// [`clean_response`] with the reading of a lone closing reasoning tag given (`r1`: R1-style)
+/// rather than taken from the format and model; the seed API (`sanitizeThinkingTags`) reads it
+/// R1-style whatever the model, as the seed did.
+pub(crate) fn clean_response_r1(content: &str, opts: &Options, r1: bool) -> Cleaned {
+    if !scan::may_hold_markers(content) {
+        if let Some(out) = unmarked(opts, content.contains('{')) {
+            return Cleaned {
+                content: content.to_owned(),
+                ..out
+            };
+        }
     }
     let tools = opts.tools.as_ref();
     let mut m = stream::Machine::with_r1(opts, r1);

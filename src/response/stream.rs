@@ -951,7 +951,7 @@ impl Machine {
             scratch: String::new(),
             col: 0,
             code_memo: None,
-            ticks: code::Ticks::default(),
+            ticks: code::Ticks::new(opts.markup_in_code),
             r1_fence: None,
             fence_body: 0,
             fence_markup: false,

@@ -12,6 +12,8 @@
 
 use std::ops::Range;
 
+use crate::js_text::is_js_whitespace;
+
 /// The code regions of one text.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CodeRegions {
@@ -58,6 +60,28 @@ impl CodeRegions {
     pub fn ranges(&self) -> &[Range<usize>] {
         &self.merged
     }
+}
+
+/// `text` with every character inside code that is not whitespace made `\x01` bytes, a byte no
+/// scrubber rule matches: the scrubbers then never see markup quoted in code, while positions,
+/// line breaks and the whitespace a trim looks at stay where they were. `None` when `text` has no
+/// code. (Code regions start and end at ASCII bytes, so the result is valid UTF-8 wherever the
+/// masked bytes were; multi-byte characters inside code become several `\x01`.)
+pub fn mask(text: &str) -> Option<String> {
+    memchr::memchr2(b'`', b'~', text.as_bytes())?;
+    let code = CodeRegions::find(text);
+    if code.merged.is_empty() {
+        return None;
+    }
+    let mut b = text.as_bytes().to_vec();
+    for r in &code.merged {
+        for (i, c) in text.get(r.clone()).unwrap_or("").char_indices() {
+            if !is_js_whitespace(c) {
+                b[r.start + i..r.start + i + c.len_utf8()].fill(0x01);
+            }
+        }
+    }
+    String::from_utf8(b).ok()
 }
 
 /// `/(^|\n)(```|~~~)[^\n]*\n[\s\S]*?(?:\n\2(?:\n|$)|$)/g`, region = the match without its

@@ -16,8 +16,9 @@
 
 use std::borrow::Cow;
 
+use super::splice::Spliced;
 use super::text::{any_after, find_ci};
-use crate::js_text::js_trim;
+use crate::js_text::{is_js_whitespace, js_trim};
 use crate::response::scan::Budget;
 
 /// Text with none of these bytes is returned unchanged (every marker starts with `[`, and text without one is returned untrimmed).
@@ -30,17 +31,23 @@ const ANY_TOOL: &str = "[tool ";
 
 /// The text without downgraded tool-call markup; borrowed when it has no marker.
 pub fn strip_downgraded_tool_call_text(text: &str) -> Cow<'_, str> {
+    strip_spliced(Spliced::new(text)).into_text()
+}
+
+/// The same on a [`Spliced`] text (the addon runs it on a proxy of the JS string).
+pub fn strip_spliced(text: Spliced<'_>) -> Spliced<'_> {
     if !any_after(
-        text,
+        text.as_str(),
         b'[',
         &["tool call", "tool result", "historical context"],
     ) {
-        return Cow::Borrowed(text);
+        return text;
     }
-    let calls = strip_tool_calls(text);
-    let results = strip_tool_results(&calls);
-    let historical = strip_historical(&results);
-    Cow::Owned(js_trim(&historical).to_owned())
+    let historical = strip_historical(strip_tool_results(strip_tool_calls(text)));
+    let h = historical.as_str();
+    let start = h.len() - h.trim_start_matches(is_js_whitespace).len();
+    let end = start + js_trim(h).len();
+    historical.slice(start..end)
 }
 
 fn is_blank(b: Option<&u8>) -> bool {
@@ -55,9 +62,10 @@ fn skip_blanks(b: &[u8], mut i: usize) -> usize {
 }
 
 /// Step 1: `[Tool Call: …]` markers and their arguments.
-fn strip_tool_calls(input: &str) -> Cow<'_, str> {
+fn strip_tool_calls(text: Spliced<'_>) -> Spliced<'_> {
+    let input = text.as_str();
     let b = input.as_bytes();
-    let mut out = String::new();
+    let mut out = text.builder();
     let mut cursor = 0;
     let mut from = 0;
     let mut found = false;
@@ -72,7 +80,7 @@ fn strip_tool_calls(input: &str) -> Cow<'_, str> {
             continue;
         }
         found = true;
-        out.push_str(&input[cursor..start]);
+        out.keep(cursor..start);
         let mut i = skip_blanks(b, marker_end);
         match b.get(i) {
             Some(b'\r') => {
@@ -98,7 +106,7 @@ fn strip_tool_calls(input: &str) -> Cow<'_, str> {
             }
         }
         if matches!(b.get(i), Some(b'\n' | b'\r'))
-            && (out.is_empty() || out.ends_with('\n') || out.ends_with('\r'))
+            && (out.text().is_empty() || out.text().ends_with('\n') || out.text().ends_with('\r'))
         {
             if b.get(i) == Some(&b'\r') {
                 i += 1;
@@ -110,10 +118,11 @@ fn strip_tool_calls(input: &str) -> Cow<'_, str> {
         cursor = i;
     }
     if !found {
-        return Cow::Borrowed(input);
+        drop(out);
+        return text;
     }
-    out.push_str(&input[cursor..]);
-    Cow::Owned(out)
+    out.keep(cursor..b.len());
+    out.finish()
 }
 
 /// The end of a JSON-ish value starting at `start` (after blanks and line breaks): a balanced
@@ -191,9 +200,10 @@ fn consume_jsonish(b: &[u8], start: usize, budget: &mut Budget) -> Option<usize>
 }
 
 /// Step 2: `/\[Tool Result for ID[^\]]*\]\n?[\s\S]*?(?=\n*\[Tool |\n*$)/gi` removed.
-fn strip_tool_results(input: &str) -> Cow<'_, str> {
+fn strip_tool_results(text: Spliced<'_>) -> Spliced<'_> {
+    let input = text.as_str();
     let b = input.as_bytes();
-    let mut out = String::new();
+    let mut out = text.builder();
     let mut cursor = 0;
     // The next `[Tool ` at or after some position, remembered (searches only move forward).
     let mut next_tool: Option<(usize, Option<usize>)> = None;
@@ -215,20 +225,22 @@ fn strip_tool_results(input: &str) -> Cow<'_, str> {
         while end > body && b[end - 1] == b'\n' {
             end -= 1;
         }
-        out.push_str(&input[cursor..start]);
+        out.keep(cursor..start);
         cursor = end;
     }
     if cursor == 0 {
-        return Cow::Borrowed(input);
+        drop(out);
+        return text;
     }
-    out.push_str(&input[cursor..]);
-    Cow::Owned(out)
+    out.keep(cursor..b.len());
+    out.finish()
 }
 
 /// Step 3: `/\[Historical context:[^\]]*\]\n?/gi` removed.
-fn strip_historical(input: &str) -> Cow<'_, str> {
+fn strip_historical(text: Spliced<'_>) -> Spliced<'_> {
+    let input = text.as_str();
     let b = input.as_bytes();
-    let mut out = String::new();
+    let mut out = text.builder();
     let mut cursor = 0;
     while let Some(start) = find_ci(input, HISTORICAL, cursor) {
         let Some(close) = memchr::memchr(b']', &b[start + HISTORICAL.len()..]) else {
@@ -238,14 +250,15 @@ fn strip_historical(input: &str) -> Cow<'_, str> {
         if b.get(end) == Some(&b'\n') {
             end += 1;
         }
-        out.push_str(&input[cursor..start]);
+        out.keep(cursor..start);
         cursor = end;
     }
     if cursor == 0 {
-        return Cow::Borrowed(input);
+        drop(out);
+        return text;
     }
-    out.push_str(&input[cursor..]);
-    Cow::Owned(out)
+    out.keep(cursor..b.len());
+    out.finish()
 }
 
 #[cfg(test)]
@@ -281,7 +294,7 @@ mod tests {
     #[test]
     fn tool_result_runs_to_the_next_tool_marker_or_end() {
         let t = "A\n[Tool Result for ID 1]\nout\n\n[Tool Result for ID 2]\ntwo\n\n";
-        assert_eq!(strip_tool_results(t), "A\n\n\n\n\n");
+        assert_eq!(strip_tool_results(Spliced::new(t)).as_str(), "A\n\n\n\n\n");
         assert_eq!(s(t), "A");
         // Step 1 runs first, so a call marker after a result no longer bounds it.
         let t = "[Tool Result for ID 1]\nout\n\n[Tool Call: g]\nArguments: {}\nAfter";

@@ -10,6 +10,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::splice::Spliced;
 use super::text::find_ci;
 
 /// Text with none of these bytes is returned unchanged (every pattern removed starts with `<`).
@@ -25,14 +26,68 @@ pub(crate) static WRAPPER_TAG: LazyLock<Regex> =
 
 /// The text without MiniMax tool-call XML; borrowed when nothing had to change.
 pub fn strip_minimax_tool_call_xml(text: &str) -> Cow<'_, str> {
-    if !contains_marker(text) {
-        return Cow::Borrowed(text);
+    strip_spliced(Spliced::new(text)).into_text()
+}
+
+/// The same on a [`Spliced`] text (the addon runs it on a proxy of the JS string).
+pub fn strip_spliced(text: Spliced<'_>) -> Spliced<'_> {
+    if !contains_marker(text.as_str()) {
+        return text;
     }
-    let without_invokes = INVOKE_BLOCK.replace_all(text, "");
-    match WRAPPER_TAG.replace_all(&without_invokes, "") {
-        Cow::Borrowed(_) => without_invokes,
-        Cow::Owned(s) => Cow::Owned(s),
+    let t = text.as_str();
+    let blocks = invoke_blocks(t);
+    let without_invokes = if blocks.is_empty() {
+        text
+    } else {
+        let mut out = text.builder();
+        let mut at = 0;
+        for r in &blocks {
+            out.keep(at..r.start);
+            at = r.end;
+        }
+        out.keep(at..t.len());
+        out.finish()
+    };
+    without_invokes.replace_all(&WRAPPER_TAG, "")
+}
+
+/// The matches of [`INVOKE_BLOCK`] in `text`, found without the regex: the regex engine finds a
+/// match's start by scanning back from its end over the lazy body, to where the search began,
+/// which cost ~50 µs on a 50 KB reply with one call in its middle (the whole job should take a
+/// few). Same leftmost-first, non-overlapping matches (tested against the regex).
+fn invoke_blocks(text: &str) -> Vec<std::ops::Range<usize>> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut from = 0;
+    // The next `>` and `</invoke>` at or after some position (searches only move forward).
+    let mut gt: Option<usize> = None;
+    let mut close: Option<usize> = None;
+    while let Some(p) = find_ci(text, "<invoke", from) {
+        let after = p + 7;
+        if b.get(after)
+            .is_some_and(|&c| c.is_ascii_alphanumeric() || c == b'_')
+        {
+            from = p + 1;
+            continue;
+        }
+        if gt.is_none_or(|g| g < after) {
+            match memchr::memchr(b'>', &b[after..]) {
+                Some(k) => gt = Some(after + k),
+                None => break,
+            }
+        }
+        let body = gt.map_or(after, |g| g + 1);
+        if close.is_none_or(|c| c < body) {
+            match find_ci(text, "</invoke>", body) {
+                Some(c) => close = Some(c),
+                None => break,
+            }
+        }
+        let end = close.map_or(body, |c| c + 9);
+        out.push(p..end);
+        from = end;
     }
+    out
 }
 
 /// `/minimax:tool_call/i`.
@@ -91,6 +146,36 @@ mod tests {
             s("minimax:tool_call<invokeé>x</invoke>"),
             "minimax:tool_call"
         );
+    }
+
+    #[test]
+    fn invoke_blocks_are_the_regex_matches() {
+        let parts = [
+            "<invoke",
+            "<INVOKE",
+            "<invoker",
+            "<invokeé",
+            " name=\"f\"",
+            ">",
+            "</invoke>",
+            "</Invoke>",
+            "x",
+            "中",
+            "\n",
+            "<",
+            "/",
+            "invoke",
+        ];
+        // Every sequence of up to four parts.
+        let n = parts.len();
+        for k in 0..n * n * n * n {
+            let t: String = [k % n, k / n % n, k / n / n % n, k / n / n / n]
+                .iter()
+                .map(|&i| parts[i])
+                .collect();
+            let want: Vec<_> = INVOKE_BLOCK.find_iter(&t).map(|m| m.range()).collect();
+            assert_eq!(invoke_blocks(&t), want, "{t:?}");
+        }
     }
 
     #[test]

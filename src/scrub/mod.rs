@@ -21,7 +21,10 @@ pub mod reasoning_tags;
 pub mod seed;
 pub mod seed_config;
 pub mod special_tokens;
+pub mod splice;
 mod text;
 
+#[cfg(test)]
+mod linearity;
 #[cfg(test)]
 mod proptests;

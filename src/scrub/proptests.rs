@@ -14,6 +14,7 @@ use super::minimax_xml::strip_minimax_tool_call_xml;
 use super::reasoning_tags::{strip_reasoning_tags_from_text, TagMode, Trim};
 use super::seed::{sanitize, sanitize_thinking_tags, sanitize_tool_call, Fallback, Steps};
 use super::special_tokens::strip_model_special_tokens;
+use super::splice::{self, Alphabet, Spliced};
 use crate::js_text::js_trim;
 use crate::lone_surrogates;
 use crate::response::{clean_response, Mode, Options};
@@ -120,8 +121,38 @@ fn all_scrubbers(t: &str) -> Vec<Cow<'_, str>> {
     ]
 }
 
+/// Replies with the characters the proxy maps specially: CJK, the full-width bar, non-ASCII
+/// JavaScript whitespace, a control byte, an emoji (two UTF-16 units).
+fn proxied_reply() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        3 => prop::sample::select(FRAGMENTS).prop_map(str::to_owned),
+        2 => prop::sample::select(&["中文", "｜", "\u{3000}", "\u{a0}", "\u{2}", "😀", "\u{feff}", "  ", "\n", "`", "```\n", "[Tool Call: f]\nArguments: {\"a\": \"中\"}"][..]).prop_map(str::to_owned),
+        1 => ".{0,6}",
+    ];
+    prop::collection::vec(piece, 0..24).prop_map(|v| v.concat())
+}
+
+/// The scrubbers run on the proxy of the UTF-16 units (what the addon does), rebuilt from the
+/// units.
+fn by_proxy(t: &str, f: impl for<'a> Fn(Spliced<'a>) -> Spliced<'a>) -> String {
+    let units: Vec<u16> = t.encode_utf16().collect();
+    let proxy = splice::proxy(&units);
+    let out = f(Spliced::of(&proxy, Alphabet::Proxy));
+    String::from_utf16(&out.to_units(&units)).unwrap_or_default()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_proxy_gives_what_the_text_gives(t in proxied_reply()) {
+        prop_assert_eq!(by_proxy(&t, super::minimax_xml::strip_spliced), strip_minimax_tool_call_xml(&t));
+        prop_assert_eq!(by_proxy(&t, super::special_tokens::strip_spliced), strip_model_special_tokens(&t));
+        prop_assert_eq!(by_proxy(&t, super::downgraded::strip_spliced), strip_downgraded_tool_call_text(&t));
+        for (mode, trim) in [(TagMode::Strict, Trim::Both), (TagMode::Preserve, Trim::Start), (TagMode::Preserve, Trim::None)] {
+            prop_assert_eq!(by_proxy(&t, |s| super::reasoning_tags::strip_spliced(s, mode, trim)), strip_reasoning_tags_from_text(&t, mode, trim));
+        }
+    }
 
     #[test]
     fn nothing_panics_and_keep_mode_is_identity(t in reply()) {

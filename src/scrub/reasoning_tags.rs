@@ -23,6 +23,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::code_regions::CodeRegions;
+use super::splice::Spliced;
 use super::text::JS_SPACE;
 use crate::js_text::{is_js_whitespace, js_trim};
 
@@ -74,36 +75,43 @@ pub fn strip_thinking_tags_from_text(text: &str) -> Cow<'_, str> {
 
 /// OpenClaw's `stripReasoningTagsFromText`; borrowed when the quick test finds no tag.
 pub fn strip_reasoning_tags_from_text(text: &str, mode: TagMode, trim: Trim) -> Cow<'_, str> {
-    if memchr::memchr(b'<', text.as_bytes()).is_none() || !QUICK.is_match(text) {
-        return Cow::Borrowed(text);
+    strip_spliced(Spliced::new(text), mode, trim).into_text()
+}
+
+/// The same on a [`Spliced`] text (the addon runs it on a proxy of the JS string).
+pub fn strip_spliced(text: Spliced<'_>, mode: TagMode, trim: Trim) -> Spliced<'_> {
+    let t = text.as_str();
+    if memchr::memchr(b'<', t.as_bytes()).is_none() || !QUICK.is_match(t) {
+        return text;
     }
-    let cleaned: Cow<str> = if FINAL.is_match(text) {
-        let code = CodeRegions::find(text);
-        let mut out = String::with_capacity(text.len());
+    let cleaned = if FINAL.is_match(t) {
+        let code = CodeRegions::find(t);
+        let mut out = text.builder();
         let mut at = 0;
-        for m in FINAL.find_iter(text) {
+        for m in FINAL.find_iter(t) {
             if !code.contains(m.start()) {
-                out.push_str(&text[at..m.start()]);
+                out.keep(at..m.start());
                 at = m.end();
             }
         }
-        out.push_str(&text[at..]);
-        Cow::Owned(out)
+        out.keep(at..t.len());
+        out.finish()
     } else {
-        Cow::Borrowed(text)
+        text
     };
-    let code = CodeRegions::find(&cleaned);
-    let mut result = String::with_capacity(cleaned.len());
+    let c = cleaned.as_str();
+    let code = CodeRegions::find(c);
+    let mut result = cleaned.builder();
     let mut last = 0;
     let mut in_thinking = false;
-    for caps in THINKING.captures_iter(&cleaned) {
+    for caps in THINKING.captures_iter(c) {
         let Some(m) = caps.get(0) else { continue };
         if code.contains(m.start()) {
             continue;
         }
         let is_close = caps.get(1).is_some_and(|g| !g.is_empty());
         if !in_thinking {
-            result.push_str(&cleaned[last..m.start()]);
+            result.keep(last..m.start());
             if !is_close {
                 in_thinking = true;
             }
@@ -113,18 +121,19 @@ pub fn strip_reasoning_tags_from_text(text: &str, mode: TagMode, trim: Trim) -> 
         last = m.end();
     }
     if !in_thinking || mode == TagMode::Preserve {
-        result.push_str(&cleaned[last..]);
+        result.keep(last..c.len());
     }
-    let trimmed = match trim {
-        Trim::None => &result[..],
-        Trim::Start => result.trim_start_matches(is_js_whitespace),
-        Trim::Both => js_trim(&result),
+    let result = result.finish();
+    let r = result.as_str();
+    let start = match trim {
+        Trim::None => 0,
+        Trim::Start | Trim::Both => r.len() - r.trim_start_matches(is_js_whitespace).len(),
     };
-    if trimmed.len() == result.len() {
-        Cow::Owned(result)
-    } else {
-        Cow::Owned(trimmed.to_owned())
-    }
+    let end = match trim {
+        Trim::Both => start + js_trim(r).len(),
+        Trim::None | Trim::Start => r.len(),
+    };
+    result.slice(start..end)
 }
 
 #[cfg(test)]

@@ -186,13 +186,7 @@ fn visible_is_blank(text: &str) -> bool {
 
 /// The cleaner in strip mode, then the seed's rules for the provider.
 fn strip_tool_calls<'a>(provider: Provider, model: &str, content: &'a str) -> Cow<'a, str> {
-    let opts = Options {
-        model: Some(model.to_owned()),
-        tool_calls: Mode::Strip,
-        thinking: Mode::Keep,
-        ..Options::default()
-    };
-    let cleaned = clean_response(content, &opts).content;
+    let cleaned = clean_response(content, &cleaner_options(model)).content;
     let mut text = if cleaned == content {
         Cow::Borrowed(content)
     } else {
@@ -226,6 +220,25 @@ fn strip_tool_calls<'a>(provider: Provider, model: &str, content: &'a str) -> Co
         Cow::Owned(s) => Cow::Owned(js_trim(&s).to_owned()),
         b => b,
     }
+}
+
+/// The cleaner's options for the tool-call step.
+fn cleaner_options(model: &str) -> Options {
+    Options {
+        model: Some(model.to_owned()),
+        tool_calls: Mode::Strip,
+        thinking: Mode::Keep,
+        ..Options::default()
+    }
+}
+
+/// Whether the tool-call step leaves a text unchanged when it holds none of `<`, `[`, `◁` and
+/// `` ` `` ([`crate::response::scan::may_hold_markers`] false and no fence): the cleaner's
+/// prefilter decides without reading it ([`crate::response::unmarked`]) and every provider rule
+/// needs one of those characters. The addon asks this before transcoding the JS string.
+pub fn tool_calls_skip_unmarked(model: &str) -> bool {
+    // No tools in these options: a `{` does not matter.
+    crate::response::unmarked(&cleaner_options(model), false).is_some()
 }
 
 /// `/<invoke\b/i`.

@@ -10,24 +10,43 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::splice::{Alphabet, Spliced};
 use super::text::any_after;
-use crate::js_text::js_trim;
+use crate::js_text::{is_js_whitespace, js_trim};
 
 /// Text with none of these bytes is returned unchanged (a token starts with `<`).
 pub const PREFILTER: &[u8] = b"<";
 
-static TOKEN: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"<[|｜][^|｜]*[|｜]>").expect("static regex"));
+/// `<[|｜][^|｜]*[|｜]>`, with the full-width bar as `alphabet` writes it.
+fn token(alphabet: Alphabet) -> Regex {
+    let bar = regex::escape(alphabet.bar());
+    Regex::new(&format!("<[|{bar}][^|{bar}]*[|{bar}]>")).expect("static regex")
+}
+static TOKEN: LazyLock<Regex> = LazyLock::new(|| token(Alphabet::Utf8));
+static TOKEN_PROXY: LazyLock<Regex> = LazyLock::new(|| token(Alphabet::Proxy));
 static SPACES: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"  +").expect("static regex"));
 
 /// The text without model control tokens; borrowed when it has none.
 pub fn strip_model_special_tokens(text: &str) -> Cow<'_, str> {
-    if !any_after(text, b'<', &["|", "｜"]) || !TOKEN.is_match(text) {
-        return Cow::Borrowed(text);
+    strip_spliced(Spliced::new(text)).into_text()
+}
+
+/// The same on a [`Spliced`] text (the addon runs it on a proxy of the JS string).
+pub fn strip_spliced(text: Spliced<'_>) -> Spliced<'_> {
+    let alphabet = text.alphabet();
+    let token = match alphabet {
+        Alphabet::Utf8 => &*TOKEN,
+        Alphabet::Proxy => &*TOKEN_PROXY,
+    };
+    let t = text.as_str();
+    if !any_after(t, b'<', &["|", alphabet.bar()]) || !token.is_match(t) {
+        return text;
     }
-    let spaced = TOKEN.replace_all(text, " ");
-    let collapsed = SPACES.replace_all(&spaced, " ");
-    Cow::Owned(js_trim(&collapsed).to_owned())
+    let collapsed = text.replace_all(token, " ").replace_all(&SPACES, " ");
+    let c = collapsed.as_str();
+    let start = c.len() - c.trim_start_matches(is_js_whitespace).len();
+    let end = start + js_trim(c).len();
+    collapsed.slice(start..end)
 }
 
 #[cfg(test)]

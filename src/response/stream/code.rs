@@ -64,6 +64,22 @@ pub(super) struct Ticks {
     reach: usize,
     by_len: std::collections::HashMap<usize, std::collections::VecDeque<usize>>,
     brk: Option<usize>,
+    /// A run of this char that touched the end of the text so far: `(ch, start, length counted)`,
+    /// absolute. A stream delivers a long run a few bytes at a time; counting it again from its
+    /// start at every delta made a run of r backticks cost r²/delta (a reply of ever longer runs
+    /// grew as n^1.5).
+    open_run: Option<(u8, usize, usize)>,
+    /// No code tracking ([`crate::response::Options::markup_in_code`]).
+    off: bool,
+}
+
+impl Ticks {
+    pub(super) fn new(markup_in_code: bool) -> Self {
+        Ticks {
+            off: markup_in_code,
+            ..Ticks::default()
+        }
+    }
 }
 
 /// What starts at a backtick or tilde.
@@ -89,6 +105,24 @@ enum FenceEnd {
 fn run_len(b: &[u8], at: usize, ch: u8) -> usize {
     b.get(at..)
         .map_or(0, |r| r.iter().take_while(|&&x| x == ch).count())
+}
+
+impl Ticks {
+    /// The length of the run of `ch` at `at` in `b` (`base`: the absolute offset of `b`), counted
+    /// on from what an earlier call saw of it when that call reached the end of the text.
+    fn run(&mut self, b: &[u8], base: usize, at: usize, ch: u8) -> usize {
+        let seen = match self.open_run {
+            Some((c, start, n)) if c == ch && start == base + at => n.min(b.len() - at),
+            _ => 0,
+        };
+        let run = seen + run_len(b, at + seen, ch);
+        if at + run == b.len() {
+            self.open_run = Some((ch, base + at, run));
+        } else if seen > 0 {
+            self.open_run = None;
+        }
+        run
+    }
 }
 
 /// Whether `line` closes a fence of `n` `ch`s: at most three spaces, at least `n` of `ch`, then
@@ -158,6 +192,9 @@ impl Machine {
     /// The first backtick or tilde at or after `i` in `buf` (remembered, so that scanning from
     /// one `<` to the next does not rescan up to a far backtick each time).
     pub(super) fn next_code(&mut self, i: usize) -> Option<usize> {
+        if self.ticks.off {
+            return None;
+        }
         let from = self.consumed + i;
         let end = self.consumed + self.buf.len();
         let mut start = from;
@@ -186,7 +223,7 @@ impl Machine {
         let fin = self.finished;
         let b = self.buf.as_bytes();
         let ch = b[c];
-        let run = run_len(b, c, ch);
+        let run = self.ticks.run(b, self.consumed, c, ch);
         if c + run == b.len() && !fin {
             return CodeAt::More;
         }
@@ -221,6 +258,8 @@ impl Machine {
             *t = Ticks {
                 origin: e,
                 reach: e,
+                open_run: t.open_run,
+                off: t.off,
                 ..Ticks::default()
             };
         }
@@ -248,7 +287,7 @@ impl Machine {
             };
             let q = p + k;
             if b[q] == b'`' {
-                let r = run_len(b, q, b'`');
+                let r = t.run(b, base, q, b'`');
                 if q + r == b.len() && !fin {
                     t.reach = base + q;
                     return CodeAt::More;
