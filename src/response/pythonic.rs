@@ -227,9 +227,14 @@ mod tests {
 
     #[test]
     fn fenced_list_and_markdown_links_are_not_confused() {
-        let t = "See [the docs](http://x) and:\n```python\n[f(x=1)]\n```\nok";
+        let t = "See [the docs](http://x) and:\n```python\n[f(x=1)]\n```\n";
         let c = run(t, Some("pythonic"), None, None);
         assert_eq!(named(&c), [("f", json!({"x": 1}))]);
-        assert_eq!(c.content, "See [the docs](http://x) and:\nok");
+        assert_eq!(c.content, "See [the docs](http://x) and:");
+        // A fenced example with prose after it stays as written.
+        let example = format!("{t}ok");
+        let c = run(&example, Some("pythonic"), None, None);
+        assert!(c.tool_calls.is_empty());
+        assert_eq!(c.content, example);
     }
 }

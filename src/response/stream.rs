@@ -1847,14 +1847,35 @@ impl Machine {
                 .find_map(|&(s, e)| scan::detect(&content[s..e], self.hint))
                 .or(self.hint)
         };
+        let code = if family.is_some() && !self.ticks.off {
+            batch_code(content)
+        } else {
+            Vec::new()
+        };
         for (i, &(s, e)) in pieces.iter().enumerate() {
-            let piece = &content[s..e];
             match family {
                 Some(f) => {
-                    let p = parse_family(f, piece, &cx);
-                    self.em.parsed(piece, p, f);
+                    // Code (inline spans, fenced examples) is text; what lies between is read.
+                    let mut at = s;
+                    for r in code.iter().filter(|r| r.end > s && r.start < e) {
+                        let (cs, ce) = (r.start.max(s), r.end.min(e));
+                        if cs > at {
+                            let part = &content[at..cs];
+                            self.em.parsed(part, parse_family(f, part, &cx), f);
+                        }
+                        let quoted = &content[cs..ce];
+                        if !parse_family(f, quoted, &cx).blocks.is_empty() {
+                            self.code_problem("code");
+                        }
+                        self.em.text(quoted);
+                        at = ce;
+                    }
+                    if at < e {
+                        let part = &content[at..e];
+                        self.em.parsed(part, parse_family(f, part, &cx), f);
+                    }
                 }
-                None => self.em.text(piece),
+                None => self.em.text(&content[s..e]),
             }
             if let Some(t) = thinks.get(i) {
                 self.held.text(&content[t.inner.clone()]);
@@ -1875,6 +1896,28 @@ impl Machine {
             }
         }
     }
+}
+
+/// The code regions of a reply read as a whole by a plain-text family (inline spans and fenced
+/// blocks, found as the scrubbers find them), except a fence that ends the reply (whitespace
+/// aside): with the model named, a fence with nothing after it is how the model wrote its call
+/// (`Calling:` and a fenced JSON array), while an example has prose after it.
+fn batch_code(content: &str) -> Vec<std::ops::Range<usize>> {
+    if memchr::memchr2(b'`', b'~', content.as_bytes()).is_none() {
+        return Vec::new();
+    }
+    let regions = crate::scrub::code_regions::CodeRegions::find(content);
+    let end = content.trim_end().len();
+    let ends_reply = |r: &std::ops::Range<usize>| {
+        let t = &content[r.start..];
+        r.end >= end && (t.starts_with("```") || t.starts_with("~~~"))
+    };
+    regions
+        .ranges()
+        .iter()
+        .filter(|r| !ends_reply(r))
+        .cloned()
+        .collect()
 }
 
 mod code;

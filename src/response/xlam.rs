@@ -68,11 +68,11 @@ mod tests {
     #[test]
     fn fenced_array_after_reasoning() {
         let t = "<think>use both</think>Calling:\n```json\n[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"北京 <&>\"}}, \
-                 {\"name\": \"get_time\", \"arguments\": {\"tz\": \"a\\nb\"}}]\n```\nok";
+                 {\"name\": \"get_time\", \"arguments\": {\"tz\": \"a\\nb\"}}]\n```\n";
         let c = run(t, None, Some("Salesforce/Llama-xLAM-2-8b-fc-r"), None);
         assert_eq!(c.format, Some("xlam"));
         assert_eq!(c.reasoning, "use both");
-        assert_eq!(c.content, "Calling:\nok");
+        assert_eq!(c.content, "Calling:");
         assert_eq!(
             named(&c),
             [
@@ -83,6 +83,19 @@ mod tests {
         assert!(
             run(t, None, None, None).tool_calls.is_empty(),
             "not in plain auto"
+        );
+        // With prose after it, the fence is an example: kept as written, reported.
+        let example = format!("{t}ok");
+        let c = run(
+            &example,
+            None,
+            Some("Salesforce/Llama-xLAM-2-8b-fc-r"),
+            None,
+        );
+        assert!(c.tool_calls.is_empty());
+        assert_eq!(
+            c.content,
+            example.strip_prefix("<think>use both</think>").unwrap()
         );
     }
 

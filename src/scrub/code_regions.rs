@@ -55,8 +55,7 @@ impl CodeRegions {
         self.merged.get(i).is_some_and(|r| r.start <= pos)
     }
 
-    /// The merged regions (tests).
-    #[cfg(test)]
+    /// The merged regions, sorted and disjoint.
     pub fn ranges(&self) -> &[Range<usize>] {
         &self.merged
     }

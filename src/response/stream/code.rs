@@ -70,7 +70,7 @@ pub(super) struct Ticks {
     /// grew as n^1.5).
     open_run: Option<(u8, usize, usize)>,
     /// No code tracking ([`crate::response::Options::markup_in_code`]).
-    off: bool,
+    pub(super) off: bool,
 }
 
 impl Ticks {
