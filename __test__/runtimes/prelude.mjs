@@ -15,6 +15,7 @@ g.storedMessages = [
   { role: 'toolResult', toolCallId: 'call_1|fc_1', toolName: 'read_file', content: [{ type: 'text', text: '你好' }], isError: false, timestamp: 3 },
 ]
 g.sessionManager = { getEntries: () => [], appendCustomEntry: () => {} }
+g.sessionId = 'feishu-chat-42'
 g.callModel = async (messages) => {
   record.sent = messages.flatMap((m) => (Array.isArray(m.content) ? m.content.filter((b) => b.type === 'toolCall').map((b) => b.id) : []))
   return { text: 'ok' }
