@@ -5,7 +5,7 @@
 import { test, describe } from 'node:test'
 import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
-import { streamWhole } from './fixtures/helpers.mjs'
+import { rng, streamWhole } from './fixtures/helpers.mjs'
 import { readFileSync, readdirSync } from 'node:fs'
 
 const require = createRequire(import.meta.url)
@@ -21,17 +21,6 @@ const cases = readdirSync(DIR)
       .filter((l) => l.trim() !== '')
       .map((l) => JSON.parse(l)),
   )
-
-function rng(seed) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 function chunkings(text, seed) {
   const out = [Array.from({ length: text.length }, (_, i) => text[i])]

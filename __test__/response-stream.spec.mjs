@@ -1,7 +1,7 @@
 import { test, describe } from 'node:test'
 import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
-import { streamWhole } from './fixtures/helpers.mjs'
+import { rng, streamWhole } from './fixtures/helpers.mjs'
 import { readFileSync } from 'node:fs'
 
 const require = createRequire(import.meta.url)
@@ -12,18 +12,6 @@ const TOOLS = [
   { type: 'function', function: { name: 'run_code', parameters: { type: 'object', properties: { code: { type: 'string' }, n: { type: 'integer' } } } } },
   { type: 'function', function: { name: 'search', parameters: { type: 'object', properties: { query: { type: 'string' }, limit: { type: 'integer' } } } } },
 ]
-
-// A seeded generator (mulberry32), so a failure can be replayed.
-function rng(seed) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 /** Split into pieces of 1..max UTF-16 units: cuts may fall inside surrogate pairs and markers. */
 function randomSplit(text, rand, max) {
