@@ -235,6 +235,7 @@ fn openers(f: Family, unwrapped: bool) -> Vec<(&'static str, &'static str)> {
         Family::Apertus => &["<|tools_prefix|>"],
         Family::NemotronV2 => &["<TOOLCALL>"],
         Family::FunctionaryV31 => &["<function=", "<|python_tag|>", "<|eom_id|>", "<|eot_id|>"],
+        Family::Minicpm5 => &[super::minicpm5::OPEN],
         // Their special-token wrappers, when `auto` found one; named, they are read at `finish`
         // (see the module doc).
         Family::Pythonic => &["<|tool_call_start|>"],
@@ -290,6 +291,7 @@ fn closers(f: Family) -> &'static [&'static str] {
         Family::NemotronV2 => &["</TOOLCALL>"],
         Family::Gigachat3 => &["</｜GCML｜tool_calls>"],
         Family::FunctionaryV31 => &["</function>", "<|eom_id|>", "<|eot_id|>"],
+        Family::Minicpm5 => &[super::minicpm5::CLOSE],
         _ => &[],
     }
 }
@@ -406,6 +408,11 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
         Check::Later("</invoke>", Family::MinimaxM2),
     ));
     v.push(call("<function_calls>", Check::InvokeWrapper));
+    // MiniCPM5's unwrapped call (it has no wrapper).
+    v.push(call(
+        super::minicpm5::OPEN,
+        Check::Later(super::minicpm5::CLOSE, Family::Minicpm5),
+    ));
     // Hunyuan's `<answer>` wrapper counts when a call block follows (`auto` would then detect
     // Hunyuan and strip it, as the whole-reply parse of the family does).
     for tag in ["<answer>", "</answer>"] {
