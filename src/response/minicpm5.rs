@@ -12,9 +12,9 @@
 //! The elements are read by [`super::xml_invoke`] (a value ends at its exact `</param>`, a
 //! `</param>` or `</function>` written inside a CDATA section is not told apart).
 //!
-//! `auto` takes `<function name=` when `</function>` follows somewhere later (as MiniMax's bare
-//! `<invoke name=`); Qwen's and Functionary's `<function=NAME>` and OLMo's `<function_calls>`
-//! differ from its first bytes on. Reasoning is `<think>…</think>`, read generically.
+//! Read only when `format` or `model` names MiniCPM5: with no wrapper and no special token, the
+//! element is ordinary XML that prose writes too (`a <function name=x> b </function> c` would lose
+//! its words in `auto`). Reasoning is `<think>…</think>`, read generically.
 
 use std::borrow::Cow;
 
@@ -24,7 +24,7 @@ use super::xml_invoke::{blocks, invokes, Tags, Wrappers};
 use super::{Ctx, Parsed, RawCall};
 
 const NAME: &str = "minicpm5";
-/// The opener `auto` recognises (with `</function>` later).
+/// The opener of a call.
 pub const OPEN: &str = "<function name=";
 /// The closing tag of a call.
 pub const CLOSE: &str = "</function>";

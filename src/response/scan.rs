@@ -164,9 +164,6 @@ fn detect_marker(text: &str, hint: Option<Family>) -> Option<Family> {
         if rest.starts_with("<invoke name=") && invoke_end.find(text, at).is_some() {
             return Some(Family::MinimaxM2);
         }
-        if rest.starts_with(super::minicpm5::OPEN) && function_end.find(text, at).is_some() {
-            return Some(Family::Minicpm5);
-        }
         if rest.starts_with(super::nemotron_v2::OPEN) && toolcall_end.find(text, at).is_some() {
             return Some(Family::NemotronV2);
         }

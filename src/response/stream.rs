@@ -408,11 +408,6 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
         Check::Later("</invoke>", Family::MinimaxM2),
     ));
     v.push(call("<function_calls>", Check::InvokeWrapper));
-    // MiniCPM5's unwrapped call (it has no wrapper).
-    v.push(call(
-        super::minicpm5::OPEN,
-        Check::Later(super::minicpm5::CLOSE, Family::Minicpm5),
-    ));
     // Hunyuan's `<answer>` wrapper counts when a call block follows (`auto` would then detect
     // Hunyuan and strip it, as the whole-reply parse of the family does).
     for tag in ["<answer>", "</answer>"] {
