@@ -985,6 +985,7 @@ export type ResponseFormat =
   | 'nemotron_v2'
   | 'functionary_v31'
   | 'functionary_v32'
+  | 'minicpm5'
   | 'kimi_k3'
   | 'tool_json'
 

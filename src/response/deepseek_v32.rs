@@ -35,7 +35,7 @@ const TAGS: Tags = Tags {
     param_end: "</｜DSML｜parameter>",
 };
 const WRAPPERS: Wrappers = Wrappers {
-    section: ("<｜DSML｜function_calls>", "</｜DSML｜function_calls>"),
+    section: Some(("<｜DSML｜function_calls>", "</｜DSML｜function_calls>")),
     call: None,
 };
 

@@ -7,9 +7,9 @@
 use super::{
     apertus, bracket_calls, command_r, deepseek_v3, deepseek_v32, ernie45, functionary, gemma4,
     gigachat3, glm45, gpt_oss, granite, granite_20b_fc, hermes, hunyuan_a13b, internlm2, jamba,
-    kimi_k2, kimi_k3, llama3_json, llama4_pythonic, longcat, minimax_m1, minimax_m2, minimax_m3,
-    mistral, nemotron_v2, olmo3, phi4_mini, pythonic, qwen3_coder, seed_oss, step3, tool_json,
-    xlam, Ctx, Parsed,
+    kimi_k2, kimi_k3, llama3_json, llama4_pythonic, longcat, minicpm5, minimax_m1, minimax_m2,
+    minimax_m3, mistral, nemotron_v2, olmo3, phi4_mini, pythonic, qwen3_coder, seed_oss, step3,
+    tool_json, xlam, Ctx, Parsed,
 };
 
 /// The format names this module implements.
@@ -52,6 +52,7 @@ pub const FORMATS: &[&str] = &[
     "nemotron_v2",
     "functionary_v31",
     "functionary_v32",
+    "minicpm5",
     "tool_json",
 ];
 
@@ -105,6 +106,8 @@ pub enum Family {
     FunctionaryV31,
     /// Functionary v3.2's `>>>NAME\n{…}` (read only when named).
     FunctionaryV32,
+    /// MiniCPM5's unwrapped `<function name="NAME"><param name="K">V</param></function>`.
+    Minicpm5,
     /// Bare JSON calls naming an offered tool, for any model ([`tool_json`]).
     ToolJson,
 }
@@ -148,6 +151,7 @@ impl Family {
             "nemotron_v2" => Family::NemotronV2,
             "functionary_v31" => Family::FunctionaryV31,
             "functionary_v32" => Family::FunctionaryV32,
+            "minicpm5" => Family::Minicpm5,
             "tool_json" => Family::ToolJson,
             _ => return None,
         })
@@ -162,8 +166,8 @@ impl Family {
     /// `granite`, ERNIE → `ernie45`, Jamba → `jamba`, Hunyuan → `hunyuan_a13b`, MiniMax-M1 →
     /// `minimax_m1`, DeepSeek-V3.2 (not V3.2-Exp, which writes V3.1's form) → `deepseek_v32`,
     /// gpt-oss → `gpt_oss`, MiniMax-M3 → `minimax_m3`, Nemotron → `nemotron_v2`, Apertus →
-    /// `apertus`, Functionary → `functionary_v31` (ids with `v3.1`) or `functionary_v32`, the
-    /// Mistral family (Mistral, Mixtral, Magistral, Devstral, Ministral,
+    /// `apertus`, Functionary → `functionary_v31` (ids with `v3.1`) or `functionary_v32`,
+    /// MiniCPM5 → `minicpm5` (read only when named: its unwrapped XML is ordinary text), the Mistral family (Mistral, Mixtral, Magistral, Devstral, Ministral,
     /// Codestral) → `mistral`, and Qwen3-Coder, Seed-OSS, Step-3, LongCat, InternLM, Phi-4-mini,
     /// GigaChat by name.
     pub fn from_model(model: &str) -> Option<Family> {
@@ -177,6 +181,8 @@ impl Family {
             } else {
                 Family::FunctionaryV32
             }
+        } else if has(&["minicpm5", "minicpm-5", "minicpm_5"]) {
+            Family::Minicpm5
         } else if has(&["seed-oss", "seed_oss"]) {
             Family::SeedOss
         } else if has(&["minimax-m1", "minimax_m1"]) {
@@ -303,6 +309,7 @@ fn parse_family_raw(family: Family, text: &str, cx: &Ctx) -> Parsed {
         Family::NemotronV2 => nemotron_v2::parse(text, cx),
         Family::FunctionaryV31 => functionary::parse_v31(text, cx),
         Family::FunctionaryV32 => functionary::parse_v32(text, cx),
+        Family::Minicpm5 => minicpm5::parse(text, cx),
         Family::ToolJson => tool_json::parse(text, cx),
     }
 }

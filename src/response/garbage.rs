@@ -92,9 +92,9 @@ fn ends_complete(raw: &str) -> bool {
 }
 
 /// Argument markup of the XML-style families (Qwen3-Coder, Seed-OSS and MiniMax `<parameter`,
-/// Step-3 `<steptml:parameter`, DSML `parameter name=`, GLM `<arg_key>`).
+/// Step-3 `<steptml:parameter`, DSML `parameter name=`, GLM `<arg_key>`, MiniCPM5 `<param name=`).
 fn shows_arguments(raw: &str) -> bool {
-    ["<parameter", "parameter name=", "<arg_key>"]
+    ["<parameter", "parameter name=", "<arg_key>", "<param name="]
         .iter()
         .any(|m| memchr::memmem::find(raw.as_bytes(), m.as_bytes()).is_some())
 }

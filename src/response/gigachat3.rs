@@ -34,7 +34,7 @@ const GCML_TAGS: Tags = Tags {
     param_end: "</｜GCML｜parameter>",
 };
 const GCML_WRAPPERS: Wrappers = Wrappers {
-    section: (GCML_OPEN, "</｜GCML｜tool_calls>"),
+    section: Some((GCML_OPEN, "</｜GCML｜tool_calls>")),
     call: None,
 };
 

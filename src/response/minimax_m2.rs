@@ -27,7 +27,7 @@ const TAGS: Tags = Tags {
     param_end: "</parameter>",
 };
 const WRAPPERS: Wrappers = Wrappers {
-    section: ("<minimax:tool_call>", "</minimax:tool_call>"),
+    section: Some(("<minimax:tool_call>", "</minimax:tool_call>")),
     call: None,
 };
 

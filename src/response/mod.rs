@@ -40,7 +40,7 @@
 //! The whole module never panics on input, is deterministic, and scans a reply without markers
 //! with one `memchr2` pass for `<` and `[` ([`scan::may_hold_markers`]) before any per-family work
 //! (unless a plain-text family is named). Shared readers: [`json_calls`] (JSON-bodied calls),
-//! [`pyliteral`] (Python literals), [`xml_invoke`] (MiniMax-M2 / Step-3 / DSML invokes), [`typing`] (values).
+//! [`pyliteral`] (Python literals), [`xml_invoke`] (MiniMax-M2 / Step-3 / DSML / MiniCPM5 invokes), [`typing`] (values).
 
 #[cfg(test)]
 mod agree;
@@ -78,6 +78,7 @@ pub(crate) mod linearity;
 pub mod llama3_json;
 pub mod llama4_pythonic;
 pub mod longcat;
+pub mod minicpm5;
 pub mod minimax_m1;
 pub mod minimax_m2;
 pub mod minimax_m3;

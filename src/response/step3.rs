@@ -26,7 +26,7 @@ const TAGS: Tags = Tags {
     param_end: "</steptml:parameter>",
 };
 const WRAPPERS: Wrappers = Wrappers {
-    section: ("<｜tool_calls_begin｜>", "<｜tool_calls_end｜>"),
+    section: Some(("<｜tool_calls_begin｜>", "<｜tool_calls_end｜>")),
     call: Some(("<｜tool_call_begin｜>", "<｜tool_call_end｜>")),
 };
 

@@ -235,6 +235,7 @@ fn openers(f: Family, unwrapped: bool) -> Vec<(&'static str, &'static str)> {
         Family::Apertus => &["<|tools_prefix|>"],
         Family::NemotronV2 => &["<TOOLCALL>"],
         Family::FunctionaryV31 => &["<function=", "<|python_tag|>", "<|eom_id|>", "<|eot_id|>"],
+        Family::Minicpm5 => &[super::minicpm5::OPEN],
         // Their special-token wrappers, when `auto` found one; named, they are read at `finish`
         // (see the module doc).
         Family::Pythonic => &["<|tool_call_start|>"],
@@ -290,6 +291,7 @@ fn closers(f: Family) -> &'static [&'static str] {
         Family::NemotronV2 => &["</TOOLCALL>"],
         Family::Gigachat3 => &["</｜GCML｜tool_calls>"],
         Family::FunctionaryV31 => &["</function>", "<|eom_id|>", "<|eot_id|>"],
+        Family::Minicpm5 => &[super::minicpm5::CLOSE],
         _ => &[],
     }
 }

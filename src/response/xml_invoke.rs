@@ -1,6 +1,7 @@
 //! Shared reading of the `<PREFIX:invoke name="F"><PREFIX:parameter name="K" …>V</…parameter></…invoke>`
 //! call bodies written by Step-3 (`steptml:`) and DeepSeek-V3.2's DSML (`｜DSML｜`), and of the
-//! section/call wrappers around them.
+//! section/call wrappers around them; MiniMax-M2's unprefixed invokes and MiniCPM5's
+//! `<function name="F"><param name="K">V</param></function>` (no section) are read the same way.
 //!
 //! A value ends only at its exact closing tag (so `<`, `>` and `&` inside it are kept, where vLLM
 //! 0.14's Step-3 parser loses such a parameter) and is trimmed; entities are not decoded. An
@@ -164,7 +165,8 @@ fn params<'a>(
 /// The wrappers of a dialect: a section of calls and, optionally, a per-call wrapper.
 #[derive(Debug, Clone, Copy)]
 pub struct Wrappers {
-    pub section: (&'static str, &'static str),
+    /// `None` for a dialect whose invokes stand alone (MiniCPM5).
+    pub section: Option<(&'static str, &'static str)>,
     pub call: Option<(&'static str, &'static str)>,
 }
 
@@ -179,12 +181,10 @@ pub fn blocks(
     mut read: impl FnMut(&str, &mut Vec<String>) -> Vec<RawCall>,
 ) -> Vec<Block> {
     let mut out = Vec::new();
-    let mut kinds: Vec<(&str, &str, Finder, Finder)> = vec![(
-        w.section.0,
-        w.section.1,
-        Finder::new(w.section.0),
-        Finder::new(w.section.1),
-    )];
+    let mut kinds: Vec<(&str, &str, Finder, Finder)> = Vec::new();
+    if let Some((o, c)) = w.section {
+        kinds.push((o, c, Finder::new(o), Finder::new(c)));
+    }
     if let Some((o, c)) = w.call {
         kinds.push((o, c, Finder::new(o), Finder::new(c)));
     }
