@@ -19,9 +19,9 @@
 use std::borrow::Cow;
 
 use super::minimax_m2::decode_entities;
-use super::typing::{typed_arguments, Style};
-use super::xml_invoke::{blocks, invokes, Tags, Wrappers};
-use super::{Ctx, Parsed, RawCall};
+use super::typing::Style;
+use super::xml_invoke::{blocks, typed_invokes, Tags, Wrappers};
+use super::{Ctx, Parsed};
 
 const NAME: &str = "minicpm5";
 /// The opener of a call.
@@ -50,26 +50,15 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
         NAME,
         &mut out.problems,
         |body, pr| {
-            invokes(body, &TAGS, NAME, pr)
-                .into_iter()
-                .map(|inv| {
-                    let values: Vec<(&str, Cow<str>)> = inv
-                        .params
-                        .iter()
-                        .map(|p| (p.name, value(p.value)))
-                        .collect();
-                    RawCall {
-                        arguments: typed_arguments(
-                            values.iter().map(|(k, v)| (*k, v.as_ref())),
-                            cx.tools,
-                            inv.name,
-                            Style::Schema { minimax: false },
-                        ),
-                        name: inv.name.to_owned(),
-                        id: None,
-                    }
-                })
-                .collect()
+            typed_invokes(
+                body,
+                &TAGS,
+                NAME,
+                cx,
+                Style::Schema { minimax: false },
+                value,
+                pr,
+            )
         },
     );
     out.set_format_if_calls(NAME);

@@ -13,9 +13,9 @@
 
 use std::borrow::Cow;
 
-use super::typing::{typed_arguments, Style};
-use super::xml_invoke::{blocks, invokes, Tags, Wrappers};
-use super::{Ctx, Parsed, RawCall};
+use super::typing::Style;
+use super::xml_invoke::{blocks, typed_invokes, Tags, Wrappers};
+use super::{Ctx, Parsed};
 
 const NAME: &str = "minimax_m2";
 /// The `<function_calls>` wrapper's tags.
@@ -40,26 +40,15 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
         NAME,
         &mut out.problems,
         |body, pr| {
-            invokes(body, &TAGS, NAME, pr)
-                .into_iter()
-                .map(|inv| {
-                    let values: Vec<(&str, Cow<str>)> = inv
-                        .params
-                        .iter()
-                        .map(|p| (p.name, decode_entities(p.value)))
-                        .collect();
-                    RawCall {
-                        arguments: typed_arguments(
-                            values.iter().map(|(k, v)| (*k, v.as_ref())),
-                            cx.tools,
-                            inv.name,
-                            Style::Schema { minimax: true },
-                        ),
-                        name: inv.name.to_owned(),
-                        id: None,
-                    }
-                })
-                .collect()
+            typed_invokes(
+                body,
+                &TAGS,
+                NAME,
+                cx,
+                Style::Schema { minimax: true },
+                decode_entities,
+                pr,
+            )
         },
     );
     if out.blocks.iter().any(|b| !b.calls.is_empty()) {

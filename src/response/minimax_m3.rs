@@ -27,7 +27,7 @@ use serde_json::{Map, Value};
 
 use super::scan::{find_from, Finder};
 use super::typing::{param_schema, type_value, Style};
-use super::xml_invoke::{attr, typed_invokes, Tags};
+use super::xml_invoke::{as_written, attr, typed_invokes, Tags};
 use super::{Block, Ctx, Parsed, RawCall};
 
 /// The namespace token before every structural tag.
@@ -106,6 +106,7 @@ fn read_calls(body: &str, cx: &Ctx, problems: &mut Vec<String>) -> Vec<RawCall> 
             NAME,
             cx,
             Style::Schema { minimax: true },
+            as_written,
             problems,
         );
     }

@@ -15,7 +15,7 @@
 //! Reasoning: only `</think>` is written (R1 style, [`super::thinking`]).
 
 use super::typing::Style;
-use super::xml_invoke::{blocks, typed_invokes, Tags, Wrappers};
+use super::xml_invoke::{as_written, blocks, typed_invokes, Tags, Wrappers};
 use super::{Ctx, Parsed};
 
 const NAME: &str = "step3";
@@ -38,7 +38,10 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
         &TAGS,
         NAME,
         &mut out.problems,
-        |body, pr| typed_invokes(body, &TAGS, NAME, cx, Style::Schema { minimax: false }, pr),
+        |body, pr| {
+            let style = Style::Schema { minimax: false };
+            typed_invokes(body, &TAGS, NAME, cx, style, as_written, pr)
+        },
     );
     out.set_format_if_calls(NAME);
     out

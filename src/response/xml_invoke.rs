@@ -8,6 +8,8 @@
 //! invoke ends at its closing tag or at the next invoke. Missing closing tags (truncated reply) run
 //! to the end of the enclosing body and are reported; an invoke with an empty name is skipped.
 
+use std::borrow::Cow;
+
 use super::scan::{find_from, Finder};
 use super::typing::{typed_arguments, Style};
 use super::{Block, Ctx, RawCall};
@@ -226,28 +228,42 @@ pub fn blocks(
     out
 }
 
-/// The invokes of `body` as calls, their values typed in `style` from the tools' schemas.
+/// The invokes of `body` as calls, each value first read by `decode` (entities, CDATA, or
+/// [`as_written`]), then typed in `style` from the tools' schemas.
 pub fn typed_invokes(
     body: &str,
     tags: &Tags,
     family: &str,
     cx: &Ctx,
     style: Style,
+    decode: fn(&str) -> Cow<'_, str>,
     problems: &mut Vec<String>,
 ) -> Vec<RawCall> {
     invokes(body, tags, family, problems)
         .into_iter()
-        .map(|inv| RawCall {
-            arguments: typed_arguments(
-                inv.params.iter().map(|p| (p.name, p.value)),
-                cx.tools,
-                inv.name,
-                style,
-            ),
-            name: inv.name.to_owned(),
-            id: None,
+        .map(|inv| {
+            let values: Vec<(&str, Cow<str>)> = inv
+                .params
+                .iter()
+                .map(|p| (p.name, decode(p.value)))
+                .collect();
+            RawCall {
+                arguments: typed_arguments(
+                    values.iter().map(|(k, v)| (*k, v.as_ref())),
+                    cx.tools,
+                    inv.name,
+                    style,
+                ),
+                name: inv.name.to_owned(),
+                id: None,
+            }
         })
         .collect()
+}
+
+/// A value taken exactly as written (for [`typed_invokes`]).
+pub fn as_written(s: &str) -> Cow<'_, str> {
+    Cow::Borrowed(s)
 }
 
 #[cfg(test)]
