@@ -267,10 +267,9 @@ static ZHIPU_FENCE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?s)```tool_call.*?```").expect("static regex"));
 static GENERIC_FENCE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?s)```(?:tool_call|function).*?```").expect("static regex"));
-static GENERIC_TAG: LazyLock<Regex> =
-    LazyLock::new(|| {
-        Regex::new(r"</?(?i-u:tool_call|function)(?:[\s=/][^>]*)?>").expect("static regex")
-    });
+static GENERIC_TAG: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"</?(?i-u:tool_call|function)(?:[\s=/][^>]*)?>").expect("static regex")
+});
 static THINK_TAG: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"</?(?i-u:think)>").expect("static regex"));
 
@@ -354,7 +353,9 @@ fn indented_fences(text: &str) -> Vec<Range<usize>> {
         let fence = indent <= 3 && (ch == b'`' || ch == b'~') && run >= 3;
         match open {
             Some((c, n, start, indented)) => {
-                let bare = line[indent + run..].iter().all(|c| is_blank(c) || *c == b'\n');
+                let bare = line[indent + run..]
+                    .iter()
+                    .all(|c| is_blank(c) || *c == b'\n');
                 if fence && ch == c && run >= n && bare {
                     if indented {
                         out.push(start..end);
@@ -476,7 +477,10 @@ mod tests {
     fn generic_rules_skip_code() {
         // Tags that start or end their line are leftovers; tags named in a sentence are words.
         assert_eq!(
-            tc("openai/gpt", "a\n<function name=x>\nb\n</function> </tool_call>\nc"),
+            tc(
+                "openai/gpt",
+                "a\n<function name=x>\nb\n</function> </tool_call>\nc"
+            ),
             "a\n\nb\n\nc"
         );
         assert_eq!(tc("openai/gpt", "好的<tool_call>"), "好的");
@@ -497,6 +501,21 @@ mod tests {
             Cow::Borrowed(_)
         ));
         assert_eq!(tc("x", "```function\nf()\n```\nDone"), "Done");
+    }
+
+    #[test]
+    fn generic_rules_grow_linearly() {
+        use crate::response::linearity::assert_linear;
+        for unit in [
+            "a <function name=x> b </tool_call> c ",
+            "<tool_call> <function>  ",
+            "x <tool_call>\n",
+            " ```\n<tool_call>\n   ~~~\n",
+        ] {
+            assert_linear("seed generic tags", unit, &|t| {
+                assert!(tc("openai/gpt", t).len() <= t.len() + fallback::EN.len());
+            });
+        }
     }
 
     #[test]
