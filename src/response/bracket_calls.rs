@@ -11,8 +11,9 @@
 //! The closing words are what makes them calls: a block is read only up to its closing word, the
 //! closing word must come, and the whole body must read. The one exception is the reply's last
 //! opener whose `{` never closes before the reply ends ([`cut_body`]): a call cut by `max_tokens`,
-//! removed from `content` and reported (`truncated`), never returned. `--key value` arguments are strings (a JSON-quoted value is
-//! decoded), typed by the tools' schemas as the XML families' values are ([`super::typing`]).
+//! removed from `content` and reported (`truncated`), never returned. `--key value` arguments are
+//! strings (a JSON-quoted value is decoded), typed by the tools' schemas as the XML families'
+//! values are ([`super::typing`]).
 
 use serde_json::Value;
 

@@ -494,7 +494,13 @@ mod tests {
         // A fence indented by up to three spaces is code.
         let t = "  ```xml\n  <invoke name=\"f\"></invoke>\n  ```\nDone";
         assert_eq!(tc("openai/gpt", t), t);
-        assert_eq!(indented_fences(t), [0..t.len() - 4]);
+        assert_eq!(
+            indented_fences(t),
+            vec![Range {
+                start: 0,
+                end: t.len() - 4
+            }]
+        );
         let t = "Use `<tool_call>` tags.";
         assert!(matches!(
             sanitize_tool_call("openai/gpt", t, Fallback::Auto),
