@@ -54,15 +54,13 @@ fn tagged(text: &str, open: &str, close: &str, cx: &Ctx, out: &mut Parsed) {
                 "{NAME}: {close} missing (truncated reply); no call"
             ));
             if next.is_none() && cut_body(&text[body_at..]) {
-                out.problems.push(format!(
-                    "{NAME}: {open} block cut off inside its arguments; raw text kept in content"
-                ));
-                out.blocks.push(Block {
+                out.blocks.push(Block::of_calls(
                     start,
-                    end: text.len(),
-                    calls: Vec::new(),
-                    keep_raw: true,
-                });
+                    text.len(),
+                    Vec::new(),
+                    &mut out.problems,
+                    || format!("{NAME}: {open} block cut off inside its arguments; raw text kept in content"),
+                ));
                 return;
             }
             at = body_at;

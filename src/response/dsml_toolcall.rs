@@ -48,16 +48,14 @@ pub fn read(text: &str, _cx: &Ctx, out: &mut Parsed) {
                 out.problems
                     .push(format!("{NAME}: {OPEN} cut off (truncated reply)"));
             }
-            out.problems.push(format!(
-                "{NAME}: {OPEN} has no JSON arguments; raw text kept in content"
-            ));
             let end = if cut { text.len() } else { line_end };
-            out.blocks.push(Block {
+            out.blocks.push(Block::of_calls(
                 start,
                 end,
-                calls: Vec::new(),
-                keep_raw: true,
-            });
+                Vec::new(),
+                &mut out.problems,
+                || format!("{NAME}: {OPEN} has no JSON arguments; raw text kept in content"),
+            ));
             at = end.max(after);
             continue;
         };
@@ -66,15 +64,17 @@ pub fn read(text: &str, _cx: &Ctx, out: &mut Parsed) {
             out.problems.push(format!(
                 "{NAME}: {OPEN} arguments cut off (truncated reply)"
             ));
-            out.problems.push(format!(
-                "{NAME}: {OPEN} block does not read as a call; raw text kept in content"
-            ));
-            out.blocks.push(Block {
+            out.blocks.push(Block::of_calls(
                 start,
-                end: text.len(),
-                calls: Vec::new(),
-                keep_raw: true,
-            });
+                text.len(),
+                Vec::new(),
+                &mut out.problems,
+                || {
+                    format!(
+                        "{NAME}: {OPEN} block does not read as a call; raw text kept in content"
+                    )
+                },
+            ));
             return;
         };
         let end = if fenced {
@@ -82,17 +82,18 @@ pub fn read(text: &str, _cx: &Ctx, out: &mut Parsed) {
         } else {
             obj_end
         };
-        let arguments = normalize_json_args(&text[obj..obj_end], NAME, &mut out.problems);
-        out.blocks.push(Block {
+        let call = RawCall {
+            name: name.to_owned(),
+            arguments: normalize_json_args(&text[obj..obj_end], NAME, &mut out.problems),
+            id: None,
+        };
+        out.blocks.push(Block::of_calls(
             start,
             end,
-            calls: vec![RawCall {
-                name: name.to_owned(),
-                arguments,
-                id: None,
-            }],
-            keep_raw: false,
-        });
+            vec![call],
+            &mut out.problems,
+            String::new,
+        ));
         out.format.get_or_insert(NAME);
         at = end;
     }

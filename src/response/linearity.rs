@@ -168,6 +168,8 @@ const CASES: &[(&str, &[&str])] = &[
     ("<‖DSML‖toolcall>", &["auto"]),
     ("<tool_call>f<arg_key>k</arg_key>v ", &["glm45", "auto"]),
     ("<tool_call>f</arg_value>", &["auto"]),
+    ("<|open|>toolscall tool=\"f\"<|sep|>", &["auto"]),
+    ("<|close|>toolstools<|sep|><|close|>", &["auto", "kimi_k3"]),
 ];
 
 #[test]
