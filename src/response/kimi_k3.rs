@@ -264,9 +264,7 @@ fn arguments(body: &str, name: &str, problems: &mut Vec<String>) -> Option<Strin
         let kind = head.split_whitespace().next().unwrap_or("");
         let close = format!("<|close|>{kind}{SEP}");
         let value_at = sep + SEP.len();
-        let Some(e) = find_from(body, &close, value_at) else {
-            return None;
-        };
+        let e = find_from(body, &close, value_at)?;
         let raw = &body[value_at..e];
         at = e + close.len();
         match kind {
