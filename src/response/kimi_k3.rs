@@ -22,9 +22,10 @@
 //! Servers that drop part of the markup leave a call without its `tools` section: a lone
 //! `<|open|>call tool=…<|sep|>…<|close|>call<|sep|>` is read as well, and so is the fused
 //! `<|open|>toolscall tool=…` of a section whose `<|sep|><|open|>` was dropped; every
-//! `<|close|>WORD<|sep|>` token left over (`<|close|>toolstoolsmessage<|sep|>`) is removed. A section or call whose
-//! closing tag never comes (a reply cut by `max_tokens`) runs to the end of the reply; a call
-//! whose arguments were cut off gives no call (its raw text is reported).
+//! `<|close|>WORD<|sep|>` token left over (`<|close|>toolstoolsmessage<|sep|>`) is removed. A
+//! section or call whose closing tag never comes (a reply cut by `max_tokens`) runs to the end of
+//! the reply; a call whose arguments were cut off, or whose argument's closing token is broken,
+//! gives no call (its raw text is reported).
 
 use std::sync::LazyLock;
 
@@ -147,10 +148,7 @@ impl CallOpens {
             .fused
             .find(text, at)
             .map(|f| (f, FUSED_CALL_OPEN.len()));
-        match (p, f) {
-            (Some(p), Some(f)) => Some(if f.0 < p.0 { f } else { p }),
-            (p, f) => p.or(f),
-        }
+        p.into_iter().chain(f).min_by_key(|o| o.0)
     }
 }
 
