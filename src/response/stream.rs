@@ -201,7 +201,11 @@ fn openers(f: Family, unwrapped: bool) -> Vec<(&'static str, &'static str)> {
             "<｜tool▁call▁begin｜>",
             "<｜end▁of▁sentence｜>",
         ],
-        Family::DeepSeekV32 => &["<｜DSML｜function_calls>", "<｜DSML｜invoke"],
+        Family::DeepSeekV32 => &[
+            "<｜DSML｜function_calls>",
+            "<｜DSML｜invoke",
+            super::dsml_toolcall::OPEN,
+        ],
         Family::KimiK2 => &[
             "<|tool_calls_section_begin|>",
             "<|tool_call_section_begin|>",
@@ -1261,7 +1265,7 @@ impl Machine {
                 let head = &self.buf[after - back..];
                 let head = &head[..floor(head, WINDOW)];
                 match super::dsml::head(head) {
-                    Some((_, "function_calls" | "invoke")) => yes(Family::DeepSeekV32),
+                    Some((_, "function_calls" | "invoke" | "toolcall")) => yes(Family::DeepSeekV32),
                     None if !full && super::dsml::head_prefix(head) => Verdict::More,
                     _ => Verdict::No,
                 }
@@ -1289,6 +1293,17 @@ impl Machine {
             Check::Later(marker, f) => {
                 if self.later(marker, after) {
                     yes(f)
+                } else if fin && f == Family::BracketCalls {
+                    // The last opener, cut inside its arguments by the end of the reply.
+                    let open = ["[TOOL_CALL]", "[TOOL_REQUEST]"]
+                        .into_iter()
+                        .find(|o| self.buf[..after].ends_with(o));
+                    let last = open.is_some_and(|o| !self.later(o, after));
+                    if last && super::bracket_calls::cut_body(&self.buf[after..]) {
+                        yes(f)
+                    } else {
+                        Verdict::No
+                    }
                 } else if fin {
                     Verdict::No
                 } else {
