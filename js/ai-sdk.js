@@ -2,8 +2,8 @@
 // Vercel AI SDK language-model middleware (the `transcript-hygiene/ai-sdk` entry). Glue only: the
 // reply is read by cleanResponse / ResponseStreamCleaner and the prompt is repaired by
 // sanitizeSessionHistory; this file translates between the SDK's parts and those functions' shapes.
-// Written against the middleware contract of AI SDK 5 and 6 (specification v2 / v3: the same part
-// shapes, the finish reason a string in v2 and `{unified, raw}` in v3).
+// Written against the middleware contract of AI SDK 6 (specification v3); AI SDK 7 runs it as it is
+// (its v4 parts have the same shapes). A v2 finish reason (a string) is handled too.
 
 const { cleanResponse } = require('./response.js')
 const { ResponseStreamCleaner } = require('./response-stream.js')
