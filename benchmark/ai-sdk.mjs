@@ -29,7 +29,7 @@ try {
 }
 const peerVersion = JSON.parse(readFileSync(new URL('./ai-sdk-peer/node_modules/@ai-sdk-tool/parser/package.json', import.meta.url), 'utf8')).version
 
-const ROUNDS = Number(process.argv[2] ?? 7)
+const ROUNDS = Math.max(1, Number(process.argv[2] ?? 7))
 
 const DIR = new URL('../__test__/fixtures/replies/', import.meta.url)
 const cases = readdirSync(DIR)
@@ -137,7 +137,6 @@ for (const [name, [mw]] of Object.entries(CONTENDERS)) {
     okStream.push(right(p.c, await stream(p).catch(() => [])))
   }
   rows.push({ name, okGen, okStream })
-  if (process.env.DEBUG && rows.length === 1) for (const [i, p] of [...prepared[name].pos, ...prepared[name].neg].entries()) if (!okGen[i] || !okStream[i]) console.log(p.c.name, okGen[i], okStream[i], JSON.stringify(await stream(p)).slice(0, 300))
   byFamily[name] = new Set(positives.filter((c, i) => okGen[i]).map(formatOf))
 }
 const peerRows = rows.slice(1)
@@ -179,5 +178,14 @@ for (const r of rows) {
   const sp = r.best ? ['—', '—'] : [med(speed[r.name].gen).toFixed(0), med(speed[r.name].stream).toFixed(0)]
   console.log(`| ${r.name} | ${byFamily[r.name].size} of ${families.length} | ${count(r.okGen, 0, P)} of ${P} | ${count(r.okStream, 0, P)} of ${P} | ${count(r.okGen, P)} of ${N} | ${count(r.okStream, P)} of ${N} | ${sp[0]} | ${sp[1]} |`)
 }
+console.log('')
+// The Chinese replies alone (lang zh in the table).
+const all = [...positives, ...negatives]
+const zh = (v, kind) => v.filter((ok, i) => ok && all[i].lang === 'zh' && all[i].kind === kind).length
+const zp = positives.filter((c) => c.lang === 'zh').length
+const zn = negatives.filter((c) => c.lang === 'zh').length
+console.log('| middleware, Chinese replies only | calls recovered, generate | calls recovered, stream | twins kept, generate | twins kept, stream |')
+console.log('| --- | --- | --- | --- | --- |')
+for (const r of rows) console.log(`| ${r.name} | ${zh(r.okGen, 'positive')} of ${zp} | ${zh(r.okStream, 'positive')} of ${zp} | ${zh(r.okGen, 'negative')} of ${zn} | ${zh(r.okStream, 'negative')} of ${zn} |`)
 console.log('')
 console.log('Formats the peer recovers at least one reply of (best of 4): ' + ([...byFamily[rows.at(-1).name]].sort().join(', ') || 'none'))

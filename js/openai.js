@@ -101,7 +101,11 @@ async function* cleanChunks(stream, own) {
       const both = r === null ? end : { content: r.content + end.content, reasoning: r.reasoning + end.reasoning, toolCalls: r.toolCalls.concat(end.toolCalls) }
       changed = true
       const d = deltaOf(delta, both, s)
-      if (!hasText && both.content === '') delete d.content
+      if (!hasText && both.content === '') {
+        // Nothing to add: the delta's own content field as it came (absent, or null).
+        if ('content' in delta) d.content = delta.content
+        else delete d.content
+      }
       return { ...choice, delta: d, finish_reason: s.calls > 0 && choice.finish_reason === 'stop' ? 'tool_calls' : choice.finish_reason }
     })
     yield changed ? { ...chunk, choices } : chunk
