@@ -5,7 +5,7 @@
 // replies, and their twins that must come back as written and run nothing.
 import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { readFileSync, readdirSync } from 'node:fs'
+import { replyCases } from './fixtures/helpers.mjs'
 import { createRequire } from 'node:module'
 import { generateText, jsonSchema, stepCountIs, streamText, tool, wrapLanguageModel } from 'ai'
 import { MockLanguageModelV3, convertArrayToReadableStream } from 'ai/test'
@@ -15,13 +15,7 @@ const require = createRequire(import.meta.url)
 const cjs = require('transcript-hygiene/ai-sdk')
 const { cleanResponse } = require('transcript-hygiene')
 
-const DIR = new URL('./fixtures/replies/', import.meta.url)
-const CASES = new Map(
-  readdirSync(DIR)
-    .filter((f) => f.endsWith('.jsonl'))
-    .flatMap((f) => readFileSync(new URL(f, DIR), 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l)))
-    .map((c) => [c.name, c]),
-)
+const CASES = replyCases()
 
 // Replies that hold calls (real ones first) and twins that hold none.
 const POSITIVE = [

@@ -7,7 +7,7 @@
 // deltas. The client parses what the server sends; the helpers clean what the client yields.
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { readFileSync, readdirSync } from 'node:fs'
+import { replyCases } from './fixtures/helpers.mjs'
 import { createServer } from 'node:http'
 import { createRequire } from 'node:module'
 import OpenAI from 'openai'
@@ -17,13 +17,7 @@ const require = createRequire(import.meta.url)
 const { cleanResponse } = require('transcript-hygiene')
 const cjs = require('transcript-hygiene/openai')
 
-const DIR = new URL('./fixtures/replies/', import.meta.url)
-const CASES = new Map(
-  readdirSync(DIR)
-    .filter((f) => f.endsWith('.jsonl'))
-    .flatMap((f) => readFileSync(new URL(f, DIR), 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l)))
-    .map((c) => [c.name, c]),
-)
+const CASES = replyCases()
 const POSITIVE = ['rtp-llm-525-glm-hangzhou-zh', 'qwen3-vl-1674-hermes-hangzhou-zh', 'minimax-m3-namespaced-call-zh', 'glm-parallel-with-reasoning-and-typing', 'minimax-m2-invoke-without-wrapper']
 const NEGATIVE = ['minimax-m3-call-in-inline-code-stays', 'fence-example-between-prose-minimax', 'gemini-balance-think-tags-in-inline-code']
 const TOOLS = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } } } } }]
