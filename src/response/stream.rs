@@ -1121,12 +1121,32 @@ impl Machine {
                     }
                 }
             }
-            _ => {
-                for k in 0..self.table.lits.len().min(cands.len()) {
-                    cands[m] = k as u16;
+            (Some(&first), None) => {
+                // The buffer's last byte: the one-byte markers it is and the longer ones it may
+                // start (one of those is enough to hold it). Every marker that starts with it,
+                // not the table's first 64: `{`, a bare JSON call's opener, sits far down.
+                let t = &*self.table;
+                let starts = |k: usize| t.lits[k].s.as_bytes().first() == Some(&first);
+                let mut ks: Vec<u16> = t
+                    .shorts
+                    .iter()
+                    .copied()
+                    .filter(|&k| starts(usize::from(k)))
+                    .collect();
+                let room = cands.len() - ks.len().min(cands.len());
+                ks.extend(
+                    (0..t.lits.len())
+                        .filter(|&k| t.lits[k].s.len() > 1 && starts(k))
+                        .take(room)
+                        .map(|k| k as u16),
+                );
+                ks.sort_unstable();
+                for k in ks.into_iter().take(cands.len()) {
+                    cands[m] = k;
                     m += 1;
                 }
             }
+            (None, _) => {}
         }
         let mut more = false;
         let mut cut = false;
