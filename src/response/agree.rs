@@ -33,6 +33,11 @@ fn visible_markup(content: &str, vocab: &[&str]) -> Vec<(usize, String)> {
             if prose.contains(m) && !content[..i].trim().is_empty() {
                 continue;
             }
+            // MiniCPM5's opener is a call only with the template's shape after it.
+            let minicpm5 = super::minicpm5::OPEN;
+            if *m == minicpm5 && super::minicpm5::head(&rest[m.len()..], true) != Some(true) {
+                continue;
+            }
             out.push((i, (*m).to_owned()));
         } else if let Some(t) = special_token(rest) {
             out.push((i, t.to_owned()));
@@ -77,8 +82,13 @@ const SANITIZE_REMOVES_TEXT: &[&str] = &[
     // Functionary example in prose): the seed's generic rule removes them.
     "qwen-function-tag-in-prose-is-text",
     "functionary-v31-format-without-hint-stays",
-    // MiniCPM5's `<function name="…">` named in Chinese prose: the same seed rule removes it.
+    // MiniCPM5's `<function name="…">` named in prose (not followed by `<param name=`): the same
+    // seed rule removes it.
     "minicpm5-prose-mention-zh-stays",
+    "minicpm5-prose-mention-named-zh-stays",
+    "minicpm5-prose-mention-named-en-stays",
+    "minicpm5-prose-element-with-closer-stays",
+    "minicpm5-tag-at-end-stays",
 ];
 
 fn keeps_markup(case: &Case) -> bool {

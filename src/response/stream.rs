@@ -1203,6 +1203,12 @@ impl Machine {
             None => Verdict::More,
         };
         match check {
+            // Its opener is ordinary XML too: a call only with the template's shape after it.
+            Check::Fam(Family::Minicpm5) => match super::minicpm5::head(rest, fin) {
+                Some(true) => yes(Family::Minicpm5),
+                Some(false) => Verdict::No,
+                None => Verdict::More,
+            },
             Check::Fam(f) => yes(f),
             Check::Function => self.check_function(after),
             Check::ToolJson => self.check_tool_json(after, tools),
