@@ -16,8 +16,9 @@
 //! (`以 <function name="函数名"> 开头`, `a <function name=x> b </function> c`), so an opener starts
 //! a call only when it reads as the template writes one ([`head`]): the name, `>`, whitespace,
 //! then `<param name=` or `</function>`. A reply cut off after an opener is a cut call only when
-//! `<param` (or part of it) follows, or when it ends inside the opener itself. Read only when
-//! `format` or `model` names MiniCPM5. Reasoning is `<think>…</think>`, read generically.
+//! `<param` (or part of it) follows, or when it ends inside the opener itself. `auto` detects the
+//! family by the same shape (no table negative has it outside code; the prose forms above do not).
+//! Reasoning is `<think>…</think>`, read generically.
 
 use std::borrow::Cow;
 

@@ -420,6 +420,8 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
         ));
     }
     v.push(call("<function=", Check::Function));
+    // MiniCPM5's unwrapped element, only with the template's body after its tag.
+    v.push(call(super::minicpm5::OPEN, Check::Fam(Family::Minicpm5)));
     v.extend(tool_json_lits());
     if hint == Some(Family::Mistral) {
         v.push(call("[", Check::MistralArray));
