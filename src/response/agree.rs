@@ -89,6 +89,7 @@ const SANITIZE_REMOVES_TEXT: &[&str] = &[
     "minicpm5-prose-mention-named-en-stays",
     "minicpm5-prose-element-with-closer-stays",
     "minicpm5-tag-at-end-stays",
+    "minicpm5-auto-prose-element-stays",
 ];
 
 fn keeps_markup(case: &Case) -> bool {
