@@ -24,7 +24,17 @@ pub struct CodeRegions {
 impl CodeRegions {
     /// Finds the regions of `text`; one `memchr` pass each for fences and backticks.
     pub fn find(text: &str) -> CodeRegions {
-        let fenced = fenced_blocks(text);
+        Self::find_with(text, 0)
+    }
+
+    /// The same, with fences indented by up to three spaces as CommonMark allows (a guide quoted
+    /// with an indent, a fence in a list item): the scrubbers' `codeAware` reading.
+    pub fn find_indented(text: &str) -> CodeRegions {
+        Self::find_with(text, 3)
+    }
+
+    fn find_with(text: &str, indent: usize) -> CodeRegions {
+        let fenced = fenced_blocks(text, indent);
         let mut all = fenced.clone();
         let mut k = 0;
         for span in inline_spans(text) {
@@ -68,7 +78,7 @@ impl CodeRegions {
 /// masked bytes were; multi-byte characters inside code become several `\x01`.)
 pub fn mask(text: &str) -> Option<String> {
     memchr::memchr2(b'`', b'~', text.as_bytes())?;
-    let code = CodeRegions::find(text);
+    let code = CodeRegions::find_indented(text);
     if code.merged.is_empty() {
         return None;
     }
@@ -84,8 +94,8 @@ pub fn mask(text: &str) -> Option<String> {
 }
 
 /// `/(^|\n)(```|~~~)[^\n]*\n[\s\S]*?(?:\n\2(?:\n|$)|$)/g`, region = the match without its
-/// leading line break.
-fn fenced_blocks(text: &str) -> Vec<Range<usize>> {
+/// leading line break; with `indent`, up to that many spaces may come before either fence.
+fn fenced_blocks(text: &str, indent: usize) -> Vec<Range<usize>> {
     let b = text.as_bytes();
     let mut out = Vec::new();
     // Where the regex's next match attempt starts (its `lastIndex`).
@@ -95,7 +105,7 @@ fn fenced_blocks(text: &str) -> Vec<Range<usize>> {
         let mut found = None;
         let mut at = from;
         if at == 0 {
-            if let Some(r) = fence_at(b, 0) {
+            if let Some(r) = fence_at(b, 0, indent) {
                 found = Some(r);
             }
         }
@@ -104,7 +114,7 @@ fn fenced_blocks(text: &str) -> Vec<Range<usize>> {
                 break;
             };
             let s = at + nl + 1;
-            found = fence_at(b, s);
+            found = fence_at(b, s, indent);
             at = s;
         }
         let Some(r) = found else { break };
@@ -117,22 +127,35 @@ fn fenced_blocks(text: &str) -> Vec<Range<usize>> {
     out
 }
 
-/// The fenced block whose opening fence starts at `s`, if the regex matches there.
-fn fence_at(b: &[u8], s: usize) -> Option<Range<usize>> {
-    let fence = b.get(s..s + 3)?;
+/// Spaces (at most `indent`) at `s`.
+fn spaces(b: &[u8], s: usize, indent: usize) -> usize {
+    b.get(s..)
+        .unwrap_or(&[])
+        .iter()
+        .take(indent)
+        .take_while(|&&c| c == b' ')
+        .count()
+}
+
+/// The fenced block whose opening fence starts at `s` (after at most `indent` spaces), if the
+/// regex matches there.
+fn fence_at(b: &[u8], s: usize, indent: usize) -> Option<Range<usize>> {
+    let f = s + spaces(b, s, indent);
+    let fence = b.get(f..f + 3)?;
     if fence != b"```" && fence != b"~~~" {
         return None;
     }
-    let nl = s + 3 + memchr::memchr(b'\n', &b[s + 3..])?;
+    let nl = f + 3 + memchr::memchr(b'\n', &b[f + 3..])?;
     let body = nl + 1;
     let mut at = body;
     // The shortest body followed by `\n` + the same fence + (`\n` or the end).
     while let Some(k) = memchr::memchr(b'\n', b.get(at..).unwrap_or(&[])) {
         let p = at + k;
-        if b.get(p + 1..p + 4) == Some(fence) {
-            match b.get(p + 4) {
-                None => return Some(s..p + 4),
-                Some(b'\n') => return Some(s..p + 5),
+        let q = p + 1 + spaces(b, p + 1, indent);
+        if b.get(q..q + 3) == Some(fence) {
+            match b.get(q + 3) {
+                None => return Some(s..q + 3),
+                Some(b'\n') => return Some(s..q + 4),
                 _ => {}
             }
         }
@@ -197,9 +220,19 @@ mod tests {
         // The closing fence's line break is taken, so the next "```" line has none before it;
         // its inline-span reading still makes the text after it code.
         let t = "```\na\n```\n```\nb\n```";
-        let f = fenced_blocks(t);
+        let f = fenced_blocks(t, 0);
         assert_eq!(f, [0..10]);
         assert_eq!(ranges(t), [0..19]);
+    }
+
+    #[test]
+    fn indented_fences_only_when_asked() {
+        let t = "Steps:\n  ```xml\n  <invoke name=\"f\">\n";
+        assert!(!CodeRegions::find(t).contains(t.find("<invoke").unwrap_or(0)));
+        let r = CodeRegions::find_indented(t);
+        assert!(r.contains(t.find("<invoke").unwrap_or(0)));
+        // Four spaces is an indented code block's business, not a fence.
+        assert!(fenced_blocks("    ```\nx\n    ```\n", 3).is_empty());
     }
 
     #[test]
