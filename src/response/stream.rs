@@ -229,6 +229,7 @@ fn openers(f: Family, unwrapped: bool) -> Vec<(&'static str, &'static str)> {
             return vec![
                 ("function call", "<|role_sep|>"),
                 ("", super::gigachat3::GCML_OPEN),
+                ("", super::gigachat3::FUNCTION_CALL),
             ]
         }
         Family::MinimaxM3 => return vec![("]", "<]minimax[>[<tool_call>"), ("", "<tool_call>")],
@@ -364,6 +365,10 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
         call("<|START_RESPONSE|>", Check::Fam(Family::CommandR)),
         call("<|tools_prefix|>", Check::Fam(Family::Apertus)),
         call(super::gigachat3::GCML_OPEN, Check::Fam(Family::Gigachat3)),
+        call(
+            super::gigachat3::FUNCTION_CALL,
+            Check::Brace(Family::Gigachat3),
+        ),
         call(
             "<TOOLCALL>",
             Check::Later("</TOOLCALL>", Family::NemotronV2),

@@ -161,6 +161,8 @@ fn strip_with(text: Spliced<'_>, mode: TagMode, trim: Trim, aware: bool) -> Spli
     if memchr::memchr(b'<', t.as_bytes()).is_none() || !QUICK.is_match(t) {
         return text;
     }
+    // Whether a tag was removed: with none, the code-aware reading returns the text untrimmed.
+    let mut changed = false;
     let cleaned = if FINAL.is_match(t) {
         let code = find(t);
         let mut out = text.builder();
@@ -169,6 +171,7 @@ fn strip_with(text: Spliced<'_>, mode: TagMode, trim: Trim, aware: bool) -> Spli
             if !code.contains(m.start()) {
                 out.keep(at..m.start());
                 at = m.end();
+                changed = true;
             }
         }
         out.keep(at..t.len());
@@ -193,11 +196,13 @@ fn strip_with(text: Spliced<'_>, mode: TagMode, trim: Trim, aware: bool) -> Spli
                 Verdict::Text => continue,
                 Verdict::RemoveWithStart => {
                     last = m.end();
+                    changed = true;
                     continue;
                 }
                 Verdict::Remove => {}
             }
         }
+        changed = true;
         if !in_thinking {
             result.keep(last..m.start());
             if !is_close {
@@ -207,6 +212,9 @@ fn strip_with(text: Spliced<'_>, mode: TagMode, trim: Trim, aware: bool) -> Spli
             in_thinking = false;
         }
         last = m.end();
+    }
+    if aware && !changed {
+        return cleaned;
     }
     if !in_thinking || mode == TagMode::Preserve {
         result.keep(last..c.len());
