@@ -1513,6 +1513,15 @@ impl Machine {
                 if self.think_as_text {
                     return Some(true);
                 }
+                // MiniMax-M3's template writes a turn without reasoning as `</mm:think>` and the
+                // answer, so its reply may start so: removed there, wherever its line ends.
+                let m3 = self.hint == Some(Family::MinimaxM3)
+                    && ALWAYS
+                        .get(p)
+                        .is_some_and(|q| q.closes.contains(&"</mm:think>"));
+                if m3 && !self.em.any_visible {
+                    return Some(false);
+                }
                 self.ends_line(len).map(|e| !e)
             }
             _ => Some(false),
