@@ -129,14 +129,14 @@ pub struct TranscriptSession {
 
 #[napi]
 impl TranscriptSession {
-    #[napi(constructor)]
+    #[napi(constructor, catch_unwind)]
     #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
         TranscriptSession { prefix: None }
     }
 
     /// The Rust-side memory this session holds (bytes, approximate).
-    #[napi(js_name = "heapBytes")]
+    #[napi(catch_unwind, js_name = "heapBytes")]
     pub fn heap_bytes(&self) -> u32 {
         self.prefix.as_ref().map_or(0, |p| p.heap_bytes() as u32)
     }
@@ -216,14 +216,14 @@ fn fallback() -> TranscriptAnswer {
 }
 
 /// The field names the plan sends as indices (js/codec.js reads them once).
-#[napi(js_name = "transcriptFieldNames")]
+#[napi(catch_unwind, js_name = "transcriptFieldNames")]
 pub fn transcript_field_names() -> Vec<&'static str> {
     FIELD_NAMES.to_vec()
 }
 
 /// The custom session entry types the pass reads, `[model snapshot, Google bootstrap marker]`:
 /// js/transcript.js sends only the last of each, never the whole session.
-#[napi(js_name = "transcriptSessionEntryTypes")]
+#[napi(catch_unwind, js_name = "transcriptSessionEntryTypes")]
 pub fn transcript_session_entry_types() -> Vec<&'static str> {
     use crate::transcript::pipeline::{GOOGLE_BOOTSTRAP_MARKER, MODEL_SNAPSHOT};
     vec![MODEL_SNAPSHOT, GOOGLE_BOOTSTRAP_MARKER]
@@ -244,7 +244,7 @@ pub struct SkeletonCodes {
 }
 
 /// The skeleton's vocabulary and structure codes (js/codec.js reads them once).
-#[napi(js_name = "transcriptSkeletonCodes")]
+#[napi(catch_unwind, js_name = "transcriptSkeletonCodes")]
 pub fn transcript_skeleton_codes() -> SkeletonCodes {
     SkeletonCodes {
         vocab: skeleton::VOCAB.iter().map(|w| w.to_string()).collect(),

@@ -161,6 +161,15 @@ const CASES: &[(&str, &[&str])] = &[
         "[f]\n{\"a\": [END_TOOL_REQUEST]",
         &["auto", "bracket_calls"],
     ),
+    ("[TOOL_CALL]{", &["auto"]),
+    ("[TOOL_CALL]{tool => \"f\"} x ", &["auto"]),
+    ("<｜DSML｜toolcall>f\n```json\n{", &["auto", "deepseek_v4"]),
+    ("<｜DSML｜toolcall>f\n{\"a\": 1}\n", &["auto"]),
+    ("<‖DSML‖toolcall>", &["auto"]),
+    ("<tool_call>f<arg_key>k</arg_key>v ", &["glm45", "auto"]),
+    ("<tool_call>f</arg_value>", &["auto"]),
+    ("<|open|>toolscall tool=\"f\"<|sep|>", &["auto"]),
+    ("<|close|>toolstools<|sep|><|close|>", &["auto", "kimi_k3"]),
 ];
 
 #[test]
