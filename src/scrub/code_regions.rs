@@ -24,17 +24,18 @@ pub struct CodeRegions {
 impl CodeRegions {
     /// Finds the regions of `text`; one `memchr` pass each for fences and backticks.
     pub fn find(text: &str) -> CodeRegions {
-        Self::find_with(text, 0)
+        Self::find_with(text)
     }
 
-    /// The same, with fences indented by up to three spaces as CommonMark allows (a guide quoted
-    /// with an indent, a fence in a list item): the scrubbers' `codeAware` reading.
+    /// The same, plus fences indented by one to three spaces as CommonMark allows (a guide quoted
+    /// with an indent), which OpenClaw's rule does not see ([`indented_fences`]): the code-aware
+    /// readings (`codeAware`, `sanitizeToolCall`'s generic rules).
     pub fn find_indented(text: &str) -> CodeRegions {
-        Self::find_with(text, 3)
+        Self::merge(Self::find_with(text), indented_fences(text))
     }
 
-    fn find_with(text: &str, indent: usize) -> CodeRegions {
-        let fenced = fenced_blocks(text, indent);
+    fn find_with(text: &str) -> CodeRegions {
+        let fenced = fenced_blocks(text);
         let mut all = fenced.clone();
         let mut k = 0;
         for span in inline_spans(text) {
@@ -48,6 +49,16 @@ impl CodeRegions {
                 all.push(span);
             }
         }
+        Self::merge(CodeRegions::default(), all)
+    }
+
+    /// `base`'s regions and `more`, sorted and merged.
+    fn merge(base: CodeRegions, more: Vec<Range<usize>>) -> CodeRegions {
+        if more.is_empty() {
+            return base;
+        }
+        let mut all = base.merged;
+        all.extend(more);
         all.sort_by_key(|r| r.start);
         let mut merged: Vec<Range<usize>> = Vec::with_capacity(all.len());
         for r in all {
@@ -94,8 +105,8 @@ pub fn mask(text: &str) -> Option<String> {
 }
 
 /// `/(^|\n)(```|~~~)[^\n]*\n[\s\S]*?(?:\n\2(?:\n|$)|$)/g`, region = the match without its
-/// leading line break; with `indent`, up to that many spaces may come before either fence.
-fn fenced_blocks(text: &str, indent: usize) -> Vec<Range<usize>> {
+/// leading line break.
+fn fenced_blocks(text: &str) -> Vec<Range<usize>> {
     let b = text.as_bytes();
     let mut out = Vec::new();
     // Where the regex's next match attempt starts (its `lastIndex`).
@@ -105,7 +116,7 @@ fn fenced_blocks(text: &str, indent: usize) -> Vec<Range<usize>> {
         let mut found = None;
         let mut at = from;
         if at == 0 {
-            if let Some(r) = fence_at(b, 0, indent) {
+            if let Some(r) = fence_at(b, 0) {
                 found = Some(r);
             }
         }
@@ -114,7 +125,7 @@ fn fenced_blocks(text: &str, indent: usize) -> Vec<Range<usize>> {
                 break;
             };
             let s = at + nl + 1;
-            found = fence_at(b, s, indent);
+            found = fence_at(b, s);
             at = s;
         }
         let Some(r) = found else { break };
@@ -127,41 +138,69 @@ fn fenced_blocks(text: &str, indent: usize) -> Vec<Range<usize>> {
     out
 }
 
-/// Spaces (at most `indent`) at `s`.
-fn spaces(b: &[u8], s: usize, indent: usize) -> usize {
-    b.get(s..)
-        .unwrap_or(&[])
-        .iter()
-        .take(indent)
-        .take_while(|&&c| c == b' ')
-        .count()
-}
-
-/// The fenced block whose opening fence starts at `s` (after at most `indent` spaces), if the
-/// regex matches there.
-fn fence_at(b: &[u8], s: usize, indent: usize) -> Option<Range<usize>> {
-    let f = s + spaces(b, s, indent);
-    let fence = b.get(f..f + 3)?;
+/// The fenced block whose opening fence starts at `s`, if the regex matches there.
+fn fence_at(b: &[u8], s: usize) -> Option<Range<usize>> {
+    let fence = b.get(s..s + 3)?;
     if fence != b"```" && fence != b"~~~" {
         return None;
     }
-    let nl = f + 3 + memchr::memchr(b'\n', &b[f + 3..])?;
+    let nl = s + 3 + memchr::memchr(b'\n', &b[s + 3..])?;
     let body = nl + 1;
     let mut at = body;
     // The shortest body followed by `\n` + the same fence + (`\n` or the end).
     while let Some(k) = memchr::memchr(b'\n', b.get(at..).unwrap_or(&[])) {
         let p = at + k;
-        let q = p + 1 + spaces(b, p + 1, indent);
-        if b.get(q..q + 3) == Some(fence) {
-            match b.get(q + 3) {
-                None => return Some(s..q + 3),
-                Some(b'\n') => return Some(s..q + 4),
+        if b.get(p + 1..p + 4) == Some(fence) {
+            match b.get(p + 4) {
+                None => return Some(s..p + 4),
+                Some(b'\n') => return Some(s..p + 5),
                 _ => {}
             }
         }
         at = p + 1;
     }
     Some(s..b.len())
+}
+
+/// Fenced blocks whose fence is indented by one to three spaces (CommonMark), which OpenClaw's
+/// code regions do not see: from the opening line to a closing line of at least as many of the
+/// same character, or to the end. Unindented fences are followed too, so an indented line inside
+/// one is not taken for an opening. One pass over the lines; sorted and disjoint.
+pub fn indented_fences(text: &str) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    if !text.contains(" ```") && !text.contains(" ~~~") {
+        return out;
+    }
+    let blank = |c: &u8| matches!(c, b' ' | b'\t' | b'\r' | b'\n');
+    // The open fence: its character, its length, where it started and whether it was indented.
+    let mut open: Option<(u8, usize, usize, bool)> = None;
+    let mut at = 0;
+    while at < text.len() {
+        let end = memchr::memchr(b'\n', &text.as_bytes()[at..]).map_or(text.len(), |i| at + i + 1);
+        let line = &text.as_bytes()[at..end];
+        let indent = line.iter().take_while(|c| **c == b' ').count();
+        let ch = line.get(indent).copied().unwrap_or(0);
+        let run = line[indent..].iter().take_while(|c| **c == ch).count();
+        let fence = indent <= 3 && (ch == b'`' || ch == b'~') && run >= 3;
+        match open {
+            Some((c, n, start, indented)) => {
+                let bare = line[indent + run..].iter().all(blank);
+                if fence && ch == c && run >= n && bare {
+                    if indented {
+                        out.push(start..end);
+                    }
+                    open = None;
+                }
+            }
+            None if fence => open = Some((ch, run, at, indent > 0)),
+            None => {}
+        }
+        at = end;
+    }
+    if let Some((_, _, start, true)) = open {
+        out.push(start..text.len());
+    }
+    out
 }
 
 /// `/`+[^`]+`+/g`: a run of backticks, at least one other byte, the next run of backticks.
@@ -220,7 +259,7 @@ mod tests {
         // The closing fence's line break is taken, so the next "```" line has none before it;
         // its inline-span reading still makes the text after it code.
         let t = "```\na\n```\n```\nb\n```";
-        let f = fenced_blocks(t, 0);
+        let f = fenced_blocks(t);
         assert_eq!(f, [0..10]);
         assert_eq!(ranges(t), [0..19]);
     }
@@ -232,7 +271,7 @@ mod tests {
         let r = CodeRegions::find_indented(t);
         assert!(r.contains(t.find("<invoke").unwrap_or(0)));
         // Four spaces is an indented code block's business, not a fence.
-        assert!(fenced_blocks("    ```\nx\n    ```\n", 3).is_empty());
+        assert!(indented_fences("    ```\nx\n    ```\n").is_empty());
     }
 
     #[test]
