@@ -1155,6 +1155,14 @@ export interface ReasoningTagOptions {
   mode?: 'strict' | 'preserve'
   /** Which ends of the result are trimmed: `'both'` (default), `'start'` or `'none'`. Text without any tag is returned untrimmed. */
   trim?: 'none' | 'start' | 'both'
+  /**
+   * `true` (default): tags are read as `cleanResponse` reads a reply — reasoning only where it
+   * starts the text (a later `<think>` and its closing tag are text), a closing tag inside a
+   * sentence is text, one ending its line in the first 1,024 characters ends reasoning the prompt
+   * opened (what precedes it goes too) — and fences indented up to three spaces are code.
+   * `false`: OpenClaw's exact bytes (every tag outside OpenClaw's code regions).
+   */
+  codeAware?: boolean
 }
 
 /** Options of {@link stripMinimaxToolCallXml}, {@link stripModelSpecialTokens} and {@link stripDowngradedToolCallText}. */
@@ -1197,7 +1205,8 @@ export declare function stripDowngradedToolCallText(text: string, options?: Scru
 /**
  * OpenClaw's `stripReasoningTagsFromText`: removes `<think>`, `<thinking>`, `<thought>` and
  * `<antthinking>` blocks (tags and text, any case, with attributes) and `<final>` tags (their text
- * kept), except inside fenced or inline code. See {@link ReasoningTagOptions}.
+ * kept), except inside fenced or inline code; by default only reasoning that starts the text
+ * (see {@link ReasoningTagOptions}, `codeAware: false` for OpenClaw's bytes).
  * @throws TypeError when `text` is not a string or an option has a value not listed.
  */
 export declare function stripReasoningTagsFromText(text: string, options?: ReasoningTagOptions): string

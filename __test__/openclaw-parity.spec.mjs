@@ -43,9 +43,9 @@ test('the scrubbers match openclaw 2026.3.23-2 on random marker-built replies', 
     ['stripMinimaxToolCallXml', oc.stripMinimaxToolCallXml, (s) => th.stripMinimaxToolCallXml(s, EXACT)],
     ['stripModelSpecialTokens', oc.stripModelSpecialTokens, (s) => th.stripModelSpecialTokens(s, EXACT)],
     ['stripDowngradedToolCallText', oc.stripDowngradedToolCallText, (s) => th.stripDowngradedToolCallText(s, EXACT)],
-    ['stripThinkingTagsFromText', (s) => oc.stripReasoningTagsFromText(s, { mode: 'strict', trim: 'both' }), (s) => th.stripThinkingTagsFromText(s)],
-    ['preserve/none', (s) => oc.stripReasoningTagsFromText(s, { mode: 'preserve', trim: 'none' }), (s) => th.stripReasoningTagsFromText(s, { mode: 'preserve', trim: 'none' })],
-    ['strict/start', (s) => oc.stripReasoningTagsFromText(s, { mode: 'strict', trim: 'start' }), (s) => th.stripReasoningTagsFromText(s, { mode: 'strict', trim: 'start' })],
+    ['stripThinkingTagsFromText', (s) => oc.stripReasoningTagsFromText(s, { mode: 'strict', trim: 'both' }), (s) => th.stripThinkingTagsFromText(s, EXACT)],
+    ['preserve/none', (s) => oc.stripReasoningTagsFromText(s, { mode: 'preserve', trim: 'none' }), (s) => th.stripReasoningTagsFromText(s, { mode: 'preserve', trim: 'none', ...EXACT })],
+    ['strict/start', (s) => oc.stripReasoningTagsFromText(s, { mode: 'strict', trim: 'start' }), (s) => th.stripReasoningTagsFromText(s, { mode: 'strict', trim: 'start', ...EXACT })],
   ]
   for (let i = 0; i < 20_000; i++) {
     let s = ''

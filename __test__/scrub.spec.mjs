@@ -25,6 +25,7 @@ const LO = '\uDE00' // a lone low surrogate
 
 /** OpenClaw's `extractAssistantText` chain, as an OpenClaw user would call it after swapping. */
 const openclawChain = (t) => stripThinkingTagsFromText(stripDowngradedToolCallText(stripModelSpecialTokens(stripMinimaxToolCallXml(t)))).trim()
+const EXACT = { codeAware: false }
 
 // Markup quoted in code is text (codeAware, the default); { codeAware: false } gives OpenClaw's
 // bytes. Each row: function, input, default result (null: unchanged), OpenClaw's result. A marker
@@ -124,8 +125,25 @@ describe('stripDowngradedToolCallText', () => {
 describe('stripThinkingTagsFromText / stripReasoningTagsFromText', () => {
   test('removes every reasoning tag name with its text, any case and attributes', () => {
     assert.equal(stripThinkingTagsFromText('<think>plan</think>\nAnswer'), 'Answer')
-    assert.equal(stripThinkingTagsFromText('A<thinking id="1">x</thinking>B<Thought>y</THOUGHT>C<antThinking>z</antThinking>D'), 'ABCD')
-    assert.equal(stripThinkingTagsFromText('A< /think >B'), 'AB')
+    assert.equal(stripThinkingTagsFromText('<thinking id="1">x</thinking><Thought>y</THOUGHT> <antThinking>z</antThinking>D'), 'D')
+    assert.equal(stripThinkingTagsFromText('A<thinking id="1">x</thinking>B<Thought>y</THOUGHT>C<antThinking>z</antThinking>D', EXACT), 'ABCD')
+    assert.equal(stripThinkingTagsFromText('A< /think >B', EXACT), 'AB')
+  })
+
+  test('by default tags are read as cleanResponse reads a reply; codeAware: false gives OpenClaw\'s bytes', () => {
+    // Reasoning only where it starts the text: a later tag, and its closing tag, are text.
+    const late = '回答：用 <think>…</think> 包住推理。'
+    assert.equal(stripThinkingTagsFromText(late), late)
+    assert.equal(stripThinkingTagsFromText(late, EXACT), '回答：用  包住推理。')
+    // A closing tag inside a sentence is text; one ending its line at the start ends reasoning.
+    const sentence = '本地部署DeepSeek-R1-Distill-Qwen-32B,输出仅有</think>，没有<think>'
+    assert.equal(stripThinkingTagsFromText(sentence), sentence)
+    assert.equal(stripThinkingTagsFromText('I should look.\n</think>\n\nHere it is.'), 'Here it is.')
+    assert.equal(stripThinkingTagsFromText('I should look.\n</think>\n\nHere it is.', EXACT), 'I should look.\n\n\nHere it is.')
+    // A fence indented by two spaces is code.
+    const fenced = 'Example:\n  ```\n  <think>x</think> ok'
+    assert.equal(stripReasoningTagsFromText(fenced), fenced)
+    assert.throws(() => stripThinkingTagsFromText('x', { codeAware: 'yes' }), { name: 'TypeError', message: /^options\.codeAware/ })
   })
 
   test('<final> tags go, their text stays', () => {
@@ -138,20 +156,24 @@ describe('stripThinkingTagsFromText / stripReasoningTagsFromText', () => {
   })
 
   test('unclosed block: strict drops the rest, preserve keeps it', () => {
-    assert.equal(stripThinkingTagsFromText('Hi <think>still going'), 'Hi')
-    assert.equal(stripReasoningTagsFromText('Hi <think>still going', { mode: 'preserve' }), 'Hi still going')
+    assert.equal(stripThinkingTagsFromText('<think>still going'), '')
+    assert.equal(stripReasoningTagsFromText(' <think>still going', { mode: 'preserve' }), 'still going')
+    assert.equal(stripThinkingTagsFromText('Hi <think>still going', EXACT), 'Hi')
+    assert.equal(stripReasoningTagsFromText('Hi <think>still going', { mode: 'preserve', ...EXACT }), 'Hi still going')
   })
 
   test('trim modes; text without tags is untrimmed', () => {
-    assert.equal(stripReasoningTagsFromText(' a<think>x</think> ', { trim: 'none' }), ' a ')
-    assert.equal(stripReasoningTagsFromText(' a<think>x</think> ', { trim: 'start' }), 'a ')
+    assert.equal(stripReasoningTagsFromText(' <think>x</think>a ', { trim: 'none' }), ' a ')
+    assert.equal(stripReasoningTagsFromText(' <think>x</think>a ', { trim: 'start' }), 'a ')
+    assert.equal(stripReasoningTagsFromText(' a<think>x</think> ', { trim: 'none', ...EXACT }), ' a ')
     assert.equal(stripThinkingTagsFromText('  plain  '), '  plain  ')
   })
 
   test('stripThinkingTagsFromText without options is strict and trims both ends', () => {
     const t = '  x <think>a</think> y <think>b'
     assert.equal(stripThinkingTagsFromText(t), stripReasoningTagsFromText(t, { mode: 'strict', trim: 'both' }))
-    assert.equal(stripThinkingTagsFromText(t), 'x  y')
+    assert.equal(stripThinkingTagsFromText(t), t, 'late tags are text, and nothing removed is nothing trimmed')
+    assert.equal(stripThinkingTagsFromText(t, EXACT), 'x  y')
   })
 })
 
@@ -304,7 +326,8 @@ describe('bad input', () => {
   test('truncated and unbalanced tags never throw and never lose the visible text', () => {
     const cases = [
       ['<think>never closed', (t) => stripThinkingTagsFromText(t), ''],
-      ['a</think></think>b', (t) => stripThinkingTagsFromText(t), 'ab'],
+      ['a</think></think>b', (t) => stripThinkingTagsFromText(t), 'a</think></think>b'],
+      ['a</think></think>b', (t) => stripThinkingTagsFromText(t, EXACT), 'ab'],
       ['Done. <minimax:tool_call><invoke name="f"', (t) => sanitizeToolCall('minimax/m', t), 'Done.'],
       ['Done. <tool_call>{"name": "f", "arguments": {"a": ', (t) => sanitizeToolCall('qwen/q', t), 'Done.'],
       ['<|unclosed token', (t) => stripModelSpecialTokens(t), '<|unclosed token'],
@@ -327,7 +350,7 @@ describe('bad input', () => {
   test('a 10 MB reply with markers throughout is cleaned', () => {
     const unit = 'Step. <think>why</think><|eot|>[Tool Call: f]\nArguments: {"a": 1}\n'
     const big = unit.repeat(Math.ceil(10_000_000 / unit.length))
-    const out = openclawChain(big)
+    const out = stripThinkingTagsFromText(stripDowngradedToolCallText(stripModelSpecialTokens(stripMinimaxToolCallXml(big))), EXACT)
     assert.ok(!out.includes('<think>') && !out.includes('<|') && !out.includes('[Tool Call'))
     assert.ok(out.startsWith('Step.  \nStep.  \nStep.'))
   })
@@ -357,7 +380,8 @@ describe('lone UTF-16 surrogates survive', () => {
     assert.equal(stripMinimaxToolCallXml(`${HI}minimax:tool_call<invoke>${LO}</invoke>${LO}`), `${HI}minimax:tool_call${LO}`)
     assert.equal(stripModelSpecialTokens(`${HI} <|x${LO}|> ${LO}`), `${HI} ${LO}`)
     assert.equal(stripDowngradedToolCallText(`${HI}\n[Tool Call: f${LO}]\nArguments: "${LO}"\n${LO}`), `${HI}\n${LO}`)
-    assert.equal(stripThinkingTagsFromText(`${HI}<think>${LO}</think>${LO}`), `${HI}${LO}`)
+    assert.equal(stripThinkingTagsFromText(`<think>${LO}</think>${HI}${LO}`), `${HI}${LO}`)
+    assert.equal(stripThinkingTagsFromText(`${HI}<think>${LO}</think>${LO}`, EXACT), `${HI}${LO}`)
     assert.equal(sanitizeToolCall('minimax/m', `${HI}<invoke>${LO}</invoke>`), HI)
     assert.equal(sanitizeThinkingTags(`<think>${HI}</think>${LO}`), LO)
   })
@@ -366,7 +390,7 @@ describe('lone UTF-16 surrogates survive', () => {
     const unit = `${HI}text ${LO}<think>r${HI}</think> more `
     const big = unit.repeat(Math.ceil(10_000_000 / unit.length))
     const t0 = performance.now()
-    const out = stripThinkingTagsFromText(big)
+    const out = stripThinkingTagsFromText(big, EXACT)
     const kept = `${HI}text ${LO} more `.repeat(Math.ceil(10_000_000 / unit.length))
     assert.equal(out, kept.trim())
     // cleanResponse reads reasoning only at the start of a reply: these later `<think>` pairs
@@ -374,11 +398,14 @@ describe('lone UTF-16 surrogates survive', () => {
     const r = cleanResponse(big, { thinking: 'strip' })
     assert.equal(r.content, big)
     assert.ok(performance.now() - t0 < 5000)
+    // By default those late pairs are text, as cleanResponse reads them: nothing is removed.
+    assert.equal(stripThinkingTagsFromText(big), big)
   })
 
   test('a text that already uses the first private-use block still round-trips', () => {
     const pua = '\u{100000}\u{1007FF}'
     const t = `${pua}${HI}<think>x</think>${LO}`
-    assert.equal(stripThinkingTagsFromText(t), `${pua}${HI}${LO}`)
+    assert.equal(stripThinkingTagsFromText(t, EXACT), `${pua}${HI}${LO}`)
+    assert.equal(stripThinkingTagsFromText(`<think>x</think>${pua}${HI}${LO}`), `${pua}${HI}${LO}`)
   })
 })

@@ -164,6 +164,8 @@ const OPTIONS = {
   },
   // stripMinimaxToolCallXml, stripModelSpecialTokens, stripDowngradedToolCallText
   scrubber: { codeAware: boolean },
+  // stripReasoningTagsFromText, stripThinkingTagsFromText
+  reasoningTags: { mode: oneOf('strict', 'preserve'), trim: oneOf('none', 'start', 'both'), codeAware: boolean },
   cleanResponse: {
     format: string,
     model: string,

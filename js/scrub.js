@@ -44,27 +44,19 @@ function stripDowngradedToolCallText(text, options) {
   return call(native.stripDowngradedToolCallTextNative, [text, codeAware !== false]) ?? text
 }
 
-const MODES = ['strict', 'preserve']
-const TRIMS = ['none', 'start', 'both']
-
 function reasoningOptions(options) {
-  const o = expectOptions(options, 'options')
-  const { mode, trim } = o
-  if (mode !== undefined && !MODES.includes(mode)) throw new TypeError(`options.mode: expected 'strict' or 'preserve', got ${typeof mode === 'string' ? JSON.stringify(mode) : describe(mode)}`)
-  if (trim !== undefined && !TRIMS.includes(trim)) throw new TypeError(`options.trim: expected 'none', 'start' or 'both', got ${typeof trim === 'string' ? JSON.stringify(trim) : describe(trim)}`)
-  return [mode, trim]
+  const { mode, trim, codeAware } = pick(options, OPTIONS.reasoningTags, 'options')
+  return [mode, trim, codeAware !== false]
 }
 
 function stripReasoningTagsFromText(text, options) {
   expectString(text, 'text')
-  const [mode, trim] = reasoningOptions(options)
-  return call(native.stripReasoningTagsNative, [text, mode, trim]) ?? text
+  return call(native.stripReasoningTagsNative, [text, ...reasoningOptions(options)]) ?? text
 }
 
 function stripThinkingTagsFromText(text, options) {
   expectString(text, 'text')
-  const [mode, trim] = reasoningOptions(options)
-  return call(native.stripReasoningTagsNative, [text, mode, trim]) ?? text
+  return call(native.stripReasoningTagsNative, [text, ...reasoningOptions(options)]) ?? text
 }
 
 // sanitizeResponseNative steps

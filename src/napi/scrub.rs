@@ -129,12 +129,14 @@ pub fn strip_downgraded_tool_call_text(text: JsString, code_aware: bool) -> Resu
     )
 }
 
-/// `mode`: `"strict"` (default) or `"preserve"`; `trim`: `"both"` (default), `"start"`, `"none"`.
+/// `mode`: `"strict"` (default) or `"preserve"`; `trim`: `"both"` (default), `"start"`, `"none"`;
+/// `code_aware`: the reply rules and CommonMark fences (default), or OpenClaw's bytes.
 #[napi(catch_unwind, js_name = "stripReasoningTagsNative")]
 pub fn strip_reasoning_tags(
     text: JsString,
     mode: Option<String>,
     trim: Option<String>,
+    code_aware: Option<bool>,
 ) -> Result<Option<JsText>> {
     let mode = match mode.as_deref() {
         None | Some("strict") => TagMode::Strict,
@@ -155,9 +157,14 @@ pub fn strip_reasoning_tags(
             )))
         }
     };
-    // Already code-aware, with OpenClaw's own code regions.
+    // Code is found by the scrubber itself (OpenClaw's regions, or CommonMark's fences too).
+    let aware = code_aware.unwrap_or(true);
     run_spliced(text, reasoning_tags::PREFILTER, false, |t| {
-        reasoning_tags::strip_spliced(t, mode, trim)
+        if aware {
+            reasoning_tags::strip_spliced_code_aware(t, mode, trim)
+        } else {
+            reasoning_tags::strip_spliced(t, mode, trim)
+        }
     })
 }
 

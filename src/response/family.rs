@@ -167,7 +167,7 @@ impl Family {
     /// `minimax_m1`, DeepSeek-V3.2 (not V3.2-Exp, which writes V3.1's form) → `deepseek_v32`,
     /// gpt-oss → `gpt_oss`, MiniMax-M3 → `minimax_m3`, Nemotron → `nemotron_v2`, Apertus →
     /// `apertus`, Functionary → `functionary_v31` (ids with `v3.1`) or `functionary_v32`,
-    /// MiniCPM5 → `minicpm5` (read only when named: its unwrapped XML is ordinary text), the Mistral family (Mistral, Mixtral, Magistral, Devstral, Ministral,
+    /// MiniCPM5 → `minicpm5` (in `auto` too, with its template's body after the tag), the Mistral family (Mistral, Mixtral, Magistral, Devstral, Ministral,
     /// Codestral) → `mistral`, and Qwen3-Coder, Seed-OSS, Step-3, LongCat, InternLM, Phi-4-mini,
     /// GigaChat by name.
     pub fn from_model(model: &str) -> Option<Family> {

@@ -1,9 +1,14 @@
-//! GigaChat (Sber) calls, in two forms:
+//! GigaChat (Sber) calls, in three forms:
 //!
 //! - GigaChat3 (reference §21): `function call<|role_sep|>\n{"name": …, "arguments": {…}}`.
 //!   `<|role_sep|>` is a special token and the words before it are fixed, so `auto` detects the
 //!   form. There is no closing marker: the block ends with the JSON, and text after it is kept.
 //!   Bodies are read by [`super::json_calls`].
+//! - GigaChat 3.1: `{text}<|function_call|>{"name": …, "arguments": {…}}`, one call, the special
+//!   token in place of the role header (as vLLM's, SGLang's and llama.cpp's GigaChat 3.1 parsers
+//!   describe it: vllm-project/vllm#36664, sgl-project/sglang#19886, ggml-org/llama.cpp#19931;
+//!   the chat template itself was not found in the corpora searched). Read like the first form;
+//!   `auto` detects the token when a `{` follows it.
 //! - GigaChat 3.5's "chatml v5" template (llama.cpp `models/templates/GigaChat3.5.jinja`) renders
 //!   calls in GCML, DSML's grammar under its own word: `<｜GCML｜tool_calls>` around
 //!   `<｜GCML｜invoke name="f">` and `<｜GCML｜parameter name="k" string="true|false">`, a string
@@ -20,12 +25,14 @@ use super::{Ctx, Parsed, RawCall};
 
 const SPEC: Tagged = Tagged {
     name: "gigachat3",
-    opens: &["function call<|role_sep|>"],
+    opens: &["function call<|role_sep|>", FUNCTION_CALL],
     body: Body::Object,
     close: Close::None,
     glued: false,
 };
 
+/// GigaChat 3.1's call token.
+pub const FUNCTION_CALL: &str = "<|function_call|>";
 pub const GCML_OPEN: &str = "<｜GCML｜tool_calls>";
 const GCML_TAGS: Tags = Tags {
     invoke: "<｜GCML｜invoke",

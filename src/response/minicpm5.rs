@@ -7,14 +7,18 @@
 //!
 //! Consecutive `<function>` elements are parallel calls, each its own block. Names may be single-
 //! or double-quoted. The template wraps a value holding `<`, `&` or a line break in
-//! `<![CDATA[…]]>`: a CDATA section is taken as written, the text outside it has its XML entities
-//! decoded (as an XML reader would). Values are typed by the tools' schema ([`super::typing`]).
-//! The elements are read by [`super::xml_invoke`] (a value ends at its exact `</param>`, a
-//! `</param>` or `</function>` written inside a CDATA section is not told apart).
+//! `<![CDATA[…]]>`: a CDATA section that opens a value is read as a unit (a `</param>` or
+//! `</function>` written inside it is the value's text) and taken as written; the text outside
+//! it has its XML entities decoded (as an XML reader would). Values are typed by the tools'
+//! schema ([`super::typing`]). The elements are read by [`super::xml_invoke`].
 //!
-//! Read only when `format` or `model` names MiniCPM5: with no wrapper and no special token, the
-//! element is ordinary XML that prose writes too (`a <function name=x> b </function> c` would lose
-//! its words in `auto`). Reasoning is `<think>…</think>`, read generically.
+//! With no wrapper and no special token, the element is also ordinary XML that prose writes
+//! (`以 <function name="函数名"> 开头`, `a <function name=x> b </function> c`), so an opener starts
+//! a call only when it reads as the template writes one ([`head`]): the name, `>`, whitespace,
+//! then `<param name=` or `</function>`. A reply cut off after an opener is a cut call only when
+//! `<param` (or part of it) follows, or when it ends inside the opener itself. `auto` detects the
+//! family by the same shape (no table negative has it outside code; the prose forms above do not).
+//! Reasoning is `<think>…</think>`, read generically.
 
 use std::borrow::Cow;
 
@@ -40,11 +44,15 @@ const WRAPPERS: Wrappers = Wrappers {
 };
 const CDATA_OPEN: &str = "<![CDATA[";
 const CDATA_CLOSE: &str = "]]>";
+/// How far after an opener [`head`] looks (the stream holds no more than this to decide).
+const HEAD_WINDOW: usize = 256;
 
 pub fn parse(text: &str, cx: &Ctx) -> Parsed {
     let mut out = Parsed::default();
+    let masked = mask(text);
+    let base = masked.as_ptr() as usize;
     out.blocks = blocks(
-        text,
+        &masked,
         &WRAPPERS,
         &TAGS,
         NAME,
@@ -56,13 +64,145 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
                 NAME,
                 cx,
                 Style::Schema { minimax: false },
-                value,
+                |piece| value(original(text, base, piece)),
                 pr,
             )
         },
     );
     out.set_format_if_calls(NAME);
     out
+}
+
+/// A piece of the masked text (`base`: its start) as `text` wrote it, at the same offsets.
+fn original<'m>(text: &'m str, base: usize, piece: &'m str) -> &'m str {
+    let at = (piece.as_ptr() as usize).wrapping_sub(base);
+    text.get(at..at.saturating_add(piece.len()))
+        .unwrap_or(piece)
+}
+
+/// Whether the text `after` an opener (`<function name=`) starts a call as the template writes
+/// one: a name (quoted or not), `>`, whitespace, then `<param` and whitespace, or `</function>`.
+/// `None` when the text ends before that is known and more may come (`finished` false). At the
+/// end of the reply (`finished`), an opener cut off inside its name or tag, or followed by part of
+/// `<param `, is a cut call; a tag with nothing after it is text. Undecided within
+/// [`HEAD_WINDOW`] bytes of a longer text: not a call.
+///
+/// ```
+/// use transcript_hygiene::response::minicpm5::head;
+/// assert_eq!(head("\"f\">\n<param name=\"a\">1", true), Some(true));
+/// assert_eq!(head("\"函数名\"> 开头，每个参数", true), Some(false));
+/// assert_eq!(head("\"f\"><par", false), None);
+/// assert_eq!(head("\"f\"><par", true), Some(true));
+/// assert_eq!(head("\"f\">", true), Some(false));
+/// ```
+pub fn head(after: &str, finished: bool) -> Option<bool> {
+    let mut n = HEAD_WINDOW.min(after.len());
+    while !after.is_char_boundary(n) {
+        n -= 1;
+    }
+    let more = n < after.len();
+    let after = &after[..n];
+    let pending = |cut: bool| match (more, finished) {
+        (true, _) => Some(false),
+        (false, true) => Some(cut),
+        (false, false) => None,
+    };
+    let name_char = |c: char| !c.is_whitespace() && !matches!(c, '<' | '>' | '"' | '\'');
+    let (name, rest) = match after.chars().next() {
+        None => return pending(true),
+        Some(q @ ('"' | '\'')) => {
+            let inner = &after[1..];
+            match inner.find(q) {
+                Some(e) => (&inner[..e], &inner[e + 1..]),
+                None if inner.chars().all(name_char) => return pending(true),
+                None => return Some(false),
+            }
+        }
+        Some(_) => {
+            let e = after.find(|c: char| !name_char(c)).unwrap_or(after.len());
+            (&after[..e], &after[e..])
+        }
+    };
+    if name.is_empty() || !name.chars().all(name_char) {
+        return Some(false);
+    }
+    let rest = rest.trim_start_matches([' ', '\t']);
+    let Some(body) = rest.strip_prefix('>') else {
+        return if rest.is_empty() {
+            pending(true)
+        } else {
+            Some(false)
+        };
+    };
+    let body = body.trim_start();
+    let param = body
+        .strip_prefix(TAGS.param)
+        .is_some_and(|r| r.starts_with(char::is_whitespace));
+    if param || body.starts_with(CLOSE) {
+        Some(true)
+    } else if body.is_empty() {
+        pending(false)
+    } else if "<param ".starts_with(body) || CLOSE.starts_with(body) {
+        pending(true)
+    } else {
+        Some(false)
+    }
+}
+
+/// `text` with what must not be read as structure hidden, every offset unchanged: the `<` of an
+/// opener that does not start a call ([`head`]), and the inside of each CDATA section that opens
+/// a parameter's value (consecutive sections too; an unclosed one runs to the end).
+fn mask(text: &str) -> Cow<'_, str> {
+    let bytes = text.as_bytes();
+    let mut out: Option<Vec<u8>> = None;
+    let hide = |out: &mut Option<Vec<u8>>, from: usize, to: usize, with: u8| {
+        let v = out.get_or_insert_with(|| bytes.to_vec());
+        if let Some(s) = v.get_mut(from..to) {
+            s.fill(with);
+        }
+    };
+    // The last `>` found after a `<param` head (`None`: no `>` in the rest of the text).
+    let mut gt: Option<Option<usize>> = None;
+    let mut at = 0;
+    while let Some(i) = memchr::memchr(b'<', &bytes[at.min(bytes.len())..]).map(|i| i + at) {
+        at = i + 1;
+        let rest = &text[i..];
+        if let Some(after) = rest.strip_prefix(OPEN) {
+            if head(after, true) != Some(true) {
+                hide(&mut out, i, i + 1, b'_');
+            }
+            continue;
+        }
+        let is_param = rest
+            .strip_prefix(TAGS.param)
+            .is_some_and(|r| r.starts_with(char::is_whitespace));
+        if !is_param {
+            continue;
+        }
+        let g = match gt {
+            Some(Some(g)) if g > i => Some(g),
+            Some(None) => None,
+            _ => memchr::memchr(b'>', &bytes[i..]).map(|g| g + i),
+        };
+        let seen = gt == Some(g);
+        gt = Some(g);
+        let Some(g) = g.filter(|_| !seen) else {
+            continue;
+        };
+        let mut v = g + 1;
+        v += text[v..].len() - text[v..].trim_start().len();
+        while text[v..].starts_with(CDATA_OPEN) {
+            let inner = v + CDATA_OPEN.len();
+            let end = super::scan::find_from(text, CDATA_CLOSE, inner).unwrap_or(text.len());
+            hide(&mut out, inner, end, b'x');
+            v = (end + CDATA_CLOSE.len()).min(text.len());
+            at = v;
+        }
+    }
+    match out.map(String::from_utf8) {
+        Some(Ok(s)) => Cow::Owned(s),
+        _ => Cow::Borrowed(text),
+    }
 }
 
 /// A value as written: CDATA sections taken as they are, entities decoded elsewhere. An unclosed
@@ -122,6 +262,20 @@ mod tests {
                 run(t, Some("minicpm5"), None, None);
             },
         );
+    }
+
+    #[test]
+    fn grows_linearly_on_prose_openers_and_cdata_values() {
+        for unit in [
+            "<function name=\"x\"> a ",
+            "<function name='aaaaaaaaaaaaaaaa",
+            "<function name=\"f\"><param name=\"a\"><![CDATA[<param x></function>]]></param></function>\n",
+            "<param name=\"a\"><param name=\"b\"> ",
+        ] {
+            super::super::linearity::assert_linear("minicpm5", unit, &|t| {
+                run(t, Some("minicpm5"), None, None);
+            });
+        }
     }
 
     #[test]

@@ -48,7 +48,7 @@ pub mod apertus;
 pub mod bare_json;
 pub mod bracket_calls;
 #[cfg(test)]
-mod cases;
+pub(crate) mod cases;
 pub mod command_r;
 pub mod deepseek_v3;
 pub mod deepseek_v31;

@@ -170,6 +170,11 @@ fn detect_marker(text: &str, hint: Option<Family>) -> Option<Family> {
         if rest.starts_with("<|role_sep|>") && text[..at].ends_with("function call") {
             return Some(Family::Gigachat3);
         }
+        if let Some(body) = rest.strip_prefix(super::gigachat3::FUNCTION_CALL) {
+            if body.trim_start().starts_with('{') {
+                return Some(Family::Gigachat3);
+            }
+        }
         if rest.starts_with("<function=")
             && (super::qwen3_coder::strong_head(rest, true) == Some(true)
                 || (hint == Some(Family::Qwen3Coder) && function_end.find(text, at).is_some()))
@@ -430,6 +435,7 @@ mod tests {
             ("<tool_calls>[", Family::HunyuanA13b),
             ("<function_call> {", Family::Granite20bFc),
             ("function call<|role_sep|>{", Family::Gigachat3),
+            ("好的<|function_call|>{", Family::Gigachat3),
             ("ok functools[{", Family::Phi4Mini),
             ("[TOOL_CALLS]f[ARGS]{", Family::Mistral),
             ("[TOOL_CALLS] [{", Family::Mistral),

@@ -233,6 +233,7 @@ fn openers(f: Family, unwrapped: bool) -> Vec<(&'static str, &'static str)> {
             return vec![
                 ("function call", "<|role_sep|>"),
                 ("", super::gigachat3::GCML_OPEN),
+                ("", super::gigachat3::FUNCTION_CALL),
             ]
         }
         Family::MinimaxM3 => return vec![("]", "<]minimax[>[<tool_call>"), ("", "<tool_call>")],
@@ -369,6 +370,10 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
         call("<|tools_prefix|>", Check::Fam(Family::Apertus)),
         call(super::gigachat3::GCML_OPEN, Check::Fam(Family::Gigachat3)),
         call(
+            super::gigachat3::FUNCTION_CALL,
+            Check::Brace(Family::Gigachat3),
+        ),
+        call(
             "<TOOLCALL>",
             Check::Later("</TOOLCALL>", Family::NemotronV2),
         ),
@@ -424,6 +429,8 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
         ));
     }
     v.push(call("<function=", Check::Function));
+    // MiniCPM5's unwrapped element, only with the template's body after its tag.
+    v.push(call(super::minicpm5::OPEN, Check::Fam(Family::Minicpm5)));
     v.extend(tool_json_lits());
     if hint == Some(Family::Mistral) {
         v.push(call("[", Check::MistralArray));
@@ -1227,6 +1234,12 @@ impl Machine {
             None => Verdict::More,
         };
         match check {
+            // Its opener is ordinary XML too: a call only with the template's shape after it.
+            Check::Fam(Family::Minicpm5) => match super::minicpm5::head(rest, fin) {
+                Some(true) => yes(Family::Minicpm5),
+                Some(false) => Verdict::No,
+                None => Verdict::More,
+            },
             Check::Fam(f) => yes(f),
             Check::Function => self.check_function(after),
             Check::ToolJson => self.check_tool_json(after, tools),
@@ -1534,6 +1547,15 @@ impl Machine {
             Kind::ThinkClose(p) if p < PROSE_PAIRS && self.think_mode != Mode::Keep => {
                 if self.think_as_text {
                     return Some(true);
+                }
+                // MiniMax-M3's template writes a turn without reasoning as `</mm:think>` and the
+                // answer, so its reply may start so: removed there, wherever its line ends.
+                let m3 = self.hint == Some(Family::MinimaxM3)
+                    && ALWAYS
+                        .get(p)
+                        .is_some_and(|q| q.closes.contains(&"</mm:think>"));
+                if m3 && !self.em.any_visible {
+                    return Some(false);
                 }
                 self.ends_line(len).map(|e| !e)
             }

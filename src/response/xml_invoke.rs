@@ -230,13 +230,13 @@ pub fn blocks(
 
 /// The invokes of `body` as calls, each value first read by `decode` (entities, CDATA, or
 /// [`as_written`]), then typed in `style` from the tools' schemas.
-pub fn typed_invokes(
-    body: &str,
+pub fn typed_invokes<'a, 'v>(
+    body: &'a str,
     tags: &Tags,
     family: &str,
     cx: &Ctx,
     style: Style,
-    decode: fn(&str) -> Cow<'_, str>,
+    decode: impl Fn(&'a str) -> Cow<'v, str>,
     problems: &mut Vec<String>,
 ) -> Vec<RawCall> {
     invokes(body, tags, family, problems)

@@ -24,6 +24,17 @@ pub struct CodeRegions {
 impl CodeRegions {
     /// Finds the regions of `text`; one `memchr` pass each for fences and backticks.
     pub fn find(text: &str) -> CodeRegions {
+        Self::find_with(text)
+    }
+
+    /// The same, plus fences indented by one to three spaces as CommonMark allows (a guide quoted
+    /// with an indent), which OpenClaw's rule does not see ([`indented_fences`]): the code-aware
+    /// readings (`codeAware`, `sanitizeToolCall`'s generic rules).
+    pub fn find_indented(text: &str) -> CodeRegions {
+        Self::merge(Self::find_with(text), indented_fences(text))
+    }
+
+    fn find_with(text: &str) -> CodeRegions {
         let fenced = fenced_blocks(text);
         let mut all = fenced.clone();
         let mut k = 0;
@@ -38,6 +49,16 @@ impl CodeRegions {
                 all.push(span);
             }
         }
+        Self::merge(CodeRegions::default(), all)
+    }
+
+    /// `base`'s regions and `more`, sorted and merged.
+    fn merge(base: CodeRegions, more: Vec<Range<usize>>) -> CodeRegions {
+        if more.is_empty() {
+            return base;
+        }
+        let mut all = base.merged;
+        all.extend(more);
         all.sort_by_key(|r| r.start);
         let mut merged: Vec<Range<usize>> = Vec::with_capacity(all.len());
         for r in all {
@@ -68,7 +89,7 @@ impl CodeRegions {
 /// masked bytes were; multi-byte characters inside code become several `\x01`.)
 pub fn mask(text: &str) -> Option<String> {
     memchr::memchr2(b'`', b'~', text.as_bytes())?;
-    let code = CodeRegions::find(text);
+    let code = CodeRegions::find_indented(text);
     if code.merged.is_empty() {
         return None;
     }
@@ -141,6 +162,47 @@ fn fence_at(b: &[u8], s: usize) -> Option<Range<usize>> {
     Some(s..b.len())
 }
 
+/// Fenced blocks whose fence is indented by one to three spaces (CommonMark), which OpenClaw's
+/// code regions do not see: from the opening line to a closing line of at least as many of the
+/// same character, or to the end. Unindented fences are followed too, so an indented line inside
+/// one is not taken for an opening. One pass over the lines; sorted and disjoint.
+pub fn indented_fences(text: &str) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    if !text.contains(" ```") && !text.contains(" ~~~") {
+        return out;
+    }
+    let blank = |c: &u8| matches!(c, b' ' | b'\t' | b'\r' | b'\n');
+    // The open fence: its character, its length, where it started and whether it was indented.
+    let mut open: Option<(u8, usize, usize, bool)> = None;
+    let mut at = 0;
+    while at < text.len() {
+        let end = memchr::memchr(b'\n', &text.as_bytes()[at..]).map_or(text.len(), |i| at + i + 1);
+        let line = &text.as_bytes()[at..end];
+        let indent = line.iter().take_while(|c| **c == b' ').count();
+        let ch = line.get(indent).copied().unwrap_or(0);
+        let run = line[indent..].iter().take_while(|c| **c == ch).count();
+        let fence = indent <= 3 && (ch == b'`' || ch == b'~') && run >= 3;
+        match open {
+            Some((c, n, start, indented)) => {
+                let bare = line[indent + run..].iter().all(blank);
+                if fence && ch == c && run >= n && bare {
+                    if indented {
+                        out.push(start..end);
+                    }
+                    open = None;
+                }
+            }
+            None if fence => open = Some((ch, run, at, indent > 0)),
+            None => {}
+        }
+        at = end;
+    }
+    if let Some((_, _, start, true)) = open {
+        out.push(start..text.len());
+    }
+    out
+}
+
 /// `/`+[^`]+`+/g`: a run of backticks, at least one other byte, the next run of backticks.
 fn inline_spans(text: &str) -> Vec<Range<usize>> {
     let b = text.as_bytes();
@@ -200,6 +262,16 @@ mod tests {
         let f = fenced_blocks(t);
         assert_eq!(f, [0..10]);
         assert_eq!(ranges(t), [0..19]);
+    }
+
+    #[test]
+    fn indented_fences_only_when_asked() {
+        let t = "Steps:\n  ```xml\n  <invoke name=\"f\">\n";
+        assert!(!CodeRegions::find(t).contains(t.find("<invoke").unwrap_or(0)));
+        let r = CodeRegions::find_indented(t);
+        assert!(r.contains(t.find("<invoke").unwrap_or(0)));
+        // Four spaces is an indented code block's business, not a fence.
+        assert!(indented_fences("    ```\nx\n    ```\n").is_empty());
     }
 
     #[test]

@@ -17,6 +17,9 @@ const UNITS: &[&str] = &[
     "[Tool Call: f (ID: 1)]\nArguments: {",
     "[Tool Result for ID 1]\n[Tool [Historical context: [[[[",
     "<<<<[[[[中文",
+    "a <think> b </think> c\n</think>   \n",
+    "   </think>x   ",
+    "  ```xml\n  <think>\n  ```\n",
 ];
 
 fn all(text: Spliced<'_>) -> usize {
@@ -24,8 +27,9 @@ fn all(text: Spliced<'_>) -> usize {
     let b = special_tokens::strip_spliced(text.clone()).as_str().len();
     let c = downgraded::strip_spliced(text.clone()).as_str().len();
     let d = reasoning_tags::strip_spliced(text.clone(), TagMode::Preserve, Trim::None);
-    let e = reasoning_tags::strip_spliced(text, TagMode::Strict, Trim::Both);
-    a + b + c + d.as_str().len() + e.as_str().len()
+    let e = reasoning_tags::strip_spliced(text.clone(), TagMode::Strict, Trim::Both);
+    let f = reasoning_tags::strip_spliced_code_aware(text, TagMode::Strict, Trim::Both);
+    a + b + c + d.as_str().len() + e.as_str().len() + f.as_str().len()
 }
 
 #[test]
@@ -35,7 +39,7 @@ fn every_scrubber_grows_linearly_on_adversarial_text() {
         assert_linear("scrubbers", unit, &|t| {
             let units: Vec<u16> = t.encode_utf16().collect();
             let proxy = splice::proxy(&units);
-            assert!(all(Spliced::of(&proxy, Alphabet::Proxy)) <= 5 * t.len());
+            assert!(all(Spliced::of(&proxy, Alphabet::Proxy)) <= 6 * t.len());
         });
     }
 }

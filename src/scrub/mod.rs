@@ -27,4 +27,6 @@ mod text;
 #[cfg(test)]
 mod linearity;
 #[cfg(test)]
+mod negatives;
+#[cfg(test)]
 mod proptests;

@@ -26,6 +26,7 @@ use super::code_regions::CodeRegions;
 use super::splice::Spliced;
 use super::text::JS_SPACE;
 use crate::js_text::{is_js_whitespace, js_trim};
+use crate::response::stream::START_REGION;
 
 /// Text with none of these bytes is returned unchanged (the quick test needs a `<`).
 pub const PREFILTER: &[u8] = b"<";
@@ -78,20 +79,99 @@ pub fn strip_reasoning_tags_from_text(text: &str, mode: TagMode, trim: Trim) -> 
     strip_spliced(Spliced::new(text), mode, trim).into_text()
 }
 
-/// The same on a [`Spliced`] text (the addon runs it on a proxy of the JS string).
+/// The same on a [`Spliced`] text (the addon runs it on a proxy of the JS string), with
+/// OpenClaw's bytes (`codeAware: false`).
 pub fn strip_spliced(text: Spliced<'_>, mode: TagMode, trim: Trim) -> Spliced<'_> {
+    strip_with(text, mode, trim, false)
+}
+
+/// The default reading (`codeAware: true`): the reply rules of `cleanResponse` for where
+/// reasoning is ([`Reading`]), and code found as CommonMark finds fences (indented up to three
+/// spaces) as well as OpenClaw's way.
+pub fn strip_spliced_code_aware(text: Spliced<'_>, mode: TagMode, trim: Trim) -> Spliced<'_> {
+    strip_with(text, mode, trim, true)
+}
+
+/// Where a tag outside code is reasoning under `codeAware: true`, as `cleanResponse` reads a reply
+/// for a model it does not know: an opening tag only while nothing visible precedes it (the reply
+/// starts with its reasoning; a later one is text, and so is the closing tag after it); a closing
+/// tag with no block open only when it ends its line (inside a sentence it is text), and then, if
+/// it ends within the first [`START_REGION`] bytes and nothing was removed before it, what
+/// precedes it is reasoning the prompt opened and goes with it.
+#[derive(Debug, Default)]
+struct Reading {
+    /// Visible text was kept before the current position.
+    visible: bool,
+    /// An opening tag was kept as text: its closing tag is text too.
+    text_open: bool,
+    /// A tag was removed.
+    removed: bool,
+}
+
+/// What to do with a tag outside code under [`Reading`].
+enum Verdict {
+    /// Leave it as text.
+    Text,
+    /// Remove it (and its block) as OpenClaw does.
+    Remove,
+    /// Remove it and everything before it.
+    RemoveWithStart,
+}
+
+impl Reading {
+    fn tag(&mut self, c: &str, at: std::ops::Range<usize>, close: bool, kept: &str) -> Verdict {
+        if !self.visible {
+            self.visible = !js_trim(kept).is_empty();
+        }
+        if !close {
+            if self.visible {
+                self.text_open = true;
+                return Verdict::Text;
+            }
+            self.removed = true;
+            return Verdict::Remove;
+        }
+        if std::mem::take(&mut self.text_open) || !ends_line(c, at.end) {
+            return Verdict::Text;
+        }
+        let start = !self.removed && at.end <= START_REGION;
+        self.removed = true;
+        if start {
+            self.visible = false;
+            Verdict::RemoveWithStart
+        } else {
+            Verdict::Remove
+        }
+    }
+}
+
+/// Whether only spaces or tabs stand between `at` and the end of its line.
+fn ends_line(c: &str, at: usize) -> bool {
+    let rest = c[at..].trim_start_matches([' ', '\t', '\r']);
+    rest.is_empty() || rest.starts_with('\n')
+}
+
+fn strip_with(text: Spliced<'_>, mode: TagMode, trim: Trim, aware: bool) -> Spliced<'_> {
+    let find = if aware {
+        CodeRegions::find_indented
+    } else {
+        CodeRegions::find
+    };
     let t = text.as_str();
     if memchr::memchr(b'<', t.as_bytes()).is_none() || !QUICK.is_match(t) {
         return text;
     }
+    // Whether a tag was removed: with none, the code-aware reading returns the text untrimmed.
+    let mut changed = false;
     let cleaned = if FINAL.is_match(t) {
-        let code = CodeRegions::find(t);
+        let code = find(t);
         let mut out = text.builder();
         let mut at = 0;
         for m in FINAL.find_iter(t) {
             if !code.contains(m.start()) {
                 out.keep(at..m.start());
                 at = m.end();
+                changed = true;
             }
         }
         out.keep(at..t.len());
@@ -100,16 +180,29 @@ pub fn strip_spliced(text: Spliced<'_>, mode: TagMode, trim: Trim) -> Spliced<'_
         text
     };
     let c = cleaned.as_str();
-    let code = CodeRegions::find(c);
+    let code = find(c);
     let mut result = cleaned.builder();
     let mut last = 0;
     let mut in_thinking = false;
+    let mut reading = Reading::default();
     for caps in THINKING.captures_iter(c) {
         let Some(m) = caps.get(0) else { continue };
         if code.contains(m.start()) {
             continue;
         }
         let is_close = caps.get(1).is_some_and(|g| !g.is_empty());
+        if aware && !in_thinking {
+            match reading.tag(c, m.range(), is_close, &c[last..m.start()]) {
+                Verdict::Text => continue,
+                Verdict::RemoveWithStart => {
+                    last = m.end();
+                    changed = true;
+                    continue;
+                }
+                Verdict::Remove => {}
+            }
+        }
+        changed = true;
         if !in_thinking {
             result.keep(last..m.start());
             if !is_close {
@@ -119,6 +212,9 @@ pub fn strip_spliced(text: Spliced<'_>, mode: TagMode, trim: Trim) -> Spliced<'_
             in_thinking = false;
         }
         last = m.end();
+    }
+    if aware && !changed {
+        return cleaned;
     }
     if !in_thinking || mode == TagMode::Preserve {
         result.keep(last..c.len());
@@ -205,6 +301,47 @@ mod tests {
                 "{t}"
             );
         }
+    }
+
+    fn aware(t: &str) -> String {
+        let out = strip_spliced_code_aware(Spliced::new(t), TagMode::Strict, Trim::Both);
+        out.as_str().to_owned()
+    }
+
+    #[test]
+    fn code_aware_reads_reasoning_as_the_cleaner_does() {
+        // Reasoning that starts the reply goes, as with OpenClaw.
+        assert_eq!(aware("<think>plan</think>\nAnswer"), "Answer");
+        assert_eq!(
+            aware("  <think>a</think><thinking>b</thinking>Answer"),
+            "Answer"
+        );
+        // After visible text a tag is text, and so is its closing tag.
+        let late = "Answer: use <think>…</think> around reasoning.";
+        assert_eq!(aware(late), late);
+        assert_eq!(s(late), "Answer: use  around reasoning.");
+        // A closing tag inside a sentence is text.
+        let t = "本地部署DeepSeek-R1-Distill-Qwen-32B,输出仅有</think>，没有<think>";
+        assert_eq!(aware(t), t);
+        // One that ends its line near the start ends reasoning the prompt opened.
+        assert_eq!(
+            aware("I should look.\n</think>\n\nHere it is."),
+            "Here it is."
+        );
+        // Later, or after removed reasoning, it goes alone.
+        let far = format!("{}\n</think>\nWorld", "x".repeat(START_REGION));
+        assert_eq!(
+            aware(&far),
+            format!("{}\n\nWorld", "x".repeat(START_REGION))
+        );
+        assert_eq!(
+            aware("<think>r</think>Hello\n</think>\nWorld"),
+            "Hello\n\nWorld"
+        );
+        // An indented fence is code.
+        let fenced = "Example:\n  ```\n  <think>x</think> ok";
+        assert_eq!(aware(fenced), fenced);
+        assert_eq!(s(fenced), "Example:\n  ```\n   ok");
     }
 
     #[test]

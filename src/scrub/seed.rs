@@ -295,12 +295,8 @@ fn replace_matches<'a>(re: &Regex, text: &'a str, standing: bool) -> Cow<'a, str
         return Cow::Borrowed(text);
     }
     let b = text.as_bytes();
-    let code = CodeRegions::find(text);
-    let indented = indented_fences(text);
-    let in_code = |p: usize| {
-        let i = indented.partition_point(|r| r.end <= p);
-        code.contains(p) || indented.get(i).is_some_and(|r| r.start <= p)
-    };
+    let code = CodeRegions::find_indented(text);
+    let in_code = |p: usize| code.contains(p);
     let mut runs: Vec<Range<usize>> = Vec::new();
     for m in re.find_iter(text).filter(|m| !in_code(m.start())) {
         match runs.last_mut() {
@@ -330,48 +326,6 @@ fn replace_matches<'a>(re: &Regex, text: &'a str, standing: bool) -> Cow<'a, str
 /// A space, tab or carriage return.
 fn is_blank(c: &u8) -> bool {
     matches!(c, b' ' | b'\t' | b'\r')
-}
-
-/// Fenced blocks whose fence is indented by one to three spaces (CommonMark), which OpenClaw's
-/// code regions do not see: from the opening line to a closing line of at least as many of the
-/// same character, or to the end. Unindented fences are followed too, so an indented line inside
-/// one is not taken for an opening. One pass over the lines; sorted and disjoint.
-fn indented_fences(text: &str) -> Vec<Range<usize>> {
-    let mut out = Vec::new();
-    if !text.contains(" ```") && !text.contains(" ~~~") {
-        return out;
-    }
-    // The open fence: its character, its length, where it started and whether it was indented.
-    let mut open: Option<(u8, usize, usize, bool)> = None;
-    let mut at = 0;
-    while at < text.len() {
-        let end = memchr::memchr(b'\n', &text.as_bytes()[at..]).map_or(text.len(), |i| at + i + 1);
-        let line = &text.as_bytes()[at..end];
-        let indent = line.iter().take_while(|c| **c == b' ').count();
-        let ch = line.get(indent).copied().unwrap_or(0);
-        let run = line[indent..].iter().take_while(|c| **c == ch).count();
-        let fence = indent <= 3 && (ch == b'`' || ch == b'~') && run >= 3;
-        match open {
-            Some((c, n, start, indented)) => {
-                let bare = line[indent + run..]
-                    .iter()
-                    .all(|c| is_blank(c) || *c == b'\n');
-                if fence && ch == c && run >= n && bare {
-                    if indented {
-                        out.push(start..end);
-                    }
-                    open = None;
-                }
-            }
-            None if fence => open = Some((ch, run, at, indent > 0)),
-            None => {}
-        }
-        at = end;
-    }
-    if let Some((_, _, start, true)) = open {
-        out.push(start..text.len());
-    }
-    out
 }
 
 /// Reasoning blocks by the cleaner, then stray `<think>` tags of any case.
@@ -495,7 +449,7 @@ mod tests {
         let t = "  ```xml\n  <invoke name=\"f\"></invoke>\n  ```\nDone";
         assert_eq!(tc("openai/gpt", t), t);
         assert_eq!(
-            indented_fences(t),
+            super::super::code_regions::indented_fences(t),
             vec![Range {
                 start: 0,
                 end: t.len() - 4

@@ -33,6 +33,20 @@ const MARKUP: &[&str] = &[
     "<seed:tool_call><function=f></function></seed:tool_call>",
     "[THINK]x[/THINK]",
     "<tool_calls>[{\"name\": \"f\", \"arguments\": {}}]</tool_calls>",
+    "<mm:think>想一想</mm:think>",
+    "]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"f\">]<]minimax[>[<a>1]<]minimax[>[</a>]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>",
+    "<|tool_call>call:f{a:<|\"|>北京<|\"|>}<tool_call|>",
+    "<|channel>thought\n想<channel|>",
+    "<|START_THINKING|>x<|END_THINKING|><|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"f\", \"parameters\": {}}]<|END_ACTION|>",
+    "<|tools_prefix|>[{\"f\": {\"a\": 1}}]<|tools_suffix|>",
+    "<TOOLCALL>[{\"name\": \"f\", \"arguments\": {}}]</TOOLCALL>",
+    "<｜GCML｜tool_calls>\n<｜GCML｜invoke name=\"f\">\n</｜GCML｜invoke>\n</｜GCML｜tool_calls>",
+    "<|function_call|>{\"name\": \"f\", \"arguments\": {}}",
+    "function call<|role_sep|>{\"name\": \"f\", \"arguments\": {}}",
+    "<function name=\"f\"><param name=\"a\">1</param></function>",
+    "<|tool_call_start|>[f(a=1)]<|tool_call_end|>",
+    "<|open|>tools<|sep|><|open|>call tool=\"f\" index=\"1\"<|sep|><|close|>call<|sep|><|close|>tools<|sep|>",
+    "[TOOL_CALL]{tool => \"f\", args => {--a \"1\"}}[/TOOL_CALL]",
 ];
 
 const LANGS: &[&str] = &["", "xml", "json", "text", "python", "jinja"];

@@ -1,0 +1,76 @@
+//! Every "must stay as written" case of the reply table (`__test__/fixtures/replies/`) comes back
+//! unchanged from every OpenClaw-compatible scrubber in its default mode (`codeAware: true`), as
+//! the addon runs it: on the proxy of the JS string, code masked first for the three tool-call
+//! scrubbers; the exceptions are listed with their reason. The same check `agree.rs` makes for
+//! `sanitizeToolCall`, for the scrubbers.
+
+use super::code_regions;
+use super::reasoning_tags::{self, TagMode, Trim};
+use super::splice::{self, Alphabet, Spliced};
+use super::{downgraded, minimax_xml, special_tokens};
+use crate::response::cases::load;
+
+type Scrub = for<'a> fn(Spliced<'a>) -> Spliced<'a>;
+
+/// Negative cases a scrubber changes on purpose, with the scrubber: `stripModelSpecialTokens`
+/// removes every `<|…|>` token outside code (what it exists for: GLM-5 leaking `<|assistant|>`
+/// mid-reply, openclaw#40020), and nothing tells a token named in prose from a leaked one without
+/// a vocabulary of real tokens (`cleanResponse` removes only the markers it knows). Listed, so
+/// each is seen and a fixed one fails here until it is taken off.
+const CHANGED_ON_PURPOSE: &[(&str, &str)] = &[
+    // `<|begin_of_thought|><|end_of_thought|>` in a bullet list of tag formats (not code).
+    ("gpt-markdown-thinking-tags-list", "stripModelSpecialTokens"),
+    // `<|python_tag|>{…}` named in a sentence.
+    ("mistral-token-mentioned", "stripModelSpecialTokens"),
+];
+
+/// Whether `f` leaves `text` as it is, run as the addon runs it with `codeAware: true`.
+fn unchanged(text: &str, mask: bool, f: Scrub) -> bool {
+    let units: Vec<u16> = text.encode_utf16().collect();
+    let mut proxy = splice::proxy(&units);
+    if mask {
+        if let Some(m) = code_regions::mask(&proxy) {
+            proxy = m;
+        }
+    }
+    let out = f(Spliced::of(&proxy, Alphabet::Proxy));
+    out.is_source() || out.to_units(&units) == units
+}
+
+fn thinking(t: Spliced<'_>) -> Spliced<'_> {
+    reasoning_tags::strip_spliced_code_aware(t, TagMode::Strict, Trim::Both)
+}
+
+#[test]
+fn every_negative_case_passes_every_scrubber_unchanged() {
+    let scrubbers: [(&str, bool, Scrub); 4] = [
+        ("stripMinimaxToolCallXml", true, minimax_xml::strip_spliced),
+        (
+            "stripModelSpecialTokens",
+            true,
+            special_tokens::strip_spliced,
+        ),
+        (
+            "stripDowngradedToolCallText",
+            true,
+            downgraded::strip_spliced,
+        ),
+        ("stripThinkingTagsFromText", false, thinking),
+    ];
+    let mut bad = Vec::new();
+    let mut n = 0;
+    for case in load() {
+        if case.v["unchanged"] != true {
+            continue;
+        }
+        n += 1;
+        for (name, mask, f) in scrubbers {
+            let listed = CHANGED_ON_PURPOSE.contains(&(case.name.as_str(), name));
+            if unchanged(&case.input, mask, f) == listed {
+                bad.push(format!("{}: {name} (listed: {listed})", case.name));
+            }
+        }
+    }
+    assert!(n >= 100, "{n} negative cases");
+    assert!(bad.is_empty(), "{} changed:\n{}", bad.len(), bad.join("\n"));
+}
