@@ -22,6 +22,7 @@ pub mod seed;
 pub mod seed_config;
 pub mod special_tokens;
 pub mod splice;
+pub mod visible;
 mod text;
 
 #[cfg(test)]
