@@ -47,6 +47,9 @@ const oneOf = (...values) => {
     return v
   }
 }
+/** The OpenClaw releases whose behaviour the functions reproduce (src/openclaw.rs). */
+const OPENCLAW_VERSION = oneOf('2026.3.23', '2026.9.6')
+
 /** `null` is accepted as well (and sent as null: "none"). */
 const orNull = (type) => Object.assign((v, path) => (v === null ? null : type(v, path)), { schema: type.schema, map: type.map })
 
@@ -162,8 +165,12 @@ const OPTIONS = {
     enabled: orNull(boolean),
     providers: orNull(record(orNull(object({ stripToolCalls: orNull(boolean), stripThinkingTags: orNull(boolean) })))),
   },
-  // stripMinimaxToolCallXml, stripModelSpecialTokens, stripDowngradedToolCallText
+  // stripMinimaxToolCallXml, stripDowngradedToolCallText
   scrubber: { codeAware: boolean },
+  // the OpenClaw release a function reproduces (absent: setOpenClawVersion's default)
+  specialTokens: { codeAware: boolean, openclawVersion: OPENCLAW_VERSION },
+  // stripReasoningTagsFromText / stripThinkingTagsFromText beyond mode and trim (checked in js/scrub.js)
+  reasoningTags: { openclawVersion: OPENCLAW_VERSION, scope: oneOf('all', 'leading'), recoverUnclosed: boolean },
   cleanResponse: {
     format: string,
     model: string,
@@ -192,4 +199,4 @@ function pick(options, schema, path) {
   return out
 }
 
-module.exports = { OPTIONS, pick, json }
+module.exports = { OPTIONS, OPENCLAW_VERSION, pick, json }

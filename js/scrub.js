@@ -5,7 +5,7 @@
 
 const native = require('../binding.js')
 const { describe, toJson } = require('./args.js')
-const { OPTIONS, pick } = require('./options.js')
+const { OPTIONS, OPENCLAW_VERSION, pick } = require('./options.js')
 
 function expectString(value, name) {
   if (typeof value !== 'string') throw new TypeError(`${name}: expected a string, got ${describe(value)}`)
@@ -34,8 +34,33 @@ function stripMinimaxToolCallXml(text, options) {
 
 function stripModelSpecialTokens(text, options) {
   expectString(text, 'text')
-  const { codeAware } = pick(options, OPTIONS.scrubber, 'options')
-  return call(native.stripModelSpecialTokensNative, [text, codeAware !== false]) ?? text
+  const { codeAware, openclawVersion } = pick(options, OPTIONS.specialTokens, 'options')
+  return call(native.stripModelSpecialTokensNative, [text, codeAware !== false, openclawVersion]) ?? text
+}
+
+// OpenClaw 2026.9.6's new reply scrubbers (src/scrub/visible/).
+function stripRelevantMemoriesTags(text) {
+  expectString(text, 'text')
+  return call(native.stripRelevantMemoriesTagsNative, [text]) ?? text
+}
+
+function stripAssistantInternalTraceLines(text) {
+  expectString(text, 'text')
+  return call(native.stripAssistantInternalTraceLinesNative, [text]) ?? text
+}
+
+function stripLegacyBracketToolCallBlocks(text) {
+  expectString(text, 'text')
+  return call(native.stripLegacyBracketToolCallBlocksNative, [text]) ?? text
+}
+
+/** The release every function that takes `openclawVersion` reproduces when a call names none. */
+function setOpenClawVersion(version) {
+  call(native.setOpenClawVersionNative, [OPENCLAW_VERSION(version, 'version')])
+}
+
+function getOpenClawVersion() {
+  return native.getOpenClawVersionNative()
 }
 
 function stripDowngradedToolCallText(text, options) {
@@ -52,19 +77,18 @@ function reasoningOptions(options) {
   const { mode, trim } = o
   if (mode !== undefined && !MODES.includes(mode)) throw new TypeError(`options.mode: expected 'strict' or 'preserve', got ${typeof mode === 'string' ? JSON.stringify(mode) : describe(mode)}`)
   if (trim !== undefined && !TRIMS.includes(trim)) throw new TypeError(`options.trim: expected 'none', 'start' or 'both', got ${typeof trim === 'string' ? JSON.stringify(trim) : describe(trim)}`)
-  return [mode, trim]
+  const { openclawVersion, scope, recoverUnclosed } = pick(o, OPTIONS.reasoningTags, 'options')
+  return [mode, trim, openclawVersion, scope, recoverUnclosed]
 }
 
 function stripReasoningTagsFromText(text, options) {
   expectString(text, 'text')
-  const [mode, trim] = reasoningOptions(options)
-  return call(native.stripReasoningTagsNative, [text, mode, trim]) ?? text
+  return call(native.stripReasoningTagsNative, [text, ...reasoningOptions(options)]) ?? text
 }
 
 function stripThinkingTagsFromText(text, options) {
   expectString(text, 'text')
-  const [mode, trim] = reasoningOptions(options)
-  return call(native.stripReasoningTagsNative, [text, mode, trim]) ?? text
+  return call(native.stripReasoningTagsNative, [text, ...reasoningOptions(options)]) ?? text
 }
 
 // sanitizeResponseNative steps
@@ -125,6 +149,11 @@ function createResponseSanitizer(config) {
 module.exports = {
   stripMinimaxToolCallXml,
   stripModelSpecialTokens,
+  stripRelevantMemoriesTags,
+  stripAssistantInternalTraceLines,
+  stripLegacyBracketToolCallBlocks,
+  setOpenClawVersion,
+  getOpenClawVersion,
   stripDowngradedToolCallText,
   stripThinkingTagsFromText,
   stripReasoningTagsFromText,

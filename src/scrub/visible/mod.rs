@@ -7,8 +7,10 @@
 //! Which release a caller gets is chosen with [`crate::openclaw::OpenClawVersion`]: the
 //! scrubbers that exist in both releases dispatch on it, the new ones are 2026.9.6 only.
 
+pub mod final_tags;
 pub mod legacy_bracket;
 pub mod markdown_code;
 pub mod memories;
+pub mod reasoning;
 pub mod special_tokens;
 pub mod trace_lines;
