@@ -1248,6 +1248,25 @@ export declare function stripAssistantInternalTraceLines(text: string): string
  */
 export declare function stripLegacyBracketToolCallBlocks(text: string): string
 
+/** Options of {@link stripToolCallXmlTags} (OpenClaw's own names). */
+export interface ToolCallXmlOptions {
+  /** A `<function_calls>`/`<tool_calls>` block followed by a `<function_response>` is read like a `<tool_call>` (OpenClaw's delivery replies do this). Default `false`. */
+  stripFunctionResponseAfterPluralToolCalls?: boolean
+  /** Every `<function_calls>`/`<tool_calls>` block is read like a `<tool_call>` (OpenClaw's tool-progress text). Default `false`: only one with a JSON payload goes. */
+  stripFunctionCallsXmlPayloads?: boolean
+}
+
+/**
+ * OpenClaw 2026.9.6's `stripToolCallXmlTags`: removes tool calls written as XML:
+ * `<tool_call>{json}</tool_call>`, `<function_call>`, `<function name="x">` at the start of a line
+ * or sentence, namespaced `invoke` blocks, `<function_response>` echoes on their own line, stray
+ * closers, when the payload starts like a call (JSON or a nested call tag; a truncated block runs
+ * to the end); then unwraps standalone `<parameter>` tags. A tag followed by prose stays, and so
+ * do tags in Markdown code.
+ * @throws TypeError when `text` is not a string or an option not a boolean.
+ */
+export declare function stripToolCallXmlTags(text: string, options?: ToolCallXmlOptions): string
+
 /**
  * OpenClaw's `stripDowngradedToolCallText`: removes Gemini's downgraded history text —
  * `[Tool Call: …]` markers with their `Arguments: …` value (balanced JSON, a string, or the rest

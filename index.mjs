@@ -44,6 +44,7 @@ export const {
   stripRelevantMemoriesTags,
   stripAssistantInternalTraceLines,
   stripLegacyBracketToolCallBlocks,
+  stripToolCallXmlTags,
   setOpenClawVersion,
   getOpenClawVersion,
   stripDowngradedToolCallText,

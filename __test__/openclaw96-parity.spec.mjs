@@ -19,12 +19,19 @@ const require = createRequire(import.meta.url)
 const th = require('../index.js')
 
 const V96 = { openclawVersion: '2026.9.6' }
+const DELIVERY_XML = { stripFunctionResponseAfterPluralToolCalls: true }
+const PROGRESS_XML = { stripFunctionCallsXmlPayloads: true }
+// Anthropic's namespaced tag names, spelled out of pieces.
+const NS = 'antml' + ':'
 /** Each scrubber: its OpenClaw name, this package's call in 2026.9.6 mode, OpenClaw's options. */
 const SCRUBBERS = [
   ['stripModelSpecialTokens', (s) => th.stripModelSpecialTokens(s, V96)],
   ['stripRelevantMemoriesTags', (s) => th.stripRelevantMemoriesTags(s)],
   ['stripAssistantInternalTraceLines', (s) => th.stripAssistantInternalTraceLines(s)],
   ['stripLegacyBracketToolCallBlocks', (s) => th.stripLegacyBracketToolCallBlocks(s)],
+  ['stripToolCallXmlTags', (s) => th.stripToolCallXmlTags(s)],
+  ['stripToolCallXmlTags', (s) => th.stripToolCallXmlTags(s, DELIVERY_XML), DELIVERY_XML],
+  ['stripToolCallXmlTags', (s) => th.stripToolCallXmlTags(s, PROGRESS_XML), PROGRESS_XML],
   ['stripReasoningTagsFromText', (s) => th.stripReasoningTagsFromText(s, V96)],
   ['stripReasoningTagsFromText', (s) => th.stripReasoningTagsFromText(s, { ...V96, mode: 'preserve', trim: 'none' }), { mode: 'preserve', trim: 'none' }],
   ['stripReasoningTagsFromText', (s) => th.stripReasoningTagsFromText(s, { ...V96, trim: 'start', scope: 'leading' }), { trim: 'start', scope: 'leading' }],
@@ -83,6 +90,20 @@ const HAND = [
   '<thinker>not a tag</thinker> <think/> self-closing',
   'a</think>b</think>c',
   '  <think>x</think>  spaced answer  ',
+  // tool-call XML
+  '好的，我来查。\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "北京"}}\n</tool_call>',
+  '<tool_call>{"name":"read","arguments":{"path":"a</tool_call>b"}}</tool_call>after',
+  'Hermes uses <tool_call> tags; `<tool_call>{}</tool_call>` in code stays.',
+  '```json\n<tool_call>{"name":"x"}</tool_call>\n```\n<tool_call>{"name":"y"}</tool_call>',
+  'Sure.\n<function_calls>\n<invoke name="search">\n<parameter name="q">天气</parameter>\n</invoke>\n</function_calls>\n<function_response>{"ok":1}</function_response>\nDone.',
+  `<function_calls>\n<${NS}invoke name="x">\n<${NS}parameter name="a">1</${NS}parameter>\n</${NS}invoke>\n</function_calls>`,
+  '我先读文件。\n<function name="read">{"path":"a.md"}</function>\n读完了。',
+  'call <function name="x">{}</function> inline stays',
+  '<parameter name="q">\n北京天气\n</parameter>',
+  'truncated <tool_call>{"name":"x","arguments":{',
+  'stray </tool_call> and </function_calls> closers',
+  '<tool_call>plain words, not a call</tool_call>',
+  '<function_call>\n<tool_call>{"name":"n"}</tool_call>\n</function_call>tail',
   // Markdown code the CommonMark way (indented blocks, lists, quotes, tables)
   '- item\n\n      <|in list code|>\n\n> `<|quoted span|>` <|t|>',
   '| a | b |\n| - | - |\n| `<|x|>` | <|y|> |',
@@ -97,6 +118,9 @@ const FRAGMENTS = [
   '🛠️ Exec: ls', '📖 Read: a.md', '⚠️ 🛠️ Exec failed (exit 1)', '🛠️ git status', 'tool_call: x', 'function-call=', '> ', '⚙️ Command:',
   '[TOOL_CALL]', '[/TOOL_CALL]', '[ tool_result ]', '[/TOOL_RESULT]', '{tool => "read", args => {"p":1}}', '{"ok":1}', 'output: 2', 'args =>',
   '<think>', '</think>', '<THINKING a="b">', '</ thinking >', '<internal>', '</internal>', '<think/>', '<final>', '</final>', '<reasoning>', '</thinking>', '<thinkx>', '"', "'",
+  '<tool_call>', '</tool_call>', '<function_calls>', '</function_calls>', '<function name="f">', '</function>', '<invoke name="i">', '</invoke>',
+  '<parameter name="p">', '</parameter>', '<function_response>', '</function_response>', '<tool_result>', '<function_call/>', '{"name":"x"}', '[1]', '\\"',
+  `<${NS}invoke name="i">`, `</${NS}invoke>`, `<${NS}parameter name="p">`,
   '```', '```js', '~~~', '`', '``', '    ', '\t', '- ', '1. ', '| a |', '|---|',
   '\n', '\n\n', '\r\n', ' ', 'a', 'word', '北京', '，', '好的', '😀', '\u0301', '\u00a0', '\u3000', '\ufeff', 'x y', ':', '=',
 ]

@@ -169,6 +169,7 @@ const OPTIONS = {
   scrubber: { codeAware: boolean },
   // the OpenClaw release a function reproduces (absent: setOpenClawVersion's default)
   specialTokens: { codeAware: boolean, openclawVersion: OPENCLAW_VERSION },
+  toolCallXml: { stripFunctionResponseAfterPluralToolCalls: boolean, stripFunctionCallsXmlPayloads: boolean },
   // stripReasoningTagsFromText / stripThinkingTagsFromText beyond mode and trim (checked in js/scrub.js)
   reasoningTags: { openclawVersion: OPENCLAW_VERSION, scope: oneOf('all', 'leading'), recoverUnclosed: boolean },
   cleanResponse: {

@@ -49,6 +49,12 @@ function stripAssistantInternalTraceLines(text) {
   return call(native.stripAssistantInternalTraceLinesNative, [text]) ?? text
 }
 
+function stripToolCallXmlTags(text, options) {
+  expectString(text, 'text')
+  const o = pick(options, OPTIONS.toolCallXml, 'options')
+  return call(native.stripToolCallXmlTagsNative, [text, o.stripFunctionResponseAfterPluralToolCalls === true, o.stripFunctionCallsXmlPayloads === true]) ?? text
+}
+
 function stripLegacyBracketToolCallBlocks(text) {
   expectString(text, 'text')
   return call(native.stripLegacyBracketToolCallBlocksNative, [text]) ?? text
@@ -152,6 +158,7 @@ module.exports = {
   stripRelevantMemoriesTags,
   stripAssistantInternalTraceLines,
   stripLegacyBracketToolCallBlocks,
+  stripToolCallXmlTags,
   setOpenClawVersion,
   getOpenClawVersion,
   stripDowngradedToolCallText,

@@ -26,3 +26,6 @@ for folder in benchmark benchmark/oc96; do
   ln -sfn "$cache/node_modules" node_modules
   echo "install-reference: $folder: openclaw $(node -p "require('./node_modules/openclaw/package.json').version" 2>/dev/null || echo '?') in $cache"
 done
+# openclaw 2026.9.6 runs on Node >= 24.16: its oracle uses the Node 24 that scripts/runtimes.sh
+# installs (cached; prints nothing when it is there).
+bash "$root/scripts/runtimes.sh"

@@ -151,7 +151,13 @@ pub fn strip_reasoning_tags(
     recover_unclosed: Option<bool>,
 ) -> Result<Option<JsText>> {
     if super::visible::version(openclaw_version.as_deref())? == OpenClawVersion::V2026_9_6 {
-        return super::visible::strip_reasoning_tags_2026_9_6(text, mode, trim, scope, recover_unclosed);
+        return super::visible::strip_reasoning_tags_2026_9_6(
+            text,
+            mode,
+            trim,
+            scope,
+            recover_unclosed,
+        );
     }
     let mode = match mode.as_deref() {
         None | Some("strict") => TagMode::Strict,

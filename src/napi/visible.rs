@@ -5,7 +5,7 @@
 use super::text::{JsText, Text};
 use crate::openclaw::{self, OpenClawVersion};
 use crate::scrub::visible::reasoning::{self, Mode, Scope, Trim};
-use crate::scrub::visible::{legacy_bracket, memories, special_tokens, trace_lines};
+use crate::scrub::visible::{legacy_bracket, memories, special_tokens, tool_call_xml, trace_lines};
 use napi::{Error, JsString, Result, Status};
 use napi_derive::napi;
 
@@ -33,7 +33,10 @@ pub fn get_openclaw_version() -> String {
     openclaw::default_version().as_str().to_string()
 }
 
-fn run(text: JsString, f: impl FnOnce(&str) -> std::borrow::Cow<'_, str>) -> Result<Option<JsText>> {
+fn run(
+    text: JsString,
+    f: impl FnOnce(&str) -> std::borrow::Cow<'_, str>,
+) -> Result<Option<JsText>> {
     let raw = Text::read(text)?;
     let t = raw.decode();
     let input = t.as_str();
@@ -71,7 +74,12 @@ pub fn strip_reasoning_tags_2026_9_6(
     scope: Option<String>,
     recover_unclosed: Option<bool>,
 ) -> Result<Option<JsText>> {
-    let bad = |what: &str, v: &str| Error::new(Status::InvalidArg, format!("options.{what}: unexpected {v:?}"));
+    let bad = |what: &str, v: &str| {
+        Error::new(
+            Status::InvalidArg,
+            format!("options.{what}: unexpected {v:?}"),
+        )
+    };
     let options = reasoning::Options {
         mode: match mode.as_deref() {
             None | Some("strict") => Mode::Strict,
@@ -92,4 +100,16 @@ pub fn strip_reasoning_tags_2026_9_6(
         recover_unclosed: recover_unclosed.unwrap_or(true),
     };
     run(text, |t| reasoning::strip_reasoning_tags(t, options))
+}
+
+/// `response_after_plural` / `plural_payloads`: see [`tool_call_xml::strip_tool_call_xml`].
+#[napi(catch_unwind, js_name = "stripToolCallXmlTagsNative")]
+pub fn strip_tool_call_xml_tags(
+    text: JsString,
+    response_after_plural: bool,
+    plural_payloads: bool,
+) -> Result<Option<JsText>> {
+    run(text, |t| {
+        tool_call_xml::strip_tool_call_xml(t, response_after_plural, plural_payloads)
+    })
 }

@@ -22,8 +22,8 @@ pub mod seed;
 pub mod seed_config;
 pub mod special_tokens;
 pub mod splice;
-pub mod visible;
 mod text;
+pub mod visible;
 
 #[cfg(test)]
 mod linearity;

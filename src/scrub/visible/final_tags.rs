@@ -12,7 +12,8 @@ use regex::Regex;
 use super::markdown_code::MarkdownCode;
 use crate::js_text::is_js_whitespace;
 
-static CANDIDATE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"<[^<>]*>").expect("static regex"));
+static CANDIDATE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"<[^<>]*>").expect("static regex"));
 
 /// Whether `tag` (a whole `<…>` candidate) is a `<final>` marker.
 fn is_final_tag(tag: &str) -> bool {
@@ -122,7 +123,10 @@ pub fn strip_final_tags(text: &str) -> Cow<'_, str> {
         if !is_final_tag(m.as_str()) {
             continue;
         }
-        if code.get_or_insert_with(|| MarkdownCode::find(text)).contains(m.start()) {
+        if code
+            .get_or_insert_with(|| MarkdownCode::find(text))
+            .contains(m.start())
+        {
             continue;
         }
         out.push_str(&text[last..m.start()]);
@@ -141,10 +145,24 @@ mod tests {
 
     #[test]
     fn markers_and_lookalikes() {
-        for t in ["<final>", "</final>", "< FINAL >", "<final/>", "<final a=\"b\" c=d e>", "</ final >"] {
+        for t in [
+            "<final>",
+            "</final>",
+            "< FINAL >",
+            "<final/>",
+            "<final a=\"b\" c=d e>",
+            "</ final >",
+        ] {
             assert!(is_final_tag(t), "{t}");
         }
-        for t in ["<finally>", "<final-answer>", "<final x=\">", "</final x>", "<final a=>", "<fin>"] {
+        for t in [
+            "<finally>",
+            "<final-answer>",
+            "<final x=\">",
+            "</final x>",
+            "<final a=>",
+            "<fin>",
+        ] {
             assert!(!is_final_tag(t), "{t}");
         }
     }

@@ -77,7 +77,11 @@ pub fn strip_legacy_bracket_blocks(text: &str) -> Cow<'_, str> {
             .find_at(text, open.end())
             .filter(|m| !code.get().contains(m.start()));
         let payload = &text[open.end()..close.map_or(text.len(), |m| m.start())];
-        if !(if result { is_result(payload) } else { is_call(payload) }) {
+        if !(if result {
+            is_result(payload)
+        } else {
+            is_call(payload)
+        }) {
             continue;
         }
         out.push_str(&text[cursor..open.start()]);
@@ -118,7 +122,10 @@ mod tests {
             "[TOOL_RESULT] fine [/TOOL_RESULT]",
             "`[TOOL_CALL]{tool => \"x\", args => {}}[/TOOL_CALL]`",
         ] {
-            assert!(matches!(strip_legacy_bracket_blocks(t), Cow::Borrowed(_)), "{t}");
+            assert!(
+                matches!(strip_legacy_bracket_blocks(t), Cow::Borrowed(_)),
+                "{t}"
+            );
         }
     }
 }

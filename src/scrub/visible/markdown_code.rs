@@ -100,7 +100,8 @@ impl<'a> LazyCode<'a> {
 
     /// The regions of the text (parsed on the first call).
     pub fn get(&mut self) -> &MarkdownCode {
-        self.code.get_or_insert_with(|| MarkdownCode::find(self.text))
+        self.code
+            .get_or_insert_with(|| MarkdownCode::find(self.text))
     }
 }
 
@@ -113,7 +114,8 @@ pub fn strip_lines_outside_code(text: &str, strip: impl Fn(&str) -> bool) -> Cow
     let mut kept = 0;
     let mut start = 0;
     while start < text.len() {
-        let end = memchr::memchr(b'\n', &text.as_bytes()[start..]).map_or(text.len(), |i| start + i + 1);
+        let end =
+            memchr::memchr(b'\n', &text.as_bytes()[start..]).map_or(text.len(), |i| start + i + 1);
         let raw = &text[start..end];
         let line = match raw.strip_suffix('\n') {
             Some(l) => l.strip_suffix('\r').unwrap_or(l),

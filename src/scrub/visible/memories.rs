@@ -89,7 +89,10 @@ mod tests {
             "`<relevant-memories>` is the tag",
             "```\n<relevant-memories>\n```",
         ] {
-            assert!(matches!(strip_relevant_memories_tags(t), Cow::Borrowed(_)), "{t}");
+            assert!(
+                matches!(strip_relevant_memories_tags(t), Cow::Borrowed(_)),
+                "{t}"
+            );
         }
     }
 }

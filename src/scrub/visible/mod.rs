@@ -13,4 +13,5 @@ pub mod markdown_code;
 pub mod memories;
 pub mod reasoning;
 pub mod special_tokens;
+pub mod tool_call_xml;
 pub mod trace_lines;

@@ -104,7 +104,8 @@ struct Tag {
 /// The tag at `start` (a `<`), or the position to look from next.
 fn parse_tag(text: &str, start: usize) -> Result<Tag, usize> {
     let b = text.as_bytes();
-    let invalid = || Err(memchr::memchr(b'<', &b[start + 1..]).map_or(text.len(), |i| start + 1 + i));
+    let invalid =
+        || Err(memchr::memchr(b'<', &b[start + 1..]).map_or(text.len(), |i| start + 1 + i));
     let skip_ws = |mut i: usize| {
         while let Some(c) = text[i..].chars().next().filter(|&c| is_js_whitespace(c)) {
             i += c.len_utf8();
@@ -184,7 +185,10 @@ struct Pending {
 
 /// OpenClaw's reducer on a whole text: the visible text.
 fn reduce(text: &str, code: &MarkdownCode, options: Options) -> String {
-    let tags: Vec<Tag> = scan(text).into_iter().filter(|t| !code.contains(t.start)).collect();
+    let tags: Vec<Tag> = scan(text)
+        .into_iter()
+        .filter(|t| !code.contains(t.start))
+        .collect();
     // Leading scope: whether the rest must still be parsed (a private block or a close follows).
     let mut must_parse = vec![false; tags.len()];
     if options.scope == Scope::Leading {
@@ -205,7 +209,11 @@ fn reduce(text: &str, code: &MarkdownCode, options: Options) -> String {
             *visible_ever = true;
         }
     };
-    let append = |out: &mut String, visible_ever: &mut bool, pending: &mut Option<Pending>, depth: usize, s: &str| {
+    let append = |out: &mut String,
+                  visible_ever: &mut bool,
+                  pending: &mut Option<Pending>,
+                  depth: usize,
+                  s: &str| {
         if s.is_empty() {
             return;
         }
@@ -270,7 +278,13 @@ fn reduce(text: &str, code: &MarkdownCode, options: Options) -> String {
         cursor = tag.end;
     }
     if cursor < text.len() {
-        append(&mut out, &mut visible_ever, &mut pending, depth, &text[cursor..]);
+        append(
+            &mut out,
+            &mut visible_ever,
+            &mut pending,
+            depth,
+            &text[cursor..],
+        );
     }
     if depth > 0 {
         if let Some(p) = pending.take() {
@@ -303,7 +317,11 @@ pub fn strip_reasoning_tags(text: &str, options: Options) -> Cow<'_, str> {
         return Cow::Borrowed(text);
     }
     let has_final = has_final_tags(text);
-    let cleaned = if has_final { strip_final_tags(text) } else { Cow::Borrowed(text) };
+    let cleaned = if has_final {
+        strip_final_tags(text)
+    } else {
+        Cow::Borrowed(text)
+    };
     let has_reasoning = !scan(&cleaned).is_empty();
     if !has_final && !has_reasoning {
         return Cow::Borrowed(text);
@@ -336,7 +354,10 @@ mod tests {
     fn blocks_nesting_and_new_names() {
         assert_eq!(s("<think>a<think>b</think>c</think>答"), "答");
         assert_eq!(s("<thinking x='>'>r</thinking>ok"), "ok");
-        assert_eq!(s("<REASONING>r</reasoning> ok <mm:think>x</mm:think>!"), "ok !");
+        assert_eq!(
+            s("<REASONING>r</reasoning> ok <mm:think>x</mm:think>!"),
+            "ok !"
+        );
     }
 
     #[test]
@@ -355,8 +376,19 @@ mod tests {
 
     #[test]
     fn code_and_lookalikes_stay() {
-        for t in ["`<think>` is a tag", "```\n<think>\n```", "<thinker>x</thinker>", "a < think"] {
-            assert!(matches!(strip_reasoning_tags(t, Options::default()), Cow::Borrowed(_)), "{t}");
+        for t in [
+            "`<think>` is a tag",
+            "```\n<think>\n```",
+            "<thinker>x</thinker>",
+            "a < think",
+        ] {
+            assert!(
+                matches!(
+                    strip_reasoning_tags(t, Options::default()),
+                    Cow::Borrowed(_)
+                ),
+                "{t}"
+            );
         }
     }
 }

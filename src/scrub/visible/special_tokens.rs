@@ -81,6 +81,9 @@ mod tests {
         let t = "用 `<|im_end|>` 结束<|im_end|>";
         assert_eq!(s(t), "用 `<|im_end|>` 结束");
         let fenced = "```\n<|im_start|>\n```";
-        assert!(matches!(strip_model_special_tokens(fenced), Cow::Borrowed(_)));
+        assert!(matches!(
+            strip_model_special_tokens(fenced),
+            Cow::Borrowed(_)
+        ));
     }
 }
