@@ -1175,12 +1175,19 @@ export interface ScrubberOptions {
    * them for reasoning tags) is left as written. `false`: OpenClaw's exact bytes, code or not.
    */
   codeAware?: boolean
+  /**
+   * The release whose rule runs (default: {@link getOpenClawVersion}). `'2026.9.6'` protects code
+   * as OpenClaw 2026.9.6 does (a CommonMark parse) and ignores `codeAware`.
+   */
+  openclawVersion?: OpenClawVersion
 }
 
 /**
  * OpenClaw's `stripMinimaxToolCallXml`: when the text mentions `minimax:tool_call` (any case),
  * removes every `<invoke …>…</invoke>` block (an unclosed one stays) and every
  * `<minimax:tool_call>` / `</minimax:tool_call>` tag, outside code (see {@link ScrubberOptions}).
+ * With `openclawVersion: '2026.9.6'`, MiniMax's transport envelope (`]<]minimax[>[<tool_call>…`)
+ * is decoded first, and code is found by a CommonMark parse.
  * No trimming. Returns the same string when nothing changes.
  * @throws TypeError when `text` is not a string or `options.codeAware` not a boolean.
  */
@@ -1203,14 +1210,6 @@ export declare function setOpenClawVersion(version: OpenClawVersion): void
 /** The release calls that name no `openclawVersion` reproduce (see {@link setOpenClawVersion}). */
 export declare function getOpenClawVersion(): OpenClawVersion
 
-/** Options of {@link stripModelSpecialTokens}. */
-export interface SpecialTokenOptions extends ScrubberOptions {
-  /**
-   * The release whose rule runs (default: {@link getOpenClawVersion}). `'2026.9.6'` protects code
-   * as OpenClaw 2026.9.6 does (a CommonMark parse) and ignores `codeAware`.
-   */
-  openclawVersion?: OpenClawVersion
-}
 
 /**
  * OpenClaw's `stripModelSpecialTokens`, for leaked control tokens `<|…|>` (ASCII or full-width
@@ -1222,7 +1221,7 @@ export interface SpecialTokenOptions extends ScrubberOptions {
  * @throws TypeError when `text` is not a string, `options.codeAware` not a boolean or
  * `options.openclawVersion` not one of {@link OpenClawVersion}.
  */
-export declare function stripModelSpecialTokens(text: string, options?: SpecialTokenOptions): string
+export declare function stripModelSpecialTokens(text: string, options?: ScrubberOptions): string
 
 /**
  * OpenClaw 2026.9.6's `stripRelevantMemoriesTags`: removes `<relevant-memories>…</relevant-memories>`
@@ -1273,6 +1272,8 @@ export declare function stripToolCallXmlTags(text: string, options?: ToolCallXml
  * of the line), `[Tool Result for ID …]` markers with the text after them up to the next
  * `[Tool ` marker or the end, and `[Historical context: …]` markers — then trims. Markers inside
  * code are kept (see {@link ScrubberOptions}). Text without such a marker is returned as it is.
+ * With `openclawVersion: '2026.9.6'`, a call removed at the start of a line takes its line break,
+ * code is found by a CommonMark parse, and the trim keeps a leading code block's indentation.
  * @throws TypeError when `text` is not a string or `options.codeAware` not a boolean.
  */
 export declare function stripDowngradedToolCallText(text: string, options?: ScrubberOptions): string

@@ -26,6 +26,8 @@ const NS = 'antml' + ':'
 /** Each scrubber: its OpenClaw name, this package's call in 2026.9.6 mode, OpenClaw's options. */
 const SCRUBBERS = [
   ['stripModelSpecialTokens', (s) => th.stripModelSpecialTokens(s, V96)],
+  ['stripMinimaxToolCallXml', (s) => th.stripMinimaxToolCallXml(s, V96)],
+  ['stripDowngradedToolCallText', (s) => th.stripDowngradedToolCallText(s, V96)],
   ['stripRelevantMemoriesTags', (s) => th.stripRelevantMemoriesTags(s)],
   ['stripAssistantInternalTraceLines', (s) => th.stripAssistantInternalTraceLines(s)],
   ['stripLegacyBracketToolCallBlocks', (s) => th.stripLegacyBracketToolCallBlocks(s)],
@@ -90,6 +92,17 @@ const HAND = [
   '<thinker>not a tag</thinker> <think/> self-closing',
   'a</think>b</think>c',
   '  <think>x</think>  spaced answer  ',
+  // MiniMax and downgraded tool-call text
+  '查询天气<minimax:tool_call>\n<invoke name="search">\n<parameter name="q">北京</parameter>\n</invoke>\n</minimax:tool_call>',
+  'a]<]minimax[>[<tool_call><invoke name="x"></invoke>]<]minimax[>[</tool_call>b minimax:tool_call',
+  ']<]minimax[>[<tool_call>`code`]<]minimax[>[</tool_call>rest',
+  '`<minimax:tool_call>` in code, <MINIMAX:TOOL_CALL> outside',
+  '<invoke name="x">unclosed minimax:tool_call',
+  '[Tool Call: read (ID: toolu_1)]\nArguments: {"path": "a.md"}\n读完了。',
+  '前文\n[Tool Call: exec]\nArguments: "ls -la"\n[Tool Result for ID toolu_1]\nfile.txt\n\n[Tool Call: next]\n后文',
+  '[Historical context: earlier turns]\n继续。\n`[Tool Call: x]` stays',
+  '\n\n    indented code first\n[Tool Call: f]\n  ',
+  '[tool call: lower]arguments:[1,[2]]tail',
   // tool-call XML
   '好的，我来查。\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "北京"}}\n</tool_call>',
   '<tool_call>{"name":"read","arguments":{"path":"a</tool_call>b"}}</tool_call>after',
@@ -118,6 +131,7 @@ const FRAGMENTS = [
   '🛠️ Exec: ls', '📖 Read: a.md', '⚠️ 🛠️ Exec failed (exit 1)', '🛠️ git status', 'tool_call: x', 'function-call=', '> ', '⚙️ Command:',
   '[TOOL_CALL]', '[/TOOL_CALL]', '[ tool_result ]', '[/TOOL_RESULT]', '{tool => "read", args => {"p":1}}', '{"ok":1}', 'output: 2', 'args =>',
   '<think>', '</think>', '<THINKING a="b">', '</ thinking >', '<internal>', '</internal>', '<think/>', '<final>', '</final>', '<reasoning>', '</thinking>', '<thinkx>', '"', "'",
+  '<minimax:tool_call>', '</minimax:tool_call>', ']<]minimax[>[<tool_call>', ']<]minimax[>[</tool_call>', '[Tool Call: f (ID: 1)]', 'Arguments: ', '[Tool Result for ID 1]', '[Historical context: x]', '[Tool ',
   '<tool_call>', '</tool_call>', '<function_calls>', '</function_calls>', '<function name="f">', '</function>', '<invoke name="i">', '</invoke>',
   '<parameter name="p">', '</parameter>', '<function_response>', '</function_response>', '<tool_result>', '<function_call/>', '{"name":"x"}', '[1]', '\\"',
   `<${NS}invoke name="i">`, `</${NS}invoke>`, `<${NS}parameter name="p">`,

@@ -165,10 +165,9 @@ const OPTIONS = {
     enabled: orNull(boolean),
     providers: orNull(record(orNull(object({ stripToolCalls: orNull(boolean), stripThinkingTags: orNull(boolean) })))),
   },
-  // stripMinimaxToolCallXml, stripDowngradedToolCallText
-  scrubber: { codeAware: boolean },
+  // stripMinimaxToolCallXml, stripModelSpecialTokens, stripDowngradedToolCallText; openclawVersion:
   // the OpenClaw release a function reproduces (absent: setOpenClawVersion's default)
-  specialTokens: { codeAware: boolean, openclawVersion: OPENCLAW_VERSION },
+  scrubber: { codeAware: boolean, openclawVersion: OPENCLAW_VERSION },
   toolCallXml: { stripFunctionResponseAfterPluralToolCalls: boolean, stripFunctionCallsXmlPayloads: boolean },
   // stripReasoningTagsFromText / stripThinkingTagsFromText beyond mode and trim (checked in js/scrub.js)
   reasoningTags: { openclawVersion: OPENCLAW_VERSION, scope: oneOf('all', 'leading'), recoverUnclosed: boolean },

@@ -28,13 +28,13 @@ function call(fn, args) {
 
 function stripMinimaxToolCallXml(text, options) {
   expectString(text, 'text')
-  const { codeAware } = pick(options, OPTIONS.scrubber, 'options')
-  return call(native.stripMinimaxToolCallXmlNative, [text, codeAware !== false]) ?? text
+  const { codeAware, openclawVersion } = pick(options, OPTIONS.scrubber, 'options')
+  return call(native.stripMinimaxToolCallXmlNative, [text, codeAware !== false, openclawVersion]) ?? text
 }
 
 function stripModelSpecialTokens(text, options) {
   expectString(text, 'text')
-  const { codeAware, openclawVersion } = pick(options, OPTIONS.specialTokens, 'options')
+  const { codeAware, openclawVersion } = pick(options, OPTIONS.scrubber, 'options')
   return call(native.stripModelSpecialTokensNative, [text, codeAware !== false, openclawVersion]) ?? text
 }
 
@@ -71,8 +71,8 @@ function getOpenClawVersion() {
 
 function stripDowngradedToolCallText(text, options) {
   expectString(text, 'text')
-  const { codeAware } = pick(options, OPTIONS.scrubber, 'options')
-  return call(native.stripDowngradedToolCallTextNative, [text, codeAware !== false]) ?? text
+  const { codeAware, openclawVersion } = pick(options, OPTIONS.scrubber, 'options')
+  return call(native.stripDowngradedToolCallTextNative, [text, codeAware !== false, openclawVersion]) ?? text
 }
 
 const MODES = ['strict', 'preserve']

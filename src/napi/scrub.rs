@@ -82,9 +82,17 @@ fn spliced(
     Ok(Some(Either::B(Utf16String::from(result))))
 }
 
-/// `code_aware`: markup inside code is left as written (see js/scrub.js).
+/// `code_aware`: markup inside code is left as written (see js/scrub.js); `openclaw_version`: the
+/// release whose rule runs (absent: the process default).
 #[napi(catch_unwind, js_name = "stripMinimaxToolCallXmlNative")]
-pub fn strip_minimax_tool_call_xml(text: JsString, code_aware: bool) -> Result<Option<JsText>> {
+pub fn strip_minimax_tool_call_xml(
+    text: JsString,
+    code_aware: bool,
+    openclaw_version: Option<String>,
+) -> Result<Option<JsText>> {
+    if super::visible::version(openclaw_version.as_deref())? == OpenClawVersion::V2026_9_6 {
+        return super::visible::strip_minimax_tool_call_xml_2026_9_6(text);
+    }
     run_spliced(
         text,
         minimax_xml::PREFILTER,
@@ -127,9 +135,17 @@ pub fn strip_model_special_tokens(
     )
 }
 
-/// `code_aware`: markup inside code is left as written (see js/scrub.js).
+/// `code_aware`: markup inside code is left as written (see js/scrub.js); `openclaw_version`: the
+/// release whose rule runs (absent: the process default).
 #[napi(catch_unwind, js_name = "stripDowngradedToolCallTextNative")]
-pub fn strip_downgraded_tool_call_text(text: JsString, code_aware: bool) -> Result<Option<JsText>> {
+pub fn strip_downgraded_tool_call_text(
+    text: JsString,
+    code_aware: bool,
+    openclaw_version: Option<String>,
+) -> Result<Option<JsText>> {
+    if super::visible::version(openclaw_version.as_deref())? == OpenClawVersion::V2026_9_6 {
+        return super::visible::strip_downgraded_tool_call_text_2026_9_6(text);
+    }
     run_spliced(
         text,
         downgraded::PREFILTER,

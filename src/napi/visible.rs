@@ -5,7 +5,9 @@
 use super::text::{JsText, Text};
 use crate::openclaw::{self, OpenClawVersion};
 use crate::scrub::visible::reasoning::{self, Mode, Scope, Trim};
-use crate::scrub::visible::{legacy_bracket, memories, special_tokens, tool_call_xml, trace_lines};
+use crate::scrub::visible::{
+    downgraded, legacy_bracket, memories, minimax, special_tokens, tool_call_xml, trace_lines,
+};
 use napi::{Error, JsString, Result, Status};
 use napi_derive::napi;
 
@@ -49,6 +51,18 @@ fn run(
 /// 2026.9.6's `stripModelSpecialTokens` (the 2026.3.23 one is in [`super::scrub`]).
 pub fn strip_model_special_tokens_2026_9_6(text: JsString) -> Result<Option<JsText>> {
     run(text, special_tokens::strip_model_special_tokens)
+}
+
+/// 2026.9.6's `stripMinimaxToolCallXml` (the 2026.3.23 one is in [`super::scrub`]).
+pub fn strip_minimax_tool_call_xml_2026_9_6(text: JsString) -> Result<Option<JsText>> {
+    run(text, minimax::strip_minimax_tool_call_xml)
+}
+
+/// 2026.9.6's `stripDowngradedToolCallText` (the 2026.3.23 one is in [`super::scrub`]).
+pub fn strip_downgraded_tool_call_text_2026_9_6(text: JsString) -> Result<Option<JsText>> {
+    run(text, |t| {
+        downgraded::strip_downgraded_tool_call_text(t, false)
+    })
 }
 
 #[napi(catch_unwind, js_name = "stripRelevantMemoriesTagsNative")]

@@ -18,6 +18,8 @@ use markdown::{Constructs, ParseOptions};
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MarkdownCode {
     regions: Vec<Range<usize>>,
+    /// Per region: a code block (fenced or indented), not a code span.
+    blocks: Vec<bool>,
 }
 
 impl MarkdownCode {
@@ -46,20 +48,21 @@ impl MarkdownCode {
         let Ok(tree) = markdown::to_mdast(text, &options) else {
             return MarkdownCode::default();
         };
-        let mut regions = Vec::new();
+        let mut found = Vec::new();
         let mut pending = vec![&tree];
         while let Some(node) = pending.pop() {
             if matches!(node, Node::Code(_) | Node::InlineCode(_)) {
                 if let Some(p) = node.position() {
-                    regions.push(p.start.offset..p.end.offset);
+                    found.push((p.start.offset..p.end.offset, matches!(node, Node::Code(_))));
                 }
             }
             if let Some(children) = node.children() {
                 pending.extend(children.iter().rev());
             }
         }
-        regions.sort_by_key(|r| r.start);
-        MarkdownCode { regions }
+        found.sort_by_key(|(r, _)| r.start);
+        let (regions, blocks) = found.into_iter().unzip();
+        MarkdownCode { regions, blocks }
     }
 
     /// The regions, sorted by start.
@@ -71,6 +74,15 @@ impl MarkdownCode {
     pub fn contains(&self, pos: usize) -> bool {
         let i = self.regions.partition_point(|r| r.end <= pos);
         self.regions.get(i).is_some_and(|r| r.start <= pos)
+    }
+
+    /// The code block (not span) that holds byte `pos`, if any.
+    pub fn block_at(&self, pos: usize) -> Option<Range<usize>> {
+        self.regions
+            .iter()
+            .zip(&self.blocks)
+            .find(|(r, &block)| block && r.start <= pos && pos < r.end)
+            .map(|(r, _)| r.clone())
     }
 
     /// Whether `range` overlaps a region.

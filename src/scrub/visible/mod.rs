@@ -7,11 +7,14 @@
 //! Which release a caller gets is chosen with [`crate::openclaw::OpenClawVersion`]: the
 //! scrubbers that exist in both releases dispatch on it, the new ones are 2026.9.6 only.
 
+pub mod downgraded;
 pub mod final_tags;
 pub mod legacy_bracket;
 pub mod markdown_code;
 pub mod memories;
+pub mod minimax;
 pub mod reasoning;
 pub mod special_tokens;
 pub mod tool_call_xml;
 pub mod trace_lines;
+pub mod trim;

@@ -157,9 +157,9 @@ fn parse_xml_tag(text: &str, start: usize) -> Option<XmlTag> {
     let content_start = i;
     let mut quotes = Quotes::new(text, content_start);
     let mut close_at = None;
-    for j in content_start..b.len() {
-        if (b[j] == b'<' || b[j] == b'>') && !quotes.inside(j) {
-            if b[j] == b'>' {
+    for (j, &c) in b.iter().enumerate().skip(content_start) {
+        if (c == b'<' || c == b'>') && !quotes.inside(j) {
+            if c == b'>' {
                 close_at = Some(j);
             }
             break;
