@@ -165,7 +165,7 @@ test('the 2026.9.6 reply scrubbers match openclaw 2026.9.6 (hand-written, reply 
     t.skip(why)
     return
   }
-  const sets = [['hand-written', HAND], ['reply table', replyTableInputs()], ['generated', generated(2500, 20260906)]]
+  const sets = [['hand-written', HAND], ['reply table', replyTableInputs()], ['generated', generated(700, 20260906)]]
   const texts = sets.flatMap(([, list]) => list)
   const calls = texts.flatMap((s) => SCRUBBERS.map(([name, , options]) => (options ? [name, s, options] : [name, s])))
   const theirs = await runOpenClaw96(calls)

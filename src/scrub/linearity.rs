@@ -39,3 +39,35 @@ fn every_scrubber_grows_linearly_on_adversarial_text() {
         });
     }
 }
+
+/// OpenClaw 2026.9.6's scrubbers ([`super::visible`]) on the same units plus their own markers.
+/// Not covered, because not linear (as in OpenClaw, whose algorithm they follow): many
+/// `[TOOL_CALL]` openers with no closing tag and no call payload (each rescans to the end), and
+/// many `<function_calls>`/`<function_response>` openers with no closing tag.
+#[test]
+fn the_2026_9_6_scrubbers_grow_linearly_on_adversarial_text() {
+    use super::visible::{
+        downgraded as d, legacy_bracket as l, memories as m, minimax as x, reasoning as r,
+        special_tokens as s, tool_call_xml as t, trace_lines as tr,
+    };
+    let extra = [
+        "<relevant-memories></relevant-memories><relevant-memories>",
+        "🛠️ Exec: ls\n```\n",
+        "<tool_call>{\"a\":\"</tool_call><function name=\"f\">{",
+        "<think><internal></think></think>x",
+        "[TOOL_CALL]{tool => \"x\", args => {}}[/TOOL_CALL] ",
+    ];
+    for unit in UNITS.iter().chain(&extra) {
+        assert_linear("2026.9.6 scrubbers", unit, &|text| {
+            let n = s::strip_model_special_tokens(text).len()
+                + m::strip_relevant_memories_tags(text).len()
+                + tr::strip_trace_lines(text).len()
+                + x::strip_minimax_tool_call_xml(text).len()
+                + d::strip_downgraded_tool_call_text(text, false).len()
+                + t::strip_tool_call_xml(text, true, false).len()
+                + r::strip_reasoning_tags(text, r::Options::default()).len()
+                + l::strip_legacy_bracket_blocks(text).len();
+            assert!(n <= 8 * text.len());
+        });
+    }
+}

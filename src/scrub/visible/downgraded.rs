@@ -4,7 +4,9 @@
 //! `Arguments: {…}`, `[Tool Result for ID …]`, `[Historical context: …]`), and models copy that
 //! text into replies. What changed from 2026.3.23 ([`crate::scrub::downgraded`]): markers in
 //! Markdown code (CommonMark) stay, a removed call at the start of a line takes its line break
-//! with it, and the final trim keeps a leading code block's indentation ([`super::trim`]).
+//! with it, and the final trim keeps a leading code block's indentation ([`super::trim`]). As in
+//! the 2026.3.23 port, unclosed `Arguments: {` values stop being scanned once a few passes over
+//! the text are spent (OpenClaw rescans the rest of the text for each: quadratic).
 
 use std::borrow::Cow;
 use std::sync::LazyLock;
@@ -12,6 +14,9 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::markdown_code::LazyCode;
+use super::text::{line_break, skip_blank};
+use crate::response::scan::Budget;
+use crate::scrub::downgraded::consume_jsonish;
 use super::trim::trim_preserving_code;
 
 static QUICK: LazyLock<Regex> = LazyLock::new(|| {
@@ -24,68 +29,11 @@ static RESULT_HEAD: LazyLock<Regex> =
 static HISTORY: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i-u:\[Historical context:)[^\]]*\]\n?").expect("static regex"));
 
-fn skip_blank(b: &[u8], mut i: usize) -> usize {
-    while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {
-        i += 1;
-    }
-    i
-}
-
-fn line_break(b: &[u8], i: usize) -> Option<usize> {
-    match b.get(i) {
-        Some(b'\r') => Some(if b.get(i + 1) == Some(&b'\n') {
-            i + 2
-        } else {
-            i + 1
-        }),
-        Some(b'\n') => Some(i + 1),
-        _ => None,
-    }
-}
-
-/// The end of an `Arguments:` value at `start`: balanced JSON, a string, or the rest of the line.
-fn jsonish_end(b: &[u8], start: usize) -> Option<usize> {
-    let mut i = start;
-    while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\r' | b'\n') {
-        i += 1;
-    }
-    let &open = b.get(i)?;
-    if !matches!(open, b'{' | b'[' | b'"') {
-        while i < b.len() && b[i] != b'\n' && b[i] != b'\r' {
-            i += 1;
-        }
-        return Some(i);
-    }
-    let mut depth = usize::from(open != b'"');
-    let mut in_string = open == b'"';
-    let mut escaped = false;
-    for (j, &c) in b.iter().enumerate().skip(i + 1) {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if c == b'\\' {
-                escaped = true;
-            } else if c == b'"' {
-                in_string = false;
-            }
-        } else if c == b'"' {
-            in_string = true;
-        } else if c == b'{' || c == b'[' {
-            depth += 1;
-        } else if c == b'}' || c == b']' {
-            depth = depth.saturating_sub(1);
-        }
-        if !in_string && depth == 0 {
-            return Some(j + 1);
-        }
-    }
-    None
-}
-
 /// `[Tool Call: …]` markers with their arguments.
 fn strip_calls(input: &str) -> Cow<'_, str> {
     let b = input.as_bytes();
     let mut code = LazyCode::new(input);
+    let mut budget = Budget::for_text(input);
     let mut out = String::new();
     let mut cursor = 0;
     let mut changed = false;
@@ -105,7 +53,7 @@ fn strip_calls(input: &str) -> Cow<'_, str> {
             if b.get(i) == Some(&b' ') {
                 i += 1;
             }
-            i = jsonish_end(b, i).unwrap_or(i);
+            i = consume_jsonish(b, i, &mut budget).unwrap_or(i);
         }
         if out.is_empty() || out.ends_with('\n') || out.ends_with('\r') {
             i = line_break(b, i).unwrap_or(i);

@@ -15,6 +15,7 @@ pub mod memories;
 pub mod minimax;
 pub mod reasoning;
 pub mod special_tokens;
+mod text;
 pub mod tool_call_xml;
 pub mod trace_lines;
 pub mod trim;

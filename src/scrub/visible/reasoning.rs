@@ -18,6 +18,7 @@ use std::borrow::Cow;
 
 use super::final_tags::{has_final_tags, strip_final_tags};
 use super::markdown_code::MarkdownCode;
+use super::text::skip_ws;
 use crate::js_text::{is_js_whitespace, js_trim};
 
 /// The tag names, lower case.
@@ -106,16 +107,10 @@ fn parse_tag(text: &str, start: usize) -> Result<Tag, usize> {
     let b = text.as_bytes();
     let invalid =
         || Err(memchr::memchr(b'<', &b[start + 1..]).map_or(text.len(), |i| start + 1 + i));
-    let skip_ws = |mut i: usize| {
-        while let Some(c) = text[i..].chars().next().filter(|&c| is_js_whitespace(c)) {
-            i += c.len_utf8();
-        }
-        i
-    };
-    let mut i = skip_ws(start + 1);
+    let mut i = skip_ws(text, start + 1);
     let close = b.get(i) == Some(&b'/');
     if close {
-        i = skip_ws(i + 1);
+        i = skip_ws(text, i + 1);
     }
     let name_start = i;
     while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b':') {

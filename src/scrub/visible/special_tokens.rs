@@ -14,10 +14,18 @@ use super::markdown_code::MarkdownCode;
 
 static TOKEN: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"<[|｜][^|｜]*[|｜]>").expect("static regex"));
+/// A letter, mark or digit: the last character before a token.
 static WORD_END: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"[\p{L}\p{M}\p{N}]\z").expect("static regex"));
+    LazyLock::new(|| Regex::new(r"\A[\p{L}\p{M}\p{N}]\z").expect("static regex"));
+/// A letter or digit: the first character after it.
 static WORD_START: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\A[\p{L}\p{N}]").expect("static regex"));
+    LazyLock::new(|| Regex::new(r"\A[\p{L}\p{N}]\z").expect("static regex"));
+
+/// Whether the first character of `s` (its last when `last`) matches `re`.
+fn char_is(re: &Regex, s: &str, last: bool) -> bool {
+    let c = if last { s.chars().next_back() } else { s.chars().next() };
+    c.is_some_and(|c| re.is_match(c.encode_utf8(&mut [0; 4])))
+}
 
 /// The text without model control tokens outside code; borrowed when nothing changed.
 ///
@@ -40,7 +48,7 @@ pub fn strip_model_special_tokens(text: &str) -> Cow<'_, str> {
             out.push_str(m.as_str());
         } else {
             changed = true;
-            if WORD_END.is_match(&out) && WORD_START.is_match(&text[m.end()..]) {
+            if char_is(&WORD_END, &out, true) && char_is(&WORD_START, &text[m.end()..], false) {
                 out.push(' ');
             }
         }

@@ -13,6 +13,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::markdown_code::MarkdownCode;
+use super::text::{line_break, skip_blank, skip_ws};
 use crate::js_text::{is_js_whitespace, JS_WHITESPACE_CLASS as WS};
 
 /// JavaScript's `\S` as a negated class body (without the brackets).
@@ -110,20 +111,6 @@ struct XmlTag {
     self_closing: bool,
     name: String,
     truncated: bool,
-}
-
-fn skip_ws(text: &str, mut i: usize) -> usize {
-    while let Some(c) = text[i..].chars().next().filter(|&c| is_js_whitespace(c)) {
-        i += c.len_utf8();
-    }
-    i
-}
-
-fn skip_blank(b: &[u8], mut i: usize) -> usize {
-    while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {
-        i += 1;
-    }
-    i
 }
 
 /// OpenClaw's `parseXmlTagAt`.
@@ -523,7 +510,7 @@ fn unwrap_parameters(text: &str) -> Cow<'_, str> {
                 last = tag.end;
                 changed = true;
                 if line_start_at(b, idx) {
-                    if let Some(after) = consume_line_break(b, last) {
+                    if let Some(after) = line_break(b, last) {
                         last = after;
                         trim = true;
                     }
@@ -537,18 +524,6 @@ fn unwrap_parameters(text: &str) -> Cow<'_, str> {
     }
     out.push_str(&text[last..]);
     Cow::Owned(out)
-}
-
-fn consume_line_break(b: &[u8], i: usize) -> Option<usize> {
-    match b.get(i) {
-        Some(b'\r') => Some(if b.get(i + 1) == Some(&b'\n') {
-            i + 2
-        } else {
-            i + 1
-        }),
-        Some(b'\n') => Some(i + 1),
-        _ => None,
-    }
 }
 
 fn trim_line_break_before(b: &[u8], start: usize, end: usize) -> usize {
