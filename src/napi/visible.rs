@@ -35,11 +35,17 @@ pub fn get_openclaw_version() -> String {
     openclaw::default_version().as_str().to_string()
 }
 
+/// Runs `f` on the text; `None` when it changed nothing, or (before any transcoding) when none of
+/// the `needs` bytes occurs (each rule removes nothing without one; empty: no such test).
 fn run(
     text: JsString,
+    needs: &[u8],
     f: impl FnOnce(&str) -> std::borrow::Cow<'_, str>,
 ) -> Result<Option<JsText>> {
     let raw = Text::read(text)?;
+    if !needs.is_empty() && !raw.contains_any(needs) {
+        return Ok(None);
+    }
     let t = raw.decode();
     let input = t.as_str();
     match f(input) {
@@ -50,34 +56,34 @@ fn run(
 
 /// 2026.9.6's `stripModelSpecialTokens` (the 2026.3.23 one is in [`super::scrub`]).
 pub fn strip_model_special_tokens_2026_9_6(text: JsString) -> Result<Option<JsText>> {
-    run(text, special_tokens::strip_model_special_tokens)
+    run(text, b"<", special_tokens::strip_model_special_tokens)
 }
 
 /// 2026.9.6's `stripMinimaxToolCallXml` (the 2026.3.23 one is in [`super::scrub`]).
 pub fn strip_minimax_tool_call_xml_2026_9_6(text: JsString) -> Result<Option<JsText>> {
-    run(text, minimax::strip_minimax_tool_call_xml)
+    run(text, b"<:", minimax::strip_minimax_tool_call_xml)
 }
 
 /// 2026.9.6's `stripDowngradedToolCallText` (the 2026.3.23 one is in [`super::scrub`]).
 pub fn strip_downgraded_tool_call_text_2026_9_6(text: JsString) -> Result<Option<JsText>> {
-    run(text, |t| {
+    run(text, b"[", |t| {
         downgraded::strip_downgraded_tool_call_text(t, false)
     })
 }
 
 #[napi(catch_unwind, js_name = "stripRelevantMemoriesTagsNative")]
 pub fn strip_relevant_memories_tags(text: JsString) -> Result<Option<JsText>> {
-    run(text, memories::strip_relevant_memories_tags)
+    run(text, b"<", memories::strip_relevant_memories_tags)
 }
 
 #[napi(catch_unwind, js_name = "stripAssistantInternalTraceLinesNative")]
 pub fn strip_assistant_internal_trace_lines(text: JsString) -> Result<Option<JsText>> {
-    run(text, trace_lines::strip_trace_lines)
+    run(text, b"", trace_lines::strip_trace_lines)
 }
 
 #[napi(catch_unwind, js_name = "stripLegacyBracketToolCallBlocksNative")]
 pub fn strip_legacy_bracket_tool_call_blocks(text: JsString) -> Result<Option<JsText>> {
-    run(text, legacy_bracket::strip_legacy_bracket_blocks)
+    run(text, b"[", legacy_bracket::strip_legacy_bracket_blocks)
 }
 
 /// 2026.9.6's `stripReasoningTagsFromText` (js/scrub.js checked the option values).
@@ -113,7 +119,7 @@ pub fn strip_reasoning_tags_2026_9_6(
         },
         recover_unclosed: recover_unclosed.unwrap_or(true),
     };
-    run(text, |t| reasoning::strip_reasoning_tags(t, options))
+    run(text, b"<", |t| reasoning::strip_reasoning_tags(t, options))
 }
 
 /// `response_after_plural` / `plural_payloads`: see [`tool_call_xml::strip_tool_call_xml`].
@@ -123,7 +129,7 @@ pub fn strip_tool_call_xml_tags(
     response_after_plural: bool,
     plural_payloads: bool,
 ) -> Result<Option<JsText>> {
-    run(text, |t| {
+    run(text, b"<", |t| {
         tool_call_xml::strip_tool_call_xml(t, response_after_plural, plural_payloads)
     })
 }

@@ -15,9 +15,9 @@ use regex::Regex;
 
 use super::markdown_code::LazyCode;
 use super::text::{line_break, skip_blank};
+use super::trim::trim_preserving_code;
 use crate::response::scan::Budget;
 use crate::scrub::downgraded::consume_jsonish;
-use super::trim::trim_preserving_code;
 
 static QUICK: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i-u:\[Tool (?:Call|Result)|\[Historical context)").expect("static regex")
@@ -157,9 +157,11 @@ mod tests {
             s("a\n[Tool Call: f (ID: 1)]\nArguments: {\"x\":[1,{}]}\nb"),
             "a\nb"
         );
+        // The call goes first; the result's body then runs to the end (no `[Tool ` follows).
+        assert_eq!(s("[Tool Result for ID 1]\nok\n\n[Tool Call: g]\n结果"), "");
         assert_eq!(
-            s("[Tool Result for ID 1]\nok\n\n[Tool Call: g]\n结果"),
-            "结果"
+            s("[Tool Result for ID 1]\nok\n[Tool Note]\n结果"),
+            "[Tool Note]\n结果"
         );
         assert_eq!(s("[Historical context: earlier]\n继续"), "继续");
     }

@@ -112,7 +112,7 @@ mod tests {
 
     #[test]
     fn code_stays() {
-        let t = "`<minimax:tool_call>` and ```\n<invoke name=\"x\"></invoke>\n```";
+        let t = "`<minimax:tool_call>` and\n```\n<invoke name=\"x\"></invoke>\n```";
         assert!(matches!(strip_minimax_tool_call_xml(t), Cow::Borrowed(_)));
     }
 }

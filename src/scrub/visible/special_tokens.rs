@@ -23,7 +23,11 @@ static WORD_START: LazyLock<Regex> =
 
 /// Whether the first character of `s` (its last when `last`) matches `re`.
 fn char_is(re: &Regex, s: &str, last: bool) -> bool {
-    let c = if last { s.chars().next_back() } else { s.chars().next() };
+    let c = if last {
+        s.chars().next_back()
+    } else {
+        s.chars().next()
+    };
     c.is_some_and(|c| re.is_match(c.encode_utf8(&mut [0; 4])))
 }
 

@@ -22,7 +22,11 @@ pub fn skip_blank(b: &[u8], mut i: usize) -> usize {
 /// The position after a line break (`\r\n`, `\n` or `\r`) at `i`, if one is there.
 pub fn line_break(b: &[u8], i: usize) -> Option<usize> {
     match b.get(i) {
-        Some(b'\r') => Some(if b.get(i + 1) == Some(&b'\n') { i + 2 } else { i + 1 }),
+        Some(b'\r') => Some(if b.get(i + 1) == Some(&b'\n') {
+            i + 2
+        } else {
+            i + 1
+        }),
         Some(b'\n') => Some(i + 1),
         _ => None,
     }
