@@ -1163,6 +1163,17 @@ export interface ReasoningTagOptions {
    * `false`: OpenClaw's exact bytes (every tag outside OpenClaw's code regions).
    */
   codeAware?: boolean
+  /**
+   * The release whose rule runs (default: {@link getOpenClawVersion}). `'2026.9.6'`: fourteen tag
+   * names (`reasoning`, `internal`, `antml:*`, `mm:*` added), nesting, text before a stray closing
+   * tag dropped, an unclosed opening tag with nothing visible before it shown (strict mode),
+   * `<internal>` hidden in every mode, code found by a CommonMark parse, `<final>` parsed strictly.
+   */
+  openclawVersion?: OpenClawVersion
+  /** 2026.9.6 only: `'all'` (default) or `'leading'` (only the reasoning before the first visible text goes). */
+  scope?: 'all' | 'leading'
+  /** 2026.9.6 only: `false` hides an unclosed block even when nothing is visible before it (for partial, still-streaming text). Default `true`. */
+  recoverUnclosed?: boolean
 }
 
 /** Options of {@link stripMinimaxToolCallXml}, {@link stripModelSpecialTokens} and {@link stripDowngradedToolCallText}. */
@@ -1172,25 +1183,96 @@ export interface ScrubberOptions {
    * them for reasoning tags) is left as written. `false`: OpenClaw's exact bytes, code or not.
    */
   codeAware?: boolean
+  /**
+   * The release whose rule runs (default: {@link getOpenClawVersion}). `'2026.9.6'` protects code
+   * as OpenClaw 2026.9.6 does (a CommonMark parse) and ignores `codeAware`.
+   */
+  openclawVersion?: OpenClawVersion
 }
 
 /**
  * OpenClaw's `stripMinimaxToolCallXml`: when the text mentions `minimax:tool_call` (any case),
  * removes every `<invoke …>…</invoke>` block (an unclosed one stays) and every
  * `<minimax:tool_call>` / `</minimax:tool_call>` tag, outside code (see {@link ScrubberOptions}).
+ * With `openclawVersion: '2026.9.6'`, MiniMax's transport envelope (`]<]minimax[>[<tool_call>…`)
+ * is decoded first, and code is found by a CommonMark parse.
  * No trimming. Returns the same string when nothing changes.
  * @throws TypeError when `text` is not a string or `options.codeAware` not a boolean.
  */
 export declare function stripMinimaxToolCallXml(text: string, options?: ScrubberOptions): string
 
 /**
- * OpenClaw's `stripModelSpecialTokens`: every leaked control token `<|…|>` (ASCII or full-width
- * `｜` pipes, e.g. `<|assistant|>`, `<｜begin▁of▁sentence｜>`) becomes a space; then, if any was
- * found, runs of spaces collapse to one and the text is trimmed. Tokens inside code are kept
- * (see {@link ScrubberOptions}).
- * @throws TypeError when `text` is not a string or `options.codeAware` not a boolean.
+ * An OpenClaw release whose behaviour a function reproduces: `'2026.3.23'` (openclaw 2026.3.23-2)
+ * or `'2026.9.6'`. A function that takes `openclawVersion` uses {@link setOpenClawVersion}'s
+ * default when the call names none.
+ */
+export type OpenClawVersion = '2026.3.23' | '2026.9.6'
+
+/**
+ * Sets the release every call that names no `openclawVersion` reproduces, for the whole process
+ * (every worker thread included). The default is `'2026.3.23'`.
+ * @throws TypeError when `version` is not one of {@link OpenClawVersion}.
+ */
+export declare function setOpenClawVersion(version: OpenClawVersion): void
+
+/** The release calls that name no `openclawVersion` reproduce (see {@link setOpenClawVersion}). */
+export declare function getOpenClawVersion(): OpenClawVersion
+
+
+/**
+ * OpenClaw's `stripModelSpecialTokens`, for leaked control tokens `<|…|>` (ASCII or full-width
+ * `｜` pipes, e.g. `<|assistant|>`, `<｜begin▁of▁sentence｜>`). Tokens inside code are kept.
+ * - `'2026.3.23'`: each token becomes a space; then, if any was found, runs of spaces collapse
+ *   to one and the text is trimmed (see {@link ScrubberOptions} for `codeAware`).
+ * - `'2026.9.6'`: each token is removed; a space is put back only between two words
+ *   (`好的<|im_end|>，` → `好的，`, `done<|end|>next` → `done next`); nothing is trimmed.
+ * @throws TypeError when `text` is not a string, `options.codeAware` not a boolean or
+ * `options.openclawVersion` not one of {@link OpenClawVersion}.
  */
 export declare function stripModelSpecialTokens(text: string, options?: ScrubberOptions): string
+
+/**
+ * OpenClaw 2026.9.6's `stripRelevantMemoriesTags`: removes `<relevant-memories>…</relevant-memories>`
+ * blocks (recalled memories a model echoes; any case, `-` or `_`, attributes allowed) outside
+ * Markdown code. An unclosed block hides the rest of the text; a stray closing tag goes alone.
+ * @throws TypeError when `text` is not a string.
+ */
+export declare function stripRelevantMemoriesTags(text: string): string
+
+/**
+ * OpenClaw 2026.9.6's `stripAssistantInternalTraceLines`: removes whole lines of tool progress a
+ * model repeats (`🛠️ Exec: ls`, `📖 Read: a.md`, `⚠️ 🛠️ Exec failed (exit 1)`, `tool_call: …`),
+ * with their line break, outside Markdown code.
+ * @throws TypeError when `text` is not a string.
+ */
+export declare function stripAssistantInternalTraceLines(text: string): string
+
+/**
+ * OpenClaw 2026.9.6's `stripLegacyBracketToolCallBlocks`: removes
+ * `[TOOL_CALL]{tool => "name", args => …}[/TOOL_CALL]` and `[TOOL_RESULT]…[/TOOL_RESULT]` blocks
+ * whose payload looks like a call or a result (an unclosed one runs to the end), outside Markdown code.
+ * @throws TypeError when `text` is not a string.
+ */
+export declare function stripLegacyBracketToolCallBlocks(text: string): string
+
+/** Options of {@link stripToolCallXmlTags} (OpenClaw's own names). */
+export interface ToolCallXmlOptions {
+  /** A `<function_calls>`/`<tool_calls>` block followed by a `<function_response>` is read like a `<tool_call>` (OpenClaw's delivery replies do this). Default `false`. */
+  stripFunctionResponseAfterPluralToolCalls?: boolean
+  /** Every `<function_calls>`/`<tool_calls>` block is read like a `<tool_call>` (OpenClaw's tool-progress text). Default `false`: only one with a JSON payload goes. */
+  stripFunctionCallsXmlPayloads?: boolean
+}
+
+/**
+ * OpenClaw 2026.9.6's `stripToolCallXmlTags`: removes tool calls written as XML:
+ * `<tool_call>{json}</tool_call>`, `<function_call>`, `<function name="x">` at the start of a line
+ * or sentence, namespaced `invoke` blocks, `<function_response>` echoes on their own line, stray
+ * closers, when the payload starts like a call (JSON or a nested call tag; a truncated block runs
+ * to the end); then unwraps standalone `<parameter>` tags. A tag followed by prose stays, and so
+ * do tags in Markdown code.
+ * @throws TypeError when `text` is not a string or an option not a boolean.
+ */
+export declare function stripToolCallXmlTags(text: string, options?: ToolCallXmlOptions): string
 
 /**
  * OpenClaw's `stripDowngradedToolCallText`: removes Gemini's downgraded history text —
@@ -1198,6 +1280,8 @@ export declare function stripModelSpecialTokens(text: string, options?: Scrubber
  * of the line), `[Tool Result for ID …]` markers with the text after them up to the next
  * `[Tool ` marker or the end, and `[Historical context: …]` markers — then trims. Markers inside
  * code are kept (see {@link ScrubberOptions}). Text without such a marker is returned as it is.
+ * With `openclawVersion: '2026.9.6'`, a call removed at the start of a line takes its line break,
+ * code is found by a CommonMark parse, and the trim keeps a leading code block's indentation.
  * @throws TypeError when `text` is not a string or `options.codeAware` not a boolean.
  */
 export declare function stripDowngradedToolCallText(text: string, options?: ScrubberOptions): string

@@ -15,7 +15,7 @@
 // Used by every benchmark and by __test__/openclaw-parity.spec.mjs. Install the reference with
 // `sh scripts/install-reference.sh` (npm, pinned by benchmark/package-lock.json; cached in
 // benchmark/node_modules, which git ignores).
-import { existsSync, readFileSync, readdirSync, realpathSync } from 'node:fs'
+import { existsSync, readFileSync, readdirSync, realpathSync, writeFileSync } from 'node:fs'
 import { join, dirname } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
@@ -33,9 +33,13 @@ export function installHint(version = DEFAULT_VERSION) {
 export function findOpenClaw(version = DEFAULT_VERSION) {
   const candidates = []
   if (process.env.OPENCLAW_DIR) candidates.push(process.env.OPENCLAW_DIR)
-  // benchmark/package.json installs the default version as `openclaw`, others under an alias
-  // (`"openclaw-2026.9.6": "npm:openclaw@2026.9.6"`).
-  candidates.push(join(HERE, 'node_modules', 'openclaw'), join(HERE, 'node_modules', `openclaw-${version}`))
+  // benchmark/package.json installs the default version as `openclaw`, benchmark/oc96/package.json
+  // 2026.9.6 (its own lockfile: it needs Node >= 24.16); others may sit under an alias.
+  candidates.push(
+    join(HERE, 'node_modules', 'openclaw'),
+    join(HERE, 'oc96', 'node_modules', 'openclaw'),
+    join(HERE, 'node_modules', `openclaw-${version}`),
+  )
   for (const dir of candidates) {
     const pkg = join(dir, 'package.json')
     if (!existsSync(pkg)) continue
@@ -51,17 +55,17 @@ export function findOpenClaw(version = DEFAULT_VERSION) {
 }
 
 /**
- * The names `src` binds at its top level: defined there (function, class, const/let/var) or
- * imported from another chunk (`import { x as name }`); either can be exported again.
+ * The names `src` binds at its top level: defined there (function, class, const/let/var) or, unless
+ * `definedOnly`, imported from another chunk (`import { x as name }`); either can be exported again.
  */
-function topLevelBindings(src, names) {
+function topLevelBindings(src, names, definedOnly) {
   const found = []
   for (const name of names) {
     if (!src.includes(name)) continue
     const n = name.replace(/\$/g, '\\$')
     const defined = new RegExp(`^(?:async function\\*? |function\\*? |class |const |let |var )${n}\\b`, 'm')
     const imported = new RegExp(`^import \\{(?:[^}\\n]*,)?\\s*(?:[\\w$]+ as )?${n}\\s*[,}]`, 'm')
-    if (defined.test(src) || imported.test(src)) found.push(name)
+    if (defined.test(src) || (!definedOnly && imported.test(src))) found.push(name)
   }
   return found
 }
@@ -77,8 +81,62 @@ export const NAMES = [
   'stripReasoningTagsFromText', 'stripMinimaxToolCallXml', 'stripModelSpecialTokens', 'stripDowngradedToolCallText',
 ]
 
+/**
+ * The same for openclaw 2026.9.6 (Node >= 24.16): the reply chain (`sanitizeAssistantVisibleText`
+ * runs the delivery filters, `sanitizeUserFacingText` the user-facing ones) and its scrubbers, the
+ * CommonMark code-region finder every scrubber protects code with, and the transcript pass.
+ */
+export const NAMES_2026_9_6 = [
+  'sanitizeAssistantVisibleText', 'sanitizeUserFacingText', 'stripModelSpecialTokens', 'stripRelevantMemoriesTags',
+  'stripAssistantInternalTraceLines', 'stripLegacyBracketToolCallBlocks', 'stripToolCallXmlTags', 'stripMinimaxToolCallXml',
+  'stripDowngradedToolCallText', 'stripReasoningTagsFromText', 'stripFinalTags', 'stripPlainTextToolCallBlocks', 'findCodeRegions',
+  'sanitizeSessionHistory', 'resolveTranscriptPolicy',
+]
+
 let registered = null
 const loaded = new Map()
+
+/**
+ * Which dist chunk defines each of `names`: `Map(url -> [name])`. Finding them reads every chunk
+ * (2026.9.6 has 7,297: ~20 s on this machine), so the answer is kept beside the installed package
+ * (`.chunk-index.json` in the cache folder scripts/install-reference.sh made; the dist never
+ * changes under it) and read back on later loads.
+ */
+function chunksDefining(dir, names) {
+  const index = join(dir, '..', '..', '.chunk-index.json')
+  const key = names.join(',')
+  let known = {}
+  try {
+    known = JSON.parse(readFileSync(index, 'utf8'))
+  } catch {
+    // No index yet (or unreadable): build it.
+  }
+  if (known[key]) return new Map(Object.entries(known[key]).map(([f, n]) => [pathToFileURL(join(dir, 'dist', f)).href, n]))
+  const dist = join(dir, 'dist')
+  // 2026.3.23-2 ships .js chunks, 2026.9.6 .mjs ones.
+  const files = readdirSync(dist).filter((f) => f.endsWith('.js') || f.endsWith('.mjs'))
+  files.sort((a, b) => Number(b.startsWith('pi-embedded-')) - Number(a.startsWith('pi-embedded-')) || (a < b ? -1 : 1))
+  // The chunk that defines a name first: one that only imports it may pull in far more (in
+  // 2026.9.6 the agent runner imports sanitizeUserFacingText: 25 s to load instead of 3).
+  const found = {}
+  let missing = names.slice()
+  for (const definedOnly of [true, false]) {
+    for (const f of files) {
+      if (missing.length === 0) break
+      const src = readFileSync(join(dist, f), 'utf8')
+      const here = topLevelBindings(src, missing, definedOnly)
+      if (here.length === 0) continue
+      found[f] = [...(found[f] ?? []), ...here]
+      missing = missing.filter((n) => !here.includes(n))
+    }
+  }
+  try {
+    writeFileSync(index, JSON.stringify({ ...known, [key]: found }))
+  } catch {
+    // A read-only cache only costs the scan again next time.
+  }
+  return new Map(Object.entries(found).map(([f, n]) => [pathToFileURL(join(dist, f)).href, n]))
+}
 
 /**
  * OpenClaw's internal functions `names` from the installed `openclaw@version`:
@@ -91,19 +149,7 @@ export async function loadOpenClaw({ version = DEFAULT_VERSION, names = NAMES } 
   if (dir === null) return null
   const key = `${dir}\0${names.join(',')}`
   if (loaded.has(key)) return loaded.get(key)
-  const dist = join(dir, 'dist')
-  const files = readdirSync(dist).filter((f) => f.endsWith('.js'))
-  files.sort((a, b) => Number(b.startsWith('pi-embedded-')) - Number(a.startsWith('pi-embedded-')) || (a < b ? -1 : 1))
-  const byFile = new Map()
-  let missing = names.slice()
-  for (const f of files) {
-    if (missing.length === 0) break
-    const src = readFileSync(join(dist, f), 'utf8')
-    const here = topLevelBindings(src, missing)
-    if (here.length === 0) continue
-    byFile.set(pathToFileURL(join(dist, f)).href, here)
-    missing = missing.filter((n) => !here.includes(n))
-  }
+  const byFile = chunksDefining(dir, names)
   if (registered === null) {
     const { register } = await import('node:module')
     const { port1, port2 } = new MessageChannel()

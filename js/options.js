@@ -47,6 +47,9 @@ const oneOf = (...values) => {
     return v
   }
 }
+/** The OpenClaw releases whose behaviour the functions reproduce (src/openclaw.rs). */
+const OPENCLAW_VERSION = oneOf('2026.3.23', '2026.9.6')
+
 /** `null` is accepted as well (and sent as null: "none"). */
 const orNull = (type) => Object.assign((v, path) => (v === null ? null : type(v, path)), { schema: type.schema, map: type.map })
 
@@ -162,10 +165,19 @@ const OPTIONS = {
     enabled: orNull(boolean),
     providers: orNull(record(orNull(object({ stripToolCalls: orNull(boolean), stripThinkingTags: orNull(boolean) })))),
   },
-  // stripMinimaxToolCallXml, stripModelSpecialTokens, stripDowngradedToolCallText
-  scrubber: { codeAware: boolean },
+  // stripMinimaxToolCallXml, stripModelSpecialTokens, stripDowngradedToolCallText; openclawVersion:
+  // the OpenClaw release a function reproduces (absent: setOpenClawVersion's default)
+  scrubber: { codeAware: boolean, openclawVersion: OPENCLAW_VERSION },
+  toolCallXml: { stripFunctionResponseAfterPluralToolCalls: boolean, stripFunctionCallsXmlPayloads: boolean },
   // stripReasoningTagsFromText, stripThinkingTagsFromText
-  reasoningTags: { mode: oneOf('strict', 'preserve'), trim: oneOf('none', 'start', 'both'), codeAware: boolean },
+  reasoningTags: {
+    mode: oneOf('strict', 'preserve'),
+    trim: oneOf('none', 'start', 'both'),
+    codeAware: boolean,
+    openclawVersion: OPENCLAW_VERSION,
+    scope: oneOf('all', 'leading'),
+    recoverUnclosed: boolean,
+  },
   cleanResponse: {
     format: string,
     model: string,
@@ -209,4 +221,4 @@ function pick(options, schema, path) {
   return out
 }
 
-module.exports = { OPTIONS, pick, json }
+module.exports = { OPTIONS, OPENCLAW_VERSION, pick, json }

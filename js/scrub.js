@@ -5,7 +5,7 @@
 
 const native = require('../binding.js')
 const { describe, toJson } = require('./args.js')
-const { OPTIONS, pick } = require('./options.js')
+const { OPTIONS, OPENCLAW_VERSION, pick } = require('./options.js')
 
 function expectString(value, name) {
   if (typeof value !== 'string') throw new TypeError(`${name}: expected a string, got ${describe(value)}`)
@@ -28,25 +28,56 @@ function call(fn, args) {
 
 function stripMinimaxToolCallXml(text, options) {
   expectString(text, 'text')
-  const { codeAware } = pick(options, OPTIONS.scrubber, 'options')
-  return call(native.stripMinimaxToolCallXmlNative, [text, codeAware !== false]) ?? text
+  const { codeAware, openclawVersion } = pick(options, OPTIONS.scrubber, 'options')
+  return call(native.stripMinimaxToolCallXmlNative, [text, codeAware !== false, openclawVersion]) ?? text
 }
 
 function stripModelSpecialTokens(text, options) {
   expectString(text, 'text')
-  const { codeAware } = pick(options, OPTIONS.scrubber, 'options')
-  return call(native.stripModelSpecialTokensNative, [text, codeAware !== false]) ?? text
+  const { codeAware, openclawVersion } = pick(options, OPTIONS.scrubber, 'options')
+  return call(native.stripModelSpecialTokensNative, [text, codeAware !== false, openclawVersion]) ?? text
+}
+
+// OpenClaw 2026.9.6's new reply scrubbers (src/scrub/visible/).
+function stripRelevantMemoriesTags(text) {
+  expectString(text, 'text')
+  return call(native.stripRelevantMemoriesTagsNative, [text]) ?? text
+}
+
+function stripAssistantInternalTraceLines(text) {
+  expectString(text, 'text')
+  return call(native.stripAssistantInternalTraceLinesNative, [text]) ?? text
+}
+
+function stripToolCallXmlTags(text, options) {
+  expectString(text, 'text')
+  const o = pick(options, OPTIONS.toolCallXml, 'options')
+  return call(native.stripToolCallXmlTagsNative, [text, o.stripFunctionResponseAfterPluralToolCalls === true, o.stripFunctionCallsXmlPayloads === true]) ?? text
+}
+
+function stripLegacyBracketToolCallBlocks(text) {
+  expectString(text, 'text')
+  return call(native.stripLegacyBracketToolCallBlocksNative, [text]) ?? text
+}
+
+/** The release every function that takes `openclawVersion` reproduces when a call names none. */
+function setOpenClawVersion(version) {
+  call(native.setOpenClawVersionNative, [OPENCLAW_VERSION(version, 'version')])
+}
+
+function getOpenClawVersion() {
+  return native.getOpenClawVersionNative()
 }
 
 function stripDowngradedToolCallText(text, options) {
   expectString(text, 'text')
-  const { codeAware } = pick(options, OPTIONS.scrubber, 'options')
-  return call(native.stripDowngradedToolCallTextNative, [text, codeAware !== false]) ?? text
+  const { codeAware, openclawVersion } = pick(options, OPTIONS.scrubber, 'options')
+  return call(native.stripDowngradedToolCallTextNative, [text, codeAware !== false, openclawVersion]) ?? text
 }
 
 function reasoningOptions(options) {
-  const { mode, trim, codeAware } = pick(options, OPTIONS.reasoningTags, 'options')
-  return [mode, trim, codeAware !== false]
+  const { mode, trim, codeAware, openclawVersion, scope, recoverUnclosed } = pick(options, OPTIONS.reasoningTags, 'options')
+  return [mode, trim, codeAware !== false, openclawVersion, scope, recoverUnclosed]
 }
 
 function stripReasoningTagsFromText(text, options) {
@@ -117,6 +148,12 @@ function createResponseSanitizer(config) {
 module.exports = {
   stripMinimaxToolCallXml,
   stripModelSpecialTokens,
+  stripRelevantMemoriesTags,
+  stripAssistantInternalTraceLines,
+  stripLegacyBracketToolCallBlocks,
+  stripToolCallXmlTags,
+  setOpenClawVersion,
+  getOpenClawVersion,
   stripDowngradedToolCallText,
   stripThinkingTagsFromText,
   stripReasoningTagsFromText,

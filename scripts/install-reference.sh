@@ -1,32 +1,38 @@
 #!/usr/bin/env sh
-# Installs the reference implementations the parity spec and `npm run bench` compare with:
-# benchmark/ (openclaw, pinned in benchmark/package.json and benchmark/package-lock.json, beside
-# sharp) and benchmark/ai-sdk-peer/ (@ai-sdk-tool/parser, the AI SDK middleware benchmark/ai-sdk.mjs
-# compares with). Each goes to a cache outside the clone ($TH_CACHE, by default
-# ~/.cache/transcript-hygiene), one folder per lockfile, and its node_modules (git-ignored) links to
-# it: a fresh clone on the same machine (CI) installs nothing (the first openclaw install is
-# ~600 MB, minutes on a cold npm cache; the AI SDK peer ~26 MB, seconds).
+# Installs the reference implementations the parity specs and `npm run bench` compare with, one
+# lockfile per folder:
+#   benchmark/             openclaw 2026.3.23-2 (pinned in package.json + package-lock.json), beside sharp;
+#   benchmark/oc96/        openclaw 2026.9.6 (its own lockfile; it runs on Node >= 24.16 only);
+#   benchmark/ai-sdk-peer/ @ai-sdk-tool/parser, the AI SDK middleware benchmark/ai-sdk.mjs compares with.
+# Each goes to a cache outside the clone ($TH_CACHE, by default ~/.cache/transcript-hygiene), one
+# folder per lockfile (named by its checksum), and <folder>/node_modules (git-ignored) links to it:
+# a fresh clone on the same machine (CI) installs nothing (first installs: ~600 MB, ~650 MB and
+# ~26 MB, minutes on a cold npm cache).
 # Install scripts are skipped: nothing the benchmarks load needs a native build.
 set -eu
-root="${TH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/transcript-hygiene}"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+base="${TH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/transcript-hygiene}"
 
-# install DIR PREFIX: npm ci of DIR's lockfile into $root/PREFIX-<lockfile checksum>, linked as DIR/node_modules.
+# install FOLDER PREFIX: npm ci of FOLDER's lockfile into $base/PREFIX-<checksum>, linked as FOLDER/node_modules.
 install() {
-  dir="$1"
-  want=$(cksum < "$dir/package-lock.json" | cut -d' ' -f1)
-  cache="$root/$2-$want"
+  cd "$root/$1"
+  want=$(cksum < package-lock.json | cut -d' ' -f1)
+  cache="$base/$2-$want"
   if [ ! -f "$cache/.installed" ]; then
     rm -rf "$cache"
     mkdir -p "$cache"
-    cp "$dir/package.json" "$dir/package-lock.json" "$cache"/
+    cp package.json package-lock.json "$cache"/
     (cd "$cache" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
     touch "$cache/.installed"
   fi
-  if [ -d "$dir/node_modules" ] && [ ! -L "$dir/node_modules" ]; then rm -rf "$dir/node_modules"; fi
-  ln -sfn "$cache/node_modules" "$dir/node_modules"
+  if [ -d node_modules ] && [ ! -L node_modules ]; then rm -rf node_modules; fi
+  ln -sfn "$cache/node_modules" node_modules
+  echo "install-reference: $1: $3 $(node -p "require('./node_modules/$3/package.json').version" 2>/dev/null || echo '?') in $cache"
 }
 
-cd "$(dirname "$0")/../benchmark"
-install . reference
-install ai-sdk-peer ai-sdk-peer
-echo "install-reference: openclaw $(node -p "require('./node_modules/openclaw/package.json').version" 2>/dev/null || echo '?'), @ai-sdk-tool/parser $(node -p "require('./ai-sdk-peer/node_modules/@ai-sdk-tool/parser/package.json').version" 2>/dev/null || echo '?') in $root"
+install benchmark reference openclaw
+install benchmark/oc96 reference openclaw
+install benchmark/ai-sdk-peer ai-sdk-peer @ai-sdk-tool/parser
+# openclaw 2026.9.6 runs on Node >= 24.16: its oracle uses the Node 24 that scripts/runtimes.sh
+# installs (cached; prints nothing when it is there).
+bash "$root/scripts/runtimes.sh"

@@ -17,6 +17,10 @@ pub fn is_js_whitespace(c: char) -> bool {
     )
 }
 
+/// The same set as a regex class, for patterns ported from JavaScript's `\s` (Rust's `\s` is
+/// Unicode White_Space: it has U+0085 and lacks U+FEFF).
+pub const JS_WHITESPACE_CLASS: &str = r"[\t\n\x0B\x0C\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]";
+
 /// `s.trim()` as JavaScript does it.
 pub fn js_trim(s: &str) -> &str {
     s.trim_matches(is_js_whitespace)

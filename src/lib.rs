@@ -21,6 +21,7 @@ pub mod followup;
 pub mod image;
 pub mod js_text;
 pub mod lone_surrogates;
+pub mod openclaw;
 pub mod response;
 pub mod scrub;
 pub mod session_file;

@@ -5,6 +5,7 @@
 use std::borrow::Cow;
 
 use super::text::{JsText, Text};
+use crate::openclaw::OpenClawVersion;
 use crate::response::scan;
 use crate::scrub::reasoning_tags::{self, TagMode, Trim};
 use crate::scrub::seed::{self, Fallback, Steps};
@@ -81,9 +82,17 @@ fn spliced(
     Ok(Some(Either::B(Utf16String::from(result))))
 }
 
-/// `code_aware`: markup inside code is left as written (see js/scrub.js).
+/// `code_aware`: markup inside code is left as written (see js/scrub.js); `openclaw_version`: the
+/// release whose rule runs (absent: the process default).
 #[napi(catch_unwind, js_name = "stripMinimaxToolCallXmlNative")]
-pub fn strip_minimax_tool_call_xml(text: JsString, code_aware: bool) -> Result<Option<JsText>> {
+pub fn strip_minimax_tool_call_xml(
+    text: JsString,
+    code_aware: bool,
+    openclaw_version: Option<String>,
+) -> Result<Option<JsText>> {
+    if super::visible::version(openclaw_version.as_deref())? == OpenClawVersion::V2026_9_6 {
+        return super::visible::strip_minimax_tool_call_xml_2026_9_6(text);
+    }
     run_spliced(
         text,
         minimax_xml::PREFILTER,
@@ -93,8 +102,16 @@ pub fn strip_minimax_tool_call_xml(text: JsString, code_aware: bool) -> Result<O
 }
 
 /// `code_aware`: markup inside code is left as written (see js/scrub.js).
+/// `openclaw_version`: the release whose rule runs (absent: the process default).
 #[napi(catch_unwind, js_name = "stripModelSpecialTokensNative")]
-pub fn strip_model_special_tokens(text: JsString, code_aware: bool) -> Result<Option<JsText>> {
+pub fn strip_model_special_tokens(
+    text: JsString,
+    code_aware: bool,
+    openclaw_version: Option<String>,
+) -> Result<Option<JsText>> {
+    if super::visible::version(openclaw_version.as_deref())? == OpenClawVersion::V2026_9_6 {
+        return super::visible::strip_model_special_tokens_2026_9_6(text);
+    }
     // The scrubber's own quick test (a `<` right before `|` or `｜`) on the UTF-16 units, before
     // the proxy is built: the usual reply has `<` but no token.
     let raw = Text::read(text)?;
@@ -118,9 +135,17 @@ pub fn strip_model_special_tokens(text: JsString, code_aware: bool) -> Result<Op
     )
 }
 
-/// `code_aware`: markup inside code is left as written (see js/scrub.js).
+/// `code_aware`: markup inside code is left as written (see js/scrub.js); `openclaw_version`: the
+/// release whose rule runs (absent: the process default).
 #[napi(catch_unwind, js_name = "stripDowngradedToolCallTextNative")]
-pub fn strip_downgraded_tool_call_text(text: JsString, code_aware: bool) -> Result<Option<JsText>> {
+pub fn strip_downgraded_tool_call_text(
+    text: JsString,
+    code_aware: bool,
+    openclaw_version: Option<String>,
+) -> Result<Option<JsText>> {
+    if super::visible::version(openclaw_version.as_deref())? == OpenClawVersion::V2026_9_6 {
+        return super::visible::strip_downgraded_tool_call_text_2026_9_6(text);
+    }
     run_spliced(
         text,
         downgraded::PREFILTER,
@@ -131,13 +156,27 @@ pub fn strip_downgraded_tool_call_text(text: JsString, code_aware: bool) -> Resu
 
 /// `mode`: `"strict"` (default) or `"preserve"`; `trim`: `"both"` (default), `"start"`, `"none"`;
 /// `code_aware`: the reply rules and CommonMark fences (default), or OpenClaw's bytes.
+/// `openclaw_version`: the release whose rule runs (absent: the process default); `scope` and
+/// `recover_unclosed` are 2026.9.6's (see [`super::visible::strip_reasoning_tags_2026_9_6`]).
 #[napi(catch_unwind, js_name = "stripReasoningTagsNative")]
 pub fn strip_reasoning_tags(
     text: JsString,
     mode: Option<String>,
     trim: Option<String>,
     code_aware: Option<bool>,
+    openclaw_version: Option<String>,
+    scope: Option<String>,
+    recover_unclosed: Option<bool>,
 ) -> Result<Option<JsText>> {
+    if super::visible::version(openclaw_version.as_deref())? == OpenClawVersion::V2026_9_6 {
+        return super::visible::strip_reasoning_tags_2026_9_6(
+            text,
+            mode,
+            trim,
+            scope,
+            recover_unclosed,
+        );
+    }
     let mode = match mode.as_deref() {
         None | Some("strict") => TagMode::Strict,
         Some("preserve") => TagMode::Preserve,

@@ -133,7 +133,7 @@ fn strip_tool_calls(text: Spliced<'_>) -> Spliced<'_> {
 /// otherwise rescan the rest of the text per marker (quadratic: 3.5 MB took 110 s). Once a few
 /// passes over the text are spent, later bracketed values count as not closed, which is what
 /// such text holds anyway.
-fn consume_jsonish(b: &[u8], start: usize, budget: &mut Budget) -> Option<usize> {
+pub(crate) fn consume_jsonish(b: &[u8], start: usize, budget: &mut Budget) -> Option<usize> {
     let mut i = start;
     while matches!(b.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
         i += 1;

@@ -43,3 +43,64 @@ fn every_scrubber_grows_linearly_on_adversarial_text() {
         });
     }
 }
+
+/// OpenClaw 2026.9.6's scrubbers ([`super::visible`]) on the same units plus their own markers.
+/// Not covered, because not linear (as in OpenClaw, whose algorithm they follow): many
+/// `[TOOL_CALL]` openers with no closing tag and no call payload (each rescans to the end), and
+/// many `<function_calls>`/`<function_response>` openers with no closing tag.
+#[test]
+fn the_2026_9_6_scrubbers_grow_linearly_on_adversarial_text() {
+    use super::visible::{
+        downgraded as d, legacy_bracket as l, memories as m, minimax as x, reasoning as r,
+        special_tokens as s, tool_call_xml as t, trace_lines as tr,
+    };
+    let extra = [
+        "<relevant-memories></relevant-memories><relevant-memories>",
+        "🛠️ Exec: ls\n",
+        "<tool_call>{\"a\":\"</tool_call><function name=\"f\">{",
+        "<think><internal></think></think>x",
+        "[TOOL_CALL]{tool => \"x\", args => {}}[/TOOL_CALL] ",
+    ];
+    // Units with code (backticks, tildes) are left out: the CommonMark parse is not linear on
+    // them, see the ignored test below.
+    let fenceless = UNITS
+        .iter()
+        .filter(|u| !u.contains('`') && !u.contains('~'));
+    for unit in fenceless.chain(&extra) {
+        assert_linear("2026.9.6 scrubbers", unit, &|text| {
+            let n = s::strip_model_special_tokens(text).len()
+                + m::strip_relevant_memories_tags(text).len()
+                + tr::strip_trace_lines(text).len()
+                + x::strip_minimax_tool_call_xml(text).len()
+                + d::strip_downgraded_tool_call_text(text, false).len()
+                + t::strip_tool_call_xml(text, true, false).len()
+                + r::strip_reasoning_tags(text, r::Options::default()).len()
+                + l::strip_legacy_bracket_blocks(text).len();
+            assert!(n <= 8 * text.len());
+        });
+    }
+}
+
+/// A known bug, kept failing on purpose until it is fixed: the CommonMark parse behind the
+/// 2026.9.6 scrubbers (markdown-rs) grows quadratically with the number of fenced code blocks
+/// (measured in release: 100 KB of `x\n```\nabc\n```\n` 656 ms, 400 KB 11.7 s; OpenClaw's micromark
+/// stays near linear on the same text) and faster than linearly on runs of unmatched backticks. The fix is a linear code-region scanner checked against
+/// this parse and the 2026.9.6 oracle.
+#[test]
+#[ignore = "known bug: markdown-rs is quadratic on many code fences"]
+fn the_2026_9_6_code_regions_grow_linearly_on_many_fences() {
+    for unit in [
+        "x\n```\nabc\n```\n",
+        "```\n<think>\n~~~\n</final>`",
+        "`<think>` ``",
+    ] {
+        assert_linear("CommonMark code regions", unit, &|text| {
+            assert!(
+                super::visible::markdown_code::MarkdownCode::find(text)
+                    .ranges()
+                    .len()
+                    <= text.len()
+            );
+        });
+    }
+}

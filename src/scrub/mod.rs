@@ -23,6 +23,7 @@ pub mod seed_config;
 pub mod special_tokens;
 pub mod splice;
 mod text;
+pub mod visible;
 
 #[cfg(test)]
 mod linearity;

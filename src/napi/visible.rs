@@ -1,0 +1,135 @@
+//! The OpenClaw release switch and the 2026.9.6 reply scrubbers at the JS boundary: the version
+//! option arrives as a string (js/options.js checked it), the default lives in
+//! [`crate::openclaw`]. Each scrubber returns `null` when the text is unchanged.
+
+use super::text::{JsText, Text};
+use crate::openclaw::{self, OpenClawVersion};
+use crate::scrub::visible::reasoning::{self, Mode, Scope, Trim};
+use crate::scrub::visible::{
+    downgraded, legacy_bracket, memories, minimax, special_tokens, tool_call_xml, trace_lines,
+};
+use napi::{Error, JsString, Result, Status};
+use napi_derive::napi;
+
+/// The release `name` asks for, or the process default when it is absent.
+pub fn version(name: Option<&str>) -> Result<OpenClawVersion> {
+    match name {
+        None => Ok(openclaw::default_version()),
+        Some(n) => OpenClawVersion::parse(n).ok_or_else(|| {
+            Error::new(
+                Status::InvalidArg,
+                format!("openclawVersion: expected '2026.3.23' or '2026.9.6', got {n:?}"),
+            )
+        }),
+    }
+}
+
+#[napi(catch_unwind, js_name = "setOpenClawVersionNative")]
+pub fn set_openclaw_version(name: String) -> Result<()> {
+    openclaw::set_default_version(version(Some(&name))?);
+    Ok(())
+}
+
+#[napi(catch_unwind, js_name = "getOpenClawVersionNative")]
+pub fn get_openclaw_version() -> String {
+    openclaw::default_version().as_str().to_string()
+}
+
+/// Runs `f` on the text; `None` when it changed nothing, or (before any transcoding) when none of
+/// the `needs` bytes occurs (each rule removes nothing without one; empty: no such test).
+fn run(
+    text: JsString,
+    needs: &[u8],
+    f: impl FnOnce(&str) -> std::borrow::Cow<'_, str>,
+) -> Result<Option<JsText>> {
+    let raw = Text::read(text)?;
+    if !needs.is_empty() && !raw.contains_any(needs) {
+        return Ok(None);
+    }
+    let t = raw.decode();
+    let input = t.as_str();
+    match f(input) {
+        std::borrow::Cow::Borrowed(_) => Ok(None),
+        std::borrow::Cow::Owned(s) => Ok(Some(t.restore(s))),
+    }
+}
+
+/// 2026.9.6's `stripModelSpecialTokens` (the 2026.3.23 one is in [`super::scrub`]).
+pub fn strip_model_special_tokens_2026_9_6(text: JsString) -> Result<Option<JsText>> {
+    run(text, b"<", special_tokens::strip_model_special_tokens)
+}
+
+/// 2026.9.6's `stripMinimaxToolCallXml` (the 2026.3.23 one is in [`super::scrub`]).
+pub fn strip_minimax_tool_call_xml_2026_9_6(text: JsString) -> Result<Option<JsText>> {
+    run(text, b"<:", minimax::strip_minimax_tool_call_xml)
+}
+
+/// 2026.9.6's `stripDowngradedToolCallText` (the 2026.3.23 one is in [`super::scrub`]).
+pub fn strip_downgraded_tool_call_text_2026_9_6(text: JsString) -> Result<Option<JsText>> {
+    run(text, b"[", |t| {
+        downgraded::strip_downgraded_tool_call_text(t, false)
+    })
+}
+
+#[napi(catch_unwind, js_name = "stripRelevantMemoriesTagsNative")]
+pub fn strip_relevant_memories_tags(text: JsString) -> Result<Option<JsText>> {
+    run(text, b"<", memories::strip_relevant_memories_tags)
+}
+
+#[napi(catch_unwind, js_name = "stripAssistantInternalTraceLinesNative")]
+pub fn strip_assistant_internal_trace_lines(text: JsString) -> Result<Option<JsText>> {
+    run(text, b"", trace_lines::strip_trace_lines)
+}
+
+#[napi(catch_unwind, js_name = "stripLegacyBracketToolCallBlocksNative")]
+pub fn strip_legacy_bracket_tool_call_blocks(text: JsString) -> Result<Option<JsText>> {
+    run(text, b"[", legacy_bracket::strip_legacy_bracket_blocks)
+}
+
+/// 2026.9.6's `stripReasoningTagsFromText` (js/scrub.js checked the option values).
+pub fn strip_reasoning_tags_2026_9_6(
+    text: JsString,
+    mode: Option<String>,
+    trim: Option<String>,
+    scope: Option<String>,
+    recover_unclosed: Option<bool>,
+) -> Result<Option<JsText>> {
+    let bad = |what: &str, v: &str| {
+        Error::new(
+            Status::InvalidArg,
+            format!("options.{what}: unexpected {v:?}"),
+        )
+    };
+    let options = reasoning::Options {
+        mode: match mode.as_deref() {
+            None | Some("strict") => Mode::Strict,
+            Some("preserve") => Mode::Preserve,
+            Some(m) => return Err(bad("mode", m)),
+        },
+        trim: match trim.as_deref() {
+            None | Some("both") => Trim::Both,
+            Some("start") => Trim::Start,
+            Some("none") => Trim::None,
+            Some(t) => return Err(bad("trim", t)),
+        },
+        scope: match scope.as_deref() {
+            None | Some("all") => Scope::All,
+            Some("leading") => Scope::Leading,
+            Some(s) => return Err(bad("scope", s)),
+        },
+        recover_unclosed: recover_unclosed.unwrap_or(true),
+    };
+    run(text, b"<", |t| reasoning::strip_reasoning_tags(t, options))
+}
+
+/// `response_after_plural` / `plural_payloads`: see [`tool_call_xml::strip_tool_call_xml`].
+#[napi(catch_unwind, js_name = "stripToolCallXmlTagsNative")]
+pub fn strip_tool_call_xml_tags(
+    text: JsString,
+    response_after_plural: bool,
+    plural_payloads: bool,
+) -> Result<Option<JsText>> {
+    run(text, b"<", |t| {
+        tool_call_xml::strip_tool_call_xml(t, response_after_plural, plural_payloads)
+    })
+}
