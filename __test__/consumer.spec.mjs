@@ -113,6 +113,24 @@ console.log(JSON.stringify({
     assert.deepEqual(r.results, expected())
   })
 
+  test('the integration entries load with neither host installed (ai and openai are optional peers, not dependencies)', () => {
+    for (const host of ['ai', 'openai']) assert.ok(!existsSync(join(app, 'node_modules', host)), `${host} is not installed by the package`)
+    const r = runScript(
+      'integrations.mjs',
+      `import { createRequire } from 'node:module'
+import * as aiSdk from 'transcript-hygiene/ai-sdk'
+import * as openai from 'transcript-hygiene/openai'
+const require = createRequire(import.meta.url)
+console.log(JSON.stringify({
+  esm: [...Object.keys(aiSdk), ...Object.keys(openai)].sort(),
+  same: require('transcript-hygiene/ai-sdk').toolCallRecovery === aiSdk.toolCallRecovery && require('transcript-hygiene/openai').cleanChatCompletion === openai.cleanChatCompletion,
+  middleware: aiSdk.toolCallRecovery().specificationVersion,
+}))
+`,
+    )
+    assert.deepEqual(r, { esm: ['cleanChatCompletion', 'cleanChatCompletionStream', 'toolCallRecovery', 'transcriptHygiene'], same: true, middleware: 'v3' })
+  })
+
   test('the installed command runs: npx transcript-hygiene (version, a reply cleaned from stdin, exit code 2 on bad input)', () => {
     const bin = join(app, 'node_modules', '.bin', process.platform === 'win32' ? 'transcript-hygiene.cmd' : 'transcript-hygiene')
     assert.ok(existsSync(bin), 'npm linked the bin')

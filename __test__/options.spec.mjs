@@ -12,6 +12,8 @@ import { join } from 'node:path'
 
 const require = createRequire(import.meta.url)
 const th = require('../index.js')
+const aiSdk = require('../js/ai-sdk.js')
+const openai = require('../js/openai.js')
 const { OPTIONS } = require('../js/options.js')
 
 function shared(depth) {
@@ -55,6 +57,10 @@ const FUNCTIONS = {
   stripModelSpecialTokens: [OPTIONS.scrubber, 'options', (o) => th.stripModelSpecialTokens('a `<|x|>` b', o)],
   stripDowngradedToolCallText: [OPTIONS.scrubber, 'options', (o) => th.stripDowngradedToolCallText('`[Tool Call: f]`', o)],
   createResponseSanitizer: [OPTIONS.sanitizerConfig, 'config', (o) => th.createResponseSanitizer(o).sanitize('minimax/MiniMax-M2', 'hi')],
+  toolCallRecovery: [OPTIONS.toolCallRecovery, 'options', (o) => aiSdk.toolCallRecovery(o)],
+  transcriptHygiene: [OPTIONS.transcriptHygiene, 'options', (o) => aiSdk.transcriptHygiene(o)],
+  cleanChatCompletion: [OPTIONS.chatCompletion, 'options', (o) => openai.cleanChatCompletion({ model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: '好的 <think>x</think>' }, finish_reason: 'stop' }] }, o)],
+  cleanChatCompletionStream: [OPTIONS.chatCompletion, 'options', (o) => (openai.cleanChatCompletionStream((async function* () {})(), o), 'checked')],
 }
 
 /**

@@ -191,7 +191,9 @@ describe('sanitizeToolCall (seed 000)', () => {
   })
 
   test('generic: the seed\'s tag rules, but not inside code', () => {
-    assert.equal(sanitizeToolCall('openai/gpt-4o', 'a <function name="x"> b </function> c'), 'a  b  c')
+    assert.equal(sanitizeToolCall('openai/gpt-4o', 'a\n<function name="x">\nb\n</function>'), 'a\n\nb')
+    // A tag named inside a sentence is a word, not a leftover of a call.
+    assert.equal(sanitizeToolCall('openai/gpt-4o', 'a <function name="x"> b </function> c'), 'a <function name="x"> b </function> c')
     const code = 'Wrap it in `<tool_call>` tags.'
     assert.equal(sanitizeToolCall('openai/gpt-4o', code), code)
     assert.equal(sanitizeToolCall('deepseek/v3', 'x<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>'), 'x')

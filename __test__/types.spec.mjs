@@ -204,6 +204,47 @@ describe('index.d.ts type-checks a usage file', () => {
   })
 })
 
+describe('the integrations (transcript-hygiene/ai-sdk, transcript-hygiene/openai)', () => {
+  const tscJs = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc')
+  const hosts = ['ai', 'openai'].every((h) => existsSync(join(ROOT, 'node_modules', h, 'package.json')))
+
+  for (const [entry, file] of [['ai-sdk', 'js/ai-sdk.js'], ['openai', 'js/openai.js']]) {
+    test(`${entry}: its .d.ts declares and documents every runtime export, with no \`any\`; the exports map names it`, () => {
+      const dts = readFileSync(join(ROOT, 'integrations', `${entry}.d.ts`), 'utf8')
+      const code = dts.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/[^\n]*/g, '')
+      const declared = [...code.matchAll(/^export\s+declare\s+function\s+([A-Za-z_$][\w$]*)/gm)].map((m) => m[1])
+      assert.deepEqual([...new Set(declared)].sort(), Object.keys(require(join(ROOT, file))).sort())
+      assert.doesNotMatch(code, /\bany\b/)
+      for (const m of dts.matchAll(/^export\s+(?:declare\s+)?(?:function|const|interface|type)\s+([A-Za-z_$][\w$]*)/gm)) {
+        assert.match(dts.slice(0, m.index), /\*\/\s*$/, `${entry}.d.ts: ${m[1]} has a JSDoc comment`)
+      }
+      const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
+      assert.deepEqual(pkg.exports[`./${entry}`], {
+        import: { types: `./integrations/${entry}.d.mts`, default: `./integrations/${entry}.mjs` },
+        require: { types: `./integrations/${entry}.d.ts`, default: `./${file}` },
+      })
+      for (const host of ['ai', 'openai']) {
+        assert.equal(pkg.peerDependenciesMeta[host].optional, true, `${host} is an optional peer`)
+        assert.equal(pkg.dependencies?.[host], undefined, `${host} is no runtime dependency`)
+      }
+    })
+  }
+
+  test('tsc --strict on the integration quick starts against the installed hosts', { timeout: 120_000 }, (t) => {
+    if (!hosts || !existsSync(tscJs)) {
+      t.skip('TypeScript, ai or openai is not installed in node_modules')
+      return
+    }
+    // The hosts' own declarations need @types/node (which this package does not install):
+    // --skipLibCheck leaves them unchecked; the quick starts are checked against them.
+    const dir = join(ROOT, '__test__', 'fixtures', 'quickstart-hosts')
+    const files = readdirSync(dir).map((f) => join(dir, f))
+    const args = [tscJs, '--strict', '--noEmit', '--skipLibCheck', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--pretty', 'false', ...files]
+    const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8' })
+    assert.equal(r.status, 0, `tsc failed:\n${r.stdout}${r.stderr}`)
+  })
+})
+
 describe('README quick starts', () => {
   test('every TypeScript block of the Quick start section is a checked fixture file, character for character', () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
@@ -214,6 +255,18 @@ describe('README quick starts', () => {
       assert.ok(file, `a ts block without a <!-- checked: … --> marker:\n${code}`)
       assert.equal(code, readFileSync(join(ROOT, file), 'utf8'), `README block differs from ${file}`)
       assert.ok(code.trimEnd().split('\n').length <= 12, `${file} is a short quick start`)
+    }
+  })
+
+  test('every TypeScript block of the Drop-in integrations section is a checked fixture file, character for character', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+    const at = readme.indexOf('## Drop-in integrations')
+    const section = readme.slice(at, readme.indexOf('\n## ', at + 1))
+    const blocks = [...section.matchAll(/(?:<!-- checked: (\S+) -->\n)?```ts\n([\s\S]*?)```/g)]
+    assert.equal(blocks.length, 2, 'AI SDK, OpenAI SDK')
+    for (const [, file, code] of blocks) {
+      assert.ok(file, `a ts block without a <!-- checked: … --> marker:\n${code}`)
+      assert.equal(code, readFileSync(join(ROOT, file), 'utf8'), `README block differs from ${file}`)
     }
   })
 })

@@ -174,6 +174,21 @@ const OPTIONS = {
     structuredToolCalls: arrayOf(toolCall),
   },
 }
+// The integrations (transcript-hygiene/ai-sdk, transcript-hygiene/openai) take the reply options
+// the host does not give them itself.
+const { structuredToolCalls: _calls, ...REPLY } = OPTIONS.cleanResponse
+const { report: _report, ...PAIRING_RULES } = PAIRING
+OPTIONS.toolCallRecovery = REPLY
+OPTIONS.chatCompletion = REPLY
+OPTIONS.transcriptHygiene = {
+  provider: string,
+  modelApi: string,
+  modelId: string,
+  allowedToolNames: strings,
+  policy: object(POLICY),
+  ...PAIRING_RULES,
+  ...IMAGE_LIMITS,
+}
 
 /**
  * The known keys of `options` checked against `schema`: a new plain object holding only them

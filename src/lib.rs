@@ -29,3 +29,5 @@ pub mod transcript;
 
 #[cfg(not(test))]
 mod napi;
+#[cfg(test)]
+mod napi_exports;

@@ -118,7 +118,7 @@ fn answer(
 }
 
 /// The plan numbers of the last answer on this thread that did not fit in its buffer.
-#[napi(js_name = "takeTranscriptPlan")]
+#[napi(catch_unwind, js_name = "takeTranscriptPlan")]
 pub fn take_transcript_plan() -> Float64Array {
     PLAN_NUMS.with(|b| Float64Array::new(b.borrow().clone()))
 }
@@ -135,7 +135,7 @@ pub struct TranscriptSession {
 #[napi]
 impl TranscriptSession {
     /// A session whose every call runs with `config` (the checked options as JSON).
-    #[napi(constructor)]
+    #[napi(constructor, catch_unwind)]
     pub fn new(config: String) -> Result<Self> {
         let mut params = ops::history_params(&parse_config(&config)?);
         params.policy = Some(params.resolved_policy());
@@ -146,7 +146,7 @@ impl TranscriptSession {
     }
 
     /// The Rust-side memory this session holds (bytes, approximate).
-    #[napi(js_name = "heapBytes")]
+    #[napi(catch_unwind, js_name = "heapBytes")]
     pub fn heap_bytes(&self) -> u32 {
         self.prefix.as_ref().map_or(0, |p| p.heap_bytes() as u32)
     }
@@ -219,14 +219,14 @@ fn fallback(out: &mut [f64]) -> Result<Either<String, Latin1String>> {
 }
 
 /// The field names the plan sends as indices (js/codec.js reads them once).
-#[napi(js_name = "transcriptFieldNames")]
+#[napi(catch_unwind, js_name = "transcriptFieldNames")]
 pub fn transcript_field_names() -> Vec<&'static str> {
     FIELD_NAMES.to_vec()
 }
 
 /// The custom session entry types the pass reads, `[model snapshot, Google bootstrap marker]`:
 /// js/transcript.js sends only the last of each, never the whole session.
-#[napi(js_name = "transcriptSessionEntryTypes")]
+#[napi(catch_unwind, js_name = "transcriptSessionEntryTypes")]
 pub fn transcript_session_entry_types() -> Vec<&'static str> {
     use crate::transcript::pipeline::{GOOGLE_BOOTSTRAP_MARKER, MODEL_SNAPSHOT};
     vec![MODEL_SNAPSHOT, GOOGLE_BOOTSTRAP_MARKER]
@@ -247,7 +247,7 @@ pub struct SkeletonCodes {
 }
 
 /// The skeleton's vocabulary and structure codes (js/codec.js reads them once).
-#[napi(js_name = "transcriptSkeletonCodes")]
+#[napi(catch_unwind, js_name = "transcriptSkeletonCodes")]
 pub fn transcript_skeleton_codes() -> SkeletonCodes {
     SkeletonCodes {
         vocab: skeleton::VOCAB.iter().map(|w| w.to_string()).collect(),

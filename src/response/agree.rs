@@ -64,22 +64,7 @@ fn special_token(s: &str) -> Option<&str> {
 /// Negative cases whose text `sanitizeToolCall`'s generic seed rules cut although it is prose or
 /// an example (the cleaner keeps it, rightly): the seed's rules live in `src/scrub/seed.rs`.
 /// Listed, so each is seen and a fixed one fails here until it is taken off.
-const SANITIZE_REMOVES_TEXT: &[&str] = &[
-    // `<tool_call>` named in a sentence: the seed's generic rule removes the tag outside code.
-    "tool-call-tag-in-prose",
-    "tensai-trained-tool-call-tag-prose",
-    "orphan-close-inside-a-sentence-is-text",
-    // OLMo's `<function_calls>` written as text before its call: the seed removes both tags.
-    "orphan-rule-leaves-a-closer-whose-opener-is-text",
-    // An indented ```xml fence (CommonMark) that the seed's code regions do not see.
-    "minimax-m25-xml-fence-indented",
-    // `<function=…>` tags outside code (Qwen3-Coder unwrapped without the model named, Meta's
-    // Functionary example in prose): the seed's generic rule removes them.
-    "qwen-function-tag-in-prose-is-text",
-    "functionary-v31-format-without-hint-stays",
-    // MiniCPM5's `<function name="…">` named in Chinese prose: the same seed rule removes it.
-    "minicpm5-prose-mention-zh-stays",
-];
+const SANITIZE_REMOVES_TEXT: &[&str] = &[];
 
 fn keeps_markup(case: &Case) -> bool {
     let o = case.options();

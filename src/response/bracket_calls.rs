@@ -9,14 +9,16 @@
 //!   with the name in brackets on its own line: `[read]\n{"path": "a.txt"}\n[END_TOOL_REQUEST]`.
 //!
 //! The closing words are what makes them calls: a block is read only up to its closing word, the
-//! closing word must come (a block cut off by the end of the reply gives no call and is reported),
-//! and the whole body must read. `--key value` arguments are strings (a JSON-quoted value is
-//! decoded), typed by the tools' schemas as the XML families' values are ([`super::typing`]).
+//! closing word must come, and the whole body must read. The one exception is the reply's last
+//! opener whose `{` never closes before the reply ends ([`cut_body`]): a call cut by `max_tokens`,
+//! removed from `content` and reported (`truncated`), never returned. `--key value` arguments are
+//! strings (a JSON-quoted value is decoded), typed by the tools' schemas as the XML families'
+//! values are ([`super::typing`]).
 
 use serde_json::Value;
 
 use super::json_calls::{call_from_value, ARG_KEYS};
-use super::scan::{find_from, is_name, Finder};
+use super::scan::{balanced_end, find_from, is_name, Finder};
 use super::typing::{typed_arguments, Style};
 use super::{Block, Ctx, Parsed, RawCall};
 
@@ -51,6 +53,16 @@ fn tagged(text: &str, open: &str, close: &str, cx: &Ctx, out: &mut Parsed) {
             out.problems.push(format!(
                 "{NAME}: {close} missing (truncated reply); no call"
             ));
+            if next.is_none() && cut_body(&text[body_at..]) {
+                out.blocks.push(Block::of_calls(
+                    start,
+                    text.len(),
+                    Vec::new(),
+                    &mut out.problems,
+                    || format!("{NAME}: {open} block cut off inside its arguments; raw text kept in content"),
+                ));
+                return;
+            }
             at = body_at;
             continue;
         };
@@ -65,6 +77,15 @@ fn tagged(text: &str, open: &str, close: &str, cx: &Ctx, out: &mut Parsed) {
         ));
         at = end;
     }
+}
+
+/// Whether `body` (what follows the last opener of a reply that has no closing word after it) is
+/// a call cut off by the end of the reply: a `{` whose braces never close. Such a block is the
+/// reply's end cut by `max_tokens`, removed and reported (a block whose braces close but whose
+/// closing word never comes is kept as text: nothing says it is a call).
+pub fn cut_body(body: &str) -> bool {
+    let t = body.trim_start();
+    t.starts_with('{') && balanced_end(t, 0, false).is_none()
 }
 
 /// `[NAME]\n{json}\n[END_TOOL_REQUEST]`: the name on its own line before the arguments. Each

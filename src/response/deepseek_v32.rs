@@ -19,10 +19,12 @@
 //! DeepSeek-V4 writes the same grammar with the block named `<｜DSML｜tool_calls>` (reported as
 //! `deepseek_v4`); the bars of every tag may be spelled `｜｜`, `‖` or `|`, with spaces around
 //! them, when a server mangles the special token ([`super::dsml`] maps them all to one spelling).
+//! V4's `<｜DSML｜toolcall>NAME` followed by fenced JSON is read by [`super::dsml_toolcall`].
 
 use serde_json::{Map, Value};
 
 use super::dsml::canonical;
+use super::dsml_toolcall;
 use super::typing::{param_schema, type_value, Style};
 use super::xml_invoke::{blocks, invokes, Invoke, Tags, Wrappers};
 use super::{normalize_json_args, Ctx, Parsed, RawCall};
@@ -69,6 +71,10 @@ fn parse_canonical(text: &str, cx: &Ctx) -> Parsed {
     );
     if out.blocks.iter().any(|b| !b.calls.is_empty()) {
         out.format = Some(NAME);
+    }
+    if memchr::memmem::find(text.as_bytes(), dsml_toolcall::OPEN.as_bytes()).is_some() {
+        dsml_toolcall::read(text, cx, &mut out);
+        out.blocks.sort_by_key(|b| b.start);
     }
     out
 }

@@ -20,6 +20,7 @@ const NAMES: &[(&str, &str)] = &[
     ("tool_calls", "function_calls"),
     ("invoke", "invoke"),
     ("parameter", "parameter"),
+    ("toolcall", "toolcall"),
 ];
 
 /// The closing tags after which a streamed block may end, in the unspaced spellings (a spaced

@@ -6,7 +6,10 @@
 //! `<arg_key>`, `</tool_call>` or line break, trimmed; the format reported is `glm45` when a line
 //! break ends the name, else `glm47`. Keys and values are trimmed and typed by GLM's rule
 //! ([`Style::Glm`]). A missing `</arg_value>` or `</tool_call>` (truncated reply) runs to the end
-//! of the block and is reported.
+//! of the block and is reported. Two slips GLM models make under load are read as meant: a value
+//! whose opening `<arg_value>` is missing (`<arg_key>q</arg_key>text</arg_value>`, vLLM issue
+//! 49248) ends at its closing tag, and a stray `</arg_value>` right after the name of a call
+//! without arguments (`<tool_call>tool_12</arg_value>`, fireworks python-sdk issue 119) is dropped.
 
 use super::scan::{classify_tool_call, find_from, is_name, Finder, TOOL_CALL, TOOL_CALL_END};
 use super::typing::{typed_arguments, Style};
@@ -70,7 +73,9 @@ fn read_call(body: &str, cx: &Ctx, problems: &mut Vec<String>) -> (Option<RawCal
     } else {
         "glm47"
     };
+    // GLM-5.2 writes a no-argument call as `NAME</arg_value>` (a stray closing tag).
     let name = body[..name_end].trim();
+    let name = name.strip_suffix(VALUE_END).map_or(name, str::trim_end);
     if !is_name(name) {
         problems.push("glm: call has no valid name; raw text kept in content".into());
         return (None, format);
@@ -78,8 +83,9 @@ fn read_call(body: &str, cx: &Ctx, problems: &mut Vec<String>) -> (Option<RawCal
     let mut pairs = Vec::new();
     let mut key_ends = Finder::new(KEY_END);
     let mut value_ends = Finder::new(VALUE_END);
+    let mut keys = Finder::new(KEY);
     let mut at = name_end;
-    while let Some(k) = find_from(body, KEY, at) {
+    while let Some(k) = keys.find(body, at) {
         let key_at = k + KEY.len();
         let Some(key_end) = key_ends.find(body, key_at) else {
             problems.push(format!(
@@ -90,12 +96,21 @@ fn read_call(body: &str, cx: &Ctx, problems: &mut Vec<String>) -> (Option<RawCal
         let after_key = key_end + KEY_END.len();
         let rest = &body[after_key..];
         let ws = rest.len() - rest.trim_start().len();
-        if !rest[ws..].starts_with(VALUE) {
-            problems.push(format!("glm: call {name:?}: <arg_key> without <arg_value>"));
-            at = after_key;
-            continue;
-        }
-        let value_at = after_key + ws + VALUE.len();
+        let value_at = if rest[ws..].starts_with(VALUE) {
+            after_key + ws + VALUE.len()
+        } else {
+            // The opening `<arg_value>` left out (GLM-4.7 family under load): the value still
+            // ends at its `</arg_value>`, when that comes before the next key.
+            let next_key = keys.find(body, after_key);
+            match value_ends.find(body, after_key) {
+                Some(e) if next_key.is_none_or(|n| e < n) => after_key,
+                _ => {
+                    problems.push(format!("glm: call {name:?}: <arg_key> without <arg_value>"));
+                    at = after_key;
+                    continue;
+                }
+            }
+        };
         let value_end = match value_ends.find(body, value_at) {
             Some(e) => e,
             None => {
@@ -162,6 +177,26 @@ mod tests {
         assert_eq!(
             calls(t, &cx),
             [("f".into(), r#"{"s":"{\"a\": 1}","n":42}"#.into())]
+        );
+    }
+
+    #[test]
+    fn slips_under_load_read_as_meant() {
+        let t = "<tool_call>search<arg_key>query</arg_key>how many vacation days left</arg_value></tool_call>";
+        assert_eq!(
+            calls(t, &Ctx::default()),
+            [(
+                "search".into(),
+                r#"{"query":"how many vacation days left"}"#.into()
+            )]
+        );
+        let t = "<tool_call>tool_12</arg_value></tool_call>";
+        assert_eq!(calls(t, &Ctx::default()), [("tool_12".into(), "{}".into())]);
+        // A key with no value at all before the next key is still dropped.
+        let t = "<tool_call>f<arg_key>a</arg_key><arg_key>b</arg_key><arg_value>2</arg_value></tool_call>";
+        assert_eq!(
+            calls(t, &Ctx::default()),
+            [("f".into(), r#"{"b":2}"#.into())]
         );
     }
 

@@ -20,9 +20,12 @@
 //! `<|close|>message<|sep|>` trailer and `<|end_of_msg|>` are removed and its text kept.
 //!
 //! Servers that drop part of the markup leave a call without its `tools` section: a lone
-//! `<|open|>call tool=…<|sep|>…<|close|>call<|sep|>` is read as well. A section or call whose
-//! closing tag never comes (a reply cut by `max_tokens`) runs to the end of the reply; a call
-//! whose arguments were cut off gives no call (its raw text is reported).
+//! `<|open|>call tool=…<|sep|>…<|close|>call<|sep|>` is read as well, and so is the fused
+//! `<|open|>toolscall tool=…` of a section whose `<|sep|><|open|>` was dropped; every
+//! `<|close|>WORD<|sep|>` token left over (`<|close|>toolstoolsmessage<|sep|>`) is removed. A
+//! section or call whose closing tag never comes (a reply cut by `max_tokens`) runs to the end of
+//! the reply; a call whose arguments were cut off, or whose argument's closing token is broken,
+//! gives no call (its raw text is reported).
 
 use std::sync::LazyLock;
 
@@ -39,6 +42,12 @@ pub const TOOLS_OPEN: &str = "<|open|>tools<|sep|>";
 const TOOLS_CLOSE: &str = "<|close|>tools<|sep|>";
 /// Opens one call (its attributes follow).
 pub const CALL_OPEN: &str = "<|open|>call ";
+/// Opens one call when a server dropped the `<|sep|><|open|>` between the section word and the
+/// call word (oh-my-pi issue 8495: `<|open|>toolscall tool="StrReplace" index="1"<|sep|>…`).
+pub const FUSED_CALL_OPEN: &str = "<|open|>toolscall ";
+/// A closing token, whatever its word: the garbled closers of the same leaks
+/// (`<|close|>toolstoolsmessage<|sep|>`) are markup too.
+pub const CLOSE: &str = "<|close|>";
 /// Closes one call.
 pub const CALL_CLOSE: &str = "<|close|>call<|sep|>";
 const SEP: &str = "<|sep|>";
@@ -51,7 +60,14 @@ pub const MARKUP: &[&str] = &[
 ];
 /// What opens a block of this family in a stream: a section, a lone call, a markup token.
 pub const OPENERS: &[&str] = &[
-    TOOLS_OPEN, CALL_OPEN, MARKUP[0], MARKUP[1], MARKUP[2], MARKUP[3],
+    TOOLS_OPEN,
+    CALL_OPEN,
+    FUSED_CALL_OPEN,
+    MARKUP[0],
+    MARKUP[1],
+    MARKUP[2],
+    MARKUP[3],
+    CLOSE,
 ];
 /// The tokens after which a block of this family may be finished.
 pub const CLOSERS: &[&str] = &[
@@ -70,12 +86,12 @@ pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
     let mut out = Parsed::default();
     let mut sections = Finder::new(TOOLS_OPEN);
     let mut section_ends = Finder::new(TOOLS_CLOSE);
-    let mut lone = Finder::new(CALL_OPEN);
+    let mut lone = CallOpens::new();
     let mut call_ends = Finder::new(CALL_CLOSE);
     let mut at = 0;
     loop {
         let s = sections.find(text, at);
-        let l = lone.find(text, at);
+        let l = lone.find(text, at).map(|(l, _)| l);
         let (start, end, body) = match (s, l) {
             (Some(s), l) if l.is_none_or(|l| s < l) => {
                 let body_at = s + TOOLS_OPEN.len();
@@ -105,21 +121,89 @@ pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
         at = end.max(start + 1);
     }
     out.strip_markup(text, MARKUP);
+    strip_closers(text, &mut out);
     out.set_format_if_calls(NAME);
     out
+}
+
+/// The two spellings of a call's opening tag, each searched with its own [`Finder`] so many
+/// calls stay linear.
+struct CallOpens {
+    plain: Finder<'static>,
+    fused: Finder<'static>,
+}
+
+impl CallOpens {
+    fn new() -> Self {
+        CallOpens {
+            plain: Finder::new(CALL_OPEN),
+            fused: Finder::new(FUSED_CALL_OPEN),
+        }
+    }
+
+    /// The first call opener at or after `at`, and its length.
+    fn find(&mut self, text: &str, at: usize) -> Option<(usize, usize)> {
+        let p = self.plain.find(text, at).map(|p| (p, CALL_OPEN.len()));
+        let f = self
+            .fused
+            .find(text, at)
+            .map(|f| (f, FUSED_CALL_OPEN.len()));
+        p.into_iter().chain(f).min_by_key(|o| o.0)
+    }
+}
+
+/// A markup block for every `<|close|>WORD<|sep|>` outside the blocks found (the known closers
+/// and the garbled ones).
+fn strip_closers(text: &str, out: &mut Parsed) {
+    let mut closes = Finder::new(CLOSE);
+    let mut extra = Vec::new();
+    let mut k = 0;
+    let mut at = 0;
+    while let Some(i) = closes.find(text, at) {
+        let word = text[i + CLOSE.len()..]
+            .bytes()
+            .take(64)
+            .take_while(|b| b.is_ascii_alphabetic() || *b == b'_')
+            .count();
+        let end = i + CLOSE.len() + word;
+        at = i + CLOSE.len();
+        // The think channel's closer is reasoning's to handle.
+        let think = &text[i + CLOSE.len()..end] == "think";
+        if word == 0 || think || !text[end..].starts_with(SEP) {
+            continue;
+        }
+        while out.blocks.get(k).is_some_and(|b| b.end <= i) {
+            k += 1;
+        }
+        if out.blocks.get(k).is_some_and(|b| b.start <= i) {
+            continue;
+        }
+        extra.push(Block {
+            start: i,
+            end: end + SEP.len(),
+            calls: Vec::new(),
+            keep_raw: false,
+        });
+        at = end + SEP.len();
+    }
+    if !extra.is_empty() {
+        out.blocks.append(&mut extra);
+        out.blocks.sort_by_key(|b| b.start);
+    }
 }
 
 /// Every complete call in a section body.
 fn calls(body: &str, problems: &mut Vec<String>) -> Vec<RawCall> {
     let mut out = Vec::new();
     let mut ends = Finder::new(CALL_CLOSE);
+    let mut opens = CallOpens::new();
     let mut at = 0;
-    while let Some(c) = find_from(body, CALL_OPEN, at) {
+    while let Some((c, open_len)) = opens.find(body, at) {
         let Some(sep) = find_from(body, SEP, c) else {
             problems.push(format!("{NAME}: call header cut off (truncated reply)"));
             break;
         };
-        let next = find_from(body, CALL_OPEN, sep).unwrap_or(body.len());
+        let next = opens.find(body, sep).map_or(body.len(), |(n, _)| n);
         let (args_end, end) = match ends.find(body, sep) {
             Some(e) if e < next => (e, e + CALL_CLOSE.len()),
             _ => {
@@ -132,7 +216,7 @@ fn calls(body: &str, problems: &mut Vec<String>) -> Vec<RawCall> {
             }
         };
         at = end;
-        let header = &body[c + CALL_OPEN.len()..sep];
+        let header = &body[c + open_len..sep];
         let Some(name) = attr(header, "tool") else {
             problems.push(format!(
                 "skipped-call: {NAME}: call without a tool name; raw text: {}",
@@ -140,7 +224,14 @@ fn calls(body: &str, problems: &mut Vec<String>) -> Vec<RawCall> {
             ));
             continue;
         };
-        let arguments = arguments(&body[sep + SEP.len()..args_end], &name, problems);
+        let Some(arguments) = arguments(&body[sep + SEP.len()..args_end], &name, problems) else {
+            // An argument whose closing token is broken: its value cannot be told apart.
+            problems.push(format!(
+                "skipped-call: {NAME}: call {name:?} has an argument that does not read; raw text: {}",
+                &body[c..end]
+            ));
+            continue;
+        };
         out.push(RawCall {
             name,
             arguments,
@@ -158,8 +249,9 @@ fn attr(header: &str, key: &str) -> Option<String> {
         .map(|c| decode_entities(&c[2]).into_owned())
 }
 
-/// The JSON arguments of a call body: its `argument` channels, or its `json` channel.
-fn arguments(body: &str, name: &str, problems: &mut Vec<String>) -> String {
+/// The JSON arguments of a call body: its `argument` channels, or its `json` channel. `None`
+/// when a channel's closing token is missing.
+fn arguments(body: &str, name: &str, problems: &mut Vec<String>) -> Option<String> {
     let mut map = Map::new();
     let mut at = 0;
     while let Some(o) = find_from(body, "<|open|>", at) {
@@ -170,10 +262,7 @@ fn arguments(body: &str, name: &str, problems: &mut Vec<String>) -> String {
         let kind = head.split_whitespace().next().unwrap_or("");
         let close = format!("<|close|>{kind}{SEP}");
         let value_at = sep + SEP.len();
-        let Some(e) = find_from(body, &close, value_at) else {
-            problems.push(format!("{NAME}: call {name:?}: {close} missing"));
-            break;
-        };
+        let e = find_from(body, &close, value_at)?;
         let raw = &body[value_at..e];
         at = e + close.len();
         match kind {
@@ -191,13 +280,13 @@ fn arguments(body: &str, name: &str, problems: &mut Vec<String>) -> String {
                     problems.push(format!(
                         "{NAME}: call {name:?} has invalid JSON arguments; kept as the raw text"
                     ));
-                    return raw.trim().to_owned();
+                    return Some(raw.trim().to_owned());
                 }
             }
             _ => {}
         }
     }
-    Value::Object(map).to_string()
+    Some(Value::Object(map).to_string())
 }
 
 /// An argument's text read by its declared type.

@@ -7,23 +7,24 @@ use std::time::Instant;
 
 use super::{clean_response, Options};
 
-/// Best of `runs` timings of `f` on `make(size)`, per copy of `copies` distinct copies cleaned in
-/// turn.
-fn best_time(
-    make: &dyn Fn(usize) -> String,
-    size: usize,
-    copies: usize,
-    runs: usize,
-    f: &dyn Fn(&str),
-) -> f64 {
+/// Best timing of `f` on `make(size)`, per copy of `copies` distinct copies cleaned in turn. A
+/// fast input is timed again (up to five runs, until 50 ms were spent): one run of a few
+/// milliseconds on a shared machine can take a preemption and read as a 50× step.
+fn best_time(make: &dyn Fn(usize) -> String, size: usize, copies: usize, f: &dyn Fn(&str)) -> f64 {
     let texts: Vec<String> = (0..copies).map(|_| make(size)).collect();
     let mut best = f64::MAX;
-    for _ in 0..runs {
+    let mut spent = 0.0;
+    for _ in 0..5 {
         let t = Instant::now();
         for text in &texts {
             f(text);
         }
-        best = best.min(t.elapsed().as_secs_f64() / copies as f64);
+        let took = t.elapsed().as_secs_f64();
+        best = best.min(took / copies as f64);
+        spent += took;
+        if spent >= 0.05 {
+            break;
+        }
     }
     best
 }
@@ -34,8 +35,8 @@ fn best_time(
 /// reasons that have nothing to do with the algorithm (measured: a 3.5× step between 200 KB and
 /// 400 KB on a linear scan).
 pub(crate) fn growth(make: &dyn Fn(usize) -> String, f: &dyn Fn(&str)) -> f64 {
-    let small = best_time(make, 100_000, 10, 1, f);
-    let large = best_time(make, 1_000_000, 1, 1, f);
+    let small = best_time(make, 100_000, 10, f);
+    let large = best_time(make, 1_000_000, 1, f);
     // A floor on the small time keeps timer resolution from inflating the ratio.
     large / small.max(1e-4)
 }
@@ -161,6 +162,15 @@ const CASES: &[(&str, &[&str])] = &[
         "[f]\n{\"a\": [END_TOOL_REQUEST]",
         &["auto", "bracket_calls"],
     ),
+    ("[TOOL_CALL]{", &["auto"]),
+    ("[TOOL_CALL]{tool => \"f\"} x ", &["auto"]),
+    ("<｜DSML｜toolcall>f\n```json\n{", &["auto", "deepseek_v4"]),
+    ("<｜DSML｜toolcall>f\n{\"a\": 1}\n", &["auto"]),
+    ("<‖DSML‖toolcall>", &["auto"]),
+    ("<tool_call>f<arg_key>k</arg_key>v ", &["glm45", "auto"]),
+    ("<tool_call>f</arg_value>", &["auto"]),
+    ("<|open|>toolscall tool=\"f\"<|sep|>", &["auto"]),
+    ("<|close|>toolstools<|sep|><|close|>", &["auto", "kimi_k3"]),
 ];
 
 #[test]

@@ -54,6 +54,7 @@ pub mod deepseek_v3;
 pub mod deepseek_v31;
 pub mod deepseek_v32;
 pub mod dsml;
+pub mod dsml_toolcall;
 pub mod ernie45;
 pub mod family;
 pub mod functionary;

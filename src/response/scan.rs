@@ -233,6 +233,7 @@ pub fn classify_tool_call(body: &str) -> Option<Family> {
     let follows_ok = next.is_empty()
         || next.starts_with('\n')
         || next.starts_with("<arg_key>")
+        || next.starts_with("</arg_value>")
         || next.starts_with(TOOL_CALL_END);
     if follows_ok && is_name(name) {
         Some(Family::Glm)

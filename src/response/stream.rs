@@ -201,7 +201,11 @@ fn openers(f: Family, unwrapped: bool) -> Vec<(&'static str, &'static str)> {
             "<｜tool▁call▁begin｜>",
             "<｜end▁of▁sentence｜>",
         ],
-        Family::DeepSeekV32 => &["<｜DSML｜function_calls>", "<｜DSML｜invoke"],
+        Family::DeepSeekV32 => &[
+            "<｜DSML｜function_calls>",
+            "<｜DSML｜invoke",
+            super::dsml_toolcall::OPEN,
+        ],
         Family::KimiK2 => &[
             "<|tool_calls_section_begin|>",
             "<|tool_call_section_begin|>",
@@ -1117,12 +1121,32 @@ impl Machine {
                     }
                 }
             }
-            _ => {
-                for k in 0..self.table.lits.len().min(cands.len()) {
-                    cands[m] = k as u16;
+            (Some(&first), None) => {
+                // The buffer's last byte: the one-byte markers it is and the longer ones it may
+                // start (one of those is enough to hold it). Every marker that starts with it,
+                // not the table's first 64: `{`, a bare JSON call's opener, sits far down.
+                let t = &*self.table;
+                let starts = |k: usize| t.lits[k].s.as_bytes().first() == Some(&first);
+                let mut ks: Vec<u16> = t
+                    .shorts
+                    .iter()
+                    .copied()
+                    .filter(|&k| starts(usize::from(k)))
+                    .collect();
+                let room = cands.len() - ks.len().min(cands.len());
+                ks.extend(
+                    (0..t.lits.len())
+                        .filter(|&k| t.lits[k].s.len() > 1 && starts(k))
+                        .take(room)
+                        .map(|k| k as u16),
+                );
+                ks.sort_unstable();
+                for k in ks.into_iter().take(cands.len()) {
+                    cands[m] = k;
                     m += 1;
                 }
             }
+            (None, _) => {}
         }
         let mut more = false;
         let mut cut = false;
@@ -1261,7 +1285,7 @@ impl Machine {
                 let head = &self.buf[after - back..];
                 let head = &head[..floor(head, WINDOW)];
                 match super::dsml::head(head) {
-                    Some((_, "function_calls" | "invoke")) => yes(Family::DeepSeekV32),
+                    Some((_, "function_calls" | "invoke" | "toolcall")) => yes(Family::DeepSeekV32),
                     None if !full && super::dsml::head_prefix(head) => Verdict::More,
                     _ => Verdict::No,
                 }
@@ -1289,6 +1313,17 @@ impl Machine {
             Check::Later(marker, f) => {
                 if self.later(marker, after) {
                     yes(f)
+                } else if fin && f == Family::BracketCalls {
+                    // The last opener, cut inside its arguments by the end of the reply.
+                    let open = ["[TOOL_CALL]", "[TOOL_REQUEST]"]
+                        .into_iter()
+                        .find(|o| self.buf[..after].ends_with(o));
+                    let last = open.is_some_and(|o| !self.later(o, after));
+                    if last && super::bracket_calls::cut_body(&self.buf[after..]) {
+                        yes(f)
+                    } else {
+                        Verdict::No
+                    }
                 } else if fin {
                     Verdict::No
                 } else {

@@ -8,7 +8,15 @@
 //! | `minimax` | the cleaner, then the seed's rule when the text has `minimax:tool_call` or `<invoke` (any case): `<invoke …>…</invoke>` blocks and `<minimax:tool_call>` tags outside code removed |
 //! | `zhipu`, `glm` | the cleaner, then the seed's ```` ```tool_call … ``` ```` fences removed |
 //! | `qwen`, `qwen-portal` | the cleaner (the seed left this a TODO; the cleaner knows Qwen's Hermes and Qwen3-Coder forms) |
-//! | anything else | the cleaner, then the seed's generic rules: ```` ```tool_call ```` / ```` ```function ```` fences, then, outside code, `<invoke …>…</invoke>` blocks and `<tool_call…>`, `</tool_call>`, `<function…>`, `</function>` tags |
+//! | anything else | the cleaner, then the seed's generic rules: ```` ```tool_call ```` / ```` ```function ```` fences, then, outside code, `<invoke …>…</invoke>` blocks and `<tool_call…>`, `</tool_call>`, `<function…>`, `</function>` tags that stand as markup |
+//!
+//! A generic tag stands as markup when it (or a run of such tags with only spaces between them)
+//! starts or ends its line: `好的<tool_call>` and `</function>` alone on a line are leftovers of a
+//! call, while `The <tool_call> tag wraps a call.` or `ends every call with </tool_call> and
+//! nothing else` only name the tag and stay. The tag's name must end there (`<function_calls>`
+//! and `<tool_calls>` are other tags, which the cleaner reads). "Code" for every rule here is
+//! OpenClaw's code regions plus fences indented by one to three spaces (CommonMark), so a guide
+//! quoting a call in an indented ```` ```xml ```` block keeps it.
 //!
 //! "The cleaner" is [`clean_response`] in [`Mode::Strip`] for calls (every format it detects,
 //! truncated calls included) with reasoning kept: reasoning is [`sanitize_thinking_tags`]'s job,
@@ -23,6 +31,7 @@
 //! around the call; the fallback covers the case where nothing is left.
 
 use std::borrow::Cow;
+use std::ops::Range;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -211,7 +220,7 @@ fn strip_tool_calls<'a>(provider: Provider, model: &str, content: &'a str) -> Co
             }
             if memchr::memchr(b'<', text.as_bytes()).is_some() {
                 text = own_if_changed(text, |t| replace_outside_code(&INVOKE_BLOCK, t));
-                text = own_if_changed(text, |t| replace_outside_code(&GENERIC_TAG, t));
+                text = own_if_changed(text, |t| replace_standing_tags(&GENERIC_TAG, t));
             }
         }
     }
@@ -258,8 +267,9 @@ static ZHIPU_FENCE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?s)```tool_call.*?```").expect("static regex"));
 static GENERIC_FENCE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?s)```(?:tool_call|function).*?```").expect("static regex"));
-static GENERIC_TAG: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"</?(?i-u:tool_call|function)[^>]*>").expect("static regex"));
+static GENERIC_TAG: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"</?(?i-u:tool_call|function)(?:[\s=/][^>]*)?>").expect("static regex")
+});
 static THINK_TAG: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"</?(?i-u:think)>").expect("static regex"));
 
@@ -269,23 +279,99 @@ fn replace_cow<'a>(re: &Regex, text: &'a str) -> Cow<'a, str> {
 
 /// Removes the matches of `re` that do not start inside code (fences, inline backticks).
 fn replace_outside_code<'a>(re: &Regex, text: &'a str) -> Cow<'a, str> {
+    replace_matches(re, text, false)
+}
+
+/// Removes the matches of `re` outside code that stand as markup (see the module doc).
+fn replace_standing_tags<'a>(re: &Regex, text: &'a str) -> Cow<'a, str> {
+    replace_matches(re, text, true)
+}
+
+/// The matches of `re` outside code, grouped into runs separated by spaces or tabs only; a run is
+/// removed when `standing` is false or it starts or ends its line. Linear: the blanks looked at
+/// around one run are never looked at for another.
+fn replace_matches<'a>(re: &Regex, text: &'a str, standing: bool) -> Cow<'a, str> {
     if !re.is_match(text) {
         return Cow::Borrowed(text);
     }
+    let b = text.as_bytes();
     let code = CodeRegions::find(text);
+    let indented = indented_fences(text);
+    let in_code = |p: usize| {
+        let i = indented.partition_point(|r| r.end <= p);
+        code.contains(p) || indented.get(i).is_some_and(|r| r.start <= p)
+    };
+    let mut runs: Vec<Range<usize>> = Vec::new();
+    for m in re.find_iter(text).filter(|m| !in_code(m.start())) {
+        match runs.last_mut() {
+            Some(r) if standing && b[r.end..m.start()].iter().all(is_blank) => r.end = m.end(),
+            _ => runs.push(m.range()),
+        }
+    }
+    let edge = |c: Option<&u8>| c.is_none_or(|c| *c == b'\n');
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
-    for m in re.find_iter(text) {
-        if !code.contains(m.start()) {
-            out.push_str(&text[at..m.start()]);
-            at = m.end();
+    for r in runs {
+        let starts = edge(b[..r.start].iter().rev().find(|c| !is_blank(c)));
+        let ends = edge(b[r.end..].iter().find(|c| !is_blank(c)));
+        if standing && !starts && !ends {
+            continue;
         }
+        out.push_str(&text[at..r.start]);
+        at = r.end;
     }
     if at == 0 {
         return Cow::Borrowed(text);
     }
     out.push_str(&text[at..]);
     Cow::Owned(out)
+}
+
+/// A space, tab or carriage return.
+fn is_blank(c: &u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\r')
+}
+
+/// Fenced blocks whose fence is indented by one to three spaces (CommonMark), which OpenClaw's
+/// code regions do not see: from the opening line to a closing line of at least as many of the
+/// same character, or to the end. Unindented fences are followed too, so an indented line inside
+/// one is not taken for an opening. One pass over the lines; sorted and disjoint.
+fn indented_fences(text: &str) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    if !text.contains(" ```") && !text.contains(" ~~~") {
+        return out;
+    }
+    // The open fence: its character, its length, where it started and whether it was indented.
+    let mut open: Option<(u8, usize, usize, bool)> = None;
+    let mut at = 0;
+    while at < text.len() {
+        let end = memchr::memchr(b'\n', &text.as_bytes()[at..]).map_or(text.len(), |i| at + i + 1);
+        let line = &text.as_bytes()[at..end];
+        let indent = line.iter().take_while(|c| **c == b' ').count();
+        let ch = line.get(indent).copied().unwrap_or(0);
+        let run = line[indent..].iter().take_while(|c| **c == ch).count();
+        let fence = indent <= 3 && (ch == b'`' || ch == b'~') && run >= 3;
+        match open {
+            Some((c, n, start, indented)) => {
+                let bare = line[indent + run..]
+                    .iter()
+                    .all(|c| is_blank(c) || *c == b'\n');
+                if fence && ch == c && run >= n && bare {
+                    if indented {
+                        out.push(start..end);
+                    }
+                    open = None;
+                }
+            }
+            None if fence => open = Some((ch, run, at, indent > 0)),
+            None => {}
+        }
+        at = end;
+    }
+    if let Some((_, _, start, true)) = open {
+        out.push(start..text.len());
+    }
+    out
 }
 
 /// Reasoning blocks by the cleaner, then stray `<think>` tags of any case.
@@ -389,9 +475,31 @@ mod tests {
 
     #[test]
     fn generic_rules_skip_code() {
+        // Tags that start or end their line are leftovers; tags named in a sentence are words.
         assert_eq!(
-            tc("openai/gpt", "a <function name=x> b </function> c"),
-            "a  b  c"
+            tc(
+                "openai/gpt",
+                "a\n<function name=x>\nb\n</function> </tool_call>\nc"
+            ),
+            "a\n\nb\n\nc"
+        );
+        assert_eq!(tc("openai/gpt", "好的<tool_call>"), "好的");
+        for prose in [
+            "a <function name=x> b </function> c",
+            "The template ends every call with </tool_call> and nothing else.",
+            "Ok\n<function_calls>\nsearch(q=1)\n</function_calls>",
+        ] {
+            assert_eq!(tc("openai/gpt", prose), prose);
+        }
+        // A fence indented by up to three spaces is code.
+        let t = "  ```xml\n  <invoke name=\"f\"></invoke>\n  ```\nDone";
+        assert_eq!(tc("openai/gpt", t), t);
+        assert_eq!(
+            indented_fences(t),
+            vec![Range {
+                start: 0,
+                end: t.len() - 4
+            }]
         );
         let t = "Use `<tool_call>` tags.";
         assert!(matches!(
@@ -399,6 +507,21 @@ mod tests {
             Cow::Borrowed(_)
         ));
         assert_eq!(tc("x", "```function\nf()\n```\nDone"), "Done");
+    }
+
+    #[test]
+    fn generic_rules_grow_linearly() {
+        use crate::response::linearity::assert_linear;
+        for unit in [
+            "a <function name=x> b </tool_call> c ",
+            "<tool_call> <function>  ",
+            "x <tool_call>\n",
+            " ```\n<tool_call>\n   ~~~\n",
+        ] {
+            assert_linear("seed generic tags", unit, &|t| {
+                assert!(tc("openai/gpt", t).len() <= t.len() + fallback::EN.len());
+            });
+        }
     }
 
     #[test]

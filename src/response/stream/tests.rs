@@ -17,6 +17,29 @@ fn byte_by_byte_equals_whole() {
 
 use serde_json::json;
 
+/// A bare JSON call whose `{` ends a delta, a model named (so the reply's start is not held): the
+/// `{` was let out as text and the call was never read, while the whole reply gives it. Found by
+/// the AI SDK middleware's benchmark, whose mock model streams 1–4 characters a delta.
+#[test]
+fn bare_json_opener_at_the_end_of_a_delta() {
+    let tools = json!([{"type": "function", "function": {"name": "calculator", "parameters": {"type": "object"}}}]);
+    let t = "好的。{\"name\": \"calculator\", \"arguments\": {\"expr\": \"17 * 23\"}}";
+    let o = Options {
+        model: Some("bench-model".into()),
+        tools: Some(tools),
+        ..Options::default()
+    };
+    let whole = clean_response(t, &o);
+    assert_eq!(whole.tool_calls.len(), 1);
+    let brace = t.find('{').unwrap_or_default();
+    for pieces in [
+        vec![&t[..brace + 1], &t[brace + 1..]],
+        vec![&t[..brace], &t[brace..brace + 1], &t[brace + 1..]],
+    ] {
+        assert_eq!(streamed(&pieces, &o), whole, "{pieces:?}");
+    }
+}
+
 /// One sample reply per format name: `(format, model, reply)`. Each has text around the calls,
 /// parallel calls where the format has them, values with `<`, `&`, newlines and non-ASCII, and
 /// reasoning where the family writes it.
