@@ -98,8 +98,8 @@ if (incremental) {
   console.log('| history | JS arrays (bytes) | Rust prefix (bytes) | total per message |')
   console.log('| --- | --- | --- | --- |')
   for (const n of [1000, 10000]) {
-    const s = new Session('')
-    s.sanitize(makeTranscript(n), { ...POLICY, sessionEntries: null, now: 0 })
+    const s = new Session(JSON.stringify(POLICY))
+    s.sanitize(makeTranscript(n), POLICY, null, 0)
     const js = (s.seen.length + s.out.length) * 8
     const rust = s.native.heapBytes()
     console.log(`| ${n} | ${js} | ${rust} | ${((js + rust) / n).toFixed(0)} B |`)

@@ -389,18 +389,21 @@ let vi = 0
 let t = null
 let ti = 0
 
-// The plan's numbers arrive in this buffer (kept across calls), or in a new array when they did
-// not fit; the buffer then grows for the next call.
+// The answer's header (HEAD slots, src/napi/transcript.rs) and the plan's numbers arrive in this
+// buffer (kept across calls); numbers that did not fit are fetched from the native side, and the
+// buffer then grows for the next call.
+const HEAD = 4
 let planBuf = new Float64Array(4096)
 
 function planBuffer() {
   return planBuf
 }
 
-function takePlan(fresh, len) {
-  if (fresh === undefined || fresh === null) return planBuf.subarray(0, len)
-  planBuf = new Float64Array(Math.max(len * 2, planBuf.length))
-  return fresh
+/** The plan's `len` numbers of the answer whose header is in `buf`. */
+function takePlan(buf, len) {
+  if (buf[1] === 0) return buf.subarray(HEAD, HEAD + len)
+  if (buf === planBuf) planBuf = new Float64Array(Math.max((HEAD + len) * 2, planBuf.length))
+  return native.takeTranscriptPlan()
 }
 
 // Field names the plan sends as their index (-1: the name is among the values).

@@ -13,30 +13,36 @@ let depth = 0
 /**
  * Runs a transcript operation with `options`, a plain object of checked values (js/options.js's
  * `pick`). Returns `{ messages, plan }`; `messages` is the input array itself when nothing changed.
- * With `session` (`{ native, start }`, js/transcript-session.js) the operation is the tracked
- * sanitizeSessionHistory of that session; `plan.session` then says where its cut lies, or that
- * it fell back (`messages` is then null).
+ * With `session` (`{ native, start, entries, now }`, js/transcript-session.js) the operation is
+ * the tracked sanitizeSessionHistory of that session, whose options the session holds (`options`
+ * is not read); `plan.session` then says where its cut lies, or that it fell back (`messages` is
+ * then null).
  */
 function run(op, messages, options = {}, name = 'messages', session = null) {
   const saved = depth > 0 ? codec.enter() : null
   depth++
   try {
     const skeleton = codec.encode(messages, name)
-    const config = toJson(options, 'options')
+    const buf = codec.planBuffer()
     const answer =
       session === null
-        ? native.runTranscript(messages, skeleton.nums, skeleton.strs, op, config, codec.planBuffer())
-        : native.runTranscriptSession(session.native, messages, skeleton.nums, skeleton.strs, config, session.start, codec.planBuffer())
-    if (answer.session != null && answer.session.fallback) return { messages: null, plan: { session: answer.session } }
-    const plan = skeleton.lone ? JSON.parse(answer.json, codec.fromPrivate) : JSON.parse(answer.json)
-    if (answer.session != null) plan.session = answer.session
-    if (plan.digests !== undefined) codec.rememberDigests(messages, plan.digests)
-    if (plan.n !== undefined) {
-      // A plan (even one of zero numbers: every message dropped) replaces the input.
-      plan.nums = codec.takePlan(answer.plan, answer.planLen)
-      plan.texts = answer.texts.split(codec.SEP)
+        ? native.runTranscript(messages, skeleton.nums, skeleton.strs, op, toJson(options, 'options'), buf)
+        : native.runTranscriptSession(session.native, messages, skeleton.nums, skeleton.strs, session.entries === null ? null : toJson(session.entries, 'sessionEntries'), session.now, session.start, buf)
+    // The answer: the plan's JSON, then its texts (each after a SEP, which JSON never holds raw);
+    // the header in `buf` says the rest (src/napi/transcript.rs, HEAD).
+    if (session !== null && buf[2] < 0) return { messages: null, plan: { session: { fallback: true } } }
+    const k = answer.indexOf(codec.SEP)
+    const json = k < 0 ? answer : answer.slice(0, k)
+    const plan = skeleton.lone ? JSON.parse(json, codec.fromPrivate) : JSON.parse(json)
+    if (session !== null) plan.session = { cut: buf[2], out: buf[3] }
+    if (buf[0] >= 0) {
+      // A plan (even one of zero numbers: every message dropped) replaces the input. Its numbers
+      // are taken before any getter of the caller's can run (rememberDigests reads blocks).
+      plan.nums = codec.takePlan(buf, buf[0])
+      plan.texts = k < 0 ? [] : answer.slice(k).split(codec.SEP)
       if (skeleton.lone) plan.texts = plan.texts.map((x) => codec.fromPrivate('', x))
     }
+    if (plan.digests !== undefined) codec.rememberDigests(messages, plan.digests)
     return { messages: codec.apply(messages, plan), plan }
   } finally {
     depth--

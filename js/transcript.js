@@ -84,8 +84,11 @@ function checkedParams(params) {
  */
 function historyPass(messages, o, sessionManager, warn, session) {
   const entries = sessionEntries(sessionManager)
-  const options = { ...o, sessionEntries: entries, now: Date.now() }
-  const r = session !== null && o.report !== true ? session.sanitize(messages, options) : run('sanitizeSessionHistory', messages, options)
+  const now = Date.now()
+  const r =
+    session !== null && o.report !== true
+      ? session.sanitize(messages, o, entries, now)
+      : run('sanitizeSessionHistory', messages, { ...o, sessionEntries: entries, now })
   appendEntries(sessionManager, r.plan.entries)
   const x = r.plan.extra || {}
   if (x.warnings && typeof warn === 'function') for (const w of x.warnings) warn(w)
@@ -108,7 +111,7 @@ function sanitizeSessionHistory(params) {
 function createTranscriptSanitizer(params) {
   const o = checkedParams(params)
   const { sessionManager, warn } = params
-  const session = o.incremental === false ? null : new sessions.Session('')
+  const session = o.incremental === false || o.report === true ? null : new sessions.Session(toJson(o, 'params'))
   return {
     sanitize(messages) {
       return historyPass(messages, o, sessionManager, warn, session)

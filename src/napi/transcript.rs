@@ -1,9 +1,16 @@
 //! `runTranscript(messages, nums, strs, op, config, out)`: the one native call behind every
 //! transcript function of the JS API.
+//!
+//! The answer costs as little to hand back as it can: one string (the plan's JSON, then its new
+//! string values) and a few numbers written into the caller's buffer `out`, whose first
+//! [`HEAD`] slots say what came back. Building a result object through Node-API (a property
+//! set, a key internalised, a map transition per field) cost more than the rules of a 4-message
+//! suffix.
 
 use super::source::HandleSource;
 use crate::transcript::incremental::{self, Prefix};
 use crate::transcript::model::Msg;
+use crate::transcript::pipeline::HistoryParams;
 use crate::transcript::{ops, skeleton, Ctx, FIELD_NAMES};
 use napi::bindgen_prelude::{Array, Either, Float64Array, Float64ArraySlice, Latin1String};
 use napi::{Error, Result, Status};
@@ -17,31 +24,26 @@ fn invalid(msg: impl Into<String>) -> Error {
 
 thread_local! {
     /// The plan's numbers are written here first; kept across calls so a long transcript does
-    /// not fault in fresh pages for it on every call (each Node thread has its own).
+    /// not fault in fresh pages for it on every call (each Node thread has its own). When they
+    /// do not fit in the caller's buffer they wait here for `takeTranscriptPlan`.
     static PLAN_NUMS: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
 }
 
-/// What one operation answers: everything but the plan's numbers as JSON; the numbers in the
-/// caller's buffer (`planLen` of them), or in `plan` when they did not fit.
-#[napi(object)]
-pub struct TranscriptAnswer {
-    pub json: String,
-    pub plan_len: u32,
-    pub plan: Option<Float64Array>,
-    /// The plan's new string values, each preceded by U+001F.
-    pub texts: Option<Either<String, Latin1String>>,
-    /// For a session's pass: where its cut now lies, or that it must fall back.
-    pub session: Option<SessionStep>,
-}
+/// The slots at the start of `out` that describe the answer (js/run.js reads them):
+/// `[0]` how many numbers the plan has (-1: no plan, the output is the input), `[1]` 1 when they
+/// did not fit after the header (then `takeTranscriptPlan` gives them), `[2]` a session's cut
+/// (-1: it must fall back), `[3]` the output position of that cut. The plan's numbers follow.
+pub const HEAD: usize = 4;
 
-/// The texts as a JS string. All-ASCII texts (re-encoded image payloads are megabytes of base64)
-/// go through Node-API's Latin-1 constructor, a plain copy, instead of UTF-8 validation: for 2 MB
-/// of base64 that took the string's creation from ~1.2 ms to ~0.2 ms.
-fn texts_value(texts: String) -> Either<String, Latin1String> {
-    if texts.is_ascii() {
-        Either::B(Latin1String::from(texts))
+/// The answer as a JS string: the JSON, then the texts (each preceded by U+001F, which JSON text
+/// never holds unescaped). An all-ASCII answer (re-encoded image payloads are megabytes of
+/// base64) goes through Node-API's Latin-1 constructor, a plain copy, instead of UTF-8
+/// validation: for 2 MB of base64 that took the string's creation from ~1.2 ms to ~0.2 ms.
+fn answer_string(s: String) -> Either<String, Latin1String> {
+    if s.is_ascii() {
+        Either::B(Latin1String::from(s))
     } else {
-        Either::A(texts)
+        Either::A(s)
     }
 }
 
@@ -53,15 +55,15 @@ pub fn run_transcript(
     strs: String,
     op: String,
     config: String,
-    out: Float64Array,
-) -> Result<TranscriptAnswer> {
+    mut out: Float64ArraySlice,
+) -> Result<Either<String, Latin1String>> {
     let cfg = parse_config(&config)?;
     let mut msgs = skeleton::parse(&nums, &strs).map_err(invalid)?;
     let input_len = msgs.len();
     let source = HandleSource { messages };
     let mut ctx = Ctx::new(&source, reported(&cfg));
     let result = ops::run(&op, &cfg, &mut msgs, &mut ctx).map_err(invalid)?;
-    Ok(answer(&msgs, input_len, &ctx, &result, out))
+    answer(&msgs, input_len, &ctx, &result, plan_buffer(&mut out))
 }
 
 fn parse_config(config: &str) -> Result<Value> {
@@ -72,67 +74,75 @@ fn reported(cfg: &Value) -> bool {
     cfg.get("report").and_then(Value::as_bool).unwrap_or(false)
 }
 
-/// The answer to JS: the plan's numbers go into `out` when they fit.
+/// The caller's buffer for the answer's header and plan numbers, borrowed without a reference.
+fn plan_buffer<'a>(out: &'a mut Float64ArraySlice) -> &'a mut [f64] {
+    // SAFETY: `out` is the codec's private Float64Array (never shared with another thread or
+    // exposed to user code), and it lives as long as this call. JS can run during a call only
+    // inside the rules (a getter the source reads), which never touch this buffer; a call made
+    // from such a getter is given a buffer of its own (js/run.js, codec.enter), so nothing else
+    // reads or writes this one while the slice lives.
+    unsafe { out.as_mut() }
+}
+
+/// The answer to JS: the header and, when they fit, the plan's numbers go into `out`.
 fn answer(
     msgs: &[Msg],
     input_len: usize,
     ctx: &Ctx,
     result: &ops::OpOutput,
-    mut out: Float64Array,
-) -> TranscriptAnswer {
+    out: &mut [f64],
+) -> Result<Either<String, Latin1String>> {
+    if out.len() < HEAD {
+        return Err(invalid("out: expected a buffer of at least 4 numbers"));
+    }
     let buf = PLAN_NUMS.with(|b| std::mem::take(&mut *b.borrow_mut()));
-    let (json, plan) = ops::response_json(msgs, input_len, ctx, result, buf);
+    let (mut json, plan) = ops::response_json(msgs, input_len, ctx, result, buf);
+    out[2] = 0.0;
+    out[3] = 0.0;
     let Some((plan, texts)) = plan else {
-        return TranscriptAnswer {
-            json,
-            plan_len: 0,
-            plan: None,
-            texts: None,
-            session: None,
-        };
+        out[0] = -1.0;
+        out[1] = 0.0;
+        return Ok(answer_string(json));
     };
     let len = plan.len();
-    let answer = if len <= out.len() {
-        // SAFETY: `out` is the codec's private Float64Array (never shared with another thread or
-        // exposed to user code). JS can run during this call only inside `ops::run` (a getter
-        // the source reads), which is over: no JS runs while this slice lives. A call made from
-        // such a getter is given a buffer of its own (js/run.js, codec.enter), so nothing else
-        // writes this one. The length was just checked.
-        let dst = unsafe { out.as_mut() };
-        dst[..len].copy_from_slice(&plan);
-        TranscriptAnswer {
-            json,
-            plan_len: len as u32,
-            plan: None,
-            texts: Some(texts_value(texts)),
-            session: None,
-        }
+    if HEAD + len <= out.len() {
+        out[HEAD..HEAD + len].copy_from_slice(&plan);
+        out[1] = 0.0;
     } else {
-        TranscriptAnswer {
-            json,
-            plan_len: len as u32,
-            plan: Some(Float64Array::new(plan.clone())),
-            texts: Some(texts_value(texts)),
-            session: None,
-        }
-    };
+        out[1] = 1.0;
+    }
+    out[0] = len as f64;
     PLAN_NUMS.with(|b| *b.borrow_mut() = plan);
-    answer
+    json.push_str(&texts);
+    Ok(answer_string(json))
 }
 
-/// What the pass of one session remembers between calls (see `transcript::incremental`): the
-/// prefix before the last proven cut. The JS side keeps one per session, in a bounded LRU.
+/// The plan numbers of the last answer on this thread that did not fit in its buffer.
+#[napi(catch_unwind, js_name = "takeTranscriptPlan")]
+pub fn take_transcript_plan() -> Float64Array {
+    PLAN_NUMS.with(|b| Float64Array::new(b.borrow().clone()))
+}
+
+/// What the pass of one session remembers between calls (see `transcript::incremental`): its
+/// options, parsed and with the policy resolved once, and the prefix before the last proven cut.
+/// The JS side keeps one per session, in a bounded LRU.
 #[napi(js_name = "TranscriptSessionNative")]
 pub struct TranscriptSession {
+    params: HistoryParams,
     prefix: Option<Prefix>,
 }
 
 #[napi]
 impl TranscriptSession {
+    /// A session whose every call runs with `config` (the checked options as JSON).
     #[napi(constructor, catch_unwind)]
-    #[allow(clippy::new_without_default)]
-    pub fn new() -> Self {
-        TranscriptSession { prefix: None }
+    pub fn new(config: String) -> Result<Self> {
+        let mut params = ops::history_params(&parse_config(&config)?);
+        params.policy = Some(params.resolved_policy());
+        Ok(TranscriptSession {
+            params,
+            prefix: None,
+        })
     }
 
     /// The Rust-side memory this session holds (bytes, approximate).
@@ -142,44 +152,45 @@ impl TranscriptSession {
     }
 }
 
-/// Where a session's pass left its cut: input messages `..cut` and output messages `..out` are
-/// the prefix the next call reuses (`cut` 0: none).
-#[napi(object)]
-pub struct SessionStep {
-    pub fallback: bool,
-    pub cut: u32,
-    pub out: u32,
-}
-
-/// `sanitizeSessionHistory` for a session: with `start` 0, the full pass over `messages`; with
-/// `start` the session's cut, the pass over the suffix `messages` (the history from the cut on),
-/// answering `session.fallback` when it cannot be proven equal to the full pass.
+/// `sanitizeSessionHistory` for a session, with its options, the session entries the caller
+/// read (`[[customType, data], …]` as JSON, or none without a session manager) and the time:
+/// with `start` 0, the full pass over `messages`; with `start` the session's cut, the pass over
+/// the suffix `messages` (the history from the cut on), answering a cut of -1 (fall back) when it
+/// cannot be proven equal to the full pass.
 #[napi(catch_unwind, js_name = "runTranscriptSession")]
+#[allow(clippy::too_many_arguments)]
 pub fn run_transcript_session(
     session: &mut TranscriptSession,
     messages: Array,
     nums: Float64ArraySlice,
     strs: String,
-    config: String,
+    entries: Option<String>,
+    now: f64,
     start: u32,
-    out: Float64Array,
-) -> Result<TranscriptAnswer> {
+    mut out: Float64ArraySlice,
+) -> Result<Either<String, Latin1String>> {
+    let out = plan_buffer(&mut out);
     let prior = if start == 0 {
         None
     } else {
         match session.prefix.take() {
             Some(p) if p.cut == start as usize => Some(p),
-            _ => return Ok(fallback()),
+            _ => return fallback(out),
         }
     };
-    let cfg = parse_config(&config)?;
+    session.params.session_entries = match entries {
+        Some(e) => ops::entries_from_json(&parse_config(&e)?),
+        None => None,
+    };
+    session.params.now = now;
     let mut msgs = skeleton::parse(&nums, &strs).map_err(invalid)?;
     let input_len = msgs.len();
     let source = HandleSource { messages };
-    let mut ctx = Ctx::new(&source, reported(&cfg));
-    let params = ops::history_params(&cfg);
-    let Ok((h, prefix)) = incremental::sanitize_tracked(&mut msgs, &mut ctx, &params, prior) else {
-        return Ok(fallback());
+    let mut ctx = Ctx::new(&source, false);
+    let Ok((h, prefix)) =
+        incremental::sanitize_tracked(&mut msgs, &mut ctx, &session.params, prior)
+    else {
+        return fallback(out);
     };
     let mut result = ops::OpOutput {
         entries: h.entries,
@@ -190,29 +201,21 @@ pub fn run_transcript_session(
             .extra
             .insert("warnings".into(), serde_json::json!(h.warnings));
     }
-    let step = SessionStep {
-        fallback: false,
-        cut: prefix.as_ref().map_or(0, |p| p.cut as u32),
-        out: prefix.as_ref().map_or(0, |p| p.out as u32),
-    };
+    let (cut, cut_out) = prefix.as_ref().map_or((0, 0), |p| (p.cut, p.out));
     session.prefix = prefix;
-    let mut a = answer(&msgs, input_len, &ctx, &result, out);
-    a.session = Some(step);
+    let a = answer(&msgs, input_len, &ctx, &result, out)?;
+    out[2] = cut as f64;
+    out[3] = cut_out as f64;
     Ok(a)
 }
 
-fn fallback() -> TranscriptAnswer {
-    TranscriptAnswer {
-        json: String::from("{}"),
-        plan_len: 0,
-        plan: None,
-        texts: None,
-        session: Some(SessionStep {
-            fallback: true,
-            cut: 0,
-            out: 0,
-        }),
+/// The answer of a session's pass that must fall back to the full pass.
+fn fallback(out: &mut [f64]) -> Result<Either<String, Latin1String>> {
+    if out.len() < HEAD {
+        return Err(invalid("out: expected a buffer of at least 4 numbers"));
     }
+    out[..HEAD].copy_from_slice(&[-1.0, 0.0, -1.0, 0.0]);
+    Ok(Either::B(Latin1String::from(String::new())))
 }
 
 /// The field names the plan sends as indices (js/codec.js reads them once).

@@ -48,7 +48,13 @@ fn pairing_options(cfg: &Value) -> rules::pairing::PairingOptions {
 }
 
 fn session_entries(cfg: &Value) -> Option<Vec<(String, Value)>> {
-    let list = cfg.get("sessionEntries")?.as_array()?;
+    entries_from_json(cfg.get("sessionEntries")?)
+}
+
+/// The session entries the caller sent, `[[customType, data], …]` (`None` when not an array: no
+/// session manager).
+pub fn entries_from_json(list: &Value) -> Option<Vec<(String, Value)>> {
+    let list = list.as_array()?;
     Some(
         list.iter()
             .filter_map(|e| {

@@ -39,6 +39,19 @@ pub struct HistoryParams {
     pub session_id: Option<String>,
 }
 
+impl HistoryParams {
+    /// The policy the pass applies: the one given, else resolved from provider, API and model.
+    pub fn resolved_policy(&self) -> TranscriptPolicy {
+        self.policy.clone().unwrap_or_else(|| {
+            resolve_transcript_policy(
+                self.provider.as_deref(),
+                self.model_api.as_deref(),
+                self.model_id.as_deref(),
+            )
+        })
+    }
+}
+
 /// Session entries the pass asks the caller to append.
 pub type NewEntries = Vec<(String, Value)>;
 
@@ -94,13 +107,7 @@ pub(crate) fn run(
     p: &HistoryParams,
     mut track: Option<&mut Tracker>,
 ) -> HistoryOutput {
-    let policy = p.policy.clone().unwrap_or_else(|| {
-        resolve_transcript_policy(
-            p.provider.as_deref(),
-            p.model_api.as_deref(),
-            p.model_id.as_deref(),
-        )
-    });
+    let policy = p.resolved_policy();
     let api = p.model_api.as_deref().unwrap_or("");
     let mut entries = NewEntries::new();
     let mut warnings = Vec::new();
