@@ -53,6 +53,7 @@ export const {
   recoverToolBlocks,
   detectToolStyle,
   toOpenAiMessages,
+  sanitizeRequest,
 } = th
 
 export default th

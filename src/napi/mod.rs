@@ -17,6 +17,7 @@ mod string_read;
 mod text;
 mod tool_style;
 mod transcript;
+mod wire;
 
 /// Runs once when Node loads the addon (only the mimalloc benchmark builds need it).
 #[cfg(feature = "mi")]

@@ -1,0 +1,450 @@
+//! OpenAI chat completions (`POST /v1/chat/completions`) onto the model and back.
+//!
+//! Reader: `{role: "tool", tool_call_id, content}` is a `toolResult` message (its `name`, when
+//! given, its `toolName`); an assistant's `tool_calls[k]` are `toolCall` blocks (id, function
+//! name, kind of `function.arguments`) after its content; a string content is the model's string
+//! content, or a text block when the message also has calls; content parts are blocks of their
+//! own `type` (`text`, `image_url`, …). Other roles (`system`, `developer`, `function`) keep their
+//! name; [`super::pass`] leaves leading system messages out of the turn rules.
+//!
+//! Writer: a new result is `{role: "tool", tool_call_id, content: <text>}`; a rebuilt content is
+//! an array of parts (string contents become `{type: "text", text}` parts), a rebuilt call list
+//! holds the input calls (a shallow copy when their `id` changed); a call list left empty is
+//! removed (OpenAI rejects `tool_calls: []`), as is an empty top-level `tools` array. Fields the
+//! model has and the protocol has not (`timestamp`, `isError`, `toolName`, `usage`) are never
+//! written.
+
+use super::edit::{BodyPlan, Item, Op, Out};
+use super::layout::{Layout, MsgLayout, Place};
+use super::{pass, Decision, Protocol, WireError, WireOptions};
+use crate::transcript::context::{Change, Ctx, NoSource};
+use crate::transcript::model::{
+    Block, BlockOrigin, Content, Kind, Msg, MsgOrigin, Override, TextInfo, Val,
+};
+use serde_json::{json, Map, Value};
+
+const CALLS: &str = "tool_calls";
+
+fn obj<'a>(v: &'a Value, path: &str, what: &str) -> Result<&'a Map<String, Value>, WireError> {
+    v.as_object()
+        .ok_or_else(|| WireError::new(path, what, Some(v)))
+}
+
+/// A string field, when present and not null.
+fn opt_str<'a>(
+    m: &'a Map<String, Value>,
+    k: &str,
+    path: &str,
+) -> Result<Option<&'a str>, WireError> {
+    match m.get(k) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        other => Err(WireError::new(format!("{path}.{k}"), "a string", other)),
+    }
+}
+
+fn part_block(part: &Value, i: usize, j: usize, path: &str) -> Result<Block, WireError> {
+    let p = obj(
+        part,
+        &format!("{path}.content[{j}]"),
+        "a content part object",
+    )?;
+    let mut b = Block::src(i, j);
+    b.ty = p.get("type").map_or(Val::Absent, Val::of_json);
+    if let Some(Value::String(t)) = p.get("text") {
+        b.text = Some(TextInfo::of_str(t));
+    }
+    Ok(b)
+}
+
+fn call_block(call: &Value, i: usize, idx: usize, path: &str) -> Result<Block, WireError> {
+    let c = obj(call, path, "a tool call object")?;
+    let id = opt_str(c, "id", path)?;
+    let f = match c.get("function") {
+        None | Some(Value::Null) => None,
+        Some(f) => Some(obj(f, &format!("{path}.function"), "an object")?),
+    };
+    let mut b = Block::src(i, idx);
+    b.ty = Val::Str("toolCall".into());
+    b.id = id.map_or(Val::Absent, |s| Val::Str(s.to_string().into()));
+    if let Some(f) = f {
+        b.name = opt_str(f, "name", &format!("{path}.function"))?
+            .map_or(Val::Absent, |s| Val::Str(s.to_string().into()));
+        b.arguments = match f.get("arguments") {
+            None => Kind::Absent,
+            Some(Value::Null) => Kind::Null,
+            Some(Value::Object(_)) => Kind::Object,
+            Some(_) => Kind::Other,
+        };
+    }
+    Ok(b)
+}
+
+/// The model of one message, and where its blocks live.
+fn read_message(v: &Value, i: usize) -> Result<(Msg, MsgLayout), WireError> {
+    let path = format!("body.messages[{i}]");
+    let m = obj(v, &path, "a message object")?;
+    let role = match m.get("role") {
+        Some(Value::String(r)) => r.as_str(),
+        other => return Err(WireError::new(format!("{path}.role"), "a string", other)),
+    };
+    let mut msg = Msg::src(i);
+    msg.role = Val::Str(
+        if role == "tool" { "toolResult" } else { role }
+            .to_string()
+            .into(),
+    );
+    if role == "tool" {
+        if let Some(id) = opt_str(m, "tool_call_id", &path)? {
+            msg.tool_call_id = Val::Str(id.to_string().into());
+        }
+        if let Some(Value::String(n)) = m.get("name") {
+            msg.tool_name = Val::Str(n.clone().into());
+        }
+    }
+    let calls: &[Value] = match m.get(CALLS) {
+        None | Some(Value::Null) => &[],
+        Some(Value::Array(a)) => a,
+        other => {
+            return Err(WireError::new(
+                format!("{path}.{CALLS}"),
+                "an array of tool calls",
+                other,
+            ))
+        }
+    };
+    // An assistant's content is always blocks, as in the model's own transcripts (a rule may
+    // treat anything else as malformed).
+    let as_blocks = role == "assistant" || !calls.is_empty();
+    let mut layout = MsgLayout::default();
+    let mut blocks = Vec::new();
+    match m.get("content") {
+        Some(Value::String(s)) if as_blocks => {
+            let mut b = Block::src(i, 0);
+            b.ty = Val::Str("text".into());
+            b.text = Some(TextInfo::of_str(s));
+            blocks.push(b);
+            layout.str_block = true;
+        }
+        Some(Value::String(s)) => {
+            msg.content = Content::Str {
+                info: TextInfo::of_str(s),
+                from: Some(i),
+                prefix: String::new(),
+            };
+        }
+        Some(Value::Array(parts)) => {
+            for (j, p) in parts.iter().enumerate() {
+                blocks.push(part_block(p, i, j, &path)?);
+            }
+            layout.parts = parts.len();
+            msg.content = Content::Blocks(Vec::new());
+        }
+        None | Some(Value::Null) if as_blocks => {}
+        None => {}
+        Some(Value::Null) => msg.content = Content::Other(Val::Null),
+        other => {
+            return Err(WireError::new(
+                format!("{path}.content"),
+                "a string, an array of content parts or null",
+                other,
+            ))
+        }
+    }
+    let base = blocks.len();
+    for (k, c) in calls.iter().enumerate() {
+        blocks.push(call_block(c, i, base + k, &format!("{path}.{CALLS}[{k}]"))?);
+    }
+    layout.calls = calls.len();
+    if as_blocks || matches!(msg.content, Content::Blocks(_)) {
+        msg.content = Content::Blocks(blocks);
+    }
+    Ok((msg, layout))
+}
+
+/// The messages of `body` as the model, with their layout.
+pub fn read(body: &Value) -> Result<(Vec<Msg>, Layout), WireError> {
+    let b = obj(
+        body,
+        "body",
+        "an object (an OpenAI chat completions request)",
+    )?;
+    let list = match b.get("messages") {
+        Some(Value::Array(a)) => a,
+        other => {
+            return Err(WireError::new(
+                "body.messages",
+                "an array of messages",
+                other,
+            ))
+        }
+    };
+    let mut msgs = Vec::with_capacity(list.len());
+    let mut layout = Layout {
+        key: "messages",
+        call_list: CALLS,
+        msgs: Vec::with_capacity(list.len()),
+    };
+    for (i, v) in list.iter().enumerate() {
+        let (m, l) = read_message(v, i)?;
+        msgs.push(m);
+        layout.msgs.push(l);
+    }
+    Ok((msgs, layout))
+}
+
+fn wire_role(v: &Value) -> Value {
+    match v.as_str() {
+        Some("toolResult") => json!("tool"),
+        _ => v.clone(),
+    }
+}
+
+/// The item a model block goes back to.
+fn item_of(b: &Block, layout: &Layout) -> (bool, Item) {
+    match &b.origin {
+        BlockOrigin::Src { msg, idx } => match layout.place(*msg, *idx) {
+            Place::Call(k) => {
+                let sets = b
+                    .edits
+                    .sets
+                    .iter()
+                    .filter_map(|(name, o)| match (name.as_ref(), o) {
+                        ("id", Override::Json(v)) => Some(("id", v.clone())),
+                        _ => None,
+                    })
+                    .collect();
+                (
+                    true,
+                    Item::Ref {
+                        msg: *msg,
+                        list: CALLS,
+                        idx: k,
+                        sets,
+                    },
+                )
+            }
+            Place::Str => (
+                false,
+                Item::TextOf {
+                    msg: *msg,
+                    prefix: String::new(),
+                },
+            ),
+            Place::Part(k) => (
+                false,
+                Item::Ref {
+                    msg: *msg,
+                    list: "content",
+                    idx: k,
+                    sets: Vec::new(),
+                },
+            ),
+        },
+        BlockOrigin::FromStrContent { msg, prefix } => (
+            false,
+            Item::TextOf {
+                msg: *msg,
+                prefix: prefix.clone(),
+            },
+        ),
+        BlockOrigin::New(v) => (b.is_tool_call(), Item::New(v.clone())),
+    }
+}
+
+/// Whether `items` are exactly input message `own`'s `list`, untouched and in order.
+fn same_list(items: &[Item], own: usize, list: &str, len: usize) -> bool {
+    items.len() == len
+        && items.iter().enumerate().all(|(k, it)| {
+            matches!(it, Item::Ref { msg, list: l, idx, sets }
+                if *msg == own && *l == list && *idx == k && sets.is_empty())
+        })
+}
+
+/// The ops that rebuild `m`'s content and calls (`own`: its input message).
+fn content_ops(m: &Msg, own: Option<usize>, input: &[Value], layout: &Layout, ops: &mut Vec<Op>) {
+    let mut parts = Vec::new();
+    let mut calls = Vec::new();
+    match &m.content {
+        Content::Blocks(blocks) => {
+            for b in blocks {
+                let (is_call, item) = item_of(b, layout);
+                if is_call {
+                    calls.push(item)
+                } else {
+                    parts.push(item)
+                }
+            }
+        }
+        Content::Str {
+            from: Some(k),
+            prefix,
+            ..
+        } => parts.push(Item::TextOf {
+            msg: *k,
+            prefix: prefix.clone(),
+        }),
+        Content::Str { info, .. } => parts.push(Item::New(Value::String(
+            info.head.clone().unwrap_or_default(),
+        ))),
+        Content::Other(_) => {}
+    }
+    let orig = own.and_then(|i| input.get(i));
+    let orig_content = orig.and_then(|o| o.get("content"));
+    let own_layout = own
+        .and_then(|i| layout.msgs.get(i))
+        .copied()
+        .unwrap_or_default();
+    let content_same = match (own, orig_content) {
+        (Some(i), Some(Value::String(_))) => {
+            parts.len() == 1
+                && parts[0]
+                    == Item::TextOf {
+                        msg: i,
+                        prefix: String::new(),
+                    }
+        }
+        (Some(i), Some(Value::Array(a))) => same_list(&parts, i, "content", a.len()),
+        (Some(_), None | Some(Value::Null)) => parts.is_empty(),
+        _ => false,
+    };
+    if !content_same {
+        if parts.is_empty() {
+            let empty = if m.is_role("assistant") && !calls.is_empty() {
+                Value::Null
+            } else {
+                json!("")
+            };
+            ops.push(Op::Set("content", empty));
+        } else if let [Item::New(Value::String(s))] = parts.as_slice() {
+            ops.push(Op::Set("content", Value::String(s.clone())));
+        } else if m.is_role("toolResult") && parts.iter().all(is_new_text) {
+            // A result made by a rule: its text as the string content every server takes.
+            let text: Vec<&str> = parts.iter().filter_map(new_text).collect();
+            ops.push(Op::Set("content", json!(text.join("\n"))));
+        } else {
+            ops.push(Op::List("content", parts));
+        }
+    }
+    let had_calls = orig.is_some_and(|o| o.get(CALLS).is_some());
+    let calls_same = own.is_some_and(|i| same_list(&calls, i, CALLS, own_layout.calls));
+    if !calls_same {
+        if !calls.is_empty() {
+            ops.push(Op::List(CALLS, calls));
+        } else if had_calls {
+            ops.push(Op::Del(CALLS));
+        }
+    }
+}
+
+fn new_text(item: &Item) -> Option<&str> {
+    match item {
+        Item::New(v) if v.get("type").and_then(Value::as_str) == Some("text") => {
+            v.get("text").and_then(Value::as_str)
+        }
+        _ => None,
+    }
+}
+
+fn is_new_text(item: &Item) -> bool {
+    new_text(item).is_some()
+}
+
+/// One output message as an edit of the body.
+fn write_message(m: &Msg, input: &[Value], layout: &Layout) -> Out {
+    let own = m.src_index();
+    let mut ops = Vec::new();
+    for (name, o) in &m.edits.sets {
+        match (name.as_ref(), o) {
+            ("role", Override::Json(v)) => ops.push(Op::Set("role", wire_role(v))),
+            ("toolCallId", Override::Json(v)) => ops.push(Op::Set("tool_call_id", v.clone())),
+            ("content", Override::Json(v)) if !m.content_dirty && v.is_string() => {
+                ops.push(Op::Set("content", v.clone()))
+            }
+            // Fields OpenAI chat has no place for (toolName, timestamp, isError, usage …); a
+            // rebuilt content is written below.
+            _ => {}
+        }
+    }
+    if m.edits.dels.iter().any(|d| d == "toolCallId") {
+        ops.push(Op::Del("tool_call_id"));
+    }
+    if m.content_dirty || m.origin == MsgOrigin::New {
+        content_ops(m, own, input, layout, &mut ops);
+    }
+    let empty_calls = own
+        .and_then(|i| input.get(i))
+        .and_then(|o| o.get(CALLS))
+        .and_then(Value::as_array)
+        .is_some_and(Vec::is_empty);
+    if empty_calls
+        && !ops
+            .iter()
+            .any(|o| matches!(o, Op::Del(CALLS) | Op::List(CALLS, _)))
+    {
+        ops.push(Op::Del(CALLS));
+    }
+    match own {
+        Some(i) if ops.is_empty() => Out::Keep(i),
+        from => Out::Edit { from, ops },
+    }
+}
+
+/// The plan that repairs `body` for `opts`' target.
+pub fn plan(body: &Value, opts: &WireOptions) -> Result<Decision, WireError> {
+    let (mut msgs, layout) = read(body)?;
+    let input = body
+        .get("messages")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    let mut ctx = Ctx::new(&NoSource, opts.report);
+    pass::run(&mut msgs, &mut ctx, opts, Protocol::OpenAiChat);
+    let mut changes: Vec<Change> = ctx
+        .changes
+        .take()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|c| Change {
+            path: layout.wire_path(&c.path),
+            ..c
+        })
+        .collect();
+    let out: Vec<Out> = msgs
+        .iter()
+        .map(|m| write_message(m, input, &layout))
+        .collect();
+    if opts.report {
+        for o in &out {
+            let Out::Edit { from: Some(i), ops } = o else {
+                continue;
+            };
+            let was_empty = input.get(*i).and_then(|m| m.get(CALLS)) == Some(&json!([]));
+            if was_empty && ops.contains(&Op::Del(CALLS)) {
+                changes.push(Change {
+                    rule: "emptyToolCalls",
+                    path: format!("messages[{i}].{CALLS}"),
+                    detail: format!("removed an empty {CALLS} array (providers reject it)"),
+                });
+            }
+        }
+    }
+    let identity =
+        out.len() == input.len() && out.iter().enumerate().all(|(i, o)| *o == Out::Keep(i));
+    let mut del = Vec::new();
+    if body.get("tools") == Some(&json!([])) {
+        del.push("tools");
+        if opts.report {
+            changes.push(Change {
+                rule: "emptyTools",
+                path: "tools".into(),
+                detail: "removed an empty tools array (providers reject `tools: []`)".into(),
+            });
+        }
+    }
+    let plan = (!identity || !del.is_empty()).then(|| BodyPlan {
+        key: "messages",
+        messages: (!identity).then_some(out),
+        del,
+    });
+    Ok(Decision { plan, changes })
+}
