@@ -448,3 +448,126 @@ pub fn plan(body: &Value, opts: &WireOptions) -> Result<Decision, WireError> {
     });
     Ok(Decision { plan, changes })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{edit, plan_json, sanitize_json, Protocol};
+    use super::*;
+
+    fn target(provider: &str) -> WireOptions {
+        WireOptions {
+            provider: Some(provider.into()),
+            report: true,
+            ..WireOptions::default()
+        }
+    }
+
+    fn call(id: &str, name: &str) -> Value {
+        json!({"id": id, "type": "function", "function": {"name": name, "arguments": "{}"}})
+    }
+
+    #[test]
+    fn a_clean_body_gives_no_plan() {
+        let body = json!({"model": "m", "tools": [{"type": "function"}], "messages": [
+            {"role": "system", "content": "s"},
+            {"role": "user", "content": [{"type": "text", "text": "看图"}, {"type": "image_url", "image_url": {"url": "data:image/png;base64,AA=="}}]},
+            {"role": "assistant", "content": null, "tool_calls": [call("c1", "f")]},
+            {"role": "tool", "tool_call_id": "c1", "content": "ok"},
+            {"role": "assistant", "content": "done"},
+        ]});
+        let d = plan_json(&body, Protocol::OpenAiChat, &target("vllm")).unwrap();
+        assert!(d.plan.is_none());
+        assert!(d.changes.is_empty());
+    }
+
+    #[test]
+    fn consecutive_assistants_merge_with_the_calls_of_both_and_empty_call_lists_go() {
+        let body = json!({"messages": [
+            {"role": "user", "content": "q"},
+            {"role": "assistant", "content": "b"},
+            {"role": "assistant", "content": null, "tool_calls": [call("c2", "g")], "x": 1},
+            {"role": "tool", "tool_call_id": "c2", "content": "r2"},
+            {"role": "assistant", "content": "x", "tool_calls": []},
+        ]});
+        let d = plan_json(&body, Protocol::OpenAiChat, &target("vllm")).unwrap();
+        let plan = d.plan.as_ref().unwrap();
+        let out = plan.messages.as_ref().unwrap();
+        assert_eq!(out[0], Out::Keep(0));
+        assert_eq!(
+            out[1],
+            Out::Edit {
+                from: Some(1),
+                ops: vec![Op::List(
+                    CALLS,
+                    vec![Item::Ref {
+                        msg: 2,
+                        list: CALLS,
+                        idx: 0,
+                        sets: vec![]
+                    }]
+                )]
+            }
+        );
+        assert_eq!(out[2], Out::Keep(3));
+        assert_eq!(
+            out[3],
+            Out::Edit {
+                from: Some(4),
+                ops: vec![Op::Del(CALLS)]
+            }
+        );
+        let fixed = edit::apply(&body, plan);
+        assert_eq!(
+            fixed["messages"][1],
+            json!({"role": "assistant", "content": "b", "tool_calls": [call("c2", "g")]})
+        );
+        let rules: Vec<(&str, &str)> = d
+            .changes
+            .iter()
+            .map(|c| (c.rule, c.path.as_str()))
+            .collect();
+        assert_eq!(
+            rules,
+            [
+                ("validateGeminiTurns", "messages[2]"),
+                ("emptyToolCalls", "messages[4].tool_calls")
+            ]
+        );
+        let (again, changes) =
+            sanitize_json(&fixed, Protocol::OpenAiChat, &target("vllm")).unwrap();
+        assert_eq!(again, fixed, "a repaired body needs nothing more");
+        assert!(changes.is_empty());
+    }
+
+    #[test]
+    fn consecutive_user_turns_with_parts_keep_the_parts_objects() {
+        let image = json!({"type": "image_url", "image_url": {"url": "https://x/y.png"}});
+        let body = json!({"messages": [
+            {"role": "user", "content": "第一"},
+            {"role": "user", "content": [image]},
+        ]});
+        let d = plan_json(&body, Protocol::OpenAiChat, &target("mistral")).unwrap();
+        let out = d.plan.unwrap().messages.unwrap();
+        assert_eq!(
+            out,
+            [Out::Edit {
+                from: Some(1),
+                ops: vec![Op::List(
+                    "content",
+                    vec![
+                        Item::TextOf {
+                            msg: 0,
+                            prefix: String::new()
+                        },
+                        Item::Ref {
+                            msg: 1,
+                            list: "content",
+                            idx: 0,
+                            sets: vec![]
+                        }
+                    ]
+                )]
+            }]
+        );
+    }
+}
