@@ -570,4 +570,34 @@ mod tests {
             }]
         );
     }
+
+    /// A body of broken turns (calls answered late, after a user turn, twice, not at all; ids for
+    /// Mistral; runs of user turns), grown to `n` bytes: the repair takes linear time.
+    #[test]
+    fn the_repair_grows_linearly_with_the_body() {
+        let make = |n: usize| {
+            let mut msgs = Vec::new();
+            let mut k = 0;
+            while msgs.len() * 60 < n {
+                let (a, b) = (format!("call_{k}_a"), format!("call_{k}_b"));
+                msgs.push(json!({"role": "assistant", "content": null, "tool_calls": [call(&a, "f"), call(&b, "g")]}));
+                msgs.push(json!({"role": "user", "content": "还在吗"}));
+                msgs.push(json!({"role": "tool", "tool_call_id": b, "content": "r"}));
+                msgs.push(json!({"role": "tool", "tool_call_id": b, "content": "r"}));
+                msgs.push(json!({"role": "tool", "tool_call_id": "gone", "content": "r"}));
+                msgs.push(json!({"role": "user", "content": "next"}));
+                k += 1;
+            }
+            json!({"model": "m", "messages": msgs}).to_string()
+        };
+        crate::response::linearity::assert_grows_linearly(
+            "openai-chat wire repair",
+            &make,
+            &|text| {
+                let body: Value = serde_json::from_str(text).unwrap_or_default();
+                let out = sanitize_json(&body, Protocol::OpenAiChat, &target("mistral"));
+                assert!(out.is_ok());
+            },
+        );
+    }
 }
