@@ -1735,8 +1735,8 @@ export declare function toOpenAiMessages<M extends AnthropicHistoryMessage>(hist
 
 // ---- gateways: request bodies in their wire protocol ----
 
-/** The wire protocols {@link sanitizeRequest} reads (more follow: Anthropic Messages, Responses, Gemini). */
-export type WireProtocol = 'openai-chat'
+/** The wire protocols {@link sanitizeRequest} reads (Responses and Gemini are not read yet). */
+export type WireProtocol = 'openai-chat' | 'anthropic'
 
 /** A message of an OpenAI chat completions request, as far as the repair reads it; other fields are kept. */
 export interface OpenAiChatRequestMessage {
@@ -1754,13 +1754,28 @@ export interface OpenAiChatRequest {
   [key: string]: unknown
 }
 
+/** A content block of an Anthropic Messages request, as far as the repair reads it; other fields are kept. */
+export interface AnthropicRequestBlock {
+  type: 'text' | 'image' | 'tool_use' | 'tool_result' | 'thinking' | 'redacted_thinking' | (string & {})
+  id?: string
+  tool_use_id?: string
+  [key: string]: unknown
+}
+
+/** An Anthropic Messages request body (`POST /v1/messages`); unknown fields (`system`, `max_tokens`, …) are kept. */
+export interface AnthropicRequest {
+  messages: readonly { role: 'user' | 'assistant' | (string & {}); content: string | readonly AnthropicRequestBlock[]; [key: string]: unknown }[]
+  tools?: readonly unknown[]
+  [key: string]: unknown
+}
+
 /** Options of {@link sanitizeRequest}. */
 export interface SanitizeRequestOptions {
   /** The body's protocol. */
   protocol: WireProtocol
   /** The target provider (`openai`, `mistral`, `deepseek`, `google`, …): picks the rules, as for `sanitizeSessionHistory`. */
   provider?: string
-  /** The target's pi-ai API name; defaults to the protocol's own (`openai-completions` for `openai-chat`). */
+  /** The target's pi-ai API name; defaults to the protocol's own (`openai-completions`, `anthropic-messages`). */
   modelApi?: string
   /** The target model id (`gemini-…` turns on Gemini's first-turn rule). */
   modelId?: string
@@ -1783,12 +1798,13 @@ export interface SanitizedRequest<B> {
 /**
  * Repairs a request body, in its own protocol, for the target provider: tool-call ids in the target's alphabet
  * (calls and results renamed together), each result moved right after its call (duplicates and orphans dropped, a
- * synthetic `tool` message for an unanswered call), consecutive same-role turns merged where the target rejects
- * them, a bootstrap user turn before a model-first history for Gemini, and an empty `tools` array removed.
- * The body itself comes back when nothing needed repair; otherwise a shallow copy in which every untouched message,
- * content part and tool call is the same object. Unknown fields survive; the input is never mutated. A body that
- * is not the protocol's shape gives a TypeError naming the path (`body.messages[3].tool_calls`).
+ * synthetic error result — a `tool` message, a `tool_result` block — for an unanswered call), consecutive same-role
+ * turns merged where the target rejects them, a bootstrap user turn before a model-first history for Gemini, and an
+ * empty `tools` array removed. The body itself comes back when nothing needed repair; otherwise a shallow copy in
+ * which every untouched message, content part / block and tool call is the same object. Unknown fields survive; the
+ * input is never mutated. A body that is not the protocol's shape gives a TypeError naming the path
+ * (`body.messages[3].tool_calls`).
  */
-export declare function sanitizeRequest<B extends OpenAiChatRequest>(body: B, options: SanitizeRequestOptions & { report: true }): SanitizedRequest<B>
-export declare function sanitizeRequest<B extends OpenAiChatRequest>(body: B, options: SanitizeRequestOptions & { report?: false }): B
-export declare function sanitizeRequest<B extends OpenAiChatRequest>(body: B, options: SanitizeRequestOptions): B | SanitizedRequest<B>
+export declare function sanitizeRequest<B extends OpenAiChatRequest | AnthropicRequest>(body: B, options: SanitizeRequestOptions & { report: true }): SanitizedRequest<B>
+export declare function sanitizeRequest<B extends OpenAiChatRequest | AnthropicRequest>(body: B, options: SanitizeRequestOptions & { report?: false }): B
+export declare function sanitizeRequest<B extends OpenAiChatRequest | AnthropicRequest>(body: B, options: SanitizeRequestOptions): B | SanitizedRequest<B>

@@ -11,13 +11,17 @@ import { th, runFrozen } from './fixtures/helpers.mjs'
 
 const { sanitizeRequest } = th
 const here = path.dirname(fileURLToPath(import.meta.url))
-const FIXTURES = JSON.parse(fs.readFileSync(path.join(here, 'fixtures/wire/openai-chat.json'), 'utf8')).cases
+const load = (file) => {
+  const all = JSON.parse(fs.readFileSync(path.join(here, 'fixtures/wire', file), 'utf8'))
+  return all.cases.map((c) => ({ ...c, protocol: all.protocol }))
+}
+const FIXTURES = [...load('openai-chat.json'), ...load('anthropic.json')]
 const byName = (prefix) => FIXTURES.find((c) => c.name.startsWith(prefix))
-const opts = (c, extra) => ({ protocol: 'openai-chat', ...c.target, ...extra })
+const opts = (c, extra) => ({ protocol: c.protocol, ...c.target, ...extra })
 
-describe('sanitizeRequest (openai-chat): the fixtures of real provider errors', () => {
+describe('sanitizeRequest: the fixtures of real provider errors (openai-chat, anthropic)', () => {
   for (const c of FIXTURES) {
-    test(`${c.name} (${c.source.split(' ')[0]})`, () => {
+    test(`${c.protocol}: ${c.name} (${c.source.split(' ')[0]})`, () => {
       const body = structuredClone(c.body)
       const r = runFrozen((b) => sanitizeRequest(b, opts(c, { report: true })), body)
       if (c.same) {
@@ -75,6 +79,30 @@ describe('sanitizeRequest: what no rule touched is the same object', () => {
   })
 })
 
+describe('sanitizeRequest (anthropic): results go back into the user turn', () => {
+  test('a moved tool_result is the same block object; the rest of its turn stays in place', () => {
+    const use = (id) => ({ type: 'tool_use', id, name: 'read', input: { path: 'a.md' } })
+    const body = {
+      model: 'claude-sonnet-4-5',
+      messages: [
+        { role: 'user', content: 'go' },
+        { role: 'assistant', content: [use('tooluA'), use('tooluB')] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tooluB', content: 'b' }, { type: 'text', text: '还有' }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tooluA', content: 'a' }] },
+      ],
+    }
+    const { body: out, changes } = runFrozen((b) => sanitizeRequest(b, { protocol: 'anthropic', provider: 'anthropic', report: true }), body)
+    const [m0, m1, m2, m3] = body.messages
+    assert.equal(out.messages.length, 3)
+    assert.equal(out.messages[0], m0)
+    assert.equal(out.messages[1], m1)
+    assert.deepEqual(out.messages[2].content, [m3.content[0], m2.content[0], m2.content[1]])
+    assert.equal(out.messages[2].content[0], m3.content[0])
+    assert.equal(out.messages[2].content[2], m2.content[1])
+    assert.ok(changes.some((c) => c.rule === 'repairToolUseResultPairing'))
+  })
+})
+
 describe('sanitizeRequest: report paths are in the body’s terms', () => {
   test('Mistral ids: each renamed call and result is named where it sits', () => {
     const c = byName('ids from other providers')
@@ -98,8 +126,8 @@ describe('sanitizeRequest: bad input is a TypeError naming the path', () => {
   const cases = [
     [null, { protocol: 'openai-chat' }, /^body: expected an object/],
     [{ messages: [] }, undefined, /^options: expected an object with a protocol/],
-    [{ messages: [] }, {}, /^options\.protocol: expected 'openai-chat', got undefined/],
-    [{ messages: [] }, { protocol: 'anthropic-v0' }, /^options\.protocol: expected 'openai-chat', got "anthropic-v0"/],
+    [{ messages: [] }, {}, /^options\.protocol: expected 'openai-chat' or 'anthropic', got undefined/],
+    [{ messages: [] }, { protocol: 'anthropic-v0' }, /^options\.protocol: expected 'openai-chat' or 'anthropic', got "anthropic-v0"/],
     [{ messages: [] }, { protocol: 'openai-chat', provider: 3 }, /^options\.provider: expected a string/],
     [{ messages: 'hi' }, { protocol: 'openai-chat' }, /^body\.messages: expected an array of messages, got a string$/],
     [{ messages: [1] }, { protocol: 'openai-chat' }, /^body\.messages\[0\]: expected a message object, got a number$/],
@@ -108,6 +136,10 @@ describe('sanitizeRequest: bad input is a TypeError naming the path', () => {
     [{ messages: [{ role: 'assistant', tool_calls: [{ id: 7 }] }] }, { protocol: 'openai-chat' }, /^body\.messages\[0\]\.tool_calls\[0\]\.id: expected a string, got a number$/],
     [{ messages: [{ role: 'user', content: 5 }] }, { protocol: 'openai-chat' }, /^body\.messages\[0\]\.content: expected a string, an array of content parts or null, got a number$/],
     [{ messages: [{ role: 'tool', tool_call_id: false }] }, { protocol: 'openai-chat' }, /^body\.messages\[0\]\.tool_call_id: expected a string, got a boolean$/],
+    [{ messages: {} }, { protocol: 'anthropic' }, /^body\.messages: expected an array of messages, got an object$/],
+    [{ messages: [{ role: 'user', content: 1 }] }, { protocol: 'anthropic' }, /^body\.messages\[0\]\.content: expected a string or an array of content blocks, got a number$/],
+    [{ messages: [{ role: 'user', content: ['x'] }] }, { protocol: 'anthropic' }, /^body\.messages\[0\]\.content\[0\]: expected a content block object, got a string$/],
+    [{ messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 1 }] }] }, { protocol: 'anthropic' }, /^body\.messages\[0\]\.content\[0\]\.tool_use_id: expected a string, got a number$/],
   ]
   for (const [body, options, re] of cases) {
     test(String(re), () => assert.throws(() => sanitizeRequest(body, options), (e) => e instanceof TypeError && re.test(e.message)))

@@ -1,12 +1,15 @@
-//! The OpenAI chat fixtures (`__test__/fixtures/wire/openai-chat.json`): bodies providers
-//! rejected, each with the report it came from. Every case must fail the named provider checks as
-//! written and pass them once repaired, and come out as its `expected` body.
+//! The wire fixtures (`__test__/fixtures/wire/<protocol>.json`): bodies providers rejected, each
+//! with the report it came from. Every case must fail the named provider checks as written and
+//! pass them once repaired, and come out as its `expected` body.
 
 use super::{sanitize_json, Protocol, WireOptions};
 use serde_json::Value;
 use std::collections::HashSet;
 
-const FIXTURES: &str = include_str!("../../../__test__/fixtures/wire/openai-chat.json");
+const FIXTURES: &[&str] = &[
+    include_str!("../../../__test__/fixtures/wire/openai-chat.json"),
+    include_str!("../../../__test__/fixtures/wire/anthropic.json"),
+];
 
 fn msgs(body: &Value) -> &[Value] {
     body["messages"].as_array().map_or(&[], Vec::as_slice)
@@ -101,6 +104,58 @@ fn user_first(body: &Value) -> Result<(), String> {
     }
 }
 
+/// The ids of an Anthropic message's blocks of type `ty` under `key`.
+fn block_ids<'a>(m: &'a Value, ty: &str, key: &str) -> Vec<&'a str> {
+    m["content"]
+        .as_array()
+        .map(|c| {
+            c.iter()
+                .filter(|b| b["type"] == ty)
+                .filter_map(|b| b[key].as_str())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Anthropic: "`tool_use` ids were found without `tool_result` blocks immediately after".
+fn results_follow_uses(body: &Value) -> Result<(), String> {
+    let list = msgs(body);
+    for (i, m) in list.iter().enumerate() {
+        let uses = block_ids(m, "tool_use", "id");
+        if uses.is_empty() {
+            continue;
+        }
+        let next = list
+            .get(i + 1)
+            .map(|n| block_ids(n, "tool_result", "tool_use_id"));
+        if let Some(id) = uses
+            .iter()
+            .find(|u| !next.as_ref().is_some_and(|n| n.contains(u)))
+        {
+            return Err(format!("messages.{i}: tool_use {id} without tool_result"));
+        }
+    }
+    Ok(())
+}
+
+/// Anthropic: "unexpected `tool_use_id` found in `tool_result` blocks … must have a corresponding
+/// `tool_use` block in the previous message".
+fn results_have_uses(body: &Value) -> Result<(), String> {
+    let list = msgs(body);
+    for (i, m) in list.iter().enumerate() {
+        let prev = i
+            .checked_sub(1)
+            .map(|p| block_ids(&list[p], "tool_use", "id"))
+            .unwrap_or_default();
+        for id in block_ids(m, "tool_result", "tool_use_id") {
+            if !prev.contains(&id) {
+                return Err(format!("messages.{i}: unexpected tool_use_id {id}"));
+            }
+        }
+    }
+    Ok(())
+}
+
 fn check(name: &str, body: &Value) -> Result<(), String> {
     match name {
         "tool-follows-call" => tool_follows_call(body),
@@ -109,6 +164,8 @@ fn check(name: &str, body: &Value) -> Result<(), String> {
         "tools-not-empty" => tools_not_empty(body),
         "alternating" => alternating(body),
         "user-first" => user_first(body),
+        "results-follow-uses" => results_follow_uses(body),
+        "results-have-uses" => results_have_uses(body),
         other => panic!("unknown check {other}"),
     }
 }
@@ -126,9 +183,16 @@ fn options(target: &Value) -> WireOptions {
 
 #[test]
 fn every_fixture_fails_its_checks_as_written_and_passes_them_repaired() {
-    let all: Value = serde_json::from_str(FIXTURES).expect("fixture file is JSON");
-    let cases = all["cases"].as_array().expect("cases");
-    assert!(cases.len() >= 8);
+    for file in FIXTURES {
+        let all: Value = serde_json::from_str(file).expect("fixture file is JSON");
+        let protocol = all["protocol"].as_str().and_then(Protocol::from_name);
+        run_cases(protocol.expect("a known protocol"), &all["cases"]);
+    }
+}
+
+fn run_cases(protocol: Protocol, cases: &Value) {
+    let cases = cases.as_array().expect("cases");
+    assert!(cases.len() >= 4);
     for case in cases {
         let name = case["name"].as_str().unwrap_or("?");
         let body = &case["body"];
@@ -143,7 +207,7 @@ fn every_fixture_fails_its_checks_as_written_and_passes_them_repaired() {
                 "{name}: the input passes every check; the fixture reproduces nothing"
             );
         }
-        let (out, changes) = sanitize_json(body, Protocol::OpenAiChat, &options(&case["target"]))
+        let (out, changes) = sanitize_json(body, protocol, &options(&case["target"]))
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         for c in &checks {
             check(c, &out).unwrap_or_else(|e| panic!("{name}: repaired body fails {c}: {e}"));

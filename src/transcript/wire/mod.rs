@@ -27,6 +27,7 @@
 //! Which rules run is the transcript policy of the target (provider / modelApi / modelId, see
 //! [`crate::transcript::policy`]), as for `sanitizeSessionHistory`: see [`pass`].
 
+pub mod anthropic;
 pub mod edit;
 pub mod layout;
 pub mod openai_chat;
@@ -42,6 +43,8 @@ pub use edit::BodyPlan;
 pub enum Protocol {
     /// OpenAI chat completions: `{model, messages: [{role, content, tool_calls?, tool_call_id?}], tools?}`.
     OpenAiChat,
+    /// Anthropic Messages: `{model, system?, messages: [{role, content: string | blocks}], tools?}`.
+    Anthropic,
 }
 
 impl Protocol {
@@ -49,6 +52,7 @@ impl Protocol {
     pub fn from_name(name: &str) -> Option<Protocol> {
         match name {
             "openai-chat" => Some(Protocol::OpenAiChat),
+            "anthropic" => Some(Protocol::Anthropic),
             _ => None,
         }
     }
@@ -57,12 +61,13 @@ impl Protocol {
     pub fn default_model_api(self) -> &'static str {
         match self {
             Protocol::OpenAiChat => "openai-completions",
+            Protocol::Anthropic => "anthropic-messages",
         }
     }
 }
 
 /// The names `protocol` accepts today.
-pub const PROTOCOL_NAMES: &[&str] = &["openai-chat"];
+pub const PROTOCOL_NAMES: &[&str] = &["openai-chat", "anthropic"];
 
 /// The target of a request and the options of the pass.
 #[derive(Clone, Debug, Default)]
@@ -159,6 +164,7 @@ pub fn plan_json(
 ) -> Result<Decision, WireError> {
     match protocol {
         Protocol::OpenAiChat => openai_chat::plan(body, opts),
+        Protocol::Anthropic => anthropic::plan(body, opts),
     }
 }
 

@@ -25,13 +25,17 @@ use serde_json::{json, Map, Value};
 
 const CALLS: &str = "tool_calls";
 
-fn obj<'a>(v: &'a Value, path: &str, what: &str) -> Result<&'a Map<String, Value>, WireError> {
+pub(super) fn obj<'a>(
+    v: &'a Value,
+    path: &str,
+    what: &str,
+) -> Result<&'a Map<String, Value>, WireError> {
     v.as_object()
         .ok_or_else(|| WireError::new(path, what, Some(v)))
 }
 
 /// A string field, when present and not null.
-fn opt_str<'a>(
+pub(super) fn opt_str<'a>(
     m: &'a Map<String, Value>,
     k: &str,
     path: &str,
@@ -253,7 +257,7 @@ fn item_of(b: &Block, layout: &Layout) -> (bool, Item) {
 }
 
 /// Whether `items` are exactly input message `own`'s `list`, untouched and in order.
-fn same_list(items: &[Item], own: usize, list: &str, len: usize) -> bool {
+pub(super) fn same_list(items: &[Item], own: usize, list: &str, len: usize) -> bool {
     items.len() == len
         && items.iter().enumerate().all(|(k, it)| {
             matches!(it, Item::Ref { msg, list: l, idx, sets }
@@ -337,7 +341,7 @@ fn content_ops(m: &Msg, own: Option<usize>, input: &[Value], layout: &Layout, op
     }
 }
 
-fn new_text(item: &Item) -> Option<&str> {
+pub(super) fn new_text(item: &Item) -> Option<&str> {
     match item {
         Item::New(v) if v.get("type").and_then(Value::as_str) == Some("text") => {
             v.get("text").and_then(Value::as_str)
