@@ -1735,8 +1735,8 @@ export declare function toOpenAiMessages<M extends AnthropicHistoryMessage>(hist
 
 // ---- gateways: request bodies in their wire protocol ----
 
-/** The wire protocols {@link sanitizeRequest} reads (Responses and Gemini are not read yet). */
-export type WireProtocol = 'openai-chat' | 'anthropic'
+/** The wire protocols {@link sanitizeRequest} reads (Gemini `generateContent` bodies are not read yet). */
+export type WireProtocol = 'openai-chat' | 'anthropic' | 'openai-responses'
 
 /** A message of an OpenAI chat completions request, as far as the repair reads it; other fields are kept. */
 export interface OpenAiChatRequestMessage {
@@ -1769,13 +1769,20 @@ export interface AnthropicRequest {
   [key: string]: unknown
 }
 
+/** An OpenAI Responses request body (`POST /v1/responses`); items other than messages, calls and outputs are kept as they are. */
+export interface OpenAiResponsesRequest {
+  input?: string | readonly { type?: string; role?: string; call_id?: string; [key: string]: unknown }[]
+  tools?: readonly unknown[]
+  [key: string]: unknown
+}
+
 /** Options of {@link sanitizeRequest}. */
 export interface SanitizeRequestOptions {
   /** The body's protocol. */
   protocol: WireProtocol
   /** The target provider (`openai`, `mistral`, `deepseek`, `google`, …): picks the rules, as for `sanitizeSessionHistory`. */
   provider?: string
-  /** The target's pi-ai API name; defaults to the protocol's own (`openai-completions`, `anthropic-messages`). */
+  /** The target's pi-ai API name; defaults to the protocol's own (`openai-completions`, `anthropic-messages`, `openai-responses`). */
   modelApi?: string
   /** The target model id (`gemini-…` turns on Gemini's first-turn rule). */
   modelId?: string
@@ -1798,13 +1805,13 @@ export interface SanitizedRequest<B> {
 /**
  * Repairs a request body, in its own protocol, for the target provider: tool-call ids in the target's alphabet
  * (calls and results renamed together), each result moved right after its call (duplicates and orphans dropped, a
- * synthetic error result — a `tool` message, a `tool_result` block — for an unanswered call), consecutive same-role
+ * synthetic error result — a `tool` message, a `tool_result` block, a `function_call_output` item — for an unanswered call), consecutive same-role
  * turns merged where the target rejects them, a bootstrap user turn before a model-first history for Gemini, and an
  * empty `tools` array removed. The body itself comes back when nothing needed repair; otherwise a shallow copy in
  * which every untouched message, content part / block and tool call is the same object. Unknown fields survive; the
  * input is never mutated. A body that is not the protocol's shape gives a TypeError naming the path
  * (`body.messages[3].tool_calls`).
  */
-export declare function sanitizeRequest<B extends OpenAiChatRequest | AnthropicRequest>(body: B, options: SanitizeRequestOptions & { report: true }): SanitizedRequest<B>
-export declare function sanitizeRequest<B extends OpenAiChatRequest | AnthropicRequest>(body: B, options: SanitizeRequestOptions & { report?: false }): B
-export declare function sanitizeRequest<B extends OpenAiChatRequest | AnthropicRequest>(body: B, options: SanitizeRequestOptions): B | SanitizedRequest<B>
+export declare function sanitizeRequest<B extends OpenAiChatRequest | AnthropicRequest | OpenAiResponsesRequest>(body: B, options: SanitizeRequestOptions & { report: true }): SanitizedRequest<B>
+export declare function sanitizeRequest<B extends OpenAiChatRequest | AnthropicRequest | OpenAiResponsesRequest>(body: B, options: SanitizeRequestOptions & { report?: false }): B
+export declare function sanitizeRequest<B extends OpenAiChatRequest | AnthropicRequest | OpenAiResponsesRequest>(body: B, options: SanitizeRequestOptions): B | SanitizedRequest<B>

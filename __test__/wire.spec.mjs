@@ -15,11 +15,11 @@ const load = (file) => {
   const all = JSON.parse(fs.readFileSync(path.join(here, 'fixtures/wire', file), 'utf8'))
   return all.cases.map((c) => ({ ...c, protocol: all.protocol }))
 }
-const FIXTURES = [...load('openai-chat.json'), ...load('anthropic.json')]
+const FIXTURES = [...load('openai-chat.json'), ...load('anthropic.json'), ...load('openai-responses.json')]
 const byName = (prefix) => FIXTURES.find((c) => c.name.startsWith(prefix))
 const opts = (c, extra) => ({ protocol: c.protocol, ...c.target, ...extra })
 
-describe('sanitizeRequest: the fixtures of real provider errors (openai-chat, anthropic)', () => {
+describe('sanitizeRequest: the fixtures of real provider errors (openai-chat, anthropic, openai-responses)', () => {
   for (const c of FIXTURES) {
     test(`${c.protocol}: ${c.name} (${c.source.split(' ')[0]})`, () => {
       const body = structuredClone(c.body)
@@ -126,8 +126,8 @@ describe('sanitizeRequest: bad input is a TypeError naming the path', () => {
   const cases = [
     [null, { protocol: 'openai-chat' }, /^body: expected an object/],
     [{ messages: [] }, undefined, /^options: expected an object with a protocol/],
-    [{ messages: [] }, {}, /^options\.protocol: expected 'openai-chat' or 'anthropic', got undefined/],
-    [{ messages: [] }, { protocol: 'anthropic-v0' }, /^options\.protocol: expected 'openai-chat' or 'anthropic', got "anthropic-v0"/],
+    [{ messages: [] }, {}, /^options\.protocol: expected 'openai-chat' or 'anthropic' or 'openai-responses', got undefined/],
+    [{ messages: [] }, { protocol: 'anthropic-v0' }, /^options\.protocol: expected 'openai-chat' or 'anthropic' or 'openai-responses', got "anthropic-v0"/],
     [{ messages: [] }, { protocol: 'openai-chat', provider: 3 }, /^options\.provider: expected a string/],
     [{ messages: 'hi' }, { protocol: 'openai-chat' }, /^body\.messages: expected an array of messages, got a string$/],
     [{ messages: [1] }, { protocol: 'openai-chat' }, /^body\.messages\[0\]: expected a message object, got a number$/],
@@ -136,6 +136,9 @@ describe('sanitizeRequest: bad input is a TypeError naming the path', () => {
     [{ messages: [{ role: 'assistant', tool_calls: [{ id: 7 }] }] }, { protocol: 'openai-chat' }, /^body\.messages\[0\]\.tool_calls\[0\]\.id: expected a string, got a number$/],
     [{ messages: [{ role: 'user', content: 5 }] }, { protocol: 'openai-chat' }, /^body\.messages\[0\]\.content: expected a string, an array of content parts or null, got a number$/],
     [{ messages: [{ role: 'tool', tool_call_id: false }] }, { protocol: 'openai-chat' }, /^body\.messages\[0\]\.tool_call_id: expected a string, got a boolean$/],
+    [{ input: 3 }, { protocol: 'openai-responses' }, /^body\.input: expected a string or an array of input items, got a number$/],
+    [{ input: [{ content: 'x' }] }, { protocol: 'openai-responses' }, /^body\.input\[0\]\.role: expected a string, got nothing$/],
+    [{ input: [{ type: 'function_call', call_id: 9 }] }, { protocol: 'openai-responses' }, /^body\.input\[0\]\.call_id: expected a string, got a number$/],
     [{ messages: {} }, { protocol: 'anthropic' }, /^body\.messages: expected an array of messages, got an object$/],
     [{ messages: [{ role: 'user', content: 1 }] }, { protocol: 'anthropic' }, /^body\.messages\[0\]\.content: expected a string or an array of content blocks, got a number$/],
     [{ messages: [{ role: 'user', content: ['x'] }] }, { protocol: 'anthropic' }, /^body\.messages\[0\]\.content\[0\]: expected a content block object, got a string$/],

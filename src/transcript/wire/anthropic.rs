@@ -13,7 +13,7 @@
 //! <text>, is_error: true}`; a renamed call or result is a shallow copy with its `id` /
 //! `tool_use_id` set. An empty top-level `tools` array is removed.
 
-use super::edit::{BodyPlan, Item, Op, Out};
+use super::edit::{Item, Op, Out};
 use super::openai_chat::{new_text, obj, opt_str, same_list};
 use super::{pass, Decision, Protocol, WireError, WireOptions};
 use crate::transcript::context::{Change, Ctx, NoSource};
@@ -183,17 +183,7 @@ fn read(body: &Value) -> Result<(Vec<Msg>, Vec<Src>), WireError> {
 
 /// The body's terms for a change's model path (`messages[k]`, `messages[k].content[b]`).
 fn wire_path(path: &str, srcs: &[Src]) -> String {
-    let parse = |s: &str| -> Option<(usize, Option<usize>)> {
-        let s = s.strip_prefix("messages[")?;
-        let (k, rest) = s.split_once(']')?;
-        let b = match rest.strip_prefix(".content[") {
-            Some(r) => Some(r.strip_suffix(']')?.parse().ok()?),
-            None if rest.is_empty() => None,
-            None => return None,
-        };
-        Some((k.parse().ok()?, b))
-    };
-    let Some((k, b)) = parse(path) else {
+    let Some((k, b)) = super::parse_model_path(path) else {
         return path.to_string();
     };
     let Some(src) = srcs.get(k) else {
@@ -374,7 +364,7 @@ pub fn plan(body: &Value, opts: &WireOptions) -> Result<Decision, WireError> {
         .map_or(&[][..], Vec::as_slice);
     let mut ctx = Ctx::new(&NoSource, opts.report);
     pass::run(&mut msgs, &mut ctx, opts, Protocol::Anthropic);
-    let mut changes: Vec<Change> = ctx
+    let changes: Vec<Change> = ctx
         .changes
         .take()
         .unwrap_or_default()
@@ -396,23 +386,12 @@ pub fn plan(body: &Value, opts: &WireOptions) -> Result<Decision, WireError> {
         }
         out.push(write_group(&msgs[start..k], &srcs, input, opts));
     }
-    let identity =
-        out.len() == input.len() && out.iter().enumerate().all(|(i, o)| *o == Out::Keep(i));
-    let mut del = Vec::new();
-    if body.get("tools") == Some(&json!([])) {
-        del.push("tools");
-        if opts.report {
-            changes.push(Change {
-                rule: "emptyTools",
-                path: "tools".into(),
-                detail: "removed an empty tools array (providers reject `tools: []`)".into(),
-            });
-        }
-    }
-    let plan = (!identity || !del.is_empty()).then(|| BodyPlan {
-        key: "messages",
-        messages: (!identity).then_some(out),
-        del,
-    });
-    Ok(Decision { plan, changes })
+    Ok(super::decide(
+        body,
+        "messages",
+        Some(out),
+        input.len(),
+        opts.report,
+        changes,
+    ))
 }

@@ -9,6 +9,7 @@ use std::collections::HashSet;
 const FIXTURES: &[&str] = &[
     include_str!("../../../__test__/fixtures/wire/openai-chat.json"),
     include_str!("../../../__test__/fixtures/wire/anthropic.json"),
+    include_str!("../../../__test__/fixtures/wire/openai-responses.json"),
 ];
 
 fn msgs(body: &Value) -> &[Value] {
@@ -156,6 +157,45 @@ fn results_have_uses(body: &Value) -> Result<(), String> {
     Ok(())
 }
 
+fn items(body: &Value) -> &[Value] {
+    body["input"].as_array().map_or(&[], Vec::as_slice)
+}
+
+/// Responses: "No tool call found for function call output with call_id …".
+fn outputs_have_calls(body: &Value) -> Result<(), String> {
+    let mut calls = HashSet::new();
+    for (i, it) in items(body).iter().enumerate() {
+        let id = it["call_id"].as_str().unwrap_or("");
+        match it["type"].as_str() {
+            Some("function_call") => {
+                calls.insert(id);
+            }
+            Some("function_call_output") if !calls.contains(id) => {
+                return Err(format!("input[{i}]: no tool call found for {id}"))
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Responses: "No tool output found for function call …".
+fn calls_have_outputs(body: &Value) -> Result<(), String> {
+    let list = items(body);
+    for (i, it) in list.iter().enumerate() {
+        if it["type"] != "function_call" {
+            continue;
+        }
+        let answered = list[i + 1..]
+            .iter()
+            .any(|o| o["type"] == "function_call_output" && o["call_id"] == it["call_id"]);
+        if !answered {
+            return Err(format!("input[{i}]: no tool output found"));
+        }
+    }
+    Ok(())
+}
+
 fn check(name: &str, body: &Value) -> Result<(), String> {
     match name {
         "tool-follows-call" => tool_follows_call(body),
@@ -166,6 +206,8 @@ fn check(name: &str, body: &Value) -> Result<(), String> {
         "user-first" => user_first(body),
         "results-follow-uses" => results_follow_uses(body),
         "results-have-uses" => results_have_uses(body),
+        "outputs-have-calls" => outputs_have_calls(body),
+        "calls-have-outputs" => calls_have_outputs(body),
         other => panic!("unknown check {other}"),
     }
 }

@@ -65,23 +65,16 @@ impl Layout {
     /// A change's model path (`messages[3].content[2]`) in the body's terms
     /// (`messages[3].tool_calls[0]`).
     pub fn wire_path(&self, path: &str) -> String {
-        let rest = path.strip_prefix("messages").unwrap_or(path);
-        let translated = parse_block_path(rest).map(|(i, j)| match self.place(i, j) {
-            Place::Str => format!("[{i}].content"),
-            Place::Part(k) => format!("[{i}].content[{k}]"),
-            Place::Call(k) => format!("[{i}].{}[{k}]", self.call_list),
-        });
-        format!("{}{}", self.key, translated.as_deref().unwrap_or(rest))
+        let key = self.key;
+        match super::parse_model_path(path) {
+            Some((i, Some(j))) => match self.place(i, j) {
+                Place::Str => format!("{key}[{i}].content"),
+                Place::Part(k) => format!("{key}[{i}].content[{k}]"),
+                Place::Call(k) => format!("{key}[{i}].{}[{k}]", self.call_list),
+            },
+            _ => format!("{key}{}", path.strip_prefix("messages").unwrap_or(path)),
+        }
     }
-}
-
-/// `[i].content[j]` → `(i, j)`.
-fn parse_block_path(s: &str) -> Option<(usize, usize)> {
-    let s = s.strip_prefix('[')?;
-    let (i, s) = s.split_once(']')?;
-    let s = s.strip_prefix(".content[")?;
-    let j = s.strip_suffix(']')?;
-    Some((i.parse().ok()?, j.parse().ok()?))
 }
 
 #[cfg(test)]

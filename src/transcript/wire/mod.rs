@@ -32,6 +32,7 @@ pub mod edit;
 pub mod layout;
 pub mod openai_chat;
 pub mod pass;
+pub mod responses;
 
 use crate::transcript::context::Change;
 use serde_json::Value;
@@ -45,6 +46,8 @@ pub enum Protocol {
     OpenAiChat,
     /// Anthropic Messages: `{model, system?, messages: [{role, content: string | blocks}], tools?}`.
     Anthropic,
+    /// OpenAI Responses: `{model, input: string | items, tools?}`.
+    OpenAiResponses,
 }
 
 impl Protocol {
@@ -53,6 +56,7 @@ impl Protocol {
         match name {
             "openai-chat" => Some(Protocol::OpenAiChat),
             "anthropic" => Some(Protocol::Anthropic),
+            "openai-responses" => Some(Protocol::OpenAiResponses),
             _ => None,
         }
     }
@@ -62,12 +66,13 @@ impl Protocol {
         match self {
             Protocol::OpenAiChat => "openai-completions",
             Protocol::Anthropic => "anthropic-messages",
+            Protocol::OpenAiResponses => "openai-responses",
         }
     }
 }
 
 /// The names `protocol` accepts today.
-pub const PROTOCOL_NAMES: &[&str] = &["openai-chat", "anthropic"];
+pub const PROTOCOL_NAMES: &[&str] = &["openai-chat", "anthropic", "openai-responses"];
 
 /// The target of a request and the options of the pass.
 #[derive(Clone, Debug, Default)]
@@ -156,6 +161,60 @@ pub struct Decision {
     pub changes: Vec<Change>,
 }
 
+/// A change path of the model (`messages[k]`, `messages[k].content[b]`) as `(k, b)`.
+pub fn parse_model_path(path: &str) -> Option<(usize, Option<usize>)> {
+    let s = path.strip_prefix("messages[")?;
+    let (k, rest) = s.split_once(']')?;
+    let b = match rest.strip_prefix(".content[") {
+        Some(r) => Some(r.strip_suffix(']')?.parse().ok()?),
+        None if rest.is_empty() => None,
+        None => return None,
+    };
+    Some((k.parse().ok()?, b))
+}
+
+/// The top-level fields every protocol's repair removes: `tools` when it is an empty array
+/// (OpenAI: "Invalid 'tools': empty array"; DeepSeek, Qwen: "[] is too short - 'tools'").
+fn empty_tools(body: &Value, report: bool, changes: &mut Vec<Change>) -> Vec<&'static str> {
+    if body
+        .get("tools")
+        .and_then(Value::as_array)
+        .is_some_and(Vec::is_empty)
+    {
+        if report {
+            changes.push(Change {
+                rule: "emptyTools",
+                path: "tools".into(),
+                detail: "removed an empty tools array (providers reject `tools: []`)".into(),
+            });
+        }
+        return vec!["tools"];
+    }
+    Vec::new()
+}
+
+/// The decision for a body whose message list `key` (of `input_len` items) becomes `out`:
+/// no plan when nothing changes, the list left out of the plan when only top-level fields go.
+fn decide(
+    body: &Value,
+    key: &'static str,
+    out: Option<Vec<edit::Out>>,
+    input_len: usize,
+    report: bool,
+    mut changes: Vec<Change>,
+) -> Decision {
+    let del = empty_tools(body, report, &mut changes);
+    let out = out.filter(|o| {
+        o.len() != input_len || o.iter().enumerate().any(|(i, x)| *x != edit::Out::Keep(i))
+    });
+    let plan = (out.is_some() || !del.is_empty()).then(|| BodyPlan {
+        key,
+        messages: out,
+        del,
+    });
+    Decision { plan, changes }
+}
+
 /// The repairs `body` needs, as a plan over its own structure.
 pub fn plan_json(
     body: &Value,
@@ -165,6 +224,7 @@ pub fn plan_json(
     match protocol {
         Protocol::OpenAiChat => openai_chat::plan(body, opts),
         Protocol::Anthropic => anthropic::plan(body, opts),
+        Protocol::OpenAiResponses => responses::plan(body, opts),
     }
 }
 

@@ -14,7 +14,7 @@
 //! model has and the protocol has not (`timestamp`, `isError`, `toolName`, `usage`) are never
 //! written.
 
-use super::edit::{BodyPlan, Item, Op, Out};
+use super::edit::{Item, Op, Out};
 use super::layout::{Layout, MsgLayout, Place};
 use super::{pass, Decision, Protocol, WireError, WireOptions};
 use crate::transcript::context::{Change, Ctx, NoSource};
@@ -362,7 +362,9 @@ fn write_message(m: &Msg, input: &[Value], layout: &Layout) -> Out {
         match (name.as_ref(), o) {
             ("role", Override::Json(v)) => ops.push(Op::Set("role", wire_role(v))),
             ("toolCallId", Override::Json(v)) => ops.push(Op::Set("tool_call_id", v.clone())),
-            ("content", Override::Json(v)) if !m.content_dirty && v.is_string() => {
+            ("content", Override::Json(v))
+                if m.origin != MsgOrigin::New && !m.content_dirty && v.is_string() =>
+            {
                 ops.push(Op::Set("content", v.clone()))
             }
             // Fields OpenAI chat has no place for (toolName, timestamp, isError, usage …); a
@@ -432,25 +434,14 @@ pub fn plan(body: &Value, opts: &WireOptions) -> Result<Decision, WireError> {
             }
         }
     }
-    let identity =
-        out.len() == input.len() && out.iter().enumerate().all(|(i, o)| *o == Out::Keep(i));
-    let mut del = Vec::new();
-    if body.get("tools") == Some(&json!([])) {
-        del.push("tools");
-        if opts.report {
-            changes.push(Change {
-                rule: "emptyTools",
-                path: "tools".into(),
-                detail: "removed an empty tools array (providers reject `tools: []`)".into(),
-            });
-        }
-    }
-    let plan = (!identity || !del.is_empty()).then(|| BodyPlan {
-        key: "messages",
-        messages: (!identity).then_some(out),
-        del,
-    });
-    Ok(Decision { plan, changes })
+    Ok(super::decide(
+        body,
+        "messages",
+        Some(out),
+        input.len(),
+        opts.report,
+        changes,
+    ))
 }
 
 #[cfg(test)]
