@@ -16,11 +16,15 @@
 use super::edit::{Item, Op, Out};
 use super::openai_chat::{new_text, obj, opt_str, same_list};
 use super::{pass, Decision, Protocol, WireError, WireOptions};
-use crate::transcript::context::{Change, Ctx, NoSource};
-use crate::transcript::model::{Block, BlockOrigin, Content, Kind, Msg, Override, TextInfo, Val};
+use crate::transcript::context::{Ctx, NoSource};
+use crate::transcript::model::{Block, BlockOrigin, Content, Kind, Msg, TextInfo, Val};
 use serde_json::{json, Value};
 
 const RESULT: &str = "tool_result";
+
+fn is_result(v: &Value) -> bool {
+    v.get("type").and_then(Value::as_str) == Some(RESULT)
+}
 
 /// Where a model message comes from in the body.
 #[derive(Clone, Debug, PartialEq)]
@@ -79,17 +83,11 @@ fn text_block(s: &str, k: usize) -> Block {
 
 /// The model of the body's messages, and where each comes from.
 fn read(body: &Value) -> Result<(Vec<Msg>, Vec<Src>), WireError> {
-    let b = obj(body, "body", "an object (an Anthropic Messages request)")?;
-    let list = match b.get("messages") {
-        Some(Value::Array(a)) => a,
-        other => {
-            return Err(WireError::new(
-                "body.messages",
-                "an array of messages",
-                other,
-            ))
-        }
-    };
+    let list = super::message_list(
+        body,
+        "messages",
+        "an object (an Anthropic Messages request)",
+    )?;
     let mut msgs = Vec::with_capacity(list.len());
     let mut srcs = Vec::with_capacity(list.len());
     for (i, v) in list.iter().enumerate() {
@@ -120,7 +118,7 @@ fn read(body: &Value) -> Result<(Vec<Msg>, Vec<Src>), WireError> {
                 };
                 push(&mut msgs, msg, From::Whole);
             }
-            Some(Value::Array(blocks)) if role == "assistant" => {
+            Some(Value::Array(blocks)) if role == "assistant" || !blocks.iter().any(is_result) => {
                 let bs = blocks
                     .iter()
                     .enumerate()
@@ -130,17 +128,6 @@ fn read(body: &Value) -> Result<(Vec<Msg>, Vec<Src>), WireError> {
                 push(&mut msgs, msg, From::Whole);
             }
             Some(Value::Array(blocks)) => {
-                let is_result = |v: &Value| v.get("type").and_then(Value::as_str) == Some(RESULT);
-                if !blocks.iter().any(is_result) {
-                    let bs = blocks
-                        .iter()
-                        .enumerate()
-                        .map(|(j, v)| block(v, k, j, &format!("{path}.content[{j}]")))
-                        .collect::<Result<Vec<_>, _>>()?;
-                    msg.content = Content::Blocks(bs);
-                    push(&mut msgs, msg, From::Whole);
-                    continue;
-                }
                 let mut rest = Vec::new();
                 for (j, v) in blocks.iter().enumerate() {
                     let bpath = format!("{path}.content[{j}]");
@@ -223,15 +210,9 @@ fn block_item(b: &Block, srcs: &[Src], input: &[Value]) -> Item {
                     prefix: String::new(),
                 };
             }
-            let sets = b
-                .edits
-                .sets
-                .iter()
-                .filter_map(|(name, o)| match (name.as_ref(), o) {
-                    ("id", Override::Json(v)) => Some(("id", v.clone())),
-                    _ => None,
-                })
-                .collect();
+            let sets = super::new_value(&b.edits, "id")
+                .map(|v| vec![("id", v)])
+                .unwrap_or_default();
             Item::Ref {
                 msg: i,
                 list: "content",
@@ -266,14 +247,7 @@ fn content_items(m: &Msg, srcs: &[Src], input: &[Value], items: &mut Vec<Item>) 
 }
 
 fn result_item(m: &Msg, srcs: &[Src], synthetic_text: &str) -> Item {
-    let renamed = m
-        .edits
-        .sets
-        .iter()
-        .find_map(|(n, o)| match (n.as_ref(), o) {
-            ("toolCallId", Override::Json(v)) => Some(v.clone()),
-            _ => None,
-        });
+    let renamed = super::new_value(&m.edits, "toolCallId");
     match m.src_index().and_then(|k| srcs.get(k)) {
         Some(Src {
             wire,
@@ -364,16 +338,7 @@ pub fn plan(body: &Value, opts: &WireOptions) -> Result<Decision, WireError> {
         .map_or(&[][..], Vec::as_slice);
     let mut ctx = Ctx::new(&NoSource, opts.report);
     pass::run(&mut msgs, &mut ctx, opts, Protocol::Anthropic);
-    let changes: Vec<Change> = ctx
-        .changes
-        .take()
-        .unwrap_or_default()
-        .into_iter()
-        .map(|c| Change {
-            path: wire_path(&c.path, &srcs),
-            ..c
-        })
-        .collect();
+    let changes = super::wire_changes(&mut ctx, |p| wire_path(p, &srcs));
     let mut out = Vec::new();
     let mut k = 0;
     while k < msgs.len() {

@@ -34,7 +34,7 @@ pub mod openai_chat;
 pub mod pass;
 pub mod responses;
 
-use crate::transcript::context::Change;
+use crate::transcript::context::{Change, Ctx};
 use serde_json::Value;
 
 pub use edit::BodyPlan;
@@ -159,6 +159,42 @@ pub fn describe(v: Option<&Value>) -> &'static str {
 pub struct Decision {
     pub plan: Option<BodyPlan>,
     pub changes: Vec<Change>,
+}
+
+/// The body's message array `key` (`messages`, `input`); `what` names the protocol's request.
+fn message_list<'a>(body: &'a Value, key: &str, what: &str) -> Result<&'a Vec<Value>, WireError> {
+    let b = body
+        .as_object()
+        .ok_or_else(|| WireError::new("body", what, Some(body)))?;
+    match b.get(key) {
+        Some(Value::Array(a)) => Ok(a),
+        other => Err(WireError::new(
+            format!("body.{key}"),
+            "an array of messages",
+            other,
+        )),
+    }
+}
+
+/// The changes the rules recorded, their model paths said in the body's terms by `wire_path`.
+fn wire_changes(ctx: &mut Ctx, wire_path: impl Fn(&str) -> String) -> Vec<Change> {
+    ctx.changes
+        .take()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|c| Change {
+            path: wire_path(&c.path),
+            ..c
+        })
+        .collect()
+}
+
+/// The literal a rule set field `field` to, if it did (`id` of a renamed call, `toolCallId`).
+fn new_value(edits: &crate::transcript::model::Edits, field: &str) -> Option<Value> {
+    edits.sets.iter().find_map(|(n, o)| match o {
+        crate::transcript::model::Override::Json(v) if n == field => Some(v.clone()),
+        _ => None,
+    })
 }
 
 /// A change path of the model (`messages[k]`, `messages[k].content[b]`) as `(k, b)`.

@@ -168,21 +168,11 @@ fn read_message(v: &Value, i: usize) -> Result<(Msg, MsgLayout), WireError> {
 
 /// The messages of `body` as the model, with their layout.
 pub fn read(body: &Value) -> Result<(Vec<Msg>, Layout), WireError> {
-    let b = obj(
+    let list = super::message_list(
         body,
-        "body",
+        "messages",
         "an object (an OpenAI chat completions request)",
     )?;
-    let list = match b.get("messages") {
-        Some(Value::Array(a)) => a,
-        other => {
-            return Err(WireError::new(
-                "body.messages",
-                "an array of messages",
-                other,
-            ))
-        }
-    };
     let mut msgs = Vec::with_capacity(list.len());
     let mut layout = Layout {
         key: "messages",
@@ -209,15 +199,9 @@ fn item_of(b: &Block, layout: &Layout) -> (bool, Item) {
     match &b.origin {
         BlockOrigin::Src { msg, idx } => match layout.place(*msg, *idx) {
             Place::Call(k) => {
-                let sets = b
-                    .edits
-                    .sets
-                    .iter()
-                    .filter_map(|(name, o)| match (name.as_ref(), o) {
-                        ("id", Override::Json(v)) => Some(("id", v.clone())),
-                        _ => None,
-                    })
-                    .collect();
+                let sets = super::new_value(&b.edits, "id")
+                    .map(|v| vec![("id", v)])
+                    .unwrap_or_default();
                 (
                     true,
                     Item::Ref {
@@ -405,16 +389,7 @@ pub fn plan(body: &Value, opts: &WireOptions) -> Result<Decision, WireError> {
         .map_or(&[][..], Vec::as_slice);
     let mut ctx = Ctx::new(&NoSource, opts.report);
     pass::run(&mut msgs, &mut ctx, opts, Protocol::OpenAiChat);
-    let mut changes: Vec<Change> = ctx
-        .changes
-        .take()
-        .unwrap_or_default()
-        .into_iter()
-        .map(|c| Change {
-            path: layout.wire_path(&c.path),
-            ..c
-        })
-        .collect();
+    let mut changes = super::wire_changes(&mut ctx, |p| layout.wire_path(p));
     let out: Vec<Out> = msgs
         .iter()
         .map(|m| write_message(m, input, &layout))

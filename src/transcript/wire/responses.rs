@@ -17,8 +17,8 @@
 use super::edit::{Op, Out};
 use super::openai_chat::{obj, opt_str};
 use super::{pass, Decision, Protocol, WireError, WireOptions};
-use crate::transcript::context::{Change, Ctx, NoSource};
-use crate::transcript::model::{Block, BlockOrigin, Content, Msg, MsgOrigin, Override, Val};
+use crate::transcript::context::{Ctx, NoSource};
+use crate::transcript::model::{Block, BlockOrigin, Content, Msg, MsgOrigin, Val};
 use serde_json::{json, Value};
 
 const CALL: &str = "function_call";
@@ -128,13 +128,6 @@ fn read(body: &Value) -> Result<Option<Read>, WireError> {
     Ok(Some((msgs, froms)))
 }
 
-fn renamed(edits: &crate::transcript::model::Edits, field: &str) -> Option<Value> {
-    edits.sets.iter().find_map(|(n, o)| match (n.as_ref(), o) {
-        (n, Override::Json(v)) if n == field => Some(v.clone()),
-        _ => None,
-    })
-}
-
 fn keep_or_set(i: usize, new_id: Option<Value>) -> Out {
     match new_id {
         None => Out::Keep(i),
@@ -161,7 +154,9 @@ fn write(m: &Msg, froms: &[From], out: &mut Vec<Out>) {
     let from = m.src_index().and_then(|k| froms.get(k));
     if m.is_role("toolResult") {
         match from {
-            Some(From::Item(i)) => out.push(keep_or_set(*i, renamed(&m.edits, "toolCallId"))),
+            Some(From::Item(i)) => {
+                out.push(keep_or_set(*i, super::new_value(&m.edits, "toolCallId")))
+            }
             _ => out.push(Out::Edit {
                 from: None,
                 ops: vec![
@@ -180,7 +175,7 @@ fn write(m: &Msg, froms: &[From], out: &mut Vec<Out>) {
             };
             if let Some(From::Group(items)) = froms.get(*msg) {
                 if let Some(i) = items.get(*idx) {
-                    out.push(keep_or_set(*i, renamed(&b.edits, "id")));
+                    out.push(keep_or_set(*i, super::new_value(&b.edits, "id")));
                 }
             }
         }
@@ -189,7 +184,7 @@ fn write(m: &Msg, froms: &[From], out: &mut Vec<Out>) {
     match (from, &m.origin) {
         (Some(From::Item(i)), _) => out.push(Out::Keep(*i)),
         (_, MsgOrigin::New) => {
-            let content = renamed(&m.edits, "content").unwrap_or(json!(""));
+            let content = super::new_value(&m.edits, "content").unwrap_or(json!(""));
             out.push(Out::Edit {
                 from: None,
                 ops: vec![
@@ -225,16 +220,7 @@ pub fn plan(body: &Value, opts: &WireOptions) -> Result<Decision, WireError> {
     policy.validate_anthropic_turns = false;
     o.policy = Some(policy);
     pass::run(&mut msgs, &mut ctx, &o, Protocol::OpenAiResponses);
-    let changes: Vec<Change> = ctx
-        .changes
-        .take()
-        .unwrap_or_default()
-        .into_iter()
-        .map(|c| Change {
-            path: wire_path(&c.path, &froms),
-            ..c
-        })
-        .collect();
+    let changes = super::wire_changes(&mut ctx, |p| wire_path(p, &froms));
     let mut out = Vec::with_capacity(input_len);
     for m in &msgs {
         write(m, &froms, &mut out);
