@@ -1825,3 +1825,86 @@ export declare function detectToolStyle<M extends AnthropicHistoryMessage>(histo
  * `tool_use` blocks `tool_calls`; images inside tool results are sent in the user message that follows the tool messages.
  */
 export declare function toOpenAiMessages<M extends AnthropicHistoryMessage>(history: readonly M[]): OpenAiChatMessage[]
+
+// ---- gateways: request bodies in their wire protocol ----
+
+/** The wire protocols {@link sanitizeRequest} reads (Gemini `generateContent` bodies are not read yet). */
+export type WireProtocol = 'openai-chat' | 'anthropic' | 'openai-responses'
+
+/** A message of an OpenAI chat completions request, as far as the repair reads it; other fields are kept. */
+export interface OpenAiChatRequestMessage {
+  role: 'system' | 'developer' | 'user' | 'assistant' | 'tool' | (string & {})
+  content?: string | null | readonly ({ type: string; [key: string]: unknown })[]
+  tool_calls?: readonly { id?: string; type?: string; function?: { name?: string; arguments?: string }; [key: string]: unknown }[] | null
+  tool_call_id?: string
+  [key: string]: unknown
+}
+
+/** An OpenAI chat completions request body (`POST /v1/chat/completions`); unknown fields are kept. */
+export interface OpenAiChatRequest {
+  messages: readonly OpenAiChatRequestMessage[]
+  tools?: readonly unknown[]
+  [key: string]: unknown
+}
+
+/** A content block of an Anthropic Messages request, as far as the repair reads it; other fields are kept. */
+export interface AnthropicRequestBlock {
+  type: 'text' | 'image' | 'tool_use' | 'tool_result' | 'thinking' | 'redacted_thinking' | (string & {})
+  id?: string
+  tool_use_id?: string
+  [key: string]: unknown
+}
+
+/** An Anthropic Messages request body (`POST /v1/messages`); unknown fields (`system`, `max_tokens`, …) are kept. */
+export interface AnthropicRequest {
+  messages: readonly { role: 'user' | 'assistant' | (string & {}); content: string | readonly AnthropicRequestBlock[]; [key: string]: unknown }[]
+  tools?: readonly unknown[]
+  [key: string]: unknown
+}
+
+/** An OpenAI Responses request body (`POST /v1/responses`); items other than messages, calls and outputs are kept as they are. */
+export interface OpenAiResponsesRequest {
+  input?: string | readonly { type?: string; role?: string; call_id?: string; [key: string]: unknown }[]
+  tools?: readonly unknown[]
+  [key: string]: unknown
+}
+
+/** Options of {@link sanitizeRequest}. */
+export interface SanitizeRequestOptions {
+  /** The body's protocol. */
+  protocol: WireProtocol
+  /** The target provider (`openai`, `mistral`, `deepseek`, `google`, …): picks the rules, as for `sanitizeSessionHistory`. */
+  provider?: string
+  /** The target's pi-ai API name; defaults to the protocol's own (`openai-completions`, `anthropic-messages`, `openai-responses`). */
+  modelApi?: string
+  /** The target model id (`gemini-…` turns on Gemini's first-turn rule). */
+  modelId?: string
+  /** Overrides (field by field) the policy resolved from provider/modelApi/modelId. */
+  policy?: TranscriptPolicyOverride
+  /** The text of a synthetic tool result inserted for an unanswered call. */
+  syntheticToolResultText?: string
+  /** Keep the results of an errored or aborted assistant turn. */
+  preserveErroredAssistantResults?: boolean
+  /** Return `{ body, changes }` instead of the body. */
+  report?: boolean
+}
+
+/** What {@link sanitizeRequest} returns under `report: true`; `changes[].path` is in the body's terms (`messages[2].tool_calls[0]`, `tools`). */
+export interface SanitizedRequest<B> {
+  body: B
+  changes: Change[]
+}
+
+/**
+ * Repairs a request body, in its own protocol, for the target provider: tool-call ids in the target's alphabet
+ * (calls and results renamed together), each result moved right after its call (duplicates and orphans dropped, a
+ * synthetic error result — a `tool` message, a `tool_result` block, a `function_call_output` item — for an unanswered call), consecutive same-role
+ * turns merged where the target rejects them, a bootstrap user turn before a model-first history for Gemini, and an
+ * empty `tools` array removed. The body itself comes back when nothing needed repair; otherwise a shallow copy in
+ * which every untouched message, content part / block and tool call is the same object. Unknown fields survive; the
+ * input is never mutated. A body that is not the protocol's shape gives a TypeError naming the path
+ * (`body.messages[3].tool_calls`).
+ */
+export declare function sanitizeRequest<B extends OpenAiChatRequest | AnthropicRequest | OpenAiResponsesRequest>(body: B, options: SanitizeRequestOptions & { report: true }): SanitizedRequest<B>
+export declare function sanitizeRequest<B extends OpenAiChatRequest | AnthropicRequest | OpenAiResponsesRequest>(body: B, options: SanitizeRequestOptions & { report?: false }): B
+export declare function sanitizeRequest<B extends OpenAiChatRequest | AnthropicRequest | OpenAiResponsesRequest>(body: B, options: SanitizeRequestOptions): B | SanitizedRequest<B>

@@ -10,4 +10,5 @@ module.exports = {
   ...require('./js/scrub.js'),
   ...require('./js/followup.js'),
   ...require('./js/tool_style.js'),
+  ...require('./js/request.js'),
 }

@@ -59,6 +59,7 @@ export const {
   recoverToolBlocks,
   detectToolStyle,
   toOpenAiMessages,
+  sanitizeRequest,
 } = th
 
 export default th

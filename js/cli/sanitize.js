@@ -7,6 +7,7 @@ const th = require('../../index.js')
 const c = require('./common.js')
 const { readTranscript, writeTranscript, origin } = require('./transcript-file.js')
 const { isClineHistory } = require('./history-file.js')
+const { runRequest } = require('./sanitize-request.js')
 
 const HELP = `Usage: ${c.PROG} sanitize <session.jsonl | messages.json | directory> [options]
 
@@ -31,6 +32,11 @@ if any of the three is given, only the given ones are used)
   --policy-json JSON    override fields of the resolved policy: '{"dropThinkingBlocks":true}'
   --allowed-tools LIST  comma-separated tool names; calls to other tools are dropped
 
+Request bodies (a gateway's captured request, one JSON file)
+  --protocol P          the file is a request body in wire protocol P (openai-chat): shows
+                        what sanitizeRequest repairs for the target; --write OUT writes the
+                        repaired body (key order and indentation of the input kept)
+
 Output
   --json                one JSON object on stdout: {files: [...], summary}
   --write OUT           write the sanitized transcript to OUT in the input's format (for a
@@ -53,6 +59,7 @@ const OPTIONS = {
   'model-id': { type: 'string' },
   'policy-json': { type: 'string' },
   'allowed-tools': { type: 'string' },
+  protocol: { type: 'string' },
   json: { type: 'boolean' },
   write: { type: 'string' },
   check: { type: 'boolean' },
@@ -66,6 +73,7 @@ async function run(argv, io) {
     return c.EXIT.OK
   }
   const v = p.values
+  if (v.protocol !== undefined) return runRequest(p.positionals[0], v, io)
   if (v.check && v.write !== undefined) throw new c.CliError(`${c.PROG} sanitize: --check and --write cannot be used together`)
   const opts = {
     flags: { provider: v.provider, modelApi: v['model-api'], modelId: v['model-id'] },

@@ -18,6 +18,7 @@ mod text;
 mod tool_style;
 mod transcript;
 mod visible;
+mod wire;
 
 /// Runs once when Node loads the addon (only the mimalloc benchmark builds need it).
 #[cfg(feature = "mi")]

@@ -33,7 +33,7 @@ fn str_list(v: Option<&Value>) -> Option<Vec<String>> {
     )
 }
 
-fn pairing_options(cfg: &Value) -> rules::pairing::PairingOptions {
+pub(crate) fn pairing_options(cfg: &Value) -> rules::pairing::PairingOptions {
     let mut o = rules::pairing::PairingOptions::default();
     if let Some(b) = cfg
         .get("preserveErroredAssistantResults")

@@ -1,0 +1,198 @@
+// sanitizeRequest on OpenAI chat completions bodies: the real-error fixtures (shared with the Rust
+// test), identity of what is untouched, the TypeErrors, and the CLI's --protocol.
+import { describe, test } from 'node:test'
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { th, runFrozen } from './fixtures/helpers.mjs'
+
+const { sanitizeRequest } = th
+const here = path.dirname(fileURLToPath(import.meta.url))
+const load = (file) => {
+  const all = JSON.parse(fs.readFileSync(path.join(here, 'fixtures/wire', file), 'utf8'))
+  return all.cases.map((c) => ({ ...c, protocol: all.protocol }))
+}
+const FIXTURES = [...load('openai-chat.json'), ...load('anthropic.json'), ...load('openai-responses.json')]
+const byName = (prefix) => FIXTURES.find((c) => c.name.startsWith(prefix))
+const opts = (c, extra) => ({ protocol: c.protocol, ...c.target, ...extra })
+
+describe('sanitizeRequest: the fixtures of real provider errors (openai-chat, anthropic, openai-responses)', () => {
+  for (const c of FIXTURES) {
+    test(`${c.protocol}: ${c.name} (${c.source.split(' ')[0]})`, () => {
+      const body = structuredClone(c.body)
+      const r = runFrozen((b) => sanitizeRequest(b, opts(c, { report: true })), body)
+      if (c.same) {
+        assert.equal(r.body, body, 'a body that needs nothing comes back itself')
+        assert.deepEqual(r.changes, [])
+        assert.equal(sanitizeRequest(body, opts(c)), body)
+      } else {
+        assert.ok(r.changes.length > 0)
+        if (c.expected !== null) assert.deepEqual(r.body, c.expected)
+        assert.deepEqual(sanitizeRequest(body, opts(c)), r.body, 'report: true changes only the shape of the answer')
+      }
+    })
+  }
+})
+
+describe('sanitizeRequest: what no rule touched is the same object', () => {
+  test('moved results, untouched messages and call functions are shared; renamed calls are shallow copies', () => {
+    const c = byName('parallel calls')
+    const body = structuredClone(c.body)
+    const out = sanitizeRequest(body, opts(c))
+    const [m0, m1, m2, m3, m4] = body.messages
+    assert.notEqual(out, body)
+    assert.equal(out.model, body.model)
+    assert.equal(out.messages[0], m0)
+    assert.deepEqual(out.messages[2], { ...m4, tool_call_id: 'call0lstmp' }, 'moved, renamed: a shallow copy')
+    assert.equal(out.messages[4], m3, 'the interleaved user turn, moved after the results')
+    assert.notEqual(out.messages[1], m1)
+    assert.equal(out.messages[1].tool_calls[0].function, m1.tool_calls[0].function)
+    assert.deepEqual(Object.keys(out.messages[1].tool_calls[0]), ['id', 'type', 'function'], 'key order kept')
+    // With the ids left alone (a policy override), the moved results are the input objects.
+    const kept = sanitizeRequest(body, opts(c, { policy: { sanitizeToolCallIds: false } }))
+    const order = [m0, m1, m4, m2, m3]
+    assert.equal(kept.messages.length, order.length)
+    order.forEach((m, i) => assert.equal(kept.messages[i], m, `messages[${i}]`))
+    assert.equal(out.messages.length, 5, 'the duplicate result is dropped')
+  })
+
+  test('unknown fields of the body and of messages survive a repair', () => {
+    const body = {
+      model: 'm',
+      metadata: { trace: '追踪' },
+      tools: [],
+      messages: [
+        { role: 'user', content: 'hi', x_user: 1 },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' }, x_call: true }], x_turn: 'keep' },
+      ],
+    }
+    const out = sanitizeRequest(body, { protocol: 'openai-chat', provider: 'openai' })
+    assert.equal(out.metadata, body.metadata)
+    assert.equal('tools' in out, false)
+    assert.equal(out.messages[1].x_turn, 'keep')
+    assert.equal(out.messages[1].tool_calls[0].x_call, true)
+    assert.deepEqual(out.messages[2], { role: 'tool', tool_call_id: 'call1', content: out.messages[2].content })
+    assert.equal(typeof out.messages[2].content, 'string')
+  })
+})
+
+describe('sanitizeRequest (anthropic): results go back into the user turn', () => {
+  test('a moved tool_result is the same block object; the rest of its turn stays in place', () => {
+    const use = (id) => ({ type: 'tool_use', id, name: 'read', input: { path: 'a.md' } })
+    const body = {
+      model: 'claude-sonnet-4-5',
+      messages: [
+        { role: 'user', content: 'go' },
+        { role: 'assistant', content: [use('tooluA'), use('tooluB')] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tooluB', content: 'b' }, { type: 'text', text: '还有' }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tooluA', content: 'a' }] },
+      ],
+    }
+    const { body: out, changes } = runFrozen((b) => sanitizeRequest(b, { protocol: 'anthropic', provider: 'anthropic', report: true }), body)
+    const [m0, m1, m2, m3] = body.messages
+    assert.equal(out.messages.length, 3)
+    assert.equal(out.messages[0], m0)
+    assert.equal(out.messages[1], m1)
+    assert.deepEqual(out.messages[2].content, [m3.content[0], m2.content[0], m2.content[1]])
+    assert.equal(out.messages[2].content[0], m3.content[0])
+    assert.equal(out.messages[2].content[2], m2.content[1])
+    assert.ok(changes.some((c) => c.rule === 'repairToolUseResultPairing'))
+  })
+})
+
+describe('sanitizeRequest: report paths are in the body’s terms', () => {
+  test('Mistral ids: each renamed call and result is named where it sits', () => {
+    const c = byName('ids from other providers')
+    const { body, changes } = sanitizeRequest(c.body, opts(c, { report: true }))
+    const ids = changes.filter((ch) => ch.rule === 'sanitizeToolCallIds').map((ch) => ch.path)
+    assert.deepEqual(ids, ['messages[1].tool_calls[0]', 'messages[2]', 'messages[3].tool_calls[0]', 'messages[3].tool_calls[1]', 'messages[4]', 'messages[5]'])
+    for (const m of body.messages) {
+      for (const id of [m.tool_call_id, ...(m.tool_calls || []).map((t) => t.id)].filter((x) => x !== undefined)) {
+        assert.match(id, /^[a-zA-Z0-9]{9}$/)
+      }
+    }
+  })
+
+  test('an empty tools array is reported at `tools`', () => {
+    const { changes } = sanitizeRequest({ tools: [], messages: [] }, { protocol: 'openai-chat', report: true })
+    assert.deepEqual(changes.map((c) => [c.rule, c.path]), [['emptyTools', 'tools']])
+  })
+})
+
+describe('sanitizeRequest: bad input is a TypeError naming the path', () => {
+  const cases = [
+    [null, { protocol: 'openai-chat' }, /^body: expected an object/],
+    [{ messages: [] }, undefined, /^options: expected an object with a protocol/],
+    [{ messages: [] }, {}, /^options\.protocol: expected 'openai-chat' or 'anthropic' or 'openai-responses', got undefined/],
+    [{ messages: [] }, { protocol: 'anthropic-v0' }, /^options\.protocol: expected 'openai-chat' or 'anthropic' or 'openai-responses', got "anthropic-v0"/],
+    [{ messages: [] }, { protocol: 'openai-chat', provider: 3 }, /^options\.provider: expected a string/],
+    [{ messages: 'hi' }, { protocol: 'openai-chat' }, /^body\.messages: expected an array of messages, got a string$/],
+    [{ messages: [1] }, { protocol: 'openai-chat' }, /^body\.messages\[0\]: expected a message object, got a number$/],
+    [{ messages: [{ content: 'x' }] }, { protocol: 'openai-chat' }, /^body\.messages\[0\]\.role: expected a string, got nothing$/],
+    [{ messages: [{ role: 'assistant', tool_calls: {} }] }, { protocol: 'openai-chat' }, /^body\.messages\[0\]\.tool_calls: expected an array of tool calls, got an object$/],
+    [{ messages: [{ role: 'assistant', tool_calls: [{ id: 7 }] }] }, { protocol: 'openai-chat' }, /^body\.messages\[0\]\.tool_calls\[0\]\.id: expected a string, got a number$/],
+    [{ messages: [{ role: 'user', content: 5 }] }, { protocol: 'openai-chat' }, /^body\.messages\[0\]\.content: expected a string, an array of content parts or null, got a number$/],
+    [{ messages: [{ role: 'tool', tool_call_id: false }] }, { protocol: 'openai-chat' }, /^body\.messages\[0\]\.tool_call_id: expected a string, got a boolean$/],
+    [{ input: 3 }, { protocol: 'openai-responses' }, /^body\.input: expected a string or an array of input items, got a number$/],
+    [{ input: [{ content: 'x' }] }, { protocol: 'openai-responses' }, /^body\.input\[0\]\.role: expected a string, got nothing$/],
+    [{ input: [{ type: 'function_call', call_id: 9 }] }, { protocol: 'openai-responses' }, /^body\.input\[0\]\.call_id: expected a string, got a number$/],
+    [{ messages: {} }, { protocol: 'anthropic' }, /^body\.messages: expected an array of messages, got an object$/],
+    [{ messages: [{ role: 'user', content: 1 }] }, { protocol: 'anthropic' }, /^body\.messages\[0\]\.content: expected a string or an array of content blocks, got a number$/],
+    [{ messages: [{ role: 'user', content: ['x'] }] }, { protocol: 'anthropic' }, /^body\.messages\[0\]\.content\[0\]: expected a content block object, got a string$/],
+    [{ messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 1 }] }] }, { protocol: 'anthropic' }, /^body\.messages\[0\]\.content\[0\]\.tool_use_id: expected a string, got a number$/],
+  ]
+  for (const [body, options, re] of cases) {
+    test(String(re), () => assert.throws(() => sanitizeRequest(body, options), (e) => e instanceof TypeError && re.test(e.message)))
+  }
+
+  test('a cycle, and nesting deeper than the reader takes', () => {
+    const body = { messages: [] }
+    body.self = body
+    assert.throws(() => sanitizeRequest(body, { protocol: 'openai-chat' }), (e) => e instanceof TypeError && /^body: could not be serialised/.test(e.message))
+    let deep = {}
+    const deepBody = { messages: [{ role: 'user', content: 'x', extra: deep }] }
+    for (let i = 0; i < 200; i++) deep = deep.next = {}
+    assert.throws(() => sanitizeRequest(deepBody, { protocol: 'openai-chat' }), (e) => e instanceof TypeError && /^body: could not be read/.test(e.message))
+  })
+
+  test('a lone surrogate in a text does not stop the repair', () => {
+    const body = { messages: [{ role: 'user', content: 'bad \uD800 half' }, { role: 'tool', tool_call_id: 'x', content: 'orphan' }] }
+    const out = sanitizeRequest(body, { protocol: 'openai-chat' })
+    assert.equal(out.messages.length, 1)
+    assert.equal(out.messages[0], body.messages[0])
+  })
+})
+
+describe('transcript-hygiene sanitize --protocol openai-chat', () => {
+  test('shows the changes and writes the repaired body', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'th-wire-'))
+    const c = byName('a call never answered')
+    const input = path.join(dir, 'body.json')
+    const output = path.join(dir, 'fixed.json')
+    fs.writeFileSync(input, `${JSON.stringify(c.body, null, 2)}\n`)
+    const bin = path.join(here, '..', 'bin', 'transcript-hygiene.js')
+    const r = spawnSync(process.execPath, [bin, 'sanitize', input, '--protocol', 'openai-chat', '--provider', 'openai', '--write', output], { encoding: 'utf8' })
+    assert.equal(r.status, 0, r.stderr)
+    assert.match(r.stdout, /messages\[1\]  repairToolUseResultPairing: inserted a synthetic error result/)
+    assert.deepEqual(JSON.parse(fs.readFileSync(output, 'utf8')), c.expected)
+    assert.match(fs.readFileSync(output, 'utf8'), /^\{\n {2}"model"/)
+    const check = spawnSync(process.execPath, [bin, 'sanitize', output, '--protocol', 'openai-chat', '--provider', 'openai', '--check'], { encoding: 'utf8' })
+    assert.equal(check.status, 0, `the repaired body needs nothing more: ${check.stdout}`)
+    fs.rmSync(dir, { recursive: true })
+  })
+})
+
+describe('README: Gateways', () => {
+  test('the quick start is the type-checked fixture file, character for character', () => {
+    const readme = fs.readFileSync(path.join(here, '..', 'README.md'), 'utf8')
+    const start = readme.indexOf('## Gateways')
+    const section = readme.slice(start, readme.indexOf('\n## ', start + 1))
+    const blocks = [...section.matchAll(/<!-- checked: (\S+) -->\n```ts\n([\s\S]*?)```/g)]
+    assert.equal(blocks.length, 1)
+    const [, file, code] = blocks[0]
+    assert.equal(code, fs.readFileSync(path.join(here, '..', file), 'utf8'))
+  })
+})

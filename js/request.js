@@ -1,0 +1,63 @@
+'use strict'
+// sanitizeRequest: the transcript hygiene on a request body in its wire protocol (a gateway's
+// view). The body crosses once as JSON text; Rust reads it into the rules' message model, runs
+// the target's rules and answers with edits over the body's own structure (see
+// src/transcript/wire/). Applying them here keeps every untouched message, part and tool call the
+// very same object. No rule is decided here.
+
+const native = require('../binding.js')
+const { OPTIONS, pick } = require('./options.js')
+const { describe, isObject, toJson } = require('./args.js')
+
+const PROTOCOLS = native.wireProtocolNames()
+
+function item(msgs, it) {
+  if (Array.isArray(it)) {
+    const src = msgs[it[0]][it[1]][it[2]]
+    return it.length === 3 ? src : { ...src, ...it[3] }
+  }
+  if (it.text !== undefined) return { type: 'text', text: it.text[1] + msgs[it.text[0]].content }
+  return it.new
+}
+
+function message(msgs, e) {
+  const o = e.from === null ? {} : { ...msgs[e.from] }
+  for (const op of e.ops) {
+    if (op[0] === 's') o[op[1]] = op[2]
+    else if (op[0] === 'd') delete o[op[1]]
+    else o[op[1]] = op[2].map((it) => item(msgs, it))
+  }
+  return o
+}
+
+/** `body` with the plan's edits: a shallow copy, untouched messages and items shared. */
+function applyPlan(body, plan) {
+  const out = { ...body }
+  if (plan.out !== undefined) {
+    const msgs = body[plan.key]
+    out[plan.key] = plan.out.map((e) => (typeof e === 'number' ? msgs[e] : message(msgs, e)))
+  }
+  for (const k of plan.del) delete out[k]
+  return out
+}
+
+/**
+ * The body repaired for `options`' target, in the same protocol: the body itself when nothing
+ * needed repair; `{ body, changes }` under `report: true`.
+ */
+function sanitizeRequest(body, options) {
+  if (!isObject(body)) throw new TypeError(`body: expected an object (a request body), got ${describe(body)}`)
+  if (!isObject(options)) throw new TypeError(`options: expected an object with a protocol, got ${describe(options)}`)
+  const o = pick(options, OPTIONS.sanitizeRequest, 'options')
+  if (!PROTOCOLS.includes(o.protocol)) {
+    const got = typeof o.protocol === 'string' ? JSON.stringify(o.protocol) : describe(o.protocol)
+    throw new TypeError(`options.protocol: expected ${PROTOCOLS.map((p) => `'${p}'`).join(' or ')}, got ${got}`)
+  }
+  const { protocol, ...rest } = o
+  const answer = JSON.parse(native.sanitizeRequestJson(protocol, toJson(body, 'body'), JSON.stringify(rest)))
+  if (answer.error !== undefined) throw new TypeError(answer.error)
+  const out = answer.plan === null ? body : applyPlan(body, answer.plan)
+  return o.report === true ? { body: out, changes: answer.changes } : out
+}
+
+module.exports = { sanitizeRequest }

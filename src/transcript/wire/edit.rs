@@ -1,0 +1,252 @@
+//! The edits a wire repair makes, in terms of the body's own structure and of no protocol.
+//!
+//! A writer (one per protocol) says what each output message is: an input message as it is, or a
+//! shallow copy of one (or a new object) with top-level fields set, deleted, or set to an array
+//! rebuilt from references to input items. Appliers follow it without knowing the protocol:
+//! [`apply`] here on `serde_json` values, `js/request.js` on the caller's objects (where a
+//! reference with no sets is the very same object), and, later, one on raw bytes.
+
+use serde_json::{json, Map, Value};
+
+/// One item of a rebuilt array.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Item {
+    /// `messages[msg][list][idx]`: as it is, or a shallow copy with `sets` applied.
+    Ref {
+        msg: usize,
+        list: &'static str,
+        idx: usize,
+        sets: Vec<(&'static str, Value)>,
+    },
+    /// `{type: "text", text: prefix + messages[msg].content}`: a string content as a text part.
+    TextOf { msg: usize, prefix: String },
+    /// A value made by a rule.
+    New(Value),
+}
+
+/// One edit of a message's top-level field.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Op {
+    Set(&'static str, Value),
+    /// The field becomes an array of these items.
+    List(&'static str, Vec<Item>),
+    Del(&'static str),
+}
+
+/// One output message.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Out {
+    /// Input message `i`, untouched.
+    Keep(usize),
+    /// A shallow copy of input message `from` (`None`: a new object) with `ops` applied in order.
+    Edit { from: Option<usize>, ops: Vec<Op> },
+}
+
+/// The edits of one body.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct BodyPlan {
+    /// The body's message array (`messages`, `input`, `contents`).
+    pub key: &'static str,
+    /// The new message array; `None` when it is untouched.
+    pub messages: Option<Vec<Out>>,
+    /// Top-level body fields removed (`tools` when empty).
+    pub del: Vec<&'static str>,
+}
+
+fn item_value(msgs: &[Value], item: &Item) -> Value {
+    match item {
+        Item::Ref {
+            msg,
+            list,
+            idx,
+            sets,
+        } => {
+            let mut v = msgs
+                .get(*msg)
+                .and_then(|m| m.get(*list))
+                .and_then(|l| l.get(*idx))
+                .cloned()
+                .unwrap_or(Value::Null);
+            if let Value::Object(o) = &mut v {
+                for (k, x) in sets {
+                    o.insert((*k).to_string(), x.clone());
+                }
+            }
+            v
+        }
+        Item::TextOf { msg, prefix } => {
+            let s = msgs
+                .get(*msg)
+                .and_then(|m| m.get("content"))
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            json!({"type": "text", "text": format!("{prefix}{s}")})
+        }
+        Item::New(v) => v.clone(),
+    }
+}
+
+fn out_value(msgs: &[Value], out: &Out) -> Value {
+    match out {
+        Out::Keep(i) => msgs.get(*i).cloned().unwrap_or(Value::Null),
+        Out::Edit { from, ops } => {
+            let mut o = match from.and_then(|i| msgs.get(i)) {
+                Some(Value::Object(m)) => m.clone(),
+                _ => Map::new(),
+            };
+            for op in ops {
+                match op {
+                    Op::Set(k, v) => {
+                        o.insert((*k).to_string(), v.clone());
+                    }
+                    Op::List(k, items) => {
+                        let arr = items.iter().map(|it| item_value(msgs, it)).collect();
+                        o.insert((*k).to_string(), Value::Array(arr));
+                    }
+                    Op::Del(k) => {
+                        o.shift_remove(*k);
+                    }
+                }
+            }
+            Value::Object(o)
+        }
+    }
+}
+
+/// `body` with `plan` applied (a copy; `body` is not changed).
+pub fn apply(body: &Value, plan: &BodyPlan) -> Value {
+    let Value::Object(map) = body else {
+        return body.clone();
+    };
+    let mut out = map.clone();
+    if let Some(list) = &plan.messages {
+        let msgs = map
+            .get(plan.key)
+            .and_then(Value::as_array)
+            .map_or(&[][..], Vec::as_slice);
+        let new: Vec<Value> = list.iter().map(|o| out_value(msgs, o)).collect();
+        out.insert(plan.key.to_string(), Value::Array(new));
+    }
+    for k in &plan.del {
+        out.shift_remove(*k);
+    }
+    Value::Object(out)
+}
+
+fn item_json(item: &Item) -> Value {
+    match item {
+        Item::Ref {
+            msg,
+            list,
+            idx,
+            sets,
+        } if sets.is_empty() => json!([msg, list, idx]),
+        Item::Ref {
+            msg,
+            list,
+            idx,
+            sets,
+        } => {
+            let s: Map<String, Value> = sets
+                .iter()
+                .map(|(k, v)| ((*k).to_string(), v.clone()))
+                .collect();
+            json!([msg, list, idx, s])
+        }
+        Item::TextOf { msg, prefix } => json!({"text": [msg, prefix]}),
+        Item::New(v) => json!({"new": v}),
+    }
+}
+
+/// The plan as JSON for `js/request.js`:
+/// `{key, del, out?: [i | {from, ops: [["s", k, v] | ["l", k, items] | ["d", k]]}]}`, items being
+/// `[msg, list, idx]`, `[msg, list, idx, sets]`, `{text: [msg, prefix]}` or `{new: value}`.
+pub fn to_json(plan: &BodyPlan) -> Value {
+    let mut o = json!({"key": plan.key, "del": plan.del});
+    if let Some(list) = &plan.messages {
+        let out: Vec<Value> = list
+            .iter()
+            .map(|m| match m {
+                Out::Keep(i) => json!(i),
+                Out::Edit { from, ops } => {
+                    let ops: Vec<Value> = ops
+                        .iter()
+                        .map(|op| match op {
+                            Op::Set(k, v) => json!(["s", k, v]),
+                            Op::List(k, items) => {
+                                json!(["l", k, items.iter().map(item_json).collect::<Vec<_>>()])
+                            }
+                            Op::Del(k) => json!(["d", k]),
+                        })
+                        .collect();
+                    json!({"from": from, "ops": ops})
+                }
+            })
+            .collect();
+        o["out"] = Value::Array(out);
+    }
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn applies_refs_sets_text_parts_and_deletes_without_touching_the_input() {
+        let body = json!({"model": "m", "tools": [], "messages": [
+            {"role": "user", "content": "a"},
+            {"role": "assistant", "content": null, "tool_calls": [{"id": "x_1", "type": "function"}]},
+        ]});
+        let before = body.clone();
+        let plan = BodyPlan {
+            key: "messages",
+            messages: Some(vec![
+                Out::Edit {
+                    from: Some(0),
+                    ops: vec![Op::List(
+                        "content",
+                        vec![
+                            Item::TextOf {
+                                msg: 0,
+                                prefix: "» ".into(),
+                            },
+                            Item::New(json!({"type": "text", "text": "b"})),
+                        ],
+                    )],
+                },
+                Out::Edit {
+                    from: Some(1),
+                    ops: vec![Op::List(
+                        "tool_calls",
+                        vec![Item::Ref {
+                            msg: 1,
+                            list: "tool_calls",
+                            idx: 0,
+                            sets: vec![("id", json!("x1"))],
+                        }],
+                    )],
+                },
+                Out::Edit {
+                    from: None,
+                    ops: vec![
+                        Op::Set("role", json!("tool")),
+                        Op::Set("tool_call_id", json!("x1")),
+                        Op::Del("nothing"),
+                    ],
+                },
+            ]),
+            del: vec!["tools"],
+        };
+        let out = apply(&body, &plan);
+        assert_eq!(body, before);
+        assert_eq!(
+            out,
+            json!({"model": "m", "messages": [
+                {"role": "user", "content": [{"type": "text", "text": "» a"}, {"type": "text", "text": "b"}]},
+                {"role": "assistant", "content": null, "tool_calls": [{"id": "x1", "type": "function"}]},
+                {"role": "tool", "tool_call_id": "x1"},
+            ]})
+        );
+    }
+}

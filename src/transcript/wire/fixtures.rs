@@ -1,0 +1,267 @@
+//! The wire fixtures (`__test__/fixtures/wire/<protocol>.json`): bodies providers rejected, each
+//! with the report it came from. Every case must fail the named provider checks as written and
+//! pass them once repaired, and come out as its `expected` body.
+
+use super::{sanitize_json, Protocol, WireOptions};
+use serde_json::Value;
+use std::collections::HashSet;
+
+const FIXTURES: &[&str] = &[
+    include_str!("../../../__test__/fixtures/wire/openai-chat.json"),
+    include_str!("../../../__test__/fixtures/wire/anthropic.json"),
+    include_str!("../../../__test__/fixtures/wire/openai-responses.json"),
+];
+
+fn msgs(body: &Value) -> &[Value] {
+    body["messages"].as_array().map_or(&[], Vec::as_slice)
+}
+
+fn role(m: &Value) -> &str {
+    m["role"].as_str().unwrap_or("")
+}
+
+fn call_ids(m: &Value) -> Vec<&str> {
+    m["tool_calls"]
+        .as_array()
+        .map(|c| c.iter().filter_map(|c| c["id"].as_str()).collect())
+        .unwrap_or_default()
+}
+
+/// "Messages with role 'tool' must be a response to a preceding message with 'tool_calls'":
+/// each tool message sits in the run of tool messages right after an assistant that made its call.
+fn tool_follows_call(body: &Value) -> Result<(), String> {
+    let mut open: Option<HashSet<&str>> = None;
+    for (i, m) in msgs(body).iter().enumerate() {
+        match role(m) {
+            "tool" => {
+                let id = m["tool_call_id"].as_str().unwrap_or("");
+                if !open.as_ref().is_some_and(|ids| ids.contains(id)) {
+                    return Err(format!("messages[{i}]: tool message without its call"));
+                }
+            }
+            "assistant" => open = Some(call_ids(m).into_iter().collect()),
+            _ => open = None,
+        }
+    }
+    Ok(())
+}
+
+/// "An assistant message with 'tool_calls' must be followed by tool messages responding to each
+/// 'tool_call_id'".
+fn calls_answered(body: &Value) -> Result<(), String> {
+    let list = msgs(body);
+    for (i, m) in list.iter().enumerate() {
+        let mut missing: HashSet<&str> = call_ids(m).into_iter().collect();
+        for next in list[i + 1..].iter().take_while(|n| role(n) == "tool") {
+            missing.remove(next["tool_call_id"].as_str().unwrap_or(""));
+        }
+        if !missing.is_empty() {
+            return Err(format!("messages[{i}]: unanswered {missing:?}"));
+        }
+    }
+    Ok(())
+}
+
+/// Mistral: "Tool call id was … but must be a-z, A-Z, 0-9, with a length of 9".
+fn mistral_ids(body: &Value) -> Result<(), String> {
+    let ok = |s: &str| s.len() == 9 && s.bytes().all(|b| b.is_ascii_alphanumeric());
+    for m in msgs(body) {
+        let ids = call_ids(m).into_iter().chain(m["tool_call_id"].as_str());
+        for id in ids {
+            if !ok(id) {
+                return Err(format!("Tool call id was {id}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn tools_not_empty(body: &Value) -> Result<(), String> {
+    match body.get("tools") {
+        Some(Value::Array(a)) if a.is_empty() => Err("tools: []".into()),
+        _ => Ok(()),
+    }
+}
+
+/// Gemini: turns alternate (system messages are the instruction, not turns).
+fn alternating(body: &Value) -> Result<(), String> {
+    let roles: Vec<&str> = msgs(body)
+        .iter()
+        .map(role)
+        .filter(|r| *r != "system")
+        .map(|r| if r == "tool" { "user" } else { r })
+        .collect();
+    match roles.windows(2).position(|w| w[0] == w[1]) {
+        Some(k) => Err(format!("two {} turns in a row at turn {k}", roles[k])),
+        None => Ok(()),
+    }
+}
+
+/// Gemini: the first turn after the system instruction is a user turn.
+fn user_first(body: &Value) -> Result<(), String> {
+    match msgs(body).iter().map(role).find(|r| *r != "system") {
+        Some("assistant") => Err("the first turn is a model turn".into()),
+        _ => Ok(()),
+    }
+}
+
+/// The ids of an Anthropic message's blocks of type `ty` under `key`.
+fn block_ids<'a>(m: &'a Value, ty: &str, key: &str) -> Vec<&'a str> {
+    m["content"]
+        .as_array()
+        .map(|c| {
+            c.iter()
+                .filter(|b| b["type"] == ty)
+                .filter_map(|b| b[key].as_str())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Anthropic: "`tool_use` ids were found without `tool_result` blocks immediately after".
+fn results_follow_uses(body: &Value) -> Result<(), String> {
+    let list = msgs(body);
+    for (i, m) in list.iter().enumerate() {
+        let uses = block_ids(m, "tool_use", "id");
+        if uses.is_empty() {
+            continue;
+        }
+        let next = list
+            .get(i + 1)
+            .map(|n| block_ids(n, "tool_result", "tool_use_id"));
+        if let Some(id) = uses
+            .iter()
+            .find(|u| !next.as_ref().is_some_and(|n| n.contains(u)))
+        {
+            return Err(format!("messages.{i}: tool_use {id} without tool_result"));
+        }
+    }
+    Ok(())
+}
+
+/// Anthropic: "unexpected `tool_use_id` found in `tool_result` blocks … must have a corresponding
+/// `tool_use` block in the previous message".
+fn results_have_uses(body: &Value) -> Result<(), String> {
+    let list = msgs(body);
+    for (i, m) in list.iter().enumerate() {
+        let prev = i
+            .checked_sub(1)
+            .map(|p| block_ids(&list[p], "tool_use", "id"))
+            .unwrap_or_default();
+        for id in block_ids(m, "tool_result", "tool_use_id") {
+            if !prev.contains(&id) {
+                return Err(format!("messages.{i}: unexpected tool_use_id {id}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn items(body: &Value) -> &[Value] {
+    body["input"].as_array().map_or(&[], Vec::as_slice)
+}
+
+/// Responses: "No tool call found for function call output with call_id …".
+fn outputs_have_calls(body: &Value) -> Result<(), String> {
+    let mut calls = HashSet::new();
+    for (i, it) in items(body).iter().enumerate() {
+        let id = it["call_id"].as_str().unwrap_or("");
+        match it["type"].as_str() {
+            Some("function_call") => {
+                calls.insert(id);
+            }
+            Some("function_call_output") if !calls.contains(id) => {
+                return Err(format!("input[{i}]: no tool call found for {id}"))
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Responses: "No tool output found for function call …".
+fn calls_have_outputs(body: &Value) -> Result<(), String> {
+    let list = items(body);
+    for (i, it) in list.iter().enumerate() {
+        if it["type"] != "function_call" {
+            continue;
+        }
+        let answered = list[i + 1..]
+            .iter()
+            .any(|o| o["type"] == "function_call_output" && o["call_id"] == it["call_id"]);
+        if !answered {
+            return Err(format!("input[{i}]: no tool output found"));
+        }
+    }
+    Ok(())
+}
+
+fn check(name: &str, body: &Value) -> Result<(), String> {
+    match name {
+        "tool-follows-call" => tool_follows_call(body),
+        "calls-answered" => calls_answered(body),
+        "mistral-ids" => mistral_ids(body),
+        "tools-not-empty" => tools_not_empty(body),
+        "alternating" => alternating(body),
+        "user-first" => user_first(body),
+        "results-follow-uses" => results_follow_uses(body),
+        "results-have-uses" => results_have_uses(body),
+        "outputs-have-calls" => outputs_have_calls(body),
+        "calls-have-outputs" => calls_have_outputs(body),
+        other => panic!("unknown check {other}"),
+    }
+}
+
+fn options(target: &Value) -> WireOptions {
+    let s = |k: &str| target[k].as_str().map(str::to_string);
+    WireOptions {
+        provider: s("provider"),
+        model_api: s("modelApi"),
+        model_id: s("modelId"),
+        report: true,
+        ..WireOptions::default()
+    }
+}
+
+#[test]
+fn every_fixture_fails_its_checks_as_written_and_passes_them_repaired() {
+    for file in FIXTURES {
+        let all: Value = serde_json::from_str(file).expect("fixture file is JSON");
+        let protocol = all["protocol"].as_str().and_then(Protocol::from_name);
+        run_cases(protocol.expect("a known protocol"), &all["cases"]);
+    }
+}
+
+fn run_cases(protocol: Protocol, cases: &Value) {
+    let cases = cases.as_array().expect("cases");
+    assert!(cases.len() >= 4);
+    for case in cases {
+        let name = case["name"].as_str().unwrap_or("?");
+        let body = &case["body"];
+        let checks: Vec<&str> = case["checks"]
+            .as_array()
+            .map(|c| c.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let same = case["same"] == Value::Bool(true);
+        if !same {
+            assert!(
+                checks.iter().any(|c| check(c, body).is_err()),
+                "{name}: the input passes every check; the fixture reproduces nothing"
+            );
+        }
+        let (out, changes) = sanitize_json(body, protocol, &options(&case["target"]))
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        for c in &checks {
+            check(c, &out).unwrap_or_else(|e| panic!("{name}: repaired body fails {c}: {e}"));
+        }
+        if same {
+            assert_eq!(&out, body, "{name}: changed");
+            assert!(changes.is_empty(), "{name}: reported {changes:?}");
+        } else {
+            assert!(!changes.is_empty(), "{name}: no change reported");
+        }
+        if !case["expected"].is_null() {
+            assert_eq!(out, case["expected"], "{name}");
+        }
+    }
+}

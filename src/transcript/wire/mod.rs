@@ -1,0 +1,303 @@
+//! Transcript hygiene on the wire formats gateways hold: the request body as the client sent it.
+//!
+//! A gateway forwards an OpenAI chat / Responses / Anthropic Messages / Gemini body to a provider
+//! that rejects what another provider produced (ids in the wrong alphabet, a `tool` message without
+//! its call, two user turns in a row, `tools: []`). The rules that repair those already exist,
+//! written once against the core's message model ([`crate::transcript::model::Msg`]); this module
+//! only translates. Every protocol has two halves and nothing else:
+//!
+//! - a **reader**: the body's messages → the model (`Vec<Msg>`), plus a [`layout`] that remembers
+//!   where each model block lives in the wire message (`content[j]`, `tool_calls[k]`, the string
+//!   `content`). Roles map onto the model's `user` / `assistant` / `toolResult`; a tool call is a
+//!   `toolCall` block (id, name, kind of its arguments); a tool result is a `toolResult` message
+//!   with `toolCallId`; text and image parts are blocks of their own types; what no rule reads
+//!   (system prompts, unknown parts, unknown fields) is carried by reference only.
+//! - a **writer**: the model after the rules → a protocol-neutral [`edit::BodyPlan`]: per output
+//!   message "input message i as it is", or a shallow copy with fields set or deleted and arrays
+//!   rebuilt from references to input items (`messages[k].tool_calls[j]`, with per-item sets such
+//!   as a new `id`), or a new message. Model fields the protocol has no place for (`timestamp`,
+//!   `isError`, `toolName` on OpenAI chat) are not written.
+//!
+//! The plan is applied by one applier per host, none of which knows a protocol: [`edit::apply`]
+//! on a `serde_json::Value` (this crate's public API and the CLI), and `js/request.js` on the
+//! caller's objects with spreads (untouched messages and items come back as the same objects). A
+//! byte-level applier (edits as byte ranges, untouched bytes copied) is the planned third; a
+//! byte-level reader building the same model is the other half of that entry point.
+//!
+//! Which rules run is the transcript policy of the target (provider / modelApi / modelId, see
+//! [`crate::transcript::policy`]), as for `sanitizeSessionHistory`: see [`pass`].
+
+pub mod anthropic;
+pub mod edit;
+pub mod layout;
+pub mod openai_chat;
+pub mod pass;
+pub mod responses;
+
+use crate::transcript::context::{Change, Ctx};
+use serde_json::Value;
+
+pub use edit::BodyPlan;
+
+/// A wire protocol: the shape of a request body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    /// OpenAI chat completions: `{model, messages: [{role, content, tool_calls?, tool_call_id?}], tools?}`.
+    OpenAiChat,
+    /// Anthropic Messages: `{model, system?, messages: [{role, content: string | blocks}], tools?}`.
+    Anthropic,
+    /// OpenAI Responses: `{model, input: string | items, tools?}`.
+    OpenAiResponses,
+}
+
+impl Protocol {
+    /// The protocol for its option name (`"openai-chat"`); `None` for one not supported yet.
+    pub fn from_name(name: &str) -> Option<Protocol> {
+        match name {
+            "openai-chat" => Some(Protocol::OpenAiChat),
+            "anthropic" => Some(Protocol::Anthropic),
+            "openai-responses" => Some(Protocol::OpenAiResponses),
+            _ => None,
+        }
+    }
+
+    /// The `modelApi` the policy assumes when the caller names none.
+    pub fn default_model_api(self) -> &'static str {
+        match self {
+            Protocol::OpenAiChat => "openai-completions",
+            Protocol::Anthropic => "anthropic-messages",
+            Protocol::OpenAiResponses => "openai-responses",
+        }
+    }
+}
+
+/// The names `protocol` accepts today.
+pub const PROTOCOL_NAMES: &[&str] = &["openai-chat", "anthropic", "openai-responses"];
+
+/// The target of a request and the options of the pass.
+#[derive(Clone, Debug, Default)]
+pub struct WireOptions {
+    pub provider: Option<String>,
+    /// Defaults to the protocol's own API (`openai-completions` for OpenAI chat).
+    pub model_api: Option<String>,
+    pub model_id: Option<String>,
+    /// Overrides of the resolved policy.
+    pub policy: Option<crate::transcript::policy::TranscriptPolicy>,
+    pub pairing: crate::transcript::rules::pairing::PairingOptions,
+    /// Collect the changes made (`report: true`).
+    pub report: bool,
+}
+
+impl WireOptions {
+    /// The options as JS passes them (`{provider, modelApi, modelId, policy, report,
+    /// syntheticToolResultText, preserveErroredAssistantResults}`, already type-checked there);
+    /// the policy override applies to the policy resolved for `protocol`'s target.
+    pub fn from_json(cfg: &Value, protocol: Protocol) -> WireOptions {
+        let s = |k: &str| cfg.get(k).and_then(Value::as_str).map(str::to_string);
+        let mut o = WireOptions {
+            provider: s("provider"),
+            model_api: s("modelApi"),
+            model_id: s("modelId"),
+            policy: None,
+            pairing: crate::transcript::ops::pairing_options(cfg),
+            report: cfg.get("report").and_then(Value::as_bool).unwrap_or(false),
+        };
+        if let Some(p) = cfg.get("policy").filter(|p| p.is_object()) {
+            let base = pass::policy(&o, protocol);
+            o.policy = Some(crate::transcript::policy_json::from_json(p, base));
+        }
+        o
+    }
+}
+
+/// Bad input: where (`body.messages[3].tool_calls`) and what was expected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WireError {
+    pub path: String,
+    pub expected: String,
+    pub got: &'static str,
+}
+
+impl std::fmt::Display for WireError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: expected {}, got {}",
+            self.path, self.expected, self.got
+        )
+    }
+}
+
+impl std::error::Error for WireError {}
+
+impl WireError {
+    pub fn new(path: impl Into<String>, expected: impl Into<String>, v: Option<&Value>) -> Self {
+        WireError {
+            path: path.into(),
+            expected: expected.into(),
+            got: describe(v),
+        }
+    }
+}
+
+/// How a value is named in an error (`a string`, `null`, `nothing`).
+pub fn describe(v: Option<&Value>) -> &'static str {
+    match v {
+        None => "nothing",
+        Some(Value::Null) => "null",
+        Some(Value::Bool(_)) => "a boolean",
+        Some(Value::Number(_)) => "a number",
+        Some(Value::String(_)) => "a string",
+        Some(Value::Array(_)) => "an array",
+        Some(Value::Object(_)) => "an object",
+    }
+}
+
+/// What [`plan_json`] decided: the edits (`None`: the body is fine as it is) and, under
+/// `report`, the changes in wire paths.
+#[derive(Debug, Default)]
+pub struct Decision {
+    pub plan: Option<BodyPlan>,
+    pub changes: Vec<Change>,
+}
+
+/// The body's message array `key` (`messages`, `input`); `what` names the protocol's request.
+fn message_list<'a>(body: &'a Value, key: &str, what: &str) -> Result<&'a Vec<Value>, WireError> {
+    let b = body
+        .as_object()
+        .ok_or_else(|| WireError::new("body", what, Some(body)))?;
+    match b.get(key) {
+        Some(Value::Array(a)) => Ok(a),
+        other => Err(WireError::new(
+            format!("body.{key}"),
+            "an array of messages",
+            other,
+        )),
+    }
+}
+
+/// The changes the rules recorded, their model paths said in the body's terms by `wire_path`.
+fn wire_changes(ctx: &mut Ctx, wire_path: impl Fn(&str) -> String) -> Vec<Change> {
+    ctx.changes
+        .take()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|c| Change {
+            path: wire_path(&c.path),
+            ..c
+        })
+        .collect()
+}
+
+/// The literal a rule set field `field` to, if it did (`id` of a renamed call, `toolCallId`).
+fn new_value(edits: &crate::transcript::model::Edits, field: &str) -> Option<Value> {
+    edits.sets.iter().find_map(|(n, o)| match o {
+        crate::transcript::model::Override::Json(v) if n == field => Some(v.clone()),
+        _ => None,
+    })
+}
+
+/// A change path of the model (`messages[k]`, `messages[k].content[b]`) as `(k, b)`.
+pub fn parse_model_path(path: &str) -> Option<(usize, Option<usize>)> {
+    let s = path.strip_prefix("messages[")?;
+    let (k, rest) = s.split_once(']')?;
+    let b = match rest.strip_prefix(".content[") {
+        Some(r) => Some(r.strip_suffix(']')?.parse().ok()?),
+        None if rest.is_empty() => None,
+        None => return None,
+    };
+    Some((k.parse().ok()?, b))
+}
+
+/// The top-level fields every protocol's repair removes: `tools` when it is an empty array
+/// (OpenAI: "Invalid 'tools': empty array"; DeepSeek, Qwen: "[] is too short - 'tools'").
+fn empty_tools(body: &Value, report: bool, changes: &mut Vec<Change>) -> Vec<&'static str> {
+    if body
+        .get("tools")
+        .and_then(Value::as_array)
+        .is_some_and(Vec::is_empty)
+    {
+        if report {
+            changes.push(Change {
+                rule: "emptyTools",
+                path: "tools".into(),
+                detail: "removed an empty tools array (providers reject `tools: []`)".into(),
+            });
+        }
+        return vec!["tools"];
+    }
+    Vec::new()
+}
+
+/// The decision for a body whose message list `key` (of `input_len` items) becomes `out`:
+/// no plan when nothing changes, the list left out of the plan when only top-level fields go.
+fn decide(
+    body: &Value,
+    key: &'static str,
+    out: Option<Vec<edit::Out>>,
+    input_len: usize,
+    report: bool,
+    mut changes: Vec<Change>,
+) -> Decision {
+    let del = empty_tools(body, report, &mut changes);
+    let out = out.filter(|o| {
+        o.len() != input_len || o.iter().enumerate().any(|(i, x)| *x != edit::Out::Keep(i))
+    });
+    let plan = (out.is_some() || !del.is_empty()).then(|| BodyPlan {
+        key,
+        messages: out,
+        del,
+    });
+    Decision { plan, changes }
+}
+
+/// The repairs `body` needs, as a plan over its own structure.
+pub fn plan_json(
+    body: &Value,
+    protocol: Protocol,
+    opts: &WireOptions,
+) -> Result<Decision, WireError> {
+    match protocol {
+        Protocol::OpenAiChat => openai_chat::plan(body, opts),
+        Protocol::Anthropic => anthropic::plan(body, opts),
+        Protocol::OpenAiResponses => responses::plan(body, opts),
+    }
+}
+
+/// The body with its repairs applied, and the changes made (empty unless `opts.report`).
+///
+/// ```
+/// use serde_json::json;
+/// use transcript_hygiene::transcript::wire::{sanitize_json, Protocol, WireOptions};
+///
+/// // A Mistral target: ids must be nine `[a-zA-Z0-9]`; the second call was never answered.
+/// let body = json!({"model": "mistral-large-latest", "tools": [], "messages": [
+///     {"role": "user", "content": "天气如何？"},
+///     {"role": "assistant", "content": null, "tool_calls": [
+///         {"id": "call_0fypS1hVX", "type": "function", "function": {"name": "weather", "arguments": "{}"}},
+///         {"id": "call_2", "type": "function", "function": {"name": "time", "arguments": "{}"}}]},
+///     {"role": "tool", "tool_call_id": "call_0fypS1hVX", "content": "晴"}]});
+/// let opts = WireOptions { provider: Some("mistral".into()), ..WireOptions::default() };
+/// let (out, _) = sanitize_json(&body, Protocol::OpenAiChat, &opts).unwrap();
+/// let calls = &out["messages"][1]["tool_calls"];
+/// assert_eq!(calls[0]["id"], "call0fypS");
+/// assert_eq!(out["messages"][2]["tool_call_id"], "call0fypS");
+/// assert_eq!(out["messages"][3]["role"], "tool");
+/// assert_eq!(out["messages"][3]["tool_call_id"], calls[1]["id"]);
+/// assert!(out.get("tools").is_none());
+/// ```
+pub fn sanitize_json(
+    body: &Value,
+    protocol: Protocol,
+    opts: &WireOptions,
+) -> Result<(Value, Vec<Change>), WireError> {
+    let d = plan_json(body, protocol, opts)?;
+    let out = match &d.plan {
+        Some(p) => edit::apply(body, p),
+        None => body.clone(),
+    };
+    Ok((out, d.changes))
+}
+
+#[cfg(test)]
+mod fixtures;

@@ -1,0 +1,573 @@
+//! OpenAI chat completions (`POST /v1/chat/completions`) onto the model and back.
+//!
+//! Reader: `{role: "tool", tool_call_id, content}` is a `toolResult` message (its `name`, when
+//! given, its `toolName`); an assistant's `tool_calls[k]` are `toolCall` blocks (id, function
+//! name, kind of `function.arguments`) after its content; a string content is the model's string
+//! content, or a text block when the message also has calls; content parts are blocks of their
+//! own `type` (`text`, `image_url`, …). Other roles (`system`, `developer`, `function`) keep their
+//! name; [`super::pass`] leaves leading system messages out of the turn rules.
+//!
+//! Writer: a new result is `{role: "tool", tool_call_id, content: <text>}`; a rebuilt content is
+//! an array of parts (string contents become `{type: "text", text}` parts), a rebuilt call list
+//! holds the input calls (a shallow copy when their `id` changed); a call list left empty is
+//! removed (OpenAI rejects `tool_calls: []`), as is an empty top-level `tools` array. Fields the
+//! model has and the protocol has not (`timestamp`, `isError`, `toolName`, `usage`) are never
+//! written.
+
+use super::edit::{Item, Op, Out};
+use super::layout::{Layout, MsgLayout, Place};
+use super::{pass, Decision, Protocol, WireError, WireOptions};
+use crate::transcript::context::{Change, Ctx, NoSource};
+use crate::transcript::model::{
+    Block, BlockOrigin, Content, Kind, Msg, MsgOrigin, Override, TextInfo, Val,
+};
+use serde_json::{json, Map, Value};
+
+const CALLS: &str = "tool_calls";
+
+pub(super) fn obj<'a>(
+    v: &'a Value,
+    path: &str,
+    what: &str,
+) -> Result<&'a Map<String, Value>, WireError> {
+    v.as_object()
+        .ok_or_else(|| WireError::new(path, what, Some(v)))
+}
+
+/// A string field, when present and not null.
+pub(super) fn opt_str<'a>(
+    m: &'a Map<String, Value>,
+    k: &str,
+    path: &str,
+) -> Result<Option<&'a str>, WireError> {
+    match m.get(k) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        other => Err(WireError::new(format!("{path}.{k}"), "a string", other)),
+    }
+}
+
+fn part_block(part: &Value, i: usize, j: usize, path: &str) -> Result<Block, WireError> {
+    let p = obj(
+        part,
+        &format!("{path}.content[{j}]"),
+        "a content part object",
+    )?;
+    let mut b = Block::src(i, j);
+    b.ty = p.get("type").map_or(Val::Absent, Val::of_json);
+    if let Some(Value::String(t)) = p.get("text") {
+        b.text = Some(TextInfo::of_str(t));
+    }
+    Ok(b)
+}
+
+fn call_block(call: &Value, i: usize, idx: usize, path: &str) -> Result<Block, WireError> {
+    let c = obj(call, path, "a tool call object")?;
+    let id = opt_str(c, "id", path)?;
+    let f = match c.get("function") {
+        None | Some(Value::Null) => None,
+        Some(f) => Some(obj(f, &format!("{path}.function"), "an object")?),
+    };
+    let mut b = Block::src(i, idx);
+    b.ty = Val::Str("toolCall".into());
+    b.id = id.map_or(Val::Absent, |s| Val::Str(s.to_string().into()));
+    if let Some(f) = f {
+        b.name = opt_str(f, "name", &format!("{path}.function"))?
+            .map_or(Val::Absent, |s| Val::Str(s.to_string().into()));
+        b.arguments = match f.get("arguments") {
+            None => Kind::Absent,
+            Some(Value::Null) => Kind::Null,
+            Some(Value::Object(_)) => Kind::Object,
+            Some(_) => Kind::Other,
+        };
+    }
+    Ok(b)
+}
+
+/// The model of one message, and where its blocks live.
+fn read_message(v: &Value, i: usize) -> Result<(Msg, MsgLayout), WireError> {
+    let path = format!("body.messages[{i}]");
+    let m = obj(v, &path, "a message object")?;
+    let role = match m.get("role") {
+        Some(Value::String(r)) => r.as_str(),
+        other => return Err(WireError::new(format!("{path}.role"), "a string", other)),
+    };
+    let mut msg = Msg::src(i);
+    msg.role = Val::Str(
+        if role == "tool" { "toolResult" } else { role }
+            .to_string()
+            .into(),
+    );
+    if role == "tool" {
+        if let Some(id) = opt_str(m, "tool_call_id", &path)? {
+            msg.tool_call_id = Val::Str(id.to_string().into());
+        }
+        if let Some(Value::String(n)) = m.get("name") {
+            msg.tool_name = Val::Str(n.clone().into());
+        }
+    }
+    let calls: &[Value] = match m.get(CALLS) {
+        None | Some(Value::Null) => &[],
+        Some(Value::Array(a)) => a,
+        other => {
+            return Err(WireError::new(
+                format!("{path}.{CALLS}"),
+                "an array of tool calls",
+                other,
+            ))
+        }
+    };
+    // An assistant's content is always blocks, as in the model's own transcripts (a rule may
+    // treat anything else as malformed).
+    let as_blocks = role == "assistant" || !calls.is_empty();
+    let mut layout = MsgLayout::default();
+    let mut blocks = Vec::new();
+    match m.get("content") {
+        Some(Value::String(s)) if as_blocks => {
+            let mut b = Block::src(i, 0);
+            b.ty = Val::Str("text".into());
+            b.text = Some(TextInfo::of_str(s));
+            blocks.push(b);
+            layout.str_block = true;
+        }
+        Some(Value::String(s)) => {
+            msg.content = Content::Str {
+                info: TextInfo::of_str(s),
+                from: Some(i),
+                prefix: String::new(),
+            };
+        }
+        Some(Value::Array(parts)) => {
+            for (j, p) in parts.iter().enumerate() {
+                blocks.push(part_block(p, i, j, &path)?);
+            }
+            layout.parts = parts.len();
+            msg.content = Content::Blocks(Vec::new());
+        }
+        None | Some(Value::Null) if as_blocks => {}
+        None => {}
+        Some(Value::Null) => msg.content = Content::Other(Val::Null),
+        other => {
+            return Err(WireError::new(
+                format!("{path}.content"),
+                "a string, an array of content parts or null",
+                other,
+            ))
+        }
+    }
+    let base = blocks.len();
+    for (k, c) in calls.iter().enumerate() {
+        blocks.push(call_block(c, i, base + k, &format!("{path}.{CALLS}[{k}]"))?);
+    }
+    layout.calls = calls.len();
+    if as_blocks || matches!(msg.content, Content::Blocks(_)) {
+        msg.content = Content::Blocks(blocks);
+    }
+    Ok((msg, layout))
+}
+
+/// The messages of `body` as the model, with their layout.
+pub fn read(body: &Value) -> Result<(Vec<Msg>, Layout), WireError> {
+    let list = super::message_list(
+        body,
+        "messages",
+        "an object (an OpenAI chat completions request)",
+    )?;
+    let mut msgs = Vec::with_capacity(list.len());
+    let mut layout = Layout {
+        key: "messages",
+        call_list: CALLS,
+        msgs: Vec::with_capacity(list.len()),
+    };
+    for (i, v) in list.iter().enumerate() {
+        let (m, l) = read_message(v, i)?;
+        msgs.push(m);
+        layout.msgs.push(l);
+    }
+    Ok((msgs, layout))
+}
+
+fn wire_role(v: &Value) -> Value {
+    match v.as_str() {
+        Some("toolResult") => json!("tool"),
+        _ => v.clone(),
+    }
+}
+
+/// The item a model block goes back to.
+fn item_of(b: &Block, layout: &Layout) -> (bool, Item) {
+    match &b.origin {
+        BlockOrigin::Src { msg, idx } => match layout.place(*msg, *idx) {
+            Place::Call(k) => {
+                let sets = super::new_value(&b.edits, "id")
+                    .map(|v| vec![("id", v)])
+                    .unwrap_or_default();
+                (
+                    true,
+                    Item::Ref {
+                        msg: *msg,
+                        list: CALLS,
+                        idx: k,
+                        sets,
+                    },
+                )
+            }
+            Place::Str => (
+                false,
+                Item::TextOf {
+                    msg: *msg,
+                    prefix: String::new(),
+                },
+            ),
+            Place::Part(k) => (
+                false,
+                Item::Ref {
+                    msg: *msg,
+                    list: "content",
+                    idx: k,
+                    sets: Vec::new(),
+                },
+            ),
+        },
+        BlockOrigin::FromStrContent { msg, prefix } => (
+            false,
+            Item::TextOf {
+                msg: *msg,
+                prefix: prefix.clone(),
+            },
+        ),
+        BlockOrigin::New(v) => (b.is_tool_call(), Item::New(v.clone())),
+    }
+}
+
+/// Whether `items` are exactly input message `own`'s `list`, untouched and in order.
+pub(super) fn same_list(items: &[Item], own: usize, list: &str, len: usize) -> bool {
+    items.len() == len
+        && items.iter().enumerate().all(|(k, it)| {
+            matches!(it, Item::Ref { msg, list: l, idx, sets }
+                if *msg == own && *l == list && *idx == k && sets.is_empty())
+        })
+}
+
+/// The ops that rebuild `m`'s content and calls (`own`: its input message).
+fn content_ops(m: &Msg, own: Option<usize>, input: &[Value], layout: &Layout, ops: &mut Vec<Op>) {
+    let mut parts = Vec::new();
+    let mut calls = Vec::new();
+    match &m.content {
+        Content::Blocks(blocks) => {
+            for b in blocks {
+                let (is_call, item) = item_of(b, layout);
+                if is_call {
+                    calls.push(item)
+                } else {
+                    parts.push(item)
+                }
+            }
+        }
+        Content::Str {
+            from: Some(k),
+            prefix,
+            ..
+        } => parts.push(Item::TextOf {
+            msg: *k,
+            prefix: prefix.clone(),
+        }),
+        Content::Str { info, .. } => parts.push(Item::New(Value::String(
+            info.head.clone().unwrap_or_default(),
+        ))),
+        Content::Other(_) => {}
+    }
+    let orig = own.and_then(|i| input.get(i));
+    let orig_content = orig.and_then(|o| o.get("content"));
+    let own_layout = own
+        .and_then(|i| layout.msgs.get(i))
+        .copied()
+        .unwrap_or_default();
+    let content_same = match (own, orig_content) {
+        (Some(i), Some(Value::String(_))) => {
+            parts.len() == 1
+                && parts[0]
+                    == Item::TextOf {
+                        msg: i,
+                        prefix: String::new(),
+                    }
+        }
+        (Some(i), Some(Value::Array(a))) => same_list(&parts, i, "content", a.len()),
+        (Some(_), None | Some(Value::Null)) => parts.is_empty(),
+        _ => false,
+    };
+    if !content_same {
+        if parts.is_empty() {
+            let empty = if m.is_role("assistant") && !calls.is_empty() {
+                Value::Null
+            } else {
+                json!("")
+            };
+            ops.push(Op::Set("content", empty));
+        } else if let [Item::New(Value::String(s))] = parts.as_slice() {
+            ops.push(Op::Set("content", Value::String(s.clone())));
+        } else if m.is_role("toolResult") && parts.iter().all(is_new_text) {
+            // A result made by a rule: its text as the string content every server takes.
+            let text: Vec<&str> = parts.iter().filter_map(new_text).collect();
+            ops.push(Op::Set("content", json!(text.join("\n"))));
+        } else {
+            ops.push(Op::List("content", parts));
+        }
+    }
+    let had_calls = orig.is_some_and(|o| o.get(CALLS).is_some());
+    let calls_same = own.is_some_and(|i| same_list(&calls, i, CALLS, own_layout.calls));
+    if !calls_same {
+        if !calls.is_empty() {
+            ops.push(Op::List(CALLS, calls));
+        } else if had_calls {
+            ops.push(Op::Del(CALLS));
+        }
+    }
+}
+
+pub(super) fn new_text(item: &Item) -> Option<&str> {
+    match item {
+        Item::New(v) if v.get("type").and_then(Value::as_str) == Some("text") => {
+            v.get("text").and_then(Value::as_str)
+        }
+        _ => None,
+    }
+}
+
+fn is_new_text(item: &Item) -> bool {
+    new_text(item).is_some()
+}
+
+/// One output message as an edit of the body.
+fn write_message(m: &Msg, input: &[Value], layout: &Layout) -> Out {
+    let own = m.src_index();
+    let mut ops = Vec::new();
+    for (name, o) in &m.edits.sets {
+        match (name.as_ref(), o) {
+            ("role", Override::Json(v)) => ops.push(Op::Set("role", wire_role(v))),
+            ("toolCallId", Override::Json(v)) => ops.push(Op::Set("tool_call_id", v.clone())),
+            ("content", Override::Json(v))
+                if m.origin != MsgOrigin::New && !m.content_dirty && v.is_string() =>
+            {
+                ops.push(Op::Set("content", v.clone()))
+            }
+            // Fields OpenAI chat has no place for (toolName, timestamp, isError, usage …); a
+            // rebuilt content is written below.
+            _ => {}
+        }
+    }
+    if m.edits.dels.iter().any(|d| d == "toolCallId") {
+        ops.push(Op::Del("tool_call_id"));
+    }
+    if m.content_dirty || m.origin == MsgOrigin::New {
+        content_ops(m, own, input, layout, &mut ops);
+    }
+    let empty_calls = own
+        .and_then(|i| input.get(i))
+        .and_then(|o| o.get(CALLS))
+        .and_then(Value::as_array)
+        .is_some_and(Vec::is_empty);
+    if empty_calls
+        && !ops
+            .iter()
+            .any(|o| matches!(o, Op::Del(CALLS) | Op::List(CALLS, _)))
+    {
+        ops.push(Op::Del(CALLS));
+    }
+    match own {
+        Some(i) if ops.is_empty() => Out::Keep(i),
+        from => Out::Edit { from, ops },
+    }
+}
+
+/// The plan that repairs `body` for `opts`' target.
+pub fn plan(body: &Value, opts: &WireOptions) -> Result<Decision, WireError> {
+    let (mut msgs, layout) = read(body)?;
+    let input = body
+        .get("messages")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    let mut ctx = Ctx::new(&NoSource, opts.report);
+    pass::run(&mut msgs, &mut ctx, opts, Protocol::OpenAiChat);
+    let mut changes = super::wire_changes(&mut ctx, |p| layout.wire_path(p));
+    let out: Vec<Out> = msgs
+        .iter()
+        .map(|m| write_message(m, input, &layout))
+        .collect();
+    if opts.report {
+        for o in &out {
+            let Out::Edit { from: Some(i), ops } = o else {
+                continue;
+            };
+            let was_empty = input.get(*i).and_then(|m| m.get(CALLS)) == Some(&json!([]));
+            if was_empty && ops.contains(&Op::Del(CALLS)) {
+                changes.push(Change {
+                    rule: "emptyToolCalls",
+                    path: format!("messages[{i}].{CALLS}"),
+                    detail: format!("removed an empty {CALLS} array (providers reject it)"),
+                });
+            }
+        }
+    }
+    Ok(super::decide(
+        body,
+        "messages",
+        Some(out),
+        input.len(),
+        opts.report,
+        changes,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{edit, plan_json, sanitize_json, Protocol};
+    use super::*;
+
+    fn target(provider: &str) -> WireOptions {
+        WireOptions {
+            provider: Some(provider.into()),
+            report: true,
+            ..WireOptions::default()
+        }
+    }
+
+    fn call(id: &str, name: &str) -> Value {
+        json!({"id": id, "type": "function", "function": {"name": name, "arguments": "{}"}})
+    }
+
+    #[test]
+    fn a_clean_body_gives_no_plan() {
+        let body = json!({"model": "m", "tools": [{"type": "function"}], "messages": [
+            {"role": "system", "content": "s"},
+            {"role": "user", "content": [{"type": "text", "text": "看图"}, {"type": "image_url", "image_url": {"url": "data:image/png;base64,AA=="}}]},
+            {"role": "assistant", "content": null, "tool_calls": [call("c1", "f")]},
+            {"role": "tool", "tool_call_id": "c1", "content": "ok"},
+            {"role": "assistant", "content": "done"},
+        ]});
+        let d = plan_json(&body, Protocol::OpenAiChat, &target("vllm")).unwrap();
+        assert!(d.plan.is_none());
+        assert!(d.changes.is_empty());
+    }
+
+    #[test]
+    fn consecutive_assistants_merge_with_the_calls_of_both_and_empty_call_lists_go() {
+        let body = json!({"messages": [
+            {"role": "user", "content": "q"},
+            {"role": "assistant", "content": "b"},
+            {"role": "assistant", "content": null, "tool_calls": [call("c2", "g")], "x": 1},
+            {"role": "tool", "tool_call_id": "c2", "content": "r2"},
+            {"role": "assistant", "content": "x", "tool_calls": []},
+        ]});
+        let d = plan_json(&body, Protocol::OpenAiChat, &target("vllm")).unwrap();
+        let plan = d.plan.as_ref().unwrap();
+        let out = plan.messages.as_ref().unwrap();
+        assert_eq!(out[0], Out::Keep(0));
+        assert_eq!(
+            out[1],
+            Out::Edit {
+                from: Some(1),
+                ops: vec![Op::List(
+                    CALLS,
+                    vec![Item::Ref {
+                        msg: 2,
+                        list: CALLS,
+                        idx: 0,
+                        sets: vec![]
+                    }]
+                )]
+            }
+        );
+        assert_eq!(out[2], Out::Keep(3));
+        assert_eq!(
+            out[3],
+            Out::Edit {
+                from: Some(4),
+                ops: vec![Op::Del(CALLS)]
+            }
+        );
+        let fixed = edit::apply(&body, plan);
+        assert_eq!(
+            fixed["messages"][1],
+            json!({"role": "assistant", "content": "b", "tool_calls": [call("c2", "g")]})
+        );
+        let rules: Vec<(&str, &str)> = d
+            .changes
+            .iter()
+            .map(|c| (c.rule, c.path.as_str()))
+            .collect();
+        assert_eq!(
+            rules,
+            [
+                ("validateGeminiTurns", "messages[2]"),
+                ("emptyToolCalls", "messages[4].tool_calls")
+            ]
+        );
+        let (again, changes) =
+            sanitize_json(&fixed, Protocol::OpenAiChat, &target("vllm")).unwrap();
+        assert_eq!(again, fixed, "a repaired body needs nothing more");
+        assert!(changes.is_empty());
+    }
+
+    #[test]
+    fn consecutive_user_turns_with_parts_keep_the_parts_objects() {
+        let image = json!({"type": "image_url", "image_url": {"url": "https://x/y.png"}});
+        let body = json!({"messages": [
+            {"role": "user", "content": "第一"},
+            {"role": "user", "content": [image]},
+        ]});
+        let d = plan_json(&body, Protocol::OpenAiChat, &target("mistral")).unwrap();
+        let out = d.plan.unwrap().messages.unwrap();
+        assert_eq!(
+            out,
+            [Out::Edit {
+                from: Some(1),
+                ops: vec![Op::List(
+                    "content",
+                    vec![
+                        Item::TextOf {
+                            msg: 0,
+                            prefix: String::new()
+                        },
+                        Item::Ref {
+                            msg: 1,
+                            list: "content",
+                            idx: 0,
+                            sets: vec![]
+                        }
+                    ]
+                )]
+            }]
+        );
+    }
+
+    /// A body of broken turns (calls answered late, after a user turn, twice, not at all; ids for
+    /// Mistral; runs of user turns), grown to `n` bytes: the repair takes linear time.
+    #[test]
+    fn the_repair_grows_linearly_with_the_body() {
+        let make = |n: usize| {
+            let mut msgs = Vec::new();
+            let mut k = 0;
+            while msgs.len() * 60 < n {
+                let (a, b) = (format!("call_{k}_a"), format!("call_{k}_b"));
+                msgs.push(json!({"role": "assistant", "content": null, "tool_calls": [call(&a, "f"), call(&b, "g")]}));
+                msgs.push(json!({"role": "user", "content": "还在吗"}));
+                msgs.push(json!({"role": "tool", "tool_call_id": b, "content": "r"}));
+                msgs.push(json!({"role": "tool", "tool_call_id": b, "content": "r"}));
+                msgs.push(json!({"role": "tool", "tool_call_id": "gone", "content": "r"}));
+                msgs.push(json!({"role": "user", "content": "next"}));
+                k += 1;
+            }
+            json!({"model": "m", "messages": msgs}).to_string()
+        };
+        crate::response::linearity::assert_grows_linearly(
+            "openai-chat wire repair",
+            &make,
+            &|text| {
+                let body: Value = serde_json::from_str(text).unwrap_or_default();
+                let out = sanitize_json(&body, Protocol::OpenAiChat, &target("mistral"));
+                assert!(out.is_ok());
+            },
+        );
+    }
+}
