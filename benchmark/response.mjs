@@ -11,7 +11,8 @@ import os from 'node:os'
 import { jsCleanResponse } from './response-baseline.mjs'
 
 const require = createRequire(import.meta.url)
-const th = require('../index.js')
+// TH_PACKAGE: another build of this package to time (an earlier commit's, for before/after).
+const th = require(process.env.TH_PACKAGE ?? '../index.js')
 
 /** Best time of `rounds` rounds, each running `fn` for at least `minMs`: µs per call. */
 function best(fn, rounds = 5, minMs = 200) {

@@ -1,10 +1,10 @@
 'use strict'
 // Outbound text scrubbers (OpenClaw's) and seed 000's sanitizer API. Argument checks only; every
-// rule is in Rust (src/scrub/). A native call returns null when the text is unchanged, and the
-// caller's own string is returned.
+// rule is in Rust (src/scrub/). A native call returns null when the text is unchanged (the
+// caller's own string is returned), or the new text (see `joined` in args.js).
 
 const native = require('../binding.js')
-const { describe, toJson } = require('./args.js')
+const { describe, joined, toJson } = require('./args.js')
 const { OPTIONS, pick } = require('./options.js')
 
 function expectString(value, name) {
@@ -29,19 +29,19 @@ function call(fn, args) {
 function stripMinimaxToolCallXml(text, options) {
   expectString(text, 'text')
   const { codeAware } = pick(options, OPTIONS.scrubber, 'options')
-  return call(native.stripMinimaxToolCallXmlNative, [text, codeAware !== false]) ?? text
+  return joined(text, call(native.stripMinimaxToolCallXmlNative, [text, codeAware !== false]))
 }
 
 function stripModelSpecialTokens(text, options) {
   expectString(text, 'text')
   const { codeAware } = pick(options, OPTIONS.scrubber, 'options')
-  return call(native.stripModelSpecialTokensNative, [text, codeAware !== false]) ?? text
+  return joined(text, call(native.stripModelSpecialTokensNative, [text, codeAware !== false]))
 }
 
 function stripDowngradedToolCallText(text, options) {
   expectString(text, 'text')
   const { codeAware } = pick(options, OPTIONS.scrubber, 'options')
-  return call(native.stripDowngradedToolCallTextNative, [text, codeAware !== false]) ?? text
+  return joined(text, call(native.stripDowngradedToolCallTextNative, [text, codeAware !== false]))
 }
 
 const MODES = ['strict', 'preserve']
@@ -58,13 +58,13 @@ function reasoningOptions(options) {
 function stripReasoningTagsFromText(text, options) {
   expectString(text, 'text')
   const [mode, trim] = reasoningOptions(options)
-  return call(native.stripReasoningTagsNative, [text, mode, trim]) ?? text
+  return joined(text, call(native.stripReasoningTagsNative, [text, mode, trim]))
 }
 
 function stripThinkingTagsFromText(text, options) {
   expectString(text, 'text')
   const [mode, trim] = reasoningOptions(options)
-  return call(native.stripReasoningTagsNative, [text, mode, trim]) ?? text
+  return joined(text, call(native.stripReasoningTagsNative, [text, mode, trim]))
 }
 
 // sanitizeResponseNative steps
@@ -84,12 +84,12 @@ function sanitizeToolCall(model, content, options) {
   expectString(model, 'model')
   expectString(content, 'content')
   const fallback = fallbackOption(options)
-  return call(native.sanitizeResponseNative, [model, content, TOOL_CALLS, undefined, true, fallback]) ?? content
+  return joined(content, call(native.sanitizeResponseNative, [model, content, TOOL_CALLS, undefined, true, fallback]))
 }
 
 function sanitizeThinkingTags(content) {
   expectString(content, 'content')
-  return call(native.sanitizeResponseNative, ['', content, THINKING, undefined, false, undefined]) ?? content
+  return joined(content, call(native.sanitizeResponseNative, ['', content, THINKING, undefined, false, undefined]))
 }
 
 function createResponseSanitizer(config) {
@@ -104,20 +104,20 @@ function createResponseSanitizer(config) {
       expectString(model, 'model')
       expectString(content, 'content')
       const fallback = fallbackOption(options)
-      return call(native.sanitizeResponseNative, [model, content, TOOL_CALLS, json, true, fallback]) ?? content
+      return joined(content, call(native.sanitizeResponseNative, [model, content, TOOL_CALLS, json, true, fallback]))
     },
     sanitizeThinkingTags(content, model) {
       expectString(content, 'content')
       if (model !== undefined) expectString(model, 'model')
       // Without a model only `enabled` applies (the seed's function takes no model).
       const cfg = model === undefined ? enabledJson : json
-      return call(native.sanitizeResponseNative, [model ?? '', content, THINKING, cfg, false, undefined]) ?? content
+      return joined(content, call(native.sanitizeResponseNative, [model ?? '', content, THINKING, cfg, false, undefined]))
     },
     sanitize(model, content, options) {
       expectString(model, 'model')
       expectString(content, 'content')
       const fallback = fallbackOption(options)
-      return call(native.sanitizeResponseNative, [model, content, TOOL_CALLS | THINKING, json, true, fallback]) ?? content
+      return joined(content, call(native.sanitizeResponseNative, [model, content, TOOL_CALLS | THINKING, json, true, fallback]))
     },
   })
 }
