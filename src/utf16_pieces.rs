@@ -22,8 +22,8 @@ use crate::response::scan::find_from;
 /// ```
 /// use transcript_hygiene::utf16_pieces::pieces;
 /// let src = "前言 <tool_call>{}</tool_call> 后记";
-/// // "前言 " is 3 units, the markup 24, " 后记" 3.
-/// assert_eq!(pieces(src, "前言  后记", 4), Some(vec![0, 3, 27, 30]));
+/// // "前言 " is 3 units, the markup 25, " 后记" 3.
+/// assert_eq!(pieces(src, "前言  后记", 4), Some(vec![0, 3, 28, 31]));
 /// assert_eq!(pieces(src, "not in it", 4), None);
 /// ```
 pub fn pieces(src: &str, out: &str, max: usize) -> Option<Vec<i32>> {
@@ -31,6 +31,7 @@ pub fn pieces(src: &str, out: &str, max: usize) -> Option<Vec<i32>> {
     let o = out.as_bytes();
     let mut ranges: Vec<(usize, usize)> = Vec::new();
     let (mut i, mut j) = (0, 0);
+    let mut budget = 4 * s.len();
     while j < o.len() {
         let mut l = common_prefix(&s[i..], &o[j..]);
         // A mismatch may fall inside a character: cut at the last whole one.
@@ -52,13 +53,26 @@ pub fn pieces(src: &str, out: &str, max: usize) -> Option<Vec<i32>> {
             continue;
         }
         // Skip what was taken out: to the next place the output's next bytes occur, after the
-        // character at `i` (it differs from the output's next one, so `i` moves on).
-        let mut k = (j + NEEDLE).min(o.len());
-        while !out.is_char_boundary(k) {
-            k += 1;
-        }
+        // character at `i` (it differs from the output's next one, so `i` moves on). The next
+        // piece may be shorter than the needle: then shorter needles, down to one character.
         let next = i + src[i..].chars().next().map_or(1, char::len_utf8);
-        i = find_from(src, &out[j..k], next)?;
+        let mut len = NEEDLE.min(o.len() - j);
+        i = loop {
+            let mut k = (j + len).min(o.len());
+            while !out.is_char_boundary(k) {
+                k += 1;
+            }
+            if let Some(at) = find_from(src, &out[j..k], next) {
+                break at;
+            }
+            // A failed search read the rest of the source: past a few sources' worth of those,
+            // the caller's other path is cheaper.
+            budget = budget.checked_sub(s.len().saturating_sub(next))?;
+            if len == 1 {
+                return None;
+            }
+            len /= 2;
+        };
     }
     let mut plan = Vec::with_capacity(2 * ranges.len());
     let (mut at, mut units) = (0, 0);
@@ -76,10 +90,14 @@ pub fn pieces(src: &str, out: &str, max: usize) -> Option<Vec<i32>> {
 /// repeats them inside the markup that was removed.
 const NEEDLE: usize = 16;
 
-/// The length of the common prefix of `a` and `b`, compared 32 bytes at a time.
+/// The length of the common prefix of `a` and `b`: 1 KB blocks compared by `memcmp`, then 32
+/// bytes, then bytes.
 fn common_prefix(a: &[u8], b: &[u8]) -> usize {
     let n = a.len().min(b.len());
     let mut at = 0;
+    while at + 1024 <= n && a[at..at + 1024] == b[at..at + 1024] {
+        at += 1024;
+    }
     while at + 32 <= n && a[at..at + 32] == b[at..at + 32] {
         at += 32;
     }
@@ -151,7 +169,11 @@ mod tests {
                 &|t| {
                     let out = kept.repeat(t.len() / unit.len());
                     let _ = pieces(t, &out, 32);
-                    let _ = pieces(t, &t[t.len() / 2..], 32);
+                    let mut half = t.len() / 2;
+                    while !t.is_char_boundary(half) {
+                        half += 1;
+                    }
+                    let _ = pieces(t, &t[half..], 32);
                 },
             );
         }

@@ -100,7 +100,8 @@ impl Decoded {
     /// is most of it and made of few pieces of it ([`crate::utf16_pieces`]), else a new string.
     pub fn changed(&self, out: String) -> Changed {
         if let Decoded::Plain(src) = self {
-            if plan_worth_it(out.len(), src.len()) {
+            // V8 makes a one-byte string of ASCII quickly: no plan needed.
+            if plan_worth_it(out.len(), src.len()) && !out.is_ascii() {
                 if let Some(plan) = crate::utf16_pieces::pieces(src, &out, MAX_PIECES) {
                     return Either::B(plan);
                 }
