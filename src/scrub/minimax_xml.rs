@@ -203,15 +203,19 @@ mod tests {
             "/",
             "invoke",
         ];
-        // Every sequence of up to four parts.
+        same_as_regex(&parts, &INVOKE_BLOCK, invoke_blocks);
+    }
+
+    /// `scan` finds what `re` finds on every sequence of four of `parts`.
+    fn same_as_regex(parts: &[&str], re: &Regex, scan: fn(&str) -> Vec<std::ops::Range<usize>>) {
         let n = parts.len();
         for k in 0..n * n * n * n {
             let t: String = [k % n, k / n % n, k / n / n % n, k / n / n / n]
                 .iter()
                 .map(|&i| parts[i])
                 .collect();
-            let want: Vec<_> = INVOKE_BLOCK.find_iter(&t).map(|m| m.range()).collect();
-            assert_eq!(invoke_blocks(&t), want, "{t:?}");
+            let want: Vec<_> = re.find_iter(&t).map(|m| m.range()).collect();
+            assert_eq!(scan(&t), want, "{t:?}");
         }
     }
 
@@ -230,15 +234,7 @@ mod tests {
             "中",
             "x",
         ];
-        let n = parts.len();
-        for k in 0..n * n * n * n {
-            let t: String = [k % n, k / n % n, k / n / n % n, k / n / n / n]
-                .iter()
-                .map(|&i| parts[i])
-                .collect();
-            let want: Vec<_> = WRAPPER_TAG.find_iter(&t).map(|m| m.range()).collect();
-            assert_eq!(wrapper_tags(&t), want, "{t:?}");
-        }
+        same_as_regex(&parts, &WRAPPER_TAG, wrapper_tags);
     }
 
     #[test]
