@@ -34,34 +34,27 @@ pub fn strip_spliced(text: Spliced<'_>) -> Spliced<'_> {
     if !contains_marker(text.as_str()) {
         return text;
     }
-    let t = text.as_str();
-    let blocks = invoke_blocks(t);
-    let without_invokes = if blocks.is_empty() {
-        text
-    } else {
-        let mut out = text.builder();
-        let mut at = 0;
-        for r in &blocks {
-            out.keep(at..r.start);
-            at = r.end;
-        }
-        out.keep(at..t.len());
-        out.finish()
-    };
+    let blocks = invoke_blocks(text.as_str());
+    let without_invokes = without(text, &blocks);
     // The wrapper tags of the text left (a tag may be joined across a removed block, as in
     // OpenClaw's second `replace`).
     let tags = wrapper_tags(without_invokes.as_str());
-    if tags.is_empty() {
-        return without_invokes;
+    without(without_invokes, &tags)
+}
+
+/// `text` without the ranges `removed` (in order, not overlapping); `text` itself when none.
+fn without<'a>(text: Spliced<'a>, removed: &[std::ops::Range<usize>]) -> Spliced<'a> {
+    if removed.is_empty() {
+        return text;
     }
-    let t = without_invokes.as_str();
-    let mut out = without_invokes.builder();
+    let len = text.as_str().len();
+    let mut out = text.builder();
     let mut at = 0;
-    for r in &tags {
+    for r in removed {
         out.keep(at..r.start);
         at = r.end;
     }
-    out.keep(at..t.len());
+    out.keep(at..len);
     out.finish()
 }
 
