@@ -11,7 +11,8 @@ import os from 'node:os'
 import { sideBySide } from './reply-vs-openclaw.mjs'
 
 const require = createRequire(import.meta.url)
-const native = require('../binding.js')
+// TH_PACKAGE (see response.mjs): the binding beside that build's index.js.
+const native = require(process.env.TH_PACKAGE ? new URL('binding.js', `file://${process.env.TH_PACKAGE}`).pathname : '../binding.js')
 
 const en = 'The parser reads `cleanResponse(text)` and returns the visible text; see [the docs](x) for a < b. '
 const zh = '模型的回复会经过清理，`cleanResponse` 返回可见文本，a < b 时请参考文档。'

@@ -4,14 +4,16 @@
 //     the Rust-only rate is `cargo run --release --example scan_rate`.
 // (b) 50 KB replies with markers, one per tool-call family: cleanResponse against a regex-chain
 //     JS baseline of the same cleaning (benchmark/response-baseline.mjs), after checking both
-//     give the same calls and text. Best of several rounds (the machine is shared).
+//     give the same calls and text; interleaved CPU-time rounds (the machine is shared).
 import { createRequire } from 'node:module'
 import assert from 'node:assert/strict'
 import os from 'node:os'
 import { jsCleanResponse } from './response-baseline.mjs'
+import { sideBySide } from './reply-vs-openclaw.mjs'
 
 const require = createRequire(import.meta.url)
-const th = require('../index.js')
+// TH_PACKAGE: another build of this package to time (an earlier commit's, for before/after).
+const th = require(process.env.TH_PACKAGE ?? '../index.js')
 
 /** Best time of `rounds` rounds, each running `fn` for at least `minMs`: µs per call. */
 function best(fn, rounds = 5, minMs = 200) {
@@ -90,9 +92,9 @@ function reply(call) {
 const norm = (s) => s.replace(/\s+/g, ' ').trim()
 const calls = (r) => r.toolCalls.map((c) => [c.function ? c.function.name : c.name, JSON.parse(c.function ? c.function.arguments : c.arguments)])
 
-console.log('\n(b) 50 KB reply with a think block and tool calls every 4 paragraphs: cleanResponse vs the regex-chain JS baseline')
-console.log('| format | bytes | calls | cleanResponse µs | JS baseline µs | JS / cleanResponse |')
-console.log('| --- | --- | --- | --- | --- | --- |')
+console.log('\n(b) 50 KB reply with a think block and tool calls every 4 paragraphs: cleanResponse vs the regex-chain JS baseline, CPU µs per call (median of 11 interleaved rounds), JS / ours (median, range)')
+console.log('| format | bytes | calls | cleanResponse µs | JS baseline µs | JS / cleanResponse | range |')
+console.log('| --- | --- | --- | --- | --- | --- | --- |')
 for (const [format, call] of Object.entries(CALLS)) {
   const t = reply(call)
   const ours = th.cleanResponse(t)
@@ -101,9 +103,11 @@ for (const [format, call] of Object.entries(CALLS)) {
   assert.deepEqual(calls(ours), calls(js), `${format}: same calls`)
   assert.equal(norm(ours.content), norm(js.content), `${format}: same content`)
   assert.equal(ours.reasoning, js.reasoning, `${format}: same reasoning`)
-  const usOurs = best(() => th.cleanResponse(t))
-  const usJs = best(() => jsCleanResponse(t))
-  console.log(`| ${format} | ${Buffer.byteLength(t)} | ${ours.toolCalls.length} | ${usOurs.toFixed(1)} | ${usJs.toFixed(1)} | ${(usJs / usOurs).toFixed(2)}× |`)
+  // Interleaved CPU-time rounds (see reply-vs-openclaw.mjs): on a shared machine a wall-time
+  // best-of-N moved this ratio by 2× between runs.
+  const r = sideBySide(() => th.cleanResponse(t), () => jsCleanResponse(t), 11)
+  const med = r.ratios[r.ratios.length >> 1]
+  console.log(`| ${format} | ${Buffer.byteLength(t)} | ${ours.toolCalls.length} | ${r.ours.toFixed(1)} | ${r.theirs.toFixed(1)} | ${med.toFixed(2)}× | ${r.ratios[0].toFixed(2)}–${r.ratios[r.ratios.length - 1].toFixed(2)}× |`)
 }
 
 // (c) The scrubbers, sanitizeToolCall and cleanResponse side by side with OpenClaw's own scrubbers

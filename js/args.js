@@ -42,4 +42,16 @@ function toJson(v, path) {
   }
 }
 
-module.exports = { describe, isObject, optStr, fail, toJson }
+// A text a native call changed, for the caller of `text`: null or undefined (unchanged: `text`
+// itself), a new string, or a plan of slices of `text` to join ([start, end, ...] in UTF-16
+// units; -1 then a character code for one inserted character). V8 joins a few slices for next to
+// nothing, where a long string rebuilt natively and copied again costs as much as the cleaning.
+function joined(text, r) {
+  if (r === null || r === undefined) return text
+  if (typeof r === 'string') return r
+  let out = ''
+  for (let i = 0; i < r.length; i += 2) out += r[i] < 0 ? String.fromCharCode(r[i + 1]) : text.slice(r[i], r[i + 1])
+  return out
+}
+
+module.exports = { describe, isObject, joined, optStr, fail, toJson }

@@ -2,7 +2,7 @@
 // Response cleaning: the reply text crosses once, the cleaned parts come back as JSON.
 
 const native = require('../binding.js')
-const { toJson } = require('./args.js')
+const { joined, toJson } = require('./args.js')
 const { OPTIONS, pick } = require('./options.js')
 
 function cleanResponse(content, options) {
@@ -11,10 +11,11 @@ function cleanResponse(content, options) {
   }
   const json = toJson(pick(options, OPTIONS.cleanResponse, 'options'), 'options')
   try {
-    // The content comes back as a string of its own (null when unchanged: the caller's string).
+    // The content comes back on its own: null when unchanged (the caller's string), a string, or
+    // slices of the caller's string to join.
     const parts = native.cleanResponseJson(content, json)
     const r = JSON.parse(parts.json)
-    r.content = parts.content ?? content
+    r.content = joined(content, parts.content)
     return r
   } catch (err) {
     if (err && err.code === 'InvalidArg') throw new TypeError(err.message)

@@ -1,10 +1,10 @@
 'use strict'
 // Outbound text scrubbers (OpenClaw's) and seed 000's sanitizer API. Argument checks only; every
-// rule is in Rust (src/scrub/). A native call returns null when the text is unchanged, and the
-// caller's own string is returned.
+// rule is in Rust (src/scrub/). A native call returns null when the text is unchanged (the
+// caller's own string is returned), or the new text (see `joined` in args.js).
 
 const native = require('../binding.js')
-const { describe, toJson } = require('./args.js')
+const { describe, joined, toJson } = require('./args.js')
 const { OPTIONS, OPENCLAW_VERSION, pick } = require('./options.js')
 
 function expectString(value, name) {
@@ -29,13 +29,13 @@ function call(fn, args) {
 function stripMinimaxToolCallXml(text, options) {
   expectString(text, 'text')
   const { codeAware, openclawVersion } = pick(options, OPTIONS.scrubber, 'options')
-  return call(native.stripMinimaxToolCallXmlNative, [text, codeAware !== false, openclawVersion]) ?? text
+  return joined(text, call(native.stripMinimaxToolCallXmlNative, [text, codeAware !== false, openclawVersion]))
 }
 
 function stripModelSpecialTokens(text, options) {
   expectString(text, 'text')
   const { codeAware, openclawVersion } = pick(options, OPTIONS.scrubber, 'options')
-  return call(native.stripModelSpecialTokensNative, [text, codeAware !== false, openclawVersion]) ?? text
+  return joined(text, call(native.stripModelSpecialTokensNative, [text, codeAware !== false, openclawVersion]))
 }
 
 // OpenClaw 2026.9.6's new reply scrubbers (src/scrub/visible/).
@@ -72,7 +72,7 @@ function getOpenClawVersion() {
 function stripDowngradedToolCallText(text, options) {
   expectString(text, 'text')
   const { codeAware, openclawVersion } = pick(options, OPTIONS.scrubber, 'options')
-  return call(native.stripDowngradedToolCallTextNative, [text, codeAware !== false, openclawVersion]) ?? text
+  return joined(text, call(native.stripDowngradedToolCallTextNative, [text, codeAware !== false, openclawVersion]))
 }
 
 function reasoningOptions(options) {
@@ -82,12 +82,12 @@ function reasoningOptions(options) {
 
 function stripReasoningTagsFromText(text, options) {
   expectString(text, 'text')
-  return call(native.stripReasoningTagsNative, [text, ...reasoningOptions(options)]) ?? text
+  return joined(text, call(native.stripReasoningTagsNative, [text, ...reasoningOptions(options)]))
 }
 
 function stripThinkingTagsFromText(text, options) {
   expectString(text, 'text')
-  return call(native.stripReasoningTagsNative, [text, ...reasoningOptions(options)]) ?? text
+  return joined(text, call(native.stripReasoningTagsNative, [text, ...reasoningOptions(options)]))
 }
 
 // sanitizeResponseNative steps
@@ -107,12 +107,12 @@ function sanitizeToolCall(model, content, options) {
   expectString(model, 'model')
   expectString(content, 'content')
   const fallback = fallbackOption(options)
-  return call(native.sanitizeResponseNative, [model, content, TOOL_CALLS, undefined, true, fallback]) ?? content
+  return joined(content, call(native.sanitizeResponseNative, [model, content, TOOL_CALLS, undefined, true, fallback]))
 }
 
 function sanitizeThinkingTags(content) {
   expectString(content, 'content')
-  return call(native.sanitizeResponseNative, ['', content, THINKING, undefined, false, undefined]) ?? content
+  return joined(content, call(native.sanitizeResponseNative, ['', content, THINKING, undefined, false, undefined]))
 }
 
 function createResponseSanitizer(config) {
@@ -127,20 +127,20 @@ function createResponseSanitizer(config) {
       expectString(model, 'model')
       expectString(content, 'content')
       const fallback = fallbackOption(options)
-      return call(native.sanitizeResponseNative, [model, content, TOOL_CALLS, json, true, fallback]) ?? content
+      return joined(content, call(native.sanitizeResponseNative, [model, content, TOOL_CALLS, json, true, fallback]))
     },
     sanitizeThinkingTags(content, model) {
       expectString(content, 'content')
       if (model !== undefined) expectString(model, 'model')
       // Without a model only `enabled` applies (the seed's function takes no model).
       const cfg = model === undefined ? enabledJson : json
-      return call(native.sanitizeResponseNative, [model ?? '', content, THINKING, cfg, false, undefined]) ?? content
+      return joined(content, call(native.sanitizeResponseNative, [model ?? '', content, THINKING, cfg, false, undefined]))
     },
     sanitize(model, content, options) {
       expectString(model, 'model')
       expectString(content, 'content')
       const fallback = fallbackOption(options)
-      return call(native.sanitizeResponseNative, [model, content, TOOL_CALLS | THINKING, json, true, fallback]) ?? content
+      return joined(content, call(native.sanitizeResponseNative, [model, content, TOOL_CALLS | THINKING, json, true, fallback]))
     },
   })
 }

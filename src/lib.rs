@@ -8,6 +8,7 @@
 //!   histories flattened to XML text back to native blocks.
 //! - [`scrub`]: outbound text scrubbers (OpenClaw's, and seed 000's `sanitizeToolCall` API).
 //! - [`lone_surrogates`]: JS strings with lone UTF-16 surrogates through Rust's `str` and back.
+//! - [`utf16_pieces`]: a cleaned text as slices of the caller's JS string.
 //! - [`image`]: measuring, downscaling and re-encoding base64 image payloads.
 //! - [`session_file`]: repairing a session's JSONL file on disk.
 //! - [`atomic_file`]: the one crash-safe file writer (session repair and the CLI).
@@ -27,6 +28,7 @@ pub mod scrub;
 pub mod session_file;
 pub mod tool_style;
 pub mod transcript;
+pub mod utf16_pieces;
 
 #[cfg(not(test))]
 mod napi;

@@ -58,6 +58,20 @@ pub fn transcode(units: &[u16]) -> Option<String> {
             i += 8;
             o += 8;
         }
+        // A run of CJK (every unit 0x800..=0xFFFF and no surrogate: three bytes each), eight
+        // units at a time with plain stores: the per-character path below cost ~3 ns a unit.
+        while let (Some(c), Some(d)) = (units.get(i..i + 8), out.get_mut(o..o + 24)) {
+            if !c.iter().fold(true, |all, &u| all & three_bytes(u)) {
+                break;
+            }
+            for (d, &u) in d.chunks_exact_mut(3).zip(c) {
+                d[0] = 0xE0 | (u >> 12) as u8;
+                d[1] = 0x80 | ((u >> 6) & 0x3F) as u8;
+                d[2] = 0x80 | (u & 0x3F) as u8;
+            }
+            i += 8;
+            o += 24;
+        }
         let Some(&u) = units.get(i) else { break };
         let (cp, used) = match u {
             0..=0x7F => {
@@ -84,6 +98,12 @@ pub fn transcode(units: &[u16]) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
+/// Whether `u` is a whole character of three UTF-8 bytes (0x800..=0xFFFF, not a surrogate).
+#[inline(always)]
+fn three_bytes(u: u16) -> bool {
+    (u >= 0x800) & !(0xD800..=0xDFFF).contains(&u)
+}
+
 /// `text` as UTF-16, fast: ASCII runs are found sixteen bytes at a time and widened in one pass.
 /// (V8 builds a two-byte string from UTF-16 with a copy; from UTF-8 it decodes character by
 /// character, which profiling showed to be the largest cost of returning a non-ASCII reply.)
@@ -101,6 +121,23 @@ pub fn encode_utf16(text: &str) -> Vec<u16> {
                 *d = u16::from(x);
             }
             i += 8;
+            o += 8;
+        }
+        // A run of three-byte characters (CJK), eight at a time: the text is valid UTF-8, so a
+        // lead byte 0xE0..=0xEF starts exactly three bytes.
+        while let (Some(c), Some(d)) = (b.get(i..i + 24), out.get_mut(o..o + 8)) {
+            if !c
+                .chunks_exact(3)
+                .fold(true, |all, x| all & (x[0] & 0xF0 == 0xE0))
+            {
+                break;
+            }
+            for (d, x) in d.iter_mut().zip(c.chunks_exact(3)) {
+                *d = (u16::from(x[0] & 0x0F) << 12)
+                    | (u16::from(x[1] & 0x3F) << 6)
+                    | u16::from(x[2] & 0x3F);
+            }
+            i += 24;
             o += 8;
         }
         if let Some(&x @ 0..=0x7F) = b.get(i) {
@@ -266,11 +303,16 @@ mod tests {
             "ascii only, longer than eight units",
             "mixed 数字 and ü, 😀 too",
             "é",
+            "构建在第二步失败了，我检查了日志、锁文件和缓存；解决办法是固定工具链。ok 中文😀中文中文中文中文中文\u{FFFF}\u{E000}\u{800}\u{7FF}",
         ] {
             assert_eq!(transcode(&utf16(s)).as_deref(), Some(s));
         }
         assert_eq!(transcode(&[0x61, 0xD800]), None);
         assert_eq!(transcode(&[0xDC00, 0x61]), None);
+        // A lone surrogate inside a run of CJK is not taken for a three-byte character.
+        let mut cjk = utf16("中文中文中文中文中文中文中文中文");
+        cjk[5] = 0xDA00;
+        assert_eq!(transcode(&cjk), None);
     }
 
     #[test]
@@ -280,6 +322,7 @@ mod tests {
             "ascii only, longer than sixteen bytes",
             "mixed 数字 and ü, 😀 too",
             "é",
+            "构建在第二步失败了，我检查了日志、锁文件和缓存；解决办法是固定工具链。ok 中文😀中文中文中文中文中文\u{FFFF}\u{E000}\u{800}\u{7FF}",
         ] {
             assert_eq!(encode_utf16(s), utf16(s));
         }

@@ -4,13 +4,13 @@
 
 use std::borrow::Cow;
 
-use super::text::{JsText, Text};
+use super::text::{plan_worth_it, Changed, Text, MAX_PIECES};
 use crate::openclaw::OpenClawVersion;
 use crate::response::scan;
 use crate::scrub::reasoning_tags::{self, TagMode, Trim};
 use crate::scrub::seed::{self, Fallback, Steps};
 use crate::scrub::seed_config::SanitizerConfig;
-use crate::scrub::splice::{self, Alphabet, Spliced};
+use crate::scrub::splice::{self, Alphabet, Piece, Spliced};
 use crate::scrub::{code_regions, downgraded, minimax_xml, special_tokens};
 use napi::bindgen_prelude::{Either, Utf16String};
 use napi::{Error, JsString, Result, Status};
@@ -26,7 +26,7 @@ fn run_read(
     raw: Text<'_>,
     prefilter: &[u8],
     f: impl FnOnce(&str) -> Cow<'_, str>,
-) -> Result<Option<JsText>> {
+) -> Result<Option<Changed>> {
     if !prefilter.is_empty() && !raw.contains_any(prefilter) {
         return Ok(None);
     }
@@ -35,7 +35,7 @@ fn run_read(
     match f(input) {
         Cow::Borrowed(_) => Ok(None),
         Cow::Owned(s) if s == input => Ok(None),
-        Cow::Owned(s) => Ok(Some(t.restore(s))),
+        Cow::Owned(s) => Ok(Some(t.changed(s))),
     }
 }
 
@@ -47,7 +47,7 @@ fn run_spliced(
     prefilter: &[u8],
     code_aware: bool,
     f: impl for<'a> FnOnce(Spliced<'a>) -> Spliced<'a>,
-) -> Result<Option<JsText>> {
+) -> Result<Option<Changed>> {
     spliced(Text::read(text)?, prefilter, code_aware, f)
 }
 
@@ -56,7 +56,7 @@ fn spliced(
     prefilter: &[u8],
     code_aware: bool,
     f: impl for<'a> FnOnce(Spliced<'a>) -> Spliced<'a>,
-) -> Result<Option<JsText>> {
+) -> Result<Option<Changed>> {
     if !prefilter.is_empty() && !raw.contains_any(prefilter) {
         return Ok(None);
     }
@@ -71,15 +71,45 @@ fn spliced(
     if out.is_source() {
         return Ok(None);
     }
+    if let Some(pieces) = few_pieces(&out, units.len()) {
+        return Ok(Some(Either::B(pieces)));
+    }
     let result = out.to_units(units);
     if result.iter().fold(0, |acc, &u| acc | u) < 0x80 {
         // ASCII: V8 makes a one-byte string of UTF-8 quickly.
         let ascii: Vec<u8> = result.iter().map(|&u| u as u8).collect();
         if let Ok(s) = String::from_utf8(ascii) {
-            return Ok(Some(Either::A(s)));
+            return Ok(Some(Either::A(Either::A(s))));
         }
     }
-    Ok(Some(Either::B(Utf16String::from(result))))
+    Ok(Some(Either::A(Either::B(Utf16String::from(result)))))
+}
+
+/// The pieces of `out` as a plan ([`Changed`]) when there are few and they are most of the
+/// input; `None` otherwise (the string is rebuilt here) or when an offset does not fit.
+fn few_pieces(out: &Spliced<'_>, input: usize) -> Option<Vec<i32>> {
+    if !plan_worth_it(out.as_str().len(), input) {
+        return None;
+    }
+    let mut plan = Vec::new();
+    for piece in out.pieces() {
+        if plan.len() >= 2 * MAX_PIECES {
+            return None;
+        }
+        match piece {
+            Piece::Source(r) => {
+                plan.push(i32::try_from(r.start).ok()?);
+                plan.push(i32::try_from(r.end).ok()?);
+            }
+            Piece::Inserted(lit) => {
+                for b in lit.bytes() {
+                    plan.push(-1);
+                    plan.push(i32::from(b));
+                }
+            }
+        }
+    }
+    Some(plan)
 }
 
 /// `code_aware`: markup inside code is left as written (see js/scrub.js); `openclaw_version`: the
@@ -89,9 +119,9 @@ pub fn strip_minimax_tool_call_xml(
     text: JsString,
     code_aware: bool,
     openclaw_version: Option<String>,
-) -> Result<Option<JsText>> {
+) -> Result<Option<Changed>> {
     if super::visible::version(openclaw_version.as_deref())? == OpenClawVersion::V2026_9_6 {
-        return super::visible::strip_minimax_tool_call_xml_2026_9_6(text);
+        return Ok(super::visible::strip_minimax_tool_call_xml_2026_9_6(text)?.map(Either::A));
     }
     run_spliced(
         text,
@@ -108,9 +138,9 @@ pub fn strip_model_special_tokens(
     text: JsString,
     code_aware: bool,
     openclaw_version: Option<String>,
-) -> Result<Option<JsText>> {
+) -> Result<Option<Changed>> {
     if super::visible::version(openclaw_version.as_deref())? == OpenClawVersion::V2026_9_6 {
-        return super::visible::strip_model_special_tokens_2026_9_6(text);
+        return Ok(super::visible::strip_model_special_tokens_2026_9_6(text)?.map(Either::A));
     }
     // The scrubber's own quick test (a `<` right before `|` or `｜`) on the UTF-16 units, before
     // the proxy is built: the usual reply has `<` but no token.
@@ -142,9 +172,9 @@ pub fn strip_downgraded_tool_call_text(
     text: JsString,
     code_aware: bool,
     openclaw_version: Option<String>,
-) -> Result<Option<JsText>> {
+) -> Result<Option<Changed>> {
     if super::visible::version(openclaw_version.as_deref())? == OpenClawVersion::V2026_9_6 {
-        return super::visible::strip_downgraded_tool_call_text_2026_9_6(text);
+        return Ok(super::visible::strip_downgraded_tool_call_text_2026_9_6(text)?.map(Either::A));
     }
     run_spliced(
         text,
@@ -167,15 +197,16 @@ pub fn strip_reasoning_tags(
     openclaw_version: Option<String>,
     scope: Option<String>,
     recover_unclosed: Option<bool>,
-) -> Result<Option<JsText>> {
+) -> Result<Option<Changed>> {
     if super::visible::version(openclaw_version.as_deref())? == OpenClawVersion::V2026_9_6 {
-        return super::visible::strip_reasoning_tags_2026_9_6(
+        return Ok(super::visible::strip_reasoning_tags_2026_9_6(
             text,
             mode,
             trim,
             scope,
             recover_unclosed,
-        );
+        )?
+        .map(Either::A));
     }
     let mode = match mode.as_deref() {
         None | Some("strict") => TagMode::Strict,
@@ -227,7 +258,7 @@ pub fn sanitize_response(
     config: Option<String>,
     use_fallback: bool,
     fallback: Option<String>,
-) -> Result<Option<JsText>> {
+) -> Result<Option<Changed>> {
     let mut tool_calls = steps & 1 != 0;
     let mut thinking = steps & 2 != 0;
     if let Some(c) = config {

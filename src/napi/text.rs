@@ -27,6 +27,21 @@ pub enum Decoded {
 /// The JS string returned to JS: UTF-8 when nothing was mapped, UTF-16 otherwise.
 pub type JsText = Either<String, Utf16String>;
 
+/// A changed text for JS: a new string, or a plan made of slices of the caller's own string
+/// (`[start, end, …]` in UTF-16 units, `-1, code` for one inserted ASCII character), which
+/// js/args.js `joined` applies: V8 joins a few slices for next to nothing, where a 50 KB string
+/// rebuilt here and copied again by V8 cost as much as the cleaning.
+pub type Changed = Either<JsText, Vec<i32>>;
+
+/// At most this many pieces go back as a plan rather than as a new string.
+pub const MAX_PIECES: usize = 128;
+
+/// Whether a result of `out` units from an input of `input` units may be a plan: a slice keeps
+/// the whole input alive in V8, so only a result that is most of its input is one.
+pub fn plan_worth_it(out: usize, input: usize) -> bool {
+    out >= input / 2
+}
+
 impl<'env> Text<'env> {
     pub fn read(s: JsString<'env>) -> Result<Text<'env>> {
         Ok(Text {
@@ -79,6 +94,20 @@ impl Decoded {
             Decoded::Plain(_) if out.is_ascii() => Either::A(out),
             Decoded::Plain(_) => Either::B(Utf16String::from(lone_surrogates::encode_utf16(&out))),
         }
+    }
+
+    /// `out` (derived from this text) for JS: a plan of slices of the caller's string when it
+    /// is most of it and made of few pieces of it ([`crate::utf16_pieces`]), else a new string.
+    pub fn changed(&self, out: String) -> Changed {
+        if let Decoded::Plain(src) = self {
+            // V8 makes a one-byte string of ASCII quickly: no plan needed.
+            if plan_worth_it(out.len(), src.len()) && !out.is_ascii() {
+                if let Some(plan) = crate::utf16_pieces::pieces(src, &out, MAX_PIECES) {
+                    return Either::B(plan);
+                }
+            }
+        }
+        Either::A(self.restore(out))
     }
 
     /// JSON text (derived from this text) with lone surrogates restored as `\uXXXX` escapes.

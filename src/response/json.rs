@@ -2,7 +2,7 @@
 //! validation with errors that name the option, and OpenAI's `tool_calls` shape on the way out.
 
 use super::{Cleaned, Mode, Options};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 fn mode(v: Option<&Value>, name: &str) -> Result<Mode, String> {
     match v {
@@ -57,26 +57,64 @@ pub fn options_from_json(v: &Value) -> Result<Options, String> {
     })
 }
 
-/// `{content, toolCalls: [{id, type: 'function', function: {name, arguments}}], reasoning, format, problems}`.
-pub fn cleaned_to_json(c: &Cleaned) -> Value {
-    let calls: Vec<Value> = c
-        .tool_calls
-        .iter()
-        .map(|t| json!({"id": t.id, "type": "function", "function": {"name": t.name, "arguments": t.arguments}}))
-        .collect();
-    json!({
-        "content": c.content,
-        "toolCalls": calls,
-        "reasoning": c.reasoning,
-        "format": c.format,
-        "problems": c.problems,
-        "problemKinds": super::problem::kinds(&c.problems),
-    })
+/// `{content, toolCalls: [{id, type: 'function', function: {name, arguments}}], reasoning, format,
+/// problems, problemKinds}` as JSON text, written straight out: a `serde_json::Value` built per
+/// call and serialised again cost more than the call's reading on replies dense with calls.
+pub fn cleaned_to_json(c: &Cleaned) -> String {
+    let mut out =
+        Vec::with_capacity(128 + c.content.len() + c.reasoning.len() + 96 * c.tool_calls.len());
+    out.extend_from_slice(b"{\"content\":");
+    string(&mut out, &c.content);
+    out.extend_from_slice(b",\"toolCalls\":[");
+    for (i, t) in c.tool_calls.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(b"{\"id\":");
+        string(&mut out, &t.id);
+        out.extend_from_slice(b",\"type\":\"function\",\"function\":{\"name\":");
+        string(&mut out, &t.name);
+        out.extend_from_slice(b",\"arguments\":");
+        string(&mut out, &t.arguments);
+        out.extend_from_slice(b"}}");
+    }
+    out.extend_from_slice(b"],\"reasoning\":");
+    string(&mut out, &c.reasoning);
+    out.extend_from_slice(b",\"format\":");
+    match c.format {
+        Some(f) => string(&mut out, f),
+        None => out.extend_from_slice(b"null"),
+    }
+    out.extend_from_slice(b",\"problems\":");
+    list(&mut out, c.problems.iter().map(String::as_str));
+    out.extend_from_slice(b",\"problemKinds\":");
+    list(&mut out, super::problem::kinds(&c.problems).into_iter());
+    out.push(b'}');
+    // Only whole UTF-8 strings and ASCII were written.
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// `s` as a JSON string (serde_json's escaping).
+fn string(out: &mut Vec<u8>, s: &str) {
+    // Writing to a Vec cannot fail, and a str always serialises.
+    let _ = serde_json::to_writer(&mut *out, s);
+}
+
+fn list<'a>(out: &mut Vec<u8>, items: impl Iterator<Item = &'a str>) {
+    out.push(b'[');
+    for (i, s) in items.enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        string(out, s);
+    }
+    out.push(b']');
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn bad_modes_name_the_option() {
@@ -101,11 +139,39 @@ mod tests {
             "Hi<tool_call>{\"name\": \"read\", \"arguments\": {\"p\": 1}}</tool_call>",
             &Options::default(),
         );
-        let v = cleaned_to_json(&c);
+        let v: Value = serde_json::from_str(&cleaned_to_json(&c)).unwrap_or_default();
         assert_eq!(v["content"], "Hi");
         assert_eq!(v["toolCalls"][0]["type"], "function");
         assert_eq!(v["toolCalls"][0]["function"]["name"], "read");
         assert_eq!(v["toolCalls"][0]["function"]["arguments"], "{\"p\":1}");
         assert_eq!(v["format"], "hermes");
+        assert_eq!(v["problems"], json!([]));
+    }
+
+    #[test]
+    fn result_json_escapes_every_string() {
+        let c = Cleaned {
+            content: "前言 \"q\" \\ \u{1}\n".into(),
+            tool_calls: vec![super::super::ToolCall {
+                id: "call_0_1".into(),
+                name: "读\"文件".into(),
+                arguments: "{\"路径\":\"a\\b\"}".into(),
+            }],
+            reasoning: "想\t一想".into(),
+            format: None,
+            problems: vec!["truncated: cut".into(), "x\"y".into()],
+        };
+        let v: Value = serde_json::from_str(&cleaned_to_json(&c)).unwrap_or_default();
+        assert_eq!(
+            v,
+            json!({
+                "content": c.content,
+                "toolCalls": [{"id": "call_0_1", "type": "function", "function": {"name": "读\"文件", "arguments": c.tool_calls[0].arguments}}],
+                "reasoning": "想\t一想",
+                "format": null,
+                "problems": c.problems,
+                "problemKinds": super::super::problem::kinds(&c.problems),
+            })
+        );
     }
 }

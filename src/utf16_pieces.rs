@@ -1,0 +1,187 @@
+//! A text the cleaner derived from a reply, described as pieces of the reply in UTF-16 units, so
+//! the addon can hand JavaScript a plan (join these slices of your own string) instead of a new
+//! string.
+//!
+//! Why: `cleanResponse` and `sanitizeToolCall` run on Rust text, and their visible text is the
+//! reply with some markup taken out. Turning that text back into a JS string meant encoding it as
+//! UTF-16 (character by character for CJK) and V8 copying it again: on a 50 KB half-Chinese reply
+//! about as much as the cleaning itself. Joining a few slices of the caller's string costs V8 next
+//! to nothing. The pieces are found by matching the output against the source (the cleaner keeps
+//! the text it does not remove, in order), so no rule has to report where its text came from, and
+//! whatever is matched is equal byte for byte: the plan always spells the output exactly.
+
+use crate::response::scan::find_from;
+
+/// `out` as pieces of `src`: `[start, end, start, end, …]`, UTF-16 offsets into `src`, in order,
+/// joining to exactly `out`. `None` when that takes more than `max` pieces (an output with text
+/// of its own, or pieces too short to be worth it) or an offset does not fit an `i32`.
+///
+/// Both texts are plain UTF-8 (no mapped lone surrogates: a mapped one is four bytes of text for
+/// one unit of the JS string).
+///
+/// ```
+/// use transcript_hygiene::utf16_pieces::pieces;
+/// let src = "前言 <tool_call>{}</tool_call> 后记";
+/// // "前言 " is 3 units, the markup 25, " 后记" 3.
+/// assert_eq!(pieces(src, "前言  后记", 4), Some(vec![0, 3, 28, 31]));
+/// assert_eq!(pieces(src, "not in it", 4), None);
+/// ```
+pub fn pieces(src: &str, out: &str, max: usize) -> Option<Vec<i32>> {
+    let s = src.as_bytes();
+    let o = out.as_bytes();
+    let mut ranges: Vec<(usize, usize)> = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    let mut budget = 4 * s.len();
+    while j < o.len() {
+        let mut l = common_prefix(&s[i..], &o[j..]);
+        // A mismatch may fall inside a character: cut at the last whole one.
+        while l > 0 && !out.is_char_boundary(j + l) {
+            l -= 1;
+        }
+        if l > 0 {
+            match ranges.last_mut() {
+                Some(last) if last.1 == i => last.1 = i + l,
+                _ => {
+                    if ranges.len() >= max {
+                        return None;
+                    }
+                    ranges.push((i, i + l));
+                }
+            }
+            i += l;
+            j += l;
+            continue;
+        }
+        // Skip what was taken out: to the next place the output's next bytes occur, after the
+        // character at `i` (it differs from the output's next one, so `i` moves on). The next
+        // piece may be shorter than the needle: then shorter needles, down to one character.
+        let next = i + src[i..].chars().next().map_or(1, char::len_utf8);
+        let mut len = NEEDLE.min(o.len() - j);
+        i = loop {
+            let mut k = (j + len).min(o.len());
+            while !out.is_char_boundary(k) {
+                k += 1;
+            }
+            if let Some(at) = find_from(src, &out[j..k], next) {
+                break at;
+            }
+            // A failed search read the rest of the source: past a few sources' worth of those,
+            // the caller's other path is cheaper.
+            budget = budget.checked_sub(s.len().saturating_sub(next))?;
+            if len == 1 {
+                return None;
+            }
+            len /= 2;
+        };
+    }
+    let mut plan = Vec::with_capacity(2 * ranges.len());
+    let (mut at, mut units) = (0, 0);
+    for (a, b) in ranges {
+        units += utf16_len(&s[at..a]);
+        plan.push(i32::try_from(units).ok()?);
+        units += utf16_len(&s[a..b]);
+        plan.push(i32::try_from(units).ok()?);
+        at = b;
+    }
+    Some(plan)
+}
+
+/// How many bytes of the output are looked for after a removed part: enough that prose rarely
+/// repeats them inside the markup that was removed.
+const NEEDLE: usize = 16;
+
+/// The length of the common prefix of `a` and `b`: 1 KB blocks compared by `memcmp`, then 32
+/// bytes, then bytes.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    let mut at = 0;
+    while at + 1024 <= n && a[at..at + 1024] == b[at..at + 1024] {
+        at += 1024;
+    }
+    while at + 32 <= n && a[at..at + 32] == b[at..at + 32] {
+        at += 32;
+    }
+    while at < n && a[at] == b[at] {
+        at += 1;
+    }
+    at
+}
+
+/// The UTF-16 length of valid UTF-8 `b`: one unit per character, two for a four-byte one.
+fn utf16_len(b: &[u8]) -> usize {
+    b.iter()
+        .map(|&x| usize::from(x & 0xC0 != 0x80) + usize::from(x >= 0xF0))
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The plan applied to `src`'s UTF-16 units, as JS applies it.
+    fn apply(src: &str, plan: &[i32]) -> String {
+        let u: Vec<u16> = src.encode_utf16().collect();
+        let mut out = Vec::new();
+        for p in plan.chunks(2) {
+            out.extend_from_slice(&u[p[0] as usize..p[1] as usize]);
+        }
+        String::from_utf16(&out).unwrap_or_default()
+    }
+
+    #[test]
+    fn plans_spell_the_output_exactly() {
+        let cases = [
+            ("abc", "abc"),
+            ("abc", ""),
+            ("a<x>b", "ab"),
+            ("前言\n<think>想</think>\n正文😀 end", "前言\n正文😀 end"),
+            // The output's next bytes also occur inside the removed part: still the same text.
+            ("ok <tool_call>ok</tool_call>ok", "ok ok"),
+            // A mismatch inside a character (中 and 丰 share two bytes).
+            ("中丰", "丰"),
+        ];
+        for (src, out) in cases {
+            let plan = pieces(src, out, 8).unwrap_or_default();
+            assert_eq!(apply(src, &plan), out, "{src:?} -> {out:?}");
+        }
+    }
+
+    #[test]
+    fn too_many_pieces_or_foreign_text_is_none() {
+        assert_eq!(pieces("a-b-c-d", "abcd", 3), None);
+        assert!(pieces("a-b-c-d", "abcd", 4).is_some());
+        assert_eq!(pieces("abc", "abcd", 8), None);
+        assert_eq!(pieces("abc", "x", 8), None);
+    }
+
+    #[test]
+    fn grows_linearly() {
+        use crate::response::linearity::assert_grows_linearly;
+        // Outputs whose every next piece is searched for far ahead, with near misses on the way.
+        for (unit, kept) in [
+            ("<x>中文ab", "ab"),
+            ("aaaaaaaaaaaaaaab", "b"),
+            ("中丰", "丰"),
+        ] {
+            assert_grows_linearly(
+                &format!("pieces of {unit:?}"),
+                &|n| unit.repeat(n / unit.len()),
+                &|t| {
+                    let out = kept.repeat(t.len() / unit.len());
+                    let _ = pieces(t, &out, 32);
+                    let mut half = t.len() / 2;
+                    while !t.is_char_boundary(half) {
+                        half += 1;
+                    }
+                    let _ = pieces(t, &t[half..], 32);
+                },
+            );
+        }
+    }
+
+    #[test]
+    fn offsets_count_utf16_units() {
+        // 😀 is two units, 中 one.
+        assert_eq!(pieces("😀中<x>a", "😀中a", 4), Some(vec![0, 3, 6, 7]));
+    }
+}
