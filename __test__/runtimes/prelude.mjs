@@ -38,6 +38,18 @@ g.upstream = async (body) => {
   record.bodies.push(body)
   return { choices: [{ message: { role: 'assistant', content: '晴', tool_calls: [{ id: 'ws2', type: 'function', function: { name: 'web_search', arguments: '{}' } }] } }] }
 }
+g.clientBody = {
+  model: 'mistral-large-latest',
+  messages: [
+    { role: 'user', content: '北京和上海的天气？' },
+    { role: 'assistant', content: null, tool_calls: [
+      { id: 'call_weather_beijing', type: 'function', function: { name: 'weather', arguments: '{"city":"北京"}' } },
+      { id: 'call_weather_shanghai', type: 'function', function: { name: 'weather', arguments: '{"city":"上海"}' } },
+    ] },
+    { role: 'tool', tool_call_id: 'call_weather_beijing', content: '晴，25°C' },
+    { role: 'user', content: '谢谢' },
+  ],
+}
 g.taskDir = mkdtempSync(join(tmpdir(), 'th-quickstart-'))
 writeFileSync(
   join(g.taskDir, 'api_conversation_history.json'),
