@@ -93,14 +93,8 @@ fn strip_tool_calls(text: Spliced<'_>) -> Spliced<'_> {
             _ => {}
         }
         i = skip_blanks(b, i);
-        if b.len() >= i + 9 && b[i..i + 9].eq_ignore_ascii_case(b"arguments") {
-            i += 9;
-            if b.get(i) == Some(&b':') {
-                i += 1;
-            }
-            if b.get(i) == Some(&b' ') {
-                i += 1;
-            }
+        if let Some(after) = after_arguments_label(b, i) {
+            i = after;
             if let Some(end) = consume_jsonish(b, i, &mut budget) {
                 i = end;
             }
@@ -123,6 +117,23 @@ fn strip_tool_calls(text: Spliced<'_>) -> Spliced<'_> {
     }
     out.keep(cursor..b.len());
     out.finish()
+}
+
+/// After an `Arguments` label at `i` (any case), its `:` and one space when present: where the
+/// value starts. `None` when no label is there. Both releases' scrubbers read the label so.
+pub(crate) fn after_arguments_label(b: &[u8], i: usize) -> Option<usize> {
+    let label = b.get(i..i + 9)?;
+    if !label.eq_ignore_ascii_case(b"arguments") {
+        return None;
+    }
+    let mut i = i + 9;
+    if b.get(i) == Some(&b':') {
+        i += 1;
+    }
+    if b.get(i) == Some(&b' ') {
+        i += 1;
+    }
+    Some(i)
 }
 
 /// The end of a JSON-ish value starting at `start` (after blanks and line breaks): a balanced

@@ -17,7 +17,7 @@ use super::markdown_code::LazyCode;
 use super::text::{line_break, skip_blank};
 use super::trim::trim_preserving_code;
 use crate::response::scan::Budget;
-use crate::scrub::downgraded::consume_jsonish;
+use crate::scrub::downgraded::{after_arguments_label, consume_jsonish};
 
 static QUICK: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i-u:\[Tool (?:Call|Result)|\[Historical context)").expect("static regex")
@@ -45,14 +45,8 @@ fn strip_calls(input: &str) -> Cow<'_, str> {
         out.push_str(&input[cursor..m.start()]);
         let mut i = skip_blank(b, m.end());
         i = skip_blank(b, line_break(b, i).unwrap_or(i));
-        if b.len() >= i + 9 && b[i..i + 9].eq_ignore_ascii_case(b"arguments") {
-            i += 9;
-            if b.get(i) == Some(&b':') {
-                i += 1;
-            }
-            if b.get(i) == Some(&b' ') {
-                i += 1;
-            }
+        if let Some(after) = after_arguments_label(b, i) {
+            i = after;
             i = consume_jsonish(b, i, &mut budget).unwrap_or(i);
         }
         if out.is_empty() || out.ends_with('\n') || out.ends_with('\r') {
