@@ -48,6 +48,19 @@ const SESSIONS = {
     config: { fallback: FALLBACK },
     steps: CASES.flatMap((c, i) => [run(familyOf(c), `agent:main:feishu:dm:ou_${i}`, 'feishu'), send(c.input, 'feishu', { sessionKey: `agent:main:feishu:dm:ou_${i}` })]),
   },
+  // The stored transcript.
+  transcript: {
+    config: { fallback: FALLBACK },
+    steps: [
+      write(assistant('minimax', [{ type: 'thinking', thinking: '用户要时间', thinkingSignature: 'sig' }, { type: 'text', text: `<think>先查时间</think>让我帮你查询。${MINIMAX_CALL}` }, { type: 'toolCall', id: 'call_1', name: 'exec', arguments: { command: 'date' } }], { stopReason: 'toolUse' }), 'agent:main:main'),
+      write(assistant('minimax', [{ type: 'text', text: MINIMAX_CALL }]), 'agent:main:main'),
+      write(assistant('minimax', [{ type: 'text', text: TWIN }]), 'agent:main:main'),
+      write({ role: 'user', content: `请解释 ${MINIMAX_CALL}`, timestamp: 2 }, 'agent:main:main'),
+      write({ role: 'toolResult', toolCallId: 'call_1', toolName: 'exec', content: [{ type: 'text', text: '<think>x</think>' }], isError: false, timestamp: 3 }, 'agent:main:main'),
+      // The model written with the message is the model of the turn when no run was announced.
+      send(`让我帮你查询。${MINIMAX_CALL}`, 'feishu', { sessionKey: 'agent:main:main' }),
+    ],
+  },
   seed: {
     config: undefined,
     steps: [
@@ -71,18 +84,9 @@ const SESSIONS = {
       run('glm', 'agent:main:telegram:dm:7', 'telegram'),
       send(`让我帮你查询。${MINIMAX_CALL}`, 'feishu', { sessionKey: 'agent:main:feishu:dm:ou_1' }),
       send(`让我帮你查询。${MINIMAX_CALL}`, 'telegram', { sessionKey: 'agent:main:telegram:dm:7' }),
-    ],
-  },
-  transcript: {
-    config: { fallback: FALLBACK },
-    steps: [
-      write(assistant('minimax', [{ type: 'thinking', thinking: '用户要时间', thinkingSignature: 'sig' }, { type: 'text', text: `<think>先查时间</think>让我帮你查询。${MINIMAX_CALL}` }, { type: 'toolCall', id: 'call_1', name: 'exec', arguments: { command: 'date' } }], { stopReason: 'toolUse' }), 'agent:main:main'),
-      write(assistant('minimax', [{ type: 'text', text: MINIMAX_CALL }]), 'agent:main:main'),
-      write(assistant('minimax', [{ type: 'text', text: TWIN }]), 'agent:main:main'),
-      write({ role: 'user', content: `请解释 ${MINIMAX_CALL}`, timestamp: 2 }, 'agent:main:main'),
-      write({ role: 'toolResult', toolCallId: 'call_1', toolName: 'exec', content: [{ type: 'text', text: '<think>x</think>' }], isError: false, timestamp: 3 }, 'agent:main:main'),
-      // The model written with the message is the model of the turn when no run was announced.
-      send(`让我帮你查询。${MINIMAX_CALL}`, 'feishu', { sessionKey: 'agent:main:main' }),
+      // A second conversation on the same channel, on GLM; then the first one's reply is sent.
+      run('glm', 'agent:main:feishu:dm:ou_2', 'feishu'),
+      send(`让我帮你查询。${MINIMAX_CALL}`, 'feishu', { sessionKey: 'agent:main:feishu:dm:ou_1' }),
     ],
   },
   transcriptOff: { config: { transcript: false }, steps: [write(assistant('minimax', [{ type: 'text', text: `好的${MINIMAX_CALL}` }]))] },
@@ -131,9 +135,14 @@ function check(version, out) {
   })
 
   test(`${version}: the provider config applies per the model of the turn`, () => {
-    const [, , feishu, telegram] = by.perModel.results
+    const [, , feishu, telegram, , feishuAgain] = by.perModel.results
     assert.equal(feishu.text, `让我帮你查询。${MINIMAX_CALL}`, 'MiniMax turn: stripToolCalls false')
     assert.equal(telegram.text, '让我帮你查询。', 'GLM turn: cleaned')
+    if (version.startsWith('2026.9.')) {
+      assert.equal(feishuAgain.text, `让我帮你查询。${MINIMAX_CALL}`, 'the session key names the MiniMax turn')
+    } else {
+      assert.equal(feishuAgain.text, '让我帮你查询。', 'no session key in the context: the channel\'s last model (GLM)')
+    }
   })
 
   test(`${version}: before_message_write stores assistant text clean, invents no call, leaves other messages`, () => {
