@@ -170,11 +170,12 @@ function check(version, out) {
   })
 }
 
-test('openclaw.plugin.json: the id of the entry, and the config keys of the options table', () => {
+test('openclaw.plugin.json: the id, name and description of the entry, and the config keys of the options table', () => {
   const manifest = JSON.parse(readFileSync(join(ROOT, 'openclaw.plugin.json'), 'utf8'))
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
   assert.equal(manifest.id, PLUGIN_ID)
-  assert.equal(require(join(ROOT, pkg.openclaw.extensions[0])).default.id, manifest.id)
+  const { id, name, description } = require(join(ROOT, pkg.openclaw.extensions[0])).default
+  assert.deepEqual({ id, name, description }, { id: manifest.id, name: manifest.name, description: manifest.description })
   assert.ok(pkg.files.includes('openclaw.plugin.json'))
   assert.deepEqual(Object.keys(manifest.configSchema.properties).sort(), Object.keys(OPTIONS.openclawPlugin).sort())
   assert.equal(manifest.configSchema.additionalProperties, false)
