@@ -19,7 +19,8 @@ use super::table;
 enum Leaf {
     #[default]
     None,
-    Paragraph(Range<usize>),
+    /// A paragraph: its range, and the content of its lines when it may start with definitions.
+    Paragraph(Range<usize>, Vec<Range<usize>>),
     Fence {
         ch: u8,
         len: usize,
@@ -112,7 +113,7 @@ impl<'a> Doc<'a> {
             self.leaf = Leaf::Table;
             return;
         }
-        let interrupt = all && matches!(self.leaf, Leaf::Paragraph(_) | Leaf::Indented(_));
+        let interrupt = all && matches!(self.leaf, Leaf::Paragraph(..) | Leaf::Indented(_));
         let mut opened = false;
         while let Some((container, after)) = containers::start(&cur, interrupt) {
             if !opened {
@@ -147,28 +148,34 @@ impl<'a> Doc<'a> {
     /// The rest of the line, past its containers: continue the open leaf or start a new one.
     fn flow(&mut self, cur: Cursor<'a>, li: usize, lazy: bool, continued: usize) {
         let blank = cur.is_blank();
-        let depth = if lazy { continued } else { self.stack.len() };
         match &mut self.leaf {
-            Leaf::Paragraph(range) if !blank => {
-                if cur.indent() >= 4 {
-                    range.end = cur.end;
-                    return;
-                }
+            Leaf::Paragraph(..) if !blank => {
                 let mut p = cur;
-                p.spaces(3);
-                if !lazy && setext_underline(p.rest()) {
-                    self.close_leaf();
-                    return;
-                }
-                if !self.interrupts(&p, li, depth) {
-                    if let Leaf::Paragraph(range) = &mut self.leaf {
-                        range.end = cur.end;
+                if p.spaces(usize::MAX) < 4 {
+                    if !lazy && setext_underline(p.rest()) {
+                        self.close_leaf();
+                        return;
                     }
-                    return;
+                    if self.interrupts(&p, li) {
+                        self.close_leaf();
+                        if lazy {
+                            self.stack.truncate(continued);
+                        }
+                        self.new_leaf(cur, li);
+                        return;
+                    }
                 }
+                if let Leaf::Paragraph(range, lines) = &mut self.leaf {
+                    range.end = cur.end;
+                    if !lines.is_empty() {
+                        lines.push(p.pos..cur.end);
+                    }
+                }
+                return;
             }
             Leaf::Indented(range) if !lazy && (blank || cur.indent() >= 4) => {
-                if !blank {
+                // A line of four columns of spaces or more is code too (its rest is content).
+                if cur.indent() >= 4 {
                     range.end = cur.end;
                 }
                 return;
@@ -191,8 +198,8 @@ impl<'a> Doc<'a> {
     }
 
     /// Whether the line at `p` (past its indentation) ends an open paragraph.
-    fn interrupts(&self, p: &Cursor<'a>, li: usize, depth: usize) -> bool {
-        starts_leaf(p.rest()) || self.table_head(p, li, depth)
+    fn interrupts(&self, p: &Cursor<'a>, li: usize) -> bool {
+        starts_leaf(p.rest()) || self.table_head(p, li)
     }
 
     fn new_leaf(&mut self, cur: Cursor<'a>, li: usize) {
@@ -215,22 +222,27 @@ impl<'a> Doc<'a> {
         } else if atx_heading(rest) {
             code_spans(self.bytes, p.pos, cur.end, &mut self.spans);
         } else if thematic_break(rest) {
-        } else if self.table_head(&p, li, self.stack.len()) {
+        } else if self.table_head(&p, li) {
             self.row(p.pos, cur.end);
             self.leaf = Leaf::Delimiter;
         } else {
-            self.leaf = Leaf::Paragraph(p.pos..cur.end);
+            let lines = if rest[0] == b'[' {
+                vec![p.pos..cur.end]
+            } else {
+                Vec::new()
+            };
+            self.leaf = Leaf::Paragraph(p.pos..cur.end, lines);
         }
     }
 
-    /// Whether the row at `p` heads a table: the next line continues the first `depth`
-    /// containers, opens none, and is a delimiter row with as many cells.
-    fn table_head(&self, p: &Cursor<'a>, li: usize, depth: usize) -> bool {
+    /// Whether the row at `p` heads a table: the next line continues every open container
+    /// (it is not lazy), opens none, and is a delimiter row with as many cells.
+    fn table_head(&self, p: &Cursor<'a>, li: usize) -> bool {
         if li + 1 >= self.lines.len() || !table::can_head(p.rest()) {
             return false;
         }
         let mut next = self.cursor(li + 1);
-        let mut stack = self.stack[..depth].to_vec();
+        let mut stack = self.stack.clone();
         if !stack
             .iter_mut()
             .all(|c| matches!(c.cont(&mut next), Cont::Yes))
@@ -261,8 +273,8 @@ impl<'a> Doc<'a> {
 
     fn close_leaf(&mut self) {
         match mem::take(&mut self.leaf) {
-            Leaf::Paragraph(range) => {
-                let start = definitions::inline_start(self.bytes, range.start, range.end);
+            Leaf::Paragraph(range, lines) => {
+                let start = definitions::inline_start(self.bytes, &lines).max(range.start);
                 code_spans(self.bytes, start, range.end, &mut self.spans);
             }
             Leaf::Fence { span, .. } | Leaf::Indented(span) => self.blocks.push(span),

@@ -1,68 +1,88 @@
 //! Link reference definitions (`[label]: destination "title"`) at the start of a paragraph are
-//! not inline content, so backticks in them are not code. Only one-line definitions are read: a
-//! definition spread over lines is left as paragraph text (see [`super`]).
+//! not inline content, so backticks in them are not code. A definition may spread over the
+//! paragraph's lines (label, destination and title each may start on a new line), so it is read
+//! on the lines' content joined with `\n`, container prefixes left out.
 
-/// Where the paragraph `bytes[start..end]`'s inline content starts: past the whole lines at its
-/// start that are definitions.
-pub(super) fn inline_start(bytes: &[u8], start: usize, end: usize) -> usize {
-    let mut at = start;
-    while at < end && bytes[at] == b'[' {
-        let line_end = memchr::memchr2(b'\n', b'\r', &bytes[at..end]).map_or(end, |k| at + k);
-        if !is_definition(&bytes[at..line_end]) {
-            break;
-        }
-        at = line_end;
-        if bytes[at..end].starts_with(b"\r\n") {
-            at += 2;
-        } else if at < end {
-            at += 1;
-        }
-        while at < end && matches!(bytes[at], b' ' | b'\t') {
-            at += 1;
+use std::ops::Range;
+
+/// Where the inline content of a paragraph made of `lines` (content ranges) starts: past the
+/// whole lines at its start that are definitions.
+pub(super) fn inline_start(bytes: &[u8], lines: &[Range<usize>]) -> usize {
+    let first = lines.first().map_or(0, |l| l.start);
+    if bytes.get(first) != Some(&b'[') {
+        return first;
+    }
+    let mut joined = Vec::new();
+    let mut ends = Vec::with_capacity(lines.len());
+    for line in lines {
+        joined.extend_from_slice(&bytes[line.clone()]);
+        ends.push(joined.len());
+        joined.push(b'\n');
+    }
+    joined.pop();
+    let mut at = 0;
+    let mut consumed = 0;
+    while let Some(end) = definition_end(&joined, at) {
+        // A definition ends at a line end: the paragraph goes on at the next line, if any.
+        let line = ends.partition_point(|&e| e < end);
+        consumed = line + 1;
+        match ends.get(line) {
+            Some(&e) if consumed < lines.len() => at = e + 1,
+            _ => return lines[line].end,
         }
     }
-    at
+    lines.get(consumed).map_or(first, |l| l.start)
 }
 
-fn is_definition(line: &[u8]) -> bool {
-    let Some(label) = label_end(line) else {
-        return false;
-    };
-    if line.get(label) != Some(&b':') {
-        return false;
+/// The end (at a line end) of the definition at `s[at]`, if there is one.
+fn definition_end(s: &[u8], at: usize) -> Option<usize> {
+    if s.get(at) != Some(&b'[') {
+        return None;
     }
-    let mut i = skip_spaces(line, label + 1);
-    let Some(dest) = destination_end(line, i) else {
-        return false;
-    };
-    i = skip_spaces(line, dest);
-    if i == line.len() {
-        return true;
+    let label = label_end(s, at)?;
+    if s.get(label) != Some(&b':') {
+        return None;
     }
-    i > dest && title_end(line, i).is_some_and(|t| skip_spaces(line, t) == line.len())
+    let mut i = skip(s, label + 1, true);
+    let dest = destination_end(s, i)?;
+    // A title is tried first (it may start on the next line and span lines), then none.
+    let t = skip(s, dest, true);
+    if t > dest {
+        if let Some(end) = title_end(s, t).map(|title| skip(s, title, false)) {
+            if at_line_end(s, end) {
+                return Some(end);
+            }
+        }
+    }
+    i = skip(s, dest, false);
+    at_line_end(s, i).then_some(i)
 }
 
-fn skip_spaces(line: &[u8], mut i: usize) -> usize {
-    while i < line.len() && matches!(line[i], b' ' | b'\t') {
+fn at_line_end(s: &[u8], i: usize) -> bool {
+    i == s.len() || s[i] == b'\n'
+}
+
+fn skip(s: &[u8], mut i: usize, newlines: bool) -> usize {
+    while i < s.len() && (matches!(s[i], b' ' | b'\t') || (newlines && s[i] == b'\n')) {
         i += 1;
     }
     i
 }
 
 /// `[…]` of at most 999 characters, no unescaped `[`, something besides spaces.
-fn label_end(line: &[u8]) -> Option<usize> {
-    let mut i = 1;
+fn label_end(s: &[u8], at: usize) -> Option<usize> {
+    let mut i = at + 1;
     let mut seen = false;
-    while i < line.len() && i <= 1000 {
-        match line[i] {
+    while i < s.len() && i - at <= 1000 {
+        match s[i] {
             b']' => return seen.then_some(i + 1),
             b'[' => return None,
-            b'\\' if matches!(line.get(i + 1), Some(b'[' | b'\\' | b']')) => {
+            b'\\' if matches!(s.get(i + 1), Some(b'[' | b'\\' | b']')) => {
                 seen = true;
                 i += 2;
                 continue;
             }
-            b' ' | b'\t' => {}
+            b' ' | b'\t' | b'\n' => {}
             _ => seen = true,
         }
         i += 1;
@@ -70,14 +90,14 @@ fn label_end(line: &[u8]) -> Option<usize> {
     None
 }
 
-fn destination_end(line: &[u8], at: usize) -> Option<usize> {
-    if line.get(at) == Some(&b'<') {
+fn destination_end(s: &[u8], at: usize) -> Option<usize> {
+    if s.get(at) == Some(&b'<') {
         let mut i = at + 1;
-        while i < line.len() {
-            match line[i] {
+        while i < s.len() {
+            match s[i] {
                 b'>' => return Some(i + 1),
-                b'<' => return None,
-                b'\\' if matches!(line.get(i + 1), Some(b'<' | b'>' | b'\\')) => i += 2,
+                b'<' | b'\n' => return None,
+                b'\\' if matches!(s.get(i + 1), Some(b'<' | b'>' | b'\\')) => i += 2,
                 _ => i += 1,
             }
         }
@@ -85,13 +105,13 @@ fn destination_end(line: &[u8], at: usize) -> Option<usize> {
     }
     let mut i = at;
     let mut depth = 0usize;
-    while i < line.len() {
-        match line[i] {
+    while i < s.len() {
+        match s[i] {
             b'(' if depth == 32 => return None,
             b'(' => depth += 1,
             b')' if depth == 0 => return None,
             b')' => depth -= 1,
-            b'\\' if matches!(line.get(i + 1), Some(b'(' | b')' | b'\\')) => i += 1,
+            b'\\' if matches!(s.get(i + 1), Some(b'(' | b')' | b'\\')) => i += 1,
             c if c <= b' ' || c == 0x7f => break,
             _ => {}
         }
@@ -100,19 +120,19 @@ fn destination_end(line: &[u8], at: usize) -> Option<usize> {
     (i > at && depth == 0).then_some(i)
 }
 
-fn title_end(line: &[u8], at: usize) -> Option<usize> {
-    let close = match line.get(at)? {
+fn title_end(s: &[u8], at: usize) -> Option<usize> {
+    let close = match s.get(at)? {
         b'"' => b'"',
         b'\'' => b'\'',
         b'(' => b')',
         _ => return None,
     };
     let mut i = at + 1;
-    while i < line.len() {
-        match line[i] {
+    while i < s.len() {
+        match s[i] {
             c if c == close => return Some(i + 1),
             b'(' if close == b')' => return None,
-            b'\\' if line.get(i + 1).is_some_and(u8::is_ascii_punctuation) => i += 2,
+            b'\\' if s.get(i + 1).is_some_and(u8::is_ascii_punctuation) => i += 2,
             _ => i += 1,
         }
     }

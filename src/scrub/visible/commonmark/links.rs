@@ -1,15 +1,16 @@
 //! Inline links, as far as code depends on them: `[label](destination "title")` is read when its
 //! `]` is met (left to right, so a code span opened inside the label wins), and the destination
 //! and title keep their backticks. Openers are `[` and `![`; a link (not an image) makes every
-//! opener before it inactive, as links cannot nest. Reference links need definitions, which this
+//! link opener before it inactive, as links cannot nest; an image's alt text is not code. Reference links need definitions, which this
 //! reading does not collect (see [`super`]).
 
 /// The `[` / `![` openers seen so far in one piece of inline content.
 #[derive(Debug, Default)]
 pub(super) struct Openers {
-    /// Per opener: whether it is an image.
-    images: Vec<bool>,
-    /// Openers below this index are inactive (a link closed after them).
+    /// Per opener: where it is and whether it is an image.
+    openers: Vec<(usize, bool)>,
+    /// Link openers below this index are inactive (a link closed after them); image openers
+    /// stay active.
     active_from: usize,
     /// Bytes read by failed resource attempts, bounded to keep the reading linear on text
     /// built to defeat it (`[a](bbb[a](bbb…`); past the bound a `](` is text.
@@ -17,16 +18,17 @@ pub(super) struct Openers {
 }
 
 impl Openers {
-    pub fn open(&mut self, image: bool) {
-        self.images.push(image);
+    pub fn open(&mut self, at: usize, image: bool) {
+        self.openers.push((at, image));
     }
 
-    /// At the `]` at `text[at]`: the end of the link's resource when `]` closes a link or an
-    /// image with an inline resource, else `None` (the `]` is text).
-    pub fn close(&mut self, text: &[u8], at: usize) -> Option<usize> {
-        let image = self.images.pop()?;
-        let index = self.images.len();
-        let active = index >= self.active_from;
+    /// At the `]` at `text[at]`: when `]` closes a link or an image with an inline resource, the
+    /// end of the resource and, for an image, where its `![` is (its alt text is plain text in the
+    /// tree OpenClaw reads, so code spans in it are not code); else `None` (the `]` is text).
+    pub fn close(&mut self, text: &[u8], at: usize) -> Option<(usize, Option<usize>)> {
+        let (opener, image) = self.openers.pop()?;
+        let index = self.openers.len();
+        let active = image || index >= self.active_from;
         self.active_from = self.active_from.min(index);
         if !active || self.spent > 8 * text.len() + 4096 {
             return None;
@@ -36,10 +38,11 @@ impl Openers {
             self.spent += read;
             return None;
         };
-        if !image {
-            self.active_from = index;
+        if image {
+            return Some((end, Some(opener)));
         }
-        Some(end)
+        self.active_from = index;
+        Some((end, None))
     }
 }
 

@@ -1,16 +1,18 @@
 //! A linear reading of where CommonMark puts code, for OpenClaw 2026.9.6's `findCodeRegions`
 //! (which parses the whole reply with micromark, GFM tables on, raw HTML off, and keeps the
 //! `code` and `inlineCode` nodes). Only the rules that decide code are here: block quotes and
-//! list items (and their lazy continuation lines), fenced and indented code blocks, ATX and setext
-//! headings, thematic breaks, GFM tables (cells split before code spans), paragraphs, and in
-//! inline content code spans, backslash escapes and autolinks.
+//! list items with their lazy continuation lines ([`containers`]), fenced and indented code,
+//! ATX and setext headings and thematic breaks ([`leaves`]), GFM tables ([`table`]), paragraphs
+//! and the link reference definitions that open them ([`definitions`]), all driven line by line
+//! by [`blocks`]; in inline content, code spans, backslash escapes and autolinks ([`spans`]) and
+//! inline links and images ([`links`]).
 //!
-//! Left out, because they change code regions only in contrived text: link reference definitions
-//! (a title or label of a definition holding backticks) and inline link destinations or titles
-//! holding backticks (`[a](`b`)`); there this reading finds a code span where micromark finds none.
-//!
-//! It replaces the `markdown` crate, which grows quadratically with the number of fenced blocks;
-//! a property test checks the two agree on generated Markdown.
+//! It replaces the `markdown` crate (markdown-rs), which grows quadratically with the number of
+//! fenced blocks, panics on some lists (`"10. ~~~ x`#\n+ (  \n\n| - |*x y)"`), and differs from
+//! micromark on 0.4% of generated texts. This reading gives OpenClaw's answer on every one of the
+//! 3,000 texts of the committed corpus ([`oracle`]) and on 19,999 of 20,000 more. The one left:
+//! reference links (`[a]` where a definition names `a`) are not links here, so an earlier `[`
+//! they would have made inactive can still open a link.
 
 mod blocks;
 mod containers;
@@ -37,4 +39,4 @@ pub fn code_regions(text: &str) -> Vec<(Range<usize>, bool)> {
 }
 
 #[cfg(test)]
-mod proptests;
+mod oracle;

@@ -36,10 +36,20 @@ pub(super) fn code_spans(bytes: &[u8], start: usize, end: usize, out: &mut Vec<R
             }
             b'<' => i = autolink_end(text, i).unwrap_or(i + 1),
             b'[' => {
-                links.open(i > 0 && text[i - 1] == b'!');
+                links.open(start + i, i > 0 && text[i - 1] == b'!');
                 i += 1;
             }
-            b']' => i = links.close(text, i).unwrap_or(i + 1),
+            b']' => match links.close(text, i) {
+                Some((end, image)) => {
+                    if let Some(alt) = image {
+                        while out.last().is_some_and(|r| r.start > alt) {
+                            out.pop();
+                        }
+                    }
+                    i = end;
+                }
+                None => i += 1,
+            },
             _ => {
                 let run = run_end(text, i);
                 match closers.after(run - i, run) {
