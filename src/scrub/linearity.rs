@@ -94,6 +94,8 @@ fn the_2026_9_6_code_regions_grow_linearly_on_many_fences() {
         "| a | `b` |\n| - | - |\n",
         "[a](bbb [a](<c ![d `e` [f]: g\n",
         "    code\n\n\t- x\n",
+        "- > 1) ",
+        "- a\n\n",
     ] {
         assert_linear("CommonMark code regions", unit, &|text| {
             assert!(

@@ -14,6 +14,12 @@ use super::leaves::{atx_heading, fence_close, fence_open, setext_underline, them
 use super::spans::code_spans;
 use super::table;
 
+/// Containers open at once, at most. Every list continues on a blank line, so a blank line costs
+/// one step per open list: without a bound, one line of 100,000 nested items followed by as many
+/// blank lines would take 10^10 steps. Past it, a container marker is text (micromark has no
+/// bound; no reply nests 256 deep).
+const MAX_DEPTH: usize = 256;
+
 /// The leaf block a line may continue.
 #[derive(Debug, Default)]
 enum Leaf {
@@ -115,7 +121,10 @@ impl<'a> Doc<'a> {
         }
         let interrupt = all && matches!(self.leaf, Leaf::Paragraph(..) | Leaf::Indented(_));
         let mut opened = false;
-        while let Some((container, after)) = containers::start(&cur, interrupt) {
+        while self.stack.len() < MAX_DEPTH {
+            let Some((container, after)) = containers::start(&cur, interrupt) else {
+                break;
+            };
             if !opened {
                 self.close_flow(li);
                 self.stack.truncate(continued);
@@ -242,10 +251,12 @@ impl<'a> Doc<'a> {
             return false;
         }
         let mut next = self.cursor(li + 1);
-        let mut stack = self.stack.clone();
-        if !stack
-            .iter_mut()
-            .all(|c| matches!(c.cont(&mut next), Cont::Yes))
+        // Blank: no delimiter row. Checked first, as every list continues on a blank line.
+        if next.is_blank()
+            || !self
+                .stack
+                .iter()
+                .all(|c| matches!(c.clone().cont(&mut next), Cont::Yes))
             || containers::start(&next, true).is_some()
             || next.indent() >= 4
         {
