@@ -121,7 +121,7 @@ impl<'a> Doc<'a> {
         }
         let interrupt = all && matches!(self.leaf, Leaf::Paragraph(..) | Leaf::Indented(_));
         let mut opened = false;
-        while self.stack.len() < MAX_DEPTH {
+        while (if opened { self.stack.len() } else { continued }) < MAX_DEPTH {
             let Some((container, after)) = containers::start(&cur, interrupt) else {
                 break;
             };

@@ -5,6 +5,8 @@
 
 use std::ops::Range;
 
+use super::link_parts::{destination, title};
+
 /// Where the inline content of a paragraph made of `lines` (content ranges) starts: past the
 /// whole lines at its start that are definitions.
 pub(super) fn inline_start(bytes: &[u8], lines: &[Range<usize>]) -> usize {
@@ -44,11 +46,11 @@ fn definition_end(s: &[u8], at: usize) -> Option<usize> {
         return None;
     }
     let mut i = skip(s, label + 1, true);
-    let dest = destination_end(s, i)?;
+    let dest = destination(s, i).ok()?;
     // A title is tried first (it may start on the next line and span lines), then none.
     let t = skip(s, dest, true);
     if t > dest {
-        if let Some(end) = title_end(s, t).map(|title| skip(s, title, false)) {
+        if let Some(end) = title(s, t).ok().map(|end| skip(s, end, false)) {
             if at_line_end(s, end) {
                 return Some(end);
             }
@@ -86,55 +88,6 @@ fn label_end(s: &[u8], at: usize) -> Option<usize> {
             _ => seen = true,
         }
         i += 1;
-    }
-    None
-}
-
-fn destination_end(s: &[u8], at: usize) -> Option<usize> {
-    if s.get(at) == Some(&b'<') {
-        let mut i = at + 1;
-        while i < s.len() {
-            match s[i] {
-                b'>' => return Some(i + 1),
-                b'<' | b'\n' => return None,
-                b'\\' if matches!(s.get(i + 1), Some(b'<' | b'>' | b'\\')) => i += 2,
-                _ => i += 1,
-            }
-        }
-        return None;
-    }
-    let mut i = at;
-    let mut depth = 0usize;
-    while i < s.len() {
-        match s[i] {
-            b'(' if depth == 32 => return None,
-            b'(' => depth += 1,
-            b')' if depth == 0 => return None,
-            b')' => depth -= 1,
-            b'\\' if matches!(s.get(i + 1), Some(b'(' | b')' | b'\\')) => i += 1,
-            c if c <= b' ' || c == 0x7f => break,
-            _ => {}
-        }
-        i += 1;
-    }
-    (i > at && depth == 0).then_some(i)
-}
-
-fn title_end(s: &[u8], at: usize) -> Option<usize> {
-    let close = match s.get(at)? {
-        b'"' => b'"',
-        b'\'' => b'\'',
-        b'(' => b')',
-        _ => return None,
-    };
-    let mut i = at + 1;
-    while i < s.len() {
-        match s[i] {
-            c if c == close => return Some(i + 1),
-            b'(' if close == b')' => return None,
-            b'\\' if s.get(i + 1).is_some_and(u8::is_ascii_punctuation) => i += 2,
-            _ => i += 1,
-        }
     }
     None
 }

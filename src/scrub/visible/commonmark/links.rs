@@ -1,8 +1,10 @@
 //! Inline links, as far as code depends on them: `[label](destination "title")` is read when its
 //! `]` is met (left to right, so a code span opened inside the label wins), and the destination
 //! and title keep their backticks. Openers are `[` and `![`; a link (not an image) makes every
-//! link opener before it inactive, as links cannot nest; an image's alt text is not code. Reference links need definitions, which this
-//! reading does not collect (see [`super`]).
+//! link opener before it inactive, as links cannot nest; an image's alt text is not code.
+//! Reference links (`[a]` where a definition names `a`) are not links here (see [`super`]).
+
+use super::link_parts::{destination, title};
 
 /// The `[` / `![` openers seen so far in one piece of inline content.
 #[derive(Debug, Default)]
@@ -48,90 +50,37 @@ impl Openers {
 
 /// The end of `(destination "title")` starting at `text[at]`, if it is one, and how far it read.
 fn resource_end(text: &[u8], at: usize) -> (Option<usize>, usize) {
-    let mut i = at;
-    let end = resource(text, &mut i);
-    (end, i - at)
+    match resource(text, at) {
+        Ok(end) => (Some(end), end - at),
+        Err(stop) => (None, stop.saturating_sub(at)),
+    }
 }
 
-/// Each reader moves `i` as it reads and says whether what it read is well formed.
-fn resource(text: &[u8], i: &mut usize) -> Option<usize> {
-    if text.get(*i) != Some(&b'(') {
-        return None;
+fn resource(text: &[u8], at: usize) -> Result<usize, usize> {
+    if text.get(at) != Some(&b'(') {
+        return Err(at);
     }
-    *i += 1;
-    skip_whitespace(text, i);
-    if text.get(*i) != Some(&b')') {
-        destination(text, i)?;
-        let before = *i;
-        skip_whitespace(text, i);
-        if text.get(*i) != Some(&b')') {
-            if *i == before {
-                return None;
+    let mut i = skip_whitespace(text, at + 1);
+    if text.get(i) != Some(&b')') {
+        let dest = destination(text, i)?;
+        i = skip_whitespace(text, dest);
+        if text.get(i) != Some(&b')') {
+            if i == dest {
+                return Err(i);
             }
-            title(text, i)?;
-            skip_whitespace(text, i);
+            i = skip_whitespace(text, title(text, i)?);
         }
     }
-    (text.get(*i) == Some(&b')')).then_some(*i + 1)
-}
-
-fn skip_whitespace(text: &[u8], i: &mut usize) {
-    while *i < text.len() && matches!(text[*i], b' ' | b'\t' | b'\n' | b'\r') {
-        *i += 1;
+    if text.get(i) == Some(&b')') {
+        Ok(i + 1)
+    } else {
+        Err(i)
     }
 }
 
-fn destination(text: &[u8], i: &mut usize) -> Option<()> {
-    if text.get(*i) == Some(&b'<') {
-        *i += 1;
-        while *i < text.len() {
-            match text[*i] {
-                b'>' => {
-                    *i += 1;
-                    return Some(());
-                }
-                b'<' | b'\n' | b'\r' => return None,
-                b'\\' if matches!(text.get(*i + 1), Some(b'<' | b'>' | b'\\')) => *i += 2,
-                _ => *i += 1,
-            }
-        }
-        return None;
+fn skip_whitespace(text: &[u8], mut i: usize) -> usize {
+    while i < text.len() && matches!(text[i], b' ' | b'\t' | b'\n' | b'\r') {
+        i += 1;
     }
-    let start = *i;
-    let mut depth = 0usize;
-    while *i < text.len() {
-        match text[*i] {
-            b'(' if depth == 32 => return None,
-            b'(' => depth += 1,
-            b')' if depth == 0 => break,
-            b')' => depth -= 1,
-            b'\\' if matches!(text.get(*i + 1), Some(b'(' | b')' | b'\\')) => *i += 1,
-            c if c <= b' ' || c == 0x7f => break,
-            _ => {}
-        }
-        *i += 1;
-    }
-    (*i > start && depth == 0).then_some(())
-}
-
-fn title(text: &[u8], i: &mut usize) -> Option<()> {
-    let close = match text.get(*i)? {
-        b'"' => b'"',
-        b'\'' => b'\'',
-        b'(' => b')',
-        _ => return None,
-    };
-    *i += 1;
-    while *i < text.len() {
-        match text[*i] {
-            c if c == close => {
-                *i += 1;
-                return Some(());
-            }
-            b'(' if close == b')' => return None,
-            b'\\' if text.get(*i + 1).is_some_and(u8::is_ascii_punctuation) => *i += 2,
-            _ => *i += 1,
-        }
-    }
-    None
+    i
 }

@@ -19,6 +19,7 @@ mod containers;
 mod cursor;
 mod definitions;
 mod leaves;
+mod link_parts;
 mod links;
 mod spans;
 mod table;
