@@ -235,11 +235,10 @@ impl<'a> Doc<'a> {
             self.row(p.pos, cur.end);
             self.leaf = Leaf::Delimiter;
         } else {
-            let lines = if rest[0] == b'[' {
-                vec![p.pos..cur.end]
-            } else {
-                Vec::new()
-            };
+            let mut lines = Vec::new();
+            if rest[0] == b'[' {
+                lines.push(p.pos..cur.end);
+            }
             self.leaf = Leaf::Paragraph(p.pos..cur.end, lines);
         }
     }

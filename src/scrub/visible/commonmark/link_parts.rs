@@ -38,7 +38,7 @@ pub(super) fn destination(s: &[u8], at: usize) -> Result<usize, usize> {
     }
 }
 
-/// `"…"`, `'…'` or `(…)` (no unescaped `(` inside the last), lines allowed.
+/// `"…"`, `'…'` or `(…)`, lines allowed; like micromark, a `(` inside `(…)` is text.
 pub(super) fn title(s: &[u8], at: usize) -> Result<usize, usize> {
     let close = match s.get(at) {
         Some(b'"') => b'"',
@@ -50,7 +50,6 @@ pub(super) fn title(s: &[u8], at: usize) -> Result<usize, usize> {
     while i < s.len() {
         match s[i] {
             c if c == close => return Ok(i + 1),
-            b'(' if close == b')' => return Err(i),
             b'\\' if s.get(i + 1).is_some_and(u8::is_ascii_punctuation) => i += 2,
             _ => i += 1,
         }
