@@ -18,7 +18,7 @@ use super::table;
 /// one step per open list: without a bound, one line of 100,000 nested items followed by as many
 /// blank lines would take 10^10 steps. Past it, a container marker is text (micromark has no
 /// bound; no reply nests 256 deep).
-const MAX_DEPTH: usize = 256;
+pub(super) const MAX_DEPTH: usize = 256;
 
 /// The leaf block a line may continue.
 #[derive(Debug, Default)]
@@ -111,7 +111,8 @@ impl<'a> Doc<'a> {
         }
         let all = continued == self.stack.len() && !sibling;
         if all && matches!(self.leaf, Leaf::Fence { .. }) {
-            self.fence_line(cur);
+            let last = li + 1 == self.lines.len();
+            self.fence_line(cur, last.then_some(self.lines[li].0));
             return;
         }
         if matches!(self.leaf, Leaf::Delimiter) {
@@ -138,7 +139,8 @@ impl<'a> Doc<'a> {
     }
 
     /// A line inside an open fence, all containers continued.
-    fn fence_line(&mut self, cur: Cursor<'a>) {
+    /// (`last_start`: where the line starts, before its container prefix, if it is the last.)
+    fn fence_line(&mut self, cur: Cursor<'a>, last_start: Option<usize>) {
         let Leaf::Fence { ch, len, span } = &mut self.leaf else {
             return;
         };
@@ -151,7 +153,11 @@ impl<'a> Doc<'a> {
                 return;
             }
         }
-        span.end = cur.end;
+        // A last line with nothing past its container prefix adds only the line ending before it.
+        span.end = match last_start {
+            Some(start) if cur.pos == cur.end && !cur.in_tab() => start,
+            _ => cur.end,
+        };
     }
 
     /// The rest of the line, past its containers: continue the open leaf or start a new one.

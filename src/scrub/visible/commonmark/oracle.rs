@@ -69,8 +69,11 @@ const CASES: &[(&str, &[(&str, bool)])] = &[
     ("> ```\n> a\n- b", &[("```\n> a\n", true)]),
     ("> ```\n> a\nb", &[("```\n> a", true)]),
     ("- ```\n  a\n- b", &[("```\n  a\n", true)]),
-    // An unclosed fence runs to the end of the text.
+    // An unclosed fence runs to the end of the text; a last line that holds only a list's
+    // indentation adds just the line ending before it.
     ("```\na\n", &[("```\na\n", true)]),
+    ("* ~~~ x\n  ", &[("~~~ x\n", true)]),
+    ("* ~~~ x\n  \ny", &[("~~~ x\n  ", true)]),
     // Table cells are split before code spans; an escaped pipe stays in the cell.
     ("| b | c |\n| - | - |\n| `x|y` | z |", &[]),
     (
