@@ -107,3 +107,16 @@ fn the_2026_9_6_code_regions_grow_linearly_on_many_fences() {
         });
     }
 }
+
+/// One line of deeply nested list items, then as many blank lines (every list continues on a
+/// blank line): the nesting bound keeps each blank line cheap.
+#[test]
+fn the_2026_9_6_code_regions_grow_linearly_after_deep_nesting() {
+    crate::response::linearity::assert_grows_linearly(
+        "CommonMark code regions: deep list, then blank lines",
+        &|n| format!("{}{}`a`", "- ".repeat(n / 4), "\n".repeat(n / 2)),
+        &|text| {
+            assert!(super::visible::commonmark::code_regions(text).len() <= 1);
+        },
+    );
+}
