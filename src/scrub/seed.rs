@@ -194,7 +194,8 @@ fn visible_is_blank(text: &str) -> bool {
 
 /// The seed's R1 reading, whatever the model: a closing tag with no opening tag before it ends
 /// reasoning begun at the start of the reply. Kept only where a reader would see it so, when the
-/// tag ends its line: inside a sentence (`模板把没有思考的回合写成 </mm:think> 加回答`) it is text.
+/// tag ends its line or opens the reply (`</mm:think>你好！`, a turn without reasoning): inside a
+/// sentence (`模板把没有思考的回合写成 </mm:think> 加回答`) it is text.
 fn lone_close_ends_line(text: &str) -> bool {
     let r1 = thinking::Extra {
         r1: true,
@@ -203,7 +204,7 @@ fn lone_close_ends_line(text: &str) -> bool {
     match thinking::find_blocks(text, r1).first() {
         Some(t) if t.outer.start == 0 && t.inner.start == 0 => {
             let rest = text[t.outer.end..].trim_start_matches([' ', '\t', '\r']);
-            rest.is_empty() || rest.starts_with('\n')
+            js_trim(&text[t.inner.clone()]).is_empty() || rest.is_empty() || rest.starts_with('\n')
         }
         _ => false,
     }
@@ -400,6 +401,10 @@ mod tests {
         };
         assert_eq!(sanitize("MiniMaxAI/MiniMax-M3", t, steps), t);
         assert_eq!(sanitize("MiniMax-M2.5", t, steps), t);
+        assert_eq!(
+            sanitize("MiniMax-M2.5", "</mm:think>你好！", steps),
+            "你好！"
+        );
         let leak = "用户想知道天气，先查一下。\n</think>\n\n今天晴。";
         assert_eq!(sanitize_thinking_tags(leak), "今天晴。");
     }
