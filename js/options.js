@@ -127,6 +127,8 @@ const POLICY = {
   validateGeminiTurns: boolean,
   validateAnthropicTurns: boolean,
   allowSyntheticToolResults: boolean,
+  // 2026.9.6's provider plugins add it (read in openclawVersion '2026.9.6' mode only)
+  dropReasoningFromHistory: boolean,
 }
 
 const IMAGE_LIMITS = { maxDimensionPx: number, maxBytes: number, maxDecodeBytes: number }
@@ -142,6 +144,7 @@ const OPTIONS = {
     incremental: boolean,
     allowedToolNames: strings,
     policy: object(POLICY),
+    openclawVersion: OPENCLAW_VERSION,
     ...PAIRING,
     ...IMAGE_LIMITS,
   },

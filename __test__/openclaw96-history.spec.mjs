@@ -1,0 +1,229 @@
+// sanitizeSessionHistory in 2026.9.6 mode against the OpenClaw 2026.9.6 oracle, with the
+// 2026.3.23-2 oracle beside it. Every case runs through both releases and through this package
+// in `openclawVersion: '2026.9.6'` mode:
+//   - a case tagged with no difference is one where the two releases agree (checked: an untagged
+//     case the releases disagree on is an unlisted difference and fails), and this package must
+//     give the very same messages;
+//   - a case tagged with differences exercises them (checked: the releases must disagree on it);
+//     when every tag is `done` this package must match 2026.9.6, and while one is `todo` it must
+//     not yet (so a difference finished without updating DIFFERENCES fails too).
+// DIFFERENCES is the list of everything that changed in that function between the two releases,
+// read from both bundles (../shared/reference/openclaw-2026.9.6.md §3–§6 has them rule by rule),
+// each `done` or `todo` by name: nothing is skipped silently.
+//
+// The oracles' answers are memoized by question (benchmark/oracle-memo.mjs): importing
+// 2026.9.6's transcript pass alone costs ~6 s of CPU, so it is asked once per change of cases.
+// Without the references (scripts/install-reference.sh) or Node 24 (scripts/runtimes.sh) the test
+// skips and says what to install.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { createRequire } from 'node:module'
+import { readFileSync } from 'node:fs'
+import { runOpenClaw96, missing } from '../benchmark/openclaw-2026.9.6.mjs'
+import { loadOpenClaw, invoke, installHint } from '../benchmark/openclaw.mjs'
+import { memoized } from '../benchmark/oracle-memo.mjs'
+import { makeTranscript } from './fixtures/transcripts.mjs'
+
+const require = createRequire(import.meta.url)
+const th = require('../index.js')
+
+/** Every difference in sanitizeSessionHistory between 2026.3.23-2 and 2026.9.6, by name. */
+export const DIFFERENCES = {
+  'policy-plugins': ['todo', 'policy from provider plugins with a modelApi fallback (new matrix, new fields)'],
+  'order-ids-after-pairing': ['done', 'tool-call ids rewritten after pairing, not inside the image pass'],
+  'drop-blank-user': ['todo', 'blank user text blocks removed; a user turn left empty is dropped'],
+  'drop-delivery-mirror': ['todo', 'OpenClaw delivery-mirror / gateway-injected assistants dropped'],
+  'drop-stream-error': ['todo', 'stream-error placeholder assistants (error, empty) dropped'],
+  'no-reply': ['todo', 'NO_REPLY assistant text removed; a turn left empty is dropped'],
+  'string-assistant': ['todo', 'string assistant content: blank dropped, else one text block'],
+  'assistant-media-blocks': ['todo', 'image/audio/video/attachment blocks removed from assistant turns'],
+  'length-reasoning-only': ['todo', 'a stopReason "length" turn holding only reasoning is dropped'],
+  'images-ignore-mode': ['todo', 'the image pass strips blank text and msg_ signatures in images-only mode too'],
+  'empty-content-placeholder': ['todo', 'a tool result / user left empty gets "[empty content omitted]"'],
+  'image-missing-data': ['todo', 'an image block without data/mimeType becomes a text note'],
+  'drop-thinking-latest-kept': ['done', 'dropThinkingBlocks keeps the latest assistant, drops redacted_thinking, leaves "[assistant reasoning omitted]"'],
+  'invalid-thinking-signatures': ['todo', 'unsigned thinking stripped for signed-thinking providers (latest turn exempt)'],
+  'compaction-stale-signatures': ['todo', 'thinking signatures older than the latest compaction removed'],
+  'drop-reasoning-from-history': ['done', 'OpenAI-compatible chat drops reasoning except the current tool turn'],
+  'tool-name-dots-colons': ['todo', 'tool names with . and : pass the name check'],
+  'completed-call-removed-tool': ['todo', 'a completed call to a tool no longer allowed is kept'],
+  'null-entries': ['todo', 'null entries removed'],
+  'pairing-frames': ['todo', 'pairing frames end at the next assistant with tool calls'],
+  'pairing-per-occurrence': ['todo', 'a reused id is paired per occurrence'],
+  'pairing-errored-dropped': ['todo', 'an errored/aborted tool turn is removed with its results'],
+  'pairing-result-aliases': ['todo', 'result ids trimmed and read from every alias field'],
+  'kimi-native-ids': ['todo', "Kimi's functions.NAME:IDX ids kept in strict mode"],
+  'anthropic-native-ids': ['todo', 'toolu_ ids kept when the policy says so'],
+  'thinking-turn-provider-owned': ['todo', 'a turn with signed thinking keeps its tool calls and ids verbatim (provider-owned replay)'],
+  'responses-reasoning-kept': ['done', 'OpenAI Responses: reasoning without a following block is kept (downgradeOpenAIReasoningBlocks is gone)'],
+  'responses-pairing': ['todo', 'OpenAI Responses: its own pairing step; a synthetic result reads "aborted"'],
+  'responses-id-normalisation': ['todo', 'OpenAI Responses: call_/fc_ ids over 64 characters or with odd characters shortened with a hash'],
+  'inter-session-marker': ['todo', 'inter-session marker text: isUser=false and an explanation line'],
+}
+
+const USAGE = { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }
+const ZERO = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }
+
+// Policies given explicitly, so a pipeline case does not depend on policy resolution (a
+// difference of its own, `policy-plugins`, checked on the triples below).
+const BASE = { repairToolUseResultPairing: true, preserveSignatures: false, sanitizeThinkingSignatures: false, dropThinkingBlocks: false, applyGoogleTurnOrdering: false, validateGeminiTurns: false, validateAnthropicTurns: false, allowSyntheticToolResults: false }
+const P = {
+  anthropic: { provider: 'anthropic', modelApi: 'anthropic-messages', modelId: 'claude-sonnet-4-5', policy: { ...BASE, sanitizeMode: 'full', sanitizeToolCallIds: true, toolCallIdMode: 'strict', preserveSignatures: true, validateAnthropicTurns: true, allowSyntheticToolResults: true } },
+  chat: { provider: 'ollama', modelApi: 'openai-completions', modelId: 'qwen3:8b', policy: { ...BASE, sanitizeMode: 'images-only', sanitizeToolCallIds: true, toolCallIdMode: 'strict', dropReasoningFromHistory: true } },
+  google: { provider: 'google', modelApi: 'google-generative-ai', modelId: 'gemini-2.5-pro', policy: { ...BASE, sanitizeMode: 'full', sanitizeToolCallIds: true, toolCallIdMode: 'strict', sanitizeThoughtSignatures: { allowBase64Only: true, includeCamelCase: true }, applyGoogleTurnOrdering: true, validateGeminiTurns: true, allowSyntheticToolResults: true } },
+  responses: { provider: 'openai', modelApi: 'openai-responses', modelId: 'gpt-5', policy: { ...BASE, sanitizeMode: 'images-only', sanitizeToolCallIds: false } },
+}
+const withPolicy = (name, extra) => ({ ...P[name], policy: { ...P[name].policy, ...extra } })
+
+const user = (text, timestamp, extra = {}) => ({ role: 'user', content: text, timestamp, ...extra })
+const said = (content, timestamp, extra = {}) => ({ role: 'assistant', content, stopReason: 'stop', usage: USAGE, timestamp, ...extra })
+const call = (id, name = 'read', args = { path: 'a.md' }) => ({ type: 'toolCall', id, name, arguments: args })
+const calls = (list, timestamp, extra = {}) => ({ role: 'assistant', content: list, stopReason: 'toolUse', usage: USAGE, timestamp, ...extra })
+const result = (id, text, timestamp, extra = {}) => ({ role: 'toolResult', toolCallId: id, toolName: 'read', content: [{ type: 'text', text }], isError: false, timestamp, ...extra })
+const text = (t) => ({ type: 'text', text: t })
+const thinking = (t, sig) => ({ type: 'thinking', thinking: t, ...(sig === undefined ? {} : { thinkingSignature: sig }) })
+
+/** Hand-written cases, one or more per difference: [name, params key or params, messages, differences]. */
+const HAND = [
+  ['plain chat, Chinese', 'anthropic', [user('你好', 1), said([text('你好！有什么可以帮你？')], 2), user('北京天气', 3)], []],
+  ['a clean tool round', 'chat', [user('读 a.md', 1), calls([call('call1')], 2), result('call1', '内容', 3), said([text('读完了')], 4)], []],
+  ['blank user text block', 'anthropic', [user([text('  '), text('问题')], 1), said([text('答')], 2)], ['drop-blank-user']],
+  ['user turn of blank text only', 'chat', [user('q', 1), said([text('a')], 2), user([text(' ')], 3), user('next', 4)], ['drop-blank-user']],
+  ['delivery mirror assistant', 'chat', [user('q', 1), said([text('a')], 2), said([text('a')], 3, { provider: 'openclaw', model: 'delivery-mirror', usage: ZERO }), user('n', 4)], ['drop-delivery-mirror']],
+  ['stream error placeholder', 'chat', [user('q', 1), said([], 2, { stopReason: 'error', errorMessage: 'socket hang up' }), user('again', 3)], ['drop-stream-error']],
+  ['NO_REPLY turn', 'chat', [user('q', 1), said([text('NO_REPLY')], 2), user('n', 3)], ['no-reply']],
+  ['NO_REPLY string content', 'chat', [user('q', 1), said('NO_REPLY', 2), user('n', 3)], ['no-reply', 'string-assistant']],
+  ['blank string assistant', 'chat', [user('q', 1), said('   ', 2), user('n', 3)], ['string-assistant']],
+  ['assistant image block', 'chat', [user('画一只猫', 1), said([text('好的'), { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }], 2)], ['assistant-media-blocks']],
+  ['length-cut reasoning only', 'chat', [user('q', 1), said([thinking('想了很久')], 2, { stopReason: 'length' }), user('n', 3)], ['length-reasoning-only']],
+  ['images-only mode, blank text', 'chat', [user('q', 1), said([text(''), text('答')], 2)], ['images-ignore-mode']],
+  ['empty tool result content', 'anthropic', [user('q', 1), calls([call('call1')], 2), { role: 'toolResult', toolCallId: 'call1', toolName: 'read', content: [], isError: false, timestamp: 3 }, said([text('ok')], 4)], ['empty-content-placeholder']],
+  ['image block without mimeType', 'chat', [user([text('看图'), { type: 'image', data: 'iVBORw0KGgo=' }], 1)], ['image-missing-data']],
+  ['dropThinkingBlocks, two turns', withPolicy('anthropic', { dropThinkingBlocks: true }), [user('q', 1), said([thinking('a', 'sig1'), text('x')], 2), user('n', 3), said([thinking('b', 'sig2'), text('y')], 4)], ['drop-thinking-latest-kept']],
+  ['dropThinkingBlocks, thinking-only turn', withPolicy('anthropic', { dropThinkingBlocks: true }), [user('q', 1), said([thinking('a', 'sig1')], 2), user('n', 3), said([text('y')], 4)], ['drop-thinking-latest-kept']],
+  ['unsigned thinking, Anthropic', 'anthropic', [user('q', 1), said([thinking('未签名'), text('x')], 2), user('n', 3), said([text('y')], 4)], ['invalid-thinking-signatures']],
+  ['signatures before a compaction', 'anthropic', [user('q', 1), said([thinking('a', 'sig1'), text('x')], 2), { role: 'compactionSummary', summary: 'earlier', tokensBefore: 100, timestamp: 3 }, user('n', 4), said([text('y')], 5)], ['compaction-stale-signatures']],
+  ['reasoning in chat history', 'chat', [user('q', 1), said([thinking('推理'), text('x')], 2), user('n', 3), said([text('y')], 4)], ['drop-reasoning-from-history']],
+  ['tool name with dots and colons', 'chat', [user('q', 1), calls([call('call1', 'mcp.fs:read')], 2), result('call1', 'r', 3), said([text('ok')], 4)], ['tool-name-dots-colons']],
+  ['completed call to a removed tool', { ...P.chat, allowedToolNames: ['write'] }, [user('q', 1), calls([call('call1')], 2), result('call1', 'r', 3), said([text('ok')], 4)], ['completed-call-removed-tool']],
+  ['null entry', 'chat', [user('q', 1), null, said([text('a')], 2)], ['null-entries']],
+  ['result after a text-only assistant', 'chat', [user('q', 1), calls([call('call1')], 2), said([text('等一下')], 3), result('call1', 'r', 4), user('n', 5)], ['pairing-frames']],
+  ['same id reused in a later turn', 'responses', [user('q', 1), calls([call('call1')], 2), result('call1', 'one', 3), user('again', 4), calls([call('call1')], 5), result('call1', 'two', 6)], ['pairing-per-occurrence']],
+  ['errored tool turn and its result', 'chat', [user('q', 1), calls([call('call1')], 2, { stopReason: 'error' }), result('call1', 'r', 3), user('n', 4)], ['pairing-errored-dropped']],
+  ['result id with whitespace', 'chat', [user('q', 1), calls([call('call1')], 2), result(' call1 ', 'r', 3), user('n', 4)], ['pairing-result-aliases']],
+  ['Kimi native id', 'chat', [user('q', 1), calls([call('functions.read:0')], 2), result('functions.read:0', 'r', 3), said([text('ok')], 4)], ['kimi-native-ids']],
+  ['toolu id, native ids kept', withPolicy('anthropic', { preserveNativeAnthropicToolUseIds: true }), [user('q', 1), calls([call('toolu_01AbC')], 2), result('toolu_01AbC', 'r', 3), said([text('ok')], 4)], ['anthropic-native-ids']],
+  ['Responses reasoning without a following block', 'responses', [user('q', 1), said([thinking('', JSON.stringify({ id: 'rs_1', type: 'reasoning' }))], 2), user('n', 3)], ['responses-reasoning-kept']],
+  ['Responses call without a result', 'responses', [user('q', 1), calls([call('call_1')], 2), user('n', 3)], ['responses-pairing']],
+  ['Responses overlong call id', 'responses', [user('q', 1), calls([call(`call_${'x'.repeat(70)}`)], 2), result(`call_${'x'.repeat(70)}`, 'r', 3), said([text('ok')], 4)], ['responses-id-normalisation']],
+  ['signed thinking turn keeps its call ids', 'anthropic', [user('q', 1), calls([thinking('想', 'c2ln'), call('call_1|fc_1')], 2), result('call_1|fc_1', 'r', 3), user('n', 4), said([text('ok')], 5)], ['thinking-turn-provider-owned']],
+  ['inter-session user turn', 'chat', [user([text('来自另一个会话')], 1, { provenance: { kind: 'inter_session', sourceSessionKey: 'agent:main:x', sourceChannel: 'discord', sourceTool: 'sessions_send' } }), said([text('收到')], 2)], ['inter-session-marker']],
+]
+
+const jsonl = (file) => readFileSync(new URL(`./fixtures/cli/${file}`, import.meta.url), 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l)).filter((e) => e.type === 'message').map((e) => e.message)
+const json = (file) => JSON.parse(readFileSync(new URL(`./fixtures/cli/${file}`, import.meta.url), 'utf8'))
+
+/** Larger inputs, through each policy: [name, messages, {policy key: differences}]. */
+const LARGE = [
+  ['generated, 120 messages', makeTranscript(120), { anthropic: ['thinking-turn-provider-owned'], chat: ['drop-reasoning-from-history'] }],
+  ['fixture session.jsonl', jsonl('session.jsonl'), { chat: ['drop-reasoning-from-history'] }],
+  ['fixture compacted.jsonl', jsonl('compacted.jsonl'), { responses: ['responses-pairing'] }],
+  ['fixture messages.json', json('messages.json'), { responses: ['responses-pairing'] }],
+  ['fixture history-mixed.json', json('history-mixed.json'), {}],
+]
+
+function cases() {
+  const out = HAND.map(([name, params, messages, diffs]) => ({ name, params: typeof params === 'string' ? P[params] : params, messages, diffs }))
+  for (const [name, messages, tags] of LARGE) {
+    for (const key of Object.keys(P)) out.push({ name: `${name} / ${key}`, params: P[key], messages, diffs: tags[key] ?? [] })
+  }
+  return out
+}
+
+// OpenClaw's synthetic tool-result text, asked for here too (this package's default is its own).
+const SYNTHETIC = '[openclaw] missing tool result in session history; inserted synthetic error result for transcript repair.'
+// The Google bootstrap turn and synthetic tool results are stamped with the clock in OpenClaw,
+// with a neighbour's timestamp here (the documented difference the 2026.3.23 parity spec also
+// allows for).
+const stamped = (m) => m && (m.content === '(session bootstrap)' || (m.role === 'toolResult' && [SYNTHETIC, 'aborted'].includes(m.content?.[0]?.text)))
+const clockless = (messages) => (Array.isArray(messages) ? messages.map((m) => (stamped(m) ? { ...m, timestamp: 0 } : m)) : messages)
+
+/** Where two message lists first differ, for a failure message. */
+function firstDifference(ours, theirs) {
+  if (!Array.isArray(ours) || !Array.isArray(theirs)) return `ours ${JSON.stringify(ours)}`
+  const n = Math.max(ours.length, theirs.length)
+  for (let i = 0; i < n; i++) {
+    const [a, b] = [JSON.stringify(ours[i]), JSON.stringify(theirs[i])]
+    if (a !== b) return `[${i}] of ${ours.length}/${theirs.length}\n  ours:   ${a}\n  theirs: ${b}`
+  }
+  return 'equal'
+}
+
+async function oracle323(calls) {
+  const ref = await loadOpenClaw()
+  return ref === null ? null : invoke(ref.fns, calls, ref.version)
+}
+
+/** Differences no case here can show, and why. */
+const WITHOUT_CASE = {
+  'policy-plugins': 'the cases pass their policy; resolution is compared on its own below',
+  'order-ids-after-pairing': 'reproduced, but on every input tried the id rewrite and the 2026.3.23 pairing commute, so the order alone changes nothing',
+}
+
+test('every listed difference is named once and has a case', () => {
+  const tagged = new Set(HAND.flatMap(([, , , d]) => d))
+  for (const name of tagged) assert.ok(DIFFERENCES[name], `a case names an unknown difference ${name}`)
+  const untested = Object.keys(DIFFERENCES).filter((d) => !(d in WITHOUT_CASE) && !tagged.has(d))
+  assert.deepEqual(untested, [], 'every difference has a hand-written case')
+})
+
+test('sanitizeSessionHistory in 2026.9.6 mode against openclaw 2026.9.6 and 2026.3.23-2', async (t) => {
+  const why = missing() ?? (loadOpenClaw === null ? 'no loader' : null)
+  if (why !== null) {
+    t.skip(why)
+    return
+  }
+  const all = cases()
+  const calls = all.map((c) => ['sanitizeSessionHistory', { ...c.params, messages: c.messages, sessionEntries: [] }])
+  const new96 = await memoized('2026.9.6', calls, runOpenClaw96)
+  const old323 = await memoized('2026.3.23-2', calls, oracle323)
+  if (old323 === null) {
+    t.skip(installHint())
+    return
+  }
+  const tally = { equal: 0, todoDiffers: 0 }
+  const perDiff = {}
+  const failures = []
+  for (let i = 0; i < all.length; i++) {
+    const c = all[i]
+    const theirs = new96[i]
+    const old = old323[i]
+    assert.equal(theirs.error, undefined, `${c.name}: openclaw 2026.9.6 threw ${theirs.error}`)
+    let ours
+    try {
+      ours = th.sanitizeSessionHistory({ ...c.params, messages: c.messages, syntheticToolResultText: SYNTHETIC, openclawVersion: '2026.9.6' })
+    } catch (err) {
+      ours = { error: String(err.message) }
+    }
+    const releasesAgree = old.error === undefined && JSON.stringify(clockless(old.value)) === JSON.stringify(clockless(theirs.value))
+    const same = JSON.stringify(clockless(ours)) === JSON.stringify(clockless(theirs.value))
+    const todo = c.diffs.filter((d) => DIFFERENCES[d][0] !== 'done')
+    if (c.diffs.length === 0 && !releasesAgree) failures.push(`${c.name}: the releases disagree, but the case names no difference: 2026.3.23 ${firstDifference(clockless(old.value), clockless(theirs.value)).replace('ours:  ', 'old:   ')}`)
+    if (c.diffs.length > 0 && releasesAgree) failures.push(`${c.name}: the releases agree, so it does not exercise ${c.diffs.join(', ')}`)
+    if (todo.length === 0 && !same) failures.push(`${c.name}: differs from 2026.9.6 at ${firstDifference(clockless(ours), clockless(theirs.value))}`)
+    if (todo.length > 0 && same) failures.push(`${c.name}: now matches 2026.9.6: mark ${todo.join(', ')} done`)
+    if (same) tally.equal++
+    else tally.todoDiffers++
+    for (const d of c.diffs) {
+      perDiff[d] ??= { cases: 0, equal: 0 }
+      perDiff[d].cases++
+      if (same) perDiff[d].equal++
+    }
+  }
+  const done = Object.entries(DIFFERENCES).filter(([, [s]]) => s === 'done').map(([n]) => n)
+  const todo = Object.entries(DIFFERENCES).filter(([, [s]]) => s !== 'done').map(([n]) => n)
+  t.diagnostic(`${all.length} cases: ${tally.equal} equal to 2026.9.6, ${tally.todoDiffers} differ on a todo difference`)
+  t.diagnostic(`done (${done.length}): ${done.join(', ') || '-'}`)
+  t.diagnostic(`todo (${todo.length}): ${todo.join(', ')}`)
+  assert.deepEqual(failures, [])
+})
