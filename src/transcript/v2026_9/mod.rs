@@ -14,6 +14,7 @@
 
 pub mod drop_reasoning;
 pub mod drop_thinking;
+pub mod images;
 
 use super::context::{block_path, Ctx};
 use super::model::{Block, Msg};
@@ -97,9 +98,7 @@ pub fn sanitize_session_history(
 
     rules::inter_session::annotate_inter_session_user_turns(msgs, ctx);
     rules::canonicalize::canonicalize_assistant_content(msgs, ctx);
-    let mut images = image_pass_options(&policy, p.limits);
-    images.sanitize_tool_call_ids = false;
-    rules::images::sanitize_session_messages_images(msgs, ctx, &images);
+    images::sanitize_session_messages_images(msgs, ctx, &image_pass_options(&policy, p.limits));
     if p.policy_2026_9.drop_reasoning_from_history {
         drop_reasoning::drop_reasoning_from_history(msgs, ctx);
     }
