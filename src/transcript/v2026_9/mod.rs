@@ -15,6 +15,7 @@
 pub mod drop_reasoning;
 pub mod drop_thinking;
 pub mod images;
+pub mod replay_content;
 
 use super::context::{block_path, Ctx};
 use super::model::{Block, Msg};
@@ -23,6 +24,7 @@ use super::pipeline::{
     GOOGLE_BOOTSTRAP_MARKER,
 };
 use super::rules;
+use crate::openclaw::OpenClawVersion;
 use serde_json::{json, Value};
 
 /// The Responses APIs of 2026.9.6 (`openai-codex-responses` became `openai-chatgpt-responses`,
@@ -98,6 +100,7 @@ pub fn sanitize_session_history(
 
     rules::inter_session::annotate_inter_session_user_turns(msgs, ctx);
     rules::canonicalize::canonicalize_assistant_content(msgs, ctx);
+    replay_content::normalize_assistant_replay_content(msgs, ctx);
     images::sanitize_session_messages_images(msgs, ctx, &image_pass_options(&policy, p.limits));
     if p.policy_2026_9.drop_reasoning_from_history {
         drop_reasoning::drop_reasoning_from_history(msgs, ctx);
@@ -105,7 +108,12 @@ pub fn sanitize_session_history(
     if policy.drop_thinking_blocks {
         drop_thinking::drop_thinking_blocks(msgs, ctx);
     }
-    rules::tool_call_inputs::repair_tool_call_inputs(msgs, ctx, p.allowed_tool_names.as_deref());
+    rules::tool_call_inputs::repair_tool_call_inputs_as(
+        msgs,
+        ctx,
+        p.allowed_tool_names.as_deref(),
+        OpenClawVersion::V2026_9_6,
+    );
     if policy.repair_tool_use_result_pairing {
         rules::pairing::repair_tool_use_result_pairing(msgs, ctx, &p.pairing);
     }
