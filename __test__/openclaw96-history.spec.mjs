@@ -228,3 +228,36 @@ test('sanitizeSessionHistory in 2026.9.6 mode against openclaw 2026.9.6 and 2026
   t.diagnostic(`todo (${todo.length}): ${todo.join(', ')}`)
   assert.deepEqual(failures, [])
 })
+
+// Provider/API/model triples from the policy matrix of ../shared/reference/openclaw-2026.9.6.md §4.
+const TRIPLES = [
+  ['anthropic', 'anthropic-messages', 'claude-opus-4-6'], ['anthropic', 'anthropic-messages', 'claude-sonnet-4-5'], ['anthropic', 'anthropic-messages', 'claude-opus-5-5'],
+  ['anthropic', 'anthropic-messages', 'claude-haiku-4-5'], ['amazon-bedrock', 'bedrock-converse-stream', 'anthropic.claude-opus-4-6-v1:0'], ['anthropic-vertex', 'anthropic-messages', 'claude-sonnet-4-5'],
+  ['openai', 'openai-responses', 'gpt-5'], ['openai', 'openai-completions', 'gpt-4o'], ['google', 'google-generative-ai', 'gemini-2.5-pro'], ['google-vertex', 'google-vertex', 'gemini-2.5-pro'],
+  ['openrouter', 'openai-completions', 'google/gemini-2.5-pro'], ['openrouter', 'openai-completions', 'anthropic/claude-sonnet-4.5'], ['openrouter', 'openai-completions', 'mistralai/mistral-large'],
+  ['mistral', 'openai-completions', 'mistral-large-latest'], ['ollama', 'openai-completions', 'qwen3:8b'], ['ollama', 'ollama', 'qwen3:8b'], ['vllm', 'openai-completions', 'Qwen/Qwen3-8B'],
+  ['deepseek', 'openai-completions', 'deepseek-chat'], ['zai', 'openai-completions', 'glm-4.6'], ['moonshot', 'openai-completions', 'kimi-k2.5'], ['minimax', 'anthropic-messages', 'MiniMax-M2'],
+  ['kimi-coding', 'anthropic-messages', 'kimi-for-coding'], ['xai', 'openai-responses', 'grok-4'], ['github-copilot', 'anthropic-messages', 'claude-sonnet-4.5'], ['github-copilot', 'openai-responses', 'gpt-5'],
+  ['opencode-go', 'openai-completions', 'gemini-3-pro'], ['my-proxy', 'anthropic-messages', 'claude-sonnet-4-5'], ['my-proxy', 'openai-responses', 'claude-sonnet-4-5'], [undefined, 'openai-responses', 'gpt-5'],
+]
+// The fields both releases' policies have.
+const SHARED_FIELDS = ['sanitizeMode', 'sanitizeToolCallIds', 'toolCallIdMode', 'repairToolUseResultPairing', 'preserveSignatures', 'dropThinkingBlocks', 'applyGoogleTurnOrdering', 'validateGeminiTurns', 'validateAnthropicTurns', 'allowSyntheticToolResults']
+const shared = (p) => Object.fromEntries(SHARED_FIELDS.map((k) => [k, p[k] ?? null]))
+
+test('policy resolution: 2026.9.6 (provider plugins) is not reproduced yet, and this says by how much', async (t) => {
+  if (missing() !== null) {
+    t.skip(missing())
+    return
+  }
+  const calls = TRIPLES.map(([provider, modelApi, modelId]) => ['resolveTranscriptPolicy', { provider, modelApi, modelId }])
+  const theirs = await memoized('2026.9.6', calls, runOpenClaw96)
+  let differ = 0
+  for (let i = 0; i < TRIPLES.length; i++) {
+    const [provider, modelApi, modelId] = TRIPLES[i]
+    assert.equal(theirs[i].error, undefined, `${TRIPLES[i]}: ${theirs[i].error}`)
+    const ours = th.resolveTranscriptPolicy({ provider, modelApi, modelId })
+    if (JSON.stringify(shared(ours)) !== JSON.stringify(shared(theirs[i].value))) differ++
+  }
+  t.diagnostic(`${differ} of ${TRIPLES.length} triples resolve differently in 2026.9.6 (fields both releases have)`)
+  assert.equal(DIFFERENCES['policy-plugins'][0] === 'done', differ === 0, 'policy-plugins is done exactly when every triple resolves as in 2026.9.6')
+})
