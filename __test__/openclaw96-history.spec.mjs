@@ -60,7 +60,7 @@ export const DIFFERENCES = {
   'responses-id-normalisation': ['todo', 'OpenAI Responses: call_/fc_ ids over 64 characters or with odd characters shortened with a hash'],
   'inter-session-marker': ['todo', 'inter-session marker text: isUser=false and an explanation line'],
   'partial-json': ['todo', 'a tool call still carrying partialJson is dropped'],
-  'sessions-spawn-not-redacted': ['todo', 'sessions_spawn attachment content is no longer redacted here'],
+  'sessions-spawn-not-redacted': ['done', 'sessions_spawn attachment content is no longer redacted here'],
   'legacy-result-without-id': ['todo', 'a result without an id adopts the only call id'],
   'duplicate-results-same-turn': ['todo', 'a second result for the same call in one turn is dropped'],
   'result-alias-fields': ['todo', 'one primary result id written to every alias field (call_id, tool_call_id, …)'],

@@ -4,7 +4,8 @@
 //! garbage name, and every provider rejects the whole request for it. Such calls are dropped, as
 //! are calls to tools outside the caller's allowlist; an assistant turn left empty by the drop is
 //! removed. Kept calls get their name trimmed, and `sessions_spawn` attachments have their inline
-//! `content` redacted, so large or sensitive payloads are not replayed.
+//! `content` redacted, so large or sensitive payloads are not replayed. OpenClaw 2026.9.6 also
+//! accepts `.` and `:` in names (MCP tools) and no longer redacts here ([`Release`]).
 
 use crate::transcript::context::{block_origin_path, msg_path, Ctx};
 use crate::transcript::model::{Block, BlockOrigin, Kind, Msg};
@@ -40,6 +41,29 @@ pub struct InputRepairReport {
 }
 
 /// Why a call must be dropped, if it must.
+/// What differs between the OpenClaw releases, as data.
+struct Release {
+    /// The tool-name syntax.
+    names: &'static Regex,
+    /// Whether `sessions_spawn` attachment content is redacted (2026.3.23 only).
+    redact_spawn_attachments: bool,
+}
+
+impl Release {
+    fn of(version: OpenClawVersion) -> Release {
+        match version {
+            OpenClawVersion::V2026_3_23 => Release {
+                names: &NAME_RE,
+                redact_spawn_attachments: true,
+            },
+            OpenClawVersion::V2026_9_6 => Release {
+                names: &NAME_RE_2026_9,
+                redact_spawn_attachments: false,
+            },
+        }
+    }
+}
+
 fn defect(b: &Block, allow: Option<&HashSet<String>>, names: &Regex) -> Option<&'static str> {
     if !b.input.is_present() && !b.arguments.is_present() {
         return Some("has neither input nor arguments");
@@ -98,18 +122,18 @@ enum Action {
     },
 }
 
-fn action(b: &Block, allow: Option<&HashSet<String>>, names: &Regex, ctx: &Ctx) -> Action {
+fn action(b: &Block, allow: Option<&HashSet<String>>, release: &Release, ctx: &Ctx) -> Action {
     if !b.is_tool_call() {
         return Action::Keep;
     }
-    if let Some(why) = defect(b, allow, names) {
+    if let Some(why) = defect(b, allow, release.names) {
         return Action::Drop(why);
     }
     let raw = b.name.as_str().unwrap_or("");
     let trimmed = raw.trim();
     let name = (trimmed != raw).then(|| trimmed.to_string());
     let mut fields = Vec::new();
-    if trimmed.eq_ignore_ascii_case("sessions_spawn") {
+    if release.redact_spawn_attachments && trimmed.eq_ignore_ascii_case("sessions_spawn") {
         for (field, v) in [("arguments", &b.arguments), ("input", &b.input)] {
             if *v != Kind::Object {
                 continue;
@@ -135,17 +159,15 @@ pub fn repair_tool_call_inputs(
     repair_tool_call_inputs_as(msgs, ctx, allowed_tool_names, OpenClawVersion::V2026_3_23)
 }
 
-/// [`repair_tool_call_inputs`] with the name syntax of OpenClaw `version`.
+/// [`repair_tool_call_inputs`] as OpenClaw `version` does it: 2026.9.6 accepts `.` and `:` in
+/// names and no longer redacts `sessions_spawn` attachments.
 pub fn repair_tool_call_inputs_as(
     msgs: &mut Vec<Msg>,
     ctx: &mut Ctx,
     allowed_tool_names: Option<&[String]>,
     version: OpenClawVersion,
 ) -> InputRepairReport {
-    let names: &Regex = match version {
-        OpenClawVersion::V2026_3_23 => &NAME_RE,
-        OpenClawVersion::V2026_9_6 => &NAME_RE_2026_9,
-    };
+    let release = Release::of(version);
     let allow = normalize_allowlist(allowed_tool_names);
     let mut report = InputRepairReport::default();
     let mut remove: Vec<usize> = Vec::new();
@@ -156,7 +178,7 @@ pub fn repair_tool_call_inputs_as(
         let Some(blocks) = m.blocks() else { continue };
         let actions: Vec<Action> = blocks
             .iter()
-            .map(|b| action(b, allow.as_ref(), names, ctx))
+            .map(|b| action(b, allow.as_ref(), &release, ctx))
             .collect();
         if actions.iter().all(|a| matches!(a, Action::Keep)) {
             continue;
@@ -322,6 +344,18 @@ mod tests {
         let input =
             json!([{"role": "user", "content": [{"type": "toolCall", "id": "", "name": ""}]}]);
         assert!(repair(&input, None).1);
+    }
+
+    #[test]
+    fn sessions_spawn_attachments_stay_in_2026_9_6() {
+        let input = json!([call(
+            json!({"type": "toolCall", "id": "a", "name": "sessions_spawn", "arguments": {"attachments": [{"content": "机密"}]}})
+        )]);
+        let (_, identity) = run(&input, |m, c| {
+            repair_tool_call_inputs_as(m, c, None, OpenClawVersion::V2026_9_6);
+        });
+        assert!(identity);
+        assert!(!repair(&input, None).1, "2026.3.23 redacts");
     }
 
     #[test]
