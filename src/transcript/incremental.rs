@@ -288,7 +288,9 @@ pub fn sanitize_tracked(
     prior: Option<Prefix>,
 ) -> Result<(HistoryOutput, Option<Prefix>), Fallback> {
     if crate::openclaw::resolve(p.version) != crate::openclaw::OpenClawVersion::V2026_3_23 {
-        return Err(Fallback("the OpenClaw 2026.9.6 pass has no incremental form"));
+        return Err(Fallback(
+            "the OpenClaw 2026.9.6 pass has no incremental form",
+        ));
     }
     let input_len = msgs.len();
     let mut track = Tracker::new(prior);

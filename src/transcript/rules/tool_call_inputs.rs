@@ -7,9 +7,9 @@
 //! `content` redacted, so large or sensitive payloads are not replayed. OpenClaw 2026.9.6 also
 //! accepts `.` and `:` in names (MCP tools) and no longer redacts here ([`Release`]).
 
+use crate::openclaw::OpenClawVersion;
 use crate::transcript::context::{block_origin_path, msg_path, Ctx};
 use crate::transcript::model::{Block, BlockOrigin, Kind, Msg};
-use crate::openclaw::OpenClawVersion;
 use regex::Regex;
 use serde_json::Value;
 use std::collections::HashSet;

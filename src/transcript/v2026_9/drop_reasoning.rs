@@ -17,8 +17,9 @@ use crate::transcript::model::Msg;
 /// A tool-call block as 2026.9.6's thinking rules count them.
 fn is_call(m: &Msg) -> bool {
     m.blocks().is_some_and(|bs| {
-        bs.iter()
-            .any(|b| b.is_object && matches!(b.ty(), Some("toolCall" | "tool_use" | "function_call")))
+        bs.iter().any(|b| {
+            b.is_object && matches!(b.ty(), Some("toolCall" | "tool_use" | "function_call"))
+        })
     })
 }
 
@@ -112,9 +113,11 @@ mod tests {
     #[test]
     fn nothing_to_drop_is_the_same_transcript() {
         let input = json!([{"role": "user", "content": "q"}, {"role": "assistant", "content": [{"type": "text", "text": "a"}]}]);
-        assert!(run(&input, |m, c| {
-            drop_reasoning_from_history(m, c);
-        })
-        .1);
+        assert!(
+            run(&input, |m, c| {
+                drop_reasoning_from_history(m, c);
+            })
+            .1
+        );
     }
 }

@@ -15,6 +15,7 @@
 pub mod drop_reasoning;
 pub mod drop_thinking;
 pub mod images;
+pub mod inter_session;
 pub mod replay_content;
 
 use super::context::{block_path, Ctx};
@@ -75,7 +76,9 @@ pub fn omit_reasoning(m: &mut Msg, ctx: &mut Ctx, rule: &'static str) -> bool {
         return false;
     }
     for b in blocks.iter().filter(|b| is_reasoning(b)) {
-        ctx.change(rule, block_path(m, b), || "dropped a reasoning block".into());
+        ctx.change(rule, block_path(m, b), || {
+            "dropped a reasoning block".into()
+        });
     }
     if let Some(bs) = m.blocks_mut() {
         bs.retain(|b| !is_reasoning(b));
@@ -98,7 +101,7 @@ pub fn sanitize_session_history(
     let mut out = HistoryOutput::default();
     let sid = p.session_id.as_deref().unwrap_or("undefined");
 
-    rules::inter_session::annotate_inter_session_user_turns(msgs, ctx);
+    inter_session::annotate_inter_session_user_turns(msgs, ctx);
     rules::canonicalize::canonicalize_assistant_content(msgs, ctx);
     replay_content::normalize_assistant_replay_content(msgs, ctx);
     images::sanitize_session_messages_images(msgs, ctx, &image_pass_options(&policy, p.limits));
