@@ -16,6 +16,7 @@ pub mod drop_reasoning;
 pub mod drop_thinking;
 pub mod images;
 pub mod inter_session;
+pub mod non_objects;
 pub mod replay_content;
 
 use super::context::{block_path, Ctx};
@@ -111,6 +112,7 @@ pub fn sanitize_session_history(
     if policy.drop_thinking_blocks {
         drop_thinking::drop_thinking_blocks(msgs, ctx);
     }
+    non_objects::drop_non_objects(msgs, ctx);
     rules::tool_call_inputs::repair_tool_call_inputs_as(
         msgs,
         ctx,
