@@ -5,6 +5,7 @@
 //! their results are renamed together by an occurrence-aware allocator, so repeated raw ids get
 //! distinct new ids and each result follows the call it answered. Valid, unique ids stay as they are.
 
+use crate::openclaw::OpenClawVersion;
 use crate::transcript::context::{block_origin_path, msg_path, Ctx};
 use crate::transcript::model::{Msg, Val};
 use crate::transcript::policy::ToolCallIdMode;
@@ -12,7 +13,25 @@ use crate::transcript::tool_call_id::IdAllocator;
 
 pub fn sanitize_tool_call_ids(msgs: &mut [Msg], ctx: &mut Ctx, mode: ToolCallIdMode) -> bool {
     // About one call per two messages in agent transcripts; the allocator grows if there are more.
-    let mut alloc = IdAllocator::with_capacity(mode, msgs.len() / 2);
+    rewrite(msgs, ctx, IdAllocator::with_capacity(mode, msgs.len() / 2))
+}
+
+/// [`sanitize_tool_call_ids`] as OpenClaw `version` does it: 2026.9.6 keeps Kimi's native
+/// `functions.NAME:IDX` ids in strict mode.
+pub fn sanitize_tool_call_ids_as(
+    msgs: &mut [Msg],
+    ctx: &mut Ctx,
+    mode: ToolCallIdMode,
+    version: OpenClawVersion,
+) -> bool {
+    let alloc = IdAllocator::with_capacity(mode, msgs.len() / 2);
+    match version {
+        OpenClawVersion::V2026_3_23 => rewrite(msgs, ctx, alloc),
+        OpenClawVersion::V2026_9_6 => rewrite(msgs, ctx, alloc.keeping_kimi_ids()),
+    }
+}
+
+fn rewrite(msgs: &mut [Msg], ctx: &mut Ctx, mut alloc: IdAllocator) -> bool {
     let mut changed = false;
     for m in msgs.iter_mut() {
         if m.is_role("assistant") {

@@ -127,7 +127,12 @@ pub fn sanitize_session_history(
             msgs, ctx,
         );
     } else if let (true, Some(mode)) = (policy.sanitize_tool_call_ids, policy.tool_call_id_mode) {
-        rules::tool_call_ids::sanitize_tool_call_ids(msgs, ctx, mode);
+        rules::tool_call_ids::sanitize_tool_call_ids_as(
+            msgs,
+            ctx,
+            mode,
+            OpenClawVersion::V2026_9_6,
+        );
     }
     rules::tool_result_details::strip_tool_result_details(msgs, ctx);
     rules::usage_snapshots::normalize_usage_snapshots(msgs, ctx);
