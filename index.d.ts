@@ -302,6 +302,8 @@ export interface TranscriptPolicyOverride {
   allowSyntheticToolResults?: boolean
   /** 2026.9.6 provider plugins' field: drop reasoning from OpenAI-compatible chat history (read with `openclawVersion: '2026.9.6'` only). */
   dropReasoningFromHistory?: boolean
+  /** 2026.9.6 Anthropic plugin's field: keep native `toolu_…` ids on their first use (read with `openclawVersion: '2026.9.6'` only). */
+  preserveNativeAnthropicToolUseIds?: boolean
 }
 
 /** Parameters of `resolveTranscriptPolicy`. Non-string values count as absent. */

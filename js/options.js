@@ -127,8 +127,9 @@ const POLICY = {
   validateGeminiTurns: boolean,
   validateAnthropicTurns: boolean,
   allowSyntheticToolResults: boolean,
-  // 2026.9.6's provider plugins add it (read in openclawVersion '2026.9.6' mode only)
+  // 2026.9.6's provider plugins add these (read in openclawVersion '2026.9.6' mode only)
   dropReasoningFromHistory: boolean,
+  preserveNativeAnthropicToolUseIds: boolean,
 }
 
 const IMAGE_LIMITS = { maxDimensionPx: number, maxBytes: number, maxDecodeBytes: number }

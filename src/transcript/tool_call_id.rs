@@ -114,6 +114,13 @@ pub fn is_native_kimi_id(id: &str) -> bool {
         && idx.bytes().all(|b| b.is_ascii_digit())
 }
 
+/// Anthropic's native tool-use id (`^toolu_[A-Za-z0-9_]+$`).
+pub fn is_native_anthropic_id(id: &str) -> bool {
+    id.strip_prefix("toolu_").is_some_and(|rest| {
+        !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+    })
+}
+
 /// `makeUniqueToolId`: a sanitised id for `seed`, the first candidate `take` accepts. `take`
 /// claims a candidate that is still free and returns what it recorded (`None` when taken).
 /// `kimi`: a native Kimi id is its own sanitised form in strict mode (OpenClaw 2026.9.6).
@@ -187,6 +194,9 @@ pub struct IdAllocator {
     mode: ToolCallIdMode,
     /// Keep native Kimi ids (OpenClaw 2026.9.6; see [`is_native_kimi_id`]).
     kimi: bool,
+    /// Keep Anthropic's native `toolu_…` ids on their first use (OpenClaw 2026.9.6's
+    /// `preserveNativeAnthropicToolUseIds`; see [`is_native_anthropic_id`]).
+    toolu: bool,
     /// Every id handed out so far.
     used: StrTable<()>,
     /// Per raw call id: how many calls used it, and its queue of new ids no result has taken yet.
@@ -219,6 +229,7 @@ impl IdAllocator {
         Self {
             mode,
             kimi: false,
+            toolu: false,
             used: StrTable::with_capacity(calls, 24),
             calls: StrTable::with_capacity(calls, 40),
             cells: Vec::with_capacity(calls),
@@ -235,6 +246,26 @@ impl IdAllocator {
     pub fn keeping_kimi_ids(mut self) -> Self {
         self.kimi = true;
         self
+    }
+
+    /// The same resolver keeping Anthropic's native `toolu_…` ids on their first use.
+    pub fn keeping_anthropic_ids(mut self) -> Self {
+        self.toolu = true;
+        self
+    }
+
+    /// `raw` itself when it is a native Anthropic id to keep (first use, still free).
+    fn native(
+        used: &mut StrTable<()>,
+        toolu: bool,
+        raw: &str,
+        first: bool,
+    ) -> Option<(String, Key)> {
+        if !(toolu && first && is_native_anthropic_id(raw)) {
+            return None;
+        }
+        let key = used.insert_if_absent(raw, ())?;
+        Some((raw.to_string(), key))
     }
 
     /// A new unique id for `seed`, remembered as used.
@@ -255,7 +286,11 @@ impl IdAllocator {
             tail: NONE,
         });
         calls.count += 1;
-        let (id, key) = if calls.count == 1 {
+        let first = calls.count == 1;
+        let native = Self::native(&mut self.used, self.toolu, raw, first);
+        let (id, key) = if let Some(native) = native {
+            native
+        } else if first {
             Self::allocate(&mut self.used, raw, self.mode, self.kimi)
         } else {
             let seed = format!("{raw}:{}", calls.count);
@@ -281,6 +316,10 @@ impl IdAllocator {
         }
         let occurrence = self.orphan_occurrences.get_or_insert_with(raw, || 0);
         *occurrence += 1;
+        let occurrence = *occurrence;
+        if let Some((id, _)) = Self::native(&mut self.used, self.toolu, raw, occurrence == 1) {
+            return id;
+        }
         let seed = format!("{raw}:tool_result:{occurrence}");
         Self::allocate(&mut self.used, &seed, self.mode, self.kimi).0
     }
@@ -518,5 +557,22 @@ mod tests {
         );
         let mut strict9 = IdAllocator::new(Strict9).keeping_kimi_ids();
         assert_eq!(strict9.call_id("functions.read:0").len(), 9);
+    }
+
+    #[test]
+    fn native_anthropic_ids_are_kept_on_first_use_when_asked() {
+        assert!(is_native_anthropic_id("toolu_01AbC_d"));
+        assert!(!is_native_anthropic_id("toolu_"));
+        assert!(!is_native_anthropic_id("toolu_01-x"));
+        let mut ids = IdAllocator::new(Strict).keeping_anthropic_ids();
+        assert_eq!(ids.call_id("toolu_01A"), "toolu_01A");
+        assert_eq!(ids.result_id("toolu_01A"), "toolu_01A");
+        let again = ids.call_id("toolu_01A");
+        assert!(
+            is_valid_cloud_code_assist_tool_id(&again, Strict),
+            "{again}"
+        );
+        assert_eq!(ids.result_id("toolu_orphan"), "toolu_orphan");
+        assert_eq!(IdAllocator::new(Strict).call_id("toolu_01A"), "toolu01A");
     }
 }

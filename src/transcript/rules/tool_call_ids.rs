@@ -5,7 +5,6 @@
 //! their results are renamed together by an occurrence-aware allocator, so repeated raw ids get
 //! distinct new ids and each result follows the call it answered. Valid, unique ids stay as they are.
 
-use crate::openclaw::OpenClawVersion;
 use crate::transcript::context::{block_origin_path, msg_path, Ctx};
 use crate::transcript::model::{Msg, Val};
 use crate::transcript::policy::ToolCallIdMode;
@@ -16,19 +15,11 @@ pub fn sanitize_tool_call_ids(msgs: &mut [Msg], ctx: &mut Ctx, mode: ToolCallIdM
     rewrite(msgs, ctx, IdAllocator::with_capacity(mode, msgs.len() / 2))
 }
 
-/// [`sanitize_tool_call_ids`] as OpenClaw `version` does it: 2026.9.6 keeps Kimi's native
-/// `functions.NAME:IDX` ids in strict mode.
-pub fn sanitize_tool_call_ids_as(
-    msgs: &mut [Msg],
-    ctx: &mut Ctx,
-    mode: ToolCallIdMode,
-    version: OpenClawVersion,
-) -> bool {
-    let alloc = IdAllocator::with_capacity(mode, msgs.len() / 2);
-    match version {
-        OpenClawVersion::V2026_3_23 => rewrite(msgs, ctx, alloc),
-        OpenClawVersion::V2026_9_6 => rewrite(msgs, ctx, alloc.keeping_kimi_ids()),
-    }
+/// [`sanitize_tool_call_ids`] with a configured allocator (OpenClaw 2026.9.6 keeps Kimi's and,
+/// when its policy says so, Anthropic's native ids: [`IdAllocator::keeping_kimi_ids`],
+/// [`IdAllocator::keeping_anthropic_ids`]).
+pub fn sanitize_tool_call_ids_with(msgs: &mut [Msg], ctx: &mut Ctx, alloc: IdAllocator) -> bool {
+    rewrite(msgs, ctx, alloc)
 }
 
 fn rewrite(msgs: &mut [Msg], ctx: &mut Ctx, mut alloc: IdAllocator) -> bool {

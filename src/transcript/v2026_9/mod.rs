@@ -26,6 +26,7 @@ use super::pipeline::{
     GOOGLE_BOOTSTRAP_MARKER,
 };
 use super::rules;
+use super::tool_call_id::IdAllocator;
 use crate::openclaw::OpenClawVersion;
 use serde_json::{json, Value};
 
@@ -46,6 +47,8 @@ pub const REASONING_OMITTED: &str = "[assistant reasoning omitted]";
 pub struct PolicyFields {
     /// `dropReasoningFromHistory`: OpenAI-compatible chat drops historical reasoning.
     pub drop_reasoning_from_history: bool,
+    /// `preserveNativeAnthropicToolUseIds`: `toolu_…` ids kept on their first use.
+    pub preserve_native_anthropic_tool_use_ids: bool,
 }
 
 impl PolicyFields {
@@ -59,6 +62,7 @@ impl PolicyFields {
         };
         PolicyFields {
             drop_reasoning_from_history: flag("dropReasoningFromHistory"),
+            preserve_native_anthropic_tool_use_ids: flag("preserveNativeAnthropicToolUseIds"),
         }
     }
 }
@@ -127,12 +131,11 @@ pub fn sanitize_session_history(
             msgs, ctx,
         );
     } else if let (true, Some(mode)) = (policy.sanitize_tool_call_ids, policy.tool_call_id_mode) {
-        rules::tool_call_ids::sanitize_tool_call_ids_as(
-            msgs,
-            ctx,
-            mode,
-            OpenClawVersion::V2026_9_6,
-        );
+        let mut ids = IdAllocator::with_capacity(mode, msgs.len() / 2).keeping_kimi_ids();
+        if p.policy_2026_9.preserve_native_anthropic_tool_use_ids {
+            ids = ids.keeping_anthropic_ids();
+        }
+        rules::tool_call_ids::sanitize_tool_call_ids_with(msgs, ctx, ids);
     }
     rules::tool_result_details::strip_tool_result_details(msgs, ctx);
     rules::usage_snapshots::normalize_usage_snapshots(msgs, ctx);
