@@ -300,6 +300,10 @@ export interface TranscriptPolicyOverride {
   validateGeminiTurns?: boolean
   validateAnthropicTurns?: boolean
   allowSyntheticToolResults?: boolean
+  /** 2026.9.6 provider plugins' field: drop reasoning from OpenAI-compatible chat history (read with `openclawVersion: '2026.9.6'` only). */
+  dropReasoningFromHistory?: boolean
+  /** 2026.9.6 Anthropic plugin's field: keep native `toolu_…` ids on their first use (read with `openclawVersion: '2026.9.6'` only). */
+  preserveNativeAnthropicToolUseIds?: boolean
 }
 
 /** Parameters of `resolveTranscriptPolicy`. Non-string values count as absent. */
@@ -530,6 +534,11 @@ export interface SanitizeSessionHistoryParams<T extends MessageLike = AgentMessa
   sessionId?: string
   /** `false`: always the full pass, even with a `sessionId`. Default `true`. */
   incremental?: boolean
+  /**
+   * The OpenClaw release whose pass to reproduce (default: {@link getOpenClawVersion}). The
+   * 2026.9.6 pass is partial (see the README) and always runs in full, never incrementally.
+   */
+  openclawVersion?: OpenClawVersion
   /** See {@link ToolUseResultPairingOptions.preserveErroredAssistantResults}. */
   preserveErroredAssistantResults?: boolean
   /** See {@link ToolUseResultPairingOptions.syntheticToolResultText}. */

@@ -4,6 +4,7 @@
 //
 //   const out = await runOpenClaw96([['stripModelSpecialTokens', 'a<|x|>b'], …])
 //   // -> [{ value }] or [{ error }] per call, in order; null when 2026.9.6 or Node 24 is missing.
+// (A call's first argument may carry `sessionEntries` for a session manager: see openclaw.mjs `invoke`.)
 //
 // A call names one of benchmark/openclaw.mjs's NAMES_2026_9_6 and its arguments (JSON values).
 // The child is this same file (`node24 openclaw-2026.9.6.mjs --child`, calls on stdin as JSON).
@@ -12,7 +13,7 @@ import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { loadOpenClaw, findOpenClaw, NAMES_2026_9_6 } from './openclaw.mjs'
+import { loadOpenClaw, findOpenClaw, invoke, NAMES_2026_9_6 } from './openclaw.mjs'
 
 const HERE = dirname(fileURLToPath(import.meta.url))
 export const VERSION = '2026.9.6'
@@ -44,15 +45,7 @@ async function runHere(calls) {
   // Only the chunks the calls need: the transcript pass's chunk alone takes ~20 s to import.
   const names = NAMES_2026_9_6.filter((n) => calls.some(([name]) => name === n))
   const ref = await loadOpenClaw({ version: VERSION, names })
-  return calls.map(([name, ...args]) => {
-    const f = ref.fns[name]
-    if (typeof f !== 'function') return { error: `openclaw ${VERSION} has no ${name}` }
-    try {
-      return { value: f(...args) }
-    } catch (err) {
-      return { error: String(err && err.message ? err.message : err) }
-    }
-  })
+  return invoke(ref.fns, calls, VERSION)
 }
 
 /** Runs `calls` on openclaw 2026.9.6 (see the file comment); null when it cannot run. */

@@ -93,6 +93,36 @@ export const NAMES_2026_9_6 = [
   'sanitizeSessionHistory', 'resolveTranscriptPolicy',
 ]
 
+/**
+ * Runs the calls `[name, ...args]` on the loaded functions `fns`, awaiting each answer (2026.9.6's
+ * `sanitizeSessionHistory` is async): `[{ value }]` or `[{ error }]`, in order. Calls cross process
+ * boundaries as JSON, so a first argument with `sessionEntries` (custom entries `{customType, data}`)
+ * gets the session manager both releases read from them (`getEntries`, 2026.9.6's `getBranch`),
+ * which records nothing.
+ */
+export async function invoke(fns, calls, version) {
+  const out = []
+  for (const [name, ...args] of calls) {
+    const f = fns[name]
+    if (typeof f !== 'function') {
+      out.push({ error: `openclaw ${version} has no ${name}` })
+      continue
+    }
+    const first = args[0]
+    if (first && typeof first === 'object' && Array.isArray(first.sessionEntries)) {
+      const entries = first.sessionEntries.map((e) => ({ type: 'custom', ...e }))
+      const { sessionEntries, ...rest } = first
+      args[0] = { ...rest, sessionManager: { getEntries: () => entries, getBranch: () => entries, appendCustomEntry() {} } }
+    }
+    try {
+      out.push({ value: await f(...args) })
+    } catch (err) {
+      out.push({ error: String(err && err.message ? err.message : err) })
+    }
+  }
+  return out
+}
+
 let registered = null
 const loaded = new Map()
 

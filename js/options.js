@@ -131,6 +131,9 @@ const POLICY = {
   validateGeminiTurns: boolean,
   validateAnthropicTurns: boolean,
   allowSyntheticToolResults: boolean,
+  // 2026.9.6's provider plugins add these (read in openclawVersion '2026.9.6' mode only)
+  dropReasoningFromHistory: boolean,
+  preserveNativeAnthropicToolUseIds: boolean,
 }
 
 const IMAGE_LIMITS = { maxDimensionPx: number, maxBytes: number, maxDecodeBytes: number }
@@ -146,6 +149,7 @@ const OPTIONS = {
     incremental: boolean,
     allowedToolNames: strings,
     policy: object(POLICY),
+    openclawVersion: OPENCLAW_VERSION,
     ...PAIRING,
     ...IMAGE_LIMITS,
   },

@@ -287,6 +287,11 @@ pub fn sanitize_tracked(
     p: &HistoryParams,
     prior: Option<Prefix>,
 ) -> Result<(HistoryOutput, Option<Prefix>), Fallback> {
+    if crate::openclaw::resolve(p.version) != crate::openclaw::OpenClawVersion::V2026_3_23 {
+        return Err(Fallback(
+            "the OpenClaw 2026.9.6 pass has no incremental form",
+        ));
+    }
     let input_len = msgs.len();
     let mut track = Tracker::new(prior);
     let out = super::pipeline::run(msgs, ctx, p, Some(&mut track));

@@ -19,6 +19,7 @@ pub mod skeleton;
 pub mod str_table;
 pub mod tool_call_id;
 pub mod usage;
+pub mod v2026_9;
 pub mod wire;
 
 pub use context::{Change, Ctx, JsonSource, NoSource, Source};

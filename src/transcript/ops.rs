@@ -115,6 +115,11 @@ pub fn history_params(cfg: &Value) -> pipeline::HistoryParams {
         session_entries: session_entries(cfg),
         now: cfg.get("now").and_then(Value::as_f64).unwrap_or(0.0),
         session_id: opt_string(cfg, "sessionId"),
+        version: cfg
+            .get("openclawVersion")
+            .and_then(Value::as_str)
+            .and_then(crate::openclaw::OpenClawVersion::parse),
+        policy_2026_9: super::v2026_9::PolicyFields::from_json(cfg.get("policy")),
     }
 }
 

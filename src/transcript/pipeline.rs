@@ -37,6 +37,10 @@ pub struct HistoryParams {
     pub now: f64,
     /// For warnings only.
     pub session_id: Option<String>,
+    /// The OpenClaw release whose pass runs (`openclawVersion`); `None`: the process default.
+    pub version: Option<crate::openclaw::OpenClawVersion>,
+    /// The 2026.9.6 policy fields the 2026.3.23 policy has no room for.
+    pub policy_2026_9: super::v2026_9::PolicyFields,
 }
 
 impl HistoryParams {
@@ -76,6 +80,28 @@ fn snapshot_differs(data: &Value, p: &HistoryParams) -> bool {
         || field("modelId") != own(&p.model_id)
 }
 
+/// The `model-snapshot` session entry to append: when the session's last one names another
+/// provider, API or model, or there is none (both releases).
+pub(crate) fn model_snapshot_entry(p: &HistoryParams) -> Option<(String, Value)> {
+    let has_snapshot = p.provider.is_some() || p.model_api.is_some() || p.model_id.is_some();
+    let session = p.session_entries.as_ref().filter(|_| has_snapshot)?;
+    let last = session.iter().rev().find(|(t, _)| t == MODEL_SNAPSHOT);
+    if last.is_some_and(|(_, data)| !snapshot_differs(data, p)) {
+        return None;
+    }
+    let mut data = json!({"timestamp": super::model::num_json(p.now)});
+    for (k, v) in [
+        ("provider", &p.provider),
+        ("modelApi", &p.model_api),
+        ("modelId", &p.model_id),
+    ] {
+        if let Some(v) = v {
+            data[k] = json!(v);
+        }
+    }
+    Some((MODEL_SNAPSHOT.to_string(), data))
+}
+
 pub fn image_pass_options(policy: &TranscriptPolicy, limits: ImageLimits) -> ImagePassOptions {
     ImagePassOptions {
         label: "session:history".into(),
@@ -107,6 +133,9 @@ pub(crate) fn run(
     p: &HistoryParams,
     mut track: Option<&mut Tracker>,
 ) -> HistoryOutput {
+    if crate::openclaw::resolve(p.version) == crate::openclaw::OpenClawVersion::V2026_9_6 {
+        return super::v2026_9::sanitize_session_history(msgs, ctx, p);
+    }
     let policy = p.resolved_policy();
     let api = p.model_api.as_deref().unwrap_or("");
     let mut entries = NewEntries::new();
@@ -166,23 +195,7 @@ pub(crate) fn run(
         );
     }
 
-    let has_snapshot = p.provider.is_some() || p.model_api.is_some() || p.model_id.is_some();
-    if let (true, Some(session)) = (has_snapshot, &p.session_entries) {
-        let last = session.iter().rev().find(|(t, _)| t == MODEL_SNAPSHOT);
-        if last.is_none_or(|(_, data)| snapshot_differs(data, p)) {
-            let mut data = json!({"timestamp": super::model::num_json(p.now)});
-            for (k, v) in [
-                ("provider", &p.provider),
-                ("modelApi", &p.model_api),
-                ("modelId", &p.model_id),
-            ] {
-                if let Some(v) = v {
-                    data[k] = json!(v);
-                }
-            }
-            entries.push((MODEL_SNAPSHOT.to_string(), data));
-        }
-    }
+    entries.extend(model_snapshot_entry(p));
 
     if policy.apply_google_turn_ordering {
         let prepended = match track {

@@ -97,12 +97,38 @@ pub fn is_valid_cloud_code_assist_tool_id(id: &str, mode: ToolCallIdMode) -> boo
     }
 }
 
+/// Kimi's native call id, `functions.NAME:IDX` (`^functions\.[A-Za-z0-9_-]+:\d+$`), which
+/// OpenClaw 2026.9.6 keeps as it is in strict mode (Kimi matches results by it).
+pub fn is_native_kimi_id(id: &str) -> bool {
+    let Some((name, idx)) = id
+        .strip_prefix("functions.")
+        .and_then(|rest| rest.rsplit_once(':'))
+    else {
+        return false;
+    };
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        && !idx.is_empty()
+        && idx.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Anthropic's native tool-use id (`^toolu_[A-Za-z0-9_]+$`).
+pub fn is_native_anthropic_id(id: &str) -> bool {
+    id.strip_prefix("toolu_").is_some_and(|rest| {
+        !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+    })
+}
+
 /// `makeUniqueToolId`: a sanitised id for `seed`, the first candidate `take` accepts. `take`
 /// claims a candidate that is still free and returns what it recorded (`None` when taken).
+/// `kimi`: a native Kimi id is its own sanitised form in strict mode (OpenClaw 2026.9.6).
 fn make_unique<K>(
     seed: &str,
     mut take: impl FnMut(&str) -> Option<K>,
     mode: ToolCallIdMode,
+    kimi: bool,
 ) -> (String, K) {
     match mode {
         ToolCallIdMode::Strict9 => {
@@ -122,7 +148,11 @@ fn make_unique<K>(
             }
         }
         ToolCallIdMode::Strict => {
-            let mut base = sanitize_tool_call_id(Some(seed), mode);
+            let mut base = if kimi && is_native_kimi_id(seed) {
+                seed.to_string()
+            } else {
+                sanitize_tool_call_id(Some(seed), mode)
+            };
             base.truncate(STRICT_MAX_LEN);
             if let Some(k) = take(&base) {
                 return (base, k);
@@ -162,6 +192,11 @@ fn make_unique<K>(
 /// OpenClaw only resolves non-empty string ids; callers should do the same.
 pub struct IdAllocator {
     mode: ToolCallIdMode,
+    /// Keep native Kimi ids (OpenClaw 2026.9.6; see [`is_native_kimi_id`]).
+    kimi: bool,
+    /// Keep Anthropic's native `toolu_…` ids on their first use (OpenClaw 2026.9.6's
+    /// `preserveNativeAnthropicToolUseIds`; see [`is_native_anthropic_id`]).
+    toolu: bool,
     /// Every id handed out so far.
     used: StrTable<()>,
     /// Per raw call id: how many calls used it, and its queue of new ids no result has taken yet.
@@ -193,6 +228,8 @@ impl IdAllocator {
         // Ids are rarely longer than 40 bytes (`strict` caps them there).
         Self {
             mode,
+            kimi: false,
+            toolu: false,
             used: StrTable::with_capacity(calls, 24),
             calls: StrTable::with_capacity(calls, 40),
             cells: Vec::with_capacity(calls),
@@ -205,9 +242,40 @@ impl IdAllocator {
         self.mode
     }
 
+    /// The same resolver keeping native Kimi ids, as OpenClaw 2026.9.6 does.
+    pub fn keeping_kimi_ids(mut self) -> Self {
+        self.kimi = true;
+        self
+    }
+
+    /// The same resolver keeping Anthropic's native `toolu_…` ids on their first use.
+    pub fn keeping_anthropic_ids(mut self) -> Self {
+        self.toolu = true;
+        self
+    }
+
+    /// `raw` itself when it is a native Anthropic id to keep (first use, still free).
+    fn native(
+        used: &mut StrTable<()>,
+        toolu: bool,
+        raw: &str,
+        first: bool,
+    ) -> Option<(String, Key)> {
+        if !(toolu && first && is_native_anthropic_id(raw)) {
+            return None;
+        }
+        let key = used.insert_if_absent(raw, ())?;
+        Some((raw.to_string(), key))
+    }
+
     /// A new unique id for `seed`, remembered as used.
-    fn allocate(used: &mut StrTable<()>, seed: &str, mode: ToolCallIdMode) -> (String, Key) {
-        make_unique(seed, |s| used.insert_if_absent(s, ()), mode)
+    fn allocate(
+        used: &mut StrTable<()>,
+        seed: &str,
+        mode: ToolCallIdMode,
+        kimi: bool,
+    ) -> (String, Key) {
+        make_unique(seed, |s| used.insert_if_absent(s, ()), mode, kimi)
     }
 
     /// New id for the next tool-call block whose raw id is `raw`.
@@ -218,11 +286,15 @@ impl IdAllocator {
             tail: NONE,
         });
         calls.count += 1;
-        let (id, key) = if calls.count == 1 {
-            Self::allocate(&mut self.used, raw, self.mode)
+        let first = calls.count == 1;
+        let native = Self::native(&mut self.used, self.toolu, raw, first);
+        let (id, key) = if let Some(native) = native {
+            native
+        } else if first {
+            Self::allocate(&mut self.used, raw, self.mode, self.kimi)
         } else {
             let seed = format!("{raw}:{}", calls.count);
-            Self::allocate(&mut self.used, &seed, self.mode)
+            Self::allocate(&mut self.used, &seed, self.mode, self.kimi)
         };
         let cell = self.cells.len();
         self.cells.push((key, NONE));
@@ -244,8 +316,12 @@ impl IdAllocator {
         }
         let occurrence = self.orphan_occurrences.get_or_insert_with(raw, || 0);
         *occurrence += 1;
+        let occurrence = *occurrence;
+        if let Some((id, _)) = Self::native(&mut self.used, self.toolu, raw, occurrence == 1) {
+            return id;
+        }
         let seed = format!("{raw}:tool_result:{occurrence}");
-        Self::allocate(&mut self.used, &seed, self.mode).0
+        Self::allocate(&mut self.used, &seed, self.mode, self.kimi).0
     }
 }
 
@@ -396,19 +472,19 @@ mod tests {
         let mut used: HashSet<String> =
             ["dup".to_string(), candidate.clone()].into_iter().collect();
         assert_eq!(
-            make_unique(seed, free(&used), Strict).0,
+            make_unique(seed, free(&used), Strict, false).0,
             format!("{candidate}x2")
         );
         used.insert(format!("{candidate}x2"));
         assert_eq!(
-            make_unique(seed, free(&used), Strict).0,
+            make_unique(seed, free(&used), Strict, false).0,
             format!("{candidate}x3")
         );
         for i in 3..1000 {
             used.insert(format!("{candidate}x{i}"));
         }
         assert_eq!(
-            make_unique(seed, free(&used), Strict).0,
+            make_unique(seed, free(&used), Strict, false).0,
             format!("{candidate}x1000")
         );
         // Suffixes replace the tail of a full-length candidate.
@@ -417,7 +493,7 @@ mod tests {
         let used: HashSet<String> = ["b".repeat(40), long_candidate.clone()]
             .into_iter()
             .collect();
-        let next = make_unique(&long, free(&used), Strict).0;
+        let next = make_unique(&long, free(&used), Strict, false).0;
         assert_eq!(next, format!("{}x2", &long_candidate[..38]));
     }
 
@@ -425,13 +501,13 @@ mod tests {
     fn strict9_falls_back_to_counter_hashes() {
         let seed = "abcdefghijk";
         let mut used: HashSet<String> = ["abcdefghi".to_string()].into_iter().collect();
-        let first = make_unique(seed, free(&used), Strict9).0;
+        let first = make_unique(seed, free(&used), Strict9, false).0;
         assert_eq!(first, short_hash("abcdefghijk:0", 9));
         for i in 0..1000 {
             used.insert(short_hash(&format!("{seed}:{i}"), 9));
         }
         assert_eq!(
-            make_unique(seed, free(&used), Strict9).0,
+            make_unique(seed, free(&used), Strict9, false).0,
             short_hash("abcdefghijk:1000", 9)
         );
     }
@@ -452,5 +528,51 @@ mod tests {
                 assert!(seen.insert(id.clone()), "duplicate {id}");
             }
         }
+    }
+
+    #[test]
+    fn native_kimi_ids_are_kept_in_strict_mode_when_asked() {
+        for (id, native) in [
+            ("functions.read:0", true),
+            ("functions.web-search_2:12", true),
+            ("functions.read:", false),
+            ("functions.:0", false),
+            ("functions.re.ad:0", false),
+            ("functions.read:0x", false),
+            ("function.read:0", false),
+        ] {
+            assert_eq!(is_native_kimi_id(id), native, "{id}");
+        }
+        let mut kept = IdAllocator::new(Strict).keeping_kimi_ids();
+        assert_eq!(kept.call_id("functions.read:0"), "functions.read:0");
+        assert_eq!(kept.result_id("functions.read:0"), "functions.read:0");
+        assert_ne!(
+            kept.call_id("functions.read:0"),
+            "functions.read:0",
+            "a repeat is renamed"
+        );
+        assert_eq!(
+            IdAllocator::new(Strict).call_id("functions.read:0"),
+            "functionsread0"
+        );
+        let mut strict9 = IdAllocator::new(Strict9).keeping_kimi_ids();
+        assert_eq!(strict9.call_id("functions.read:0").len(), 9);
+    }
+
+    #[test]
+    fn native_anthropic_ids_are_kept_on_first_use_when_asked() {
+        assert!(is_native_anthropic_id("toolu_01AbC_d"));
+        assert!(!is_native_anthropic_id("toolu_"));
+        assert!(!is_native_anthropic_id("toolu_01-x"));
+        let mut ids = IdAllocator::new(Strict).keeping_anthropic_ids();
+        assert_eq!(ids.call_id("toolu_01A"), "toolu_01A");
+        assert_eq!(ids.result_id("toolu_01A"), "toolu_01A");
+        let again = ids.call_id("toolu_01A");
+        assert!(
+            is_valid_cloud_code_assist_tool_id(&again, Strict),
+            "{again}"
+        );
+        assert_eq!(ids.result_id("toolu_orphan"), "toolu_orphan");
+        assert_eq!(IdAllocator::new(Strict).call_id("toolu_01A"), "toolu01A");
     }
 }

@@ -12,7 +12,17 @@ use crate::transcript::tool_call_id::IdAllocator;
 
 pub fn sanitize_tool_call_ids(msgs: &mut [Msg], ctx: &mut Ctx, mode: ToolCallIdMode) -> bool {
     // About one call per two messages in agent transcripts; the allocator grows if there are more.
-    let mut alloc = IdAllocator::with_capacity(mode, msgs.len() / 2);
+    rewrite(msgs, ctx, IdAllocator::with_capacity(mode, msgs.len() / 2))
+}
+
+/// [`sanitize_tool_call_ids`] with a configured allocator (OpenClaw 2026.9.6 keeps Kimi's and,
+/// when its policy says so, Anthropic's native ids: [`IdAllocator::keeping_kimi_ids`],
+/// [`IdAllocator::keeping_anthropic_ids`]).
+pub fn sanitize_tool_call_ids_with(msgs: &mut [Msg], ctx: &mut Ctx, alloc: IdAllocator) -> bool {
+    rewrite(msgs, ctx, alloc)
+}
+
+fn rewrite(msgs: &mut [Msg], ctx: &mut Ctx, mut alloc: IdAllocator) -> bool {
     let mut changed = false;
     for m in msgs.iter_mut() {
         if m.is_role("assistant") {

@@ -4,8 +4,10 @@
 //! garbage name, and every provider rejects the whole request for it. Such calls are dropped, as
 //! are calls to tools outside the caller's allowlist; an assistant turn left empty by the drop is
 //! removed. Kept calls get their name trimmed, and `sessions_spawn` attachments have their inline
-//! `content` redacted, so large or sensitive payloads are not replayed.
+//! `content` redacted, so large or sensitive payloads are not replayed. OpenClaw 2026.9.6 also
+//! accepts `.` and `:` in names (MCP tools) and no longer redacts here ([`Release`]).
 
+use crate::openclaw::OpenClawVersion;
 use crate::transcript::context::{block_origin_path, msg_path, Ctx};
 use crate::transcript::model::{Block, BlockOrigin, Kind, Msg};
 use regex::Regex;
@@ -17,6 +19,9 @@ const MAX_NAME_CHARS: usize = 64;
 const REDACTED: &str = "__OPENCLAW_REDACTED__";
 static NAME_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^[A-Za-z0-9_-]+$").expect("static regex"));
+/// OpenClaw 2026.9.6 also accepts `.` and `:` (MCP-style names such as `fs.read`, `server:tool`).
+static NAME_RE_2026_9: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^[A-Za-z0-9_:.-]+$").expect("static regex"));
 
 /// The allowlist as OpenClaw normalises it: trimmed, lowercased, empty entries ignored; an empty
 /// list counts as no list.
@@ -36,7 +41,30 @@ pub struct InputRepairReport {
 }
 
 /// Why a call must be dropped, if it must.
-fn defect(b: &Block, allow: Option<&HashSet<String>>) -> Option<&'static str> {
+/// What differs between the OpenClaw releases, as data.
+struct Release {
+    /// The tool-name syntax.
+    names: &'static Regex,
+    /// Whether `sessions_spawn` attachment content is redacted (2026.3.23 only).
+    redact_spawn_attachments: bool,
+}
+
+impl Release {
+    fn of(version: OpenClawVersion) -> Release {
+        match version {
+            OpenClawVersion::V2026_3_23 => Release {
+                names: &NAME_RE,
+                redact_spawn_attachments: true,
+            },
+            OpenClawVersion::V2026_9_6 => Release {
+                names: &NAME_RE_2026_9,
+                redact_spawn_attachments: false,
+            },
+        }
+    }
+}
+
+fn defect(b: &Block, allow: Option<&HashSet<String>>, names: &Regex) -> Option<&'static str> {
     if !b.input.is_present() && !b.arguments.is_present() {
         return Some("has neither input nor arguments");
     }
@@ -46,7 +74,7 @@ fn defect(b: &Block, allow: Option<&HashSet<String>>) -> Option<&'static str> {
     let Some(name) = b.name.as_str().map(str::trim).filter(|n| !n.is_empty()) else {
         return Some("has no name");
     };
-    if name.chars().count() > MAX_NAME_CHARS || !NAME_RE.is_match(name) {
+    if name.chars().count() > MAX_NAME_CHARS || !names.is_match(name) {
         return Some("has a malformed name");
     }
     if let Some(allow) = allow {
@@ -94,18 +122,18 @@ enum Action {
     },
 }
 
-fn action(b: &Block, allow: Option<&HashSet<String>>, ctx: &Ctx) -> Action {
+fn action(b: &Block, allow: Option<&HashSet<String>>, release: &Release, ctx: &Ctx) -> Action {
     if !b.is_tool_call() {
         return Action::Keep;
     }
-    if let Some(why) = defect(b, allow) {
+    if let Some(why) = defect(b, allow, release.names) {
         return Action::Drop(why);
     }
     let raw = b.name.as_str().unwrap_or("");
     let trimmed = raw.trim();
     let name = (trimmed != raw).then(|| trimmed.to_string());
     let mut fields = Vec::new();
-    if trimmed.eq_ignore_ascii_case("sessions_spawn") {
+    if release.redact_spawn_attachments && trimmed.eq_ignore_ascii_case("sessions_spawn") {
         for (field, v) in [("arguments", &b.arguments), ("input", &b.input)] {
             if *v != Kind::Object {
                 continue;
@@ -128,6 +156,18 @@ pub fn repair_tool_call_inputs(
     ctx: &mut Ctx,
     allowed_tool_names: Option<&[String]>,
 ) -> InputRepairReport {
+    repair_tool_call_inputs_as(msgs, ctx, allowed_tool_names, OpenClawVersion::V2026_3_23)
+}
+
+/// [`repair_tool_call_inputs`] as OpenClaw `version` does it: 2026.9.6 accepts `.` and `:` in
+/// names and no longer redacts `sessions_spawn` attachments.
+pub fn repair_tool_call_inputs_as(
+    msgs: &mut Vec<Msg>,
+    ctx: &mut Ctx,
+    allowed_tool_names: Option<&[String]>,
+    version: OpenClawVersion,
+) -> InputRepairReport {
+    let release = Release::of(version);
     let allow = normalize_allowlist(allowed_tool_names);
     let mut report = InputRepairReport::default();
     let mut remove: Vec<usize> = Vec::new();
@@ -138,7 +178,7 @@ pub fn repair_tool_call_inputs(
         let Some(blocks) = m.blocks() else { continue };
         let actions: Vec<Action> = blocks
             .iter()
-            .map(|b| action(b, allow.as_ref(), ctx))
+            .map(|b| action(b, allow.as_ref(), &release, ctx))
             .collect();
         if actions.iter().all(|a| matches!(a, Action::Keep)) {
             continue;
@@ -304,5 +344,36 @@ mod tests {
         let input =
             json!([{"role": "user", "content": [{"type": "toolCall", "id": "", "name": ""}]}]);
         assert!(repair(&input, None).1);
+    }
+
+    #[test]
+    fn sessions_spawn_attachments_stay_in_2026_9_6() {
+        let input = json!([call(
+            json!({"type": "toolCall", "id": "a", "name": "sessions_spawn", "arguments": {"attachments": [{"content": "机密"}]}})
+        )]);
+        let (_, identity) = run(&input, |m, c| {
+            repair_tool_call_inputs_as(m, c, None, OpenClawVersion::V2026_9_6);
+        });
+        assert!(identity);
+        assert!(!repair(&input, None).1, "2026.3.23 redacts");
+    }
+
+    #[test]
+    fn names_with_dots_and_colons_pass_in_2026_9_6_only() {
+        let input = json!([call(
+            json!({"type": "toolCall", "id": "a", "name": "mcp.fs:read", "arguments": {}})
+        )]);
+        assert_eq!(repair(&input, None).2.dropped_tool_calls, 1);
+        let (_, identity) = run(&input, |m, c| {
+            repair_tool_call_inputs_as(m, c, None, OpenClawVersion::V2026_9_6);
+        });
+        assert!(identity);
+        let bad = json!([call(
+            json!({"type": "toolCall", "id": "a", "name": "读 文件", "arguments": {}})
+        )]);
+        let (out, _) = run(&bad, |m, c| {
+            repair_tool_call_inputs_as(m, c, None, OpenClawVersion::V2026_9_6);
+        });
+        assert_eq!(out[0]["content"], json!([{"type": "text", "text": "t"}]));
     }
 }

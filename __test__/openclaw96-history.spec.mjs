@@ -1,0 +1,295 @@
+// sanitizeSessionHistory in 2026.9.6 mode against the OpenClaw 2026.9.6 oracle, with the
+// 2026.3.23-2 oracle beside it. Every case runs through both releases and through this package
+// in `openclawVersion: '2026.9.6'` mode:
+//   - a case tagged with no difference is one where the two releases agree (checked: an untagged
+//     case the releases disagree on is an unlisted difference and fails), and this package must
+//     give the very same messages;
+//   - a case tagged with differences exercises them (checked: the releases must disagree on it);
+//     when every tag is `done` this package must match 2026.9.6, and while one is `todo` it must
+//     not yet (so a difference finished without updating DIFFERENCES fails too).
+// DIFFERENCES is the list of everything that changed in that function between the two releases,
+// read from both bundles (../shared/reference/openclaw-2026.9.6.md §3–§6 has them rule by rule),
+// each `done` or `todo` by name: nothing is skipped silently.
+//
+// The oracles' answers are memoized by question (benchmark/oracle-memo.mjs): importing
+// 2026.9.6's transcript pass alone costs ~6 s of CPU, so it is asked once per change of cases.
+// Without the references (scripts/install-reference.sh) or Node 24 (scripts/runtimes.sh) the test
+// skips and says what to install.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { createRequire } from 'node:module'
+import { readFileSync } from 'node:fs'
+import { runOpenClaw96, missing } from '../benchmark/openclaw-2026.9.6.mjs'
+import { loadOpenClaw, invoke, installHint } from '../benchmark/openclaw.mjs'
+import { memoized } from '../benchmark/oracle-memo.mjs'
+import { makeTranscript } from './fixtures/transcripts.mjs'
+
+const require = createRequire(import.meta.url)
+const th = require('../index.js')
+
+/** Every difference in sanitizeSessionHistory between 2026.3.23-2 and 2026.9.6, by name. */
+export const DIFFERENCES = {
+  'policy-plugins': ['todo', 'policy from provider plugins with a modelApi fallback (new matrix, new fields)'],
+  'order-ids-after-pairing': ['done', 'tool-call ids rewritten after pairing, not inside the image pass'],
+  'drop-blank-user': ['todo', 'blank user text blocks removed; a user turn left empty is dropped'],
+  'drop-delivery-mirror': ['todo', 'OpenClaw delivery-mirror / gateway-injected assistants dropped'],
+  'drop-stream-error': ['todo', 'stream-error placeholder assistants (error, empty) dropped'],
+  'no-reply': ['todo', 'NO_REPLY assistant text removed; a turn left empty is dropped'],
+  'assistant-internal-metadata': ['todo', 'assistant text stripped of OpenClaw runtime-context / inbound-metadata blocks'],
+  'assistant-media-blocks': ['done', 'image/audio/video/attachment blocks removed from assistant turns'],
+  'length-reasoning-only': ['done', 'a stopReason "length" turn holding only reasoning is dropped'],
+  'images-ignore-mode': ['done', 'the image pass drops blank text (every role) and thought signatures whatever sanitizeMode says'],
+  'empty-content-placeholder': ['done', 'a tool result / user left empty gets "[empty content omitted]"'],
+  'image-missing-data': ['todo', 'an image block without data/mimeType becomes a text note'],
+  'drop-thinking-latest-kept': ['done', 'dropThinkingBlocks keeps the latest assistant, drops redacted_thinking, leaves "[assistant reasoning omitted]"'],
+  'invalid-thinking-signatures': ['todo', 'unsigned thinking stripped for signed-thinking providers (latest turn exempt)'],
+  'compaction-stale-signatures': ['todo', 'thinking signatures older than the latest compaction removed'],
+  'drop-reasoning-from-history': ['done', 'OpenAI-compatible chat drops reasoning except the current tool turn'],
+  'tool-name-dots-colons': ['done', 'tool names with . and : pass the name check'],
+  'completed-call-removed-tool': ['todo', 'a completed call to a tool no longer allowed is kept'],
+  'null-entries': ['done', 'null entries removed'],
+  'pairing-frames': ['todo', 'pairing frames end at the next assistant with tool calls'],
+  'pairing-per-occurrence': ['todo', 'a reused id is paired per occurrence'],
+  'pairing-errored-dropped': ['todo', 'an errored/aborted tool turn is removed with its results'],
+  'pairing-result-aliases': ['todo', 'result ids trimmed and read from every alias field'],
+  'kimi-native-ids': ['done', "Kimi's functions.NAME:IDX ids kept in strict mode"],
+  'anthropic-native-ids': ['done', 'toolu_ ids kept when the policy says so'],
+  'thinking-turn-provider-owned': ['todo', 'a turn with signed thinking keeps its tool calls and ids verbatim (provider-owned replay)'],
+  'responses-reasoning-kept': ['done', 'OpenAI Responses: reasoning without a following block is kept (downgradeOpenAIReasoningBlocks is gone)'],
+  'responses-pairing': ['todo', 'OpenAI Responses: its own pairing step; a synthetic result reads "aborted"'],
+  'responses-id-normalisation': ['todo', 'OpenAI Responses: call_/fc_ ids over 64 characters or with odd characters shortened with a hash'],
+  'inter-session-marker': ['done', 'inter-session marker text: isUser=false and an explanation line'],
+  'partial-json': ['todo', 'a tool call still carrying partialJson is dropped'],
+  'sessions-spawn-not-redacted': ['done', 'sessions_spawn attachment content is no longer redacted here'],
+  'legacy-result-without-id': ['todo', 'a result without an id adopts the only call id'],
+  'duplicate-results-same-turn': ['todo', 'a second result for the same call in one turn is dropped'],
+  'result-alias-fields': ['todo', 'one primary result id written to every alias field (call_id, tool_call_id, …)'],
+  'unpadded-base64': ['todo', 'unpadded base64 image data accepted and re-padded'],
+  'image-failure-text': ['todo', 'the note for an image that cannot be processed names Rastermill\'s error'],
+  'image-size-caps': ['todo', '10 MiB decoded input and 25 MP caps before decoding'],
+  'usage-context-kept': ['todo', 'usage snapshots keep contextUsage'],
+  'stale-usage-rule': ['todo', 'stale usage before a compaction: timestamps decide when both parse'],
+  'google-ordering-any-api': ['todo', 'Google turn ordering for every policy that asks for it, bootstrap marker from the Google plugin'],
+  'anthropic-turn-merge': ['todo', 'validateAnthropicTurns (run after this pass) merges consecutive assistants, strips dangling calls of any type, keeps string user contents'],
+  'history-limit-hysteresis': ['todo', 'limitHistoryTurns (run after this pass) keeps leading summaries and cuts only past 1.5x the limit'],
+}
+
+const USAGE = { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }
+const ZERO = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }
+
+// Policies given explicitly, so a pipeline case does not depend on policy resolution (a
+// difference of its own, `policy-plugins`, checked on the triples below).
+const BASE = { repairToolUseResultPairing: true, preserveSignatures: false, sanitizeThinkingSignatures: false, dropThinkingBlocks: false, applyGoogleTurnOrdering: false, validateGeminiTurns: false, validateAnthropicTurns: false, allowSyntheticToolResults: false }
+const P = {
+  anthropic: { provider: 'anthropic', modelApi: 'anthropic-messages', modelId: 'claude-sonnet-4-5', policy: { ...BASE, sanitizeMode: 'full', sanitizeToolCallIds: true, toolCallIdMode: 'strict', preserveSignatures: true, validateAnthropicTurns: true, allowSyntheticToolResults: true } },
+  chat: { provider: 'ollama', modelApi: 'openai-completions', modelId: 'qwen3:8b', policy: { ...BASE, sanitizeMode: 'images-only', sanitizeToolCallIds: true, toolCallIdMode: 'strict', dropReasoningFromHistory: true } },
+  google: { provider: 'google', modelApi: 'google-generative-ai', modelId: 'gemini-2.5-pro', policy: { ...BASE, sanitizeMode: 'full', sanitizeToolCallIds: true, toolCallIdMode: 'strict', sanitizeThoughtSignatures: { allowBase64Only: true, includeCamelCase: true }, applyGoogleTurnOrdering: true, validateGeminiTurns: true, allowSyntheticToolResults: true } },
+  responses: { provider: 'openai', modelApi: 'openai-responses', modelId: 'gpt-5', policy: { ...BASE, sanitizeMode: 'images-only', sanitizeToolCallIds: false } },
+}
+const withPolicy = (name, extra) => ({ ...P[name], policy: { ...P[name].policy, ...extra } })
+
+const user = (text, timestamp, extra = {}) => ({ role: 'user', content: text, timestamp, ...extra })
+const said = (content, timestamp, extra = {}) => ({ role: 'assistant', content, stopReason: 'stop', usage: USAGE, timestamp, ...extra })
+const call = (id, name = 'read', args = { path: 'a.md' }) => ({ type: 'toolCall', id, name, arguments: args })
+const calls = (list, timestamp, extra = {}) => ({ role: 'assistant', content: list, stopReason: 'toolUse', usage: USAGE, timestamp, ...extra })
+const result = (id, text, timestamp, extra = {}) => ({ role: 'toolResult', toolCallId: id, toolName: 'read', content: [{ type: 'text', text }], isError: false, timestamp, ...extra })
+const text = (t) => ({ type: 'text', text: t })
+const thinking = (t, sig) => ({ type: 'thinking', thinking: t, ...(sig === undefined ? {} : { thinkingSignature: sig }) })
+
+/** Hand-written cases, one or more per difference: [name, params key or params, messages, differences]. */
+const HAND = [
+  ['plain chat, Chinese', 'anthropic', [user('你好', 1), said([text('你好！有什么可以帮你？')], 2), user('北京天气', 3)], []],
+  ['a clean tool round', 'chat', [user('读 a.md', 1), calls([call('call1')], 2), result('call1', '内容', 3), said([text('读完了')], 4)], []],
+  ['blank user text block', 'anthropic', [user([text('  '), text('问题')], 1), said([text('答')], 2)], ['images-ignore-mode']],
+  ['user turn of blank text only', 'chat', [user('q', 1), said([text('a')], 2), user([text(' ')], 3), user('next', 4)], ['drop-blank-user']],
+  ['delivery mirror assistant', 'chat', [user('q', 1), said([text('a')], 2), said([text('a')], 3, { provider: 'openclaw', model: 'delivery-mirror', usage: ZERO }), user('n', 4)], ['drop-delivery-mirror']],
+  ['stream error placeholder', 'chat', [user('q', 1), said([text('[assistant turn failed before producing content]')], 2, { stopReason: 'error', errorMessage: 'socket hang up' }), user('again', 3)], ['drop-stream-error']],
+  ['NO_REPLY turn', 'chat', [user('q', 1), said([text('NO_REPLY')], 2), user('n', 3)], ['no-reply']],
+  ['NO_REPLY string content', 'chat', [user('q', 1), said('NO_REPLY', 2), user('n', 3)], ['no-reply']],
+  ['blank string assistant', 'chat', [user('q', 1), said('   ', 2), user('n', 3)], ['images-ignore-mode']],
+  ['runtime context in assistant text', 'chat', [user('q', 1), said([text('答案\n<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>\n内部\n<<<END_OPENCLAW_INTERNAL_CONTEXT>>>')], 2), user('n', 3)], ['assistant-internal-metadata']],
+  ['assistant image block', 'chat', [user('画一只猫', 1), said([text('好的'), { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }], 2)], ['assistant-media-blocks']],
+  ['length-cut reasoning only', 'chat', [user('q', 1), said([thinking('想了很久')], 2, { stopReason: 'length' }), user('n', 3)], ['length-reasoning-only']],
+  ['images-only mode, blank text', 'chat', [user('q', 1), said([text(''), text('答')], 2)], ['images-ignore-mode']],
+  ['empty tool result content', 'anthropic', [user('q', 1), calls([call('call1')], 2), { role: 'toolResult', toolCallId: 'call1', toolName: 'read', content: [], isError: false, timestamp: 3 }, said([text('ok')], 4)], ['empty-content-placeholder']],
+  ['image block without mimeType', 'chat', [user([text('看图'), { type: 'image', data: 'iVBORw0KGgo=' }], 1)], ['image-missing-data']],
+  ['dropThinkingBlocks, two turns', withPolicy('anthropic', { dropThinkingBlocks: true }), [user('q', 1), said([thinking('a', 'sig1'), text('x')], 2), user('n', 3), said([thinking('b', 'sig2'), text('y')], 4)], ['drop-thinking-latest-kept']],
+  ['dropThinkingBlocks, thinking-only turn', withPolicy('anthropic', { dropThinkingBlocks: true }), [user('q', 1), said([thinking('a', 'sig1')], 2), user('n', 3), said([text('y')], 4)], ['drop-thinking-latest-kept']],
+  ['unsigned thinking, Anthropic', 'anthropic', [user('q', 1), said([thinking('未签名'), text('x')], 2), user('n', 3), said([text('y')], 4)], ['invalid-thinking-signatures']],
+  ['signatures before a compaction', 'anthropic', [user('q', 1), said([thinking('a', 'sig1'), text('x')], 2), { role: 'compactionSummary', summary: 'earlier', tokensBefore: 100, timestamp: 3 }, user('n', 4), said([text('y')], 5)], ['compaction-stale-signatures']],
+  ['reasoning in chat history', 'chat', [user('q', 1), said([thinking('推理'), text('x')], 2), user('n', 3), said([text('y')], 4)], ['drop-reasoning-from-history']],
+  ['tool name with dots and colons', 'chat', [user('q', 1), calls([call('call1', 'mcp.fs:read')], 2), result('call1', 'r', 3), said([text('ok')], 4)], ['tool-name-dots-colons']],
+  ['completed call to a removed tool', { ...P.chat, allowedToolNames: ['write'] }, [user('q', 1), calls([call('call1')], 2), result('call1', 'r', 3), said([text('ok')], 4)], ['completed-call-removed-tool']],
+  ['inter-session string with an old header', 'anthropic', [user('[Inter-session message] sourceSession=agent:main:x sourceTool=sessions_send\n旧格式', 1, { provenance: { kind: 'inter_session', sourceSessionKey: 'agent:main:x', sourceTool: 'sessions_send' } }), said([text('ok')], 2)], ['inter-session-marker']],
+  ['inter-session turn without text', 'chat', [user([{ type: 'file', name: 'a.txt' }], 1, { provenance: { kind: 'inter_session', sourceChannel: ' slack ' } }), said([text('ok')], 2)], ['inter-session-marker']],
+  ['undecodable image', 'chat', [user([text('看图'), { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }], 1), said([text('看不到')], 2)], ['image-failure-text']],
+  ['inter-session string, long', 'chat', [user('转发：' + '很长的内容。'.repeat(1000), 1, { provenance: { kind: 'inter_session', sourceTool: 'sessions_send' } }), said([text('ok')], 2)], ['inter-session-marker']],
+  ['partialJson on a call', 'chat', [user('q', 1), calls([{ ...call('call1'), partialJson: '{"path":"a' }], 2), result('call1', 'r', 3), said([text('ok')], 4)], ['partial-json']],
+  ['sessions_spawn attachments', 'chat', [user('q', 1), calls([call('call1', 'sessions_spawn', { task: 't', attachments: [{ name: 'a.txt', content: '机密' }] })], 2), result('call1', 'r', 3), said([text('ok')], 4)], ['sessions-spawn-not-redacted']],
+  ['result without an id', 'chat', [user('q', 1), calls([call('call1')], 2), { role: 'toolResult', toolName: 'read', content: [text('r')], isError: false, timestamp: 3 }, user('n', 4)], ['legacy-result-without-id']],
+  ['two results for one call', 'responses', [user('q', 1), calls([call('call1')], 2), result('call1', 'one', 3), result('call1', 'two', 4)], ['duplicate-results-same-turn']],
+  ['result with snake_case id only', 'google', [user('q', 1), calls([call('call_1|fc_1')], 2), { role: 'toolResult', tool_call_id: 'call_1|fc_1', toolName: 'read', content: [text('r')], isError: false, timestamp: 3 }, said([text('ok')], 4)], ['result-alias-fields']],
+  ['unpadded base64 image', 'chat', [user([text('图'), { type: 'image', data: 'iVBORw0KGgo', mimeType: 'image/png' }], 1)], ['unpadded-base64']],
+  ['usage with contextUsage', 'chat', [user('q', 1), said([text('a')], 2, { usage: { ...USAGE, contextUsage: { used: 100, limit: 1000 } } })], ['usage-context-kept']],
+  ['usage before a compaction, timestamps disagree with order', 'chat', [user('q', 10), said([text('a')], 20), { role: 'compactionSummary', summary: 's', tokensBefore: 1, timestamp: 15 }, user('n', 30), said([text('b')], 40)], ['stale-usage-rule']],
+  ['null entry', 'chat', [user('q', 1), null, said([text('a')], 2)], ['null-entries']],
+  ['a number and an array among the messages', 'chat', [user('q', 1), 7, [user('inner', 2)], said([text('a')], 3)], ['null-entries']],
+  ['result after a text-only assistant', 'chat', [user('q', 1), calls([call('call1')], 2), said([text('等一下')], 3), result('call1', 'r', 4), user('n', 5)], ['pairing-frames']],
+  ['same id reused in a later turn', 'responses', [user('q', 1), calls([call('call1')], 2), result('call1', 'one', 3), user('again', 4), calls([call('call1')], 5), result('call1', 'two', 6)], ['pairing-per-occurrence']],
+  ['errored tool turn and its result', 'chat', [user('q', 1), calls([call('call1')], 2, { stopReason: 'error' }), result('call1', 'r', 3), user('n', 4)], ['pairing-errored-dropped']],
+  ['result id with whitespace', 'chat', [user('q', 1), calls([call('call1')], 2), result(' call1 ', 'r', 3), user('n', 4)], ['pairing-result-aliases']],
+  ['Kimi native id', 'chat', [user('q', 1), calls([call('functions.read:0')], 2), result('functions.read:0', 'r', 3), said([text('ok')], 4)], ['kimi-native-ids']],
+  ['Kimi ids reused in every turn', 'chat', [user('北京', 1), calls([call('functions.read:0'), call('functions.read:1')], 2), result('functions.read:0', 'a', 3), result('functions.read:1', 'b', 4), said([text('ok')], 5), user('上海', 6), calls([call('functions.read:0')], 7), result('functions.read:0', 'c', 8), said([text('ok')], 9)], ['kimi-native-ids', 'pairing-per-occurrence']],
+  ['toolu id, native ids kept', withPolicy('anthropic', { preserveNativeAnthropicToolUseIds: true }), [user('q', 1), calls([call('toolu_01AbC')], 2), result('toolu_01AbC', 'r', 3), said([text('ok')], 4)], ['anthropic-native-ids']],
+  ['toolu ids reused and an orphan result', withPolicy('anthropic', { preserveNativeAnthropicToolUseIds: true }), [user('q', 1), calls([call('toolu_01AbC'), call('toolu_01AbC')], 2), result('toolu_01AbC', 'r1', 3), result('toolu_01AbC', 'r2', 4), said([text('ok')], 5)], ['anthropic-native-ids', 'pairing-per-occurrence']],
+  ['Responses reasoning without a following block', 'responses', [user('q', 1), said([thinking('', JSON.stringify({ id: 'rs_1', type: 'reasoning' }))], 2), user('n', 3)], ['responses-reasoning-kept']],
+  ['Responses call without a result', 'responses', [user('q', 1), calls([call('call_1')], 2), user('n', 3)], ['responses-pairing']],
+  ['Responses overlong call id', 'responses', [user('q', 1), calls([call(`call_${'x'.repeat(70)}`)], 2), result(`call_${'x'.repeat(70)}`, 'r', 3), said([text('ok')], 4)], ['responses-id-normalisation']],
+  ['signed thinking turn keeps its call ids', 'anthropic', [user('q', 1), calls([thinking('想', 'c2ln'), call('call_1|fc_1')], 2), result('call_1|fc_1', 'r', 3), user('n', 4), said([text('ok')], 5)], ['thinking-turn-provider-owned']],
+  ['inter-session user turn', 'chat', [user([text('来自另一个会话')], 1, { provenance: { kind: 'inter_session', sourceSessionKey: 'agent:main:x', sourceChannel: 'discord', sourceTool: 'sessions_send' } }), said([text('收到')], 2)], ['inter-session-marker']],
+]
+
+const jsonl = (file) => readFileSync(new URL(`./fixtures/cli/${file}`, import.meta.url), 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l)).filter((e) => e.type === 'message').map((e) => e.message)
+const json = (file) => JSON.parse(readFileSync(new URL(`./fixtures/cli/${file}`, import.meta.url), 'utf8'))
+
+/** Larger inputs, through each policy: [name, messages, {policy key: differences}]. */
+const LARGE = [
+  ['generated, 120 messages', makeTranscript(120), { anthropic: ['thinking-turn-provider-owned'], chat: ['drop-reasoning-from-history'] }],
+  ['fixture session.jsonl', jsonl('session.jsonl'), { chat: ['drop-reasoning-from-history'] }],
+  ['fixture compacted.jsonl', jsonl('compacted.jsonl'), { responses: ['responses-pairing'] }],
+  ['fixture messages.json', json('messages.json'), { responses: ['responses-pairing'] }],
+  ['fixture history-mixed.json', json('history-mixed.json'), {}],
+]
+
+function cases() {
+  const out = HAND.map(([name, params, messages, diffs]) => ({ name, params: typeof params === 'string' ? P[params] : params, messages, diffs }))
+  for (const [name, messages, tags] of LARGE) {
+    for (const key of Object.keys(P)) out.push({ name: `${name} / ${key}`, params: P[key], messages, diffs: tags[key] ?? [] })
+  }
+  return out
+}
+
+// OpenClaw's synthetic tool-result text, asked for here too (this package's default is its own).
+const SYNTHETIC = '[openclaw] missing tool result in session history; inserted synthetic error result for transcript repair.'
+// The Google bootstrap turn and synthetic tool results are stamped with the clock in OpenClaw,
+// with a neighbour's timestamp here (the documented difference the 2026.3.23 parity spec also
+// allows for).
+const stamped = (m) => m && (m.content === '(session bootstrap)' || (m.role === 'toolResult' && [SYNTHETIC, 'aborted'].includes(m.content?.[0]?.text)))
+const clockless = (messages) => (Array.isArray(messages) ? messages.map((m) => (stamped(m) ? { ...m, timestamp: 0 } : m)) : messages)
+
+/** Where two message lists first differ, for a failure message. */
+function firstDifference(ours, theirs) {
+  if (!Array.isArray(ours) || !Array.isArray(theirs)) return `ours ${JSON.stringify(ours)}`
+  const n = Math.max(ours.length, theirs.length)
+  for (let i = 0; i < n; i++) {
+    const [a, b] = [JSON.stringify(ours[i]), JSON.stringify(theirs[i])]
+    if (a !== b) return `[${i}] of ${ours.length}/${theirs.length}\n  ours:   ${a}\n  theirs: ${b}`
+  }
+  return 'equal'
+}
+
+async function oracle323(calls) {
+  const ref = await loadOpenClaw()
+  return ref === null ? null : invoke(ref.fns, calls, ref.version)
+}
+
+/** Differences no case here can show, and why. */
+const WITHOUT_CASE = {
+  'google-ordering-any-api': 'the messages agree; the releases differ in the session entries written (the bootstrap marker), which this spec does not compare',
+  'image-size-caps': 'needs a >10 MiB payload: too slow for a spec that runs twice in CI',
+  'anthropic-turn-merge': 'not part of sanitizeSessionHistory: OpenClaw runs validateAnthropicTurns in the attempt, and this package\'s takes no openclawVersion yet',
+  'history-limit-hysteresis': 'not part of sanitizeSessionHistory: OpenClaw runs limitHistoryTurns in the attempt, and this package\'s takes no openclawVersion yet',
+  'policy-plugins': 'the cases pass their policy; resolution is compared on its own below',
+  'order-ids-after-pairing': 'reproduced, but on every input tried the id rewrite and the 2026.3.23 pairing commute, so the order alone changes nothing',
+}
+
+test('every listed difference is named once and has a case', () => {
+  const tagged = new Set(HAND.flatMap(([, , , d]) => d))
+  for (const name of tagged) assert.ok(DIFFERENCES[name], `a case names an unknown difference ${name}`)
+  const untested = Object.keys(DIFFERENCES).filter((d) => !(d in WITHOUT_CASE) && !tagged.has(d))
+  assert.deepEqual(untested, [], 'every difference has a hand-written case')
+})
+
+test('sanitizeSessionHistory in 2026.9.6 mode against openclaw 2026.9.6 and 2026.3.23-2', async (t) => {
+  const why = missing() ?? (loadOpenClaw === null ? 'no loader' : null)
+  if (why !== null) {
+    t.skip(why)
+    return
+  }
+  const all = cases()
+  const calls = all.map((c) => ['sanitizeSessionHistory', { ...c.params, messages: c.messages, sessionEntries: [] }])
+  const new96 = await memoized('2026.9.6', calls, runOpenClaw96)
+  const old323 = await memoized('2026.3.23-2', calls, oracle323)
+  if (old323 === null) {
+    t.skip(installHint())
+    return
+  }
+  const tally = { equal: 0, todoDiffers: 0 }
+  const perDiff = {}
+  const failures = []
+  for (let i = 0; i < all.length; i++) {
+    const c = all[i]
+    const theirs = new96[i]
+    const old = old323[i]
+    assert.equal(theirs.error, undefined, `${c.name}: openclaw 2026.9.6 threw ${theirs.error}`)
+    let ours
+    try {
+      ours = th.sanitizeSessionHistory({ ...c.params, messages: c.messages, syntheticToolResultText: SYNTHETIC, openclawVersion: '2026.9.6' })
+    } catch (err) {
+      ours = { error: String(err.message) }
+    }
+    const releasesAgree = old.error === undefined && JSON.stringify(clockless(old.value)) === JSON.stringify(clockless(theirs.value))
+    const same = JSON.stringify(clockless(ours)) === JSON.stringify(clockless(theirs.value))
+    const todo = c.diffs.filter((d) => DIFFERENCES[d][0] !== 'done')
+    if (c.diffs.length === 0 && !releasesAgree) failures.push(`${c.name}: the releases disagree, but the case names no difference: 2026.3.23 ${firstDifference(clockless(old.value), clockless(theirs.value)).replace('ours:  ', 'old:   ')}`)
+    if (c.diffs.length > 0 && releasesAgree) failures.push(`${c.name}: the releases agree, so it does not exercise ${c.diffs.join(', ')}`)
+    if (todo.length === 0 && !same) failures.push(`${c.name}: differs from 2026.9.6 at ${firstDifference(clockless(ours), clockless(theirs.value))}`)
+    if (todo.length > 0 && same) failures.push(`${c.name}: now matches 2026.9.6: mark ${todo.join(', ')} done`)
+    if (same) tally.equal++
+    else tally.todoDiffers++
+    for (const d of c.diffs) {
+      perDiff[d] ??= { cases: 0, equal: 0 }
+      perDiff[d].cases++
+      if (same) perDiff[d].equal++
+    }
+  }
+  const done = Object.entries(DIFFERENCES).filter(([, [s]]) => s === 'done').map(([n]) => n)
+  const todo = Object.entries(DIFFERENCES).filter(([, [s]]) => s !== 'done').map(([n]) => n)
+  t.diagnostic(`${all.length} cases: ${tally.equal} equal to 2026.9.6, ${tally.todoDiffers} differ on a todo difference`)
+  t.diagnostic(`done (${done.length}): ${done.join(', ') || '-'}`)
+  t.diagnostic(`todo (${todo.length}): ${todo.join(', ')}`)
+  assert.deepEqual(failures, [])
+})
+
+// Provider/API/model triples from the policy matrix of ../shared/reference/openclaw-2026.9.6.md §4.
+const TRIPLES = [
+  ['anthropic', 'anthropic-messages', 'claude-opus-4-6'], ['anthropic', 'anthropic-messages', 'claude-sonnet-4-5'], ['anthropic', 'anthropic-messages', 'claude-opus-5-5'],
+  ['anthropic', 'anthropic-messages', 'claude-haiku-4-5'], ['amazon-bedrock', 'bedrock-converse-stream', 'anthropic.claude-opus-4-6-v1:0'], ['anthropic-vertex', 'anthropic-messages', 'claude-sonnet-4-5'],
+  ['openai', 'openai-responses', 'gpt-5'], ['openai', 'openai-completions', 'gpt-4o'], ['google', 'google-generative-ai', 'gemini-2.5-pro'], ['google-vertex', 'google-vertex', 'gemini-2.5-pro'],
+  ['openrouter', 'openai-completions', 'google/gemini-2.5-pro'], ['openrouter', 'openai-completions', 'anthropic/claude-sonnet-4.5'], ['openrouter', 'openai-completions', 'mistralai/mistral-large'],
+  ['mistral', 'openai-completions', 'mistral-large-latest'], ['ollama', 'openai-completions', 'qwen3:8b'], ['ollama', 'ollama', 'qwen3:8b'], ['vllm', 'openai-completions', 'Qwen/Qwen3-8B'],
+  ['deepseek', 'openai-completions', 'deepseek-chat'], ['zai', 'openai-completions', 'glm-4.6'], ['moonshot', 'openai-completions', 'kimi-k2.5'], ['minimax', 'anthropic-messages', 'MiniMax-M2'],
+  ['kimi-coding', 'anthropic-messages', 'kimi-for-coding'], ['xai', 'openai-responses', 'grok-4'], ['github-copilot', 'anthropic-messages', 'claude-sonnet-4.5'], ['github-copilot', 'openai-responses', 'gpt-5'],
+  ['opencode-go', 'openai-completions', 'gemini-3-pro'], ['my-proxy', 'anthropic-messages', 'claude-sonnet-4-5'], ['my-proxy', 'openai-responses', 'claude-sonnet-4-5'], [undefined, 'openai-responses', 'gpt-5'],
+]
+// The fields both releases' policies have.
+const SHARED_FIELDS = ['sanitizeMode', 'sanitizeToolCallIds', 'toolCallIdMode', 'repairToolUseResultPairing', 'preserveSignatures', 'dropThinkingBlocks', 'applyGoogleTurnOrdering', 'validateGeminiTurns', 'validateAnthropicTurns', 'allowSyntheticToolResults']
+const shared = (p) => Object.fromEntries(SHARED_FIELDS.map((k) => [k, p[k] ?? null]))
+
+test('policy resolution: 2026.9.6 (provider plugins) is not reproduced yet, and this says by how much', async (t) => {
+  if (missing() !== null) {
+    t.skip(missing())
+    return
+  }
+  const calls = TRIPLES.map(([provider, modelApi, modelId]) => ['resolveTranscriptPolicy', { provider, modelApi, modelId }])
+  const theirs = await memoized('2026.9.6', calls, runOpenClaw96)
+  let differ = 0
+  for (let i = 0; i < TRIPLES.length; i++) {
+    const [provider, modelApi, modelId] = TRIPLES[i]
+    assert.equal(theirs[i].error, undefined, `${TRIPLES[i]}: ${theirs[i].error}`)
+    const ours = th.resolveTranscriptPolicy({ provider, modelApi, modelId })
+    if (JSON.stringify(shared(ours)) !== JSON.stringify(shared(theirs[i].value))) differ++
+  }
+  t.diagnostic(`${differ} of ${TRIPLES.length} triples resolve differently in 2026.9.6 (fields both releases have)`)
+  assert.equal(DIFFERENCES['policy-plugins'][0] === 'done', differ === 0, 'policy-plugins is done exactly when every triple resolves as in 2026.9.6')
+})

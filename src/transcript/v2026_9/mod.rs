@@ -1,0 +1,160 @@
+//! `sanitizeSessionHistory` as OpenClaw 2026.9.6 runs it (`replay-history.ts`), selected by
+//! `openclawVersion: '2026.9.6'`.
+//!
+//! 2026.9.6 reordered the pass and rewrote several rules (the list, with what this module does
+//! and does not reproduce yet, is `DIFFERENCES` in `__test__/openclaw96-history.spec.mjs`, checked
+//! against both releases). This module holds the pass in the new order and the rules that exist
+//! only in the new release, one per file; where 2026.9.6 kept a rule as it was, the pass calls the
+//! 2026.3.23 rule in [`super::rules`], so no rule is written twice.
+//!
+//! The new order: the image pass no longer rewrites tool-call ids; reasoning is dropped from
+//! OpenAI-compatible chat history; `dropThinkingBlocks` keeps the latest turn; OpenAI Responses
+//! pairs its results on its own branch and no longer drops reasoning that has no following block;
+//! tool-call ids are rewritten after pairing.
+
+pub mod drop_reasoning;
+pub mod drop_thinking;
+pub mod images;
+pub mod inter_session;
+pub mod non_objects;
+pub mod replay_content;
+
+use super::context::{block_path, Ctx};
+use super::model::{Block, Msg};
+use super::pipeline::{
+    image_pass_options, model_snapshot_entry, HistoryOutput, HistoryParams, GOOGLE_APIS,
+    GOOGLE_BOOTSTRAP_MARKER,
+};
+use super::rules;
+use super::tool_call_id::IdAllocator;
+use crate::openclaw::OpenClawVersion;
+use serde_json::{json, Value};
+
+/// The Responses APIs of 2026.9.6 (`openai-codex-responses` became `openai-chatgpt-responses`,
+/// and Azure joined).
+const RESPONSES_APIS: &[&str] = &[
+    "openai-responses",
+    "openai-chatgpt-responses",
+    "azure-openai-responses",
+];
+
+/// What replaces an assistant turn's content when dropping its reasoning leaves nothing.
+pub const REASONING_OMITTED: &str = "[assistant reasoning omitted]";
+
+/// The policy fields 2026.9.6 added (a caller's `policy` object may carry them; OpenClaw's
+/// provider plugins return them).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PolicyFields {
+    /// `dropReasoningFromHistory`: OpenAI-compatible chat drops historical reasoning.
+    pub drop_reasoning_from_history: bool,
+    /// `preserveNativeAnthropicToolUseIds`: `toolu_…` ids kept on their first use.
+    pub preserve_native_anthropic_tool_use_ids: bool,
+}
+
+impl PolicyFields {
+    /// The fields of a caller's policy object (absent ones false).
+    pub fn from_json(policy: Option<&Value>) -> PolicyFields {
+        let flag = |k: &str| {
+            policy
+                .and_then(|p| p.get(k))
+                .and_then(Value::as_bool)
+                .unwrap_or(false)
+        };
+        PolicyFields {
+            drop_reasoning_from_history: flag("dropReasoningFromHistory"),
+            preserve_native_anthropic_tool_use_ids: flag("preserveNativeAnthropicToolUseIds"),
+        }
+    }
+}
+
+/// A `thinking` or `redacted_thinking` block (2026.9.6's `isThinkingBlock`).
+pub fn is_reasoning(b: &Block) -> bool {
+    b.is_object && matches!(b.ty(), Some("thinking" | "redacted_thinking"))
+}
+
+/// Removes `m`'s reasoning blocks, leaving [`REASONING_OMITTED`] when nothing else is left.
+pub fn omit_reasoning(m: &mut Msg, ctx: &mut Ctx, rule: &'static str) -> bool {
+    let Some(blocks) = m.blocks() else {
+        return false;
+    };
+    if !blocks.iter().any(is_reasoning) {
+        return false;
+    }
+    for b in blocks.iter().filter(|b| is_reasoning(b)) {
+        ctx.change(rule, block_path(m, b), || {
+            "dropped a reasoning block".into()
+        });
+    }
+    if let Some(bs) = m.blocks_mut() {
+        bs.retain(|b| !is_reasoning(b));
+        if bs.is_empty() {
+            bs.push(Block::new_text(REASONING_OMITTED));
+        }
+    }
+    true
+}
+
+/// The whole pass in 2026.9.6's order.
+pub fn sanitize_session_history(
+    msgs: &mut Vec<Msg>,
+    ctx: &mut Ctx,
+    p: &HistoryParams,
+) -> HistoryOutput {
+    let policy = p.resolved_policy();
+    let api = p.model_api.as_deref().unwrap_or("");
+    let responses = RESPONSES_APIS.contains(&api);
+    let mut out = HistoryOutput::default();
+    let sid = p.session_id.as_deref().unwrap_or("undefined");
+
+    inter_session::annotate_inter_session_user_turns(msgs, ctx);
+    rules::canonicalize::canonicalize_assistant_content(msgs, ctx);
+    replay_content::normalize_assistant_replay_content(msgs, ctx);
+    images::sanitize_session_messages_images(msgs, ctx, &image_pass_options(&policy, p.limits));
+    if p.policy_2026_9.drop_reasoning_from_history {
+        drop_reasoning::drop_reasoning_from_history(msgs, ctx);
+    }
+    if policy.drop_thinking_blocks {
+        drop_thinking::drop_thinking_blocks(msgs, ctx);
+    }
+    non_objects::drop_non_objects(msgs, ctx);
+    rules::tool_call_inputs::repair_tool_call_inputs_as(
+        msgs,
+        ctx,
+        p.allowed_tool_names.as_deref(),
+        OpenClawVersion::V2026_9_6,
+    );
+    if policy.repair_tool_use_result_pairing {
+        rules::pairing::repair_tool_use_result_pairing(msgs, ctx, &p.pairing);
+    }
+    if responses {
+        rules::openai_function_call_pairs::downgrade_openai_function_call_reasoning_pairs(
+            msgs, ctx,
+        );
+    } else if let (true, Some(mode)) = (policy.sanitize_tool_call_ids, policy.tool_call_id_mode) {
+        let mut ids = IdAllocator::with_capacity(mode, msgs.len() / 2).keeping_kimi_ids();
+        if p.policy_2026_9.preserve_native_anthropic_tool_use_ids {
+            ids = ids.keeping_anthropic_ids();
+        }
+        rules::tool_call_ids::sanitize_tool_call_ids_with(msgs, ctx, ids);
+    }
+    rules::tool_result_details::strip_tool_result_details(msgs, ctx);
+    rules::usage_snapshots::normalize_usage_snapshots(msgs, ctx);
+    out.entries.extend(model_snapshot_entry(p));
+    if policy.apply_google_turn_ordering {
+        let prepended = rules::google_ordering::sanitize_google_turn_ordering(msgs, ctx);
+        let marked = p
+            .session_entries
+            .as_ref()
+            .is_none_or(|s| s.iter().any(|(t, _)| t == GOOGLE_BOOTSTRAP_MARKER));
+        if prepended && GOOGLE_APIS.contains(&api) && !marked {
+            out.warnings.push(format!(
+                "google turn ordering fixup: prepended user bootstrap (sessionId={sid})"
+            ));
+            out.entries.push((
+                GOOGLE_BOOTSTRAP_MARKER.to_string(),
+                json!({"timestamp": super::model::num_json(p.now)}),
+            ));
+        }
+    }
+    out
+}
