@@ -6,7 +6,7 @@
 //   - a session of 200 turns growing to 10,000 messages (50 appended per turn): total ms;
 //   - one turn appending 4 messages to a history of 1,000 and of 10,000: µs per call.
 import { createRequire } from 'node:module'
-import { cpuNow, cpuSince, settle } from './cpu-time.mjs'
+import { cpuSince } from './cpu-time.mjs'
 import { loadOpenClaw } from './openclaw.mjs'
 
 const require = createRequire(import.meta.url)
@@ -25,7 +25,7 @@ const full = makeTranscript(TURNS * PER_TURN)
 const turns = Array.from({ length: TURNS }, (_, t) => full.slice(0, (t + 1) * PER_TURN))
 
 // CPU time (benchmark/cpu-time.mjs): the machine is shared, and wall time counts the moments
-// another process had the core. Each timed run starts after a full garbage collection.
+// another process had the core.
 const cpuMs = (c0) => cpuSince(c0) / 1000
 
 /** CPU ms of a whole session (every turn's call), the best of `runs` sessions. */
@@ -33,8 +33,7 @@ async function session(call, runs = 3) {
   let best = Infinity
   for (let r = 0; r < runs; r++) {
     const run = call()
-    settle()
-    const c0 = cpuNow()
+    const c0 = process.cpuUsage()
     for (const messages of turns) await run(messages)
     best = Math.min(best, cpuMs(c0))
   }
@@ -69,8 +68,7 @@ async function appendTurn(n, add, call, steps, batches = 5) {
     const history = all.slice(0, n)
     const run = call()
     await run(history)
-    settle()
-    const c0 = cpuNow()
+    const c0 = process.cpuUsage()
     for (let k = 1; k <= steps; k++) {
       for (let j = 0; j < add; j++) history.push(all[history.length])
       await run(history)
