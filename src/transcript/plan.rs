@@ -57,7 +57,8 @@ pub fn encode_parts(msgs: &[Msg], input_len: usize, nums: Vec<f64>) -> Option<Pl
 /// and the texts.
 pub fn write(msgs: &[Msg], mut nums: Vec<f64>, out: &mut Vec<u8>) -> (Vec<f64>, String) {
     nums.clear();
-    // About a dozen numbers a message (changed ones take more), and a short text for some.
+    // Sized up front: at least a few numbers a message (an untouched one takes one, a changed one
+    // a dozen or more), and a short text for some.
     nums.reserve(msgs.len() * 4);
     out.reserve(64 + msgs.len() * 8);
     let start = out.len();
