@@ -4,6 +4,7 @@
 // messages (OpenClaw, our full pass, our incremental pass).
 import { createRequire } from 'node:module'
 import os from 'node:os'
+import { cpuTime as time, cpuTimeAsync as timeAsync } from './cpu-time.mjs'
 import { jsPass } from './js-baseline.mjs'
 import { loadOpenClaw, installHint } from './openclaw.mjs'
 
@@ -29,48 +30,10 @@ const POLICIES = {
   mistral: { provider: 'mistral', modelApi: 'openai-completions', modelId: 'mistral-large', js: { sanitizeIds: true } },
 }
 
-// µs per call: the median of batches of about 30 ms each, over at least 600 ms. A median of
-// batches, not a mean, so a burst of other work on the machine does not move the figure.
-function time(fn, totalMs = 600, batchMs = 30) {
-  for (let i = 0; i < 5; i++) fn()
-  let per = 1
-  const t0 = process.hrtime.bigint()
-  fn()
-  const once = Number(process.hrtime.bigint() - t0) / 1e6
-  per = Math.max(1, Math.round(batchMs / Math.max(once, 0.001)))
-  const batches = []
-  const start = process.hrtime.bigint()
-  while (Number(process.hrtime.bigint() - start) < totalMs * 1e6 || batches.length < 5) {
-    const b = process.hrtime.bigint()
-    for (let i = 0; i < per; i++) fn()
-    batches.push(Number(process.hrtime.bigint() - b) / per / 1000)
-  }
-  batches.sort((a, b) => a - b)
-  return batches[batches.length >> 1]
-}
-
-/** `time` for a function returning a promise (OpenClaw's pass is async). */
-async function timeAsync(fn, totalMs = 600, batchMs = 30) {
-  for (let i = 0; i < 3; i++) await fn()
-  const t0 = process.hrtime.bigint()
-  await fn()
-  const once = Number(process.hrtime.bigint() - t0) / 1e6
-  const per = Math.max(1, Math.round(batchMs / Math.max(once, 0.001)))
-  const batches = []
-  const start = process.hrtime.bigint()
-  while (Number(process.hrtime.bigint() - start) < totalMs * 1e6 || batches.length < 5) {
-    const b = process.hrtime.bigint()
-    for (let i = 0; i < per; i++) await fn()
-    batches.push(Number(process.hrtime.bigint() - b) / per / 1000)
-  }
-  batches.sort((a, b) => a - b)
-  return batches[batches.length >> 1]
-}
-
 const cpu = os.cpus()[0]
 console.log(`machine: ${os.cpus().length} × ${cpu ? cpu.model : 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average ${os.loadavg()[0].toFixed(2)}`)
 console.log(`reference: ${oc ? `openclaw ${oc.version} (${oc.dir})` : 'not installed'}`)
-console.log('\n### sanitizeSessionHistory, one full pass (µs per call, median of batches)\n')
+console.log('\n### sanitizeSessionHistory, one full pass (CPU µs per call, best of 7 batches)\n')
 console.log('| messages | policy | transcript-hygiene | OpenClaw | vs OpenClaw | plain JS | vs plain JS |')
 console.log('| --- | --- | --- | --- | --- | --- | --- |')
 for (const n of [100, 1000, 10000]) {

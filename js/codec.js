@@ -116,6 +116,14 @@ function val(v) {
   }
 }
 
+// A value whose strings are never vocabulary words (ids, signatures): a string goes as itself,
+// without the vocabulary lookup (a hash-map miss per id). Sending a vocabulary word this way is
+// still correct, only longer.
+function plain(v) {
+  if (typeof v === 'string') str(v)
+  else val(v)
+}
+
 // The kind of a value only: strings and numbers carry no payload.
 function kind(v) {
   if (typeof v === 'string') nums[n++] = 10
@@ -169,7 +177,7 @@ function block(b, wantHead) {
         val(sig.id)
         val(sig.type)
       } else {
-        val(sig)
+        plain(sig)
       }
       signatures(b)
       break
@@ -177,7 +185,7 @@ function block(b, wantHead) {
     case 'toolCall':
     case 'toolUse':
     case 'functionCall':
-      val(b.id)
+      plain(b.id)
       val(b.name)
       kind(b.input)
       kind(b.arguments)
@@ -200,7 +208,7 @@ function block(b, wantHead) {
       break
     }
     case 'toolResult':
-      val(b.toolUseId)
+      plain(b.toolUseId)
       signatures(b)
       break
     default:
@@ -217,8 +225,8 @@ function signatures(b) {
     return
   }
   nums[n++] = (snake !== undefined ? 1 : 0) | (camel !== undefined ? 2 : 0)
-  if (snake !== undefined) val(snake)
-  if (camel !== undefined) val(camel)
+  if (snake !== undefined) plain(snake)
+  if (camel !== undefined) plain(camel)
 }
 
 // A small object (usage) one level deep: 4, the count, then key/value pairs; a nested object
@@ -290,8 +298,8 @@ function message(m) {
   nums[n++] = mask
   if (mask & 1) val(stopReason)
   if (mask & 2) val(timestamp)
-  if (mask & 4) val(toolCallId)
-  if (mask & 8) val(toolUseId)
+  if (mask & 4) plain(toolCallId)
+  if (mask & 8) plain(toolUseId)
   if (mask & 16) val(toolName)
   if (mask & 32) val(errorMessage)
   const wantHead = isPlainObject(p)

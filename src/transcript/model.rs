@@ -178,13 +178,18 @@ pub enum Override {
     /// `prefix + <input message k's field>` (both strings).
     Prefixed(String, usize),
     /// In the field's object, the array `list`: for the items at `items`, `key` is moved last and
-    /// set to `value` (`{...field, [list]: field[list].map(…{...rest, [key]: value})}`).
-    SetInItems {
-        list: String,
-        items: Vec<usize>,
-        key: String,
-        value: Value,
-    },
+    /// set to `value` (`{...field, [list]: field[list].map(…{...rest, [key]: value})}`). Boxed:
+    /// rare, and every edit list entry is as large as the largest variant.
+    SetInItems(Box<ItemsEdit>),
+}
+
+/// The payload of [`Override::SetInItems`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct ItemsEdit {
+    pub list: String,
+    pub items: Vec<usize>,
+    pub key: String,
+    pub value: Value,
 }
 
 /// Field edits on a message or block, in the order they were made.
@@ -239,13 +244,23 @@ impl Edits {
         self.dels.retain(|d| d != name);
         match self.sets.iter_mut().find(|(n, _)| n == name) {
             Some(slot) => slot.1 = v,
-            None => self.sets.push((field_name(name), v)),
+            None => {
+                // Most edited messages and blocks get one or two edits (an id, a dropped
+                // field): room for two, not the four a first push would reserve.
+                if self.sets.capacity() == 0 {
+                    self.sets.reserve_exact(2);
+                }
+                self.sets.push((field_name(name), v))
+            }
         }
     }
 
     pub fn del(&mut self, name: &str) {
         self.sets.retain(|(n, _)| n != name);
         if !self.dels.iter().any(|d| d == name) {
+            if self.dels.capacity() == 0 {
+                self.dels.reserve_exact(2);
+            }
             self.dels.push(field_name(name));
         }
     }
@@ -428,12 +443,12 @@ impl Block {
             }
             return;
         }
-        let ov = Override::SetInItems {
+        let ov = Override::SetInItems(Box::new(ItemsEdit {
             list: list.into(),
             items,
             key: key.into(),
             value,
-        };
+        }));
         self.edits.set(name, ov);
     }
 

@@ -299,17 +299,22 @@ pub fn response_json(
     nums: Vec<f64>,
 ) -> (String, Option<(Vec<f64>, String)>) {
     let changes = ctx.changes.as_deref();
-    let mut s = String::with_capacity(64);
-    s.push('{');
+    // One buffer for the answer: the plan's values are written straight into it.
+    let mut b: Vec<u8> = Vec::with_capacity(64 + msgs.len() * 8);
+    b.push(b'{');
     let mut sep = "";
-    let plan = super::plan::encode_parts(msgs, input_len, nums);
-    if let Some(p) = &plan {
-        s.push_str("\"n\":");
-        s.push_str(&msgs.len().to_string());
-        s.push_str(",\"vals\":");
-        s.push_str(&p.vals);
+    let mut plan = None;
+    if !super::plan::is_identity(msgs, input_len) {
+        b.extend_from_slice(b"\"n\":");
+        b.extend_from_slice(msgs.len().to_string().as_bytes());
+        b.extend_from_slice(b",\"vals\":");
+        plan = Some(super::plan::write(msgs, nums, &mut b));
         sep = ",";
     }
+    // Only JSON text was written: strings through serde_json, the rest ASCII. Room for the texts
+    // the caller appends.
+    let mut s = String::from_utf8(b).unwrap_or_default();
+    s.reserve(64 + plan.as_ref().map_or(0, |(_, t)| t.len()));
     if let Some(changes) = changes {
         let list: Vec<Value> = changes
             .iter()
@@ -323,7 +328,7 @@ pub fn response_json(
     if !out.extra.is_empty() {
         s.push_str(sep);
         s.push_str("\"extra\":");
-        s.push_str(&Value::Object(out.extra.clone()).to_string());
+        s.push_str(&serde_json::to_string(&out.extra).unwrap_or_default());
         sep = ",";
     }
     if !out.entries.is_empty() {
@@ -345,5 +350,5 @@ pub fn response_json(
         s.push_str(&Value::Array(list).to_string());
     }
     s.push('}');
-    (s, plan.map(|p| (p.nums, p.texts)))
+    (s, plan)
 }

@@ -20,6 +20,15 @@ pub struct Plan {
     pub texts: String,
 }
 
+/// Whether the output is exactly the input (no plan is needed).
+pub(crate) fn is_identity(msgs: &[Msg], input_len: usize) -> bool {
+    msgs.len() == input_len
+        && msgs
+            .iter()
+            .enumerate()
+            .all(|(i, m)| m.src_index() == Some(i) && !m.is_changed())
+}
+
 /// The plan of `msgs`, or `None` when the output is exactly the input.
 ///
 /// Counts and indices travel as a Float64Array: parsing them as JSON (the first design) cost the
@@ -28,32 +37,43 @@ pub struct Plan {
 ///
 /// `nums` is a buffer to write the numbers into (cleared first), so a caller can reuse one across
 /// calls instead of growing fresh memory every time.
-pub fn encode_parts(msgs: &[Msg], input_len: usize, mut nums: Vec<f64>) -> Option<Plan> {
-    let identity = msgs.len() == input_len
-        && msgs
-            .iter()
-            .enumerate()
-            .all(|(i, m)| m.src_index() == Some(i) && !m.is_changed());
-    if identity {
+pub fn encode_parts(msgs: &[Msg], input_len: usize, nums: Vec<f64>) -> Option<Plan> {
+    if is_identity(msgs, input_len) {
         return None;
     }
+    let mut vals = Vec::new();
+    let (nums, texts) = write(msgs, nums, &mut vals);
+    Some(Plan {
+        nums,
+        // Only JSON text was written: strings through serde_json, the rest ASCII.
+        vals: String::from_utf8(vals).unwrap_or_default(),
+        texts,
+    })
+}
+
+/// Writes the plan of `msgs` (as [`encode_parts`], for an output that is not the input: see
+/// [`is_identity`]) with its values appended to `out` as a JSON array, so the caller's answer is
+/// the one buffer the values are written into; returns the numbers (in `nums`, cleared first)
+/// and the texts.
+pub fn write(msgs: &[Msg], mut nums: Vec<f64>, out: &mut Vec<u8>) -> (Vec<f64>, String) {
     nums.clear();
+    // Sized up front: at least a few numbers a message (an untouched one takes one, a changed one
+    // a dozen or more), and a short text for some.
+    nums.reserve(msgs.len() * 4);
+    out.reserve(64 + msgs.len() * 8);
+    let start = out.len();
+    out.push(b'[');
     let mut w = Writer {
         nums,
-        vals: Vec::with_capacity(64 + msgs.len() * 8),
-        texts: String::new(),
+        vals: out,
+        first: start + 1,
+        texts: String::with_capacity(msgs.len() * 8),
     };
-    w.vals.push(b'[');
     for m in msgs {
         w.msg(m);
     }
     w.vals.push(b']');
-    Some(Plan {
-        nums: w.nums,
-        // Only JSON text was written: strings through serde_json, the rest ASCII.
-        vals: String::from_utf8(w.vals).unwrap_or_default(),
-        texts: w.texts,
-    })
+    (w.nums, w.texts)
 }
 
 /// The plan as a JSON value `{n, nums, vals}` (tests, the CLI).
@@ -67,13 +87,15 @@ pub fn encode(msgs: &[Msg], input_len: usize) -> Option<Value> {
 /// Separates the plan's texts (as `SEP` separates the skeleton's strings).
 pub const TEXT_SEP: char = '\u{1f}';
 
-struct Writer {
+struct Writer<'a> {
     nums: Vec<f64>,
-    vals: Vec<u8>,
+    /// The values' JSON array is written here, from `first - 1` (its `[`) on.
+    vals: &'a mut Vec<u8>,
+    first: usize,
     texts: String,
 }
 
-impl Writer {
+impl Writer<'_> {
     fn n(&mut self, n: usize) {
         self.nums.push(n as f64);
     }
@@ -83,7 +105,7 @@ impl Writer {
     }
 
     fn next_val(&mut self) {
-        if self.vals.len() > 1 {
+        if self.vals.len() > self.first {
             self.vals.push(b',');
         }
     }
@@ -91,12 +113,12 @@ impl Writer {
     fn str(&mut self, s: &str) {
         self.next_val();
         // serde_json's string escaping; writing to a Vec cannot fail.
-        let _ = serde_json::to_writer(&mut self.vals, s);
+        let _ = serde_json::to_writer(&mut *self.vals, s);
     }
 
     fn json(&mut self, v: &Value) {
         self.next_val();
-        let _ = serde_json::to_writer(&mut self.vals, v);
+        let _ = serde_json::to_writer(&mut *self.vals, v);
     }
 
     fn null(&mut self) {
@@ -140,17 +162,12 @@ impl Writer {
                 self.str(p);
                 self.n(*k);
             }
-            Override::SetInItems {
-                list,
-                items,
-                key,
-                value,
-            } => {
+            Override::SetInItems(e) => {
                 self.code(4);
-                self.str(list);
-                self.json(&Value::from(items.clone()));
-                self.str(key);
-                self.json(value);
+                self.str(&e.list);
+                self.json(&Value::from(e.items.as_slice()));
+                self.str(&e.key);
+                self.json(&e.value);
             }
         }
     }
@@ -208,12 +225,16 @@ impl Writer {
                 }
             }
             BlockOrigin::New(v) => {
-                let mut v = v.clone();
-                if let (Some(p), Some(Value::String(t))) = (&b.text_prefix, v.get_mut("text")) {
-                    *t = format!("{p}{t}");
-                }
                 self.code(-2);
-                self.json(&v);
+                match (&b.text_prefix, v.get("text")) {
+                    (Some(p), Some(Value::String(t))) => {
+                        // Copied only when the text gets its prefix.
+                        let mut v = v.clone();
+                        v["text"] = Value::String(format!("{p}{t}"));
+                        self.json(&v);
+                    }
+                    _ => self.json(v),
+                }
             }
             BlockOrigin::FromStrContent { msg, prefix } => {
                 let p = format!("{}{}", b.text_prefix.as_deref().unwrap_or(""), prefix);

@@ -26,34 +26,40 @@ fn rewrite(msgs: &mut [Msg], ctx: &mut Ctx, mut alloc: IdAllocator) -> bool {
     let mut changed = false;
     for m in msgs.iter_mut() {
         if m.is_role("assistant") {
-            let Some(blocks) = m.blocks() else { continue };
-            let renamed: Vec<(usize, String)> = blocks
-                .iter()
-                .enumerate()
-                .filter(|(_, b)| b.is_tool_call())
-                .filter_map(|(j, b)| {
-                    let raw = b.call_id()?;
-                    let new = alloc.call_id(raw);
-                    trace(&mut ctx.id_trace, m.src_index(), raw, &new);
-                    (new != raw).then_some((j, new))
-                })
-                .collect();
-            if renamed.is_empty() {
-                continue;
-            }
-            if let Some(blocks) = m.blocks_mut() {
-                for (j, new) in renamed {
-                    let b = &mut blocks[j];
-                    ctx.change("sanitizeToolCallIds", block_origin_path(b), || {
-                        format!("tool call id {:?} → {new:?}", b.id.as_str().unwrap_or(""))
-                    });
-                    b.set("id", serde_json::Value::String(new));
-                }
-            }
-            changed = true;
+            changed |= rename_calls(m, ctx, &mut alloc);
         } else if m.is_role("toolResult") {
             changed |= rename_result(m, ctx, &mut alloc);
         }
+    }
+    changed
+}
+
+/// Renames the tool calls of one assistant message, block by block (no list of the renamed ones
+/// is built: the content is marked rebuilt only when a block changes).
+fn rename_calls(m: &mut Msg, ctx: &mut Ctx, alloc: &mut IdAllocator) -> bool {
+    let src = m.src_index();
+    let count = m.blocks().map_or(0, Vec::len);
+    let mut changed = false;
+    for j in 0..count {
+        let Some(b) = m.blocks().and_then(|blocks| blocks.get(j)) else {
+            break;
+        };
+        let Some(raw) = b.call_id().filter(|_| b.is_tool_call()) else {
+            continue;
+        };
+        let new = alloc.call_id(raw);
+        trace(&mut ctx.id_trace, src, raw, &new);
+        if new == raw {
+            continue;
+        }
+        let Some(b) = m.blocks_mut().and_then(|blocks| blocks.get_mut(j)) else {
+            break;
+        };
+        ctx.change("sanitizeToolCallIds", block_origin_path(b), || {
+            format!("tool call id {:?} → {new:?}", b.id.as_str().unwrap_or(""))
+        });
+        b.set("id", serde_json::Value::String(new));
+        changed = true;
     }
     changed
 }
