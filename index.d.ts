@@ -1908,3 +1908,22 @@ export interface SanitizedRequest<B> {
 export declare function sanitizeRequest<B extends OpenAiChatRequest | AnthropicRequest | OpenAiResponsesRequest>(body: B, options: SanitizeRequestOptions & { report: true }): SanitizedRequest<B>
 export declare function sanitizeRequest<B extends OpenAiChatRequest | AnthropicRequest | OpenAiResponsesRequest>(body: B, options: SanitizeRequestOptions & { report?: false }): B
 export declare function sanitizeRequest<B extends OpenAiChatRequest | AnthropicRequest | OpenAiResponsesRequest>(body: B, options: SanitizeRequestOptions): B | SanitizedRequest<B>
+
+/** What {@link sanitizeRequestBuffer} returns under `report: true`. */
+export interface SanitizedRequestBuffer {
+  body: Buffer
+  changes: Change[]
+}
+
+/**
+ * {@link sanitizeRequest} on the body as a gateway holds it: the bytes of the request (UTF-8 JSON) in, a `Buffer` out.
+ * When nothing needs repair the answer is the body itself (the same `Buffer`, or a `Buffer` over the same memory for a
+ * `Uint8Array`); otherwise new bytes in which every range the repair did not touch is copied as it was (key order,
+ * number formatting, escapes and whitespace of untouched parts). No JS object is built for the body. Bad JSON
+ * (truncated, duplicate keys, a lone surrogate in a `\u` escape, nesting deeper than 256) or a body that is not the
+ * protocol's shape gives a TypeError naming the path and, for JSON errors, the byte: `body.messages[3].content:
+ * expected a closing quote, got the end of the body (byte 5242880)`.
+ */
+export declare function sanitizeRequestBuffer(body: Uint8Array, options: SanitizeRequestOptions & { report: true }): SanitizedRequestBuffer
+export declare function sanitizeRequestBuffer(body: Uint8Array, options: SanitizeRequestOptions & { report?: false }): Buffer
+export declare function sanitizeRequestBuffer(body: Uint8Array, options: SanitizeRequestOptions): Buffer | SanitizedRequestBuffer

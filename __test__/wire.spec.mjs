@@ -154,8 +154,9 @@ describe('sanitizeRequest: bad input is a TypeError naming the path', () => {
     assert.throws(() => sanitizeRequest(body, { protocol: 'openai-chat' }), (e) => e instanceof TypeError && /^body: could not be serialised/.test(e.message))
     let deep = {}
     const deepBody = { messages: [{ role: 'user', content: 'x', extra: deep }] }
-    for (let i = 0; i < 200; i++) deep = deep.next = {}
-    assert.throws(() => sanitizeRequest(deepBody, { protocol: 'openai-chat' }), (e) => e instanceof TypeError && /^body: could not be read/.test(e.message))
+    for (let i = 0; i < 300; i++) deep = deep.next = {}
+    const re = /^body\.messages\[0\]\.extra(\.next)+: expected at most 256 levels of nesting, got '\{' \(byte \d+\)$/
+    assert.throws(() => sanitizeRequest(deepBody, { protocol: 'openai-chat' }), (e) => e instanceof TypeError && re.test(e.message))
   })
 
   test('a lone surrogate in a text does not stop the repair', () => {
