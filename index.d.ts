@@ -1911,12 +1911,13 @@ export declare function sanitizeRequest<B extends OpenAiChatRequest | AnthropicR
 
 /** What {@link sanitizeRequestBuffer} returns under `report: true`. */
 export interface SanitizedRequestBuffer {
-  body: Buffer
+  body: Uint8Array
   changes: Change[]
 }
 
 /**
- * {@link sanitizeRequest} on the body as a gateway holds it: the bytes of the request (UTF-8 JSON) in, a `Buffer` out.
+ * {@link sanitizeRequest} on the body as a gateway holds it: the bytes of the request (UTF-8 JSON) in, a `Buffer` out
+ * (typed as `Uint8Array`, which it is, so that no Node types are needed).
  * When nothing needs repair the answer is the body itself (the same `Buffer`, or a `Buffer` over the same memory for a
  * `Uint8Array`); otherwise new bytes in which every range the repair did not touch is copied as it was (key order,
  * number formatting, escapes and whitespace of untouched parts). No JS object is built for the body. Bad JSON
@@ -1925,5 +1926,5 @@ export interface SanitizedRequestBuffer {
  * expected a closing quote, got the end of the body (byte 5242880)`.
  */
 export declare function sanitizeRequestBuffer(body: Uint8Array, options: SanitizeRequestOptions & { report: true }): SanitizedRequestBuffer
-export declare function sanitizeRequestBuffer(body: Uint8Array, options: SanitizeRequestOptions & { report?: false }): Buffer
-export declare function sanitizeRequestBuffer(body: Uint8Array, options: SanitizeRequestOptions): Buffer | SanitizedRequestBuffer
+export declare function sanitizeRequestBuffer(body: Uint8Array, options: SanitizeRequestOptions & { report?: false }): Uint8Array
+export declare function sanitizeRequestBuffer(body: Uint8Array, options: SanitizeRequestOptions): Uint8Array | SanitizedRequestBuffer

@@ -187,13 +187,12 @@ describe('transcript-hygiene sanitize --protocol openai-chat', () => {
 })
 
 describe('README: Gateways', () => {
-  test('the quick start is the type-checked fixture file, character for character', () => {
+  test('every quick start (one per protocol, and the bytes one) is a type-checked fixture file, character for character', () => {
     const readme = fs.readFileSync(path.join(here, '..', 'README.md'), 'utf8')
     const start = readme.indexOf('## Gateways')
     const section = readme.slice(start, readme.indexOf('\n## ', start + 1))
-    const blocks = [...section.matchAll(/<!-- checked: (\S+) -->\n```ts\n([\s\S]*?)```/g)]
-    assert.equal(blocks.length, 1)
-    const [, file, code] = blocks[0]
-    assert.equal(code, fs.readFileSync(path.join(here, '..', file), 'utf8'))
+    const blocks = [...section.matchAll(/(?:<!-- checked: (\S+) -->\n)?```ts\n([\s\S]*?)```/g)]
+    assert.deepEqual(blocks.map((b) => b[1]), ['request', 'anthropic', 'responses', 'bytes'].map((q) => `__test__/fixtures/quickstart/gateway-${q}.mts`))
+    for (const [, file, code] of blocks) assert.equal(code, fs.readFileSync(path.join(here, '..', file), 'utf8'))
   })
 })

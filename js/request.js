@@ -6,6 +6,7 @@
 // message, part and tool call is the very same object, or applied in Rust to the bytes. No rule is
 // decided here.
 
+const { Buffer } = require('node:buffer')
 const native = require('../binding.js')
 const { OPTIONS, pick } = require('./options.js')
 const { describe, isObject, toJson } = require('./args.js')

@@ -339,7 +339,9 @@ fn write_group<'a, N: Node<'a>>(
 /// The plan that repairs `body` for `opts`' target.
 pub fn plan<'a, N: Node<'a>>(body: N, opts: &WireOptions) -> Result<Decision, WireError> {
     let (mut msgs, srcs, input) = read(body)?;
-    let changes = super::run_pass(&mut msgs, opts, Protocol::Anthropic, |p| wire_path(p, &srcs));
+    let changes = super::run_pass(&mut msgs, opts, Protocol::Anthropic, |p| {
+        wire_path(p, &srcs)
+    });
     let mut out = Vec::new();
     let mut k = 0;
     while k < msgs.len() {

@@ -19,10 +19,13 @@
 //!   `isError`, `toolName` on OpenAI chat) are not written.
 //!
 //! The plan is applied by one applier per host, none of which knows a protocol: [`edit::apply`]
-//! on a `serde_json::Value` (this crate's public API and the CLI), and `js/request.js` on the
-//! caller's objects with spreads (untouched messages and items come back as the same objects). A
-//! byte-level applier (edits as byte ranges, untouched bytes copied) is the planned third; a
-//! byte-level reader building the same model is the other half of that entry point.
+//! on a `serde_json::Value` (this crate's public API and the CLI), `js/request.js` on the
+//! caller's objects with spreads (untouched messages and items come back as the same objects),
+//! and [`splice::apply`] on the body's bytes (untouched ranges copied as they came).
+//!
+//! The readers and writers see the body through [`node::Node`], a read-only view implemented for
+//! `serde_json::Value` and for [`tape::Tape`] (the body's bytes, read once without building a
+//! value), so each protocol is written once for every entry point.
 //!
 //! Which rules run is the transcript policy of the target (provider / modelApi / modelId, see
 //! [`crate::transcript::policy`]), as for `sanitizeSessionHistory`: see [`pass`].
@@ -247,10 +250,7 @@ fn empty_tools<'a, N: Node<'a>>(
     report: bool,
     changes: &mut Vec<Change>,
 ) -> Vec<&'static str> {
-    if body
-        .get("tools")
-        .is_some_and(Node::is_empty_array)
-    {
+    if body.get("tools").is_some_and(Node::is_empty_array) {
         if report {
             changes.push(Change {
                 rule: "emptyTools",

@@ -74,7 +74,12 @@ pub(super) fn id_val(s: Option<Cow<'_, str>>) -> Val {
     s.map_or(Val::Absent, |s| Val::Str(s.into_owned().into()))
 }
 
-fn part_block<'a, N: Node<'a>>(part: N, i: usize, j: usize, path: &str) -> Result<Block, WireError> {
+fn part_block<'a, N: Node<'a>>(
+    part: N,
+    i: usize,
+    j: usize,
+    path: &str,
+) -> Result<Block, WireError> {
     let p = obj(
         part,
         &format!("{path}.content[{j}]"),
@@ -88,7 +93,12 @@ fn part_block<'a, N: Node<'a>>(part: N, i: usize, j: usize, path: &str) -> Resul
     Ok(b)
 }
 
-fn call_block<'a, N: Node<'a>>(call: N, i: usize, idx: usize, path: &str) -> Result<Block, WireError> {
+fn call_block<'a, N: Node<'a>>(
+    call: N,
+    i: usize,
+    idx: usize,
+    path: &str,
+) -> Result<Block, WireError> {
     let c = obj(call, path, "a tool call object")?;
     let id = opt_str(c, "id", path)?;
     let f = match c.get("function") {
@@ -190,7 +200,12 @@ fn read_message<'a, N: Node<'a>>(v: N, i: usize) -> Result<(Msg, MsgLayout), Wir
     }
     let base = blocks.len();
     for (k, c) in calls.iter().enumerate() {
-        blocks.push(call_block(*c, i, base + k, &format!("{path}.{CALLS}[{k}]"))?);
+        blocks.push(call_block(
+            *c,
+            i,
+            base + k,
+            &format!("{path}.{CALLS}[{k}]"),
+        )?);
     }
     layout.calls = calls.len();
     if as_blocks || matches!(msg.content, Content::Blocks(_)) {
@@ -423,8 +438,9 @@ fn write_message<'a, N: Node<'a>>(m: &Msg, input: &[N], layout: &Layout) -> Out 
 /// The plan that repairs `body` for `opts`' target.
 pub fn plan<'a, N: Node<'a>>(body: N, opts: &WireOptions) -> Result<Decision, WireError> {
     let (mut msgs, layout, input) = read(body)?;
-    let mut changes =
-        super::run_pass(&mut msgs, opts, Protocol::OpenAiChat, |p| layout.wire_path(p));
+    let mut changes = super::run_pass(&mut msgs, opts, Protocol::OpenAiChat, |p| {
+        layout.wire_path(p)
+    });
     let out: Vec<Out> = msgs
         .iter()
         .map(|m| write_message(m, &input, &layout))

@@ -70,7 +70,8 @@ impl<'t, 'p> Writer<'t, 'p> {
                 self.out.push(',');
             }
             if raw_key.is_empty() {
-                self.out.push_str(fresh.next().map_or("\"\"", String::as_str));
+                self.out
+                    .push_str(fresh.next().map_or("\"\"", String::as_str));
             } else {
                 self.out.push_str(raw_key);
             }
@@ -106,7 +107,9 @@ impl<'t, 'p> Writer<'t, 'p> {
                 .unwrap_or_default();
             self.cache = Some((msg, list, items));
         }
-        self.cache.as_ref().and_then(|(_, _, v)| v.get(idx).copied())
+        self.cache
+            .as_ref()
+            .and_then(|(_, _, v)| v.get(idx).copied())
     }
 
     fn item(&mut self, it: &'p Item) {
@@ -280,7 +283,7 @@ mod tests {
         assert_eq!(
             bytes,
             r#"{ "model" : "m",
-  "messages" : [{"role":"user","content":[{"type":"text","text":"» \"q\" 第一\u0021"},{"type":"text","text":"b"}],"n":1.50},{"role": "assistant","content": null,"tool_calls":[{"id":"x1","type": "function"}],"x": {"y": [1e3]}},{"role":"user", "content":"第一\u0021", "n": 1.50},{"role":"tool","tool_call_id":"x1"}],
+  "messages" : [{"role":"user","content":[{"type":"text","text":"» \"q\" 第一\u0021"},{"type":"text","text":"b"}],"n":1.50},{"role":"assistant","content":null,"tool_calls":[{"id":"x1","type":"function"}],"x":{"y": [1e3]}},{"role":"user", "content":"第一\u0021", "n": 1.50},{"role":"tool","tool_call_id":"x1"}],
   "tail": true }"#
         );
     }

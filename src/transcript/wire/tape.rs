@@ -183,7 +183,12 @@ impl<'a> Scan<'a> {
                     self.pos += 6;
                 }
             }
-            _ => return Err(self.fail(at + 1, "an escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)")),
+            _ => {
+                return Err(self.fail(
+                    at + 1,
+                    "an escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)",
+                ))
+            }
         }
         Ok(())
     }
@@ -423,11 +428,15 @@ impl<'a> Tape<'a> {
     /// ```
     pub fn parse(bytes: &'a [u8]) -> Result<Tape<'a>, WireError> {
         if u32::try_from(bytes.len()).is_err() {
-            return Err(WireError::at("body", "a body under 4 GiB", "a larger one", 0));
+            return Err(WireError::at(
+                "body",
+                "a body under 4 GiB",
+                "a larger one",
+                0,
+            ));
         }
-        let text = std::str::from_utf8(bytes).map_err(|e| {
-            WireError::at("body", "UTF-8 text", "an invalid byte", e.valid_up_to())
-        })?;
+        let text = std::str::from_utf8(bytes)
+            .map_err(|e| WireError::at("body", "UTF-8 text", "an invalid byte", e.valid_up_to()))?;
         let mut s = Scan {
             text,
             b: bytes,
@@ -598,7 +607,10 @@ mod tests {
         assert!(err(&deep).starts_with("body[0][0]"), "{}", err(&deep));
         assert!(err(&deep).contains("expected at most 256 levels of nesting"));
         let bad = Tape::parse(b"{\"m\": \"\xff\"}").err().unwrap();
-        assert_eq!(bad.to_string(), "body: expected UTF-8 text, got an invalid byte (byte 7)");
+        assert_eq!(
+            bad.to_string(),
+            "body: expected UTF-8 text, got an invalid byte (byte 7)"
+        );
     }
 
     #[test]
@@ -618,9 +630,36 @@ mod tests {
             }
         }
         let tape = Tape::parse(bodies[0].as_bytes()).unwrap();
-        let a: Vec<&str> = tape.root().get("a").unwrap().items().map(TNode::raw).collect();
-        assert_eq!(a, ["1", "-2.5e+3", "true", "false", "null", r#""x\"y\u00e9\ud83d\ude00""#, "{ }", "[ ]"]);
-        assert_eq!(tape.root().get("a").unwrap().items().nth(5).and_then(Node::str).as_deref(), Some("x\"yé😀"));
+        let a: Vec<&str> = tape
+            .root()
+            .get("a")
+            .unwrap()
+            .items()
+            .map(TNode::raw)
+            .collect();
+        assert_eq!(
+            a,
+            [
+                "1",
+                "-2.5e+3",
+                "true",
+                "false",
+                "null",
+                r#""x\"y\u00e9\ud83d\ude00""#,
+                "{ }",
+                "[ ]"
+            ]
+        );
+        assert_eq!(
+            tape.root()
+                .get("a")
+                .unwrap()
+                .items()
+                .nth(5)
+                .and_then(Node::str)
+                .as_deref(),
+            Some("x\"yé😀")
+        );
     }
 
     #[test]
@@ -632,6 +671,10 @@ mod tests {
         crate::response::linearity::assert_grows_linearly("tape keys", &make, &|t| {
             assert!(Tape::parse(t.as_bytes()).is_ok());
         });
-        assert!(err(&format!("{{\"k3\":0,{}}}", make(2000).trim_start_matches('{'))).contains("\"k3\" a second time"));
+        assert!(err(&format!(
+            "{{\"k3\":0,{}}}",
+            make(2000).trim_start_matches('{')
+        ))
+        .contains("\"k3\" a second time"));
     }
 }
