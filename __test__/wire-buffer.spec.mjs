@@ -1,5 +1,5 @@
 // sanitizeRequestBuffer: the gateway's bytes in, bytes out. It must agree with sanitizeRequest on
-// every body (the real-error fixtures, then generated bodies of all three protocols), copy what no
+// every body (the real-error fixtures, then generated bodies of every protocol), copy what no
 // rule touched byte for byte, hand back the very Buffer when nothing changes, and refuse bad JSON
 // with the path and the byte.
 import { describe, test } from 'node:test'
@@ -15,7 +15,7 @@ const load = (file) => {
   const all = JSON.parse(fs.readFileSync(path.join(here, 'fixtures/wire', file), 'utf8'))
   return all.cases.map((c) => ({ ...c, protocol: all.protocol }))
 }
-const FIXTURES = [...load('openai-chat.json'), ...load('anthropic.json'), ...load('openai-responses.json')]
+const FIXTURES = [...load('openai-chat.json'), ...load('anthropic.json'), ...load('openai-responses.json'), ...load('gemini.json')]
 
 /** Both entry points on one body: the object path's answer and the bytes path's, parsed. */
 function both(body, text, options) {
@@ -50,6 +50,7 @@ function rng(seed) {
 }
 
 const TEXTS = ['你好，帮我查一下天气', 'ok', '', '  ', '看这张图 "引号" \\ 反斜杠', 'line\nbreak', '🙂 emoji']
+const NAMES = ['get_weather', 'read_file']
 const IDS = ['call_0fypS1hVX', 'call_2', 'toolu_01A09q90qw90lq917835lq9', 'fc-1|x', 'abc123def', 'call_very_long_identifier_0123456789']
 const TARGETS = [
   { provider: 'mistral' },
@@ -78,6 +79,12 @@ function gen(r, protocol) {
       else if (kind === 'assistant') msgs.push({ role: 'assistant', content: r() < 0.5 ? pick(TEXTS) : [{ type: 'thinking', thinking: '想一想', signature: 'sig' }, { type: 'text', text: pick(TEXTS) }] })
       else if (kind === 'call') msgs.push({ role: 'assistant', content: [{ type: 'text', text: pick(TEXTS) }, { type: 'tool_use', id: pick(IDS), name: 'get_weather', input: { city: '上海' } }] })
       else msgs.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: pick(IDS), content: pick(TEXTS) }, ...(r() < 0.4 ? [{ type: 'text', text: pick(TEXTS) }] : [])] })
+    } else if (protocol === 'gemini') {
+      const id = () => (r() < 0.5 ? { id: pick(IDS) } : {})
+      if (kind === 'user' || kind === 'system') msgs.push({ role: 'user', parts: [{ text: pick(TEXTS) }, ...(r() < 0.3 ? [{ inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } }] : [])], ...extra() })
+      else if (kind === 'assistant') msgs.push({ role: 'model', parts: [...(r() < 0.3 ? [{ text: '想一想', thought: true }] : []), { text: pick(TEXTS) }] })
+      else if (kind === 'call') msgs.push({ role: 'model', parts: [pick(NAMES), pick(NAMES)].slice(0, 1 + Math.floor(r() * 2)).map((name) => ({ functionCall: { name, args: { city: '北京' }, ...id() }, ...(r() < 0.3 ? { thoughtSignature: 'c2ln' } : {}) })) })
+      else msgs.push({ role: 'user', parts: [{ functionResponse: { name: pick(NAMES), response: { output: pick(TEXTS) }, ...id() } }, ...(r() < 0.3 ? [{ text: pick(TEXTS) }] : [])] })
     } else {
       if (kind === 'user' || kind === 'system') msgs.push({ role: kind === 'system' ? 'developer' : 'user', content: pick(TEXTS), ...extra() })
       else if (kind === 'assistant') msgs.push(r() < 0.5 ? { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: pick(TEXTS) }] } : { type: 'reasoning', id: 'rs_1', summary: [] })
@@ -85,7 +92,7 @@ function gen(r, protocol) {
       else msgs.push({ type: 'function_call_output', call_id: pick(IDS), output: pick(TEXTS) })
     }
   }
-  const key = protocol === 'openai-responses' ? 'input' : 'messages'
+  const key = { 'openai-responses': 'input', gemini: 'contents' }[protocol] ?? 'messages'
   const body = { model: 'm', [key]: msgs, temperature: 0.70, ...(r() < 0.3 ? { tools: [] } : {}), ...(r() < 0.3 ? { stream: true } : {}) }
   // The text as a gateway might receive it: compact or indented, each message written on its own.
   const indent = pick([0, 2, '\t'])
@@ -95,7 +102,7 @@ function gen(r, protocol) {
 }
 
 describe('sanitizeRequestBuffer agrees with sanitizeRequest on generated bodies', () => {
-  for (const protocol of ['openai-chat', 'anthropic', 'openai-responses']) {
+  for (const protocol of ['openai-chat', 'anthropic', 'openai-responses', 'gemini']) {
     test(`${protocol}: 150 bodies, untouched messages copied byte for byte`, () => {
       const r = rng(protocol.length * 7919)
       let changed = 0

@@ -67,6 +67,13 @@ g.responsesBody = {
     { role: 'user', content: '还在吗？' },
   ],
 }
+g.geminiBody = {
+  contents: [
+    { role: 'model', parts: [{ functionCall: { name: 'run_shell_command', args: { command: 'ls' } } }] },
+    { role: 'user', parts: [{ functionResponse: { name: 'run_shell_command', response: { output: 'a.txt\n说明.md' } } }] },
+    { role: 'model', parts: [{ text: '目录里有 a.txt 和 说明.md。' }] },
+  ],
+}
 g.rawBody = new TextEncoder().encode(JSON.stringify(g.clientBody, null, 2))
 g.forward = async (bytes) => record.bodies.push(JSON.parse(new TextDecoder().decode(bytes)))
 g.taskDir = mkdtempSync(join(tmpdir(), 'th-quickstart-'))

@@ -32,6 +32,7 @@
 
 pub mod anthropic;
 pub mod edit;
+pub mod gemini;
 pub mod layout;
 pub mod node;
 pub mod openai_chat;
@@ -55,6 +56,8 @@ pub enum Protocol {
     Anthropic,
     /// OpenAI Responses: `{model, input: string | items, tools?}`.
     OpenAiResponses,
+    /// Gemini `generateContent`: `{contents: [{role, parts}], systemInstruction?, tools?}`.
+    Gemini,
 }
 
 impl Protocol {
@@ -64,6 +67,7 @@ impl Protocol {
             "openai-chat" => Some(Protocol::OpenAiChat),
             "anthropic" => Some(Protocol::Anthropic),
             "openai-responses" => Some(Protocol::OpenAiResponses),
+            "gemini" => Some(Protocol::Gemini),
             _ => None,
         }
     }
@@ -74,12 +78,13 @@ impl Protocol {
             Protocol::OpenAiChat => "openai-completions",
             Protocol::Anthropic => "anthropic-messages",
             Protocol::OpenAiResponses => "openai-responses",
+            Protocol::Gemini => "google-generative-ai",
         }
     }
 }
 
 /// The names `protocol` accepts today.
-pub const PROTOCOL_NAMES: &[&str] = &["openai-chat", "anthropic", "openai-responses"];
+pub const PROTOCOL_NAMES: &[&str] = &["openai-chat", "anthropic", "openai-responses", "gemini"];
 
 /// The target of a request and the options of the pass.
 #[derive(Clone, Debug, Default)]
@@ -295,6 +300,7 @@ pub fn plan_json<'a, N: Node<'a>>(
         Protocol::OpenAiChat => openai_chat::plan(body, opts),
         Protocol::Anthropic => anthropic::plan(body, opts),
         Protocol::OpenAiResponses => responses::plan(body, opts),
+        Protocol::Gemini => gemini::plan(body, opts),
     }
 }
 

@@ -36,6 +36,8 @@ pub trait Node<'a>: Copy + 'a {
     /// The member `key` of an object (`None` for another value or a missing key).
     fn get(self, key: &str) -> Option<Self>;
     fn items(self) -> Self::Items;
+    /// The first key of an object (`None` for another value or an empty object).
+    fn first_key(self) -> Option<Cow<'a, str>>;
     /// The value as a `serde_json::Value`: for the small values a rule rewrites, never a body.
     fn to_value(self) -> Value;
 
@@ -101,6 +103,9 @@ impl<'a> Node<'a> for &'a Value {
     }
     fn items(self) -> Self::Items {
         self.as_array().map_or([].iter(), |a| a.iter())
+    }
+    fn first_key(self) -> Option<Cow<'a, str>> {
+        self.as_object()?.keys().next().map(|k| Cow::Borrowed(k.as_str()))
     }
     fn to_value(self) -> Value {
         self.clone()

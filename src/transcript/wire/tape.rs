@@ -441,7 +441,8 @@ impl<'a> Tape<'a> {
             text,
             b: bytes,
             pos: 0,
-            slots: Vec::new(),
+            // A guess that saves most regrowth copies of a large body's tape.
+            slots: Vec::with_capacity(bytes.len() / 64 + 16),
             keys: Vec::new(),
         };
         let read = (|| {
@@ -562,6 +563,10 @@ impl<'t> Node<'t> for TNode<'t> {
             at: self.idx + 1,
             end,
         }
+    }
+
+    fn first_key(self) -> Option<Cow<'t, str>> {
+        self.members().next().and_then(|(k, _)| k.str())
     }
 
     fn to_value(self) -> Value {
