@@ -15,8 +15,9 @@
 
 use super::edit::{Item, Op, Out};
 use super::node::{Node, View};
-use super::openai_chat::{id_val, kind, new_text, obj, opt_str, same_list, val_of};
-use super::{Decision, Protocol, WireError, WireOptions};
+use super::openai_chat::{id_val, kind, new_text, obj, opt_str, role_of, same_list, val_of};
+use super::split::{From, Src};
+use super::{split, Decision, Protocol, WireError, WireOptions};
 use crate::transcript::model::{Block, BlockOrigin, Content, Msg, TextInfo, Val};
 use serde_json::{json, Value};
 
@@ -24,23 +25,6 @@ const RESULT: &str = "tool_result";
 
 fn is_result<'a, N: Node<'a>>(v: N) -> bool {
     v.get("type").and_then(Node::str).as_deref() == Some(RESULT)
-}
-
-/// Where a model message comes from in the body.
-#[derive(Clone, Debug, PartialEq)]
-enum From {
-    /// The whole message (its blocks are `content[j]`, or the string content as block 0).
-    Whole,
-    /// The `tool_result` block `content[j]`.
-    Result(usize),
-    /// The message's other blocks: model block `b` is `content[rest[b]]`.
-    Rest(Vec<usize>),
-}
-
-#[derive(Clone, Debug, PartialEq)]
-struct Src {
-    wire: usize,
-    from: From,
 }
 
 fn block<'a, N: Node<'a>>(v: N, k: usize, idx: usize, path: &str) -> Result<Block, WireError> {
@@ -86,16 +70,7 @@ fn read<'a, N: Node<'a>>(body: N) -> Result<Read<N>, WireError> {
     for (i, v) in list.iter().copied().enumerate() {
         let path = format!("body.messages[{i}]");
         let m = obj(v, &path, "a message object")?;
-        let role = match m.get("role").map(|r| (r, r.view())) {
-            Some((_, View::Str(r))) => r,
-            other => {
-                return Err(WireError::new(
-                    format!("{path}.role"),
-                    "a string",
-                    other.map(|o| o.0),
-                ))
-            }
-        };
+        let role = role_of(m, &path)?;
         let role = role.as_ref();
         let mut push = |msgs: &mut Vec<Msg>, mut msg: Msg, from: From| {
             msg.origin = crate::transcript::model::MsgOrigin::Src(msgs.len());
@@ -170,26 +145,6 @@ fn read<'a, N: Node<'a>>(body: N) -> Result<Read<N>, WireError> {
     Ok((msgs, srcs, list))
 }
 
-/// The body's terms for a change's model path (`messages[k]`, `messages[k].content[b]`).
-fn wire_path(path: &str, srcs: &[Src]) -> String {
-    let Some((k, b)) = super::parse_model_path(path) else {
-        return path.to_string();
-    };
-    let Some(src) = srcs.get(k) else {
-        return path.to_string();
-    };
-    let i = src.wire;
-    match (&src.from, b) {
-        (From::Result(j), _) => format!("messages[{i}].content[{j}]"),
-        (From::Rest(rest), Some(b)) => format!(
-            "messages[{i}].content[{}]",
-            rest.get(b).copied().unwrap_or(b)
-        ),
-        (_, Some(b)) => format!("messages[{i}].content[{b}]"),
-        (_, None) => format!("messages[{i}]"),
-    }
-}
-
 /// The wire item of a model block.
 fn block_item<'a, N: Node<'a>>(b: &Block, srcs: &[Src], input: &[N]) -> Item {
     match &b.origin {
@@ -197,11 +152,7 @@ fn block_item<'a, N: Node<'a>>(b: &Block, srcs: &[Src], input: &[N]) -> Item {
             let Some(src) = srcs.get(*msg) else {
                 return Item::New(Value::Null);
             };
-            let i = src.wire;
-            let j = match &src.from {
-                From::Rest(rest) => rest.get(*idx).copied().unwrap_or(*idx),
-                _ => *idx,
-            };
+            let (i, j) = src.item(*idx);
             if input
                 .get(i)
                 .and_then(|m| m.get("content"))
@@ -340,7 +291,7 @@ fn write_group<'a, N: Node<'a>>(
 pub fn plan<'a, N: Node<'a>>(body: N, opts: &WireOptions) -> Result<Decision, WireError> {
     let (mut msgs, srcs, input) = read(body)?;
     let changes = super::run_pass(&mut msgs, opts, Protocol::Anthropic, |p| {
-        wire_path(p, &srcs)
+        split::wire_path(p, &srcs, "messages", "content")
     });
     let mut out = Vec::new();
     let mut k = 0;

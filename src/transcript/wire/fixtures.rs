@@ -213,9 +213,13 @@ fn parts_with(c: &Value, key: &str) -> usize {
 fn gemini_responses_follow_calls(body: &Value) -> Result<(), String> {
     let list = contents(body);
     for (i, c) in list.iter().enumerate() {
-        let prev_calls = i.checked_sub(1).map_or(0, |p| parts_with(&list[p], "functionCall"));
+        let prev_calls = i
+            .checked_sub(1)
+            .map_or(0, |p| parts_with(&list[p], "functionCall"));
         if parts_with(c, "functionResponse") > 0 && prev_calls == 0 {
-            return Err(format!("contents[{i}]: function response without a call turn before it"));
+            return Err(format!(
+                "contents[{i}]: function response without a call turn before it"
+            ));
         }
     }
     Ok(())
@@ -227,7 +231,9 @@ fn gemini_response_count(body: &Value) -> Result<(), String> {
     let list = contents(body);
     for (i, c) in list.iter().enumerate() {
         let calls = parts_with(c, "functionCall");
-        let answers = list.get(i + 1).map_or(0, |n| parts_with(n, "functionResponse"));
+        let answers = list
+            .get(i + 1)
+            .map_or(0, |n| parts_with(n, "functionResponse"));
         if calls > 0 && calls != answers {
             return Err(format!("contents[{i}]: {calls} calls, {answers} responses"));
         }
@@ -242,7 +248,9 @@ fn gemini_call_after_user(body: &Value) -> Result<(), String> {
     for (i, c) in list.iter().enumerate() {
         let after_user = i.checked_sub(1).is_some_and(|p| list[p]["role"] != "model");
         if parts_with(c, "functionCall") > 0 && !after_user {
-            return Err(format!("contents[{i}]: a function call turn not after a user turn"));
+            return Err(format!(
+                "contents[{i}]: a function call turn not after a user turn"
+            ));
         }
     }
     Ok(())

@@ -24,7 +24,8 @@
 use super::edit::{Item, Op, Out};
 use super::node::{Node, View};
 use super::openai_chat::{kind, obj, opt_str, same_list};
-use super::{Decision, Protocol, WireError, WireOptions};
+use super::split::{From, Src};
+use super::{split, Decision, Protocol, WireError, WireOptions};
 use crate::transcript::context::Change;
 use crate::transcript::model::{Block, BlockOrigin, Content, Msg, TextInfo, Val};
 use serde_json::{json, Value};
@@ -33,25 +34,6 @@ use std::collections::HashSet;
 const CALL: &str = "functionCall";
 const RESPONSE: &str = "functionResponse";
 const PARTS: &str = "parts";
-
-/// Where a model message comes from in the body.
-#[derive(Clone, Debug, PartialEq)]
-enum From {
-    /// The whole content (block `b` is `parts[b]`).
-    Whole,
-    /// A run of model contents, one turn: block `b` is `contents[i].parts[j]` for `parts[b] = (i, j)`.
-    Run(Vec<(usize, usize)>),
-    /// The `functionResponse` part `parts[j]`.
-    Result(usize),
-    /// The content's other parts: block `b` is `parts[rest[b]]`.
-    Rest(Vec<usize>),
-}
-
-#[derive(Clone, Debug, PartialEq)]
-struct Src {
-    wire: usize,
-    from: From,
-}
 
 /// What the reader made of the body.
 struct Read<N> {
@@ -141,8 +123,13 @@ fn read<'a, N: Node<'a>>(body: N) -> Result<Read<N>, WireError> {
                 r.joined.push(i);
             }
             let k = r.msgs.len() - 1;
-            let (Some(m), Some(Src { from: From::Run(run), .. })) =
-                (r.msgs.last_mut(), r.srcs.last_mut())
+            let (
+                Some(m),
+                Some(Src {
+                    from: From::Run(run),
+                    ..
+                }),
+            ) = (r.msgs.last_mut(), r.srcs.last_mut())
             else {
                 continue;
             };
@@ -229,29 +216,6 @@ fn read<'a, N: Node<'a>>(body: N) -> Result<Read<N>, WireError> {
     Ok(r)
 }
 
-/// The body's terms for a change's model path.
-fn wire_path(path: &str, srcs: &[Src]) -> String {
-    let Some((k, b)) = super::parse_model_path(path) else {
-        return path.to_string();
-    };
-    let Some(src) = srcs.get(k) else {
-        return path.to_string();
-    };
-    let i = src.wire;
-    match (&src.from, b) {
-        (From::Result(j), _) => format!("contents[{i}].parts[{j}]"),
-        (From::Run(run), Some(b)) => match run.get(b) {
-            Some((i, j)) => format!("contents[{i}].parts[{j}]"),
-            None => format!("contents[{i}]"),
-        },
-        (From::Rest(rest), Some(b)) => {
-            format!("contents[{i}].parts[{}]", rest.get(b).copied().unwrap_or(b))
-        }
-        (_, Some(b)) => format!("contents[{i}].parts[{b}]"),
-        (_, None) => format!("contents[{i}]"),
-    }
-}
-
 struct Writer<'r, N> {
     srcs: &'r [Src],
     contents: &'r [N],
@@ -280,11 +244,7 @@ impl<'a, 'r, N: Node<'a>> Writer<'r, N> {
                 let Some(src) = self.srcs.get(*msg) else {
                     return Item::New(Value::Null);
                 };
-                let (i, j) = match &src.from {
-                    From::Rest(rest) => (src.wire, rest.get(*idx).copied().unwrap_or(*idx)),
-                    From::Run(run) => run.get(*idx).copied().unwrap_or((src.wire, *idx)),
-                    _ => (src.wire, *idx),
-                };
+                let (i, j) = src.item(*idx);
                 let renamed = super::new_value(&b.edits, "id")
                     .filter(|_| b.is_tool_call())
                     .filter(|_| !self.made_up.contains(&format!("g{i}c{j}")));
@@ -327,7 +287,9 @@ impl<'a, 'r, N: Node<'a>> Writer<'r, N> {
             .blocks()
             .and_then(|bs| {
                 bs.iter().find_map(|b| match &b.origin {
-                    BlockOrigin::New(v) => v.get("text").and_then(Value::as_str).map(str::to_string),
+                    BlockOrigin::New(v) => {
+                        v.get("text").and_then(Value::as_str).map(str::to_string)
+                    }
                     _ => None,
                 })
             })
@@ -345,9 +307,9 @@ impl<'a, 'r, N: Node<'a>> Writer<'r, N> {
     fn content_items(&self, m: &Msg, items: &mut Vec<Item>) {
         match &m.content {
             Content::Blocks(bs) => items.extend(bs.iter().map(|b| self.block_item(b))),
-            Content::Str { info, .. } => {
-                items.push(Item::New(json!({"text": info.head.clone().unwrap_or_default()})))
-            }
+            Content::Str { info, .. } => items.push(Item::New(
+                json!({"text": info.head.clone().unwrap_or_default()}),
+            )),
             Content::Other(_) => {
                 if let Some(Value::String(s)) = super::new_value(&m.edits, "content") {
                     items.push(Item::New(json!({ "text": s })));
@@ -412,7 +374,9 @@ pub fn plan<'a, N: Node<'a>>(body: N, opts: &WireOptions) -> Result<Decision, Wi
         made_up,
         joined,
     } = read(body)?;
-    let mut changes = super::run_pass(&mut msgs, opts, Protocol::Gemini, |p| wire_path(p, &srcs));
+    let mut changes = super::run_pass(&mut msgs, opts, Protocol::Gemini, |p| {
+        split::wire_path(p, &srcs, "contents", "parts")
+    });
     if opts.report {
         changes.extend(joined.iter().map(|i| Change {
             rule: "mergeModelTurns",

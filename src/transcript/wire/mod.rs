@@ -39,6 +39,7 @@ pub mod openai_chat;
 pub mod pass;
 pub mod responses;
 pub mod splice;
+pub mod split;
 pub mod tape;
 
 use crate::transcript::context::{Change, Ctx};

@@ -105,7 +105,10 @@ impl<'a> Node<'a> for &'a Value {
         self.as_array().map_or([].iter(), |a| a.iter())
     }
     fn first_key(self) -> Option<Cow<'a, str>> {
-        self.as_object()?.keys().next().map(|k| Cow::Borrowed(k.as_str()))
+        self.as_object()?
+            .keys()
+            .next()
+            .map(|k| Cow::Borrowed(k.as_str()))
     }
     fn to_value(self) -> Value {
         self.clone()

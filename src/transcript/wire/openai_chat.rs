@@ -51,6 +51,13 @@ pub(super) fn opt_str<'a, N: Node<'a>>(
     }
 }
 
+/// A message's `role`, which must be a string.
+pub(super) fn role_of<'a, N: Node<'a>>(m: N, path: &str) -> Result<Cow<'a, str>, WireError> {
+    let r = m.get("role");
+    r.and_then(Node::str)
+        .ok_or_else(|| WireError::new(format!("{path}.role"), "a string", r))
+}
+
 /// A value as the model keeps a field it compares (`type`).
 pub(super) fn val_of<'a, N: Node<'a>>(v: N) -> Val {
     match v.view() {
@@ -120,16 +127,7 @@ fn call_block<'a, N: Node<'a>>(
 fn read_message<'a, N: Node<'a>>(v: N, i: usize) -> Result<(Msg, MsgLayout), WireError> {
     let path = format!("body.messages[{i}]");
     let m = obj(v, &path, "a message object")?;
-    let role = match m.get("role").map(|r| (r, r.view())) {
-        Some((_, View::Str(r))) => r,
-        other => {
-            return Err(WireError::new(
-                format!("{path}.role"),
-                "a string",
-                other.map(|o| o.0),
-            ))
-        }
-    };
+    let role = role_of(m, &path)?;
     let role = role.as_ref();
     let mut msg = Msg::src(i);
     msg.role = Val::Str(
