@@ -244,7 +244,7 @@ fn is_original<'a, N: Node<'a>>(items: &[Item], i: usize, input: &[N]) -> bool {
                         prefix: String::new(),
                     }
         }
-        Some(View::Arr(a)) => same_list(items, i, "content", a.len()),
+        Some(View::Arr(a)) => same_list(items, i, "content", a.item_count()),
         _ => items.is_empty(),
     }
 }

@@ -335,7 +335,7 @@ impl<'a, 'r, N: Node<'a>> Writer<'r, N> {
             self.contents
                 .get(i)
                 .and_then(|c| c.get(PARTS))
-                .map_or(0, Node::len)
+                .map_or(0, Node::item_count)
         };
         match from {
             Some(i) if same_list(&items, i, PARTS, len(i)) => Out::Keep(i),
@@ -381,9 +381,7 @@ pub fn plan<'a, N: Node<'a>>(body: N, opts: &WireOptions) -> Result<Decision, Wi
         changes.extend(joined.iter().map(|i| Change {
             rule: "mergeModelTurns",
             path: format!("contents[{i}]"),
-            detail: format!(
-                "merged into the model content before it: its calls are one turn, answered by one response turn"
-            ),
+            detail: "merged into the model content before it: its calls are one turn, answered by one response turn".into(),
         }));
     }
     let w = Writer {

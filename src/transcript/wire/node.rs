@@ -61,7 +61,7 @@ pub trait Node<'a>: Copy + 'a {
         matches!(self.view(), View::Arr(_)) && self.items().next().is_none()
     }
     /// The number of items of an array (0 for any other value).
-    fn len(self) -> usize {
+    fn item_count(self) -> usize {
         self.items().count()
     }
     /// How the value is named in an error (`a string`, `null`).
@@ -113,7 +113,7 @@ impl<'a> Node<'a> for &'a Value {
     fn to_value(self) -> Value {
         self.clone()
     }
-    fn len(self) -> usize {
+    fn item_count(self) -> usize {
         self.as_array().map_or(0, Vec::len)
     }
 }

@@ -346,7 +346,7 @@ fn content_ops<'a, N: Node<'a>>(
                         prefix: String::new(),
                     }
         }
-        (Some(i), Some(View::Arr(a))) => same_list(&parts, i, "content", a.len()),
+        (Some(i), Some(View::Arr(a))) => same_list(&parts, i, "content", a.item_count()),
         (Some(_), None | Some(View::Null)) => parts.is_empty(),
         _ => false,
     };

@@ -213,7 +213,7 @@ pub fn plan<'a, N: Node<'a>>(body: N, opts: &WireOptions) -> Result<Decision, Wi
             Vec::new(),
         ));
     };
-    let input_len = body.get("input").map_or(0, Node::len);
+    let input_len = body.get("input").map_or(0, Node::item_count);
     let mut o = opts.clone();
     let mut policy = pass::policy(opts, Protocol::OpenAiResponses);
     policy.validate_gemini_turns = false;
