@@ -76,6 +76,15 @@ g.geminiBody = {
 }
 g.rawBody = new TextEncoder().encode(JSON.stringify(g.clientBody, null, 2))
 g.forward = async (bytes) => record.bodies.push(JSON.parse(new TextDecoder().decode(bytes)))
+// OpenClaw's plugin API, as far as the plugin uses it: the hooks it registers are kept (quickstart.mjs fires one).
+g.openclawHooks = {}
+g.api = {
+  pluginConfig: {},
+  on: (name, handler) => {
+    ;(record.hooks ??= []).push(name)
+    g.openclawHooks[name] = handler
+  },
+}
 g.taskDir = mkdtempSync(join(tmpdir(), 'th-quickstart-'))
 writeFileSync(
   join(g.taskDir, 'api_conversation_history.json'),
