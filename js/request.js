@@ -43,7 +43,7 @@ function applyPlan(body, plan) {
   return out
 }
 
-/** `options` checked, and the protocol one `sanitizeRequest` reads. */
+/** `options` type-checked, with a protocol the native side reads (a TypeError otherwise). */
 function checked(options) {
   if (!isObject(options)) throw new TypeError(`options: expected an object with a protocol, got ${describe(options)}`)
   const o = pick(options, OPTIONS.sanitizeRequest, 'options')

@@ -348,12 +348,13 @@ pub fn sanitize_json(
 /// ```
 /// use transcript_hygiene::transcript::wire::{sanitize_bytes, Protocol, WireOptions};
 ///
-/// let body = br#"{"model": "m",  "tools": [], "messages": [{"role": "user", "content": "你好"}]}"#;
-/// let (out, _) = sanitize_bytes(body, Protocol::OpenAiChat, &WireOptions::default()).unwrap();
-/// assert_eq!(out.unwrap(), br#"{"model": "m",  "messages": [{"role": "user", "content": "你好"}]}"#);
+/// let body = r#"{"model": "m",  "tools": [], "messages": [{"role": "user", "content": "你好"}]}"#;
+/// let (out, _) = sanitize_bytes(body.as_bytes(), Protocol::OpenAiChat, &WireOptions::default()).unwrap();
+/// let want = r#"{"model": "m",  "messages": [{"role": "user", "content": "你好"}]}"#;
+/// assert_eq!(out.unwrap(), want.as_bytes());
 ///
-/// let fine = br#"{"messages": [{"role": "user", "content": "你好"}]}"#;
-/// assert!(sanitize_bytes(fine, Protocol::OpenAiChat, &WireOptions::default()).unwrap().0.is_none());
+/// let fine = r#"{"messages": [{"role": "user", "content": "你好"}]}"#;
+/// assert!(sanitize_bytes(fine.as_bytes(), Protocol::OpenAiChat, &WireOptions::default()).unwrap().0.is_none());
 /// assert!(sanitize_bytes(b"{\"messages\": [", Protocol::OpenAiChat, &WireOptions::default()).is_err());
 /// ```
 pub fn sanitize_bytes(
