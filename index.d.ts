@@ -1838,8 +1838,8 @@ export declare function toOpenAiMessages<M extends AnthropicHistoryMessage>(hist
 
 // ---- gateways: request bodies in their wire protocol ----
 
-/** The wire protocols {@link sanitizeRequest} reads (Gemini `generateContent` bodies are not read yet). */
-export type WireProtocol = 'openai-chat' | 'anthropic' | 'openai-responses'
+/** The wire protocols {@link sanitizeRequest} reads. */
+export type WireProtocol = 'openai-chat' | 'anthropic' | 'openai-responses' | 'gemini'
 
 /** A message of an OpenAI chat completions request, as far as the repair reads it; other fields are kept. */
 export interface OpenAiChatRequestMessage {
@@ -1879,13 +1879,29 @@ export interface OpenAiResponsesRequest {
   [key: string]: unknown
 }
 
+/** A part of a Gemini content, as far as the repair reads it; other fields (`thoughtSignature`, …) are kept. */
+export interface GeminiRequestPart {
+  text?: string
+  thought?: boolean
+  functionCall?: { name?: string; id?: string; args?: unknown; [key: string]: unknown }
+  functionResponse?: { name?: string; id?: string; response?: unknown; [key: string]: unknown }
+  [key: string]: unknown
+}
+
+/** A Gemini `generateContent` request body; unknown fields (`systemInstruction`, `generationConfig`, …) are kept. */
+export interface GeminiRequest {
+  contents: readonly { role?: 'user' | 'model' | (string & {}); parts: readonly GeminiRequestPart[]; [key: string]: unknown }[]
+  tools?: readonly unknown[]
+  [key: string]: unknown
+}
+
 /** Options of {@link sanitizeRequest}. */
 export interface SanitizeRequestOptions {
   /** The body's protocol. */
   protocol: WireProtocol
   /** The target provider (`openai`, `mistral`, `deepseek`, `google`, …): picks the rules, as for `sanitizeSessionHistory`. */
   provider?: string
-  /** The target's pi-ai API name; defaults to the protocol's own (`openai-completions`, `anthropic-messages`, `openai-responses`). */
+  /** The target's pi-ai API name; defaults to the protocol's own (`openai-completions`, `anthropic-messages`, `openai-responses`, `google-generative-ai`). */
   modelApi?: string
   /** The target model id (`gemini-…` turns on Gemini's first-turn rule). */
   modelId?: string
@@ -1908,13 +1924,33 @@ export interface SanitizedRequest<B> {
 /**
  * Repairs a request body, in its own protocol, for the target provider: tool-call ids in the target's alphabet
  * (calls and results renamed together), each result moved right after its call (duplicates and orphans dropped, a
- * synthetic error result — a `tool` message, a `tool_result` block, a `function_call_output` item — for an unanswered call), consecutive same-role
+ * synthetic error result — a `tool` message, a `tool_result` block, a `function_call_output` item, a `functionResponse` part — for an unanswered call), consecutive same-role
  * turns merged where the target rejects them, a bootstrap user turn before a model-first history for Gemini, and an
  * empty `tools` array removed. The body itself comes back when nothing needed repair; otherwise a shallow copy in
  * which every untouched message, content part / block and tool call is the same object. Unknown fields survive; the
  * input is never mutated. A body that is not the protocol's shape gives a TypeError naming the path
  * (`body.messages[3].tool_calls`).
  */
-export declare function sanitizeRequest<B extends OpenAiChatRequest | AnthropicRequest | OpenAiResponsesRequest>(body: B, options: SanitizeRequestOptions & { report: true }): SanitizedRequest<B>
-export declare function sanitizeRequest<B extends OpenAiChatRequest | AnthropicRequest | OpenAiResponsesRequest>(body: B, options: SanitizeRequestOptions & { report?: false }): B
-export declare function sanitizeRequest<B extends OpenAiChatRequest | AnthropicRequest | OpenAiResponsesRequest>(body: B, options: SanitizeRequestOptions): B | SanitizedRequest<B>
+export declare function sanitizeRequest<B extends OpenAiChatRequest | AnthropicRequest | OpenAiResponsesRequest | GeminiRequest>(body: B, options: SanitizeRequestOptions & { report: true }): SanitizedRequest<B>
+export declare function sanitizeRequest<B extends OpenAiChatRequest | AnthropicRequest | OpenAiResponsesRequest | GeminiRequest>(body: B, options: SanitizeRequestOptions & { report?: false }): B
+export declare function sanitizeRequest<B extends OpenAiChatRequest | AnthropicRequest | OpenAiResponsesRequest | GeminiRequest>(body: B, options: SanitizeRequestOptions): B | SanitizedRequest<B>
+
+/** What {@link sanitizeRequestBuffer} returns under `report: true`. */
+export interface SanitizedRequestBuffer {
+  body: Uint8Array
+  changes: Change[]
+}
+
+/**
+ * {@link sanitizeRequest} on the body as a gateway holds it: the bytes of the request (UTF-8 JSON) in, a `Buffer` out
+ * (typed as `Uint8Array`, which it is, so that no Node types are needed).
+ * When nothing needs repair the answer is the body itself (the same `Buffer`, or a `Buffer` over the same memory for a
+ * `Uint8Array`); otherwise new bytes in which every range the repair did not touch is copied as it was (key order,
+ * number formatting, escapes and whitespace of untouched parts). No JS object is built for the body. Bad JSON
+ * (truncated, duplicate keys, a lone surrogate in a `\u` escape, nesting deeper than 256) or a body that is not the
+ * protocol's shape gives a TypeError naming the path and, for JSON errors, the byte: `body.messages[3].content:
+ * expected a closing quote, got the end of the body (byte 5242880)`.
+ */
+export declare function sanitizeRequestBuffer(body: Uint8Array, options: SanitizeRequestOptions & { report: true }): SanitizedRequestBuffer
+export declare function sanitizeRequestBuffer(body: Uint8Array, options: SanitizeRequestOptions & { report?: false }): Uint8Array
+export declare function sanitizeRequestBuffer(body: Uint8Array, options: SanitizeRequestOptions): Uint8Array | SanitizedRequestBuffer

@@ -60,6 +60,7 @@ export const {
   detectToolStyle,
   toOpenAiMessages,
   sanitizeRequest,
+  sanitizeRequestBuffer,
 } = th
 
 export default th

@@ -15,7 +15,7 @@ const load = (file) => {
   const all = JSON.parse(fs.readFileSync(path.join(here, 'fixtures/wire', file), 'utf8'))
   return all.cases.map((c) => ({ ...c, protocol: all.protocol }))
 }
-const FIXTURES = [...load('openai-chat.json'), ...load('anthropic.json'), ...load('openai-responses.json')]
+const FIXTURES = [...load('openai-chat.json'), ...load('anthropic.json'), ...load('openai-responses.json'), ...load('gemini.json')]
 const byName = (prefix) => FIXTURES.find((c) => c.name.startsWith(prefix))
 const opts = (c, extra) => ({ protocol: c.protocol, ...c.target, ...extra })
 
@@ -126,8 +126,8 @@ describe('sanitizeRequest: bad input is a TypeError naming the path', () => {
   const cases = [
     [null, { protocol: 'openai-chat' }, /^body: expected an object/],
     [{ messages: [] }, undefined, /^options: expected an object with a protocol/],
-    [{ messages: [] }, {}, /^options\.protocol: expected 'openai-chat' or 'anthropic' or 'openai-responses', got undefined/],
-    [{ messages: [] }, { protocol: 'anthropic-v0' }, /^options\.protocol: expected 'openai-chat' or 'anthropic' or 'openai-responses', got "anthropic-v0"/],
+    [{ messages: [] }, {}, /^options\.protocol: expected 'openai-chat' or 'anthropic' or 'openai-responses' or 'gemini', got undefined/],
+    [{ messages: [] }, { protocol: 'anthropic-v0' }, /^options\.protocol: expected 'openai-chat' or 'anthropic' or 'openai-responses' or 'gemini', got "anthropic-v0"/],
     [{ messages: [] }, { protocol: 'openai-chat', provider: 3 }, /^options\.provider: expected a string/],
     [{ messages: 'hi' }, { protocol: 'openai-chat' }, /^body\.messages: expected an array of messages, got a string$/],
     [{ messages: [1] }, { protocol: 'openai-chat' }, /^body\.messages\[0\]: expected a message object, got a number$/],
@@ -143,6 +143,10 @@ describe('sanitizeRequest: bad input is a TypeError naming the path', () => {
     [{ messages: [{ role: 'user', content: 1 }] }, { protocol: 'anthropic' }, /^body\.messages\[0\]\.content: expected a string or an array of content blocks, got a number$/],
     [{ messages: [{ role: 'user', content: ['x'] }] }, { protocol: 'anthropic' }, /^body\.messages\[0\]\.content\[0\]: expected a content block object, got a string$/],
     [{ messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 1 }] }] }, { protocol: 'anthropic' }, /^body\.messages\[0\]\.content\[0\]\.tool_use_id: expected a string, got a number$/],
+    [{ contents: {} }, { protocol: 'gemini' }, /^body\.contents: expected an array of messages, got an object$/],
+    [{ contents: [{ role: 'user', parts: 'hi' }] }, { protocol: 'gemini' }, /^body\.contents\[0\]\.parts: expected an array of parts, got a string$/],
+    [{ contents: [{ role: 'user', parts: ['hi'] }] }, { protocol: 'gemini' }, /^body\.contents\[0\]\.parts\[0\]: expected a part object, got a string$/],
+    [{ contents: [{ role: 'model', parts: [{ functionCall: { name: 3 } }] }] }, { protocol: 'gemini' }, /^body\.contents\[0\]\.parts\[0\]\.functionCall\.name: expected a string, got a number$/],
   ]
   for (const [body, options, re] of cases) {
     test(String(re), () => assert.throws(() => sanitizeRequest(body, options), (e) => e instanceof TypeError && re.test(e.message)))
@@ -154,8 +158,9 @@ describe('sanitizeRequest: bad input is a TypeError naming the path', () => {
     assert.throws(() => sanitizeRequest(body, { protocol: 'openai-chat' }), (e) => e instanceof TypeError && /^body: could not be serialised/.test(e.message))
     let deep = {}
     const deepBody = { messages: [{ role: 'user', content: 'x', extra: deep }] }
-    for (let i = 0; i < 200; i++) deep = deep.next = {}
-    assert.throws(() => sanitizeRequest(deepBody, { protocol: 'openai-chat' }), (e) => e instanceof TypeError && /^body: could not be read/.test(e.message))
+    for (let i = 0; i < 300; i++) deep = deep.next = {}
+    const re = /^body\.messages\[0\]\.extra(\.next)+: expected at most 256 levels of nesting, got '\{' \(byte \d+\)$/
+    assert.throws(() => sanitizeRequest(deepBody, { protocol: 'openai-chat' }), (e) => e instanceof TypeError && re.test(e.message))
   })
 
   test('a lone surrogate in a text does not stop the repair', () => {
@@ -186,13 +191,12 @@ describe('transcript-hygiene sanitize --protocol openai-chat', () => {
 })
 
 describe('README: Gateways', () => {
-  test('the quick start is the type-checked fixture file, character for character', () => {
+  test('every quick start (one per protocol, and the bytes one) is a type-checked fixture file, character for character', () => {
     const readme = fs.readFileSync(path.join(here, '..', 'README.md'), 'utf8')
     const start = readme.indexOf('## Gateways')
     const section = readme.slice(start, readme.indexOf('\n## ', start + 1))
-    const blocks = [...section.matchAll(/<!-- checked: (\S+) -->\n```ts\n([\s\S]*?)```/g)]
-    assert.equal(blocks.length, 1)
-    const [, file, code] = blocks[0]
-    assert.equal(code, fs.readFileSync(path.join(here, '..', file), 'utf8'))
+    const blocks = [...section.matchAll(/(?:<!-- checked: (\S+) -->\n)?```ts\n([\s\S]*?)```/g)]
+    assert.deepEqual(blocks.map((b) => b[1]), ['request', 'anthropic', 'responses', 'gemini', 'bytes'].map((q) => `__test__/fixtures/quickstart/gateway-${q}.mts`))
+    for (const [, file, code] of blocks) assert.equal(code, fs.readFileSync(path.join(here, '..', file), 'utf8'))
   })
 })

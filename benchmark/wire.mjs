@@ -1,7 +1,11 @@
-// sanitizeRequest on OpenAI chat completions bodies (gateways): the whole call against what the
-// crossing alone costs (JSON.stringify of the body) and against a plain JS pass doing the same
-// two repairs (Mistral ids on calls and results, orphan results dropped), on bodies of 1,000 and
-// 10,000 messages with Chinese text. Prints µs per call; run with the release build.
+// Gateways on OpenAI chat completions bodies, two parts; run with the release build.
+// 1. The bytes a gateway holds: a 5 MB body of 2,000 messages with screenshots, end to end (bytes
+//    in, bytes out) — sanitizeRequestBuffer against JSON.parse + a plain JS pass + JSON.stringify
+//    of the same repair, and against JSON.parse + sanitizeRequest + JSON.stringify.
+// 2. Objects: sanitizeRequest on bodies of 1,000 and 10,000 messages against JSON.stringify alone
+//    and the plain JS pass.
+// The repair everywhere: Mistral ids on calls and results, orphan results dropped. Chinese text.
+// Prints µs per call (median and best).
 import { createRequire } from 'node:module'
 
 const require = createRequire(import.meta.url)
@@ -51,7 +55,45 @@ function best(fn, runs) {
   return { best: times[0], median: times[times.length >> 1] }
 }
 
+/** 2,000 messages, a screenshot (~25 KB of base64) in every tenth user turn, ~5 MB in all. */
+function makeShotBody(n) {
+  const shot = Buffer.alloc(18_000, 0).map((_, i) => (i * 131 + 7) & 255).toString('base64')
+  const body = makeBody(n)
+  let u = 0
+  for (const m of body.messages) {
+    if (m.role !== 'user' || u++ % 2 !== 0) continue
+    m.content = [{ type: 'text', text: m.content }, { type: 'image_url', image_url: { url: `data:image/png;base64,${shot}` } }]
+  }
+  // One result whose call is gone (compaction), so the repair has an orphan to drop.
+  body.messages.splice(3, 0, { role: 'tool', tool_call_id: 'call_gone', content: '孤儿结果' })
+  return body
+}
+
 const fmt = (r) => `${Math.round(r.median).toLocaleString('en')} µs (best ${Math.round(r.best).toLocaleString('en')})`
+{
+  const body = makeShotBody(2000)
+  const buf = Buffer.from(JSON.stringify(body))
+  const mistral = { protocol: 'openai-chat', provider: 'mistral' }
+  const clean = { protocol: 'openai-chat', provider: 'openai', policy: { sanitizeToolCallIds: false, repairToolUseResultPairing: false } }
+  const viaJs = () => Buffer.from(JSON.stringify(jsPass(JSON.parse(buf.toString('utf8')))))
+  const viaObjects = () => Buffer.from(JSON.stringify(th.sanitizeRequest(JSON.parse(buf.toString('utf8')), mistral)))
+  const viaBytes = () => th.sanitizeRequestBuffer(buf, mistral)
+  const a = JSON.parse(viaBytes().toString('utf8'))
+  const b = JSON.parse(viaObjects().toString('utf8'))
+  if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error('sanitizeRequestBuffer and sanitizeRequest disagree')
+  const parsed = JSON.parse(buf.toString('utf8'))
+  const runs = 15
+  const js = best(viaJs, runs)
+  const bytes = best(viaBytes, runs)
+  console.log(`${body.messages.length.toLocaleString('en')} messages with screenshots, ${(buf.length / 1e6).toFixed(1)} MB, bytes in → bytes out`)
+  console.log(`  JSON.parse + plain JS pass + JSON.stringify          ${fmt(js)}`)
+  console.log(`  JSON.parse + sanitizeRequest + JSON.stringify        ${fmt(best(viaObjects, runs))}`)
+  console.log(`  sanitizeRequest on the parsed object alone           ${fmt(best(() => th.sanitizeRequest(parsed, mistral), runs))}`)
+  console.log(`  plain JS pass on the parsed object alone             ${fmt(best(() => jsPass(parsed), runs))}`)
+  console.log(`  sanitizeRequestBuffer, Mistral (every id)            ${fmt(bytes)}  → ${(js.median / bytes.median).toFixed(1)}× the JS path`)
+  console.log(`  sanitizeRequestBuffer, nothing to repair             ${fmt(best(() => th.sanitizeRequestBuffer(buf, clean), runs))}`)
+}
+
 for (const n of [1000, 10000]) {
   const body = makeBody(n)
   const bytes = JSON.stringify(body).length

@@ -1,10 +1,12 @@
 'use strict'
-// sanitizeRequest: the transcript hygiene on a request body in its wire protocol (a gateway's
-// view). The body crosses once as JSON text; Rust reads it into the rules' message model, runs
-// the target's rules and answers with edits over the body's own structure (see
-// src/transcript/wire/). Applying them here keeps every untouched message, part and tool call the
-// very same object. No rule is decided here.
+// sanitizeRequest / sanitizeRequestBuffer: the transcript hygiene on a request body in its wire
+// protocol (a gateway's view). The body crosses once, as JSON text or as the gateway's bytes; Rust
+// reads it into the rules' message model, runs the target's rules and answers with edits over the
+// body's own structure (see src/transcript/wire/): applied here to objects, so every untouched
+// message, part and tool call is the very same object, or applied in Rust to the bytes. No rule is
+// decided here.
 
+const { Buffer } = require('node:buffer')
 const native = require('../binding.js')
 const { OPTIONS, pick } = require('./options.js')
 const { describe, isObject, toJson } = require('./args.js')
@@ -41,18 +43,24 @@ function applyPlan(body, plan) {
   return out
 }
 
-/**
- * The body repaired for `options`' target, in the same protocol: the body itself when nothing
- * needed repair; `{ body, changes }` under `report: true`.
- */
-function sanitizeRequest(body, options) {
-  if (!isObject(body)) throw new TypeError(`body: expected an object (a request body), got ${describe(body)}`)
+/** `options` type-checked, with a protocol the native side reads (a TypeError otherwise). */
+function checked(options) {
   if (!isObject(options)) throw new TypeError(`options: expected an object with a protocol, got ${describe(options)}`)
   const o = pick(options, OPTIONS.sanitizeRequest, 'options')
   if (!PROTOCOLS.includes(o.protocol)) {
     const got = typeof o.protocol === 'string' ? JSON.stringify(o.protocol) : describe(o.protocol)
     throw new TypeError(`options.protocol: expected ${PROTOCOLS.map((p) => `'${p}'`).join(' or ')}, got ${got}`)
   }
+  return o
+}
+
+/**
+ * The body repaired for `options`' target, in the same protocol: the body itself when nothing
+ * needed repair; `{ body, changes }` under `report: true`.
+ */
+function sanitizeRequest(body, options) {
+  if (!isObject(body)) throw new TypeError(`body: expected an object (a request body), got ${describe(body)}`)
+  const o = checked(options)
   const { protocol, ...rest } = o
   const answer = JSON.parse(native.sanitizeRequestJson(protocol, toJson(body, 'body'), JSON.stringify(rest)))
   if (answer.error !== undefined) throw new TypeError(answer.error)
@@ -60,4 +68,21 @@ function sanitizeRequest(body, options) {
   return o.report === true ? { body: out, changes: answer.changes } : out
 }
 
-module.exports = { sanitizeRequest }
+/**
+ * The same repair on the body's bytes (a Buffer or Uint8Array of UTF-8 JSON), answered as a
+ * Buffer: the body itself (over the same memory) when nothing needed repair, otherwise new bytes
+ * in which every untouched range is copied as it was. No JS object is built for the body.
+ */
+function sanitizeRequestBuffer(body, options) {
+  if (!(body instanceof Uint8Array)) {
+    throw new TypeError(`body: expected a Buffer or Uint8Array (the request body as UTF-8 JSON), got ${describe(body)}`)
+  }
+  const o = checked(options)
+  const { protocol, ...rest } = o
+  const answer = native.sanitizeRequestBuffer(protocol, body, JSON.stringify(rest))
+  if (answer.error != null) throw new TypeError(answer.error)
+  const out = answer.body ?? (Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength))
+  return o.report === true ? { body: out, changes: JSON.parse(answer.changes) } : out
+}
+
+module.exports = { sanitizeRequest, sanitizeRequestBuffer }

@@ -50,6 +50,32 @@ g.clientBody = {
     { role: 'user', content: '谢谢' },
   ],
 }
+g.anthropicBody = {
+  model: 'claude-sonnet-4-5',
+  max_tokens: 1024,
+  messages: [
+    { role: 'user', content: '读一下 a.txt' },
+    { role: 'assistant', content: [{ type: 'text', text: '好的。' }, { type: 'tool_use', id: 'toolu_01A09q90qw90lq917835lq9', name: 'read_file', input: { path: 'a.txt' } }] },
+    { role: 'user', content: '算了，不用读了' },
+  ],
+}
+g.responsesBody = {
+  model: 'gpt-5',
+  input: [
+    { role: 'user', content: '北京天气？' },
+    { type: 'function_call', call_id: 'call_weather', name: 'weather', arguments: '{"city":"北京"}' },
+    { role: 'user', content: '还在吗？' },
+  ],
+}
+g.geminiBody = {
+  contents: [
+    { role: 'model', parts: [{ functionCall: { name: 'run_shell_command', args: { command: 'ls' } } }] },
+    { role: 'user', parts: [{ functionResponse: { name: 'run_shell_command', response: { output: 'a.txt\n说明.md' } } }] },
+    { role: 'model', parts: [{ text: '目录里有 a.txt 和 说明.md。' }] },
+  ],
+}
+g.rawBody = new TextEncoder().encode(JSON.stringify(g.clientBody, null, 2))
+g.forward = async (bytes) => record.bodies.push(JSON.parse(new TextDecoder().decode(bytes)))
 // OpenClaw's plugin API, as far as the plugin uses it: the hooks it registers are kept (quickstart.mjs fires one).
 g.openclawHooks = {}
 g.api = {

@@ -33,7 +33,8 @@ if any of the three is given, only the given ones are used)
   --allowed-tools LIST  comma-separated tool names; calls to other tools are dropped
 
 Request bodies (a gateway's captured request, one JSON file)
-  --protocol P          the file is a request body in wire protocol P (openai-chat): shows
+  --protocol P          the file is a request body in wire protocol P (openai-chat,
+                        anthropic, openai-responses, gemini): shows
                         what sanitizeRequest repairs for the target; --write OUT writes the
                         repaired body (key order and indentation of the input kept)
 

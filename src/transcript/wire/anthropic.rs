@@ -14,61 +14,34 @@
 //! `tool_use_id` set. An empty top-level `tools` array is removed.
 
 use super::edit::{Item, Op, Out};
-use super::openai_chat::{new_text, obj, opt_str, same_list};
-use super::{pass, Decision, Protocol, WireError, WireOptions};
-use crate::transcript::context::{Ctx, NoSource};
-use crate::transcript::model::{Block, BlockOrigin, Content, Kind, Msg, TextInfo, Val};
+use super::node::{Node, View};
+use super::openai_chat::{id_val, kind, new_text, obj, opt_str, role_of, same_list, val_of};
+use super::split::{From, Src};
+use super::{split, Decision, Protocol, WireError, WireOptions};
+use crate::transcript::model::{Block, BlockOrigin, Content, Msg, TextInfo, Val};
 use serde_json::{json, Value};
 
 const RESULT: &str = "tool_result";
 
-fn is_result(v: &Value) -> bool {
-    v.get("type").and_then(Value::as_str) == Some(RESULT)
+fn is_result<'a, N: Node<'a>>(v: N) -> bool {
+    v.get("type").and_then(Node::str).as_deref() == Some(RESULT)
 }
 
-/// Where a model message comes from in the body.
-#[derive(Clone, Debug, PartialEq)]
-enum From {
-    /// The whole message (its blocks are `content[j]`, or the string content as block 0).
-    Whole,
-    /// The `tool_result` block `content[j]`.
-    Result(usize),
-    /// The message's other blocks: model block `b` is `content[rest[b]]`.
-    Rest(Vec<usize>),
-}
-
-#[derive(Clone, Debug, PartialEq)]
-struct Src {
-    wire: usize,
-    from: From,
-}
-
-fn kind(v: Option<&Value>) -> Kind {
-    match v {
-        None => Kind::Absent,
-        Some(Value::Null) => Kind::Null,
-        Some(Value::Object(_)) => Kind::Object,
-        Some(_) => Kind::Other,
-    }
-}
-
-fn block(v: &Value, k: usize, idx: usize, path: &str) -> Result<Block, WireError> {
+fn block<'a, N: Node<'a>>(v: N, k: usize, idx: usize, path: &str) -> Result<Block, WireError> {
     let o = obj(v, path, "a content block object")?;
     let mut b = Block::src(k, idx);
-    let ty = o.get("type").and_then(Value::as_str);
-    if ty == Some("tool_use") {
+    let ty = o.get("type");
+    if ty.and_then(Node::str).as_deref() == Some("tool_use") {
         b.ty = Val::Str("toolCall".into());
-        if let Some(id) = opt_str(o, "id", path)? {
-            b.id = Val::Str(id.to_string().into());
-        }
-        if let Some(Value::String(n)) = o.get("name") {
-            b.name = Val::Str(n.clone().into());
+        b.id = id_val(opt_str(o, "id", path)?);
+        if let Some(View::Str(n)) = o.get("name").map(Node::view) {
+            b.name = Val::Str(n.into_owned().into());
         }
         b.input = kind(o.get("input"));
     } else {
-        b.ty = o.get("type").map_or(Val::Absent, Val::of_json);
-        if let Some(Value::String(t)) = o.get("text") {
-            b.text = Some(TextInfo::of_str(t));
+        b.ty = ty.map_or(Val::Absent, val_of);
+        if let Some(View::Str(t)) = o.get("text").map(Node::view) {
+            b.text = Some(TextInfo::of_str(&t));
         }
     }
     Ok(b)
@@ -81,22 +54,24 @@ fn text_block(s: &str, k: usize) -> Block {
     b
 }
 
-/// The model of the body's messages, and where each comes from.
-fn read(body: &Value) -> Result<(Vec<Msg>, Vec<Src>), WireError> {
-    let list = super::message_list(
+type Read<N> = (Vec<Msg>, Vec<Src>, Vec<N>);
+
+/// The model of the body's messages, where each comes from, and the body's messages.
+fn read<'a, N: Node<'a>>(body: N) -> Result<Read<N>, WireError> {
+    let list: Vec<N> = super::message_list(
         body,
         "messages",
         "an object (an Anthropic Messages request)",
-    )?;
+    )?
+    .items()
+    .collect();
     let mut msgs = Vec::with_capacity(list.len());
     let mut srcs = Vec::with_capacity(list.len());
-    for (i, v) in list.iter().enumerate() {
+    for (i, v) in list.iter().copied().enumerate() {
         let path = format!("body.messages[{i}]");
         let m = obj(v, &path, "a message object")?;
-        let role = match m.get("role") {
-            Some(Value::String(r)) => r.as_str(),
-            other => return Err(WireError::new(format!("{path}.role"), "a string", other)),
-        };
+        let role = role_of(m, &path)?;
+        let role = role.as_ref();
         let mut push = |msgs: &mut Vec<Msg>, mut msg: Msg, from: From| {
             msg.origin = crate::transcript::model::MsgOrigin::Src(msgs.len());
             msgs.push(msg);
@@ -105,31 +80,33 @@ fn read(body: &Value) -> Result<(Vec<Msg>, Vec<Src>), WireError> {
         let k = msgs.len();
         let mut msg = Msg::src(k);
         msg.role = Val::Str(role.to_string().into());
-        match m.get("content") {
-            Some(Value::String(s)) if role == "assistant" => {
-                msg.content = Content::Blocks(vec![text_block(s, k)]);
+        let content = m.get("content");
+        match content.map(Node::view) {
+            Some(View::Str(s)) if role == "assistant" => {
+                msg.content = Content::Blocks(vec![text_block(&s, k)]);
                 push(&mut msgs, msg, From::Whole);
             }
-            Some(Value::String(s)) => {
+            Some(View::Str(s)) => {
                 msg.content = Content::Str {
-                    info: TextInfo::of_str(s),
+                    info: TextInfo::of_str(&s),
                     from: Some(k),
                     prefix: String::new(),
                 };
                 push(&mut msgs, msg, From::Whole);
             }
-            Some(Value::Array(blocks)) if role == "assistant" || !blocks.iter().any(is_result) => {
+            Some(View::Arr(blocks)) if role == "assistant" || !blocks.items().any(is_result) => {
                 let bs = blocks
-                    .iter()
+                    .items()
                     .enumerate()
                     .map(|(j, v)| block(v, k, j, &format!("{path}.content[{j}]")))
                     .collect::<Result<Vec<_>, _>>()?;
                 msg.content = Content::Blocks(bs);
                 push(&mut msgs, msg, From::Whole);
             }
-            Some(Value::Array(blocks)) => {
+            Some(View::Arr(blocks)) => {
+                let blocks: Vec<N> = blocks.items().collect();
                 let mut rest = Vec::new();
-                for (j, v) in blocks.iter().enumerate() {
+                for (j, v) in blocks.iter().copied().enumerate() {
                     let bpath = format!("{path}.content[{j}]");
                     let o = obj(v, &bpath, "a content block object")?;
                     if !is_result(v) {
@@ -139,7 +116,7 @@ fn read(body: &Value) -> Result<(Vec<Msg>, Vec<Src>), WireError> {
                     let mut r = Msg::src(0);
                     r.role = Val::Str("toolResult".into());
                     if let Some(id) = opt_str(o, "tool_use_id", &bpath)? {
-                        r.tool_call_id = Val::Str(id.to_string().into());
+                        r.tool_call_id = Val::Str(id.into_owned().into());
                     }
                     push(&mut msgs, r, From::Result(j));
                 }
@@ -150,60 +127,36 @@ fn read(body: &Value) -> Result<(Vec<Msg>, Vec<Src>), WireError> {
                     let bs = rest
                         .iter()
                         .enumerate()
-                        .map(|(b, &j)| block(&blocks[j], k, b, &format!("{path}.content[{j}]")))
+                        .map(|(b, &j)| block(blocks[j], k, b, &format!("{path}.content[{j}]")))
                         .collect::<Result<Vec<_>, _>>()?;
                     u.content = Content::Blocks(bs);
                     push(&mut msgs, u, From::Rest(rest));
                 }
             }
-            other => {
+            _ => {
                 return Err(WireError::new(
                     format!("{path}.content"),
                     "a string or an array of content blocks",
-                    other,
+                    content,
                 ))
             }
         }
     }
-    Ok((msgs, srcs))
-}
-
-/// The body's terms for a change's model path (`messages[k]`, `messages[k].content[b]`).
-fn wire_path(path: &str, srcs: &[Src]) -> String {
-    let Some((k, b)) = super::parse_model_path(path) else {
-        return path.to_string();
-    };
-    let Some(src) = srcs.get(k) else {
-        return path.to_string();
-    };
-    let i = src.wire;
-    match (&src.from, b) {
-        (From::Result(j), _) => format!("messages[{i}].content[{j}]"),
-        (From::Rest(rest), Some(b)) => format!(
-            "messages[{i}].content[{}]",
-            rest.get(b).copied().unwrap_or(b)
-        ),
-        (_, Some(b)) => format!("messages[{i}].content[{b}]"),
-        (_, None) => format!("messages[{i}]"),
-    }
+    Ok((msgs, srcs, list))
 }
 
 /// The wire item of a model block.
-fn block_item(b: &Block, srcs: &[Src], input: &[Value]) -> Item {
+fn block_item<'a, N: Node<'a>>(b: &Block, srcs: &[Src], input: &[N]) -> Item {
     match &b.origin {
         BlockOrigin::Src { msg, idx } => {
             let Some(src) = srcs.get(*msg) else {
                 return Item::New(Value::Null);
             };
-            let i = src.wire;
-            let j = match &src.from {
-                From::Rest(rest) => rest.get(*idx).copied().unwrap_or(*idx),
-                _ => *idx,
-            };
+            let (i, j) = src.item(*idx);
             if input
                 .get(i)
                 .and_then(|m| m.get("content"))
-                .is_some_and(Value::is_string)
+                .is_some_and(Node::is_str)
             {
                 return Item::TextOf {
                     msg: i,
@@ -228,7 +181,7 @@ fn block_item(b: &Block, srcs: &[Src], input: &[Value]) -> Item {
     }
 }
 
-fn content_items(m: &Msg, srcs: &[Src], input: &[Value], items: &mut Vec<Item>) {
+fn content_items<'a, N: Node<'a>>(m: &Msg, srcs: &[Src], input: &[N], items: &mut Vec<Item>) {
     match &m.content {
         Content::Blocks(bs) => items.extend(bs.iter().map(|b| block_item(b, srcs, input))),
         Content::Str {
@@ -281,9 +234,9 @@ fn result_item(m: &Msg, srcs: &[Src], synthetic_text: &str) -> Item {
 }
 
 /// Whether `items` are exactly input message `i`'s content.
-fn is_original(items: &[Item], i: usize, input: &[Value]) -> bool {
-    match input.get(i).and_then(|m| m.get("content")) {
-        Some(Value::String(_)) => {
+fn is_original<'a, N: Node<'a>>(items: &[Item], i: usize, input: &[N]) -> bool {
+    match input.get(i).and_then(|m| m.get("content")).map(Node::view) {
+        Some(View::Str(_)) => {
             items.len() == 1
                 && items[0]
                     == Item::TextOf {
@@ -291,13 +244,18 @@ fn is_original(items: &[Item], i: usize, input: &[Value]) -> bool {
                         prefix: String::new(),
                     }
         }
-        Some(Value::Array(a)) => same_list(items, i, "content", a.len()),
+        Some(View::Arr(a)) => same_list(items, i, "content", a.item_count()),
         _ => items.is_empty(),
     }
 }
 
 /// One wire message from model messages `group` (a single message, or results and a user turn).
-fn write_group(group: &[Msg], srcs: &[Src], input: &[Value], opts: &WireOptions) -> Out {
+fn write_group<'a, N: Node<'a>>(
+    group: &[Msg],
+    srcs: &[Src],
+    input: &[N],
+    opts: &WireOptions,
+) -> Out {
     let mut items = Vec::new();
     for m in group {
         if m.is_role("toolResult") {
@@ -330,15 +288,11 @@ fn write_group(group: &[Msg], srcs: &[Src], input: &[Value], opts: &WireOptions)
 }
 
 /// The plan that repairs `body` for `opts`' target.
-pub fn plan(body: &Value, opts: &WireOptions) -> Result<Decision, WireError> {
-    let (mut msgs, srcs) = read(body)?;
-    let input = body
-        .get("messages")
-        .and_then(Value::as_array)
-        .map_or(&[][..], Vec::as_slice);
-    let mut ctx = Ctx::new(&NoSource, opts.report);
-    pass::run(&mut msgs, &mut ctx, opts, Protocol::Anthropic);
-    let changes = super::wire_changes(&mut ctx, |p| wire_path(p, &srcs));
+pub fn plan<'a, N: Node<'a>>(body: N, opts: &WireOptions) -> Result<Decision, WireError> {
+    let (mut msgs, srcs, input) = read(body)?;
+    let changes = super::run_pass(&mut msgs, opts, Protocol::Anthropic, |p| {
+        split::wire_path(p, &srcs, "messages", "content")
+    });
     let mut out = Vec::new();
     let mut k = 0;
     while k < msgs.len() {
@@ -349,7 +303,7 @@ pub fn plan(body: &Value, opts: &WireOptions) -> Result<Decision, WireError> {
         if k < msgs.len() && (k == start || msgs[k].is_role("user")) {
             k += 1;
         }
-        out.push(write_group(&msgs[start..k], &srcs, input, opts));
+        out.push(write_group(&msgs[start..k], &srcs, &input, opts));
     }
     Ok(super::decide(
         body,

@@ -4,7 +4,7 @@
 //! shallow copy of one (or a new object) with top-level fields set, deleted, or set to an array
 //! rebuilt from references to input items. Appliers follow it without knowing the protocol:
 //! [`apply`] here on `serde_json` values, `js/request.js` on the caller's objects (where a
-//! reference with no sets is the very same object), and, later, one on raw bytes.
+//! reference with no sets is the very same object), and [`super::splice`] on the body's bytes.
 
 use serde_json::{json, Map, Value};
 

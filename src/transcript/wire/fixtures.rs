@@ -10,6 +10,7 @@ const FIXTURES: &[&str] = &[
     include_str!("../../../__test__/fixtures/wire/openai-chat.json"),
     include_str!("../../../__test__/fixtures/wire/anthropic.json"),
     include_str!("../../../__test__/fixtures/wire/openai-responses.json"),
+    include_str!("../../../__test__/fixtures/wire/gemini.json"),
 ];
 
 fn msgs(body: &Value) -> &[Value] {
@@ -196,6 +197,65 @@ fn calls_have_outputs(body: &Value) -> Result<(), String> {
     Ok(())
 }
 
+fn contents(body: &Value) -> &[Value] {
+    body["contents"].as_array().map_or(&[], Vec::as_slice)
+}
+
+/// How many parts of a Gemini content carry `key` (`functionCall`, `functionResponse`).
+fn parts_with(c: &Value, key: &str) -> usize {
+    c["parts"]
+        .as_array()
+        .map_or(0, |p| p.iter().filter(|p| p.get(key).is_some()).count())
+}
+
+/// Gemini: "Please ensure that function response turn comes immediately after a function call
+/// turn."
+fn gemini_responses_follow_calls(body: &Value) -> Result<(), String> {
+    let list = contents(body);
+    for (i, c) in list.iter().enumerate() {
+        let prev_calls = i
+            .checked_sub(1)
+            .map_or(0, |p| parts_with(&list[p], "functionCall"));
+        if parts_with(c, "functionResponse") > 0 && prev_calls == 0 {
+            return Err(format!(
+                "contents[{i}]: function response without a call turn before it"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Gemini: "Please ensure that the number of function response parts is equal to the number of
+/// function call parts of the function call turn."
+fn gemini_response_count(body: &Value) -> Result<(), String> {
+    let list = contents(body);
+    for (i, c) in list.iter().enumerate() {
+        let calls = parts_with(c, "functionCall");
+        let answers = list
+            .get(i + 1)
+            .map_or(0, |n| parts_with(n, "functionResponse"));
+        if calls > 0 && calls != answers {
+            return Err(format!("contents[{i}]: {calls} calls, {answers} responses"));
+        }
+    }
+    Ok(())
+}
+
+/// Gemini: "Please ensure that function call turn comes immediately after a user turn or after a
+/// function response turn."
+fn gemini_call_after_user(body: &Value) -> Result<(), String> {
+    let list = contents(body);
+    for (i, c) in list.iter().enumerate() {
+        let after_user = i.checked_sub(1).is_some_and(|p| list[p]["role"] != "model");
+        if parts_with(c, "functionCall") > 0 && !after_user {
+            return Err(format!(
+                "contents[{i}]: a function call turn not after a user turn"
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn check(name: &str, body: &Value) -> Result<(), String> {
     match name {
         "tool-follows-call" => tool_follows_call(body),
@@ -208,6 +268,9 @@ fn check(name: &str, body: &Value) -> Result<(), String> {
         "results-have-uses" => results_have_uses(body),
         "outputs-have-calls" => outputs_have_calls(body),
         "calls-have-outputs" => calls_have_outputs(body),
+        "gemini-responses-follow-calls" => gemini_responses_follow_calls(body),
+        "gemini-response-count" => gemini_response_count(body),
+        "gemini-call-after-user" => gemini_call_after_user(body),
         other => panic!("unknown check {other}"),
     }
 }

@@ -19,22 +19,31 @@
 //!   `isError`, `toolName` on OpenAI chat) are not written.
 //!
 //! The plan is applied by one applier per host, none of which knows a protocol: [`edit::apply`]
-//! on a `serde_json::Value` (this crate's public API and the CLI), and `js/request.js` on the
-//! caller's objects with spreads (untouched messages and items come back as the same objects). A
-//! byte-level applier (edits as byte ranges, untouched bytes copied) is the planned third; a
-//! byte-level reader building the same model is the other half of that entry point.
+//! on a `serde_json::Value` (this crate's public API and the CLI), `js/request.js` on the
+//! caller's objects with spreads (untouched messages and items come back as the same objects),
+//! and [`splice::apply`] on the body's bytes (untouched ranges copied as they came).
+//!
+//! The readers and writers see the body through [`node::Node`], a read-only view implemented for
+//! `serde_json::Value` and for [`tape::Tape`] (the body's bytes, read once without building a
+//! value), so each protocol is written once for every entry point.
 //!
 //! Which rules run is the transcript policy of the target (provider / modelApi / modelId, see
 //! [`crate::transcript::policy`]), as for `sanitizeSessionHistory`: see [`pass`].
 
 pub mod anthropic;
 pub mod edit;
+pub mod gemini;
 pub mod layout;
+pub mod node;
 pub mod openai_chat;
 pub mod pass;
 pub mod responses;
+pub mod splice;
+pub mod split;
+pub mod tape;
 
 use crate::transcript::context::{Change, Ctx};
+use node::{Node, View};
 use serde_json::Value;
 
 pub use edit::BodyPlan;
@@ -48,6 +57,8 @@ pub enum Protocol {
     Anthropic,
     /// OpenAI Responses: `{model, input: string | items, tools?}`.
     OpenAiResponses,
+    /// Gemini `generateContent`: `{contents: [{role, parts}], systemInstruction?, tools?}`.
+    Gemini,
 }
 
 impl Protocol {
@@ -57,6 +68,7 @@ impl Protocol {
             "openai-chat" => Some(Protocol::OpenAiChat),
             "anthropic" => Some(Protocol::Anthropic),
             "openai-responses" => Some(Protocol::OpenAiResponses),
+            "gemini" => Some(Protocol::Gemini),
             _ => None,
         }
     }
@@ -67,12 +79,13 @@ impl Protocol {
             Protocol::OpenAiChat => "openai-completions",
             Protocol::Anthropic => "anthropic-messages",
             Protocol::OpenAiResponses => "openai-responses",
+            Protocol::Gemini => "google-generative-ai",
         }
     }
 }
 
 /// The names `protocol` accepts today.
-pub const PROTOCOL_NAMES: &[&str] = &["openai-chat", "anthropic", "openai-responses"];
+pub const PROTOCOL_NAMES: &[&str] = &["openai-chat", "anthropic", "openai-responses", "gemini"];
 
 /// The target of a request and the options of the pass.
 #[derive(Clone, Debug, Default)]
@@ -110,12 +123,15 @@ impl WireOptions {
     }
 }
 
-/// Bad input: where (`body.messages[3].tool_calls`) and what was expected.
+/// Bad input: where (`body.messages[3].tool_calls`, and the byte for a body read from bytes),
+/// what was expected and what was found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WireError {
     pub path: String,
     pub expected: String,
-    pub got: &'static str,
+    pub got: String,
+    /// The byte offset in the body, when it was read from bytes and the error is its syntax.
+    pub at: Option<usize>,
 }
 
 impl std::fmt::Display for WireError {
@@ -124,32 +140,43 @@ impl std::fmt::Display for WireError {
             f,
             "{}: expected {}, got {}",
             self.path, self.expected, self.got
-        )
+        )?;
+        match self.at {
+            Some(at) => write!(f, " (byte {at})"),
+            None => Ok(()),
+        }
     }
 }
 
 impl std::error::Error for WireError {}
 
 impl WireError {
-    pub fn new(path: impl Into<String>, expected: impl Into<String>, v: Option<&Value>) -> Self {
+    pub fn new<'a, N: Node<'a>>(
+        path: impl Into<String>,
+        expected: impl Into<String>,
+        v: Option<N>,
+    ) -> Self {
         WireError {
             path: path.into(),
             expected: expected.into(),
-            got: describe(v),
+            got: node::describe(v).to_string(),
+            at: None,
         }
     }
-}
 
-/// How a value is named in an error (`a string`, `null`, `nothing`).
-pub fn describe(v: Option<&Value>) -> &'static str {
-    match v {
-        None => "nothing",
-        Some(Value::Null) => "null",
-        Some(Value::Bool(_)) => "a boolean",
-        Some(Value::Number(_)) => "a number",
-        Some(Value::String(_)) => "a string",
-        Some(Value::Array(_)) => "an array",
-        Some(Value::Object(_)) => "an object",
+    /// An error in the body's bytes at offset `at`.
+    pub fn at(
+        path: impl Into<String>,
+        expected: impl Into<String>,
+        got: impl Into<String>,
+        at: usize,
+    ) -> Self {
+        WireError {
+            path: path.into(),
+            expected: expected.into(),
+            got: got.into(),
+            at: Some(at),
+        }
     }
 }
 
@@ -162,18 +189,31 @@ pub struct Decision {
 }
 
 /// The body's message array `key` (`messages`, `input`); `what` names the protocol's request.
-fn message_list<'a>(body: &'a Value, key: &str, what: &str) -> Result<&'a Vec<Value>, WireError> {
-    let b = body
-        .as_object()
-        .ok_or_else(|| WireError::new("body", what, Some(body)))?;
-    match b.get(key) {
-        Some(Value::Array(a)) => Ok(a),
+fn message_list<'a, N: Node<'a>>(body: N, key: &str, what: &str) -> Result<N, WireError> {
+    if !body.is_obj() {
+        return Err(WireError::new("body", what, Some(body)));
+    }
+    match body.get(key) {
+        Some(a) if matches!(a.view(), View::Arr(_)) => Ok(a),
         other => Err(WireError::new(
             format!("body.{key}"),
             "an array of messages",
             other,
         )),
     }
+}
+
+/// Runs the wire rules on `msgs` for `opts`' target; the changes they made, their model paths
+/// said in the body's terms by `wire_path`.
+fn run_pass(
+    msgs: &mut Vec<crate::transcript::model::Msg>,
+    opts: &WireOptions,
+    protocol: Protocol,
+    wire_path: impl Fn(&str) -> String,
+) -> Vec<Change> {
+    let mut ctx = Ctx::new(&crate::transcript::context::NoSource, opts.report);
+    pass::run(msgs, &mut ctx, opts, protocol);
+    wire_changes(&mut ctx, wire_path)
 }
 
 /// The changes the rules recorded, their model paths said in the body's terms by `wire_path`.
@@ -211,12 +251,12 @@ pub fn parse_model_path(path: &str) -> Option<(usize, Option<usize>)> {
 
 /// The top-level fields every protocol's repair removes: `tools` when it is an empty array
 /// (OpenAI: "Invalid 'tools': empty array"; DeepSeek, Qwen: "[] is too short - 'tools'").
-fn empty_tools(body: &Value, report: bool, changes: &mut Vec<Change>) -> Vec<&'static str> {
-    if body
-        .get("tools")
-        .and_then(Value::as_array)
-        .is_some_and(Vec::is_empty)
-    {
+fn empty_tools<'a, N: Node<'a>>(
+    body: N,
+    report: bool,
+    changes: &mut Vec<Change>,
+) -> Vec<&'static str> {
+    if body.get("tools").is_some_and(Node::is_empty_array) {
         if report {
             changes.push(Change {
                 rule: "emptyTools",
@@ -231,8 +271,8 @@ fn empty_tools(body: &Value, report: bool, changes: &mut Vec<Change>) -> Vec<&'s
 
 /// The decision for a body whose message list `key` (of `input_len` items) becomes `out`:
 /// no plan when nothing changes, the list left out of the plan when only top-level fields go.
-fn decide(
-    body: &Value,
+fn decide<'a, N: Node<'a>>(
+    body: N,
     key: &'static str,
     out: Option<Vec<edit::Out>>,
     input_len: usize,
@@ -252,8 +292,8 @@ fn decide(
 }
 
 /// The repairs `body` needs, as a plan over its own structure.
-pub fn plan_json(
-    body: &Value,
+pub fn plan_json<'a, N: Node<'a>>(
+    body: N,
     protocol: Protocol,
     opts: &WireOptions,
 ) -> Result<Decision, WireError> {
@@ -261,6 +301,7 @@ pub fn plan_json(
         Protocol::OpenAiChat => openai_chat::plan(body, opts),
         Protocol::Anthropic => anthropic::plan(body, opts),
         Protocol::OpenAiResponses => responses::plan(body, opts),
+        Protocol::Gemini => gemini::plan(body, opts),
     }
 }
 
@@ -296,6 +337,34 @@ pub fn sanitize_json(
         Some(p) => edit::apply(body, p),
         None => body.clone(),
     };
+    Ok((out, d.changes))
+}
+
+/// The same repair on the body's bytes (UTF-8 JSON): `None` when the body needs nothing, else
+/// the repaired body, every byte range the repair did not touch copied as it was. No
+/// `serde_json::Value` is built for the body (see [`tape`]); bad JSON is an error naming the path
+/// and byte.
+///
+/// ```
+/// use transcript_hygiene::transcript::wire::{sanitize_bytes, Protocol, WireOptions};
+///
+/// let body = r#"{"model": "m",  "tools": [], "messages": [{"role": "user", "content": "你好"}]}"#;
+/// let (out, _) = sanitize_bytes(body.as_bytes(), Protocol::OpenAiChat, &WireOptions::default()).unwrap();
+/// let want = r#"{"model": "m",  "messages": [{"role": "user", "content": "你好"}]}"#;
+/// assert_eq!(out.unwrap(), want.as_bytes());
+///
+/// let fine = r#"{"messages": [{"role": "user", "content": "你好"}]}"#;
+/// assert!(sanitize_bytes(fine.as_bytes(), Protocol::OpenAiChat, &WireOptions::default()).unwrap().0.is_none());
+/// assert!(sanitize_bytes(b"{\"messages\": [", Protocol::OpenAiChat, &WireOptions::default()).is_err());
+/// ```
+pub fn sanitize_bytes(
+    body: &[u8],
+    protocol: Protocol,
+    opts: &WireOptions,
+) -> Result<(Option<Vec<u8>>, Vec<Change>), WireError> {
+    let tape = tape::Tape::parse(body)?;
+    let d = plan_json(tape.root(), protocol, opts)?;
+    let out = d.plan.as_ref().map(|p| splice::apply(&tape, p));
     Ok((out, d.changes))
 }
 

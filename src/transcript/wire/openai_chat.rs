@@ -16,82 +16,119 @@
 
 use super::edit::{Item, Op, Out};
 use super::layout::{Layout, MsgLayout, Place};
-use super::{pass, Decision, Protocol, WireError, WireOptions};
-use crate::transcript::context::{Change, Ctx, NoSource};
+use super::node::{Node, View};
+use super::{Decision, Protocol, WireError, WireOptions};
+use crate::transcript::context::Change;
 use crate::transcript::model::{
     Block, BlockOrigin, Content, Kind, Msg, MsgOrigin, Override, TextInfo, Val,
 };
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
+use std::borrow::Cow;
 
 const CALLS: &str = "tool_calls";
 
-pub(super) fn obj<'a>(
-    v: &'a Value,
-    path: &str,
-    what: &str,
-) -> Result<&'a Map<String, Value>, WireError> {
-    v.as_object()
-        .ok_or_else(|| WireError::new(path, what, Some(v)))
-}
-
-/// A string field, when present and not null.
-pub(super) fn opt_str<'a>(
-    m: &'a Map<String, Value>,
-    k: &str,
-    path: &str,
-) -> Result<Option<&'a str>, WireError> {
-    match m.get(k) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s)),
-        other => Err(WireError::new(format!("{path}.{k}"), "a string", other)),
+pub(super) fn obj<'a, N: Node<'a>>(v: N, path: &str, what: &str) -> Result<N, WireError> {
+    if v.is_obj() {
+        Ok(v)
+    } else {
+        Err(WireError::new(path, what, Some(v)))
     }
 }
 
-fn part_block(part: &Value, i: usize, j: usize, path: &str) -> Result<Block, WireError> {
+/// A string field, when present and not null.
+pub(super) fn opt_str<'a, N: Node<'a>>(
+    m: N,
+    k: &str,
+    path: &str,
+) -> Result<Option<Cow<'a, str>>, WireError> {
+    let Some(v) = m.get(k) else {
+        return Ok(None);
+    };
+    match v.view() {
+        View::Null => Ok(None),
+        View::Str(s) => Ok(Some(s)),
+        _ => Err(WireError::new(format!("{path}.{k}"), "a string", Some(v))),
+    }
+}
+
+/// A message's `role`, which must be a string.
+pub(super) fn role_of<'a, N: Node<'a>>(m: N, path: &str) -> Result<Cow<'a, str>, WireError> {
+    let r = m.get("role");
+    r.and_then(Node::str)
+        .ok_or_else(|| WireError::new(format!("{path}.role"), "a string", r))
+}
+
+/// A value as the model keeps a field it compares (`type`).
+pub(super) fn val_of<'a, N: Node<'a>>(v: N) -> Val {
+    match v.view() {
+        View::Str(s) => Val::Str(s.into_owned().into()),
+        _ => Val::of_json(&v.to_value()),
+    }
+}
+
+/// The kind of a value no rule reads (`arguments`, `input`).
+pub(super) fn kind<'a, N: Node<'a>>(v: Option<N>) -> Kind {
+    match v.map(Node::view) {
+        None => Kind::Absent,
+        Some(View::Null) => Kind::Null,
+        Some(View::Obj(_)) => Kind::Object,
+        Some(_) => Kind::Other,
+    }
+}
+
+/// A string as the model's id / name.
+pub(super) fn id_val(s: Option<Cow<'_, str>>) -> Val {
+    s.map_or(Val::Absent, |s| Val::Str(s.into_owned().into()))
+}
+
+fn part_block<'a, N: Node<'a>>(
+    part: N,
+    i: usize,
+    j: usize,
+    path: &str,
+) -> Result<Block, WireError> {
     let p = obj(
         part,
         &format!("{path}.content[{j}]"),
         "a content part object",
     )?;
     let mut b = Block::src(i, j);
-    b.ty = p.get("type").map_or(Val::Absent, Val::of_json);
-    if let Some(Value::String(t)) = p.get("text") {
-        b.text = Some(TextInfo::of_str(t));
+    b.ty = p.get("type").map_or(Val::Absent, val_of);
+    if let Some(View::Str(t)) = p.get("text").map(Node::view) {
+        b.text = Some(TextInfo::of_str(&t));
     }
     Ok(b)
 }
 
-fn call_block(call: &Value, i: usize, idx: usize, path: &str) -> Result<Block, WireError> {
+fn call_block<'a, N: Node<'a>>(
+    call: N,
+    i: usize,
+    idx: usize,
+    path: &str,
+) -> Result<Block, WireError> {
     let c = obj(call, path, "a tool call object")?;
     let id = opt_str(c, "id", path)?;
     let f = match c.get("function") {
-        None | Some(Value::Null) => None,
+        None => None,
+        Some(f) if f.is_null() => None,
         Some(f) => Some(obj(f, &format!("{path}.function"), "an object")?),
     };
     let mut b = Block::src(i, idx);
     b.ty = Val::Str("toolCall".into());
-    b.id = id.map_or(Val::Absent, |s| Val::Str(s.to_string().into()));
+    b.id = id_val(id);
     if let Some(f) = f {
-        b.name = opt_str(f, "name", &format!("{path}.function"))?
-            .map_or(Val::Absent, |s| Val::Str(s.to_string().into()));
-        b.arguments = match f.get("arguments") {
-            None => Kind::Absent,
-            Some(Value::Null) => Kind::Null,
-            Some(Value::Object(_)) => Kind::Object,
-            Some(_) => Kind::Other,
-        };
+        b.name = id_val(opt_str(f, "name", &format!("{path}.function"))?);
+        b.arguments = kind(f.get("arguments"));
     }
     Ok(b)
 }
 
 /// The model of one message, and where its blocks live.
-fn read_message(v: &Value, i: usize) -> Result<(Msg, MsgLayout), WireError> {
+fn read_message<'a, N: Node<'a>>(v: N, i: usize) -> Result<(Msg, MsgLayout), WireError> {
     let path = format!("body.messages[{i}]");
     let m = obj(v, &path, "a message object")?;
-    let role = match m.get("role") {
-        Some(Value::String(r)) => r.as_str(),
-        other => return Err(WireError::new(format!("{path}.role"), "a string", other)),
-    };
+    let role = role_of(m, &path)?;
+    let role = role.as_ref();
     let mut msg = Msg::src(i);
     msg.role = Val::Str(
         if role == "tool" { "toolResult" } else { role }
@@ -100,64 +137,73 @@ fn read_message(v: &Value, i: usize) -> Result<(Msg, MsgLayout), WireError> {
     );
     if role == "tool" {
         if let Some(id) = opt_str(m, "tool_call_id", &path)? {
-            msg.tool_call_id = Val::Str(id.to_string().into());
+            msg.tool_call_id = Val::Str(id.into_owned().into());
         }
-        if let Some(Value::String(n)) = m.get("name") {
-            msg.tool_name = Val::Str(n.clone().into());
+        if let Some(View::Str(n)) = m.get("name").map(Node::view) {
+            msg.tool_name = Val::Str(n.into_owned().into());
         }
     }
-    let calls: &[Value] = match m.get(CALLS) {
-        None | Some(Value::Null) => &[],
-        Some(Value::Array(a)) => a,
-        other => {
-            return Err(WireError::new(
-                format!("{path}.{CALLS}"),
-                "an array of tool calls",
-                other,
-            ))
-        }
+    let calls: Vec<N> = match m.get(CALLS) {
+        None => Vec::new(),
+        Some(c) => match c.view() {
+            View::Null => Vec::new(),
+            View::Arr(a) => a.items().collect(),
+            _ => {
+                return Err(WireError::new(
+                    format!("{path}.{CALLS}"),
+                    "an array of tool calls",
+                    Some(c),
+                ))
+            }
+        },
     };
     // An assistant's content is always blocks, as in the model's own transcripts (a rule may
     // treat anything else as malformed).
     let as_blocks = role == "assistant" || !calls.is_empty();
     let mut layout = MsgLayout::default();
     let mut blocks = Vec::new();
-    match m.get("content") {
-        Some(Value::String(s)) if as_blocks => {
+    let content = m.get("content");
+    match content.map(Node::view) {
+        Some(View::Str(s)) if as_blocks => {
             let mut b = Block::src(i, 0);
             b.ty = Val::Str("text".into());
-            b.text = Some(TextInfo::of_str(s));
+            b.text = Some(TextInfo::of_str(&s));
             blocks.push(b);
             layout.str_block = true;
         }
-        Some(Value::String(s)) => {
+        Some(View::Str(s)) => {
             msg.content = Content::Str {
-                info: TextInfo::of_str(s),
+                info: TextInfo::of_str(&s),
                 from: Some(i),
                 prefix: String::new(),
             };
         }
-        Some(Value::Array(parts)) => {
-            for (j, p) in parts.iter().enumerate() {
+        Some(View::Arr(parts)) => {
+            for (j, p) in parts.items().enumerate() {
                 blocks.push(part_block(p, i, j, &path)?);
+                layout.parts += 1;
             }
-            layout.parts = parts.len();
             msg.content = Content::Blocks(Vec::new());
         }
-        None | Some(Value::Null) if as_blocks => {}
+        None | Some(View::Null) if as_blocks => {}
         None => {}
-        Some(Value::Null) => msg.content = Content::Other(Val::Null),
-        other => {
+        Some(View::Null) => msg.content = Content::Other(Val::Null),
+        Some(_) => {
             return Err(WireError::new(
                 format!("{path}.content"),
                 "a string, an array of content parts or null",
-                other,
+                content,
             ))
         }
     }
     let base = blocks.len();
     for (k, c) in calls.iter().enumerate() {
-        blocks.push(call_block(c, i, base + k, &format!("{path}.{CALLS}[{k}]"))?);
+        blocks.push(call_block(
+            *c,
+            i,
+            base + k,
+            &format!("{path}.{CALLS}[{k}]"),
+        )?);
     }
     layout.calls = calls.len();
     if as_blocks || matches!(msg.content, Content::Blocks(_)) {
@@ -167,24 +213,26 @@ fn read_message(v: &Value, i: usize) -> Result<(Msg, MsgLayout), WireError> {
 }
 
 /// The messages of `body` as the model, with their layout.
-pub fn read(body: &Value) -> Result<(Vec<Msg>, Layout), WireError> {
-    let list = super::message_list(
+pub fn read<'a, N: Node<'a>>(body: N) -> Result<(Vec<Msg>, Layout, Vec<N>), WireError> {
+    let list: Vec<N> = super::message_list(
         body,
         "messages",
         "an object (an OpenAI chat completions request)",
-    )?;
+    )?
+    .items()
+    .collect();
     let mut msgs = Vec::with_capacity(list.len());
     let mut layout = Layout {
         key: "messages",
         call_list: CALLS,
         msgs: Vec::with_capacity(list.len()),
     };
-    for (i, v) in list.iter().enumerate() {
+    for (i, v) in list.iter().copied().enumerate() {
         let (m, l) = read_message(v, i)?;
         msgs.push(m);
         layout.msgs.push(l);
     }
-    Ok((msgs, layout))
+    Ok((msgs, layout, list))
 }
 
 fn wire_role(v: &Value) -> Value {
@@ -250,7 +298,13 @@ pub(super) fn same_list(items: &[Item], own: usize, list: &str, len: usize) -> b
 }
 
 /// The ops that rebuild `m`'s content and calls (`own`: its input message).
-fn content_ops(m: &Msg, own: Option<usize>, input: &[Value], layout: &Layout, ops: &mut Vec<Op>) {
+fn content_ops<'a, N: Node<'a>>(
+    m: &Msg,
+    own: Option<usize>,
+    input: &[N],
+    layout: &Layout,
+    ops: &mut Vec<Op>,
+) {
     let mut parts = Vec::new();
     let mut calls = Vec::new();
     match &m.content {
@@ -277,14 +331,14 @@ fn content_ops(m: &Msg, own: Option<usize>, input: &[Value], layout: &Layout, op
         ))),
         Content::Other(_) => {}
     }
-    let orig = own.and_then(|i| input.get(i));
-    let orig_content = orig.and_then(|o| o.get("content"));
+    let orig = own.and_then(|i| input.get(i).copied());
+    let orig_content = orig.and_then(|o| o.get("content")).map(Node::view);
     let own_layout = own
         .and_then(|i| layout.msgs.get(i))
         .copied()
         .unwrap_or_default();
     let content_same = match (own, orig_content) {
-        (Some(i), Some(Value::String(_))) => {
+        (Some(i), Some(View::Str(_))) => {
             parts.len() == 1
                 && parts[0]
                     == Item::TextOf {
@@ -292,8 +346,8 @@ fn content_ops(m: &Msg, own: Option<usize>, input: &[Value], layout: &Layout, op
                         prefix: String::new(),
                     }
         }
-        (Some(i), Some(Value::Array(a))) => same_list(&parts, i, "content", a.len()),
-        (Some(_), None | Some(Value::Null)) => parts.is_empty(),
+        (Some(i), Some(View::Arr(a))) => same_list(&parts, i, "content", a.item_count()),
+        (Some(_), None | Some(View::Null)) => parts.is_empty(),
         _ => false,
     };
     if !content_same {
@@ -339,7 +393,7 @@ fn is_new_text(item: &Item) -> bool {
 }
 
 /// One output message as an edit of the body.
-fn write_message(m: &Msg, input: &[Value], layout: &Layout) -> Out {
+fn write_message<'a, N: Node<'a>>(m: &Msg, input: &[N], layout: &Layout) -> Out {
     let own = m.src_index();
     let mut ops = Vec::new();
     for (name, o) in &m.edits.sets {
@@ -365,8 +419,7 @@ fn write_message(m: &Msg, input: &[Value], layout: &Layout) -> Out {
     let empty_calls = own
         .and_then(|i| input.get(i))
         .and_then(|o| o.get(CALLS))
-        .and_then(Value::as_array)
-        .is_some_and(Vec::is_empty);
+        .is_some_and(Node::is_empty_array);
     if empty_calls
         && !ops
             .iter()
@@ -381,25 +434,24 @@ fn write_message(m: &Msg, input: &[Value], layout: &Layout) -> Out {
 }
 
 /// The plan that repairs `body` for `opts`' target.
-pub fn plan(body: &Value, opts: &WireOptions) -> Result<Decision, WireError> {
-    let (mut msgs, layout) = read(body)?;
-    let input = body
-        .get("messages")
-        .and_then(Value::as_array)
-        .map_or(&[][..], Vec::as_slice);
-    let mut ctx = Ctx::new(&NoSource, opts.report);
-    pass::run(&mut msgs, &mut ctx, opts, Protocol::OpenAiChat);
-    let mut changes = super::wire_changes(&mut ctx, |p| layout.wire_path(p));
+pub fn plan<'a, N: Node<'a>>(body: N, opts: &WireOptions) -> Result<Decision, WireError> {
+    let (mut msgs, layout, input) = read(body)?;
+    let mut changes = super::run_pass(&mut msgs, opts, Protocol::OpenAiChat, |p| {
+        layout.wire_path(p)
+    });
     let out: Vec<Out> = msgs
         .iter()
-        .map(|m| write_message(m, input, &layout))
+        .map(|m| write_message(m, &input, &layout))
         .collect();
     if opts.report {
         for o in &out {
             let Out::Edit { from: Some(i), ops } = o else {
                 continue;
             };
-            let was_empty = input.get(*i).and_then(|m| m.get(CALLS)) == Some(&json!([]));
+            let was_empty = input
+                .get(*i)
+                .and_then(|m| m.get(CALLS))
+                .is_some_and(Node::is_empty_array);
             if was_empty && ops.contains(&Op::Del(CALLS)) {
                 changes.push(Change {
                     rule: "emptyToolCalls",

@@ -53,7 +53,12 @@ pub fn run(msgs: &mut Vec<Msg>, ctx: &mut Ctx, opts: &WireOptions, protocol: Pro
         .iter()
         .take_while(|m| m.role().is_some_and(|r| SYSTEM_ROLES.contains(&r)))
         .count();
-    let mut turns = msgs.split_off(lead);
+    // No copy of the messages when there is no system prompt to set aside (the common case).
+    let mut turns = if lead == 0 {
+        std::mem::take(msgs)
+    } else {
+        msgs.split_off(lead)
+    };
     if policy.sanitize_tool_call_ids {
         let mode = policy.tool_call_id_mode.unwrap_or(ToolCallIdMode::Strict);
         rules::tool_call_ids::sanitize_tool_call_ids(&mut turns, ctx, mode);
@@ -70,5 +75,9 @@ pub fn run(msgs: &mut Vec<Msg>, ctx: &mut Ctx, opts: &WireOptions, protocol: Pro
     if policy.validate_anthropic_turns {
         rules::merge_turns::validate_anthropic_turns(&mut turns, ctx);
     }
-    msgs.append(&mut turns);
+    if msgs.is_empty() {
+        *msgs = turns;
+    } else {
+        msgs.append(&mut turns);
+    }
 }

@@ -15,11 +15,12 @@
 //! the merges never run here (a merged message could not be written as one item anyway).
 
 use super::edit::{Op, Out};
-use super::openai_chat::{obj, opt_str};
+use super::node::{Node, View};
+use super::openai_chat::{id_val, obj, opt_str};
 use super::{pass, Decision, Protocol, WireError, WireOptions};
-use crate::transcript::context::{Ctx, NoSource};
 use crate::transcript::model::{Block, BlockOrigin, Content, Msg, MsgOrigin, Val};
 use serde_json::{json, Value};
+use std::borrow::Cow;
 
 const CALL: &str = "function_call";
 const OUTPUT: &str = "function_call_output";
@@ -32,15 +33,15 @@ enum From {
     Group(Vec<usize>),
 }
 
-fn item_type(v: &Value) -> Option<&str> {
-    v.get("type").and_then(Value::as_str)
+fn item_type<'a, N: Node<'a>>(v: N) -> Option<Cow<'a, str>> {
+    v.get("type").and_then(Node::str)
 }
 
 /// Items a model response produces: calls, reasoning, the assistant's own messages.
-fn model_side(ty: Option<&str>, role: Option<&Value>) -> bool {
+fn model_side<'a, N: Node<'a>>(ty: Option<&str>, role: Option<N>) -> bool {
     match ty {
         Some(CALL | "reasoning") => true,
-        None | Some("message") => role.and_then(Value::as_str) == Some("assistant"),
+        None | Some("message") => role.and_then(Node::str).as_deref() == Some("assistant"),
         Some(_) => false,
     }
 }
@@ -49,26 +50,29 @@ fn model_side(ty: Option<&str>, role: Option<&Value>) -> bool {
 type Read = (Vec<Msg>, Vec<From>);
 
 /// `None` when `input` is a string or absent (nothing to repair).
-fn read(body: &Value) -> Result<Option<Read>, WireError> {
+fn read<'a, N: Node<'a>>(body: N) -> Result<Option<Read>, WireError> {
     let b = obj(body, "body", "an object (an OpenAI Responses request)")?;
-    let list = match b.get("input") {
-        Some(Value::Array(a)) => a,
-        None | Some(Value::String(_)) => return Ok(None),
-        other => {
+    let input = b.get("input");
+    let list = match input.map(Node::view) {
+        Some(View::Arr(a)) => a,
+        None | Some(View::Str(_)) => return Ok(None),
+        _ => {
             return Err(WireError::new(
                 "body.input",
                 "a string or an array of input items",
-                other,
+                input,
             ))
         }
     };
-    let mut msgs: Vec<Msg> = Vec::with_capacity(list.len());
-    let mut froms: Vec<From> = Vec::with_capacity(list.len());
-    for (i, v) in list.iter().enumerate() {
+    let list = list.items();
+    let mut msgs: Vec<Msg> = Vec::new();
+    let mut froms: Vec<From> = Vec::new();
+    for (i, v) in list.enumerate() {
         let path = format!("body.input[{i}]");
         let o = obj(v, &path, "an input item object")?;
         let k = msgs.len();
-        match item_type(v) {
+        let ty = item_type(v);
+        match ty.as_deref() {
             ty if model_side(ty, o.get("role")) => {
                 let joins = matches!(froms.last(), Some(From::Group(_)));
                 if !joins {
@@ -86,10 +90,8 @@ fn read(body: &Value) -> Result<Option<Read>, WireError> {
                 let mut blk = Block::src(k, items.len());
                 if ty == Some(CALL) {
                     blk.ty = Val::Str("toolCall".into());
-                    let id = opt_str(o, "call_id", &path)?;
-                    blk.id = id.map_or(Val::Absent, |s| Val::Str(s.to_string().into()));
-                    let name = opt_str(o, "name", &path)?;
-                    blk.name = name.map_or(Val::Absent, |s| Val::Str(s.to_string().into()));
+                    blk.id = id_val(opt_str(o, "call_id", &path)?);
+                    blk.name = id_val(opt_str(o, "name", &path)?);
                     blk.arguments = crate::transcript::model::Kind::Other;
                 } else {
                     blk.ty = Val::Str(ty.unwrap_or("message").to_string().into());
@@ -103,7 +105,7 @@ fn read(body: &Value) -> Result<Option<Read>, WireError> {
                 let mut m = Msg::src(k);
                 m.role = Val::Str("toolResult".into());
                 if let Some(id) = opt_str(o, "call_id", &path)? {
-                    m.tool_call_id = Val::Str(id.to_string().into());
+                    m.tool_call_id = Val::Str(id.into_owned().into());
                 }
                 msgs.push(m);
                 froms.push(From::Item(i));
@@ -111,7 +113,9 @@ fn read(body: &Value) -> Result<Option<Read>, WireError> {
             ty => {
                 let mut m = Msg::src(k);
                 let role = match (ty, o.get("role")) {
-                    (None | Some("message"), Some(Value::String(r))) => r.clone(),
+                    (None | Some("message"), Some(r)) if r.is_str() => {
+                        r.str().unwrap_or_default().into_owned()
+                    }
                     (None | Some("message"), other) => {
                         return Err(WireError::new(format!("{path}.role"), "a string", other))
                     }
@@ -198,7 +202,7 @@ fn write(m: &Msg, froms: &[From], out: &mut Vec<Out>) {
 }
 
 /// The plan that repairs `body` for `opts`' target.
-pub fn plan(body: &Value, opts: &WireOptions) -> Result<Decision, WireError> {
+pub fn plan<'a, N: Node<'a>>(body: N, opts: &WireOptions) -> Result<Decision, WireError> {
     let Some((mut msgs, froms)) = read(body)? else {
         return Ok(super::decide(
             body,
@@ -209,18 +213,15 @@ pub fn plan(body: &Value, opts: &WireOptions) -> Result<Decision, WireError> {
             Vec::new(),
         ));
     };
-    let input_len = body
-        .get("input")
-        .and_then(Value::as_array)
-        .map_or(0, Vec::len);
-    let mut ctx = Ctx::new(&NoSource, opts.report);
+    let input_len = body.get("input").map_or(0, Node::item_count);
     let mut o = opts.clone();
     let mut policy = pass::policy(opts, Protocol::OpenAiResponses);
     policy.validate_gemini_turns = false;
     policy.validate_anthropic_turns = false;
     o.policy = Some(policy);
-    pass::run(&mut msgs, &mut ctx, &o, Protocol::OpenAiResponses);
-    let changes = super::wire_changes(&mut ctx, |p| wire_path(p, &froms));
+    let changes = super::run_pass(&mut msgs, &o, Protocol::OpenAiResponses, |p| {
+        wire_path(p, &froms)
+    });
     let mut out = Vec::with_capacity(input_len);
     for m in &msgs {
         write(m, &froms, &mut out);

@@ -1,0 +1,182 @@
+// sanitizeRequestBuffer: the gateway's bytes in, bytes out. It must agree with sanitizeRequest on
+// every body (the real-error fixtures, then generated bodies of every protocol), copy what no
+// rule touched byte for byte, hand back the very Buffer when nothing changes, and refuse bad JSON
+// with the path and the byte.
+import { describe, test } from 'node:test'
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { th } from './fixtures/helpers.mjs'
+
+const { sanitizeRequest, sanitizeRequestBuffer } = th
+const here = path.dirname(fileURLToPath(import.meta.url))
+const load = (file) => {
+  const all = JSON.parse(fs.readFileSync(path.join(here, 'fixtures/wire', file), 'utf8'))
+  return all.cases.map((c) => ({ ...c, protocol: all.protocol }))
+}
+const FIXTURES = [...load('openai-chat.json'), ...load('anthropic.json'), ...load('openai-responses.json'), ...load('gemini.json')]
+
+/** Both entry points on one body: the object path's answer and the bytes path's, parsed. */
+function both(body, text, options) {
+  const obj = sanitizeRequest(body, { ...options, report: true })
+  const buf = Buffer.from(text)
+  const bytes = sanitizeRequestBuffer(buf, { ...options, report: true })
+  return { obj, bytes, buf }
+}
+
+describe('sanitizeRequestBuffer: the fixtures of real provider errors', () => {
+  for (const c of FIXTURES) {
+    test(`${c.protocol}: ${c.name}`, () => {
+      const text = JSON.stringify(c.body, null, 2)
+      const { obj, bytes, buf } = both(c.body, text, { protocol: c.protocol, ...c.target })
+      assert.deepEqual(JSON.parse(bytes.body.toString('utf8')), obj.body)
+      assert.deepEqual(bytes.changes, obj.changes)
+      if (c.same) assert.equal(bytes.body, buf, 'a body that needs nothing comes back as the same Buffer')
+    })
+  }
+})
+
+// ---- generated bodies ----
+
+function rng(seed) {
+  let s = seed >>> 0
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0
+    let t = Math.imul(s ^ (s >>> 15), 1 | s)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+const TEXTS = ['你好，帮我查一下天气', 'ok', '', '  ', '看这张图 "引号" \\ 反斜杠', 'line\nbreak', '🙂 emoji']
+const NAMES = ['get_weather', 'read_file']
+const IDS = ['call_0fypS1hVX', 'call_2', 'toolu_01A09q90qw90lq917835lq9', 'fc-1|x', 'abc123def', 'call_very_long_identifier_0123456789']
+const TARGETS = [
+  { provider: 'mistral' },
+  { provider: 'openai' },
+  { provider: 'google', modelId: 'gemini-2.5-pro' },
+  { provider: 'anthropic' },
+  { provider: 'vllm' },
+  { provider: 'openrouter', modelId: 'google/gemini-2.5-flash' },
+]
+
+function gen(r, protocol) {
+  const pick = (a) => a[Math.floor(r() * a.length)]
+  const n = Math.floor(r() * 9)
+  const msgs = []
+  const extra = () => (r() < 0.2 ? { x: { n: 1.5, k: [1, 'a'] } } : {})
+  for (let i = 0; i < n; i++) {
+    const kind = pick(['user', 'user', 'assistant', 'call', 'result', 'system'])
+    if (protocol === 'openai-chat') {
+      if (kind === 'user') msgs.push({ role: 'user', content: r() < 0.5 ? pick(TEXTS) : [{ type: 'text', text: pick(TEXTS) }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }], ...extra() })
+      else if (kind === 'assistant') msgs.push({ role: 'assistant', content: pick(TEXTS), ...(r() < 0.2 ? { tool_calls: [] } : {}) })
+      else if (kind === 'call') msgs.push({ role: 'assistant', content: r() < 0.5 ? null : pick(TEXTS), tool_calls: [pick(IDS), pick(IDS)].slice(0, 1 + Math.floor(r() * 2)).map((id) => ({ id, type: 'function', function: { name: 'get_weather', arguments: '{"city":"北京"}' } })), ...extra() })
+      else if (kind === 'result') msgs.push({ role: 'tool', tool_call_id: pick(IDS), content: pick(TEXTS) })
+      else msgs.push({ role: i === 0 ? 'system' : 'developer', content: 'You are helpful. 请用中文回答。' })
+    } else if (protocol === 'anthropic') {
+      if (kind === 'user' || kind === 'system') msgs.push({ role: 'user', content: r() < 0.5 ? pick(TEXTS) : [{ type: 'text', text: pick(TEXTS) }], ...extra() })
+      else if (kind === 'assistant') msgs.push({ role: 'assistant', content: r() < 0.5 ? pick(TEXTS) : [{ type: 'thinking', thinking: '想一想', signature: 'sig' }, { type: 'text', text: pick(TEXTS) }] })
+      else if (kind === 'call') msgs.push({ role: 'assistant', content: [{ type: 'text', text: pick(TEXTS) }, { type: 'tool_use', id: pick(IDS), name: 'get_weather', input: { city: '上海' } }] })
+      else msgs.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: pick(IDS), content: pick(TEXTS) }, ...(r() < 0.4 ? [{ type: 'text', text: pick(TEXTS) }] : [])] })
+    } else if (protocol === 'gemini') {
+      const id = () => (r() < 0.5 ? { id: pick(IDS) } : {})
+      if (kind === 'user' || kind === 'system') msgs.push({ role: 'user', parts: [{ text: pick(TEXTS) }, ...(r() < 0.3 ? [{ inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } }] : [])], ...extra() })
+      else if (kind === 'assistant') msgs.push({ role: 'model', parts: [...(r() < 0.3 ? [{ text: '想一想', thought: true }] : []), { text: pick(TEXTS) }] })
+      else if (kind === 'call') msgs.push({ role: 'model', parts: [pick(NAMES), pick(NAMES)].slice(0, 1 + Math.floor(r() * 2)).map((name) => ({ functionCall: { name, args: { city: '北京' }, ...id() }, ...(r() < 0.3 ? { thoughtSignature: 'c2ln' } : {}) })) })
+      else msgs.push({ role: 'user', parts: [{ functionResponse: { name: pick(NAMES), response: { output: pick(TEXTS) }, ...id() } }, ...(r() < 0.3 ? [{ text: pick(TEXTS) }] : [])] })
+    } else {
+      if (kind === 'user' || kind === 'system') msgs.push({ role: kind === 'system' ? 'developer' : 'user', content: pick(TEXTS), ...extra() })
+      else if (kind === 'assistant') msgs.push(r() < 0.5 ? { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: pick(TEXTS) }] } : { type: 'reasoning', id: 'rs_1', summary: [] })
+      else if (kind === 'call') msgs.push({ type: 'function_call', call_id: pick(IDS), name: 'get_weather', arguments: '{}' })
+      else msgs.push({ type: 'function_call_output', call_id: pick(IDS), output: pick(TEXTS) })
+    }
+  }
+  const key = { 'openai-responses': 'input', gemini: 'contents' }[protocol] ?? 'messages'
+  const body = { model: 'm', [key]: msgs, temperature: 0.70, ...(r() < 0.3 ? { tools: [] } : {}), ...(r() < 0.3 ? { stream: true } : {}) }
+  // The text as a gateway might receive it: compact or indented, each message written on its own.
+  const indent = pick([0, 2, '\t'])
+  const raws = msgs.map((m) => JSON.stringify(m, null, indent))
+  const parts = Object.entries(body).map(([k, v]) => `${JSON.stringify(k)}: ${k === key ? `[${raws.join(',\n ')}]` : JSON.stringify(v)}`)
+  return { body, text: `{ ${parts.join(',\n  ')} }`, raws, key, target: pick(TARGETS) }
+}
+
+describe('sanitizeRequestBuffer agrees with sanitizeRequest on generated bodies', () => {
+  for (const protocol of ['openai-chat', 'anthropic', 'openai-responses', 'gemini']) {
+    test(`${protocol}: 150 bodies, untouched messages copied byte for byte`, () => {
+      const r = rng(protocol.length * 7919)
+      let changed = 0
+      for (let k = 0; k < 150; k++) {
+        const g = gen(r, protocol)
+        const { obj, bytes, buf } = both(g.body, g.text, { protocol, ...g.target })
+        const why = `case ${k}: ${g.text}`
+        assert.deepEqual(JSON.parse(bytes.body.toString('utf8')), obj.body, why)
+        assert.deepEqual(bytes.changes, obj.changes, why)
+        if (obj.body === g.body) {
+          assert.equal(bytes.body, buf, why)
+          continue
+        }
+        changed++
+        const out = bytes.body.toString('utf8')
+        for (const m of obj.body[g.key] ?? []) {
+          const i = g.body[g.key].indexOf(m)
+          if (i >= 0) assert.ok(out.includes(g.raws[i]), `${why}\nmessage ${i} kept as written`)
+        }
+      }
+      assert.ok(changed > 30, `only ${changed} of 150 bodies needed a repair`)
+    })
+  }
+})
+
+describe('sanitizeRequestBuffer: what it takes and gives back', () => {
+  const body = { model: 'm', messages: [{ role: 'user', content: '你好' }] }
+  test('a Uint8Array works, and an untouched one comes back as a Buffer over the same memory', () => {
+    const u8 = new TextEncoder().encode(JSON.stringify(body))
+    const out = sanitizeRequestBuffer(u8, { protocol: 'openai-chat' })
+    assert.ok(Buffer.isBuffer(out))
+    assert.equal(out.buffer, u8.buffer)
+    assert.equal(out.toString(), JSON.stringify(body))
+  })
+  test('the input is never changed', () => {
+    const text = JSON.stringify({ tools: [], ...body })
+    const buf = Buffer.from(text)
+    const out = sanitizeRequestBuffer(buf, { protocol: 'openai-chat' })
+    assert.equal(buf.toString(), text)
+    assert.equal(out.toString(), JSON.stringify(body))
+  })
+})
+
+describe('sanitizeRequestBuffer: bad bodies are TypeErrors naming the path and the byte', () => {
+  const o = { protocol: 'openai-chat' }
+  const cases = [
+    ['truncated in a string', '{"messages": [{"role": "user", "content": "天气', /^body\.messages\[0\]\.content: expected a closing quote, got the end of the body \(byte 49\)$/],
+    ['truncated after a message', '{"messages": [{"role": "user", "content": "x"},', /^body\.messages\[1\]: expected a JSON value, got the end of the body \(byte 47\)$/],
+    ['duplicate keys', '{"messages": [{"role": "user", "role": "tool", "content": "x"}]}', /^body\.messages\[0\]: expected each key once, got "role" a second time \(byte 31\)$/],
+    ['a lone high surrogate', '{"messages": [{"role": "user", "content": "a\\ud83d"}]}', /^body\.messages\[0\]\.content: expected a low surrogate \\uDC00-\\uDFFF after it, got a lone \\uD83D \(byte 44\)$/],
+    ['a lone low surrogate', '{"messages": [{"role": "user", "content": "\\ude00"}]}', /^body\.messages\[0\]\.content: expected a high surrogate before this low one, got a lone \\uDE00 \(byte 43\)$/],
+    ['nesting 300 deep', `{"messages": [], "x": ${'['.repeat(300)}${']'.repeat(300)}}`, /^body\.x(\[0\])+: expected at most 256 levels of nesting, got '\[' \(byte \d+\)$/],
+    ['a second value', '{"messages": []} {}', /^body: expected the end of the body after its JSON value, got '\{' \(byte 17\)$/],
+    ['the shape, not the syntax', '{"messages": [{"role": 1}]}', /^body\.messages\[0\]\.role: expected a string, got a number$/],
+  ]
+  for (const [name, text, re] of cases) {
+    test(name, () => assert.throws(() => sanitizeRequestBuffer(Buffer.from(text), o), (e) => e instanceof TypeError && re.test(e.message)))
+  }
+  test('bytes that are not UTF-8, and a body that is not bytes', () => {
+    const bad = Buffer.concat([Buffer.from('{"messages": [{"role": "user", "content": "'), Buffer.from([0xff]), Buffer.from('"}]}')])
+    assert.throws(() => sanitizeRequestBuffer(bad, o), /^TypeError: body: expected UTF-8 text, got an invalid byte \(byte 43\)$/)
+    assert.throws(() => sanitizeRequestBuffer('{"messages": []}', o), /^TypeError: body: expected a Buffer or Uint8Array \(the request body as UTF-8 JSON\), got string$/)
+  })
+  test('a 100 MB body (screenshots): repaired, memory bounded by a copy of the body', () => {
+    const shot = 'iVBORw0KGgo'.repeat(1_000_000)
+    const msgs = []
+    for (let i = 0; i < 10; i++) msgs.push({ role: 'user', content: [{ type: 'text', text: `截图 ${i}` }, { type: 'image_url', image_url: { url: `data:image/png;base64,${shot}` } }] })
+    msgs.push({ role: 'tool', tool_call_id: 'gone', content: 'orphan' })
+    const buf = Buffer.from(JSON.stringify({ model: 'm', messages: msgs }))
+    assert.ok(buf.length > 100_000_000)
+    const before = process.memoryUsage()
+    const out = sanitizeRequestBuffer(buf, { protocol: 'openai-chat', provider: 'openai' })
+    const grew = process.memoryUsage().rss - before.rss
+    assert.equal(out.length, buf.length - JSON.stringify(msgs[10]).length - 1, 'only the orphan result is gone')
+    assert.ok(grew < 2.5 * buf.length, `memory grew by ${grew} bytes for a ${buf.length}-byte body`)
+  })
+})

@@ -1,0 +1,312 @@
+//! The byte applier of an [`BodyPlan`]: the repaired body written from the original bytes.
+//!
+//! A gateway forwards the body it was given; what no rule touched must go out as it came in (key
+//! order, number formatting, escapes, whitespace). So the output is the input with a few ranges
+//! replaced: the message array when its list changes (untouched messages and items copied as
+//! written, separators compact), and the top-level members a plan removes. A message that is a
+//! shallow copy is rewritten member by member: each member kept is copied as written, a member
+//! set is written by `serde_json`, a new member goes last (as a JS spread or a `serde_json` map
+//! insert orders it).
+
+use super::edit::{BodyPlan, Item, Op, Out};
+use super::node::Node;
+use super::tape::{TNode, Tape};
+use serde_json::Value;
+use std::borrow::Cow;
+
+/// A member of an object being rewritten.
+#[derive(Clone, Copy)]
+enum Member<'t, 'p> {
+    Raw(TNode<'t>),
+    Set(&'p Value),
+    List(&'p [Item]),
+}
+
+struct Writer<'t, 'p> {
+    msgs: Vec<TNode<'t>>,
+    /// The items of the last list an item was taken from: `(msg, list, items)`.
+    cache: Option<(usize, &'p str, Vec<TNode<'t>>)>,
+    out: String,
+}
+
+fn json_str(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+}
+
+impl<'t, 'p> Writer<'t, 'p> {
+    fn write_value(&mut self, v: &Value) {
+        self.out
+            .push_str(&serde_json::to_string(v).unwrap_or_else(|_| "null".into()));
+    }
+
+    /// An object: `base`'s members (or none), with `edits` applied in order.
+    fn object(&mut self, base: Option<TNode<'t>>, edits: &[(&str, Option<Member<'t, 'p>>)]) {
+        let mut members: Vec<(Cow<'t, str>, &'t str, Member<'t, 'p>)> = base
+            .map(|b| {
+                b.members()
+                    .map(|(k, v)| (k.str().unwrap_or_default(), k.raw(), Member::Raw(v)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut new_keys: Vec<String> = Vec::new();
+        for (k, m) in edits {
+            let at = members.iter().position(|(name, ..)| name == k);
+            match (at, m) {
+                (Some(i), None) => {
+                    members.remove(i);
+                }
+                (None, None) => {}
+                (Some(i), Some(m)) => members[i].2 = *m,
+                (None, Some(m)) => {
+                    new_keys.push(json_str(k));
+                    members.push((Cow::Owned(k.to_string()), "", *m));
+                }
+            }
+        }
+        self.out.push('{');
+        let mut fresh = new_keys.iter();
+        for (n, (_, raw_key, m)) in members.iter().enumerate() {
+            if n > 0 {
+                self.out.push(',');
+            }
+            if raw_key.is_empty() {
+                self.out
+                    .push_str(fresh.next().map_or("\"\"", String::as_str));
+            } else {
+                self.out.push_str(raw_key);
+            }
+            self.out.push(':');
+            match m {
+                Member::Raw(v) => self.out.push_str(v.raw()),
+                Member::Set(v) => self.write_value(v),
+                Member::List(items) => self.list(items),
+            }
+        }
+        self.out.push('}');
+    }
+
+    fn list(&mut self, items: &'p [Item]) {
+        self.out.push('[');
+        for (n, it) in items.iter().enumerate() {
+            if n > 0 {
+                self.out.push(',');
+            }
+            self.item(it);
+        }
+        self.out.push(']');
+    }
+
+    fn list_item(&mut self, msg: usize, list: &'p str, idx: usize) -> Option<TNode<'t>> {
+        let fresh = !matches!(&self.cache, Some((m, l, _)) if *m == msg && *l == list);
+        if fresh {
+            let items = self
+                .msgs
+                .get(msg)
+                .and_then(|m| m.get(list))
+                .map(|l| l.items().collect())
+                .unwrap_or_default();
+            self.cache = Some((msg, list, items));
+        }
+        self.cache
+            .as_ref()
+            .and_then(|(_, _, v)| v.get(idx).copied())
+    }
+
+    fn item(&mut self, it: &'p Item) {
+        match it {
+            Item::Ref {
+                msg,
+                list,
+                idx,
+                sets,
+            } => match self.list_item(*msg, list, *idx) {
+                Some(node) if sets.is_empty() => self.out.push_str(node.raw()),
+                Some(node) => {
+                    let edits: Vec<_> = sets
+                        .iter()
+                        .map(|(k, v)| (*k, Some(Member::Set(v))))
+                        .collect();
+                    self.object(Some(node), &edits);
+                }
+                None => self.out.push_str("null"),
+            },
+            Item::TextOf { msg, prefix } => {
+                let content = self.msgs.get(*msg).and_then(|m| m.get("content"));
+                let inner = content
+                    .filter(|c| c.is_str())
+                    .map_or("", |c| &c.raw()[1..c.raw().len() - 1]);
+                let p = json_str(prefix);
+                self.out.push_str(r#"{"type":"text","text":""#);
+                self.out.push_str(&p[1..p.len() - 1]);
+                self.out.push_str(inner);
+                self.out.push_str("\"}");
+            }
+            Item::New(v) => self.write_value(v),
+        }
+    }
+
+    fn message(&mut self, o: &'p Out) {
+        match o {
+            Out::Keep(i) => match self.msgs.get(*i) {
+                Some(m) => self.out.push_str(m.raw()),
+                None => self.out.push_str("null"),
+            },
+            Out::Edit { from, ops } => {
+                let edits: Vec<(&str, Option<Member>)> = ops
+                    .iter()
+                    .map(|op| match op {
+                        Op::Set(k, v) => (*k, Some(Member::Set(v))),
+                        Op::List(k, items) => (*k, Some(Member::List(items))),
+                        Op::Del(k) => (*k, None),
+                    })
+                    .collect();
+                let base = from.and_then(|i| self.msgs.get(i).copied());
+                self.object(base, &edits);
+            }
+        }
+    }
+}
+
+/// The body of `tape` with `plan` applied, as bytes.
+pub fn apply(tape: &Tape, plan: &BodyPlan) -> Vec<u8> {
+    let root = tape.root();
+    let members: Vec<(TNode, TNode)> = root.members().collect();
+    // (range, replacement), in order.
+    let mut edits: Vec<(std::ops::Range<usize>, String)> = Vec::new();
+    let gone = |k: TNode| plan.del.iter().any(|d| k.str().as_deref() == Some(*d));
+    let mut n = 0;
+    while n < members.len() {
+        let (k, v) = members[n];
+        if gone(k) {
+            let first = n;
+            while n + 1 < members.len() && gone(members[n + 1].0) {
+                n += 1;
+            }
+            let range = match (members.get(n + 1), first) {
+                (Some((next, _)), _) => k.span().start..next.span().start,
+                (None, 0) => k.span().start..members[n].1.span().end,
+                (None, _) => members[first - 1].1.span().end..members[n].1.span().end,
+            };
+            edits.push((range, String::new()));
+        } else if let (Some(list), true) = (&plan.messages, k.str().as_deref() == Some(plan.key)) {
+            let mut w = Writer {
+                msgs: v.items().collect(),
+                cache: None,
+                out: String::with_capacity(v.span().len() + 64),
+            };
+            w.out.push('[');
+            for (i, o) in list.iter().enumerate() {
+                if i > 0 {
+                    w.out.push(',');
+                }
+                w.message(o);
+            }
+            w.out.push(']');
+            edits.push((v.span(), w.out));
+        }
+        n += 1;
+    }
+    let text = tape.text.as_bytes();
+    let mut out = Vec::with_capacity(text.len());
+    let mut at = 0;
+    for (range, with) in edits {
+        out.extend_from_slice(&text[at..range.start]);
+        out.extend_from_slice(with.as_bytes());
+        at = range.end;
+    }
+    out.extend_from_slice(&text[at..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::edit;
+    use super::*;
+    use serde_json::json;
+
+    fn both(body: &str, plan: &BodyPlan) -> (String, Value) {
+        let tape = Tape::parse(body.as_bytes()).unwrap();
+        let bytes = String::from_utf8(apply(&tape, plan)).unwrap();
+        let value: Value = serde_json::from_str(body).unwrap();
+        (bytes, edit::apply(&value, plan))
+    }
+
+    #[test]
+    fn untouched_bytes_stay_as_written_and_the_result_is_the_value_applier_s() {
+        let body = r#"{ "model" : "m",
+  "tools" : [ ],
+  "messages" : [ {"role":"user", "content":"第一\u0021", "n": 1.50},
+    {"role": "assistant", "content": null, "tool_calls": [ {"id": "x_1", "type": "function"} ], "x": {"y": [1e3]}} ],
+  "tail": true }"#;
+        let plan = BodyPlan {
+            key: "messages",
+            messages: Some(vec![
+                Out::Edit {
+                    from: Some(0),
+                    ops: vec![Op::List(
+                        "content",
+                        vec![
+                            Item::TextOf {
+                                msg: 0,
+                                prefix: "» \"q\" ".into(),
+                            },
+                            Item::New(json!({"type": "text", "text": "b"})),
+                        ],
+                    )],
+                },
+                Out::Edit {
+                    from: Some(1),
+                    ops: vec![Op::List(
+                        "tool_calls",
+                        vec![Item::Ref {
+                            msg: 1,
+                            list: "tool_calls",
+                            idx: 0,
+                            sets: vec![("id", json!("x1"))],
+                        }],
+                    )],
+                },
+                Out::Keep(0),
+                Out::Edit {
+                    from: None,
+                    ops: vec![
+                        Op::Set("role", json!("tool")),
+                        Op::Set("tool_call_id", json!("x1")),
+                        Op::Del("nothing"),
+                    ],
+                },
+            ]),
+            del: vec!["tools"],
+        };
+        let (bytes, value) = both(body, &plan);
+        assert_eq!(serde_json::from_str::<Value>(&bytes).unwrap(), value);
+        assert_eq!(
+            bytes,
+            r#"{ "model" : "m",
+  "messages" : [{"role":"user","content":[{"type":"text","text":"» \"q\" 第一\u0021"},{"type":"text","text":"b"}],"n":1.50},{"role":"assistant","content":null,"tool_calls":[{"id":"x1","type":"function"}],"x":{"y": [1e3]}},{"role":"user", "content":"第一\u0021", "n": 1.50},{"role":"tool","tool_call_id":"x1"}],
+  "tail": true }"#
+        );
+    }
+
+    #[test]
+    fn removed_members_take_their_separator_with_them() {
+        let only = |del: Vec<&'static str>| BodyPlan {
+            key: "messages",
+            messages: None,
+            del,
+        };
+        let cases = [
+            (r#"{"tools": [], "a": 1}"#, vec!["tools"], r#"{"a": 1}"#),
+            (r#"{"a": 1, "tools": []}"#, vec!["tools"], r#"{"a": 1}"#),
+            (r#"{ "tools": [] }"#, vec!["tools"], r#"{  }"#),
+            (r#"{"a": 1, "b": 2, "c": 3}"#, vec!["b", "c"], r#"{"a": 1}"#),
+            (r#"{"a": 1, "b": 2, "c": 3}"#, vec!["a", "c"], r#"{"b": 2}"#),
+            (r#"{"a": 1, "b": 2, "c": 3}"#, vec!["a", "b"], r#"{"c": 3}"#),
+        ];
+        for (body, del, want) in cases {
+            let (bytes, value) = both(body, &only(del));
+            assert_eq!(bytes, want);
+            assert_eq!(serde_json::from_str::<Value>(&bytes).unwrap(), value);
+        }
+    }
+}
