@@ -54,12 +54,41 @@ pub fn typed_arguments<'k>(
     func: &str,
     style: Style,
 ) -> String {
-    let mut map = Map::new();
-    for (k, v) in pairs {
-        let schema = param_schema(tools, func, k);
-        map.insert(k.to_owned(), type_value(v, schema, style));
+    // Written straight out rather than through a `Map` (a hash per key, then serialised again): a
+    // key given twice keeps its first place and its last value, as a map's insert does.
+    // Past a few keys (looked up pairwise), the map.
+    let mut members: Vec<(&str, Value)> = Vec::new();
+    let mut pairs = pairs.into_iter();
+    for (k, v) in pairs.by_ref() {
+        let value = type_value(v, param_schema(tools, func, k), style);
+        match members.iter_mut().find(|(key, _)| *key == k) {
+            Some(m) => m.1 = value,
+            None => members.push((k, value)),
+        }
+        if members.len() >= 32 {
+            let mut map: Map<String, Value> =
+                members.drain(..).map(|(k, v)| (k.to_owned(), v)).collect();
+            for (k, v) in pairs {
+                let schema = param_schema(tools, func, k);
+                map.insert(k.to_owned(), type_value(v, schema, style));
+            }
+            return Value::Object(map).to_string();
+        }
     }
-    Value::Object(map).to_string()
+    let mut out = Vec::with_capacity(64);
+    out.push(b'{');
+    for (i, (k, v)) in members.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        // Writing to a Vec cannot fail, and a str and a Value always serialise.
+        let _ = serde_json::to_writer(&mut out, k);
+        out.push(b':');
+        let _ = serde_json::to_writer(&mut out, v);
+    }
+    out.push(b'}');
+    // Only whole UTF-8 strings and ASCII were written.
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// smg / SGLang inference: `true/false/True/False` → bool, `null/None` → null, a JSON number →
