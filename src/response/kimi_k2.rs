@@ -297,6 +297,7 @@ fn infer_name(tools: Option<&Value>, arguments: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn id_names_are_the_regex_group() {
@@ -320,7 +321,6 @@ mod tests {
             assert_eq!(id_name(id), want, "{id:?}");
         }
     }
-    use serde_json::json;
 
     #[test]
     fn keeps_model_ids_and_reads_names() {
