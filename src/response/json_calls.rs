@@ -143,28 +143,38 @@ pub fn read_calls(
     };
     let mut pos = at;
     loop {
-        match read_value(text, pos) {
-            Some((v, end)) => {
-                let mut calls = calls_of_value(v, family, problems);
-                out.calls.append(&mut calls);
-                out.end = end;
-            }
-            None => {
-                let stop = text
-                    .get(..limit)
-                    .and_then(|t| balanced_end(t, pos, false))
-                    .filter(|&e| bound.is_none_or(|b| e <= b))
-                    .or(bound);
-                let Some(stop) = stop else {
-                    out.truncated = true;
-                    return out;
-                };
-                let recovered = recover_span(&text[pos..stop], family, problems);
-                if recovered.is_empty() && out.calls.is_empty() {
-                    out.truncated = bound.is_none();
+        // A plain call object is copied through; anything else is read as a `Value`.
+        if let Some((name, arguments, end)) = super::canonical::call_object(text, pos, ARG_KEYS) {
+            out.calls.push(RawCall {
+                name,
+                arguments,
+                id: None,
+            });
+            out.end = end;
+        } else {
+            match read_value(text, pos) {
+                Some((v, end)) => {
+                    let mut calls = calls_of_value(v, family, problems);
+                    out.calls.append(&mut calls);
+                    out.end = end;
                 }
-                out.calls.extend(recovered);
-                out.end = stop;
+                None => {
+                    let stop = text
+                        .get(..limit)
+                        .and_then(|t| balanced_end(t, pos, false))
+                        .filter(|&e| bound.is_none_or(|b| e <= b))
+                        .or(bound);
+                    let Some(stop) = stop else {
+                        out.truncated = true;
+                        return out;
+                    };
+                    let recovered = recover_span(&text[pos..stop], family, problems);
+                    if recovered.is_empty() && out.calls.is_empty() {
+                        out.truncated = bound.is_none();
+                    }
+                    out.calls.extend(recovered);
+                    out.end = stop;
+                }
             }
         }
         // Another value after a separator?

@@ -35,6 +35,20 @@ const CALL_END: &str = "<|tool_call_end|>";
 static ID_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(?:functions\.)?(.+):(\d+)$").expect("static regex"));
 
+/// The function name of a call id `functions.NAME:IDX` (`ID_RE`'s first group), worked out
+/// without the regex when the index is ASCII digits (the regex's `\d` also takes other digits).
+fn id_name(id: &str) -> Option<&str> {
+    let colon = id.rfind(':')?;
+    let (head, idx) = (&id[..colon], &id[colon + 1..]);
+    if idx.is_empty() || !idx.bytes().all(|b| b.is_ascii_digit()) || head.contains('\n') {
+        return ID_RE.captures(id)?.get(1).map(|m| m.as_str());
+    }
+    match head.strip_prefix("functions.") {
+        Some(rest) if !rest.is_empty() => Some(rest),
+        _ => (!head.is_empty()).then_some(head),
+    }
+}
+
 /// Kimi-K2's tokens as some servers print them (Ollama's `huihui_ai/kimi-k2`): the tokenizer's
 /// reserved-token names, in the same grammar.
 pub const RESERVED: [(&str, &str); 5] = [
@@ -232,8 +246,7 @@ fn section_calls(body: &str, cx: &Ctx, problems: &mut Vec<String>) -> Vec<RawCal
         };
         let id = id.trim();
         let arguments = normalize_json_args(raw_args, NAME, problems);
-        if let Some(caps) = ID_RE.captures(id) {
-            let name = caps.get(1).map_or("", |m| m.as_str());
+        if let Some(name) = id_name(id) {
             let name = name.strip_prefix("functions.").unwrap_or(name);
             calls.push(RawCall {
                 name: name.to_owned(),
@@ -285,6 +298,29 @@ fn infer_name(tools: Option<&Value>, arguments: &str) -> Option<String> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn id_names_are_the_regex_group() {
+        for id in [
+            "functions.read_file:3",
+            "read_file:12",
+            "functions.:1",
+            "functions.functions.x:0",
+            "a:b:7",
+            ":1",
+            "f:",
+            "f:x",
+            "f\nx:1",
+            "f:١٢",
+            "名字:1",
+        ] {
+            let want = ID_RE
+                .captures(id)
+                .and_then(|c| c.get(1))
+                .map(|m| m.as_str());
+            assert_eq!(id_name(id), want, "{id:?}");
+        }
+    }
 
     #[test]
     fn keeps_model_ids_and_reads_names() {

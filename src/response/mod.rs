@@ -47,6 +47,7 @@ mod agree;
 pub mod apertus;
 pub mod bare_json;
 pub mod bracket_calls;
+pub mod canonical;
 #[cfg(test)]
 pub(crate) mod cases;
 pub mod command_r;
@@ -421,6 +422,9 @@ pub fn normalize_json_args(raw: &str, family: &str, problems: &mut Vec<String>) 
     let raw = raw.trim();
     if raw.is_empty() {
         return "{}".to_owned();
+    }
+    if let Some(text) = canonical::object(raw) {
+        return text;
     }
     match serde_json::from_str::<Value>(raw) {
         Ok(v) => args_value_to_text(v, family, problems),

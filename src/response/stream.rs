@@ -663,7 +663,7 @@ impl Emitter {
         self.r_started = false;
     }
 
-    fn calls(&mut self, calls: &[RawCall], family: Family) {
+    fn calls(&mut self, calls: Vec<RawCall>, family: Family) {
         if !self.extract_calls {
             return;
         }
@@ -673,14 +673,14 @@ impl Emitter {
             }
             let i = self.calls;
             self.calls += 1;
-            let id = c.id.clone().unwrap_or_else(|| match family {
+            let id = c.id.unwrap_or_else(|| match family {
                 Family::Mistral => mistral::call_id(i, &c.name, &c.arguments),
                 _ => call_id(i, &c.name, &c.arguments),
             });
             self.out.tool_calls.push(ToolCall {
                 id,
-                name: c.name.clone(),
-                arguments: c.arguments.clone(),
+                name: c.name,
+                arguments: c.arguments,
             });
         }
     }
@@ -705,9 +705,9 @@ impl Emitter {
         super::unreadable::report(&mut p.problems, text, &p.blocks);
         self.problems.extend(p.problems);
         let mut at = 0;
-        for b in &p.blocks {
-            self.calls(&b.calls, family);
-            let (s, e) = block_range(b, at, text.len());
+        for b in p.blocks {
+            let (s, e) = block_range(&b, at, text.len());
+            self.calls(b.calls, family);
             self.text(&text[at..s]);
             self.removed();
             at = e;
@@ -1674,8 +1674,8 @@ impl Machine {
                 }
             }
             if let Some(e) = closed_at {
-                if self.block_done(f, e, tools) {
-                    self.emit_block(f, e, tools);
+                if let Some(p) = self.block_done(f, e, tools) {
+                    self.emit_parsed(f, e, p);
                     return true;
                 }
             } else if partial {
@@ -1694,22 +1694,27 @@ impl Machine {
     }
 
     /// Whether the block `buf[..e]` is finished: every block the parser reads ends by `e` even
-    /// with more text after it.
-    fn block_done(&mut self, f: Family, e: usize, tools: Option<&Value>) -> bool {
+    /// with more text after it. When it is, what the parser read is the block's reading (it is
+    /// not parsed a second time to be emitted).
+    fn block_done(&mut self, f: Family, e: usize, tools: Option<&Value>) -> Option<Parsed> {
         self.spent = self.spent.saturating_add(e);
         if self.spent > e.saturating_mul(16).saturating_add(1 << 20) {
-            return false;
+            return None;
         }
         self.scratch.clear();
         self.scratch.push_str(&self.buf[..e]);
         self.scratch.push('\u{0}');
         let p = parse_family(f, &self.scratch, &self.ctx(tools));
-        p.blocks.iter().all(|b| b.end <= e)
+        p.blocks.iter().all(|b| b.end <= e).then_some(p)
     }
 
     fn emit_block(&mut self, f: Family, end: usize, tools: Option<&Value>) {
-        let cx = self.ctx(tools);
-        let p = parse_family(f, &self.buf[..end], &cx);
+        let p = parse_family(f, &self.buf[..end], &self.ctx(tools));
+        self.emit_parsed(f, end, p);
+    }
+
+    /// Emit the block `buf[..end]` as `p` read it.
+    fn emit_parsed(&mut self, f: Family, end: usize, p: Parsed) {
         let Machine { em, buf, .. } = self;
         em.parsed(&buf[..end], p, f);
         self.drain(end);

@@ -54,12 +54,42 @@ pub fn typed_arguments<'k>(
     func: &str,
     style: Style,
 ) -> String {
-    let mut map = Map::new();
+    // Written straight out rather than through a `Map` (a hash per key, then serialised again): a
+    // key given twice keeps its first place and its last value, as a map's insert does. Past a
+    // few keys (looked up pairwise), the map.
+    let mut members: Vec<(&str, Value)> = Vec::new();
+    let mut map: Option<Map<String, Value>> = None;
     for (k, v) in pairs {
-        let schema = param_schema(tools, func, k);
-        map.insert(k.to_owned(), type_value(v, schema, style));
+        let value = type_value(v, param_schema(tools, func, k), style);
+        if let Some(m) = map.as_mut() {
+            m.insert(k.to_owned(), value);
+            continue;
+        }
+        match members.iter_mut().find(|(key, _)| *key == k) {
+            Some(m) => m.1 = value,
+            None => members.push((k, value)),
+        }
+        if members.len() >= 32 {
+            map = Some(members.drain(..).map(|(k, v)| (k.to_owned(), v)).collect());
+        }
     }
-    Value::Object(map).to_string()
+    if let Some(m) = map {
+        return Value::Object(m).to_string();
+    }
+    let mut out = Vec::with_capacity(64);
+    out.push(b'{');
+    for (i, (k, v)) in members.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        // Writing to a Vec cannot fail, and a str and a Value always serialise.
+        let _ = serde_json::to_writer(&mut out, k);
+        out.push(b':');
+        let _ = serde_json::to_writer(&mut out, v);
+    }
+    out.push(b'}');
+    // Only whole UTF-8 strings and ASCII were written.
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// smg / SGLang inference: `true/false/True/False` → bool, `null/None` → null, a JSON number →
@@ -221,6 +251,45 @@ mod tests {
 
     fn ty(raw: &str, schema: Value, style: Style) -> Value {
         type_value(raw, Some(&schema), style)
+    }
+
+    #[test]
+    fn arguments_are_written_as_a_map_would_be() {
+        // A key given twice keeps its first place and its last value, below and past the
+        // pairwise lookup's limit.
+        let map_text = |pairs: &[(&str, &str)]| {
+            let mut m = Map::new();
+            for (k, v) in pairs {
+                m.insert((*k).to_owned(), infer_untyped(v));
+            }
+            Value::Object(m).to_string()
+        };
+        let few = [
+            ("a", "1"),
+            ("路径", "x \"y\""),
+            ("a", "true"),
+            ("b", "null"),
+        ];
+        let keys: Vec<String> = (0..40).map(|i| format!("k{}", i % 35)).collect();
+        let many: Vec<(&str, &str)> = keys.iter().map(|k| (k.as_str(), "7")).collect();
+        for pairs in [&few[..], &many[..]] {
+            let ours = typed_arguments(
+                pairs.iter().copied(),
+                None,
+                "f",
+                Style::Schema { minimax: false },
+            );
+            assert_eq!(ours, map_text(pairs));
+        }
+        assert_eq!(
+            typed_arguments(
+                few.iter().copied(),
+                None,
+                "f",
+                Style::Schema { minimax: false }
+            ),
+            r#"{"a":true,"路径":"x \"y\"","b":null}"#
+        );
     }
 
     #[test]

@@ -129,7 +129,7 @@ impl Machine {
             "call-in-reasoning: {n} call(s) read from reasoning, none was written outside it"
         ));
         for (family, calls) in found {
-            self.em.calls(&calls, family.unwrap_or(Family::Hermes));
+            self.em.calls(calls, family.unwrap_or(Family::Hermes));
         }
     }
 }

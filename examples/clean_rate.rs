@@ -1,0 +1,118 @@
+//! Rust-only time of `clean_response` on the replies `benchmark/response.mjs` times through Node:
+//! the call-dense 50 KB replies (a call every four paragraphs, one reply per format) and the
+//! half-Chinese reply with a `<think>` block and one MiniMax call. No boundary, so a profiler
+//! (`perf record`) sees the cleaning machine alone:
+//! `cargo run --release --example clean_rate [format] [iterations]`.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use transcript_hygiene::response::{clean_response, json, Options};
+use transcript_hygiene::{lone_surrogates, utf16_pieces};
+
+fn para(i: usize) -> String {
+    format!("Paragraph {i}: the model explains what it is doing, with some detail about the files, the plan and the results so far. 中文说明也在这里。\n\n")
+}
+
+fn call(format: &str, i: usize) -> String {
+    match format {
+        "hermes" => format!("<tool_call>\n{{\"name\": \"read_file\", \"arguments\": {{\"path\": \"src/file_{i}.rs\", \"limit\": {i}}}}}\n</tool_call>\n"),
+        "qwen3_coder" => format!("<tool_call>\n<function=read_file>\n<parameter=path>\nsrc/file_{i}.rs\n</parameter>\n<parameter=limit>\n{i}\n</parameter>\n</function>\n</tool_call>\n"),
+        "glm47" => format!("<tool_call>read_file<arg_key>path</arg_key><arg_value>src/file_{i}.rs</arg_value><arg_key>limit</arg_key><arg_value>{i}</arg_value></tool_call>\n"),
+        "minimax_m2" => format!("<minimax:tool_call>\n<invoke name=\"read_file\">\n<parameter name=\"path\">src/file_{i}.rs</parameter>\n<parameter name=\"limit\">{i}</parameter>\n</invoke>\n</minimax:tool_call>\n"),
+        "deepseek_v31" => format!("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>read_file<｜tool▁sep｜>{{\"path\": \"src/file_{i}.rs\", \"limit\": {i}}}<｜tool▁call▁end｜><｜tool▁calls▁end｜>\n"),
+        "kimi_k2" => format!("<|tool_calls_section_begin|><|tool_call_begin|>functions.read_file:{i}<|tool_call_argument_begin|>{{\"path\": \"src/file_{i}.rs\", \"limit\": {i}}}<|tool_call_end|><|tool_calls_section_end|>\n"),
+        _ => String::new(),
+    }
+}
+
+/// `benchmark/response.mjs`'s call-dense reply for `format`.
+fn dense(format: &str) -> String {
+    let mut s = String::from(
+        "<think>The user wants the files read; I will call read_file for each of them.</think>\n",
+    );
+    let mut i = 0;
+    while s.len() < 50_000 {
+        s.push_str(&para(i));
+        if i % 4 == 3 {
+            s.push_str(&call(format, i));
+        }
+        i += 1;
+    }
+    s
+}
+
+/// `benchmark/reply-vs-openclaw.mjs`'s half-Chinese reply with a `<think>` block and one call.
+fn half_chinese() -> String {
+    let unit = "The build failed on the second step, so I checked the log, the lockfile and the cache; the fix is to pin the toolchain and rerun it. 构建在第二步失败了，我检查了日志、锁文件和缓存；解决办法是固定工具链的版本，然后重新运行一次。";
+    let mut p = String::new();
+    let mut i = 0;
+    while p.len() < 50_000 {
+        p.push_str(unit);
+        i += 1;
+        if i % 8 == 0 {
+            p.push_str("\n\n");
+        }
+    }
+    let half = (p.len() / 2..)
+        .find(|&k| p.is_char_boundary(k))
+        .unwrap_or(0);
+    let mid = p[half..].find("\n\n").map_or(p.len(), |k| k + half);
+    format!(
+        "<think>The user wants the weather; 先查一下北京的天气，再回答。</think>\n{}\n<minimax:tool_call>\n<invoke name=\"search_web\">\n<parameter name=\"query\">北京天气</parameter>\n</invoke>\n</minimax:tool_call>\n{}",
+        &p[..mid],
+        &p[mid..]
+    )
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let only = args.get(1).map(String::as_str);
+    let iters: usize = args.get(2).and_then(|n| n.parse().ok()).unwrap_or(2000);
+    let opts = Options::default();
+    let formats = [
+        "hermes",
+        "qwen3_coder",
+        "glm47",
+        "minimax_m2",
+        "deepseek_v31",
+        "kimi_k2",
+        "half_chinese",
+    ];
+    for f in formats.iter().filter(|f| only.is_none_or(|o| o == **f)) {
+        let text = if *f == "half_chinese" {
+            half_chinese()
+        } else {
+            dense(f)
+        };
+        let calls = clean_response(&text, &opts).tool_calls.len();
+        let t = Instant::now();
+        for _ in 0..iters {
+            black_box(clean_response(black_box(&text), &opts));
+        }
+        let us = t.elapsed().as_secs_f64() * 1e6 / iters as f64;
+        // What the addon adds around it: the JS string's UTF-16 units transcoded in, the
+        // content matched back to pieces of the reply, the rest written as JSON.
+        let units: Vec<u16> = text.encode_utf16().collect();
+        let t = Instant::now();
+        for _ in 0..iters {
+            black_box(lone_surrogates::transcode(black_box(&units)));
+        }
+        let transcode = t.elapsed().as_secs_f64() * 1e6 / iters as f64;
+        let c = clean_response(&text, &opts);
+        let t = Instant::now();
+        for _ in 0..iters {
+            black_box(utf16_pieces::pieces(black_box(&text), &c.content, 128));
+        }
+        let pieces = t.elapsed().as_secs_f64() * 1e6 / iters as f64;
+        let t = Instant::now();
+        for _ in 0..iters {
+            black_box(json::cleaned_to_json(black_box(&c)));
+        }
+        let json = t.elapsed().as_secs_f64() * 1e6 / iters as f64;
+        println!(
+            "{f}: {} bytes, {calls} calls, clean {us:.1} µs, transcode {transcode:.1} µs, pieces {pieces:.1} µs, json {json:.1} µs",
+            text.len()
+        );
+    }
+}

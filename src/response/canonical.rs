@@ -1,0 +1,378 @@
+//! Call arguments written as JSON text, copied into their canonical form in one pass, without a
+//! `serde_json::Value` in between.
+//!
+//! Why: every JSON-bodied family returns a call's arguments as canonical JSON text (what
+//! `serde_json::Value::to_string` writes: no whitespace, key order kept, serde's escapes). Parsing
+//! each call's arguments into a `Value` and writing it again was a large part of `cleanResponse`'s
+//! time on replies dense with calls. [`object`] writes the same text directly for the arguments
+//! whose canonical form is a plain copy of what the model wrote, less whitespace; anything it is
+//! not sure to write exactly as serde would — a fraction or exponent, an integer too long for an
+//! `i64`, `-0`, a `\u` escape of a surrogate, a duplicate key, deep nesting, anything invalid —
+//! gives `None`, and the caller takes the `Value` path (which also reports what is wrong).
+
+/// Deeper than this falls back to serde (whose own limit is 128).
+const MAX_DEPTH: usize = 64;
+
+/// Objects with more keys than this fall back to serde (duplicates are looked for pairwise).
+const MAX_KEYS: usize = 32;
+
+/// The canonical text of `raw`, which must be exactly one JSON object (no surrounding text, not
+/// even whitespace), or `None` (see the module doc).
+///
+/// ```
+/// use transcript_hygiene::response::canonical::object;
+/// assert_eq!(object(r#"{"path": "src/读.rs", "limit": 3, "deep": {"a": [true, null]}}"#).as_deref(),
+///            Some(r#"{"path":"src/读.rs","limit":3,"deep":{"a":[true,null]}}"#));
+/// assert_eq!(object(r#"{"t": 0.5}"#), None); // a fraction: serde's float printing decides
+/// assert_eq!(object(r#"{"a": 1, "a": 2}"#), None); // a duplicate key: serde keeps the last
+/// ```
+pub fn object(raw: &str) -> Option<String> {
+    let mut w = Writer::new(raw.as_bytes(), 0);
+    if w.peek() != Some(b'{') {
+        return None;
+    }
+    w.value(0)?;
+    (w.i == raw.len()).then(|| w.finish())?
+}
+
+/// A call object `{"name": "…", "arguments": {…}, …}` at `at` (which holds `{`): the name, the
+/// canonical text of its arguments (the first of `arg_keys` present; `{}` when none is, or it is
+/// `null`), and the end of the object. `None` when the object is not that simple (another shape,
+/// a non-string name, arguments neither an object nor `null`) or anything in it is not sure to be
+/// written as serde would: the caller then reads it as a `Value`.
+pub fn call_object(text: &str, at: usize, arg_keys: &[&str]) -> Option<(String, String, usize)> {
+    let mut w = Writer::new(text.as_bytes(), at);
+    if w.peek() != Some(b'{') {
+        return None;
+    }
+    // The members' keys and values, as ranges of `w.out` (keys are distinct: a duplicate falls back).
+    let mut members = Vec::new();
+    w.container(0, b'}', true, Some(&mut members))?;
+    let out = &w.out;
+    let key_is = |k: (usize, usize), name: &str| {
+        k.1 - k.0 == name.len() + 2 && out.get(k.0 + 1..k.1 - 1) == Some(name.as_bytes())
+    };
+    let (_, name) = members.iter().find(|(k, _)| key_is(*k, "name"))?;
+    let name_text = std::str::from_utf8(out.get(name.0..name.1)?).ok()?;
+    if !name_text.starts_with('"') {
+        return None;
+    }
+    let name = if name_text.contains('\\') {
+        serde_json::from_str::<String>(name_text).ok()?
+    } else {
+        name_text[1..name_text.len() - 1].to_owned()
+    };
+    let args = arg_keys
+        .iter()
+        .find_map(|k| members.iter().find(|(key, _)| key_is(*key, k)))
+        .map(|(_, v)| &out[v.0..v.1]);
+    let args = match args {
+        None | Some(b"null") => "{}".to_owned(),
+        Some(a) if a.first() == Some(&b'{') => String::from_utf8(a.to_vec()).ok()?,
+        Some(_) => return None,
+    };
+    Some((name, args, w.i))
+}
+
+/// An object member: its key and value as ranges of [`Writer::out`].
+type Member = ((usize, usize), (usize, usize));
+
+/// Reads JSON at `i` and writes its canonical form to `out`.
+struct Writer<'a> {
+    s: &'a [u8],
+    i: usize,
+    out: Vec<u8>,
+}
+
+impl<'a> Writer<'a> {
+    fn new(s: &'a [u8], i: usize) -> Self {
+        Writer {
+            s,
+            i,
+            out: Vec::with_capacity(64),
+        }
+    }
+
+    fn finish(self) -> Option<String> {
+        // Only whole UTF-8 sequences of the input and ASCII were written.
+        String::from_utf8(self.out).ok()
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.s.get(self.i).copied()
+    }
+
+    fn next(&mut self) -> Option<u8> {
+        let b = self.peek()?;
+        self.i += 1;
+        Some(b)
+    }
+
+    fn eat(&mut self, b: u8) -> Option<()> {
+        (self.next()? == b).then_some(())
+    }
+
+    /// JSON whitespace (serde's: space, tab, line feed, carriage return).
+    fn ws(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.i += 1;
+        }
+    }
+
+    fn lit(&mut self, word: &[u8]) -> Option<()> {
+        if self.s.get(self.i..self.i + word.len())? != word {
+            return None;
+        }
+        self.i += word.len();
+        self.out.extend_from_slice(word);
+        Some(())
+    }
+
+    fn value(&mut self, depth: usize) -> Option<()> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        match self.peek()? {
+            b'{' => self.container(depth, b'}', true, None),
+            b'[' => self.container(depth, b']', false, None),
+            b'"' => self.string(),
+            b't' => self.lit(b"true"),
+            b'f' => self.lit(b"false"),
+            b'n' => self.lit(b"null"),
+            b'-' | b'0'..=b'9' => self.integer(),
+            _ => None,
+        }
+    }
+
+    /// An object (`keyed`) or an array; an object's members go to `members` as ranges of `out`.
+    fn container(
+        &mut self,
+        depth: usize,
+        close: u8,
+        keyed: bool,
+        mut members: Option<&mut Vec<Member>>,
+    ) -> Option<()> {
+        self.out.push(self.s[self.i]);
+        self.i += 1;
+        self.ws();
+        if self.peek() == Some(close) {
+            self.i += 1;
+            self.out.push(close);
+            return Some(());
+        }
+        let mut keys: Vec<(usize, usize)> = Vec::new();
+        loop {
+            self.ws();
+            if keyed {
+                let k0 = self.out.len();
+                self.string()?;
+                let k = (k0, self.out.len());
+                let key = &self.out[k.0..k.1];
+                if keys.len() >= MAX_KEYS || keys.iter().any(|p| &self.out[p.0..p.1] == key) {
+                    return None;
+                }
+                keys.push(k);
+                self.ws();
+                self.eat(b':')?;
+                self.out.push(b':');
+                self.ws();
+            }
+            let v0 = self.out.len();
+            self.value(depth + 1)?;
+            if let (Some(m), Some(&k)) = (members.as_deref_mut(), keys.last()) {
+                m.push((k, (v0, self.out.len())));
+            }
+            self.ws();
+            match self.next()? {
+                b',' => self.out.push(b','),
+                b if b == close => {
+                    self.out.push(close);
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// An integer serde reads as an `i64`/`u64` and writes back digit for digit.
+    fn integer(&mut self) -> Option<()> {
+        let start = self.i;
+        if self.peek() == Some(b'-') {
+            self.i += 1;
+        }
+        let digits = self.i;
+        while matches!(self.peek(), Some(b'0'..=b'9')) {
+            self.i += 1;
+        }
+        let d = &self.s[digits..self.i];
+        let neg = digits > start;
+        let ok = match d {
+            [] => false,
+            [b'0'] => !neg,
+            [b'0', ..] => false,
+            _ => d.len() <= 18,
+        };
+        if !ok || matches!(self.peek(), Some(b'.' | b'e' | b'E')) {
+            return None;
+        }
+        self.out.extend_from_slice(&self.s[start..self.i]);
+        Some(())
+    }
+
+    /// A string, written with serde's escapes.
+    fn string(&mut self) -> Option<()> {
+        self.eat(b'"')?;
+        self.out.push(b'"');
+        loop {
+            let run = self.s[self.i..]
+                .iter()
+                .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
+            self.out.extend_from_slice(&self.s[self.i..self.i + run]);
+            self.i += run;
+            match self.next()? {
+                b'"' => {
+                    self.out.push(b'"');
+                    return Some(());
+                }
+                b'\\' => self.escape()?,
+                // A raw control character: invalid JSON.
+                _ => return None,
+            }
+        }
+    }
+
+    /// The escape after a backslash, as serde writes the character it stands for.
+    fn escape(&mut self) -> Option<()> {
+        let e = self.next()?;
+        match e {
+            b'"' | b'\\' | b'n' | b'r' | b't' | b'b' | b'f' => {
+                self.out.extend_from_slice(&[b'\\', e]);
+            }
+            b'/' => self.out.push(b'/'),
+            b'u' => {
+                let hex = std::str::from_utf8(self.s.get(self.i..self.i + 4)?).ok()?;
+                if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+                    return None;
+                }
+                let code = u32::from_str_radix(hex, 16).ok()?;
+                self.i += 4;
+                // A surrogate (paired or not) goes the slow way.
+                let c = char::from_u32(code)?;
+                let mut tmp = [0u8; 4];
+                match c {
+                    '"' => self.out.extend_from_slice(b"\\\""),
+                    '\\' => self.out.extend_from_slice(b"\\\\"),
+                    '\u{8}' => self.out.extend_from_slice(b"\\b"),
+                    '\u{c}' => self.out.extend_from_slice(b"\\f"),
+                    '\n' => self.out.extend_from_slice(b"\\n"),
+                    '\r' => self.out.extend_from_slice(b"\\r"),
+                    '\t' => self.out.extend_from_slice(b"\\t"),
+                    c if (c as u32) < 0x20 => {
+                        self.out
+                            .extend_from_slice(format!("\\u{:04x}", c as u32).as_bytes());
+                    }
+                    c => self
+                        .out
+                        .extend_from_slice(c.encode_utf8(&mut tmp).as_bytes()),
+                }
+            }
+            _ => return None,
+        }
+        Some(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    /// What the `Value` path writes, or `None` when serde does not read `raw` as an object.
+    fn serde_text(raw: &str) -> Option<String> {
+        match serde_json::from_str::<Value>(raw) {
+            Ok(v @ Value::Object(_)) => Some(v.to_string()),
+            _ => None,
+        }
+    }
+
+    /// Every input that is copied is copied exactly as serde writes it; the ones marked `true`
+    /// must be copied (not fall back).
+    #[test]
+    fn copies_exactly_what_serde_writes() {
+        let cases: &[(&str, bool)] = &[
+            (r#"{"path": "src/file_3.rs", "limit": 3}"#, true),
+            (
+                r#"{ "q" : "北京天气", "n" : -12 , "ok":true,"x":null }"#,
+                true,
+            ),
+            (r#"{"a": {"b": [1, 2, {"c": []}], "d": {}}}"#, true),
+            (r#"{"s": "tab\t nl\n q\" bs\\ sl\/ \b\f\r"}"#, true),
+            (
+                r#"{"u": "\u4e2d\u6587 \u0041 \u001f \u0022 \u005c \u000a"}"#,
+                true,
+            ),
+            (r#"{"big": 123456789012345678}"#, true),
+            (r#"{"big": 1234567890123456789}"#, false),
+            (r#"{"f": 1.5}"#, false),
+            (r#"{"e": 1e3}"#, false),
+            (r#"{"z": -0}"#, false),
+            (r#"{"lead": 012}"#, false),
+            (r#"{"sur": "\ud83d\ude00"}"#, false),
+            (r#"{"dup": 1, "dup": 2}"#, false),
+            (r#"{"a": 1,}"#, false),
+            (r#"{"a" 1}"#, false),
+            (r#"{a: 1}"#, false),
+            ("{\"raw\": \"line\nbreak\"}", false),
+            (r#"{"a": [1 2]}"#, false),
+            (r#"{"a": tru}"#, false),
+            (r#"{"a": 1} x"#, false),
+            (r#"{"a": 1"#, false),
+        ];
+        for (raw, copied) in cases {
+            let ours = object(raw);
+            if let Some(t) = &ours {
+                assert_eq!(Some(t.clone()), serde_text(raw), "{raw}");
+            }
+            assert_eq!(ours.is_some(), *copied, "{raw}");
+        }
+    }
+
+    #[test]
+    fn deep_nesting_falls_back() {
+        let raw = format!("{{\"a\":{}1{}}}", "[".repeat(100), "]".repeat(100));
+        assert_eq!(object(&raw), None);
+        let raw = format!("{{\"a\":{}1{}}}", "[".repeat(10), "]".repeat(10));
+        assert_eq!(object(&raw), serde_text(&raw));
+    }
+
+    #[test]
+    fn call_objects_give_name_arguments_and_end() {
+        let keys = ["arguments", "parameters", "args", "input"];
+        let t = r#"x {"name": "read_file", "arguments": {"path": "a b"}} tail"#;
+        assert_eq!(
+            call_object(t, 2, &keys),
+            Some(("read_file".into(), r#"{"path":"a b"}"#.into(), t.len() - 5))
+        );
+        // The key order of `arg_keys` decides, not the text's.
+        let t = r#"{"input": {"i": 1}, "name": "f\u0021", "parameters": {"p": 2}}"#;
+        assert_eq!(
+            call_object(t, 0, &keys),
+            Some(("f!".into(), r#"{"p":2}"#.into(), t.len()))
+        );
+        let t = r#"{"name": "f", "arguments": null}"#;
+        assert_eq!(call_object(t, 0, &keys).map(|c| c.1), Some("{}".into()));
+        let t = r#"{"name": "f"}"#;
+        assert_eq!(call_object(t, 0, &keys).map(|c| c.1), Some("{}".into()));
+        for slow in [
+            r#"{"name": "f", "arguments": "{\"a\": 1}"}"#,
+            r#"{"name": 3, "arguments": {}}"#,
+            r#"{"function": {"name": "f", "arguments": {}}}"#,
+            r#"{"name": "f", "name": "g", "arguments": {}}"#,
+            r#"{"name": "f", "arguments": {"x": 0.5}}"#,
+            r#"{"name": "f", "arguments": {}"#,
+            r#"{}"#,
+        ] {
+            assert_eq!(call_object(slow, 0, &keys), None, "{slow}");
+        }
+    }
+}
