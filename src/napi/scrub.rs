@@ -57,7 +57,7 @@ fn run_spliced(
 }
 
 /// Proxy buffers larger than this are freed after use instead of kept for the next call.
-const KEEP_PROXY: usize = 8 * 1024 * 1024;
+const KEEP_PROXY: usize = 1024 * 1024;
 
 thread_local! {
     /// The proxy's buffer, kept from one call to the next (see [`super::text`] for why).

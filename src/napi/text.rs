@@ -20,8 +20,9 @@ use crate::lone_surrogates::{self, LoneMap};
 use napi::bindgen_prelude::{Either, Utf16String};
 use napi::{check_status, sys, JsString, JsValue, Result};
 
-/// Buffers larger than this (in units) are freed after use instead of kept for the next call.
-const KEEP_UNITS: usize = 8 * 1024 * 1024;
+/// Buffers larger than this (in units: 2 MB) are freed after use instead of kept for the next
+/// call, so a thread that once read a huge text does not hold its memory for good.
+const KEEP_UNITS: usize = 1024 * 1024;
 
 thread_local! {
     static KEPT: Cell<Vec<u16>> = const { Cell::new(Vec::new()) };
