@@ -3,6 +3,8 @@
 //! keeps lone surrogates (see [`super::text`]).
 
 use std::borrow::Cow;
+use std::cell::Cell;
+use std::collections::HashMap;
 
 use super::text::{plan_worth_it, Changed, Text, MAX_PIECES};
 use crate::openclaw::OpenClawVersion;
@@ -42,32 +44,65 @@ fn run_read(
 /// Runs a scrubber on the proxy of the JS string (see [`crate::scrub::splice`]): no transcoding
 /// either way; the result is rebuilt from the caller's own UTF-16 units. `None` when unchanged.
 /// With `code_aware`, markup inside code is hidden from the scrubber ([`code_regions::mask`]).
+/// `proxy` builds the stand-in: [`splice::proxy_into`], or [`splice::ascii_proxy_into`] for a
+/// rule that reads ASCII markup only.
 fn run_spliced(
     text: JsString,
     prefilter: &[u8],
     code_aware: bool,
+    proxy: fn(&[u16], &mut Vec<u8>),
     f: impl for<'a> FnOnce(Spliced<'a>) -> Spliced<'a>,
 ) -> Result<Option<Changed>> {
-    spliced(Text::read(text)?, prefilter, code_aware, f)
+    spliced(Text::read(text)?, prefilter, code_aware, proxy, f)
+}
+
+/// Proxy buffers larger than this are freed after use instead of kept for the next call.
+const KEEP_PROXY: usize = 1024 * 1024;
+
+thread_local! {
+    /// The proxy's buffer, kept from one call to the next (see [`super::text`] for why).
+    static PROXY: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
 }
 
 fn spliced(
     raw: Text<'_>,
     prefilter: &[u8],
     code_aware: bool,
+    proxy: fn(&[u16], &mut Vec<u8>),
     f: impl for<'a> FnOnce(Spliced<'a>) -> Spliced<'a>,
 ) -> Result<Option<Changed>> {
     if !prefilter.is_empty() && !raw.contains_any(prefilter) {
         return Ok(None);
     }
     let units = raw.units();
-    let mut proxy = splice::proxy(units);
-    if code_aware {
-        if let Some(masked) = code_regions::mask(&proxy) {
-            proxy = masked;
-        }
+    let mut buf = PROXY.try_with(Cell::take).unwrap_or_default();
+    proxy(units, &mut buf);
+    // Every byte of a proxy is ASCII.
+    let text = String::from_utf8(buf).unwrap_or_default();
+    let out = on_proxy(units, &text, code_aware, f);
+    let buf = text.into_bytes();
+    if buf.capacity() <= KEEP_PROXY {
+        let _ = PROXY.try_with(|k| k.set(buf));
     }
-    let out = f(Spliced::of(&proxy, Alphabet::Proxy));
+    out
+}
+
+/// Runs `f` on `proxy` (the stand-in of `units`), code masked when `code_aware`.
+fn on_proxy(
+    units: &[u16],
+    proxy: &str,
+    code_aware: bool,
+    f: impl for<'a> FnOnce(Spliced<'a>) -> Spliced<'a>,
+) -> Result<Option<Changed>> {
+    let masked = if code_aware {
+        code_regions::mask(proxy)
+    } else {
+        None
+    };
+    let out = f(Spliced::of(
+        masked.as_deref().unwrap_or(proxy),
+        Alphabet::Proxy,
+    ));
     if out.is_source() {
         return Ok(None);
     }
@@ -112,6 +147,34 @@ fn few_pieces(out: &Spliced<'_>, input: usize) -> Option<Vec<i32>> {
     Some(plan)
 }
 
+/// For each 2026.3.23 scrubber (by its JS name), strings of which a text must hold at least one
+/// for the scrubber to change it (each rule's own prefilter). js/scrub.js asks V8 for them
+/// (`includes`, a vectorised search) before crossing: reading a 50 KB reply into the addon costs
+/// several times that search, and most replies hold no markup at all.
+#[napi(catch_unwind, js_name = "scrubberNeedlesNative")]
+pub fn scrubber_needles() -> HashMap<String, Vec<String>> {
+    let bytes = |b: &[u8]| b.iter().map(|&c| char::from(c).to_string()).collect();
+    let strs = |s: &[&str]| s.iter().map(|&n| n.to_string()).collect();
+    HashMap::from([
+        (
+            "stripMinimaxToolCallXml".into(),
+            bytes(minimax_xml::PREFILTER),
+        ),
+        (
+            "stripModelSpecialTokens".into(),
+            strs(special_tokens::NEEDLES),
+        ),
+        (
+            "stripDowngradedToolCallText".into(),
+            bytes(downgraded::PREFILTER),
+        ),
+        (
+            "stripReasoningTagsFromText".into(),
+            bytes(reasoning_tags::PREFILTER),
+        ),
+    ])
+}
+
 /// `code_aware`: markup inside code is left as written (see js/scrub.js); `openclaw_version`: the
 /// release whose rule runs (absent: the process default).
 #[napi(catch_unwind, js_name = "stripMinimaxToolCallXmlNative")]
@@ -123,10 +186,12 @@ pub fn strip_minimax_tool_call_xml(
     if super::visible::version(openclaw_version.as_deref())? == OpenClawVersion::V2026_9_6 {
         return Ok(super::visible::strip_minimax_tool_call_xml_2026_9_6(text)?.map(Either::A));
     }
+    // The rule reads ASCII markup only (no whitespace, no full-width bar).
     run_spliced(
         text,
         minimax_xml::PREFILTER,
         code_aware,
+        splice::ascii_proxy_into,
         minimax_xml::strip_spliced,
     )
 }
@@ -161,6 +226,7 @@ pub fn strip_model_special_tokens(
         raw,
         special_tokens::PREFILTER,
         code_aware,
+        splice::proxy_into,
         special_tokens::strip_spliced,
     )
 }
@@ -180,6 +246,7 @@ pub fn strip_downgraded_tool_call_text(
         text,
         downgraded::PREFILTER,
         code_aware,
+        splice::proxy_into,
         downgraded::strip_spliced,
     )
 }
@@ -229,13 +296,19 @@ pub fn strip_reasoning_tags(
     };
     // Code is found by the scrubber itself (OpenClaw's regions, or CommonMark's fences too).
     let aware = code_aware.unwrap_or(true);
-    run_spliced(text, reasoning_tags::PREFILTER, false, |t| {
-        if aware {
-            reasoning_tags::strip_spliced_code_aware(t, mode, trim)
-        } else {
-            reasoning_tags::strip_spliced(t, mode, trim)
-        }
-    })
+    run_spliced(
+        text,
+        reasoning_tags::PREFILTER,
+        false,
+        splice::proxy_into,
+        |t| {
+            if aware {
+                reasoning_tags::strip_spliced_code_aware(t, mode, trim)
+            } else {
+                reasoning_tags::strip_spliced(t, mode, trim)
+            }
+        },
+    )
 }
 
 /// Checks a `createResponseSanitizer` config (JSON); the error names the bad field.

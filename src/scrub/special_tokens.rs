@@ -17,6 +17,9 @@ use crate::js_text::{is_js_whitespace, js_trim};
 /// Text with none of these bytes is returned unchanged (a token starts with `<`).
 pub const PREFILTER: &[u8] = b"<";
 
+/// Text holding none of these strings is returned unchanged: a token starts with `<` and a bar.
+pub const NEEDLES: &[&str] = &["<|", "<｜"];
+
 /// `<[|｜][^|｜]*[|｜]>`, with the full-width bar as `alphabet` writes it.
 fn token(alphabet: Alphabet) -> Regex {
     let bar = regex::escape(alphabet.bar());

@@ -108,6 +108,23 @@ fn run_len(b: &[u8], at: usize, ch: u8) -> usize {
 }
 
 impl Ticks {
+    /// Starts the index over at `e`, keeping its allocations: a reply with hundreds of inline
+    /// spans started over at each one, and allocating a map and a queue every time cost most of
+    /// what code tracking added to a 50 KB reply. An emptied queue reads as no run of its length.
+    fn restart(&mut self, e: usize) {
+        self.origin = e;
+        self.reach = e;
+        self.brk = None;
+        // Few lengths: their queues are kept; many: the map is emptied, so a restart stays cheap.
+        if self.by_len.len() > 8 {
+            self.by_len.clear();
+        } else {
+            self.by_len
+                .values_mut()
+                .for_each(std::collections::VecDeque::clear);
+        }
+    }
+
     /// The length of the run of `ch` at `at` in `b` (`base`: the absolute offset of `b`), counted
     /// on from what an earlier call saw of it when that call reached the end of the text.
     fn run(&mut self, b: &[u8], base: usize, at: usize, ch: u8) -> usize {
@@ -255,13 +272,7 @@ impl Machine {
         let e = base + c + run;
         let t = &mut self.ticks;
         if e < t.origin || e > t.reach || t.brk.is_some_and(|b| e > b) {
-            *t = Ticks {
-                origin: e,
-                reach: e,
-                open_run: t.open_run,
-                off: t.off,
-                ..Ticks::default()
-            };
+            t.restart(e);
         }
         if let Some(q) = t.by_len.get_mut(&run) {
             while q.front().is_some_and(|&p| p < e) {
