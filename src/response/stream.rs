@@ -132,7 +132,8 @@ enum Check {
     ToolJson,
     /// Mistral's call array with its `[TOOL_CALLS]` token stripped, at the start of the reply.
     MistralArray,
-    /// `<function_calls>` then `<invoke name=`, with `</invoke>` later (MiniMax-M2's grammar).
+    /// `<function_calls>` then `<invoke name=`, with `</invoke>` later (MiniMax-M2's grammar), or
+    /// then a bare JSON call of an offered tool.
     InvokeWrapper,
 }
 
@@ -1020,6 +1021,11 @@ impl Machine {
                     }
                     if f == Family::ToolJson {
                         v.extend(tool_json_lits());
+                        v.push(Lit {
+                            pre: "",
+                            s: super::tool_json::WRAPPER,
+                            kind: Kind::Call(Check::InvokeWrapper),
+                        });
                     }
                 }
                 None => v.extend(detect_lits(self.hint, self.unwrapped)),
@@ -1244,7 +1250,7 @@ impl Machine {
             Check::Function => self.check_function(after),
             Check::ToolJson => self.check_tool_json(after, tools),
             Check::MistralArray => self.check_mistral_array(after),
-            Check::InvokeWrapper => self.check_invoke_wrapper(after),
+            Check::InvokeWrapper => self.check_invoke_wrapper(after, tools),
             Check::ToolCall => {
                 if let Some(f @ (Family::Hermes | Family::Qwen3Coder | Family::Granite)) =
                     classify_tool_call(rest)
@@ -1458,7 +1464,7 @@ impl Machine {
                 let keep = if self.finished {
                     self.buf.len()
                 } else {
-                    self.hold_pre()
+                    self.hold_pre().min(self.hold_tool_name(tools))
                 };
                 self.emit_text(keep);
                 // A held Harmony header is scanned again when the rest of it comes.
@@ -1472,6 +1478,11 @@ impl Machine {
             let decision = if self.buf.as_bytes()[c] == b't' {
                 self.decide_harmony(c, tools)
             } else if let Some(d) = self.decide_kimi_bare(c) {
+                d
+            } else if let Some(d) = (self.buf.as_bytes()[c] == b'{')
+                .then(|| self.decide_named_json(c, tools))
+                .flatten()
+            {
                 d
             } else {
                 self.decide(c, n, tools)
@@ -1502,7 +1513,8 @@ impl Machine {
                     let s = self
                         .before_pre(c)
                         .min(self.harmony_start(c))
-                        .min(self.kimi_id_start(c));
+                        .min(self.kimi_id_start(c))
+                        .min(self.named_start(c, tools));
                     self.emit_text(s);
                     self.pos = c - s;
                     return false;

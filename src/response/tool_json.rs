@@ -18,12 +18,18 @@
 use serde_json::Value;
 
 use super::bare_json::resolve;
-use super::json_calls::{bare_blocks, read_value, Body};
+use super::json_calls::{bare_blocks, read_value, Body, ARG_KEYS};
+use super::named_json;
 use super::scan::{balanced_end, Budget};
 use super::{args_value_to_text, Block, Ctx, Parsed, RawCall};
 
 /// The format name reported.
 pub const NAME: &str = "tool_json";
+
+/// Anthropic's call wrapper, which models also write around a JSON call list
+/// (`<function_calls>\n[{"tool_name": …}]\n</function_calls>`, OpenClaw#26942): the block then
+/// starts at the wrapper (its closing tag goes as an orphan closer right after removed markup).
+pub const WRAPPER: &str = "<function_calls>";
 
 /// Every bare JSON call in `text` whose name is an offered tool (renamed to that tool).
 pub fn parse(text: &str, cx: &Ctx) -> Parsed {
@@ -32,22 +38,17 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
         return out;
     }
     let mut scratch = Vec::new();
-    let mut blocks = tool_uses_blocks(text);
-    let mut at = 0;
-    let mut gaps = Vec::new();
-    for b in &blocks {
-        gaps.push((at, b.start));
-        at = b.end;
-    }
-    gaps.push((at, text.len()));
-    for (s, e) in gaps {
-        for mut b in bare_blocks(&text[s..e], Body::Either, NAME, &mut scratch) {
-            b.start += s;
-            b.end += s;
-            blocks.push(b);
+    let mut blocks = named_json::blocks(text, cx.tools);
+    in_gaps(text, &mut blocks, tool_uses_blocks);
+    in_gaps(text, &mut blocks, |t| {
+        bare_blocks(t, Body::Either, NAME, &mut scratch)
+    });
+    for b in &mut blocks {
+        let before = text[..b.start].trim_end();
+        if let Some(open) = before.strip_suffix(WRAPPER) {
+            b.start = open.len();
         }
     }
-    blocks.sort_by_key(|b| b.start);
     for mut b in blocks {
         let all_offered = b
             .calls
@@ -65,6 +66,25 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
     }
     out.set_format_if_calls(NAME);
     out
+}
+
+/// Add the blocks `find` reads in the text between `blocks` (sorted by start), shifted into place.
+fn in_gaps(text: &str, blocks: &mut Vec<Block>, mut find: impl FnMut(&str) -> Vec<Block>) {
+    let mut gaps = Vec::new();
+    let mut at = 0;
+    for b in blocks.iter() {
+        gaps.push((at, b.start));
+        at = b.end;
+    }
+    gaps.push((at, text.len()));
+    for (s, e) in gaps {
+        for mut b in find(&text[s..e]) {
+            b.start += s;
+            b.end += s;
+            blocks.push(b);
+        }
+    }
+    blocks.sort_by_key(|b| b.start);
 }
 
 /// OpenAI's parallel-call wrapper objects: `{"tool_uses": [{"recipient_name": "functions.f",
@@ -125,6 +145,10 @@ fn tool_uses_blocks(text: &str) -> Vec<Block> {
 
 const TOOL_USES: &str = "\"tool_uses\"";
 
+/// The keys a call object names its tool with, quoted: `name`, and Cohere's `tool_name`, which
+/// other models write too.
+const NAME_KEYS: &[&str] = &["\"name\"", "\"tool_name\""];
+
 /// Whether the caller offered any tool (a non-empty `tools` array).
 pub fn offers_tools(tools: Option<&Value>) -> bool {
     tools
@@ -160,12 +184,19 @@ pub fn opens_call(rest: &str, tools: Option<&Value>, full: bool) -> Option<bool>
     } else if r.len() < TYPE.len() && TYPE.starts_with(r) {
         return more;
     }
-    let Some(r) = r.strip_prefix("\"name\"") else {
-        return if "\"name\"".starts_with(r) {
-            more
-        } else {
-            Some(false)
-        };
+    let Some(r) = NAME_KEYS.iter().find_map(|k| r.strip_prefix(k)) else {
+        // The arguments written before the name: the whole object decides, once complete.
+        if ARG_KEYS.iter().any(|k| {
+            r.strip_prefix('"')
+                .and_then(|q| q.strip_prefix(k))
+                .is_some_and(|q| q.starts_with('"'))
+        }) {
+            return Some(true);
+        }
+        let quoted = |k: &str| format!("\"{k}\"");
+        let may_grow = NAME_KEYS.iter().any(|k| k.starts_with(r))
+            || ARG_KEYS.iter().any(|k| quoted(k).starts_with(r));
+        return if may_grow { more } else { Some(false) };
     };
     let r = r.trim_start();
     let Some(r) = r.strip_prefix(':') else {

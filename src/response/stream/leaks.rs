@@ -13,7 +13,7 @@
 use serde_json::Value;
 
 use super::{Check, Decision, Kind, Machine, Verdict, WINDOW};
-use crate::response::{bare_json, kimi_k2, orphan, qwen3_coder, tool_json, Family};
+use crate::response::{bare_json, kimi_k2, named_json, orphan, qwen3_coder, tool_json, Family};
 
 /// A stripped Harmony call's recipient.
 const TO: &str = "to=functions.";
@@ -219,6 +219,50 @@ impl Machine {
         }
     }
 
+    /// `{` at `c` right after an offered tool's name (`exec{"command": …}`,
+    /// [`crate::response::named_json`]): the call, settled once its object is complete, starting
+    /// at the name. `None`: not that, decide as usual.
+    pub(super) fn decide_named_json(
+        &mut self,
+        c: usize,
+        tools: Option<&Value>,
+    ) -> Option<Decision> {
+        if !(self.braces && self.has_tools) || self.over_budget(self.consumed + c) {
+            return None;
+        }
+        let start = named_json::name_before(&self.buf[..c], tools)?;
+        let end = match self.settle_json(c) {
+            Verdict::Yes(_) => self.json.settled,
+            Verdict::More => return Some(Decision::More),
+            Verdict::No => return None,
+        };
+        named_json::call_at(&self.buf, start, c, end, tools)?;
+        self.json.fixed = Some((self.consumed + start, end - start));
+        Some(Decision::Yes {
+            start,
+            len: end - start,
+            kind: Kind::Call(Check::Fam(Family::ToolJson)),
+        })
+    }
+
+    /// Where an offered tool's name that ends at candidate `c` (a `{`) begins (`c` when none).
+    pub(super) fn named_start(&self, c: usize, tools: Option<&Value>) -> usize {
+        if !(self.braces && self.has_tools) || self.buf.as_bytes().get(c) != Some(&b'{') {
+            return c;
+        }
+        named_json::name_before(&self.buf[..c], tools).unwrap_or(c)
+    }
+
+    /// How much of `buf` may be emitted without cutting a word at its end that may still become
+    /// an offered tool's name glued to its arguments.
+    pub(super) fn hold_tool_name(&self, tools: Option<&Value>) -> usize {
+        let len = self.buf.len();
+        if !(self.braces && self.has_tools) {
+            return len;
+        }
+        named_json::partial_name_start(&self.buf, tools).unwrap_or(len)
+    }
+
     /// `<function=` (ending at `after`): Qwen3-Coder when its head is unambiguous and
     /// `</function>` comes later.
     pub(super) fn check_function(&mut self, after: usize) -> Verdict {
@@ -235,11 +279,16 @@ impl Machine {
     }
 
     /// `<function_calls>` (ending at `after`) wrapping an invoke: MiniMax-M2's grammar in
-    /// Anthropic's wrapper.
-    pub(super) fn check_invoke_wrapper(&mut self, after: usize) -> Verdict {
+    /// Anthropic's wrapper; or wrapping a JSON call of an offered tool (the whole wrapper is then
+    /// the bare JSON call's block, [`tool_json::WRAPPER`]).
+    pub(super) fn check_invoke_wrapper(&mut self, after: usize, tools: Option<&Value>) -> Verdict {
         const INVOKE: &str = "<invoke name=";
         let t = self.buf[after..].trim_start();
-        if t.starts_with(INVOKE) {
+        if matches!(t.as_bytes().first(), Some(b'[' | b'{')) {
+            let json_at = self.buf.len() - t.len();
+            return self.settle_call_json(after - tool_json::WRAPPER.len(), json_at, tools);
+        }
+        if t.starts_with(INVOKE) && self.lock.is_none() {
             if self.later("</invoke>", after) {
                 Verdict::Yes(Family::MinimaxM2)
             } else if self.finished {
@@ -282,26 +331,32 @@ impl Machine {
     /// `{` or `[` (ending at `after`): a bare JSON call naming an offered tool, settled once the
     /// value is complete.
     pub(super) fn check_tool_json(&mut self, after: usize, tools: Option<&Value>) -> Verdict {
-        let c = after - 1;
-        let q = self.consumed + c;
-        if !self.has_tools || self.over_budget(q) {
+        self.settle_call_json(after - 1, after - 1, tools)
+    }
+
+    /// The bare JSON call whose value opens at `json_at` and whose block starts at `open` (the
+    /// value itself, or a wrapper tag before it): `Yes` once the value is complete and it is one
+    /// call block of offered tools from `open` to its end.
+    fn settle_call_json(&mut self, open: usize, json_at: usize, tools: Option<&Value>) -> Verdict {
+        let q = self.consumed + open;
+        if !(self.braces && self.has_tools) || self.over_budget(q) {
             return Verdict::No;
         }
-        let full = self.finished || self.buf.len() - c >= WINDOW;
-        match tool_json::opens_call(&self.buf[c..], tools, full) {
+        let full = self.finished || self.buf.len() - json_at >= WINDOW;
+        match tool_json::opens_call(&self.buf[json_at..], tools, full) {
             None => return Verdict::More,
             Some(false) => return Verdict::No,
             Some(true) => {}
         }
-        match self.settle_json(c) {
+        match self.settle_json(json_at) {
             Verdict::Yes(_) => {}
             v => return v,
         }
         let end = self.json.settled;
-        let span = &self.buf[c..end];
+        let span = &self.buf[open..end];
         let p = tool_json::parse(span, &self.ctx(tools));
         if p.blocks.len() == 1 && p.blocks[0].start == 0 && p.blocks[0].end == span.len() {
-            self.json.fixed = Some((q, end - c));
+            self.json.fixed = Some((q, end - open));
             Verdict::Yes(Family::ToolJson)
         } else {
             Verdict::No
