@@ -17,7 +17,7 @@
 
 use serde_json::{Map, Value};
 
-use super::bare_json::{offered, schema};
+use super::bare_json::{names, offered, schema};
 use super::json_calls::read_value;
 use super::scan::{balanced_end, Budget};
 use super::{args_value_to_text, Block, RawCall};
@@ -27,39 +27,37 @@ fn name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
 }
 
-/// The start of the word that ends `before` (the maximal run of [`name_byte`]s), when that word
-/// is exactly an offered tool's name.
-pub fn name_before(before: &str, tools: Option<&Value>) -> Option<usize> {
-    let bytes = before.as_bytes();
-    let run = bytes.iter().rev().take_while(|&&b| name_byte(b)).count();
-    // A name starts with a letter or `_` (`3{`, `-{` are not calls).
-    let start = before.len() - run;
-    let first = *bytes.get(start)?;
-    (first.is_ascii_alphabetic() || first == b'_')
-        .then_some(())
-        .filter(|()| offered(tools, &before[start..]))
-        .map(|()| start)
-}
-
-/// Where a word at the end of `text` that may still grow into an offered tool's name starts
-/// (`None`: no such word). Only a run no longer than the longest offered name is considered.
-pub fn partial_name_start(text: &str, tools: Option<&Value>) -> Option<usize> {
-    let longest = super::bare_json::names(tools).map(str::len).max()?;
-    let bytes = text.as_bytes();
-    let run = bytes
+/// The length of the run of [`name_byte`]s that ends `text`, when it is no longer than the
+/// longest offered name (only that much is looked at, so a stream asking again at the same `{`
+/// is not charged for a long run each time).
+fn word_run(text: &str, tools: Option<&Value>) -> Option<usize> {
+    let longest = names(tools).map(str::len).max()?;
+    let run = text
+        .as_bytes()
         .iter()
         .rev()
         .take(longest + 1)
         .take_while(|&&b| name_byte(b))
         .count();
-    if run == 0 || run > longest {
-        return None;
-    }
-    let start = text.len() - run;
-    let word = &text[start..];
-    super::bare_json::names(tools)
-        .any(|n| n.starts_with(word))
+    (run <= longest).then_some(run)
+}
+
+/// The start of the word that ends `before` (the maximal run of [`name_byte`]s), when that word
+/// is exactly an offered tool's name.
+pub fn name_before(before: &str, tools: Option<&Value>) -> Option<usize> {
+    let start = before.len() - word_run(before, tools)?;
+    // A name starts with a letter or `_` (`3{`, `-{` are not calls).
+    let first = *before.as_bytes().get(start)?;
+    ((first.is_ascii_alphabetic() || first == b'_') && offered(tools, &before[start..]))
         .then_some(start)
+}
+
+/// Where a word at the end of `text` that may still grow into an offered tool's name starts
+/// (`None`: no such word). Only a run no longer than the longest offered name is considered.
+pub fn partial_name_start(text: &str, tools: Option<&Value>) -> Option<usize> {
+    let start = text.len() - word_run(text, tools)?;
+    let word = &text[start..];
+    (!word.is_empty() && names(tools).any(|n| n.starts_with(word))).then_some(start)
 }
 
 /// Whether `args` fit the offered tool `name`'s parameters: never an empty object; with a schema,

@@ -316,6 +316,14 @@ mod tests {
             "to=functions.read_file {",
             "commentary to=functions.read_file ",
             "{\"tool_uses\": [{\"recipient_name\": \"functions.read_file\", ",
+            "read_file{\"path\": \"",
+            "read_file{",
+            "read_fil",
+            "执行：read_file{\"path\": \"a\"} ",
+            "{\"arguments\": {\"path\": \"a\"}, ",
+            "{\"tool_name\": \"read_file\", \"tool_input\": {",
+            "<function_calls>\n[{\"tool_name\": \"read_file\", \"arguments\": {",
+            "<function_calls>\n[{\"name\": \"read_file\", \"arguments\": {}}]\n</function_calls>\n",
         ] {
             assert_linear("tool_json", unit, &with_tools);
         }
