@@ -14,6 +14,11 @@
 //! empty). Inline code and fenced examples never get here (the stream machine treats them as
 //! text). In a stream, a trailing word that may still become such a name is held back (at most as
 //! long as the longest tool name), so a streamed reply is cut exactly as the whole one.
+//!
+//! The same rule reads the line agent frameworks log for a call, which models trained on such
+//! logs write instead of calling: `Called Tool: 'NAME' with arguments: {'key': 'value'}`
+//! (smolagents' wording, seen in SkyworkAI/DeepResearchAgent#69), its arguments a Python dict or
+//! JSON; the block starts at `Called Tool:`.
 
 use serde_json::{Map, Value};
 
@@ -40,6 +45,66 @@ fn word_run(text: &str, tools: Option<&Value>) -> Option<usize> {
         .take_while(|&&b| name_byte(b))
         .count();
     (run <= longest).then_some(run)
+}
+
+/// The log line's words before and after the tool's name.
+const CALLED_OPEN: &str = "Called Tool: '";
+const CALLED_MID: &str = "' with arguments: ";
+
+/// What names the tool right before a `{`: the block's start, the name's range, and whether the
+/// arguments may be a Python dict (the log line) rather than JSON.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lead {
+    pub start: usize,
+    pub name: std::ops::Range<usize>,
+    pub python: bool,
+}
+
+/// The lead that ends `before` (an offered tool's name glued to the `{`, or the log line).
+pub fn lead_before(before: &str, tools: Option<&Value>) -> Option<Lead> {
+    if let Some(start) = name_before(before, tools) {
+        return Some(Lead {
+            start,
+            name: start..before.len(),
+            python: false,
+        });
+    }
+    let head = before.strip_suffix(CALLED_MID)?;
+    let name_at = name_before(head, tools)?;
+    let start = head[..name_at].strip_suffix(CALLED_OPEN)?.len();
+    Some(Lead {
+        start,
+        name: name_at..head.len(),
+        python: true,
+    })
+}
+
+/// Where a lead that may still be completing at the end of `text` starts (`None`: none).
+pub fn partial_lead_start(text: &str, tools: Option<&Value>) -> Option<usize> {
+    let word = partial_name_start(text, tools);
+    let longest = names(tools).map(str::len).max()?;
+    let window = CALLED_OPEN.len() + longest + CALLED_MID.len();
+    let from = text.len().saturating_sub(window);
+    let called = memchr::memchr_iter(b'C', &text.as_bytes()[from..])
+        .map(|k| from + k)
+        .find(|&k| partial_log_line(&text[k..], tools));
+    match (word, called) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// Whether `tail` (the end of a reply) may still become the log line's lead.
+fn partial_log_line(tail: &str, tools: Option<&Value>) -> bool {
+    let Some(rest) = tail.strip_prefix(CALLED_OPEN) else {
+        return tail.len() < CALLED_OPEN.len() && CALLED_OPEN.starts_with(tail);
+    };
+    let n = rest.bytes().take_while(|&b| name_byte(b)).count();
+    let (name, after) = rest.split_at(n);
+    if after.is_empty() {
+        return names(tools).any(|t| t.starts_with(name));
+    }
+    offered(tools, name) && CALLED_MID.starts_with(after)
 }
 
 /// The start of the word that ends `before` (the maximal run of [`name_byte`]s), when that word
@@ -84,19 +149,25 @@ pub fn fits(tools: Option<&Value>, name: &str, args: &Map<String, Value>) -> boo
     required_there && keys_known
 }
 
-/// The call of the object at `at` (`text[at]` is `{`, its value ends at `end`) after the offered
-/// tool named `text[name_at..at]`, when the object fits the tool.
+/// The call of the object at `at` (`text[at]` is `{`, its value ends at `end`) after `lead`,
+/// when the object fits the tool.
 pub fn call_at(
     text: &str,
-    name_at: usize,
+    lead: &Lead,
     at: usize,
     end: usize,
     tools: Option<&Value>,
 ) -> Option<RawCall> {
-    let (Value::Object(args), e) = read_value(&text[..end], at)? else {
+    let body = &text[..end];
+    let read = if lead.python {
+        super::pyliteral::literal(body, at, 0)
+    } else {
+        read_value(body, at)
+    };
+    let (Value::Object(args), e) = read? else {
         return None;
     };
-    let name = &text[name_at..at];
+    let name = &text[lead.name.clone()];
     (e == end && fits(tools, name, &args)).then(|| RawCall {
         name: name.to_owned(),
         arguments: args_value_to_text(Value::Object(args), "named_json", &mut Vec::new()),
@@ -104,7 +175,7 @@ pub fn call_at(
     })
 }
 
-/// Every `NAME{…}` call in `text` (the reading [`super::tool_json::parse`] adds to bare JSON).
+/// Every `NAME{…}` call (and log line) in `text` (the reading [`super::tool_json::parse`] adds to bare JSON).
 pub fn blocks(text: &str, tools: Option<&Value>) -> Vec<Block> {
     let mut out = Vec::new();
     let mut budget = Budget::for_text(text);
@@ -113,7 +184,7 @@ pub fn blocks(text: &str, tools: Option<&Value>) -> Vec<Block> {
         if at < skip_to {
             continue;
         }
-        let Some(name_at) = name_before(&text[..at], tools) else {
+        let Some(lead) = lead_before(&text[..at], tools) else {
             continue;
         };
         let Some(end) = balanced_end(text, at, false) else {
@@ -125,9 +196,9 @@ pub fn blocks(text: &str, tools: Option<&Value>) -> Vec<Block> {
         if !budget.charge(end - at) {
             break;
         }
-        if let Some(call) = call_at(text, name_at, at, end, tools) {
+        if let Some(call) = call_at(text, &lead, at, end, tools) {
             out.push(Block {
-                start: name_at,
+                start: lead.start,
                 end,
                 calls: vec![call],
                 keep_raw: false,
@@ -168,6 +239,21 @@ mod tests {
         assert_eq!(partial_name_start("执行：exec", t), Some("执行：".len()));
         assert_eq!(partial_name_start("执行：exex", t), None);
         assert_eq!(partial_name_start("a ", t), None);
+        let line = "Called Tool: 'exec' with arguments: ";
+        assert_eq!(
+            lead_before(&format!("好的 {line}"), t),
+            Some(Lead {
+                start: "好的 ".len(),
+                name: "好的 Called Tool: '".len().."好的 Called Tool: 'exec".len(),
+                python: true
+            })
+        );
+        assert_eq!(lead_before("Called Tool: 'run' with arguments: ", t), None);
+        for cut in 1..line.len() {
+            let text = format!("好的 {}", &line[..cut]);
+            assert_eq!(partial_lead_start(&text, t), Some("好的 ".len()), "{text}");
+        }
+        assert_eq!(partial_lead_start("Called Tool: 'run' with", t), None);
     }
 
     #[test]

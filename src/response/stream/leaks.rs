@@ -219,9 +219,9 @@ impl Machine {
         }
     }
 
-    /// `{` at `c` right after an offered tool's name (`exec{"command": …}`,
-    /// [`crate::response::named_json`]): the call, settled once its object is complete, starting
-    /// at the name. `None`: not that, decide as usual.
+    /// `{` at `c` right after an offered tool's name (`exec{"command": …}`, or the log line
+    /// `Called Tool: 'NAME' with arguments: `, [`crate::response::named_json`]): the call, settled
+    /// once its object is complete, starting at the name (or the line). `None`: decide as usual.
     pub(super) fn decide_named_json(
         &mut self,
         c: usize,
@@ -230,13 +230,14 @@ impl Machine {
         if !(self.braces && self.has_tools) || self.over_budget(self.consumed + c) {
             return None;
         }
-        let start = named_json::name_before(&self.buf[..c], tools)?;
+        let lead = named_json::lead_before(&self.buf[..c], tools)?;
+        let start = lead.start;
         let end = match self.settle_json(c) {
             Verdict::Yes(_) => self.json.settled,
             Verdict::More => return Some(Decision::More),
             Verdict::No => return None,
         };
-        named_json::call_at(&self.buf, start, c, end, tools)?;
+        named_json::call_at(&self.buf, &lead, c, end, tools)?;
         self.json.fixed = Some((self.consumed + start, end - start));
         Some(Decision::Yes {
             start,
@@ -245,22 +246,22 @@ impl Machine {
         })
     }
 
-    /// Where an offered tool's name that ends at candidate `c` (a `{`) begins (`c` when none).
+    /// Where the lead naming a tool that ends at candidate `c` (a `{`) begins (`c` when none).
     pub(super) fn named_start(&self, c: usize, tools: Option<&Value>) -> usize {
         if !(self.braces && self.has_tools) || self.buf.as_bytes().get(c) != Some(&b'{') {
             return c;
         }
-        named_json::name_before(&self.buf[..c], tools).unwrap_or(c)
+        named_json::lead_before(&self.buf[..c], tools).map_or(c, |l| l.start)
     }
 
-    /// How much of `buf` may be emitted without cutting a word at its end that may still become
-    /// an offered tool's name glued to its arguments.
+    /// How much of `buf` may be emitted without cutting a word (or log line) at its end that may
+    /// still become the lead of a named call.
     pub(super) fn hold_tool_name(&self, tools: Option<&Value>) -> usize {
         let len = self.buf.len();
         if !(self.braces && self.has_tools) {
             return len;
         }
-        named_json::partial_name_start(&self.buf, tools).unwrap_or(len)
+        named_json::partial_lead_start(&self.buf, tools).unwrap_or(len)
     }
 
     /// `<function=` (ending at `after`): Qwen3-Coder when its head is unambiguous and
