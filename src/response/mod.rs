@@ -53,6 +53,7 @@ pub mod command_r;
 pub mod deepseek_v3;
 pub mod deepseek_v31;
 pub mod deepseek_v32;
+pub mod doubao;
 pub mod dsml;
 pub mod dsml_toolcall;
 pub mod ernie45;

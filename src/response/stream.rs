@@ -197,11 +197,16 @@ fn openers(f: Family, unwrapped: bool) -> Vec<(&'static str, &'static str)> {
         Family::MinimaxM1 | Family::Jamba => &["<tool_calls>"],
         Family::HunyuanA13b => &["<tool_calls>", "<answer>", "</answer>"],
         Family::MinimaxM2 => &["<minimax:tool_call>", "<invoke name=", "<function_calls>"],
-        Family::DeepSeek => &[
-            "<｜tool▁calls▁begin｜>",
-            "<｜tool▁call▁begin｜>",
-            "<｜end▁of▁sentence｜>",
-        ],
+        Family::DeepSeek => {
+            return vec![
+                ("", "<｜tool▁calls▁begin｜>"),
+                ("", "<｜tool▁call▁begin｜>"),
+                ("", "<｜end▁of▁sentence｜>"),
+                ("", super::deepseek_v3::CALLS_END),
+                // A V3 call whose begin tokens the server stripped.
+                (super::deepseek_v3::STRIPPED_TYPE, super::deepseek_v3::SEP),
+            ];
+        }
         Family::DeepSeekV32 => &[
             "<｜DSML｜function_calls>",
             "<｜DSML｜invoke",
@@ -240,6 +245,7 @@ fn openers(f: Family, unwrapped: bool) -> Vec<(&'static str, &'static str)> {
         Family::MinimaxM3 => return vec![("]", "<]minimax[>[<tool_call>"), ("", "<tool_call>")],
         Family::Apertus => &["<|tools_prefix|>"],
         Family::NemotronV2 => &["<TOOLCALL>"],
+        Family::Doubao => &[super::doubao::OPEN],
         Family::FunctionaryV31 => &["<function=", "<|python_tag|>", "<|eom_id|>", "<|eot_id|>"],
         Family::Minicpm5 => &[super::minicpm5::OPEN],
         // Their special-token wrappers, when `auto` found one; named, they are read at `finish`
@@ -295,6 +301,7 @@ fn closers(f: Family) -> &'static [&'static str] {
         Family::MinimaxM3 => &["</tool_call>"],
         Family::Apertus => &["<|tools_suffix|>"],
         Family::NemotronV2 => &["</TOOLCALL>"],
+        Family::Doubao => &[super::doubao::CLOSE],
         Family::Gigachat3 => &["</｜GCML｜tool_calls>"],
         Family::FunctionaryV31 => &["</function>", "<|eom_id|>", "<|eot_id|>"],
         Family::Minicpm5 => &[super::minicpm5::CLOSE],
@@ -354,8 +361,14 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
             Check::Later("<|reserved_token_163598|>", Family::KimiK2),
         ),
         call("<｜tool▁calls▁begin｜>", Check::Fam(Family::DeepSeek)),
+        Lit {
+            pre: super::deepseek_v3::STRIPPED_TYPE,
+            s: super::deepseek_v3::SEP,
+            kind: Kind::Call(Check::Fam(Family::DeepSeek)),
+        },
         call("<｜tool▁call▁begin｜>", Check::Fam(Family::DeepSeek)),
         call("<seed:tool_call>", Check::Fam(Family::SeedOss)),
+        call(super::doubao::OPEN, Check::Fam(Family::Doubao)),
         call("<｜tool_calls_begin｜>", Check::Fam(Family::Step3)),
         call("<｜tool_call_begin｜>", Check::Fam(Family::Step3)),
         call("<steptml:invoke", Check::Fam(Family::Step3)),
