@@ -133,7 +133,7 @@ enum Check {
     /// Mistral's call array with its `[TOOL_CALLS]` token stripped, at the start of the reply.
     MistralArray,
     /// `<function_calls>` then `<invoke name=`, with `</invoke>` later (MiniMax-M2's grammar), or
-    /// then a bare JSON call of an offered tool.
+    /// it (or `<tool_use>`) then a bare JSON call of an offered tool.
     InvokeWrapper,
 }
 
@@ -431,6 +431,7 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
         Check::Later("</invoke>", Family::MinimaxM2),
     ));
     v.push(call("<function_calls>", Check::InvokeWrapper));
+    v.push(call(super::tool_json::TOOL_USE, Check::InvokeWrapper));
     // Hunyuan's `<answer>` wrapper counts when a call block follows (`auto` would then detect
     // Hunyuan and strip it, as the whole-reply parse of the family does).
     for tag in ["<answer>", "</answer>"] {
@@ -1034,11 +1035,11 @@ impl Machine {
                     }
                     if f == Family::ToolJson {
                         v.extend(tool_json_lits());
-                        v.push(Lit {
+                        v.extend(super::tool_json::WRAPPERS.iter().map(|(open, _)| Lit {
                             pre: "",
-                            s: super::tool_json::WRAPPER,
+                            s: open,
                             kind: Kind::Call(Check::InvokeWrapper),
-                        });
+                        }));
                     }
                 }
                 None => v.extend(detect_lits(self.hint, self.unwrapped)),

@@ -26,10 +26,33 @@ use super::{args_value_to_text, Block, Ctx, Parsed, RawCall};
 /// The format name reported.
 pub const NAME: &str = "tool_json";
 
-/// Anthropic's call wrapper, which models also write around a JSON call list
-/// (`<function_calls>\n[{"tool_name": …}]\n</function_calls>`, OpenClaw#26942): the block then
-/// starts at the wrapper (its closing tag goes as an orphan closer right after removed markup).
-pub const WRAPPER: &str = "<function_calls>";
+/// Tags models write around a bare JSON call, `(opening, closing)`: Anthropic's call wrapper
+/// (`<function_calls>\n[{"tool_name": …}]\n</function_calls>`, OpenClaw#26942) and its block
+/// name (`<tool_use>{"name": …, "input": {…}}</tool_use>`, MiniMax-M3 in MaiBot#1882). The block
+/// then runs from the opening tag through the closing one when it follows.
+pub const WRAPPERS: &[(&str, &str)] = &[
+    ("<function_calls>", "</function_calls>"),
+    (TOOL_USE, "</tool_use>"),
+];
+
+/// The wrapper tag that only ever wraps JSON here.
+pub const TOOL_USE: &str = "<tool_use>";
+
+/// The wrapper whose opening tag ends `before` (after spaces): its start and closing tag.
+pub fn wrapper_before(before: &str) -> Option<(usize, &'static str)> {
+    let t = before.trim_end();
+    WRAPPERS
+        .iter()
+        .find_map(|(open, close)| Some((t.strip_suffix(open)?.len(), *close)))
+}
+
+/// The end of `close` when only spaces separate it from `at` in `text`.
+pub fn closer_after(text: &str, at: usize, close: &str) -> Option<usize> {
+    let rest = &text[at..];
+    let t = rest.trim_start();
+    t.starts_with(close)
+        .then(|| at + (rest.len() - t.len()) + close.len())
+}
 
 /// Every bare JSON call in `text` whose name is an offered tool (renamed to that tool).
 pub fn parse(text: &str, cx: &Ctx) -> Parsed {
@@ -44,9 +67,9 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
         bare_blocks(t, Body::Either, NAME, &mut scratch)
     });
     for b in &mut blocks {
-        let before = text[..b.start].trim_end();
-        if let Some(open) = before.strip_suffix(WRAPPER) {
-            b.start = open.len();
+        if let Some((start, close)) = wrapper_before(&text[..b.start]) {
+            b.start = start;
+            b.end = closer_after(text, b.end, close).unwrap_or(b.end);
         }
     }
     for mut b in blocks {

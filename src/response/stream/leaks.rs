@@ -280,14 +280,25 @@ impl Machine {
     }
 
     /// `<function_calls>` (ending at `after`) wrapping an invoke: MiniMax-M2's grammar in
-    /// Anthropic's wrapper; or wrapping a JSON call of an offered tool (the whole wrapper is then
-    /// the bare JSON call's block, [`tool_json::WRAPPER`]).
+    /// Anthropic's wrapper; or it (or `<tool_use>`) wrapping a JSON call of an offered tool (the
+    /// whole wrapper is then the bare JSON call's block, [`tool_json::WRAPPERS`]).
     pub(super) fn check_invoke_wrapper(&mut self, after: usize, tools: Option<&Value>) -> Verdict {
         const INVOKE: &str = "<invoke name=";
         let t = self.buf[after..].trim_start();
         if matches!(t.as_bytes().first(), Some(b'[' | b'{')) {
             let json_at = self.buf.len() - t.len();
-            return self.settle_call_json(after - tool_json::WRAPPER.len(), json_at, tools);
+            let Some((open, _)) = tool_json::wrapper_before(&self.buf[..after]) else {
+                return Verdict::No;
+            };
+            return self.settle_call_json(open, json_at, tools);
+        }
+        if self.buf[..after].ends_with(tool_json::TOOL_USE) {
+            // `<tool_use>` wraps JSON only.
+            return if t.is_empty() && !self.finished {
+                Verdict::More
+            } else {
+                Verdict::No
+            };
         }
         if t.starts_with(INVOKE) && self.lock.is_none() {
             if self.later("</invoke>", after) {
@@ -353,7 +364,22 @@ impl Machine {
             Verdict::Yes(_) => {}
             v => return v,
         }
-        let end = self.json.settled;
+        let mut end = self.json.settled;
+        let wrapper = (open < json_at)
+            .then(|| tool_json::wrapper_before(&self.buf[..json_at]))
+            .flatten();
+        if let Some((_, close)) = wrapper {
+            // The wrapper's closing tag goes with the block: wait to see whether it follows.
+            match tool_json::closer_after(&self.buf, end, close) {
+                Some(e) => end = e,
+                None => {
+                    let t = self.buf[end..].trim_start();
+                    if !self.finished && t.len() < close.len() && close.starts_with(t) {
+                        return Verdict::More;
+                    }
+                }
+            }
+        }
         let span = &self.buf[open..end];
         let p = tool_json::parse(span, &self.ctx(tools));
         if p.blocks.len() == 1 && p.blocks[0].start == 0 && p.blocks[0].end == span.len() {
