@@ -1311,8 +1311,9 @@ export interface SanitizeToolCallOptions {
   /**
    * The text returned when cleaning leaves nothing visible. Default: the seed's Chinese message
    * when CJK characters make up at least a third of the reply's words, an English one otherwise.
+   * `false`: no fallback, the cleaned text is returned even when blank.
    */
-  fallback?: string
+  fallback?: string | false
 }
 
 /** What {@link createResponseSanitizer} cleans for one provider; each flag defaults to `true`. */
@@ -1357,7 +1358,7 @@ export interface ResponseSanitizer {
  * a blank reply for a non-empty one: when nothing visible is left, the fallback text (see
  * {@link SanitizeToolCallOptions}) is returned, after any kept reasoning. Text without markup is
  * returned as it is.
- * @throws TypeError when `model` or `content` is not a string, or `options.fallback` is not a non-blank string.
+ * @throws TypeError when `model` or `content` is not a string, or `options.fallback` is neither a non-blank string nor `false`.
  */
 export declare function sanitizeToolCall(model: string, content: string, options?: SanitizeToolCallOptions): string
 

@@ -14,6 +14,7 @@ const require = createRequire(import.meta.url)
 const th = require('../index.js')
 const aiSdk = require('../js/ai-sdk.js')
 const openai = require('../js/openai.js')
+const openclaw = require('../js/openclaw.js')
 const { OPTIONS } = require('../js/options.js')
 
 function shared(depth) {
@@ -60,6 +61,7 @@ const FUNCTIONS = {
   toolCallRecovery: [OPTIONS.toolCallRecovery, 'options', (o) => aiSdk.toolCallRecovery(o)],
   transcriptHygiene: [OPTIONS.transcriptHygiene, 'options', (o) => aiSdk.transcriptHygiene(o)],
   cleanChatCompletion: [OPTIONS.chatCompletion, 'options', (o) => openai.cleanChatCompletion({ model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: '好的 <think>x</think>' }, finish_reason: 'stop' }] }, o)],
+  createOpenClawPlugin: [OPTIONS.openclawPlugin, 'config', (o) => (openclaw.createOpenClawPlugin(o).register({ on() {} }), 'registered')],
   cleanChatCompletionStream: [OPTIONS.chatCompletion, 'options', (o) => (openai.cleanChatCompletionStream((async function* () {})(), o), 'checked')],
 }
 

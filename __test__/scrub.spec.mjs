@@ -230,6 +230,14 @@ describe('sanitizeToolCall (seed 000)', () => {
     assert.equal(sanitizeToolCall('qwen/q', '<tool_call>{"name": "f"}</tool_call>', { fallback: 'One moment…' }), 'One moment…')
   })
 
+  test('fallback: false returns the cleaned text even when blank; text left visible is the same either way', () => {
+    const call = '<minimax:tool_call><invoke name="search"><parameter name="q">北京天气</parameter></invoke></minimax:tool_call>'
+    assert.equal(sanitizeToolCall('minimax/m', call, { fallback: false }), '')
+    assert.equal(createResponseSanitizer().sanitize('minimax/m', `<think>查天气</think>${call}`, { fallback: false }), '')
+    assert.equal(createResponseSanitizer().sanitize('minimax/m', `好的。${call}`, { fallback: false }), '好的。')
+    assert.equal(createResponseSanitizer().sanitize('minimax/m', `好的。${call}`), '好的。')
+  })
+
   test('kept reasoning comes before the fallback, so sanitizeThinkingTags still leaves a reply', () => {
     const out = sanitizeToolCall('qwen/q', '<think>I need a tool</think><tool_call>{"name": "f"}</tool_call>')
     assert.equal(out, `<think>I need a tool</think>\n\n${EN}`)
@@ -321,6 +329,7 @@ describe('bad input', () => {
     assert.throws(() => stripThinkingTagsFromText('x', 'strict'), { name: 'TypeError', message: /^options: expected an object/ })
     assert.throws(() => sanitizeToolCall('m', 'x', { fallback: '  ' }), { name: 'TypeError', message: /^options\.fallback: expected a non-blank string/ })
     assert.throws(() => sanitizeToolCall('m', 'x', { fallback: 1 }), { name: 'TypeError', message: /^options\.fallback/ })
+    assert.throws(() => sanitizeToolCall('m', 'x', { fallback: true }), { name: 'TypeError', message: /^options\.fallback: expected a non-blank string or false, got boolean/ })
   })
 
   test('truncated and unbalanced tags never throw and never lose the visible text', () => {

@@ -204,16 +204,17 @@ describe('index.d.ts type-checks a usage file', () => {
   })
 })
 
-describe('the integrations (transcript-hygiene/ai-sdk, transcript-hygiene/openai)', () => {
+describe('the integrations (transcript-hygiene/ai-sdk, transcript-hygiene/openai, transcript-hygiene/openclaw)', () => {
   const tscJs = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc')
   const hosts = ['ai', 'openai'].every((h) => existsSync(join(ROOT, 'node_modules', h, 'package.json')))
 
-  for (const [entry, file] of [['ai-sdk', 'js/ai-sdk.js'], ['openai', 'js/openai.js']]) {
+  for (const [entry, file] of [['ai-sdk', 'js/ai-sdk.js'], ['openai', 'js/openai.js'], ['openclaw', 'js/openclaw.js']]) {
     test(`${entry}: its .d.ts declares and documents every runtime export, with no \`any\`; the exports map names it`, () => {
       const dts = readFileSync(join(ROOT, 'integrations', `${entry}.d.ts`), 'utf8')
       const code = dts.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/[^\n]*/g, '')
       const declared = [...code.matchAll(/^export\s+declare\s+function\s+([A-Za-z_$][\w$]*)/gm)].map((m) => m[1])
-      assert.deepEqual([...new Set(declared)].sort(), Object.keys(require(join(ROOT, file))).sort())
+      // A `default` export (the OpenClaw plugin) is declared as a const, not a function.
+      assert.deepEqual([...new Set(declared)].sort(), Object.keys(require(join(ROOT, file))).filter((k) => k !== 'default').sort())
       assert.doesNotMatch(code, /\bany\b/)
       for (const m of dts.matchAll(/^export\s+(?:declare\s+)?(?:function|const|interface|type)\s+([A-Za-z_$][\w$]*)/gm)) {
         assert.match(dts.slice(0, m.index), /\*\/\s*$/, `${entry}.d.ts: ${m[1]} has a JSDoc comment`)
@@ -223,7 +224,7 @@ describe('the integrations (transcript-hygiene/ai-sdk, transcript-hygiene/openai
         import: { types: `./integrations/${entry}.d.mts`, default: `./integrations/${entry}.mjs` },
         require: { types: `./integrations/${entry}.d.ts`, default: `./${file}` },
       })
-      for (const host of ['ai', 'openai']) {
+      for (const host of ['ai', 'openai', 'openclaw']) {
         assert.equal(pkg.peerDependenciesMeta[host].optional, true, `${host} is an optional peer`)
         assert.equal(pkg.dependencies?.[host], undefined, `${host} is no runtime dependency`)
       }
@@ -263,7 +264,7 @@ describe('README quick starts', () => {
     const at = readme.indexOf('## Drop-in integrations')
     const section = readme.slice(at, readme.indexOf('\n## ', at + 1))
     const blocks = [...section.matchAll(/(?:<!-- checked: (\S+) -->\n)?```ts\n([\s\S]*?)```/g)]
-    assert.equal(blocks.length, 2, 'AI SDK, OpenAI SDK')
+    assert.equal(blocks.length, 3, 'AI SDK, OpenAI SDK, OpenClaw')
     for (const [, file, code] of blocks) {
       assert.ok(file, `a ts block without a <!-- checked: … --> marker:\n${code}`)
       assert.equal(code, readFileSync(join(ROOT, file), 'utf8'), `README block differs from ${file}`)

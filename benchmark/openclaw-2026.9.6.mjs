@@ -59,14 +59,19 @@ async function runHere(calls) {
 export async function runOpenClaw96(calls) {
   if (missing() !== null) return null
   if (canRunHere()) return runHere(calls)
-  const child = spawn(node24(), [fileURLToPath(import.meta.url), '--child'], { stdio: ['pipe', 'pipe', 'inherit'] })
+  return jsonChild(node24(), [fileURLToPath(import.meta.url), '--child'], calls)
+}
+
+/** Runs `bin args`, `input` as JSON on its stdin; its stdout parsed as JSON. */
+export async function jsonChild(bin, args, input) {
+  const child = spawn(bin, args, { stdio: ['pipe', 'pipe', 'inherit'] })
   const out = []
   child.stdout.on('data', (d) => out.push(d))
   const done = new Promise((resolve, reject) => {
     child.on('error', reject)
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`openclaw ${VERSION} oracle exited with ${code}`))))
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${args.join(' ')} exited with ${code}`))))
   })
-  child.stdin.end(JSON.stringify(calls))
+  child.stdin.end(JSON.stringify(input))
   await done
   return JSON.parse(Buffer.concat(out).toString('utf8'))
 }

@@ -35,6 +35,10 @@ const number = (v, path) => {
   if (typeof v !== 'number' || Number.isNaN(v)) throw bad(path, 'a number', v)
   return v
 }
+const nonBlank = (v, path) => {
+  if (typeof v !== 'string' || v.trim() === '') throw bad(path, 'a non-blank string', v)
+  return v
+}
 const fn = (v, path) => {
   if (typeof v !== 'function') throw bad(path, 'a function', v)
   return v
@@ -202,6 +206,10 @@ const { structuredToolCalls: _calls, ...REPLY } = OPTIONS.cleanResponse
 const { report: _report, ...PAIRING_RULES } = PAIRING
 OPTIONS.toolCallRecovery = REPLY
 OPTIONS.chatCompletion = REPLY
+// The OpenClaw plugin's config (plugins.entries['transcript-hygiene'].config): seed 000's
+// sanitizer config, the text sent when nothing visible is left, and whether the stored transcript
+// is cleaned too. openclaw.plugin.json's configSchema says the same for OpenClaw (a test compares).
+OPTIONS.openclawPlugin = { ...OPTIONS.sanitizerConfig, fallback: nonBlank, transcript: boolean }
 OPTIONS.transcriptHygiene = {
   provider: string,
   modelApi: string,

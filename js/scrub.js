@@ -94,20 +94,24 @@ function stripThinkingTagsFromText(text, options) {
 const TOOL_CALLS = 1
 const THINKING = 2
 
+/** `options.fallback`: undefined (the default text), a non-blank string, or `false` (no fallback). */
 function fallbackOption(options) {
   const o = expectOptions(options, 'options')
-  if (o.fallback === undefined) return undefined
+  if (o.fallback === undefined || o.fallback === false) return o.fallback
   if (typeof o.fallback !== 'string' || o.fallback.trim() === '') {
-    throw new TypeError(`options.fallback: expected a non-blank string, got ${typeof o.fallback === 'string' ? JSON.stringify(o.fallback) : describe(o.fallback)}`)
+    throw new TypeError(`options.fallback: expected a non-blank string or false, got ${typeof o.fallback === 'string' ? JSON.stringify(o.fallback) : describe(o.fallback)}`)
   }
   return o.fallback
 }
+
+/** The native call's last two arguments for a checked fallback option. */
+const fallbackArgs = (fallback) => (fallback === false ? [false, undefined] : [true, fallback])
 
 function sanitizeToolCall(model, content, options) {
   expectString(model, 'model')
   expectString(content, 'content')
   const fallback = fallbackOption(options)
-  return joined(content, call(native.sanitizeResponseNative, [model, content, TOOL_CALLS, undefined, true, fallback]))
+  return joined(content, call(native.sanitizeResponseNative, [model, content, TOOL_CALLS, undefined, ...fallbackArgs(fallback)]))
 }
 
 function sanitizeThinkingTags(content) {
@@ -127,7 +131,7 @@ function createResponseSanitizer(config) {
       expectString(model, 'model')
       expectString(content, 'content')
       const fallback = fallbackOption(options)
-      return joined(content, call(native.sanitizeResponseNative, [model, content, TOOL_CALLS, json, true, fallback]))
+      return joined(content, call(native.sanitizeResponseNative, [model, content, TOOL_CALLS, json, ...fallbackArgs(fallback)]))
     },
     sanitizeThinkingTags(content, model) {
       expectString(content, 'content')
@@ -140,7 +144,7 @@ function createResponseSanitizer(config) {
       expectString(model, 'model')
       expectString(content, 'content')
       const fallback = fallbackOption(options)
-      return joined(content, call(native.sanitizeResponseNative, [model, content, TOOL_CALLS | THINKING, json, true, fallback]))
+      return joined(content, call(native.sanitizeResponseNative, [model, content, TOOL_CALLS | THINKING, json, ...fallbackArgs(fallback)]))
     },
   })
 }

@@ -50,6 +50,15 @@ g.clientBody = {
     { role: 'user', content: '谢谢' },
   ],
 }
+// OpenClaw's plugin API, as far as the plugin uses it: the hooks it registers are kept (quickstart.mjs fires one).
+g.openclawHooks = {}
+g.api = {
+  pluginConfig: {},
+  on: (name, handler) => {
+    ;(record.hooks ??= []).push(name)
+    g.openclawHooks[name] = handler
+  },
+}
 g.taskDir = mkdtempSync(join(tmpdir(), 'th-quickstart-'))
 writeFileSync(
   join(g.taskDir, 'api_conversation_history.json'),

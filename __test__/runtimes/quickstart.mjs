@@ -8,5 +8,7 @@ const name = process.argv[process.argv.length - 1]
 await import(`./quickstart/${name}.mjs`)
 globalThis.restoreWarn()
 const r = globalThis.record
+// What a channel would be sent for a MiniMax reply, as OpenClaw fires message_sending.
+if (name === 'openclaw') r.sent = await globalThis.openclawHooks.message_sending({ to: 'ou_42', content: '好的，我来查。<minimax:tool_call><invoke name="exec"><parameter name="command">date</parameter></invoke></minimax:tool_call>' }, { channelId: 'feishu' })
 if (name === 'migration') r.migrated = JSON.parse(readFileSync(join(globalThis.taskDir, 'api_conversation_history.json'), 'utf8'))
 console.log(JSON.stringify(r))

@@ -179,9 +179,8 @@ fn own_if_changed<'a>(text: Cow<'a, str>, f: impl FnOnce(&str) -> Cow<'_, str>) 
 /// Whether nothing but reasoning blocks and whitespace is left.
 fn visible_is_blank(text: &str) -> bool {
     let mut at = 0;
-    // The seed's R1 reading: a lone `</think>` closes reasoning begun at the start.
     let r1 = thinking::Extra {
-        r1: true,
+        r1: lone_close_ends_line(text),
         ..thinking::Extra::default()
     };
     for t in thinking::find_blocks(text, r1) {
@@ -191,6 +190,23 @@ fn visible_is_blank(text: &str) -> bool {
         at = t.outer.end;
     }
     js_trim(&text[at..]).is_empty()
+}
+
+/// The seed's R1 reading, whatever the model: a closing tag with no opening tag before it ends
+/// reasoning begun at the start of the reply. Kept only where a reader would see it so, when the
+/// tag ends its line: inside a sentence (`模板把没有思考的回合写成 </mm:think> 加回答`) it is text.
+fn lone_close_ends_line(text: &str) -> bool {
+    let r1 = thinking::Extra {
+        r1: true,
+        ..thinking::Extra::default()
+    };
+    match thinking::find_blocks(text, r1).first() {
+        Some(t) if t.outer.start == 0 && t.inner.start == 0 => {
+            let rest = text[t.outer.end..].trim_start_matches([' ', '\t', '\r']);
+            rest.is_empty() || rest.starts_with('\n')
+        }
+        _ => false,
+    }
 }
 
 /// The cleaner in strip mode, then the seed's rules for the provider.
@@ -338,8 +354,7 @@ fn strip_thinking(content: &str) -> Cow<'_, str> {
         thinking: Mode::Strip,
         ..Options::default()
     };
-    // R1-style whatever the model: the seed removed the text before a lone `</think>`.
-    let cleaned = clean_response_r1(content, &opts, true).content;
+    let cleaned = clean_response_r1(content, &opts, lone_close_ends_line(content)).content;
     let text = if cleaned == content {
         Cow::Borrowed(content)
     } else {
@@ -372,6 +387,21 @@ mod tests {
             tc("minimax/MiniMax-M2.5", "好的<invoke name=\"f\"></invoke>"),
             "好的"
         );
+    }
+
+    #[test]
+    fn a_lone_closing_tag_ends_reasoning_only_when_it_ends_its_line() {
+        let t = "MiniMax-M3 的模板把没有思考的回合写成 </mm:think> 加回答。";
+        assert_eq!(sanitize_thinking_tags(t), t);
+        let steps = Steps {
+            tool_calls: true,
+            thinking: true,
+            fallback: Some(Fallback::Auto),
+        };
+        assert_eq!(sanitize("MiniMaxAI/MiniMax-M3", t, steps), t);
+        assert_eq!(sanitize("MiniMax-M2.5", t, steps), t);
+        let leak = "用户想知道天气，先查一下。\n</think>\n\n今天晴。";
+        assert_eq!(sanitize_thinking_tags(leak), "今天晴。");
     }
 
     #[test]
@@ -499,7 +529,9 @@ mod tests {
     #[test]
     fn thinking_tags() {
         assert_eq!(sanitize_thinking_tags("<think>plan</think>\n答案"), "答案");
-        assert_eq!(sanitize_thinking_tags("plan</think>answer"), "answer");
+        assert_eq!(sanitize_thinking_tags("plan\n</think>\nanswer"), "answer");
+        // Inside a sentence only the tag goes, as the seed's `replace(/<\/?think>/gi, '')` did.
+        assert_eq!(sanitize_thinking_tags("plan</think>answer"), "plananswer");
         assert_eq!(sanitize_thinking_tags("a <THINK>b</Think> c"), "a b c");
         assert_eq!(sanitize_thinking_tags("<think>only</think>"), "");
         assert!(matches!(sanitize_thinking_tags("plain"), Cow::Borrowed(_)));
