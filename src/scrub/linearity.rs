@@ -81,18 +81,21 @@ fn the_2026_9_6_scrubbers_grow_linearly_on_adversarial_text() {
     }
 }
 
-/// A known bug, kept failing on purpose until it is fixed: the CommonMark parse behind the
-/// 2026.9.6 scrubbers (markdown-rs) grows quadratically with the number of fenced code blocks
-/// (measured in release: 100 KB of `x\n```\nabc\n```\n` 656 ms, 400 KB 11.7 s; OpenClaw's micromark
-/// stays near linear on the same text) and faster than linearly on runs of unmatched backticks. The fix is a linear code-region scanner checked against
-/// this parse and the 2026.9.6 oracle.
+/// The CommonMark code regions behind the 2026.9.6 scrubbers grow linearly: many fences, runs of
+/// unmatched backticks, nested containers, tables, and links that never close (markdown-rs, used
+/// before, took 656 ms on 100 KB of `x\n```\nabc\n```\n` and 11.7 s on 400 KB).
 #[test]
-#[ignore = "known bug: markdown-rs is quadratic on many code fences"]
 fn the_2026_9_6_code_regions_grow_linearly_on_many_fences() {
     for unit in [
         "x\n```\nabc\n```\n",
         "```\n<think>\n~~~\n</final>`",
         "`<think>` ``",
+        "> - 1. `a\n>   b\n",
+        "| a | `b` |\n| - | - |\n",
+        "[a](bbb [a](<c ![d `e` [f]: g\n",
+        "    code\n\n\t- x\n",
+        "- > 1) ",
+        "- a\n\n",
     ] {
         assert_linear("CommonMark code regions", unit, &|text| {
             assert!(
@@ -103,4 +106,17 @@ fn the_2026_9_6_code_regions_grow_linearly_on_many_fences() {
             );
         });
     }
+}
+
+/// One line of deeply nested list items, then as many blank lines (every list continues on a
+/// blank line): the nesting bound keeps each blank line cheap.
+#[test]
+fn the_2026_9_6_code_regions_grow_linearly_after_deep_nesting() {
+    crate::response::linearity::assert_grows_linearly(
+        "CommonMark code regions: deep list, then blank lines",
+        &|n| format!("{}{}`a`", "- ".repeat(n / 4), "\n".repeat(n / 2)),
+        &|text| {
+            assert!(super::visible::commonmark::code_regions(text).len() <= 1);
+        },
+    );
 }

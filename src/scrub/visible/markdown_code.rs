@@ -4,15 +4,14 @@
 //! HTML off) says is a code block (fenced or indented) or a code span, in any container (lists,
 //! quotes). 2026.3.23 used a regex over fences and backticks ([`crate::scrub::code_regions`]).
 //!
-//! The parse is `markdown` (markdown-rs, the Rust port of the micromark parser OpenClaw runs), so
-//! code ownership is the same CommonMark reading, not an approximation of it. Like OpenClaw, text
-//! with no backtick, tilde, tab or four spaces in a row has no code and is not parsed.
+//! The reading is [`super::commonmark`]: the CommonMark rules that decide code, in one linear
+//! pass, checked against OpenClaw 2026.9.6's own answers. Like OpenClaw, text with no backtick,
+//! tilde, tab or four spaces in a row has no code and is not read.
 
 use std::borrow::Cow;
 use std::ops::Range;
 
-use markdown::mdast::Node;
-use markdown::{Constructs, ParseOptions};
+use super::commonmark::code_regions;
 
 /// The code regions of one text: byte ranges, sorted by start.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -35,33 +34,7 @@ impl MarkdownCode {
         if !might_have_code(text) {
             return MarkdownCode::default();
         }
-        let options = ParseOptions {
-            constructs: Constructs {
-                html_flow: false,
-                html_text: false,
-                gfm_table: true,
-                ..Constructs::default()
-            },
-            ..ParseOptions::default()
-        };
-        // Only MDX syntax can fail to parse, and it is off.
-        let Ok(tree) = markdown::to_mdast(text, &options) else {
-            return MarkdownCode::default();
-        };
-        let mut found = Vec::new();
-        let mut pending = vec![&tree];
-        while let Some(node) = pending.pop() {
-            if matches!(node, Node::Code(_) | Node::InlineCode(_)) {
-                if let Some(p) = node.position() {
-                    found.push((p.start.offset..p.end.offset, matches!(node, Node::Code(_))));
-                }
-            }
-            if let Some(children) = node.children() {
-                pending.extend(children.iter().rev());
-            }
-        }
-        found.sort_by_key(|(r, _)| r.start);
-        let (regions, blocks) = found.into_iter().unzip();
+        let (regions, blocks) = code_regions(text).into_iter().unzip();
         MarkdownCode { regions, blocks }
     }
 

@@ -7,6 +7,7 @@
 //! Which release a caller gets is chosen with [`crate::openclaw::OpenClawVersion`]: the
 //! scrubbers that exist in both releases dispatch on it, the new ones are 2026.9.6 only.
 
+pub mod commonmark;
 pub mod downgraded;
 pub mod final_tags;
 pub mod legacy_bracket;
