@@ -992,6 +992,7 @@ export type ResponseFormat =
   | 'minimax_m3'
   | 'apertus'
   | 'nemotron_v2'
+  | 'doubao'
   | 'functionary_v31'
   | 'functionary_v32'
   | 'minicpm5'

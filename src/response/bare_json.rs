@@ -9,12 +9,22 @@
 use serde_json::Value;
 
 /// The names of the offered tools (`tools[].function.name`, or a flat `tools[].name`).
-fn names(tools: Option<&Value>) -> impl Iterator<Item = &str> {
+pub fn names(tools: Option<&Value>) -> impl Iterator<Item = &str> {
     tools
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
         .filter_map(|t| t.get("function").unwrap_or(t).get("name")?.as_str())
+}
+
+/// The parameters schema of the offered tool `name` (`function.parameters`, or an Anthropic-style
+/// `input_schema`), if it has one.
+pub fn schema<'t>(tools: Option<&'t Value>, name: &str) -> Option<&'t Value> {
+    let tool = tools.and_then(Value::as_array)?.iter().find_map(|t| {
+        let f = t.get("function").unwrap_or(t);
+        (f.get("name")?.as_str()? == name).then_some(f)
+    })?;
+    tool.get("parameters").or_else(|| tool.get("input_schema"))
 }
 
 /// Whether `name` is exactly one of the offered tools.

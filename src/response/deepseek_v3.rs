@@ -11,8 +11,11 @@
 //! Each call body is read as V3 (type, name line, JSON fence) or else as V3.1
 //! ([`super::deepseek_v31`]); the format reported is that of the first call. Unlike vLLM,
 //! pretty-printed multi-line arguments are accepted (as SGLang and smg do). A leaked
-//! `<｜end▁of▁sentence｜>` is removed. Missing end tokens (truncated reply) run to the end and are
-//! reported; invalid JSON arguments are kept as written and reported.
+//! `<｜end▁of▁sentence｜>` (or a `<｜tool▁calls▁end｜>` left alone) is removed. Missing end
+//! tokens (truncated reply) run to the end and are reported; invalid JSON arguments are kept as
+//! written and reported. A V3 call whose begin tokens the server stripped
+//! (`function<｜tool▁sep｜>NAME` then the fence and `<｜tool▁call▁end｜>`, as an AstrBot user saw
+//! it in QQ, astrbot_plugin_stealer#8) is read as a call of its own.
 
 use super::scan::{find_from, is_name, Finder};
 use super::{deepseek_v31, normalize_json_args, Block, Ctx, Parsed, RawCall};
@@ -23,6 +26,8 @@ pub const CALL_BEGIN: &str = "<｜tool▁call▁begin｜>";
 pub const CALL_END: &str = "<｜tool▁call▁end｜>";
 pub const SEP: &str = "<｜tool▁sep｜>";
 pub const EOS: &str = "<｜end▁of▁sentence｜>";
+/// The call type V3 writes before [`SEP`]; with the begin tokens stripped it opens the call.
+pub const STRIPPED_TYPE: &str = "function";
 
 pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
     let mut out = Parsed::default();
@@ -31,15 +36,36 @@ pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
     let mut eoss = Finder::new(EOS);
     let mut section_ends = Finder::new(CALLS_END);
     let mut call_ends = Finder::new(CALL_END);
+    let mut seps = Finder::new(SEP);
+    // The last stripped call found: searched again only once `at` passes it (linear).
+    let mut stripped_memo: Option<Option<usize>> = None;
     let mut at = 0;
     loop {
         let section = sections.find(text, at);
         let lone = lones.find(text, at);
         let eos = eoss.find(text, at);
-        let next = [section, lone, eos].into_iter().flatten().min();
+        let stripped = match stripped_memo {
+            Some(hit) if hit.is_none_or(|h| h >= at) => hit,
+            _ => {
+                let hit = stripped_call(text, &mut seps, at);
+                stripped_memo = Some(hit);
+                hit
+            }
+        };
+        // A section end left alone (its calls' begin tokens stripped) goes like the EOS token.
+        let stray_end = section_ends.find(text, at);
+        let next = [section, lone, eos, stripped, stray_end]
+            .into_iter()
+            .flatten()
+            .min();
         let Some(start) = next else { break };
-        if Some(start) == eos {
-            let end = start + EOS.len();
+        if Some(start) == eos || Some(start) == stray_end {
+            let end = start
+                + if Some(start) == eos {
+                    EOS.len()
+                } else {
+                    CALLS_END.len()
+                };
             out.blocks.push(Block {
                 start,
                 end,
@@ -73,7 +99,11 @@ pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
                 None => (start, text.len(), text.len()),
             }
         };
-        let calls = section_calls(&text[body_at..body_end], &mut out);
+        let calls = if Some(start) == stripped {
+            stripped_calls(&text[start..body_end], &mut out)
+        } else {
+            section_calls(&text[body_at..body_end], &mut out)
+        };
         let block = Block::of_calls(start, end, calls, &mut out.problems, || {
             "deepseek: tool-call section holds no readable call; raw text kept in content".into()
         });
@@ -81,6 +111,36 @@ pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
         at = end.max(start + 1);
     }
     out
+}
+
+/// The start of the next `function<｜tool▁sep｜>` at or after `at` that no begin token opens.
+fn stripped_call(text: &str, seps: &mut Finder, at: usize) -> Option<usize> {
+    let mut from = at;
+    while let Some(s) = seps.find(text, from) {
+        if let Some(head) = text[..s].strip_suffix(STRIPPED_TYPE) {
+            if head.len() >= at && !head.ends_with(CALL_BEGIN) {
+                return Some(head.len());
+            }
+        }
+        from = s + SEP.len();
+    }
+    None
+}
+
+/// The call of a stripped block (`function<｜tool▁sep｜>NAME…`, up to its end token).
+fn stripped_calls(body: &str, out: &mut Parsed) -> Vec<RawCall> {
+    let call_body = body.split_once(CALL_END).map_or(body, |(b, _)| b);
+    let Some((name, raw_args)) = read_body(call_body) else {
+        return Vec::new();
+    };
+    if out.format.is_none() {
+        out.format = Some("deepseek_v3");
+    }
+    vec![RawCall {
+        name: name.to_owned(),
+        arguments: normalize_json_args(raw_args, "deepseek_v3", &mut out.problems),
+        id: None,
+    }]
 }
 
 /// Every call in a section body.
@@ -143,6 +203,17 @@ mod tests {
             read_body(b),
             Some(("get_weather", "{\n  \"location\": \"Tokyo\"\n}"))
         );
+    }
+
+    #[test]
+    fn calls_whose_begin_tokens_were_stripped() {
+        let t = "function<｜tool▁sep｜>send_emoji\n```json\n{\"query\":\"害羞\"}\n```<｜tool▁call▁end｜>function<｜tool▁sep｜>ban\n```json\n{\"duration\":60}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>主人";
+        let p = parse(t, &Ctx::default());
+        let calls: Vec<_> = p.blocks.iter().flat_map(|b| b.calls.clone()).collect();
+        assert_eq!(calls.len(), 2);
+        assert_eq!(calls[0].arguments, r#"{"query":"害羞"}"#);
+        assert_eq!(&t[p.blocks[1].end..], "主人");
+        assert_eq!(p.format, Some("deepseek_v3"));
     }
 
     #[test]

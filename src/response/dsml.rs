@@ -166,8 +166,25 @@ pub fn canonical(text: &str) -> Canonical<'_> {
         if v4.is_none() && name == "function_calls" {
             v4 = Some(orig.ends_with("tool_calls"));
         }
-        let canon_len = HEAD.len() + name.len();
-        if orig.len() == canon_len && orig.starts_with(HEAD) && orig.ends_with(name) {
+        // A section opener that lost its `>` (`<｜DSML｜tool_calls`, then a line break and the
+        // next tag, opencode#24566) gets it back: the section tag takes no attributes.
+        let after = &text[h_at + len..];
+        let gap = after.len() - after.trim_start().len();
+        let gt = if h_at == at + 1
+            && name == "function_calls"
+            && after[..gap].contains('\n')
+            && after[gap..].starts_with('<')
+        {
+            ">"
+        } else {
+            ""
+        };
+        let canon_len = HEAD.len() + name.len() + gt.len();
+        if gt.is_empty()
+            && orig.len() == canon_len
+            && orig.starts_with(HEAD)
+            && orig.ends_with(name)
+        {
             continue;
         }
         out.push_str(&text[copied..h_at]);
@@ -179,6 +196,7 @@ pub fn canonical(text: &str) -> Canonical<'_> {
         });
         out.push_str(HEAD);
         out.push_str(name);
+        out.push_str(gt);
         copied = h_at + len;
     }
     let text = if edits.is_empty() {
@@ -211,6 +229,12 @@ mod tests {
             ("< ｜ DSML ｜ invoke>", "<｜DSML｜invoke>"),
             ("<|DSML|invokes>", "<|DSML|invokes>"),
             ("<DSML>", "<DSML>"),
+            ("<｜DSML｜tool_calls\n<", "<｜DSML｜function_calls>\n<"),
+            ("</｜DSML｜tool_calls\n<", "</｜DSML｜function_calls\n<"),
+            (
+                "<｜DSML｜tool_calls 而不是 <",
+                "<｜DSML｜function_calls 而不是 <",
+            ),
         ] {
             assert_eq!(canonical(t).text, want, "{t}");
         }

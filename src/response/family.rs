@@ -5,11 +5,11 @@
 //! 4.7, DeepSeek V3 and V3.1).
 
 use super::{
-    apertus, bracket_calls, command_r, deepseek_v3, deepseek_v32, ernie45, functionary, gemma4,
-    gigachat3, glm45, gpt_oss, granite, granite_20b_fc, hermes, hunyuan_a13b, internlm2, jamba,
-    kimi_k2, kimi_k3, llama3_json, llama4_pythonic, longcat, minicpm5, minimax_m1, minimax_m2,
-    minimax_m3, mistral, nemotron_v2, olmo3, phi4_mini, pythonic, qwen3_coder, seed_oss, step3,
-    tool_json, xlam, Ctx, Parsed,
+    apertus, bracket_calls, command_r, deepseek_v3, deepseek_v32, doubao, ernie45, functionary,
+    gemma4, gigachat3, glm45, gpt_oss, granite, granite_20b_fc, hermes, hunyuan_a13b, internlm2,
+    jamba, kimi_k2, kimi_k3, llama3_json, llama4_pythonic, longcat, minicpm5, minimax_m1,
+    minimax_m2, minimax_m3, mistral, nemotron_v2, olmo3, phi4_mini, pythonic, qwen3_coder,
+    seed_oss, step3, tool_json, xlam, Ctx, Parsed,
 };
 
 /// The format names this module implements.
@@ -50,6 +50,7 @@ pub const FORMATS: &[&str] = &[
     "minimax_m3",
     "apertus",
     "nemotron_v2",
+    "doubao",
     "functionary_v31",
     "functionary_v32",
     "minicpm5",
@@ -102,6 +103,8 @@ pub enum Family {
     Apertus,
     /// Nemotron's `<TOOLCALL>[…]</TOOLCALL>`.
     NemotronV2,
+    /// ByteDance Doubao's `<|FunctionCallBegin|>[…]<|FunctionCallEnd|>`.
+    Doubao,
     /// Functionary v3.1's `<function=NAME>{…}</function>` (read only when named).
     FunctionaryV31,
     /// Functionary v3.2's `>>>NAME\n{…}` (read only when named).
@@ -149,6 +152,7 @@ impl Family {
             "minimax_m3" => Family::MinimaxM3,
             "apertus" => Family::Apertus,
             "nemotron_v2" => Family::NemotronV2,
+            "doubao" => Family::Doubao,
             "functionary_v31" => Family::FunctionaryV31,
             "functionary_v32" => Family::FunctionaryV32,
             "minicpm5" => Family::Minicpm5,
@@ -307,6 +311,7 @@ fn parse_family_raw(family: Family, text: &str, cx: &Ctx) -> Parsed {
         Family::MinimaxM3 => minimax_m3::parse(text, cx),
         Family::Apertus => apertus::parse(text, cx),
         Family::NemotronV2 => nemotron_v2::parse(text, cx),
+        Family::Doubao => doubao::parse(text, cx),
         Family::FunctionaryV31 => functionary::parse_v31(text, cx),
         Family::FunctionaryV32 => functionary::parse_v32(text, cx),
         Family::Minicpm5 => minicpm5::parse(text, cx),

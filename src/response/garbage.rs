@@ -109,15 +109,7 @@ fn clean_name(name: &str) -> bool {
 
 /// Whether the offered tool `name` requires parameters and `arguments` (a JSON object) has none.
 fn misses_every_required(tools: Option<&Value>, name: &str, arguments: &str) -> bool {
-    let Some(tool) = tools.and_then(Value::as_array).and_then(|ts| {
-        ts.iter().find_map(|t| {
-            let f = t.get("function").unwrap_or(t);
-            (f.get("name")?.as_str()? == name).then_some(f)
-        })
-    }) else {
-        return false;
-    };
-    let schema = tool.get("parameters").or_else(|| tool.get("input_schema"));
+    let schema = super::bare_json::schema(tools, name);
     let Some(required) = schema
         .and_then(|s| s.get("required"))
         .and_then(Value::as_array)

@@ -23,13 +23,14 @@ use super::{args_value_to_text, Block, Parsed, RawCall};
 static NAME_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#""name"\s*:\s*"((?:[^"\\]|\\.)*)""#).expect("static regex"));
 static ARGS_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#""(?:arguments|parameters|args|input)"\s*:\s*"#).expect("static regex")
+    Regex::new(r#""(?:arguments|parameters|args|input|tool_input)"\s*:\s*"#).expect("static regex")
 });
 
 /// The keys a call object's arguments go under, in the order they are looked for: OpenAI's and
-/// Llama's `arguments`/`parameters`, and `args`/`input`, which models trained on other agents'
-/// transcripts (Gemini's `args`, Anthropic's `input`) write as well.
-pub const ARG_KEYS: &[&str] = &["arguments", "parameters", "args", "input"];
+/// Llama's `arguments`/`parameters`, and `args`/`input`/`tool_input`, which models trained on
+/// other agents' transcripts (Gemini's `args`, Anthropic's `input`, `tool_name`/`tool_input`
+/// pairs of agent logs) write as well.
+pub const ARG_KEYS: &[&str] = &["arguments", "parameters", "args", "input", "tool_input"];
 
 fn args_of(obj: &Map<String, Value>) -> Option<&Value> {
     ARG_KEYS.iter().find_map(|k| obj.get(*k))
@@ -66,10 +67,11 @@ pub fn call_from_value(v: Value, family: &str, problems: &mut Vec<String>) -> Op
     })
 }
 
-/// True for a call-shaped object: a non-empty string `"name"` and an object
-/// `"arguments"`/`"parameters"`. Used where a false positive would turn ordinary JSON into a call.
+/// True for a call-shaped object: a non-empty string `"name"` (or `"tool_name"`), in any place
+/// among the keys, and an object of arguments under one of [`ARG_KEYS`]. Used where a false positive would turn ordinary JSON into a call.
 pub fn is_call_object(obj: &Map<String, Value>) -> bool {
-    matches!(obj.get("name"), Some(Value::String(n)) if !n.is_empty())
+    let name = obj.get("name").or_else(|| obj.get("tool_name"));
+    matches!(name, Some(Value::String(n)) if !n.is_empty())
         && matches!(args_of(obj), Some(Value::Object(_)))
 }
 

@@ -29,6 +29,7 @@ const OPENERS: &[(&str, Family)] = &[
     ("<|open|>response<|sep|>", Family::KimiK3),
     ("<｜tool▁calls▁begin｜>", Family::DeepSeek),
     ("<｜tool▁call▁begin｜>", Family::DeepSeek),
+    ("<｜tool▁sep｜>", Family::DeepSeek),
     ("<seed:tool_call>", Family::SeedOss),
     ("<｜DSML｜function_calls>", Family::DeepSeekV32),
     ("<｜DSML｜invoke", Family::DeepSeekV32),
@@ -46,6 +47,7 @@ const OPENERS: &[(&str, Family)] = &[
     ("<|START_RESPONSE|>", Family::CommandR),
     ("<|tools_prefix|>", Family::Apertus),
     ("<｜GCML｜tool_calls>", Family::Gigachat3),
+    ("<|FunctionCallBegin|>", Family::Doubao),
     // MiniMax-M3's `]<]minimax[>[<tool_call>`, from its first `<`.
     ("<]minimax[>[<tool_call>", Family::MinimaxM3),
 ];

@@ -132,7 +132,8 @@ enum Check {
     ToolJson,
     /// Mistral's call array with its `[TOOL_CALLS]` token stripped, at the start of the reply.
     MistralArray,
-    /// `<function_calls>` then `<invoke name=`, with `</invoke>` later (MiniMax-M2's grammar).
+    /// `<function_calls>` then `<invoke name=`, with `</invoke>` later (MiniMax-M2's grammar), or
+    /// it (or `<tool_use>`) then a bare JSON call of an offered tool.
     InvokeWrapper,
 }
 
@@ -196,11 +197,16 @@ fn openers(f: Family, unwrapped: bool) -> Vec<(&'static str, &'static str)> {
         Family::MinimaxM1 | Family::Jamba => &["<tool_calls>"],
         Family::HunyuanA13b => &["<tool_calls>", "<answer>", "</answer>"],
         Family::MinimaxM2 => &["<minimax:tool_call>", "<invoke name=", "<function_calls>"],
-        Family::DeepSeek => &[
-            "<｜tool▁calls▁begin｜>",
-            "<｜tool▁call▁begin｜>",
-            "<｜end▁of▁sentence｜>",
-        ],
+        Family::DeepSeek => {
+            return vec![
+                ("", "<｜tool▁calls▁begin｜>"),
+                ("", "<｜tool▁call▁begin｜>"),
+                ("", "<｜end▁of▁sentence｜>"),
+                ("", super::deepseek_v3::CALLS_END),
+                // A V3 call whose begin tokens the server stripped.
+                (super::deepseek_v3::STRIPPED_TYPE, super::deepseek_v3::SEP),
+            ];
+        }
         Family::DeepSeekV32 => &[
             "<｜DSML｜function_calls>",
             "<｜DSML｜invoke",
@@ -239,6 +245,7 @@ fn openers(f: Family, unwrapped: bool) -> Vec<(&'static str, &'static str)> {
         Family::MinimaxM3 => return vec![("]", "<]minimax[>[<tool_call>"), ("", "<tool_call>")],
         Family::Apertus => &["<|tools_prefix|>"],
         Family::NemotronV2 => &["<TOOLCALL>"],
+        Family::Doubao => &[super::doubao::OPEN],
         Family::FunctionaryV31 => &["<function=", "<|python_tag|>", "<|eom_id|>", "<|eot_id|>"],
         Family::Minicpm5 => &[super::minicpm5::OPEN],
         // Their special-token wrappers, when `auto` found one; named, they are read at `finish`
@@ -294,6 +301,7 @@ fn closers(f: Family) -> &'static [&'static str] {
         Family::MinimaxM3 => &["</tool_call>"],
         Family::Apertus => &["<|tools_suffix|>"],
         Family::NemotronV2 => &["</TOOLCALL>"],
+        Family::Doubao => &[super::doubao::CLOSE],
         Family::Gigachat3 => &["</｜GCML｜tool_calls>"],
         Family::FunctionaryV31 => &["</function>", "<|eom_id|>", "<|eot_id|>"],
         Family::Minicpm5 => &[super::minicpm5::CLOSE],
@@ -353,8 +361,14 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
             Check::Later("<|reserved_token_163598|>", Family::KimiK2),
         ),
         call("<｜tool▁calls▁begin｜>", Check::Fam(Family::DeepSeek)),
+        Lit {
+            pre: super::deepseek_v3::STRIPPED_TYPE,
+            s: super::deepseek_v3::SEP,
+            kind: Kind::Call(Check::Fam(Family::DeepSeek)),
+        },
         call("<｜tool▁call▁begin｜>", Check::Fam(Family::DeepSeek)),
         call("<seed:tool_call>", Check::Fam(Family::SeedOss)),
+        call(super::doubao::OPEN, Check::Fam(Family::Doubao)),
         call("<｜tool_calls_begin｜>", Check::Fam(Family::Step3)),
         call("<｜tool_call_begin｜>", Check::Fam(Family::Step3)),
         call("<steptml:invoke", Check::Fam(Family::Step3)),
@@ -417,6 +431,7 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
         Check::Later("</invoke>", Family::MinimaxM2),
     ));
     v.push(call("<function_calls>", Check::InvokeWrapper));
+    v.push(call(super::tool_json::TOOL_USE, Check::InvokeWrapper));
     // Hunyuan's `<answer>` wrapper counts when a call block follows (`auto` would then detect
     // Hunyuan and strip it, as the whole-reply parse of the family does).
     for tag in ["<answer>", "</answer>"] {
@@ -1020,6 +1035,11 @@ impl Machine {
                     }
                     if f == Family::ToolJson {
                         v.extend(tool_json_lits());
+                        v.extend(super::tool_json::WRAPPERS.iter().map(|(open, _)| Lit {
+                            pre: "",
+                            s: open,
+                            kind: Kind::Call(Check::InvokeWrapper),
+                        }));
                     }
                 }
                 None => v.extend(detect_lits(self.hint, self.unwrapped)),
@@ -1244,7 +1264,7 @@ impl Machine {
             Check::Function => self.check_function(after),
             Check::ToolJson => self.check_tool_json(after, tools),
             Check::MistralArray => self.check_mistral_array(after),
-            Check::InvokeWrapper => self.check_invoke_wrapper(after),
+            Check::InvokeWrapper => self.check_invoke_wrapper(after, tools),
             Check::ToolCall => {
                 if let Some(f @ (Family::Hermes | Family::Qwen3Coder | Family::Granite)) =
                     classify_tool_call(rest)
@@ -1458,7 +1478,7 @@ impl Machine {
                 let keep = if self.finished {
                     self.buf.len()
                 } else {
-                    self.hold_pre()
+                    self.hold_pre().min(self.hold_tool_name(tools))
                 };
                 self.emit_text(keep);
                 // A held Harmony header is scanned again when the rest of it comes.
@@ -1472,6 +1492,11 @@ impl Machine {
             let decision = if self.buf.as_bytes()[c] == b't' {
                 self.decide_harmony(c, tools)
             } else if let Some(d) = self.decide_kimi_bare(c) {
+                d
+            } else if let Some(d) = (self.buf.as_bytes()[c] == b'{')
+                .then(|| self.decide_named_json(c, tools))
+                .flatten()
+            {
                 d
             } else {
                 self.decide(c, n, tools)
@@ -1502,7 +1527,8 @@ impl Machine {
                     let s = self
                         .before_pre(c)
                         .min(self.harmony_start(c))
-                        .min(self.kimi_id_start(c));
+                        .min(self.kimi_id_start(c))
+                        .min(self.named_start(c, tools));
                     self.emit_text(s);
                     self.pos = c - s;
                     return false;

@@ -18,12 +18,41 @@
 use serde_json::Value;
 
 use super::bare_json::resolve;
-use super::json_calls::{bare_blocks, read_value, Body};
+use super::json_calls::{bare_blocks, read_value, Body, ARG_KEYS};
+use super::named_json;
 use super::scan::{balanced_end, Budget};
 use super::{args_value_to_text, Block, Ctx, Parsed, RawCall};
 
 /// The format name reported.
 pub const NAME: &str = "tool_json";
+
+/// Tags models write around a bare JSON call, `(opening, closing)`: Anthropic's call wrapper
+/// (`<function_calls>\n[{"tool_name": …}]\n</function_calls>`, OpenClaw#26942) and its block
+/// name (`<tool_use>{"name": …, "input": {…}}</tool_use>`, MiniMax-M3 in MaiBot#1882). The block
+/// then runs from the opening tag through the closing one when it follows.
+pub const WRAPPERS: &[(&str, &str)] = &[
+    ("<function_calls>", "</function_calls>"),
+    (TOOL_USE, "</tool_use>"),
+];
+
+/// The wrapper tag that only ever wraps JSON here.
+pub const TOOL_USE: &str = "<tool_use>";
+
+/// The wrapper whose opening tag ends `before` (after spaces): its start and closing tag.
+pub fn wrapper_before(before: &str) -> Option<(usize, &'static str)> {
+    let t = before.trim_end();
+    WRAPPERS
+        .iter()
+        .find_map(|(open, close)| Some((t.strip_suffix(open)?.len(), *close)))
+}
+
+/// The end of `close` when only spaces separate it from `at` in `text`.
+pub fn closer_after(text: &str, at: usize, close: &str) -> Option<usize> {
+    let rest = &text[at..];
+    let t = rest.trim_start();
+    t.starts_with(close)
+        .then(|| at + (rest.len() - t.len()) + close.len())
+}
 
 /// Every bare JSON call in `text` whose name is an offered tool (renamed to that tool).
 pub fn parse(text: &str, cx: &Ctx) -> Parsed {
@@ -32,22 +61,17 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
         return out;
     }
     let mut scratch = Vec::new();
-    let mut blocks = tool_uses_blocks(text);
-    let mut at = 0;
-    let mut gaps = Vec::new();
-    for b in &blocks {
-        gaps.push((at, b.start));
-        at = b.end;
-    }
-    gaps.push((at, text.len()));
-    for (s, e) in gaps {
-        for mut b in bare_blocks(&text[s..e], Body::Either, NAME, &mut scratch) {
-            b.start += s;
-            b.end += s;
-            blocks.push(b);
+    let mut blocks = named_json::blocks(text, cx.tools);
+    in_gaps(text, &mut blocks, tool_uses_blocks);
+    in_gaps(text, &mut blocks, |t| {
+        bare_blocks(t, Body::Either, NAME, &mut scratch)
+    });
+    for b in &mut blocks {
+        if let Some((start, close)) = wrapper_before(&text[..b.start]) {
+            b.start = start;
+            b.end = closer_after(text, b.end, close).unwrap_or(b.end);
         }
     }
-    blocks.sort_by_key(|b| b.start);
     for mut b in blocks {
         let all_offered = b
             .calls
@@ -65,6 +89,25 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
     }
     out.set_format_if_calls(NAME);
     out
+}
+
+/// Add the blocks `find` reads in the text between `blocks` (sorted by start), shifted into place.
+fn in_gaps(text: &str, blocks: &mut Vec<Block>, mut find: impl FnMut(&str) -> Vec<Block>) {
+    let mut gaps = Vec::new();
+    let mut at = 0;
+    for b in blocks.iter() {
+        gaps.push((at, b.start));
+        at = b.end;
+    }
+    gaps.push((at, text.len()));
+    for (s, e) in gaps {
+        for mut b in find(&text[s..e]) {
+            b.start += s;
+            b.end += s;
+            blocks.push(b);
+        }
+    }
+    blocks.sort_by_key(|b| b.start);
 }
 
 /// OpenAI's parallel-call wrapper objects: `{"tool_uses": [{"recipient_name": "functions.f",
@@ -125,6 +168,10 @@ fn tool_uses_blocks(text: &str) -> Vec<Block> {
 
 const TOOL_USES: &str = "\"tool_uses\"";
 
+/// The keys a call object names its tool with, quoted: `name`, and Cohere's `tool_name`, which
+/// other models write too.
+const NAME_KEYS: &[&str] = &["\"name\"", "\"tool_name\""];
+
 /// Whether the caller offered any tool (a non-empty `tools` array).
 pub fn offers_tools(tools: Option<&Value>) -> bool {
     tools
@@ -160,12 +207,19 @@ pub fn opens_call(rest: &str, tools: Option<&Value>, full: bool) -> Option<bool>
     } else if r.len() < TYPE.len() && TYPE.starts_with(r) {
         return more;
     }
-    let Some(r) = r.strip_prefix("\"name\"") else {
-        return if "\"name\"".starts_with(r) {
-            more
-        } else {
-            Some(false)
-        };
+    let Some(r) = NAME_KEYS.iter().find_map(|k| r.strip_prefix(k)) else {
+        // The arguments written before the name: the whole object decides, once complete.
+        if ARG_KEYS.iter().any(|k| {
+            r.strip_prefix('"')
+                .and_then(|q| q.strip_prefix(k))
+                .is_some_and(|q| q.starts_with('"'))
+        }) {
+            return Some(true);
+        }
+        let quoted = |k: &str| format!("\"{k}\"");
+        let may_grow = NAME_KEYS.iter().any(|k| k.starts_with(r))
+            || ARG_KEYS.iter().any(|k| quoted(k).starts_with(r));
+        return if may_grow { more } else { Some(false) };
     };
     let r = r.trim_start();
     let Some(r) = r.strip_prefix(':') else {
@@ -285,6 +339,17 @@ mod tests {
             "to=functions.read_file {",
             "commentary to=functions.read_file ",
             "{\"tool_uses\": [{\"recipient_name\": \"functions.read_file\", ",
+            "read_file{\"path\": \"",
+            "read_file{",
+            "read_fil",
+            "Called Tool: 'read_file' with arguments: {'path': '",
+            "Called Tool: 'read_file' with arguments: ",
+            "Called Tool: 'read_fi",
+            "执行：read_file{\"path\": \"a\"} ",
+            "{\"arguments\": {\"path\": \"a\"}, ",
+            "{\"tool_name\": \"read_file\", \"tool_input\": {",
+            "<function_calls>\n[{\"tool_name\": \"read_file\", \"arguments\": {",
+            "<function_calls>\n[{\"name\": \"read_file\", \"arguments\": {}}]\n</function_calls>\n",
         ] {
             assert_linear("tool_json", unit, &with_tools);
         }
@@ -296,6 +361,9 @@ mod tests {
             "<function_calls><invoke name=\"f\">",
             "<|open|>tools<|sep|><|open|>call tool=\"f\"<|sep|><|open|>argument key=\"a\" type=\"string\"<|sep|>",
             "<|open|>call tool=\"f\"<|sep|>",
+            "function<｜tool▁sep｜>f\n```json\n{\"a\": ",
+            "<｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{}\n```<｜tool▁call▁end｜>",
+            "<|FunctionCallBegin|>[{\"name\": \"f\", ",
             "<|open|>response<|sep|>x",
             "functions.f:0<|tool_call_argument_begin|>{\"a\": ",
             "<|reserved_token_163595|><|reserved_token_163597|>functions.f:0<|reserved_token_163598|>{",

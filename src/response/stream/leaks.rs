@@ -13,7 +13,7 @@
 use serde_json::Value;
 
 use super::{Check, Decision, Kind, Machine, Verdict, WINDOW};
-use crate::response::{bare_json, kimi_k2, orphan, qwen3_coder, tool_json, Family};
+use crate::response::{bare_json, kimi_k2, named_json, orphan, qwen3_coder, tool_json, Family};
 
 /// A stripped Harmony call's recipient.
 const TO: &str = "to=functions.";
@@ -219,6 +219,51 @@ impl Machine {
         }
     }
 
+    /// `{` at `c` right after an offered tool's name (`exec{"command": …}`, or the log line
+    /// `Called Tool: 'NAME' with arguments: `, [`crate::response::named_json`]): the call, settled
+    /// once its object is complete, starting at the name (or the line). `None`: decide as usual.
+    pub(super) fn decide_named_json(
+        &mut self,
+        c: usize,
+        tools: Option<&Value>,
+    ) -> Option<Decision> {
+        if !(self.braces && self.has_tools) || self.over_budget(self.consumed + c) {
+            return None;
+        }
+        let lead = named_json::lead_before(&self.buf[..c], tools)?;
+        let start = lead.start;
+        let end = match self.settle_json(c) {
+            Verdict::Yes(_) => self.json.settled,
+            Verdict::More => return Some(Decision::More),
+            Verdict::No => return None,
+        };
+        named_json::call_at(&self.buf, &lead, c, end, tools)?;
+        self.json.fixed = Some((self.consumed + start, end - start));
+        Some(Decision::Yes {
+            start,
+            len: end - start,
+            kind: Kind::Call(Check::Fam(Family::ToolJson)),
+        })
+    }
+
+    /// Where the lead naming a tool that ends at candidate `c` (a `{`) begins (`c` when none).
+    pub(super) fn named_start(&self, c: usize, tools: Option<&Value>) -> usize {
+        if !(self.braces && self.has_tools) || self.buf.as_bytes().get(c) != Some(&b'{') {
+            return c;
+        }
+        named_json::lead_before(&self.buf[..c], tools).map_or(c, |l| l.start)
+    }
+
+    /// How much of `buf` may be emitted without cutting a word (or log line) at its end that may
+    /// still become the lead of a named call.
+    pub(super) fn hold_tool_name(&self, tools: Option<&Value>) -> usize {
+        let len = self.buf.len();
+        if !(self.braces && self.has_tools) {
+            return len;
+        }
+        named_json::partial_lead_start(&self.buf, tools).unwrap_or(len)
+    }
+
     /// `<function=` (ending at `after`): Qwen3-Coder when its head is unambiguous and
     /// `</function>` comes later.
     pub(super) fn check_function(&mut self, after: usize) -> Verdict {
@@ -235,11 +280,27 @@ impl Machine {
     }
 
     /// `<function_calls>` (ending at `after`) wrapping an invoke: MiniMax-M2's grammar in
-    /// Anthropic's wrapper.
-    pub(super) fn check_invoke_wrapper(&mut self, after: usize) -> Verdict {
+    /// Anthropic's wrapper; or it (or `<tool_use>`) wrapping a JSON call of an offered tool (the
+    /// whole wrapper is then the bare JSON call's block, [`tool_json::WRAPPERS`]).
+    pub(super) fn check_invoke_wrapper(&mut self, after: usize, tools: Option<&Value>) -> Verdict {
         const INVOKE: &str = "<invoke name=";
         let t = self.buf[after..].trim_start();
-        if t.starts_with(INVOKE) {
+        if matches!(t.as_bytes().first(), Some(b'[' | b'{')) {
+            let json_at = self.buf.len() - t.len();
+            let Some((open, _)) = tool_json::wrapper_before(&self.buf[..after]) else {
+                return Verdict::No;
+            };
+            return self.settle_call_json(open, json_at, tools);
+        }
+        if self.buf[..after].ends_with(tool_json::TOOL_USE) {
+            // `<tool_use>` wraps JSON only.
+            return if t.is_empty() && !self.finished {
+                Verdict::More
+            } else {
+                Verdict::No
+            };
+        }
+        if t.starts_with(INVOKE) && self.lock.is_none() {
             if self.later("</invoke>", after) {
                 Verdict::Yes(Family::MinimaxM2)
             } else if self.finished {
@@ -282,26 +343,47 @@ impl Machine {
     /// `{` or `[` (ending at `after`): a bare JSON call naming an offered tool, settled once the
     /// value is complete.
     pub(super) fn check_tool_json(&mut self, after: usize, tools: Option<&Value>) -> Verdict {
-        let c = after - 1;
-        let q = self.consumed + c;
-        if !self.has_tools || self.over_budget(q) {
+        self.settle_call_json(after - 1, after - 1, tools)
+    }
+
+    /// The bare JSON call whose value opens at `json_at` and whose block starts at `open` (the
+    /// value itself, or a wrapper tag before it): `Yes` once the value is complete and it is one
+    /// call block of offered tools from `open` to its end.
+    fn settle_call_json(&mut self, open: usize, json_at: usize, tools: Option<&Value>) -> Verdict {
+        let q = self.consumed + open;
+        if !(self.braces && self.has_tools) || self.over_budget(q) {
             return Verdict::No;
         }
-        let full = self.finished || self.buf.len() - c >= WINDOW;
-        match tool_json::opens_call(&self.buf[c..], tools, full) {
+        let full = self.finished || self.buf.len() - json_at >= WINDOW;
+        match tool_json::opens_call(&self.buf[json_at..], tools, full) {
             None => return Verdict::More,
             Some(false) => return Verdict::No,
             Some(true) => {}
         }
-        match self.settle_json(c) {
+        match self.settle_json(json_at) {
             Verdict::Yes(_) => {}
             v => return v,
         }
-        let end = self.json.settled;
-        let span = &self.buf[c..end];
+        let mut end = self.json.settled;
+        let wrapper = (open < json_at)
+            .then(|| tool_json::wrapper_before(&self.buf[..json_at]))
+            .flatten();
+        if let Some((_, close)) = wrapper {
+            // The wrapper's closing tag goes with the block: wait to see whether it follows.
+            match tool_json::closer_after(&self.buf, end, close) {
+                Some(e) => end = e,
+                None => {
+                    let t = self.buf[end..].trim_start();
+                    if !self.finished && t.len() < close.len() && close.starts_with(t) {
+                        return Verdict::More;
+                    }
+                }
+            }
+        }
+        let span = &self.buf[open..end];
         let p = tool_json::parse(span, &self.ctx(tools));
         if p.blocks.len() == 1 && p.blocks[0].start == 0 && p.blocks[0].end == span.len() {
-            self.json.fixed = Some((q, end - c));
+            self.json.fixed = Some((q, end - open));
             Verdict::Yes(Family::ToolJson)
         } else {
             Verdict::No

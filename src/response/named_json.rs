@@ -1,0 +1,280 @@
+//! A call written as an offered tool's name glued to a JSON object of its arguments:
+//! `让我正确执行：exec{"command": "ls -la"}`.
+//!
+//! Why: with the call markup lost (a model that imitates the transcript's rendering of earlier
+//! calls, or a server that stripped the special tokens around `NAME` and `{…}`), some models write
+//! a call as the bare tool name followed directly by its arguments object, in the middle of a
+//! sentence (OpenClaw#39626, in Chinese). A person reading the chat sees a command that never ran.
+//!
+//! The evidence must be strong, because a word followed by braces is also code people write
+//! (`fn{`, `exec{…}` in a DSL): the word is exactly the name of a tool the request offered
+//! (`options.tools`), glued to the `{` (no space), not part of a longer word; the braces hold one
+//! complete JSON object; and when the tool has a JSON schema, every key of the object is one of
+//! its `properties` and every `required` one is there (without a schema, the object must not be
+//! empty). Inline code and fenced examples never get here (the stream machine treats them as
+//! text). In a stream, a trailing word that may still become such a name is held back (at most as
+//! long as the longest tool name), so a streamed reply is cut exactly as the whole one.
+//!
+//! The same rule reads the line agent frameworks log for a call, which models trained on such
+//! logs write instead of calling: `Called Tool: 'NAME' with arguments: {'key': 'value'}`
+//! (smolagents' wording, seen in SkyworkAI/DeepResearchAgent#69), its arguments a Python dict or
+//! JSON; the block starts at `Called Tool:`.
+
+use serde_json::{Map, Value};
+
+use super::bare_json::{names, offered, schema};
+use super::json_calls::read_value;
+use super::scan::{balanced_end, Budget};
+use super::{args_value_to_text, Block, RawCall};
+
+/// The bytes a tool name may hold here: ASCII letters, digits, `_`, `-` and `.`.
+fn name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
+}
+
+/// The length of the run of [`name_byte`]s that ends `text`, when it is no longer than the
+/// longest offered name (only that much is looked at, so a stream asking again at the same `{`
+/// is not charged for a long run each time).
+fn word_run(text: &str, tools: Option<&Value>) -> Option<usize> {
+    let longest = names(tools).map(str::len).max()?;
+    let run = text
+        .as_bytes()
+        .iter()
+        .rev()
+        .take(longest + 1)
+        .take_while(|&&b| name_byte(b))
+        .count();
+    (run <= longest).then_some(run)
+}
+
+/// The log line's words before and after the tool's name.
+const CALLED_OPEN: &str = "Called Tool: '";
+const CALLED_MID: &str = "' with arguments: ";
+
+/// What names the tool right before a `{`: the block's start, the name's range, and whether the
+/// arguments may be a Python dict (the log line) rather than JSON.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lead {
+    pub start: usize,
+    pub name: std::ops::Range<usize>,
+    pub python: bool,
+}
+
+/// The lead that ends `before` (an offered tool's name glued to the `{`, or the log line).
+pub fn lead_before(before: &str, tools: Option<&Value>) -> Option<Lead> {
+    if let Some(start) = name_before(before, tools) {
+        return Some(Lead {
+            start,
+            name: start..before.len(),
+            python: false,
+        });
+    }
+    let head = before.strip_suffix(CALLED_MID)?;
+    let name_at = name_before(head, tools)?;
+    let start = head[..name_at].strip_suffix(CALLED_OPEN)?.len();
+    Some(Lead {
+        start,
+        name: name_at..head.len(),
+        python: true,
+    })
+}
+
+/// Where a lead that may still be completing at the end of `text` starts (`None`: none).
+pub fn partial_lead_start(text: &str, tools: Option<&Value>) -> Option<usize> {
+    let word = partial_name_start(text, tools);
+    let longest = names(tools).map(str::len).max()?;
+    let window = CALLED_OPEN.len() + longest + CALLED_MID.len();
+    let from = text.len().saturating_sub(window);
+    let called = memchr::memchr_iter(b'C', &text.as_bytes()[from..])
+        .map(|k| from + k)
+        .find(|&k| partial_log_line(&text[k..], tools));
+    match (word, called) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// Whether `tail` (the end of a reply) may still become the log line's lead.
+fn partial_log_line(tail: &str, tools: Option<&Value>) -> bool {
+    let Some(rest) = tail.strip_prefix(CALLED_OPEN) else {
+        return tail.len() < CALLED_OPEN.len() && CALLED_OPEN.starts_with(tail);
+    };
+    let n = rest.bytes().take_while(|&b| name_byte(b)).count();
+    let (name, after) = rest.split_at(n);
+    if after.is_empty() {
+        return names(tools).any(|t| t.starts_with(name));
+    }
+    offered(tools, name) && CALLED_MID.starts_with(after)
+}
+
+/// The start of the word that ends `before` (the maximal run of [`name_byte`]s), when that word
+/// is exactly an offered tool's name.
+pub fn name_before(before: &str, tools: Option<&Value>) -> Option<usize> {
+    let start = before.len() - word_run(before, tools)?;
+    // A name starts with a letter or `_` (`3{`, `-{` are not calls).
+    let first = *before.as_bytes().get(start)?;
+    ((first.is_ascii_alphabetic() || first == b'_') && offered(tools, &before[start..]))
+        .then_some(start)
+}
+
+/// Where a word at the end of `text` that may still grow into an offered tool's name starts
+/// (`None`: no such word). Only a run no longer than the longest offered name is considered.
+pub fn partial_name_start(text: &str, tools: Option<&Value>) -> Option<usize> {
+    let start = text.len() - word_run(text, tools)?;
+    let word = &text[start..];
+    (!word.is_empty() && names(tools).any(|n| n.starts_with(word))).then_some(start)
+}
+
+/// Whether `args` fit the offered tool `name`'s parameters: never an empty object; with a schema,
+/// every `required` key is present and, when it lists `properties`, every key is one of them.
+pub fn fits(tools: Option<&Value>, name: &str, args: &Map<String, Value>) -> bool {
+    if args.is_empty() {
+        return false;
+    }
+    let Some(params) = schema(tools, name) else {
+        return true;
+    };
+    let required_there = params
+        .get("required")
+        .and_then(Value::as_array)
+        .is_none_or(|r| {
+            r.iter()
+                .filter_map(Value::as_str)
+                .all(|k| args.contains_key(k))
+        });
+    let keys_known = params
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_none_or(|props| args.keys().all(|k| props.contains_key(k)));
+    required_there && keys_known
+}
+
+/// The call of the object at `at` (`text[at]` is `{`, its value ends at `end`) after `lead`,
+/// when the object fits the tool.
+pub fn call_at(
+    text: &str,
+    lead: &Lead,
+    at: usize,
+    end: usize,
+    tools: Option<&Value>,
+) -> Option<RawCall> {
+    let body = &text[..end];
+    let read = if lead.python {
+        super::pyliteral::literal(body, at, 0)
+    } else {
+        read_value(body, at)
+    };
+    let (Value::Object(args), e) = read? else {
+        return None;
+    };
+    let name = &text[lead.name.clone()];
+    (e == end && fits(tools, name, &args)).then(|| RawCall {
+        name: name.to_owned(),
+        arguments: args_value_to_text(Value::Object(args), "named_json", &mut Vec::new()),
+        id: None,
+    })
+}
+
+/// Every `NAME{…}` call (and log line) in `text` (the reading [`super::tool_json::parse`] adds to bare JSON).
+pub fn blocks(text: &str, tools: Option<&Value>) -> Vec<Block> {
+    let mut out = Vec::new();
+    let mut budget = Budget::for_text(text);
+    let mut skip_to = 0;
+    for at in memchr::memchr_iter(b'{', text.as_bytes()) {
+        if at < skip_to {
+            continue;
+        }
+        let Some(lead) = lead_before(&text[..at], tools) else {
+            continue;
+        };
+        let Some(end) = balanced_end(text, at, false) else {
+            if !budget.charge(text.len() - at) {
+                break;
+            }
+            continue;
+        };
+        if !budget.charge(end - at) {
+            break;
+        }
+        if let Some(call) = call_at(text, &lead, at, end, tools) {
+            out.push(Block {
+                start: lead.start,
+                end,
+                calls: vec![call],
+                keep_raw: false,
+            });
+            skip_to = end;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn tools() -> Value {
+        json!([
+            {"type": "function", "function": {"name": "exec", "parameters": {"type": "object",
+                "properties": {"command": {"type": "string"}, "timeout": {"type": "integer"}},
+                "required": ["command"]}}},
+            {"name": "note"}
+        ])
+    }
+
+    #[test]
+    fn the_name_is_a_whole_offered_word() {
+        let t = tools();
+        let t = Some(&t);
+        assert_eq!(
+            name_before("让我正确执行：exec", t),
+            Some("让我正确执行：".len())
+        );
+        assert_eq!(name_before("run exec", t), Some(4));
+        assert_eq!(name_before("myexec", t), None);
+        assert_eq!(name_before("exe", t), None);
+        assert_eq!(name_before("exec", None), None);
+        assert_eq!(partial_name_start("执行：ex", t), Some("执行：".len()));
+        assert_eq!(partial_name_start("执行：exec", t), Some("执行：".len()));
+        assert_eq!(partial_name_start("执行：exex", t), None);
+        assert_eq!(partial_name_start("a ", t), None);
+        let line = "Called Tool: 'exec' with arguments: ";
+        assert_eq!(
+            lead_before(&format!("好的 {line}"), t),
+            Some(Lead {
+                start: "好的 ".len(),
+                name: "好的 Called Tool: '".len().."好的 Called Tool: 'exec".len(),
+                python: true
+            })
+        );
+        assert_eq!(lead_before("Called Tool: 'run' with arguments: ", t), None);
+        for cut in 1..line.len() {
+            let text = format!("好的 {}", &line[..cut]);
+            assert_eq!(partial_lead_start(&text, t), Some("好的 ".len()), "{text}");
+        }
+        assert_eq!(partial_lead_start("Called Tool: 'run' with", t), None);
+    }
+
+    #[test]
+    fn the_object_must_fit_the_schema() {
+        let t = tools();
+        let t = Some(&t);
+        let obj = |v: Value| v.as_object().cloned().unwrap_or_default();
+        assert!(fits(t, "exec", &obj(json!({"command": "ls"}))));
+        assert!(!fits(t, "exec", &obj(json!({"cmd": "ls"}))));
+        assert!(!fits(t, "exec", &obj(json!({"timeout": 3}))));
+        assert!(fits(t, "note", &obj(json!({"text": "x"}))));
+        assert!(!fits(t, "note", &obj(json!({}))));
+    }
+
+    #[test]
+    fn blocks_start_at_the_name() {
+        let t = tools();
+        let text = "让我正确执行：exec{\"command\": \"ls\"} 然后 exec{\"cmd\": 1} exec {\"command\": \"x\"}";
+        let b = blocks(text, Some(&t));
+        assert_eq!(b.len(), 1);
+        assert_eq!(&text[b[0].start..b[0].end], "exec{\"command\": \"ls\"}");
+        assert_eq!(b[0].calls[0].arguments, r#"{"command":"ls"}"#);
+    }
+}
