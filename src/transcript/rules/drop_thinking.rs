@@ -18,6 +18,35 @@ fn is_thinking(b: &Block) -> bool {
     b.is_object && b.is_type("thinking")
 }
 
+/// Removes `m`'s blocks that `drop` picks, reporting each as `what` under `rule`; a turn left
+/// with no block gets one text block holding `filler`. False (and `m` untouched) when it has no
+/// such block. The one definition behind this rule and 2026.9.6's reasoning drops.
+pub fn drop_blocks(
+    m: &mut Msg,
+    ctx: &mut Ctx,
+    rule: &'static str,
+    drop: fn(&Block) -> bool,
+    what: &'static str,
+    filler: &str,
+) -> bool {
+    let Some(blocks) = m.blocks() else {
+        return false;
+    };
+    if !blocks.iter().any(drop) {
+        return false;
+    }
+    for b in blocks.iter().filter(|b| drop(b)) {
+        ctx.change(rule, block_path(m, b), || what.into());
+    }
+    if let Some(bs) = m.blocks_mut() {
+        bs.retain(|b| !drop(b));
+        if bs.is_empty() {
+            bs.push(Block::new_text(filler));
+        }
+    }
+    true
+}
+
 /// Drops `thinking` blocks from assistant messages.
 pub fn drop_thinking_blocks(msgs: &mut [Msg], ctx: &mut Ctx) -> bool {
     let mut changed = false;
@@ -25,24 +54,14 @@ pub fn drop_thinking_blocks(msgs: &mut [Msg], ctx: &mut Ctx) -> bool {
         if !m.is_role("assistant") {
             continue;
         }
-        let Some(blocks) = m.blocks() else {
-            continue;
-        };
-        if !blocks.iter().any(is_thinking) {
-            continue;
-        }
-        for b in blocks.iter().filter(|b| is_thinking(b)) {
-            ctx.change("dropThinkingBlocks", block_path(m, b), || {
-                "dropped a thinking block".into()
-            });
-        }
-        if let Some(bs) = m.blocks_mut() {
-            bs.retain(|b| !is_thinking(b));
-            if bs.is_empty() {
-                bs.push(Block::new_text(""));
-            }
-        }
-        changed = true;
+        changed |= drop_blocks(
+            m,
+            ctx,
+            "dropThinkingBlocks",
+            is_thinking,
+            "dropped a thinking block",
+            "",
+        );
     }
     changed
 }

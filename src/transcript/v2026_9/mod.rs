@@ -19,7 +19,7 @@ pub mod inter_session;
 pub mod non_objects;
 pub mod replay_content;
 
-use super::context::{block_path, Ctx};
+use super::context::Ctx;
 use super::model::{Block, Msg};
 use super::pipeline::{
     image_pass_options, model_snapshot_entry, HistoryOutput, HistoryParams, GOOGLE_APIS,
@@ -74,24 +74,14 @@ pub fn is_reasoning(b: &Block) -> bool {
 
 /// Removes `m`'s reasoning blocks, leaving [`REASONING_OMITTED`] when nothing else is left.
 pub fn omit_reasoning(m: &mut Msg, ctx: &mut Ctx, rule: &'static str) -> bool {
-    let Some(blocks) = m.blocks() else {
-        return false;
-    };
-    if !blocks.iter().any(is_reasoning) {
-        return false;
-    }
-    for b in blocks.iter().filter(|b| is_reasoning(b)) {
-        ctx.change(rule, block_path(m, b), || {
-            "dropped a reasoning block".into()
-        });
-    }
-    if let Some(bs) = m.blocks_mut() {
-        bs.retain(|b| !is_reasoning(b));
-        if bs.is_empty() {
-            bs.push(Block::new_text(REASONING_OMITTED));
-        }
-    }
-    true
+    rules::drop_thinking::drop_blocks(
+        m,
+        ctx,
+        rule,
+        is_reasoning,
+        "dropped a reasoning block",
+        REASONING_OMITTED,
+    )
 }
 
 /// The whole pass in 2026.9.6's order.
