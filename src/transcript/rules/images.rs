@@ -296,6 +296,26 @@ pub fn sanitize_image_blocks(msgs: &mut [Msg], ctx: &mut Ctx, opts: &ImagePassOp
     dropped
 }
 
+/// Notes an assistant turn left with no block (its index `i` pushed on `remove`) for
+/// [`remove_noted`] once the pass over the history is done.
+pub fn note_if_empty(m: &Msg, i: usize, ctx: &mut Ctx, remove: &mut Vec<usize>) {
+    if m.blocks().is_some_and(Vec::is_empty) {
+        ctx.change("sanitizeImages", msg_path(m), || {
+            "dropped an assistant turn with no content".into()
+        });
+        remove.push(i);
+    }
+}
+
+/// Removes the messages [`note_if_empty`] noted (indices ascending); true when there was one.
+pub fn remove_noted(msgs: &mut Vec<Msg>, remove: Vec<usize>) -> bool {
+    let any = !remove.is_empty();
+    for i in remove.into_iter().rev() {
+        msgs.remove(i);
+    }
+    any
+}
+
 pub fn sanitize_session_messages_images(
     msgs: &mut Vec<Msg>,
     ctx: &mut Ctx,
@@ -334,19 +354,10 @@ pub fn sanitize_session_messages_images(
                     changed |= drop_blank_text(m, ctx);
                 }
                 changed |= sanitize_blocks(m, ctx, opts);
-                if m.blocks().is_some_and(Vec::is_empty) {
-                    ctx.change("sanitizeImages", msg_path(m), || {
-                        "dropped an assistant turn with no content".into()
-                    });
-                    remove.push(i);
-                }
+                note_if_empty(m, i, ctx, &mut remove);
             }
             _ => {}
         }
     }
-    for i in remove.into_iter().rev() {
-        msgs.remove(i);
-        changed = true;
-    }
-    changed
+    changed | remove_noted(msgs, remove)
 }

@@ -17,7 +17,7 @@
 use crate::transcript::context::{msg_path, Ctx};
 use crate::transcript::model::{Block, Content, Msg};
 use crate::transcript::rules::images::{
-    drop_blank_text, sanitize_content_blocks_images, ImagePassOptions,
+    drop_blank_text, note_if_empty, remove_noted, sanitize_content_blocks_images, ImagePassOptions,
 };
 use crate::transcript::rules::thought_signatures::strip_message_thought_signatures;
 
@@ -71,21 +71,12 @@ pub fn sanitize_session_messages_images(
                 }
                 changed |= drop_blank_text(m, ctx);
                 changed |= images(m, ctx, opts);
-                if m.blocks().is_some_and(Vec::is_empty) {
-                    ctx.change("sanitizeImages", msg_path(m), || {
-                        "dropped an assistant turn with no content".into()
-                    });
-                    remove.push(i);
-                }
+                note_if_empty(m, i, ctx, &mut remove);
             }
             _ => {}
         }
     }
-    for i in remove.into_iter().rev() {
-        msgs.remove(i);
-        changed = true;
-    }
-    changed
+    changed | remove_noted(msgs, remove)
 }
 
 #[cfg(test)]
