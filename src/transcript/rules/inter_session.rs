@@ -18,7 +18,7 @@
 //! The skeleton carries only the first 4096 UTF-16 units of these texts (the codec sends that
 //! head for every message with a provenance object); the "already starts with" test runs on it,
 //! and a prefix longer than the head counts as not present. 2026.9.6 uses a longer marker; this is
-//! the 2026.3.23 one.
+//! the 2026.3.23 one, and the rule is written once for both: a [`Release`] says what differs.
 
 use crate::transcript::context::{block_path, msg_path, Ctx, Path};
 use crate::transcript::model::{Block, Content, Msg, Override, Provenance, TextInfo, Val};
@@ -68,14 +68,59 @@ fn grow(info: &TextInfo, added: &str) -> TextInfo {
     }
 }
 
-enum Action {
-    PrefixString,
-    PrefixBlock(usize, Path),
-    InsertBlock,
+/// What annotating one text needs.
+pub enum Need {
+    Nothing,
+    /// `marker + "\n"` in front of the text as it is.
+    Prefix,
+    /// The whole new text (a release that rewrites what is there).
+    Whole(String),
 }
 
-/// Marks user turns that came from another session.
+/// What one OpenClaw release's marker is; the rule that puts it in place is
+/// [`annotate_with`], the same for every release.
+pub struct Release {
+    /// The marker for one message's provenance.
+    pub marker: fn(&Provenance) -> String,
+    /// What the text known through `info`, with `before` in front of it, needs for `marker`.
+    pub need: fn(info: &TextInfo, before: &str, marker: &str) -> Need,
+    /// The text of the block inserted into a turn with no text block, from the marker.
+    pub no_text: fn(&str) -> String,
+    /// The change notes: string content prefixed, text block prefixed, block inserted.
+    pub notes: [&'static str; 3],
+}
+
+/// 2026.3.23: the marker goes in front unless the text already starts with it.
+pub const RELEASE_2026_3: Release = Release {
+    marker: inter_session_prefix,
+    need: |info, before, marker| {
+        if starts_with(before, info, marker) {
+            Need::Nothing
+        } else {
+            Need::Prefix
+        }
+    },
+    no_text: str::to_string,
+    notes: [
+        "prefixed the inter-session marker to the string content",
+        "prefixed the inter-session marker to the first text block",
+        "inserted the inter-session marker as a first text block",
+    ],
+};
+
+enum Action {
+    Str(Need),
+    Block(usize, Need, Path),
+    Insert,
+}
+
+/// Marks user turns that came from another session (the 2026.3.23 marker).
 pub fn annotate_inter_session_user_turns(msgs: &mut [Msg], ctx: &mut Ctx) -> bool {
+    annotate_with(msgs, ctx, &RELEASE_2026_3)
+}
+
+/// Marks user turns that came from another session with `release`'s marker.
+pub fn annotate_with(msgs: &mut [Msg], ctx: &mut Ctx, release: &Release) -> bool {
     let mut changed = false;
     for m in msgs.iter_mut() {
         if !m.is_role("user") {
@@ -87,77 +132,82 @@ pub fn annotate_inter_session_user_turns(msgs: &mut [Msg], ctx: &mut Ctx) -> boo
         if p.kind.as_str() != Some("inter_session") {
             continue;
         }
-        let prefix = inter_session_prefix(p);
-        let added = format!("{prefix}\n");
+        let marker = (release.marker)(p);
+        let added = format!("{marker}\n");
         let action = match &m.content {
-            Content::Str {
-                info,
-                prefix: before,
-                ..
-            } => (!starts_with(before, info, &prefix)).then_some(Action::PrefixString),
+            Content::Str { info, prefix, .. } => Action::Str((release.need)(info, prefix, &marker)),
             Content::Blocks(blocks) => {
                 match blocks
                     .iter()
                     .position(|b| b.is_object && b.is_type("text") && b.text.is_some())
                 {
-                    Some(j) => {
-                        let b = &blocks[j];
-                        // A block's `text` view is its final text, `text_prefix` included.
-                        let done = b.text.as_ref().is_some_and(|t| starts_with("", t, &prefix));
-                        (!done).then(|| Action::PrefixBlock(j, block_path(m, b)))
-                    }
-                    None => Some(Action::InsertBlock),
+                    // A block's `text` view is its final text, `text_prefix` included.
+                    Some(j) => match blocks[j].text.as_ref() {
+                        Some(info) => Action::Block(
+                            j,
+                            (release.need)(info, "", &marker),
+                            block_path(m, &blocks[j]),
+                        ),
+                        None => continue,
+                    },
+                    None => Action::Insert,
                 }
             }
-            Content::Other(_) => None,
+            Content::Other(_) => continue,
         };
-        match action {
-            None => continue,
-            Some(Action::PrefixString) => {
+        let (path, note) = match action {
+            Action::Str(Need::Nothing) | Action::Block(_, Need::Nothing, _) => continue,
+            Action::Str(what) => {
                 let path = msg_path(m);
-                if let Content::Str {
-                    info,
-                    from,
-                    prefix: before,
-                } = &mut m.content
-                {
-                    match *from {
-                        Some(k) => {
-                            let all = format!("{added}{before}");
-                            before.clone_from(&all);
+                let mut content = None;
+                if let Content::Str { info, from, prefix } = &mut m.content {
+                    match (what, *from) {
+                        (Need::Prefix, Some(k)) => {
+                            let all = format!("{added}{prefix}");
+                            prefix.clone_from(&all);
                             m.edits.set("content", Override::Prefixed(all, k));
                         }
-                        None => {
-                            let whole =
-                                format!("{added}{before}{}", info.head.as_deref().unwrap_or(""));
-                            m.set("content", json!(whole));
+                        (Need::Prefix, None) => {
+                            content = Some(format!(
+                                "{added}{prefix}{}",
+                                info.head.as_deref().unwrap_or("")
+                            ));
                         }
+                        (Need::Whole(text), _) => content = Some(text),
+                        (Need::Nothing, _) => {}
                     }
                 }
-                ctx.change("annotateInterSessionUserMessages", path, || {
-                    "prefixed the inter-session marker to the string content".into()
-                });
-            }
-            Some(Action::PrefixBlock(j, path)) => {
-                if let Some(b) = m.blocks_mut().and_then(|bs| bs.get_mut(j)) {
-                    let all = format!("{added}{}", b.text_prefix.as_deref().unwrap_or(""));
-                    b.text = b.text.as_ref().map(|t| grow(t, &added));
-                    b.text_prefix = Some(all);
+                if let Some(text) = content {
+                    m.set("content", json!(text));
                 }
-                ctx.change("annotateInterSessionUserMessages", path, || {
-                    "prefixed the inter-session marker to the first text block".into()
-                });
+                (path, release.notes[0])
             }
-            Some(Action::InsertBlock) => {
+            Action::Block(j, what, path) => {
+                if let Some(b) = m.blocks_mut().and_then(|bs| bs.get_mut(j)) {
+                    match what {
+                        Need::Prefix => {
+                            let all = format!("{added}{}", b.text_prefix.as_deref().unwrap_or(""));
+                            b.text = b.text.as_ref().map(|t| grow(t, &added));
+                            b.text_prefix = Some(all);
+                        }
+                        Need::Whole(text) => {
+                            b.text_prefix = None;
+                            b.set_str("text", &text);
+                        }
+                        Need::Nothing => {}
+                    }
+                }
+                (path, release.notes[1])
+            }
+            Action::Insert => {
                 let path = msg_path(m);
                 if let Some(bs) = m.blocks_mut() {
-                    bs.insert(0, Block::new_text(&prefix));
+                    bs.insert(0, Block::new_text(&(release.no_text)(&marker)));
                 }
-                ctx.change("annotateInterSessionUserMessages", path, || {
-                    "inserted the inter-session marker as a first text block".into()
-                });
+                (path, release.notes[2])
             }
-        }
+        };
+        ctx.change("annotateInterSessionUserMessages", path, || note.into());
         changed = true;
     }
     changed
