@@ -188,6 +188,52 @@ pub fn to_json(plan: &BodyPlan) -> Value {
     o
 }
 
+/// A plan with every kind of edit (text parts made from a string content, an item reference
+/// with a set, a message kept, a new message, a member deleted), for the appliers' tests.
+#[cfg(test)]
+pub(super) fn sample_plan() -> BodyPlan {
+    BodyPlan {
+        key: "messages",
+        messages: Some(vec![
+            Out::Edit {
+                from: Some(0),
+                ops: vec![Op::List(
+                    "content",
+                    vec![
+                        Item::TextOf {
+                            msg: 0,
+                            prefix: "» \"q\" ".into(),
+                        },
+                        Item::New(json!({"type": "text", "text": "b"})),
+                    ],
+                )],
+            },
+            Out::Edit {
+                from: Some(1),
+                ops: vec![Op::List(
+                    "tool_calls",
+                    vec![Item::Ref {
+                        msg: 1,
+                        list: "tool_calls",
+                        idx: 0,
+                        sets: vec![("id", json!("x1"))],
+                    }],
+                )],
+            },
+            Out::Keep(0),
+            Out::Edit {
+                from: None,
+                ops: vec![
+                    Op::Set("role", json!("tool")),
+                    Op::Set("tool_call_id", json!("x1")),
+                    Op::Del("nothing"),
+                ],
+            },
+        ]),
+        del: vec!["tools"],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -199,52 +245,15 @@ mod tests {
             {"role": "assistant", "content": null, "tool_calls": [{"id": "x_1", "type": "function"}]},
         ]});
         let before = body.clone();
-        let plan = BodyPlan {
-            key: "messages",
-            messages: Some(vec![
-                Out::Edit {
-                    from: Some(0),
-                    ops: vec![Op::List(
-                        "content",
-                        vec![
-                            Item::TextOf {
-                                msg: 0,
-                                prefix: "» ".into(),
-                            },
-                            Item::New(json!({"type": "text", "text": "b"})),
-                        ],
-                    )],
-                },
-                Out::Edit {
-                    from: Some(1),
-                    ops: vec![Op::List(
-                        "tool_calls",
-                        vec![Item::Ref {
-                            msg: 1,
-                            list: "tool_calls",
-                            idx: 0,
-                            sets: vec![("id", json!("x1"))],
-                        }],
-                    )],
-                },
-                Out::Edit {
-                    from: None,
-                    ops: vec![
-                        Op::Set("role", json!("tool")),
-                        Op::Set("tool_call_id", json!("x1")),
-                        Op::Del("nothing"),
-                    ],
-                },
-            ]),
-            del: vec!["tools"],
-        };
+        let plan = sample_plan();
         let out = apply(&body, &plan);
         assert_eq!(body, before);
         assert_eq!(
             out,
             json!({"model": "m", "messages": [
-                {"role": "user", "content": [{"type": "text", "text": "» a"}, {"type": "text", "text": "b"}]},
+                {"role": "user", "content": [{"type": "text", "text": "» \"q\" a"}, {"type": "text", "text": "b"}]},
                 {"role": "assistant", "content": null, "tool_calls": [{"id": "x1", "type": "function"}]},
+                {"role": "user", "content": "a"},
                 {"role": "tool", "tool_call_id": "x1"},
             ]})
         );

@@ -222,7 +222,6 @@ pub fn apply(tape: &Tape, plan: &BodyPlan) -> Vec<u8> {
 mod tests {
     use super::super::edit;
     use super::*;
-    use serde_json::json;
 
     fn both(body: &str, plan: &BodyPlan) -> (String, Value) {
         let tape = Tape::parse(body.as_bytes()).unwrap();
@@ -238,46 +237,7 @@ mod tests {
   "messages" : [ {"role":"user", "content":"第一\u0021", "n": 1.50},
     {"role": "assistant", "content": null, "tool_calls": [ {"id": "x_1", "type": "function"} ], "x": {"y": [1e3]}} ],
   "tail": true }"#;
-        let plan = BodyPlan {
-            key: "messages",
-            messages: Some(vec![
-                Out::Edit {
-                    from: Some(0),
-                    ops: vec![Op::List(
-                        "content",
-                        vec![
-                            Item::TextOf {
-                                msg: 0,
-                                prefix: "» \"q\" ".into(),
-                            },
-                            Item::New(json!({"type": "text", "text": "b"})),
-                        ],
-                    )],
-                },
-                Out::Edit {
-                    from: Some(1),
-                    ops: vec![Op::List(
-                        "tool_calls",
-                        vec![Item::Ref {
-                            msg: 1,
-                            list: "tool_calls",
-                            idx: 0,
-                            sets: vec![("id", json!("x1"))],
-                        }],
-                    )],
-                },
-                Out::Keep(0),
-                Out::Edit {
-                    from: None,
-                    ops: vec![
-                        Op::Set("role", json!("tool")),
-                        Op::Set("tool_call_id", json!("x1")),
-                        Op::Del("nothing"),
-                    ],
-                },
-            ]),
-            del: vec!["tools"],
-        };
+        let plan = edit::sample_plan();
         let (bytes, value) = both(body, &plan);
         assert_eq!(serde_json::from_str::<Value>(&bytes).unwrap(), value);
         assert_eq!(
