@@ -62,9 +62,7 @@ fn read<'a, N: Node<'a>>(body: N) -> Result<Read<N>, WireError> {
         body,
         "messages",
         "an object (an Anthropic Messages request)",
-    )?
-    .items()
-    .collect();
+    )?;
     let mut msgs = Vec::with_capacity(list.len());
     let mut srcs = Vec::with_capacity(list.len());
     for (i, v) in list.iter().copied().enumerate() {

@@ -71,9 +71,7 @@ fn read<'a, N: Node<'a>>(body: N) -> Result<Read<N>, WireError> {
         body,
         "contents",
         "an object (a Gemini generateContent request)",
-    )?
-    .items()
-    .collect();
+    )?;
     let mut r = Read {
         msgs: Vec::with_capacity(contents.len()),
         srcs: Vec::with_capacity(contents.len()),

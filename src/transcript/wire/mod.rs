@@ -188,13 +188,14 @@ pub struct Decision {
     pub changes: Vec<Change>,
 }
 
-/// The body's message array `key` (`messages`, `input`); `what` names the protocol's request.
-fn message_list<'a, N: Node<'a>>(body: N, key: &str, what: &str) -> Result<N, WireError> {
+/// The items of the body's message array `key` (`messages`, `contents`); `what` names the
+/// protocol's request.
+fn message_list<'a, N: Node<'a>>(body: N, key: &str, what: &str) -> Result<Vec<N>, WireError> {
     if !body.is_obj() {
         return Err(WireError::new("body", what, Some(body)));
     }
     match body.get(key) {
-        Some(a) if matches!(a.view(), View::Arr(_)) => Ok(a),
+        Some(a) if matches!(a.view(), View::Arr(_)) => Ok(a.items().collect()),
         other => Err(WireError::new(
             format!("body.{key}"),
             "an array of messages",

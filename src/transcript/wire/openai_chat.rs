@@ -218,9 +218,7 @@ pub fn read<'a, N: Node<'a>>(body: N) -> Result<(Vec<Msg>, Layout, Vec<N>), Wire
         body,
         "messages",
         "an object (an OpenAI chat completions request)",
-    )?
-    .items()
-    .collect();
+    )?;
     let mut msgs = Vec::with_capacity(list.len());
     let mut layout = Layout {
         key: "messages",
