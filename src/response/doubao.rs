@@ -9,23 +9,18 @@
 //! tokens are special tokens, so `<|FunctionCallBegin|>` followed by a list is taken in `auto`;
 //! bodies are read by [`super::json_calls`] (arguments under `parameters` or `arguments`).
 
-use super::json_calls::{parse_tagged, Body, Close, Tagged};
-use super::{Ctx, Parsed};
+use super::json_calls::{Body, Close, Tagged};
 
 pub const OPEN: &str = "<|FunctionCallBegin|>";
 pub const CLOSE: &str = "<|FunctionCallEnd|>";
 
-const SPEC: Tagged = Tagged {
+pub const SPEC: Tagged = Tagged {
     name: "doubao",
     opens: &[OPEN],
     body: Body::Either,
     close: Close::Required(CLOSE),
     glued: false,
 };
-
-pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
-    parse_tagged(text, &SPEC)
-}
 
 #[cfg(test)]
 mod tests {

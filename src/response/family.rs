@@ -4,6 +4,7 @@
 //! ([`super::scan::detect`]) and parsing; a family may report several format names (GLM-4.5 and
 //! 4.7, DeepSeek V3 and V3.1).
 
+use super::json_calls::parse_tagged;
 use super::{
     apertus, bracket_calls, command_r, deepseek_v3, deepseek_v32, doubao, ernie45, functionary,
     gemma4, gigachat3, glm45, gpt_oss, granite, granite_20b_fc, hermes, hunyuan_a13b, internlm2,
@@ -276,13 +277,15 @@ pub fn parse_family(family: Family, text: &str, cx: &Ctx) -> Parsed {
     p
 }
 
+/// A family that is one tagged JSON grammar and nothing else is data: its `SPEC` goes to
+/// [`parse_tagged`].
 fn parse_family_raw(family: Family, text: &str, cx: &Ctx) -> Parsed {
     match family {
-        Family::Hermes => hermes::parse(text, cx),
+        Family::Hermes => parse_tagged(text, &hermes::SPEC),
         Family::Qwen3Coder => qwen3_coder::parse(text, cx),
         Family::SeedOss => seed_oss::parse(text, cx),
         Family::Glm => glm45::parse(text, cx),
-        Family::MinimaxM1 => minimax_m1::parse(text, cx),
+        Family::MinimaxM1 => parse_tagged(text, &minimax_m1::SPEC),
         Family::MinimaxM2 => minimax_m2::parse(text, cx),
         Family::DeepSeek => deepseek_v3::parse(text, cx),
         Family::DeepSeekV32 => deepseek_v32::parse(text, cx),
@@ -296,13 +299,13 @@ fn parse_family_raw(family: Family, text: &str, cx: &Ctx) -> Parsed {
         Family::Step3 => step3::parse(text, cx),
         Family::HunyuanA13b => hunyuan_a13b::parse(text, cx),
         Family::Ernie45 => ernie45::parse(text, cx),
-        Family::Longcat => longcat::parse(text, cx),
-        Family::Internlm2 => internlm2::parse(text, cx),
-        Family::Phi4Mini => phi4_mini::parse(text, cx),
-        Family::Granite => granite::parse(text, cx),
-        Family::Granite20bFc => granite_20b_fc::parse(text, cx),
+        Family::Longcat => parse_tagged(text, &longcat::SPEC),
+        Family::Internlm2 => parse_tagged(text, &internlm2::SPEC),
+        Family::Phi4Mini => parse_tagged(text, &phi4_mini::SPEC),
+        Family::Granite => parse_tagged(text, &granite::SPEC),
+        Family::Granite20bFc => parse_tagged(text, &granite_20b_fc::SPEC),
         Family::Xlam => xlam::parse(text, cx),
-        Family::Jamba => jamba::parse(text, cx),
+        Family::Jamba => parse_tagged(text, &jamba::SPEC),
         Family::Olmo3 => olmo3::parse(text, cx),
         Family::Gigachat3 => gigachat3::parse(text, cx),
         Family::Gemma4 => gemma4::parse(text, cx),
@@ -310,8 +313,8 @@ fn parse_family_raw(family: Family, text: &str, cx: &Ctx) -> Parsed {
         Family::CommandR => command_r::parse(text, cx),
         Family::MinimaxM3 => minimax_m3::parse(text, cx),
         Family::Apertus => apertus::parse(text, cx),
-        Family::NemotronV2 => nemotron_v2::parse(text, cx),
-        Family::Doubao => doubao::parse(text, cx),
+        Family::NemotronV2 => parse_tagged(text, &nemotron_v2::SPEC),
+        Family::Doubao => parse_tagged(text, &doubao::SPEC),
         Family::FunctionaryV31 => functionary::parse_v31(text, cx),
         Family::FunctionaryV32 => functionary::parse_v32(text, cx),
         Family::Minicpm5 => minicpm5::parse(text, cx),

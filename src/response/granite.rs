@@ -7,21 +7,16 @@
 //! Granite 3.2+ reasoning is prose (`Here is my thought process:` … `Here is my response:`), so
 //! [`super::thinking`] reads it only when the model or format names Granite.
 
-use super::json_calls::{parse_tagged, Body, Close, Tagged};
+use super::json_calls::{Body, Close, Tagged};
 use super::scan::TOOL_CALL;
-use super::{Ctx, Parsed};
 
-const SPEC: Tagged = Tagged {
+pub const SPEC: Tagged = Tagged {
     name: "granite",
     opens: &["<|tool_call|>", TOOL_CALL],
     body: Body::Either,
     close: Close::Optional("</tool_call>"),
     glued: false,
 };
-
-pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
-    parse_tagged(text, &SPEC)
-}
 
 #[cfg(test)]
 mod tests {

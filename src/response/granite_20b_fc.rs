@@ -2,20 +2,15 @@
 //! line, with no closing tag. `auto` detects `<function_call>` followed by `{`. Bodies are read by
 //! [`super::json_calls`]; text between and after the calls is kept.
 
-use super::json_calls::{parse_tagged, Body, Close, Tagged};
-use super::{Ctx, Parsed};
+use super::json_calls::{Body, Close, Tagged};
 
-const SPEC: Tagged = Tagged {
+pub const SPEC: Tagged = Tagged {
     name: "granite_20b_fc",
     opens: &["<function_call>"],
     body: Body::Object,
     close: Close::None,
     glued: false,
 };
-
-pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
-    parse_tagged(text, &SPEC)
-}
 
 #[cfg(test)]
 mod tests {

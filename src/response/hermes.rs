@@ -7,9 +7,8 @@
 //! anything else leaves the raw block in `content` (reported), as vLLM's hermes does. Several
 //! objects in one block (one per line) are several calls.
 
-use super::json_calls::{parse_tagged, Body, Close, Tagged};
+use super::json_calls::{Body, Close, Tagged};
 use super::scan::{TOOL_CALL, TOOL_CALL_END};
-use super::{Ctx, Parsed};
 
 /// The Hermes block grammar; ERNIE-4.5 and Granite-4 write the same (see their files).
 pub const SPEC: Tagged = Tagged {
@@ -20,16 +19,13 @@ pub const SPEC: Tagged = Tagged {
     glued: false,
 };
 
-pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
-    parse_tagged(text, &SPEC)
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::json_calls::parse_tagged;
     use super::*;
 
     fn calls(text: &str) -> (Vec<(String, String)>, Vec<super::super::Block>, Vec<String>) {
-        let p = parse(text, &Ctx::default());
+        let p = parse_tagged(text, &SPEC);
         (p.call_pairs(), p.blocks, p.problems)
     }
 

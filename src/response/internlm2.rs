@@ -5,10 +5,9 @@
 //! any whitespace there is accepted. Unlike newer vLLM, names that are not in `tools` are kept
 //! (the caller decides what to run). Bodies are read by [`super::json_calls`].
 
-use super::json_calls::{parse_tagged, Body, Close, Tagged};
-use super::{Ctx, Parsed};
+use super::json_calls::{Body, Close, Tagged};
 
-const SPEC: Tagged = Tagged {
+pub const SPEC: Tagged = Tagged {
     name: "internlm2",
     opens: &[
         "<|action_start|><|plugin|>",
@@ -19,10 +18,6 @@ const SPEC: Tagged = Tagged {
     close: Close::Required("<|action_end|>"),
     glued: false,
 };
-
-pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
-    parse_tagged(text, &SPEC)
-}
 
 #[cfg(test)]
 mod tests {

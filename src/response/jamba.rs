@@ -4,12 +4,9 @@
 //! only the format name differs (Jamba has no `<answer>` wrapper to remove).
 
 use super::hunyuan_a13b::spec;
-use super::json_calls::parse_tagged;
-use super::{Ctx, Parsed};
+use super::json_calls::Tagged;
 
-pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
-    parse_tagged(text, &spec("jamba"))
-}
+pub const SPEC: Tagged = spec("jamba");
 
 #[cfg(test)]
 mod tests {

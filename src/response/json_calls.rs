@@ -362,15 +362,12 @@ pub fn bare_blocks(text: &str, body: Body, family: &str, problems: &mut Vec<Stri
         if at < skip_to {
             continue;
         }
-        let Some(end) = balanced_end(text, at, false) else {
-            if !budget.charge(text.len() - at) {
+        let Some(end) = budget.balanced_end(text, at, false) else {
+            if budget.spent() {
                 break;
             }
             continue;
         };
-        if !budget.charge(end - at) {
-            break;
-        }
         let Ok(v) = serde_json::from_str::<Value>(&text[at..end]) else {
             continue;
         };

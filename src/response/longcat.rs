@@ -3,20 +3,15 @@
 //! separated by line breaks. The tag is unambiguous, so `auto` detects it. Bodies are read by
 //! [`super::json_calls`] (truncated and malformed calls as for Hermes).
 
-use super::json_calls::{parse_tagged, Body, Close, Tagged};
-use super::{Ctx, Parsed};
+use super::json_calls::{Body, Close, Tagged};
 
-const SPEC: Tagged = Tagged {
+pub const SPEC: Tagged = Tagged {
     name: "longcat",
     opens: &["<longcat_tool_call>"],
     body: Body::Object,
     close: Close::Required("</longcat_tool_call>"),
     glued: false,
 };
-
-pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
-    parse_tagged(text, &SPEC)
-}
 
 #[cfg(test)]
 mod tests {

@@ -8,20 +8,15 @@
 //! Text before and after the block is kept (vLLM keeps only the stripped prefix). Bodies are read by
 //! [`super::json_calls`]; a missing `</tool_calls>` (truncated reply) is reported.
 
-use super::json_calls::{parse_tagged, Body, Close, Tagged};
-use super::{Ctx, Parsed};
+use super::json_calls::{Body, Close, Tagged};
 
-const SPEC: Tagged = Tagged {
+pub const SPEC: Tagged = Tagged {
     name: "minimax_m1",
     opens: &["<tool_calls>"],
     body: Body::Object,
     close: Close::Required("</tool_calls>"),
     glued: false,
 };
-
-pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
-    parse_tagged(text, &SPEC)
-}
 
 #[cfg(test)]
 mod tests {

@@ -24,7 +24,7 @@ use serde_json::{Map, Value};
 
 use super::bare_json::{names, offered, schema};
 use super::json_calls::read_value;
-use super::scan::{balanced_end, Budget};
+use super::scan::Budget;
 use super::{args_value_to_text, Block, RawCall};
 
 /// The bytes a tool name may hold here: ASCII letters, digits, `_`, `-` and `.`.
@@ -187,15 +187,12 @@ pub fn blocks(text: &str, tools: Option<&Value>) -> Vec<Block> {
         let Some(lead) = lead_before(&text[..at], tools) else {
             continue;
         };
-        let Some(end) = balanced_end(text, at, false) else {
-            if !budget.charge(text.len() - at) {
+        let Some(end) = budget.balanced_end(text, at, false) else {
+            if budget.spent() {
                 break;
             }
             continue;
         };
-        if !budget.charge(end - at) {
-            break;
-        }
         if let Some(call) = call_at(text, &lead, at, end, tools) {
             out.push(Block {
                 start: lead.start,

@@ -9,22 +9,17 @@
 //! `/no_think` is set, so replies start inside reasoning (see [`super::thinking::r1_hint`]).
 //! `<TOOLCALL>` followed by `[` is taken in `auto`; bodies are read by [`super::json_calls`].
 
-use super::json_calls::{parse_tagged, Body, Close, Tagged};
-use super::{Ctx, Parsed};
+use super::json_calls::{Body, Close, Tagged};
 
 pub const OPEN: &str = "<TOOLCALL>";
 
-const SPEC: Tagged = Tagged {
+pub const SPEC: Tagged = Tagged {
     name: "nemotron_v2",
     opens: &[OPEN],
     body: Body::Array,
     close: Close::Required("</TOOLCALL>"),
     glued: false,
 };
-
-pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
-    parse_tagged(text, &SPEC)
-}
 
 #[cfg(test)]
 mod tests {

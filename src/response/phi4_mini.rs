@@ -5,20 +5,15 @@
 //! [`super::json_calls`], so nested objects and brackets inside strings are fine (vLLM's regex
 //! has trouble with nested objects).
 
-use super::json_calls::{parse_tagged, Body, Close, Tagged};
-use super::{Ctx, Parsed};
+use super::json_calls::{Body, Close, Tagged};
 
-const SPEC: Tagged = Tagged {
+pub const SPEC: Tagged = Tagged {
     name: "phi4_mini",
     opens: &["functools"],
     body: Body::Array,
     close: Close::None,
     glued: true,
 };
-
-pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
-    parse_tagged(text, &SPEC)
-}
 
 #[cfg(test)]
 mod tests {

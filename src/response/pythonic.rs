@@ -12,7 +12,7 @@
 
 use super::json_calls::{calls_of_value, is_call_object};
 use super::pyliteral::{call, call_list};
-use super::scan::{balanced_end, find_from, widen_to_fence, Budget, Finder};
+use super::scan::{find_from, widen_to_fence, Budget, Finder};
 use super::{Block, Ctx, Parsed, RawCall};
 
 const NAME: &str = "pythonic";
@@ -58,15 +58,12 @@ pub fn bare(text: &str) -> Vec<Block> {
         if name_len == 0 || !rest[name_len..].trim_start().starts_with('(') {
             continue;
         }
-        let Some(end) = balanced_end(text, at, true) else {
-            if !budget.charge(text.len() - at) {
+        let Some(end) = budget.balanced_end(text, at, true) else {
+            if budget.spent() {
                 break;
             }
             continue;
         };
-        if !budget.charge(end - at) {
-            break;
-        }
         if let Some((calls, stop)) = call_list(&text[..end], at) {
             let (start, stop) = widen_to_fence(text, at, stop);
             blocks.push(Block {

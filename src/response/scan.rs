@@ -385,6 +385,19 @@ impl Budget {
     pub fn spent(&self) -> bool {
         self.0 == 0
     }
+
+    /// [`balanced_end`], charged the bytes it scanned (to the end of the text when the value never
+    /// closes). `None` when the value never closes or the budget is now spent: a scan over many
+    /// candidate openers skips the first and stops at the second ([`Budget::spent`]).
+    pub fn balanced_end(&mut self, text: &str, at: usize, single_quotes: bool) -> Option<usize> {
+        let end = balanced_end(text, at, single_quotes);
+        let scanned = end.unwrap_or(text.len()) - at;
+        if self.charge(scanned) {
+            end
+        } else {
+            None
+        }
+    }
 }
 
 /// Widen `start..end` to cover a Markdown code fence around it (`` ```json\n…\n``` ``, any

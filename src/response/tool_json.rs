@@ -20,7 +20,7 @@ use serde_json::Value;
 use super::bare_json::resolve;
 use super::json_calls::{bare_blocks, read_value, Body, ARG_KEYS};
 use super::named_json;
-use super::scan::{balanced_end, Budget};
+use super::scan::Budget;
 use super::{args_value_to_text, Block, Ctx, Parsed, RawCall};
 
 /// The format name reported.
@@ -125,15 +125,12 @@ fn tool_uses_blocks(text: &str) -> Vec<Block> {
         }
         let start = open.len() - 1;
         // Bounded first, so openers that never close stay linear.
-        let Some(close) = balanced_end(text, start, false) else {
-            if !budget.charge(text.len() - start) {
+        let Some(close) = budget.balanced_end(text, start, false) else {
+            if budget.spent() {
                 break;
             }
             continue;
         };
-        if !budget.charge(close - start) {
-            break;
-        }
         let Some((Value::Object(mut o), end)) = read_value(&text[..close], start) else {
             continue;
         };
