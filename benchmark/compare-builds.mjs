@@ -1,0 +1,86 @@
+// Two builds of this package side by side in one process, with OpenClaw 2026.3.23-2 beside them:
+// `node benchmark/compare-builds.mjs <dir>`, where <dir> holds the other build (its index.js,
+// binding.js, js/ and .node file, e.g. an earlier commit's, built). On a shared machine only
+// figures measured in one process, interleaved, can be compared: the load moves every column.
+//
+//   - the full pass (sanitizeSessionHistory without a session) at 1,000 and 10,000 messages;
+//   - a turn appending 4 messages (createTranscriptSanitizer), the caches warm (turn after turn)
+//     and cold (a buffer larger than the caches walked before each turn, as an agent's other work
+//     does between two model calls; the walk is not timed).
+// CPU µs per call (benchmark/cpu-time.mjs), best of batches; each row takes the better of
+// `ROUNDS` rounds, the two builds alternating.
+import { createRequire } from 'node:module'
+import os from 'node:os'
+import { resolve } from 'node:path'
+import { cpuSince, cpuTime, cpuTimeAsync } from './cpu-time.mjs'
+import { loadOpenClaw } from './openclaw.mjs'
+
+const require = createRequire(import.meta.url)
+const other = process.argv[2]
+if (!other) {
+  console.error('usage: node benchmark/compare-builds.mjs <directory of the other build>')
+  process.exit(2)
+}
+const builds = { other: require(resolve(other, 'index.js')), this: require('../index.js') }
+const { makeTranscript } = await import(new URL('../../shared/bench/transcript-gen.mjs', import.meta.url))
+const oc = await loadOpenClaw()
+const POLICY = { provider: 'anthropic', modelApi: 'anthropic-messages', modelId: 'claude-sonnet-4-5' }
+const ROUNDS = 3
+const load = () => os.loadavg()[0].toFixed(2)
+
+const junk = new Float64Array(4 << 20)
+function evict() {
+  let s = 0
+  for (let i = 0; i < junk.length; i += 8) s += junk[i]
+  return s
+}
+const clock = cpuTime(() => cpuSince(process.cpuUsage()))
+
+/** CPU µs per turn appending 4 messages to a history of `n`: best of `batches` batches of `steps`. */
+function turn(th, n, cold, steps = 100, batches = 5) {
+  const all = makeTranscript(n + 4 * (steps + 1))
+  let bestPer = Infinity
+  for (let b = 0; b < batches; b++) {
+    const history = all.slice(0, n)
+    const s = th.createTranscriptSanitizer(POLICY)
+    s.sanitize(history)
+    let spent = 0
+    for (let k = 0; k < steps; k++) {
+      for (let j = 0; j < 4; j++) history.push(all[history.length])
+      if (cold) evict()
+      const c = process.cpuUsage()
+      s.sanitize(history)
+      spent += cpuSince(c) - clock
+    }
+    bestPer = Math.min(bestPer, spent / steps)
+  }
+  return bestPer
+}
+
+console.log(`machine: ${os.cpus().length} × ${os.cpus()[0].model}, Node ${process.version}, load average ${load()}`)
+console.log(`other build: ${resolve(other)}; OpenClaw: ${oc ? oc.version : 'not installed'}\n`)
+console.log('| case | history | OpenClaw | other build | this build | this / other | vs OpenClaw |')
+console.log('| --- | --- | --- | --- | --- | --- | --- |')
+for (const n of [1000, 10000]) {
+  const messages = makeTranscript(n)
+  const params = { messages, ...POLICY }
+  const ocPolicy = oc ? oc.fns.resolveTranscriptPolicy(POLICY) : null
+  const theirs = oc ? await cpuTimeAsync(() => oc.fns.sanitizeSessionHistory({ ...params, policy: ocPolicy })) : NaN
+  const t = {}
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const [name, th] of Object.entries(builds)) t[name] = Math.min(t[name] ?? Infinity, cpuTime(() => th.sanitizeSessionHistory(params)))
+  }
+  row('full pass', n, theirs, t.other, t.this, 0)
+  for (const cold of [false, true]) {
+    const w = {}
+    for (let r = 0; r < ROUNDS; r++) for (const [name, th] of Object.entries(builds)) w[name] = Math.min(w[name] ?? Infinity, turn(th, n, cold))
+    row(`turn (+4), ${cold ? 'cold' : 'warm'}`, n, NaN, w.other, w.this, 1)
+  }
+}
+console.log(`\n(load average ${load()} at the end)`)
+
+function row(name, n, theirs, a, b, digits) {
+  const oc = Number.isNaN(theirs) ? '—' : theirs.toFixed(0)
+  const vs = Number.isNaN(theirs) ? '—' : `${(theirs / b).toFixed(1)}×`
+  console.log(`| ${name} | ${n} | ${oc} | ${a.toFixed(digits)} | ${b.toFixed(digits)} | ${(b / a).toFixed(2)} | ${vs} |`)
+}
