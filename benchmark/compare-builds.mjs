@@ -12,7 +12,7 @@
 import { createRequire } from 'node:module'
 import os from 'node:os'
 import { resolve } from 'node:path'
-import { cpuSince, cpuTime, cpuTimeAsync } from './cpu-time.mjs'
+import { cpuSince, cpuTime, cpuTimeAsync, flushCaches } from './cpu-time.mjs'
 import { loadOpenClaw } from './openclaw.mjs'
 
 const require = createRequire(import.meta.url)
@@ -28,12 +28,6 @@ const POLICY = { provider: 'anthropic', modelApi: 'anthropic-messages', modelId:
 const ROUNDS = 3
 const load = () => os.loadavg()[0].toFixed(2)
 
-const junk = new Float64Array(4 << 20)
-function evict() {
-  let s = 0
-  for (let i = 0; i < junk.length; i += 8) s += junk[i]
-  return s
-}
 const clock = cpuTime(() => cpuSince(process.cpuUsage()))
 
 /** CPU µs per turn appending 4 messages to a history of `n`: best of `batches` batches of `steps`. */
@@ -47,7 +41,7 @@ function turn(th, n, cold, steps = 100, batches = 5) {
     let spent = 0
     for (let k = 0; k < steps; k++) {
       for (let j = 0; j < 4; j++) history.push(all[history.length])
-      if (cold) evict()
+      if (cold) flushCaches()
       const c = process.cpuUsage()
       s.sanitize(history)
       spent += cpuSince(c) - clock

@@ -10,7 +10,7 @@
 //     (js/transcript-session.js's prefix check and copies are what is left of the call).
 import { createRequire } from 'node:module'
 import os from 'node:os'
-import { cpuSince, cpuTime } from './cpu-time.mjs'
+import { cpuSince, cpuTime, flushCaches } from './cpu-time.mjs'
 
 const require = createRequire(import.meta.url)
 const th = require('../index.js')
@@ -69,15 +69,8 @@ function wrap(obj, key, name) {
   }
 }
 
-// Between two turns an agent waits for the model and does other work: the history's objects are
-// no longer in the CPU caches. `cold` walks a buffer larger than the caches before each turn (out
-// of the timed part; each turn is then timed alone, less the cost of reading the clock).
-const junk = new Float64Array(4 << 20)
-function evict() {
-  let s = 0
-  for (let i = 0; i < junk.length; i += 8) s += junk[i]
-  return s
-}
+// `cold`: the caches flushed before each turn (cpu-time.mjs, flushCaches; not timed: each turn is
+// then timed alone, less the cost of reading the clock).
 
 /**
  * CPU µs per turn over `steps` turns of 4 appended messages, from a history of `n`; best of
@@ -97,7 +90,7 @@ function turns(n, steps, batches, cold = false) {
     for (let k = 0; k < steps; k++) {
       for (let j = 0; j < 4; j++) history.push(all[history.length])
       if (cold) {
-        evict()
+        flushCaches()
         const c1 = process.cpuUsage()
         s.sanitize(history)
         spent += cpuSince(c1) - clock
