@@ -44,7 +44,11 @@ const MAX_NAME: usize = 64;
 pub fn head<'t>(s: &str, tools: Option<&'t Value>) -> Option<Option<&'t str>> {
     let Some(rest) = s.strip_prefix(OPEN) else {
         // Cut inside the tag's head: more text may still make it one.
-        return if OPEN.starts_with(s) { None } else { Some(None) };
+        return if OPEN.starts_with(s) {
+            None
+        } else {
+            Some(None)
+        };
     };
     let window = &rest.as_bytes()[..rest.len().min(MAX_NAME + 1)];
     let Some(gt) = memchr::memchr(b'>', window) else {
@@ -81,7 +85,11 @@ pub fn read(text: &str, cx: &Ctx, out: &mut Parsed) {
             continue;
         };
         let overlaps = |b: &Block| b.start < end && start < b.end;
-        if out.blocks.iter().any(|b| overlaps(b) && !b.calls.is_empty()) {
+        if out
+            .blocks
+            .iter()
+            .any(|b| overlaps(b) && !b.calls.is_empty())
+        {
             continue;
         }
         // What the DSML grammar made of its stray closing tags belongs to this call.
@@ -129,7 +137,10 @@ fn fields<'a>(
             None if rest.starts_with('<') && !rest.starts_with("</") => (false, at + 1),
             None => return None,
         };
-        let gt = memchr::memchr(b'>', &text.as_bytes()[key_at..text.len().min(key_at + MAX_NAME + 1)])?;
+        let gt = memchr::memchr(
+            b'>',
+            &text.as_bytes()[key_at..text.len().min(key_at + MAX_NAME + 1)],
+        )?;
         let key = &text[key_at..key_at + gt];
         if key.is_empty() || !super::scan::is_name(key) || RESERVED.contains(&key) {
             return None;
@@ -177,7 +188,10 @@ mod tests {
     #[test]
     fn heads_need_an_offered_tool() {
         let t = tools();
-        assert_eq!(head("<｜DSML｜read_file>", Some(&t)), Some(Some("read_file")));
+        assert_eq!(
+            head("<｜DSML｜read_file>", Some(&t)),
+            Some(Some("read_file"))
+        );
         assert_eq!(head("<｜DSML｜write_file>", Some(&t)), Some(None));
         assert_eq!(head("<｜DSML｜invoke>", Some(&t)), Some(None));
         assert_eq!(head("<｜DSML｜read_fi", Some(&t)), None);

@@ -83,7 +83,9 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
 /// the end of its name (at `>`) and where its `{` is. The name ends at the first `>`, `<` or line
 /// break, which must be `>` with `{` after it on the same line.
 pub fn json_head(t: &str) -> Option<(usize, usize)> {
-    let g = t.find(['>', '<', '\n']).filter(|&g| t.as_bytes()[g] == b'>')?;
+    let g = t
+        .find(['>', '<', '\n'])
+        .filter(|&g| t.as_bytes()[g] == b'>')?;
     let after = &t[g + 1..];
     let ws = after.len() - after.trim_start_matches([' ', '\t']).len();
     (after[ws..].starts_with('{') && is_name(t[..g].trim())).then_some((g, g + 1 + ws))
@@ -116,19 +118,7 @@ fn json_block(
             keep_raw: true,
         });
     };
-    let raw = &text[brace..e];
-    let arguments = match super::canonical::object(raw) {
-        Some(a) => a,
-        None => match serde_json::from_str::<serde_json::Value>(raw) {
-            Ok(v @ serde_json::Value::Object(_)) => v.to_string(),
-            _ => {
-                out.problems.push(format!(
-                    "glm: call {name:?}: arguments are not valid JSON; kept as written"
-                ));
-                raw.to_owned()
-            }
-        },
-    };
+    let arguments = super::normalize_json_args(&text[brace..e], "glm47", &mut out.problems);
     let rest = &text[e..];
     let ws = rest.len() - rest.trim_start().len();
     let end = if rest[ws..].starts_with(TOOL_CALL_END) {
