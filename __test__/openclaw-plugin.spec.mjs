@@ -5,6 +5,9 @@
 // Chinese MiniMax, GLM and Qwen replies come from the reply-case table, positives and their twins.
 // openclaw 2026.3.23-2 runs in this process; 2026.9.6 (Node >= 24.16) in one Node 24 child when it
 // is installed (scripts/install-reference.sh, scripts/runtimes.sh); without them the tests skip.
+// On 2026.9.6 the package is also installed by OpenClaw's CLI (`openclaw plugins install` of the
+// npm-packed package) and loaded from there; and integrations/openclaw.d.ts is compiled against
+// each release's own plugin-sdk types (fixtures/openclaw-sdk/).
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
@@ -194,7 +197,7 @@ VERSIONS.forEach((version, i) => {
 // On 2026.9.6, also the package as `openclaw plugins install` puts it in place: packed with its
 // binary, installed by OpenClaw's CLI (started now, beside the runs below), loaded from there.
 const INSTALL_VERSION = '2026.9.6'
-const installing = missing(INSTALL_VERSION) === null ? installWithCli(INSTALL_VERSION) : null
+const installing = missing(INSTALL_VERSION) === null ? installWithCli(INSTALL_VERSION).catch((err) => ({ state: null, status: null, output: err.stack })) : null
 const INSTALLED = {
   config: { fallback: FALLBACK },
   steps: [run('minimax', 'agent:main:feishu:dm:ou_9', 'feishu'), send(`让我帮你查询。${MINIMAX_CALL}`, 'feishu', { sessionKey: 'agent:main:feishu:dm:ou_9' }), send(MINIMAX_CALL, 'feishu', { sessionKey: 'agent:main:feishu:dm:ou_9' })],
@@ -224,6 +227,6 @@ for (const version of VERSIONS) {
     check(version, out)
     if (installed !== null) checkInstalled(version, installed, extra.length > 0 ? out.at(-1) : { plugin: {}, results: [] })
   } finally {
-    if (installed !== null) rmSync(installed.state, { recursive: true, force: true })
+    if (installed?.state) rmSync(installed.state, { recursive: true, force: true })
   }
 }
