@@ -120,12 +120,16 @@ describe('recorded streams re-cut: at every point into two deltas, and into delt
     const last = recorded.at(-1)
     const ends = last.choices[0].finish_reason != null
     const body = ends ? recorded.slice(0, -1) : recorded
+    // Where each recorded chunk's text starts in the whole text.
+    const starts = []
     let at = 0
-    const starts = body.map((c) => ((at += c.choices[0].delta.content?.length ?? 0), at - (c.choices[0].delta.content?.length ?? 0)))
+    for (const c of body) {
+      starts.push(at)
+      at += c.choices[0].delta.content?.length ?? 0
+    }
     const out = []
-    for (let i = 0; i < cuts.length - 1; i++) {
-      const from = starts.findLastIndex((s) => s <= cuts[i])
-      const c = body[Math.max(from, 0)]
+    for (let i = 0; i + 1 < cuts.length; i++) {
+      const c = body[Math.max(starts.findLastIndex((s) => s <= cuts[i]), 0)]
       out.push({ ...c, choices: [{ ...c.choices[0], delta: { ...c.choices[0].delta, content: text.slice(cuts[i], cuts[i + 1]) }, finish_reason: null }] })
     }
     if (ends) out.push({ ...last, choices: [{ ...last.choices[0], delta: { ...last.choices[0].delta, content: '' } }] })
