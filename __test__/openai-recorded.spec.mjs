@@ -1,4 +1,4 @@
-// transcript-hygiene/openai on replies recorded from real servers (__test__/fixtures/recorded-replies/,
+// transcript-hygiene/openai on replies of real servers (__test__/fixtures/recorded-replies/,
 // each with its source and what of it is as recorded): a loopback HTTP server (127.0.0.1 only)
 // sends each recording to the real `openai` client, the stream's bytes written in pieces of 1, 7
 // and 64 bytes and whole (pieces that split a UTF-8 character and an SSE line); then the recorded
