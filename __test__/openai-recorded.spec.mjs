@@ -95,7 +95,15 @@ function checkStream(reply, out, recorded) {
 }
 
 const streams = replies.filter((r) => r.kind !== 'completion')
-assert.ok(streams.length >= 2 && streams.every((r) => r.source.startsWith('https://')))
+
+test('every recording names its source and says what of it is as recorded', () => {
+  assert.ok(streams.length >= 2)
+  for (const r of replies) {
+    assert.match(r.source, /^https:\/\/github\.com\//, r.name)
+    assert.ok(r.recorded.length > 0 && (r.truncated === false || r.truncated.length > 0), r.name)
+    assert.ok(['chunks', 'sse', 'completion'].includes(r.kind), r.name)
+  }
+})
 
 describe('recorded streams through the openai client, the bytes in pieces', () => {
   for (const reply of streams) {
