@@ -1265,6 +1265,35 @@ export declare function stripAssistantInternalTraceLines(text: string): string
  */
 export declare function stripLegacyBracketToolCallBlocks(text: string): string
 
+/** Options of {@link stripPlainTextToolCallBlocks}. */
+export interface PlainTextToolCallOptions {
+  /** A call that starts in Markdown code (a CommonMark parse) stays, as in OpenClaw's reply chain. Default `true`; `false` is OpenClaw's function called without options. */
+  codeAware?: boolean
+}
+
+/**
+ * OpenClaw 2026.9.6's `stripPlainTextToolCallBlocks`: removes tool calls a model wrote as text on
+ * lines of their own — Qwen3-Coder's `<function=NAME><parameter=K>v</parameter></function>`, a
+ * `[NAME]` line followed by a JSON object and `[END_TOOL_REQUEST]` or `[/NAME]`, `[tool:NAME] {…}`,
+ * and OpenAI Harmony's `commentary to=NAME code {…}` — from the start of their line, with calls
+ * following on the same line and one line break. A JSON payload must parse. When the text ends
+ * inside what could still become a call, the rest is kept as written.
+ * @throws TypeError when `text` is not a string or `options.codeAware` not a boolean.
+ */
+export declare function stripPlainTextToolCallBlocks(text: string, options?: PlainTextToolCallOptions): string
+
+/**
+ * OpenClaw 2026.9.6's `sanitizeAssistantVisibleText` (its delivery chain) in one native call:
+ * `stripMinimaxToolCallXml`, `stripModelSpecialTokens`, `stripRelevantMemoriesTags`,
+ * `stripToolCallXmlTags` (with `stripFunctionResponseAfterPluralToolCalls`),
+ * `stripAssistantInternalTraceLines`, `stripLegacyBracketToolCallBlocks`,
+ * `stripPlainTextToolCallBlocks`, `stripDowngradedToolCallText` and `stripReasoningTagsFromText`
+ * (strict, nothing trimmed), in that order, each as in 2026.9.6; then the text is trimmed, keeping
+ * a leading code block's indentation. Markup inside Markdown code stays.
+ * @throws TypeError when `text` is not a string.
+ */
+export declare function sanitizeAssistantVisibleText(text: string): string
+
 /** Options of {@link stripToolCallXmlTags} (OpenClaw's own names). */
 export interface ToolCallXmlOptions {
   /** A `<function_calls>`/`<tool_calls>` block followed by a `<function_response>` is read like a `<tool_call>` (OpenClaw's delivery replies do this). Default `false`. */

@@ -44,6 +44,8 @@ export const {
   stripRelevantMemoriesTags,
   stripAssistantInternalTraceLines,
   stripLegacyBracketToolCallBlocks,
+  stripPlainTextToolCallBlocks,
+  sanitizeAssistantVisibleText,
   stripToolCallXmlTags,
   setOpenClawVersion,
   getOpenClawVersion,

@@ -108,6 +108,11 @@ export async function invoke(fns, calls, version) {
       out.push({ error: `openclaw ${version} has no ${name}` })
       continue
     }
+    // A function cannot cross as JSON: an option `resolveProtectedRanges: 'findCodeRegions'` names
+    // the release's own code finder (2026.9.6's `stripPlainTextToolCallBlocks` as its reply chain calls it).
+    for (const [i, a] of args.entries()) {
+      if (a && typeof a === 'object' && a.resolveProtectedRanges === 'findCodeRegions') args[i] = { ...a, resolveProtectedRanges: fns.findCodeRegions }
+    }
     const first = args[0]
     if (first && typeof first === 'object' && Array.isArray(first.sessionEntries)) {
       const entries = first.sessionEntries.map((e) => ({ type: 'custom', ...e }))

@@ -74,6 +74,18 @@ function stripLegacyBracketToolCallBlocks(text) {
   return call(native.stripLegacyBracketToolCallBlocksNative, [text]) ?? text
 }
 
+function stripPlainTextToolCallBlocks(text, options) {
+  expectString(text, 'text')
+  const { codeAware } = pick(options, OPTIONS.plainTextToolCalls, 'options')
+  return call(native.stripPlainTextToolCallBlocksNative, [text, codeAware !== false]) ?? text
+}
+
+/** OpenClaw 2026.9.6's delivery chain in one native call. */
+function sanitizeAssistantVisibleText(text) {
+  expectString(text, 'text')
+  return call(native.sanitizeAssistantVisibleTextNative, [text]) ?? text
+}
+
 /** The release every function that takes `openclawVersion` reproduces when a call names none. */
 function setOpenClawVersion(version) {
   call(native.setOpenClawVersionNative, [OPENCLAW_VERSION(version, 'version')])
@@ -171,6 +183,8 @@ module.exports = {
   stripRelevantMemoriesTags,
   stripAssistantInternalTraceLines,
   stripLegacyBracketToolCallBlocks,
+  stripPlainTextToolCallBlocks,
+  sanitizeAssistantVisibleText,
   stripToolCallXmlTags,
   setOpenClawVersion,
   getOpenClawVersion,

@@ -6,7 +6,8 @@ use super::text::{JsText, Text};
 use crate::openclaw::{self, OpenClawVersion};
 use crate::scrub::visible::reasoning::{self, Mode, Scope, Trim};
 use crate::scrub::visible::{
-    downgraded, legacy_bracket, memories, minimax, special_tokens, tool_call_xml, trace_lines,
+    chain, downgraded, legacy_bracket, memories, minimax, plain_tool_call, special_tokens,
+    tool_call_xml, trace_lines,
 };
 use napi::{Error, JsString, Result, Status};
 use napi_derive::napi;
@@ -132,4 +133,21 @@ pub fn strip_tool_call_xml_tags(
     run(text, b"<", |t| {
         tool_call_xml::strip_tool_call_xml(t, response_after_plural, plural_payloads)
     })
+}
+
+/// `code_aware`: calls that start in Markdown code stay (OpenClaw's reply chain); without it, as
+/// OpenClaw's function called with no options.
+#[napi(catch_unwind, js_name = "stripPlainTextToolCallBlocksNative")]
+pub fn strip_plain_text_tool_call_blocks(
+    text: JsString,
+    code_aware: bool,
+) -> Result<Option<JsText>> {
+    run(text, b"[<=", |t| {
+        plain_tool_call::strip_plain_text_tool_calls(t, code_aware)
+    })
+}
+
+#[napi(catch_unwind, js_name = "sanitizeAssistantVisibleTextNative")]
+pub fn sanitize_assistant_visible_text(text: JsString) -> Result<Option<JsText>> {
+    run(text, b"", chain::sanitize_assistant_visible_text)
 }
