@@ -17,16 +17,30 @@ function expectOptions(options, name) {
   return options
 }
 
-// What each 2026.3.23 scrubber needs in a text to change it (src/napi/scrub.rs): V8 finds out
-// with `includes` in a fraction of what reading a long reply into the addon costs.
+// What each scrubber needs in a text to change it (2026.3.23: src/napi/scrub.rs; 2026.9.6:
+// src/scrub/visible/needles.rs): V8 finds out with `includes` (or one case-blind RegExp) in a
+// fraction of what reading a long reply into the addon costs.
 const NEEDLES = native.scrubberNeedlesNative()
 const V2026_3_23 = '2026.3.23'
+const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+const VISIBLE = Object.fromEntries(
+  Object.entries(native.visibleNeedlesNative()).map(([name, { exact, ignoreCase }]) => [
+    name,
+    { exact, ignoreCase: ignoreCase.length === 0 ? null : new RegExp(ignoreCase.map(escapeRegExp).join('|'), 'i') },
+  ]),
+)
 
-/** Whether the 2026.3.23 scrubber `name` surely returns `text` as it is (none of its needles). */
+/** Whether the scrubber `name` of release `version` surely returns `text` as it is (none of its needles). */
 function untouched(name, text, version) {
-  if ((version ?? native.getOpenClawVersionNative()) !== V2026_3_23) return false
+  if ((version ?? native.getOpenClawVersionNative()) !== V2026_3_23) return absent(VISIBLE[name], text)
   for (const needle of NEEDLES[name]) if (text.includes(needle)) return false
   return true
+}
+
+/** Whether `text` holds none of `needles` (a 2026.9.6 scrubber's, see `VISIBLE`). */
+function absent(needles, text) {
+  for (const needle of needles.exact) if (text.includes(needle)) return false
+  return needles.ignoreCase === null || !needles.ignoreCase.test(text)
 }
 
 function call(fn, args) {
@@ -55,34 +69,42 @@ function stripModelSpecialTokens(text, options) {
 // OpenClaw 2026.9.6's new reply scrubbers (src/scrub/visible/).
 function stripRelevantMemoriesTags(text) {
   expectString(text, 'text')
+  if (absent(VISIBLE.stripRelevantMemoriesTags, text)) return text
   return call(native.stripRelevantMemoriesTagsNative, [text]) ?? text
 }
 
 function stripAssistantInternalTraceLines(text) {
   expectString(text, 'text')
+  if (absent(VISIBLE.stripAssistantInternalTraceLines, text)) return text
   return call(native.stripAssistantInternalTraceLinesNative, [text]) ?? text
 }
 
 function stripToolCallXmlTags(text, options) {
   expectString(text, 'text')
   const o = pick(options, OPTIONS.toolCallXml, 'options')
+  if (absent(VISIBLE.stripToolCallXmlTags, text)) return text
   return call(native.stripToolCallXmlTagsNative, [text, o.stripFunctionResponseAfterPluralToolCalls === true, o.stripFunctionCallsXmlPayloads === true]) ?? text
 }
 
 function stripLegacyBracketToolCallBlocks(text) {
   expectString(text, 'text')
+  if (absent(VISIBLE.stripLegacyBracketToolCallBlocks, text)) return text
   return call(native.stripLegacyBracketToolCallBlocksNative, [text]) ?? text
 }
 
 function stripPlainTextToolCallBlocks(text, options) {
   expectString(text, 'text')
   const { codeAware } = pick(options, OPTIONS.plainTextToolCalls, 'options')
+  if (absent(VISIBLE.stripPlainTextToolCallBlocks, text)) return text
   return call(native.stripPlainTextToolCallBlocksNative, [text, codeAware !== false]) ?? text
 }
 
 /** OpenClaw 2026.9.6's delivery chain in one native call. */
 function sanitizeAssistantVisibleText(text) {
   expectString(text, 'text')
+  // Nothing for a step to remove and nothing to trim (`trim` removes JavaScript whitespace, as the
+  // chain's last step does).
+  if (absent(VISIBLE.sanitizeAssistantVisibleText, text) && text.trim().length === text.length) return text
   return call(native.sanitizeAssistantVisibleTextNative, [text]) ?? text
 }
 

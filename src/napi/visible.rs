@@ -4,6 +4,7 @@
 
 use super::text::{JsText, Text};
 use crate::openclaw::{self, OpenClawVersion};
+use crate::scrub::visible::needles::Needles;
 use crate::scrub::visible::reasoning::{self, Mode, Scope, Trim};
 use crate::scrub::visible::{
     chain, downgraded, legacy_bracket, memories, minimax, plain_tool_call, special_tokens,
@@ -11,6 +12,7 @@ use crate::scrub::visible::{
 };
 use napi::{Error, JsString, Result, Status};
 use napi_derive::napi;
+use std::collections::HashMap;
 
 /// The release `name` asks for, or the process default when it is absent.
 pub fn version(name: Option<&str>) -> Result<OpenClawVersion> {
@@ -150,4 +152,65 @@ pub fn strip_plain_text_tool_call_blocks(
 #[napi(catch_unwind, js_name = "sanitizeAssistantVisibleTextNative")]
 pub fn sanitize_assistant_visible_text(text: JsString) -> Result<Option<JsText>> {
     run(text, b"", chain::sanitize_assistant_visible_text)
+}
+
+/// What a text must hold for a 2026.9.6 scrubber to change it (see
+/// [`crate::scrub::visible::needles`]): `exact` strings, or `ignoreCase` ones (ASCII case ignored).
+#[napi(object)]
+pub struct NeedleList {
+    pub exact: Vec<String>,
+    pub ignore_case: Vec<String>,
+}
+
+fn needle_list<'a>(all: impl IntoIterator<Item = &'a Needles>) -> NeedleList {
+    let mut list = NeedleList {
+        exact: Vec::new(),
+        ignore_case: Vec::new(),
+    };
+    for n in all {
+        list.exact.extend(n.exact.iter().map(|s| s.to_string()));
+        list.ignore_case
+            .extend(n.ignore_case.iter().map(|s| s.to_string()));
+    }
+    list
+}
+
+/// Each 2026.9.6 scrubber's needles, by its JS name (js/scrub.js tests them first). The chain's
+/// are its steps' together; it also trims, which the JS side tests on its own.
+#[napi(catch_unwind, js_name = "visibleNeedlesNative")]
+pub fn visible_needles() -> HashMap<String, NeedleList> {
+    let one = |n: &Needles| needle_list([n]);
+    HashMap::from([
+        (
+            "stripModelSpecialTokens".into(),
+            one(&special_tokens::NEEDLES),
+        ),
+        ("stripMinimaxToolCallXml".into(), one(&minimax::NEEDLES)),
+        (
+            "stripDowngradedToolCallText".into(),
+            one(&downgraded::NEEDLES),
+        ),
+        ("stripRelevantMemoriesTags".into(), one(&memories::NEEDLES)),
+        (
+            "stripAssistantInternalTraceLines".into(),
+            one(&trace_lines::NEEDLES),
+        ),
+        (
+            "stripLegacyBracketToolCallBlocks".into(),
+            one(&legacy_bracket::NEEDLES),
+        ),
+        ("stripToolCallXmlTags".into(), one(&tool_call_xml::NEEDLES)),
+        (
+            "stripReasoningTagsFromText".into(),
+            one(&reasoning::NEEDLES),
+        ),
+        (
+            "stripPlainTextToolCallBlocks".into(),
+            one(&plain_tool_call::NEEDLES),
+        ),
+        (
+            "sanitizeAssistantVisibleText".into(),
+            needle_list(chain::DELIVERY.iter().map(|(_, n)| n)),
+        ),
+    ])
 }

@@ -15,6 +15,7 @@ pub mod legacy_bracket;
 pub mod markdown_code;
 pub mod memories;
 pub mod minimax;
+pub mod needles;
 pub mod plain_tool_call;
 pub mod reasoning;
 pub mod special_tokens;

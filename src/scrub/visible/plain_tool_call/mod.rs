@@ -18,11 +18,12 @@ use std::borrow::Cow;
 use classify::{classify, Verdict};
 
 use super::markdown_code::LazyCode;
+use super::needles::Needles;
 use super::text::line_break;
 use crate::js_text::is_js_whitespace;
 
-/// What a reply needs for this scrubber to change it: every call has one of these.
-pub const NEEDLES: &[&str] = &["[", "<", "to="];
+/// What a reply needs for [`strip_plain_text_tool_calls`] to change it: every call has one of these.
+pub const NEEDLES: Needles = Needles::exact(&["[", "<", "to="]);
 
 /// The first position at or after `i` that is not whitespace other than a line break (OpenClaw's
 /// `skipLineIndentation`).
