@@ -46,6 +46,7 @@ export const {
   stripLegacyBracketToolCallBlocks,
   stripPlainTextToolCallBlocks,
   sanitizeAssistantVisibleText,
+  promotePlainTextToolCalls,
   stripToolCallXmlTags,
   setOpenClawVersion,
   getOpenClawVersion,

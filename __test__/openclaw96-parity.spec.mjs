@@ -248,3 +248,59 @@ test('the 2026.9.6 reply scrubbers match openclaw 2026.9.6 (hand-written, reply 
   t.diagnostic(`changed per scrubber: ${[...changedBy].map(([n, c]) => `${n} ${c}`).join(', ')}`)
   t.diagnostic(`${texts.length} texts (${sets.map(([n, l]) => `${l.length} ${n}`).join(', ')}) × ${SCRUBBERS.length} scrubbers, ${changed} changed`)
 })
+
+// Text-call promotion: messages (string content and block arrays), each with the tools offered.
+const TOOLS = ['get_weather', 'read', 'exec']
+const PROMOTION = [
+  '[tool:get_weather] {"city":"北京"}',
+  '  [tool:get_weather] {"city":"北京"}\n[tool:read] {"path":"笔记.md"}\n',
+  '[get_weather]\n{"city":"上海"}\n[END_TOOL_REQUEST]',
+  '<function=read>\n<parameter=path>\na.md\n</parameter>\n<parameter=path>b.md</parameter>\n</function>',
+  '<function=exec>\r\n<parameter=cmd>\r\nls -la\r\n</parameter>\r\n</function>',
+  'commentary to=exec code {"cmd":"ls"}<|call|>',
+  '<|channel|>commentary to=read code<|message|>{"path":"a"}<|call|>',
+  // stays: prose beside the call, an unknown tool, code, bad JSON, nothing but prose
+  '先查一下天气。\n[tool:get_weather] {"city":"北京"}',
+  '[tool:delete_all] {}',
+  '```\n[tool:read] {"path":"a"}\n```',
+  '`[tool:read] {"path":"a"}`',
+  '[tool:read] {"path":}',
+  '[tool:read] ["a"]',
+  '北京今天晴。',
+  '',
+  '   ',
+].map((content) => ({ role: 'assistant', content, stopReason: 'stop' }))
+PROMOTION.push(
+  { role: 'assistant', content: [{ type: 'text', text: '[get_weather]' }, { type: 'text', text: '{"city":"广州"}\n[/get_weather]' }], stopReason: 'stop' },
+  { role: 'assistant', content: [{ type: 'thinking', thinking: '用户要天气' }, { type: 'text', text: '[tool:get_weather] {"city":"深圳"}' }, { type: 'text', text: '  ' }], stopReason: 'stop' },
+  { role: 'assistant', content: [{ type: 'text', text: '<function=read>\n<parameter=path>' }, { type: 'text', text: 'a.md</parameter>\n</function>' }] },
+  { role: 'assistant', content: [{ type: 'text', text: '[tool:read] {"path":"a"}' }, { type: 'toolCall', id: 'c1', name: 'read', arguments: {} }] },
+  { role: 'assistant', content: [{ type: 'text', text: '[tool:read] {"path":"a"}' }, { type: 'text', text: 'and prose' }] },
+  { role: 'assistant', content: [{ type: 'text', text: '  ' }, { type: 'image', data: 'x' }] },
+  { role: 'assistant', content: [{ type: 'text', text: 3 }, { type: 'text', text: '[tool:read] {"path":"a"}' }] },
+)
+
+/** The message with every promoted call's id replaced (OpenClaw's are random). */
+const withoutIds = (m) => m && { ...m, content: Array.isArray(m.content) ? m.content.map((b) => (b?.type === 'toolCall' && b.id !== 'c1' ? { ...b, id: '<id>' } : b)) : m.content }
+
+test('text-call promotion matches openclaw 2026.9.6', async (t) => {
+  const why = missing()
+  if (why !== null) {
+    t.skip(why)
+    return
+  }
+  const cases = [...PROMOTION.map((m) => [m, TOOLS]), [PROMOTION[0], []]]
+  const theirs = await runOpenClaw96(cases.map(([m, tools]) => ['promotePlainTextToolCalls', m, { $set: tools }]))
+  let promoted = 0
+  for (const [i, [message, tools]] of cases.entries()) {
+    const r = theirs[i]
+    assert.equal(r.error, undefined, `openclaw threw on ${JSON.stringify(message)}: ${r.error}`)
+    const ours = th.promotePlainTextToolCalls(message, tools)
+    assert.deepEqual(withoutIds(ours), withoutIds(r.value?.message) ?? null, JSON.stringify(message))
+    if (ours !== null) {
+      promoted++
+      assert.deepEqual(th.promotePlainTextToolCalls(message, new Set(tools)), ours, 'the same ids each time, a Set or an array')
+    }
+  }
+  assert.ok(promoted >= 8 && promoted < cases.length - 8, `${promoted} of ${cases.length} promoted`)
+})

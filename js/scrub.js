@@ -99,6 +99,35 @@ function stripPlainTextToolCallBlocks(text, options) {
   return call(native.stripPlainTextToolCallBlocksNative, [text, codeAware !== false]) ?? text
 }
 
+// promotePlainTextToolCallsNative's block codes (src/napi/visible.rs)
+const OTHER_BLOCK = 0
+const TOOL_CALL_BLOCK = 1
+const UNREADABLE_BLOCK = 2
+
+/** A content block as the native side reads it: a text block's text, or a code. */
+function promotionPart(block) {
+  if (block === null || typeof block !== 'object' || Array.isArray(block)) return UNREADABLE_BLOCK
+  if (block.type === 'text') return typeof block.text === 'string' ? block.text : UNREADABLE_BLOCK
+  return block.type === 'toolCall' ? TOOL_CALL_BLOCK : OTHER_BLOCK
+}
+
+/** OpenClaw 2026.9.6's text-call promotion (src/scrub/visible/plain_tool_call/promote.rs). */
+function promotePlainTextToolCalls(message, toolNames) {
+  if (message === null || typeof message !== 'object' || Array.isArray(message)) throw new TypeError(`message: expected an object, got ${describe(message)}`)
+  const names = toolNames instanceof Set ? [...toolNames] : toolNames
+  if (!Array.isArray(names)) throw new TypeError(`toolNames: expected an array or a Set of strings, got ${describe(toolNames)}`)
+  names.forEach((n, i) => expectString(n, `toolNames[${i}]`))
+  const content = message.content
+  if (typeof content !== 'string' && !Array.isArray(content)) return null
+  const parts = typeof content === 'string' ? content : content.map(promotionPart)
+  const plan = call(native.promotePlainTextToolCallsNative, [parts, names])
+  if (plan === null) return null
+  const blocks = JSON.parse(plan).map((e) =>
+    e.keep !== undefined ? content[e.keep] : { type: 'toolCall', id: e.id, name: e.name, arguments: e.arguments, partialArgs: JSON.stringify(e.arguments) },
+  )
+  return { ...message, content: blocks, stopReason: 'toolUse' }
+}
+
 /** OpenClaw 2026.9.6's delivery chain in one native call. */
 function sanitizeAssistantVisibleText(text) {
   expectString(text, 'text')
@@ -207,6 +236,7 @@ module.exports = {
   stripLegacyBracketToolCallBlocks,
   stripPlainTextToolCallBlocks,
   sanitizeAssistantVisibleText,
+  promotePlainTextToolCalls,
   stripToolCallXmlTags,
   setOpenClawVersion,
   getOpenClawVersion,

@@ -5,11 +5,13 @@
 use super::text::{JsText, Text};
 use crate::openclaw::{self, OpenClawVersion};
 use crate::scrub::visible::needles::Needles;
+use crate::scrub::visible::plain_tool_call::promote::{self, Arguments, Block, Part};
 use crate::scrub::visible::reasoning::{self, Mode, Scope, Trim};
 use crate::scrub::visible::{
     chain, downgraded, legacy_bracket, memories, minimax, plain_tool_call, special_tokens,
     tool_call_xml, trace_lines,
 };
+use napi::bindgen_prelude::Either;
 use napi::{Error, JsString, Result, Status};
 use napi_derive::napi;
 use std::collections::HashMap;
@@ -213,4 +215,62 @@ pub fn visible_needles() -> HashMap<String, NeedleList> {
             needle_list(chain::DELIVERY.iter().map(|(_, n)| n)),
         ),
     ])
+}
+
+/// One content block as js/scrub.js encodes it: a text block's text, or 0 (another block),
+/// 1 (a `toolCall` block), 2 (not an object, or a text block without a string text).
+type JsPart = Either<String, u32>;
+
+fn json_string(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+}
+
+/// The promoted content as JSON (`[{id, name, arguments} | {keep: index}]`, arguments a JSON
+/// object as the model wrote it), or `null` when the message stays as it is.
+#[napi(catch_unwind, js_name = "promotePlainTextToolCallsNative")]
+pub fn promote_plain_text_tool_calls(
+    content: Either<String, Vec<JsPart>>,
+    tools: Vec<String>,
+) -> Option<String> {
+    let tools: Vec<&str> = tools.iter().map(String::as_str).collect();
+    let (parts, string) = match &content {
+        Either::A(text) => (vec![Part::Text(text)], true),
+        Either::B(blocks) => (
+            blocks
+                .iter()
+                .map(|b| match b {
+                    Either::A(text) => Part::Text(text),
+                    Either::B(1) => Part::ToolCall,
+                    Either::B(0) => Part::Other,
+                    Either::B(_) => Part::Unreadable,
+                })
+                .collect(),
+            false,
+        ),
+    };
+    let blocks = promote::promote(&parts, string, &tools)?;
+    let entries: Vec<String> = blocks
+        .into_iter()
+        .map(|b| match b {
+            Block::Keep(i) => format!("{{\"keep\":{i}}}"),
+            Block::Call(c) => {
+                let arguments = match c.arguments {
+                    Arguments::Json(raw) => raw,
+                    Arguments::Parameters(ps) => {
+                        let fields: Vec<String> = ps
+                            .iter()
+                            .map(|(k, v)| format!("{}:{}", json_string(k), json_string(v)))
+                            .collect();
+                        format!("{{{}}}", fields.join(","))
+                    }
+                };
+                format!(
+                    "{{\"id\":{},\"name\":{},\"arguments\":{arguments}}}",
+                    json_string(&c.id),
+                    json_string(&c.name)
+                )
+            }
+        })
+        .collect();
+    Some(format!("[{}]", entries.join(",")))
 }

@@ -10,7 +10,7 @@ use super::{json_call, xmlish};
 use crate::session_file::is_json;
 
 /// The largest payload whose JSON is checked (UTF-8 bytes).
-const MAX_PAYLOAD_BYTES: usize = 256_000;
+pub(super) const MAX_PAYLOAD_BYTES: usize = 256_000;
 
 /// The verdict at one position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,12 +31,12 @@ fn over_cap(payload: &Option<Range<usize>>) -> bool {
 
 /// What stands at `start` of `text`.
 pub(super) fn classify(text: &str, start: usize) -> Verdict {
-    let xml = xmlish::scan(text, start);
-    let json = json_call::scan(text, start);
+    let xml = xmlish::scan(text, start, &[]);
+    let json = json_call::scan(text, start, &[]);
     if let Branch::Complete { end, .. } = xml {
         return Verdict::Call(end);
     }
-    if let Branch::Complete { payload, end } = &json {
+    if let Branch::Complete { payload, end, .. } = &json {
         let big = payload.len() > MAX_PAYLOAD_BYTES;
         return if big || is_json(&text.as_bytes()[payload.clone()]) {
             Verdict::Call(*end)

@@ -5,11 +5,17 @@
 
 use std::ops::Range;
 
+use crate::scrub::visible::text::{line_break, skip_blank};
+
 /// How far one grammar got reading a call at a position.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum Branch {
-    /// A whole call: its payload and where it ends.
-    Complete { payload: Range<usize>, end: usize },
+    /// A whole call: its tool name, its payload and where it ends.
+    Complete {
+        name: Range<usize>,
+        payload: Range<usize>,
+        end: usize,
+    },
     /// The text ends before the call could be decided. `named`: a tool name was read;
     /// `payload`: its payload so far; `complete_end`: a `[tool:NAME]` call whose parameters
     /// already make a whole call ending there.
@@ -67,6 +73,14 @@ pub(super) fn starts_ci(b: &[u8], i: usize, marker: &[u8]) -> bool {
 pub(super) fn cut_ci(b: &[u8], i: usize, marker: &[u8]) -> bool {
     let rest = &b[i.min(b.len())..];
     rest.len() < marker.len() && marker[..rest.len()].eq_ignore_ascii_case(rest)
+}
+
+/// The position after a line break at `i` or after blanks from `i` (OpenClaw's
+/// `consumeStructuralLineBreakAfterHorizontalWhitespace`); `breaks` are positions where a text
+/// block ended, which count as line breaks too (the first at or after `i`, before any other byte).
+pub(super) fn line_end(b: &[u8], i: usize, breaks: &[usize]) -> Option<usize> {
+    let right = skip_blank(b, i);
+    line_break(b, right).or_else(|| breaks.iter().copied().find(|&o| (i..=right).contains(&o)))
 }
 
 /// Whether the text ends at `i` part way through `literal` (case counts; nothing left counts).

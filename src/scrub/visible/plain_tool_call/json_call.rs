@@ -7,8 +7,8 @@
 
 use std::ops::Range;
 
-use super::grammar::{cut, is_tool_name_byte, Branch, MAX_NAME};
-use crate::scrub::visible::text::{line_break, skip_blank, skip_ws};
+use super::grammar::{cut, is_tool_name_byte, line_end, Branch, MAX_NAME};
+use crate::scrub::visible::text::{skip_blank, skip_ws};
 
 const END_TOOL_REQUEST: &[u8] = b"[END_TOOL_REQUEST]";
 const HARMONY_CALL: &[u8] = b"<|call|>";
@@ -51,7 +51,7 @@ fn cut_in_name(name: Range<usize>) -> Branch {
     }
 }
 
-fn bracket(b: &[u8], start: usize) -> Result<Opening, Branch> {
+fn bracket(b: &[u8], start: usize, breaks: &[usize]) -> Result<Opening, Branch> {
     let mut cursor = start + 1;
     let own_line = !b[cursor.min(b.len())..].starts_with(b"tool:");
     if !own_line {
@@ -75,7 +75,7 @@ fn bracket(b: &[u8], start: usize) -> Result<Opening, Branch> {
         if blank_end == b.len() {
             return Err(NAMED);
         }
-        cursor = line_break(b, blank_end).ok_or(Branch::Invalid {
+        cursor = line_end(b, cursor, breaks).ok_or(Branch::Invalid {
             at: blank_end,
             named: true,
             payload: None,
@@ -188,11 +188,11 @@ fn object_end(b: &[u8], start: usize) -> Result<usize, usize> {
     Err(b.len())
 }
 
-/// Reads the call that may start at `start`.
-pub(super) fn scan(text: &str, start: usize) -> Branch {
+/// Reads the call that may start at `start` (`breaks`: see [`line_end`]).
+pub(super) fn scan(text: &str, start: usize, breaks: &[usize]) -> Branch {
     let b = text.as_bytes();
     let opening = if b.get(start) == Some(&b'[') {
-        bracket(b, start)
+        bracket(b, start, breaks)
     } else {
         harmony(text, start)
     };
@@ -240,6 +240,7 @@ pub(super) fn scan(text: &str, start: usize) -> Branch {
     for closing in closings {
         if b[marker..].starts_with(closing) {
             return Branch::Complete {
+                name: opening.name,
                 payload,
                 end: marker + closing.len(),
             };
@@ -255,6 +256,10 @@ pub(super) fn scan(text: &str, start: usize) -> Branch {
             payload: Some(payload),
         }
     } else {
-        Branch::Complete { payload, end }
+        Branch::Complete {
+            name: opening.name,
+            payload,
+            end,
+        }
     }
 }

@@ -11,6 +11,7 @@
 mod classify;
 mod grammar;
 mod json_call;
+pub mod promote;
 mod xmlish;
 
 use std::borrow::Cow;

@@ -4,8 +4,12 @@
 //! parameters and `</function>`, or `[tool:NAME]` followed by parameters (no closing tag needed).
 //! Markers are matched with ASCII case ignored.
 
-use super::grammar::{cut_ci, is_tool_name_byte, is_xmlish_name_byte, starts_ci, Branch, MAX_NAME};
-use crate::scrub::visible::text::{line_break, skip_blank, skip_ws};
+use std::ops::Range;
+
+use super::grammar::{
+    cut_ci, is_tool_name_byte, is_xmlish_name_byte, line_end, starts_ci, Branch, MAX_NAME,
+};
+use crate::scrub::visible::text::skip_ws;
 
 const FUNCTION_OPEN: &[u8] = b"<function=";
 const FUNCTION_CLOSE: &[u8] = b"</function>";
@@ -30,7 +34,11 @@ fn name_end(b: &[u8], start: usize, is_name: fn(u8) -> bool) -> usize {
 
 /// The opening (`<function=NAME>` or `[NAME]`/`[tool:NAME]`): the syntax and where the body
 /// starts, or the branch's answer when the opening alone decides it.
-fn opening(text: &str, start: usize) -> Result<(Syntax, usize), Branch> {
+fn opening(
+    text: &str,
+    start: usize,
+    breaks: &[usize],
+) -> Result<(Syntax, Range<usize>, usize), Branch> {
     let b = text.as_bytes();
     let named = |payload| Branch::Prefix {
         named: true,
@@ -57,7 +65,7 @@ fn opening(text: &str, start: usize) -> Result<(Syntax, usize), Branch> {
             if cursor == name_start || b[cursor] != b'>' {
                 return Err(Branch::invalid(cursor));
             }
-            Ok((Syntax::Function, cursor + 1))
+            Ok((Syntax::Function, name_start..cursor, cursor + 1))
         }
         Some(b'[') => {
             let first_start = start + 1;
@@ -85,17 +93,18 @@ fn opening(text: &str, start: usize) -> Result<(Syntax, usize), Branch> {
             if cursor == name_start || b[cursor] != b']' {
                 return Err(Branch::invalid(cursor));
             }
+            let name_stop = cursor;
             cursor += 1;
             if syntax == Syntax::NamedBracket {
                 if cursor == b.len() {
                     return Err(named(None));
                 }
-                match line_break(b, skip_blank(b, cursor)) {
+                match line_end(b, cursor, breaks) {
                     Some(after) => cursor = after,
                     None => return Err(Branch::invalid(cursor)),
                 }
             }
-            Ok((syntax, cursor))
+            Ok((syntax, name_start..name_stop, cursor))
         }
         _ => Err(Branch::invalid(start)),
     }
@@ -108,17 +117,29 @@ fn parameter_close(b: &[u8], from: usize) -> Option<usize> {
         .find(|&i| starts_ci(b, i, PARAMETER_CLOSE))
 }
 
-/// Reads the call that may start at `start`.
-pub(super) fn scan(text: &str, start: usize) -> Branch {
+/// A parameter: its name and its raw value.
+pub(super) type Parameter = (Range<usize>, Range<usize>);
+
+/// Reads the call that may start at `start` (`breaks`: see [`line_end`]).
+pub(super) fn scan(text: &str, start: usize, breaks: &[usize]) -> Branch {
+    scan_call(text, start, breaks, &mut Vec::new())
+}
+
+/// [`scan`], with the parameters read put in `parameters`.
+pub(super) fn scan_call(
+    text: &str,
+    start: usize,
+    breaks: &[usize],
+    parameters: &mut Vec<Parameter>,
+) -> Branch {
     let b = text.as_bytes();
-    let (syntax, body) = match opening(text, start) {
+    let (syntax, name, body) = match opening(text, start, breaks) {
         Ok(o) => o,
         Err(branch) => return branch,
     };
     let tool_bracket = syntax == Syntax::ToolBracket;
     let mut cursor = body;
     let mut last_parameter_end = None;
-    let mut parameters = 0usize;
     let prefix = |end: usize, last: Option<usize>| Branch::Prefix {
         named: true,
         payload: Some(body..end),
@@ -130,6 +151,7 @@ pub(super) fn scan(text: &str, start: usize) -> Branch {
         payload: Some(body..at),
     };
     let complete = |end: usize| Branch::Complete {
+        name: name.clone(),
         payload: body..end,
         end,
     };
@@ -142,10 +164,11 @@ pub(super) fn scan(text: &str, start: usize) -> Branch {
             };
         }
         if starts_ci(b, marker, FUNCTION_CLOSE) {
-            if syntax != Syntax::Function && parameters == 0 {
+            if syntax != Syntax::Function && parameters.is_empty() {
                 return invalid(marker);
             }
             return Branch::Complete {
+                name: name.clone(),
                 payload: body..marker,
                 end: marker + FUNCTION_CLOSE.len(),
             };
@@ -168,9 +191,9 @@ pub(super) fn scan(text: &str, start: usize) -> Branch {
             let Some(close) = parameter_close(b, end + 1) else {
                 return prefix(b.len(), last_parameter_end);
             };
+            parameters.push((name_start..end, end + 1..close));
             cursor = close + PARAMETER_CLOSE.len();
             last_parameter_end = Some(cursor);
-            parameters += 1;
             continue;
         }
         if cut_ci(b, marker, PARAMETER_OPEN) {
