@@ -23,8 +23,10 @@ use super::needles::Needles;
 use super::text::line_break;
 use crate::js_text::is_js_whitespace;
 
-/// What a reply needs for [`strip_plain_text_tool_calls`] to change it: every call has one of these.
-pub const NEEDLES: Needles = Needles::exact(&["[", "<", "to="]);
+/// What a reply needs for [`strip_plain_text_tool_calls`] to change it: every call has one of these
+/// (a Harmony call's `to=` is found by its `=`: V8 finds one character in a fraction of the time
+/// it takes to find `to=` in prose full of `t`).
+pub const NEEDLES: Needles = Needles::exact(&["[", "<", "="]);
 
 /// The first position at or after `i` that is not whitespace other than a line break (OpenClaw's
 /// `skipLineIndentation`).
