@@ -7,13 +7,15 @@
 //   - random replies built from marker fragments (code fences, spans, indented blocks, lists,
 //     quotes, tabs, CJK, surrogate pairs).
 // Without openclaw 2026.9.6 (scripts/install-reference.sh) or a Node 24 binary (scripts/runtimes.sh)
-// the test skips and says what to install.
+// the test skips and says what to install. OpenClaw's answers are memoized by question beside the
+// installed reference (benchmark/oracle-memo.mjs): the oracle runs again only when a case changes.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
 import { readFileSync, readdirSync } from 'node:fs'
 import { rng } from './fixtures/helpers.mjs'
 import { runOpenClaw96, missing } from '../benchmark/openclaw-2026.9.6.mjs'
+import { memoized } from '../benchmark/oracle-memo.mjs'
 
 const require = createRequire(import.meta.url)
 const th = require('../index.js')
@@ -225,7 +227,7 @@ test('the 2026.9.6 reply scrubbers match openclaw 2026.9.6 (hand-written, reply 
   const sets = [['hand-written', HAND], ['reply table', replyTableInputs()], ['generated', generated(700, 20260906)], ['generated with calls', generated(200, 96, [...FRAGMENTS, ...CALL_FRAGMENTS, ...CALL_FRAGMENTS])], ['call lines', callReplies(200, 9606)]]
   const texts = sets.flatMap(([, list]) => list)
   const calls = texts.flatMap((s) => SCRUBBERS.map(([name, , options]) => (options ? [name, s, options] : [name, s])))
-  const theirs = await runOpenClaw96(calls)
+  const theirs = await memoized('2026.9.6', calls, runOpenClaw96)
   assert.equal(theirs.length, calls.length)
   let i = 0
   let changed = 0
@@ -290,7 +292,7 @@ test('text-call promotion matches openclaw 2026.9.6', async (t) => {
     return
   }
   const cases = [...PROMOTION.map((m) => [m, TOOLS]), [PROMOTION[0], []]]
-  const theirs = await runOpenClaw96(cases.map(([m, tools]) => ['promotePlainTextToolCalls', m, { $set: tools }]))
+  const theirs = await memoized('2026.9.6', cases.map(([m, tools]) => ['promotePlainTextToolCalls', m, { $set: tools }]), runOpenClaw96)
   let promoted = 0
   for (const [i, [message, tools]] of cases.entries()) {
     const r = theirs[i]
