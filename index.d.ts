@@ -1265,6 +1265,62 @@ export declare function stripAssistantInternalTraceLines(text: string): string
  */
 export declare function stripLegacyBracketToolCallBlocks(text: string): string
 
+/** Options of {@link stripPlainTextToolCallBlocks}. */
+export interface PlainTextToolCallOptions {
+  /** A call that starts in Markdown code (a CommonMark parse) stays, as in OpenClaw's reply chain. Default `true`; `false` is OpenClaw's function called without options. */
+  codeAware?: boolean
+}
+
+/**
+ * OpenClaw 2026.9.6's `stripPlainTextToolCallBlocks`: removes tool calls a model wrote as text on
+ * lines of their own — Qwen3-Coder's `<function=NAME><parameter=K>v</parameter></function>`, a
+ * `[NAME]` line followed by a JSON object and `[END_TOOL_REQUEST]` or `[/NAME]`, `[tool:NAME] {…}`,
+ * and OpenAI Harmony's `commentary to=NAME code {…}` — from the start of their line, with calls
+ * following on the same line and one line break. A JSON payload must parse. When the text ends
+ * inside what could still become a call, the rest is kept as written.
+ * @throws TypeError when `text` is not a string or `options.codeAware` not a boolean.
+ */
+export declare function stripPlainTextToolCallBlocks(text: string, options?: PlainTextToolCallOptions): string
+
+/**
+ * OpenClaw 2026.9.6's `sanitizeAssistantVisibleText` (its delivery chain) in one native call:
+ * `stripMinimaxToolCallXml`, `stripModelSpecialTokens`, `stripRelevantMemoriesTags`,
+ * `stripToolCallXmlTags` (with `stripFunctionResponseAfterPluralToolCalls`),
+ * `stripAssistantInternalTraceLines`, `stripLegacyBracketToolCallBlocks`,
+ * `stripPlainTextToolCallBlocks`, `stripDowngradedToolCallText` and `stripReasoningTagsFromText`
+ * (strict, nothing trimmed), in that order, each as in 2026.9.6; then the text is trimmed, keeping
+ * a leading code block's indentation. Markup inside Markdown code stays.
+ * @throws TypeError when `text` is not a string.
+ */
+export declare function sanitizeAssistantVisibleText(text: string): string
+
+/** A structured call made from a plain-text one by {@link promotePlainTextToolCalls}. */
+export interface PromotedToolCall {
+  type: 'toolCall'
+  /** `call_` and 24 hex digits, derived from the text (the same reply gives the same ids; OpenClaw's are random). */
+  id: string
+  name: string
+  /** The JSON object the model wrote, or `<parameter>` values as strings. */
+  arguments: Record<string, unknown>
+  /** `JSON.stringify(arguments)`. */
+  partialArgs: string
+}
+
+/**
+ * OpenClaw 2026.9.6's text-call promotion (what its provider streams do with a finished reply):
+ * when an assistant message's text is nothing but plain-text calls (the shapes of
+ * {@link stripPlainTextToolCallBlocks}, none starting in Markdown code, JSON payloads that parse)
+ * to tools named in `toolNames`, returns a copy whose text blocks became `toolCall` blocks (other
+ * blocks kept in place, blank text blocks dropped) and whose `stopReason` is `'toolUse'`.
+ * Returns `null` otherwise: a message that already has a `toolCall` block, prose beside a call, a
+ * name not offered, no `toolNames`. The input is never changed.
+ * @throws TypeError when `message` is not an object or `toolNames` not an array or Set of strings.
+ */
+export declare function promotePlainTextToolCalls<M extends { content?: unknown }>(
+  message: M,
+  toolNames: readonly string[] | ReadonlySet<string>,
+): (Omit<M, 'content' | 'stopReason'> & { content: unknown[]; stopReason: 'toolUse' }) | null
+
 /** Options of {@link stripToolCallXmlTags} (OpenClaw's own names). */
 export interface ToolCallXmlOptions {
   /** A `<function_calls>`/`<tool_calls>` block followed by a `<function_response>` is read like a `<tool_call>` (OpenClaw's delivery replies do this). Default `false`. */

@@ -7,13 +7,15 @@
 //   - random replies built from marker fragments (code fences, spans, indented blocks, lists,
 //     quotes, tabs, CJK, surrogate pairs).
 // Without openclaw 2026.9.6 (scripts/install-reference.sh) or a Node 24 binary (scripts/runtimes.sh)
-// the test skips and says what to install.
+// the test skips and says what to install. OpenClaw's answers are memoized by question beside the
+// installed reference (benchmark/oracle-memo.mjs): the oracle runs again only when a case changes.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
 import { readFileSync, readdirSync } from 'node:fs'
 import { rng } from './fixtures/helpers.mjs'
 import { runOpenClaw96, missing } from '../benchmark/openclaw-2026.9.6.mjs'
+import { memoized } from '../benchmark/oracle-memo.mjs'
 
 const require = createRequire(import.meta.url)
 const th = require('../index.js')
@@ -38,6 +40,10 @@ const SCRUBBERS = [
   ['stripReasoningTagsFromText', (s) => th.stripReasoningTagsFromText(s, { ...V96, mode: 'preserve', trim: 'none' }), { mode: 'preserve', trim: 'none' }],
   ['stripReasoningTagsFromText', (s) => th.stripReasoningTagsFromText(s, { ...V96, trim: 'start', scope: 'leading' }), { trim: 'start', scope: 'leading' }],
   ['stripReasoningTagsFromText', (s) => th.stripReasoningTagsFromText(s, { ...V96, recoverUnclosed: false }), { recoverUnclosed: false }],
+  // As OpenClaw's reply chain calls it (code protected), and with no options (nothing protected).
+  ['stripPlainTextToolCallBlocks', (s) => th.stripPlainTextToolCallBlocks(s), { resolveProtectedRanges: 'findCodeRegions' }],
+  ['stripPlainTextToolCallBlocks', (s) => th.stripPlainTextToolCallBlocks(s, { codeAware: false })],
+  ['sanitizeAssistantVisibleText', (s) => th.sanitizeAssistantVisibleText(s)],
 ]
 
 const HAND = [
@@ -117,6 +123,30 @@ const HAND = [
   'stray </tool_call> and </function_calls> closers',
   '<tool_call>plain words, not a call</tool_call>',
   '<function_call>\n<tool_call>{"name":"n"}</tool_call>\n</function_call>tail',
+  // plain-text tool calls on their own lines, each with a twin that stays
+  // (ollama/ollama#17742: qwen3-coder:30b drops the <tool_call> opener and leaks this block)
+  '<function=exec_command>\n<parameter=cmd>\necho LEAK_TEST\n</parameter>\n</function>\n</tool_call>',
+  // (lablup/mlxcel#654: gpt-oss Harmony markup in content; a dotted recipient is not a tool name here)
+  'I will read the file.\n<|channel|>commentary to=functions.read_file <|constrain|>json<|message|>{"path":"/etc/hosts"}<|call|>',
+  '我来查一下天气。\n<|channel|>commentary to=get_weather code<|message|>{"city":"北京"}<|call|>\n北京今天晴。',
+  '先读文件：\n<function=read>\n<parameter=path>\n笔记.md\n</parameter>\n</function>\n读完了。',
+  '用法示例：\n```\n<function=read>\n<parameter=path>a.md</parameter>\n</function>\n```\n照这样写。',
+  '查询：\n[get_weather]\n{"city":"上海"}\n[END_TOOL_REQUEST]\n上海多云。',
+  '[get_weather]\n{"city":"上海"}\n[/get_weather]',
+  '[注意]\n{"不是":"调用"}\n[/注意]',
+  '[Note]\n{not json}\n[/Note]\nrest',
+  '[Intro]\n{"a":1}\nplain words after',
+  '  [tool:exec] {"cmd":"ls -la"} [tool:read] {"path":"a.md"}\n结果在上面',
+  '文字 [tool:exec] {"cmd":"ls"} 在句中',
+  '- 列表\n\n      [tool:exec] {"cmd":"ls"}\n',
+  '`[tool:exec] {"cmd":"ls"}` 是示例\n[tool:exec] {"cmd":"pwd"}',
+  '[tool:write]\n<parameter=path>a.md</parameter>\n<parameter=content>\n你好\n</parameter>\ntail',
+  '[search]\n<parameter=q>x</parameter>\n</function>',
+  'final to=send code {"to":"a"} [END_TOOL_REQUEST] after\nnext',
+  'analysis to=x code {"a":',
+  '[tool:exec] {"a":1}\n[get_weather]\n{"city":',
+  '<FUNCTION=Read>\r\n<PARAMETER=path>a</PARAMETER>\r\n</FUNCTION>\r\nok',
+  '\u3000[tool:x] {"k":"v"}\u2028ok',
   // Markdown code the CommonMark way (indented blocks, lists, quotes, tables)
   '- item\n\n      <|in list code|>\n\n> `<|quoted span|>` <|t|>',
   '| a | b |\n| - | - |\n| `<|x|>` | <|y|> |',
@@ -139,13 +169,42 @@ const FRAGMENTS = [
   '\n', '\n\n', '\r\n', ' ', 'a', 'word', '北京', '，', '好的', '😀', '\u0301', '\u00a0', '\u3000', '\ufeff', 'x y', ':', '=',
 ]
 
-function generated(n, seed) {
+// Plain-text tool-call pieces (mixed into a second generated set).
+const CALL_FRAGMENTS = [
+  '[tool:exec]', '[tool:', '[get_weather]', '[END_TOOL_REQUEST]', '[/get_weather]', '[/x]', '[x]', '<function=read>', '<function=',
+  '</function>', '<parameter=path>', '<parameter=', '</parameter>', '<|channel|>', 'commentary', 'analysis to=x', 'final', ' to=get_weather',
+  ' code', '<|message|>', '<|call|>', '{"city":"北京"}', '{"a":[1,{"b":"}"}]}', '{', '}', '{"a":1', '\n', '\n', '  ',
+]
+
+function generated(n, seed, fragments = FRAGMENTS) {
   const rand = rng(seed)
   const out = []
   for (let i = 0; i < n; i++) {
     let s = ''
-    for (let k = Math.floor(rand() * 24); k > 0; k--) s += FRAGMENTS[Math.floor(rand() * FRAGMENTS.length)]
+    for (let k = Math.floor(rand() * 24); k > 0; k--) s += fragments[Math.floor(rand() * fragments.length)]
     out.push(s)
+  }
+  return out
+}
+
+/** Replies made of whole lines: prose, fences, and plain-text calls of every shape, some damaged. */
+function callReplies(n, seed) {
+  const rand = rng(seed)
+  const pick = (list) => list[Math.floor(rand() * list.length)]
+  const args = ['{"city":"北京"}', '{"path":"a.md","n":[1,2,{"x":"}"}]}', '{"q":"a\\"b"}', '{}', '{"a":1', '{bad}', '[1]', '"s"']
+  const calls = [
+    () => `[tool:${pick(['exec', 'read', 'x'])}]${pick([' ', '', '\n'])}${pick(args)}${pick(['', ' [END_TOOL_REQUEST]', '<|call|>', ' [/exec]', ' tail'])}`,
+    () => `[${pick(['get_weather', 'search', 'Intro'])}]${pick(['\n', ' \n', '\r\n', ' '])}${pick(args)}${pick(['\n[END_TOOL_REQUEST]', '\n[/get_weather]', '[/search]', '', '\nwords'])}`,
+    () => `${pick(['<|channel|>', ''])}${pick(['commentary', 'analysis', 'final'])} to=${pick(['f', 'functions.f', ''])} ${pick(['code', 'json', 'code<|message|>', 'code <|message|>'])}${pick(args)}${pick(['<|call|>', '', ' [END_TOOL_REQUEST]'])}`,
+    () => `<${pick(['function', 'FUNCTION'])}=${pick(['read', 'a.b:c', ''])}>\n${pick(['<parameter=path>\na.md\n</parameter>\n', '<parameter=p>v</parameter>', '', '<parameter=p>unclosed\n'])}${pick(['</function>', '', 'prose'])}`,
+    () => `[tool:write]\n<parameter=path>a</parameter>${pick(['\n<parameter=c>你好</parameter>', ''])}${pick(['', '\nnext', '</function>'])}`,
+  ]
+  const lines = ['好的，我来处理。', 'Done.', '', '```', '~~~', '    indented', '- item', '> quote', '`[tool:x] {"a":1}`', 'text [tool:x] {"a":1}']
+  const out = []
+  for (let i = 0; i < n; i++) {
+    const parts = []
+    for (let k = 1 + Math.floor(rand() * 6); k > 0; k--) parts.push(rand() < 0.5 ? pick(calls)() : pick(lines))
+    out.push(`${pick(['', '  ', '\t'])}${parts.join(pick(['\n', '\n\n', '\r\n', ' ']))}`)
   }
   return out
 }
@@ -165,23 +224,85 @@ test('the 2026.9.6 reply scrubbers match openclaw 2026.9.6 (hand-written, reply 
     t.skip(why)
     return
   }
-  const sets = [['hand-written', HAND], ['reply table', replyTableInputs()], ['generated', generated(700, 20260906)]]
+  const sets = [['hand-written', HAND], ['reply table', replyTableInputs()], ['generated', generated(700, 20260906)], ['generated with calls', generated(200, 96, [...FRAGMENTS, ...CALL_FRAGMENTS, ...CALL_FRAGMENTS])], ['call lines', callReplies(200, 9606)]]
   const texts = sets.flatMap(([, list]) => list)
   const calls = texts.flatMap((s) => SCRUBBERS.map(([name, , options]) => (options ? [name, s, options] : [name, s])))
-  const theirs = await runOpenClaw96(calls)
+  const theirs = await memoized('2026.9.6', calls, runOpenClaw96)
   assert.equal(theirs.length, calls.length)
   let i = 0
   let changed = 0
+  const changedBy = new Map()
   for (const s of texts) {
     for (const [name, ours, options] of SCRUBBERS) {
       const r = theirs[i++]
       const what = `${name}(${JSON.stringify(s)}${options ? `, ${JSON.stringify(options)}` : ''})`
       assert.equal(r.error, undefined, `${what} threw in openclaw: ${r.error}`)
       assert.equal(ours(s), r.value, what)
-      if (r.value !== s) changed++
+      if (r.value !== s) {
+        changed++
+        changedBy.set(name, (changedBy.get(name) ?? 0) + 1)
+      }
     }
   }
-  // The cases exercise the rules: a good share of them is changed by OpenClaw.
+  // The cases exercise the rules: a good share of them is changed by OpenClaw, by every scrubber.
   assert.ok(changed > texts.length / 4, `only ${changed} of ${calls.length} calls changed anything`)
+  for (const [name] of SCRUBBERS) assert.ok((changedBy.get(name) ?? 0) >= 20, `${name} changed only ${changedBy.get(name) ?? 0} texts`)
+  t.diagnostic(`changed per scrubber: ${[...changedBy].map(([n, c]) => `${n} ${c}`).join(', ')}`)
   t.diagnostic(`${texts.length} texts (${sets.map(([n, l]) => `${l.length} ${n}`).join(', ')}) × ${SCRUBBERS.length} scrubbers, ${changed} changed`)
+})
+
+// Text-call promotion: messages (string content and block arrays), each with the tools offered.
+const TOOLS = ['get_weather', 'read', 'exec']
+const PROMOTION = [
+  '[tool:get_weather] {"city":"北京"}',
+  '  [tool:get_weather] {"city":"北京"}\n[tool:read] {"path":"笔记.md"}\n',
+  '[get_weather]\n{"city":"上海"}\n[END_TOOL_REQUEST]',
+  '<function=read>\n<parameter=path>\na.md\n</parameter>\n<parameter=path>b.md</parameter>\n</function>',
+  '<function=exec>\r\n<parameter=cmd>\r\nls -la\r\n</parameter>\r\n</function>',
+  'commentary to=exec code {"cmd":"ls"}<|call|>',
+  '<|channel|>commentary to=read code<|message|>{"path":"a"}<|call|>',
+  // stays: prose beside the call, an unknown tool, code, bad JSON, nothing but prose
+  '先查一下天气。\n[tool:get_weather] {"city":"北京"}',
+  '[tool:delete_all] {}',
+  '```\n[tool:read] {"path":"a"}\n```',
+  '`[tool:read] {"path":"a"}`',
+  '[tool:read] {"path":}',
+  '[tool:read] ["a"]',
+  '北京今天晴。',
+  '',
+  '   ',
+].map((content) => ({ role: 'assistant', content, stopReason: 'stop' }))
+PROMOTION.push(
+  { role: 'assistant', content: [{ type: 'text', text: '[get_weather]' }, { type: 'text', text: '{"city":"广州"}\n[/get_weather]' }], stopReason: 'stop' },
+  { role: 'assistant', content: [{ type: 'thinking', thinking: '用户要天气' }, { type: 'text', text: '[tool:get_weather] {"city":"深圳"}' }, { type: 'text', text: '  ' }], stopReason: 'stop' },
+  { role: 'assistant', content: [{ type: 'text', text: '<function=read>\n<parameter=path>' }, { type: 'text', text: 'a.md</parameter>\n</function>' }] },
+  { role: 'assistant', content: [{ type: 'text', text: '[tool:read] {"path":"a"}' }, { type: 'toolCall', id: 'c1', name: 'read', arguments: {} }] },
+  { role: 'assistant', content: [{ type: 'text', text: '[tool:read] {"path":"a"}' }, { type: 'text', text: 'and prose' }] },
+  { role: 'assistant', content: [{ type: 'text', text: '  ' }, { type: 'image', data: 'x' }] },
+  { role: 'assistant', content: [{ type: 'text', text: 3 }, { type: 'text', text: '[tool:read] {"path":"a"}' }] },
+)
+
+/** The message with every promoted call's id replaced (OpenClaw's are random). */
+const withoutIds = (m) => m && { ...m, content: Array.isArray(m.content) ? m.content.map((b) => (b?.type === 'toolCall' && b.id !== 'c1' ? { ...b, id: '<id>' } : b)) : m.content }
+
+test('text-call promotion matches openclaw 2026.9.6', async (t) => {
+  const why = missing()
+  if (why !== null) {
+    t.skip(why)
+    return
+  }
+  const cases = [...PROMOTION.map((m) => [m, TOOLS]), [PROMOTION[0], []]]
+  const theirs = await memoized('2026.9.6', cases.map(([m, tools]) => ['promotePlainTextToolCalls', m, { $set: tools }]), runOpenClaw96)
+  let promoted = 0
+  for (const [i, [message, tools]] of cases.entries()) {
+    const r = theirs[i]
+    assert.equal(r.error, undefined, `openclaw threw on ${JSON.stringify(message)}: ${r.error}`)
+    const ours = th.promotePlainTextToolCalls(message, tools)
+    assert.deepEqual(withoutIds(ours), withoutIds(r.value?.message) ?? null, JSON.stringify(message))
+    if (ours !== null) {
+      promoted++
+      assert.deepEqual(th.promotePlainTextToolCalls(message, new Set(tools)), ours, 'the same ids each time, a Set or an array')
+    }
+  }
+  assert.ok(promoted >= 8 && promoted < cases.length - 8, `${promoted} of ${cases.length} promoted`)
 })

@@ -57,6 +57,7 @@ const FUNCTIONS = {
   stripMinimaxToolCallXml: [OPTIONS.scrubber, 'options', (o) => th.stripMinimaxToolCallXml('minimax:tool_call `<invoke>x</invoke>`', o)],
   stripModelSpecialTokens: [OPTIONS.scrubber, 'options', (o) => th.stripModelSpecialTokens('a `<|x|>` b', o)],
   stripDowngradedToolCallText: [OPTIONS.scrubber, 'options', (o) => th.stripDowngradedToolCallText('`[Tool Call: f]`', o)],
+  stripPlainTextToolCallBlocks: [OPTIONS.plainTextToolCalls, 'options', (o) => th.stripPlainTextToolCallBlocks('`[tool:f] {}`', o)],
   createResponseSanitizer: [OPTIONS.sanitizerConfig, 'config', (o) => th.createResponseSanitizer(o).sanitize('minimax/MiniMax-M2', 'hi')],
   toolCallRecovery: [OPTIONS.toolCallRecovery, 'options', (o) => aiSdk.toolCallRecovery(o)],
   transcriptHygiene: [OPTIONS.transcriptHygiene, 'options', (o) => aiSdk.transcriptHygiene(o)],

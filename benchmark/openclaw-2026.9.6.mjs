@@ -43,7 +43,8 @@ export function missing() {
 
 async function runHere(calls) {
   // Only the chunks the calls need: the transcript pass's chunk alone takes ~20 s to import.
-  const names = NAMES_2026_9_6.filter((n) => calls.some(([name]) => name === n))
+  const codeFinder = calls.some(([, ...args]) => args.some((a) => a?.resolveProtectedRanges === 'findCodeRegions'))
+  const names = NAMES_2026_9_6.filter((n) => calls.some(([name]) => name === n) || (codeFinder && n === 'findCodeRegions'))
   const ref = await loadOpenClaw({ version: VERSION, names })
   return invoke(ref.fns, calls, VERSION)
 }

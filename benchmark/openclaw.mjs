@@ -84,12 +84,14 @@ export const NAMES = [
 /**
  * The same for openclaw 2026.9.6 (Node >= 24.16): the reply chain (`sanitizeAssistantVisibleText`
  * runs the delivery filters, `sanitizeUserFacingText` the user-facing ones) and its scrubbers, the
- * CommonMark code-region finder every scrubber protects code with, and the transcript pass.
+ * CommonMark code-region finder every scrubber protects code with, the text-call promotion its
+ * provider streams apply to a finished reply (`promotePlainTextToolCalls`), and the transcript pass.
  */
 export const NAMES_2026_9_6 = [
   'sanitizeAssistantVisibleText', 'sanitizeUserFacingText', 'stripModelSpecialTokens', 'stripRelevantMemoriesTags',
   'stripAssistantInternalTraceLines', 'stripLegacyBracketToolCallBlocks', 'stripToolCallXmlTags', 'stripMinimaxToolCallXml',
   'stripDowngradedToolCallText', 'stripReasoningTagsFromText', 'stripFinalTags', 'stripPlainTextToolCallBlocks', 'findCodeRegions',
+  'promotePlainTextToolCalls',
   'sanitizeSessionHistory', 'resolveTranscriptPolicy',
 ]
 
@@ -107,6 +109,13 @@ export async function invoke(fns, calls, version) {
     if (typeof f !== 'function') {
       out.push({ error: `openclaw ${version} has no ${name}` })
       continue
+    }
+    // A function cannot cross as JSON: an option `resolveProtectedRanges: 'findCodeRegions'` names
+    // the release's own code finder (2026.9.6's `stripPlainTextToolCallBlocks` as its reply chain calls it).
+    // Nor can a Set: `{ $set: [...] }` stands for one.
+    for (const [i, a] of args.entries()) {
+      if (a && typeof a === 'object' && a.resolveProtectedRanges === 'findCodeRegions') args[i] = { ...a, resolveProtectedRanges: fns.findCodeRegions }
+      if (a && typeof a === 'object' && Array.isArray(a.$set)) args[i] = new Set(a.$set)
     }
     const first = args[0]
     if (first && typeof first === 'object' && Array.isArray(first.sessionEntries)) {

@@ -34,6 +34,7 @@ if (why !== null) {
     '🛠️ Exec: npm test\n',
     '[TOOL_CALL]{tool => "read", args => {"path":"a.md"}}[/TOOL_CALL]\n',
     '```js\nconst tag = "<think>"\n```\n',
+    '[tool:read] {"path":"笔记.md"}\n',
   ]
   const prose = (unit, marked) => {
     let s = ''
@@ -59,7 +60,9 @@ if (why !== null) {
     ['stripAssistantInternalTraceLines', th.stripAssistantInternalTraceLines, f.stripAssistantInternalTraceLines],
     ['stripLegacyBracketToolCallBlocks', th.stripLegacyBracketToolCallBlocks, f.stripLegacyBracketToolCallBlocks],
     ['stripReasoningTagsFromText', (t) => th.stripReasoningTagsFromText(t, V96), f.stripReasoningTagsFromText],
+    ['stripPlainTextToolCallBlocks', th.stripPlainTextToolCallBlocks, (t) => f.stripPlainTextToolCallBlocks(t, { resolveProtectedRanges: f.findCodeRegions })],
     ['the five, chained', ourFive, ocFive],
+    ['sanitizeAssistantVisibleText (the delivery chain)', th.sanitizeAssistantVisibleText, f.sanitizeAssistantVisibleText],
   ]
   const cpu = os.cpus()[0]
   console.log(`\n(d) 50 KB replies side by side with openclaw ${VERSION}'s own scrubbers: CPU µs per call (median of ${ROUNDS} interleaved rounds), OpenClaw / ours (median, range)`)
@@ -74,11 +77,12 @@ if (why !== null) {
       console.log(`| ${name} | ${label} | ${r.ours.toFixed(1)} | ${r.theirs.toFixed(1)} | ${med.toFixed(1)}× | ${r.ratios[0].toFixed(1)}–${r.ratios[r.ratios.length - 1].toFixed(1)}× |`)
     }
   }
-  // OpenClaw's whole chain, for scale (this package has no equivalent of it yet).
+  // OpenClaw's delivery chain followed by its user-facing stage, for scale (this package has no
+  // equivalent of sanitizeUserFacingText yet).
   const chain = (t) => f.sanitizeUserFacingText(f.sanitizeAssistantVisibleText(t))
   for (const [label, text] of Object.entries(REPLIES)) {
-    const r = sideBySide(() => ourFive(text), () => chain(text), ROUNDS)
-    console.log(`| (OpenClaw's whole reply chain, no equivalent here yet) | ${label} | — | ${r.theirs.toFixed(1)} | — | — |`)
+    const r = sideBySide(() => th.sanitizeAssistantVisibleText(text), () => chain(text), ROUNDS)
+    console.log(`| (OpenClaw's sanitizeAssistantVisibleText + sanitizeUserFacingText, no equivalent of the second here yet) | ${label} | — | ${r.theirs.toFixed(1)} | — | — |`)
   }
   console.log(`load average after: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`)
 }

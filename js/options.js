@@ -185,6 +185,8 @@ const OPTIONS = {
   // the OpenClaw release a function reproduces (absent: setOpenClawVersion's default)
   scrubber: { codeAware: boolean, openclawVersion: OPENCLAW_VERSION },
   toolCallXml: { stripFunctionResponseAfterPluralToolCalls: boolean, stripFunctionCallsXmlPayloads: boolean },
+  // stripPlainTextToolCallBlocks (codeAware: false is OpenClaw's function called without options)
+  plainTextToolCalls: { codeAware: boolean },
   // stripReasoningTagsFromText, stripThinkingTagsFromText
   reasoningTags: {
     mode: oneOf('strict', 'preserve'),

@@ -17,16 +17,30 @@ function expectOptions(options, name) {
   return options
 }
 
-// What each 2026.3.23 scrubber needs in a text to change it (src/napi/scrub.rs): V8 finds out
-// with `includes` in a fraction of what reading a long reply into the addon costs.
+// What each scrubber needs in a text to change it (2026.3.23: src/napi/scrub.rs; 2026.9.6:
+// src/scrub/visible/needles.rs): V8 finds out with `includes` (or one case-blind RegExp) in a
+// fraction of what reading a long reply into the addon costs.
 const NEEDLES = native.scrubberNeedlesNative()
 const V2026_3_23 = '2026.3.23'
+const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+const VISIBLE = Object.fromEntries(
+  Object.entries(native.visibleNeedlesNative()).map(([name, { exact, ignoreCase }]) => [
+    name,
+    { exact, ignoreCase: ignoreCase.length === 0 ? null : new RegExp(ignoreCase.map(escapeRegExp).join('|'), 'i') },
+  ]),
+)
 
-/** Whether the 2026.3.23 scrubber `name` surely returns `text` as it is (none of its needles). */
+/** Whether the scrubber `name` of release `version` surely returns `text` as it is (none of its needles). */
 function untouched(name, text, version) {
-  if ((version ?? native.getOpenClawVersionNative()) !== V2026_3_23) return false
+  if ((version ?? native.getOpenClawVersionNative()) !== V2026_3_23) return absent(VISIBLE[name], text)
   for (const needle of NEEDLES[name]) if (text.includes(needle)) return false
   return true
+}
+
+/** Whether `text` holds none of `needles` (a 2026.9.6 scrubber's, see `VISIBLE`). */
+function absent(needles, text) {
+  for (const needle of needles.exact) if (text.includes(needle)) return false
+  return needles.ignoreCase === null || !needles.ignoreCase.test(text)
 }
 
 function call(fn, args) {
@@ -55,23 +69,72 @@ function stripModelSpecialTokens(text, options) {
 // OpenClaw 2026.9.6's new reply scrubbers (src/scrub/visible/).
 function stripRelevantMemoriesTags(text) {
   expectString(text, 'text')
+  if (absent(VISIBLE.stripRelevantMemoriesTags, text)) return text
   return call(native.stripRelevantMemoriesTagsNative, [text]) ?? text
 }
 
 function stripAssistantInternalTraceLines(text) {
   expectString(text, 'text')
+  if (absent(VISIBLE.stripAssistantInternalTraceLines, text)) return text
   return call(native.stripAssistantInternalTraceLinesNative, [text]) ?? text
 }
 
 function stripToolCallXmlTags(text, options) {
   expectString(text, 'text')
   const o = pick(options, OPTIONS.toolCallXml, 'options')
+  if (absent(VISIBLE.stripToolCallXmlTags, text)) return text
   return call(native.stripToolCallXmlTagsNative, [text, o.stripFunctionResponseAfterPluralToolCalls === true, o.stripFunctionCallsXmlPayloads === true]) ?? text
 }
 
 function stripLegacyBracketToolCallBlocks(text) {
   expectString(text, 'text')
+  if (absent(VISIBLE.stripLegacyBracketToolCallBlocks, text)) return text
   return call(native.stripLegacyBracketToolCallBlocksNative, [text]) ?? text
+}
+
+function stripPlainTextToolCallBlocks(text, options) {
+  expectString(text, 'text')
+  const { codeAware } = pick(options, OPTIONS.plainTextToolCalls, 'options')
+  if (absent(VISIBLE.stripPlainTextToolCallBlocks, text)) return text
+  return call(native.stripPlainTextToolCallBlocksNative, [text, codeAware !== false]) ?? text
+}
+
+// promotePlainTextToolCallsNative's block codes (src/napi/visible.rs)
+const OTHER_BLOCK = 0
+const TOOL_CALL_BLOCK = 1
+const UNREADABLE_BLOCK = 2
+
+/** A content block as the native side reads it: a text block's text, or a code. */
+function promotionPart(block) {
+  if (block === null || typeof block !== 'object' || Array.isArray(block)) return UNREADABLE_BLOCK
+  if (block.type === 'text') return typeof block.text === 'string' ? block.text : UNREADABLE_BLOCK
+  return block.type === 'toolCall' ? TOOL_CALL_BLOCK : OTHER_BLOCK
+}
+
+/** OpenClaw 2026.9.6's text-call promotion (src/scrub/visible/plain_tool_call/promote.rs). */
+function promotePlainTextToolCalls(message, toolNames) {
+  if (message === null || typeof message !== 'object' || Array.isArray(message)) throw new TypeError(`message: expected an object, got ${describe(message)}`)
+  const names = toolNames instanceof Set ? [...toolNames] : toolNames
+  if (!Array.isArray(names)) throw new TypeError(`toolNames: expected an array or a Set of strings, got ${describe(toolNames)}`)
+  names.forEach((n, i) => expectString(n, `toolNames[${i}]`))
+  const content = message.content
+  if (typeof content !== 'string' && !Array.isArray(content)) return null
+  const parts = typeof content === 'string' ? content : content.map(promotionPart)
+  const plan = call(native.promotePlainTextToolCallsNative, [parts, names])
+  if (plan === null) return null
+  const blocks = JSON.parse(plan).map((e) =>
+    e.keep !== undefined ? content[e.keep] : { type: 'toolCall', id: e.id, name: e.name, arguments: e.arguments, partialArgs: JSON.stringify(e.arguments) },
+  )
+  return { ...message, content: blocks, stopReason: 'toolUse' }
+}
+
+/** OpenClaw 2026.9.6's delivery chain in one native call. */
+function sanitizeAssistantVisibleText(text) {
+  expectString(text, 'text')
+  // Nothing for a step to remove and nothing to trim (`trim` removes JavaScript whitespace, as the
+  // chain's last step does).
+  if (absent(VISIBLE.sanitizeAssistantVisibleText, text) && text.trim().length === text.length) return text
+  return call(native.sanitizeAssistantVisibleTextNative, [text]) ?? text
 }
 
 /** The release every function that takes `openclawVersion` reproduces when a call names none. */
@@ -171,6 +234,9 @@ module.exports = {
   stripRelevantMemoriesTags,
   stripAssistantInternalTraceLines,
   stripLegacyBracketToolCallBlocks,
+  stripPlainTextToolCallBlocks,
+  sanitizeAssistantVisibleText,
+  promotePlainTextToolCalls,
   stripToolCallXmlTags,
   setOpenClawVersion,
   getOpenClawVersion,

@@ -556,6 +556,12 @@ fn decodes_to(raw: &[u8], target: &[u8]) -> bool {
     decoded == target
 }
 
+/// Whether `JSON.parse` accepts `text` (the one strict validator of the crate; the 2026.9.6 reply
+/// scrubbers ask it too).
+pub(crate) fn is_json(text: &[u8]) -> bool {
+    scan_json(text).is_some()
+}
+
 /// Validate one line exactly as `JSON.parse` would; `None` if it would throw.
 fn scan_json(line: &[u8]) -> Option<Scan> {
     let mut c = Cursor {

@@ -4,12 +4,17 @@
 
 use super::text::{JsText, Text};
 use crate::openclaw::{self, OpenClawVersion};
+use crate::scrub::visible::needles::Needles;
+use crate::scrub::visible::plain_tool_call::promote::{self, Arguments, Block, Part};
 use crate::scrub::visible::reasoning::{self, Mode, Scope, Trim};
 use crate::scrub::visible::{
-    downgraded, legacy_bracket, memories, minimax, special_tokens, tool_call_xml, trace_lines,
+    chain, downgraded, legacy_bracket, memories, minimax, plain_tool_call, special_tokens,
+    tool_call_xml, trace_lines,
 };
+use napi::bindgen_prelude::Either;
 use napi::{Error, JsString, Result, Status};
 use napi_derive::napi;
+use std::collections::HashMap;
 
 /// The release `name` asks for, or the process default when it is absent.
 pub fn version(name: Option<&str>) -> Result<OpenClawVersion> {
@@ -132,4 +137,140 @@ pub fn strip_tool_call_xml_tags(
     run(text, b"<", |t| {
         tool_call_xml::strip_tool_call_xml(t, response_after_plural, plural_payloads)
     })
+}
+
+/// `code_aware`: calls that start in Markdown code stay (OpenClaw's reply chain); without it, as
+/// OpenClaw's function called with no options.
+#[napi(catch_unwind, js_name = "stripPlainTextToolCallBlocksNative")]
+pub fn strip_plain_text_tool_call_blocks(
+    text: JsString,
+    code_aware: bool,
+) -> Result<Option<JsText>> {
+    run(text, b"[<=", |t| {
+        plain_tool_call::strip_plain_text_tool_calls(t, code_aware)
+    })
+}
+
+#[napi(catch_unwind, js_name = "sanitizeAssistantVisibleTextNative")]
+pub fn sanitize_assistant_visible_text(text: JsString) -> Result<Option<JsText>> {
+    run(text, b"", chain::sanitize_assistant_visible_text)
+}
+
+/// What a text must hold for a 2026.9.6 scrubber to change it (see
+/// [`crate::scrub::visible::needles`]): `exact` strings, or `ignoreCase` ones (ASCII case ignored).
+#[napi(object)]
+pub struct NeedleList {
+    pub exact: Vec<String>,
+    pub ignore_case: Vec<String>,
+}
+
+fn needle_list<'a>(all: impl IntoIterator<Item = &'a Needles>) -> NeedleList {
+    let mut list = NeedleList {
+        exact: Vec::new(),
+        ignore_case: Vec::new(),
+    };
+    for n in all {
+        list.exact.extend(n.exact.iter().map(|s| s.to_string()));
+        list.ignore_case
+            .extend(n.ignore_case.iter().map(|s| s.to_string()));
+    }
+    list
+}
+
+/// Each 2026.9.6 scrubber's needles, by its JS name (js/scrub.js tests them first). The chain's
+/// are its steps' together; it also trims, which the JS side tests on its own.
+#[napi(catch_unwind, js_name = "visibleNeedlesNative")]
+pub fn visible_needles() -> HashMap<String, NeedleList> {
+    let one = |n: &Needles| needle_list([n]);
+    HashMap::from([
+        (
+            "stripModelSpecialTokens".into(),
+            one(&special_tokens::NEEDLES),
+        ),
+        ("stripMinimaxToolCallXml".into(), one(&minimax::NEEDLES)),
+        (
+            "stripDowngradedToolCallText".into(),
+            one(&downgraded::NEEDLES),
+        ),
+        ("stripRelevantMemoriesTags".into(), one(&memories::NEEDLES)),
+        (
+            "stripAssistantInternalTraceLines".into(),
+            one(&trace_lines::NEEDLES),
+        ),
+        (
+            "stripLegacyBracketToolCallBlocks".into(),
+            one(&legacy_bracket::NEEDLES),
+        ),
+        ("stripToolCallXmlTags".into(), one(&tool_call_xml::NEEDLES)),
+        (
+            "stripReasoningTagsFromText".into(),
+            one(&reasoning::NEEDLES),
+        ),
+        (
+            "stripPlainTextToolCallBlocks".into(),
+            one(&plain_tool_call::NEEDLES),
+        ),
+        (
+            "sanitizeAssistantVisibleText".into(),
+            needle_list(chain::DELIVERY.iter().map(|(_, n)| n)),
+        ),
+    ])
+}
+
+/// One content block as js/scrub.js encodes it: a text block's text, or 0 (another block),
+/// 1 (a `toolCall` block), 2 (not an object, or a text block without a string text).
+type JsPart = Either<String, u32>;
+
+fn json_string(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+}
+
+/// The promoted content as JSON (`[{id, name, arguments} | {keep: index}]`, arguments a JSON
+/// object as the model wrote it), or `null` when the message stays as it is.
+#[napi(catch_unwind, js_name = "promotePlainTextToolCallsNative")]
+pub fn promote_plain_text_tool_calls(
+    content: Either<String, Vec<JsPart>>,
+    tools: Vec<String>,
+) -> Option<String> {
+    let tools: Vec<&str> = tools.iter().map(String::as_str).collect();
+    let (parts, string) = match &content {
+        Either::A(text) => (vec![Part::Text(text)], true),
+        Either::B(blocks) => (
+            blocks
+                .iter()
+                .map(|b| match b {
+                    Either::A(text) => Part::Text(text),
+                    Either::B(1) => Part::ToolCall,
+                    Either::B(0) => Part::Other,
+                    Either::B(_) => Part::Unreadable,
+                })
+                .collect(),
+            false,
+        ),
+    };
+    let blocks = promote::promote(&parts, string, &tools)?;
+    let entries: Vec<String> = blocks
+        .into_iter()
+        .map(|b| match b {
+            Block::Keep(i) => format!("{{\"keep\":{i}}}"),
+            Block::Call(c) => {
+                let arguments = match c.arguments {
+                    Arguments::Json(raw) => raw,
+                    Arguments::Parameters(ps) => {
+                        let fields: Vec<String> = ps
+                            .iter()
+                            .map(|(k, v)| format!("{}:{}", json_string(k), json_string(v)))
+                            .collect();
+                        format!("{{{}}}", fields.join(","))
+                    }
+                };
+                format!(
+                    "{{\"id\":{},\"name\":{},\"arguments\":{arguments}}}",
+                    json_string(&c.id),
+                    json_string(&c.name)
+                )
+            }
+        })
+        .collect();
+    Some(format!("[{}]", entries.join(",")))
 }

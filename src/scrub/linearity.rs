@@ -51,8 +51,8 @@ fn every_scrubber_grows_linearly_on_adversarial_text() {
 #[test]
 fn the_2026_9_6_scrubbers_grow_linearly_on_adversarial_text() {
     use super::visible::{
-        downgraded as d, legacy_bracket as l, memories as m, minimax as x, reasoning as r,
-        special_tokens as s, tool_call_xml as t, trace_lines as tr,
+        downgraded as d, legacy_bracket as l, memories as m, minimax as x, plain_tool_call as p,
+        reasoning as r, special_tokens as s, tool_call_xml as t, trace_lines as tr,
     };
     let extra = [
         "<relevant-memories></relevant-memories><relevant-memories>",
@@ -60,6 +60,8 @@ fn the_2026_9_6_scrubbers_grow_linearly_on_adversarial_text() {
         "<tool_call>{\"a\":\"</tool_call><function name=\"f\">{",
         "<think><internal></think></think>x",
         "[TOOL_CALL]{tool => \"x\", args => {}}[/TOOL_CALL] ",
+        "[tool:x] {\"a\":\"b\"} [y]\n{\"k\":[1,2]} junk\n<function=f>\n<parameter=p>v\n",
+        "[t]\n{\"a\":1}\n[/t]\ncommentary to=f code {\"a\":1}<|call|>\n[tool:r] <parameter=k>v</parameter>\n",
     ];
     // Units with code (backticks, tildes) are left out: the CommonMark parse is not linear on
     // them, see the ignored test below.
@@ -75,8 +77,9 @@ fn the_2026_9_6_scrubbers_grow_linearly_on_adversarial_text() {
                 + d::strip_downgraded_tool_call_text(text, false).len()
                 + t::strip_tool_call_xml(text, true, false).len()
                 + r::strip_reasoning_tags(text, r::Options::default()).len()
-                + l::strip_legacy_bracket_blocks(text).len();
-            assert!(n <= 8 * text.len());
+                + l::strip_legacy_bracket_blocks(text).len()
+                + p::strip_plain_text_tool_calls(text, true).len();
+            assert!(n <= 9 * text.len());
         });
     }
 }

@@ -14,10 +14,14 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::markdown_code::LazyCode;
+use super::needles::Needles;
 use super::text::{line_break, skip_blank};
 use super::trim::trim_preserving_code;
 use crate::response::scan::Budget;
 use crate::scrub::downgraded::{after_arguments_label, consume_jsonish};
+
+/// What a reply needs for [`strip_downgraded_tool_call_text`] to change it.
+pub const NEEDLES: Needles = Needles::exact(&["["]);
 
 static QUICK: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i-u:\[Tool (?:Call|Result)|\[Historical context)").expect("static regex")

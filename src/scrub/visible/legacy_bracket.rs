@@ -12,7 +12,11 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::markdown_code::LazyCode;
+use super::needles::Needles;
 use crate::js_text::JS_WHITESPACE_CLASS as WS;
+
+/// What a reply needs for [`strip_legacy_bracket_blocks`] to change it.
+pub const NEEDLES: Needles = Needles::exact(&["["]);
 
 static OPEN: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(r"\[{WS}*(?i-u:TOOL_(CALL|RESULT)){WS}*\]")).expect("static regex")

@@ -11,9 +11,13 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::markdown_code::LazyCode;
+use super::needles::Needles;
 use crate::js_text::JS_WHITESPACE_CLASS as WS;
 
 /// `/<\s*(\/?)\s*relevant[-_]memories\b[^<>]*>/gi` (the `\b` is JavaScript's ASCII one).
+/// What a reply needs for [`strip_relevant_memories_tags`] to change it.
+pub const NEEDLES: Needles = Needles::exact(&["<"]);
+
 static TAG: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
         r"<{WS}*(/?){WS}*(?i-u:relevant[-_]memories)(?:[^A-Za-z0-9_<>][^<>]*)?>"

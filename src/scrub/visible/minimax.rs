@@ -10,6 +10,13 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::markdown_code::MarkdownCode;
+use super::needles::Needles;
+
+/// What a reply needs for [`strip_minimax_tool_call_xml`] to change it: a mention, or an envelope.
+pub const NEEDLES: Needles = Needles {
+    exact: &["<]minimax[>[<tool_call>"],
+    ignore_case: &["minimax:tool_call"],
+};
 
 static MENTION: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i-u:minimax:tool_call)").expect("static regex"));

@@ -7,6 +7,7 @@
 //! Which release a caller gets is chosen with [`crate::openclaw::OpenClawVersion`]: the
 //! scrubbers that exist in both releases dispatch on it, the new ones are 2026.9.6 only.
 
+pub mod chain;
 pub mod commonmark;
 pub mod downgraded;
 pub mod final_tags;
@@ -14,6 +15,8 @@ pub mod legacy_bracket;
 pub mod markdown_code;
 pub mod memories;
 pub mod minimax;
+pub mod needles;
+pub mod plain_tool_call;
 pub mod reasoning;
 pub mod special_tokens;
 mod text;

@@ -18,6 +18,7 @@ use std::borrow::Cow;
 
 use super::final_tags::{has_final_tags, strip_final_tags};
 use super::markdown_code::MarkdownCode;
+use super::needles::Needles;
 use super::text::skip_ws;
 use crate::js_text::{is_js_whitespace, js_trim};
 
@@ -297,6 +298,9 @@ fn reduce(text: &str, code: &MarkdownCode, options: Options) -> String {
     out
 }
 
+/// What a reply needs for [`strip_reasoning_tags`] to change it: every tag opens with `<`.
+pub const NEEDLES: Needles = Needles::exact(&["<"]);
+
 /// The text without reasoning blocks and `<final>` markers (see the module doc); borrowed when
 /// it has neither (then it is not trimmed either, as in OpenClaw).
 ///
@@ -308,7 +312,7 @@ fn reduce(text: &str, code: &MarkdownCode, options: Options) -> String {
 /// assert_eq!(strip_reasoning_tags("<think>只有推理，没有闭合", o), "只有推理，没有闭合");
 /// ```
 pub fn strip_reasoning_tags(text: &str, options: Options) -> Cow<'_, str> {
-    if !text.contains('<') {
+    if !NEEDLES.found(text) {
         return Cow::Borrowed(text);
     }
     let has_final = has_final_tags(text);

@@ -11,6 +11,10 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::markdown_code::MarkdownCode;
+use super::needles::Needles;
+
+/// What a reply needs for [`strip_model_special_tokens`] to change it.
+pub const NEEDLES: Needles = Needles::exact(&["<|", "<｜"]);
 
 static TOKEN: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"<[|｜][^|｜]*[|｜]>").expect("static regex"));
@@ -39,7 +43,7 @@ fn char_is(re: &Regex, s: &str, last: bool) -> bool {
 /// assert_eq!(strip_model_special_tokens("a<|sep|>b"), "a b");
 /// ```
 pub fn strip_model_special_tokens(text: &str) -> Cow<'_, str> {
-    if !text.contains("<|") && !text.contains("<｜") || !TOKEN.is_match(text) {
+    if !NEEDLES.found(text) || !TOKEN.is_match(text) {
         return Cow::Borrowed(text);
     }
     let code = MarkdownCode::find(text);

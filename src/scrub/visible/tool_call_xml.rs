@@ -13,6 +13,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::markdown_code::MarkdownCode;
+use super::needles::Needles;
 use super::text::{line_break, skip_blank, skip_ws};
 use crate::js_text::{is_js_whitespace, JS_WHITESPACE_CLASS as WS};
 
@@ -20,6 +21,9 @@ use crate::js_text::{is_js_whitespace, JS_WHITESPACE_CLASS as WS};
 const NOT_WS: &str = r"\t\n\x0B\x0C\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}";
 /// JavaScript's `\b` after a word: no ASCII word character next.
 const WORD_END: &str = r"(?:[^A-Za-z0-9_]|\z)";
+
+/// What a reply needs for [`strip_tool_call_xml`] to change it.
+pub const NEEDLES: Needles = Needles::exact(&["<"]);
 
 static QUICK: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
@@ -288,7 +292,7 @@ pub fn strip_tool_call_xml(
     response_after_plural: bool,
     plural_payloads: bool,
 ) -> Cow<'_, str> {
-    if !text.contains('<') || !QUICK.is_match(text) {
+    if !NEEDLES.found(text) || !QUICK.is_match(text) {
         return Cow::Borrowed(text);
     }
     let code = MarkdownCode::find(text);

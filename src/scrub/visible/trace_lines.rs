@@ -10,19 +10,47 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::markdown_code::strip_lines_outside_code;
+use super::needles::Needles;
 use crate::js_text::{js_trim, JS_WHITESPACE_CLASS as WS};
 
-/// The emoji that open a progress line (the tool glyphs; `🛠️` and `⚙️` with their U+FE0F).
-const GLYPHS: &str = "(?:📊|🛠\u{FE0F}|📖|📝|🔍|🔎|⚙\u{FE0F})";
-/// `tool call`, `tool_result`, `function-call`… (ASCII case-insensitive, as JavaScript's `/i`).
-const CHANNEL: &str = "(?i-u:tool[-_ ]?call|tool[-_ ]?result|function[-_ ]?call)";
+/// What a trace line holds: a tool glyph (`🛠️` and `⚙️` with their U+FE0F), or `tool call`,
+/// `tool_result`, `function-call`… (ASCII case ignored, as JavaScript's `/i`).
+pub const NEEDLES: Needles = Needles {
+    exact: &["📊", "🛠\u{FE0F}", "📖", "📝", "🔍", "🔎", "⚙\u{FE0F}"],
+    ignore_case: &[
+        "toolcall",
+        "tool-call",
+        "tool_call",
+        "tool call",
+        "toolresult",
+        "tool-result",
+        "tool_result",
+        "tool result",
+        "functioncall",
+        "function-call",
+        "function_call",
+        "function call",
+    ],
+};
+
+/// `(?:a|b|…)` of needles, escaped; `flags` opens the group (`?i-u:` for ASCII case ignored).
+fn alternation(flags: &str, needles: &[&str]) -> String {
+    let escaped: Vec<String> = needles.iter().map(|n| regex::escape(n)).collect();
+    format!("(?{flags}{})", escaped.join("|"))
+}
+
+/// The glyphs that open a progress line.
+static GLYPHS: LazyLock<String> = LazyLock::new(|| alternation(":", NEEDLES.exact));
+/// The words of a call or result line.
+static CHANNEL: LazyLock<String> = LazyLock::new(|| alternation("i-u:", NEEDLES.ignore_case));
 
 /// Any line that can be a trace line has one of these.
 static QUICK: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(&format!("{GLYPHS}|{CHANNEL}")).expect("static regex"));
+    LazyLock::new(|| Regex::new(&format!("{}|{}", *GLYPHS, *CHANNEL)).expect("static regex"));
 
 /// The four line shapes, each anchored at the start of the trimmed line.
 static LINES: LazyLock<[Regex; 4]> = LazyLock::new(|| {
+    let (glyphs, channel) = (&*GLYPHS, &*CHANNEL);
     let quote = format!("(?:>{WS}*)?");
     let warn = "⚠\u{FE0F}";
     let tool = "🛠\u{FE0F}";
@@ -33,7 +61,7 @@ static LINES: LazyLock<[Regex; 4]> = LazyLock::new(|| {
     let no_break = r"[^\r\n]";
     let nonspace = r"[^\t\n\x0B\x0C\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]";
     [
-        format!("^{quote}(?:{warn}{WS}*)?{GLYPHS}{WS}*{verbs}{WS}*:"),
+        format!("^{quote}(?:{warn}{WS}*)?{glyphs}{WS}*{verbs}{WS}*:"),
         format!(
             "^{quote}{warn}{WS}*{tool}{WS}+(?:(?i-u:exec|bash){WS}+(?i-u:failed)(?:(?:{WS}+\\((?i-u:exit){WS}+-?[0-9]+\\))|(?:{WS}*:{no_break}*))?|{nonspace}{no_break}*{WS}+\\((?i-u:agent)\\)`{{0,2}}{WS}+(?i-u:failed)(?:{WS}*:{no_break}*)?){WS}*$"
         ),
@@ -41,7 +69,7 @@ static LINES: LazyLock<[Regex; 4]> = LazyLock::new(|| {
             // (`(?:elevated|pty)\b\s*(?:·|,)`: what follows the word is never a word character.)
             "^{quote}{tool}{WS}*(?:(?:(?i-u:elevated|pty){WS}*(?:·|,){WS}*)+)?(?:`{{1,2}}{WS}*{nonspace}|{commands}{boundary})"
         ),
-        format!("^{quote}{CHANNEL}{WS}*[:=]"),
+        format!("^{quote}{channel}{WS}*[:=]"),
     ]
     .map(|p| Regex::new(&p).expect("static regex"))
 });
