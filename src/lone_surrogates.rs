@@ -46,7 +46,7 @@ pub fn transcode(units: &[u16]) -> Option<String> {
 }
 
 /// [`transcode`] written into `out` (cleared first), so a caller can reuse one buffer.
-pub fn transcode_into(units: &[u16], mut out: Vec<u8>) -> Option<String> {
+pub(crate) fn transcode_into(units: &[u16], mut out: Vec<u8>) -> Option<String> {
     // Written into a buffer sized for the worst case (three bytes a unit) with plain stores: the
     // per-character `char` round trip and `Vec` growth checks cost ~2× on CJK text (measured).
     let n = units.len();

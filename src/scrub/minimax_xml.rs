@@ -40,7 +40,7 @@ pub fn strip_spliced(text: Spliced<'_>) -> Spliced<'_> {
 /// nothing): every invoke block, then every wrapper tag of the text those leave (a tag may be
 /// joined across a removed block, as in OpenClaw's second `replace`; such a tag is given as its
 /// pieces). The addon turns these into slices of the caller's string with no text copied.
-pub fn removed(text: &str) -> Vec<Range<usize>> {
+pub(crate) fn removed(text: &str) -> Vec<Range<usize>> {
     if !contains_marker(text) {
         return Vec::new();
     }

@@ -149,7 +149,7 @@ pub struct Spliced<'a> {
 
 /// A text of `len` units made of `pieces`, as UTF-16: kept pieces copied from `units` (the
 /// source), inserted literals widened (they are ASCII).
-pub fn units_of<'p>(
+pub(crate) fn units_of<'p>(
     pieces: impl Iterator<Item = Piece<'p>>,
     len: usize,
     units: &[u16],
