@@ -108,7 +108,7 @@ pub(crate) fn transcode_into(units: &[u16], mut out: Vec<u8>) -> Option<String> 
     // (0x800..=0xFFFF, not a surrogate), each as its canonical three-byte form; the last path
     // writes `char::encode_utf8` of a `char` (a surrogate pair combined, a lone half returns
     // `None` above). Bytes past `o` are cut off. `transcode_writes_valid_utf8_for_every_unit`
-    // checks every unit in every position of a block against `std`.
+    // checks every unit (each kind in every position of a block) against `std`.
     Some(unsafe { String::from_utf8_unchecked(out) })
 }
 
@@ -331,19 +331,21 @@ mod tests {
 
     #[test]
     fn transcode_writes_valid_utf8_for_every_unit() {
-        // Every BMP unit, alone and at each position of an eight-unit block among CJK and ASCII
-        // neighbours (the block loops and the per-character path), and every high surrogate with
-        // the low halves at either end of their range: what `transcode` returns is what `std`
-        // decodes, and is valid UTF-8 (it is not validated again at run time).
+        // Every BMP unit, after an ASCII block and a CJK block, at one of the eight positions of
+        // a block of CJK (`u % 8`: every kind of unit lands in every position), so each path
+        // writes it: what `transcode` returns is what `std` decodes, and is valid UTF-8 (it is
+        // not validated again at run time). Then every high surrogate with the low halves at
+        // either end of their range.
         let mut units: Vec<u16> = Vec::new();
         for u in 0..=0xFFFFu16 {
+            let at = usize::from(u % 8);
             units.clear();
-            for pos in 0..9 {
-                units.extend_from_slice(&[0x4E2D; 8]);
-                units.extend_from_slice(&[u16::from(b'a'); 8]);
-                units.extend(std::iter::repeat_n(0x4E2D, pos));
-                units.push(u);
-            }
+            units.extend_from_slice(&[u16::from(b'a'); 8]);
+            units.extend_from_slice(&[0x4E2D; 8]);
+            units.extend(std::iter::repeat_n(0x4E2D, at));
+            units.push(u);
+            units.extend(std::iter::repeat_n(0x4E2D, 7 - at));
+            units.push(u16::from(b'a'));
             let out = transcode(&units);
             assert_eq!(out, String::from_utf16(&units).ok(), "{u:#x}");
             if let Some(s) = out {

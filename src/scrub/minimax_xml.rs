@@ -308,12 +308,7 @@ mod tests {
 
     /// `scan` finds what `re` finds on every sequence of four of `parts`.
     fn same_as_regex(parts: &[&str], re: &Regex, scan: fn(&str) -> Vec<std::ops::Range<usize>>) {
-        let n = parts.len();
-        for k in 0..n * n * n * n {
-            let t: String = [k % n, k / n % n, k / n / n % n, k / n / n / n]
-                .iter()
-                .map(|&i| parts[i])
-                .collect();
+        for t in crate::scrub::sequences_of_four(parts) {
             let want: Vec<_> = re.find_iter(&t).map(|m| m.range()).collect();
             assert_eq!(scan(&t), want, "{t:?}");
         }
@@ -372,12 +367,7 @@ mod tests {
             "</invoke>",
             "\n",
         ];
-        let n = parts.len();
-        for k in 0..n * n * n * n {
-            let t: String = [k % n, k / n % n, k / n / n % n, k / n / n / n]
-                .iter()
-                .map(|&i| parts[i])
-                .collect();
+        for t in crate::scrub::sequences_of_four(&parts) {
             assert_eq!(s(&t), two_replaces(&t), "{t:?}");
             // The ranges are ordered and apart, as the addon's slices need.
             let r = removed(&t);

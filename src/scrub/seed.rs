@@ -441,12 +441,7 @@ mod tests {
             "</mm:think>",
             "<think>x",
         ];
-        let n = parts.len();
-        for k in 0..n * n * n * n {
-            let t: String = [k % n, k / n % n, k / n / n % n, k / n / n / n]
-                .iter()
-                .map(|&i| parts[i])
-                .collect();
+        for t in crate::scrub::sequences_of_four(&parts) {
             assert_eq!(visible_is_blank(&t), twice(&t), "{t:?}");
         }
     }
