@@ -42,10 +42,16 @@ pub fn contains_any(units: &[u16], bytes: &[u8]) -> bool {
 /// `units` as UTF-8, fast: a run of ASCII is found sixteen units at a time and narrowed in one
 /// pass (both loops vectorise). `None` when `units` has a lone surrogate (then use [`decode`]).
 pub fn transcode(units: &[u16]) -> Option<String> {
+    transcode_into(units, Vec::new())
+}
+
+/// [`transcode`] written into `out` (cleared first), so a caller can reuse one buffer.
+pub(crate) fn transcode_into(units: &[u16], mut out: Vec<u8>) -> Option<String> {
     // Written into a buffer sized for the worst case (three bytes a unit) with plain stores: the
     // per-character `char` round trip and `Vec` growth checks cost ~2× on CJK text (measured).
     let n = units.len();
-    let mut out = vec![0u8; n.checked_mul(3)?];
+    out.clear();
+    out.resize(n.checked_mul(3)?, 0);
     let (mut i, mut o) = (0, 0);
     while i < n {
         while let (Some(c), Some(d)) = (units.get(i..i + 8), out.get_mut(o..o + 8)) {
@@ -95,7 +101,15 @@ pub fn transcode(units: &[u16]) -> Option<String> {
         i += used;
     }
     out.truncate(o);
-    String::from_utf8(out).ok()
+    // SAFETY: `out[..o]` is valid UTF-8 by construction, so it is not checked again (the check
+    // was half the cost of transcoding a half-Chinese reply). Each of the three writers above
+    // writes whole characters, one after the other from `o`: the ASCII loop copies units below
+    // 0x80 as single bytes; the CJK loop writes only units that `three_bytes` accepts
+    // (0x800..=0xFFFF, not a surrogate), each as its canonical three-byte form; the last path
+    // writes `char::encode_utf8` of a `char` (a surrogate pair combined, a lone half returns
+    // `None` above). Bytes past `o` are cut off. `transcode_writes_valid_utf8_for_every_unit`
+    // checks every unit (each kind in every position of a block) against `std`.
+    Some(unsafe { String::from_utf8_unchecked(out) })
 }
 
 /// Whether `u` is a whole character of three UTF-8 bytes (0x800..=0xFFFF, not a surrogate).
@@ -313,6 +327,39 @@ mod tests {
         let mut cjk = utf16("中文中文中文中文中文中文中文中文");
         cjk[5] = 0xDA00;
         assert_eq!(transcode(&cjk), None);
+    }
+
+    #[test]
+    fn transcode_writes_valid_utf8_for_every_unit() {
+        // Every BMP unit, after an ASCII block and a CJK block, at one of the eight positions of
+        // a block of CJK (`u % 8`: every kind of unit lands in every position), so each path
+        // writes it: what `transcode` returns is what `std` decodes, and is valid UTF-8 (it is
+        // not validated again at run time). Then every high surrogate with the low halves at
+        // either end of their range.
+        let mut units: Vec<u16> = Vec::new();
+        for u in 0..=0xFFFFu16 {
+            let at = usize::from(u % 8);
+            units.clear();
+            units.extend_from_slice(&[u16::from(b'a'); 8]);
+            units.extend_from_slice(&[0x4E2D; 8]);
+            units.extend(std::iter::repeat_n(0x4E2D, at));
+            units.push(u);
+            units.extend(std::iter::repeat_n(0x4E2D, 7 - at));
+            units.push(u16::from(b'a'));
+            let out = transcode(&units);
+            assert_eq!(out, String::from_utf16(&units).ok(), "{u:#x}");
+            if let Some(s) = out {
+                assert!(std::str::from_utf8(s.as_bytes()).is_ok(), "{u:#x}");
+            }
+        }
+        for hi in 0xD800..=0xDBFFu16 {
+            for lo in [0xDC00, 0xDFFF] {
+                let pair = [0x4E2D, hi, lo, u16::from(b'a')];
+                let out = transcode(&pair);
+                assert_eq!(out, String::from_utf16(&pair).ok(), "{hi:#x} {lo:#x}");
+                assert!(out.is_some_and(|s| std::str::from_utf8(s.as_bytes()).is_ok()));
+            }
+        }
     }
 
     #[test]

@@ -5,6 +5,7 @@
 use std::borrow::Cow;
 use std::cell::Cell;
 use std::collections::HashMap;
+use std::ops::Range;
 
 use super::text::{plan_worth_it, Changed, Text, MAX_PIECES};
 use crate::openclaw::OpenClawVersion;
@@ -75,11 +76,64 @@ fn spliced(
         return Ok(None);
     }
     let units = raw.units();
+    Ok(with_proxy(units, proxy, code_aware, |text| {
+        let out = f(Spliced::of(text, Alphabet::Proxy));
+        if out.is_source() {
+            return None;
+        }
+        Some(changed(out.pieces(), out.as_str().len(), units))
+    }))
+}
+
+/// Runs a rule that only removes ranges of its input ([`minimax_xml::removed`]) on the proxy of
+/// the JS string: the result is made from those ranges alone, with no text built on the way.
+/// `None` when nothing is removed.
+fn run_removing(
+    text: JsString,
+    prefilter: &[u8],
+    code_aware: bool,
+    proxy: fn(&[u16], &mut Vec<u8>),
+    f: fn(&str) -> Vec<Range<usize>>,
+) -> Result<Option<Changed>> {
+    let raw = Text::read(text)?;
+    if !prefilter.is_empty() && !raw.contains_any(prefilter) {
+        return Ok(None);
+    }
+    let units = raw.units();
+    Ok(with_proxy(units, proxy, code_aware, |text| {
+        let removed = f(text);
+        if removed.is_empty() {
+            return None;
+        }
+        let gone: usize = removed.iter().map(Range::len).sum();
+        let starts = std::iter::once(0).chain(removed.iter().map(|r| r.end));
+        let ends = removed.iter().map(|r| r.start).chain([units.len()]);
+        let kept = starts
+            .zip(ends)
+            .filter(|(a, b)| a < b)
+            .map(|(a, b)| Piece::Source(a..b));
+        Some(changed(kept, units.len() - gone, units))
+    }))
+}
+
+/// Calls `f` with the proxy of `units` (built by `proxy` into this thread's kept buffer), code
+/// masked when `code_aware` ([`code_regions::mask`]).
+fn with_proxy<R>(
+    units: &[u16],
+    proxy: fn(&[u16], &mut Vec<u8>),
+    code_aware: bool,
+    f: impl FnOnce(&str) -> R,
+) -> R {
     let mut buf = PROXY.try_with(Cell::take).unwrap_or_default();
     proxy(units, &mut buf);
     // Every byte of a proxy is ASCII.
     let text = String::from_utf8(buf).unwrap_or_default();
-    let out = on_proxy(units, &text, code_aware, f);
+    let masked = if code_aware {
+        code_regions::mask(&text)
+    } else {
+        None
+    };
+    let out = f(masked.as_deref().unwrap_or(&text));
     let buf = text.into_bytes();
     if buf.capacity() <= KEEP_PROXY {
         let _ = PROXY.try_with(|k| k.set(buf));
@@ -87,47 +141,39 @@ fn spliced(
     out
 }
 
-/// Runs `f` on `proxy` (the stand-in of `units`), code masked when `code_aware`.
-fn on_proxy(
+/// A text of `len` units made of `pieces` of `units` (the caller's string) and inserted ASCII
+/// literals, for JS: a plan of slices when there are few and they are most of the input,
+/// otherwise the string itself (UTF-8 when ASCII: V8 makes a one-byte string of it quickly).
+fn changed<'p>(
+    pieces: impl Iterator<Item = Piece<'p>> + Clone,
+    len: usize,
     units: &[u16],
-    proxy: &str,
-    code_aware: bool,
-    f: impl for<'a> FnOnce(Spliced<'a>) -> Spliced<'a>,
-) -> Result<Option<Changed>> {
-    let masked = if code_aware {
-        code_regions::mask(proxy)
-    } else {
-        None
-    };
-    let out = f(Spliced::of(
-        masked.as_deref().unwrap_or(proxy),
-        Alphabet::Proxy,
-    ));
-    if out.is_source() {
-        return Ok(None);
+) -> Changed {
+    if let Some(plan) = few_pieces(pieces.clone(), len, units.len()) {
+        return Either::B(plan);
     }
-    if let Some(pieces) = few_pieces(&out, units.len()) {
-        return Ok(Some(Either::B(pieces)));
-    }
-    let result = out.to_units(units);
+    let result = splice::units_of(pieces, len, units);
     if result.iter().fold(0, |acc, &u| acc | u) < 0x80 {
-        // ASCII: V8 makes a one-byte string of UTF-8 quickly.
         let ascii: Vec<u8> = result.iter().map(|&u| u as u8).collect();
         if let Ok(s) = String::from_utf8(ascii) {
-            return Ok(Some(Either::A(Either::A(s))));
+            return Either::A(Either::A(s));
         }
     }
-    Ok(Some(Either::A(Either::B(Utf16String::from(result)))))
+    Either::A(Either::B(Utf16String::from(result)))
 }
 
-/// The pieces of `out` as a plan ([`Changed`]) when there are few and they are most of the
-/// input; `None` otherwise (the string is rebuilt here) or when an offset does not fit.
-fn few_pieces(out: &Spliced<'_>, input: usize) -> Option<Vec<i32>> {
-    if !plan_worth_it(out.as_str().len(), input) {
+/// `pieces` (a text of `len` units) as a plan ([`Changed`]) when there are few and they are most
+/// of the input; `None` otherwise (the string is rebuilt) or when an offset does not fit.
+fn few_pieces<'p>(
+    pieces: impl Iterator<Item = Piece<'p>>,
+    len: usize,
+    input: usize,
+) -> Option<Vec<i32>> {
+    if !plan_worth_it(len, input) {
         return None;
     }
     let mut plan = Vec::new();
-    for piece in out.pieces() {
+    for piece in pieces {
         if plan.len() >= 2 * MAX_PIECES {
             return None;
         }
@@ -187,12 +233,12 @@ pub fn strip_minimax_tool_call_xml(
         return Ok(super::visible::strip_minimax_tool_call_xml_2026_9_6(text)?.map(Either::A));
     }
     // The rule reads ASCII markup only (no whitespace, no full-width bar).
-    run_spliced(
+    run_removing(
         text,
         minimax_xml::PREFILTER,
         code_aware,
         splice::ascii_proxy_into,
-        minimax_xml::strip_spliced,
+        minimax_xml::removed,
     )
 }
 

@@ -26,6 +26,25 @@ const KEEP_UNITS: usize = 1024 * 1024;
 
 thread_local! {
     static KEPT: Cell<Vec<u16>> = const { Cell::new(Vec::new()) };
+    /// The buffer of the last decoded text, for the same reason: the system allocator handed a
+    /// 100 KB transcoding buffer back to the system at every call (glibc trims the top of its
+    /// heap), and faulting its pages in again was a quarter of a half-Chinese `cleanResponse`.
+    static KEPT_UTF8: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+}
+
+/// Keeps `buf` for the next call when it is not too large and larger than the one kept.
+fn keep<T>(kept: &'static std::thread::LocalKey<Cell<Vec<T>>>, buf: Vec<T>, max: usize) {
+    if buf.capacity() <= max {
+        // Keep the larger of this buffer and one kept meanwhile (a nested read).
+        let _ = kept.try_with(|k| {
+            let old = k.take();
+            k.set(if old.capacity() >= buf.capacity() {
+                old
+            } else {
+                buf
+            });
+        });
+    }
 }
 
 /// One JS string, as UTF-16 units.
@@ -36,18 +55,15 @@ pub struct Text<'env> {
 
 impl Drop for Text<'_> {
     fn drop(&mut self) {
-        let buf = std::mem::take(&mut self.buf);
-        if buf.capacity() <= KEEP_UNITS {
-            // Keep the larger of this buffer and one kept meanwhile (a nested read).
-            let _ = KEPT.try_with(|k| {
-                let old = k.take();
-                k.set(if old.capacity() >= buf.capacity() {
-                    old
-                } else {
-                    buf
-                });
-            });
-        }
+        keep(&KEPT, std::mem::take(&mut self.buf), KEEP_UNITS);
+    }
+}
+
+impl Drop for Decoded {
+    fn drop(&mut self) {
+        let (Decoded::Plain(s) | Decoded::Mapped(s, _)) = self;
+        // Three bytes a unit: the transcoding buffer of a text of `KEEP_UNITS` units.
+        keep(&KEPT_UTF8, std::mem::take(s).into_bytes(), 3 * KEEP_UNITS);
     }
 }
 
@@ -124,7 +140,8 @@ impl<'env> Text<'env> {
 
     pub fn decode(&self) -> Decoded {
         let units = self.units();
-        if let Some(s) = lone_surrogates::transcode(units) {
+        let buf = KEPT_UTF8.try_with(Cell::take).unwrap_or_default();
+        if let Some(s) = lone_surrogates::transcode_into(units, buf) {
             return Decoded::Plain(s);
         }
         match lone_surrogates::decode(units) {

@@ -6,6 +6,7 @@
 //! `<minimax:tool_call>` / `</minimax:tool_call>` tag. Nothing else changes (no trimming).
 
 use std::borrow::Cow;
+use std::ops::Range;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -29,21 +30,127 @@ pub fn strip_minimax_tool_call_xml(text: &str) -> Cow<'_, str> {
     strip_spliced(Spliced::new(text)).into_text()
 }
 
-/// The same on a [`Spliced`] text (the addon runs it on a proxy of the JS string).
+/// The same on a [`Spliced`] text (the addon runs [`removed`] on a proxy of the JS string).
 pub fn strip_spliced(text: Spliced<'_>) -> Spliced<'_> {
-    if !contains_marker(text.as_str()) {
-        return text;
+    let removed = removed(text.as_str());
+    without(text, &removed)
+}
+
+/// The ranges of `text` the rule removes, in order and not overlapping (empty when it changes
+/// nothing): every invoke block, then every wrapper tag of the text those leave (a tag may be
+/// joined across a removed block, as in OpenClaw's second `replace`; such a tag is given as its
+/// pieces). The addon turns these into slices of the caller's string with no text copied.
+pub(crate) fn removed(text: &str) -> Vec<Range<usize>> {
+    if !contains_marker(text) {
+        return Vec::new();
     }
-    let blocks = invoke_blocks(text.as_str());
-    let without_invokes = without(text, &blocks);
-    // The wrapper tags of the text left (a tag may be joined across a removed block, as in
-    // OpenClaw's second `replace`).
-    let tags = wrapper_tags(without_invokes.as_str());
-    without(without_invokes, &tags)
+    let blocks = invoke_blocks(text);
+    let kept = gaps(&blocks, text.len());
+    let tags = if may_join_tags(text, &kept) {
+        tags_of_kept_text(text, &kept)
+    } else {
+        // No tag spans a removed block: the tags of the text left are those of `text` outside
+        // the blocks (a tag holds one `<`, at its start, so it is inside a block or outside all).
+        let mut inside = blocks.iter().peekable();
+        wrapper_tags(text)
+            .into_iter()
+            .filter(|t| {
+                while inside.next_if(|b| b.end <= t.start).is_some() {}
+                inside.peek().is_none_or(|b| t.end <= b.start)
+            })
+            .collect()
+    };
+    merged(blocks, tags)
+}
+
+/// The longest wrapper tag, `</minimax:tool_call>`.
+const TAG_LEN: usize = 20;
+
+/// The ranges of `0..len` outside `removed` (in order), empty ones included.
+fn gaps(removed: &[Range<usize>], len: usize) -> Vec<Range<usize>> {
+    let mut out = Vec::with_capacity(removed.len() + 1);
+    let mut at = 0;
+    for r in removed {
+        out.push(at..r.start);
+        at = r.end;
+    }
+    out.push(at..len);
+    out
+}
+
+/// Whether a wrapper tag may span one of the joins between the `kept` ranges of `text`: when a
+/// range between two joins is shorter than a tag, or the bytes on both sides of a join hold a
+/// tag across it.
+fn may_join_tags(text: &str, kept: &[Range<usize>]) -> bool {
+    let inner = kept.get(1..kept.len().saturating_sub(1)).unwrap_or(&[]);
+    if inner.iter().any(|g| g.len() < TAG_LEN - 1) {
+        return true;
+    }
+    let mut window = String::with_capacity(2 * TAG_LEN);
+    kept.windows(2).any(|w| {
+        let (a, b) = (&w[0], &w[1]);
+        // Whole characters only (a tag is ASCII: a cut character is no part of one).
+        let mut from = a.start.max(a.end.saturating_sub(TAG_LEN - 1));
+        while !text.is_char_boundary(from) {
+            from += 1;
+        }
+        let mut to = b.end.min(b.start + TAG_LEN - 1);
+        while !text.is_char_boundary(to) {
+            to -= 1;
+        }
+        window.clear();
+        window.push_str(&text[from..a.end]);
+        let join = window.len();
+        window.push_str(&text[b.start..to]);
+        wrapper_tags(&window)
+            .iter()
+            .any(|t| t.start < join && join < t.end)
+    })
+}
+
+/// The wrapper tags of the text `kept` leaves of `text`, as ranges of `text` (a tag across a
+/// join as its pieces): the kept text is copied and searched (the rare case [`may_join_tags`]).
+fn tags_of_kept_text(text: &str, kept: &[Range<usize>]) -> Vec<Range<usize>> {
+    let mut joined = String::with_capacity(text.len());
+    // (offset in `joined`, range of `text`) of each kept range.
+    let mut at = Vec::with_capacity(kept.len());
+    for g in kept {
+        at.push((joined.len(), g.clone()));
+        joined.push_str(&text[g.clone()]);
+    }
+    let mut out = Vec::new();
+    for t in wrapper_tags(&joined) {
+        let first = at.partition_point(|(o, _)| *o <= t.start).saturating_sub(1);
+        for (o, g) in &at[first..] {
+            if *o >= t.end {
+                break;
+            }
+            let (a, b) = (t.start.max(*o), t.end.min(o + g.len()));
+            if a < b {
+                out.push(g.start + a - o..g.start + b - o);
+            }
+        }
+    }
+    out
+}
+
+/// Two ordered lists of ranges, neither overlapping the other, as one ordered list.
+fn merged(a: Vec<Range<usize>>, b: Vec<Range<usize>>) -> Vec<Range<usize>> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
+    loop {
+        let next = match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) if x.start <= y.start => a.next(),
+            (Some(_), Some(_)) | (None, Some(_)) => b.next(),
+            (Some(_), None) => a.next(),
+            (None, None) => return out,
+        };
+        out.extend(next);
+    }
 }
 
 /// `text` without the ranges `removed` (in order, not overlapping); `text` itself when none.
-fn without<'a>(text: Spliced<'a>, removed: &[std::ops::Range<usize>]) -> Spliced<'a> {
+fn without<'a>(text: Spliced<'a>, removed: &[Range<usize>]) -> Spliced<'a> {
     if removed.is_empty() {
         return text;
     }
@@ -62,7 +169,7 @@ fn without<'a>(text: Spliced<'a>, removed: &[std::ops::Range<usize>]) -> Spliced
 /// literal leaves the engine no prefilter, and its scan of a whole 50 KB reply cost ~40 µs (the
 /// rest of the job a few). Each `:tool_call>` (found with `memchr`) has at most one match, ending
 /// there and starting at the `<` of `<minimax` or `</minimax` (tested against the regex).
-fn wrapper_tags(text: &str) -> Vec<std::ops::Range<usize>> {
+fn wrapper_tags(text: &str) -> Vec<Range<usize>> {
     let b = text.as_bytes();
     let mut out = Vec::new();
     let mut from = 0;
@@ -85,7 +192,7 @@ fn wrapper_tags(text: &str) -> Vec<std::ops::Range<usize>> {
 /// match's start by scanning back from its end over the lazy body, to where the search began,
 /// which cost ~50 µs on a 50 KB reply with one call in its middle (the whole job should take a
 /// few). Same leftmost-first, non-overlapping matches (tested against the regex).
-fn invoke_blocks(text: &str) -> Vec<std::ops::Range<usize>> {
+fn invoke_blocks(text: &str) -> Vec<Range<usize>> {
     let b = text.as_bytes();
     let mut out = Vec::new();
     let mut from = 0;
@@ -201,12 +308,7 @@ mod tests {
 
     /// `scan` finds what `re` finds on every sequence of four of `parts`.
     fn same_as_regex(parts: &[&str], re: &Regex, scan: fn(&str) -> Vec<std::ops::Range<usize>>) {
-        let n = parts.len();
-        for k in 0..n * n * n * n {
-            let t: String = [k % n, k / n % n, k / n / n % n, k / n / n / n]
-                .iter()
-                .map(|&i| parts[i])
-                .collect();
+        for t in crate::scrub::sequences_of_four(parts) {
             let want: Vec<_> = re.find_iter(&t).map(|m| m.range()).collect();
             assert_eq!(scan(&t), want, "{t:?}");
         }
@@ -237,6 +339,40 @@ mod tests {
             s("minimax:tool_call <minimax:tool<invoke>x</invoke>_call>!"),
             "minimax:tool_call !"
         );
+    }
+
+    /// OpenClaw's rule as written: two regex replaces, the second on what the first left.
+    fn two_replaces(t: &str) -> String {
+        if !contains_marker(t) {
+            return t.to_owned();
+        }
+        let once = INVOKE_BLOCK.replace_all(t, "");
+        WRAPPER_TAG.replace_all(&once, "").into_owned()
+    }
+
+    #[test]
+    fn removed_ranges_are_the_two_replaces() {
+        // Tags whole and split around blocks, joins between short and long kept text, and
+        // characters of several bytes on both sides of a join.
+        let parts = [
+            "<minimax:tool_call>",
+            "<invoke a>x</invoke>",
+            "</minimax:tool",
+            "<mini",
+            "max:tool_call>",
+            "_call>",
+            "中文",
+            "a kept text longer than a tag",
+            "<invoke>",
+            "</invoke>",
+            "\n",
+        ];
+        for t in crate::scrub::sequences_of_four(&parts) {
+            assert_eq!(s(&t), two_replaces(&t), "{t:?}");
+            // The ranges are ordered and apart, as the addon's slices need.
+            let r = removed(&t);
+            assert!(r.windows(2).all(|w| w[0].end <= w[1].start), "{t:?}");
+        }
     }
 
     #[test]

@@ -25,6 +25,19 @@ pub mod splice;
 mod text;
 pub mod visible;
 
+/// Every text made of four of `parts` (with repeats, in every order): small exhaustive inputs for
+/// the tests that compare a scanner with the rule it stands for.
+#[cfg(test)]
+pub(crate) fn sequences_of_four<'p>(parts: &'p [&'p str]) -> impl Iterator<Item = String> + 'p {
+    let n = parts.len();
+    (0..n * n * n * n).map(move |k| {
+        [k % n, k / n % n, k / n / n % n, k / n / n / n]
+            .iter()
+            .map(|&i| parts[i])
+            .collect()
+    })
+}
+
 #[cfg(test)]
 mod linearity;
 #[cfg(test)]

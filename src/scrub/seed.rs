@@ -40,7 +40,7 @@ use super::code_regions::CodeRegions;
 use super::fallback;
 use super::minimax_xml::{INVOKE_BLOCK, WRAPPER_TAG};
 use super::text::find_ci;
-use crate::js_text::js_trim;
+use crate::js_text::{is_js_whitespace, js_trim};
 use crate::response::{clean_response, clean_response_r1, thinking, Mode, Options};
 
 /// Text with no `<` is returned unchanged by [`sanitize_thinking_tags`] (every tag starts with
@@ -178,12 +178,22 @@ fn own_if_changed<'a>(text: Cow<'a, str>, f: impl FnOnce(&str) -> Cow<'_, str>) 
 
 /// Whether nothing but reasoning blocks and whitespace is left.
 fn visible_is_blank(text: &str) -> bool {
+    // The blocks are found once, read R1-style; without R1 only a closing tag that comes first
+    // reads otherwise (a stray tag rather than the end of reasoning begun at the start), so the
+    // first block is mended instead of searching the reply again (each search reads it once per
+    // reasoning marker).
+    let mut blocks = thinking::find_blocks(text, R1);
+    if !r1_reading(text, blocks.first()) {
+        if let Some(t) = blocks
+            .first_mut()
+            .filter(|t| t.inner.start == t.outer.start)
+        {
+            t.outer.start = t.inner.end;
+            t.inner.start = t.inner.end;
+        }
+    }
     let mut at = 0;
-    let r1 = thinking::Extra {
-        r1: lone_close_ends_line(text),
-        ..thinking::Extra::default()
-    };
-    for t in thinking::find_blocks(text, r1) {
+    for t in blocks {
         if !js_trim(&text[at..t.outer.start]).is_empty() {
             return false;
         }
@@ -192,16 +202,24 @@ fn visible_is_blank(text: &str) -> bool {
     js_trim(&text[at..]).is_empty()
 }
 
+/// The blocks read R1-style (see [`thinking::Extra::r1`]).
+const R1: thinking::Extra = thinking::Extra {
+    granite: false,
+    harmony_stripped: false,
+    r1: true,
+};
+
 /// The seed's R1 reading, whatever the model: a closing tag with no opening tag before it ends
 /// reasoning begun at the start of the reply. Kept only where a reader would see it so, when the
 /// tag ends its line or opens the reply (`</mm:think>你好！`, a turn without reasoning): inside a
 /// sentence (`模板把没有思考的回合写成 </mm:think> 加回答`) it is text.
 fn lone_close_ends_line(text: &str) -> bool {
-    let r1 = thinking::Extra {
-        r1: true,
-        ..thinking::Extra::default()
-    };
-    match thinking::find_blocks(text, r1).first() {
+    r1_reading(text, thinking::find_blocks(text, R1).first())
+}
+
+/// [`lone_close_ends_line`] given the first block of `text` read R1-style.
+fn r1_reading(text: &str, first: Option<&thinking::Think>) -> bool {
+    match first {
         Some(t) if t.outer.start == 0 && t.inner.start == 0 => {
             let rest = text[t.outer.end..].trim_start_matches([' ', '\t', '\r']);
             js_trim(&text[t.inner.clone()]).is_empty() || rest.is_empty() || rest.starts_with('\n')
@@ -220,7 +238,7 @@ fn strip_tool_calls<'a>(provider: Provider, model: &str, content: &'a str) -> Co
     };
     match provider {
         Provider::Minimax => {
-            if find_ci(&text, "minimax:tool_call", 0).is_some() || has_invoke(&text) {
+            if has_minimax_marker(&text) || has_invoke(&text) {
                 text = own_if_changed(text, |t| replace_outside_code(&INVOKE_BLOCK, t));
                 text = own_if_changed(text, |t| replace_outside_code(&WRAPPER_TAG, t));
             }
@@ -241,9 +259,14 @@ fn strip_tool_calls<'a>(provider: Provider, model: &str, content: &'a str) -> Co
             }
         }
     }
-    // The seed trims what it returns for Zhipu; every provider's cleaned text is trimmed here.
+    // The seed trims what it returns for Zhipu; every provider's cleaned text is trimmed here
+    // (in place: copying a long reply again cost as much as comparing it).
     match text {
-        Cow::Owned(s) => Cow::Owned(js_trim(&s).to_owned()),
+        Cow::Owned(mut s) => {
+            s.truncate(s.trim_end_matches(is_js_whitespace).len());
+            s.drain(..s.len() - s.trim_start_matches(is_js_whitespace).len());
+            Cow::Owned(s)
+        }
         b => b,
     }
 }
@@ -265,6 +288,21 @@ fn cleaner_options(model: &str) -> Options {
 pub fn tool_calls_skip_unmarked(model: &str) -> bool {
     // No tools in these options: a `{` does not matter.
     crate::response::unmarked(&cleaner_options(model), false).is_some()
+}
+
+/// `minimax:tool_call` with its first letter lower-case and the rest in any case (what searching
+/// for it with [`find_ci`] meant). Found from `:tool_call`: an `m` is common in prose, and a
+/// search from each cost ~20 µs on a 50 KB reply.
+fn has_minimax_marker(text: &str) -> bool {
+    let b = text.as_bytes();
+    let mut at = 0;
+    while let Some(i) = find_ci(text, ":tool_call", at) {
+        if i >= 7 && b[i - 7] == b'm' && b[i - 6..i].eq_ignore_ascii_case(b"inimax") {
+            return true;
+        }
+        at = i + 1;
+    }
+    false
 }
 
 /// `/<invoke\b/i`.
@@ -374,6 +412,59 @@ mod tests {
 
     fn tc(model: &str, t: &str) -> String {
         sanitize_tool_call(model, t, Fallback::Auto).into_owned()
+    }
+
+    #[test]
+    fn blank_test_reads_the_blocks_once_as_it_read_them_twice() {
+        // What `visible_is_blank` did: the blocks found again with the R1 reading decided.
+        let twice = |text: &str| {
+            let extra = thinking::Extra {
+                r1: lone_close_ends_line(text),
+                ..thinking::Extra::default()
+            };
+            let mut at = 0;
+            for t in thinking::find_blocks(text, extra) {
+                if !js_trim(&text[at..t.outer.start]).is_empty() {
+                    return false;
+                }
+                at = t.outer.end;
+            }
+            js_trim(&text[at..]).is_empty()
+        };
+        let parts = [
+            "</think>",
+            "<think>",
+            "想",
+            " ",
+            "\n",
+            "a",
+            "</mm:think>",
+            "<think>x",
+        ];
+        for t in crate::scrub::sequences_of_four(&parts) {
+            assert_eq!(visible_is_blank(&t), twice(&t), "{t:?}");
+        }
+    }
+
+    #[test]
+    fn minimax_marker_is_the_case_folded_search_it_replaces() {
+        for t in [
+            "a <minimax:tool_call> b",
+            "minimax:TOOL_CALL",
+            "mINIMAX:tool_call",
+            "MiniMax:tool_call",
+            "Minimax:Tool_Call then minimax:tool_call",
+            "nimax:tool_call",
+            ":tool_call",
+            "xminimax:tool_cal",
+            "模型 minimax:tool_call 中文",
+        ] {
+            assert_eq!(
+                has_minimax_marker(t),
+                find_ci(t, "minimax:tool_call", 0).is_some(),
+                "{t:?}"
+            );
+        }
     }
 
     #[test]

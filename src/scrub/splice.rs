@@ -147,6 +147,23 @@ pub struct Spliced<'a> {
     segs: Vec<(usize, usize)>,
 }
 
+/// A text of `len` units made of `pieces`, as UTF-16: kept pieces copied from `units` (the
+/// source), inserted literals widened (they are ASCII).
+pub(crate) fn units_of<'p>(
+    pieces: impl Iterator<Item = Piece<'p>>,
+    len: usize,
+    units: &[u16],
+) -> Vec<u16> {
+    let mut out: Vec<u16> = Vec::with_capacity(len);
+    for piece in pieces {
+        match piece {
+            Piece::Source(r) => out.extend_from_slice(units.get(r).unwrap_or(&[])),
+            Piece::Inserted(s) => out.extend(s.bytes().map(u16::from)),
+        }
+    }
+    out
+}
+
 /// One piece of a [`Spliced`] text.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Piece<'t> {
@@ -191,7 +208,7 @@ impl<'a> Spliced<'a> {
     }
 
     /// The pieces, in order.
-    pub fn pieces(&self) -> impl Iterator<Item = Piece<'_>> {
+    pub fn pieces(&self) -> impl Iterator<Item = Piece<'_>> + Clone {
         self.segs.iter().enumerate().filter_map(|(i, &(at, src))| {
             let end = self.segs.get(i + 1).map_or(self.text.len(), |s| s.0);
             if end == at {
@@ -207,14 +224,7 @@ impl<'a> Spliced<'a> {
     /// The text as UTF-16: kept pieces copied from `units` (the source, when this is a proxy of
     /// it), inserted literals widened (they are ASCII).
     pub fn to_units(&self, units: &[u16]) -> Vec<u16> {
-        let mut out: Vec<u16> = Vec::with_capacity(self.text.len());
-        for piece in self.pieces() {
-            match piece {
-                Piece::Source(r) => out.extend_from_slice(units.get(r).unwrap_or(&[])),
-                Piece::Inserted(s) => out.extend(s.bytes().map(u16::from)),
-            }
-        }
-        out
+        units_of(self.pieces(), self.text.len(), units)
     }
 
     /// A builder of a text derived from this one.
