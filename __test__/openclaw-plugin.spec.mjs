@@ -5,13 +5,19 @@
 // Chinese MiniMax, GLM and Qwen replies come from the reply-case table, positives and their twins.
 // openclaw 2026.3.23-2 runs in this process; 2026.9.6 (Node >= 24.16) in one Node 24 child when it
 // is installed (scripts/install-reference.sh, scripts/runtimes.sh); without them the tests skip.
+// On 2026.9.6 the package is also installed by OpenClaw's CLI (`openclaw plugins install` of the
+// npm-packed package) and loaded from there; and integrations/openclaw.d.ts is compiled against
+// each release's own plugin-sdk types (fixtures/openclaw-sdk/).
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
-import { readFileSync, readdirSync } from 'node:fs'
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { join, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { runPlugin, missing, PLUGIN_ID } from './fixtures/openclaw-host.mjs'
+import { runPlugin, missing, installWithCli, PLUGIN_ID } from './fixtures/openclaw-host.mjs'
+import { typecheck, TSC } from './fixtures/openclaw-sdk/typecheck.mjs'
+import { findOpenClaw } from '../benchmark/openclaw.mjs'
+import { firstRunOnly } from './fixtures/helpers.mjs'
 
 const require = createRequire(import.meta.url)
 const { OPTIONS } = require('../js/options.js')
@@ -178,11 +184,55 @@ test('openclaw.plugin.json: the id, name and description of the entry, and the c
   assert.equal(manifest.configSchema.additionalProperties, false)
 })
 
-for (const version of ['2026.3.23-2', '2026.9.6']) {
-  const why = missing(version)
+const VERSIONS = ['2026.3.23-2', '2026.9.6']
+// The runtime suite runs this file again on Node 24 (__test__/runtimes/rerun.mjs). The first run
+// already ran 2026.9.6's CLI and plugin runs in a Node 24 child, and tsc's answer does not depend on
+// the Node: the rerun skips the type checks, the CLI install and the 2026.9.6 runs.
+const AGAIN = firstRunOnly('same OpenClaw, the same Node 24 for 2026.9.6 and its CLI; tsc does not depend on the Node')
+const RERUN = AGAIN !== false
+// Started now: both compile while the plugin runs below load OpenClaw.
+const typechecks = VERSIONS.map((v) => (RERUN || findOpenClaw(v) === null || !existsSync(TSC) ? null : typecheck(findOpenClaw(v)).catch((err) => ({ status: null, output: err.stack }))))
+VERSIONS.forEach((version, i) => {
+  test(`${version}: integrations/openclaw.d.ts against this release's own plugin-sdk types (tsc --strict)`, async (t) => {
+    if (typechecks[i] === null) return t.skip(RERUN ? AGAIN : `openclaw@${version} or TypeScript is not installed`)
+    const { status, output } = await typechecks[i]
+    assert.equal(status, 0, `tsc on __test__/fixtures/openclaw-sdk/plugin-types.mts:\n${output}`)
+  })
+})
+
+// On 2026.9.6, also the package as `openclaw plugins install` puts it in place: packed with its
+// binary, installed by OpenClaw's CLI (started now, beside the runs below), loaded from there.
+const INSTALL_VERSION = '2026.9.6'
+const installing = missing(INSTALL_VERSION) === null && !RERUN ? installWithCli(INSTALL_VERSION).catch((err) => ({ state: null, status: null, output: err.stack })) : null
+const INSTALLED = {
+  config: { fallback: FALLBACK },
+  steps: [run('minimax', 'agent:main:feishu:dm:ou_9', 'feishu'), send(`让我帮你查询。${MINIMAX_CALL}`, 'feishu', { sessionKey: 'agent:main:feishu:dm:ou_9' }), send(MINIMAX_CALL, 'feishu', { sessionKey: 'agent:main:feishu:dm:ou_9' })],
+}
+
+function checkInstalled(version, installed, { plugin, results }) {
+  test(`${version}: \`openclaw plugins install\` of the packed package, binary included; loaded from where it was installed, it cleans what the channel gets`, () => {
+    assert.equal(installed.status, 0, installed.output)
+    assert.match(installed.output, /Installed plugin: transcript-hygiene/)
+    assert.deepEqual([plugin.status, plugin.error, plugin.diagnostics], ['loaded', null, []])
+    assert.ok(plugin.source.startsWith(join(installed.state, 'extensions', PLUGIN_ID)), `loaded from ${plugin.source}`)
+    assert.deepEqual(plugin.hooks.sort(), ['before_message_write', 'message_sending', 'model_call_started'])
+    assert.deepEqual(results.slice(1), [{ text: '让我帮你查询。', cancelled: false }, { text: FALLBACK, cancelled: false }])
+  })
+}
+
+for (const version of VERSIONS) {
+  const why = missing(version) ?? (version === '2026.9.6' && RERUN ? AGAIN : null)
   if (why !== null) {
     test(`${version}: the plugin inside OpenClaw`, (t) => t.skip(why))
     continue
   }
-  check(version, await runPlugin(version, Object.values(SESSIONS)))
+  const installed = version === INSTALL_VERSION ? await installing : null
+  try {
+    const extra = installed?.status === 0 ? [{ ...INSTALLED, installedIn: installed.state }] : []
+    const out = await runPlugin(version, [...Object.values(SESSIONS), ...extra])
+    check(version, out)
+    if (installed !== null) checkInstalled(version, installed, extra.length > 0 ? out.at(-1) : { plugin: {}, results: [] })
+  } finally {
+    if (installed?.state) rmSync(installed.state, { recursive: true, force: true })
+  }
 }

@@ -1,10 +1,44 @@
 //! `cleanResponseJson(content, options)`: one reply in, its cleaned parts out.
 
+use std::cell::RefCell;
+
 use super::text::{Changed, Decoded, Text};
-use crate::response::{clean_response, json, scan, unmarked};
+use crate::response::{clean_response, json, scan, unmarked, Options};
 use napi::bindgen_prelude::Either;
 use napi::{Error, JsString, Result, Status};
 use napi_derive::napi;
+
+thread_local! {
+    /// The options of this thread's last call, by their JSON text. An agent passes the same tools
+    /// with every reply; parsing them into a tree and copying it cost ~6 µs a tool, more than
+    /// cleaning a short reply (benchmark/tools-offered.mjs), so equal options are read once.
+    static LAST_OPTIONS: RefCell<Option<(String, Options)>> = const { RefCell::new(None) };
+}
+
+/// Options JSON longer than this is read every time rather than kept.
+const KEEP_OPTIONS_UP_TO: usize = 1 << 20;
+
+/// Run `f` with the options `text` holds, read once for a run of calls with the same options.
+fn with_options<R>(text: &str, f: impl FnOnce(&Options) -> Result<R>) -> Result<R> {
+    let read = |text: &str| -> Result<Options> {
+        let v: serde_json::Value = serde_json::from_str(text)
+            .map_err(|e| Error::new(Status::InvalidArg, format!("options: {e}")))?;
+        json::options_from_json(&v).map_err(|e| Error::new(Status::InvalidArg, e))
+    };
+    if text.len() > KEEP_OPTIONS_UP_TO {
+        return f(&read(text)?);
+    }
+    LAST_OPTIONS.with(|last| {
+        let mut last = last.borrow_mut();
+        if !matches!(&*last, Some((t, _)) if t == text) {
+            *last = Some((text.to_owned(), read(text)?));
+        }
+        match &*last {
+            Some((_, opts)) => f(opts),
+            None => f(&read(text)?),
+        }
+    })
+}
 
 /// What `cleanResponseJson` returns: the cleaned content on its own (JSON-escaping a long reply
 /// and parsing it back costs more than the cleaning) as a string ([`Changed`]), `null` when
@@ -23,13 +57,14 @@ pub struct CleanedParts {
 /// Cleans one model reply; `options` is JSON (see `cleanResponse` in index.d.ts).
 #[napi(catch_unwind, js_name = "cleanResponseJson")]
 pub fn clean_response_json(content: JsString, options: String) -> Result<CleanedParts> {
-    let v: serde_json::Value = serde_json::from_str(&options)
-        .map_err(|e| Error::new(Status::InvalidArg, format!("options: {e}")))?;
-    let opts = json::options_from_json(&v).map_err(|e| Error::new(Status::InvalidArg, e))?;
+    with_options(&options, |opts| clean_with(content, opts))
+}
+
+fn clean_with(content: JsString, opts: &Options) -> Result<CleanedParts> {
     let raw = Text::read(content)?;
     if !scan::units_may_hold_markers(raw.units()) {
         let has_brace = opts.tools.is_some() && raw.contains_any(b"{");
-        if let Some(cleaned) = unmarked(&opts, has_brace) {
+        if let Some(cleaned) = unmarked(opts, has_brace) {
             // Unchanged: the caller's string is the content; nothing was transcoded.
             let json = json::cleaned_to_json(&cleaned);
             return Ok(CleanedParts {
@@ -41,7 +76,7 @@ pub fn clean_response_json(content: JsString, options: String) -> Result<Cleaned
     }
     let text = raw.decode();
     let input = text.as_str();
-    let mut cleaned = clean_response(input, &opts);
+    let mut cleaned = clean_response(input, opts);
     let content = std::mem::take(&mut cleaned.content);
     let content = (content != input).then(|| text.changed(content));
     if let Decoded::Mapped(..) = text {

@@ -76,6 +76,7 @@ fn parse_canonical(text: &str, cx: &Ctx) -> Parsed {
         dsml_toolcall::read(text, cx, &mut out);
         out.blocks.sort_by_key(|b| b.start);
     }
+    super::dsml_named::read(text, cx, &mut out);
     out
 }
 

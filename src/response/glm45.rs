@@ -10,8 +10,17 @@
 //! whose opening `<arg_value>` is missing (`<arg_key>q</arg_key>text</arg_value>`, vLLM issue
 //! 49248) ends at its closing tag, and a stray `</arg_value>` right after the name of a call
 //! without arguments (`<tool_call>tool_12</arg_value>`, fireworks python-sdk issue 119) is dropped.
+//!
+//! GLM-5.3-Flash writes most calls in a JSON form (sglang PR 37925): `<tool_call>NAME>{…}`, the
+//! arguments as one JSON object on the same line, `</tool_call>` after it or not at all. The
+//! block ends with the object (and the closing tag when only whitespace comes between). Its
+//! names may be written `Display/function` (`Weather/get_weather_by_city`): a `/`-separated
+//! name becomes the segment that is an offered tool, else its last segment (OpenAI tool names
+//! cannot hold `/`). An object that never closes is a truncated call: no call, raw text reported.
 
-use super::scan::{classify_tool_call, find_from, is_name, Finder, TOOL_CALL, TOOL_CALL_END};
+use super::scan::{
+    balanced_end, classify_tool_call, find_from, is_name, Finder, TOOL_CALL, TOOL_CALL_END,
+};
 use super::typing::{typed_arguments, Style};
 use super::{Block, Ctx, Family, Parsed, RawCall};
 
@@ -23,6 +32,7 @@ const VALUE_END: &str = "</arg_value>";
 pub fn parse(text: &str, cx: &Ctx) -> Parsed {
     let mut out = Parsed::default();
     let mut closes = Finder::new(TOOL_CALL_END);
+    let mut opens = Finder::new(TOOL_CALL);
     let mut at = 0;
     while let Some(start) = find_from(text, TOOL_CALL, at) {
         let body_at = start + TOOL_CALL.len();
@@ -30,6 +40,14 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
         let body_end = close.unwrap_or(text.len());
         if classify_tool_call(&text[body_at..body_end]) != Some(Family::Glm) {
             at = body_at;
+            continue;
+        }
+        if let Some(b) = json_block(text, body_at, &mut opens, cx, &mut out) {
+            if out.format.is_none() && !b.calls.is_empty() {
+                out.format = Some("glm47");
+            }
+            at = b.end;
+            out.blocks.push(b);
             continue;
         }
         let end = close.map_or(text.len(), |c| c + TOOL_CALL_END.len());
@@ -59,6 +77,78 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
         at = end;
     }
     out
+}
+
+/// GLM-5.3-Flash's JSON form at the start of `t` (the text after `<tool_call>`, spaces trimmed):
+/// the end of its name (at `>`) and where its `{` is. The name ends at the first `>`, `<` or line
+/// break, which must be `>` with `{` after it on the same line.
+pub fn json_head(t: &str) -> Option<(usize, usize)> {
+    let g = t
+        .find(['>', '<', '\n'])
+        .filter(|&g| t.as_bytes()[g] == b'>')?;
+    let after = &t[g + 1..];
+    let ws = after.len() - after.trim_start_matches([' ', '\t']).len();
+    (after[ws..].starts_with('{') && is_name(t[..g].trim())).then_some((g, g + 1 + ws))
+}
+
+/// The block of a JSON-form call whose body starts at `body_at`, if it is one.
+fn json_block(
+    text: &str,
+    body_at: usize,
+    opens: &mut Finder,
+    cx: &Ctx,
+    out: &mut Parsed,
+) -> Option<Block> {
+    let t = text[body_at..].trim_start();
+    let lead = text.len() - body_at - t.len();
+    let (g, b) = json_head(t)?;
+    let start = body_at - TOOL_CALL.len();
+    let name = resolve_name(t[..g].trim(), cx);
+    let brace = body_at + lead + b;
+    // The object ends before the next call opens (many unclosed openers stay linear).
+    let limit = opens.find(text, brace).unwrap_or(text.len());
+    let Some(e) = balanced_end(&text[..limit], brace, false) else {
+        out.problems.push(format!(
+            "glm: call {name:?}: JSON arguments cut off (truncated reply)"
+        ));
+        return Some(Block {
+            start,
+            end: limit,
+            calls: Vec::new(),
+            keep_raw: true,
+        });
+    };
+    let arguments = super::normalize_json_args(&text[brace..e], "glm47", &mut out.problems);
+    let rest = &text[e..];
+    let ws = rest.len() - rest.trim_start().len();
+    let end = if rest[ws..].starts_with(TOOL_CALL_END) {
+        e + ws + TOOL_CALL_END.len()
+    } else {
+        e
+    };
+    Some(Block {
+        start,
+        end,
+        calls: vec![RawCall {
+            name,
+            arguments,
+            id: None,
+        }],
+        keep_raw: false,
+    })
+}
+
+/// A name written `A/B`: the segment that is an offered tool (the whole name first), else the last.
+fn resolve_name(name: &str, cx: &Ctx) -> String {
+    if !name.contains('/') || super::bare_json::offered(cx.tools, name) {
+        return name.to_owned();
+    }
+    let mut parts = name.split('/').map(str::trim).filter(|p| !p.is_empty());
+    let last = parts.clone().next_back().unwrap_or(name);
+    parts
+        .find(|p| super::bare_json::offered(cx.tools, p))
+        .unwrap_or(last)
+        .to_owned()
 }
 
 fn read_call(body: &str, cx: &Ctx, problems: &mut Vec<String>) -> (Option<RawCall>, &'static str) {

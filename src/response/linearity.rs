@@ -169,6 +169,9 @@ const CASES: &[(&str, &[&str])] = &[
     ("<‖DSML‖toolcall>", &["auto"]),
     ("<tool_call>f<arg_key>k</arg_key>v ", &["glm45", "auto"]),
     ("<tool_call>f</arg_value>", &["auto"]),
+    ("<tool_call>f>{\"a\": ", &["auto", "glm47"]),
+    ("<tool_call>a/b>{", &["auto"]),
+    ("<tool_call>f>{\"a\": 1}</tool_call>", &["auto"]),
     ("<|open|>toolscall tool=\"f\"<|sep|>", &["auto"]),
     ("<|close|>toolstools<|sep|><|close|>", &["auto", "kimi_k3"]),
 ];

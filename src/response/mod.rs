@@ -56,6 +56,7 @@ pub mod deepseek_v31;
 pub mod deepseek_v32;
 pub mod doubao;
 pub mod dsml;
+pub mod dsml_named;
 pub mod dsml_toolcall;
 pub mod ernie45;
 pub mod family;

@@ -19,6 +19,13 @@
 //! logs write instead of calling: `Called Tool: 'NAME' with arguments: {'key': 'value'}`
 //! (smolagents' wording, seen in SkyworkAI/DeepResearchAgent#69), its arguments a Python dict or
 //! JSON; the block starts at `Called Tool:`.
+//!
+//! And the ReAct step agents prompt for (LangChain's `create_react_agent`, Xinference's ReAct
+//! mode), which a model asked to call tools natively sometimes writes instead: an
+//! `Action: NAME` line, then `Action Input: {…}` (colons ASCII or full-width). Prose that explains
+//! ReAct writes placeholders there (`Action: the action to take`); only an offered tool's name
+//! with a JSON object that fits it is a call. The block starts at `Action:`; a `Thought:` line
+//! before it stays visible.
 
 use serde_json::{Map, Value};
 
@@ -69,14 +76,88 @@ pub fn lead_before(before: &str, tools: Option<&Value>) -> Option<Lead> {
             python: false,
         });
     }
-    let head = before.strip_suffix(CALLED_MID)?;
-    let name_at = name_before(head, tools)?;
-    let start = head[..name_at].strip_suffix(CALLED_OPEN)?.len();
+    if let Some(head) = before.strip_suffix(CALLED_MID) {
+        let name_at = name_before(head, tools)?;
+        let start = head[..name_at].strip_suffix(CALLED_OPEN)?.len();
+        return Some(Lead {
+            start,
+            name: name_at..head.len(),
+            python: true,
+        });
+    }
+    react_before(before, tools)
+}
+
+/// ReAct's words: `Action: NAME` then, on a later line, `Action Input: `.
+const ACTION: &str = "Action";
+const ACTION_INPUT: &str = "Action Input";
+
+/// `s` less a leading `:` or `：` (spaces around it skipped); `None` without one.
+fn colon(s: &str) -> Option<&str> {
+    let t = s.trim_start_matches(' ');
+    let t = t.strip_prefix(':').or_else(|| t.strip_prefix('：'))?;
+    Some(t.trim_start_matches(' '))
+}
+
+/// The ReAct lead that ends `before`: `Action: NAME`, a line break, `Action Input:`.
+fn react_before(before: &str, tools: Option<&Value>) -> Option<Lead> {
+    let t = before.trim_end_matches(' ');
+    let t = t
+        .strip_suffix(':')
+        .or_else(|| t.strip_suffix('：'))?
+        .trim_end_matches(' ');
+    let head = t.strip_suffix(ACTION_INPUT)?;
+    let line = head.trim_end_matches([' ', '\t', '\r']);
+    let line = line.strip_suffix('\n')?.trim_end_matches([' ', '\t', '\r']);
+    let name_at = name_before(line, tools)?;
+    let before_name = line[..name_at].trim_end_matches(' ');
+    let before_colon = before_name
+        .strip_suffix(':')
+        .or_else(|| before_name.strip_suffix('：'))?
+        .trim_end_matches(' ');
+    let start = before_colon.strip_suffix(ACTION)?.len();
+    // `Action` starts its line, and the lead is no longer than a stream holds back.
+    let longest = names(tools).map(str::len).max()?;
+    if (!before[..start].is_empty() && !before[..start].ends_with('\n'))
+        || before.len() - start > 2 * ACTION_INPUT.len() + longest + REACT_SPACES
+    {
+        return None;
+    }
     Some(Lead {
         start,
-        name: name_at..head.len(),
-        python: true,
+        name: name_at..line.len(),
+        python: false,
     })
+}
+
+/// Whether `tail` (from an `A` to the end of a reply) may still become a ReAct lead.
+fn partial_react(tail: &str, tools: Option<&Value>) -> bool {
+    let Some(rest) = tail.strip_prefix(ACTION) else {
+        return tail.len() < ACTION.len() && ACTION.starts_with(tail);
+    };
+    if rest.trim_start_matches(' ').is_empty() {
+        return true;
+    }
+    let Some(rest) = colon(rest) else {
+        return false;
+    };
+    let n = rest.bytes().take_while(|&b| name_byte(b)).count();
+    let (name, after) = rest.split_at(n);
+    if after.is_empty() {
+        return names(tools).any(|t| t.starts_with(name));
+    }
+    if !offered(tools, name) {
+        return false;
+    }
+    let after = after.trim_start_matches([' ', '\t', '\r']);
+    let Some(next) = after.strip_prefix('\n') else {
+        return after.is_empty();
+    };
+    let next = next.trim_start_matches([' ', '\t', '\r']);
+    let Some(r) = next.strip_prefix(ACTION_INPUT) else {
+        return next.len() < ACTION_INPUT.len() && ACTION_INPUT.starts_with(next);
+    };
+    r.trim_start_matches(' ').is_empty() || colon(r).is_some_and(str::is_empty)
 }
 
 /// Where a lead that may still be completing at the end of `text` starts (`None`: none).
@@ -88,11 +169,17 @@ pub fn partial_lead_start(text: &str, tools: Option<&Value>) -> Option<usize> {
     let called = memchr::memchr_iter(b'C', &text.as_bytes()[from..])
         .map(|k| from + k)
         .find(|&k| partial_log_line(&text[k..], tools));
-    match (word, called) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    }
+    // A ReAct lead: `Action:`, the name, spaces, a line break, `Action Input:`, spaces.
+    let window = 2 * ACTION_INPUT.len() + longest + REACT_SPACES;
+    let from = text.len().saturating_sub(window);
+    let react = memchr::memchr_iter(b'A', &text.as_bytes()[from..])
+        .map(|k| from + k)
+        .find(|&k| partial_react(&text[k..], tools));
+    [word, called, react].into_iter().flatten().min()
 }
+
+/// The spaces a held-back ReAct lead may hold (past them, it is not held back).
+const REACT_SPACES: usize = 16;
 
 /// Whether `tail` (the end of a reply) may still become the log line's lead.
 fn partial_log_line(tail: &str, tools: Option<&Value>) -> bool {

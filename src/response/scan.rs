@@ -233,6 +233,10 @@ pub fn classify_tool_call(body: &str) -> Option<Family> {
     if t.starts_with(super::minimax_m3::NS) || t.starts_with("<invoke ") {
         return Some(Family::MinimaxM3);
     }
+    // GLM-5.3-Flash's JSON form: a name, `>`, then the JSON arguments on the same line.
+    if super::glm45::json_head(t).is_some() {
+        return Some(Family::Glm);
+    }
     // GLM: a name, then `<arg_key>`, `</tool_call>` or a line break.
     let end = t.find(['<', '\n']).unwrap_or(t.len());
     let name = t[..end].trim();

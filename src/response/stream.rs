@@ -1320,7 +1320,12 @@ impl Machine {
                 match super::dsml::head(head) {
                     Some((_, "function_calls" | "invoke" | "toolcall")) => yes(Family::DeepSeekV32),
                     None if !full && super::dsml::head_prefix(head) => Verdict::More,
-                    _ => Verdict::No,
+                    // A tag named after an offered tool ([`super::dsml_named`]).
+                    _ => match super::dsml_named::head(&self.buf[after - back - 1..], tools) {
+                        Some(Some(_)) => yes(Family::DeepSeekV32),
+                        None if !full => Verdict::More,
+                        _ => Verdict::No,
+                    },
                 }
             }
             Check::NamedRequest => {

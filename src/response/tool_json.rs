@@ -347,6 +347,11 @@ mod tests {
             "{\"tool_name\": \"read_file\", \"tool_input\": {",
             "<function_calls>\n[{\"tool_name\": \"read_file\", \"arguments\": {",
             "<function_calls>\n[{\"name\": \"read_file\", \"arguments\": {}}]\n</function_calls>\n",
+            // DSML tags named after the tool (dsml_named).
+            "<｜DSML｜read_file><｜DSML｜path>",
+            "<｜DSML｜read_file>\n<path>a</path>",
+            "<｜DSML｜read_file><｜DSML｜path>a</｜DSML｜parameter></｜DSML｜invoke>",
+            "<｜DSML｜read_fi",
         ] {
             assert_linear("tool_json", unit, &with_tools);
         }
