@@ -2,8 +2,9 @@
 
 use std::cell::RefCell;
 
-use super::text::{Changed, Text};
+use super::text::{Changed, Decoded, Text};
 use crate::response::{clean_response, json, scan, unmarked, Options};
+use napi::bindgen_prelude::Either;
 use napi::{Error, JsString, Result, Status};
 use napi_derive::napi;
 
@@ -40,13 +41,17 @@ fn with_options<R>(text: &str, f: impl FnOnce(&Options) -> Result<R>) -> Result<
 }
 
 /// What `cleanResponseJson` returns: the cleaned content on its own (JSON-escaping a long reply
-/// and parsing it back costs more than the cleaning) as a string or a plan of slices of the
-/// caller's string ([`Changed`]), `null` when unchanged (the caller's string is then the
-/// content), and the rest as JSON (with `content: ""`).
+/// and parsing it back costs more than the cleaning) as a string ([`Changed`]), `null` when
+/// unchanged (the caller's string is then the content), and the rest as JSON (with `content: ""`,
+/// or the plan of slices of the caller's string that makes the content). `calls`, when set, holds
+/// the calls' ids, names and arguments one after another, and each call in the JSON's `toolCalls`
+/// is the lengths of its three pieces ([`json::cleaned_to_json_apart`]); when `null` (a reply
+/// with lone surrogates) `toolCalls` is written out in full.
 #[napi(object)]
 pub struct CleanedParts {
     pub content: Option<Changed>,
     pub json: String,
+    pub calls: Option<String>,
 }
 
 /// Cleans one model reply; `options` is JSON (see `cleanResponse` in index.d.ts).
@@ -65,6 +70,7 @@ fn clean_with(content: JsString, opts: &Options) -> Result<CleanedParts> {
             return Ok(CleanedParts {
                 content: None,
                 json,
+                calls: None,
             });
         }
     }
@@ -73,6 +79,23 @@ fn clean_with(content: JsString, opts: &Options) -> Result<CleanedParts> {
     let mut cleaned = clean_response(input, opts);
     let content = std::mem::take(&mut cleaned.content);
     let content = (content != input).then(|| text.changed(content));
-    let json = text.restore_json(json::cleaned_to_json(&cleaned));
-    Ok(CleanedParts { content, json })
+    if let Decoded::Mapped(..) = text {
+        let json = text.restore_json(json::cleaned_to_json(&cleaned));
+        return Ok(CleanedParts {
+            content,
+            json,
+            calls: None,
+        });
+    }
+    // A plan goes in the JSON: numbers there cost less than a JS array built element by element.
+    let (content, plan) = match content {
+        Some(Either::B(plan)) => (None, Some(plan)),
+        other => (other, None),
+    };
+    let (json, calls) = json::cleaned_to_json_apart(&cleaned, plan.as_deref());
+    Ok(CleanedParts {
+        content,
+        json,
+        calls: Some(calls),
+    })
 }

@@ -61,22 +61,79 @@ pub fn options_from_json(v: &Value) -> Result<Options, String> {
 /// problems, problemKinds}` as JSON text, written straight out: a `serde_json::Value` built per
 /// call and serialised again cost more than the call's reading on replies dense with calls.
 pub fn cleaned_to_json(c: &Cleaned) -> String {
+    write_cleaned(c, None, |out, t| {
+        out.extend_from_slice(b"{\"id\":");
+        string(out, &t.id);
+        out.extend_from_slice(b",\"type\":\"function\",\"function\":{\"name\":");
+        string(out, &t.name);
+        out.extend_from_slice(b",\"arguments\":");
+        string(out, &t.arguments);
+        out.extend_from_slice(b"}}");
+    })
+}
+
+/// [`cleaned_to_json`] for `cleanResponse` (js/response.js), with the calls' text apart: each call
+/// in `toolCalls` is `[i, n, a]`, the lengths in UTF-16 units of its id, name and arguments, which
+/// follow each other in the second text returned. `content` is `plan` when given (slices of the
+/// caller's string, see `joined` in js/args.js). On a reply of 70 calls, `JSON.parse` of the
+/// calls' escaped JSON arguments took 55 µs and cutting them from one string 9 µs.
+pub fn cleaned_to_json_apart(c: &Cleaned, plan: Option<&[i32]>) -> (String, String) {
+    let mut calls = String::with_capacity(
+        c.tool_calls
+            .iter()
+            .map(|t| t.id.len() + t.name.len() + t.arguments.len())
+            .sum(),
+    );
+    let json = write_cleaned(c, plan, |out, t| {
+        let pieces = [&t.id, &t.name, &t.arguments];
+        numbers(out, pieces.iter().map(|s| utf16_len(s)));
+        pieces.iter().for_each(|s| calls.push_str(s));
+    });
+    (json, calls)
+}
+
+/// Length of `s` in UTF-16 units.
+fn utf16_len(s: &str) -> usize {
+    if s.is_ascii() {
+        s.len()
+    } else {
+        s.chars().map(char::len_utf16).sum()
+    }
+}
+
+/// `[n, …]`.
+fn numbers(out: &mut Vec<u8>, ns: impl Iterator<Item = impl std::fmt::Display>) {
+    use std::io::Write;
+    out.push(b'[');
+    for (i, n) in ns.enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        // Writing to a Vec cannot fail.
+        let _ = write!(out, "{n}");
+    }
+    out.push(b']');
+}
+
+/// The result's JSON with each call written by `call` (and `content` as `plan` when given).
+fn write_cleaned(
+    c: &Cleaned,
+    plan: Option<&[i32]>,
+    mut call: impl FnMut(&mut Vec<u8>, &super::ToolCall),
+) -> String {
     let mut out =
         Vec::with_capacity(128 + c.content.len() + c.reasoning.len() + 96 * c.tool_calls.len());
     out.extend_from_slice(b"{\"content\":");
-    string(&mut out, &c.content);
+    match plan {
+        Some(plan) => numbers(&mut out, plan.iter()),
+        None => string(&mut out, &c.content),
+    }
     out.extend_from_slice(b",\"toolCalls\":[");
     for (i, t) in c.tool_calls.iter().enumerate() {
         if i > 0 {
             out.push(b',');
         }
-        out.extend_from_slice(b"{\"id\":");
-        string(&mut out, &t.id);
-        out.extend_from_slice(b",\"type\":\"function\",\"function\":{\"name\":");
-        string(&mut out, &t.name);
-        out.extend_from_slice(b",\"arguments\":");
-        string(&mut out, &t.arguments);
-        out.extend_from_slice(b"}}");
+        call(&mut out, t);
     }
     out.extend_from_slice(b"],\"reasoning\":");
     string(&mut out, &c.reasoning);
@@ -173,5 +230,32 @@ mod tests {
                 "problemKinds": super::super::problem::kinds(&c.problems),
             })
         );
+    }
+
+    #[test]
+    fn calls_apart_are_cut_by_their_utf16_lengths() {
+        let call = |id: &str, name: &str, arguments: &str| super::super::ToolCall {
+            id: id.into(),
+            name: name.into(),
+            arguments: arguments.into(),
+        };
+        let c = Cleaned {
+            tool_calls: vec![
+                call("call_0_1", "读文件", "{\"q\":\"北京 🚀\"}"),
+                call("call_1_2", "f", "{}"),
+            ],
+            reasoning: "想".into(),
+            ..Cleaned::default()
+        };
+        let (json, calls) = cleaned_to_json_apart(&c, Some(&[0, 3, -1, 10]));
+        let v: Value = serde_json::from_str(&json).unwrap_or_default();
+        // 🚀 is two UTF-16 units: `{"q":"北京 🚀"}` is 13 (17 bytes).
+        assert_eq!(v["toolCalls"], json!([[8, 3, 13], [8, 1, 2]]));
+        assert_eq!(v["content"], json!([0, 3, -1, 10]));
+        assert_eq!(calls, "call_0_1读文件{\"q\":\"北京 🚀\"}call_1_2f{}");
+        let mut whole: Value = serde_json::from_str(&cleaned_to_json(&c)).unwrap_or_default();
+        whole["toolCalls"] = v["toolCalls"].clone();
+        whole["content"] = v["content"].clone();
+        assert_eq!(v, whole, "the rest as cleaned_to_json writes it");
     }
 }

@@ -28,6 +28,9 @@ const SECTION_BEGINS: [&str; 2] = [
 ];
 const SECTION_ENDS: [&str; 2] = ["<|tool_calls_section_end|>", "<|tool_call_section_end|>"];
 const CALL_BEGIN: &str = "<|tool_call_begin|>";
+/// A section's openers and closers in every spelling the parser reads (the reserved-token names too).
+pub const SECTION_OPENERS: [&str; 3] = [SECTION_BEGINS[0], SECTION_BEGINS[1], RESERVED[0].0];
+pub const SECTION_CLOSERS: [&str; 3] = [SECTION_ENDS[0], SECTION_ENDS[1], RESERVED[1].0];
 /// The token between a call's id and its arguments.
 pub const ARG_BEGIN: &str = "<|tool_call_argument_begin|>";
 const CALL_END: &str = "<|tool_call_end|>";

@@ -26,8 +26,10 @@ const TAGS: Tags = Tags {
     param: "<parameter",
     param_end: "</parameter>",
 };
+/// The section wrapper's tags.
+pub const SECTION: (&str, &str) = ("<minimax:tool_call>", "</minimax:tool_call>");
 const WRAPPERS: Wrappers = Wrappers {
-    section: Some(("<minimax:tool_call>", "</minimax:tool_call>")),
+    section: Some(SECTION),
     call: None,
 };
 

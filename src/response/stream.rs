@@ -1726,17 +1726,24 @@ impl Machine {
 
     /// Whether the block `buf[..e]` is finished: every block the parser reads ends by `e` even
     /// with more text after it. When it is, what the parser read is the block's reading (it is
-    /// not parsed a second time to be emitted).
+    /// not parsed a second time to be emitted). A section still open is not parsed at all
+    /// ([`sections`]; debug builds parse it to check that answer).
     fn block_done(&mut self, f: Family, e: usize, tools: Option<&Value>) -> Option<Parsed> {
         self.spent = self.spent.saturating_add(e);
         if self.spent > e.saturating_mul(16).saturating_add(1 << 20) {
+            return None;
+        }
+        let unclosed = sections::unclosed(f, &self.buf[..e]);
+        if unclosed && !cfg!(debug_assertions) {
             return None;
         }
         self.scratch.clear();
         self.scratch.push_str(&self.buf[..e]);
         self.scratch.push('\u{0}');
         let p = parse_family(f, &self.scratch, &self.ctx(tools));
-        p.blocks.iter().all(|b| b.end <= e).then_some(p)
+        let done = p.blocks.iter().all(|b| b.end <= e);
+        debug_assert!(!(unclosed && done), "an unclosed section ended early");
+        done.then_some(p)
     }
 
     fn emit_block(&mut self, f: Family, end: usize, tools: Option<&Value>) {
@@ -2020,5 +2027,6 @@ mod code;
 mod code_props;
 mod in_reasoning;
 mod leaks;
+mod sections;
 #[cfg(test)]
 mod tests;
