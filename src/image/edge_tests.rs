@@ -98,31 +98,31 @@ fn assert_close_to_reference(src: &RgbImage, payload: &[u8], max_dim: u32) {
 
 #[test]
 fn png_output_matches_a_reference_lanczos3_downscale() {
-    let src = detailed(2400, 1500);
-    assert_close_to_reference(&src, &encode_png(&src), 1200);
+    let src = detailed(1200, 750);
+    assert_close_to_reference(&src, &encode_png(&src), 600);
 }
 
 #[test]
 fn jpeg_decoded_at_reduced_scale_matches_the_reference() {
-    // 4000 → 1200 lets the decoder work at half scale.
-    let src = detailed(4000, 1500);
-    assert_close_to_reference(&src, &encode_jpeg(&src, 95), 1200);
+    // 2000 → 600 lets the decoder work at half scale.
+    let src = detailed(2000, 750);
+    assert_close_to_reference(&src, &encode_jpeg(&src, 95), 600);
 }
 
 #[test]
 fn large_factor_with_box_pre_shrink_matches_the_reference() {
     // An 8× reduction (box 4×, then Lanczos3 2×) of a photo-like picture: text this small
     // would be below one output pixel, where any two filters disagree.
-    let src = RgbImage::from_fn(2400, 1600, |x, y| {
-        let check = (((x / 240) + (y / 240)) % 2 * 60 + 90) as u8;
-        let disc = (x as i64 - 1200).pow(2) + (y as i64 - 800).pow(2) < 500 * 500;
+    let src = RgbImage::from_fn(1200, 800, |x, y| {
+        let check = (((x / 120) + (y / 120)) % 2 * 60 + 90) as u8;
+        let disc = (x as i64 - 600).pow(2) + (y as i64 - 400).pow(2) < 250 * 250;
         image::Rgb([
-            (x * 255 / 2400) as u8,
-            if disc { 230 } else { (y * 255 / 1600) as u8 },
+            (x * 255 / 1200) as u8,
+            if disc { 230 } else { (y * 255 / 800) as u8 },
             check,
         ])
     });
-    assert_close_to_reference(&src, &encode_png(&src), 300);
+    assert_close_to_reference(&src, &encode_png(&src), 150);
 }
 
 #[test]
