@@ -534,6 +534,32 @@ pub enum UsageView {
     Snapshot(Box<crate::transcript::usage::UsageSnapshot>),
 }
 
+/// The message fields only OpenClaw 2026.9.6's rules read, in the order the codec sends them
+/// (js/codec.js reads this list through `transcriptSkeletonCodes()` and sends them only in
+/// 2026.9.6 mode, so the 2026.3.23 path reads no more fields than before).
+pub const EXTRA_FIELDS: &[&str] = &[
+    "tool_call_id",
+    "tool_use_id",
+    "callId",
+    "call_id",
+    "isError",
+    "provider",
+    "model",
+    "openclawDeliveryMirror",
+];
+
+/// Positions in [`EXTRA_FIELDS`].
+pub mod extra {
+    pub const TOOL_CALL_ID_SNAKE: usize = 0;
+    pub const TOOL_USE_ID_SNAKE: usize = 1;
+    pub const CALL_ID_CAMEL: usize = 2;
+    pub const CALL_ID_SNAKE: usize = 3;
+    pub const IS_ERROR: usize = 4;
+    pub const PROVIDER: usize = 5;
+    pub const MODEL: usize = 6;
+    pub const DELIVERY_MIRROR: usize = 7;
+}
+
 /// Message content as the skeleton shows it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Content {
@@ -579,6 +605,8 @@ pub struct Msg {
     /// The content must be rebuilt from `content` (blocks were added, dropped, moved or edited).
     pub content_dirty: bool,
     pub edits: Edits,
+    /// The [`EXTRA_FIELDS`] (present in 2026.9.6 mode only), boxed: absent on the 2026.3.23 path.
+    pub extra: Option<Box<[Val; EXTRA_FIELDS.len()]>>,
 }
 
 impl Msg {
@@ -600,7 +628,13 @@ impl Msg {
             content: Content::Other(Val::Absent),
             content_dirty: false,
             edits: Edits::default(),
+            extra: None,
         }
+    }
+
+    /// Extra field `k` (an index of [`EXTRA_FIELDS`]).
+    pub fn extra(&self, k: usize) -> &Val {
+        self.extra.as_deref().and_then(|x| x.get(k)).unwrap_or(&ABSENT)
     }
 
     /// A message made by a rule. Fields are given in key order; `content` may be among them
@@ -733,6 +767,18 @@ impl Msg {
             "toolName" => self.tool_name = val,
             "errorMessage" => self.error_message = val,
             "details" => self.has_details = true,
+            other => {
+                if let Some(k) = EXTRA_FIELDS.iter().position(|f| *f == other) {
+                    self.extra.get_or_insert_with(Default::default)[k] = val;
+                    return;
+                }
+                self.view_set_content(name, v);
+            }
+        }
+    }
+
+    fn view_set_content(&mut self, name: &str, v: &Value) {
+        match name {
             "usage" => {
                 self.usage = match v {
                     Value::Object(map) => {

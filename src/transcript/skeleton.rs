@@ -374,6 +374,16 @@ fn parse_message(c: &mut Cursor, m: &mut Msg, i: usize) -> Result<(), String> {
             UsageView::NotObject(c.val_of(code)?)
         };
     }
+    if mask & 512 != 0 {
+        let present = c.code()?;
+        let mut x: Box<[Val; EXTRA_FIELDS.len()]> = Default::default();
+        for (k, slot) in x.iter_mut().enumerate() {
+            if present & (1 << k) != 0 {
+                *slot = c.val()?;
+            }
+        }
+        m.extra = Some(x);
+    }
     let code = c.code()?;
     if code == ARRAY {
         let n = c.count()?;
@@ -564,6 +574,13 @@ fn message_from_value(v: &Value, i: usize) -> Msg {
     m.tool_name = field(map, "toolName");
     m.error_message = field(map, "errorMessage");
     m.has_details = map.contains_key("details");
+    if EXTRA_FIELDS.iter().any(|k| map.contains_key(*k)) {
+        let mut x: Box<[Val; EXTRA_FIELDS.len()]> = Default::default();
+        for (slot, k) in x.iter_mut().zip(EXTRA_FIELDS) {
+            *slot = field(map, k);
+        }
+        m.extra = Some(x);
+    }
     if let Some(Value::Object(p)) = map.get("provenance") {
         m.provenance = Some(Box::new(Provenance {
             kind: field(p, "kind"),

@@ -17,6 +17,7 @@ pub mod drop_thinking;
 pub mod images;
 pub mod inter_session;
 pub mod non_objects;
+pub mod pairing;
 pub mod replay_content;
 
 use super::context::Ctx;
@@ -114,7 +115,13 @@ pub fn sanitize_session_history(
         OpenClawVersion::V2026_9_6,
     );
     if policy.repair_tool_use_result_pairing {
-        rules::pairing::repair_tool_use_result_pairing(msgs, ctx, &p.pairing);
+        let text = if responses {
+            pairing::RESPONSES_MISSING_TEXT
+        } else {
+            &p.pairing.synthetic_text
+        };
+        let keep_errored = p.pairing.preserve_errored_assistant_results;
+        pairing::repair_tool_use_result_pairing(msgs, ctx, text, keep_errored);
     }
     if responses {
         rules::openai_function_call_pairs::downgrade_openai_function_call_reasoning_pairs(
