@@ -42,7 +42,8 @@ const ARRAY = CODES.array // then the count
 const DATA = CODES.data // then the length, a string value with the head, and the remembered digest (a value)
 // Message fields only OpenClaw 2026.9.6's rules read: sent (mask bit 512, then a mask of the
 // present ones and their values) only when encode() is asked for them.
-const EXTRA_FIELDS = CODES.extraFields
+// `a.b` is field b of object field a.
+const EXTRA_FIELDS = CODES.extraFields.map((f) => f.split('.'))
 let extras = false
 
 // Image payload digests Rust computed for the process-wide image cache, per block object:
@@ -170,7 +171,7 @@ function block(b, wantHead) {
   val(type)
   switch (type) {
     case 'text':
-      text(b.text, wantHead, false)
+      text(b.text, wantHead, extras)
       signatures(b)
       break
     case 'thinking': {
@@ -328,7 +329,9 @@ function message(m) {
     const at = n++
     let present = 0
     for (let k = 0; k < EXTRA_FIELDS.length; k++) {
-      const x = m[EXTRA_FIELDS[k]]
+      const [a, b] = EXTRA_FIELDS[k]
+      let x = m[a]
+      if (b !== undefined) x = isPlainObject(x) ? x[b] : undefined
       if (x === undefined) continue
       present |= 1 << k
       plain(x)

@@ -536,7 +536,8 @@ pub enum UsageView {
 
 /// The message fields only OpenClaw 2026.9.6's rules read, in the order the codec sends them
 /// (js/codec.js reads this list through `transcriptSkeletonCodes()` and sends them only in
-/// 2026.9.6 mode, so the 2026.3.23 path reads no more fields than before).
+/// 2026.9.6 mode, so the 2026.3.23 path reads no more fields than before). `a.b` is field `b` of
+/// object field `a` (absent when `a` is not an object).
 pub const EXTRA_FIELDS: &[&str] = &[
     "tool_call_id",
     "tool_use_id",
@@ -545,7 +546,8 @@ pub const EXTRA_FIELDS: &[&str] = &[
     "isError",
     "provider",
     "model",
-    "openclawDeliveryMirror",
+    "openclawDeliveryMirror.kind",
+    "__openclaw.media",
 ];
 
 /// Positions in [`EXTRA_FIELDS`].
@@ -557,7 +559,8 @@ pub mod extra {
     pub const IS_ERROR: usize = 4;
     pub const PROVIDER: usize = 5;
     pub const MODEL: usize = 6;
-    pub const DELIVERY_MIRROR: usize = 7;
+    pub const DELIVERY_MIRROR_KIND: usize = 7;
+    pub const PERSISTED_MEDIA: usize = 8;
 }
 
 /// Message content as the skeleton shows it.
@@ -634,7 +637,10 @@ impl Msg {
 
     /// Extra field `k` (an index of [`EXTRA_FIELDS`]).
     pub fn extra(&self, k: usize) -> &Val {
-        self.extra.as_deref().and_then(|x| x.get(k)).unwrap_or(&ABSENT)
+        self.extra
+            .as_deref()
+            .and_then(|x| x.get(k))
+            .unwrap_or(&ABSENT)
     }
 
     /// A message made by a rule. Fields are given in key order; `content` may be among them

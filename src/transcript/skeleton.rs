@@ -574,10 +574,19 @@ fn message_from_value(v: &Value, i: usize) -> Msg {
     m.tool_name = field(map, "toolName");
     m.error_message = field(map, "errorMessage");
     m.has_details = map.contains_key("details");
-    if EXTRA_FIELDS.iter().any(|k| map.contains_key(*k)) {
+    if EXTRA_FIELDS
+        .iter()
+        .any(|k| map.contains_key(k.split('.').next().unwrap_or(k)))
+    {
         let mut x: Box<[Val; EXTRA_FIELDS.len()]> = Default::default();
         for (slot, k) in x.iter_mut().zip(EXTRA_FIELDS) {
-            *slot = field(map, k);
+            *slot = match k.split_once('.') {
+                Some((a, b)) => match map.get(a) {
+                    Some(Value::Object(inner)) => field(inner, b),
+                    _ => Val::Absent,
+                },
+                None => field(map, k),
+            };
         }
         m.extra = Some(x);
     }

@@ -19,6 +19,7 @@ pub mod inter_session;
 pub mod non_objects;
 pub mod pairing;
 pub mod replay_content;
+pub mod responses_ids;
 
 use super::context::Ctx;
 use super::model::{Block, Msg};
@@ -124,6 +125,7 @@ pub fn sanitize_session_history(
         pairing::repair_tool_use_result_pairing(msgs, ctx, text, keep_errored);
     }
     if responses {
+        responses_ids::normalize_responses_tool_call_ids(msgs, ctx);
         rules::openai_function_call_pairs::downgrade_openai_function_call_reasoning_pairs(
             msgs, ctx,
         );
@@ -132,7 +134,7 @@ pub fn sanitize_session_history(
         if p.policy_2026_9.preserve_native_anthropic_tool_use_ids {
             ids = ids.keeping_anthropic_ids();
         }
-        rules::tool_call_ids::sanitize_tool_call_ids_with(msgs, ctx, ids);
+        rules::tool_call_ids::sanitize_tool_call_ids_aliased(msgs, ctx, ids);
     }
     rules::tool_result_details::strip_tool_result_details(msgs, ctx);
     rules::usage_snapshots::normalize_usage_snapshots(msgs, ctx);

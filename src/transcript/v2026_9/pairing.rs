@@ -22,6 +22,7 @@
 //! placeholder is read from `isError` and a text block the skeleton carries whole; the
 //! `details.openclawSyntheticMissingToolResult` flag is not sent.
 
+use super::non_objects::not_an_object;
 use crate::transcript::context::{msg_path, Ctx};
 use crate::transcript::model::{extra, num_json, Block, Msg, Val};
 use crate::transcript::rules::pairing::result_name_fix;
@@ -66,9 +67,9 @@ pub fn result_id(m: &Msg) -> Option<&str> {
 fn is_synthetic(m: &Msg) -> bool {
     m.extra(extra::IS_ERROR).is_truthy()
         && m.blocks().is_some_and(|blocks| {
-            blocks
-                .iter()
-                .any(|b| b.is_type("text") && b.text.as_ref().and_then(|t| t.whole()) == Some(MISSING_TEXT))
+            blocks.iter().any(|b| {
+                b.is_type("text") && b.text.as_ref().and_then(|t| t.whole()) == Some(MISSING_TEXT)
+            })
         })
 }
 
@@ -100,7 +101,12 @@ fn calls_of(m: &Msg) -> Vec<(String, Option<String>)> {
             blocks
                 .iter()
                 .filter(|b| b.is_tool_call())
-                .filter_map(|b| Some((b.call_id()?.to_string(), b.name.as_str().map(str::to_string))))
+                .filter_map(|b| {
+                    Some((
+                        b.call_id()?.to_string(),
+                        b.name.as_str().map(str::to_string),
+                    ))
+                })
                 .collect()
         })
         .unwrap_or_default()
@@ -157,7 +163,7 @@ pub fn repair_tool_use_result_pairing(
         let mut unclaimed = Vec::new();
         for i in start + 1..end {
             let m = &msgs[i];
-            if !m.is_object {
+            if not_an_object(m) {
                 ctx.change(RULE, msg_path(m), || "dropped a non-object entry".into());
                 continue;
             }
@@ -259,7 +265,10 @@ pub fn repair_tool_use_result_pairing(
             }
             o.synthetic = synthetic;
             ctx.change(RULE, msg_path(&msgs[i]), || {
-                format!("moved a tool result back to the turn that called {:?}", o.id)
+                format!(
+                    "moved a tool result back to the turn that called {:?}",
+                    o.id
+                )
             });
         }
     }
@@ -270,7 +279,7 @@ pub fn repair_tool_use_result_pairing(
     let mut cursor = 0;
     let unframed = |order: &mut Vec<Slot>, ctx: &mut Ctx, from: usize, to: usize| {
         for (i, m) in msgs.iter().enumerate().take(to).skip(from) {
-            if !m.is_object || m.is_role("toolResult") {
+            if not_an_object(m) || m.is_role("toolResult") {
                 ctx.change(RULE, msg_path(m), || {
                     "dropped a tool result that follows no matching tool call".into()
                 });
@@ -301,7 +310,10 @@ pub fn repair_tool_use_result_pairing(
                     None if frame.failed => {}
                     None => {
                         ctx.change(RULE, msg_path(a), || {
-                            format!("inserted a synthetic error result for unanswered call {:?}", o.id)
+                            format!(
+                                "inserted a synthetic error result for unanswered call {:?}",
+                                o.id
+                            )
                         });
                         order.push(Slot::New(synthetic.len()));
                         synthetic.push(synthetic_result(o, synthetic_text, &a.timestamp));
@@ -428,22 +440,47 @@ mod tests {
         let cases: Vec<(&str, Value, Vec<&str>)> = vec![
             (
                 "a result after a text-only assistant stays in its frame",
-                json!([calls(&["a"], "toolUse", 1), said("等一下"), result("a", "r")]),
+                json!([
+                    calls(&["a"], "toolUse", 1),
+                    said("等一下"),
+                    result("a", "r")
+                ]),
                 vec!["assistant", "result a r", "assistant"],
             ),
             (
                 "a reused id is paired per turn",
-                json!([calls(&["a"], "toolUse", 1), result("a", "一"), user("再来"), calls(&["a"], "toolUse", 2), result("a", "二")]),
-                vec!["assistant", "result a 一", "user", "assistant", "result a 二"],
+                json!([
+                    calls(&["a"], "toolUse", 1),
+                    result("a", "一"),
+                    user("再来"),
+                    calls(&["a"], "toolUse", 2),
+                    result("a", "二")
+                ]),
+                vec![
+                    "assistant",
+                    "result a 一",
+                    "user",
+                    "assistant",
+                    "result a 二",
+                ],
             ),
             (
                 "an errored turn goes with its results",
-                json!([user("q"), calls(&["a"], "error", 1), result("a", "r"), user("n")]),
+                json!([
+                    user("q"),
+                    calls(&["a"], "error", 1),
+                    result("a", "r"),
+                    user("n")
+                ]),
                 vec!["user", "user"],
             ),
             (
                 "a second result in one turn is dropped",
-                json!([calls(&["a"], "toolUse", 1), result("a", "一"), result("a", "二")]),
+                json!([
+                    calls(&["a"], "toolUse", 1),
+                    result("a", "一"),
+                    result("a", "二")
+                ]),
                 vec!["assistant", "result a 一"],
             ),
             (
@@ -453,7 +490,12 @@ mod tests {
             ),
             (
                 "a displaced result moves back to the one call that can own it",
-                json!([calls(&["a"], "toolUse", 1), calls(&["b"], "toolUse", 2), result("b", "rb"), result("a", "ra")]),
+                json!([
+                    calls(&["a"], "toolUse", 1),
+                    calls(&["b"], "toolUse", 2),
+                    result("b", "rb"),
+                    result("a", "ra")
+                ]),
                 vec!["assistant", "result a ra", "assistant", "result b rb"],
             ),
             (
@@ -490,7 +532,13 @@ mod tests {
         // With two calls it owns neither: dropped, and both get a synthetic result.
         let out = repair(&json!([calls(&["a", "b"], "toolUse", 1), r]));
         let got: Vec<String> = out.iter().map(shape).collect();
-        assert_eq!(got[1..], [format!("result a {MISSING_TEXT}"), format!("result b {MISSING_TEXT}")]);
+        assert_eq!(
+            got[1..],
+            [
+                format!("result a {MISSING_TEXT}"),
+                format!("result b {MISSING_TEXT}")
+            ]
+        );
     }
 
     #[test]
@@ -501,13 +549,21 @@ mod tests {
         })
         .0;
         assert_eq!(out[1]["content"][0]["text"], "aborted");
-        assert_eq!(out[1]["details"]["openclawSyntheticMissingToolResult"], true);
+        assert_eq!(
+            out[1]["details"]["openclawSyntheticMissingToolResult"],
+            true
+        );
         assert_eq!(out[1]["timestamp"], 7);
     }
 
     #[test]
     fn a_paired_transcript_is_the_identity() {
-        let input = json!([user("q"), calls(&["a"], "toolUse", 1), result("a", "r"), said("ok")]);
+        let input = json!([
+            user("q"),
+            calls(&["a"], "toolUse", 1),
+            result("a", "r"),
+            said("ok")
+        ]);
         let (_, identity) = run(&input, |m, c| {
             assert!(!repair_tool_use_result_pairing(m, c, MISSING_TEXT, false));
         });
