@@ -194,6 +194,12 @@ function block(b, wantHead) {
       val(b.name)
       kind(b.input)
       kind(b.arguments)
+      if (extras) {
+        // 2026.9.6 drops a call still carrying partialJson unless it is a finished Responses call.
+        const partial = b.partialJson
+        plain(partial)
+        if (typeof partial === 'string') nums[n++] = isPlainObject(b.arguments) ? Object.keys(b.arguments).length : -1
+      }
       signatures(b)
       break
     case 'image': {

@@ -312,6 +312,10 @@ pub struct BlockExtra {
     pub tool_use_id: Val,
     pub data: Option<ImageInfo>,
     pub mime_type: Val,
+    /// A tool call's `partialJson` (sent in 2026.9.6 mode only) and, when it is a string, how
+    /// many keys an object `arguments` has.
+    pub partial_json: Val,
+    pub argument_keys: Option<usize>,
 }
 
 static ABSENT: Val = Val::Absent;
@@ -356,6 +360,10 @@ impl Block {
 
     pub fn mime_type(&self) -> &Val {
         self.x_val(|x| &x.mime_type)
+    }
+
+    pub fn partial_json(&self) -> &Val {
+        self.x_val(|x| &x.partial_json)
     }
 
     /// An empty object block from input message `msg`, block `idx`; the skeleton fills the fields.
@@ -478,6 +486,7 @@ impl Block {
             "thoughtSignature" => self.x_mut().thought_signature_camel = v,
             "toolUseId" => self.x_mut().tool_use_id = v,
             "mimeType" => self.x_mut().mime_type = v,
+            "partialJson" => self.x_mut().partial_json = v,
             "text" => {
                 self.text = match &v {
                     Val::Str(s) => Some(TextInfo::of_str(s)),

@@ -391,7 +391,7 @@ fn parse_message(c: &mut Cursor, m: &mut Msg, i: usize) -> Result<(), String> {
         for j in 0..n {
             blocks.push(Block::src(i, j));
             let b = blocks.last_mut().ok_or("unreachable: just pushed")?;
-            parse_block(c, b)?;
+            parse_block(c, b, mask & 512 != 0)?;
         }
         m.content = Content::Blocks(blocks);
     } else {
@@ -420,7 +420,7 @@ fn signatures(c: &mut Cursor, b: &mut Block) -> Result<(), String> {
     Ok(())
 }
 
-fn parse_block(c: &mut Cursor, b: &mut Block) -> Result<(), String> {
+fn parse_block(c: &mut Cursor, b: &mut Block, extras: bool) -> Result<(), String> {
     if c.code()? != BLOCK {
         b.is_object = false;
         b.raw_truthy = c.val()?.is_truthy();
@@ -451,6 +451,16 @@ fn parse_block(c: &mut Cursor, b: &mut Block) -> Result<(), String> {
             b.name = c.val()?;
             b.input = Kind::of(&c.val()?);
             b.arguments = Kind::of(&c.val()?);
+            if extras {
+                let partial = c.val()?;
+                if matches!(partial, Val::Str(_)) {
+                    let keys = c.num()?;
+                    b.x_mut().argument_keys = (keys >= 0.0).then_some(keys as usize);
+                }
+                if partial != Val::Absent {
+                    b.x_mut().partial_json = partial;
+                }
+            }
             signatures(c, b)?;
         }
         Some("image") => {
@@ -534,6 +544,11 @@ pub fn block_from_value(v: &Value, i: usize, j: usize, _new: bool) -> Block {
             _ => None,
         },
         mime_type: field(map, "mimeType"),
+        partial_json: field(map, "partialJson"),
+        argument_keys: match (map.get("partialJson"), map.get("arguments")) {
+            (Some(Value::String(_)), Some(Value::Object(a))) => Some(a.len()),
+            _ => None,
+        },
     };
     if x != BlockExtra::default() {
         b.x = Some(Box::new(x));

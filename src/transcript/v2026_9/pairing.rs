@@ -76,6 +76,8 @@ fn is_synthetic(m: &Msg) -> bool {
 /// One call of a frame and the result it got.
 struct Occurrence {
     id: String,
+    /// Its block's position in the assistant's content.
+    block: usize,
     name: Option<String>,
     /// The input message answering it, and whether that one is a synthetic placeholder.
     result: Option<usize>,
@@ -94,18 +96,18 @@ struct Frame {
     unclaimed: Vec<Unclaimed>,
 }
 
-/// The calls of an assistant turn: `(id, name)` of each call block with a non-empty id.
-fn calls_of(m: &Msg) -> Vec<(String, Option<String>)> {
+/// The calls of an assistant turn: `(id, name, block position)` of each call block with a
+/// non-empty id.
+fn calls_of(m: &Msg) -> Vec<(String, Option<String>, usize)> {
     m.blocks()
         .map(|blocks| {
             blocks
                 .iter()
-                .filter(|b| b.is_tool_call())
-                .filter_map(|b| {
-                    Some((
-                        b.call_id()?.to_string(),
-                        b.name.as_str().map(str::to_string),
-                    ))
+                .enumerate()
+                .filter(|(_, b)| b.is_object && b.is_tool_call())
+                .filter_map(|(j, b)| {
+                    let name = b.name.as_str().map(str::to_string);
+                    Some((b.call_id()?.to_string(), name, j))
                 })
                 .collect()
         })
@@ -117,25 +119,44 @@ fn trimmed(v: Option<&str>) -> Option<&str> {
 }
 
 /// The id a result without one adopts: the frame's only call's, when the names do not disagree.
-fn legacy_id(m: &Msg, calls: &[(String, Option<String>)]) -> Option<String> {
+fn legacy_id(m: &Msg, calls: &[(String, Option<String>, usize)]) -> Option<String> {
     if result_id(m).is_some() || calls.len() != 1 {
         return None;
     }
-    let (id, name) = &calls[0];
+    let (id, name, _) = &calls[0];
     match (trimmed(m.tool_name.as_str()), trimmed(name.as_deref())) {
         (Some(a), Some(b)) if a != b => None,
         _ => Some(id.clone()),
     }
 }
 
-/// The repair in 2026.9.6's shape. `keep_errored`: keep an errored or aborted turn and its
-/// results (OpenClaw's default policy) instead of removing them (what its replay uses).
-pub fn repair_tool_use_result_pairing(
-    msgs: &mut Vec<Msg>,
-    ctx: &mut Ctx,
-    synthetic_text: &str,
-    keep_errored: bool,
-) -> bool {
+/// Who answers whom, before anything moves (2026.9.6's `classifyToolUseResultPairing`).
+struct Classified {
+    frames: Vec<Frame>,
+    /// Results that adopt their frame's only call id: (position, id).
+    adopted: Vec<(usize, String)>,
+}
+
+/// The calls that have a real (not synthetic) result: `(message position, block position)`
+/// (2026.9.6's `collectCompletedToolCallBlocks`, which lets a completed call to a tool no longer
+/// allowed stay in the history).
+pub fn completed_calls(msgs: &[Msg], ctx: &mut Ctx) -> Vec<(usize, usize)> {
+    // Classified only: nothing is changed, so nothing is reported.
+    let changes = ctx.changes.take();
+    let c = classify(msgs, ctx);
+    ctx.changes = changes;
+    c.frames
+        .iter()
+        .flat_map(|f| {
+            f.occurrences
+                .iter()
+                .filter(|o| o.result.is_some() && !o.synthetic)
+                .map(|o| (f.start, o.block))
+        })
+        .collect()
+}
+
+fn classify(msgs: &[Msg], ctx: &mut Ctx) -> Classified {
     let starts: Vec<usize> = (0..msgs.len())
         .filter(|&i| msgs[i].is_role("assistant") && !calls_of(&msgs[i]).is_empty())
         .collect();
@@ -146,13 +167,14 @@ pub fn repair_tool_use_result_pairing(
         let end = starts.get(f + 1).copied().unwrap_or(msgs.len());
         let calls = calls_of(&msgs[start]);
         let mut pending: HashMap<&str, VecDeque<usize>> = HashMap::with_capacity(calls.len());
-        for (k, (id, _)) in calls.iter().enumerate() {
+        for (k, (id, _, _)) in calls.iter().enumerate() {
             pending.entry(id.as_str()).or_default().push_back(k);
         }
         let mut occurrences: Vec<Occurrence> = calls
             .iter()
-            .map(|(id, name)| Occurrence {
+            .map(|(id, name, block)| Occurrence {
                 id: id.clone(),
+                block: *block,
                 name: name.clone(),
                 result: None,
                 synthetic: false,
@@ -190,7 +212,10 @@ pub fn repair_tool_use_result_pairing(
                 }
                 continue;
             }
-            let Some(id) = id.clone().filter(|id| calls.iter().any(|(c, _)| c == id)) else {
+            let Some(id) = id
+                .clone()
+                .filter(|id| calls.iter().any(|(c, _, _)| c == id))
+            else {
                 unclaimed.push((i, id));
                 continue;
             };
@@ -272,6 +297,18 @@ pub fn repair_tool_use_result_pairing(
             });
         }
     }
+    Classified { frames, adopted }
+}
+
+/// The repair in 2026.9.6's shape. `keep_errored`: keep an errored or aborted turn and its
+/// results (OpenClaw's default policy) instead of removing them (what its replay uses).
+pub fn repair_tool_use_result_pairing(
+    msgs: &mut Vec<Msg>,
+    ctx: &mut Ctx,
+    synthetic_text: &str,
+    keep_errored: bool,
+) -> bool {
+    let Classified { frames, adopted } = classify(msgs, ctx);
 
     // The output order.
     let mut order: Vec<Slot> = Vec::with_capacity(msgs.len());
