@@ -184,9 +184,18 @@ function block(b, wantHead) {
       } else {
         plain(sig)
       }
+      if (extras) presence(b.signature)
       signatures(b)
       break
     }
+    case 'redacted_thinking':
+      if (extras) {
+        presence(b.signature)
+        presence(b.thinkingSignature)
+        presence(b.data)
+      }
+      signatures(b)
+      break
     case 'toolCall':
     case 'toolUse':
     case 'functionCall':
@@ -225,6 +234,12 @@ function block(b, wantHead) {
     default:
       signatures(b)
   }
+}
+
+// A field 2026.9.6 reads only for presence and blankness (signatures, redacted data): a string
+// goes as its blank flag and length, anything else as its kind.
+function presence(v) {
+  text(v, false, false)
 }
 
 // Gemini's thought signatures, which may sit on any block: a mask, then the present ones.

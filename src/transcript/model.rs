@@ -316,6 +316,49 @@ pub struct BlockExtra {
     /// many keys an object `arguments` has.
     pub partial_json: Val,
     pub argument_keys: Option<usize>,
+    /// A reasoning block's `signature`, and a `redacted_thinking` block's `thinkingSignature` and
+    /// `data`, by presence and blankness only (sent in 2026.9.6 mode only).
+    pub signature: Presence,
+    pub redacted_signature: Presence,
+    pub redacted_data: Presence,
+}
+
+/// What the skeleton knows of a field read only for whether it is there and, for a string,
+/// whether it is blank.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Presence {
+    pub text: Option<TextInfo>,
+    pub val: Val,
+}
+
+impl Presence {
+    pub fn of_json(v: Option<&Value>) -> Presence {
+        match v {
+            Some(Value::String(s)) => Presence {
+                text: Some(TextInfo {
+                    len: s.encode_utf16().count(),
+                    blank: s.trim().is_empty(),
+                    head: None,
+                    head_is_whole: false,
+                }),
+                val: Val::Absent,
+            },
+            other => Presence {
+                text: None,
+                val: other.map_or(Val::Absent, Val::of_json),
+            },
+        }
+    }
+
+    /// Present and not null (JS `v != null`).
+    pub fn is_present(&self) -> bool {
+        self.text.is_some() || self.val.is_present()
+    }
+
+    /// A string with a non-whitespace character.
+    pub fn is_non_blank_str(&self) -> bool {
+        self.text.as_ref().is_some_and(|t| !t.blank)
+    }
 }
 
 static ABSENT: Val = Val::Absent;

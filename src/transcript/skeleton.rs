@@ -180,6 +180,18 @@ impl<'a> Cursor<'a> {
         ))
     }
 
+    /// A field sent for its presence (see `presence()` in js/codec.js).
+    fn presence(&mut self) -> Result<Presence, String> {
+        let (text, val) = self.text()?;
+        Ok(match text {
+            Some(t) => Presence {
+                text: Some(t),
+                val: Val::Absent,
+            },
+            None => Presence { text: None, val },
+        })
+    }
+
     /// A small object one level deep (usage), flattened to `("cost", Object)`, `("cost.total", Num)`
     /// pairs.
     fn object(&mut self, prefix: &str, out: &mut Vec<(Text, Val)>) -> Result<(), String> {
@@ -444,6 +456,16 @@ fn parse_block(c: &mut Cursor, b: &mut Block, extras: bool) -> Result<(), String
             x.thinking = thinking;
             x.thinking_signature = sig;
             x.signature_object = obj;
+            if extras {
+                x.signature = c.presence()?;
+            }
+            signatures(c, b)?;
+        }
+        Some("redacted_thinking") if extras => {
+            let x = b.x_mut();
+            x.signature = c.presence()?;
+            x.redacted_signature = c.presence()?;
+            x.redacted_data = c.presence()?;
             signatures(c, b)?;
         }
         Some("toolCall" | "toolUse" | "functionCall") => {
@@ -545,6 +567,19 @@ pub fn block_from_value(v: &Value, i: usize, j: usize, _new: bool) -> Block {
         },
         mime_type: field(map, "mimeType"),
         partial_json: field(map, "partialJson"),
+        signature: Presence::of_json(map.get("signature")),
+        redacted_signature: match map.get("type") {
+            Some(Value::String(t)) if t == "redacted_thinking" => {
+                Presence::of_json(map.get("thinkingSignature"))
+            }
+            _ => Presence::default(),
+        },
+        redacted_data: match map.get("type") {
+            Some(Value::String(t)) if t == "redacted_thinking" => {
+                Presence::of_json(map.get("data"))
+            }
+            _ => Presence::default(),
+        },
         argument_keys: match (map.get("partialJson"), map.get("arguments")) {
             (Some(Value::String(_)), Some(Value::Object(a))) => Some(a.len()),
             _ => None,

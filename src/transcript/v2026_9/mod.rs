@@ -20,6 +20,7 @@ pub mod non_objects;
 pub mod pairing;
 pub mod replay_content;
 pub mod responses_ids;
+pub mod signatures;
 
 use super::context::Ctx;
 use super::model::{Block, Msg};
@@ -102,6 +103,10 @@ pub fn sanitize_session_history(
     rules::canonicalize::canonicalize_assistant_content(msgs, ctx);
     replay_content::normalize_assistant_replay_content(msgs, ctx);
     images::sanitize_session_messages_images(msgs, ctx, &image_pass_options(&policy, p.limits));
+    if signatures::applies(p.provider.as_deref(), policy.preserve_signatures) {
+        signatures::strip_stale_signatures(msgs, ctx);
+        signatures::strip_invalid_signatures(msgs, ctx);
+    }
     if p.policy_2026_9.drop_reasoning_from_history {
         drop_reasoning::drop_reasoning_from_history(msgs, ctx);
     }
