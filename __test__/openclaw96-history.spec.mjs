@@ -40,7 +40,7 @@ export const DIFFERENCES = {
   'length-reasoning-only': ['done', 'a stopReason "length" turn holding only reasoning is dropped'],
   'images-ignore-mode': ['done', 'the image pass drops blank text (every role) and thought signatures whatever sanitizeMode says'],
   'empty-content-placeholder': ['done', 'a tool result / user left empty gets "[empty content omitted]"'],
-  'image-missing-data': ['todo', 'an image block without data/mimeType becomes a text note'],
+  'image-missing-data': ['done', 'an image block without data/mimeType becomes a text note'],
   'drop-thinking-latest-kept': ['done', 'dropThinkingBlocks keeps the latest assistant, drops redacted_thinking, leaves "[assistant reasoning omitted]"'],
   'invalid-thinking-signatures': ['done', 'unsigned thinking stripped for signed-thinking providers (latest turn exempt)'],
   'compaction-stale-signatures': ['done', 'thinking signatures older than the latest compaction removed'],
