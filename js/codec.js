@@ -40,6 +40,11 @@ const TEXT = CODES.text // then blank (0/1), length
 const TEXT_HEAD = CODES.textHead // then blank, length, and a string value with the head
 const ARRAY = CODES.array // then the count
 const DATA = CODES.data // then the length, a string value with the head, and the remembered digest (a value)
+// Message fields only OpenClaw 2026.9.6's rules read: sent (mask bit 512, then a mask of the
+// present ones and their values) only when encode() is asked for them.
+// `a.b` is field b of object field a.
+const EXTRA_FIELDS = CODES.extraFields.map((f) => f.split('.'))
+let extras = false
 
 // Image payload digests Rust computed for the process-wide image cache, per block object:
 // block → [the data string hashed, its digest]. A later call with the same block and the same
@@ -166,7 +171,7 @@ function block(b, wantHead) {
   val(type)
   switch (type) {
     case 'text':
-      text(b.text, wantHead, false)
+      text(b.text, wantHead, extras)
       signatures(b)
       break
     case 'thinking': {
@@ -179,9 +184,18 @@ function block(b, wantHead) {
       } else {
         plain(sig)
       }
+      if (extras) presence(b.signature)
       signatures(b)
       break
     }
+    case 'redacted_thinking':
+      if (extras) {
+        presence(b.signature)
+        presence(b.thinkingSignature)
+        presence(b.data)
+      }
+      signatures(b)
+      break
     case 'toolCall':
     case 'toolUse':
     case 'functionCall':
@@ -189,6 +203,12 @@ function block(b, wantHead) {
       val(b.name)
       kind(b.input)
       kind(b.arguments)
+      if (extras) {
+        // 2026.9.6 drops a call still carrying partialJson unless it is a finished Responses call.
+        const partial = b.partialJson
+        plain(partial)
+        if (typeof partial === 'string') nums[n++] = isPlainObject(b.arguments) ? Object.keys(b.arguments).length : -1
+      }
       signatures(b)
       break
     case 'image': {
@@ -214,6 +234,12 @@ function block(b, wantHead) {
     default:
       signatures(b)
   }
+}
+
+// A field 2026.9.6 reads only for presence and blankness (signatures, redacted data): a string
+// goes as its blank flag and length, anything else as its kind.
+function presence(v) {
+  text(v, false, false)
 }
 
 // Gemini's thought signatures, which may sit on any block: a mask, then the present ones.
@@ -294,7 +320,8 @@ function message(m) {
     (errorMessage !== undefined ? 32 : 0) |
     ('details' in m ? 64 : 0) |
     (p !== undefined ? 128 : 0) |
-    (u !== undefined ? 256 : 0)
+    (u !== undefined ? 256 : 0) |
+    (extras ? 512 : 0)
   nums[n++] = mask
   if (mask & 1) val(stopReason)
   if (mask & 2) val(timestamp)
@@ -317,6 +344,20 @@ function message(m) {
   if (mask & 256) {
     if (isPlainObject(u)) object(u, true)
     else kind(u)
+  }
+  if (extras) {
+    room(2 + 2 * EXTRA_FIELDS.length)
+    const at = n++
+    let present = 0
+    for (let k = 0; k < EXTRA_FIELDS.length; k++) {
+      const [a, b] = EXTRA_FIELDS[k]
+      let x = m[a]
+      if (b !== undefined) x = isPlainObject(x) ? x[b] : undefined
+      if (x === undefined) continue
+      present |= 1 << k
+      plain(x)
+    }
+    nums[at] = present
   }
   room(8)
   const c = m.content
@@ -343,9 +384,11 @@ function pathOf(name, i, j) {
 
 /**
  * The skeleton of a message array: `{ nums, strs }`. Throws a TypeError naming the path when a
- * message cannot be read (a getter that throws, a revoked proxy).
+ * message cannot be read (a getter that throws, a revoked proxy). `withExtras`: send the
+ * 2026.9.6-only message fields too.
  */
-function encode(messages, name = 'messages') {
+function encode(messages, name = 'messages', withExtras = false) {
+  extras = withExtras
   if (!Array.isArray(messages)) {
     throw new TypeError(`${name}: expected an array of messages, got ${describe(messages)}`)
   }
@@ -579,7 +622,7 @@ function apply(messages, plan) {
  * back. Without it the inner call would overwrite the outer call's skeleton, plan and buffers.
  */
 function enter() {
-  const saved = { nums, n, strs, f, at, v, vi, t, ti, planBuf, pathMsg, pathBlock }
+  const saved = { nums, n, strs, f, at, v, vi, t, ti, planBuf, pathMsg, pathBlock, extras }
   nums = new Float64Array(256)
   n = 0
   strs = ''
@@ -588,7 +631,7 @@ function enter() {
 }
 
 function leave(s) {
-  ;({ nums, n, strs, f, at, v, vi, t, ti, planBuf, pathMsg, pathBlock } = s)
+  ;({ nums, n, strs, f, at, v, vi, t, ti, planBuf, pathMsg, pathBlock, extras } = s)
 }
 
 /** Remembers the digests a plan reports (`[message, block, digest]`, input positions). */

@@ -6,6 +6,8 @@ const native = require('../binding.js')
 const codec = require('./codec.js')
 const { toJson } = require('./args.js')
 
+const V2026_9_6 = '2026.9.6'
+
 // How many runs are under way on this thread: more than one when a getter on the caller's
 // messages calls this package while its call runs; the inner run then uses its own codec state.
 let depth = 0
@@ -13,7 +15,7 @@ let depth = 0
 /**
  * Runs a transcript operation with `options`, a plain object of checked values (js/options.js's
  * `pick`). Returns `{ messages, plan }`; `messages` is the input array itself when nothing changed.
- * With `session` (`{ native, start, entries, now }`, js/transcript-session.js) the operation is
+ * With `session` (`{ native, version, start, entries, now }`, js/transcript-session.js) the operation is
  * the tracked sanitizeSessionHistory of that session, whose options the session holds (`options`
  * is not read); `plan.session` then says where its cut lies, or that it fell back (`messages` is
  * then null).
@@ -22,7 +24,9 @@ function run(op, messages, options = {}, name = 'messages', session = null) {
   const saved = depth > 0 ? codec.enter() : null
   depth++
   try {
-    const skeleton = codec.encode(messages, name)
+    // 2026.9.6's rules read a few more message fields; the 2026.3.23 path never reads them.
+    const version = (session !== null ? session.version : options === null ? undefined : options.openclawVersion) ?? native.getOpenClawVersionNative()
+    const skeleton = codec.encode(messages, name, version === V2026_9_6)
     const buf = codec.planBuffer()
     const answer =
       session === null

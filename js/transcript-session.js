@@ -18,6 +18,8 @@ class Session {
   constructor(config) {
     this.config = config
     this.native = new native.TranscriptSessionNative(config)
+    /** The release the session's options name (undefined: the process default), for the codec. */
+    this.version = JSON.parse(config).openclawVersion
     /** The input messages before the cut (our own array: the caller may mutate theirs). */
     this.seen = []
     /** The output of the last call (our own array: the caller gets a copy). */
@@ -67,7 +69,7 @@ class Session {
     const suffix = messages.slice(cut)
     let r
     try {
-      r = run(OP, suffix, null, 'messages', { native: this.native, start: cut, entries, now })
+      r = run(OP, suffix, null, 'messages', { native: this.native, version: this.version, start: cut, entries, now })
     } catch {
       // The full pass reports the error with the message's own path.
       return null
@@ -83,7 +85,7 @@ class Session {
 
   full(messages, entries, now) {
     this.seen.length = 0
-    const r = run(OP, messages, null, 'messages', { native: this.native, start: 0, entries, now })
+    const r = run(OP, messages, null, 'messages', { native: this.native, version: this.version, start: 0, entries, now })
     this.out = r.messages.slice()
     this.step(messages, 0, r.plan.session)
     return { messages: r.messages === messages ? this.out.slice() : r.messages, plan: r.plan }

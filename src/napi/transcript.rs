@@ -244,6 +244,8 @@ pub struct SkeletonCodes {
     pub array: u32,
     pub data: u32,
     pub lone_surrogate_base: u32,
+    /// The message fields sent in 2026.9.6 mode only (mask bit 512, then a mask of these).
+    pub extra_fields: Vec<String>,
 }
 
 /// The skeleton's vocabulary and structure codes (js/codec.js reads them once).
@@ -259,5 +261,9 @@ pub fn transcript_skeleton_codes() -> SkeletonCodes {
         array: skeleton::ARRAY,
         data: skeleton::DATA,
         lone_surrogate_base: skeleton::LONE_SURROGATE_BASE,
+        extra_fields: crate::transcript::model::EXTRA_FIELDS
+            .iter()
+            .map(|w| w.to_string())
+            .collect(),
     }
 }

@@ -312,6 +312,53 @@ pub struct BlockExtra {
     pub tool_use_id: Val,
     pub data: Option<ImageInfo>,
     pub mime_type: Val,
+    /// A tool call's `partialJson` (sent in 2026.9.6 mode only) and, when it is a string, how
+    /// many keys an object `arguments` has.
+    pub partial_json: Val,
+    pub argument_keys: Option<usize>,
+    /// A reasoning block's `signature`, and a `redacted_thinking` block's `thinkingSignature` and
+    /// `data`, by presence and blankness only (sent in 2026.9.6 mode only).
+    pub signature: Presence,
+    pub redacted_signature: Presence,
+    pub redacted_data: Presence,
+}
+
+/// What the skeleton knows of a field read only for whether it is there and, for a string,
+/// whether it is blank.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Presence {
+    pub text: Option<TextInfo>,
+    pub val: Val,
+}
+
+impl Presence {
+    pub fn of_json(v: Option<&Value>) -> Presence {
+        match v {
+            Some(Value::String(s)) => Presence {
+                text: Some(TextInfo {
+                    len: s.encode_utf16().count(),
+                    blank: s.trim().is_empty(),
+                    head: None,
+                    head_is_whole: false,
+                }),
+                val: Val::Absent,
+            },
+            other => Presence {
+                text: None,
+                val: other.map_or(Val::Absent, Val::of_json),
+            },
+        }
+    }
+
+    /// Present and not null (JS `v != null`).
+    pub fn is_present(&self) -> bool {
+        self.text.is_some() || self.val.is_present()
+    }
+
+    /// A string with a non-whitespace character.
+    pub fn is_non_blank_str(&self) -> bool {
+        self.text.as_ref().is_some_and(|t| !t.blank)
+    }
 }
 
 static ABSENT: Val = Val::Absent;
@@ -356,6 +403,10 @@ impl Block {
 
     pub fn mime_type(&self) -> &Val {
         self.x_val(|x| &x.mime_type)
+    }
+
+    pub fn partial_json(&self) -> &Val {
+        self.x_val(|x| &x.partial_json)
     }
 
     /// An empty object block from input message `msg`, block `idx`; the skeleton fills the fields.
@@ -478,6 +529,7 @@ impl Block {
             "thoughtSignature" => self.x_mut().thought_signature_camel = v,
             "toolUseId" => self.x_mut().tool_use_id = v,
             "mimeType" => self.x_mut().mime_type = v,
+            "partialJson" => self.x_mut().partial_json = v,
             "text" => {
                 self.text = match &v {
                     Val::Str(s) => Some(TextInfo::of_str(s)),
@@ -534,6 +586,35 @@ pub enum UsageView {
     Snapshot(Box<crate::transcript::usage::UsageSnapshot>),
 }
 
+/// The message fields only OpenClaw 2026.9.6's rules read, in the order the codec sends them
+/// (js/codec.js reads this list through `transcriptSkeletonCodes()` and sends them only in
+/// 2026.9.6 mode, so the 2026.3.23 path reads no more fields than before). `a.b` is field `b` of
+/// object field `a` (absent when `a` is not an object).
+pub const EXTRA_FIELDS: &[&str] = &[
+    "tool_call_id",
+    "tool_use_id",
+    "callId",
+    "call_id",
+    "isError",
+    "provider",
+    "model",
+    "openclawDeliveryMirror.kind",
+    "__openclaw.media",
+];
+
+/// Positions in [`EXTRA_FIELDS`].
+pub mod extra {
+    pub const TOOL_CALL_ID_SNAKE: usize = 0;
+    pub const TOOL_USE_ID_SNAKE: usize = 1;
+    pub const CALL_ID_CAMEL: usize = 2;
+    pub const CALL_ID_SNAKE: usize = 3;
+    pub const IS_ERROR: usize = 4;
+    pub const PROVIDER: usize = 5;
+    pub const MODEL: usize = 6;
+    pub const DELIVERY_MIRROR_KIND: usize = 7;
+    pub const PERSISTED_MEDIA: usize = 8;
+}
+
 /// Message content as the skeleton shows it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Content {
@@ -579,6 +660,8 @@ pub struct Msg {
     /// The content must be rebuilt from `content` (blocks were added, dropped, moved or edited).
     pub content_dirty: bool,
     pub edits: Edits,
+    /// The [`EXTRA_FIELDS`] (present in 2026.9.6 mode only), boxed: absent on the 2026.3.23 path.
+    pub extra: Option<Box<[Val; EXTRA_FIELDS.len()]>>,
 }
 
 impl Msg {
@@ -600,7 +683,16 @@ impl Msg {
             content: Content::Other(Val::Absent),
             content_dirty: false,
             edits: Edits::default(),
+            extra: None,
         }
+    }
+
+    /// Extra field `k` (an index of [`EXTRA_FIELDS`]).
+    pub fn extra(&self, k: usize) -> &Val {
+        self.extra
+            .as_deref()
+            .and_then(|x| x.get(k))
+            .unwrap_or(&ABSENT)
     }
 
     /// A message made by a rule. Fields are given in key order; `content` may be among them
@@ -733,6 +825,18 @@ impl Msg {
             "toolName" => self.tool_name = val,
             "errorMessage" => self.error_message = val,
             "details" => self.has_details = true,
+            other => {
+                if let Some(k) = EXTRA_FIELDS.iter().position(|f| *f == other) {
+                    self.extra.get_or_insert_with(Default::default)[k] = val;
+                    return;
+                }
+                self.view_set_content(name, v);
+            }
+        }
+    }
+
+    fn view_set_content(&mut self, name: &str, v: &Value) {
+        match name {
             "usage" => {
                 self.usage = match v {
                     Value::Object(map) => {

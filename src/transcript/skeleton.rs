@@ -180,6 +180,18 @@ impl<'a> Cursor<'a> {
         ))
     }
 
+    /// A field sent for its presence (see `presence()` in js/codec.js).
+    fn presence(&mut self) -> Result<Presence, String> {
+        let (text, val) = self.text()?;
+        Ok(match text {
+            Some(t) => Presence {
+                text: Some(t),
+                val: Val::Absent,
+            },
+            None => Presence { text: None, val },
+        })
+    }
+
     /// A small object one level deep (usage), flattened to `("cost", Object)`, `("cost.total", Num)`
     /// pairs.
     fn object(&mut self, prefix: &str, out: &mut Vec<(Text, Val)>) -> Result<(), String> {
@@ -374,6 +386,16 @@ fn parse_message(c: &mut Cursor, m: &mut Msg, i: usize) -> Result<(), String> {
             UsageView::NotObject(c.val_of(code)?)
         };
     }
+    if mask & 512 != 0 {
+        let present = c.code()?;
+        let mut x: Box<[Val; EXTRA_FIELDS.len()]> = Default::default();
+        for (k, slot) in x.iter_mut().enumerate() {
+            if present & (1 << k) != 0 {
+                *slot = c.val()?;
+            }
+        }
+        m.extra = Some(x);
+    }
     let code = c.code()?;
     if code == ARRAY {
         let n = c.count()?;
@@ -381,7 +403,7 @@ fn parse_message(c: &mut Cursor, m: &mut Msg, i: usize) -> Result<(), String> {
         for j in 0..n {
             blocks.push(Block::src(i, j));
             let b = blocks.last_mut().ok_or("unreachable: just pushed")?;
-            parse_block(c, b)?;
+            parse_block(c, b, mask & 512 != 0)?;
         }
         m.content = Content::Blocks(blocks);
     } else {
@@ -410,7 +432,7 @@ fn signatures(c: &mut Cursor, b: &mut Block) -> Result<(), String> {
     Ok(())
 }
 
-fn parse_block(c: &mut Cursor, b: &mut Block) -> Result<(), String> {
+fn parse_block(c: &mut Cursor, b: &mut Block, extras: bool) -> Result<(), String> {
     if c.code()? != BLOCK {
         b.is_object = false;
         b.raw_truthy = c.val()?.is_truthy();
@@ -434,6 +456,16 @@ fn parse_block(c: &mut Cursor, b: &mut Block) -> Result<(), String> {
             x.thinking = thinking;
             x.thinking_signature = sig;
             x.signature_object = obj;
+            if extras {
+                x.signature = c.presence()?;
+            }
+            signatures(c, b)?;
+        }
+        Some("redacted_thinking") if extras => {
+            let x = b.x_mut();
+            x.signature = c.presence()?;
+            x.redacted_signature = c.presence()?;
+            x.redacted_data = c.presence()?;
             signatures(c, b)?;
         }
         Some("toolCall" | "toolUse" | "functionCall") => {
@@ -441,6 +473,16 @@ fn parse_block(c: &mut Cursor, b: &mut Block) -> Result<(), String> {
             b.name = c.val()?;
             b.input = Kind::of(&c.val()?);
             b.arguments = Kind::of(&c.val()?);
+            if extras {
+                let partial = c.val()?;
+                if matches!(partial, Val::Str(_)) {
+                    let keys = c.num()?;
+                    b.x_mut().argument_keys = (keys >= 0.0).then_some(keys as usize);
+                }
+                if partial != Val::Absent {
+                    b.x_mut().partial_json = partial;
+                }
+            }
             signatures(c, b)?;
         }
         Some("image") => {
@@ -524,6 +566,24 @@ pub fn block_from_value(v: &Value, i: usize, j: usize, _new: bool) -> Block {
             _ => None,
         },
         mime_type: field(map, "mimeType"),
+        partial_json: field(map, "partialJson"),
+        signature: Presence::of_json(map.get("signature")),
+        redacted_signature: match map.get("type") {
+            Some(Value::String(t)) if t == "redacted_thinking" => {
+                Presence::of_json(map.get("thinkingSignature"))
+            }
+            _ => Presence::default(),
+        },
+        redacted_data: match map.get("type") {
+            Some(Value::String(t)) if t == "redacted_thinking" => {
+                Presence::of_json(map.get("data"))
+            }
+            _ => Presence::default(),
+        },
+        argument_keys: match (map.get("partialJson"), map.get("arguments")) {
+            (Some(Value::String(_)), Some(Value::Object(a))) => Some(a.len()),
+            _ => None,
+        },
     };
     if x != BlockExtra::default() {
         b.x = Some(Box::new(x));
@@ -564,6 +624,22 @@ fn message_from_value(v: &Value, i: usize) -> Msg {
     m.tool_name = field(map, "toolName");
     m.error_message = field(map, "errorMessage");
     m.has_details = map.contains_key("details");
+    if EXTRA_FIELDS
+        .iter()
+        .any(|k| map.contains_key(k.split('.').next().unwrap_or(k)))
+    {
+        let mut x: Box<[Val; EXTRA_FIELDS.len()]> = Default::default();
+        for (slot, k) in x.iter_mut().zip(EXTRA_FIELDS) {
+            *slot = match k.split_once('.') {
+                Some((a, b)) => match map.get(a) {
+                    Some(Value::Object(inner)) => field(inner, b),
+                    _ => Val::Absent,
+                },
+                None => field(map, k),
+            };
+        }
+        m.extra = Some(x);
+    }
     if let Some(Value::Object(p)) = map.get("provenance") {
         m.provenance = Some(Box::new(Provenance {
             kind: field(p, "kind"),

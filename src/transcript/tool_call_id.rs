@@ -37,7 +37,7 @@ const STRICT_HASH_LEN: usize = 8;
 /// First `len` lowercase hex digits of SHA-256 over the UTF-8 bytes of `text`, as Node's
 /// `createHash().update(text)` computes it: a lone surrogate (which crosses from JS as a
 /// character of U+10F800-U+10FFFF, see js/codec.js) is hashed as U+FFFD, as Node encodes it.
-fn short_hash(text: &str, len: usize) -> String {
+pub(crate) fn short_hash(text: &str, len: usize) -> String {
     use crate::transcript::skeleton::is_lone_surrogate_stand_in as stand_in;
     let digest = if text.chars().any(stand_in) {
         let node: String = text

@@ -99,7 +99,7 @@ impl<'a> CallIndex<'a> {
 
 /// The result's new `toolName`, if it needs one: trimmed; a blank one filled from the call, else
 /// `"unknown"` if it was a string.
-fn result_name_fix(m: &Msg, call_name: Option<&str>) -> Option<String> {
+pub(crate) fn result_name_fix(m: &Msg, call_name: Option<&str>) -> Option<String> {
     let raw = &m.tool_name;
     let trimmed = raw.as_str().map(str::trim).filter(|s| !s.is_empty());
     match trimmed {

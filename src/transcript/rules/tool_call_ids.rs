@@ -6,7 +6,7 @@
 //! distinct new ids and each result follows the call it answered. Valid, unique ids stay as they are.
 
 use crate::transcript::context::{block_origin_path, msg_path, Ctx};
-use crate::transcript::model::{Msg, Val};
+use crate::transcript::model::{extra, Msg, Val};
 use crate::transcript::policy::ToolCallIdMode;
 use crate::transcript::tool_call_id::IdAllocator;
 
@@ -22,16 +22,84 @@ pub fn sanitize_tool_call_ids_with(msgs: &mut [Msg], ctx: &mut Ctx, alloc: IdAll
     rewrite(msgs, ctx, alloc)
 }
 
-fn rewrite(msgs: &mut [Msg], ctx: &mut Ctx, mut alloc: IdAllocator) -> bool {
+/// [`sanitize_tool_call_ids_with`] as OpenClaw 2026.9.6 renames results: one primary raw id (the
+/// first of `call_id`, `callId`, `tool_call_id`, `tool_use_id`, `toolCallId`, `toolUseId`) is
+/// resolved, written to every alias that differs, and to `toolCallId` when it is missing.
+pub fn sanitize_tool_call_ids_aliased(msgs: &mut [Msg], ctx: &mut Ctx, alloc: IdAllocator) -> bool {
+    rewrite_as(msgs, ctx, alloc, true)
+}
+
+fn rewrite(msgs: &mut [Msg], ctx: &mut Ctx, alloc: IdAllocator) -> bool {
+    rewrite_as(msgs, ctx, alloc, false)
+}
+
+fn rewrite_as(msgs: &mut [Msg], ctx: &mut Ctx, mut alloc: IdAllocator, aliased: bool) -> bool {
     let mut changed = false;
     for m in msgs.iter_mut() {
         if m.is_role("assistant") {
             changed |= rename_calls(m, ctx, &mut alloc);
         } else if m.is_role("toolResult") {
-            changed |= rename_result(m, ctx, &mut alloc);
+            changed |= if aliased {
+                rename_result_aliases(m, ctx, &mut |raw| alloc.result_id(raw))
+            } else {
+                rename_result(m, ctx, &mut alloc)
+            };
         }
     }
     changed
+}
+
+/// A result's id fields in 2026.9.6's order of precedence: (field, extra index, `None` for the
+/// two the skeleton always carries).
+const ALIASES: [(&str, Option<usize>); 6] = [
+    ("call_id", Some(extra::CALL_ID_SNAKE)),
+    ("callId", Some(extra::CALL_ID_CAMEL)),
+    ("tool_call_id", Some(extra::TOOL_CALL_ID_SNAKE)),
+    ("tool_use_id", Some(extra::TOOL_USE_ID_SNAKE)),
+    ("toolCallId", None),
+    ("toolUseId", None),
+];
+
+fn alias<'m>(m: &'m Msg, field: &str, x: Option<usize>) -> &'m Val {
+    match (x, field) {
+        (Some(k), _) => m.extra(k),
+        (None, "toolCallId") => &m.tool_call_id,
+        (None, _) => &m.tool_use_id,
+    }
+}
+
+/// Renames a result's ids OpenClaw 2026.9.6's way (see [`sanitize_tool_call_ids_aliased`]), the
+/// primary raw id resolved by `resolve`.
+pub fn rename_result_aliases(
+    m: &mut Msg,
+    ctx: &mut Ctx,
+    resolve: &mut dyn FnMut(&str) -> String,
+) -> bool {
+    let Some(primary) = ALIASES
+        .iter()
+        .find_map(|(f, x)| nonempty(alias(m, f, *x)))
+        .map(str::to_string)
+    else {
+        return false;
+    };
+    let new = resolve(&primary);
+    trace(&mut ctx.id_trace, m.src_index(), &primary, &new);
+    let mut updates: Vec<&str> = ALIASES
+        .iter()
+        .filter(|(f, x)| nonempty(alias(m, f, *x)).is_some_and(|raw| raw != new))
+        .map(|(f, _)| *f)
+        .collect();
+    if m.tool_call_id.as_str().is_none() && !updates.contains(&"toolCallId") {
+        updates.push("toolCallId");
+    }
+    // Only `toolCallId` can be a new key: it comes last, as in OpenClaw's spread.
+    for field in &updates {
+        ctx.change("sanitizeToolCallIds", msg_path(m), || {
+            format!("{field} {primary:?} → {new:?}")
+        });
+        m.set(field, serde_json::Value::String(new.clone()));
+    }
+    !updates.is_empty()
 }
 
 /// Renames the tool calls of one assistant message, block by block (no list of the renamed ones

@@ -9,7 +9,7 @@
 
 use crate::openclaw::OpenClawVersion;
 use crate::transcript::context::{block_origin_path, msg_path, Ctx};
-use crate::transcript::model::{Block, BlockOrigin, Kind, Msg};
+use crate::transcript::model::{Block, BlockOrigin, Kind, Msg, Val};
 use regex::Regex;
 use serde_json::Value;
 use std::collections::HashSet;
@@ -47,6 +47,9 @@ struct Release {
     names: &'static Regex,
     /// Whether `sessions_spawn` attachment content is redacted (2026.3.23 only).
     redact_spawn_attachments: bool,
+    /// 2026.9.6: a call that already has its real result stays whatever the allowlist says, and
+    /// a call still carrying `partialJson` goes unless it is a finished Responses call.
+    completed_and_partial: bool,
 }
 
 impl Release {
@@ -55,10 +58,12 @@ impl Release {
             OpenClawVersion::V2026_3_23 => Release {
                 names: &NAME_RE,
                 redact_spawn_attachments: true,
+                completed_and_partial: false,
             },
             OpenClawVersion::V2026_9_6 => Release {
                 names: &NAME_RE_2026_9,
                 redact_spawn_attachments: false,
+                completed_and_partial: true,
             },
         }
     }
@@ -119,15 +124,47 @@ enum Action {
     Edit {
         name: Option<String>,
         fields: Vec<(&'static str, Vec<usize>)>,
+        drop_partial: bool,
     },
 }
 
-fn action(b: &Block, allow: Option<&HashSet<String>>, release: &Release, ctx: &Ctx) -> Action {
+/// A call streamed to the end on the OpenAI Responses API whose `partialJson` was left behind
+/// (2026.9.6's `isFinalizedOpenAIResponsesToolCall`): a `toolUse` turn, a `call|item` id, object
+/// arguments and no `input`, the leftover a whole JSON object or blank with empty arguments.
+fn finished_responses_call(m: &Msg, b: &Block) -> bool {
+    let Some(partial) = b.partial_json().as_str() else {
+        return false;
+    };
+    let Some(id) = b.id.as_str() else {
+        return false;
+    };
+    let complete = matches!(serde_json::from_str::<Value>(partial), Ok(Value::Object(_)));
+    let blank_and_empty =
+        partial.trim().is_empty() && b.x.as_deref().and_then(|x| x.argument_keys) == Some(0);
+    let paired = id.find('|').is_some_and(|k| k > 0 && k < id.len() - 1);
+    m.stop_reason.as_str() == Some("toolUse")
+        && b.input == Kind::Absent
+        && b.arguments == Kind::Object
+        && (complete || blank_and_empty)
+        && paired
+}
+
+fn action(
+    m: &Msg,
+    b: &Block,
+    allow: Option<&HashSet<String>>,
+    release: &Release,
+    ctx: &Ctx,
+) -> Action {
     if !b.is_tool_call() {
         return Action::Keep;
     }
     if let Some(why) = defect(b, allow, release.names) {
         return Action::Drop(why);
+    }
+    let drop_partial = release.completed_and_partial && matches!(b.partial_json(), Val::Str(_));
+    if drop_partial && !finished_responses_call(m, b) {
+        return Action::Drop("still carries partialJson");
     }
     let raw = b.name.as_str().unwrap_or("");
     let trimmed = raw.trim();
@@ -144,10 +181,14 @@ fn action(b: &Block, allow: Option<&HashSet<String>>, release: &Release, ctx: &C
             }
         }
     }
-    if name.is_none() && fields.is_empty() {
+    if name.is_none() && fields.is_empty() && !drop_partial {
         Action::Keep
     } else {
-        Action::Edit { name, fields }
+        Action::Edit {
+            name,
+            fields,
+            drop_partial,
+        }
     }
 }
 
@@ -169,6 +210,10 @@ pub fn repair_tool_call_inputs_as(
 ) -> InputRepairReport {
     let release = Release::of(version);
     let allow = normalize_allowlist(allowed_tool_names);
+    let completed = match (&allow, release.completed_and_partial) {
+        (Some(_), true) => crate::transcript::v2026_9::pairing::completed_calls(msgs, ctx),
+        _ => Vec::new(),
+    };
     let mut report = InputRepairReport::default();
     let mut remove: Vec<usize> = Vec::new();
     for (i, m) in msgs.iter_mut().enumerate() {
@@ -178,7 +223,12 @@ pub fn repair_tool_call_inputs_as(
         let Some(blocks) = m.blocks() else { continue };
         let actions: Vec<Action> = blocks
             .iter()
-            .map(|b| action(b, allow.as_ref(), &release, ctx))
+            .enumerate()
+            .map(|(j, b)| {
+                // A completed call keeps its place whatever the allowlist says now.
+                let done = completed.contains(&(i, j));
+                action(m, b, allow.as_ref().filter(|_| !done), &release, ctx)
+            })
             .collect();
         if actions.iter().all(|a| matches!(a, Action::Keep)) {
             continue;
@@ -199,7 +249,17 @@ pub fn repair_tool_call_inputs_as(
                     dropped += 1;
                     continue;
                 }
-                Action::Edit { name, fields } => {
+                Action::Edit {
+                    name,
+                    fields,
+                    drop_partial,
+                } => {
+                    if drop_partial {
+                        ctx.change("repairToolCallInputs", block_origin_path(&b), || {
+                            "removed the partialJson left on a finished call".into()
+                        });
+                        b.del("partialJson");
+                    }
                     if let Some(n) = name {
                         ctx.change("repairToolCallInputs", block_origin_path(&b), || {
                             format!("trimmed tool name to {n:?}")
@@ -248,6 +308,88 @@ mod tests {
 
     fn call(v: Value) -> Value {
         json!({"role": "assistant", "content": [{"type": "text", "text": "t"}, v]})
+    }
+
+    fn repair_96(input: &Value, allow: Option<Vec<String>>) -> Vec<Value> {
+        run(input, |m, c| {
+            repair_tool_call_inputs_as(m, c, allow.as_deref(), OpenClawVersion::V2026_9_6);
+        })
+        .0
+    }
+
+    /// 2026.9.6 drops a call still carrying `partialJson` unless it is a finished Responses call
+    /// (then only the leftover goes): each case, and whether the call stays.
+    #[test]
+    fn partial_json_in_2026_9_6() {
+        let turn = |stop: &str, block: Value| json!([{"role": "assistant", "stopReason": stop, "content": [{"type": "text", "text": "读"}, block]}]);
+        let cases = [
+            (
+                "half-written",
+                "toolUse",
+                json!({"type": "toolCall", "id": "call_1|fc_1", "name": "read", "arguments": {"path": "a"}, "partialJson": "{\"path\":\"a"}),
+                false,
+            ),
+            (
+                "finished Responses call",
+                "toolUse",
+                json!({"type": "toolCall", "id": "call_1|fc_1", "name": "read", "arguments": {"path": "a"}, "partialJson": "{\"path\":\"a\"}"}),
+                true,
+            ),
+            (
+                "blank leftover, empty arguments",
+                "toolUse",
+                json!({"type": "toolCall", "id": "call_1|fc_1", "name": "read", "arguments": {}, "partialJson": " "}),
+                true,
+            ),
+            (
+                "blank leftover, arguments set",
+                "toolUse",
+                json!({"type": "toolCall", "id": "call_1|fc_1", "name": "read", "arguments": {"path": "a"}, "partialJson": ""}),
+                false,
+            ),
+            (
+                "not a call|item id",
+                "toolUse",
+                json!({"type": "toolCall", "id": "call_1", "name": "read", "arguments": {}, "partialJson": "{}"}),
+                false,
+            ),
+            (
+                "turn cut short",
+                "length",
+                json!({"type": "toolCall", "id": "call_1|fc_1", "name": "read", "arguments": {}, "partialJson": "{}"}),
+                false,
+            ),
+        ];
+        for (name, stop, block, stays) in cases {
+            let out = repair_96(&turn(stop, block.clone()), None);
+            let content = out[0]["content"].as_array().cloned().unwrap_or_default();
+            assert_eq!(content.len() == 2, stays, "{name}");
+            if stays {
+                assert!(content[1].get("partialJson").is_none(), "{name}");
+                assert_eq!(content[1]["arguments"], block["arguments"], "{name}");
+            }
+        }
+        // 2026.3.23 does not look at partialJson.
+        let input = turn(
+            "toolUse",
+            json!({"type": "toolCall", "id": "call_1", "name": "read", "arguments": {}, "partialJson": "{"}),
+        );
+        assert!(repair(&input, None).1);
+    }
+
+    #[test]
+    fn a_completed_call_to_a_tool_no_longer_allowed_stays_in_2026_9_6() {
+        let allow = Some(vec!["write".to_string()]);
+        let input = json!([
+            {"role": "assistant", "stopReason": "toolUse", "content": [{"type": "toolCall", "id": "c1", "name": "read", "arguments": {}}]},
+            {"role": "toolResult", "toolCallId": "c1", "toolName": "read", "content": [{"type": "text", "text": "内容"}], "isError": false},
+            {"role": "assistant", "stopReason": "toolUse", "content": [{"type": "toolCall", "id": "c2", "name": "read", "arguments": {}}]},
+        ]);
+        let out = repair_96(&input, allow.clone());
+        // The answered call stays; the unanswered one goes, with its turn.
+        assert_eq!(out.len(), 2);
+        assert_eq!(out[0], input[0]);
+        assert_eq!(repair(&input, allow).0.len(), 1);
     }
 
     #[test]

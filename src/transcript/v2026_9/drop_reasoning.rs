@@ -24,7 +24,7 @@ fn is_call(m: &Msg) -> bool {
 }
 
 /// Whether assistant `i` is the current tool turn, whose reasoning stays.
-fn is_current_tool_turn(msgs: &[Msg], i: usize, latest_user: Option<usize>) -> bool {
+pub(super) fn is_current_tool_turn(msgs: &[Msg], i: usize, latest_user: Option<usize>) -> bool {
     if latest_user.is_some_and(|u| i < u) || !is_call(&msgs[i]) {
         return false;
     }

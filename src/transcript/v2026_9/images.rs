@@ -12,6 +12,10 @@
 //!   signatures or the turn errored) and their blank text blocks, even beside signed thinking; one
 //!   left empty is dropped, errored or not.
 //!
+//! - an `image` block without a string `data` and `mimeType` becomes the text note
+//!   `[<label>] omitted image payload: missing data or mimeType` (2026.3.23 passed it on, and the
+//!   provider rejected the request).
+//!
 //! The image step itself (decode, measure, re-encode) is 2026.3.23's, called as it is.
 
 use crate::transcript::context::{msg_path, Ctx};
@@ -25,7 +29,28 @@ use crate::transcript::rules::thought_signatures::strip_message_thought_signatur
 pub const EMPTY_CONTENT: &str = "[empty content omitted]";
 
 fn images(m: &mut Msg, ctx: &mut Ctx, opts: &ImagePassOptions) -> bool {
-    sanitize_content_blocks_images(std::slice::from_mut(m), ctx, opts)
+    let noted = note_missing_payloads(m, ctx, &opts.label);
+    sanitize_content_blocks_images(std::slice::from_mut(m), ctx, opts) | noted
+}
+
+fn missing_payload(b: &Block) -> bool {
+    b.is_object && b.is_type("image") && (b.data().is_none() || b.mime_type().as_str().is_none())
+}
+
+/// Image blocks without a string `data` and `mimeType` become a text note.
+fn note_missing_payloads(m: &mut Msg, ctx: &mut Ctx, label: &str) -> bool {
+    if !m.blocks().is_some_and(|bs| bs.iter().any(missing_payload)) {
+        return false;
+    }
+    let note = format!("[{label}] omitted image payload: missing data or mimeType");
+    let path = msg_path(m);
+    if let Some(bs) = m.blocks_mut() {
+        for b in bs.iter_mut().filter(|b| missing_payload(b)) {
+            ctx.change("sanitizeImages", path, || note.clone());
+            *b = Block::new_text(&note);
+        }
+    }
+    true
 }
 
 /// Blank text dropped; nothing left: the placeholder.
@@ -88,12 +113,28 @@ mod tests {
     fn pass(input: &serde_json::Value) -> Vec<serde_json::Value> {
         let opts = ImagePassOptions {
             sanitize_mode: crate::transcript::policy::SanitizeMode::ImagesOnly,
+            label: "session:history".into(),
             ..ImagePassOptions::default()
         };
         run(input, |m, c| {
             sanitize_session_messages_images(m, c, &opts);
         })
         .0
+    }
+
+    #[test]
+    fn an_image_without_data_or_mime_type_becomes_a_note() {
+        let input = json!([{"role": "user", "content": [
+            {"type": "text", "text": "看图"},
+            {"type": "image", "data": "iVBORw0KGgo="},
+            {"type": "image", "mimeType": "image/png"},
+        ]}]);
+        let out = pass(&input);
+        let note = "[session:history] omitted image payload: missing data or mimeType";
+        assert_eq!(
+            out[0]["content"],
+            json!([{"type": "text", "text": "看图"}, {"type": "text", "text": note}, {"type": "text", "text": note}])
+        );
     }
 
     #[test]

@@ -17,7 +17,10 @@ pub mod drop_thinking;
 pub mod images;
 pub mod inter_session;
 pub mod non_objects;
+pub mod pairing;
 pub mod replay_content;
+pub mod responses_ids;
+pub mod signatures;
 
 use super::context::Ctx;
 use super::model::{Block, Msg};
@@ -100,6 +103,10 @@ pub fn sanitize_session_history(
     rules::canonicalize::canonicalize_assistant_content(msgs, ctx);
     replay_content::normalize_assistant_replay_content(msgs, ctx);
     images::sanitize_session_messages_images(msgs, ctx, &image_pass_options(&policy, p.limits));
+    if signatures::applies(p.provider.as_deref(), policy.preserve_signatures) {
+        signatures::strip_stale_signatures(msgs, ctx);
+        signatures::strip_invalid_signatures(msgs, ctx);
+    }
     if p.policy_2026_9.drop_reasoning_from_history {
         drop_reasoning::drop_reasoning_from_history(msgs, ctx);
     }
@@ -114,9 +121,16 @@ pub fn sanitize_session_history(
         OpenClawVersion::V2026_9_6,
     );
     if policy.repair_tool_use_result_pairing {
-        rules::pairing::repair_tool_use_result_pairing(msgs, ctx, &p.pairing);
+        let text = if responses {
+            pairing::RESPONSES_MISSING_TEXT
+        } else {
+            &p.pairing.synthetic_text
+        };
+        let keep_errored = p.pairing.preserve_errored_assistant_results;
+        pairing::repair_tool_use_result_pairing(msgs, ctx, text, keep_errored);
     }
     if responses {
+        responses_ids::normalize_responses_tool_call_ids(msgs, ctx);
         rules::openai_function_call_pairs::downgrade_openai_function_call_reasoning_pairs(
             msgs, ctx,
         );
@@ -125,7 +139,7 @@ pub fn sanitize_session_history(
         if p.policy_2026_9.preserve_native_anthropic_tool_use_ids {
             ids = ids.keeping_anthropic_ids();
         }
-        rules::tool_call_ids::sanitize_tool_call_ids_with(msgs, ctx, ids);
+        rules::tool_call_ids::sanitize_tool_call_ids_aliased(msgs, ctx, ids);
     }
     rules::tool_result_details::strip_tool_result_details(msgs, ctx);
     rules::usage_snapshots::normalize_usage_snapshots(msgs, ctx);

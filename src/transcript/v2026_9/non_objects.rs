@@ -8,7 +8,8 @@
 use crate::transcript::context::{msg_path, Ctx};
 use crate::transcript::model::{Content, Msg, Val};
 
-fn not_an_object(m: &Msg) -> bool {
+/// A falsy or non-object entry (an array counts as an object, as in JS).
+pub fn not_an_object(m: &Msg) -> bool {
     !m.is_object && !matches!(m.content, Content::Other(Val::Array | Val::Object))
 }
 

@@ -8,13 +8,149 @@
 //! - a turn cut by the length limit (`stopReason: "length"`) that holds only reasoning (and blank
 //!   text): replaying it makes the model continue a thought it never finished.
 //!
-//! The rest of that step (NO_REPLY text, OpenClaw's internal metadata in text, delivery mirrors,
-//! stream-error placeholders, blank user turns) reads message text or fields the skeleton does not
-//! carry; `__test__/openclaw96-history.spec.mjs` lists them as not done.
+//! - OpenClaw's own transcript artifacts: an assistant written by `provider: "openclaw"` as
+//!   `delivery-mirror` or `gateway-injected`, or carrying an `openclawDeliveryMirror` marker (what
+//!   a channel was sent, recorded for the user, never said by the model);
+//! - stream-error placeholders: an assistant whose content is nothing, blank text or
+//!   `[assistant turn failed before producing content]`, when it errored or is a zero-usage stop;
+//! - blank user text blocks, and a user turn left with nothing (kept as `""` when the message
+//!   records persisted media: the media are what the user sent).
+//!
+//! The rest of that step (NO_REPLY text, OpenClaw's internal metadata in text) reads whole message
+//! texts the skeleton does not carry; `__test__/openclaw96-history.spec.mjs` lists them as not
+//! done. Known limits: persisted media count when `__openclaw.media` is a non-empty array (OpenClaw
+//! also asks each entry to name a path, URL, type or kind), and stream-error text is recognised
+//! in `text` blocks of up to 64 characters (OpenClaw also reads `input_text`/`output_text`).
 
 use super::is_reasoning;
 use crate::transcript::context::{block_path, msg_path, Ctx};
-use crate::transcript::model::{Block, Msg};
+use crate::transcript::model::{extra, Block, Content, Msg, UsageView, Val};
+use serde_json::Value;
+
+/// The placeholder OpenClaw writes for a turn whose stream failed before any content.
+const STREAM_FAILED_TEXT: &str = "[assistant turn failed before producing content]";
+
+/// The models OpenClaw records its own transcript-only assistants under (`provider: "openclaw"`).
+const TRANSCRIPT_ONLY_MODELS: &[&str] = &["delivery-mirror", "gateway-injected"];
+
+/// The `openclawDeliveryMirror.kind`s that mark a delivery mirror.
+const DELIVERY_MIRROR_KINDS: &[&str] = &[
+    "channel-final",
+    "channel-final-suppressed",
+    "message-tool-source-reply",
+    "cron-direct-delivery-context",
+];
+
+/// An assistant OpenClaw wrote into the transcript itself (2026.9.6's
+/// `isTranscriptOnlyOpenClawAssistantMessage`).
+fn is_transcript_only(m: &Msg) -> bool {
+    let own_model = m.extra(extra::PROVIDER).as_str() == Some("openclaw")
+        && m.extra(extra::MODEL)
+            .as_str()
+            .is_some_and(|model| TRANSCRIPT_ONLY_MODELS.contains(&model));
+    own_model
+        || m.extra(extra::DELIVERY_MIRROR_KIND)
+            .as_str()
+            .is_some_and(|k| DELIVERY_MIRROR_KINDS.contains(&k))
+}
+
+/// Blank text or the stream-failure placeholder.
+fn is_failure_text(info: &crate::transcript::model::TextInfo) -> bool {
+    info.blank || info.whole().map(str::trim) == Some(STREAM_FAILED_TEXT)
+}
+
+/// 2026.9.6's `isStreamErrorFallbackContent`.
+fn is_stream_error_content(m: &Msg) -> bool {
+    match &m.content {
+        Content::Other(v) => !v.is_present(),
+        Content::Str { info, .. } => is_failure_text(info),
+        Content::Blocks(blocks) => blocks.iter().all(|b| {
+            b.is_object && b.is_type("text") && b.text.as_ref().is_some_and(is_failure_text)
+        }),
+    }
+}
+
+/// A top-level usage count that is a finite number.
+fn usage_count(m: &Msg, key: &str) -> Option<f64> {
+    match &m.usage {
+        UsageView::Snapshot(s) => Some(match key {
+            "input" => s.input,
+            "output" => s.output,
+            "cacheRead" => s.cache_read,
+            "cacheWrite" => s.cache_write,
+            "totalTokens" => s.total_tokens,
+            _ => return None,
+        }),
+        UsageView::Fields(fields) => {
+            fields
+                .iter()
+                .find(|(k, _)| k == key)
+                .and_then(|(_, v)| match v {
+                    Val::Num(n) if n.is_finite() => Some(*n),
+                    _ => None,
+                })
+        }
+        UsageView::NotObject(_) => None,
+    }
+}
+
+/// A usage object whose counts are all zero (2026.9.6's `hasZeroTokenUsageSnapshot`).
+fn zero_usage(m: &Msg) -> bool {
+    if matches!(m.usage, UsageView::NotObject(_)) {
+        return false;
+    }
+    let parts: Vec<Option<f64>> = ["input", "output", "cacheRead", "cacheWrite"]
+        .iter()
+        .map(|k| usage_count(m, k))
+        .collect();
+    let total = usage_count(m, "total")
+        .or_else(|| usage_count(m, "totalTokens"))
+        .or_else(|| usage_count(m, "total_tokens"));
+    match total {
+        Some(t) => t == 0.0 && parts.iter().all(|p| p.is_none_or(|v| v == 0.0)),
+        None => parts.iter().flatten().count() > 0 && parts.iter().flatten().all(|v| *v == 0.0),
+    }
+}
+
+/// A stream-error placeholder turn: errored, or a zero-usage stop, with nothing worth replaying.
+fn is_stream_error_turn(m: &Msg) -> bool {
+    let errored = m.stop_reason.as_str() == Some("error");
+    let empty_stop = m.stop_reason.as_str() == Some("stop") && zero_usage(m);
+    (errored || empty_stop) && is_stream_error_content(m)
+}
+
+fn has_persisted_media(m: &Msg) -> bool {
+    matches!(m.extra(extra::PERSISTED_MEDIA), Val::Array)
+}
+
+fn blank_text(b: &Block) -> bool {
+    b.is_object && b.is_type("text") && b.text.as_ref().is_some_and(|t| t.blank)
+}
+
+/// What becomes of a user turn: `None` to drop it; otherwise whether it changed.
+fn sanitize_user(m: &mut Msg, ctx: &mut Ctx) -> Option<bool> {
+    match &m.content {
+        Content::Str { info, .. } if info.blank && !has_persisted_media(m) => None,
+        Content::Blocks(blocks) if blocks.iter().any(blank_text) => {
+            for b in blocks.iter().filter(|b| blank_text(b)) {
+                ctx.change("normalizeAssistantReplayContent", block_path(m, b), || {
+                    "dropped a blank text block from a user turn".into()
+                });
+            }
+            let kept = blocks.iter().filter(|b| !blank_text(b)).count();
+            if kept == 0 {
+                if !has_persisted_media(m) {
+                    return None;
+                }
+                m.set("content", Value::String(String::new()));
+            } else if let Some(bs) = m.blocks_mut() {
+                bs.retain(|b| !blank_text(b));
+            }
+            Some(true)
+        }
+        _ => Some(false),
+    }
+}
 
 /// Block types OpenClaw shows but does not replay from an assistant turn.
 const DISPLAY_ONLY: &[&str] = &["attachment", "attachment_error", "audio", "image", "video"];
@@ -38,7 +174,26 @@ pub fn normalize_assistant_replay_content(msgs: &mut Vec<Msg>, ctx: &mut Ctx) ->
     let mut changed = false;
     let mut remove = Vec::new();
     for (i, m) in msgs.iter_mut().enumerate() {
+        if m.is_role("user") {
+            match sanitize_user(m, ctx) {
+                None => {
+                    ctx.change("normalizeAssistantReplayContent", msg_path(m), || {
+                        "dropped a user turn with no content".into()
+                    });
+                    remove.push(i);
+                }
+                Some(c) => changed |= c,
+            }
+            continue;
+        }
         if !m.is_role("assistant") {
+            continue;
+        }
+        if is_transcript_only(m) || is_stream_error_turn(m) {
+            ctx.change("normalizeAssistantReplayContent", msg_path(m), || {
+                "dropped a delivery mirror or stream-error placeholder".into()
+            });
+            remove.push(i);
             continue;
         }
         let Some(blocks) = m.blocks() else { continue };
@@ -106,6 +261,42 @@ mod tests {
         ]);
         let (out, _) = pass(&input);
         assert_eq!(out, input.as_array().unwrap()[1..].to_vec());
+    }
+
+    #[test]
+    fn openclaw_artifacts_and_stream_errors_are_dropped_and_real_turns_stay() {
+        let zero =
+            json!({"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 0});
+        let input = json!([
+            {"role": "assistant", "provider": "openclaw", "model": "delivery-mirror", "content": [{"type": "text", "text": "已发送"}]},
+            {"role": "assistant", "openclawDeliveryMirror": {"kind": "channel-final"}, "content": [{"type": "text", "text": "已发送"}]},
+            {"role": "assistant", "stopReason": "error", "content": [{"type": "text", "text": STREAM_FAILED_TEXT}]},
+            {"role": "assistant", "stopReason": "stop", "usage": zero, "content": []},
+            // Twins that stay: another provider's model name, an unknown marker kind, an error
+            // with real text, a stop with usage.
+            {"role": "assistant", "provider": "ollama", "model": "delivery-mirror", "content": [{"type": "text", "text": "答"}]},
+            {"role": "assistant", "openclawDeliveryMirror": {"kind": "other"}, "content": [{"type": "text", "text": "答"}]},
+            {"role": "assistant", "stopReason": "error", "content": [{"type": "text", "text": "部分回答"}]},
+            {"role": "assistant", "stopReason": "stop", "usage": {"input": 3, "output": 0, "totalTokens": 3}, "content": [{"type": "text", "text": " "}]},
+        ]);
+        let (out, _) = pass(&input);
+        assert_eq!(out, input.as_array().unwrap()[4..].to_vec());
+    }
+
+    #[test]
+    fn blank_user_text_goes_and_an_empty_user_turn_with_it_unless_media_were_sent() {
+        let input = json!([
+            {"role": "user", "content": [{"type": "text", "text": "  "}, {"type": "text", "text": "问题"}]},
+            {"role": "user", "content": [{"type": "text", "text": ""}]},
+            {"role": "user", "content": "   "},
+            {"role": "user", "content": [{"type": "text", "text": " "}], "__openclaw": {"media": [{"path": "/tmp/a.png"}]}},
+            {"role": "user", "content": [{"type": "image", "data": "iVBO", "mimeType": "image/png"}]},
+        ]);
+        let (out, _) = pass(&input);
+        assert_eq!(out.len(), 3);
+        assert_eq!(out[0]["content"], json!([{"type": "text", "text": "问题"}]));
+        assert_eq!(out[1]["content"], "");
+        assert_eq!(out[2], input[4]);
     }
 
     #[test]

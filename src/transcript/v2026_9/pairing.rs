@@ -1,0 +1,609 @@
+//! Tool-use / tool-result pairing as OpenClaw 2026.9.6 repairs it (`tool-result-pairing.ts`,
+//! `repairToolUseResultPairing` with `erroredAssistantResultPolicy: "drop"`).
+//!
+//! The providers' rule is the one [`crate::transcript::rules::pairing`] serves (each call answered,
+//! right after its turn, by one result); 2026.9.6 rewrote how results find their calls:
+//! - a turn's frame runs to the next assistant *with tool calls*, so a text-only assistant in
+//!   between no longer orphans the results after it;
+//! - ids are paired per occurrence: a call id reused in a later turn (Kimi's `functions.read:0`,
+//!   a replayed `toolu_…`) gets that turn's result, not a duplicate drop;
+//! - a result's id is trimmed and read from every alias (`toolCallId`, `toolUseId`,
+//!   `tool_call_id`, `tool_use_id`, `callId`, `call_id`); a result with none adopts the id of
+//!   the frame's only call (and becomes an error) when the tool names do not disagree;
+//! - a result displaced into a later frame moves back when exactly one unanswered call can own it;
+//! - a second result for a call already answered is dropped, unless the first was a synthetic
+//!   placeholder, which the real one replaces;
+//! - an errored or aborted turn is removed with its results (its calls may be incomplete);
+//! - a synthetic result carries `details` saying it is one (the details strip that follows in
+//!   `sanitizeSessionHistory` removes them again), and reads `"aborted"` on OpenAI Responses.
+//!
+//! As in the 2026.3.23 rule, a synthetic result takes the calling assistant's timestamp, not the
+//! clock, so output is deterministic. Known limit: whether an input result is itself a synthetic
+//! placeholder is read from `isError` and a text block the skeleton carries whole; the
+//! `details.openclawSyntheticMissingToolResult` flag is not sent.
+
+use super::non_objects::not_an_object;
+use crate::transcript::context::{msg_path, Ctx};
+use crate::transcript::model::{extra, num_json, Block, Msg, Val};
+use crate::transcript::rules::pairing::result_name_fix;
+use foldhash::{HashMap, HashMapExt};
+use serde_json::{json, Value};
+use std::collections::VecDeque;
+
+/// OpenClaw's synthetic result text (also how an input result is recognised as one).
+pub const MISSING_TEXT: &str =
+    "[openclaw] missing tool result in session history; inserted synthetic error result for transcript repair.";
+
+/// The synthetic result text on the OpenAI Responses APIs.
+pub const RESPONSES_MISSING_TEXT: &str = "aborted";
+
+const RULE: &str = "repairToolUseResultPairing";
+
+/// The alias fields a result's id is read from, in OpenClaw's order: (name, extra index or
+/// `None` for the two the skeleton always carries).
+const RESULT_ID_FIELDS: [Option<usize>; 6] = [
+    None,
+    None,
+    Some(extra::TOOL_CALL_ID_SNAKE),
+    Some(extra::TOOL_USE_ID_SNAKE),
+    Some(extra::CALL_ID_CAMEL),
+    Some(extra::CALL_ID_SNAKE),
+];
+
+/// A result's id: the first alias holding a string that is not blank, trimmed.
+pub fn result_id(m: &Msg) -> Option<&str> {
+    RESULT_ID_FIELDS.iter().enumerate().find_map(|(k, f)| {
+        let v = match (k, f) {
+            (0, _) => &m.tool_call_id,
+            (1, _) => &m.tool_use_id,
+            (_, Some(x)) => m.extra(*x),
+            _ => return None,
+        };
+        v.as_str().map(str::trim).filter(|s| !s.is_empty())
+    })
+}
+
+/// Whether a result is a synthetic "missing result" placeholder (see the module's known limit).
+fn is_synthetic(m: &Msg) -> bool {
+    m.extra(extra::IS_ERROR).is_truthy()
+        && m.blocks().is_some_and(|blocks| {
+            blocks.iter().any(|b| {
+                b.is_type("text") && b.text.as_ref().and_then(|t| t.whole()) == Some(MISSING_TEXT)
+            })
+        })
+}
+
+/// One call of a frame and the result it got.
+struct Occurrence {
+    id: String,
+    /// Its block's position in the assistant's content.
+    block: usize,
+    name: Option<String>,
+    /// The input message answering it, and whether that one is a synthetic placeholder.
+    result: Option<usize>,
+    synthetic: bool,
+}
+
+/// A result with no call of its own frame: `(input index, id)`.
+type Unclaimed = (usize, Option<String>);
+
+struct Frame {
+    start: usize,
+    end: usize,
+    failed: bool,
+    occurrences: Vec<Occurrence>,
+    remainder: Vec<usize>,
+    unclaimed: Vec<Unclaimed>,
+}
+
+/// The calls of an assistant turn: `(id, name, block position)` of each call block with a
+/// non-empty id.
+fn calls_of(m: &Msg) -> Vec<(String, Option<String>, usize)> {
+    m.blocks()
+        .map(|blocks| {
+            blocks
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| b.is_object && b.is_tool_call())
+                .filter_map(|(j, b)| {
+                    let name = b.name.as_str().map(str::to_string);
+                    Some((b.call_id()?.to_string(), name, j))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn trimmed(v: Option<&str>) -> Option<&str> {
+    v.map(str::trim).filter(|s| !s.is_empty())
+}
+
+/// The id a result without one adopts: the frame's only call's, when the names do not disagree.
+fn legacy_id(m: &Msg, calls: &[(String, Option<String>, usize)]) -> Option<String> {
+    if result_id(m).is_some() || calls.len() != 1 {
+        return None;
+    }
+    let (id, name, _) = &calls[0];
+    match (trimmed(m.tool_name.as_str()), trimmed(name.as_deref())) {
+        (Some(a), Some(b)) if a != b => None,
+        _ => Some(id.clone()),
+    }
+}
+
+/// Who answers whom, before anything moves (2026.9.6's `classifyToolUseResultPairing`).
+struct Classified {
+    frames: Vec<Frame>,
+    /// Results that adopt their frame's only call id: (position, id).
+    adopted: Vec<(usize, String)>,
+}
+
+/// The calls that have a real (not synthetic) result: `(message position, block position)`
+/// (2026.9.6's `collectCompletedToolCallBlocks`, which lets a completed call to a tool no longer
+/// allowed stay in the history).
+pub fn completed_calls(msgs: &[Msg], ctx: &mut Ctx) -> Vec<(usize, usize)> {
+    // Classified only: nothing is changed, so nothing is reported.
+    let changes = ctx.changes.take();
+    let c = classify(msgs, ctx);
+    ctx.changes = changes;
+    c.frames
+        .iter()
+        .flat_map(|f| {
+            f.occurrences
+                .iter()
+                .filter(|o| o.result.is_some() && !o.synthetic)
+                .map(|o| (f.start, o.block))
+        })
+        .collect()
+}
+
+fn classify(msgs: &[Msg], ctx: &mut Ctx) -> Classified {
+    let starts: Vec<usize> = (0..msgs.len())
+        .filter(|&i| msgs[i].is_role("assistant") && !calls_of(&msgs[i]).is_empty())
+        .collect();
+    // Results that adopt their frame's only call id: (input index, id).
+    let mut adopted: Vec<(usize, String)> = Vec::new();
+    let mut frames: Vec<Frame> = Vec::with_capacity(starts.len());
+    for (f, &start) in starts.iter().enumerate() {
+        let end = starts.get(f + 1).copied().unwrap_or(msgs.len());
+        let calls = calls_of(&msgs[start]);
+        let mut pending: HashMap<&str, VecDeque<usize>> = HashMap::with_capacity(calls.len());
+        for (k, (id, _, _)) in calls.iter().enumerate() {
+            pending.entry(id.as_str()).or_default().push_back(k);
+        }
+        let mut occurrences: Vec<Occurrence> = calls
+            .iter()
+            .map(|(id, name, block)| Occurrence {
+                id: id.clone(),
+                block: *block,
+                name: name.clone(),
+                result: None,
+                synthetic: false,
+            })
+            .collect();
+        let mut synthetic_by_id: HashMap<&str, VecDeque<usize>> = HashMap::new();
+        let mut remainder = Vec::new();
+        let mut unclaimed = Vec::new();
+        for i in start + 1..end {
+            let m = &msgs[i];
+            if not_an_object(m) {
+                ctx.change(RULE, msg_path(m), || "dropped a non-object entry".into());
+                continue;
+            }
+            if !m.is_role("toolResult") {
+                remainder.push(i);
+                continue;
+            }
+            let legacy = legacy_id(m, &calls);
+            if let Some(id) = &legacy {
+                adopted.push((i, id.clone()));
+            }
+            let id: Option<String> = legacy.or_else(|| result_id(m).map(str::to_string));
+            let synthetic = is_synthetic(m);
+            let claimed = id
+                .as_deref()
+                .and_then(|id| pending.get_mut(id))
+                .and_then(VecDeque::pop_front);
+            if let Some(k) = claimed {
+                occurrences[k].result = Some(i);
+                occurrences[k].synthetic = synthetic;
+                if synthetic {
+                    let key = calls[k].0.as_str();
+                    synthetic_by_id.entry(key).or_default().push_back(k);
+                }
+                continue;
+            }
+            let Some(id) = id
+                .clone()
+                .filter(|id| calls.iter().any(|(c, _, _)| c == id))
+            else {
+                unclaimed.push((i, id));
+                continue;
+            };
+            // A second result for a call of this frame.
+            let replaceable = if synthetic {
+                None
+            } else {
+                synthetic_by_id
+                    .get_mut(id.as_str())
+                    .and_then(VecDeque::pop_front)
+            };
+            match replaceable {
+                Some(k) => {
+                    let old = occurrences[k].result.replace(i);
+                    occurrences[k].synthetic = false;
+                    if let Some(old) = old {
+                        ctx.change(RULE, msg_path(&msgs[old]), || {
+                            format!("dropped a synthetic result for tool call {id:?}: a real one follows")
+                        });
+                    }
+                }
+                None => ctx.change(RULE, msg_path(m), || {
+                    format!("dropped a second result for tool call {id:?}")
+                }),
+            }
+        }
+        frames.push(Frame {
+            start,
+            end,
+            failed: matches!(msgs[start].stop_reason.as_str(), Some("error" | "aborted")),
+            occurrences,
+            remainder,
+            unclaimed,
+        });
+    }
+
+    // Results displaced into a later frame: moved back when exactly one unanswered occurrence
+    // (of this frame or an earlier one) can own them.
+    let mut unresolved: HashMap<String, Vec<(usize, usize)>> = HashMap::new();
+    for f in 0..frames.len() {
+        for (k, o) in frames[f].occurrences.iter().enumerate() {
+            if o.result.is_none() || o.synthetic {
+                unresolved.entry(o.id.clone()).or_default().push((f, k));
+            }
+        }
+        for (i, id) in std::mem::take(&mut frames[f].unclaimed) {
+            let synthetic = is_synthetic(&msgs[i]);
+            let candidates: Vec<(usize, usize)> = id
+                .as_deref()
+                .and_then(|id| unresolved.get(id))
+                .map(|list| {
+                    list.iter()
+                        .copied()
+                        .filter(|&(g, k)| {
+                            let o = &frames[g].occurrences[k];
+                            o.result.is_none() || (o.synthetic && !synthetic)
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            let [(g, k)] = candidates[..] else {
+                ctx.change(RULE, msg_path(&msgs[i]), || {
+                    "dropped a tool result that matches no unanswered call".into()
+                });
+                continue;
+            };
+            let o = &mut frames[g].occurrences[k];
+            if let Some(old) = o.result.replace(i) {
+                ctx.change(RULE, msg_path(&msgs[old]), || {
+                    "dropped a synthetic result: a real one follows".into()
+                });
+            }
+            o.synthetic = synthetic;
+            ctx.change(RULE, msg_path(&msgs[i]), || {
+                format!(
+                    "moved a tool result back to the turn that called {:?}",
+                    o.id
+                )
+            });
+        }
+    }
+    Classified { frames, adopted }
+}
+
+/// The repair in 2026.9.6's shape. `keep_errored`: keep an errored or aborted turn and its
+/// results (OpenClaw's default policy) instead of removing them (what its replay uses).
+pub fn repair_tool_use_result_pairing(
+    msgs: &mut Vec<Msg>,
+    ctx: &mut Ctx,
+    synthetic_text: &str,
+    keep_errored: bool,
+) -> bool {
+    let Classified { frames, adopted } = classify(msgs, ctx);
+
+    // The output order.
+    let mut order: Vec<Slot> = Vec::with_capacity(msgs.len());
+    let mut synthetic: Vec<Msg> = Vec::new();
+    let mut cursor = 0;
+    let unframed = |order: &mut Vec<Slot>, ctx: &mut Ctx, from: usize, to: usize| {
+        for (i, m) in msgs.iter().enumerate().take(to).skip(from) {
+            if not_an_object(m) || m.is_role("toolResult") {
+                ctx.change(RULE, msg_path(m), || {
+                    "dropped a tool result that follows no matching tool call".into()
+                });
+            } else {
+                order.push(Slot::Src(i));
+            }
+        }
+    };
+    let mut renames: Vec<(usize, String)> = Vec::new();
+    for frame in &frames {
+        unframed(&mut order, ctx, cursor, frame.start);
+        cursor = frame.end;
+        let a = &msgs[frame.start];
+        if frame.failed && !keep_errored {
+            ctx.change(RULE, msg_path(a), || {
+                "dropped an errored or aborted tool-call turn with its results".into()
+            });
+        } else {
+            order.push(Slot::Src(frame.start));
+            for o in &frame.occurrences {
+                match o.result {
+                    Some(r) => {
+                        if let Some(name) = result_name_fix(&msgs[r], o.name.as_deref()) {
+                            renames.push((r, name));
+                        }
+                        order.push(Slot::Src(r));
+                    }
+                    None if frame.failed => {}
+                    None => {
+                        ctx.change(RULE, msg_path(a), || {
+                            format!(
+                                "inserted a synthetic error result for unanswered call {:?}",
+                                o.id
+                            )
+                        });
+                        order.push(Slot::New(synthetic.len()));
+                        synthetic.push(synthetic_result(o, synthetic_text, &a.timestamp));
+                    }
+                }
+            }
+        }
+        order.extend(frame.remainder.iter().map(|&i| Slot::Src(i)));
+    }
+    unframed(&mut order, ctx, cursor, msgs.len());
+
+    let mut changed = !renames.is_empty() || !adopted.is_empty();
+    for (i, name) in renames {
+        msgs[i].set("toolName", Value::String(name));
+    }
+    for (i, id) in adopted {
+        if order.iter().any(|s| matches!(s, Slot::Src(k) if *k == i)) {
+            ctx.change(RULE, msg_path(&msgs[i]), || {
+                format!("a result without an id answers the only call, {id:?}")
+            });
+            msgs[i].set("toolCallId", Value::String(id));
+            msgs[i].set("isError", Value::Bool(true));
+        }
+    }
+    let identity = order.len() == msgs.len()
+        && order
+            .iter()
+            .enumerate()
+            .all(|(k, s)| matches!(s, Slot::Src(i) if *i == k));
+    if !identity {
+        changed = true;
+        let mut input = std::mem::take(msgs);
+        let mut synthetic: Vec<Option<Msg>> = synthetic.into_iter().map(Some).collect();
+        msgs.reserve(order.len());
+        for slot in order {
+            msgs.push(match slot {
+                Slot::Src(i) => std::mem::replace(&mut input[i], Msg::src(i)),
+                Slot::New(k) => synthetic[k].take().unwrap_or_else(|| Msg::src(k)),
+            });
+        }
+    }
+    changed
+}
+
+/// One output message: an input message or a synthetic result.
+#[derive(Clone, Copy)]
+enum Slot {
+    Src(usize),
+    New(usize),
+}
+
+fn synthetic_result(o: &Occurrence, text: &str, timestamp: &Val) -> Msg {
+    let ts = match timestamp {
+        Val::Num(n) => num_json(*n),
+        _ => json!(0),
+    };
+    Msg::new(
+        vec![
+            ("role", json!("toolResult")),
+            ("toolCallId", json!(o.id)),
+            ("toolName", json!(o.name.as_deref().unwrap_or("unknown"))),
+            ("content", Value::Null),
+            (
+                "details",
+                json!({"openclawSyntheticMissingToolResult": true, "reason": "missing_tool_result"}),
+            ),
+            ("isError", json!(true)),
+            ("timestamp", ts),
+        ],
+        Some(vec![Block::new_text(text)]),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transcript::testutil::run;
+
+    fn calls(ids: &[&str], stop: &str, ts: u64) -> Value {
+        let content: Vec<Value> = ids
+            .iter()
+            .map(|id| json!({"type": "toolCall", "id": id, "name": "read", "arguments": {}}))
+            .collect();
+        json!({"role": "assistant", "content": content, "stopReason": stop, "timestamp": ts})
+    }
+
+    fn result(id: &str, text: &str) -> Value {
+        json!({"role": "toolResult", "toolCallId": id, "toolName": "read", "content": [{"type": "text", "text": text}], "isError": false})
+    }
+
+    fn said(text: &str) -> Value {
+        json!({"role": "assistant", "content": [{"type": "text", "text": text}], "stopReason": "stop"})
+    }
+
+    fn user(text: &str) -> Value {
+        json!({"role": "user", "content": text})
+    }
+
+    fn repair(input: &Value) -> Vec<Value> {
+        run(input, |m, c| {
+            repair_tool_use_result_pairing(m, c, MISSING_TEXT, false);
+        })
+        .0
+    }
+
+    /// A compact view of a message: role, then the result's id and first text.
+    fn shape(m: &Value) -> String {
+        match m["role"].as_str() {
+            Some("toolResult") => format!(
+                "result {} {}",
+                m["toolCallId"].as_str().unwrap_or("-"),
+                m["content"][0]["text"].as_str().unwrap_or("-")
+            ),
+            Some(r) => r.to_string(),
+            None => "?".into(),
+        }
+    }
+
+    /// Each case: its input and the shape of OpenClaw 2026.9.6's output for it (read from its
+    /// `repairToolUseResultPairing` with `erroredAssistantResultPolicy: "drop"`).
+    #[test]
+    fn pairs_results_as_2026_9_6_does() {
+        let missing_a = format!("result a {MISSING_TEXT}");
+        let cases: Vec<(&str, Value, Vec<&str>)> = vec![
+            (
+                "a result after a text-only assistant stays in its frame",
+                json!([
+                    calls(&["a"], "toolUse", 1),
+                    said("等一下"),
+                    result("a", "r")
+                ]),
+                vec!["assistant", "result a r", "assistant"],
+            ),
+            (
+                "a reused id is paired per turn",
+                json!([
+                    calls(&["a"], "toolUse", 1),
+                    result("a", "一"),
+                    user("再来"),
+                    calls(&["a"], "toolUse", 2),
+                    result("a", "二")
+                ]),
+                vec![
+                    "assistant",
+                    "result a 一",
+                    "user",
+                    "assistant",
+                    "result a 二",
+                ],
+            ),
+            (
+                "an errored turn goes with its results",
+                json!([
+                    user("q"),
+                    calls(&["a"], "error", 1),
+                    result("a", "r"),
+                    user("n")
+                ]),
+                vec!["user", "user"],
+            ),
+            (
+                "a second result in one turn is dropped",
+                json!([
+                    calls(&["a"], "toolUse", 1),
+                    result("a", "一"),
+                    result("a", "二")
+                ]),
+                vec!["assistant", "result a 一"],
+            ),
+            (
+                "a missing result is synthesised",
+                json!([calls(&["a", "b"], "toolUse", 1), result("b", "r")]),
+                vec!["assistant", &missing_a, "result b r"],
+            ),
+            (
+                "a displaced result moves back to the one call that can own it",
+                json!([
+                    calls(&["a"], "toolUse", 1),
+                    calls(&["b"], "toolUse", 2),
+                    result("b", "rb"),
+                    result("a", "ra")
+                ]),
+                vec!["assistant", "result a ra", "assistant", "result b rb"],
+            ),
+            (
+                "a result before any call is an orphan",
+                json!([result("x", "r"), user("q")]),
+                vec!["user"],
+            ),
+        ];
+        for (name, input, want) in cases {
+            let out = repair(&input);
+            let got: Vec<String> = out.iter().map(shape).collect();
+            assert_eq!(got, want, "{name}");
+        }
+    }
+
+    #[test]
+    fn result_ids_are_trimmed_and_read_from_every_alias() {
+        let mut r = result("", "r");
+        r.as_object_mut().map(|o| o.remove("toolCallId"));
+        r["call_id"] = json!(" a ");
+        let out = repair(&json!([calls(&["a"], "toolUse", 1), r]));
+        assert_eq!(out.len(), 2);
+        assert_eq!(out[1]["call_id"], " a ");
+        assert_eq!(out[1]["content"][0]["text"], "r");
+    }
+
+    #[test]
+    fn a_result_without_an_id_adopts_the_only_call() {
+        let mut r = result("", "r");
+        r.as_object_mut().map(|o| o.remove("toolCallId"));
+        let out = repair(&json!([calls(&["a"], "toolUse", 1), r.clone()]));
+        assert_eq!(out[1]["toolCallId"], "a");
+        assert_eq!(out[1]["isError"], true);
+        // With two calls it owns neither: dropped, and both get a synthetic result.
+        let out = repair(&json!([calls(&["a", "b"], "toolUse", 1), r]));
+        let got: Vec<String> = out.iter().map(shape).collect();
+        assert_eq!(
+            got[1..],
+            [
+                format!("result a {MISSING_TEXT}"),
+                format!("result b {MISSING_TEXT}")
+            ]
+        );
+    }
+
+    #[test]
+    fn a_synthetic_result_carries_details_and_the_given_text() {
+        let input = json!([calls(&["a"], "toolUse", 7)]);
+        let out = run(&input, |m, c| {
+            repair_tool_use_result_pairing(m, c, RESPONSES_MISSING_TEXT, false);
+        })
+        .0;
+        assert_eq!(out[1]["content"][0]["text"], "aborted");
+        assert_eq!(
+            out[1]["details"]["openclawSyntheticMissingToolResult"],
+            true
+        );
+        assert_eq!(out[1]["timestamp"], 7);
+    }
+
+    #[test]
+    fn a_paired_transcript_is_the_identity() {
+        let input = json!([
+            user("q"),
+            calls(&["a"], "toolUse", 1),
+            result("a", "r"),
+            said("ok")
+        ]);
+        let (_, identity) = run(&input, |m, c| {
+            assert!(!repair_tool_use_result_pairing(m, c, MISSING_TEXT, false));
+        });
+        assert!(identity);
+    }
+}
