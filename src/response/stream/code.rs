@@ -63,8 +63,8 @@ pub(super) struct Ticks {
     origin: usize,
     reach: usize,
     by_len: foldhash::HashMap<usize, std::collections::VecDeque<usize>>,
-    /// Runs pushed into `by_len` since the last restart: none (the usual case, a span closed by
-    /// the first run after it) means the index need not be read or cleared.
+    /// Runs pushed into `by_len` since the last restart: none (a restart at each new span is the
+    /// usual case) means the index need not be read or cleared.
     indexed: usize,
     brk: Option<usize>,
     /// A run of this char that touched the end of the text so far: `(ch, start, length counted)`,
@@ -310,14 +310,12 @@ impl Machine {
                     t.reach = base + q;
                     return CodeAt::More;
                 }
-                t.reach = base + q + r;
-                if r == run {
-                    // Not indexed: the next opener lies past this closer, where every run
-                    // indexed so far is behind it.
-                    return CodeAt::Span(q + r);
-                }
                 t.by_len.entry(r).or_default().push_back(base + q);
                 t.indexed += 1;
+                t.reach = base + q + r;
+                if r == run {
+                    return CodeAt::Span(q + r);
+                }
                 p = q + r;
             } else {
                 let mut e2 = q + 1;
