@@ -49,6 +49,12 @@ export async function run(rounds) {
     const med = r.ratios[r.ratios.length >> 1]
     console.log(`| ${name} | ${r.ours.toFixed(1)} | ${r.theirs.toFixed(1)} | ${med.toFixed(2)} | ${r.ratios[0].toFixed(2)}–${r.ratios[r.ratios.length - 1].toFixed(2)} |`)
   }
+  // The floor of this method: the very same call on both sides (second batch of a round over the
+  // first), so a ratio this far from 1 is order and noise, not tracking.
+  const same = CASES['ASCII, no code']
+  const r = sideBySide(() => native.cleanResponseJson(same, ON), () => native.cleanResponseJson(same, ON), rounds)
+  const med = r.ratios[r.ratios.length >> 1]
+  console.log(`| ASCII, no code: on vs on (A/A) | ${r.ours.toFixed(1)} | ${r.theirs.toFixed(1)} | ${med.toFixed(2)} | ${r.ratios[0].toFixed(2)}–${r.ratios[r.ratios.length - 1].toFixed(2)} |`)
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await run(Number(process.argv[2] ?? 15))

@@ -1061,6 +1061,11 @@ impl Machine {
         if self.finished {
             return Err(FINISHED);
         }
+        if self.consumed == 0 && self.buf.is_empty() {
+            // Most of a reply comes back as content, emitted in pieces (code, text between):
+            // one allocation for them instead of a string doubled again and again.
+            self.em.out.content.reserve(delta.len());
+        }
         self.buf.push_str(delta);
         self.has_tools = has_tools(tools);
         if !self.batch {
@@ -1450,8 +1455,15 @@ impl Machine {
     fn step_visible(&mut self, tools: Option<&Value>) -> bool {
         let mut i = self.pos;
         let n = self.table.lits.len();
+        // The next candidate, kept while code is skipped (`buf` does not change inside this
+        // loop until it returns): searched again only once the scan has passed it.
+        let mut next: Option<Option<usize>> = None;
         loop {
-            let m = self.next_visible_cand(i);
+            let m = match next {
+                Some(m) if m.is_none_or(|m| m >= i) => m,
+                _ => self.next_visible_cand(i),
+            };
+            next = Some(m);
             if let Some(k) = self.next_code(i).filter(|&k| m.is_none_or(|m| k < m)) {
                 match self.code_at(k) {
                     code::CodeAt::Literal(len) => {

@@ -62,7 +62,10 @@ pub(super) struct Fence {
 pub(super) struct Ticks {
     origin: usize,
     reach: usize,
-    by_len: std::collections::HashMap<usize, std::collections::VecDeque<usize>>,
+    by_len: foldhash::HashMap<usize, std::collections::VecDeque<usize>>,
+    /// Runs pushed into `by_len` since the last restart: none (a restart at each new span is the
+    /// usual case) means the index need not be read or cleared.
+    indexed: usize,
     brk: Option<usize>,
     /// A run of this char that touched the end of the text so far: `(ch, start, length counted)`,
     /// absolute. A stream delivers a long run a few bytes at a time; counting it again from its
@@ -115,6 +118,10 @@ impl Ticks {
         self.origin = e;
         self.reach = e;
         self.brk = None;
+        if self.indexed == 0 {
+            return;
+        }
+        self.indexed = 0;
         // Few lengths: their queues are kept; many: the map is emptied, so a restart stays cheap.
         if self.by_len.len() > 8 {
             self.by_len.clear();
@@ -274,7 +281,7 @@ impl Machine {
         if e < t.origin || e > t.reach || t.brk.is_some_and(|b| e > b) {
             t.restart(e);
         }
-        if let Some(q) = t.by_len.get_mut(&run) {
+        if let Some(q) = (t.indexed > 0).then(|| t.by_len.get_mut(&run)).flatten() {
             while q.front().is_some_and(|&p| p < e) {
                 q.pop_front();
             }
@@ -304,6 +311,7 @@ impl Machine {
                     return CodeAt::More;
                 }
                 t.by_len.entry(r).or_default().push_back(base + q);
+                t.indexed += 1;
                 t.reach = base + q + r;
                 if r == run {
                     return CodeAt::Span(q + r);
@@ -333,10 +341,10 @@ impl Machine {
         let word = info
             .split(|c: char| c.is_whitespace() || c == '{')
             .next()
-            .unwrap_or("")
-            .to_ascii_lowercase();
-        let labelled = self.calls_on && CALL_LABELS.contains(&word.as_str());
-        let data = self.calls_on && DATA_LABELS.contains(&word.as_str());
+            .unwrap_or("");
+        let is = |labels: &[&str]| labels.iter().any(|l| l.eq_ignore_ascii_case(word));
+        let labelled = self.calls_on && is(CALL_LABELS);
+        let data = self.calls_on && is(DATA_LABELS);
         Fence {
             ch,
             n,
