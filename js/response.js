@@ -2,14 +2,14 @@
 // Response cleaning: the reply text crosses once, the cleaned parts come back as JSON.
 
 const native = require('../binding.js')
-const { joined, toJson } = require('./args.js')
-const { OPTIONS, pick } = require('./options.js')
+const { joined } = require('./args.js')
+const { OPTIONS, optionsJson } = require('./options.js')
 
 function cleanResponse(content, options) {
   if (typeof content !== 'string') {
     throw new TypeError(`content: expected a string, got ${content === null ? 'null' : Array.isArray(content) ? 'an array' : typeof content}`)
   }
-  const json = toJson(pick(options, OPTIONS.cleanResponse, 'options'), 'options')
+  const json = optionsJson(options, OPTIONS.cleanResponse, 'options')
   try {
     // The content comes back on its own: null when unchanged (the caller's string), a string, or
     // slices of the caller's string to join.
