@@ -16,9 +16,11 @@ function read(o, k, path) {
   try {
     return o[k]
   } catch (err) {
-    throw new TypeError(`${path}: could not be read (${err && err.message ? err.message : String(err)})`)
+    throw unreadable(path, err)
   }
 }
+
+const unreadable = (path, err) => new TypeError(`${path}: could not be read (${err && err.message ? err.message : String(err)})`)
 
 const shown = (v) => (typeof v === 'string' ? JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v) : describe(v))
 const bad = (path, what, v) => new TypeError(`${path}: expected ${what}, got ${shown(v)}`)
@@ -106,7 +108,12 @@ const toolTexts = new WeakMap()
 /** Whether `v` still holds exactly the element objects of `items`. */
 function unchanged(v, items, path) {
   if (v.length !== items.length) return false
-  for (let i = 0; i < items.length; i++) if (read(v, i, `${path}[${i}]`) !== items[i]) return false
+  let i = 0
+  try {
+    for (; i < items.length; i++) if (v[i] !== items[i]) return false
+  } catch (err) {
+    throw unreadable(`${path}[${i}]`, err)
+  }
   return true
 }
 
@@ -132,7 +139,7 @@ function tools(v, path) {
     const out = texts.map((t) => JSON.parse(t))
     // The checked copy is what a wrapper passes on (ai-sdk, openai): it is found again as is.
     toolLists.set(out, { items: out.slice(), out })
-    toolTexts.set(out, `[${texts.join(',')}]`)
+    toolTexts.set(out, { text: `[${texts.join(',')}]`, rest: '', json: '' })
     return out
   })
 }
@@ -286,15 +293,20 @@ function pick(options, schema, path) {
 
 /**
  * `pick(options, schema, path)` as JSON text for a native call. A checked tools array is not
- * serialised again: its JSON text, kept when it was checked, is put in as it is.
+ * serialised again: its JSON text, kept when it was checked, is put in as it is, and the whole
+ * text is kept for the last other options it went with (the same string each call then).
  */
 function optionsJson(options, schema, path) {
   const o = pick(options, schema, path)
-  const text = o.tools === undefined ? undefined : toolTexts.get(o.tools)
-  if (text === undefined) return toJson(o, path)
+  const kept = o.tools === undefined ? undefined : toolTexts.get(o.tools)
+  if (kept === undefined) return toJson(o, path)
   o.tools = undefined
   const rest = toJson(o, path)
-  return rest === '{}' ? `{"tools":${text}}` : `{"tools":${text},${rest.slice(1)}`
+  if (kept.json === '' || kept.rest !== rest) {
+    kept.rest = rest
+    kept.json = rest === '{}' ? `{"tools":${kept.text}}` : `{"tools":${kept.text},${rest.slice(1)}`
+  }
+  return kept.json
 }
 
 module.exports = { OPTIONS, OPENCLAW_VERSION, pick, json, optionsJson, perArray }
