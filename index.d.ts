@@ -1020,7 +1020,11 @@ export interface CleanResponseOptions {
    * `Here is my thought process:`, gpt-oss with its Harmony markers stripped).
    */
   model?: string
-  /** OpenAI tools: their parameter schemas type the values of XML-style formats. */
+  /**
+   * OpenAI tools: their parameter schemas type the values of XML-style formats. Read once per
+   * array while it holds the same element objects: a tool changed in place is not seen (pass a
+   * new object or array).
+   */
   tools?: readonly OpenAIFunctionTool[]
   /** `'extract'` (default): calls become `toolCalls`; `'strip'`: removed; `'keep'`: left in the text. */
   toolCalls?: CleanMode

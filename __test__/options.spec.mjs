@@ -141,3 +141,26 @@ test('the scalar functions check their arguments before using them', () => {
   assert.throws(() => th.configureImageCache({ maxBytes: SHARED }), TypeError)
   assert.throws(() => th.stripReasoningTagsFromText('x', { mode: SHARED }), TypeError)
 })
+
+test('a tools array is read once per array: a new element object or a bad element put in later is seen, a tool changed in place is not', () => {
+  const tool = (name) => ({ type: 'function', function: { name, parameters: { type: 'object', properties: { city: { type: 'string' } } } } })
+  const reply = '好的。{"name": "get_weather", "arguments": {"city": "北京"}}'
+  const calls = (tools) => th.cleanResponse(reply, { tools }).toolCalls.map((c) => c.function.name)
+  const list = [tool('read_file')]
+  assert.deepEqual(calls(list), [])
+  list[0] = tool('get_weather')
+  assert.deepEqual(calls(list), ['get_weather'])
+  list.push(tool('bash'))
+  assert.deepEqual(calls(list), ['get_weather'])
+  // The documented choice: the same element objects are the same tools.
+  list[0].function.name = 'renamed_in_place'
+  assert.deepEqual(calls(list), ['get_weather'])
+  assert.deepEqual(calls([tool('renamed_in_place')]), [])
+  const bad = { name: 'TypeError', message: 'options.tools[2]: expected a tool definition object, got number' }
+  list.push(5)
+  assert.throws(() => th.cleanResponse(reply, { tools: list }), bad)
+  assert.throws(() => new th.ResponseStreamCleaner({ tools: list }), bad)
+  assert.throws(() => th.cleanResponse(reply, { tools: [list[0], null] }), { name: 'TypeError', message: 'options.tools[1]: expected a tool definition object, got null' })
+  list.pop()
+  assert.deepEqual(calls(list), ['get_weather'])
+})

@@ -8,17 +8,24 @@
 const { cleanResponse } = require('./response.js')
 const { ResponseStreamCleaner } = require('./response-stream.js')
 const { sanitizeSessionHistory } = require('./transcript.js')
-const { OPTIONS, pick } = require('./options.js')
+const { OPTIONS, perArray, pick } = require('./options.js')
 
 // ---- replies: text parts holding pseudo tool calls ----
 
+// The call's tools in OpenAI's shape, made once per tools array (as cleanResponse checks them):
+// the same array each call then costs cleanResponse nothing to read again.
+const openaiTools = new WeakMap()
+
 /** The call's function tools in the OpenAI shape cleanResponse types argument values with. */
 function toolsOf(params) {
-  const out = []
-  for (const t of Array.isArray(params?.tools) ? params.tools : []) {
-    if (t && t.type === 'function' && typeof t.name === 'string') out.push({ type: 'function', function: { name: t.name, parameters: t.inputSchema ?? t.parameters } })
-  }
-  return out
+  if (!Array.isArray(params?.tools)) return []
+  return perArray(openaiTools, params.tools, 'params.tools', (items) => {
+    const out = []
+    for (const t of items) {
+      if (t && t.type === 'function' && typeof t.name === 'string') out.push({ type: 'function', function: { name: t.name, parameters: t.inputSchema ?? t.parameters } })
+    }
+    return out
+  })
 }
 
 /** cleanResponse options for one call: the middleware's own, else the call's tools and model id. */

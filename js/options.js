@@ -16,9 +16,11 @@ function read(o, k, path) {
   try {
     return o[k]
   } catch (err) {
-    throw new TypeError(`${path}: could not be read (${err && err.message ? err.message : String(err)})`)
+    throw unreadable(path, err)
   }
 }
+
+const unreadable = (path, err) => new TypeError(`${path}: could not be read (${err && err.message ? err.message : String(err)})`)
 
 const shown = (v) => (typeof v === 'string' ? JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v) : describe(v))
 const bad = (path, what, v) => new TypeError(`${path}: expected ${what}, got ${shown(v)}`)
@@ -88,10 +90,58 @@ const arrayOf = (type) => (v, path) => {
   return out
 }
 
-/** A tool definition: OpenAI's `{type, function: {name, parameters}}`, `{name, parameters}` or Anthropic's `{name, input_schema}`. */
-function tool(v, path) {
+/** A tool definition as JSON text: OpenAI's `{type, function: {name, parameters}}`, `{name, parameters}` or Anthropic's `{name, input_schema}`. */
+function toolJson(v, path) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) throw bad(path, 'a tool definition object', v)
-  return json(v, path)
+  return toJson(v, path)
+}
+
+// An agent offers the same tools array on every call; copying it through JSON each time cost far
+// more than cleaning a short reply. So a tools array is checked and copied once: the copy is kept
+// per array (weakly) with the element objects it was made from, and reused while the array has
+// the same length and the very same element objects. A tool object changed in place is not seen
+// (README: pass a new object or a new array to change a tool). `toolTexts` holds the JSON text of
+// each checked copy, so the options are not serialised again (optionsJson).
+const toolLists = new WeakMap()
+const toolTexts = new WeakMap()
+
+/** Whether `v` still holds exactly the element objects of `items`. */
+function unchanged(v, items, path) {
+  if (v.length !== items.length) return false
+  let i = 0
+  try {
+    for (; i < items.length; i++) if (v[i] !== items[i]) return false
+  } catch (err) {
+    throw unreadable(`${path}[${i}]`, err)
+  }
+  return true
+}
+
+/**
+ * `make(items)` for the array `v` (`items`: its elements, read once), kept weakly in `kept` and
+ * returned again while `v` has the same length and the very same element objects.
+ */
+function perArray(kept, v, path, make) {
+  const k = kept.get(v)
+  if (k !== undefined && unchanged(v, k.items, path)) return k.out
+  const items = new Array(v.length)
+  for (let i = 0; i < v.length; i++) items[i] = read(v, i, `${path}[${i}]`)
+  const out = make(items)
+  kept.set(v, { items, out })
+  return out
+}
+
+/** An array of tool definitions (each as `toolJson`), checked and copied once per unchanged array. */
+function tools(v, path) {
+  if (!Array.isArray(v)) throw bad(path, 'an array', v)
+  return perArray(toolLists, v, path, (items) => {
+    const texts = items.map((t, i) => toolJson(t, `${path}[${i}]`))
+    const out = texts.map((t) => JSON.parse(t))
+    // The checked copy is what a wrapper passes on (ai-sdk, openai): it is found again as is.
+    toolLists.set(out, { items: out.slice(), out })
+    toolTexts.set(out, { text: `[${texts.join(',')}]`, rest: '', json: '' })
+    return out
+  })
 }
 
 /** A tool call the API returned: OpenAI's `{id?, type?, function: {name, arguments}}` or `{name, arguments}`. */
@@ -199,7 +249,7 @@ const OPTIONS = {
   cleanResponse: {
     format: string,
     model: string,
-    tools: arrayOf(tool),
+    tools,
     toolCalls: oneOf('extract', 'strip', 'keep'),
     thinking: oneOf('extract', 'strip', 'keep'),
     reasoningOpen: orNull(boolean),
@@ -243,4 +293,22 @@ function pick(options, schema, path) {
   return out
 }
 
-module.exports = { OPTIONS, OPENCLAW_VERSION, pick, json }
+/**
+ * `pick(options, schema, path)` as JSON text for a native call. A checked tools array is not
+ * serialised again: its JSON text, kept when it was checked, is put in as it is, and the whole
+ * text is kept for the last other options it went with (the same string each call then).
+ */
+function optionsJson(options, schema, path) {
+  const o = pick(options, schema, path)
+  const kept = o.tools === undefined ? undefined : toolTexts.get(o.tools)
+  if (kept === undefined) return toJson(o, path)
+  o.tools = undefined
+  const rest = toJson(o, path)
+  if (kept.json === '' || kept.rest !== rest) {
+    kept.rest = rest
+    kept.json = rest === '{}' ? `{"tools":${kept.text}}` : `{"tools":${kept.text},${rest.slice(1)}`
+  }
+  return kept.json
+}
+
+module.exports = { OPTIONS, OPENCLAW_VERSION, pick, json, optionsJson, perArray }

@@ -3,8 +3,8 @@
 // native call per delta and rejoins a surrogate pair split across two deltas.
 
 const native = require('../binding.js')
-const { describe, toJson } = require('./args.js')
-const { OPTIONS, pick } = require('./options.js')
+const { describe } = require('./args.js')
+const { OPTIONS, optionsJson } = require('./options.js')
 
 function rethrow(err) {
   if (err && err.code === 'InvalidArg') throw new TypeError(err.message)
@@ -19,7 +19,7 @@ class ResponseStreamCleaner {
   #done = false
 
   constructor(options) {
-    const json = toJson(pick(options, OPTIONS.cleanResponse, 'options'), 'options')
+    const json = optionsJson(options, OPTIONS.cleanResponse, 'options')
     try {
       this.#native = new native.ResponseStreamCleanerNative(json)
     } catch (err) {

@@ -3,8 +3,8 @@
 // calls' text as one string.
 
 const native = require('../binding.js')
-const { joined, toJson } = require('./args.js')
-const { OPTIONS, pick } = require('./options.js')
+const { joined } = require('./args.js')
+const { OPTIONS, optionsJson } = require('./options.js')
 
 // The calls' ids, names and arguments come as one string, each call in the JSON being the lengths
 // of its three pieces: JSON.parse of their escaped JSON arguments cost six times this.
@@ -24,7 +24,7 @@ function cleanResponse(content, options) {
   if (typeof content !== 'string') {
     throw new TypeError(`content: expected a string, got ${content === null ? 'null' : Array.isArray(content) ? 'an array' : typeof content}`)
   }
-  const json = toJson(pick(options, OPTIONS.cleanResponse, 'options'), 'options')
+  const json = optionsJson(options, OPTIONS.cleanResponse, 'options')
   try {
     // The content comes back on its own: null when unchanged (the caller's string), a string, or
     // slices of the caller's string to join.

@@ -7,7 +7,11 @@
 //! the unwrapped invoke, a JSON call naming an offered tool); what is left is the tag, which a
 //! person reading the chat should not see.
 //!
-//! DeepSeek's `<｜end▁of▁sentence｜>` left after a DSML block is the same kind of leftover.
+//! DeepSeek's end tokens are the same kind of leftover: `<｜end▁of▁sentence｜>` after a DSML block,
+//! and DeepSeek-Coder's end of turn `<|EOT|>` (its instruct models' `eos_token`, id 32021; the
+//! R1-Distill tokenizers carry it too), which a tt-inference-server stream sent right before an
+//! empty call section (tenstorrent/tt-inference-server#2157). Such a lone token is also removed
+//! right before one of [`BEGINS`] (spaces between at most), wherever it stands.
 //!
 //! The rule (the stream machine applies it, [`super::stream`]): one of [`CLOSERS`] outside a call
 //! block is removed when only whitespace separates it from markup removed just before it, or when
@@ -24,6 +28,7 @@ pub const OPENERS: &[Option<&str>] = &[
     Some("<tool_calls>"),
     Some("<function_calls>"),
     None,
+    None,
 ];
 
 /// The closing tags read as orphans.
@@ -34,4 +39,12 @@ pub const CLOSERS: &[&str] = &[
     "</function_calls>",
     // DeepSeek's end-of-sentence token, left after a DSML block.
     "<｜end▁of▁sentence｜>",
+    // DeepSeek-Coder's end-of-turn token.
+    "<|EOT|>",
+];
+
+/// The call-section begin tokens before which a lone end token (no opening tag) is a leftover too.
+pub const BEGINS: &[&str] = &[
+    super::deepseek_v3::CALLS_BEGIN,
+    super::deepseek_v3::CALL_BEGIN,
 ];

@@ -22,6 +22,8 @@ const CHANGED_ON_PURPOSE: &[(&str, &str)] = &[
     ("gpt-markdown-thinking-tags-list", "stripModelSpecialTokens"),
     // `<|python_tag|>{…}` named in a sentence.
     ("mistral-token-mentioned", "stripModelSpecialTokens"),
+    // `<|EOT|>` named in a sentence.
+    ("eot-in-prose-stays", "stripModelSpecialTokens"),
 ];
 
 /// Whether `f` leaves `text` as it is, run as the addon runs it with `codeAware: true`.

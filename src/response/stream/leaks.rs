@@ -465,7 +465,8 @@ impl Machine {
     }
 
     /// An orphan closing tag (`len` bytes at the start of `buf`) is removed right after removed
-    /// markup or alone on its line; otherwise it is text (`None`: wait for the next byte).
+    /// markup or alone on its line, and a lone token also right before a call section's begin
+    /// token; otherwise it is text (`None`: wait for the next byte).
     pub(super) fn orphan_is_text(&mut self, len: usize) -> Option<bool> {
         if self.em.after_removed {
             return Some(false);
@@ -474,10 +475,29 @@ impl Machine {
         if closer.is_some_and(|i| self.json.texts_open & (1 << i) != 0) {
             return Some(true);
         }
+        if closer.is_some_and(|i| orphan::OPENERS[i].is_none()) {
+            match self.begin_follows(len) {
+                Some(true) => return Some(false),
+                None => return None,
+                Some(false) => {}
+            }
+        }
         if !self.at_line_start(0) {
             return Some(true);
         }
         self.ends_line(len).map(|e| !e)
+    }
+
+    /// Whether one of [`orphan::BEGINS`] follows `buf[..at]` after spaces (`None`: not known yet).
+    fn begin_follows(&self, at: usize) -> Option<bool> {
+        let rest = self.buf[at..].trim_start_matches([' ', '\t']);
+        if orphan::BEGINS.iter().any(|b| rest.starts_with(b)) {
+            Some(true)
+        } else if !self.finished && orphan::BEGINS.iter().any(|b| b.starts_with(rest)) {
+            None
+        } else {
+            Some(false)
+        }
     }
 }
 
