@@ -34,3 +34,5 @@ pub mod utf16_pieces;
 mod napi;
 #[cfg(test)]
 mod napi_exports;
+#[cfg(test)]
+mod test_clock;

@@ -1,9 +1,7 @@
 //! Linearity tests: adversarial replies (openers that never close, nested braces, runs of `<` and
 //! `[`) for every family, cleaned at 100 KB and at 1 MB; the time must grow about tenfold (the
 //! ratio of the two times is at most 15), never by the square. A ratio, never an absolute time,
-//! so the tests hold on a loaded machine.
-
-use std::time::Instant;
+//! and of the thread's CPU time (`crate::test_clock`), so the tests hold on a loaded machine.
 
 use super::{clean_response, Options};
 
@@ -15,11 +13,11 @@ fn best_time(make: &dyn Fn(usize) -> String, size: usize, copies: usize, f: &dyn
     let mut best = f64::MAX;
     let mut spent = 0.0;
     for _ in 0..5 {
-        let t = Instant::now();
-        for text in &texts {
-            f(text);
-        }
-        let took = t.elapsed().as_secs_f64();
+        let (took, ()) = crate::test_clock::time(|| {
+            for text in &texts {
+                f(text);
+            }
+        });
         best = best.min(took / copies as f64);
         spent += took;
         if spent >= 0.05 {
