@@ -43,7 +43,8 @@ const seconds = () => `${Math.round((Date.now() - started) / 1000)} s`
 
 function run([label, cmd, args]) {
   return new Promise((resolve) => {
-    console.log(`# started: ${label} (${[cmd, ...args].join(' ').slice(0, 120)}…)`)
+    const line = [cmd, ...args].join(' ')
+    console.log(`# started: ${label} (${line.length > 120 ? `${line.slice(0, 120)}…` : line})`)
     const out = []
     const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
     child.stdout.on('data', (b) => out.push(b))

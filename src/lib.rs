@@ -14,6 +14,11 @@
 //! - [`atomic_file`]: the one crash-safe file writer (session repair and the CLI).
 //! - `allocator`: the global allocator and its tuning.
 //! - `napi`: the JS boundary and nothing else (only in the addon build).
+//!
+//! Library code never calls `unwrap()`: a value that can be missing is an error with its path, not
+//! a panic (every export also catches panics, but a caught panic is still a bug). The `expect`s left
+//! outside tests are the compilation of fixed regexes, which every test run exercises.
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
 #[cfg(feature = "mi")]
 mod allocator;
