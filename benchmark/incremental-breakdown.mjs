@@ -8,6 +8,7 @@
 //     the whole call, best of batches, with the caches warm (turn after turn) and cold (as between
 //     an agent's turns); then the warm turns with each step wrapped in a CPU clock
 //     (js/transcript-session.js's prefix check and copies are what is left of the call).
+//   - The same warm turns with each call timed alone in wall time: the least and the median.
 import { createRequire } from 'node:module'
 import os from 'node:os'
 import { cpuSince, cpuTime, flushCaches } from './cpu-time.mjs'
@@ -132,3 +133,48 @@ for (const n of [1000, 10000]) {
   console.log(`${n}: ${row.join(' | ')} µs (steps wrapped in a CPU clock of ${f(clock)} µs, taken off; load ${load()})`)
 }
 for (const undo of wrapped) undo()
+
+// The same warm turns, each step timed per call in wall time: the least and the median. On a
+// loaded machine the best batch's mean above still carries every turn that lost its caches to a
+// neighbour; the least single call is what the step itself costs (its native call was ~11 µs at
+// 1,000 messages where the mean said ~40, load average 16).
+const per = { whole: [], 'native call': [], encode: [] }
+let recording = false
+function timeEach(obj, key, name) {
+  const orig = obj[key]
+  obj[key] = function (...a) {
+    const t = process.hrtime.bigint()
+    try {
+      return orig.apply(this, a)
+    } finally {
+      if (recording) per[name].push(Number(process.hrtime.bigint() - t) / 1000)
+    }
+  }
+  return () => {
+    obj[key] = orig
+  }
+}
+const undoEach = [timeEach(native, 'runTranscriptSession', 'native call'), timeEach(codec, 'encode', 'encode')]
+for (const n of [1000, 10000]) {
+  for (const k of Object.keys(per)) per[k].length = 0
+  const all = makeTranscript(n + 4 * 201)
+  for (let b = 0; b < 7; b++) {
+    const history = all.slice(0, n)
+    const s = th.createTranscriptSanitizer(POLICY)
+    s.sanitize(history)
+    recording = true
+    for (let k = 0; k < 200; k++) {
+      for (let j = 0; j < 4; j++) history.push(all[history.length])
+      const t = process.hrtime.bigint()
+      s.sanitize(history)
+      per.whole.push(Number(process.hrtime.bigint() - t) / 1000)
+    }
+    recording = false
+  }
+  const row = Object.entries(per).map(([k, a]) => {
+    a.sort((x, y) => x - y)
+    return `${k} ${f(a[0])} / ${f(a[a.length >> 1])}`
+  })
+  console.log(`${n}: least / median wall µs per call: ${row.join(' | ')} (load ${load()})`)
+}
+for (const undo of undoEach) undo()

@@ -1,0 +1,26 @@
+// Dumps skeletons for examples/transcript_rate.rs (`node benchmark/dump-skeleton.mjs [dir]`, default
+// /tmp): the benchmark transcript of n messages, and the suffix a turn appending 4 messages to it
+// sends (from the session's cut on). A diagnostic, not part of `npm run bench`.
+import { createRequire } from 'node:module'
+import fs from 'node:fs'
+const require = createRequire(import.meta.url)
+const out = process.argv[2] || '/tmp'
+const codec = require('../js/codec.js')
+const { Session } = require('../js/transcript-session.js')
+const { toJson } = require('../js/args.js')
+const { makeTranscript } = await import(new URL('../../shared/bench/transcript-gen.mjs', import.meta.url))
+const POLICY = { provider: 'anthropic', modelApi: 'anthropic-messages', modelId: 'claude-sonnet-4-5' }
+const write = (name, { nums, strs }) => {
+  fs.writeFileSync(`${out}/${name}.f64`, Buffer.from(nums.buffer, nums.byteOffset, nums.byteLength))
+  fs.writeFileSync(`${out}/${name}.txt`, strs)
+}
+for (const n of [1000, 10000]) {
+  const all = makeTranscript(n + 4)
+  const history = all.slice(0, n)
+  write(`skel-${n}`, codec.encode(history))
+  const s = new Session(toJson(POLICY, 'params'))
+  s.sanitize(history, POLICY, null, 0)
+  const cut = s.seen.length
+  write(`suffix-${n}`, codec.encode(all.slice(cut)))
+  console.log(n, 'cut', cut)
+}

@@ -1,0 +1,158 @@
+//! Where the native half of one `sanitizeSessionHistory` call goes, without Node: the skeleton
+//! parse, each rule of the 2026.3.23 pass in its order, and the plan written. It reads a skeleton
+//! dumped by `node benchmark/dump-skeleton.mjs <dir>` (the codec's two channels for the benchmark
+//! transcript of 1,000 and of 10,000 messages, and the suffix a turn appending 4 messages sends)
+//! and prints the best µs of each step over many runs, then those of the continued turn:
+//! `cargo run --release --target x86_64-unknown-linux-gnu --example transcript_rate -- <dir> 1000`
+//! (`--target` shares the dependencies `npm run build` compiled).
+//! Built unstripped (`CARGO_PROFILE_RELEASE_STRIP=none`) it is also what `perf record` profiles.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use transcript_hygiene::transcript::model::Msg;
+use transcript_hygiene::transcript::pipeline::{self, HistoryParams};
+use transcript_hygiene::transcript::{incremental, ops, rules, skeleton, Ctx, NoSource};
+
+/// The two channels of a dumped skeleton.
+fn load(base: &str) -> (Vec<f64>, String) {
+    let bytes = std::fs::read(format!("{base}.f64")).expect("the .f64 channel (see the header)");
+    let nums = bytes
+        .chunks_exact(8)
+        .map(|c| f64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
+        .collect();
+    let strs = std::fs::read_to_string(format!("{base}.txt")).expect("the .txt channel");
+    (nums, strs)
+}
+
+fn main() {
+    let dir = std::env::args().nth(1).unwrap_or_else(|| "/tmp".into());
+    let n = std::env::args().nth(2).unwrap_or_else(|| "1000".into());
+    let base = format!("{dir}/skel-{n}");
+    let (nums, strs) = load(&base);
+    let params = HistoryParams {
+        provider: Some("anthropic".into()),
+        model_api: Some("anthropic-messages".into()),
+        model_id: Some("claude-sonnet-4-5".into()),
+        ..HistoryParams::default()
+    };
+    let policy = params.resolved_policy();
+    let runs = 200;
+    let mut best: Vec<(&str, f64)> = Vec::new();
+    for _ in 0..runs {
+        let mut laps: Vec<(&str, f64)> = Vec::new();
+        let mut t = Instant::now();
+        let mut lap = |name: &'static str, t: &mut Instant| {
+            laps.push((name, t.elapsed().as_secs_f64() * 1e6));
+            *t = Instant::now();
+        };
+        let mut msgs: Vec<Msg> = skeleton::parse(&nums, &strs).expect("a valid skeleton");
+        let input_len = msgs.len();
+        lap("parse", &mut t);
+        let source = NoSource;
+        let mut ctx = Ctx::new(&source, false);
+        let m = &mut msgs;
+        rules::inter_session::annotate_inter_session_user_turns(m, &mut ctx);
+        lap("inter_session", &mut t);
+        black_box(rules::canonicalize::malformed_kinds(m));
+        rules::canonicalize::canonicalize_assistant_content(m, &mut ctx);
+        lap("canonicalize", &mut t);
+        rules::images::sanitize_session_messages_images(
+            m,
+            &mut ctx,
+            &pipeline::image_pass_options(&policy, params.limits),
+        );
+        lap("images + ids + signatures", &mut t);
+        if policy.drop_thinking_blocks {
+            rules::drop_thinking::drop_thinking_blocks(m, &mut ctx);
+        }
+        lap("drop_thinking", &mut t);
+        rules::tool_call_inputs::repair_tool_call_inputs(m, &mut ctx, None);
+        lap("tool_call_inputs", &mut t);
+        if policy.repair_tool_use_result_pairing {
+            black_box(rules::pairing::repair_tool_use_result_pairing(
+                m,
+                &mut ctx,
+                &params.pairing,
+            ));
+        }
+        lap("pairing", &mut t);
+        rules::tool_result_details::strip_tool_result_details(m, &mut ctx);
+        lap("tool_result_details", &mut t);
+        rules::usage_snapshots::normalize_usage_snapshots(m, &mut ctx);
+        lap("usage_snapshots", &mut t);
+        if policy.apply_google_turn_ordering {
+            rules::google_ordering::sanitize_google_turn_ordering(m, &mut ctx);
+        }
+        lap("google_ordering", &mut t);
+        let out = ops::OpOutput::default();
+        let (json, plan) = ops::response_json(m, input_len, &ctx, &out, Vec::new());
+        black_box((json, plan));
+        lap("plan written", &mut t);
+        drop(msgs);
+        lap("model dropped", &mut t);
+        for (k, (name, us)) in laps.into_iter().enumerate() {
+            match best.get_mut(k) {
+                Some(b) => b.1 = b.1.min(us),
+                None => best.push((name, us)),
+            }
+        }
+    }
+    let total: f64 = best.iter().map(|b| b.1).sum();
+    println!(
+        "{base}: {} numbers + {} chars; best µs per step over {runs} runs",
+        nums.len(),
+        strs.len()
+    );
+    for (name, us) in &best {
+        println!("  {name:<28} {us:>9.1}");
+    }
+    println!("  {:<28} {total:>9.1}", "sum of the bests");
+    incremental_turn(&format!("{dir}/suffix-{n}"), &nums, &strs, &params);
+}
+
+/// The native half of an incremental turn: the suffix from the session's cut on, parsed and run
+/// as a continued pass (`incremental::sanitize_tracked` with the prefix of a full pass), the plan
+/// written. The prefix is cloned for each run (its clone is timed alone and taken off).
+fn incremental_turn(base: &str, nums: &[f64], strs: &str, params: &HistoryParams) {
+    let Ok(suffix) = std::fs::metadata(format!("{base}.f64")) else {
+        return;
+    };
+    let (snums, sstrs) = load(base);
+    let mut msgs = skeleton::parse(nums, strs).expect("a valid skeleton");
+    let source = NoSource;
+    let mut ctx = Ctx::new(&source, false);
+    let (_, prefix) = incremental::sanitize_tracked(&mut msgs, &mut ctx, params, None)
+        .expect("a full pass never falls back");
+    let prefix = prefix.expect("a cut");
+    let runs = 2000;
+    let mut clone = f64::INFINITY;
+    for _ in 0..runs {
+        let t = Instant::now();
+        black_box(prefix.clone());
+        clone = clone.min(t.elapsed().as_secs_f64() * 1e6);
+    }
+    let (mut parse, mut pass, mut plan) = (f64::INFINITY, f64::INFINITY, f64::INFINITY);
+    for _ in 0..runs {
+        let prior = prefix.clone();
+        let t = Instant::now();
+        let mut m = skeleton::parse(&snums, &sstrs).expect("a valid suffix");
+        let input_len = m.len();
+        parse = parse.min(t.elapsed().as_secs_f64() * 1e6);
+        let t = Instant::now();
+        let mut ctx = Ctx::new(&source, false);
+        let r = incremental::sanitize_tracked(&mut m, &mut ctx, params, Some(prior));
+        let r = black_box(r).expect("the suffix continues the prefix");
+        pass = pass.min(t.elapsed().as_secs_f64() * 1e6);
+        let t = Instant::now();
+        let out = ops::OpOutput::default();
+        black_box(ops::response_json(&m, input_len, &ctx, &out, Vec::new()));
+        plan = plan.min(t.elapsed().as_secs_f64() * 1e6);
+        // The session keeps the new prefix: its drop is not part of a turn.
+        drop(r);
+    }
+    println!(
+        "{base} ({} bytes): continued turn, best µs: parse {parse:.2} | pass {pass:.2} | plan {plan:.2} (prefix clone {clone:.2}, not counted)",
+        suffix.len()
+    );
+}
