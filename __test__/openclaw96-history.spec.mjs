@@ -146,6 +146,8 @@ const HAND = [
   ['Responses call without a result', 'responses', [user('q', 1), calls([call('call_1')], 2), user('n', 3)], ['responses-pairing']],
   ['Responses overlong call id', 'responses', [user('q', 1), calls([call(`call_${'x'.repeat(70)}`)], 2), result(`call_${'x'.repeat(70)}`, 'r', 3), said([text('ok')], 4)], ['responses-id-normalisation']],
   ['signed thinking turn keeps its call ids', 'anthropic', [user('q', 1), calls([thinking('想', 'c2ln'), call('call_1|fc_1')], 2), result('call_1|fc_1', 'r', 3), user('n', 4), said([text('ok')], 5)], ['thinking-turn-provider-owned']],
+  ['no policy given: 2026.9.6 resolves it (ollama chat drops reasoning)', { provider: 'ollama', modelApi: 'openai-completions', modelId: 'qwen3:8b' }, [user('q', 1), said([thinking('推理'), text('x')], 2), user('n', 3), said([text('y')], 4)], ['policy-plugins', 'drop-reasoning-from-history']],
+  ['no policy given: Anthropic keeps toolu ids', { provider: 'anthropic', modelApi: 'anthropic-messages', modelId: 'claude-sonnet-4-5' }, [user('q', 1), calls([call('toolu_01AbC')], 2), result('toolu_01AbC', 'r', 3), said([text('ok')], 4)], ['policy-plugins', 'anthropic-native-ids']],
   ['inter-session user turn', 'chat', [user([text('来自另一个会话')], 1, { provenance: { kind: 'inter_session', sourceSessionKey: 'agent:main:x', sourceChannel: 'discord', sourceTool: 'sessions_send' } }), said([text('收到')], 2)], ['inter-session-marker']],
 ]
 
@@ -211,7 +213,7 @@ const SUMMARY = { role: 'compactionSummary', summary: '之前的对话', tokensB
  */
 const ATTEMPT = [
   ['limit 4, 6 user turns (under 1.5x)', 'limitHistoryTurns', [session(6), 4], ['history-limit-hysteresis']],
-  ['limit 4, 7 user turns', 'limitHistoryTurns', [session(7), 4], ['history-limit-hysteresis']],
+  ['limit 4, 7 user turns (a batch cut: both keep 4)', 'limitHistoryTurns', [session(7), 4], []],
   ['limit 4, 9 user turns', 'limitHistoryTurns', [session(9), 4], ['history-limit-hysteresis']],
   ['limit 3, a leading summary', 'limitHistoryTurns', [session(8, [SUMMARY]), 3], ['history-limit-hysteresis']],
   ['limit 2.5, 3 user turns', 'limitHistoryTurns', [session(3), 2.5], ['history-limit-hysteresis']],
