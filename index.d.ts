@@ -306,6 +306,31 @@ export interface TranscriptPolicyOverride {
   preserveNativeAnthropicToolUseIds?: boolean
 }
 
+/**
+ * What `resolveTranscriptPolicy` returns with `openclawVersion: '2026.9.6'`: OpenClaw 2026.9.6's
+ * field set, in its order (`sanitizeThinkingSignatures` is gone).
+ */
+export interface TranscriptPolicy2026_9 {
+  sanitizeMode: SanitizeMode
+  sanitizeToolCallIds: boolean
+  /** Absent when ids are not rewritten. */
+  toolCallIdMode?: ToolCallIdMode
+  /** Anthropic's own plugin (and ClawRouter on the Messages API): `toolu_…` ids kept. */
+  preserveNativeAnthropicToolUseIds: boolean
+  repairToolUseResultPairing: boolean
+  preserveSignatures: boolean
+  /** OpenAI Responses (OpenAI's plugin) and Claude Opus 5.5 / Fable 5.1: no user-turn merge on the Messages API. */
+  appendOnlyRuntimeContext: boolean
+  sanitizeThoughtSignatures?: Required<ThoughtSignatureOptions>
+  dropThinkingBlocks: boolean
+  /** OpenAI-compatible chat completions, except Kimi/MiMo reasoning models and the SGLang and ClawRouter plugins. */
+  dropReasoningFromHistory: boolean
+  applyGoogleTurnOrdering: boolean
+  validateGeminiTurns: boolean
+  validateAnthropicTurns: boolean
+  allowSyntheticToolResults: boolean
+}
+
 /** Parameters of `resolveTranscriptPolicy`. Non-string values count as absent. */
 export interface TranscriptPolicyParams {
   /** Provider id; trimmed, lowercased and de-aliased (`z.ai` → `zai`, `bedrock` → `amazon-bedrock`, …). */
@@ -314,6 +339,14 @@ export interface TranscriptPolicyParams {
   modelApi?: string | null
   /** Model id; matched by lowercase substring hints (`claude`, `gemini`). */
   modelId?: string | null
+  /**
+   * The release whose resolution to reproduce (absent: `setOpenClawVersion`'s default). In
+   * `'2026.9.6'` the provider's bundled plugin decides (anthropic, google, google-gemini-cli,
+   * google-vertex, openai, xai, sglang, ollama, ollama-cloud, opencode-go, openrouter,
+   * github-copilot, clawrouter), else the model API alone; the provider id is only trimmed and
+   * lowercased.
+   */
+  openclawVersion?: OpenClawVersion
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -624,7 +657,9 @@ export interface SessionFileRepairResult {
  * `resolveTranscriptPolicy`, bundled plugin capabilities included). Pure; works for any provider.
  * @returns a new policy object.
  */
-export declare function resolveTranscriptPolicy(params?: TranscriptPolicyParams): TranscriptPolicy
+export declare function resolveTranscriptPolicy(params?: TranscriptPolicyParams & { openclawVersion?: '2026.3.23' }): TranscriptPolicy
+export declare function resolveTranscriptPolicy(params: TranscriptPolicyParams & { openclawVersion: '2026.9.6' }): TranscriptPolicy2026_9
+export declare function resolveTranscriptPolicy(params?: TranscriptPolicyParams): TranscriptPolicy | TranscriptPolicy2026_9
 
 /**
  * The whole replay-time pass, in OpenClaw's order: inter-session markers, assistant content
@@ -914,9 +949,12 @@ export declare function configureImageCache(options: ImageCacheOptions): ImageCa
  * Keeps the suffix starting at the `limit`-th user message from the end (OpenClaw's DM history
  * limit). A missing, zero, negative or NaN limit keeps everything. Provider-independent; run
  * `sanitizeToolUseResultPairing` afterwards, as cutting can orphan results.
+ * With `openclawVersion: '2026.9.6'`: the messages before the first user or assistant turn
+ * (compaction summaries) always stay, nothing is cut until there are more than ⌈1.5·limit⌉ user
+ * turns, and then whole batches go at once (the kept prefix stays cacheable between calls).
  * @returns the input array itself when nothing is cut; messages are never edited.
  */
-export declare function limitHistoryTurns<T extends MessageLike>(messages: readonly T[], limit?: number): T[]
+export declare function limitHistoryTurns<T extends MessageLike>(messages: readonly T[], limit?: number, options?: { openclawVersion?: OpenClawVersion }): T[]
 
 /**
  * Prefixes the text of user turns with `provenance.kind === "inter_session"` with

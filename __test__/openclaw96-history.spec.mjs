@@ -29,12 +29,12 @@ const th = require('../index.js')
 
 /** Every difference in sanitizeSessionHistory between 2026.3.23-2 and 2026.9.6, by name. */
 export const DIFFERENCES = {
-  'policy-plugins': ['todo', 'policy from provider plugins with a modelApi fallback (new matrix, new fields)'],
+  'policy-plugins': ['done', 'policy from provider plugins with a modelApi fallback (new matrix, new fields)'],
   'order-ids-after-pairing': ['done', 'tool-call ids rewritten after pairing, not inside the image pass'],
   'drop-blank-user': ['done', 'blank user text blocks removed; a user turn left empty is dropped'],
   'drop-delivery-mirror': ['done', 'OpenClaw delivery-mirror / gateway-injected assistants dropped'],
   'drop-stream-error': ['done', 'stream-error placeholder assistants (error, empty) dropped'],
-  'no-reply': ['todo', 'NO_REPLY assistant text removed; a turn left empty is dropped'],
+  'no-reply': ['done', 'NO_REPLY assistant text removed; a turn left empty is dropped'],
   'assistant-internal-metadata': ['todo', 'assistant text stripped of OpenClaw runtime-context / inbound-metadata blocks'],
   'assistant-media-blocks': ['done', 'image/audio/video/attachment blocks removed from assistant turns'],
   'length-reasoning-only': ['done', 'a stopReason "length" turn holding only reasoning is dropped'],
@@ -67,11 +67,11 @@ export const DIFFERENCES = {
   'unpadded-base64': ['todo', 'unpadded base64 image data accepted and re-padded'],
   'image-failure-text': ['todo', 'the note for an image that cannot be processed names Rastermill\'s error'],
   'image-size-caps': ['todo', '10 MiB decoded input and 25 MP caps before decoding'],
-  'usage-context-kept': ['todo', 'usage snapshots keep contextUsage'],
-  'stale-usage-rule': ['todo', 'stale usage before a compaction: timestamps decide when both parse'],
+  'usage-context-kept': ['done', 'usage snapshots keep contextUsage'],
+  'stale-usage-rule': ['done', 'stale usage before a compaction: timestamps decide when both parse'],
   'google-ordering-any-api': ['todo', 'Google turn ordering for every policy that asks for it, bootstrap marker from the Google plugin'],
   'anthropic-turn-merge': ['todo', 'validateAnthropicTurns (run after this pass) merges consecutive assistants, strips dangling calls of any type, keeps string user contents'],
-  'history-limit-hysteresis': ['todo', 'limitHistoryTurns (run after this pass) keeps leading summaries and cuts only past 1.5x the limit'],
+  'history-limit-hysteresis': ['done', 'limitHistoryTurns (run after this pass) keeps leading summaries and cuts only past 1.5x the limit'],
 }
 
 const USAGE = { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }
@@ -146,6 +146,8 @@ const HAND = [
   ['Responses call without a result', 'responses', [user('q', 1), calls([call('call_1')], 2), user('n', 3)], ['responses-pairing']],
   ['Responses overlong call id', 'responses', [user('q', 1), calls([call(`call_${'x'.repeat(70)}`)], 2), result(`call_${'x'.repeat(70)}`, 'r', 3), said([text('ok')], 4)], ['responses-id-normalisation']],
   ['signed thinking turn keeps its call ids', 'anthropic', [user('q', 1), calls([thinking('想', 'c2ln'), call('call_1|fc_1')], 2), result('call_1|fc_1', 'r', 3), user('n', 4), said([text('ok')], 5)], ['thinking-turn-provider-owned']],
+  ['no policy given: 2026.9.6 resolves it (ollama chat drops reasoning)', { provider: 'ollama', modelApi: 'openai-completions', modelId: 'qwen3:8b' }, [user('q', 1), said([thinking('推理'), text('x')], 2), user('n', 3), said([text('y')], 4)], ['policy-plugins', 'drop-reasoning-from-history']],
+  ['no policy given: Anthropic keeps toolu ids', { provider: 'anthropic', modelApi: 'anthropic-messages', modelId: 'claude-sonnet-4-5' }, [user('q', 1), calls([call('toolu_01AbC')], 2), result('toolu_01AbC', 'r', 3), said([text('ok')], 4)], ['policy-plugins', 'anthropic-native-ids']],
   ['inter-session user turn', 'chat', [user([text('来自另一个会话')], 1, { provenance: { kind: 'inter_session', sourceSessionKey: 'agent:main:x', sourceChannel: 'discord', sourceTool: 'sessions_send' } }), said([text('收到')], 2)], ['inter-session-marker']],
 ]
 
@@ -198,13 +200,29 @@ const WITHOUT_CASE = {
   'google-ordering-any-api': 'the messages agree; the releases differ in the session entries written (the bootstrap marker), which this spec does not compare',
   'image-size-caps': 'needs a >10 MiB payload: too slow for a spec that runs twice in CI',
   'anthropic-turn-merge': 'not part of sanitizeSessionHistory: OpenClaw runs validateAnthropicTurns in the attempt, and this package\'s takes no openclawVersion yet',
-  'history-limit-hysteresis': 'not part of sanitizeSessionHistory: OpenClaw runs limitHistoryTurns in the attempt, and this package\'s takes no openclawVersion yet',
   'policy-plugins': 'the cases pass their policy; resolution is compared on its own below',
   'order-ids-after-pairing': 'reproduced, but on every input tried the id rewrite and the 2026.3.23 pairing commute, so the order alone changes nothing',
 }
 
+const session = (n, lead = []) => [...lead, ...Array.from({ length: n }, (_, i) => [user(`第${i}轮`, 2 * i + 10), said([text(`答${i}`)], 2 * i + 11)]).flat()]
+const SUMMARY = { role: 'compactionSummary', summary: '之前的对话', tokensBefore: 100, timestamp: 1 }
+
+/**
+ * Functions OpenClaw's attempt runs after this pass, each with the version as an option:
+ * [name, function, arguments before the options, differences]; the same rules as HAND.
+ */
+const ATTEMPT = [
+  ['limit 4, 6 user turns (under 1.5x)', 'limitHistoryTurns', [session(6), 4], ['history-limit-hysteresis']],
+  ['limit 4, 7 user turns (a batch cut: both keep 4)', 'limitHistoryTurns', [session(7), 4], []],
+  ['limit 4, 9 user turns', 'limitHistoryTurns', [session(9), 4], ['history-limit-hysteresis']],
+  ['limit 3, a leading summary', 'limitHistoryTurns', [session(8, [SUMMARY]), 3], ['history-limit-hysteresis']],
+  ['limit 2.5, 3 user turns', 'limitHistoryTurns', [session(3), 2.5], ['history-limit-hysteresis']],
+  ['limit 4, 4 user turns', 'limitHistoryTurns', [session(4, [SUMMARY]), 4], []],
+  ['limit 1, 3 user turns', 'limitHistoryTurns', [session(3), 1], []],
+]
+
 test('every listed difference is named once and has a case', () => {
-  const tagged = new Set(HAND.flatMap(([, , , d]) => d))
+  const tagged = new Set([...HAND, ...ATTEMPT].flatMap(([, , , d]) => d))
   for (const name of tagged) assert.ok(DIFFERENCES[name], `a case names an unknown difference ${name}`)
   const untested = Object.keys(DIFFERENCES).filter((d) => !(d in WITHOUT_CASE) && !tagged.has(d))
   assert.deepEqual(untested, [], 'every difference has a hand-written case')
@@ -261,6 +279,37 @@ test('sanitizeSessionHistory in 2026.9.6 mode against openclaw 2026.9.6 and 2026
   assert.deepEqual(failures, [])
 })
 
+test('what the attempt runs after the pass, in 2026.9.6 mode, against both releases', async (t) => {
+  if (missing() !== null) {
+    t.skip(missing())
+    return
+  }
+  const calls = ATTEMPT.map(([, fn, args]) => [fn, ...args])
+  const new96 = await memoized('2026.9.6', calls, runOpenClaw96)
+  const old323 = await memoized('2026.3.23-2', calls, oracle323)
+  if (old323 === null) {
+    t.skip(installHint())
+    return
+  }
+  const failures = []
+  for (let i = 0; i < ATTEMPT.length; i++) {
+    const [name, fn, args, diffs] = ATTEMPT[i]
+    const [theirs, old] = [new96[i], old323[i]]
+    assert.equal(theirs.error, undefined, `${name}: openclaw 2026.9.6 threw ${theirs.error}`)
+    const ours = th[fn](...args, { openclawVersion: '2026.9.6' })
+    const releasesAgree = old.error === undefined && JSON.stringify(old.value) === JSON.stringify(theirs.value)
+    const same = JSON.stringify(ours) === JSON.stringify(theirs.value)
+    const todo = diffs.filter((d) => DIFFERENCES[d][0] !== 'done')
+    if (diffs.length === 0 && !releasesAgree) failures.push(`${name}: the releases disagree, but the case names no difference`)
+    if (diffs.length > 0 && releasesAgree) failures.push(`${name}: the releases agree, so it does not exercise ${diffs.join(', ')}`)
+    if (todo.length === 0 && !same) failures.push(`${name}: differs from 2026.9.6 at ${firstDifference(ours, theirs.value)}`)
+    if (todo.length > 0 && same) failures.push(`${name}: now matches 2026.9.6: mark ${todo.join(', ')} done`)
+    // The default release is untouched by the option's absence.
+    if (fn === 'limitHistoryTurns' && JSON.stringify(th[fn](...args, { openclawVersion: '2026.3.23' })) !== JSON.stringify(old.value)) failures.push(`${name}: 2026.3.23 mode differs from 2026.3.23-2`)
+  }
+  assert.deepEqual(failures, [])
+})
+
 // Provider/API/model triples from the policy matrix of ../shared/reference/openclaw-2026.9.6.md §4.
 const TRIPLES = [
   ['anthropic', 'anthropic-messages', 'claude-opus-4-6'], ['anthropic', 'anthropic-messages', 'claude-sonnet-4-5'], ['anthropic', 'anthropic-messages', 'claude-opus-5-5'],
@@ -271,25 +320,28 @@ const TRIPLES = [
   ['deepseek', 'openai-completions', 'deepseek-chat'], ['zai', 'openai-completions', 'glm-4.6'], ['moonshot', 'openai-completions', 'kimi-k2.5'], ['minimax', 'anthropic-messages', 'MiniMax-M2'],
   ['kimi-coding', 'anthropic-messages', 'kimi-for-coding'], ['xai', 'openai-responses', 'grok-4'], ['github-copilot', 'anthropic-messages', 'claude-sonnet-4.5'], ['github-copilot', 'openai-responses', 'gpt-5'],
   ['opencode-go', 'openai-completions', 'gemini-3-pro'], ['my-proxy', 'anthropic-messages', 'claude-sonnet-4-5'], ['my-proxy', 'openai-responses', 'claude-sonnet-4-5'], [undefined, 'openai-responses', 'gpt-5'],
+  // Every bundled plugin's other branches, ids written loosely, and the model-id rules.
+  ['google-gemini-cli', 'google-gemini-cli', 'gemini-3-pro'], ['ollama-cloud', 'openai-completions', 'kimi-k2.5:cloud'], ['sglang', 'openai-completions', 'Qwen/Qwen3-8B'],
+  ['clawrouter', 'anthropic-messages', 'claude-sonnet-4-5'], ['clawrouter', 'google-generative-ai', 'gemini-2.5-pro'], ['clawrouter', 'openai-completions', 'gpt-4o'],
+  ['openai', 'azure-openai-responses', 'gpt-5'], ['xai', 'openai-completions', 'grok-4'], ['github-copilot', 'openai-completions', 'gpt-4o'],
+  ['bedrock', 'bedrock-converse-stream', 'us.anthropic.claude-3-7-sonnet'], [' Anthropic ', 'anthropic-messages', 'Claude Opus 4.6'], ['anthropic', 'anthropic-messages', 'claude-fable-5-1'],
+  ['anthropic', 'openai-completions', 'opus-5'], ['openrouter', 'openai-completions', 'openrouter/~codestral-latest'], ['my-proxy', 'openai-completions', 'moonshotai/kimi-k2-thinking'],
+  ['my-proxy', 'openai-chatgpt-responses', 'anthropic/claude-sonnet-4.5'], ['my-proxy', 'google-vertex', 'gemini-2.5-pro'], ['z.ai', 'openai-completions', 'glm-4.6'],
 ]
-// The fields both releases' policies have.
-const SHARED_FIELDS = ['sanitizeMode', 'sanitizeToolCallIds', 'toolCallIdMode', 'repairToolUseResultPairing', 'preserveSignatures', 'dropThinkingBlocks', 'applyGoogleTurnOrdering', 'validateGeminiTurns', 'validateAnthropicTurns', 'allowSyntheticToolResults']
-const shared = (p) => Object.fromEntries(SHARED_FIELDS.map((k) => [k, p[k] ?? null]))
-
-test('policy resolution: 2026.9.6 (provider plugins) is not reproduced yet, and this says by how much', async (t) => {
+test('policy resolution in 2026.9.6 mode equals openclaw 2026.9.6 (provider plugins), field for field', async (t) => {
   if (missing() !== null) {
     t.skip(missing())
     return
   }
   const calls = TRIPLES.map(([provider, modelApi, modelId]) => ['resolveTranscriptPolicy', { provider, modelApi, modelId }])
   const theirs = await memoized('2026.9.6', calls, runOpenClaw96)
-  let differ = 0
+  const differ = []
   for (let i = 0; i < TRIPLES.length; i++) {
     const [provider, modelApi, modelId] = TRIPLES[i]
     assert.equal(theirs[i].error, undefined, `${TRIPLES[i]}: ${theirs[i].error}`)
-    const ours = th.resolveTranscriptPolicy({ provider, modelApi, modelId })
-    if (JSON.stringify(shared(ours)) !== JSON.stringify(shared(theirs[i].value))) differ++
+    const ours = th.resolveTranscriptPolicy({ provider, modelApi, modelId, openclawVersion: '2026.9.6' })
+    if (JSON.stringify(ours) !== JSON.stringify(theirs[i].value)) differ.push(`${TRIPLES[i]}:\n  ours:   ${JSON.stringify(ours)}\n  theirs: ${JSON.stringify(theirs[i].value)}`)
   }
-  t.diagnostic(`${differ} of ${TRIPLES.length} triples resolve differently in 2026.9.6 (fields both releases have)`)
-  assert.equal(DIFFERENCES['policy-plugins'][0] === 'done', differ === 0, 'policy-plugins is done exactly when every triple resolves as in 2026.9.6')
+  t.diagnostic(`${TRIPLES.length - differ.length} of ${TRIPLES.length} triples resolve as in 2026.9.6`)
+  assert.equal(DIFFERENCES['policy-plugins'][0] === 'done', differ.length === 0, `policy-plugins is done exactly when every triple resolves as in 2026.9.6:\n${differ.join('\n')}`)
 })

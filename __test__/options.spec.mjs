@@ -42,6 +42,8 @@ const withBase = (base, o) => Object.defineProperties({ ...base }, Object.getOwn
 const FUNCTIONS = {
   sanitizeSessionHistory: [OPTIONS.sanitizeSessionHistory, 'params', (o) => th.sanitizeSessionHistory(withBase({ messages: MESSAGES, provider: 'anthropic' }, o))],
   applyGoogleTurnOrderingFix: [OPTIONS.applyGoogleTurnOrderingFix, 'params', (o) => th.applyGoogleTurnOrderingFix(withBase({ messages: MESSAGES }, o))],
+  resolveTranscriptPolicy: [OPTIONS.resolveTranscriptPolicy, 'params', (o) => th.resolveTranscriptPolicy(withBase({ provider: 'openrouter', modelApi: 'openai-completions', modelId: 'mistralai/mistral-large' }, o))],
+  limitHistoryTurns: [OPTIONS.limitHistoryTurns, 'options', (o) => th.limitHistoryTurns([...MESSAGES, ...MESSAGES], 1, o)],
   repairToolCallInputs: [OPTIONS.repairToolCallInputs, 'options', (o) => th.repairToolCallInputs(MESSAGES, o)],
   sanitizeToolCallInputs: [OPTIONS.sanitizeToolCallInputs, 'options', (o) => th.sanitizeToolCallInputs(MESSAGES, o)],
   repairToolUseResultPairing: [OPTIONS.repairToolUseResultPairing, 'options', (o) => th.repairToolUseResultPairing(MESSAGES, o)],

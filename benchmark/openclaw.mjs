@@ -92,7 +92,7 @@ export const NAMES_2026_9_6 = [
   'stripAssistantInternalTraceLines', 'stripLegacyBracketToolCallBlocks', 'stripToolCallXmlTags', 'stripMinimaxToolCallXml',
   'stripDowngradedToolCallText', 'stripReasoningTagsFromText', 'stripFinalTags', 'stripPlainTextToolCallBlocks', 'findCodeRegions',
   'promotePlainTextToolCalls',
-  'sanitizeSessionHistory', 'resolveTranscriptPolicy',
+  'sanitizeSessionHistory', 'resolveTranscriptPolicy', 'limitHistoryTurns',
 ]
 
 /**

@@ -45,6 +45,9 @@ const DATA = CODES.data // then the length, a string value with the head, and th
 // `a.b` is field b of object field a.
 const EXTRA_FIELDS = CODES.extraFields.map((f) => f.split('.'))
 let extras = false
+// In that mode an assistant text holding one of these (case ignored) goes whole: a rule reads it.
+const WHOLE_TEXT = new RegExp(CODES.wholeAssistantTextNeedles.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'i')
+let assistant = false
 
 // Image payload digests Rust computed for the process-wide image cache, per block object:
 // block → [the data string hashed, its digest]. A later call with the same block and the same
@@ -147,16 +150,17 @@ function blank(v) {
 
 // A text-like string: its blank flag and length, and its head when asked for (or, for string
 // content, when short).
-function text(v, wantHead, shortHead) {
+function text(v, wantHead, shortHead, wholeIfNeedle = false) {
   if (typeof v !== 'string') {
     kind(v)
     return
   }
-  const head = wantHead || (shortHead && v.length <= SHORT_TEXT)
+  const whole = wholeIfNeedle && v.length > SHORT_TEXT && WHOLE_TEXT.test(v)
+  const head = wantHead || whole || (shortHead && v.length <= SHORT_TEXT)
   nums[n++] = head ? TEXT_HEAD : TEXT
   nums[n++] = blank(v) ? 1 : 0
   nums[n++] = v.length
-  if (head) str(v.length > HEAD_TEXT ? v.slice(0, HEAD_TEXT) : v)
+  if (head) str(v.length > HEAD_TEXT && !whole ? v.slice(0, HEAD_TEXT) : v)
 }
 
 function block(b, wantHead) {
@@ -171,7 +175,7 @@ function block(b, wantHead) {
   val(type)
   switch (type) {
     case 'text':
-      text(b.text, wantHead, extras)
+      text(b.text, wantHead, extras, assistant)
       signatures(b)
       break
     case 'thinking': {
@@ -303,6 +307,7 @@ function message(m) {
   }
   nums[n++] = MESSAGE
   val(m.role)
+  assistant = extras && m.role === 'assistant'
   const stopReason = m.stopReason
   const timestamp = m.timestamp
   const toolCallId = m.toolCallId
@@ -370,7 +375,7 @@ function message(m) {
     }
     pathBlock = -1
   } else {
-    text(c, wantHead, true)
+    text(c, wantHead, true, assistant)
   }
 }
 

@@ -211,6 +211,9 @@ const OPTIONS = {
     policy: object(POLICY),
     ...PAIRING,
   },
+  // provider, modelApi and modelId: any value, a non-string one counting as absent
+  resolveTranscriptPolicy: { openclawVersion: OPENCLAW_VERSION },
+  limitHistoryTurns: { openclawVersion: OPENCLAW_VERSION },
   transcriptSessions: { maxSessions: number },
   repairToolCallInputs: { allowedToolNames: strings, report: boolean },
   sanitizeToolCallInputs: { allowedToolNames: strings },

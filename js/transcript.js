@@ -69,7 +69,8 @@ function appendEntries(sessionManager, entries) {
 function resolveTranscriptPolicy(params) {
   const p = params || {}
   const str = (v) => (typeof v === 'string' ? v : undefined)
-  return JSON.parse(native.resolveTranscriptPolicyJson(str(p.provider), str(p.modelApi), str(p.modelId)))
+  const { openclawVersion } = typeof p === 'object' ? pick(p, OPTIONS.resolveTranscriptPolicy, 'params') : {}
+  return JSON.parse(native.resolveTranscriptPolicyJson(str(p.provider), str(p.modelApi), str(p.modelId), openclawVersion))
 }
 
 function checkedParams(params) {
@@ -189,11 +190,12 @@ function sanitizeSessionMessagesImages(messages, label, options) {
   return out === messages ? messages.slice() : out
 }
 
-function limitHistoryTurns(messages, limit) {
+function limitHistoryTurns(messages, limit, options) {
   if (!Array.isArray(messages)) throw new TypeError(`messages: expected an array of messages, got ${messages === null ? 'null' : typeof messages}`)
   if (limit !== undefined && limit !== null && typeof limit !== 'number') fail('limit', 'a number of user turns', limit)
+  const { openclawVersion } = pick(options, OPTIONS.limitHistoryTurns, 'options')
   if (!(limit > 0) || messages.length === 0) return messages
-  return run('limitHistoryTurns', messages, { limit }).messages
+  return run('limitHistoryTurns', messages, { limit, openclawVersion }).messages
 }
 
 function repairSessionFile(path, options) {

@@ -1,8 +1,10 @@
 //! Exports that take and return small scalars: the policy, single tool-call ids.
 
+use crate::openclaw::OpenClawVersion;
 use crate::transcript::policy::{resolve_transcript_policy, ToolCallIdMode};
 use crate::transcript::policy_json;
 use crate::transcript::tool_call_id::{is_valid_cloud_code_assist_tool_id, sanitize_tool_call_id};
+use crate::transcript::v2026_9;
 use napi_derive::napi;
 
 /// `resolveTranscriptPolicy`, as JSON.
@@ -11,13 +13,24 @@ pub fn resolve_transcript_policy_json(
     provider: Option<String>,
     model_api: Option<String>,
     model_id: Option<String>,
-) -> String {
-    let p = resolve_transcript_policy(
+    openclaw_version: Option<String>,
+) -> napi::Result<String> {
+    let (provider, model_api, model_id) = (
         provider.as_deref(),
         model_api.as_deref(),
         model_id.as_deref(),
     );
-    policy_json::to_json(&p).to_string()
+    Ok(
+        match super::visible::version(openclaw_version.as_deref())? {
+            OpenClawVersion::V2026_9_6 => {
+                let (p, extra) =
+                    v2026_9::policy::resolve_transcript_policy(provider, model_api, model_id);
+                policy_json::to_json_2026_9(&p, &extra)
+            }
+            _ => policy_json::to_json(&resolve_transcript_policy(provider, model_api, model_id)),
+        }
+        .to_string(),
+    )
 }
 
 /// OpenClaw's reading of a mode argument: `"strict9"` is strict9, anything else strict.

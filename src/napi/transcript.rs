@@ -246,6 +246,9 @@ pub struct SkeletonCodes {
     pub lone_surrogate_base: u32,
     /// The message fields sent in 2026.9.6 mode only (mask bit 512, then a mask of these).
     pub extra_fields: Vec<String>,
+    /// In 2026.9.6 mode, an assistant text holding one of these (ASCII case ignored) is sent
+    /// whole: a rule reads it (a silent `NO_REPLY` reply).
+    pub whole_assistant_text_needles: Vec<String>,
 }
 
 /// The skeleton's vocabulary and structure codes (js/codec.js reads them once).
@@ -265,5 +268,8 @@ pub fn transcript_skeleton_codes() -> SkeletonCodes {
             .iter()
             .map(|w| w.to_string())
             .collect(),
+        whole_assistant_text_needles: vec![
+            crate::transcript::v2026_9::silent_reply::NEEDLE.to_string()
+        ],
     }
 }

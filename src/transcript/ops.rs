@@ -115,12 +115,34 @@ pub fn history_params(cfg: &Value) -> pipeline::HistoryParams {
         session_entries: session_entries(cfg),
         now: cfg.get("now").and_then(Value::as_f64).unwrap_or(0.0),
         session_id: opt_string(cfg, "sessionId"),
-        version: cfg
-            .get("openclawVersion")
-            .and_then(Value::as_str)
-            .and_then(crate::openclaw::OpenClawVersion::parse),
-        policy_2026_9: super::v2026_9::PolicyFields::from_json(cfg.get("policy")),
+        version: version_of(cfg),
+        policy_2026_9: policy_fields_2026_9(cfg),
     }
+}
+
+/// The `openclawVersion` a call names (`None`: the process default).
+fn version_of(cfg: &Value) -> Option<crate::openclaw::OpenClawVersion> {
+    cfg.get("openclawVersion")
+        .and_then(Value::as_str)
+        .and_then(crate::openclaw::OpenClawVersion::parse)
+}
+
+/// The 2026.9.6 policy fields: the caller's policy's (absent ones false, as OpenClaw reads a
+/// given policy), else 2026.9.6's resolution when that release runs.
+fn policy_fields_2026_9(cfg: &Value) -> super::v2026_9::PolicyFields {
+    let given = cfg.get("policy").filter(|p| p.is_object());
+    if given.is_none()
+        && crate::openclaw::resolve(version_of(cfg)) == crate::openclaw::OpenClawVersion::V2026_9_6
+    {
+        let s = |k: &str| cfg.get(k).and_then(Value::as_str);
+        return super::v2026_9::policy::resolve_transcript_policy(
+            s("provider"),
+            s("modelApi"),
+            s("modelId"),
+        )
+        .1;
+    }
+    super::v2026_9::PolicyFields::from_json(given)
 }
 
 fn image_options(cfg: &Value) -> rules::images::ImagePassOptions {
@@ -230,7 +252,8 @@ pub fn run(op: &str, cfg: &Value, msgs: &mut Vec<Msg>, ctx: &mut Ctx) -> Result<
         }
         "limitHistoryTurns" => {
             let limit = cfg.get("limit").and_then(Value::as_f64);
-            rules::limit_history::limit_history_turns(msgs, ctx, limit);
+            let version = crate::openclaw::resolve(version_of(cfg));
+            rules::limit_history::limit_history_turns_as(msgs, ctx, limit, version);
         }
         "ensureAssistantUsageSnapshots" => {
             rules::usage_snapshots::normalize_usage_snapshots(msgs, ctx);

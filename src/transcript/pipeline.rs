@@ -13,6 +13,7 @@ use super::rules;
 use super::rules::images::ImagePassOptions;
 use super::rules::thought_signatures::StripOptions;
 use crate::image::ImageLimits;
+use crate::openclaw::OpenClawVersion;
 use serde_json::{json, Value};
 
 pub const GOOGLE_APIS: &[&str] = &["google-gemini-cli", "google-generative-ai"];
@@ -47,11 +48,17 @@ impl HistoryParams {
     /// The policy the pass applies: the one given, else resolved from provider, API and model.
     pub fn resolved_policy(&self) -> TranscriptPolicy {
         self.policy.clone().unwrap_or_else(|| {
-            resolve_transcript_policy(
+            let (provider, api, model) = (
                 self.provider.as_deref(),
                 self.model_api.as_deref(),
                 self.model_id.as_deref(),
-            )
+            );
+            match crate::openclaw::resolve(self.version) {
+                OpenClawVersion::V2026_9_6 => {
+                    super::v2026_9::policy::resolve_transcript_policy(provider, api, model).0
+                }
+                _ => resolve_transcript_policy(provider, api, model),
+            }
         })
     }
 }

@@ -74,6 +74,56 @@ pub fn to_json(p: &TranscriptPolicy) -> Value {
     Value::Object(o)
 }
 
+/// A policy as OpenClaw 2026.9.6 returns it: its field set and order (`sanitizeThinkingSignatures`
+/// gone; `preserveNativeAnthropicToolUseIds`, `appendOnlyRuntimeContext` and
+/// `dropReasoningFromHistory` added).
+pub fn to_json_2026_9(
+    p: &TranscriptPolicy,
+    extra: &crate::transcript::v2026_9::PolicyFields,
+) -> Value {
+    const ORDER: &[&str] = &[
+        "sanitizeMode",
+        "sanitizeToolCallIds",
+        "toolCallIdMode",
+        "preserveNativeAnthropicToolUseIds",
+        "repairToolUseResultPairing",
+        "preserveSignatures",
+        "appendOnlyRuntimeContext",
+        "sanitizeThoughtSignatures",
+        "dropThinkingBlocks",
+        "dropReasoningFromHistory",
+        "applyGoogleTurnOrdering",
+        "validateGeminiTurns",
+        "validateAnthropicTurns",
+        "allowSyntheticToolResults",
+    ];
+    let added = [
+        (
+            "preserveNativeAnthropicToolUseIds",
+            extra.preserve_native_anthropic_tool_use_ids,
+        ),
+        (
+            "appendOnlyRuntimeContext",
+            extra.append_only_runtime_context,
+        ),
+        (
+            "dropReasoningFromHistory",
+            extra.drop_reasoning_from_history,
+        ),
+    ];
+    let old = to_json(p);
+    let field = |k: &str| match added.iter().find(|(a, _)| *a == k) {
+        Some((_, b)) => Some(json!(b)),
+        None => old.get(k).cloned(),
+    };
+    Value::Object(
+        ORDER
+            .iter()
+            .filter_map(|k| field(k).map(|v| (k.to_string(), v)))
+            .collect(),
+    )
+}
+
 /// A caller's policy object; fields it leaves out take `base`'s values.
 pub fn from_json(v: &Value, base: TranscriptPolicy) -> TranscriptPolicy {
     let flag = |k: &str, d: bool| v.get(k).and_then(Value::as_bool).unwrap_or(d);

@@ -11,12 +11,29 @@
 //! (a fractional N behaves like its floor, as in JS, so `0.5` keeps nothing). Messages are
 //! dropped, never edited.
 //! Unlike OpenClaw, which throws on a `null` entry, non-object entries simply count as non-user.
+//!
+//! OpenClaw 2026.9.6 changed two things, taken here as data of the release: the leading messages
+//! before the first user or assistant turn (compaction and branch summaries) are always kept, and
+//! the cut has hysteresis so the prompt prefix stays cacheable: nothing is cut until the user
+//! turns exceed ⌈1.5·N⌉, and then whole batches go at once (N plus the remainder of the turns
+//! over N in batches of ⌈1.5·N⌉−N+1 are kept).
 
+use crate::openclaw::OpenClawVersion;
 use crate::transcript::context::{Ctx, Path};
 use crate::transcript::model::Msg;
 
 /// Keeps the last `limit` user turns and everything after the earliest of them.
 pub fn limit_history_turns(msgs: &mut Vec<Msg>, ctx: &mut Ctx, limit: Option<f64>) -> bool {
+    limit_history_turns_as(msgs, ctx, limit, OpenClawVersion::V2026_3_23)
+}
+
+/// [`limit_history_turns`] as `version` of OpenClaw cuts (see the module doc).
+pub fn limit_history_turns_as(
+    msgs: &mut Vec<Msg>,
+    ctx: &mut Ctx,
+    limit: Option<f64>,
+    version: OpenClawVersion,
+) -> bool {
     let Some(limit) = limit else {
         return false;
     };
@@ -24,18 +41,38 @@ pub fn limit_history_turns(msgs: &mut Vec<Msg>, ctx: &mut Ctx, limit: Option<f64
     if limit.is_nan() || limit <= 0.0 || msgs.is_empty() {
         return false;
     }
+    let is_user = |m: &Msg| m.is_role("user");
+    // Where the conversation starts (what comes before stays), and how many user turns to keep.
+    let (first, keep) = if version.at_least(OpenClawVersion::V2026_9_6) {
+        let first = msgs
+            .iter()
+            .position(|m| is_user(m) || m.is_role("assistant"))
+            .unwrap_or(msgs.len());
+        let users = msgs[first..].iter().filter(|m| is_user(m)).count() as f64;
+        let target = limit.floor();
+        let most = (target * 1.5).ceil();
+        if users <= most {
+            return false;
+        }
+        (first, target + (users - target) % (most - target + 1.0))
+    } else {
+        (0, limit)
+    };
     let mut users = 0usize;
     let mut start = msgs.len();
-    for i in (0..msgs.len()).rev() {
-        if !msgs[i].is_role("user") {
+    for i in (first..msgs.len()).rev() {
+        if !is_user(&msgs[i]) {
             continue;
         }
         users += 1;
-        if users as f64 > limit {
+        if users as f64 > keep {
             ctx.change("limitHistoryTurns", Path::Whole, || {
-                format!("kept the last {limit} user turns; dropped the first {start} messages")
+                format!(
+                    "kept the last {keep} user turns; dropped messages {first} to {}",
+                    start - 1
+                )
             });
-            msgs.drain(..start);
+            msgs.drain(first..start);
             return true;
         }
         start = i;
@@ -128,6 +165,43 @@ mod tests {
         let (out, _) = limit(&convo(), Some(1.0));
         assert_eq!(out[0], json!({"role": "user", "content": "u3"}));
         assert_eq!(out[1], convo()[6]);
+    }
+
+    fn users(n: usize) -> Value {
+        let mut out = vec![json!({"role": "compactionSummary", "summary": "s"})];
+        for i in 0..n {
+            out.push(json!({"role": "user", "content": format!("u{i}")}));
+            out.push(json!({"role": "assistant", "content": [{"type": "text", "text": "a"}]}));
+        }
+        Value::Array(out)
+    }
+
+    #[test]
+    fn in_2026_9_leading_summaries_stay_and_the_cut_has_hysteresis() {
+        let cut = |n: usize, l: f64| {
+            run(&users(n), |m, c| {
+                limit_history_turns_as(m, c, Some(l), OpenClawVersion::V2026_9_6);
+            })
+            .0
+        };
+        // Limit 4: nothing is cut up to ⌈1.5·4⌉ = 6 user turns.
+        assert_eq!(
+            cut(6, 4.0),
+            users(6).as_array().cloned().unwrap_or_default()
+        );
+        // 7 turns: batches of 3, so 4 + (7−4) % 3 = 4 are kept, after the summary.
+        let out = cut(7, 4.0);
+        assert_eq!(out.len(), 1 + 2 * 4);
+        assert_eq!(out[0]["role"], json!("compactionSummary"));
+        assert_eq!(out[1]["content"], json!("u3"));
+        // 8 turns keep 5, 9 keep 6, 10 keep 4 again.
+        assert_eq!(cut(8, 4.0).len(), 1 + 2 * 5);
+        assert_eq!(cut(9, 4.0).len(), 1 + 2 * 6);
+        assert_eq!(cut(10, 4.0).len(), 1 + 2 * 4);
+        // 2026.3.23 cuts at once and drops the summary with the rest.
+        let (old, _) = limit(&users(7), Some(4.0));
+        assert_eq!(old.len(), 2 * 4);
+        assert_eq!(old[0]["content"], json!("u3"));
     }
 
     #[test]

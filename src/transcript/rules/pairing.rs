@@ -113,22 +113,29 @@ pub(crate) fn result_name_fix(m: &Msg, call_name: Option<&str>) -> Option<String
     }
 }
 
-fn synthetic_result(call: &Call, text: &str, timestamp: &Val) -> Msg {
+/// A synthetic error result answering call `id` (named `name`, else `"unknown"`), stamped with
+/// `timestamp` when it is a number (else 0). Both releases' pairing rules build theirs here:
+/// 2026.9.6 adds `details` (placed before `isError`, as it writes them); 2026.3.23 passes `None`.
+pub(crate) fn synthetic_result(
+    id: &str,
+    name: Option<&str>,
+    text: &str,
+    timestamp: &Val,
+    details: Option<Value>,
+) -> Msg {
     let ts = match timestamp {
         Val::Num(n) => num_json(*n),
         _ => json!(0),
     };
-    Msg::new(
-        vec![
-            ("role", json!("toolResult")),
-            ("toolCallId", json!(call.id)),
-            ("toolName", json!(call.name.unwrap_or("unknown"))),
-            ("content", Value::Null),
-            ("isError", json!(true)),
-            ("timestamp", ts),
-        ],
-        Some(vec![Block::new_text(text)]),
-    )
+    let mut fields = vec![
+        ("role", json!("toolResult")),
+        ("toolCallId", json!(id)),
+        ("toolName", json!(name.unwrap_or("unknown"))),
+        ("content", Value::Null),
+    ];
+    fields.extend(details.map(|d| ("details", d)));
+    fields.extend([("isError", json!(true)), ("timestamp", ts)]);
+    Msg::new(fields, Some(vec![Block::new_text(text)]))
 }
 
 /// One output message: an input message, or a synthetic result (an index into `synthetic`).
@@ -254,7 +261,8 @@ impl<'a> Planner<'a, '_> {
                         });
                     self.changed = true;
                     if self.seen.insert(call.id) {
-                        let s = synthetic_result(call, &self.opts.synthetic_text, &m.timestamp);
+                        let text = &self.opts.synthetic_text;
+                        let s = synthetic_result(call.id, call.name, text, &m.timestamp, None);
                         self.report.added.push(self.order.len());
                         self.order.push(Slot::Synthetic(self.synthetic.len()));
                         self.synthetic.push(s);

@@ -7,10 +7,11 @@
 //! changes what is replayed, so it runs in the same pass.
 
 use crate::transcript::context::{msg_path, Ctx};
-use crate::transcript::model::{Msg, Text, UsageView, Val};
+use crate::transcript::model::{num_json, Msg, Text, UsageView, Val};
 use crate::transcript::usage::{
     normalize_usage, timestamp_ms, TimestampValue, UsageSnapshot, UsageValue,
 };
+use serde_json::{json, Value};
 
 fn usage_value(v: &Val) -> UsageValue {
     match v {
@@ -108,14 +109,97 @@ fn snapshot(m: &Msg) -> UsageSnapshot {
     }
 }
 
+/// 2026.9.6's reading of `usage.contextUsage` (`normalizeUsage`): `unavailable`, or the prompt
+/// and total token counts when `available` and the total is at least the prompt.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum ContextUsage {
+    Unavailable,
+    Available(f64, f64),
+}
+
+fn field<'a>(fields: &'a [(Text, Val)], key: &str) -> Option<&'a Val> {
+    fields.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+}
+
+/// `normalizeTokenCount`: a finite number, truncated, negatives as 0.
+fn token_count(v: Option<&Val>) -> Option<f64> {
+    match v {
+        Some(Val::Num(n)) if n.is_finite() => Some(if *n <= 0.0 { 0.0 } else { n.trunc() }),
+        _ => None,
+    }
+}
+
+fn context_usage(fields: &[(Text, Val)]) -> Option<ContextUsage> {
+    match field(fields, "contextUsage.state").and_then(Val::as_str) {
+        Some("unavailable") => Some(ContextUsage::Unavailable),
+        Some("available") => {
+            let prompt = token_count(field(fields, "contextUsage.promptTokens"))?;
+            let total = token_count(field(fields, "contextUsage.totalTokens"))?;
+            (total >= prompt).then_some(ContextUsage::Available(prompt, total))
+        }
+        _ => None,
+    }
+}
+
+/// Whether the usage's own `contextUsage` is what 2026.9.6 would write.
+fn context_usage_kept(fields: &[(Text, Val)], normalized: Option<ContextUsage>) -> bool {
+    let num = |k: &str, want: f64| matches!(field(fields, k), Some(Val::Num(n)) if *n == want);
+    match normalized {
+        None => field(fields, "contextUsage").is_none(),
+        Some(ContextUsage::Unavailable) => true,
+        Some(ContextUsage::Available(prompt, total)) => {
+            num("contextUsage.promptTokens", prompt) && num("contextUsage.totalTokens", total)
+        }
+    }
+}
+
+/// The snapshot as 2026.9.6 writes it: with the usage's `contextUsage` (after `cacheWrite`) and
+/// its cost's `totalOrigin: "provider-billed"`.
+fn snapshot_json_2026_9(snap: &UsageSnapshot, fields: &[(Text, Val)]) -> Value {
+    let mut out = serde_json::Map::new();
+    let Value::Object(base) = snap.to_json() else {
+        return snap.to_json();
+    };
+    for (k, mut v) in base {
+        if k == "cost"
+            && field(fields, "cost.totalOrigin").and_then(Val::as_str) == Some("provider-billed")
+        {
+            if let Value::Object(c) = &mut v {
+                c.insert("totalOrigin".into(), json!("provider-billed"));
+            }
+        }
+        let after_cache_write = k == "cacheWrite";
+        out.insert(k, v);
+        if after_cache_write {
+            match context_usage(fields) {
+                Some(ContextUsage::Unavailable) => {
+                    out.insert("contextUsage".into(), json!({"state": "unavailable"}));
+                }
+                Some(ContextUsage::Available(p, t)) => {
+                    out.insert(
+                        "contextUsage".into(),
+                        json!({"state": "available", "promptTokens": num_json(p), "totalTokens": num_json(t)}),
+                    );
+                }
+                None => {}
+            }
+        }
+    }
+    Value::Object(out)
+}
+
 fn set_usage(
     m: &mut Msg,
     ctx: &mut Ctx,
     snap: &UsageSnapshot,
     why: &'static str,
     stale: bool,
+    v2026_9: bool,
 ) -> bool {
     let unchanged = match &m.usage {
+        UsageView::Fields(f) if !stale && v2026_9 => {
+            has_standard_numbers(f, snap) && context_usage_kept(f, context_usage(f))
+        }
         UsageView::Fields(f) if !stale => has_standard_numbers(f, snap),
         UsageView::Fields(f) => already(f, snap),
         UsageView::Snapshot(s) => **s == *snap,
@@ -125,7 +209,11 @@ fn set_usage(
         return false;
     }
     ctx.change("usageSnapshots", msg_path(m), || why.to_string());
-    m.set("usage", snap.to_json());
+    let json = match &m.usage {
+        UsageView::Fields(f) if !stale && v2026_9 => snapshot_json_2026_9(snap, f),
+        _ => snap.to_json(),
+    };
+    m.set("usage", json);
     true
 }
 
@@ -168,6 +256,16 @@ pub fn normalize_usage_snapshots(msgs: &mut [Msg], ctx: &mut Ctx) -> bool {
     normalize_usage_snapshots_after(msgs, ctx, None)
 }
 
+/// [`normalize_usage_snapshots`] as OpenClaw 2026.9.6 runs it. Staleness: when the message's and
+/// the compaction's timestamps both parse, they alone decide (a message stamped after the
+/// compaction keeps its usage even if it comes before it); the position decides otherwise.
+/// Snapshots keep a valid `contextUsage` (`{state: "available", promptTokens, totalTokens}` or
+/// `{state: "unavailable"}`), and a usage whose `contextUsage` is not one is rewritten without it;
+/// a cost's `totalOrigin: "provider-billed"` is kept.
+pub fn normalize_usage_snapshots_2026_9(msgs: &mut [Msg], ctx: &mut Ctx) -> bool {
+    normalize(msgs, ctx, None, true)
+}
+
 /// The timestamp of a compaction summary, as the usage rule compares it.
 pub fn compaction_time(m: &Msg) -> Option<f64> {
     timestamp(&m.timestamp)
@@ -181,6 +279,12 @@ pub fn normalize_usage_snapshots_after(
     ctx: &mut Ctx,
     earlier: Option<Option<f64>>,
 ) -> bool {
+    normalize(msgs, ctx, earlier, false)
+}
+
+/// `v2026_9`: 2026.9.6's rule (see [`normalize_usage_snapshots_2026_9`]); 2026.3.23's zeroes
+/// usage before the compaction by position or by timestamp and drops `contextUsage`.
+fn normalize(msgs: &mut [Msg], ctx: &mut Ctx, earlier: Option<Option<f64>>, v2026_9: bool) -> bool {
     let compaction = msgs
         .iter()
         .enumerate()
@@ -194,8 +298,10 @@ pub fn normalize_usage_snapshots_after(
             continue;
         }
         let stale = matches!(m.usage, UsageView::Fields(_) | UsageView::Snapshot(_))
-            && compaction.is_some_and(|(ci, cts)| {
-                i < ci || matches!((timestamp(&m.timestamp), cts), (Some(a), Some(b)) if a <= b)
+            && compaction.is_some_and(|(ci, cts)| match (timestamp(&m.timestamp), cts) {
+                (Some(a), Some(b)) if v2026_9 => a <= b,
+                (Some(a), Some(b)) => i < ci || a <= b,
+                _ => i < ci,
             });
         if !stale && is_canonical(&m.usage) {
             continue;
@@ -210,7 +316,7 @@ pub fn normalize_usage_snapshots_after(
         } else {
             "normalised usage to the standard snapshot"
         };
-        changed |= set_usage(m, ctx, &snap, why, stale);
+        changed |= set_usage(m, ctx, &snap, why, stale, v2026_9);
     }
     changed
 }
@@ -247,6 +353,78 @@ mod tests {
             let snap = normalize_usage(&list).unwrap_or_else(UsageSnapshot::zero_with_cost);
             assert_eq!(snap.to_json(), u);
         }
+    }
+
+    #[test]
+    fn in_2026_9_timestamps_decide_staleness_when_both_parse() {
+        let input = json!([
+            assistant(json!({"input": 3, "output": 4, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 7}), json!(20)),
+            {"role": "compactionSummary", "summary": "s", "timestamp": 15},
+            assistant(json!({"input": 3, "output": 4, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 7}), json!("not a date")),
+        ]);
+        let (old, _) = run(&input, |m, c| {
+            normalize_usage_snapshots(m, c);
+        });
+        let (new, _) = run(&input, |m, c| {
+            normalize_usage_snapshots_2026_9(m, c);
+        });
+        // Stamped after the compaction but placed before it: stale by position in 2026.3.23 only.
+        assert_eq!(old[0]["usage"], zero());
+        assert_eq!(new[0]["usage"]["input"], json!(3));
+        // After it, with no usable timestamp: the position decides in both.
+        assert_eq!(new[2]["usage"]["input"], json!(3));
+        assert_eq!(old[2]["usage"]["input"], json!(3));
+    }
+
+    #[test]
+    fn in_2026_9_a_valid_context_usage_stays_and_an_invalid_one_goes() {
+        let usage = |cu: Value| json!({"input": 3, "output": 4, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 7, "contextUsage": cu});
+        let input = json!([
+            assistant(
+                usage(json!({"state": "available", "promptTokens": 100, "totalTokens": 1000})),
+                json!(1)
+            ),
+            assistant(usage(json!({"state": "unavailable"})), json!(2)),
+            assistant(usage(json!({"used": 100, "limit": 1000})), json!(3)),
+            assistant(
+                usage(json!({"state": "available", "promptTokens": 100.7, "totalTokens": 1000})),
+                json!(4)
+            ),
+            assistant(
+                json!({"input_tokens": 3, "output_tokens": 4, "contextUsage": {"state": "unavailable"}}),
+                json!(5)
+            ),
+        ]);
+        let (old, _) = run(&input, |m, c| {
+            normalize_usage_snapshots(m, c);
+        });
+        let (new, _) = run(&input, |m, c| {
+            normalize_usage_snapshots_2026_9(m, c);
+        });
+        assert_eq!(new[..2], input.as_array().unwrap()[..2]);
+        assert_eq!(
+            new[2]["usage"],
+            json!({"input": 3, "output": 4, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 7})
+        );
+        assert_eq!(
+            new[3]["usage"]["contextUsage"],
+            json!({"state": "available", "promptTokens": 100, "totalTokens": 1000})
+        );
+        let keys: Vec<&String> = new[4]["usage"].as_object().unwrap().keys().collect();
+        assert_eq!(
+            keys,
+            [
+                "input",
+                "output",
+                "cacheRead",
+                "cacheWrite",
+                "contextUsage",
+                "totalTokens"
+            ]
+        );
+        // 2026.3.23 keeps the first four as they are and drops the last one's.
+        assert_eq!(old[..4], input.as_array().unwrap()[..4]);
+        assert!(old[4]["usage"].get("contextUsage").is_none());
     }
 
     #[test]

@@ -18,9 +18,11 @@ pub mod images;
 pub mod inter_session;
 pub mod non_objects;
 pub mod pairing;
+pub mod policy;
 pub mod replay_content;
 pub mod responses_ids;
 pub mod signatures;
+pub mod silent_reply;
 
 use super::context::Ctx;
 use super::model::{Block, Msg};
@@ -52,6 +54,9 @@ pub struct PolicyFields {
     pub drop_reasoning_from_history: bool,
     /// `preserveNativeAnthropicToolUseIds`: `toolu_…` ids kept on their first use.
     pub preserve_native_anthropic_tool_use_ids: bool,
+    /// `appendOnlyRuntimeContext`: reported by the resolver; read by OpenClaw's attempt (user
+    /// turns are not merged on the Messages API), not by this pass.
+    pub append_only_runtime_context: bool,
 }
 
 impl PolicyFields {
@@ -66,6 +71,7 @@ impl PolicyFields {
         PolicyFields {
             drop_reasoning_from_history: flag("dropReasoningFromHistory"),
             preserve_native_anthropic_tool_use_ids: flag("preserveNativeAnthropicToolUseIds"),
+            append_only_runtime_context: flag("appendOnlyRuntimeContext"),
         }
     }
 }
@@ -142,7 +148,7 @@ pub fn sanitize_session_history(
         rules::tool_call_ids::sanitize_tool_call_ids_aliased(msgs, ctx, ids);
     }
     rules::tool_result_details::strip_tool_result_details(msgs, ctx);
-    rules::usage_snapshots::normalize_usage_snapshots(msgs, ctx);
+    rules::usage_snapshots::normalize_usage_snapshots_2026_9(msgs, ctx);
     out.entries.extend(model_snapshot_entry(p));
     if policy.apply_google_turn_ordering {
         let prepended = rules::google_ordering::sanitize_google_turn_ordering(msgs, ctx);

@@ -24,8 +24,8 @@
 
 use super::non_objects::not_an_object;
 use crate::transcript::context::{msg_path, Ctx};
-use crate::transcript::model::{extra, num_json, Block, Msg, Val};
-use crate::transcript::rules::pairing::result_name_fix;
+use crate::transcript::model::{extra, Msg};
+use crate::transcript::rules::pairing::{result_name_fix, synthetic_result};
 use foldhash::{HashMap, HashMapExt};
 use serde_json::{json, Value};
 use std::collections::VecDeque;
@@ -353,7 +353,11 @@ pub fn repair_tool_use_result_pairing(
                             )
                         });
                         order.push(Slot::New(synthetic.len()));
-                        synthetic.push(synthetic_result(o, synthetic_text, &a.timestamp));
+                        let details = Some(synthetic_details());
+                        let name = o.name.as_deref();
+                        let s =
+                            synthetic_result(&o.id, name, synthetic_text, &a.timestamp, details);
+                        synthetic.push(s);
                     }
                 }
             }
@@ -402,26 +406,9 @@ enum Slot {
     New(usize),
 }
 
-fn synthetic_result(o: &Occurrence, text: &str, timestamp: &Val) -> Msg {
-    let ts = match timestamp {
-        Val::Num(n) => num_json(*n),
-        _ => json!(0),
-    };
-    Msg::new(
-        vec![
-            ("role", json!("toolResult")),
-            ("toolCallId", json!(o.id)),
-            ("toolName", json!(o.name.as_deref().unwrap_or("unknown"))),
-            ("content", Value::Null),
-            (
-                "details",
-                json!({"openclawSyntheticMissingToolResult": true, "reason": "missing_tool_result"}),
-            ),
-            ("isError", json!(true)),
-            ("timestamp", ts),
-        ],
-        Some(vec![Block::new_text(text)]),
-    )
+/// What 2026.9.6 writes into a synthetic result's `details`.
+fn synthetic_details() -> Value {
+    json!({"openclawSyntheticMissingToolResult": true, "reason": "missing_tool_result"})
 }
 
 #[cfg(test)]

@@ -1,0 +1,509 @@
+//! `resolveTranscriptPolicy` as OpenClaw 2026.9.6 decides it (`transcript-policy.ts`).
+//!
+//! 2026.9.6 dropped the static capability table: a provider's runtime plugin answers with its
+//! own replay policy (`buildReplayPolicy`), and a provider no bundled plugin owns falls back on
+//! the model API alone (`buildUnownedProviderTransportReplayFallback`). Either answer is merged
+//! onto the default policy. So Mistral, DeepSeek, Z.ai, vLLM, Kimi … (whose plugins left the
+//! package) get the fallback of their API, OpenRouter `mistralai/*` gets `strict9`, Anthropic
+//! keeps its `toolu_…` ids, newer Claude models keep their thinking, and OpenAI-compatible chat
+//! drops historical reasoning unless the model is one that needs it back.
+//!
+//! The bundled plugins and the family each answers with are [`PLUGINS`]. A provider id is only
+//! trimmed and lowercased in 2026.9.6 (no alias table). Not reproduced: the `model` object
+//! (`reasoning: true`, `compat.supportsReasoningEffort`, `params.canonicalModelId`) and plugins a
+//! user installed (`@openclaw/mistral-provider`, …): a caller with those passes its own `policy`.
+
+use super::PolicyFields;
+use crate::js_text::js_trim;
+use crate::transcript::policy::{
+    SanitizeMode, ThoughtSignatureOptions, ToolCallIdMode, TranscriptPolicy,
+};
+
+/// How a bundled provider plugin builds its replay policy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Family {
+    /// `anthropic`: strict ids with `toolu_…` kept, thinking by model.
+    NativeAnthropic,
+    /// `google`, `google-gemini-cli`, `google-vertex`.
+    GoogleGemini,
+    /// `openai`: images only; strict ids on chat completions only.
+    OpenAi,
+    /// `xai`: the OpenAI-compatible preset.
+    OpenAiCompatible,
+    /// `sglang`: the OpenAI-compatible preset keeping reasoning.
+    OpenAiCompatibleKeepReasoning,
+    /// `ollama`, `ollama-cloud`: native API without id rewriting, else the OpenAI-compatible preset.
+    Ollama,
+    /// `opencode-go`: nothing but Gemini thought signatures for Gemini models.
+    PassthroughGemini,
+    /// `openrouter`: pass-through Gemini, plus `strict9` for Mistral models.
+    OpenRouter,
+    /// `github-copilot`: strict Anthropic without id rewriting on the Messages API.
+    GithubCopilot,
+    /// `clawrouter`: by API, Anthropic, Google or OpenAI-compatible (reasoning kept).
+    ClawRouter,
+}
+
+/// The provider ids 2026.9.6's bundled plugins own (their `openclaw.plugin.json` `providers`).
+const PLUGINS: &[(&str, Family)] = &[
+    ("anthropic", Family::NativeAnthropic),
+    ("google", Family::GoogleGemini),
+    ("google-gemini-cli", Family::GoogleGemini),
+    ("google-vertex", Family::GoogleGemini),
+    ("openai", Family::OpenAi),
+    ("xai", Family::OpenAiCompatible),
+    ("sglang", Family::OpenAiCompatibleKeepReasoning),
+    ("ollama", Family::Ollama),
+    ("ollama-cloud", Family::Ollama),
+    ("opencode-go", Family::PassthroughGemini),
+    ("openrouter", Family::OpenRouter),
+    ("github-copilot", Family::GithubCopilot),
+    ("clawrouter", Family::ClawRouter),
+];
+
+/// Model ids whose reasoning OpenAI-compatible chat must replay (`REASONING_CONTENT_REPLAY_MODEL_IDS`).
+const REASONING_REPLAY_MODELS: &[&str] = &[
+    "kimi-for-coding",
+    "kimi-k2.5",
+    "kimi-k2.6",
+    "kimi-k2.7-code",
+    "kimi-k2.7-code-highspeed",
+    "kimi-k3",
+    "kimi-k2-thinking",
+    "kimi-k2-thinking-turbo",
+    "mimo-v2-pro",
+    "mimo-v2-omni",
+    "mimo-v2.5",
+    "mimo-v2.5-pro",
+    "mimo-v2.6-flash",
+    "mimo-v2.6-pro",
+    "mimo-v2.6-pro-ultraspeed",
+];
+
+/// Model-id prefixes OpenRouter treats as Mistral (after `openrouter/` and `~`).
+const OPENROUTER_MISTRAL_PREFIXES: &[&str] = &[
+    "mistralai/",
+    "mistral/",
+    "mistral-",
+    "codestral-",
+    "devstral-",
+    "ministral-",
+    "mixtral-",
+    "pixtral-",
+    "voxtral-",
+];
+
+const RESPONSES_APIS: &[&str] = &[
+    "openai-responses",
+    "openai-chatgpt-responses",
+    "azure-openai-responses",
+];
+
+/// A policy as a plugin returns it: only what it sets (`None`: left to the default).
+#[derive(Clone, Debug, Default)]
+struct Partial {
+    sanitize_mode: Option<SanitizeMode>,
+    sanitize_tool_call_ids: Option<bool>,
+    tool_call_id_mode: Option<ToolCallIdMode>,
+    preserve_native_anthropic_tool_use_ids: Option<bool>,
+    preserve_signatures: Option<bool>,
+    append_only_runtime_context: Option<bool>,
+    thought_signatures: bool,
+    drop_thinking_blocks: Option<bool>,
+    drop_reasoning_from_history: Option<bool>,
+    apply_google_turn_ordering: Option<bool>,
+    validate_gemini_turns: Option<bool>,
+    validate_anthropic_turns: Option<bool>,
+    allow_synthetic_tool_results: Option<bool>,
+}
+
+impl Partial {
+    fn strict_ids(mut self) -> Partial {
+        self.sanitize_tool_call_ids = Some(true);
+        self.tool_call_id_mode = Some(ToolCallIdMode::Strict);
+        self
+    }
+
+    /// `mergeTranscriptPolicy` onto the default policy.
+    fn merge(self) -> (TranscriptPolicy, PolicyFields) {
+        let policy = TranscriptPolicy {
+            sanitize_mode: self.sanitize_mode.unwrap_or(SanitizeMode::ImagesOnly),
+            sanitize_tool_call_ids: self.sanitize_tool_call_ids.unwrap_or(false),
+            tool_call_id_mode: self.tool_call_id_mode,
+            repair_tool_use_result_pairing: true,
+            preserve_signatures: self.preserve_signatures.unwrap_or(false),
+            sanitize_thought_signatures: self.thought_signatures.then_some(
+                ThoughtSignatureOptions {
+                    allow_base64_only: true,
+                    include_camel_case: true,
+                },
+            ),
+            sanitize_thinking_signatures: false,
+            drop_thinking_blocks: self.drop_thinking_blocks.unwrap_or(false),
+            apply_google_turn_ordering: self.apply_google_turn_ordering.unwrap_or(false),
+            validate_gemini_turns: self.validate_gemini_turns.unwrap_or(false),
+            validate_anthropic_turns: self.validate_anthropic_turns.unwrap_or(false),
+            allow_synthetic_tool_results: self.allow_synthetic_tool_results.unwrap_or(false),
+        };
+        let fields = PolicyFields {
+            drop_reasoning_from_history: self.drop_reasoning_from_history.unwrap_or(false),
+            preserve_native_anthropic_tool_use_ids: self
+                .preserve_native_anthropic_tool_use_ids
+                .unwrap_or(false),
+            append_only_runtime_context: self.append_only_runtime_context.unwrap_or(false),
+        };
+        (policy, fields)
+    }
+}
+
+/// 2026.9.6's policy for a provider id, a model API and a model id (absent: `undefined`).
+///
+/// ```
+/// use transcript_hygiene::transcript::v2026_9::policy::resolve_transcript_policy;
+/// use transcript_hygiene::transcript::policy::ToolCallIdMode;
+/// let (p, extra) = resolve_transcript_policy(Some("openrouter"), Some("openai-completions"), Some("mistralai/mistral-large"));
+/// assert_eq!(p.tool_call_id_mode, Some(ToolCallIdMode::Strict9));
+/// let (_, extra_ollama) = resolve_transcript_policy(Some("ollama"), Some("openai-completions"), Some("qwen3:8b"));
+/// assert!(extra_ollama.drop_reasoning_from_history && !extra.drop_reasoning_from_history);
+/// ```
+pub fn resolve_transcript_policy(
+    provider: Option<&str>,
+    model_api: Option<&str>,
+    model_id: Option<&str>,
+) -> (TranscriptPolicy, PolicyFields) {
+    let provider = js_trim(provider.unwrap_or("")).to_lowercase();
+    let model = model_id.unwrap_or("");
+    let api = model_api.unwrap_or("");
+    let family = PLUGINS.iter().find(|(id, _)| *id == provider).map(|p| p.1);
+    let partial = match family {
+        Some(f) => plugin_policy(f, api, model),
+        None => unowned_fallback(api, model),
+    };
+    partial.unwrap_or_default().merge()
+}
+
+fn plugin_policy(family: Family, api: &str, model: &str) -> Option<Partial> {
+    match family {
+        Family::NativeAnthropic => {
+            let mut p = anthropic_by_model(model);
+            p.preserve_native_anthropic_tool_use_ids = Some(true);
+            Some(p)
+        }
+        Family::GoogleGemini => Some(google_gemini()),
+        Family::OpenAi => Some(Partial {
+            sanitize_mode: Some(SanitizeMode::ImagesOnly),
+            apply_google_turn_ordering: Some(false),
+            validate_gemini_turns: Some(false),
+            validate_anthropic_turns: Some(false),
+            allow_synthetic_tool_results: RESPONSES_APIS.contains(&api).then_some(true),
+            append_only_runtime_context: RESPONSES_APIS.contains(&api).then_some(true),
+            ..if api == "openai-completions" {
+                Partial::default().strict_ids()
+            } else {
+                Partial {
+                    sanitize_tool_call_ids: Some(false),
+                    ..Partial::default()
+                }
+            }
+        }),
+        Family::OpenAiCompatible => openai_compatible(api, true, true),
+        Family::OpenAiCompatibleKeepReasoning => openai_compatible(api, true, false),
+        Family::Ollama if api == "ollama" => {
+            let mut p = openai_compatible("openai-completions", false, true)?;
+            p.sanitize_tool_call_ids = Some(false);
+            Some(p)
+        }
+        Family::Ollama => openai_compatible(api, true, true),
+        Family::PassthroughGemini => Some(passthrough_gemini(model)),
+        Family::OpenRouter => {
+            let mut p = passthrough_gemini(model);
+            if is_openrouter_mistral(model) {
+                p.sanitize_tool_call_ids = Some(true);
+                p.tool_call_id_mode = Some(ToolCallIdMode::Strict9);
+            }
+            Some(p)
+        }
+        Family::GithubCopilot => (api == "anthropic-messages").then(|| Partial {
+            drop_thinking_blocks: Some(true),
+            ..strict_anthropic(false, false)
+        }),
+        Family::ClawRouter => match api {
+            "anthropic-messages" => plugin_policy(Family::NativeAnthropic, api, model),
+            "google-generative-ai" => Some(google_gemini()),
+            _ => openai_compatible(api, true, false),
+        },
+    }
+}
+
+/// `buildStrictAnthropicReplayPolicy` (strict ids unless `ids` is false).
+fn strict_anthropic(append_only: bool, ids: bool) -> Partial {
+    let p = Partial {
+        sanitize_mode: Some(SanitizeMode::Full),
+        preserve_signatures: Some(true),
+        append_only_runtime_context: Some(append_only),
+        validate_anthropic_turns: Some(true),
+        allow_synthetic_tool_results: Some(true),
+        ..Partial::default()
+    };
+    if ids {
+        p.strict_ids()
+    } else {
+        p
+    }
+}
+
+/// `buildAnthropicReplayPolicyForModel`.
+fn anthropic_by_model(model: &str) -> Partial {
+    let mut p = strict_anthropic(binds_claude_thinking_prefix(model), true);
+    if drops_claude_thinking(model) {
+        p.drop_thinking_blocks = Some(true);
+    }
+    p
+}
+
+/// `buildGoogleGeminiReplayPolicy`.
+fn google_gemini() -> Partial {
+    Partial {
+        append_only_runtime_context: Some(false),
+        sanitize_mode: Some(SanitizeMode::Full),
+        thought_signatures: true,
+        apply_google_turn_ordering: Some(true),
+        validate_gemini_turns: Some(true),
+        validate_anthropic_turns: Some(false),
+        allow_synthetic_tool_results: Some(true),
+        ..Partial::default()
+    }
+    .strict_ids()
+}
+
+/// `buildPassthroughGeminiSanitizingReplayPolicy`.
+fn passthrough_gemini(model: &str) -> Partial {
+    Partial {
+        apply_google_turn_ordering: Some(false),
+        validate_gemini_turns: Some(false),
+        validate_anthropic_turns: Some(false),
+        thought_signatures: lower(model).contains("gemini"),
+        ..Partial::default()
+    }
+}
+
+/// `buildOpenAICompatibleReplayPolicy`: none for an API outside chat completions and Responses.
+fn openai_compatible(api: &str, ids: bool, drop_reasoning: bool) -> Option<Partial> {
+    let responses = RESPONSES_APIS.contains(&api);
+    let completions = api == "openai-completions";
+    if !responses && !completions {
+        return None;
+    }
+    let p = Partial {
+        allow_synthetic_tool_results: responses.then_some(true),
+        apply_google_turn_ordering: Some(completions),
+        validate_gemini_turns: Some(completions),
+        validate_anthropic_turns: Some(completions),
+        drop_reasoning_from_history: (completions && drop_reasoning).then_some(true),
+        ..Partial::default()
+    };
+    Some(if ids { p.strict_ids() } else { p })
+}
+
+/// `buildUnownedProviderTransportReplayFallback`: the policy by API alone.
+fn unowned_fallback(api: &str, model: &str) -> Option<Partial> {
+    let google = matches!(api, "google-gemini-cli" | "google-generative-ai");
+    let anthropic = matches!(api, "anthropic-messages" | "bedrock-converse-stream");
+    let completions = api == "openai-completions";
+    let responses = RESPONSES_APIS.contains(&api);
+    if !google && !anthropic && !completions && !responses {
+        return None;
+    }
+    let model = lower(model);
+    let p = Partial {
+        sanitize_mode: (google || anthropic).then_some(SanitizeMode::Full),
+        preserve_signatures: anthropic.then_some(true),
+        append_only_runtime_context: anthropic.then(|| binds_claude_thinking_prefix(&model)),
+        thought_signatures: google,
+        drop_thinking_blocks: (anthropic && drops_claude_thinking(&model)).then_some(true),
+        drop_reasoning_from_history: completions.then(|| !replays_reasoning(&model)),
+        apply_google_turn_ordering: (google || completions).then_some(true),
+        validate_gemini_turns: (google || completions).then_some(true),
+        validate_anthropic_turns: (anthropic || completions || (responses && is_claude(&model)))
+            .then_some(true),
+        allow_synthetic_tool_results: (google || anthropic || responses).then_some(true),
+        ..Partial::default()
+    };
+    Some(p.strict_ids())
+}
+
+/// `normalizeLowercaseStringOrEmpty`.
+fn lower(s: &str) -> String {
+    js_trim(s).to_lowercase()
+}
+
+/// `isClaudeFamilyModelId`: `claude` as a whole segment of the id.
+fn is_claude(model: &str) -> bool {
+    let sep = |c: char| matches!(c, '.' | '/' | ':' | '_' | '-');
+    model.split(sep).any(|part| part == "claude")
+}
+
+/// `requiresReasoningContentReplay`: the id's last path segment, or either end of a `:`, is one
+/// of [`REASONING_REPLAY_MODELS`].
+fn replays_reasoning(model: &str) -> bool {
+    let last = model.split('/').rfind(|s| !s.is_empty()).unwrap_or(model);
+    let colon: Vec<&str> = last.split(':').filter(|s| !s.is_empty()).collect();
+    let mut candidates = vec![last];
+    if colon.len() > 1 {
+        candidates.push(colon[0]);
+        candidates.push(colon[colon.len() - 1]);
+    }
+    candidates
+        .iter()
+        .any(|c| REASONING_REPLAY_MODELS.contains(c))
+}
+
+/// `isOpenRouterMistralModelId`.
+fn is_openrouter_mistral(model: &str) -> bool {
+    let m = lower(model);
+    let m = m.strip_prefix("openrouter/").unwrap_or(&m);
+    let m = m.strip_prefix('~').unwrap_or(m);
+    OPENROUTER_MISTRAL_PREFIXES.iter().any(|p| m.starts_with(p))
+}
+
+/// `resolveClaudeModelIdentity`: lowercased, `anthropic/` dropped, runs of `.`, `_` and spaces
+/// as `-`, and the trailing `claude-…` segment when there is one.
+fn claude_identity(model: &str) -> String {
+    let lowered = js_trim(model).to_lowercase();
+    let bare = lowered.strip_prefix("anthropic/").unwrap_or(&lowered);
+    let mut norm = String::with_capacity(bare.len());
+    let mut in_run = false;
+    for c in bare.chars() {
+        let sep = matches!(c, '.' | '_') || c.is_whitespace();
+        if !sep {
+            norm.push(c);
+        } else if !in_run {
+            norm.push('-');
+        }
+        in_run = sep;
+    }
+    // `(?:^|[-/])(claude-[^/]+)$`: the last path segment, from a `claude-` that starts it or
+    // follows a `-`.
+    let tail = norm.rsplit('/').next().unwrap_or(&norm);
+    let at = std::iter::once(0)
+        .chain(tail.match_indices('-').map(|(i, _)| i + 1))
+        .find(|&i| tail[i..].starts_with("claude-"));
+    match at {
+        Some(i) => tail[i..].to_string(),
+        None => norm,
+    }
+}
+
+/// Whether `name` ends at `id[end..]`: the end, or a character other than `[a-z0-9]` follows.
+fn ends_at(id: &str, end: usize) -> bool {
+    id[end..]
+        .chars()
+        .next()
+        .is_none_or(|c| !c.is_ascii_lowercase() && !c.is_ascii_digit())
+}
+
+/// `(?:^|-)NAME(?=$|[^a-z0-9])`: `name` at the start of `id` or after a `-`, ending there.
+fn has_segment(id: &str, name: &str) -> bool {
+    id.match_indices(name)
+        .any(|(i, _)| (i == 0 || id[..i].ends_with('-')) && ends_at(id, i + name.len()))
+}
+
+/// `^NAME(?=$|[^a-z0-9])`.
+fn starts_segment(id: &str, name: &str) -> bool {
+    id.starts_with(name) && ends_at(id, name.len())
+}
+
+fn is_opus_5_5(identity: &str) -> bool {
+    identity == "opus-5-5" || starts_segment(identity, "claude-opus-5-5")
+}
+
+/// `resolveClaudeOpus5ModelIdentity(…) !== undefined`.
+fn is_opus_5(identity: &str) -> bool {
+    is_opus_5_5(identity)
+        || identity == "opus"
+        || identity == "opus-5"
+        || has_segment(identity, "claude-opus-5")
+}
+
+/// `bindsClaudeThinkingPrefix`: Opus 5.5 and Fable 5.1 need append-only runtime context.
+fn binds_claude_thinking_prefix(model: &str) -> bool {
+    let id = claude_identity(model);
+    is_opus_5_5(&id) || starts_segment(&id, "claude-fable-5-1")
+}
+
+/// `shouldDropClaudeThinkingBlocks`: a Claude model older than those that keep their thinking.
+fn drops_claude_thinking(model: &str) -> bool {
+    const KEEP: &[&str] = &[
+        "claude-fable-5",
+        "claude-mythos-5",
+        "claude-mythos-preview",
+        "claude-opus-4-5",
+        "claude-opus-4-6",
+        "claude-opus-4-7",
+        "claude-opus-4-8",
+        "claude-sonnet-5",
+        "claude-sonnet-4-6",
+    ];
+    let id = claude_identity(model);
+    let opus5 = is_opus_5(&id);
+    let claude = id.starts_with("claude-") || opus5;
+    let keeps = opus5 || KEEP.iter().any(|k| has_segment(&id, k));
+    claude && !keeps
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn claude_identity_takes_the_last_claude_segment() {
+        assert_eq!(
+            claude_identity("anthropic.claude-opus-4-6-v1:0"),
+            "claude-opus-4-6-v1:0"
+        );
+        assert_eq!(
+            claude_identity("Anthropic/Claude Sonnet.4_5"),
+            "claude-sonnet-4-5"
+        );
+        assert_eq!(claude_identity("us.anthropic.claude-3-7"), "claude-3-7");
+        assert_eq!(claude_identity("gpt-5"), "gpt-5");
+    }
+
+    #[test]
+    fn claude_thinking_is_kept_only_for_the_newer_models() {
+        for (model, drops) in [
+            ("claude-sonnet-4-5", true),
+            ("claude-haiku-4-5", true),
+            ("claude-3-7-sonnet", true),
+            ("claude-opus-4-6", false),
+            ("claude-opus-4-60", true),
+            ("claude-sonnet-4-6-20260101", false),
+            ("claude-opus-5-5", false),
+            ("opus-5", false),
+            ("anthropic.claude-opus-4-6-v1:0", false),
+            ("MiniMax-M2", false),
+        ] {
+            assert_eq!(drops_claude_thinking(model), drops, "{model}");
+        }
+    }
+
+    #[test]
+    fn reasoning_replay_models_match_by_segment() {
+        assert!(replays_reasoning("kimi-k2.5"));
+        assert!(replays_reasoning("moonshotai/kimi-k2-thinking"));
+        assert!(replays_reasoning("kimi-k2.5:cloud"));
+        assert!(!replays_reasoning("qwen3:8b"));
+        assert!(!replays_reasoning("kimi-k2"));
+    }
+
+    #[test]
+    fn only_the_plugin_ids_are_owned_and_ids_are_not_de_aliased() {
+        let (p, _) =
+            resolve_transcript_policy(Some(" Google "), Some("google-vertex"), Some("gemini"));
+        assert_eq!(p.sanitize_mode, SanitizeMode::Full);
+        // `bedrock` is not `amazon-bedrock` any more, and neither is owned: the API decides.
+        let (p, _) = resolve_transcript_policy(Some("bedrock"), Some("ollama"), Some("x"));
+        assert_eq!(p.tool_call_id_mode, None);
+        assert!(!p.validate_anthropic_turns);
+    }
+}
