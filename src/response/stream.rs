@@ -1477,14 +1477,19 @@ impl Machine {
                     }
                     code::CodeAt::Span(e) => {
                         // Text like any other, just never scanned for markers: no emission
-                        // needed here (the text goes out with what follows it).
-                        if self.mentions_marker(&self.buf[k..e]) {
+                        // needed here (the text goes out with what follows it). Checked for
+                        // markup only when a candidate byte lies inside.
+                        if m.is_some_and(|m| m < e) && self.mentions_marker(&self.buf[k..e]) {
                             self.code_problem("inline code");
                         }
                         i = e;
                         continue;
                     }
                     code::CodeAt::Fence(f, body) => {
+                        if let Some(end) = self.pass_example_fence(k, f, body, m) {
+                            i = end;
+                            continue;
+                        }
                         self.emit_text(k);
                         self.open_fence(f, body - k);
                         return true;

@@ -62,9 +62,12 @@ pub(super) struct Fence {
 pub(super) struct Ticks {
     origin: usize,
     reach: usize,
+    /// The first run indexed since the last restart, `(length, start)`: usually the only one (the
+    /// closer of a span met first), kept out of `by_len` so that neither is hashed nor cleared.
+    first: Option<(usize, usize)>,
+    /// The runs after `first`.
     by_len: foldhash::HashMap<usize, std::collections::VecDeque<usize>>,
-    /// Runs pushed into `by_len` since the last restart: none (a restart at each new span is the
-    /// usual case) means the index need not be read or cleared.
+    /// Runs indexed since the last restart: `by_len` holds some only when this is above one.
     indexed: usize,
     brk: Option<usize>,
     /// A run of this char that touched the end of the text so far: `(ch, start, length counted)`,
@@ -118,7 +121,9 @@ impl Ticks {
         self.origin = e;
         self.reach = e;
         self.brk = None;
-        if self.indexed == 0 {
+        self.first = None;
+        if self.indexed <= 1 {
+            self.indexed = 0;
             return;
         }
         self.indexed = 0;
@@ -130,6 +135,34 @@ impl Ticks {
                 .values_mut()
                 .for_each(std::collections::VecDeque::clear);
         }
+    }
+
+    /// Index the run of `len` backticks at `at` (absolute).
+    fn index(&mut self, len: usize, at: usize) {
+        if self.indexed == 0 {
+            self.first = Some((len, at));
+        } else {
+            self.by_len.entry(len).or_default().push_back(at);
+        }
+        self.indexed += 1;
+    }
+
+    /// The first indexed run of `len` backticks starting at or after `e` (absolute); runs before
+    /// `e` are dropped, as no later opener looks before it.
+    fn indexed_closer(&mut self, len: usize, e: usize) -> Option<usize> {
+        if let Some((_, p)) = self.first.filter(|&(l, _)| l == len) {
+            if p >= e {
+                return Some(p);
+            }
+            self.first = None;
+        }
+        let q = (self.indexed > 1)
+            .then(|| self.by_len.get_mut(&len))
+            .flatten()?;
+        while q.front().is_some_and(|&p| p < e) {
+            q.pop_front();
+        }
+        q.front().copied()
     }
 
     /// The length of the run of `ch` at `at` in `b` (`base`: the absolute offset of `b`), counted
@@ -281,13 +314,8 @@ impl Machine {
         if e < t.origin || e > t.reach || t.brk.is_some_and(|b| e > b) {
             t.restart(e);
         }
-        if let Some(q) = (t.indexed > 0).then(|| t.by_len.get_mut(&run)).flatten() {
-            while q.front().is_some_and(|&p| p < e) {
-                q.pop_front();
-            }
-            if let Some(&p) = q.front() {
-                return CodeAt::Span(p - base + run);
-            }
+        if let Some(p) = t.indexed_closer(run, e) {
+            return CodeAt::Span(p - base + run);
         }
         if t.brk.is_some() {
             return CodeAt::Literal(run);
@@ -310,8 +338,7 @@ impl Machine {
                     t.reach = base + q;
                     return CodeAt::More;
                 }
-                t.by_len.entry(r).or_default().push_back(base + q);
-                t.indexed += 1;
+                t.index(r, base + q);
                 t.reach = base + q + r;
                 if r == run {
                     return CodeAt::Span(q + r);
@@ -415,6 +442,34 @@ impl Machine {
         self.em
             .problems
             .push(format!("kept-as-code: markup inside {what} kept as text"));
+    }
+
+    /// The fence at `c` (body from `body`, both in `buf`) when it is an example closed within
+    /// `buf` (or by the end of the reply): checked for markup and passed over like an inline span,
+    /// so it goes out in one piece with the text around it. `None`: a candidate call, or not
+    /// closed yet ([`Machine::open_fence`] then streams it line by line). `cand`: the first byte at
+    /// or after `c` that may begin a marker; the block is read for markup only when it is inside.
+    pub(super) fn pass_example_fence(
+        &mut self,
+        c: usize,
+        f: Fence,
+        body: usize,
+        cand: Option<usize>,
+    ) -> Option<usize> {
+        // As `open_fence` decides once the text before the fence is emitted.
+        let visible_before = || self.em.any_visible || !self.buf[..c].trim_start().is_empty();
+        if f.labelled || (f.call && (self.has_tools || !visible_before())) {
+            return None;
+        }
+        let end = match self.fence_end(f, body) {
+            FenceEnd::Closed(_, end) => end,
+            FenceEnd::Open(_) if self.finished => self.buf.len(),
+            FenceEnd::Open(_) => return None,
+        };
+        if cand.is_some_and(|m| m < end) && self.mentions_marker(&self.buf[body..end]) {
+            self.code_problem("a fenced code block");
+        }
+        Some(end)
     }
 
     /// A fenced block whose opening line ends at `body` (in `buf`, which starts at the opener).
