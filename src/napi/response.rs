@@ -25,7 +25,7 @@ thread_local! {
 }
 
 /// How many kept options a thread holds (an agent has a few tool sets, not dozens).
-const KEPT_OPTIONS: usize = 8;
+const KEPT_AT_MOST: usize = 8;
 
 /// The numbers [`keep_response_options`] hands out: unique in the process, so a number kept on one
 /// thread (or by another copy of the JS wrapper) is never taken for other options.
@@ -46,7 +46,7 @@ pub fn keep_response_options(options: String) -> Result<u32> {
     let id = NEXT_OPTIONS_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     KEPT_OPTIONS.with(|k| {
         let mut k = k.borrow_mut();
-        if k.len() >= KEPT_OPTIONS {
+        if k.len() >= KEPT_AT_MOST {
             k.remove(0);
         }
         k.push((id, opts));
@@ -112,7 +112,10 @@ fn clean_with(content: JsString, opts: &Options) -> Result<CleanedParts> {
     let raw = Text::read(content)?;
     let (marked, brace) = scan::units_scan(raw.units(), opts.tools.is_some());
     if !marked {
-        let has_brace = brace && opts.offered.may_name_units(opts.tools.as_ref(), raw.units());
+        let has_brace = brace
+            && opts
+                .offered
+                .may_name_units(opts.tools.as_ref(), raw.units());
         if let Some(cleaned) = unmarked(opts, has_brace) {
             // Unchanged: the caller's string is the content; nothing was transcoded.
             let json = json::cleaned_to_json(&cleaned);

@@ -100,9 +100,10 @@ impl Index {
         let usable = keys.iter().all(|k| !k.is_empty() && k.is_ascii());
         Index {
             longest: keys.iter().map(String::len).max().unwrap_or(0),
-            short_escapes: keys
-                .iter()
-                .any(|k| k.bytes().any(|b| matches!(b, b'"' | b'\\' | b'/') || b < 0x20)),
+            short_escapes: keys.iter().any(|k| {
+                k.bytes()
+                    .any(|b| matches!(b, b'"' | b'\\' | b'/') || b < 0x20)
+            }),
             keys: usable
                 .then(|| aho_corasick::AhoCorasick::new(&keys).ok())
                 .flatten(),
@@ -139,13 +140,15 @@ impl OfferedNames {
     /// not ASCII are written as `0x80`: every key is ASCII here, so none is found across one.
     pub fn may_name_units(&self, tools: Option<&Value>, units: &[u16]) -> bool {
         self.may_name_in(tools, units.len(), |from, to, out| {
-            out.extend(units[from..to].iter().map(|&u| {
-                if u < 0x80 {
-                    fold_byte(u as u8)
-                } else {
-                    0x80
-                }
-            }))
+            out.extend(units[from..to].iter().map(
+                |&u| {
+                    if u < 0x80 {
+                        fold_byte(u as u8)
+                    } else {
+                        0x80
+                    }
+                },
+            ))
         })
     }
 
@@ -224,7 +227,13 @@ mod tests {
             let blanked: String = c
                 .input
                 .chars()
-                .map(|ch| if matches!(ch, '<' | '[' | '◁') { ' ' } else { ch })
+                .map(|ch| {
+                    if matches!(ch, '<' | '[' | '◁') {
+                        ' '
+                    } else {
+                        ch
+                    }
+                })
                 .collect();
             for t in [&c.input, &blanked] {
                 texts.push((t.clone(), Some(fixed.clone())));
@@ -257,13 +266,20 @@ mod tests {
             };
             let units: Vec<u16> = text.encode_utf16().collect();
             let may = braced_call(&o, &text);
-            assert_eq!(may, o.offered.may_name_units(tools.as_ref(), &units), "{text}");
+            assert_eq!(
+                may,
+                o.offered.may_name_units(tools.as_ref(), &units),
+                "{text}"
+            );
             let mut s = StreamCleaner::new(o.clone());
             let (first, end) = (s.push(&text).unwrap(), s.finish().unwrap());
             let changed = first.content + &end.chunk.content != text
                 || !first.tool_calls.is_empty()
                 || !end.problems.is_empty();
-            assert!(may || !changed, "a call in a reply said to name no tool: {text}");
+            assert!(
+                may || !changed,
+                "a call in a reply said to name no tool: {text}"
+            );
             skipped += usize::from(!may);
             read += usize::from(changed);
         }
@@ -271,4 +287,3 @@ mod tests {
         assert!(skipped > 100 && read >= written.len(), "{skipped} {read}");
     }
 }
-
