@@ -130,6 +130,15 @@ impl OfferedNames {
 
     /// Whether `text` may name one of `tools` (see [`OfferedNames`]); `tools` must be the ones
     /// of the options this is kept with (else it is rebuilt for this call).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use transcript_hygiene::response::bare_json::OfferedNames;
+    /// let tools = json!([{"type": "function", "function": {"name": "get_weather"}}]);
+    /// let names = OfferedNames::default();
+    /// assert!(names.may_name(Some(&tools), r#"{"name": "Get Weather", "arguments": {}}"#));
+    /// assert!(!names.may_name(Some(&tools), r#"配置：{"retries": 3}"#));
+    /// ```
     pub fn may_name(&self, tools: Option<&Value>, text: &str) -> bool {
         self.may_name_in(tools, text.len(), |from, to, out| {
             out.extend(text.as_bytes()[from..to].iter().map(|&b| fold_byte(b)))

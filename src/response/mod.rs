@@ -372,7 +372,7 @@ pub fn unmarked(opts: &Options, has_brace: bool) -> Option<Cleaned> {
 
 /// Whether a reply without markers may hold a call the offered tools make readable: a `{` (every
 /// such call has one) and a name that may be an offered tool's ([`bare_json::OfferedNames`]).
-pub fn braced_call(opts: &Options, content: &str) -> bool {
+pub(crate) fn braced_call(opts: &Options, content: &str) -> bool {
     opts.tools.is_some()
         && content.contains('{')
         && opts.offered.may_name(opts.tools.as_ref(), content)
