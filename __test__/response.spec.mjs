@@ -6,6 +6,31 @@ const require = createRequire(import.meta.url)
 const { cleanResponse, ResponseStreamCleaner } = require('../index.js')
 
 describe('cleanResponse', () => {
+  test('each of many tool sets, used in turn, reads its own tools (options kept natively by number)', () => {
+    const sets = Array.from({ length: 12 }, (_, i) =>
+      Array.from({ length: 6 }, (_, j) => ({ type: 'function', function: { name: `t${i}_${j}`, description: '工具说明 '.repeat(20), parameters: { type: 'object', properties: { q: { type: 'string' } } } } })),
+    )
+    const check = (clean, i, why) => {
+      const mine = clean(`好的。t${i}_2{"q": "北京"}`, { tools: sets[i] })
+      assert.deepEqual(mine.toolCalls.map((c) => [c.function.name, c.function.arguments]), [[`t${i}_2`, '{"q":"北京"}']], `set ${i}: ${why}`)
+      const other = `好的。t${(i + 1) % sets.length}_2{"q": "北京"}`
+      assert.equal(clean(other, { tools: sets[i] }).content, other, `set ${i} does not read set ${i + 1}'s tool: ${why}`)
+    }
+    // More sets than the eight a thread keeps, in turn.
+    for (let round = 0; round < 3; round++) for (let i = 0; i < sets.length; i++) check(cleanResponse, i, `round ${round}`)
+    // A second copy of the wrapper in this thread (a bundler's duplicate, a cleared require cache)
+    // keeps its own eight, evicting the number the first copy holds for set 0: the first copy
+    // finds it missing and keeps the options again.
+    const path = require.resolve('../js/response.js')
+    const saved = require.cache[path]
+    delete require.cache[path]
+    const second = require('../js/response.js').cleanResponse
+    require.cache[path] = saved
+    check(cleanResponse, 0, 'kept by the first copy')
+    for (let i = 1; i <= 8; i++) check(second, i, 'kept by the second copy')
+    check(cleanResponse, 0, 'its number evicted by the second copy')
+  })
+
   test('a reply without markup comes back as it is', () => {
     const r = cleanResponse('Plain answer with {"json": true} and <b>html</b>.')
     assert.deepEqual(r, { content: 'Plain answer with {"json": true} and <b>html</b>.', toolCalls: [], reasoning: '', format: null, problems: [], problemKinds: [] })

@@ -302,11 +302,15 @@ function pick(options, schema, path) {
  * text is kept for the last other options it went with (the same string each call then).
  */
 function optionsJson(options, schema, path) {
+  if (options === undefined || options === null) return '{}'
   const o = pick(options, schema, path)
   const kept = o.tools === undefined ? undefined : toolTexts.get(o.tools)
   if (kept === undefined) return toJson(o, path)
+  // Tools alone (the common case) need no serialising at all.
+  let alone = true
+  for (const k in o) if (k !== 'tools') alone = false
   o.tools = undefined
-  const rest = toJson(o, path)
+  const rest = alone ? '{}' : toJson(o, path)
   if (kept.json === '' || kept.rest !== rest) {
     kept.rest = rest
     kept.json = rest === '{}' ? `{"tools":${kept.text}}` : `{"tools":${kept.text},${rest.slice(1)}`

@@ -20,6 +20,24 @@ function unpack(text, lengths) {
   return calls
 }
 
+// Options JSON this long (tools offered) is read natively once and then named by the number it was
+// kept under, so the text does not cross again with every reply (~2 µs for twenty tools).
+const KEEP_FROM = 512
+const keptIds = new Map()
+
+/** `native.cleanResponseJson` with `json`, or with the number it is kept under when it is long. */
+function cleanNative(content, json) {
+  if (json.length < KEEP_FROM) return native.cleanResponseJson(content, json)
+  const id = keptIds.get(json)
+  const parts = id === undefined ? null : native.cleanResponseJson(content, id)
+  if (parts !== null) return parts
+  // New options, or ones this thread no longer holds: kept (again), then used.
+  if (keptIds.size >= 8) keptIds.clear()
+  const fresh = native.keepResponseOptions(json)
+  keptIds.set(json, fresh)
+  return native.cleanResponseJson(content, fresh)
+}
+
 function cleanResponse(content, options) {
   if (typeof content !== 'string') {
     throw new TypeError(`content: expected a string, got ${content === null ? 'null' : Array.isArray(content) ? 'an array' : typeof content}`)
@@ -28,7 +46,7 @@ function cleanResponse(content, options) {
   try {
     // The content comes back on its own: null when unchanged (the caller's string), a string, or
     // slices of the caller's string to join.
-    const parts = native.cleanResponseJson(content, json)
+    const parts = cleanNative(content, json)
     const r = JSON.parse(parts.json)
     r.content = joined(content, Array.isArray(r.content) ? r.content : parts.content)
     if (typeof parts.calls === 'string') r.toolCalls = unpack(parts.calls, r.toolCalls)

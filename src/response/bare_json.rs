@@ -38,19 +38,163 @@ pub fn resolve<'t>(tools: Option<&'t Value>, name: &str) -> Option<&'t str> {
     if let Some(n) = names(tools).find(|n| *n == name) {
         return Some(n);
     }
-    let key = |s: &str| -> String {
-        s.trim()
-            .chars()
-            .map(|c| match c {
-                ' ' | '-' => '_',
-                c => c.to_ascii_lowercase(),
-            })
-            .collect()
-    };
     let want = key(name);
     let mut hits = names(tools).filter(|n| key(n) == want);
     let first = hits.next()?;
     hits.next().is_none().then_some(first)
+}
+
+/// What [`resolve`] compares names by: trimmed, `' '` and `-` made `_`, ASCII letters lower case.
+fn key(s: &str) -> String {
+    s.trim().chars().map(fold).collect()
+}
+
+/// One character as [`key`] sees it (length-preserving, so a key is found in a folded text).
+fn fold(c: char) -> char {
+    match c {
+        ' ' | '-' => '_',
+        c => c.to_ascii_lowercase(),
+    }
+}
+
+/// The same on one ASCII byte (other bytes are left as they are, as [`fold`] leaves other chars).
+fn fold_byte(b: u8) -> u8 {
+    match b {
+        b' ' | b'-' => b'_',
+        b => b.to_ascii_lowercase(),
+    }
+}
+
+/// Whether a text may name an offered tool the way any reader of unmarked text needs it named:
+/// every call read without markers (a bare JSON object, `NAME{…}`, the log line, ReAct's
+/// `Action:`, a stripped Harmony header) counts only when its name is offered or [`resolve`]s to
+/// an offered tool, so a text holding no tool's [`key`] anywhere (case, spaces and `-` folded)
+/// holds none of those calls. A name written with a JSON escape (`\u0065xec`) is the one way a
+/// name can differ from its text: a `\u`, or any `\` when a tool's name holds a character JSON
+/// escapes short, answers "may".
+///
+/// It lets [`super::unmarked`] answer without the full pass for a reply whose `{` are code and
+/// data: with twenty tools offered, a 50 KB reply of JSON samples cost 45× the same reply without
+/// tools. Built once per options (kept with them, see [`super::Options::offered`]).
+#[derive(Debug, Clone, Default)]
+pub struct OfferedNames {
+    built: std::sync::OnceLock<Index>,
+}
+
+#[derive(Debug, Clone)]
+struct Index {
+    /// The tool names it was built from, to see that it still belongs to the options' tools.
+    names: Vec<String>,
+    /// The folded names, all ASCII; `None` when some name is not (then every text "may").
+    keys: Option<aho_corasick::AhoCorasick>,
+    /// The longest key, in bytes.
+    longest: usize,
+    /// Some name holds a character JSON escapes short (`"`, `\`, `/`, a control character).
+    short_escapes: bool,
+}
+
+impl Index {
+    fn new(tools: Option<&Value>) -> Index {
+        let names: Vec<String> = names(tools).map(str::to_owned).collect();
+        let keys: Vec<String> = names.iter().map(|n| key(n)).collect();
+        let usable = keys.iter().all(|k| !k.is_empty() && k.is_ascii());
+        Index {
+            longest: keys.iter().map(String::len).max().unwrap_or(0),
+            short_escapes: keys.iter().any(|k| {
+                k.bytes()
+                    .any(|b| matches!(b, b'"' | b'\\' | b'/') || b < 0x20)
+            }),
+            keys: usable
+                .then(|| aho_corasick::AhoCorasick::new(&keys).ok())
+                .flatten(),
+            names,
+        }
+    }
+
+    fn belongs_to(&self, tools: Option<&Value>) -> bool {
+        let mut given = names(tools);
+        self.names.iter().all(|n| given.next() == Some(n.as_str())) && given.next().is_none()
+    }
+}
+
+/// Folded text is searched in windows of this many units (plus the longest key, so a name across
+/// two windows is found).
+const WINDOW_UNITS: usize = 4096;
+
+impl OfferedNames {
+    fn index(&self, tools: Option<&Value>) -> Option<Index> {
+        let built = self.built.get_or_init(|| Index::new(tools));
+        // Options whose tools were replaced after the index was built: read them afresh.
+        (!built.belongs_to(tools)).then(|| Index::new(tools))
+    }
+
+    /// Whether `text` may name one of `tools` (see [`OfferedNames`]); `tools` must be the ones
+    /// of the options this is kept with (else it is rebuilt for this call).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use transcript_hygiene::response::bare_json::OfferedNames;
+    /// let tools = json!([{"type": "function", "function": {"name": "get_weather"}}]);
+    /// let names = OfferedNames::default();
+    /// assert!(names.may_name(Some(&tools), r#"{"name": "Get Weather", "arguments": {}}"#));
+    /// assert!(!names.may_name(Some(&tools), r#"配置：{"retries": 3}"#));
+    /// ```
+    pub fn may_name(&self, tools: Option<&Value>, text: &str) -> bool {
+        self.may_name_in(tools, text.len(), |from, to, out| {
+            out.extend(text.as_bytes()[from..to].iter().map(|&b| fold_byte(b)))
+        })
+    }
+
+    /// The same on UTF-16 units (the addon asks before transcoding the JS string). Units that are
+    /// not ASCII are written as `0x80`: every key is ASCII here, so none is found across one.
+    pub fn may_name_units(&self, tools: Option<&Value>, units: &[u16]) -> bool {
+        self.may_name_in(tools, units.len(), |from, to, out| {
+            out.extend(units[from..to].iter().map(
+                |&u| {
+                    if u < 0x80 {
+                        fold_byte(u as u8)
+                    } else {
+                        0x80
+                    }
+                },
+            ))
+        })
+    }
+
+    fn may_name_in(
+        &self,
+        tools: Option<&Value>,
+        len: usize,
+        folded: impl Fn(usize, usize, &mut Vec<u8>),
+    ) -> bool {
+        let fresh = self.index(tools);
+        let Some(ix) = fresh.as_ref().or_else(|| self.built.get()) else {
+            return true;
+        };
+        let Some(keys) = &ix.keys else {
+            return true;
+        };
+        let mut buf = Vec::with_capacity(WINDOW_UNITS + ix.longest);
+        let mut at = 0;
+        while at < len {
+            let to = (at + WINDOW_UNITS + ix.longest).min(len);
+            buf.clear();
+            folded(at, to, &mut buf);
+            if keys.is_match(&buf[..]) {
+                return true;
+            }
+            // A `\u` escape (or any escape, when a name holds a character escaped short) may
+            // spell a name out (the window's overlap shows what follows its last byte).
+            let new = &buf[..(to - at).min(WINDOW_UNITS)];
+            if memchr::memchr_iter(b'\\', new)
+                .any(|b| ix.short_escapes || buf.get(b + 1) == Some(&b'u'))
+            {
+                return true;
+            }
+            at += WINDOW_UNITS;
+        }
+        false
+    }
 }
 
 #[cfg(test)]
@@ -70,5 +214,85 @@ mod tests {
         assert_eq!(resolve(t, "read"), Some("Read"));
         assert_eq!(resolve(t, "write"), None);
         assert_eq!(resolve(None, "x"), None);
+    }
+
+    /// The pre-check is sound: a reply without markers that it says names no offered tool comes
+    /// out of the full reading unchanged. Run on every reply case (and the case with its markers
+    /// blanked out, which leaves bare JSON, `NAME{…}` and prose), with the case's tools and with a
+    /// fixed set, and on calls written every way the readers accept a name.
+    #[test]
+    fn a_reply_naming_no_offered_tool_is_read_unchanged() {
+        use crate::response::stream::StreamCleaner;
+        use crate::response::{braced_call, cases, scan, Options};
+        let fixed = json!([
+            {"type": "function", "function": {"name": "read_file", "parameters": {"type": "object", "properties": {"path": {"type": "string"}}}}},
+            {"type": "function", "function": {"name": "exec"}},
+            {"name": "Get-Weather"},
+            {"name": "run tests"},
+        ]);
+        let mut texts: Vec<(String, Option<Value>)> = Vec::new();
+        for c in cases::load() {
+            let own = c.options.get("tools").cloned();
+            let blanked: String = c
+                .input
+                .chars()
+                .map(|ch| {
+                    if matches!(ch, '<' | '[' | '◁') {
+                        ' '
+                    } else {
+                        ch
+                    }
+                })
+                .collect();
+            for t in [&c.input, &blanked] {
+                texts.push((t.clone(), Some(fixed.clone())));
+                texts.push((t.clone(), own.clone()));
+            }
+        }
+        let written = [
+            r#"好的 {"name": "read_file", "arguments": {"path": "a.txt"}}"#,
+            r#"{"name": "READ FILE", "arguments": {"path": "a.txt"}}"#,
+            r#"{"name": "re\u0061d_file", "arguments": {"path": "a.txt"}}"#,
+            r#"{"arguments": {"path": "a.txt"}, "name": "read-file"}"#,
+            r#"让我执行：exec{"command": "ls -la"}"#,
+            "Called Tool: 'exec' with arguments: {'command': 'ls'}",
+            "Thought: list it\nAction: exec\nAction Input: {\"command\": \"ls\"}",
+            "assistant to=functions.exec json{\"command\": \"ls\"}",
+            r#"{"name": "get weather", "parameters": {"city": "北京"}}"#,
+            r#"{"name": "Run-Tests", "arguments": {"filter": "x"}}"#,
+        ];
+        for w in written {
+            texts.push((w.to_owned(), Some(fixed.clone())));
+        }
+        let (mut skipped, mut read) = (0, 0);
+        for (text, tools) in texts {
+            if scan::may_hold_markers(&text) || !text.contains('{') || tools.is_none() {
+                continue;
+            }
+            let o = Options {
+                tools: tools.clone(),
+                ..Options::default()
+            };
+            let units: Vec<u16> = text.encode_utf16().collect();
+            let may = braced_call(&o, &text);
+            assert_eq!(
+                may,
+                o.offered.may_name_units(tools.as_ref(), &units),
+                "{text}"
+            );
+            let mut s = StreamCleaner::new(o.clone());
+            let (first, end) = (s.push(&text).unwrap(), s.finish().unwrap());
+            let changed = first.content + &end.chunk.content != text
+                || !first.tool_calls.is_empty()
+                || !end.problems.is_empty();
+            assert!(
+                may || !changed,
+                "a call in a reply said to name no tool: {text}"
+            );
+            skipped += usize::from(!may);
+            read += usize::from(changed);
+        }
+        // Both sides are exercised: replies answered without the full pass, and calls read.
+        assert!(skipped > 100 && read >= written.len(), "{skipped} {read}");
     }
 }

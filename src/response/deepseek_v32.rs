@@ -49,7 +49,7 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
         b.end = canon.orig(b.end);
     }
     if canon.v4 && out.format.is_some() {
-        out.format = Some("deepseek_v4");
+        out.format = Some(super::dsml::FORMAT);
     }
     out
 }

@@ -11,6 +11,36 @@
 
 use std::borrow::Cow;
 
+use super::{Block, Parsed, RawCall};
+
+/// The format DeepSeek's DSML calls are reported as (V3.2's grammar, V4's `toolcall` tag, and
+/// tags named after the tool).
+pub const FORMAT: &str = "deepseek_v4";
+
+/// The one call `name(arguments)` read from `start` to `end` (in the text the reader was given)
+/// added to `out` as its block, the format set; returns `end`, where the reader goes on.
+pub fn push_call(
+    out: &mut Parsed,
+    (start, end): (usize, usize),
+    name: &str,
+    arguments: String,
+) -> usize {
+    let call = RawCall {
+        name: name.to_owned(),
+        arguments,
+        id: None,
+    };
+    out.blocks.push(Block::of_calls(
+        start,
+        end,
+        vec![call],
+        &mut out.problems,
+        String::new,
+    ));
+    out.format.get_or_insert(FORMAT);
+    end
+}
+
 /// The canonical tag head (after `<` or `</`).
 pub const HEAD: &str = "｜DSML｜";
 

@@ -20,9 +20,8 @@ use serde_json::Value;
 use super::bare_json::offered;
 use super::scan::{find_from, Budget};
 use super::typing::{typed_arguments, Style};
-use super::{Block, Ctx, Parsed, RawCall};
+use super::{Block, Ctx, Parsed};
 
-const NAME: &str = "deepseek_v4";
 /// The start of every DSML tag in the canonical spelling.
 pub const OPEN: &str = "<｜DSML｜";
 const INVOKE_END: &str = "</｜DSML｜invoke>";
@@ -94,20 +93,8 @@ pub fn read(text: &str, cx: &Ctx, out: &mut Parsed) {
         }
         // What the DSML grammar made of its stray closing tags belongs to this call.
         out.blocks.retain(|b| !overlaps(b));
-        let call = RawCall {
-            name: name.to_owned(),
-            arguments: typed_arguments(pairs, cx.tools, name, Style::Glm),
-            id: None,
-        };
-        out.blocks.push(Block::of_calls(
-            start,
-            end,
-            vec![call],
-            &mut out.problems,
-            String::new,
-        ));
-        out.format.get_or_insert(NAME);
-        at = end;
+        let arguments = typed_arguments(pairs, cx.tools, name, Style::Glm);
+        at = super::dsml::push_call(out, (start, end), name, arguments);
     }
     out.blocks.sort_by_key(|b| b.start);
 }

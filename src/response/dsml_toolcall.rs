@@ -19,9 +19,9 @@
 //! reader sees the canonical spelling.
 
 use super::scan::{balanced_end, is_name, Finder};
-use super::{normalize_json_args, Block, Ctx, Parsed, RawCall};
+use super::{normalize_json_args, Block, Ctx, Parsed};
 
-const NAME: &str = "deepseek_v4";
+use super::dsml::FORMAT as NAME;
 /// The tag in its canonical spelling.
 pub const OPEN: &str = "<｜DSML｜toolcall>";
 
@@ -82,20 +82,8 @@ pub fn read(text: &str, _cx: &Ctx, out: &mut Parsed) {
         } else {
             obj_end
         };
-        let call = RawCall {
-            name: name.to_owned(),
-            arguments: normalize_json_args(&text[obj..obj_end], NAME, &mut out.problems),
-            id: None,
-        };
-        out.blocks.push(Block::of_calls(
-            start,
-            end,
-            vec![call],
-            &mut out.problems,
-            String::new,
-        ));
-        out.format.get_or_insert(NAME);
-        at = end;
+        let arguments = normalize_json_args(&text[obj..obj_end], NAME, &mut out.problems);
+        at = super::dsml::push_call(out, (start, end), name, arguments);
     }
 }
 

@@ -54,6 +54,7 @@ pub fn options_from_json(v: &Value) -> Result<Options, String> {
             Some(s) => super::shadow::Shadows::from_json(s)?,
         },
         markup_in_code: v.get("markupInCode").and_then(Value::as_bool) == Some(true),
+        offered: Default::default(),
     })
 }
 

@@ -176,6 +176,9 @@ pub struct Options {
     /// spans and fences. Only for measuring what that tracking costs (`benchmark/code-spans.mjs`
     /// passes `markupInCode` to the native call); the JS options table does not offer it.
     pub markup_in_code: bool,
+    /// `tools`' names indexed on first use, so a reply whose `{` name no offered tool is answered
+    /// without the full pass ([`bare_json::OfferedNames`]; rebuilt if `tools` changes).
+    pub offered: bare_json::OfferedNames,
 }
 
 /// A call as a family parser reads it, before ids are assigned.
@@ -344,8 +347,8 @@ pub fn clean_response(content: &str, opts: &Options) -> Cleaned {
 /// byte ([`scan::may_hold_markers`] false), when the options let that be decided without reading
 /// it: every special-token marker holds `<` or `[` (or is `◁think▷`); only the families read from
 /// plain JSON, Python or prose, and a reply that starts inside reasoning, need the full pass.
-/// `has_brace`: the reply holds a `{`. `None` when the reply must be read. (The addon asks this
-/// before transcoding the JS string.)
+/// `has_brace`: the reply holds a `{` and may name an offered tool ([`braced_call`]). `None` when
+/// the reply must be read. (The addon asks this before transcoding the JS string.)
 pub fn unmarked(opts: &Options, has_brace: bool) -> Option<Cleaned> {
     let hint = match opts.format.as_deref() {
         None | Some("auto") | Some("") => opts.model.as_deref().and_then(Family::from_model),
@@ -367,12 +370,20 @@ pub fn unmarked(opts: &Options, has_brace: bool) -> Option<Cleaned> {
     Some(out)
 }
 
+/// Whether a reply without markers may hold a call the offered tools make readable: a `{` (every
+/// such call has one) and a name that may be an offered tool's ([`bare_json::OfferedNames`]).
+pub(crate) fn braced_call(opts: &Options, content: &str) -> bool {
+    opts.tools.is_some()
+        && content.contains('{')
+        && opts.offered.may_name(opts.tools.as_ref(), content)
+}
+
 /// [`clean_response`] with the reading of a lone closing reasoning tag given (`r1`: R1-style)
 /// rather than taken from the format and model; the seed API (`sanitizeThinkingTags`) reads it
 /// R1-style whatever the model, as the seed did.
 pub(crate) fn clean_response_r1(content: &str, opts: &Options, r1: bool) -> Cleaned {
     if !scan::may_hold_markers(content) {
-        if let Some(out) = unmarked(opts, content.contains('{')) {
+        if let Some(out) = unmarked(opts, braced_call(opts, content)) {
             return Cleaned {
                 content: content.to_owned(),
                 ..out

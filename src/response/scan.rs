@@ -74,6 +74,25 @@ pub fn units_may_hold_markers(units: &[u16]) -> bool {
     })
 }
 
+/// [`units_may_hold_markers`], and with `brace` whether a `{` occurs too, in one pass: `(markers,
+/// brace)` (`brace` is only complete when `markers` is false, the one case it is needed in).
+pub fn units_scan(units: &[u16], brace: bool) -> (bool, bool) {
+    let bar = MARKER_CHAR as u16;
+    let mut seen = false;
+    for c in units.chunks(64) {
+        if [0x3C, 0x5B, bar]
+            .iter()
+            .any(|&m| c.iter().fold(false, |hit, &u| hit | (u == m)))
+        {
+            return (true, seen);
+        }
+        if brace && !seen {
+            seen = c.iter().fold(false, |hit, &u| hit | (u == 0x7B));
+        }
+    }
+    (false, seen)
+}
+
 /// The one marker start that is not `<` or `[`: Kimi's `◁think▷`.
 const MARKER_CHAR: char = '◁';
 
