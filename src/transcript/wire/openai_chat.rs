@@ -19,9 +19,7 @@ use super::layout::{Layout, MsgLayout, Place};
 use super::node::{Node, View};
 use super::{Decision, Protocol, WireError, WireOptions};
 use crate::transcript::context::Change;
-use crate::transcript::model::{
-    Block, BlockOrigin, Content, Kind, Msg, MsgOrigin, Override, Val,
-};
+use crate::transcript::model::{Block, BlockOrigin, Content, Kind, Msg, MsgOrigin, Override, Val};
 use serde_json::{json, Value};
 use std::borrow::Cow;
 

@@ -122,7 +122,11 @@ fn bad(what: &str) -> String {
 
 impl Reader<'_> {
     fn num(&mut self) -> Result<f64, String> {
-        let v = self.nums.get(self.at).copied().ok_or_else(|| bad("short"))?;
+        let v = self
+            .nums
+            .get(self.at)
+            .copied()
+            .ok_or_else(|| bad("short"))?;
         self.at += 1;
         Ok(v)
     }
@@ -317,7 +321,10 @@ impl<'s> Node<'s> for SNode<'s> {
 
     fn get(self, key: &str) -> Option<Self> {
         let code = key_code(key);
-        debug_assert!(code.is_some(), "the request skeleton does not carry {key:?}");
+        debug_assert!(
+            code.is_some(),
+            "the request skeleton does not carry {key:?}"
+        );
         let code = code?;
         if self.slot().kind != OBJ {
             return None;
@@ -397,13 +404,25 @@ mod tests {
     fn sample() -> (Vec<f64>, String) {
         let k = |name: &str| f64::from(key_code(name).unwrap());
         let nums = vec![
-            OBJ as f64, 3.0, // body
-            -1.0, STR as f64, SKIPPED as f64, // "model": …
-            k("tools"), SHALLOW_ARR as f64, 0.0,
-            k("messages"), ARR as f64, 1.0,
-            OBJ as f64, 2.0,
-            k("role"), STR as f64,
-            k("content"), TEXT_INFO as f64, 5.0, 0.0,
+            OBJ as f64,
+            3.0, // body
+            -1.0,
+            STR as f64,
+            SKIPPED as f64, // "model": …
+            k("tools"),
+            SHALLOW_ARR as f64,
+            0.0,
+            k("messages"),
+            ARR as f64,
+            1.0,
+            OBJ as f64,
+            2.0,
+            k("role"),
+            STR as f64,
+            k("content"),
+            TEXT_INFO as f64,
+            5.0,
+            0.0,
         ];
         (nums, "\u{1f}model\u{1f}user".to_string())
     }
@@ -428,7 +447,10 @@ mod tests {
     fn a_malformed_skeleton_is_an_error_not_a_panic() {
         let (nums, strs) = sample();
         for cut in 0..nums.len() {
-            assert!(Skeleton::parse(&nums[..cut], &strs).is_err(), "cut at {cut}");
+            assert!(
+                Skeleton::parse(&nums[..cut], &strs).is_err(),
+                "cut at {cut}"
+            );
         }
         assert!(Skeleton::parse(&[OBJ as f64, 1.0, 999.0, 0.0], "").is_err());
         assert!(Skeleton::parse(&[STR as f64], "").is_err());
@@ -500,7 +522,10 @@ mod tests {
         let mut n = 0;
         for file in FIXTURES {
             let all: Value = serde_json::from_str(file).unwrap();
-            let protocol = all["protocol"].as_str().and_then(Protocol::from_name).unwrap();
+            let protocol = all["protocol"]
+                .as_str()
+                .and_then(Protocol::from_name)
+                .unwrap();
             for case in all["cases"].as_array().unwrap() {
                 let t = &case["target"];
                 let s = |k: &str| t[k].as_str().map(str::to_string);

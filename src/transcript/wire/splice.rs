@@ -142,7 +142,9 @@ impl<'t, 'p> Writer<'t, 'p> {
                 sets,
             } => match self.list_item(*msg, list, *idx) {
                 Some(node) => match node.get(key).filter(|k| k.is_obj()) {
-                    Some(inner) => self.object(Some(node), &[(key, Some(Member::Sub(inner, sets)))]),
+                    Some(inner) => {
+                        self.object(Some(node), &[(key, Some(Member::Sub(inner, sets)))])
+                    }
                     None => self.out.push_str(node.raw()),
                 },
                 None => self.out.push_str("null"),
