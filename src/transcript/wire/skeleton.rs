@@ -133,7 +133,7 @@ impl Reader<'_> {
 
     fn count(&mut self) -> Result<u32, String> {
         let v = self.num()?;
-        if v >= 0.0 && v <= u32::MAX as f64 {
+        if (0.0..=f64::from(u32::MAX)).contains(&v) {
             Ok(v as u32)
         } else {
             Err(bad("a count"))
@@ -458,20 +458,21 @@ mod tests {
         assert!(Skeleton::parse(&[ARR as f64, 1e12], "").is_err());
     }
 
+    fn string(s: &str, nums: &mut Vec<f64>, strs: &mut String) {
+        strs.push(SEP);
+        if s.contains(SEP) {
+            nums.push(f64::from(STR_JSON));
+            strs.push_str(&serde_json::to_string(s).unwrap());
+        } else {
+            nums.push(f64::from(STR));
+            strs.push_str(s);
+        }
+    }
+
     /// What `js/request.js` writes of `v` (the codec's rules, for this test only: JS is the
     /// codec; this lets `cargo test` check the skeleton carries every field the readers read).
     fn encode(v: &Value, flags: u8, depth: u32, nums: &mut Vec<f64>, strs: &mut String) {
         let shallow = flags & SHALLOW != 0 || depth >= DEPTH;
-        let mut string = |s: &str, nums: &mut Vec<f64>| {
-            strs.push(SEP);
-            if s.contains(SEP) {
-                nums.push(f64::from(STR_JSON));
-                strs.push_str(&serde_json::to_string(s).unwrap());
-            } else {
-                nums.push(f64::from(STR));
-                strs.push_str(s);
-            }
-        };
         match v {
             Value::Null => nums.push(f64::from(NULL)),
             Value::Bool(b) => nums.push(f64::from(if *b { TRUE } else { FALSE })),
@@ -481,7 +482,7 @@ mod tests {
                 s.encode_utf16().count() as f64,
                 f64::from(u8::from(s.trim().is_empty())),
             ]),
-            Value::String(s) => string(s, nums),
+            Value::String(s) => string(s, nums, strs),
             Value::Array(a) if shallow => nums.extend([f64::from(SHALLOW_ARR), a.len() as f64]),
             Value::Array(a) => {
                 nums.extend([f64::from(ARR), a.len() as f64]);
@@ -494,14 +495,14 @@ mod tests {
                 nums.push(f64::from(OBJ));
                 let at = nums.len();
                 nums.push(0.0);
-                let mut count = 0;
+                let mut count = 0u32;
                 for (i, (k, x)) in o.iter().enumerate() {
                     if let Some(c) = key_code(k) {
                         nums.push(f64::from(c));
                         encode(x, KEYS[c as usize].1, depth + 1, nums, strs);
                     } else if i == 0 {
                         nums.push(-1.0);
-                        string(k, nums);
+                        string(k, nums, strs);
                         nums.push(f64::from(SKIPPED));
                     } else {
                         continue;
