@@ -6,10 +6,17 @@
 //    and the plain JS pass.
 // The repair everywhere: Mistral ids on calls and results, orphan results dropped. Chinese text.
 // Prints µs per call (median and best).
+// 3. With `node benchmark/wire.mjs <dir>` (<dir> holding another build: its index.js, binding.js,
+//    js/ and .node, e.g. main's), only sanitizeRequest on objects, the other build against this one
+//    and the plain JS pass, interleaved in this process, in CPU µs (benchmark/cpu-time.mjs).
 import { createRequire } from 'node:module'
+import os from 'node:os'
+import { resolve } from 'node:path'
+import { cpuTime } from './cpu-time.mjs'
 
 const require = createRequire(import.meta.url)
 const th = require('../index.js')
+const otherDir = process.argv[2]
 
 /** A body of `n` messages: user / assistant with two calls / two results, ids `call_…`. */
 function makeBody(n) {
@@ -67,6 +74,33 @@ function makeShotBody(n) {
   // One result whose call is gone (compaction), so the repair has an orphan to drop.
   body.messages.splice(3, 0, { role: 'tool', tool_call_id: 'call_gone', content: '孤儿结果' })
   return body
+}
+
+if (otherDir) {
+  const other = require(resolve(otherDir, 'index.js'))
+  const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ')
+  const clean = { protocol: 'openai-chat', provider: 'openai', policy: { sanitizeToolCallIds: false, repairToolUseResultPairing: false } }
+  const mistral = { protocol: 'openai-chat', provider: 'mistral' }
+  console.log(`Node ${process.version}, other build: ${resolve(otherDir)}, load average ${load()}`)
+  console.log('| body | plain JS pass | other, no repair | this, no repair | other, Mistral | this, Mistral | this ÷ JS, no repair | this ÷ JS, Mistral |')
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |')
+  const bodies = [
+    ['1,000 messages', makeBody(1000)],
+    ['10,000 messages', makeBody(10000)],
+    ['2,002 messages with screenshots (5.2 MB)', makeShotBody(2000)],
+  ]
+  for (const [name, body] of bodies) {
+    for (const b of [other, th]) {
+      if (JSON.stringify(b.sanitizeRequest(body, mistral)) !== JSON.stringify(th.sanitizeRequest(body, mistral))) throw new Error('the builds disagree')
+    }
+    const t = {}
+    const rows = { js: () => jsPass(body), oc: () => other.sanitizeRequest(body, clean), tc: () => th.sanitizeRequest(body, clean), om: () => other.sanitizeRequest(body, mistral), tm: () => th.sanitizeRequest(body, mistral) }
+    for (let r = 0; r < 3; r++) for (const [k, fn] of Object.entries(rows)) t[k] = Math.min(t[k] ?? Infinity, cpuTime(fn, { batches: 5, batchMs: 60 }))
+    const f = (x) => Math.round(x).toLocaleString('en')
+    console.log(`| ${name} | ${f(t.js)} | ${f(t.oc)} | ${f(t.tc)} | ${f(t.om)} | ${f(t.tm)} | ${(t.tc / t.js).toFixed(2)} | ${(t.tm / t.js).toFixed(2)} |`)
+  }
+  console.log(`(load average ${load()} at the end)`)
+  process.exit(0)
 }
 
 const fmt = (r) => `${Math.round(r.median).toLocaleString('en')} µs (best ${Math.round(r.best).toLocaleString('en')})`

@@ -1,15 +1,16 @@
 'use strict'
 // sanitizeRequest / sanitizeRequestBuffer: the transcript hygiene on a request body in its wire
-// protocol (a gateway's view). The body crosses once, as JSON text or as the gateway's bytes; Rust
-// reads it into the rules' message model, runs the target's rules and answers with edits over the
-// body's own structure (see src/transcript/wire/): applied here to objects, so every untouched
-// message, part and tool call is the very same object, or applied in Rust to the bytes. No rule is
-// decided here.
+// protocol (a gateway's view). An object body crosses as its skeleton (js/wire-codec.js: only the
+// fields the rules read), a Buffer as the gateway's bytes; Rust reads it into the rules' message
+// model, runs the target's rules and answers with edits over the body's own structure (see
+// src/transcript/wire/): applied here to objects, so every untouched message, part and tool call
+// is the very same object, or applied in Rust to the bytes. No rule is decided here.
 
 const { Buffer } = require('node:buffer')
 const native = require('../binding.js')
 const { OPTIONS, pick } = require('./options.js')
-const { describe, isObject, toJson } = require('./args.js')
+const { describe, isObject } = require('./args.js')
+const { encode } = require('./wire-codec.js')
 
 const PROTOCOLS = native.wireProtocolNames()
 
@@ -17,6 +18,11 @@ function item(msgs, it) {
   if (Array.isArray(it)) {
     const src = msgs[it[0]][it[1]][it[2]]
     return it.length === 3 ? src : { ...src, ...it[3] }
+  }
+  if (it.in !== undefined) {
+    const [m, list, i, key, sets] = it.in
+    const src = msgs[m][list][i]
+    return isObject(src[key]) ? { ...src, [key]: { ...src[key], ...sets } } : src
   }
   if (it.text !== undefined) return { type: 'text', text: it.text[1] + msgs[it.text[0]].content }
   return it.new
@@ -62,7 +68,8 @@ function sanitizeRequest(body, options) {
   if (!isObject(body)) throw new TypeError(`body: expected an object (a request body), got ${describe(body)}`)
   const o = checked(options)
   const { protocol, ...rest } = o
-  const answer = JSON.parse(native.sanitizeRequestJson(protocol, toJson(body, 'body'), JSON.stringify(rest)))
+  const skeleton = encode(body)
+  const answer = JSON.parse(native.sanitizeRequestSkeleton(protocol, skeleton[0], skeleton[1], JSON.stringify(rest)))
   if (answer.error !== undefined) throw new TypeError(answer.error)
   const out = answer.plan === null ? body : applyPlan(body, answer.plan)
   return o.report === true ? { body: out, changes: answer.changes } : out

@@ -1,18 +1,19 @@
 //! The gateway entry points for `js/request.js`.
 //!
-//! - `sanitizeRequestJson(protocol, json, options)`: the body crosses as the JSON text JS made of
-//!   it; the answer is the plan over the body's own structure (see `transcript::wire::edit`),
-//!   which JS applies to the caller's objects.
+//! - `sanitizeRequestSkeleton(protocol, nums, strs, options)`: the body crosses as the skeleton
+//!   `js/request.js` wrote of it (only the fields the readers read, see
+//!   `transcript::wire::skeleton`); the answer is the plan over the body's own structure (see
+//!   `transcript::wire::edit`), which JS applies to the caller's objects.
 //! - `sanitizeRequestBuffer(protocol, bytes, options)`: the body as the gateway holds it; the
 //!   answer is the repaired bytes, or none when the body needs nothing.
 //!
-//! Both read the body with the tape reader (`transcript::wire::tape`), never into a
-//! `serde_json::Value`. A body that is not JSON or not the protocol's shape is answered with
+//! Neither reads the body into a `serde_json::Value`. A body that is not JSON or not the protocol's shape is answered with
 //! `{error}` (JS throws a TypeError naming the path).
 
 use crate::transcript::context::Change;
-use crate::transcript::wire::{edit, plan_json, sanitize_bytes, tape::Tape, Protocol, WireOptions};
-use napi::bindgen_prelude::{Buffer, Uint8ArraySlice};
+use crate::transcript::wire::skeleton::{self, Skeleton};
+use crate::transcript::wire::{edit, plan_json, sanitize_bytes, Protocol, WireOptions};
+use napi::bindgen_prelude::{Buffer, Float64ArraySlice, Uint8ArraySlice};
 use napi::{Error, Result, Status};
 use napi_derive::napi;
 use serde_json::{json, Value};
@@ -34,12 +35,16 @@ fn changes_json(changes: &[Change]) -> Value {
 
 /// The plan and changes as JSON: `{plan: {...} | null, changes: [{rule, path, detail}]}`, or
 /// `{error: "body.messages[2]: expected …"}`.
-#[napi(catch_unwind, js_name = "sanitizeRequestJson")]
-pub fn sanitize_request_json(protocol: String, body: String, options: String) -> Result<String> {
+#[napi(catch_unwind, js_name = "sanitizeRequestSkeleton")]
+pub fn sanitize_request_skeleton(
+    protocol: String,
+    nums: Float64ArraySlice,
+    strs: String,
+    options: String,
+) -> Result<String> {
     let (protocol, opts) = read_args(&protocol, &options)?;
-    let answer = match Tape::parse(body.as_bytes())
-        .and_then(|t| plan_json(t.root(), protocol, &opts))
-    {
+    let skel = Skeleton::parse(&nums, &strs).map_err(|e| Error::new(Status::InvalidArg, e))?;
+    let answer = match plan_json(skel.root(), protocol, &opts) {
         Ok(d) => {
             json!({"plan": d.plan.as_ref().map(edit::to_json), "changes": changes_json(&d.changes)})
         }
@@ -79,6 +84,28 @@ pub fn sanitize_request_buffer(
             error: Some(e.to_string()),
         },
     })
+}
+
+/// What `js/request.js` needs to write a skeleton: `{keys: [[key, flags]], text, shallow,
+/// depth}` (the one definition is `transcript::wire::skeleton`).
+#[napi(catch_unwind, js_name = "wireSkeletonCodes")]
+pub fn wire_skeleton_codes() -> String {
+    let keys: Vec<Value> = skeleton::KEYS.iter().map(|(k, f)| json!([k, f])).collect();
+    json!({
+        "keys": keys,
+        "text": skeleton::TEXT,
+        "shallow": skeleton::SHALLOW,
+        "depth": skeleton::DEPTH,
+        "sep": skeleton::SEP.to_string(),
+        "codes": {
+            "null": skeleton::NULL, "true": skeleton::TRUE, "false": skeleton::FALSE,
+            "num": skeleton::NUM, "str": skeleton::STR, "strJson": skeleton::STR_JSON,
+            "text": skeleton::TEXT_INFO, "arr": skeleton::ARR, "obj": skeleton::OBJ,
+            "shallowArr": skeleton::SHALLOW_ARR, "shallowObj": skeleton::SHALLOW_OBJ,
+            "skipped": skeleton::SKIPPED,
+        },
+    })
+    .to_string()
 }
 
 /// The protocols `sanitizeRequest` accepts (the one list; js/request.js checks against it).

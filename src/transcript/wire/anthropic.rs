@@ -40,17 +40,17 @@ fn block<'a, N: Node<'a>>(v: N, k: usize, idx: usize, path: &str) -> Result<Bloc
         b.input = kind(o.get("input"));
     } else {
         b.ty = ty.map_or(Val::Absent, val_of);
-        if let Some(View::Str(t)) = o.get("text").map(Node::view) {
-            b.text = Some(TextInfo::of_str(&t));
+        if let Some(t) = o.get("text").filter(|t| t.is_str()) {
+            b.text = t.text_info();
         }
     }
     Ok(b)
 }
 
-fn text_block(s: &str, k: usize) -> Block {
+fn text_block(info: Option<TextInfo>, k: usize) -> Block {
     let mut b = Block::src(k, 0);
     b.ty = Val::Str("text".into());
-    b.text = Some(TextInfo::of_str(s));
+    b.text = info;
     b
 }
 
@@ -79,14 +79,15 @@ fn read<'a, N: Node<'a>>(body: N) -> Result<Read<N>, WireError> {
         let mut msg = Msg::src(k);
         msg.role = Val::Str(role.to_string().into());
         let content = m.get("content");
+        let info = content.and_then(Node::text_info);
         match content.map(Node::view) {
-            Some(View::Str(s)) if role == "assistant" => {
-                msg.content = Content::Blocks(vec![text_block(&s, k)]);
+            Some(View::Str(_)) if role == "assistant" => {
+                msg.content = Content::Blocks(vec![text_block(info, k)]);
                 push(&mut msgs, msg, From::Whole);
             }
-            Some(View::Str(s)) => {
+            Some(View::Str(_)) => {
                 msg.content = Content::Str {
-                    info: TextInfo::of_str(&s),
+                    info: info.unwrap_or_default(),
                     from: Some(k),
                     prefix: String::new(),
                 };

@@ -18,6 +18,16 @@ pub enum Item {
         idx: usize,
         sets: Vec<(&'static str, Value)>,
     },
+    /// `messages[msg][list][idx]` as a shallow copy whose object member `key` is a shallow copy
+    /// with `sets` applied (Gemini's `functionCall.id`): the member's other fields, which the
+    /// repair never reads, are not needed to write it.
+    RefIn {
+        msg: usize,
+        list: &'static str,
+        idx: usize,
+        key: &'static str,
+        sets: Vec<(&'static str, Value)>,
+    },
     /// `{type: "text", text: prefix + messages[msg].content}`: a string content as a text part.
     TextOf { msg: usize, prefix: String },
     /// A value made by a rule.
@@ -55,6 +65,29 @@ pub struct BodyPlan {
 
 fn item_value(msgs: &[Value], item: &Item) -> Value {
     match item {
+        Item::RefIn {
+            msg,
+            list,
+            idx,
+            key,
+            sets,
+        } => {
+            let mut v = item_value(
+                msgs,
+                &Item::Ref {
+                    msg: *msg,
+                    list,
+                    idx: *idx,
+                    sets: Vec::new(),
+                },
+            );
+            if let Some(Value::Object(inner)) = v.get_mut(*key) {
+                for (k, x) in sets {
+                    inner.insert((*k).to_string(), x.clone());
+                }
+            }
+            v
+        }
         Item::Ref {
             msg,
             list,
@@ -153,6 +186,19 @@ fn item_json(item: &Item) -> Value {
                 .collect();
             json!([msg, list, idx, s])
         }
+        Item::RefIn {
+            msg,
+            list,
+            idx,
+            key,
+            sets,
+        } => {
+            let s: Map<String, Value> = sets
+                .iter()
+                .map(|(k, v)| ((*k).to_string(), v.clone()))
+                .collect();
+            json!({"in": [msg, list, idx, key, s]})
+        }
         Item::TextOf { msg, prefix } => json!({"text": [msg, prefix]}),
         Item::New(v) => json!({"new": v}),
     }
@@ -160,7 +206,8 @@ fn item_json(item: &Item) -> Value {
 
 /// The plan as JSON for `js/request.js`:
 /// `{key, del, out?: [i | {from, ops: [["s", k, v] | ["l", k, items] | ["d", k]]}]}`, items being
-/// `[msg, list, idx]`, `[msg, list, idx, sets]`, `{text: [msg, prefix]}` or `{new: value}`.
+/// `[msg, list, idx]`, `[msg, list, idx, sets]`, `{in: [msg, list, idx, key, sets]}`,
+/// `{text: [msg, prefix]}` or `{new: value}`.
 pub fn to_json(plan: &BodyPlan) -> Value {
     let mut o = json!({"key": plan.key, "del": plan.del});
     if let Some(list) = &plan.messages {

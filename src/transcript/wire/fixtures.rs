@@ -6,7 +6,7 @@ use super::{sanitize_json, Protocol, WireOptions};
 use serde_json::Value;
 use std::collections::HashSet;
 
-const FIXTURES: &[&str] = &[
+pub(super) const FIXTURES: &[&str] = &[
     include_str!("../../../__test__/fixtures/wire/openai-chat.json"),
     include_str!("../../../__test__/fixtures/wire/anthropic.json"),
     include_str!("../../../__test__/fixtures/wire/openai-responses.json"),

@@ -27,7 +27,7 @@ use super::openai_chat::{kind, obj, opt_str, same_list};
 use super::split::{From, Src};
 use super::{split, Decision, Protocol, WireError, WireOptions};
 use crate::transcript::context::Change;
-use crate::transcript::model::{Block, BlockOrigin, Content, Msg, TextInfo, Val};
+use crate::transcript::model::{Block, BlockOrigin, Content, Msg, Val};
 use serde_json::{json, Value};
 use std::collections::HashSet;
 
@@ -56,10 +56,10 @@ fn block<'a, N: Node<'a>>(p: N, k: usize, idx: usize, id: Option<String>) -> Blo
             b.name = Val::Str(n.into_owned().into());
         }
         b.arguments = kind(call.get("args"));
-    } else if let Some(View::Str(t)) = p.get("text").map(Node::view) {
+    } else if let Some(t) = p.get("text").filter(|t| t.is_str()) {
         let thought = matches!(p.get("thought").map(Node::view), Some(View::Bool(true)));
         b.ty = Val::Str(if thought { "thinking" } else { "text" }.into());
-        b.text = Some(TextInfo::of_str(&t));
+        b.text = t.text_info();
     } else {
         b.ty = Val::Str(p.first_key().unwrap_or_default().into_owned().into());
     }
@@ -221,13 +221,16 @@ struct Writer<'r, N> {
 }
 
 impl<'a, 'r, N: Node<'a>> Writer<'r, N> {
-    /// `parts[j].<key>` of content `i` with its `id` set to `id`: the new value of `key`.
-    fn with_id(&self, i: usize, j: usize, key: &str, id: Value) -> Option<(&'static str, Value)> {
-        let key: &'static str = if key == CALL { CALL } else { RESPONSE };
-        let part = self.contents.get(i)?.get(PARTS)?.items().nth(j)?;
-        let mut v = part.get(key)?.to_value();
-        v.as_object_mut()?.insert("id".into(), id);
-        Some((key, v))
+    /// `parts[j]` of content `i` with its `<key>` (`functionCall` / `functionResponse`) copied and
+    /// its `id` set to `id`.
+    fn with_id(i: usize, j: usize, key: &'static str, id: Value) -> Item {
+        Item::RefIn {
+            msg: i,
+            list: PARTS,
+            idx: j,
+            key,
+            sets: vec![("id", id)],
+        }
     }
 
     fn real_id(&self, id: &Val) -> Option<Value> {
@@ -246,15 +249,14 @@ impl<'a, 'r, N: Node<'a>> Writer<'r, N> {
                 let renamed = super::new_value(&b.edits, "id")
                     .filter(|_| b.is_tool_call())
                     .filter(|_| !self.made_up.contains(&format!("g{i}c{j}")));
-                let sets = renamed
-                    .and_then(|id| self.with_id(i, j, CALL, id))
-                    .map(|s| vec![s])
-                    .unwrap_or_default();
-                Item::Ref {
-                    msg: i,
-                    list: PARTS,
-                    idx: j,
-                    sets,
+                match renamed {
+                    Some(id) => Self::with_id(i, j, CALL, id),
+                    None => Item::Ref {
+                        msg: i,
+                        list: PARTS,
+                        idx: j,
+                        sets: Vec::new(),
+                    },
                 }
             }
             BlockOrigin::FromStrContent { prefix, .. } => Item::New(json!({"text": prefix})),
@@ -270,15 +272,14 @@ impl<'a, 'r, N: Node<'a>> Writer<'r, N> {
         {
             let renamed = super::new_value(&m.edits, "toolCallId")
                 .filter(|v| v.as_str().is_some_and(|s| !self.made_up.contains(s)));
-            let sets = renamed
-                .and_then(|id| self.with_id(*wire, *j, RESPONSE, id))
-                .map(|s| vec![s])
-                .unwrap_or_default();
-            return Item::Ref {
-                msg: *wire,
-                list: PARTS,
-                idx: *j,
-                sets,
+            return match renamed {
+                Some(id) => Self::with_id(*wire, *j, RESPONSE, id),
+                None => Item::Ref {
+                    msg: *wire,
+                    list: PARTS,
+                    idx: *j,
+                    sets: Vec::new(),
+                },
             };
         }
         let text = m

@@ -24,8 +24,9 @@
 //! and [`splice::apply`] on the body's bytes (untouched ranges copied as they came).
 //!
 //! The readers and writers see the body through [`node::Node`], a read-only view implemented for
-//! `serde_json::Value` and for [`tape::Tape`] (the body's bytes, read once without building a
-//! value), so each protocol is written once for every entry point.
+//! `serde_json::Value`, for [`tape::Tape`] (the body's bytes, read once without building a
+//! value) and for [`skeleton::Skeleton`] (what `js/request.js` sends of a parsed body: only the
+//! fields the readers read), so each protocol is written once for every entry point.
 //!
 //! Which rules run is the transcript policy of the target (provider / modelApi / modelId, see
 //! [`crate::transcript::policy`]), as for `sanitizeSessionHistory`: see [`pass`].
@@ -38,6 +39,7 @@ pub mod node;
 pub mod openai_chat;
 pub mod pass;
 pub mod responses;
+pub mod skeleton;
 pub mod splice;
 pub mod split;
 pub mod tape;

@@ -1,6 +1,6 @@
 //! One read-only view of a JSON value, so each protocol's reader and writer is written once and
-//! runs on a `serde_json::Value` (the public Rust API) and on raw bytes (the gateway's body, see
-//! [`super::tape`]) alike.
+//! runs on a `serde_json::Value` (the public Rust API), on raw bytes (the gateway's body, see
+//! [`super::tape`]) and on the skeleton of a JS object (see [`super::skeleton`]) alike.
 //!
 //! The readers only look: a field by name, an array's items in order, a string's text, a value's
 //! kind. A [`Node`] answers exactly that and nothing more, and never copies a string it can lend.
@@ -41,6 +41,11 @@ pub trait Node<'a>: Copy + 'a {
     /// The value as a `serde_json::Value`: for the small values a rule rewrites, never a body.
     fn to_value(self) -> Value;
 
+    /// What the rules know of a string (its length, blankness and, when at hand, its text).
+    fn text_info(self) -> Option<crate::transcript::model::TextInfo> {
+        self.str()
+            .map(|s| crate::transcript::model::TextInfo::of_str(&s))
+    }
     fn str(self) -> Option<Cow<'a, str>> {
         match self.view() {
             View::Str(s) => Some(s),

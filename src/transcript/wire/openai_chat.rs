@@ -19,9 +19,7 @@ use super::layout::{Layout, MsgLayout, Place};
 use super::node::{Node, View};
 use super::{Decision, Protocol, WireError, WireOptions};
 use crate::transcript::context::Change;
-use crate::transcript::model::{
-    Block, BlockOrigin, Content, Kind, Msg, MsgOrigin, Override, TextInfo, Val,
-};
+use crate::transcript::model::{Block, BlockOrigin, Content, Kind, Msg, MsgOrigin, Override, Val};
 use serde_json::{json, Value};
 use std::borrow::Cow;
 
@@ -94,8 +92,8 @@ fn part_block<'a, N: Node<'a>>(
     )?;
     let mut b = Block::src(i, j);
     b.ty = p.get("type").map_or(Val::Absent, val_of);
-    if let Some(View::Str(t)) = p.get("text").map(Node::view) {
-        b.text = Some(TextInfo::of_str(&t));
+    if let Some(t) = p.get("text").filter(|t| t.is_str()) {
+        b.text = t.text_info();
     }
     Ok(b)
 }
@@ -163,17 +161,18 @@ fn read_message<'a, N: Node<'a>>(v: N, i: usize) -> Result<(Msg, MsgLayout), Wir
     let mut layout = MsgLayout::default();
     let mut blocks = Vec::new();
     let content = m.get("content");
+    let info = content.and_then(Node::text_info);
     match content.map(Node::view) {
-        Some(View::Str(s)) if as_blocks => {
+        Some(View::Str(_)) if as_blocks => {
             let mut b = Block::src(i, 0);
             b.ty = Val::Str("text".into());
-            b.text = Some(TextInfo::of_str(&s));
+            b.text = info;
             blocks.push(b);
             layout.str_block = true;
         }
-        Some(View::Str(s)) => {
+        Some(View::Str(_)) => {
             msg.content = Content::Str {
-                info: TextInfo::of_str(&s),
+                info: info.unwrap_or_default(),
                 from: Some(i),
                 prefix: String::new(),
             };

@@ -20,6 +20,8 @@ enum Member<'t, 'p> {
     Raw(TNode<'t>),
     Set(&'p Value),
     List(&'p [Item]),
+    /// An object member rewritten: its members with these set.
+    Sub(TNode<'t>, &'p [(&'static str, Value)]),
 }
 
 struct Writer<'t, 'p> {
@@ -31,6 +33,13 @@ struct Writer<'t, 'p> {
 
 fn json_str(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+}
+
+/// Object edits that set each of `sets`.
+fn set_edits<'t, 'p>(sets: &'p [(&'static str, Value)]) -> Vec<(&'p str, Option<Member<'t, 'p>>)> {
+    sets.iter()
+        .map(|(k, v)| (*k, Some(Member::Set(v))))
+        .collect()
 }
 
 impl<'t, 'p> Writer<'t, 'p> {
@@ -80,6 +89,7 @@ impl<'t, 'p> Writer<'t, 'p> {
                 Member::Raw(v) => self.out.push_str(v.raw()),
                 Member::Set(v) => self.write_value(v),
                 Member::List(items) => self.list(items),
+                Member::Sub(node, sets) => self.object(Some(*node), &set_edits(sets)),
             }
         }
         self.out.push('}');
@@ -121,13 +131,22 @@ impl<'t, 'p> Writer<'t, 'p> {
                 sets,
             } => match self.list_item(*msg, list, *idx) {
                 Some(node) if sets.is_empty() => self.out.push_str(node.raw()),
-                Some(node) => {
-                    let edits: Vec<_> = sets
-                        .iter()
-                        .map(|(k, v)| (*k, Some(Member::Set(v))))
-                        .collect();
-                    self.object(Some(node), &edits);
-                }
+                Some(node) => self.object(Some(node), &set_edits(sets)),
+                None => self.out.push_str("null"),
+            },
+            Item::RefIn {
+                msg,
+                list,
+                idx,
+                key,
+                sets,
+            } => match self.list_item(*msg, list, *idx) {
+                Some(node) => match node.get(key).filter(|k| k.is_obj()) {
+                    Some(inner) => {
+                        self.object(Some(node), &[(key, Some(Member::Sub(inner, sets)))])
+                    }
+                    None => self.out.push_str(node.raw()),
+                },
                 None => self.out.push_str("null"),
             },
             Item::TextOf { msg, prefix } => {
