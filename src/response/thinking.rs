@@ -239,7 +239,7 @@ impl Markers {
             LazyLock::new(|| Markers::new(false, true)),
             LazyLock::new(|| Markers::new(true, true)),
         ];
-        &BY_EXTRA[usize::from(extra.granite) | usize::from(extra.harmony_stripped) << 1]
+        &BY_EXTRA[usize::from(extra.granite) | (usize::from(extra.harmony_stripped) << 1)]
     }
 }
 
