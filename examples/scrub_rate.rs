@@ -38,6 +38,9 @@ fn reply(unit: &str) -> String {
     )
 }
 
+/// A named step and the call that runs it once.
+type Step<'a> = (&'static str, Box<dyn Fn() + 'a>);
+
 /// µs per call of `f`, over `iters` calls.
 fn rate(iters: usize, mut f: impl FnMut()) -> f64 {
     let t = Instant::now();
@@ -63,7 +66,7 @@ fn main() {
     ] {
         let units: Vec<u16> = text.encode_utf16().collect();
         let p = proxy(&units);
-        let steps: [(&str, Box<dyn Fn()>); 4] = [
+        let steps: [Step; 4] = [
             (
                 "blocks",
                 Box::new(|| drop(black_box(find_blocks(black_box(&text), r1)))),
