@@ -10,12 +10,17 @@
 // builds on the shared machine does not count against either side). Each round gives one ratio
 // (their batch / our adjacent batch); the table shows the median ratio and the range over rounds.
 //   node benchmark/reply-vs-openclaw.mjs [rounds]
+// With TH_OTHER=<dir> (another build of this package: its index.js, binding.js, js/ and .node
+// file, e.g. main's), each row also times that build against this one, interleaved the same way,
+// and shows other build / this build. ONLY=<text> times only the functions whose name holds it.
 import { createRequire } from 'node:module'
 import os from 'node:os'
+import { resolve } from 'node:path'
 import { loadOpenClaw, installHint } from './openclaw.mjs'
 
 const require = createRequire(import.meta.url)
 const th = require(process.env.TH_PACKAGE ?? '../index.js')
+const other = process.env.TH_OTHER ? require(resolve(process.env.TH_OTHER, 'index.js')) : null
 
 const ROUNDS = Number(process.argv[2] ?? process.env.ROUNDS ?? 15)
 
@@ -83,7 +88,7 @@ export const REPLIES = {
   'half Chinese, <think> + MiniMax call': withMarkup(zhProse),
 }
 
-function functions(f) {
+function functions(f, th) {
   const ocChain = (t) => f.stripReasoningTagsFromText(f.stripDowngradedToolCallText(f.stripModelSpecialTokens(f.stripMinimaxToolCallXml(t))))
   const ourChain = (t) => th.stripThinkingTagsFromText(th.stripDowngradedToolCallText(th.stripModelSpecialTokens(th.stripMinimaxToolCallXml(t))))
   return [
@@ -106,13 +111,18 @@ export async function run() {
   const cpu = os.cpus()[0]
   console.log(`\n(c) 50 KB replies side by side with openclaw ${oc.version}'s own scrubbers: CPU µs per call (median of ${ROUNDS} interleaved rounds), OpenClaw / ours (median, range)`)
   console.log(`machine: ${os.cpus().length} × ${cpu ? cpu.model : 'cpu'}, Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`)
-  console.log('| function | reply | ours µs | OpenClaw µs | OpenClaw / ours | range |')
-  console.log('| --- | --- | --- | --- | --- | --- |')
-  for (const [name, ours, theirs] of functions(oc.fns)) {
+  if (other) console.log(`other build: ${resolve(process.env.TH_OTHER)}`)
+  const extra = other ? ' other build µs | other / ours | range |' : ''
+  console.log(`| function | reply | ours µs | OpenClaw µs | OpenClaw / ours | range |${extra}`)
+  console.log(`| --- | --- | --- | --- | --- | --- |${other ? ' --- | --- | --- |' : ''}`)
+  const span = (r) => `${r.ratios[r.ratios.length >> 1].toFixed(2)}× | ${r.ratios[0].toFixed(2)}–${r.ratios[r.ratios.length - 1].toFixed(2)}×`
+  const others = other ? functions(oc.fns, other) : []
+  for (const [k, [name, ours, theirs]] of functions(oc.fns, th).entries()) {
+    if (process.env.ONLY && !name.includes(process.env.ONLY)) continue
     for (const [label, text] of Object.entries(REPLIES)) {
       const r = sideBySide(() => ours(text), () => theirs(text))
-      const med = r.ratios[r.ratios.length >> 1]
-      console.log(`| ${name} | ${label} | ${r.ours.toFixed(1)} | ${r.theirs.toFixed(1)} | ${med.toFixed(1)}× | ${r.ratios[0].toFixed(1)}–${r.ratios[r.ratios.length - 1].toFixed(1)}× |`)
+      const o = other ? sideBySide(() => ours(text), () => others[k][1](text)) : null
+      console.log(`| ${name} | ${label} | ${r.ours.toFixed(1)} | ${r.theirs.toFixed(1)} | ${span(r)} |${o ? ` ${o.theirs.toFixed(1)} | ${span(o)} |` : ''}`)
     }
   }
   console.log(`load average after: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`)

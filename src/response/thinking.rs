@@ -20,8 +20,9 @@
 //! `<|end|>` is not a reasoning close (it ends every Harmony message).
 
 use std::ops::Range;
+use std::sync::LazyLock;
 
-use super::scan::Finder;
+use aho_corasick::{AhoCorasick, Input, MatchKind};
 
 pub const OPEN: &str = "<think>";
 pub const CLOSE: &str = "</think>";
@@ -193,135 +194,145 @@ pub struct Think {
     pub closed: bool,
 }
 
-/// The earliest hit among `markers` (with their finders) at or after `from`: `(position, length)`.
-fn earliest(
-    text: &str,
-    finders: &mut [Finder<'static>],
-    markers: &[&'static str],
-    from: usize,
-) -> Option<(usize, usize)> {
-    finders
-        .iter_mut()
-        .zip(markers)
-        .filter_map(|(f, m)| f.find(text, from).map(|i| (i, m.len())))
+/// The pairs [`find_blocks`] reads for one choice of prose forms, with one automaton over all
+/// their markers, built once: the reply is read once, left to right, for every marker at a time.
+/// A `memmem` search per marker (twenty-odd over the reply) was the largest part of
+/// `sanitizeToolCall` on half-Chinese text, where the multi-byte markers' bytes are common.
+struct Markers {
+    pairs: Vec<&'static Pair>,
+    /// Where the next marker of `pairs` (opening, closing or ending) starts; which markers match
+    /// there is then read by comparing each (several may start at one place).
+    any: AhoCorasick,
+}
+
+impl Markers {
+    fn new(granite: bool, harmony_stripped: bool) -> Markers {
+        let mut pairs: Vec<&'static Pair> = ALWAYS.iter().collect();
+        if granite {
+            pairs.push(&GRANITE);
+        }
+        if harmony_stripped {
+            pairs.push(&HARMONY_STRIPPED);
+        }
+        let all = pairs
+            .iter()
+            .flat_map(|p| p.opens.iter().chain(p.closes).chain(p.ends));
+        let any = AhoCorasick::builder()
+            // The leftmost start, whatever its length: every marker starting there is compared.
+            .match_kind(MatchKind::LeftmostFirst)
+            .build(all)
+            .expect("static reasoning markers");
+        Markers { pairs, any }
+    }
+
+    /// The first place at or after `from` where a marker starts.
+    fn next(&self, text: &str, from: usize) -> Option<usize> {
+        let input = Input::new(text).span(from..text.len());
+        self.any.find(input).map(|m| m.start())
+    }
+
+    /// The automaton for the prose forms `extra` turns on.
+    fn of(extra: Extra) -> &'static Markers {
+        static BY_EXTRA: [LazyLock<Markers>; 4] = [
+            LazyLock::new(|| Markers::new(false, false)),
+            LazyLock::new(|| Markers::new(true, false)),
+            LazyLock::new(|| Markers::new(false, true)),
+            LazyLock::new(|| Markers::new(true, true)),
+        ];
+        &BY_EXTRA[usize::from(extra.granite) | (usize::from(extra.harmony_stripped) << 1)]
+    }
+}
+
+/// The length of the shortest of `markers` that starts at `at` in `text`.
+fn shortest_at(text: &str, at: usize, markers: &[&str]) -> Option<usize> {
+    let rest = &text.as_bytes()[at..];
+    markers
+        .iter()
+        .filter(|m| rest.starts_with(m.as_bytes()))
+        .map(|m| m.len())
         .min()
 }
 
-struct Active {
-    pair: &'static Pair,
-    opens: Vec<Finder<'static>>,
-    closes: Vec<Finder<'static>>,
-    ends: Vec<Finder<'static>>,
-}
-
-fn has(text: &str, needle: &str) -> bool {
-    memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some()
+/// The block of `pair` opened at `open`, its text starting at `body`: up to the first closing
+/// tag of the pair (which wins over an ending marker at the same place), else up to the first
+/// marker that ends it, else to the end of the reply, unclosed.
+fn block(text: &str, markers: &Markers, pair: &Pair, open: usize, body: usize) -> Think {
+    let mut from = body;
+    while let Some(p) = markers.next(text, from) {
+        if let Some(len) = shortest_at(text, p, pair.closes) {
+            return Think {
+                outer: open..p + len,
+                inner: body..p,
+                closed: true,
+            };
+        }
+        if shortest_at(text, p, pair.ends).is_some() {
+            return Think {
+                outer: open..p,
+                inner: body..p,
+                closed: true,
+            };
+        }
+        from = p + 1;
+    }
+    Think {
+        outer: open..text.len(),
+        inner: body..text.len(),
+        closed: false,
+    }
 }
 
 /// The reasoning blocks of `text`, in order, not overlapping.
 pub fn find_blocks(text: &str, extra: Extra) -> Vec<Think> {
     let mut out = Vec::new();
-    // Every always-on marker holds `hink`, `HINK`, `<|channel|>analysis` or `<|inner_`: four
-    // passes decide for most replies instead of one per marker.
-    if !extra.granite
-        && !extra.harmony_stripped
-        && !has(text, "hink")
-        && !has(text, "HINK")
-        && !has(text, "<|channel|>analysis")
-        && !has(text, "<|inner_")
-    {
-        return out;
-    }
-    let mut pairs: Vec<&'static Pair> = ALWAYS.iter().collect();
-    if extra.granite {
-        pairs.push(&GRANITE);
-    }
-    let mut at = 0;
+    let markers = Markers::of(extra);
+    let mut from = 0;
     if extra.harmony_stripped {
-        pairs.push(&HARMONY_STRIPPED);
         // The reply starts in the analysis channel: `analysis…` up to the next stripped header.
         let lead = text.len() - text.trim_start().len();
         if text[lead..].starts_with("analysis") {
-            let body = lead + "analysis".len();
-            let mut ends: Vec<Finder<'static>> = HARMONY_STRIPPED_ENDS
-                .iter()
-                .map(|m| Finder::new(m))
-                .collect();
-            let end = earliest(text, &mut ends, HARMONY_STRIPPED_ENDS, body);
-            let stop = end.map_or(text.len(), |(e, _)| e);
-            out.push(Think {
-                outer: 0..stop,
-                inner: body..stop,
-                closed: end.is_some(),
-            });
-            at = stop;
+            let t = block(text, markers, &HARMONY_STRIPPED, 0, lead + "analysis".len());
+            from = t.outer.end;
+            out.push(t);
         }
     }
-    let mut active: Vec<Active> = pairs
-        .into_iter()
-        .map(|pair| Active {
-            pair,
-            opens: pair.opens.iter().map(|m| Finder::new(m)).collect(),
-            closes: pair.closes.iter().map(|m| Finder::new(m)).collect(),
-            ends: pair.ends.iter().map(|m| Finder::new(m)).collect(),
-        })
-        .collect();
-    while at < text.len() {
-        let open = active
-            .iter_mut()
+    while let Some(p) = markers.next(text, from) {
+        // At one place the shortest opening tag wins, then the pair listed first; an opening tag
+        // wins over a closing tag.
+        let open = markers
+            .pairs
+            .iter()
             .enumerate()
-            .filter_map(|(i, a)| {
-                earliest(text, &mut a.opens, a.pair.opens, at).map(|(p, l)| (p, l, i))
-            })
+            .filter_map(|(i, pair)| shortest_at(text, p, pair.opens).map(|len| (len, i)))
             .min();
-        let close = active
-            .iter_mut()
-            .filter(|a| a.pair.r1)
-            .filter_map(|a| earliest(text, &mut a.closes, a.pair.closes, at))
+        if let Some((len, i)) = open {
+            let t = block(text, markers, markers.pairs[i], p, p + len);
+            from = t.outer.end;
+            let unclosed = !t.closed;
+            out.push(t);
+            if unclosed {
+                break;
+            }
+            continue;
+        }
+        let close = markers
+            .pairs
+            .iter()
+            .filter(|pair| pair.r1)
+            .filter_map(|pair| shortest_at(text, p, pair.closes))
             .min();
-        match (open, close) {
-            (None, None) => break,
+        match close {
             // A closing tag first: R1-style at the start, otherwise a stray tag.
-            (o, Some((c, len))) if o.is_none_or(|(o, _, _)| c < o) => {
-                let start = if out.is_empty() && extra.r1 { 0 } else { c };
+            Some(len) => {
+                let start = if out.is_empty() && extra.r1 { 0 } else { p };
                 out.push(Think {
-                    outer: start..c + len,
-                    inner: start..c,
+                    outer: start..p + len,
+                    inner: start..p,
                     closed: true,
                 });
-                at = c + len;
+                from = p + len;
             }
-            (Some((o, len, i)), _) => {
-                let body = o + len;
-                let a = &mut active[i];
-                let close = earliest(text, &mut a.closes, a.pair.closes, body);
-                let end = earliest(text, &mut a.ends, a.pair.ends, body);
-                let block = match (close, end) {
-                    (Some((c, clen)), e) if e.is_none_or(|(e, _)| c <= e) => Think {
-                        outer: o..c + clen,
-                        inner: body..c,
-                        closed: true,
-                    },
-                    (_, Some((e, _))) => Think {
-                        outer: o..e,
-                        inner: body..e,
-                        closed: true,
-                    },
-                    (_, None) => Think {
-                        outer: o..text.len(),
-                        inner: body..text.len(),
-                        closed: false,
-                    },
-                };
-                at = block.outer.end.max(body);
-                let unclosed = !block.closed;
-                out.push(block);
-                if unclosed {
-                    break;
-                }
-            }
-            // Unreachable by the guard above, kept total for safety.
-            (None, Some(_)) => break,
+            None => from = p + 1,
         }
     }
     out
@@ -336,6 +347,118 @@ mod tests {
             .into_iter()
             .map(|t| &text[t.inner])
             .collect()
+    }
+
+    /// The rule as it was first written, each marker searched on its own from every place: the
+    /// one-pass reading must give the same blocks.
+    fn each_marker_searched(text: &str, extra: Extra) -> Vec<Think> {
+        let mut pairs: Vec<&Pair> = ALWAYS.iter().collect();
+        if extra.granite {
+            pairs.push(&GRANITE);
+        }
+        if extra.harmony_stripped {
+            pairs.push(&HARMONY_STRIPPED);
+        }
+        let first = |ms: &[&str], from: usize| {
+            ms.iter()
+                .filter_map(|m| text[from..].find(m).map(|i| (from + i, m.len())))
+                .min()
+        };
+        let block = |pair: &Pair, o: usize, body: usize| match (
+            first(pair.closes, body),
+            first(pair.ends, body),
+        ) {
+            (Some((c, l)), e) if e.is_none_or(|(e, _)| c <= e) => Think {
+                outer: o..c + l,
+                inner: body..c,
+                closed: true,
+            },
+            (_, Some((e, _))) => Think {
+                outer: o..e,
+                inner: body..e,
+                closed: true,
+            },
+            (_, None) => Think {
+                outer: o..text.len(),
+                inner: body..text.len(),
+                closed: false,
+            },
+        };
+        let mut out = Vec::new();
+        let mut at = 0;
+        let lead = text.len() - text.trim_start().len();
+        if extra.harmony_stripped && text[lead..].starts_with("analysis") {
+            let t = block(&HARMONY_STRIPPED, 0, lead + "analysis".len());
+            at = t.outer.end;
+            out.push(t);
+        }
+        while at < text.len() {
+            let open = pairs
+                .iter()
+                .enumerate()
+                .filter_map(|(i, p)| first(p.opens, at).map(|(o, l)| (o, l, i)))
+                .min();
+            let close = pairs
+                .iter()
+                .filter(|p| p.r1)
+                .filter_map(|p| first(p.closes, at))
+                .min();
+            match (open, close) {
+                (o, Some((c, len))) if o.is_none_or(|(o, _, _)| c < o) => {
+                    let start = if out.is_empty() && extra.r1 { 0 } else { c };
+                    out.push(Think {
+                        outer: start..c + len,
+                        inner: start..c,
+                        closed: true,
+                    });
+                    at = c + len;
+                }
+                (Some((o, len, i)), _) => {
+                    let t = block(pairs[i], o, o + len);
+                    at = t.outer.end;
+                    let closed = t.closed;
+                    out.push(t);
+                    if !closed {
+                        break;
+                    }
+                }
+                _ => break,
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn one_pass_finds_the_blocks_each_marker_searched_found() {
+        let parts = [
+            "<think>",
+            "</think>",
+            "<|channel>",
+            "thought",
+            "<channel|>",
+            "<|channel|>analysis<|message|>",
+            "<|end|>",
+            "◁/think▷",
+            "Here's my thought process:",
+            "Here is my response:",
+            "analysis",
+            "assistantfinal",
+        ];
+        // No prose form and both (the two automata), each without and with the R1 reading.
+        for k in [0, 4, 3, 7] {
+            let extra = Extra {
+                granite: k & 1 != 0,
+                harmony_stripped: k & 2 != 0,
+                r1: k & 4 != 0,
+            };
+            for t in crate::scrub::sequences_of_four(&parts) {
+                assert_eq!(
+                    find_blocks(&t, extra),
+                    each_marker_searched(&t, extra),
+                    "{t:?} {extra:?}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -41,9 +41,9 @@ pub fn strip_spliced(text: Spliced<'_>) -> Spliced<'_> {
 /// joined across a removed block, as in OpenClaw's second `replace`; such a tag is given as its
 /// pieces). The addon turns these into slices of the caller's string with no text copied.
 pub(crate) fn removed(text: &str) -> Vec<Range<usize>> {
-    if !contains_marker(text) {
+    let Some(first) = first_marker(text) else {
         return Vec::new();
-    }
+    };
     let blocks = invoke_blocks(text);
     let kept = gaps(&blocks, text.len());
     let tags = if may_join_tags(text, &kept) {
@@ -51,8 +51,9 @@ pub(crate) fn removed(text: &str) -> Vec<Range<usize>> {
     } else {
         // No tag spans a removed block: the tags of the text left are those of `text` outside
         // the blocks (a tag holds one `<`, at its start, so it is inside a block or outside all).
+        // Every tag holds the marker: its `:` is at or after the first marker's.
         let mut inside = blocks.iter().peekable();
-        wrapper_tags(text)
+        wrapper_tags_from(text, first)
             .into_iter()
             .filter(|t| {
                 while inside.next_if(|b| b.end <= t.start).is_some() {}
@@ -170,9 +171,13 @@ fn without<'a>(text: Spliced<'a>, removed: &[Range<usize>]) -> Spliced<'a> {
 /// rest of the job a few). Each `:tool_call>` (found with `memchr`) has at most one match, ending
 /// there and starting at the `<` of `<minimax` or `</minimax` (tested against the regex).
 fn wrapper_tags(text: &str) -> Vec<Range<usize>> {
+    wrapper_tags_from(text, 0)
+}
+
+/// [`wrapper_tags`] whose `:` is at or after byte `from`.
+fn wrapper_tags_from(text: &str, mut from: usize) -> Vec<Range<usize>> {
     let b = text.as_bytes();
     let mut out = Vec::new();
-    let mut from = 0;
     while let Some(p) = find_ci(text, ":tool_call>", from) {
         from = p + 1;
         if p < 8 || !b[p - 7..p].eq_ignore_ascii_case(b"minimax") {
@@ -228,15 +233,21 @@ fn invoke_blocks(text: &str) -> Vec<Range<usize>> {
 }
 
 /// `/minimax:tool_call/i`.
+#[cfg(test)]
 fn contains_marker(text: &str) -> bool {
+    first_marker(text).is_some()
+}
+
+/// Where the first match of `/minimax:tool_call/i` has its `:`.
+fn first_marker(text: &str) -> Option<usize> {
     let mut at = 0;
     while let Some(i) = find_ci(text, ":tool_call", at) {
         if i >= 7 && text.as_bytes()[i - 7..i].eq_ignore_ascii_case(b"minimax") {
-            return true;
+            return Some(i);
         }
         at = i + 1;
     }
-    false
+    None
 }
 
 #[cfg(test)]
