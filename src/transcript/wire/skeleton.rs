@@ -218,8 +218,24 @@ impl Reader<'_> {
 }
 
 impl Skeleton {
-    /// Reads the skeleton `js/request.js` wrote (`nums`, and `strs` with each string after
+    /// Reads the skeleton `js/wire-codec.js` wrote (`nums`, and `strs` with each string after
     /// [`SEP`]).
+    ///
+    /// ```
+    /// use transcript_hygiene::transcript::wire::node::Node;
+    /// use transcript_hygiene::transcript::wire::skeleton::{Skeleton, ARR, OBJ, SEP, STR};
+    ///
+    /// // `{"messages": [{"role": "user", …}]}`: an object of one member (key 0 of `KEYS`,
+    /// // "messages") holding an array of one object, whose one sent member is key 4 ("role").
+    /// let nums = [OBJ as f64, 1.0, 0.0, ARR as f64, 1.0, OBJ as f64, 1.0, 4.0, STR as f64];
+    /// let strs = format!("{SEP}user");
+    /// let body = Skeleton::parse(&nums, &strs).unwrap();
+    /// let first = body.root().get("messages").unwrap().items().next().unwrap();
+    /// assert_eq!(first.get("role").unwrap().str().as_deref(), Some("user"));
+    ///
+    /// // A cut skeleton is an error, not a panic.
+    /// assert!(Skeleton::parse(&nums[..6], &strs).is_err());
+    /// ```
     pub fn parse(nums: &[f64], strs: &str) -> Result<Skeleton, String> {
         let mut split = strs.split(SEP);
         // `strs` starts with SEP: the first piece is empty.
