@@ -517,7 +517,8 @@ fn marker_heads_hold_their_first_bytes() {
     let (h, mask) = head(b"<tool_call>");
     assert_eq!(mask, u64::MAX);
     assert_eq!(word(b"<tool_call>") & mask, h);
-    assert_ne!(word(b"<tool_cal!>x") & mask, h);
+    // Only eight bytes are compared: past them the full check decides.
+    assert_eq!(word(b"<tool_cal!>x") & mask, h);
     assert_ne!(word(b"<tool_xxxxx") & mask, h);
     let (h, mask) = head("<｜".as_bytes());
     assert_eq!(mask, (1 << 32) - 1);
