@@ -782,8 +782,10 @@ fn head(s: &[u8]) -> (u64, u64) {
 
 impl Table {
     fn new(lits: Vec<Lit>) -> Self {
-        let mut t = Table::default();
-        t.heads = lits.iter().map(|l| head(l.s.as_bytes())).collect();
+        let mut t = Table {
+            heads: lits.iter().map(|l| head(l.s.as_bytes())).collect(),
+            ..Table::default()
+        };
         let mut keyed: Vec<(u8, u16)> = Vec::with_capacity(lits.len());
         for (i, lit) in lits.iter().enumerate() {
             let i = u16::try_from(i).unwrap_or(u16::MAX);
