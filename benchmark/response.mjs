@@ -10,6 +10,7 @@ import assert from 'node:assert/strict'
 import os from 'node:os'
 import { jsCleanResponse } from './response-baseline.mjs'
 import { sideBySide } from './reply-vs-openclaw.mjs'
+import { CALLS, denseReply } from './call-dense.mjs'
 
 const require = createRequire(import.meta.url)
 // TH_PACKAGE: another build of this package to time (an earlier commit's, for before/after).
@@ -68,27 +69,6 @@ for (const [name, fn] of Object.entries(noMarker)) {
 }
 
 // ---- (b) 50 KB with markers ----
-const para = (i) => `Paragraph ${i}: the model explains what it is doing, with some detail about the files, the plan and the results so far. 中文说明也在这里。\n\n`
-const CALLS = {
-  hermes: (i) => `<tool_call>\n{"name": "read_file", "arguments": {"path": "src/file_${i}.rs", "limit": ${i}}}\n</tool_call>\n`,
-  qwen3_coder: (i) => `<tool_call>\n<function=read_file>\n<parameter=path>\nsrc/file_${i}.rs\n</parameter>\n<parameter=limit>\n${i}\n</parameter>\n</function>\n</tool_call>\n`,
-  glm47: (i) => `<tool_call>read_file<arg_key>path</arg_key><arg_value>src/file_${i}.rs</arg_value><arg_key>limit</arg_key><arg_value>${i}</arg_value></tool_call>\n`,
-  minimax_m2: (i) => `<minimax:tool_call>\n<invoke name="read_file">\n<parameter name="path">src/file_${i}.rs</parameter>\n<parameter name="limit">${i}</parameter>\n</invoke>\n</minimax:tool_call>\n`,
-  deepseek_v31: (i) => `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>read_file<｜tool▁sep｜>{"path": "src/file_${i}.rs", "limit": ${i}}<｜tool▁call▁end｜><｜tool▁calls▁end｜>\n`,
-  kimi_k2: (i) => `<|tool_calls_section_begin|><|tool_call_begin|>functions.read_file:${i}<|tool_call_argument_begin|>{"path": "src/file_${i}.rs", "limit": ${i}}<|tool_call_end|><|tool_calls_section_end|>\n`,
-}
-
-function reply(call) {
-  let s = '<think>The user wants the files read; I will call read_file for each of them.</think>\n'
-  let i = 0
-  while (Buffer.byteLength(s) < 50_000) {
-    s += para(i)
-    if (i % 4 === 3) s += call(i)
-    i++
-  }
-  return s
-}
-
 const norm = (s) => s.replace(/\s+/g, ' ').trim()
 const calls = (r) => r.toolCalls.map((c) => [c.function ? c.function.name : c.name, JSON.parse(c.function ? c.function.arguments : c.arguments)])
 
@@ -96,7 +76,7 @@ console.log('\n(b) 50 KB reply with a think block and tool calls every 4 paragra
 console.log('| format | bytes | calls | cleanResponse µs | JS baseline µs | JS / cleanResponse | range |')
 console.log('| --- | --- | --- | --- | --- | --- | --- |')
 for (const [format, call] of Object.entries(CALLS)) {
-  const t = reply(call)
+  const t = denseReply(call)
   const ours = th.cleanResponse(t)
   const js = jsCleanResponse(t)
   assert.equal(ours.problems.length, 0, `${format}: ${ours.problems}`)

@@ -748,6 +748,10 @@ struct Table {
     order: Vec<u16>,
     starts: [u16; 257],
     shorts: Vec<u16>,
+    /// Per marker, its first (up to) eight bytes as a little-endian word and the mask of those
+    /// bytes ([`head`]): most candidates (`<` of HTML or of a call's inner tags, the `▁` of
+    /// DeepSeek's tokens) are ruled out against a whole bucket with one compare per marker.
+    heads: Vec<(u64, u64)>,
 }
 
 impl Default for Table {
@@ -757,13 +761,31 @@ impl Default for Table {
             order: Vec::new(),
             starts: [0; 257],
             shorts: Vec::new(),
+            heads: Vec::new(),
         }
     }
 }
 
+/// `s`'s first (up to) eight bytes as a little-endian word, zero-padded, and the mask of the
+/// bytes it holds.
+fn head(s: &[u8]) -> (u64, u64) {
+    let n = s.len().min(8);
+    let mut w = [0u8; 8];
+    w[..n].copy_from_slice(&s[..n]);
+    let mask = if n == 8 {
+        u64::MAX
+    } else {
+        (1u64 << (8 * n)) - 1
+    };
+    (u64::from_le_bytes(w), mask)
+}
+
 impl Table {
     fn new(lits: Vec<Lit>) -> Self {
-        let mut t = Table::default();
+        let mut t = Table {
+            heads: lits.iter().map(|l| head(l.s.as_bytes())).collect(),
+            ..Table::default()
+        };
         let mut keyed: Vec<(u8, u16)> = Vec::with_capacity(lits.len());
         for (i, lit) in lits.iter().enumerate() {
             let i = u16::try_from(i).unwrap_or(u16::MAX);
@@ -1118,11 +1140,21 @@ impl Machine {
 
     /// What starts at candidate byte `c` among `lits[..n]`.
     fn decide(&mut self, c: usize, n: usize, tools: Option<&Value>) -> Decision {
+        if self.none_starts(c, n) {
+            // Debug builds (every test) check the shortcut against the full answer.
+            debug_assert!(matches!(self.decide_at(c, n, tools), Decision::No));
+            return Decision::No;
+        }
+        self.decide_at(c, n, tools)
+    }
+
+    /// [`Machine::decide`] without its shortcut.
+    fn decide_at(&mut self, c: usize, n: usize, tools: Option<&Value>) -> Decision {
+        let bytes = self.buf.as_bytes();
         // The markers that can start here: those whose second byte is the next byte (one bucket,
         // so most `<` in prose or code, `<div>`, `a < b`, cost one lookup), plus one-byte ones.
         let mut cands = [0u16; 64];
         let mut m = 0;
-        let bytes = self.buf.as_bytes();
         match (bytes.get(c), bytes.get(c + 1)) {
             (Some(&first), Some(&second)) => {
                 let b = usize::from(second);
@@ -1241,6 +1273,26 @@ impl Machine {
         } else {
             Decision::No
         }
+    }
+
+    /// Whether none of `lits[..n]` can start at candidate `c`, nor be cut there by the end of
+    /// the buffer, told from the eight bytes at `c` alone (`false` when fewer remain): then
+    /// [`Machine::decide`] would answer [`Decision::No`], and is not asked.
+    fn none_starts(&self, c: usize, n: usize) -> bool {
+        let bytes = self.buf.as_bytes();
+        let Some(word) = bytes.get(c..c + 8) else {
+            return false;
+        };
+        let mut w = [0u8; 8];
+        w.copy_from_slice(word);
+        let w = u64::from_le_bytes(w);
+        let t = &*self.table;
+        let b = usize::from(bytes[c + 1]);
+        let bucket = &t.order[usize::from(t.starts[b])..usize::from(t.starts[b + 1])];
+        bucket.iter().chain(&t.shorts).all(|&k| {
+            let k = usize::from(k);
+            k >= n || t.heads.get(k).is_some_and(|&(h, mask)| w & mask != h)
+        })
     }
 
     /// Whether an opener (ending at `after`) really opens a call, and of which family.

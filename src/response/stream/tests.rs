@@ -504,3 +504,29 @@ fn r1_models_hold_the_start_others_do_not() {
         ("Answer", "Plan")
     );
 }
+
+/// The word a marker is ruled out by: its first eight bytes (fewer for a shorter one), the rest
+/// masked off, so a candidate matches it exactly when its next bytes start the marker.
+#[test]
+fn marker_heads_hold_their_first_bytes() {
+    let word = |s: &[u8]| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&s[..8]);
+        u64::from_le_bytes(w)
+    };
+    let (h, mask) = head(b"<tool_call>");
+    assert_eq!(mask, u64::MAX);
+    assert_eq!(word(b"<tool_call>") & mask, h);
+    // Only eight bytes are compared: past them the full check decides.
+    assert_eq!(word(b"<tool_cal!>x") & mask, h);
+    assert_ne!(word(b"<tool_xxxxx") & mask, h);
+    let (h, mask) = head("<｜".as_bytes());
+    assert_eq!(mask, (1 << 32) - 1);
+    assert_eq!(word("<｜tool▁calls".as_bytes()) & mask, h);
+    assert_ne!(word("<|tool_calls".as_bytes()) & mask, h);
+    let (h, mask) = head(b"[");
+    assert_eq!(
+        (word(b"[THINK] x") & mask, word(b"(THINK) x") & mask == h),
+        (h, false)
+    );
+}
