@@ -12,7 +12,7 @@ use crate::scrub::visible::{
     tool_call_xml, trace_lines, user_facing,
 };
 use napi::bindgen_prelude::Either;
-use napi::{check_status, sys, Error, JsString, Result, Status};
+use napi::{check_status, sys, Error, JsString, JsValue, Result, Status};
 use napi_derive::napi;
 use std::collections::HashMap;
 
@@ -194,10 +194,7 @@ pub fn strip_plain_text_tool_call_blocks(
 /// `words_only`: see [`strip_assistant_internal_trace_lines`] (and js/scrub.js found nothing to
 /// trim).
 #[napi(catch_unwind, js_name = "sanitizeAssistantVisibleTextNative")]
-pub fn sanitize_assistant_visible_text(
-    text: JsString,
-    words_only: bool,
-) -> Result<Option<JsText>> {
+pub fn sanitize_assistant_visible_text(text: JsString, words_only: bool) -> Result<Option<JsText>> {
     if words_only && case_blind_absent(text, chain::DELIVERY.iter().map(|(_, n)| n))? {
         return Ok(None);
     }
@@ -283,7 +280,12 @@ pub fn visible_needles() -> HashMap<String, NeedleList> {
         ),
         (
             "sanitizeUserFacingText".into(),
-            needle_list(user_facing::HEAD.iter().chain(&user_facing::TAIL).map(|(_, n)| n)),
+            needle_list(
+                user_facing::HEAD
+                    .iter()
+                    .chain(&user_facing::TAIL)
+                    .map(|(_, n)| n),
+            ),
         ),
     ])
 }

@@ -286,7 +286,8 @@ mod tests {
                 "好的".to_string(),
             ),
             (
-                "Context:\n<active_memory_plugin>\n喜欢茶\n</active_memory_plugin>\n\n答复".to_string(),
+                "Context:\n<active_memory_plugin>\n喜欢茶\n</active_memory_plugin>\n\n答复"
+                    .to_string(),
                 "答复".to_string(),
             ),
         ];

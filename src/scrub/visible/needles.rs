@@ -54,13 +54,18 @@ impl Needles {
         const PREFIX: usize = 4;
         let mut prefixes: Vec<&[u8]> = Vec::new();
         for n in self.ignore_case {
-            debug_assert_eq!(*n, n.to_ascii_lowercase(), "case-blind needles are written in lower case");
+            debug_assert_eq!(
+                *n,
+                n.to_ascii_lowercase(),
+                "case-blind needles are written in lower case"
+            );
             let p = &n.as_bytes()[..n.len().min(PREFIX)];
             if !prefixes.contains(&p) {
                 prefixes.push(p);
             }
         }
-        let finders: Vec<memmem::Finder<'_>> = prefixes.iter().map(|p| memmem::Finder::new(p)).collect();
+        let finders: Vec<memmem::Finder<'_>> =
+            prefixes.iter().map(|p| memmem::Finder::new(p)).collect();
         let Some(overlap) = prefixes.iter().map(|p| p.len() - 1).max() else {
             return false;
         };

@@ -152,9 +152,8 @@ fn collapse_plain(text: &str) -> Option<String> {
             normalized_len += normalized.len();
         }
     }
-    let duplicate = !paragraph.is_empty()
-        && equal
-        && last.as_ref().map(String::len) == Some(normalized_len);
+    let duplicate =
+        !paragraph.is_empty() && equal && last.as_ref().map(String::len) == Some(normalized_len);
     if !has_duplicate && !duplicate {
         return None;
     }

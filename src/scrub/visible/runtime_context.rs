@@ -44,7 +44,11 @@ pub const NEEDLES: super::needles::Needles =
 
 /// Words separated by runs of JavaScript whitespace (`\s+`).
 fn words(s: &str) -> String {
-    let escaped: Vec<String> = s.split(is_js_whitespace).filter(|w| !w.is_empty()).map(regex::escape).collect();
+    let escaped: Vec<String> = s
+        .split(is_js_whitespace)
+        .filter(|w| !w.is_empty())
+        .map(regex::escape)
+        .collect();
     escaped.join(&format!("{WS}+"))
 }
 
@@ -307,7 +311,9 @@ impl Legacy {
             return None;
         }
         let result_begin = self.result_begin.at(text, start + EVENT.len())?;
-        let result_end = self.result_end.at(text, result_begin + RESULT_BEGIN.len())?;
+        let result_end = self
+            .result_end
+            .at(text, result_begin + RESULT_BEGIN.len())?;
         let action = self.action.at(text, result_end + RESULT_END.len())?;
         let after_action = action + ACTION.len();
         if let Some(next) = self.next_event.at(text, after_action) {

@@ -14,8 +14,8 @@ use std::borrow::Cow;
 use super::chain::{then, Step};
 use super::needles::Needles;
 use super::{
-    final_tags, inbound_meta, legacy_bracket, minimax, paragraphs, placeholders,
-    plain_tool_call, runtime_context, tool_call_xml, trace_lines,
+    final_tags, inbound_meta, legacy_bracket, minimax, paragraphs, placeholders, plain_tool_call,
+    runtime_context, tool_call_xml, trace_lines,
 };
 
 /// The steps before the trace-line one (error text only), in OpenClaw's order, each with what it
@@ -32,10 +32,7 @@ pub const HEAD: [(Step, Needles); 6] = [
         |t| tool_call_xml::strip_tool_call_xml(t, false, true),
         tool_call_xml::NEEDLES,
     ),
-    (
-        placeholders::strip_placeholder_lines,
-        placeholders::NEEDLES,
-    ),
+    (placeholders::strip_placeholder_lines, placeholders::NEEDLES),
 ];
 
 /// The steps after it. Leading blank lines have no needle: a text can lose them only when it
@@ -88,7 +85,10 @@ mod tests {
     #[test]
     fn plain_prose_is_borrowed() {
         for t in ["北京今天晴。\n\n明天下雨。", "", "用 `<final>` 标记答案"] {
-            assert!(matches!(sanitize_user_facing_text(t, true), Cow::Borrowed(_)), "{t:?}");
+            assert!(
+                matches!(sanitize_user_facing_text(t, true), Cow::Borrowed(_)),
+                "{t:?}"
+            );
         }
     }
 
