@@ -40,40 +40,43 @@ impl Needles {
     /// reads as itself, so no needle is missed; a wider one can only add a false hit).
     ///
     /// One pass in blocks: each block is lowercased into a buffer on the stack and searched for
-    /// the needles' first four bytes (`tool`, `func`: few places in prose), and only those places
-    /// are compared in full. A case-blind regex visits every byte with a class test instead.
+    /// the needles' last four bytes (`call`, `sult`: the words that make a trace line, rarer in
+    /// prose than `tool`), and only those places are compared in full. A case-blind regex visits
+    /// every byte with a class test instead.
     ///
     /// ```
     /// use transcript_hygiene::scrub::visible::needles::Needles;
     /// let n = Needles { exact: &[], ignore_case: &["tool_call", "function call"] };
     /// assert!(n.found_ignoring_case("a TOOL_Call b".as_bytes()));
-    /// assert!(!n.found_ignoring_case("toolchain, functional 调用".as_bytes()));
+    /// assert!(!n.found_ignoring_case("toolchain, functional 调用, tool recall".as_bytes()));
     /// ```
     pub fn found_ignoring_case(&self, bytes: &[u8]) -> bool {
         const BLOCK: usize = 4096;
-        const PREFIX: usize = 4;
-        let mut prefixes: Vec<&[u8]> = Vec::new();
+        const ANCHOR: usize = 4;
+        let mut anchors: Vec<&[u8]> = Vec::new();
         for n in self.ignore_case {
             debug_assert_eq!(
                 *n,
                 n.to_ascii_lowercase(),
                 "case-blind needles are written in lower case"
             );
-            let p = &n.as_bytes()[..n.len().min(PREFIX)];
-            if !prefixes.contains(&p) {
-                prefixes.push(p);
+            let a = &n.as_bytes()[n.len().saturating_sub(ANCHOR)..];
+            if !anchors.contains(&a) {
+                anchors.push(a);
             }
         }
-        let finders: Vec<memmem::Finder<'_>> =
-            prefixes.iter().map(|p| memmem::Finder::new(p)).collect();
-        let Some(overlap) = prefixes.iter().map(|p| p.len() - 1).max() else {
+        let finders: Vec<(memmem::Finder<'_>, usize)> = anchors
+            .iter()
+            .map(|a| (memmem::Finder::new(a), a.len()))
+            .collect();
+        let Some(overlap) = anchors.iter().map(|a| a.len() - 1).max() else {
             return false;
         };
-        let whole_at = |at: usize| {
+        // A needle ending where an anchor found at `at` (of `len` bytes) ends.
+        let whole_at = |at: usize, len: usize| {
+            let end = at + len;
             self.ignore_case.iter().any(|n| {
-                bytes
-                    .get(at..at + n.len())
-                    .is_some_and(|w| w.eq_ignore_ascii_case(n.as_bytes()))
+                n.len() <= end && bytes[end - n.len()..end].eq_ignore_ascii_case(n.as_bytes())
             })
         };
         let mut buf = [0u8; BLOCK];
@@ -85,8 +88,8 @@ impl Needles {
                 *d = s.to_ascii_lowercase();
             }
             let folded = &buf[..block.len()];
-            for finder in &finders {
-                if finder.find_iter(folded).any(|i| whole_at(start + i)) {
+            for (finder, len) in &finders {
+                if finder.find_iter(folded).any(|i| whole_at(start + i, *len)) {
                     return true;
                 }
             }
