@@ -1336,6 +1336,26 @@ export declare function stripPlainTextToolCallBlocks(text: string, options?: Pla
  */
 export declare function sanitizeAssistantVisibleText(text: string): string
 
+/** Options of `sanitizeUserFacingText`. */
+export interface UserFacingTextOptions {
+  /** The text is an error message: trace lines (`🛠️ Exec: ls`, `tool_call: …`) go too. Default `false`. */
+  errorContext?: boolean
+}
+
+/**
+ * OpenClaw 2026.9.6's `sanitizeUserFacingText` (what a reply goes through right before a channel
+ * shows it, after `sanitizeAssistantVisibleText`) in one native call: `<final>` markers, OpenClaw's
+ * runtime-context blocks (`<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>` … and the legacy ones), inbound
+ * metadata (context headers ending in `⟦openclaw:ctx⟧`, delivery hints, active-memory blocks, a
+ * leading `[Mon 2026-09-07 10:00]` timestamp), MiniMax and tool-call XML (every plural
+ * `<function_calls>` block), `(no output)` and `[tool calls omitted]` lines, trace lines (error text
+ * only), legacy `[TOOL_CALL]` blocks, plain-text tool calls, leading blank lines, and a paragraph
+ * that repeats the one before it. Markup inside Markdown code stays. OpenClaw's
+ * `conversationContext` and `streaming` options are not supported.
+ * @throws TypeError when `text` is not a string or `options.errorContext` not a boolean.
+ */
+export declare function sanitizeUserFacingText(text: string, options?: UserFacingTextOptions): string
+
 /** A structured call made from a plain-text one by {@link promotePlainTextToolCalls}. */
 export interface PromotedToolCall {
   type: 'toolCall'

@@ -46,6 +46,7 @@ export const {
   stripLegacyBracketToolCallBlocks,
   stripPlainTextToolCallBlocks,
   sanitizeAssistantVisibleText,
+  sanitizeUserFacingText,
   promotePlainTextToolCalls,
   stripToolCallXmlTags,
   setOpenClawVersion,

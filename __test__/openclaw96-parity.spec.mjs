@@ -23,6 +23,11 @@ const th = require('../index.js')
 const V96 = { openclawVersion: '2026.9.6' }
 const DELIVERY_XML = { stripFunctionResponseAfterPluralToolCalls: true }
 const PROGRESS_XML = { stripFunctionCallsXmlPayloads: true }
+const ERROR_TEXT = { errorContext: true }
+// OpenClaw's runtime-context markers and notice (src/scrub/visible/runtime_context.rs).
+const BEGIN = '<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>'
+const END = '<<<END_OPENCLAW_INTERNAL_CONTEXT>>>'
+const NOTICE = 'This context is runtime-generated, not user-authored. Keep internal details private.'
 // Anthropic's namespaced tag names, spelled out of pieces.
 const NS = 'antml' + ':'
 /** Each scrubber: its OpenClaw name, this package's call in 2026.9.6 mode, OpenClaw's options. */
@@ -44,6 +49,8 @@ const SCRUBBERS = [
   ['stripPlainTextToolCallBlocks', (s) => th.stripPlainTextToolCallBlocks(s), { resolveProtectedRanges: 'findCodeRegions' }],
   ['stripPlainTextToolCallBlocks', (s) => th.stripPlainTextToolCallBlocks(s, { codeAware: false })],
   ['sanitizeAssistantVisibleText', (s) => th.sanitizeAssistantVisibleText(s)],
+  ['sanitizeUserFacingText', (s) => th.sanitizeUserFacingText(s)],
+  ['sanitizeUserFacingText', (s) => th.sanitizeUserFacingText(s, ERROR_TEXT), ERROR_TEXT],
 ]
 
 const HAND = [
@@ -153,6 +160,39 @@ const HAND = [
   'para\n    <|lazy continuation|>',
   '~~~\n<relevant-memories>x</relevant-memories>\n~~~\n<relevant-memories>y</relevant-memories>z',
   '``a ` <|t|> b``<|u|>',
+  // user-facing chain: runtime context, inbound metadata, placeholders, repeated paragraphs
+  `好的。\n${BEGIN}\n子任务完成：3 个文件\n${END}\n继续处理。`,
+  `${BEGIN}\n${BEGIN}\n嵌套\n${END}\n外层\n${END}\n答复`,
+  `答案是 42。\n  ${BEGIN}  \n没有闭合的内部上下文`,
+  `行内的 ${BEGIN} 不算\n\`${END}\` 也不算`,
+  `a\n${END}\nb\r\n\t${END}\t\r\nc`,
+  `${BEGIN}\u00a0\n${BEGIN}\nx\n${END}\ny`,
+  '```\n' + BEGIN + '\ncode\n' + END + '\n```\n外面',
+  `前文\n\nOpenClaw runtime context (internal):\n${NOTICE}\n\n[Internal task completion event]\nchild done\n<<<BEGIN_UNTRUSTED_CHILD_RESULT>>>\n结果\n<<<END_UNTRUSTED_CHILD_RESULT>>>\n\nAction:\nreply now\n\n后文`,
+  `OpenClaw runtime event.\n${NOTICE}\n\n\n\n北京今天晴。`,
+  `Use it to continue answering the active user request now. Do not wait for another message.  ${NOTICE.replaceAll(' ', '\n')}\r\n答复`,
+  `The notice says: ${NOTICE}`,
+  'Conversation info: ⟦openclaw:ctx⟧\n```json\n{"chat":"群聊","sender":"小明"}\n```\n\n好的，马上处理。',
+  'Sender: ⟦openclaw:ctx⟧\nname: 小明\nid: 42\n\n你好！',
+  '好的\nContext: ⟦openclaw:ctx⟧\nchannel: #general',
+  '答复\nDelivery: to send a message, use the `message` tool.\n结束',
+  'Context:\n<active_memory_plugin>\n用户喜欢喝茶\n</active_memory_plugin>\n\n推荐绿茶。',
+  'Context:\nthe build failed, see above',
+  '[Mon 2026-09-07 10:00 GMT+8] 你好，有什么可以帮你？',
+  '[Mon 2026-9-7] 不是时间戳',
+  'The marker ⟦openclaw:ctx⟧ mid-line stays',
+  '结果：\n(no output)\n  [Tool Calls Omitted]  \n完成',
+  '```\n(no output)\n```\nit printed (no output) here',
+  '北京今天晴。\n\n北京今天晴。\n\n明天下雨。',
+  '  重复  的段落\n\n重复 的段落\n\n\n\n重复 的段落',
+  'run `ls`\n\nrun `ls`\n\ndone',
+  '```\nx\n```\n\n```\nx\n```\n\nok\n\nok',
+  'a\nb\n\na b\n\nc',
+  '\n\n  \n\t\r\n  开头有空行',
+  ' \n \u3000 ',
+  '<final>北京今天晴。</final>\n\n北京今天晴。',
+  'Sure.\n<function_calls>\n<invoke name="search">\n<parameter name="q">天气</parameter>\n</invoke>\n</function_calls>\nDone.',
+  '🛠️ Exec: npm test\n⚠️ 🛠️ Exec failed (exit 1)\n测试失败。',
 ]
 
 const FRAGMENTS = [
@@ -167,6 +207,15 @@ const FRAGMENTS = [
   `<${NS}invoke name="i">`, `</${NS}invoke>`, `<${NS}parameter name="p">`,
   '```', '```js', '~~~', '`', '``', '    ', '\t', '- ', '1. ', '| a |', '|---|',
   '\n', '\n\n', '\r\n', ' ', 'a', 'word', '北京', '，', '好的', '😀', '\u0301', '\u00a0', '\u3000', '\ufeff', 'x y', ':', '=',
+]
+
+// The user-facing chain's pieces (mixed into a third generated set).
+const USER_FRAGMENTS = [
+  BEGIN, END, `\n${BEGIN}\n`, `\n${END}\n`, NOTICE, 'OpenClaw runtime event.', 'OpenClaw runtime context (internal):\n', '[Internal task completion event]',
+  '<<<BEGIN_UNTRUSTED_CHILD_RESULT>>>', '<<<END_UNTRUSTED_CHILD_RESULT>>>', '\n\nAction:\n', '\n\n---\n\n',
+  'Sender: ⟦openclaw:ctx⟧', 'Context: ⟦openclaw:ctx⟧', '⟦openclaw:ctx⟧', '```json', 'Context:', '<active_memory_plugin>', '</active_memory_plugin>',
+  'Delivery: to send a message, use the `message` tool.', '[Mon 2026-09-07 10:00]', '(no output)', '[tool calls omitted]', '<final>', '</final>',
+  '北京今天晴。', '北京今天晴。', 'same', 'same', '\n\n', '\n\n', '\n\n\n', '\n', '  ', '\t', '```', '`x`', '    ', '\u3000', '\r\n',
 ]
 
 // Plain-text tool-call pieces (mixed into a second generated set).
@@ -224,7 +273,7 @@ test('the 2026.9.6 reply scrubbers match openclaw 2026.9.6 (hand-written, reply 
     t.skip(why)
     return
   }
-  const sets = [['hand-written', HAND], ['reply table', replyTableInputs()], ['generated', generated(700, 20260906)], ['generated with calls', generated(200, 96, [...FRAGMENTS, ...CALL_FRAGMENTS, ...CALL_FRAGMENTS])], ['call lines', callReplies(200, 9606)]]
+  const sets = [['hand-written', HAND], ['reply table', replyTableInputs()], ['generated', generated(700, 20260906)], ['generated with calls', generated(200, 96, [...FRAGMENTS, ...CALL_FRAGMENTS, ...CALL_FRAGMENTS])], ['call lines', callReplies(200, 9606)], ['user-facing', generated(300, 907, USER_FRAGMENTS)]]
   const texts = sets.flatMap(([, list]) => list)
   const calls = texts.flatMap((s) => SCRUBBERS.map(([name, , options]) => (options ? [name, s, options] : [name, s])))
   const theirs = await memoized('2026.9.6', calls, runOpenClaw96)

@@ -60,6 +60,7 @@ const FUNCTIONS = {
   stripModelSpecialTokens: [OPTIONS.scrubber, 'options', (o) => th.stripModelSpecialTokens('a `<|x|>` b', o)],
   stripDowngradedToolCallText: [OPTIONS.scrubber, 'options', (o) => th.stripDowngradedToolCallText('`[Tool Call: f]`', o)],
   stripPlainTextToolCallBlocks: [OPTIONS.plainTextToolCalls, 'options', (o) => th.stripPlainTextToolCallBlocks('`[tool:f] {}`', o)],
+  sanitizeUserFacingText: [OPTIONS.userFacingText, 'options', (o) => th.sanitizeUserFacingText('<final>x</final>', o)],
   createResponseSanitizer: [OPTIONS.sanitizerConfig, 'config', (o) => th.createResponseSanitizer(o).sanitize('minimax/MiniMax-M2', 'hi')],
   toolCallRecovery: [OPTIONS.toolCallRecovery, 'options', (o) => aiSdk.toolCallRecovery(o)],
   transcriptHygiene: [OPTIONS.transcriptHygiene, 'options', (o) => aiSdk.transcriptHygiene(o)],

@@ -52,6 +52,7 @@ if (why !== null) {
     'half Chinese, markup': prose(en + zh, true),
   }
   const V96 = { openclawVersion: '2026.9.6' }
+  const ERROR = { errorContext: true }
   const ocFive = (t) => f.stripReasoningTagsFromText(f.stripLegacyBracketToolCallBlocks(f.stripAssistantInternalTraceLines(f.stripRelevantMemoriesTags(f.stripModelSpecialTokens(t)))), { trim: 'none' })
   const ourFive = (t) => th.stripReasoningTagsFromText(th.stripLegacyBracketToolCallBlocks(th.stripAssistantInternalTraceLines(th.stripRelevantMemoriesTags(th.stripModelSpecialTokens(t, V96)))), { ...V96, trim: 'none' })
   const rows = [
@@ -63,6 +64,9 @@ if (why !== null) {
     ['stripPlainTextToolCallBlocks', th.stripPlainTextToolCallBlocks, (t) => f.stripPlainTextToolCallBlocks(t, { resolveProtectedRanges: f.findCodeRegions })],
     ['the five, chained', ourFive, ocFive],
     ['sanitizeAssistantVisibleText (the delivery chain)', th.sanitizeAssistantVisibleText, f.sanitizeAssistantVisibleText],
+    ['sanitizeUserFacingText (the user-facing chain)', th.sanitizeUserFacingText, f.sanitizeUserFacingText],
+    ['sanitizeUserFacingText, errorContext', (t) => th.sanitizeUserFacingText(t, ERROR), (t) => f.sanitizeUserFacingText(t, ERROR)],
+    ['the two chains (delivery, then user-facing)', (t) => th.sanitizeUserFacingText(th.sanitizeAssistantVisibleText(t)), (t) => f.sanitizeUserFacingText(f.sanitizeAssistantVisibleText(t))],
   ]
   const cpu = os.cpus()[0]
   console.log(`\n(d) 50 KB replies side by side with openclaw ${VERSION}'s own scrubbers: CPU µs per call (median of ${ROUNDS} interleaved rounds), OpenClaw / ours (median, range)`)
@@ -76,13 +80,6 @@ if (why !== null) {
       const med = r.ratios[r.ratios.length >> 1]
       console.log(`| ${name} | ${label} | ${r.ours.toFixed(1)} | ${r.theirs.toFixed(1)} | ${med.toFixed(1)}× | ${r.ratios[0].toFixed(1)}–${r.ratios[r.ratios.length - 1].toFixed(1)}× |`)
     }
-  }
-  // OpenClaw's delivery chain followed by its user-facing stage, for scale (this package has no
-  // equivalent of sanitizeUserFacingText yet).
-  const chain = (t) => f.sanitizeUserFacingText(f.sanitizeAssistantVisibleText(t))
-  for (const [label, text] of Object.entries(REPLIES)) {
-    const r = sideBySide(() => th.sanitizeAssistantVisibleText(text), () => chain(text), ROUNDS)
-    console.log(`| (OpenClaw's sanitizeAssistantVisibleText + sanitizeUserFacingText, no equivalent of the second here yet) | ${label} | — | ${r.theirs.toFixed(1)} | — | — |`)
   }
   console.log(`load average after: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`)
 }

@@ -240,6 +240,8 @@ const OPTIONS = {
   toolCallXml: { stripFunctionResponseAfterPluralToolCalls: boolean, stripFunctionCallsXmlPayloads: boolean },
   // stripPlainTextToolCallBlocks (codeAware: false is OpenClaw's function called without options)
   plainTextToolCalls: { codeAware: boolean },
+  // sanitizeUserFacingText (errorContext: the text is an error message; trace lines go too)
+  userFacingText: { errorContext: boolean },
   // stripReasoningTagsFromText, stripThinkingTagsFromText
   reasoningTags: {
     mode: oneOf('strict', 'preserve'),

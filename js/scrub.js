@@ -37,10 +37,27 @@ function untouched(name, text, version) {
   return true
 }
 
+// What `lookup` finds: none of the needles; one of them; no exact one, and the case-blind ones
+// are left to the native call (a long text: V8's case-blind regex visits every character, the
+// addon reads a one-byte string as it is and searches its lowercased blocks; measured in
+// benchmark/reply-vs-openclaw96.mjs).
+const NONE = 0
+const FOUND = 1
+const WORDS_LEFT = 2
+const CASE_BLIND_IN_JS = 4096
+
+/** Which of NONE / FOUND / WORDS_LEFT `text` is for `needles` (a 2026.9.6 scrubber's). */
+function lookup(needles, text) {
+  for (const needle of needles.exact) if (text.includes(needle)) return FOUND
+  if (needles.ignoreCase === null) return NONE
+  if (text.length < CASE_BLIND_IN_JS) return needles.ignoreCase.test(text) ? FOUND : NONE
+  return WORDS_LEFT
+}
+
 /** Whether `text` holds none of `needles` (a 2026.9.6 scrubber's, see `VISIBLE`). */
 function absent(needles, text) {
-  for (const needle of needles.exact) if (text.includes(needle)) return false
-  return needles.ignoreCase === null || !needles.ignoreCase.test(text)
+  const found = lookup(needles, text)
+  return found === NONE || (found === WORDS_LEFT && !needles.ignoreCase.test(text))
 }
 
 function call(fn, args) {
@@ -75,8 +92,9 @@ function stripRelevantMemoriesTags(text) {
 
 function stripAssistantInternalTraceLines(text) {
   expectString(text, 'text')
-  if (absent(VISIBLE.stripAssistantInternalTraceLines, text)) return text
-  return call(native.stripAssistantInternalTraceLinesNative, [text]) ?? text
+  const found = lookup(VISIBLE.stripAssistantInternalTraceLines, text)
+  if (found === NONE) return text
+  return call(native.stripAssistantInternalTraceLinesNative, [text, found === WORDS_LEFT]) ?? text
 }
 
 function stripToolCallXmlTags(text, options) {
@@ -133,8 +151,21 @@ function sanitizeAssistantVisibleText(text) {
   expectString(text, 'text')
   // Nothing for a step to remove and nothing to trim (`trim` removes JavaScript whitespace, as the
   // chain's last step does).
-  if (absent(VISIBLE.sanitizeAssistantVisibleText, text) && text.trim().length === text.length) return text
-  return call(native.sanitizeAssistantVisibleTextNative, [text]) ?? text
+  const found = lookup(VISIBLE.sanitizeAssistantVisibleText, text)
+  const trimmed = text.trim().length === text.length
+  if (found === NONE && trimmed) return text
+  return call(native.sanitizeAssistantVisibleTextNative, [text, found === WORDS_LEFT && trimmed]) ?? text
+}
+
+/** OpenClaw 2026.9.6's user-facing chain (`sanitizeUserFacingText`) in one native call. */
+function sanitizeUserFacingText(text, options) {
+  expectString(text, 'text')
+  const { errorContext } = pick(options, OPTIONS.userFacingText, 'options')
+  // Nothing for a step to remove, and no leading whitespace for the blank-line step.
+  const found = lookup(VISIBLE.sanitizeUserFacingText, text)
+  const traces = errorContext === true ? lookup(VISIBLE.stripAssistantInternalTraceLines, text) : NONE
+  if (found === NONE && traces === NONE && !/^\s/.test(text)) return text
+  return call(native.sanitizeUserFacingTextNative, [text, errorContext === true, found === NONE && traces === WORDS_LEFT && !/^\s/.test(text)]) ?? text
 }
 
 /** The release every function that takes `openclawVersion` reproduces when a call names none. */
@@ -236,6 +267,7 @@ module.exports = {
   stripLegacyBracketToolCallBlocks,
   stripPlainTextToolCallBlocks,
   sanitizeAssistantVisibleText,
+  sanitizeUserFacingText,
   promotePlainTextToolCalls,
   stripToolCallXmlTags,
   setOpenClawVersion,

@@ -9,10 +9,10 @@ use crate::scrub::visible::plain_tool_call::promote::{self, Arguments, Block, Pa
 use crate::scrub::visible::reasoning::{self, Mode, Scope, Trim};
 use crate::scrub::visible::{
     chain, downgraded, legacy_bracket, memories, minimax, plain_tool_call, special_tokens,
-    tool_call_xml, trace_lines,
+    tool_call_xml, trace_lines, user_facing,
 };
 use napi::bindgen_prelude::Either;
-use napi::{Error, JsString, Result, Status};
+use napi::{check_status, sys, Error, JsString, JsValue, Result, Status};
 use napi_derive::napi;
 use std::collections::HashMap;
 
@@ -81,9 +81,49 @@ pub fn strip_relevant_memories_tags(text: JsString) -> Result<Option<JsText>> {
     run(text, b"<", memories::strip_relevant_memories_tags)
 }
 
+/// `words_only`: js/scrub.js found none of the exact needles, so the text can change only if it
+/// holds a case-blind one ([`case_blind_absent`]).
 #[napi(catch_unwind, js_name = "stripAssistantInternalTraceLinesNative")]
-pub fn strip_assistant_internal_trace_lines(text: JsString) -> Result<Option<JsText>> {
+pub fn strip_assistant_internal_trace_lines(
+    text: JsString,
+    words_only: bool,
+) -> Result<Option<JsText>> {
+    if words_only && case_blind_absent(text, [&trace_lines::NEEDLES])? {
+        return Ok(None);
+    }
     run(text, b"", trace_lines::strip_trace_lines)
+}
+
+/// Whether `text` holds none of the `needles`' case-blind ones. A long text is tested here rather
+/// than with V8's case-blind regex (which tests every character against a class): the text is
+/// read as Latin-1 (V8 copies a one-byte string as it is and cuts wider units to their low byte)
+/// and searched by [`Needles::found_ignoring_case`].
+fn case_blind_absent<'a>(
+    text: JsString,
+    needles: impl IntoIterator<Item = &'a Needles>,
+) -> Result<bool> {
+    let v = text.value();
+    let mut len = 0usize;
+    // SAFETY: a null buffer asks only for the length in Latin-1 units (one per UTF-16 unit).
+    check_status!(unsafe {
+        sys::napi_get_value_string_latin1(v.env, v.value, std::ptr::null_mut(), 0, &mut len)
+    })?;
+    let mut buf: Vec<u8> = Vec::with_capacity(len + 1);
+    let mut written = 0usize;
+    // SAFETY: `buf` has room for `len + 1` bytes; Node-API writes at most that many (the units
+    // and a NUL) and reports how many it wrote, without the NUL.
+    check_status!(unsafe {
+        sys::napi_get_value_string_latin1(
+            v.env,
+            v.value,
+            buf.as_mut_ptr().cast(),
+            len + 1,
+            &mut written,
+        )
+    })?;
+    // SAFETY: the first `written` bytes were initialised by Node-API (`written <= len`).
+    unsafe { buf.set_len(written.min(len)) };
+    Ok(!needles.into_iter().any(|n| n.found_ignoring_case(&buf)))
 }
 
 #[napi(catch_unwind, js_name = "stripLegacyBracketToolCallBlocksNative")]
@@ -151,9 +191,31 @@ pub fn strip_plain_text_tool_call_blocks(
     })
 }
 
+/// `words_only`: see [`strip_assistant_internal_trace_lines`] (and js/scrub.js found nothing to
+/// trim).
 #[napi(catch_unwind, js_name = "sanitizeAssistantVisibleTextNative")]
-pub fn sanitize_assistant_visible_text(text: JsString) -> Result<Option<JsText>> {
+pub fn sanitize_assistant_visible_text(text: JsString, words_only: bool) -> Result<Option<JsText>> {
+    if words_only && case_blind_absent(text, chain::DELIVERY.iter().map(|(_, n)| n))? {
+        return Ok(None);
+    }
     run(text, b"", chain::sanitize_assistant_visible_text)
+}
+
+/// `error_context`: the text is an error message (OpenClaw's `errorContext`: trace lines go too);
+/// `words_only`: only the trace lines' case-blind needles are left to test (see
+/// [`strip_assistant_internal_trace_lines`]).
+#[napi(catch_unwind, js_name = "sanitizeUserFacingTextNative")]
+pub fn sanitize_user_facing_text(
+    text: JsString,
+    error_context: bool,
+    words_only: bool,
+) -> Result<Option<JsText>> {
+    if words_only && case_blind_absent(text, [&trace_lines::NEEDLES])? {
+        return Ok(None);
+    }
+    run(text, b"", |t| {
+        user_facing::sanitize_user_facing_text(t, error_context)
+    })
 }
 
 /// What a text must hold for a 2026.9.6 scrubber to change it (see
@@ -177,8 +239,10 @@ fn needle_list<'a>(all: impl IntoIterator<Item = &'a Needles>) -> NeedleList {
     list
 }
 
-/// Each 2026.9.6 scrubber's needles, by its JS name (js/scrub.js tests them first). The chain's
-/// are its steps' together; it also trims, which the JS side tests on its own.
+/// Each 2026.9.6 scrubber's needles, by its JS name (js/scrub.js tests them first). A chain's
+/// are its steps' together; both chains also trim (or drop leading blank lines), which the JS side
+/// tests on its own, and the user-facing one's trace-line step (error text only) is tested
+/// with that scrubber's needles.
 #[napi(catch_unwind, js_name = "visibleNeedlesNative")]
 pub fn visible_needles() -> HashMap<String, NeedleList> {
     let one = |n: &Needles| needle_list([n]);
@@ -213,6 +277,15 @@ pub fn visible_needles() -> HashMap<String, NeedleList> {
         (
             "sanitizeAssistantVisibleText".into(),
             needle_list(chain::DELIVERY.iter().map(|(_, n)| n)),
+        ),
+        (
+            "sanitizeUserFacingText".into(),
+            needle_list(
+                user_facing::HEAD
+                    .iter()
+                    .chain(&user_facing::TAIL)
+                    .map(|(_, n)| n),
+            ),
         ),
     ])
 }

@@ -14,7 +14,7 @@ use super::{
 };
 
 /// One step of the chain.
-type Step = fn(&str) -> Cow<'_, str>;
+pub type Step = fn(&str) -> Cow<'_, str>;
 
 /// The delivery profile's scrubbers, in OpenClaw's order, each with what it needs to change a text.
 pub const DELIVERY: [(Step, Needles); 9] = [
@@ -55,8 +55,8 @@ pub const DELIVERY: [(Step, Needles); 9] = [
     ),
 ];
 
-/// `step` applied to `text`, owned only when something changed.
-fn then(text: Cow<'_, str>, step: Step) -> Cow<'_, str> {
+/// `step` applied to `text`, owned only when something changed (the user-facing chain's too).
+pub fn then(text: Cow<'_, str>, step: Step) -> Cow<'_, str> {
     match text {
         Cow::Borrowed(t) => step(t),
         Cow::Owned(t) => {

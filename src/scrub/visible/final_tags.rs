@@ -100,6 +100,9 @@ fn attributes_ok(text: &str) -> bool {
     true
 }
 
+/// What a text must hold for [`strip_final_tags`] to change it.
+pub const NEEDLES: super::needles::Needles = super::needles::Needles::exact(&["<"]);
+
 /// Whether the text has a `<final>` marker anywhere (code or not).
 pub fn has_final_tags(text: &str) -> bool {
     text.contains('<') && CANDIDATE.find_iter(text).any(|m| is_final_tag(m.as_str()))

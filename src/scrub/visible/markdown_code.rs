@@ -43,6 +43,11 @@ impl MarkdownCode {
         &self.regions
     }
 
+    /// Per region, in the order of [`MarkdownCode::ranges`]: a code block, not a code span.
+    pub fn blocks(&self) -> impl Iterator<Item = bool> + '_ {
+        self.blocks.iter().copied()
+    }
+
     /// Whether byte `pos` is inside a region (OpenClaw's `isInsideCode`).
     pub fn contains(&self, pos: usize) -> bool {
         let i = self.regions.partition_point(|r| r.end <= pos);
