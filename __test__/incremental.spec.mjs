@@ -70,13 +70,23 @@ function session(policyName, seed, steps, via) {
   const policy = POLICIES[policyName]
   const sessionId = `s-${policyName}-${seed}`
   // Each side its own session, whose entries (model snapshot, Google's bootstrap marker) must agree.
+  // As in pi's session manager, the messages are entries too, and getEntries() sometimes gives a
+  // fresh array.
   const manager = () => {
     const entries = []
-    return { entries, getEntries: () => entries, appendCustomEntry: (customType, data) => entries.push({ type: 'custom', customType, data }) }
+    return { entries, getEntries: () => (r() < 0.5 ? entries : entries.slice()), appendCustomEntry: (customType, data) => entries.push({ type: 'custom', customType, data }) }
   }
   const fullSession = manager()
   const incSession = manager()
-  const shown = (m) => m.entries.map((e) => [e.customType, { ...e.data, timestamp: typeof e.data.timestamp }])
+  // The same entry added to both sides, or the same entry of both replaced, from outside the pass.
+  const both = (f) => [fullSession, incSession].forEach((m) => f(m.entries))
+  const outside = [
+    (es) => es.push({ type: 'custom', customType: 'model-snapshot', data: { timestamp: 1, provider: 'openai', modelApi: 'openai-responses', modelId: 'gpt-5.2' } }),
+    (es) => es.push({ type: 'custom', customType: 'model-snapshot', data: null }),
+    (es) => es.push({ type: 'custom', customType: 'google-turn-ordering-bootstrap', data: { timestamp: 1 } }),
+    (es, x) => es.length && es.splice(Math.floor(x * es.length), 1),
+  ]
+  const shown = (m) => m.entries.filter((e) => e.type === 'custom' && e.data).map((e) => [e.customType, { ...e.data, timestamp: typeof e.data.timestamp }])
   const sanitizer = th.createTranscriptSanitizer({ ...policy, allowedToolNames: ['read', 'exec'], sessionManager: incSession, warn: (w) => incWarnings.push(w) })
   let incWarnings = []
   let history = []
@@ -84,7 +94,16 @@ function session(policyName, seed, steps, via) {
   if (policyName === 'google' && r() < 0.5) history.push({ role: 'assistant', content: [{ type: 'text', text: '你好' }], stopReason: 'stop' })
   for (let step = 0; step < steps; step++) {
     const add = 1 + Math.floor(r() * 5)
-    for (let i = 0; i < add; i++) history.push(next())
+    for (let i = 0; i < add; i++) {
+      const m = next()
+      history.push(m)
+      both((es) => es.push({ type: 'message', message: m }))
+    }
+    if (r() < 0.1) {
+      const edit = outside[Math.floor(r() * outside.length)]
+      const x = r()
+      both((es) => edit(es, x))
+    }
     // Sometimes the agent rewrites its history (a replaced message): the full pass must run.
     if (r() < 0.05 && history.length > 2) {
       const j = Math.floor(r() * (history.length - 1))

@@ -15,7 +15,8 @@ let depth = 0
 /**
  * Runs a transcript operation with `options`, a plain object of checked values (js/options.js's
  * `pick`). Returns `{ messages, plan }`; `messages` is the input array itself when nothing changed.
- * With `session` (`{ native, version, start, entries, now }`, js/transcript-session.js) the operation is
+ * With `session` (`{ native, version, start, entries, now }`, js/transcript-session.js;
+ * `entries` the session entries' JSON or null) the operation is
  * the tracked sanitizeSessionHistory of that session, whose options the session holds (`options`
  * is not read); `plan.session` then says where its cut lies, or that it fell back (`messages` is
  * then null).
@@ -31,7 +32,7 @@ function run(op, messages, options = {}, name = 'messages', session = null) {
     const answer =
       session === null
         ? native.runTranscript(messages, skeleton.nums, skeleton.strs, op, toJson(options, 'options'), buf)
-        : native.runTranscriptSession(session.native, messages, skeleton.nums, skeleton.strs, session.entries === null ? null : toJson(session.entries, 'sessionEntries'), session.now, session.start, buf)
+        : native.runTranscriptSession(session.native, messages, skeleton.nums, skeleton.strs, session.entries, session.now, session.start, buf)
     // The answer: the plan's JSON, then its texts (each after a SEP, which JSON never holds raw);
     // the header in `buf` says the rest (src/napi/transcript.rs, HEAD).
     if (session !== null && buf[2] < 0) return { messages: null, plan: { session: { fallback: true } } }

@@ -10,6 +10,8 @@
 
 const native = require('../binding.js')
 const { run } = require('./run.js')
+const { toJson } = require('./args.js')
+const { EntryMemo, startsWith } = require('./session-entries.js')
 
 const OP = 'sanitizeSessionHistory'
 
@@ -27,28 +29,11 @@ class Session {
     this.outCut = 0
     /** A call is under way (a getter on the caller's messages may call again: that one is stateless). */
     this.busy = false
-  }
-
-  /**
-   * Whether `messages` starts with exactly the messages before the cut. `Object.is`, not `!==`:
-   * for two references to one object both say the same, but V8 compiles `!==` on objects to a
-   * check of each operand's map, a read of every message object, and between an agent's turns
-   * those are out of the cache. `Object.is` compares the references first and reads no object:
-   * a turn appending 4 messages to a 10,000-message history, the caches flushed before it, took
-   * 272–287 CPU µs instead of 618–659 (benchmark/compare-builds.mjs, "cold", load average 20–23).
-   */
-  extends(messages) {
-    const seen = this.seen
-    const n = seen.length
-    if (n === 0 || messages.length < n) return false
-    // Four at a time, the comparisons joined with `|`: one branch per four messages. At 10,000
-    // messages 38–40 CPU µs where one at a time took 42–60 (load average 18–19).
-    let i = 0
-    for (; i + 4 <= n; i += 4) {
-      if (!Object.is(messages[i], seen[i]) | !Object.is(messages[i + 1], seen[i + 1]) | !Object.is(messages[i + 2], seen[i + 2]) | !Object.is(messages[i + 3], seen[i + 3])) return false
-    }
-    for (; i < n; i++) if (!Object.is(messages[i], seen[i])) return false
-    return true
+    /** The session entries read so far (js/session-entries.js). */
+    this.memo = new EntryMemo()
+    /** The last entry pairs sent and their JSON: the same pairs are not serialised again. */
+    this.pairs = null
+    this.pairsJson = null
   }
 
   /**
@@ -60,7 +45,7 @@ class Session {
     if (this.busy) return run(OP, messages, { ...o, sessionEntries: entries, now })
     this.busy = true
     try {
-      if (Array.isArray(messages) && this.extends(messages)) {
+      if (Array.isArray(messages) && this.seen.length > 0 && startsWith(messages, this.seen)) {
         const r = this.continued(messages, entries, now)
         if (r !== null) return r
       }
@@ -75,7 +60,7 @@ class Session {
     const suffix = messages.slice(cut)
     let r
     try {
-      r = run(OP, suffix, null, 'messages', { native: this.native, version: this.version, start: cut, entries, now })
+      r = run(OP, suffix, null, 'messages', { native: this.native, version: this.version, start: cut, entries: this.json(entries), now })
     } catch {
       // The full pass reports the error with the message's own path.
       return null
@@ -91,10 +76,20 @@ class Session {
 
   full(messages, entries, now) {
     this.seen.length = 0
-    const r = run(OP, messages, null, 'messages', { native: this.native, version: this.version, start: 0, entries, now })
+    const r = run(OP, messages, null, 'messages', { native: this.native, version: this.version, start: 0, entries: this.json(entries), now })
     this.out = r.messages.slice()
     this.step(messages, 0, r.plan.session)
     return { messages: r.messages === messages ? this.out.slice() : r.messages, plan: r.plan }
+  }
+
+  /** The entry pairs as JSON (null without a session manager). */
+  json(pairs) {
+    if (pairs === null) return null
+    if (pairs !== this.pairs) {
+      this.pairsJson = toJson(pairs, 'sessionEntries')
+      this.pairs = pairs
+    }
+    return this.pairsJson
   }
 
   /** Moves the cut to `s.cut` (relative to the history), keeping the messages before it. */

@@ -7,6 +7,7 @@ const { run } = require('./run.js')
 const { OPTIONS, pick } = require('./options.js')
 const { fail, toJson } = require('./args.js')
 const sessions = require('./transcript-session.js')
+const { sessionEntries } = require('./session-entries.js')
 
 /** The plan's extra fields, with `added` (output positions) turned into the messages themselves. */
 function extra(result) {
@@ -22,37 +23,6 @@ function reported(result, o, value) {
 /** `messages -> messages` operations: the same array back when nothing changed. */
 function simple(op) {
   return (messages) => run(op, messages).messages
-}
-
-// The session entries the pass reads (src/transcript/pipeline.rs): the last model snapshot
-// whose data is an object, and whether a Google bootstrap marker exists. Only those cross.
-const [MODEL_SNAPSHOT, GOOGLE_BOOTSTRAP_MARKER] = native.transcriptSessionEntryTypes()
-
-/** The custom entries the pass reads, as `[customType, data]` pairs (null without a session manager). */
-function sessionEntries(sessionManager) {
-  if (!sessionManager || typeof sessionManager.getEntries !== 'function') return null
-  let entries
-  try {
-    entries = sessionManager.getEntries()
-  } catch {
-    return []
-  }
-  const out = []
-  if (!Array.isArray(entries)) return out
-  let snapshot = false
-  let marker = false
-  for (let i = entries.length - 1; i >= 0 && !(snapshot && marker); i--) {
-    const e = entries[i]
-    if (!e || typeof e !== 'object' || e.type !== 'custom') continue
-    if (!snapshot && e.customType === MODEL_SNAPSHOT && e.data !== null && typeof e.data === 'object') {
-      snapshot = true
-      out.push([MODEL_SNAPSHOT, e.data])
-    } else if (!marker && e.customType === GOOGLE_BOOTSTRAP_MARKER) {
-      marker = true
-      out.push([GOOGLE_BOOTSTRAP_MARKER, null])
-    }
-  }
-  return out
 }
 
 function appendEntries(sessionManager, entries) {
@@ -84,12 +54,10 @@ function checkedParams(params) {
  * whole history's), else the full pass.
  */
 function historyPass(messages, o, sessionManager, warn, session) {
-  const entries = sessionEntries(sessionManager)
+  const incremental = session !== null && o.report !== true
+  const entries = incremental ? session.memo.read(sessionManager) : sessionEntries(sessionManager)
   const now = Date.now()
-  const r =
-    session !== null && o.report !== true
-      ? session.sanitize(messages, o, entries, now)
-      : run('sanitizeSessionHistory', messages, { ...o, sessionEntries: entries, now })
+  const r = incremental ? session.sanitize(messages, o, entries, now) : run('sanitizeSessionHistory', messages, { ...o, sessionEntries: entries, now })
   appendEntries(sessionManager, r.plan.entries)
   const x = r.plan.extra || {}
   if (x.warnings && typeof warn === 'function') for (const w of x.warnings) warn(w)

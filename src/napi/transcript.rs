@@ -130,6 +130,9 @@ pub fn take_transcript_plan() -> Float64Array {
 pub struct TranscriptSession {
     params: HistoryParams,
     prefix: Option<Prefix>,
+    /// The session entries' JSON behind `params.session_entries` (parsed again only when it
+    /// differs: between an agent's turns it seldom does).
+    entries: Option<String>,
 }
 
 #[napi]
@@ -142,6 +145,7 @@ impl TranscriptSession {
         Ok(TranscriptSession {
             params,
             prefix: None,
+            entries: None,
         })
     }
 
@@ -178,10 +182,13 @@ pub fn run_transcript_session(
             _ => return fallback(out),
         }
     };
-    session.params.session_entries = match entries {
-        Some(e) => ops::entries_from_json(&parse_config(&e)?),
-        None => None,
-    };
+    if entries != session.entries {
+        session.params.session_entries = match &entries {
+            Some(e) => ops::entries_from_json(&parse_config(e)?),
+            None => None,
+        };
+        session.entries = entries;
+    }
     session.params.now = now;
     let mut msgs = skeleton::parse(&nums, &strs).map_err(invalid)?;
     let input_len = msgs.len();

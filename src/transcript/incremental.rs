@@ -8,7 +8,10 @@
 //!
 //! - **Pairing** (a turn runs from an assistant with calls to the next assistant; a late result
 //!   is moved up to its call): a cut lies only where no such turn is open — at an assistant, or
-//!   after an assistant with no calls — as the messages stand when pairing runs.
+//!   after an assistant each of whose calls has had its result — as the messages stand when
+//!   pairing runs. (A later result for a call before the cut is met by the id check below, so the
+//!   rule only keeps the common case, the result of an open call arriving next turn, from
+//!   falling back.)
 //! - **Ids** (the tool-call id allocator dedupes across the transcript; pairing drops a result
 //!   whose id was answered anywhere before): every id the allocator looked up or handed out and
 //!   every call and result id pairing saw is remembered for the prefix; a suffix that meets one of
@@ -54,13 +57,15 @@ impl Prefix {
     }
 }
 
-/// One message as pairing sees it: its input index, whether it is an assistant, whether it
-/// holds tool calls.
+/// One message as pairing sees it: its input index, whether it is an assistant, and its ids in
+/// `Tracker::ids` (`ids..ids + n`: an assistant's call ids, a tool result's id).
 #[derive(Clone, Copy)]
 struct Staged {
     src: usize,
     assistant: bool,
-    calls: bool,
+    result: bool,
+    ids: usize,
+    n: usize,
 }
 
 /// What a pass records while it runs, to choose its cut and check a continued run.
@@ -127,12 +132,11 @@ impl Tracker {
         for m in msgs {
             let Some(src) = m.src_index() else { continue };
             let assistant = m.is_role("assistant");
-            let mut calls = false;
+            let ids = self.ids.len();
             if assistant {
                 for b in m.blocks().into_iter().flatten() {
                     if b.is_tool_call() {
                         if let Some(id) = b.call_id() {
-                            calls = true;
                             self.ids.push((src, id.to_string()));
                         }
                     }
@@ -143,7 +147,9 @@ impl Tracker {
             self.staged.push(Staged {
                 src,
                 assistant,
-                calls,
+                result: m.is_role("toolResult"),
+                ids,
+                n: self.ids.len() - ids,
             });
         }
     }
@@ -220,20 +226,29 @@ impl Tracker {
             (true, Some(s)) => s + 1,
             _ => 1,
         };
-        // Pairing: `open[c]`, whether the last assistant before `c` has calls, and `next[c]`,
-        // whether the first staged message from `c` on is an assistant.
+        // Pairing: `open[c]`, whether the last assistant before `c` has a call no tool result
+        // before `c` answered, and `next[c]`, whether the first staged message from `c` on is an
+        // assistant.
         let n = input_len;
         let mut open = vec![false; n + 1];
         let mut k = 0;
-        let mut state = false;
+        // The unanswered call ids of the last assistant.
+        let mut pending: Vec<&str> = Vec::new();
         for (c, slot) in open.iter_mut().enumerate() {
             while k < self.staged.len() && self.staged[k].src < c {
-                if self.staged[k].assistant {
-                    state = self.staged[k].calls;
+                let s = self.staged[k];
+                let ids = self.ids[s.ids..s.ids + s.n].iter().map(|(_, id)| id.as_str());
+                if s.assistant {
+                    pending.clear();
+                    pending.extend(ids);
+                } else if s.result {
+                    for id in ids {
+                        pending.retain(|p| *p != id);
+                    }
                 }
                 k += 1;
             }
-            *slot = state;
+            *slot = !pending.is_empty();
         }
         let mut next = vec![false; n + 1];
         let mut k = self.staged.len();
@@ -403,10 +418,31 @@ mod tests {
 
     #[test]
     fn no_cut_inside_an_open_turn() {
-        let h = vec![user("q"), call("a1"), result("a1"), user("more")];
+        let h = vec![user("q"), call("a1"), user("more")];
         let (_, prefix) = pass(&h, None).unwrap();
-        // The last assistant has calls: the cut is at it, not after the user turn.
+        // The last assistant has a call with no result yet: the cut is at it, not after the
+        // user turn (its result, appended next, is moved up before that turn).
         assert_eq!(prefix.map(|p| p.cut), Some(1));
+        check(&[h, vec![result("a1"), text()]]);
+    }
+
+    #[test]
+    fn a_turn_whose_calls_all_have_results_is_cut_after() {
+        let mut two = call("a1");
+        two["content"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"type": "toolCall", "id": "a2", "name": "read", "arguments": {}}));
+        let h = vec![user("q"), two.clone(), result("a1"), user("more")];
+        let (_, prefix) = pass(&h, None).unwrap();
+        assert_eq!(prefix.map(|p| p.cut), Some(1), "a2 is still unanswered");
+        let h = vec![user("q"), two, result("a2"), user("更多"), result("a1")];
+        let (_, prefix) = pass(&h, None).unwrap();
+        assert_eq!(prefix.map(|p| p.cut), Some(5));
+        // More of the same turn: user turns stay after the results; a second result for a1 is
+        // a duplicate (the id check falls back to the full pass).
+        check(&[h.clone(), vec![user("还有")], vec![text()]]);
+        check(&[h, vec![result("a1"), user("x")], vec![text()]]);
     }
 
     #[test]

@@ -1,0 +1,124 @@
+'use strict'
+// The session entries sanitizeSessionHistory reads (src/transcript/pipeline.rs): the last model
+// snapshot whose data is an object, and whether a Google bootstrap marker exists. Only those cross
+// the boundary, as `[customType, data]` pairs, the later entry first. A session manager's entries
+// only grow between two calls, as its messages do, so a session remembers what it found and reads
+// only the entries appended since (EntryMemo), after the same exact check as for the messages.
+
+const native = require('../binding.js')
+
+const [MODEL_SNAPSHOT, GOOGLE_BOOTSTRAP_MARKER] = native.transcriptSessionEntryTypes()
+
+/** The manager's entries: null without a session manager, [] when they cannot be read. */
+function entriesOf(sessionManager) {
+  if (!sessionManager || typeof sessionManager.getEntries !== 'function') return null
+  let entries
+  try {
+    entries = sessionManager.getEntries()
+  } catch {
+    return []
+  }
+  return Array.isArray(entries) ? entries : []
+}
+
+/** What the pass reads of `entries`: the index of the last snapshot and of the last marker (-1: none). */
+class Found {
+  constructor() {
+    this.snapshot = -1
+    this.marker = -1
+  }
+
+  /** Takes entries `from..entries.length` into account (later ones win). */
+  scan(entries, from) {
+    for (let i = from; i < entries.length; i++) {
+      const e = entries[i]
+      if (!e || typeof e !== 'object' || e.type !== 'custom') continue
+      if (e.customType === MODEL_SNAPSHOT && e.data !== null && typeof e.data === 'object') this.snapshot = i
+      else if (e.customType === GOOGLE_BOOTSTRAP_MARKER) this.marker = i
+    }
+  }
+
+  pairs(entries) {
+    const snapshot = this.snapshot < 0 ? null : [MODEL_SNAPSHOT, entries[this.snapshot].data]
+    const marker = this.marker < 0 ? null : [GOOGLE_BOOTSTRAP_MARKER, null]
+    if (snapshot === null) return marker === null ? [] : [marker]
+    if (marker === null) return [snapshot]
+    return this.snapshot > this.marker ? [snapshot, marker] : [marker, snapshot]
+  }
+}
+
+/** The `[customType, data]` pairs the pass reads (null without a session manager). */
+function sessionEntries(sessionManager) {
+  const entries = entriesOf(sessionManager)
+  if (entries === null) return null
+  const found = new Found()
+  found.scan(entries, 0)
+  return found.pairs(entries)
+}
+
+/**
+ * sessionEntries for the calls of one session: the entries before `seen.length` were read last
+ * time; when the manager gives the very same entry objects there (`Object.is`, every one: exact),
+ * only the entries after them are read. Any other change reads them all again. Entries are
+ * records: an entry object changed in place is not seen (as for messages).
+ */
+class EntryMemo {
+  constructor() {
+    this.manager = null
+    /** Our copy of the entry references read so far. */
+    this.seen = []
+    this.found = new Found()
+    /** The pairs last given, kept while what they were made of is unchanged. */
+    this.pairs = null
+    this.snapshot = -1
+    this.marker = -1
+  }
+
+  read(sessionManager) {
+    const entries = entriesOf(sessionManager)
+    if (entries === null) return null
+    if (sessionManager !== this.manager || !startsWith(entries, this.seen)) {
+      this.manager = sessionManager
+      this.seen.length = 0
+      this.found = new Found()
+      this.pairs = null
+    }
+    const seen = this.seen
+    const from = seen.length
+    try {
+      this.found.scan(entries, from)
+    } catch (err) {
+      // An entry that cannot be read (a throwing getter): nothing half-read is kept.
+      this.manager = null
+      throw err
+    }
+    for (let i = from; i < entries.length; i++) seen.push(entries[i])
+    const f = this.found
+    if (this.pairs === null || f.snapshot !== this.snapshot || f.marker !== this.marker) {
+      this.pairs = f.pairs(entries)
+      this.snapshot = f.snapshot
+      this.marker = f.marker
+    }
+    return this.pairs
+  }
+}
+
+/**
+ * Whether `list` starts with exactly the objects of `seen`. `Object.is`, not `!==`: for two
+ * references to one object both say the same, but V8 compiles `!==` on objects to a check of each
+ * operand's map, a read of every object, and between an agent's turns those are out of the
+ * cache; `Object.is` compares the references and reads no object. Four at a time, the comparisons
+ * joined with `|`: one branch per four.
+ */
+function startsWith(list, seen) {
+  const n = seen.length
+  if (list.length < n) return false
+  let i = 0
+  for (; i + 4 <= n; i += 4) {
+    if (!Object.is(list[i], seen[i]) | !Object.is(list[i + 1], seen[i + 1]) | !Object.is(list[i + 2], seen[i + 2]) | !Object.is(list[i + 3], seen[i + 3])) return false
+  }
+  for (; i < n; i++) if (!Object.is(list[i], seen[i])) return false
+  return true
+}
+
+module.exports = { sessionEntries, EntryMemo, startsWith }
