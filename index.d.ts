@@ -699,8 +699,8 @@ export interface TranscriptSanitizer {
 /**
  * The incremental `sanitizeSessionHistory` for a caller without a `sessionId`: `params` (all but
  * `messages`) are checked and fixed once; each `.sanitize(messages)` gives what the full pass gives.
- * It holds the last input and output arrays (references) and the ids of the stable prefix until
- * it is garbage-collected.
+ * It holds the last input and output arrays (references), the ids of the stable prefix and, with a
+ * `sessionManager`, the references of the entries it read, until it is garbage-collected.
  */
 export declare function createTranscriptSanitizer(
   params?: Omit<SanitizeSessionHistoryParams, 'messages'>,

@@ -30,12 +30,24 @@ class Found {
 
   /** Takes entries `from..entries.length` into account (later ones win). */
   scan(entries, from) {
-    for (let i = from; i < entries.length; i++) {
+    for (let i = from; i < entries.length; i++) this.take(entries[i], i)
+  }
+
+  /** All of `entries`, from the end, stopping once both are found (older entries are not read). */
+  scanBack(entries) {
+    for (let i = entries.length - 1; i >= 0 && (this.snapshot < 0 || this.marker < 0); i--) {
       const e = entries[i]
       if (!e || typeof e !== 'object' || e.type !== 'custom') continue
-      if (e.customType === MODEL_SNAPSHOT && e.data !== null && typeof e.data === 'object') this.snapshot = i
-      else if (e.customType === GOOGLE_BOOTSTRAP_MARKER) this.marker = i
+      if (this.snapshot < 0 && e.customType === MODEL_SNAPSHOT && e.data !== null && typeof e.data === 'object') this.snapshot = i
+      else if (this.marker < 0 && e.customType === GOOGLE_BOOTSTRAP_MARKER) this.marker = i
     }
+  }
+
+  /** Entry `e` at index `i`, later than any taken before. */
+  take(e, i) {
+    if (!e || typeof e !== 'object' || e.type !== 'custom') return
+    if (e.customType === MODEL_SNAPSHOT && e.data !== null && typeof e.data === 'object') this.snapshot = i
+    else if (e.customType === GOOGLE_BOOTSTRAP_MARKER) this.marker = i
   }
 
   pairs(entries) {
@@ -52,7 +64,7 @@ function sessionEntries(sessionManager) {
   const entries = entriesOf(sessionManager)
   if (entries === null) return null
   const found = new Found()
-  found.scan(entries, 0)
+  found.scanBack(entries)
   return found.pairs(entries)
 }
 
@@ -86,7 +98,8 @@ class EntryMemo {
     const seen = this.seen
     const from = seen.length
     try {
-      this.found.scan(entries, from)
+      if (from === 0) this.found.scanBack(entries)
+      else this.found.scan(entries, from)
     } catch (err) {
       // An entry that cannot be read (a throwing getter): nothing half-read is kept.
       this.manager = null
