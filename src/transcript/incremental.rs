@@ -237,7 +237,9 @@ impl Tracker {
         for (c, slot) in open.iter_mut().enumerate() {
             while k < self.staged.len() && self.staged[k].src < c {
                 let s = self.staged[k];
-                let ids = self.ids[s.ids..s.ids + s.n].iter().map(|(_, id)| id.as_str());
+                let ids = self.ids[s.ids..s.ids + s.n]
+                    .iter()
+                    .map(|(_, id)| id.as_str());
                 if s.assistant {
                     pending.clear();
                     pending.extend(ids);
