@@ -182,3 +182,27 @@ test('the same sessionId with other options, or a rewritten history, gets the fu
   const rewritten = [{ ...history[0], content: '改过了' }, ...more.slice(1)]
   assert.deepEqual(th.sanitizeSessionHistory({ messages: rewritten, ...POLICIES.openai, sessionId }), th.sanitizeSessionHistory({ messages: rewritten, ...POLICIES.openai }))
 })
+
+test('session entries: a read that throws leaves nothing half-read behind', () => {
+  const snapshot = (modelId) => ({ type: 'custom', customType: 'model-snapshot', data: { timestamp: 1, provider: 'anthropic', modelApi: 'anthropic-messages', modelId } })
+  const entries = [snapshot('claude-sonnet-4-5'), { type: 'message' }]
+  let bad = false
+  const broken = {
+    get type() {
+      throw new Error('会话条目读不出来')
+    },
+  }
+  const appended = []
+  // The failing read meets another model's snapshot, then the entry that throws; the next read
+  // has neither.
+  const sessionManager = { getEntries: () => (bad ? [...entries, snapshot('another-model'), broken] : entries), appendCustomEntry: (customType, data) => appended.push([customType, data.modelId]) }
+  const s = th.createTranscriptSanitizer({ ...POLICIES.anthropic, sessionManager })
+  const history = [{ role: 'user', content: '你好', timestamp: 1 }]
+  s.sanitize(history)
+  bad = true
+  assert.throws(() => s.sanitize(history), /会话条目读不出来/)
+  bad = false
+  const full = th.sanitizeSessionHistory({ messages: history, ...POLICIES.anthropic, sessionManager: { getEntries: () => entries } })
+  assert.deepEqual(s.sanitize(history), full)
+  assert.deepEqual(appended, [], 'the last snapshot read names this model')
+})
