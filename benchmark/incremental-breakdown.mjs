@@ -9,6 +9,8 @@
 //     an agent's turns); then the warm turns with each step wrapped in a CPU clock
 //     (js/transcript-session.js's prefix check and copies are what is left of the call).
 //   - The same warm turns with each call timed alone in wall time: the least and the median.
+//   - Each step of a warm continued call, timed per call in wall time (least / median): a replica
+//     of js/transcript-session.js `continued` and js/run.js, step by step (keep it in step with them).
 //   - The same warm turns with a session manager holding the history as entries (as pi's does:
 //     a message entry per message, a model snapshot near the start, no Google bootstrap marker),
 //     beside the turns without one: what reading the entries adds to a turn.
@@ -21,6 +23,8 @@ const th = require('../index.js')
 const native = require('../binding.js')
 const codec = require('../js/codec.js')
 const { toJson } = require('../js/args.js')
+const { Session } = require('../js/transcript-session.js')
+const { startsWith } = require('../js/session-entries.js')
 const { makeTranscript } = await import(new URL('../../shared/bench/transcript-gen.mjs', import.meta.url))
 
 const POLICY = { provider: 'anthropic', modelApi: 'anthropic-messages', modelId: 'claude-sonnet-4-5' }
@@ -209,4 +213,57 @@ for (const n of [1000, 10000]) {
     }
   }
   console.log(`${n} messages (${n + 1} entries): without ${f(cost.without)} | with ${f(cost.with)} | the entries ${f(cost.with - cost.without)} µs (load ${load()})`)
+}
+
+// Each step of the continued call on its own clock (wall µs; the least is what the step costs).
+console.log('\nwarm continued call, step by step (least / median wall µs per call over 1,600 turns)')
+for (const n of [1000, 10000]) {
+  const times = {}
+  const all = makeTranscript(n + 4 * 401)
+  for (let b = 0; b < 4; b++) {
+    const history = all.slice(0, n)
+    const s = new Session(toJson(POLICY, 'params'))
+    s.sanitize(history, POLICY, null, 0)
+    for (let k = 0; k < 400; k++) {
+      for (let j = 0; j < 4; j++) history.push(all[history.length])
+      let t0 = process.hrtime.bigint()
+      const start = t0
+      const lap = (name) => {
+        const t = process.hrtime.bigint()
+        ;(times[name] ??= []).push(Number(t - t0) / 1000)
+        t0 = t
+      }
+      if (!startsWith(history, s.seen)) throw new Error('the history no longer extends the session')
+      lap('check')
+      const cut = s.seen.length
+      const suffix = history.slice(cut)
+      const sk = codec.encode(suffix)
+      lap('skeleton')
+      const buf = codec.planBuffer()
+      const answer = native.runTranscriptSession(s.native, suffix, sk.nums, sk.strs, null, 0, cut, buf)
+      lap('native')
+      const at = answer.indexOf(codec.SEP)
+      const plan = JSON.parse(at < 0 ? answer : answer.slice(0, at))
+      plan.session = { cut: buf[2], out: buf[3] }
+      if (buf[0] >= 0) {
+        plan.nums = codec.takePlan(buf, buf[0])
+        plan.texts = at < 0 ? [] : answer.slice(at).split(codec.SEP)
+      }
+      lap('answer')
+      const got = codec.apply(suffix, plan)
+      lap('plan')
+      s.out.length = s.outCut
+      for (const m of got) s.out.push(m)
+      s.step(history, cut, plan.session)
+      lap('bookkeeping')
+      s.out.slice()
+      lap('copy')
+      ;(times.whole ??= []).push(Number(t0 - start) / 1000)
+    }
+  }
+  const row = Object.entries(times).map(([k, a]) => {
+    a.sort((x, y) => x - y)
+    return `${k} ${f(a[0])} / ${f(a[a.length >> 1])}`
+  })
+  console.log(`${n}: ${row.join(' | ')} (load ${load()})`)
 }
