@@ -7,11 +7,10 @@
 //! input message 7 as it is" for everything no rule touched, and give shallow edits for the rest.
 
 use serde_json::Value;
-use std::borrow::Cow;
 
 /// A string of the skeleton: borrowed from a static vocabulary for the common ones (roles, block
-/// types, usage keys), owned otherwise, so parsing allocates only for strings that vary.
-pub type Text = Cow<'static, str>;
+/// types, usage keys), in place when short (ids), on the heap otherwise.
+pub use super::text::Text;
 
 /// A field's value as the skeleton shows it. Strings carry their full value; objects and arrays
 /// only their kind (rules that need more fetch it through [`crate::transcript::Source`]).
@@ -78,7 +77,7 @@ impl Val {
             Value::Null => Val::Null,
             Value::Bool(b) => Val::Bool(*b),
             Value::Number(n) => Val::Num(n.as_f64().unwrap_or(f64::NAN)),
-            Value::String(s) => Val::Str(Cow::Owned(s.clone())),
+            Value::String(s) => Val::Str(Text::new(s)),
             Value::Array(_) => Val::Array,
             Value::Object(_) => Val::Object,
         }
@@ -231,7 +230,7 @@ pub const FIELD_NAMES: &[&str] = &[
 fn field_name(name: &str) -> Text {
     match FIELD_NAMES.iter().find(|f| **f == name) {
         Some(f) => Text::Borrowed(f),
-        None => Text::Owned(name.to_string()),
+        None => Text::new(name),
     }
 }
 
@@ -310,7 +309,9 @@ pub struct BlockExtra {
     pub thought_signature: Val,
     pub thought_signature_camel: Val,
     pub tool_use_id: Val,
-    pub data: Option<ImageInfo>,
+    /// Boxed: only image blocks have it, and it is larger than the rest of a thinking block's
+    /// extras.
+    pub data: Option<Box<ImageInfo>>,
     pub mime_type: Val,
     /// A tool call's `partialJson` (sent in 2026.9.6 mode only) and, when it is a string, how
     /// many keys an object `arguments` has.
@@ -324,40 +325,46 @@ pub struct BlockExtra {
 }
 
 /// What the skeleton knows of a field read only for whether it is there and, for a string,
-/// whether it is blank.
-#[derive(Clone, Debug, PartialEq, Default)]
+/// whether it is blank: two flags (three of these sit in every block's extras).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Presence {
-    pub text: Option<TextInfo>,
-    pub val: Val,
+    present: bool,
+    non_blank_str: bool,
 }
 
 impl Presence {
+    /// From what the skeleton says of the field: its text when a string, else its value.
+    pub fn new(text: Option<&TextInfo>, val: &Val) -> Presence {
+        match text {
+            Some(t) => Presence {
+                present: true,
+                non_blank_str: !t.blank,
+            },
+            None => Presence {
+                present: val.is_present(),
+                non_blank_str: false,
+            },
+        }
+    }
+
     pub fn of_json(v: Option<&Value>) -> Presence {
         match v {
             Some(Value::String(s)) => Presence {
-                text: Some(TextInfo {
-                    len: s.encode_utf16().count(),
-                    blank: s.trim().is_empty(),
-                    head: None,
-                    head_is_whole: false,
-                }),
-                val: Val::Absent,
+                present: true,
+                non_blank_str: !s.trim().is_empty(),
             },
-            other => Presence {
-                text: None,
-                val: other.map_or(Val::Absent, Val::of_json),
-            },
+            other => Presence::new(None, &other.map_or(Val::Absent, Val::of_json)),
         }
     }
 
     /// Present and not null (JS `v != null`).
     pub fn is_present(&self) -> bool {
-        self.text.is_some() || self.val.is_present()
+        self.present
     }
 
     /// A string with a non-whitespace character.
     pub fn is_non_blank_str(&self) -> bool {
-        self.text.as_ref().is_some_and(|t| !t.blank)
+        self.non_blank_str
     }
 }
 
@@ -398,7 +405,7 @@ impl Block {
     }
 
     pub fn data(&self) -> Option<&ImageInfo> {
-        self.x.as_deref().and_then(|x| x.data.as_ref())
+        self.x.as_deref().and_then(|x| x.data.as_deref())
     }
 
     pub fn mime_type(&self) -> &Val {
@@ -544,11 +551,11 @@ impl Block {
             }
             "data" => {
                 self.x_mut().data = match &v {
-                    Val::Str(s) => Some(ImageInfo {
+                    Val::Str(s) => Some(Box::new(ImageInfo {
                         len: s.len(),
                         head: s.chars().take(1024).collect(),
                         digest: None,
-                    }),
+                    })),
                     _ => None,
                 }
             }
