@@ -577,6 +577,7 @@ pub fn block_from_value(v: &Value, i: usize, j: usize, _new: bool) -> Block {
             (Some(Value::String(_)), Some(Value::Object(a))) => Some(a.len()),
             _ => None,
         },
+        text_prefix: None,
     };
     if x != BlockExtra::default() {
         b.x = Some(Box::new(x));
