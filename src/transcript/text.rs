@@ -33,6 +33,16 @@ pub struct InlineStr {
 
 impl Text {
     /// `s`, in place when it is short enough, else copied to the heap.
+    ///
+    /// ```
+    /// use transcript_hygiene::transcript::text::Text;
+    /// let id = Text::new("call_0|fc_00000000");
+    /// assert!(matches!(id, Text::Inline(_)));
+    /// assert_eq!(id, "call_0|fc_00000000");
+    /// let signature = Text::new(&"c2lnbmF0dXJl".repeat(4));
+    /// assert!(matches!(signature, Text::Heap(_)));
+    /// assert_eq!(signature.len(), 48);
+    /// ```
     pub fn new(s: &str) -> Text {
         if s.len() <= INLINE {
             let mut buf = [0u8; INLINE];
