@@ -17,6 +17,7 @@ pub mod provider_id;
 pub mod rules;
 pub mod skeleton;
 pub mod str_table;
+pub mod text;
 pub mod tool_call_id;
 pub mod usage;
 pub mod v2026_9;

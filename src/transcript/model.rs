@@ -7,11 +7,10 @@
 //! input message 7 as it is" for everything no rule touched, and give shallow edits for the rest.
 
 use serde_json::Value;
-use std::borrow::Cow;
 
 /// A string of the skeleton: borrowed from a static vocabulary for the common ones (roles, block
-/// types, usage keys), owned otherwise, so parsing allocates only for strings that vary.
-pub type Text = Cow<'static, str>;
+/// types, usage keys), in place when short (ids), on the heap otherwise.
+pub use super::text::Text;
 
 /// A field's value as the skeleton shows it. Strings carry their full value; objects and arrays
 /// only their kind (rules that need more fetch it through [`crate::transcript::Source`]).
@@ -78,7 +77,7 @@ impl Val {
             Value::Null => Val::Null,
             Value::Bool(b) => Val::Bool(*b),
             Value::Number(n) => Val::Num(n.as_f64().unwrap_or(f64::NAN)),
-            Value::String(s) => Val::Str(Cow::Owned(s.clone())),
+            Value::String(s) => Val::Str(Text::new(s)),
             Value::Array(_) => Val::Array,
             Value::Object(_) => Val::Object,
         }
@@ -192,11 +191,21 @@ pub struct ItemsEdit {
     pub value: Value,
 }
 
-/// Field edits on a message or block, in the order they were made.
-#[derive(Clone, Debug, PartialEq, Default)]
+/// Field edits on a message or block, in the order they were made. One list for sets and
+/// deletes: every message and block of the model carries one, edited or not, and one vector is
+/// half the room of two.
+#[derive(Clone, Debug, Default)]
 pub struct Edits {
-    pub sets: Vec<(Text, Override)>,
-    pub dels: Vec<Text>,
+    /// `(name, Some(value))` sets a field, `(name, None)` deletes it; each name appears once.
+    list: Vec<(Text, Option<Override>)>,
+}
+
+/// Equal when they set the same fields, in the same order, to the same values, and delete the
+/// same fields in the same order (how sets and deletes interleave is not part of an edit).
+impl PartialEq for Edits {
+    fn eq(&self, other: &Edits) -> bool {
+        self.sets().eq(other.sets()) && self.dels().eq(other.dels())
+    }
 }
 
 /// The field names rules edit, so an edit does not allocate its name; the plan sends them as their
@@ -231,38 +240,78 @@ pub const FIELD_NAMES: &[&str] = &[
 fn field_name(name: &str) -> Text {
     match FIELD_NAMES.iter().find(|f| **f == name) {
         Some(f) => Text::Borrowed(f),
-        None => Text::Owned(name.to_string()),
+        None => Text::new(name),
     }
 }
 
 impl Edits {
     pub fn is_empty(&self) -> bool {
-        self.sets.is_empty() && self.dels.is_empty()
+        self.list.is_empty()
+    }
+
+    /// The fields set, in the order they were first set.
+    pub fn sets(&self) -> impl Iterator<Item = (&Text, &Override)> + '_ {
+        self.list
+            .iter()
+            .filter_map(|(n, o)| o.as_ref().map(|o| (n, o)))
+    }
+
+    /// The fields deleted, in the order they were deleted.
+    pub fn dels(&self) -> impl Iterator<Item = &Text> + '_ {
+        self.list
+            .iter()
+            .filter(|(_, o)| o.is_none())
+            .map(|(n, _)| n)
+    }
+
+    /// The value `name` is set to, if it is.
+    pub fn get(&self, name: &str) -> Option<&Override> {
+        self.list
+            .iter()
+            .find(|(n, _)| n == name)
+            .and_then(|(_, o)| o.as_ref())
     }
 
     pub fn set(&mut self, name: &str, v: Override) {
-        self.dels.retain(|d| d != name);
-        match self.sets.iter_mut().find(|(n, _)| n == name) {
-            Some(slot) => slot.1 = v,
-            None => {
-                // Most edited messages and blocks get one or two edits (an id, a dropped
-                // field): room for two, not the four a first push would reserve.
-                if self.sets.capacity() == 0 {
-                    self.sets.reserve_exact(2);
-                }
-                self.sets.push((field_name(name), v))
+        match self.list.iter().position(|(n, _)| n == name) {
+            Some(k) if self.list[k].1.is_some() => self.list[k].1 = Some(v),
+            Some(k) => {
+                // A set after a delete: it goes last among the sets.
+                self.list.remove(k);
+                self.push(name, Some(v));
             }
+            None => self.push(name, Some(v)),
         }
     }
 
     pub fn del(&mut self, name: &str) {
-        self.sets.retain(|(n, _)| n != name);
-        if !self.dels.iter().any(|d| d == name) {
-            if self.dels.capacity() == 0 {
-                self.dels.reserve_exact(2);
+        match self.list.iter().position(|(n, _)| n == name) {
+            Some(k) if self.list[k].1.is_none() => {}
+            Some(k) => {
+                self.list.remove(k);
+                self.push(name, None);
             }
-            self.dels.push(field_name(name));
+            None => self.push(name, None),
         }
+    }
+
+    /// Forgets a set of `name` (the field keeps what it had; not a delete).
+    pub fn unset(&mut self, name: &str) {
+        self.list.retain(|(n, o)| o.is_none() || n != name);
+    }
+
+    /// Appends a set of `name`, which must not be set yet (a new message's fields, in key order).
+    pub fn push_set(&mut self, name: &str, v: Override) {
+        self.push(name, Some(v));
+    }
+
+    fn push(&mut self, name: &str, v: Option<Override>) {
+        // Most edited messages and blocks get one or two edits (an id, a dropped field): room
+        // for two, not the four a first push would reserve.
+        if self.list.capacity() == 0 {
+            self.list.reserve_exact(2);
+        }
+        self.list.push((field_name(name), v));
     }
 }
 
@@ -296,8 +345,6 @@ pub struct Block {
     /// small (the model of a 10,000-message transcript must stay cache-friendly).
     pub x: Option<Box<BlockExtra>>,
     pub edits: Edits,
-    /// Text to put in front of `text` (inter-session marker).
-    pub text_prefix: Option<String>,
 }
 
 /// Block fields that only thinking, image and Anthropic-native blocks (or Gemini-signed ones) have.
@@ -310,7 +357,9 @@ pub struct BlockExtra {
     pub thought_signature: Val,
     pub thought_signature_camel: Val,
     pub tool_use_id: Val,
-    pub data: Option<ImageInfo>,
+    /// Boxed: only image blocks have it, and it is larger than the rest of a thinking block's
+    /// extras.
+    pub data: Option<Box<ImageInfo>>,
     pub mime_type: Val,
     /// A tool call's `partialJson` (sent in 2026.9.6 mode only) and, when it is a string, how
     /// many keys an object `arguments` has.
@@ -321,43 +370,51 @@ pub struct BlockExtra {
     pub signature: Presence,
     pub redacted_signature: Presence,
     pub redacted_data: Presence,
+    /// Text to put in front of `text` (inter-session marker).
+    pub text_prefix: Option<String>,
 }
 
 /// What the skeleton knows of a field read only for whether it is there and, for a string,
-/// whether it is blank.
-#[derive(Clone, Debug, PartialEq, Default)]
+/// whether it is blank: two flags (three of these sit in every block's extras).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Presence {
-    pub text: Option<TextInfo>,
-    pub val: Val,
+    present: bool,
+    non_blank_str: bool,
 }
 
 impl Presence {
+    /// From what the skeleton says of the field: its text when a string, else its value.
+    pub fn new(text: Option<&TextInfo>, val: &Val) -> Presence {
+        match text {
+            Some(t) => Presence {
+                present: true,
+                non_blank_str: !t.blank,
+            },
+            None => Presence {
+                present: val.is_present(),
+                non_blank_str: false,
+            },
+        }
+    }
+
     pub fn of_json(v: Option<&Value>) -> Presence {
         match v {
             Some(Value::String(s)) => Presence {
-                text: Some(TextInfo {
-                    len: s.encode_utf16().count(),
-                    blank: s.trim().is_empty(),
-                    head: None,
-                    head_is_whole: false,
-                }),
-                val: Val::Absent,
+                present: true,
+                non_blank_str: !s.trim().is_empty(),
             },
-            other => Presence {
-                text: None,
-                val: other.map_or(Val::Absent, Val::of_json),
-            },
+            other => Presence::new(None, &other.map_or(Val::Absent, Val::of_json)),
         }
     }
 
     /// Present and not null (JS `v != null`).
     pub fn is_present(&self) -> bool {
-        self.text.is_some() || self.val.is_present()
+        self.present
     }
 
     /// A string with a non-whitespace character.
     pub fn is_non_blank_str(&self) -> bool {
-        self.text.as_ref().is_some_and(|t| !t.blank)
+        self.non_blank_str
     }
 }
 
@@ -398,11 +455,22 @@ impl Block {
     }
 
     pub fn data(&self) -> Option<&ImageInfo> {
-        self.x.as_deref().and_then(|x| x.data.as_ref())
+        self.x.as_deref().and_then(|x| x.data.as_deref())
     }
 
     pub fn mime_type(&self) -> &Val {
         self.x_val(|x| &x.mime_type)
+    }
+
+    /// Text to put in front of `text` (inter-session marker).
+    pub fn text_prefix(&self) -> Option<&str> {
+        self.x.as_deref().and_then(|x| x.text_prefix.as_deref())
+    }
+
+    pub fn set_text_prefix(&mut self, prefix: Option<String>) {
+        if prefix.is_some() || self.x.is_some() {
+            self.x_mut().text_prefix = prefix;
+        }
     }
 
     pub fn partial_json(&self) -> &Val {
@@ -423,7 +491,6 @@ impl Block {
             text: None,
             x: None,
             edits: Edits::default(),
-            text_prefix: None,
         }
     }
 
@@ -544,11 +611,11 @@ impl Block {
             }
             "data" => {
                 self.x_mut().data = match &v {
-                    Val::Str(s) => Some(ImageInfo {
+                    Val::Str(s) => Some(Box::new(ImageInfo {
                         len: s.len(),
                         head: s.chars().take(1024).collect(),
                         digest: None,
-                    }),
+                    })),
                     _ => None,
                 }
             }
@@ -560,7 +627,7 @@ impl Block {
     pub fn is_changed(&self) -> bool {
         !matches!(self.origin, BlockOrigin::Src { .. })
             || !self.edits.is_empty()
-            || self.text_prefix.is_some()
+            || self.text_prefix().is_some()
     }
 }
 
@@ -702,18 +769,14 @@ impl Msg {
         m.origin = MsgOrigin::New;
         for (k, v) in fields {
             if k == "content" && blocks.is_some() {
-                m.edits
-                    .sets
-                    .push(("content".into(), Override::Json(Value::Null)));
+                m.edits.push_set("content", Override::Json(Value::Null));
                 continue;
             }
             m.set(k, v);
         }
         if let Some(b) = blocks {
-            if !m.edits.sets.iter().any(|(k, _)| k == "content") {
-                m.edits
-                    .sets
-                    .push(("content".into(), Override::Json(Value::Null)));
+            if m.edits.get("content").is_none() {
+                m.edits.push_set("content", Override::Json(Value::Null));
             }
             m.content = Content::Blocks(b);
             m.content_dirty = true;
@@ -762,10 +825,8 @@ impl Msg {
     pub fn set_blocks(&mut self, blocks: Vec<Block>) {
         self.content = Content::Blocks(blocks);
         self.content_dirty = true;
-        if self.origin == MsgOrigin::New && !self.edits.sets.iter().any(|(k, _)| k == "content") {
-            self.edits
-                .sets
-                .push(("content".into(), Override::Json(Value::Null)));
+        if self.origin == MsgOrigin::New && self.edits.get("content").is_none() {
+            self.edits.push_set("content", Override::Json(Value::Null));
         }
     }
 
@@ -785,9 +846,8 @@ impl Msg {
 
     /// Sets a field to another input message's value of the same field (or a copy of its edit).
     pub fn copy_field_from(&mut self, name: &str, other: &Msg) {
-        let edit = other.edits.sets.iter().find(|(k, _)| k == name);
-        let ov = match (edit, other.src_index()) {
-            (Some((_, o)), _) => o.clone(),
+        let ov = match (other.edits.get(name), other.src_index()) {
+            (Some(o), _) => o.clone(),
             (None, Some(k)) => Override::FromMsg(k),
             (None, None) => return,
         };
@@ -808,7 +868,7 @@ impl Msg {
             _ => self.view_set(name, &Value::Null),
         }
         if self.origin == MsgOrigin::New {
-            self.edits.sets.retain(|(k, _)| k != name);
+            self.edits.unset(name);
         } else {
             self.edits.del(name);
         }

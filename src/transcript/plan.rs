@@ -173,12 +173,12 @@ impl Writer<'_> {
     }
 
     fn edits(&mut self, e: &Edits, content_slot: bool) {
-        self.n(e.sets.len());
-        for (k, v) in &e.sets {
+        self.n(e.sets().count());
+        for (k, v) in e.sets() {
             self.set(k, v, content_slot && k == "content");
         }
-        self.n(e.dels.len());
-        for k in &e.dels {
+        self.n(e.dels().count());
+        for k in e.dels() {
             self.name(k);
         }
     }
@@ -219,14 +219,14 @@ impl Writer<'_> {
                 self.n(*msg);
                 self.n(*idx);
                 self.edits(&b.edits, false);
-                match &b.text_prefix {
+                match b.text_prefix() {
                     Some(p) => self.str(p),
                     None => self.null(),
                 }
             }
             BlockOrigin::New(v) => {
                 self.code(-2);
-                match (&b.text_prefix, v.get("text")) {
+                match (b.text_prefix(), v.get("text")) {
                     (Some(p), Some(Value::String(t))) => {
                         // Copied only when the text gets its prefix.
                         let mut v = v.clone();
@@ -237,7 +237,7 @@ impl Writer<'_> {
                 }
             }
             BlockOrigin::FromStrContent { msg, prefix } => {
-                let p = format!("{}{}", b.text_prefix.as_deref().unwrap_or(""), prefix);
+                let p = format!("{}{}", b.text_prefix().unwrap_or(""), prefix);
                 self.code(-3);
                 self.n(*msg);
                 self.str(&p);

@@ -135,14 +135,13 @@ impl<'a> Cursor<'a> {
             5 => Val::Array,
             6 => Val::Other,
             7 => Val::Num(self.num()?),
-            8 => Val::Str(self.string()?.to_string().into()),
+            8 => Val::Str(Text::new(self.string()?)),
             9 => {
                 let raw = self.string()?;
-                Val::Str(
-                    serde_json::from_str::<String>(raw)
-                        .unwrap_or_else(|_| raw.to_string())
-                        .into(),
-                )
+                Val::Str(match serde_json::from_str::<String>(raw) {
+                    Ok(s) => s.into(),
+                    Err(_) => Text::new(raw),
+                })
             }
             10 => Val::Str(Text::Borrowed("")),
             15 => Val::Num(f64::NAN),
@@ -183,13 +182,7 @@ impl<'a> Cursor<'a> {
     /// A field sent for its presence (see `presence()` in js/codec.js).
     fn presence(&mut self) -> Result<Presence, String> {
         let (text, val) = self.text()?;
-        Ok(match text {
-            Some(t) => Presence {
-                text: Some(t),
-                val: Val::Absent,
-            },
-            None => Presence { text: None, val },
-        })
+        Ok(Presence::new(text.as_ref(), &val))
     }
 
     /// A small object one level deep (usage), flattened to `("cost", Object)`, `("cost.total", Num)`
@@ -313,7 +306,7 @@ fn joined_key(parent: &str, child: &str) -> Text {
     };
     match known {
         Some(w) => Text::Borrowed(w),
-        None => Text::Owned(format!("{parent}.{child}")),
+        None => format!("{parent}.{child}").into(),
     }
 }
 
@@ -491,7 +484,7 @@ fn parse_block(c: &mut Cursor, b: &mut Block, extras: bool) -> Result<(), String
                 let len = c.count()?;
                 let head = c.val()?.as_str().unwrap_or("").to_string();
                 let digest = c.val()?.as_str().and_then(cache::parse_digest_hex);
-                b.x_mut().data = Some(ImageInfo { len, head, digest });
+                b.x_mut().data = Some(Box::new(ImageInfo { len, head, digest }));
             }
             b.x_mut().mime_type = c.val()?;
             signatures(c, b)?;
@@ -522,12 +515,12 @@ pub fn flatten_usage(map: &Map<String, Value>) -> Vec<(Text, Val)> {
     for (k, v) in map {
         match v {
             Value::Object(inner) => {
-                out.push((Text::Owned(k.clone()), Val::Object));
+                out.push((Text::new(k), Val::Object));
                 for (k2, v2) in inner {
                     out.push((joined_key(k, k2), Val::of_json(v2)));
                 }
             }
-            other => out.push((Text::Owned(k.clone()), Val::of_json(other))),
+            other => out.push((Text::new(k), Val::of_json(other))),
         }
     }
     out
@@ -558,11 +551,11 @@ pub fn block_from_value(v: &Value, i: usize, j: usize, _new: bool) -> Block {
         thought_signature_camel: field(map, "thoughtSignature"),
         tool_use_id: field(map, "toolUseId"),
         data: match map.get("data") {
-            Some(Value::String(d)) => Some(ImageInfo {
+            Some(Value::String(d)) => Some(Box::new(ImageInfo {
                 len: d.len(),
                 head: d.chars().take(1024).collect(),
                 digest: None,
-            }),
+            })),
             _ => None,
         },
         mime_type: field(map, "mimeType"),
@@ -584,6 +577,7 @@ pub fn block_from_value(v: &Value, i: usize, j: usize, _new: bool) -> Block {
             (Some(Value::String(_)), Some(Value::Object(a))) => Some(a.len()),
             _ => None,
         },
+        text_prefix: None,
     };
     if x != BlockExtra::default() {
         b.x = Some(Box::new(x));

@@ -237,7 +237,7 @@ fn has_thinking(m: &Msg) -> bool {
 /// Drops text blocks whose text is blank.
 pub(crate) fn drop_blank_text(m: &mut Msg, ctx: &mut Ctx) -> bool {
     let blank = |b: &Block| {
-        b.is_type("text") && b.text.as_ref().is_some_and(|t| t.blank) && b.text_prefix.is_none()
+        b.is_type("text") && b.text.as_ref().is_some_and(|t| t.blank) && b.text_prefix().is_none()
     };
     if !m.blocks().is_some_and(|b| b.iter().any(blank)) {
         return false;

@@ -186,12 +186,12 @@ pub fn annotate_with(msgs: &mut [Msg], ctx: &mut Ctx, release: &Release) -> bool
                 if let Some(b) = m.blocks_mut().and_then(|bs| bs.get_mut(j)) {
                     match what {
                         Need::Prefix => {
-                            let all = format!("{added}{}", b.text_prefix.as_deref().unwrap_or(""));
+                            let all = format!("{added}{}", b.text_prefix().unwrap_or(""));
                             b.text = b.text.as_ref().map(|t| grow(t, &added));
-                            b.text_prefix = Some(all);
+                            b.set_text_prefix(Some(all));
                         }
                         Need::Whole(text) => {
-                            b.text_prefix = None;
+                            b.set_text_prefix(None);
                             b.set_str("text", &text);
                         }
                         Need::Nothing => {}

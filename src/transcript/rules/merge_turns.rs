@@ -208,7 +208,7 @@ pub(crate) fn replace_content(m: &mut Msg, blocks: Vec<Block>) {
         if matches!(m.content, Content::Other(Val::Absent)) {
             m.edits.set("content", Override::Json(Value::Null));
         } else {
-            m.edits.sets.retain(|(k, _)| k != "content");
+            m.edits.unset("content");
         }
     }
     m.set_blocks(blocks);

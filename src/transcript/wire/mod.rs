@@ -234,7 +234,7 @@ fn wire_changes(ctx: &mut Ctx, wire_path: impl Fn(&str) -> String) -> Vec<Change
 
 /// The literal a rule set field `field` to, if it did (`id` of a renamed call, `toolCallId`).
 fn new_value(edits: &crate::transcript::model::Edits, field: &str) -> Option<Value> {
-    edits.sets.iter().find_map(|(n, o)| match o {
+    edits.sets().find_map(|(n, o)| match o {
         crate::transcript::model::Override::Json(v) if n == field => Some(v.clone()),
         _ => None,
     })

@@ -393,7 +393,7 @@ fn is_new_text(item: &Item) -> bool {
 fn write_message<'a, N: Node<'a>>(m: &Msg, input: &[N], layout: &Layout) -> Out {
     let own = m.src_index();
     let mut ops = Vec::new();
-    for (name, o) in &m.edits.sets {
+    for (name, o) in m.edits.sets() {
         match (name.as_ref(), o) {
             ("role", Override::Json(v)) => ops.push(Op::Set("role", wire_role(v))),
             ("toolCallId", Override::Json(v)) => ops.push(Op::Set("tool_call_id", v.clone())),
@@ -407,7 +407,7 @@ fn write_message<'a, N: Node<'a>>(m: &Msg, input: &[N], layout: &Layout) -> Out 
             _ => {}
         }
     }
-    if m.edits.dels.iter().any(|d| d == "toolCallId") {
+    if m.edits.dels().any(|d| d == "toolCallId") {
         ops.push(Op::Del("tool_call_id"));
     }
     if m.content_dirty || m.origin == MsgOrigin::New {
