@@ -126,8 +126,11 @@ fn with_proxy<R>(
 ) -> R {
     let mut buf = PROXY.try_with(Cell::take).unwrap_or_default();
     proxy(units, &mut buf);
-    // Every byte of a proxy is ASCII.
-    let text = String::from_utf8(buf).unwrap_or_default();
+    debug_assert!(buf.is_ascii());
+    // SAFETY: every byte of a proxy is ASCII ([`splice::proxy_into`] and
+    // [`splice::ascii_proxy_into`] write only bytes below 0x80, tested for every unit), so it is
+    // not checked again (the check was 9% of a `stripMinimaxToolCallXml` call).
+    let text = unsafe { String::from_utf8_unchecked(buf) };
     let masked = if code_aware {
         code_regions::mask(&text)
     } else {
@@ -404,11 +407,13 @@ pub fn sanitize_response(
         seed::THINKING_PREFILTER
     };
     let raw = Text::read(content)?;
+    // The model's family is asked last: reading it (dozens of substring searches) cost more than
+    // the scans, and a reply with markup needs none of it here.
     if steps.tool_calls
-        && seed::tool_calls_skip_unmarked(&model)
         && !scan::units_may_hold_markers(raw.units())
         && !raw.contains_any(b"`")
         && (!steps.thinking || !raw.contains_any(seed::THINKING_PREFILTER))
+        && seed::tool_calls_skip_unmarked(&model)
     {
         return Ok(None);
     }

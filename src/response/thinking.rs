@@ -243,6 +243,19 @@ impl Markers {
     }
 }
 
+/// Whether a reasoning marker (opening, closing or ending) of the pairs `extra` turns on starts
+/// at byte `at` of `text`. Every block [`blocks`] gives after its first starts at one (and no
+/// marker starts with whitespace), so a caller can tell that visible text follows a block
+/// without searching the rest of the reply.
+pub(crate) fn marker_at(text: &str, at: usize, extra: Extra) -> bool {
+    let rest = text.as_bytes().get(at..).unwrap_or(&[]);
+    Markers::of(extra)
+        .pairs
+        .iter()
+        .flat_map(|p| p.opens.iter().chain(p.closes).chain(p.ends))
+        .any(|m| rest.starts_with(m.as_bytes()))
+}
+
 /// The length of the shortest of `markers` that starts at `at` in `text`.
 fn shortest_at(text: &str, at: usize, markers: &[&str]) -> Option<usize> {
     let rest = &text.as_bytes()[at..];
@@ -284,58 +297,79 @@ fn block(text: &str, markers: &Markers, pair: &Pair, open: usize, body: usize) -
 
 /// The reasoning blocks of `text`, in order, not overlapping.
 pub fn find_blocks(text: &str, extra: Extra) -> Vec<Think> {
-    let mut out = Vec::new();
+    blocks(text, extra).collect()
+}
+
+/// [`find_blocks`] one block at a time: a caller that stops early (the first block, the first
+/// visible text between blocks) reads the reply only up to there, not to its end.
+pub(crate) fn blocks(text: &str, extra: Extra) -> impl Iterator<Item = Think> + '_ {
     let markers = Markers::of(extra);
     let mut from = 0;
+    let mut lead = None;
     if extra.harmony_stripped {
         // The reply starts in the analysis channel: `analysis…` up to the next stripped header.
-        let lead = text.len() - text.trim_start().len();
-        if text[lead..].starts_with("analysis") {
-            let t = block(text, markers, &HARMONY_STRIPPED, 0, lead + "analysis".len());
+        let start = text.len() - text.trim_start().len();
+        if text[start..].starts_with("analysis") {
+            let t = block(
+                text,
+                markers,
+                &HARMONY_STRIPPED,
+                0,
+                start + "analysis".len(),
+            );
             from = t.outer.end;
-            out.push(t);
+            lead = Some(t);
         }
     }
-    while let Some(p) = markers.next(text, from) {
-        // At one place the shortest opening tag wins, then the pair listed first; an opening tag
-        // wins over a closing tag.
-        let open = markers
-            .pairs
-            .iter()
-            .enumerate()
-            .filter_map(|(i, pair)| shortest_at(text, p, pair.opens).map(|len| (len, i)))
-            .min();
-        if let Some((len, i)) = open {
-            let t = block(text, markers, markers.pairs[i], p, p + len);
-            from = t.outer.end;
-            let unclosed = !t.closed;
-            out.push(t);
-            if unclosed {
-                break;
-            }
-            continue;
+    // Whether no block came before (a closing tag then reads R1-style), and whether an unclosed
+    // block ended the search.
+    let mut first = lead.is_none();
+    let mut done = false;
+    let rest = std::iter::from_fn(move || {
+        if done {
+            return None;
         }
-        let close = markers
-            .pairs
-            .iter()
-            .filter(|pair| pair.r1)
-            .filter_map(|pair| shortest_at(text, p, pair.closes))
-            .min();
-        match close {
-            // A closing tag first: R1-style at the start, otherwise a stray tag.
-            Some(len) => {
-                let start = if out.is_empty() && extra.r1 { 0 } else { p };
-                out.push(Think {
-                    outer: start..p + len,
-                    inner: start..p,
-                    closed: true,
-                });
-                from = p + len;
+        while let Some(p) = markers.next(text, from) {
+            // At one place the shortest opening tag wins, then the pair listed first; an opening
+            // tag wins over a closing tag.
+            let open = markers
+                .pairs
+                .iter()
+                .enumerate()
+                .filter_map(|(i, pair)| shortest_at(text, p, pair.opens).map(|len| (len, i)))
+                .min();
+            if let Some((len, i)) = open {
+                let t = block(text, markers, markers.pairs[i], p, p + len);
+                from = t.outer.end;
+                done = !t.closed;
+                first = false;
+                return Some(t);
             }
-            None => from = p + 1,
+            let close = markers
+                .pairs
+                .iter()
+                .filter(|pair| pair.r1)
+                .filter_map(|pair| shortest_at(text, p, pair.closes))
+                .min();
+            match close {
+                // A closing tag first: R1-style at the start, otherwise a stray tag.
+                Some(len) => {
+                    let start = if first && extra.r1 { 0 } else { p };
+                    from = p + len;
+                    first = false;
+                    return Some(Think {
+                        outer: start..p + len,
+                        inner: start..p,
+                        closed: true,
+                    });
+                }
+                None => from = p + 1,
+            }
         }
-    }
-    out
+        done = true;
+        None
+    });
+    lead.into_iter().chain(rest)
 }
 
 #[cfg(test)]

@@ -181,23 +181,30 @@ fn visible_is_blank(text: &str) -> bool {
     // The blocks are found once, read R1-style; without R1 only a closing tag that comes first
     // reads otherwise (a stray tag rather than the end of reasoning begun at the start), so the
     // first block is mended instead of searching the reply again (each search reads it once per
-    // reasoning marker).
-    let mut blocks = thinking::find_blocks(text, R1);
-    if !r1_reading(text, blocks.first()) {
-        if let Some(t) = blocks
-            .first_mut()
-            .filter(|t| t.inner.start == t.outer.start)
-        {
+    // reasoning marker). They are read one at a time, and only while no visible text is seen:
+    // every block after the first starts at a marker, none of which starts with whitespace, so
+    // when the first character after a block that is not whitespace starts no marker, it is
+    // visible, and the rest of the reply is not searched (that search was a fifth of a
+    // half-Chinese `sanitizeToolCall`).
+    let mut blocks = thinking::blocks(text, R1);
+    let first = blocks.next().map(|mut t| {
+        if !r1_reading(text, Some(&t)) && t.inner.start == t.outer.start {
             t.outer.start = t.inner.end;
             t.inner.start = t.inner.end;
         }
-    }
+        t
+    });
     let mut at = 0;
-    for t in blocks {
+    for t in first.into_iter().chain(blocks) {
         if !js_trim(&text[at..t.outer.start]).is_empty() {
             return false;
         }
         at = t.outer.end;
+        match text[at..].find(|c| !is_js_whitespace(c)) {
+            None => return true,
+            Some(q) if !thinking::marker_at(text, at + q, R1) => return false,
+            Some(_) => {}
+        }
     }
     js_trim(&text[at..]).is_empty()
 }
@@ -214,7 +221,7 @@ const R1: thinking::Extra = thinking::Extra {
 /// tag ends its line or opens the reply (`</mm:think>你好！`, a turn without reasoning): inside a
 /// sentence (`模板把没有思考的回合写成 </mm:think> 加回答`) it is text.
 fn lone_close_ends_line(text: &str) -> bool {
-    r1_reading(text, thinking::find_blocks(text, R1).first())
+    r1_reading(text, thinking::blocks(text, R1).next().as_ref())
 }
 
 /// [`lone_close_ends_line`] given the first block of `text` read R1-style.
@@ -441,6 +448,9 @@ mod tests {
             "a",
             "</mm:think>",
             "<think>x",
+            // A marker that starts no block here, and JavaScript whitespace that is not ASCII.
+            "<channel|>",
+            "\u{3000}",
         ];
         for t in crate::scrub::sequences_of_four(&parts) {
             assert_eq!(visible_is_blank(&t), twice(&t), "{t:?}");

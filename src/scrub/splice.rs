@@ -86,15 +86,39 @@ pub fn proxy_into(units: &[u16], bytes: &mut Vec<u8>) {
     }
 }
 
+/// The byte of every non-ASCII unit in the proxy of a rule that reads ASCII markup only
+/// ([`ascii_proxy_into`]): DEL, which such a rule no more tells apart from other text than it does
+/// [`OPAQUE`], and which makes the mapping a plain minimum.
+pub const ASCII_OPAQUE: u8 = 0x7F;
+
 /// The proxy for a rule that reads ASCII markup only (no whitespace test, no full-width bar),
-/// written into `bytes` (cleared first): every non-ASCII unit is [`OPAQUE`]. One vectorised pass
-/// (~0.08 ns a unit here).
+/// written into `bytes` (cleared first): every unit at or above DEL is [`ASCII_OPAQUE`].
+///
+/// One pass of `min(unit, 0x7F)`, 32 units at a time with AVX2 where the CPU has it (chosen at
+/// run time: the build targets plain x86-64), written straight into the buffer's spare room.
+/// On a 50 KB reply this took ~2.3 µs against ~6–8 µs for a select to [`OPAQUE`] into a
+/// zero-filled buffer (the zero-fill alone was 4% of a `stripMinimaxToolCallXml` call).
 pub fn ascii_proxy_into(units: &[u16], bytes: &mut Vec<u8>) {
     bytes.clear();
-    bytes.resize(units.len(), 0);
-    for (d, &u) in bytes.iter_mut().zip(units) {
-        *d = if u < 0x80 { u as u8 } else { OPAQUE };
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (checked just above).
+        unsafe { ascii_narrow_avx2(units, bytes) };
+        return;
     }
+    ascii_narrow(units, bytes);
+}
+
+#[inline(always)]
+fn ascii_narrow(units: &[u16], bytes: &mut Vec<u8>) {
+    bytes.extend(units.iter().map(|&u| u.min(u16::from(ASCII_OPAQUE)) as u8));
+}
+
+/// [`ascii_narrow`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn ascii_narrow_avx2(units: &[u16], bytes: &mut Vec<u8>) {
+    ascii_narrow(units, bytes);
 }
 
 /// Whether `u` may map to something other than itself (ASCII) or [`OPAQUE`]: the units
@@ -413,13 +437,17 @@ mod tests {
                 "{u:#x}"
             );
         }
-        let ascii: Vec<u8> = units
-            .iter()
-            .map(|&u| if u < 0x80 { u as u8 } else { OPAQUE })
-            .collect();
-        let mut bytes = Vec::new();
-        ascii_proxy_into(&units, &mut bytes);
-        assert_eq!(bytes, ascii);
+        // The ASCII-only proxy (AVX2 where the CPU has it), from every offset of a vector block.
+        for skip in [0, 1, 7, 31] {
+            let units = &units[skip..];
+            let ascii: Vec<u8> = units
+                .iter()
+                .map(|&u| if u < 0x80 { u as u8 } else { ASCII_OPAQUE })
+                .collect();
+            let mut bytes = Vec::new();
+            ascii_proxy_into(units, &mut bytes);
+            assert_eq!(bytes, ascii);
+        }
     }
 
     #[test]
