@@ -8,6 +8,7 @@
 //! scrubbers that exist in both releases dispatch on it, the new ones are 2026.9.6 only.
 
 pub mod chain;
+pub mod cached_find;
 pub mod commonmark;
 pub mod downgraded;
 pub mod final_tags;
@@ -19,6 +20,7 @@ pub mod minimax;
 pub mod needles;
 pub mod paragraphs;
 pub mod placeholders;
+pub mod prompt_echo;
 pub mod plain_tool_call;
 pub mod reasoning;
 pub mod runtime_context;
