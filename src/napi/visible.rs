@@ -5,8 +5,8 @@
 use super::text::{JsText, Text};
 use crate::openclaw::{self, OpenClawVersion};
 use crate::scrub::visible::needles::Needles;
-use crate::scrub::visible::prompt_echo::PromptEcho;
 use crate::scrub::visible::plain_tool_call::promote::{self, Arguments, Block, Part};
+use crate::scrub::visible::prompt_echo::PromptEcho;
 use crate::scrub::visible::reasoning::{self, Mode, Scope, Trim};
 use crate::scrub::visible::{
     chain, downgraded, legacy_bracket, memories, minimax, plain_tool_call, special_tokens,
@@ -217,13 +217,17 @@ pub fn sanitize_user_facing_text(
     if words_only && case_blind_absent(text, [&trace_lines::NEEDLES])? {
         return Ok(None);
     }
-    let prompt = conversation_context.as_deref().and_then(PromptEcho::prepare);
+    let prompt = conversation_context
+        .as_deref()
+        .and_then(PromptEcho::prepare);
     let options = user_facing::Options {
         error_context,
         streaming,
         prompt: prompt.as_ref(),
     };
-    run(text, b"", |t| user_facing::sanitize_user_facing_text_with(t, options))
+    run(text, b"", |t| {
+        user_facing::sanitize_user_facing_text_with(t, options)
+    })
 }
 
 /// What a text must hold for a 2026.9.6 scrubber to change it (see

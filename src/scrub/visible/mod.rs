@@ -7,8 +7,8 @@
 //! Which release a caller gets is chosen with [`crate::openclaw::OpenClawVersion`]: the
 //! scrubbers that exist in both releases dispatch on it, the new ones are 2026.9.6 only.
 
-pub mod chain;
 pub mod cached_find;
+pub mod chain;
 pub mod commonmark;
 pub mod downgraded;
 pub mod final_tags;
@@ -20,8 +20,8 @@ pub mod minimax;
 pub mod needles;
 pub mod paragraphs;
 pub mod placeholders;
-pub mod prompt_echo;
 pub mod plain_tool_call;
+pub mod prompt_echo;
 pub mod reasoning;
 pub mod runtime_context;
 pub mod special_tokens;

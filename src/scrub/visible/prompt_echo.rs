@@ -128,7 +128,8 @@ impl PromptEcho {
         let mut pos = 0;
         while let Some(off) = finder.find(&b[pos..]) {
             let s = pos + off;
-            let wrapped = caret_before(b, s, pos).and_then(|p| longest_wrapped(b, p, lit).map(|q| (p, q)));
+            let wrapped =
+                caret_before(b, s, pos).and_then(|p| longest_wrapped(b, p, lit).map(|q| (p, q)));
             let cut = match wrapped {
                 Some((p, q)) => p..q + lit.len(),
                 None => s..s + lit.len(),
@@ -184,8 +185,7 @@ impl PromptEcho {
             let middles_fit = wrapped.iter().all(|&i| {
                 let r = &rows[j + i];
                 let line = &b[r.clone()];
-                line.ends_with(self.line(i))
-                    && is_boundary(b, r.start, r.end - self.line(i).len())
+                line.ends_with(self.line(i)) && is_boundary(b, r.start, r.end - self.line(i).len())
             });
             if !middles_fit {
                 continue;
@@ -271,7 +271,11 @@ fn heading_on_own_line(source: &str) -> bool {
             let end = at + m.len();
             let starts = at == 0 || b[at - 1] == b'\n';
             let ends = end == b.len() || b[end] == b'\n' || b[end] == b'\r';
-            starts && ends && !code.get_or_insert_with(|| MarkdownCode::find(source)).contains(at)
+            starts
+                && ends
+                && !code
+                    .get_or_insert_with(|| MarkdownCode::find(source))
+                    .contains(at)
         })
     })
 }
@@ -308,7 +312,11 @@ fn token(b: &[u8], i: usize) -> Option<(usize, bool)> {
             (n <= 6 && blank(i + n)).then_some((i + n, true))
         }
         b'0'..=b'9' => {
-            let n = b[i..].iter().take(10).take_while(|c| c.is_ascii_digit()).count();
+            let n = b[i..]
+                .iter()
+                .take(10)
+                .take_while(|c| c.is_ascii_digit())
+                .count();
             let dot = i + n;
             (n <= 9 && matches!(b.get(dot), Some(b'.' | b')')) && blank(dot + 1))
                 .then_some((dot + 1, true))

@@ -99,7 +99,9 @@ pub fn sanitize_user_facing_text_with<'t>(text: &'t str, options: Options<'_>) -
         return Cow::Borrowed(text);
     }
     let start = match options.prompt {
-        Some(p) if options.streaming || prompt_echo::has_marker(text) => p.strip(text, options.streaming),
+        Some(p) if options.streaming || prompt_echo::has_marker(text) => {
+            p.strip(text, options.streaming)
+        }
         _ => Cow::Borrowed(text),
     };
     let trace: Option<Step> = options

@@ -18,26 +18,34 @@ fn strip(prompt: &str, reply: &str, streaming: bool) -> String {
 
 /// (reply, what stays of it), for [`prompt`], not streaming.
 const WHOLE: &[(&str, &str)] = &[
-    // a copy, as written, quoted, as a list, in CRLF lines, twice
+    // a copy as written, quoted line by line, twice in a row
     ("{P}\n\n在三楼。", "\n\n在三楼。"),
-    ("> {Q}\n\n在三楼。", "\n\n在三楼。"),
+    ("{Q}\n\n在三楼。", "\n\n在三楼。"),
     ("在三楼。\n{P}{P}", "在三楼。\n"),
-    // twins: one line changed, the heading only mentioned, the lines without their heading
+    // a copy with text right after its last line
     ("{P}!\n在三楼。", "!\n在三楼。"),
 ];
 
 #[test]
 fn copies_of_the_prompt_go_and_near_copies_stay() {
     let p = prompt();
-    let quoted: String = p.lines().map(|l| format!("> {l}")).collect::<Vec<_>>().join("\n");
+    let quoted: String = p
+        .lines()
+        .map(|l| format!("> {l}"))
+        .collect::<Vec<_>>()
+        .join("\n");
     for (reply, want) in WHOLE {
-        let reply = reply.replace("{P}", &p).replace("{Q}", &quoted["> ".len()..]);
+        let reply = reply.replace("{P}", &p).replace("{Q}", &quoted);
         assert_eq!(strip(&p, &reply, false), *want, "{reply:?}");
     }
     let changed = p.replace("十点", "九点");
     let mentioned = format!("OpenClaw writes {CURRENT} above the message.");
     let headless = p.lines().skip(1).collect::<Vec<_>>().join("\n");
-    for same in [format!("{changed}\nok"), mentioned, format!("{headless}\nok")] {
+    for same in [
+        format!("{changed}\nok"),
+        mentioned,
+        format!("{headless}\nok"),
+    ] {
         assert_eq!(strip(&p, &same, false), same);
     }
 }
@@ -61,17 +69,37 @@ fn a_copy_begun_at_the_end_of_a_stream_is_cut() {
     let half = &p[..p.len() / 2];
     assert_eq!(strip(&p, &format!("在三楼。\n{half}"), true), "在三楼。\n");
     // Not streaming, a part stays; streaming, a different ending stays.
-    assert_eq!(strip(&p, &format!("在三楼。\n{half}"), false), format!("在三楼。\n{half}"));
-    assert_eq!(strip(&p, "在三楼。\n[Chat rooms]", true), "在三楼。\n[Chat rooms]");
+    assert_eq!(
+        strip(&p, &format!("在三楼。\n{half}"), false),
+        format!("在三楼。\n{half}")
+    );
+    assert_eq!(
+        strip(&p, "在三楼。\n[Chat rooms]", true),
+        "在三楼。\n[Chat rooms]"
+    );
 }
 
 #[test]
 fn wrappers_are_read_as_openclaws_pattern_reads_them() {
     // (line, wrapper end, key)
-    for (line, end) in [("> - x", 4), ("## x", 3), ("####### x", 0), ("1. x", 3), ("1234567890. x", 0), ("-x", 0), ("  >x", 3)] {
+    for (line, end) in [
+        ("> - x", 4),
+        ("## x", 3),
+        ("####### x", 0),
+        ("1. x", 3),
+        ("1234567890. x", 0),
+        ("-x", 0),
+        ("  >x", 3),
+    ] {
         assert_eq!(wrapper_end(line.as_bytes(), 0), end, "{line:?}");
     }
-    for (line, begun) in [("> -", true), ("1.", true), ("#######", false), ("> x", false), ("", true)] {
+    for (line, begun) in [
+        ("> -", true),
+        ("1.", true),
+        ("#######", false),
+        ("> x", false),
+        ("", true),
+    ] {
         assert_eq!(is_wrapper_begun(line.as_bytes()), begun, "{line:?}");
     }
 }
