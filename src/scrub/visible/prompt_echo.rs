@@ -10,6 +10,9 @@
 //! KMP over line keys, the wrappers are checked where a line can match. A prompt is verified
 //! first, as OpenClaw does: one heading on a line of its own, outside code.
 //!
+//! Known difference: OpenClaw's line break `\r\n?|\n` may also read a reply's `\r\n` as two
+//! breaks around an empty prompt line (prompt `a\n\nb`, reply `a\r\nb`); here `\r\n` is one.
+//!
 //! Cost: linear in the reply for a given prompt. Where the prompt's own lines start with a
 //! Markdown wrapper (`> `, `- `), a reply full of near-copies can cost up to (reply lines ×
 //! such prompt lines); the prompt is the caller's own text.
