@@ -4,7 +4,7 @@
 // runs on Node >= 24.16 only: on an older Node this file runs itself again on the Node 24 binary
 // scripts/runtimes.sh caches (both sides then run in that one Node 24 process).
 // Timing as in reply-vs-openclaw.mjs (interleaved batches, CPU time, median ratio over rounds).
-//   node benchmark/reply-vs-openclaw96.mjs [rounds]
+//   node benchmark/reply-vs-openclaw96.mjs [rounds]      (ROWS=text: only the rows whose name holds it)
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { createRequire } from 'node:module'
@@ -82,7 +82,7 @@ if (why !== null) {
   console.log(`machine: ${os.cpus().length} × ${cpu ? cpu.model : 'cpu'}, Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`)
   console.log('| function | reply | ours µs | OpenClaw µs | OpenClaw / ours | range |')
   console.log('| --- | --- | --- | --- | --- | --- |')
-  for (const [name, ours, theirs] of rows) {
+  for (const [name, ours, theirs] of rows.filter(([n]) => !process.env.ROWS || n.includes(process.env.ROWS))) {
     for (const [label, text] of Object.entries(REPLIES)) {
       if (ours(text) !== theirs(text)) throw new Error(`${name} on ${label}: outputs differ`)
       const r = sideBySide(() => ours(text), () => theirs(text), ROUNDS)
