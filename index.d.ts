@@ -1340,6 +1340,19 @@ export declare function sanitizeAssistantVisibleText(text: string): string
 export interface UserFacingTextOptions {
   /** The text is an error message: trace lines (`🛠️ Exec: ls`, `tool_call: …`) go too. Default `false`. */
   errorContext?: boolean
+  /**
+   * The prompt the reply answers (OpenClaw's `agentText`/`BodyForAgent`). When it carries chat
+   * context (a heading such as `[Current message - respond to this]` on a line of its own,
+   * outside code), every copy of the whole prompt in the reply goes, each line allowed a Markdown
+   * wrapper (`> `, `- `, `## `, `1. `, indentation). Only a reply that holds a heading is searched.
+   */
+  conversationContext?: string
+  /**
+   * The reply is still arriving (call it on the text so far): a copy of the prompt that has only
+   * begun at the end is cut, and so is a last line that begins a runtime-context marker.
+   * Default `false`.
+   */
+  streaming?: boolean
 }
 
 /**
@@ -1350,9 +1363,10 @@ export interface UserFacingTextOptions {
  * leading `[Mon 2026-09-07 10:00]` timestamp), MiniMax and tool-call XML (every plural
  * `<function_calls>` block), `(no output)` and `[tool calls omitted]` lines, trace lines (error text
  * only), legacy `[TOOL_CALL]` blocks, plain-text tool calls, leading blank lines, and a paragraph
- * that repeats the one before it. Markup inside Markdown code stays. OpenClaw's
- * `conversationContext` and `streaming` options are not supported.
- * @throws TypeError when `text` is not a string or `options.errorContext` not a boolean.
+ * that repeats the one before it. Markup inside Markdown code stays. With `conversationContext`,
+ * copies of the prompt go first.
+ * @throws TypeError when `text` is not a string, `options.errorContext` or `options.streaming` not
+ * a boolean, or `options.conversationContext` not a string.
  */
 export declare function sanitizeUserFacingText(text: string, options?: UserFacingTextOptions): string
 

@@ -355,3 +355,90 @@ test('text-call promotion matches openclaw 2026.9.6', async (t) => {
   }
   assert.ok(promoted >= 8 && promoted < cases.length - 8, `${promoted} of ${cases.length} promoted`)
 })
+
+// sanitizeUserFacingText's prompt echo (`conversationContext`) and its `streaming` call: prompts
+// with chat-context headings (Chinese among them, lists and quotes in the prompt, CRLF, one-line)
+// and three that OpenClaw does not verify (the heading in code, inside a line, after a list
+// marker); replies that copy the prompt as written, quoted, as a list, indented, numbered, under
+// a heading, in CRLF or CR lines, twice, inside a line, in a fence, cut short (streaming), and
+// twins that must stay (a line changed, the heading only mentioned, the lines without it).
+const CHAT = '[Chat messages since your last reply - for context]'
+const CURRENT = '[Current message - respond to this]'
+const ECHO_PROMPTS = [
+  `${CHAT}\nAlice: 明天开会吗？\nBob: 十点。\n\n${CURRENT}\nAlice: 会议室在哪？`,
+  `[Recent chat messages - for context]\n- alice: deploy failed\n- bob: retry it\n\n${CURRENT}\nCan you check the logs?`,
+  CURRENT,
+  `\n\n  ${CURRENT}\n北京天气怎么样？  \n\n`,
+  `${CURRENT}\r\n你好\r\n世界`,
+  `${CHAT}\n> quoted: 1. first\n## Title\n    indented line\n\n${CURRENT}\n3) 三`,
+  '```\n' + CURRENT + '\n```\nhi',
+  `see ${CURRENT} here\nand more`,
+  `- ${CURRENT}\nx`,
+]
+
+function echoReplies(prompt) {
+  const s = prompt.trim().replace(/\r\n?/g, '\n')
+  const lines = s.split('\n')
+  const wrap = (w) => lines.map((l) => w + l).join('\n')
+  return [
+    `${s}\n\n好的，会议室在三楼。`, `好的，会议室在三楼。\n\n${s}`, `${s}\n${s}\nok`, `${s}${s}`,
+    wrap('> ') + '\n\n答复', wrap('- ') + '\n答复', wrap('> > ') + '\n答复', wrap('  ') + '\n答复',
+    wrap('1. ') + '\n答复', wrap('## ') + '\n答复', s.replace(/\n/g, '\r\n') + '\r\n答复', s.replace(/\n/g, '\r') + '\r答复',
+    `前言：${s} 后记`, '```\n' + s + '\n```\n代码里的也算吗？', `${s}（不完整）`,
+    lines.map((l, i) => (i === 1 ? `${l} changed` : l)).join('\n') + '\n答',
+    `OpenClaw writes "${CURRENT}" above the message.`, `Use \`${CURRENT}\` as a heading.`, `${lines.slice(1).join('\n')}\nno heading here`,
+    `答复。\n${s.slice(0, s.length >> 1)}`, `答复。\n${s.slice(0, 10)}`, `答复。\n${wrap('> ').slice(0, Math.floor(s.length * 0.7))}`,
+    `答复。\n${wrap('- ').slice(0, Math.floor(s.length * 0.4))}`, `答复。\n${s.slice(0, -1)}`, `答复。\n${s.slice(0, 1)}`,
+    `${s}\n\n${'答复。\n'.repeat(3)}${s.slice(0, 20)}`, `\n\n${s}\n\n\n答复`, '',
+    `答复。\n${BEGIN}\n内部\n${END}\n继续\n<<<END_OPEN`, '答复。\n\n  <<<BEGIN_OPENCLAW', '答复 <<<BEGIN_OPENCLAW',
+  ]
+}
+
+/** Replies made of prompt lines under random wrappers, joined and cut at random. */
+function echoGenerated(n, seed) {
+  const rand = rng(seed)
+  const pick = (l) => l[Math.floor(rand() * l.length)]
+  const wrappers = ['', '', '', '> ', '- ', '* ', '+ ', '# ', '###### ', '####### ', '1. ', '12) ', '1234567890. ', '  ', '\t', '>', '> > ', '-', '#', '1.', ' > - ']
+  const joins = ['\n', '\n', '\r\n', '\r', '\n\n', ' ']
+  const extras = ['好的。', 'Sure.', '答复', '', '```', '`x`', BEGIN, '\u2028', '    ']
+  const out = []
+  for (let i = 0; i < n; i++) {
+    const prompt = pick(ECHO_PROMPTS)
+    const lines = prompt.trim().replace(/\r\n?/g, '\n').split('\n')
+    const parts = []
+    for (let k = 1 + Math.floor(rand() * 3); k > 0; k--) {
+      if (rand() < 0.6) {
+        const from = rand() < 0.7 ? 0 : Math.floor(rand() * lines.length)
+        const to = rand() < 0.7 ? lines.length : from + Math.floor(rand() * (lines.length - from + 1))
+        let seg = lines.slice(from, to).map((l) => pick(wrappers) + l).join(pick(joins))
+        if (rand() < 0.3) seg = seg.slice(0, Math.floor(rand() * seg.length))
+        if (rand() < 0.15) seg = seg.replace(/[a-z]/, 'Q')
+        parts.push(seg)
+      } else parts.push(pick(extras))
+    }
+    out.push([prompt, parts.join(pick(joins))])
+  }
+  return out
+}
+
+test("sanitizeUserFacingText's conversationContext and streaming match openclaw 2026.9.6", async (t) => {
+  const why = missing()
+  if (why !== null) {
+    t.skip(why)
+    return
+  }
+  const options = [(p) => ({ conversationContext: p }), (p) => ({ conversationContext: p, streaming: true }), (p) => ({ conversationContext: p, errorContext: true }), () => ({ streaming: true })]
+  const pairs = [...ECHO_PROMPTS.flatMap((p) => echoReplies(p).map((r) => [p, r])), ...echoGenerated(400, 2026096)]
+  const calls = pairs.flatMap(([p, r]) => options.map((o) => ['sanitizeUserFacingText', r, o(p)]))
+  const theirs = await memoized('2026.9.6', calls, runOpenClaw96)
+  let changed = 0
+  for (const [i, [, text, opts]] of calls.entries()) {
+    const r = theirs[i]
+    assert.equal(r.error, undefined, `openclaw threw: ${r.error}`)
+    assert.equal(th.sanitizeUserFacingText(text, opts), r.value, `sanitizeUserFacingText(${JSON.stringify(text)}, ${JSON.stringify(opts)})`)
+    if (r.value !== th.sanitizeUserFacingText(text, opts.errorContext ? { errorContext: true } : {})) changed++
+  }
+  // The options matter: a good share of the calls differ from the call without them.
+  assert.ok(changed > calls.length / 8, `only ${changed} of ${calls.length} calls changed by the options`)
+  t.diagnostic(`${pairs.length} prompt/reply pairs × ${options.length} option sets, ${changed} changed by the options`)
+})

@@ -4,7 +4,7 @@
 // runs on Node >= 24.16 only: on an older Node this file runs itself again on the Node 24 binary
 // scripts/runtimes.sh caches (both sides then run in that one Node 24 process).
 // Timing as in reply-vs-openclaw.mjs (interleaved batches, CPU time, median ratio over rounds).
-//   node benchmark/reply-vs-openclaw96.mjs [rounds]
+//   node benchmark/reply-vs-openclaw96.mjs [rounds]      (ROWS=text: only the rows whose name holds it)
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { createRequire } from 'node:module'
@@ -51,6 +51,13 @@ if (why !== null) {
     'half Chinese, plain': prose(en + zh, false),
     'half Chinese, markup': prose(en + zh, true),
   }
+  // The prompt echo: a channel prompt with chat context, copied quoted at the top of each reply,
+  // and (streaming) begun again at its end.
+  const PROMPT = '[Chat messages since your last reply - for context]\nAlice: 明天开会吗？\nBob: 十点，三楼。\n\n[Current message - respond to this]\nAlice: Where is the meeting room?'
+  const ECHO = { conversationContext: PROMPT }
+  const STREAM = { conversationContext: PROMPT, streaming: true }
+  const quoted = PROMPT.split('\n').map((l) => `> ${l}`).join('\n')
+  const echoed = new Map(Object.values(REPLIES).map((t) => [t, `${quoted}\n\n${t}\n${PROMPT.slice(0, 70)}`]))
   const V96 = { openclawVersion: '2026.9.6' }
   const ERROR = { errorContext: true }
   const ocFive = (t) => f.stripReasoningTagsFromText(f.stripLegacyBracketToolCallBlocks(f.stripAssistantInternalTraceLines(f.stripRelevantMemoriesTags(f.stripModelSpecialTokens(t)))), { trim: 'none' })
@@ -66,6 +73,8 @@ if (why !== null) {
     ['sanitizeAssistantVisibleText (the delivery chain)', th.sanitizeAssistantVisibleText, f.sanitizeAssistantVisibleText],
     ['sanitizeUserFacingText (the user-facing chain)', th.sanitizeUserFacingText, f.sanitizeUserFacingText],
     ['sanitizeUserFacingText, errorContext', (t) => th.sanitizeUserFacingText(t, ERROR), (t) => f.sanitizeUserFacingText(t, ERROR)],
+    ['sanitizeUserFacingText, conversationContext (a quoted copy)', (t) => th.sanitizeUserFacingText(echoed.get(t), ECHO), (t) => f.sanitizeUserFacingText(echoed.get(t), ECHO)],
+    ['sanitizeUserFacingText, conversationContext, streaming', (t) => th.sanitizeUserFacingText(echoed.get(t), STREAM), (t) => f.sanitizeUserFacingText(echoed.get(t), STREAM)],
     ['the two chains (delivery, then user-facing)', (t) => th.sanitizeUserFacingText(th.sanitizeAssistantVisibleText(t)), (t) => f.sanitizeUserFacingText(f.sanitizeAssistantVisibleText(t))],
   ]
   const cpu = os.cpus()[0]
@@ -73,7 +82,7 @@ if (why !== null) {
   console.log(`machine: ${os.cpus().length} × ${cpu ? cpu.model : 'cpu'}, Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`)
   console.log('| function | reply | ours µs | OpenClaw µs | OpenClaw / ours | range |')
   console.log('| --- | --- | --- | --- | --- | --- |')
-  for (const [name, ours, theirs] of rows) {
+  for (const [name, ours, theirs] of rows.filter(([n]) => !process.env.ROWS || n.includes(process.env.ROWS))) {
     for (const [label, text] of Object.entries(REPLIES)) {
       if (ours(text) !== theirs(text)) throw new Error(`${name} on ${label}: outputs differ`)
       const r = sideBySide(() => ours(text), () => theirs(text), ROUNDS)

@@ -240,8 +240,9 @@ const OPTIONS = {
   toolCallXml: { stripFunctionResponseAfterPluralToolCalls: boolean, stripFunctionCallsXmlPayloads: boolean },
   // stripPlainTextToolCallBlocks (codeAware: false is OpenClaw's function called without options)
   plainTextToolCalls: { codeAware: boolean },
-  // sanitizeUserFacingText (errorContext: the text is an error message; trace lines go too)
-  userFacingText: { errorContext: boolean },
+  // sanitizeUserFacingText (errorContext: the text is an error message, trace lines go too;
+  // conversationContext: the prompt whose copies go; streaming: the reply is still arriving)
+  userFacingText: { errorContext: boolean, conversationContext: string, streaming: boolean },
   // stripReasoningTagsFromText, stripThinkingTagsFromText
   reasoningTags: {
     mode: oneOf('strict', 'preserve'),

@@ -160,12 +160,15 @@ function sanitizeAssistantVisibleText(text) {
 /** OpenClaw 2026.9.6's user-facing chain (`sanitizeUserFacingText`) in one native call. */
 function sanitizeUserFacingText(text, options) {
   expectString(text, 'text')
-  const { errorContext } = pick(options, OPTIONS.userFacingText, 'options')
-  // Nothing for a step to remove, and no leading whitespace for the blank-line step.
+  const { errorContext, conversationContext, streaming } = pick(options, OPTIONS.userFacingText, 'options')
+  // A prompt to look for, or a stream to cut, always crosses; else: nothing for a step to
+  // remove, and no leading whitespace for the blank-line step.
+  const whole = conversationContext === undefined && streaming !== true
   const found = lookup(VISIBLE.sanitizeUserFacingText, text)
   const traces = errorContext === true ? lookup(VISIBLE.stripAssistantInternalTraceLines, text) : NONE
-  if (found === NONE && traces === NONE && !/^\s/.test(text)) return text
-  return call(native.sanitizeUserFacingTextNative, [text, errorContext === true, found === NONE && traces === WORDS_LEFT && !/^\s/.test(text)]) ?? text
+  if (whole && found === NONE && traces === NONE && !/^\s/.test(text)) return text
+  const wordsOnly = whole && found === NONE && traces === WORDS_LEFT && !/^\s/.test(text)
+  return call(native.sanitizeUserFacingTextNative, [text, errorContext === true, wordsOnly, conversationContext, streaming === true]) ?? text
 }
 
 /** The release every function that takes `openclawVersion` reproduces when a call names none. */

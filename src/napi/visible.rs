@@ -6,6 +6,7 @@ use super::text::{JsText, Text};
 use crate::openclaw::{self, OpenClawVersion};
 use crate::scrub::visible::needles::Needles;
 use crate::scrub::visible::plain_tool_call::promote::{self, Arguments, Block, Part};
+use crate::scrub::visible::prompt_echo::PromptEcho;
 use crate::scrub::visible::reasoning::{self, Mode, Scope, Trim};
 use crate::scrub::visible::{
     chain, downgraded, legacy_bracket, memories, minimax, plain_tool_call, special_tokens,
@@ -203,18 +204,29 @@ pub fn sanitize_assistant_visible_text(text: JsString, words_only: bool) -> Resu
 
 /// `error_context`: the text is an error message (OpenClaw's `errorContext`: trace lines go too);
 /// `words_only`: only the trace lines' case-blind needles are left to test (see
-/// [`strip_assistant_internal_trace_lines`]).
+/// [`strip_assistant_internal_trace_lines`]); `conversation_context`: the prompt whose copies go;
+/// `streaming`: the reply is still arriving.
 #[napi(catch_unwind, js_name = "sanitizeUserFacingTextNative")]
 pub fn sanitize_user_facing_text(
     text: JsString,
     error_context: bool,
     words_only: bool,
+    conversation_context: Option<String>,
+    streaming: bool,
 ) -> Result<Option<JsText>> {
     if words_only && case_blind_absent(text, [&trace_lines::NEEDLES])? {
         return Ok(None);
     }
+    let prompt = conversation_context
+        .as_deref()
+        .and_then(PromptEcho::prepare);
+    let options = user_facing::Options {
+        error_context,
+        streaming,
+        prompt: prompt.as_ref(),
+    };
     run(text, b"", |t| {
-        user_facing::sanitize_user_facing_text(t, error_context)
+        user_facing::sanitize_user_facing_text_with(t, options)
     })
 }
 

@@ -10,9 +10,9 @@
 use std::borrow::Cow;
 use std::sync::LazyLock;
 
-use memchr::memmem;
 use regex::Regex;
 
+use super::cached_find::CachedFind;
 use crate::js_text::js_trim;
 
 /// The provenance marker every inbound context header ends with.
@@ -77,43 +77,31 @@ fn line_start(text: &str, at: usize) -> usize {
     memchr::memrchr(b'\n', &text.as_bytes()[..at]).map_or(0, |i| i + 1)
 }
 
-/// OpenClaw's `findTextLine`: the first line from `from` on whose trimmed content is `value`.
-/// A search that found nothing is remembered, so repeated searches stay linear.
+/// OpenClaw's `findTextLine`: the first line from `from` on whose trimmed content is `value`,
+/// the last search remembered so repeated searches stay linear.
 struct LineFinder {
     value: &'static str,
-    finder: memmem::Finder<'static>,
-    /// `(from, occurrence)` of the last search: the first matching occurrence at or after `from`.
-    last: Option<(usize, Option<usize>)>,
+    search: CachedFind,
 }
 
 impl LineFinder {
     fn new(value: &'static str) -> Self {
         LineFinder {
             value,
-            finder: memmem::Finder::new(value.as_bytes()),
-            last: None,
+            search: CachedFind::new(value),
         }
     }
 
     fn find<'a>(&mut self, text: &'a str, from: usize) -> Option<Line<'a>> {
-        if let Some((f, hit)) = self.last {
-            if from >= f && hit.is_none_or(|h| h >= from) {
-                return hit.and_then(|h| read_line(text, line_start(text, h)));
+        let value = self.value;
+        let hit = self.search.find_by(text, from, |hit| {
+            match read_line(text, line_start(text, hit)) {
+                Some(line) if line.trimmed == value => None,
+                Some(line) => Some(line.next),
+                None => Some(usize::MAX),
             }
-        }
-        let mut at = from;
-        let found = loop {
-            let Some(i) = text.get(at..).and_then(|t| self.finder.find(t.as_bytes())) else {
-                break None;
-            };
-            let line = read_line(text, line_start(text, at + i))?;
-            if line.trimmed == self.value {
-                break Some(at + i);
-            }
-            at = line.next;
-        };
-        self.last = Some((from, found));
-        found.and_then(|h| read_line(text, line_start(text, h)))
+        })?;
+        read_line(text, line_start(text, hit))
     }
 }
 

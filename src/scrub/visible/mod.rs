@@ -7,6 +7,7 @@
 //! Which release a caller gets is chosen with [`crate::openclaw::OpenClawVersion`]: the
 //! scrubbers that exist in both releases dispatch on it, the new ones are 2026.9.6 only.
 
+pub mod cached_find;
 pub mod chain;
 pub mod commonmark;
 pub mod downgraded;
@@ -20,6 +21,7 @@ pub mod needles;
 pub mod paragraphs;
 pub mod placeholders;
 pub mod plain_tool_call;
+pub mod prompt_echo;
 pub mod reasoning;
 pub mod runtime_context;
 pub mod special_tokens;

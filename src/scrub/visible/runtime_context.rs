@@ -16,9 +16,9 @@
 use std::borrow::Cow;
 use std::sync::LazyLock;
 
-use memchr::memmem;
 use regex::Regex;
 
+use super::cached_find::CachedFind;
 use crate::js_text::{is_js_whitespace, js_trim, JS_WHITESPACE_CLASS as WS};
 
 const BEGIN: &str = "<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>";
@@ -81,20 +81,17 @@ fn applies(text: &str) -> bool {
     text.contains(BEGIN) || text.contains(END) || NOTICE_RE.is_match(text)
 }
 
-/// Remembers the last search for a marker alone on its line, so the nesting count stays linear.
+/// A marker alone on its line, its last search remembered so the nesting count stays linear.
 struct Marker {
     token: &'static str,
-    finder: memmem::Finder<'static>,
-    /// `(from, found)` of the last search.
-    last: Option<(usize, Option<usize>)>,
+    search: CachedFind,
 }
 
 impl Marker {
     fn new(token: &'static str) -> Self {
         Marker {
             token,
-            finder: memmem::Finder::new(token.as_bytes()),
-            last: None,
+            search: CachedFind::new(token),
         }
     }
 
@@ -102,25 +99,10 @@ impl Marker {
     /// only spaces and tabs around it, a line break or the text's edge on either side). `floor`:
     /// where the text begins for this search (a line starts there).
     fn find(&mut self, text: &str, from: usize, floor: usize) -> Option<usize> {
-        if let Some((f, found)) = self.last {
-            if from >= f && found.is_none_or(|h| h >= from) {
-                return found;
-            }
-        }
+        let len = self.token.len();
         let b = text.as_bytes();
-        let mut at = from;
-        let found = loop {
-            let Some(i) = self.finder.find(&b[at..]) else {
-                break None;
-            };
-            let t = at + i;
-            if alone(b, t, self.token.len(), floor) {
-                break Some(t);
-            }
-            at = t + 1;
-        };
-        self.last = Some((from, found));
-        found
+        self.search
+            .find_by(text, from, |t| (!alone(b, t, len, floor)).then_some(t + 1))
     }
 }
 
@@ -235,8 +217,9 @@ fn strip_delimited_blocks(text: &str) -> Cow<'_, str> {
         let after = text[block_end..].trim_start_matches(is_js_whitespace);
         pos = text.len() - after.len();
         joined = !before.is_empty() && !after.is_empty();
-        begins.last = None;
-        ends.last = None;
+        // The next block's searches start a new floor.
+        begins.search.forget();
+        ends.search.forget();
     }
 }
 
@@ -264,44 +247,13 @@ fn strip_stray_ends(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// Searches that remember their last answer, so the legacy reader stays linear.
-struct Find {
-    finder: memmem::Finder<'static>,
-    last: Option<(usize, Option<usize>)>,
-}
-
-impl Find {
-    fn new(needle: &'static str) -> Self {
-        Find {
-            finder: memmem::Finder::new(needle.as_bytes()),
-            last: None,
-        }
-    }
-
-    /// `text.indexOf(needle, from)`.
-    fn at(&mut self, text: &str, from: usize) -> Option<usize> {
-        if let Some((f, found)) = self.last {
-            if from >= f && found.is_none_or(|h| h >= from) {
-                return found;
-            }
-        }
-        let found = text
-            .as_bytes()
-            .get(from..)
-            .and_then(|rest| self.finder.find(rest))
-            .map(|i| from + i);
-        self.last = Some((from, found));
-        found
-    }
-}
-
 /// The searches of OpenClaw's `findLegacyInternalEventEnd`.
 struct Legacy {
-    result_begin: Find,
-    result_end: Find,
-    action: Find,
-    next_event: Find,
-    paragraph: Find,
+    result_begin: CachedFind,
+    result_end: CachedFind,
+    action: CachedFind,
+    next_event: CachedFind,
+    paragraph: CachedFind,
 }
 
 impl Legacy {
@@ -327,16 +279,16 @@ static NEXT_EVENT: LazyLock<String> = LazyLock::new(|| format!("{EVENT_SEPARATOR
 
 /// OpenClaw's `stripLegacyInternalRuntimeContext`.
 fn strip_legacy(text: &str) -> Cow<'_, str> {
-    let mut headers = Find::new(LEGACY_HEADER);
+    let mut headers = CachedFind::new(LEGACY_HEADER);
     let next_event: &'static str = NEXT_EVENT.as_str();
     let mut legacy = Legacy {
-        result_begin: Find::new(RESULT_BEGIN),
-        result_end: Find::new(RESULT_END),
-        action: Find::new(ACTION),
-        next_event: Find::new(next_event),
-        paragraph: Find::new("\n\n"),
+        result_begin: CachedFind::new(RESULT_BEGIN),
+        result_end: CachedFind::new(RESULT_END),
+        action: CachedFind::new(ACTION),
+        next_event: CachedFind::new(next_event),
+        paragraph: CachedFind::new("\n\n"),
     };
-    let mut paragraphs = Find::new("\n\n");
+    let mut paragraphs = CachedFind::new("\n\n");
     let mut before = String::new();
     let mut joined = false;
     let mut pos = 0;
@@ -485,6 +437,29 @@ pub fn strip_internal_runtime_context(text: &str) -> Cow<'_, str> {
         Cow::Owned(s) if s == text => Cow::Borrowed(text),
         other => other,
     }
+}
+
+/// [`strip_internal_runtime_context`] on a reply still arriving (OpenClaw's `streaming`
+/// option): a last line that is only the beginning of a marker goes first, with the whitespace
+/// before it.
+///
+/// ```
+/// use transcript_hygiene::scrub::visible::runtime_context::strip_internal_runtime_context_streaming;
+/// assert_eq!(strip_internal_runtime_context_streaming("好的。\n\n<<<BEGIN_OPEN"), "好的。");
+/// assert_eq!(strip_internal_runtime_context_streaming("a <<<BEGIN"), "a <<<BEGIN");
+/// ```
+pub fn strip_internal_runtime_context_streaming(text: &str) -> Cow<'_, str> {
+    let line_start = text.rfind('\n').map_or(0, |i| i + 1);
+    let tail = js_trim(&text[line_start..]);
+    let begun = !tail.is_empty()
+        && [BEGIN, END]
+            .iter()
+            .any(|m| tail.len() < m.len() && m.starts_with(tail));
+    if !begun {
+        return strip_internal_runtime_context(text);
+    }
+    let kept = text[..line_start].trim_end_matches(is_js_whitespace);
+    Cow::Owned(strip_internal_runtime_context(kept).into_owned())
 }
 
 #[cfg(test)]

@@ -6,16 +6,18 @@
 //! `[tool calls omitted]` placeholder lines, trace lines (only for error text), legacy
 //! `[TOOL_CALL]` blocks, plain-text tool calls, leading blank lines and repeated paragraphs.
 //!
-//! Not here: `conversationContext` (the echo of the prompt's chat context) and the streaming
-//! variant.
+//! With a `conversationContext` (the prompt's chat context), copies of that prompt go first
+//! ([`super::prompt_echo`]); `streaming` is OpenClaw's call on a reply still arriving: a copy
+//! or a runtime-context marker that has only begun at the end is cut too.
 
 use std::borrow::Cow;
 
 use super::chain::{then, Step};
 use super::needles::Needles;
+use super::prompt_echo::PromptEcho;
 use super::{
     final_tags, inbound_meta, legacy_bracket, minimax, paragraphs, placeholders, plain_tool_call,
-    runtime_context, tool_call_xml, trace_lines,
+    prompt_echo, runtime_context, tool_call_xml, trace_lines,
 };
 
 /// The steps before the trace-line one (error text only), in OpenClaw's order, each with what it
@@ -53,6 +55,17 @@ pub const TAIL: [(Step, Needles); 4] = [
     ),
 ];
 
+/// How OpenClaw is asked (`sanitizeUserFacingText`'s options).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options<'a> {
+    /// The text is an error message (trace lines go too).
+    pub error_context: bool,
+    /// The reply is still arriving (the delivery stream's call on the text so far).
+    pub streaming: bool,
+    /// The prompt's chat context, prepared ([`PromptEcho::prepare`]): its copies go.
+    pub prompt: Option<&'a PromptEcho>,
+}
+
 /// The reply as OpenClaw 2026.9.6 shows it to a user; `error_context`: the text is an error
 /// message (trace lines go too). Borrowed only when nothing changed.
 ///
@@ -62,12 +75,47 @@ pub const TAIL: [(Step, Needles); 4] = [
 /// assert_eq!(sanitize_user_facing_text(t, false), "北京今天晴。");
 /// ```
 pub fn sanitize_user_facing_text(text: &str, error_context: bool) -> Cow<'_, str> {
-    let trace: Option<Step> = error_context.then_some(trace_lines::strip_trace_lines as Step);
-    let head = HEAD.into_iter().map(|(step, _)| step);
+    let options = Options {
+        error_context,
+        ..Options::default()
+    };
+    sanitize_user_facing_text_with(text, options)
+}
+
+/// [`sanitize_user_facing_text`] with every option OpenClaw takes.
+///
+/// ```
+/// use transcript_hygiene::scrub::visible::prompt_echo::PromptEcho;
+/// use transcript_hygiene::scrub::visible::user_facing::{sanitize_user_facing_text_with, Options};
+/// let prompt = PromptEcho::prepare("[Current message - respond to this]\n明天呢？").unwrap();
+/// let options = Options { prompt: Some(&prompt), ..Options::default() };
+/// let reply = "> [Current message - respond to this]\n> 明天呢？\n\n明天下雨。";
+/// assert_eq!(sanitize_user_facing_text_with(reply, options), "明天下雨。");
+/// let streaming = Options { streaming: true, ..options };
+/// assert_eq!(sanitize_user_facing_text_with("好的。\n[Current mess", streaming), "好的。\n");
+/// ```
+pub fn sanitize_user_facing_text_with<'t>(text: &'t str, options: Options<'_>) -> Cow<'t, str> {
+    if text.is_empty() {
+        return Cow::Borrowed(text);
+    }
+    let start = match options.prompt {
+        Some(p) if options.streaming || prompt_echo::has_marker(text) => {
+            p.strip(text, options.streaming)
+        }
+        _ => Cow::Borrowed(text),
+    };
+    let trace: Option<Step> = options
+        .error_context
+        .then_some(trace_lines::strip_trace_lines as Step);
+    let head = HEAD.into_iter().enumerate().map(|(i, (step, _))| {
+        if i == 1 && options.streaming {
+            runtime_context::strip_internal_runtime_context_streaming as Step
+        } else {
+            step
+        }
+    });
     let tail = TAIL.into_iter().map(|(step, _)| step);
-    head.chain(trace)
-        .chain(tail)
-        .fold(Cow::Borrowed(text), then)
+    head.chain(trace).chain(tail).fold(start, then)
 }
 
 #[cfg(test)]
