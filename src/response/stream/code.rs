@@ -641,6 +641,14 @@ fn confirmed(kind: Kind, bytes: &[u8], at: usize) -> bool {
             let end = (at + 300).min(bytes.len());
             memchr::memmem::find(&bytes[at..end], b"<parameter=").is_some()
         }
+        Kind::Call(Check::Garbled) => {
+            let w = &bytes[at..(at + 256).min(bytes.len())];
+            let w = match std::str::from_utf8(w) {
+                Ok(w) => w,
+                Err(e) => std::str::from_utf8(&w[..e.valid_up_to()]).unwrap_or_default(),
+            };
+            crate::response::qwen3_coder::garbled_head(w, true) == Some(true)
+        }
         Kind::Call(Check::InvokeWrapper) => {
             let end = (at + 64).min(bytes.len());
             memchr::memmem::find(&bytes[at..end], b"<invoke").is_some()
