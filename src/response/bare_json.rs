@@ -185,27 +185,37 @@ impl OfferedNames {
         let ix = fresh.as_ref().or_else(|| self.built.get())?;
         ix.keys.as_ref()?;
         let at = |i: usize| s[i].into();
-        // 64 units at a time (a loop the compiler widens), each unit with the one after it.
-        let n = s.len();
-        let mut i = 0;
-        while i < n {
-            let end = (i + 64).min(n);
-            let next = &s[(i + 1).min(n)..(end + 1).min(n)];
-            let hit = s[i..end]
-                .iter()
-                .zip(next.iter().chain(std::iter::once(&s[n - 1])))
-                .fold(false, |h, (&x, &y)| {
-                    let (x, y) = (x.into(), y.into());
-                    h | (x == u32::from(b'\\'))
-                        | LEADS
-                            .iter()
-                            .fold(false, |h, &(a, b)| h | ((x == u32::from(a)) & (y == u32::from(b))))
-                });
-            if hit {
+        let Some(&last) = s.last() else {
+            return Some(false);
+        };
+        if Into::<u32>::into(last) == u32::from(b'\\') {
+            return None;
+        }
+        // Each unit with the one after it, 64 at a time (plain compares the compiler widens):
+        // a lead (`None`), or a name byte right before a `{` (only then are the words read).
+        let (mut lead, mut glued) = (false, false);
+        for (ca, cb) in s[..s.len() - 1].chunks(64).zip(s[1..].chunks(64)) {
+            for (&x, &y) in ca.iter().zip(cb) {
+                let (x, y): (u32, u32) = (x.into(), y.into());
+                let word = ((x | 0x20).wrapping_sub(u32::from(b'a')) < 26)
+                    | (x.wrapping_sub(u32::from(b'0')) < 10)
+                    | (x == u32::from(b'_'))
+                    | (x == u32::from(b'-'))
+                    | (x == u32::from(b'.'));
+                lead |= (x == u32::from(b'\\'))
+                    | LEADS.iter().fold(false, |h, &(a, b)| {
+                        h | ((x == u32::from(a)) & (y == u32::from(b)))
+                    });
+                glued |= word & (y == u32::from(b'{'));
+            }
+            if lead {
                 return None;
             }
-            i = end;
         }
+        if !glued {
+            return Some(false);
+        }
+        let n = s.len();
         let name_byte = |u: u32| {
             u < 0x80 && {
                 let b = u as u8;
@@ -218,13 +228,16 @@ impl OfferedNames {
                 k -= 1;
             }
             let word = k..j;
-            let first = (!word.is_empty()).then(|| at(k)).unwrap_or(0);
+            let first = if word.is_empty() { 0 } else { at(k) };
             let starts = first < 0x80 && ((first as u8).is_ascii_alphabetic() || first == 0x5F);
             if word.len() <= ix.longest_name
                 && starts
                 && ix.names.iter().any(|name| {
                     name.len() == word.len()
-                        && name.bytes().zip(word.clone()).all(|(b, q)| u32::from(b) == at(q))
+                        && name
+                            .bytes()
+                            .zip(word.clone())
+                            .all(|(b, q)| u32::from(b) == at(q))
                 })
             {
                 return Some(true);
@@ -290,16 +303,25 @@ mod tests {
 
     #[test]
     fn glued_names_are_answered_without_the_full_search() {
-        let tools = json!([{"name": "exec"}, {"type": "function", "function": {"name": "read_file"}}]);
+        let tools =
+            json!([{"name": "exec"}, {"type": "function", "function": {"name": "read_file"}}]);
         let (n, t) = (OfferedNames::default(), Some(&tools));
         let code = "Set it: `{\"retries\": 3}` then\n```js\nconst cfg = { retries: 3 }\nrun(cfg, { dryRun: false })\n```\n";
         assert_eq!(n.glued_only(t, code.as_bytes()), Some(false));
         let units: Vec<u16> = "好的：exec{\"command\": \"ls\"}".encode_utf16().collect();
         assert_eq!(n.glued_only(t, &units[..]), Some(true));
         // Taken exactly, as `named_json` takes a glued name; a longer word is not the name.
-        assert_eq!(n.glued_only(t, b"Exec{1} my_exec{2} read_file_x{3}"), Some(false));
+        assert_eq!(
+            n.glued_only(t, b"Exec{1} my_exec{2} read_file_x{3}"),
+            Some(false)
+        );
         // What other readers need sends the text to the full search.
-        for s in ["{\"name\": \"exec\"}", "to=functions.exec {}", "Action: exec", "a\\u0065"] {
+        for s in [
+            "{\"name\": \"exec\"}",
+            "to=functions.exec {}",
+            "Action: exec",
+            "a\\u0065",
+        ] {
             assert_eq!(n.glued_only(t, s.as_bytes()), None, "{s}");
         }
     }

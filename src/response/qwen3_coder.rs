@@ -98,15 +98,8 @@ fn garbled_blocks(text: &str, cx: &Ctx, out: &mut Parsed) {
                 text.len()
             }
         };
-        out.blocks.push(block(
-            text,
-            lt,
-            lt,
-            end,
-            end,
-            cx,
-            (NAME, &mut out.problems),
-        ));
+        out.blocks
+            .push(block(text, lt, lt, end, end, cx, (NAME, &mut out.problems)));
         at = end;
     }
 }
