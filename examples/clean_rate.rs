@@ -50,9 +50,26 @@ fn dense(format: &str) -> String {
 /// `benchmark/tools-offered.mjs`'s twenty tools.
 fn tools() -> serde_json::Value {
     let names = [
-        "read_file", "write_file", "edit_file", "list_dir", "search_web", "fetch_url", "exec",
-        "bash", "grep", "glob", "todo_write", "ask_user", "get_weather", "send_message",
-        "create_issue", "run_tests", "git_diff", "git_commit", "browser_open", "memory_save",
+        "read_file",
+        "write_file",
+        "edit_file",
+        "list_dir",
+        "search_web",
+        "fetch_url",
+        "exec",
+        "bash",
+        "grep",
+        "glob",
+        "todo_write",
+        "ask_user",
+        "get_weather",
+        "send_message",
+        "create_issue",
+        "run_tests",
+        "git_diff",
+        "git_commit",
+        "browser_open",
+        "memory_save",
     ];
     serde_json::Value::Array(
         names
@@ -114,8 +131,14 @@ fn main() {
                 tools: Some(tools()),
                 ..Options::default()
             };
-            let (a1, b1) = (clean_us(&text, &opts, iters / 2), clean_us(&text, &with, iters / 2));
-            let (b2, a2) = (clean_us(&text, &with, iters / 2), clean_us(&text, &opts, iters / 2));
+            let (a1, b1) = (
+                clean_us(&text, &opts, iters / 2),
+                clean_us(&text, &with, iters / 2),
+            );
+            let (b2, a2) = (
+                clean_us(&text, &with, iters / 2),
+                clean_us(&text, &opts, iters / 2),
+            );
             let (a, b) = ((a1 + a2) / 2.0, (b1 + b2) / 2.0);
             println!(
                 "{f}: {} bytes, without tools {a:.1} µs, with 20 tools {b:.1} µs, {:.2}×",
