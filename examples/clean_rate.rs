@@ -1,6 +1,8 @@
 //! Rust-only time of `clean_response` on the replies `benchmark/response.mjs` times through Node:
 //! the call-dense 50 KB replies (a call every four paragraphs, one reply per format) and the
-//! half-Chinese reply with a `<think>` block and one MiniMax call. No boundary, so a profiler
+//! half-Chinese reply with a `<think>` block and one MiniMax call; and, with the twenty tools
+//! `benchmark/tools-offered.mjs` offers, its replies dense in `{` (`ascii_code`, `zh_code`: JSON
+//! and JS objects in code), timed with and without tools. No boundary, so a profiler
 //! (`perf record`) sees the cleaning machine alone:
 //! `cargo run --release --example clean_rate [format] [iterations]`.
 
@@ -9,6 +11,9 @@ use std::time::Instant;
 
 use transcript_hygiene::response::{clean_response, json, Options};
 use transcript_hygiene::{lone_surrogates, utf16_pieces};
+
+#[path = "common/replies.rs"]
+mod replies;
 
 fn para(i: usize) -> String {
     format!("Paragraph {i}: the model explains what it is doing, with some detail about the files, the plan and the results so far. 中文说明也在这里。\n\n")
@@ -42,27 +47,64 @@ fn dense(format: &str) -> String {
     s
 }
 
-/// `benchmark/reply-vs-openclaw.mjs`'s half-Chinese reply with a `<think>` block and one call.
-fn half_chinese() -> String {
-    let unit = "The build failed on the second step, so I checked the log, the lockfile and the cache; the fix is to pin the toolchain and rerun it. 构建在第二步失败了，我检查了日志、锁文件和缓存；解决办法是固定工具链的版本，然后重新运行一次。";
-    let mut p = String::new();
-    let mut i = 0;
-    while p.len() < 50_000 {
-        p.push_str(unit);
-        i += 1;
-        if i % 8 == 0 {
-            p.push_str("\n\n");
-        }
-    }
-    let half = (p.len() / 2..)
-        .find(|&k| p.is_char_boundary(k))
-        .unwrap_or(0);
-    let mid = p[half..].find("\n\n").map_or(p.len(), |k| k + half);
-    format!(
-        "<think>The user wants the weather; 先查一下北京的天气，再回答。</think>\n{}\n<minimax:tool_call>\n<invoke name=\"search_web\">\n<parameter name=\"query\">北京天气</parameter>\n</invoke>\n</minimax:tool_call>\n{}",
-        &p[..mid],
-        &p[mid..]
+/// `benchmark/tools-offered.mjs`'s twenty tools.
+fn tools() -> serde_json::Value {
+    let names = [
+        "read_file",
+        "write_file",
+        "edit_file",
+        "list_dir",
+        "search_web",
+        "fetch_url",
+        "exec",
+        "bash",
+        "grep",
+        "glob",
+        "todo_write",
+        "ask_user",
+        "get_weather",
+        "send_message",
+        "create_issue",
+        "run_tests",
+        "git_diff",
+        "git_commit",
+        "browser_open",
+        "memory_save",
+    ];
+    serde_json::Value::Array(
+        names
+            .iter()
+            .map(|n| {
+                serde_json::json!({"type": "function", "function": {"name": n,
+                    "description": format!("The {n} tool."),
+                    "parameters": {"type": "object", "properties": {"path": {"type": "string"},
+                        "query": {"type": "string"}, "limit": {"type": "integer"}}, "required": []}}})
+            })
+            .collect(),
     )
+}
+
+/// `benchmark/tools-offered.mjs`'s replies dense in `{`: `unit` repeated to 50 KB.
+fn code_reply(format: &str) -> String {
+    let unit = if format == "zh_code" {
+        "把配置写成这样：`{\"retries\": 3}`，然后运行：\n\n```json\n{\"name\": \"构建\", \"steps\": [{\"run\": \"npm test\"}, {\"run\": \"npm run build\"}]}\n```\n\n"
+    } else {
+        "Set the options like this: `{\"retries\": 3}` and then\n\n```js\nconst cfg = { retries: 3, backoff: { base: 100, max: 2000 } }\nrun(cfg, { dryRun: false })\n```\n\n"
+    };
+    let mut s = String::new();
+    while s.len() < 50_000 {
+        s.push_str(unit);
+    }
+    s
+}
+
+/// µs per `clean_response` of `text` under `opts`, over `iters` calls.
+fn clean_us(text: &str, opts: &Options, iters: usize) -> f64 {
+    let t = Instant::now();
+    for _ in 0..iters {
+        black_box(clean_response(black_box(text), opts));
+    }
+    t.elapsed().as_secs_f64() * 1e6 / iters as f64
 }
 
 fn main() {
@@ -78,10 +120,35 @@ fn main() {
         "deepseek_v31",
         "kimi_k2",
         "half_chinese",
+        "ascii_code",
+        "zh_code",
     ];
     for f in formats.iter().filter(|f| only.is_none_or(|o| o == **f)) {
+        if f.ends_with("_code") {
+            // With ÷ without tools (the without run first, then alternating halves).
+            let text = code_reply(f);
+            let with = Options {
+                tools: Some(tools()),
+                ..Options::default()
+            };
+            let (a1, b1) = (
+                clean_us(&text, &opts, iters / 2),
+                clean_us(&text, &with, iters / 2),
+            );
+            let (b2, a2) = (
+                clean_us(&text, &with, iters / 2),
+                clean_us(&text, &opts, iters / 2),
+            );
+            let (a, b) = ((a1 + a2) / 2.0, (b1 + b2) / 2.0);
+            println!(
+                "{f}: {} bytes, without tools {a:.1} µs, with 20 tools {b:.1} µs, {:.2}×",
+                text.len(),
+                b / a
+            );
+            continue;
+        }
         let text = if *f == "half_chinese" {
-            half_chinese()
+            replies::half_chinese()
         } else {
             dense(f)
         };

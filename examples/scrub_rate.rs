@@ -15,28 +15,8 @@ use transcript_hygiene::scrub::seed::{sanitize_tool_call, Fallback};
 use transcript_hygiene::scrub::splice::{proxy, Alphabet, Spliced};
 use transcript_hygiene::scrub::{code_regions, minimax_xml};
 
-/// The benchmark's reply: `unit` repeated to 50 KB with a paragraph break every eight, a `<think>`
-/// block before it and a MiniMax call at the paragraph break nearest the middle.
-fn reply(unit: &str) -> String {
-    let mut p = String::new();
-    let mut i = 0;
-    while p.len() < 50_000 {
-        p.push_str(unit);
-        i += 1;
-        if i % 8 == 0 {
-            p.push_str("\n\n");
-        }
-    }
-    let half = (p.len() / 2..)
-        .find(|&k| p.is_char_boundary(k))
-        .unwrap_or(0);
-    let mid = p[half..].find("\n\n").map_or(p.len(), |k| k + half);
-    format!(
-        "<think>The user wants the weather; 先查一下北京的天气，再回答。</think>\n{}\n<minimax:tool_call>\n<invoke name=\"search_web\">\n<parameter name=\"query\">北京天气</parameter>\n</invoke>\n</minimax:tool_call>\n{}",
-        &p[..mid],
-        &p[mid..]
-    )
-}
+#[path = "common/replies.rs"]
+mod replies;
 
 /// A named step and the call that runs it once.
 type Step<'a> = (&'static str, Box<dyn Fn() + 'a>);
@@ -54,15 +34,13 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let only = args.get(1).map(String::as_str);
     let iters: usize = args.get(2).and_then(|n| n.parse().ok()).unwrap_or(2000);
-    let en = "The build failed on the second step, so I checked the log, the lockfile and the cache; the fix is to pin the toolchain and rerun it. ";
-    let zh = "构建在第二步失败了，我检查了日志、锁文件和缓存；解决办法是固定工具链的版本，然后重新运行一次。";
     let r1 = Extra {
         r1: true,
         ..Extra::default()
     };
     for (label, text) in [
-        ("ASCII", reply(en)),
-        ("half Chinese", reply(&format!("{en}{zh}"))),
+        ("ASCII", replies::with_call(replies::EN)),
+        ("half Chinese", replies::half_chinese()),
     ] {
         let units: Vec<u16> = text.encode_utf16().collect();
         let p = proxy(&units);

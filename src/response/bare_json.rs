@@ -89,6 +89,8 @@ struct Index {
     keys: Option<aho_corasick::AhoCorasick>,
     /// The longest key, in bytes.
     longest: usize,
+    /// The longest name, in bytes (as written: a glued name is taken exactly).
+    longest_name: usize,
     /// Some name holds a character JSON escapes short (`"`, `\`, `/`, a control character).
     short_escapes: bool,
 }
@@ -100,6 +102,7 @@ impl Index {
         let usable = keys.iter().all(|k| !k.is_empty() && k.is_ascii());
         Index {
             longest: keys.iter().map(String::len).max().unwrap_or(0),
+            longest_name: names.iter().map(String::len).max().unwrap_or(0),
             short_escapes: keys.iter().any(|k| {
                 k.bytes()
                     .any(|b| matches!(b, b'"' | b'\\' | b'/') || b < 0x20)
@@ -116,6 +119,11 @@ impl Index {
         self.names.iter().all(|n| given.next() == Some(n.as_str())) && given.next().is_none()
     }
 }
+
+/// Pairs of units that the readers of unmarked text other than a glued `NAME{` need (see
+/// [`OfferedNames::glued_only`]): the end of a `"name"` key, `to=functions.`, `' with arguments`,
+/// `Action`.
+const LEADS: [(u8, u8); 4] = [(b'e', b'"'), (b'=', b'f'), (b'\'', b' '), (b'A', b'c')];
 
 /// Folded text is searched in windows of this many units (plus the longest key, so a name across
 /// two windows is found).
@@ -140,6 +148,9 @@ impl OfferedNames {
     /// assert!(!names.may_name(Some(&tools), r#"配置：{"retries": 3}"#));
     /// ```
     pub fn may_name(&self, tools: Option<&Value>, text: &str) -> bool {
+        if let Some(answer) = self.glued_only(tools, text.as_bytes()) {
+            return answer;
+        }
         self.may_name_in(tools, text.len(), |from, to, out| {
             out.extend(text.as_bytes()[from..to].iter().map(|&b| fold_byte(b)))
         })
@@ -148,6 +159,9 @@ impl OfferedNames {
     /// The same on UTF-16 units (the addon asks before transcoding the JS string). Units that are
     /// not ASCII are written as `0x80`: every key is ASCII here, so none is found across one.
     pub fn may_name_units(&self, tools: Option<&Value>, units: &[u16]) -> bool {
+        if let Some(answer) = self.glued_only(tools, units) {
+            return answer;
+        }
         self.may_name_in(tools, units.len(), |from, to, out| {
             out.extend(units[from..to].iter().map(
                 |&u| {
@@ -159,6 +173,77 @@ impl OfferedNames {
                 },
             ))
         })
+    }
+
+    /// The quick answer for a text that holds no backslash and none of [`LEADS`]: every reader of
+    /// unmarked text but one needs one of those (a JSON `"name"`/`"tool_name"` key ends `e"`, a
+    /// stripped Harmony header holds `=f`, the log line `' `, ReAct `Ac`), and the one left, a
+    /// name glued to its `{` (`exec{…}`, [`super::named_json::name_before`]), takes the name
+    /// exactly as offered: the word right before each `{` decides. `None`: the full search does.
+    fn glued_only<T: Copy + Into<u32>>(&self, tools: Option<&Value>, s: &[T]) -> Option<bool> {
+        let fresh = self.index(tools);
+        let ix = fresh.as_ref().or_else(|| self.built.get())?;
+        ix.keys.as_ref()?;
+        let at = |i: usize| s[i].into();
+        let Some(&last) = s.last() else {
+            return Some(false);
+        };
+        if Into::<u32>::into(last) == u32::from(b'\\') {
+            return None;
+        }
+        // Each unit with the one after it, 64 at a time (plain compares the compiler widens):
+        // a lead (`None`), or a name byte right before a `{` (only then are the words read).
+        let (mut lead, mut glued) = (false, false);
+        for (ca, cb) in s[..s.len() - 1].chunks(64).zip(s[1..].chunks(64)) {
+            for (&x, &y) in ca.iter().zip(cb) {
+                let (x, y): (u32, u32) = (x.into(), y.into());
+                let word = ((x | 0x20).wrapping_sub(u32::from(b'a')) < 26)
+                    | (x.wrapping_sub(u32::from(b'0')) < 10)
+                    | (x == u32::from(b'_'))
+                    | (x == u32::from(b'-'))
+                    | (x == u32::from(b'.'));
+                lead |= (x == u32::from(b'\\'))
+                    | LEADS.iter().fold(false, |h, &(a, b)| {
+                        h | ((x == u32::from(a)) & (y == u32::from(b)))
+                    });
+                glued |= word & (y == u32::from(b'{'));
+            }
+            if lead {
+                return None;
+            }
+        }
+        if !glued {
+            return Some(false);
+        }
+        let n = s.len();
+        let name_byte = |u: u32| {
+            u < 0x80 && {
+                let b = u as u8;
+                b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
+            }
+        };
+        for j in (0..n).filter(|&j| at(j) == u32::from(b'{')) {
+            let mut k = j;
+            while k > 0 && j - k <= ix.longest_name && name_byte(at(k - 1)) {
+                k -= 1;
+            }
+            let word = k..j;
+            let first = if word.is_empty() { 0 } else { at(k) };
+            let starts = first < 0x80 && ((first as u8).is_ascii_alphabetic() || first == 0x5F);
+            if word.len() <= ix.longest_name
+                && starts
+                && ix.names.iter().any(|name| {
+                    name.len() == word.len()
+                        && name
+                            .bytes()
+                            .zip(word.clone())
+                            .all(|(b, q)| u32::from(b) == at(q))
+                })
+            {
+                return Some(true);
+            }
+        }
+        Some(false)
     }
 
     fn may_name_in(
@@ -216,6 +301,31 @@ mod tests {
         assert_eq!(resolve(None, "x"), None);
     }
 
+    #[test]
+    fn glued_names_are_answered_without_the_full_search() {
+        let tools =
+            json!([{"name": "exec"}, {"type": "function", "function": {"name": "read_file"}}]);
+        let (n, t) = (OfferedNames::default(), Some(&tools));
+        let code = "Set it: `{\"retries\": 3}` then\n```js\nconst cfg = { retries: 3 }\nrun(cfg, { dryRun: false })\n```\n";
+        assert_eq!(n.glued_only(t, code.as_bytes()), Some(false));
+        let units: Vec<u16> = "好的：exec{\"command\": \"ls\"}".encode_utf16().collect();
+        assert_eq!(n.glued_only(t, &units[..]), Some(true));
+        // Taken exactly, as `named_json` takes a glued name; a longer word is not the name.
+        assert_eq!(
+            n.glued_only(t, b"Exec{1} my_exec{2} read_file_x{3}"),
+            Some(false)
+        );
+        // What other readers need sends the text to the full search.
+        for s in [
+            "{\"name\": \"exec\"}",
+            "to=functions.exec {}",
+            "Action: exec",
+            "a\\u0065",
+        ] {
+            assert_eq!(n.glued_only(t, s.as_bytes()), None, "{s}");
+        }
+    }
+
     /// The pre-check is sound: a reply without markers that it says names no offered tool comes
     /// out of the full reading unchanged. Run on every reply case (and the case with its markers
     /// blanked out, which leaves bare JSON, `NAME{…}` and prose), with the case's tools and with a
@@ -260,6 +370,8 @@ mod tests {
             "assistant to=functions.exec json{\"command\": \"ls\"}",
             r#"{"name": "get weather", "parameters": {"city": "北京"}}"#,
             r#"{"name": "Run-Tests", "arguments": {"filter": "x"}}"#,
+            r#"说明文字很长。{"tool_name": "exec", "tool_input": {"command": "ls"}}"#,
+            "先看看：\nread_file{\"path\": \"a.txt\"}",
         ];
         for w in written {
             texts.push((w.to_owned(), Some(fixed.clone())));

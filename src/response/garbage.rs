@@ -38,7 +38,10 @@ pub fn drop_garbage(p: &mut Parsed, text: &str, cx: &Ctx) {
                 ));
                 return false;
             }
-            if lone && c.arguments.trim() == "{}" && shows_arguments(raw) {
+            if lone
+                && c.arguments.trim() == "{}"
+                && shows_arguments(super::qwen3_coder::past_garbled_head(raw))
+            {
                 dropped.push(format!(
                     "call {:?} has arguments in its markup that could not be read",
                     c.name

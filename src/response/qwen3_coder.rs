@@ -11,6 +11,14 @@
 //! of the reply, reported as truncated); any `<function=…>…</function>` is read when the format or
 //! model names Qwen3-Coder.
 //!
+//! **Garbled heads** ([`garbled_head`]): Qwen3.x builds sometimes write the tool name where
+//! `<function=NAME>` belongs: `<name>NAME` (with a stray `</parameter>` after it) or
+//! `<parameter=NAME>`, then the real parameters and `</function>` (signalnine/q27#24, #38,
+//! antirez/ds4#1050). Such a block, at the start of a line and closed by `</function>`, is always
+//! removed from `content`; it is a call only when its name is one of `options.tools` (the one
+//! piece of evidence that the name is a tool's and not a parameter's), otherwise its raw text
+//! goes to `problems` (`unreadable-block`), never a guessed call.
+//!
 //! [`typing`]: super::typing
 
 use super::scan::{find_from, Finder, TOOL_CALL, TOOL_CALL_END};
@@ -22,6 +30,10 @@ const FUNCTION: &str = "<function=";
 const FUNCTION_END: &str = "</function>";
 const PARAM: &str = "<parameter=";
 const PARAM_END: &str = "</parameter>";
+/// The garbled heads' first tag: `<name>NAME`, or `<parameter=NAME>` ([`PARAM`]).
+pub const NAME_TAG: &str = "<name>";
+/// How far a head is read to tell whether it is one.
+const HEAD_WINDOW: usize = 256;
 
 pub fn parse(text: &str, cx: &Ctx) -> Parsed {
     let mut out = parse_wrapped(text, TOOL_CALL, TOOL_CALL_END, NAME, cx);
@@ -54,10 +66,131 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
             at = end;
         }
     }
+    if out.blocks.is_empty() {
+        garbled_blocks(text, cx, &mut out);
+    }
     if out.blocks.iter().any(|b| !b.calls.is_empty()) {
         out.format = Some(NAME);
     }
     out
+}
+
+/// Each garbled block of `text` ([`garbled_head`] at the start of a line, up to `</function>`
+/// or the end of the reply).
+fn garbled_blocks(text: &str, cx: &Ctx, out: &mut Parsed) {
+    let mut fn_ends = Finder::new(FUNCTION_END);
+    let mut at = 0;
+    while let Some(lt) = memchr::memchr(b'<', &text.as_bytes()[at..]).map(|k| at + k) {
+        at = lt + 1;
+        let rest = &text[lt..];
+        if !(rest.starts_with(NAME_TAG) || rest.starts_with(PARAM)) || !line_start(text, lt) {
+            continue;
+        }
+        if garbled_head(rest, true) != Some(true) {
+            continue;
+        }
+        // Without `</function>` the call runs to the end of the reply (cut off there).
+        let end = match fn_ends.find(text, lt) {
+            Some(c) => c + FUNCTION_END.len(),
+            None => {
+                out.problems
+                    .push(format!("{NAME}: </function> missing (truncated reply)"));
+                text.len()
+            }
+        };
+        out.blocks
+            .push(block(text, lt, lt, end, end, cx, (NAME, &mut out.problems)));
+        at = end;
+    }
+}
+
+/// Whether only up to three spaces stand between the line's start and `at`.
+fn line_start(text: &str, at: usize) -> bool {
+    let b = text.as_bytes();
+    let mut k = at;
+    while k > 0 && b[k - 1] == b' ' && at - k < 3 {
+        k -= 1;
+    }
+    k == 0 || b[k - 1] == b'\n'
+}
+
+/// What [`read_garbled`] found.
+enum Head<'a> {
+    /// The name, and where (in the text given) the parameters begin.
+    Yes(&'a str, usize),
+    No,
+    /// The text ran out before it could tell.
+    More,
+}
+
+/// Whether `rest` (which starts with `<name>` or `<parameter=`) opens a garbled call: a plain
+/// name, then (after whitespace and at most one stray `</parameter>`) `<parameter=` or
+/// `</function>`. `None` when more text is needed to tell (`full`: no more will come within
+/// reach; only the first [`HEAD_WINDOW`] bytes are read either way).
+pub fn garbled_head(rest: &str, full: bool) -> Option<bool> {
+    let w = head_window(rest);
+    match read_garbled(w) {
+        Head::Yes(..) => Some(true),
+        Head::More if !full => None,
+        _ => Some(false),
+    }
+}
+
+/// `raw` (a block's text) past its garbled head, when it opens with one (after `<tool_call>`):
+/// the head's `<parameter=NAME>` is the name, not an argument ([`super::garbage`] asks).
+pub fn past_garbled_head(raw: &str) -> &str {
+    let t = raw.trim_start();
+    let t = t.strip_prefix(TOOL_CALL).map_or(t, str::trim_start);
+    match read_garbled(head_window(t)) {
+        Head::Yes(_, p) => &t[p..],
+        _ => raw,
+    }
+}
+
+/// The first [`HEAD_WINDOW`] bytes of `s` (to a character boundary).
+fn head_window(s: &str) -> &str {
+    let mut i = s.len().min(HEAD_WINDOW);
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    &s[..i]
+}
+
+fn read_garbled(w: &str) -> Head<'_> {
+    let (name, after) = if let Some(a) = w.strip_prefix(NAME_TAG) {
+        // `<name>NAME` (the name may be on the next line), ended by a line break or a tag.
+        let t = a.trim_start();
+        let Some(e) = t.find(['\n', '<']) else {
+            return Head::More;
+        };
+        (t[..e].trim_end(), &t[e..])
+    } else if let Some(a) = w.strip_prefix(PARAM) {
+        let Some(gt) = a.find(['>', '\n']) else {
+            return Head::More;
+        };
+        if a.as_bytes()[gt] != b'>' {
+            return Head::No;
+        }
+        (&a[..gt], &a[gt + 1..])
+    } else {
+        return Head::No;
+    };
+    if name.is_empty() || !super::scan::is_name(name) || name.contains('=') {
+        return Head::No;
+    }
+    let mut t = after.trim_start();
+    if let Some(r) = t.strip_prefix(PARAM_END) {
+        t = r.trim_start();
+    }
+    if t.starts_with(PARAM) || t.starts_with(FUNCTION_END) {
+        return Head::Yes(name, w.len() - t.len());
+    }
+    let partial = |m: &str| t.len() < m.len() && m.starts_with(t);
+    if partial(PARAM) || partial(FUNCTION_END) || partial(PARAM_END) {
+        Head::More
+    } else {
+        Head::No
+    }
 }
 
 /// Whether `rest` (which starts with `<function=`) opens an unwrapped call that no prose writes:
@@ -96,7 +229,8 @@ pub fn parse_wrapped(text: &str, open: &str, close: &str, name: &'static str, cx
     let mut at = 0;
     while let Some(start) = find_from(text, open, at) {
         let body_at = start + open.len();
-        if !text[body_at..].trim_start().starts_with(FUNCTION) {
+        let body = text[body_at..].trim_start();
+        if !body.starts_with(FUNCTION) && garbled_head(body, true) != Some(true) {
             at = body_at;
             continue;
         }
@@ -134,7 +268,20 @@ fn block(
     cx: &Ctx,
     (name, problems): (&str, &mut Vec<String>),
 ) -> Block {
-    let calls = functions(&text[body_at..body_end], cx);
+    let body = &text[body_at..body_end];
+    let t = body.trim_start();
+    if !t.starts_with(FUNCTION) {
+        if let Head::Yes(n, p) = read_garbled(head_window(t)) {
+            let calls = garbled_call(n, &t[p..], cx).into_iter().collect();
+            return Block::of_calls(start, end, calls, problems, || {
+                format!(
+                    "{name}: garbled call head (the name {n:?} where <function=NAME> belongs) \
+                     naming no offered tool; raw text kept in content"
+                )
+            });
+        }
+    }
+    let calls = functions(body, cx);
     Block::of_calls(start, end, calls, problems, || {
         format!("{name}: call block holds no <function=NAME>; raw text kept in content")
     })
@@ -175,6 +322,25 @@ fn functions(body: &str, cx: &Ctx) -> Vec<RawCall> {
         });
     }
     calls
+}
+
+/// The call of a garbled head naming `name`, its parameters in `body`: only when `name` is an
+/// offered tool (spelled as [`super::bare_json::resolve`] allows).
+fn garbled_call(name: &str, body: &str, cx: &Ctx) -> Option<RawCall> {
+    let name = super::bare_json::resolve(cx.tools, name)?;
+    let end = find_from(body, FUNCTION_END, 0).unwrap_or(body.len());
+    let pairs = parameters(&body[..end]);
+    let arguments = typed_arguments(
+        pairs.iter().map(|(k, v)| (*k, *v)),
+        cx.tools,
+        name,
+        Style::Schema { minimax: false },
+    );
+    Some(RawCall {
+        name: name.to_owned(),
+        arguments,
+        id: None,
+    })
 }
 
 /// `(key, value)` of each `<parameter=KEY>VALUE` in a function body.

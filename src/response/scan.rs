@@ -243,7 +243,7 @@ pub fn classify_tool_call(body: &str) -> Option<Family> {
     if t.starts_with('{') {
         return Some(Family::Hermes);
     }
-    if t.starts_with("<function=") {
+    if t.starts_with("<function=") || super::qwen3_coder::garbled_head(t, true) == Some(true) {
         return Some(Family::Qwen3Coder);
     }
     if t.starts_with('[') {

@@ -127,6 +127,10 @@ enum Check {
     /// Qwen3-Coder's `<function=NAME>` without its wrapper, unambiguous by its shape
     /// ([`super::qwen3_coder::strong_head`]) and with `</function>` later.
     Function,
+    /// A Qwen3-Coder call whose `<function=NAME>` the model garbled into `<name>NAME` or
+    /// `<parameter=NAME>` ([`super::qwen3_coder::garbled_head`]), at a line's start, with
+    /// `</function>` later.
+    Garbled,
     /// A bare JSON call (or array of calls) naming an offered tool ([`super::tool_json`]); settled
     /// only once its value is complete.
     ToolJson,
@@ -444,6 +448,7 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
         ));
     }
     v.push(call("<function=", Check::Function));
+    v.extend(garbled_lits());
     // MiniCPM5's unwrapped element, only with the template's body after its tag.
     v.push(call(super::minicpm5::OPEN, Check::Fam(Family::Minicpm5)));
     v.extend(tool_json_lits());
@@ -461,6 +466,18 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
         }
     }
     v
+}
+
+/// The garbled Qwen3-Coder heads ([`Check::Garbled`]).
+fn garbled_lits() -> Vec<Lit> {
+    [super::qwen3_coder::NAME_TAG, "<parameter="]
+        .into_iter()
+        .map(|s| Lit {
+            pre: "",
+            s,
+            kind: Kind::Call(Check::Garbled),
+        })
+        .collect()
 }
 
 /// The openers of a bare JSON call ([`Check::ToolJson`]).
@@ -1055,6 +1072,9 @@ impl Machine {
                             kind: Kind::Call(Check::Function),
                         });
                     }
+                    if f == Family::Qwen3Coder {
+                        v.extend(garbled_lits());
+                    }
                     if f == Family::ToolJson {
                         v.extend(tool_json_lits());
                         v.extend(super::tool_json::WRAPPERS.iter().map(|(open, _)| Lit {
@@ -1319,6 +1339,7 @@ impl Machine {
             },
             Check::Fam(f) => yes(f),
             Check::Function => self.check_function(after),
+            Check::Garbled => self.check_garbled(after),
             Check::ToolJson => self.check_tool_json(after, tools),
             Check::MistralArray => self.check_mistral_array(after),
             Check::InvokeWrapper => self.check_invoke_wrapper(after, tools),
@@ -1329,6 +1350,14 @@ impl Machine {
                     return yes(f);
                 }
                 let t = rest.trim_start();
+                if t.starts_with(super::qwen3_coder::NAME_TAG) || t.starts_with("<parameter=") {
+                    // A garbled Qwen3-Coder head: its name may take a while to end.
+                    match super::qwen3_coder::garbled_head(t, fin || t.len() >= WINDOW) {
+                        Some(true) => return yes(Family::Qwen3Coder),
+                        None => return Verdict::More,
+                        Some(false) => {}
+                    }
+                }
                 let lead = rest.len() - t.len();
                 let settled = t
                     .find(['<', '\n'])

@@ -446,8 +446,8 @@ impl Machine {
 
     /// The fence at `c` (body from `body`, both in `buf`) when it is an example closed within
     /// `buf` (or by the end of the reply): checked for markup and passed over like an inline span,
-    /// so it goes out in one piece with the text around it. `None`: a candidate call, or not
-    /// closed yet ([`Machine::open_fence`] then streams it line by line). `cand`: the first byte at
+    /// so it goes out in one piece with the text around it (a data fence too, once text follows
+    /// it). `None`: a candidate call, or not closed yet ([`Machine::open_fence`] then streams it line by line). `cand`: the first byte at
     /// or after `c` that may begin a marker; the block is read for markup only when it is inside.
     pub(super) fn pass_example_fence(
         &mut self,
@@ -458,14 +458,21 @@ impl Machine {
     ) -> Option<usize> {
         // As `open_fence` decides once the text before the fence is emitted.
         let visible_before = || self.em.any_visible || !self.buf[..c].trim_start().is_empty();
-        if f.labelled || (f.call && (self.has_tools || !visible_before())) {
+        if f.labelled {
             return None;
         }
+        let call = f.call && (self.has_tools || !visible_before());
         let end = match self.fence_end(f, body) {
             FenceEnd::Closed(_, end) => end,
             FenceEnd::Open(_) if self.finished => self.buf.len(),
             FenceEnd::Open(_) => return None,
         };
+        // A data fence is read as calls only when nothing but whitespace follows it
+        // (`close_fence`): with text after it in `buf`, it is an example already (a `json` fence
+        // inside prose, with tools offered).
+        if call && self.buf[end..].trim_start().is_empty() {
+            return None;
+        }
         if cand.is_some_and(|m| m < end) && self.mentions_marker(&self.buf[body..end]) {
             self.code_problem("a fenced code block");
         }
@@ -640,6 +647,14 @@ fn confirmed(kind: Kind, bytes: &[u8], at: usize) -> bool {
         Kind::Call(Check::Function) => {
             let end = (at + 300).min(bytes.len());
             memchr::memmem::find(&bytes[at..end], b"<parameter=").is_some()
+        }
+        Kind::Call(Check::Garbled) => {
+            let w = &bytes[at..(at + 256).min(bytes.len())];
+            let w = match std::str::from_utf8(w) {
+                Ok(w) => w,
+                Err(e) => std::str::from_utf8(&w[..e.valid_up_to()]).unwrap_or_default(),
+            };
+            crate::response::qwen3_coder::garbled_head(w, true) == Some(true)
         }
         Kind::Call(Check::InvokeWrapper) => {
             let end = (at + 64).min(bytes.len());

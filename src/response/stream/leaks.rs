@@ -279,6 +279,29 @@ impl Machine {
         }
     }
 
+    /// `<name>` or `<parameter=` (ending at `after`) at a line's start: a Qwen3-Coder call whose
+    /// `<function=NAME>` the model garbled, when its head reads as one; with no `</function>` by
+    /// the end of the reply, a call cut off there (as [`Machine::check_function`] reads it).
+    pub(super) fn check_garbled(&mut self, after: usize) -> Verdict {
+        let tag = if self.buf[..after].ends_with(qwen3_coder::NAME_TAG) {
+            qwen3_coder::NAME_TAG
+        } else {
+            "<parameter="
+        };
+        let at = after - tag.len();
+        if !self.at_line_start(at) {
+            return Verdict::No;
+        }
+        let full = self.finished || self.buf.len() - at >= WINDOW;
+        match qwen3_coder::garbled_head(&self.buf[at..], full) {
+            Some(true) if self.later("</function>", after) || self.finished => {
+                Verdict::Yes(Family::Qwen3Coder)
+            }
+            Some(true) | None => Verdict::More,
+            Some(false) => Verdict::No,
+        }
+    }
+
     /// `<function_calls>` (ending at `after`) wrapping an invoke: MiniMax-M2's grammar in
     /// Anthropic's wrapper; or it (or `<tool_use>`) wrapping a JSON call of an offered tool (the
     /// whole wrapper is then the bare JSON call's block, [`tool_json::WRAPPERS`]).
