@@ -50,7 +50,8 @@ pub(crate) fn transcode_into(units: &[u16], mut out: Vec<u8>) -> Option<String> 
     // Written into a buffer sized for the worst case (three bytes a unit) with plain stores: the
     // per-character `char` round trip and `Vec` growth checks cost ~2× on CJK text (measured).
     let n = units.len();
-    out.clear();
+    // A kept buffer's old bytes are overwritten before they are kept (`out[..o]`, below), so
+    // only the growth is zeroed, not the whole buffer at every call.
     out.resize(n.checked_mul(3)?, 0);
     let (mut i, mut o) = (0, 0);
     while i < n {
@@ -78,27 +79,44 @@ pub(crate) fn transcode_into(units: &[u16], mut out: Vec<u8>) -> Option<String> 
             i += 8;
             o += 24;
         }
-        let Some(&u) = units.get(i) else { break };
-        let (cp, used) = match u {
-            0..=0x7F => {
-                out[o] = u as u8;
-                i += 1;
-                o += 1;
-                continue;
+        // Mixed text (a CJK word between ASCII, DeepSeek's `<｜tool▁sep｜>`): up to eight
+        // units one at a time, each written as its bytes directly (a `char` round trip per unit
+        // cost as much as the rest of the transcoding on such text).
+        let stop = n.min(i + 8);
+        while i < stop {
+            let u = units[i];
+            match u {
+                0..=0x7F => {
+                    out[o] = u as u8;
+                    o += 1;
+                }
+                0x80..=0x7FF => {
+                    out[o] = 0xC0 | (u >> 6) as u8;
+                    out[o + 1] = 0x80 | (u & 0x3F) as u8;
+                    o += 2;
+                }
+                0xD800..=0xDBFF => {
+                    let Some(&lo @ 0xDC00..=0xDFFF) = units.get(i + 1) else {
+                        return None;
+                    };
+                    let cp = 0x10000 + ((u32::from(u) - 0xD800) << 10) + (u32::from(lo) - 0xDC00);
+                    out[o] = 0xF0 | (cp >> 18) as u8;
+                    out[o + 1] = 0x80 | ((cp >> 12) & 0x3F) as u8;
+                    out[o + 2] = 0x80 | ((cp >> 6) & 0x3F) as u8;
+                    out[o + 3] = 0x80 | (cp & 0x3F) as u8;
+                    o += 4;
+                    i += 1;
+                }
+                0xDC00..=0xDFFF => return None,
+                _ => {
+                    out[o] = 0xE0 | (u >> 12) as u8;
+                    out[o + 1] = 0x80 | ((u >> 6) & 0x3F) as u8;
+                    out[o + 2] = 0x80 | (u & 0x3F) as u8;
+                    o += 3;
+                }
             }
-            0xD800..=0xDBFF => match units.get(i + 1) {
-                Some(&lo @ 0xDC00..=0xDFFF) => (
-                    0x10000 + ((u32::from(u) - 0xD800) << 10) + (u32::from(lo) - 0xDC00),
-                    2,
-                ),
-                _ => return None,
-            },
-            0xDC00..=0xDFFF => return None,
-            _ => (u32::from(u), 1),
-        };
-        let c = char::from_u32(cp)?;
-        o += c.encode_utf8(&mut out[o..]).len();
-        i += used;
+            i += 1;
+        }
     }
     out.truncate(o);
     // SAFETY: `out[..o]` is valid UTF-8 by construction, so it is not checked again (the check
@@ -106,9 +124,10 @@ pub(crate) fn transcode_into(units: &[u16], mut out: Vec<u8>) -> Option<String> 
     // writes whole characters, one after the other from `o`: the ASCII loop copies units below
     // 0x80 as single bytes; the CJK loop writes only units that `three_bytes` accepts
     // (0x800..=0xFFFF, not a surrogate), each as its canonical three-byte form; the last path
-    // writes `char::encode_utf8` of a `char` (a surrogate pair combined, a lone half returns
-    // `None` above). Bytes past `o` are cut off. `transcode_writes_valid_utf8_for_every_unit`
-    // checks every unit (each kind in every position of a block) against `std`.
+    // writes each unit's canonical form by its range (one byte below 0x80, two below 0x800,
+    // four for a surrogate pair combined, three otherwise; a lone half returns `None` above).
+    // Bytes past `o` are cut off. `transcode_writes_valid_utf8_for_every_unit` checks every
+    // unit (each kind in every position of a block) against `std`.
     Some(unsafe { String::from_utf8_unchecked(out) })
 }
 

@@ -333,7 +333,7 @@ pub fn find_from(haystack: &str, needle: &str, from: usize) -> Option<usize> {
     let mut at = 0;
     while let Some(i) = memchr::memchr(first, &rest[at..near]) {
         let p = at + i;
-        if rest[p + 1..].starts_with(tail) {
+        if starts(&rest[p + 1..], tail) {
             return Some(from + p);
         }
         at = p + 1;
@@ -342,6 +342,31 @@ pub fn find_from(haystack: &str, needle: &str, from: usize) -> Option<usize> {
         return None;
     }
     memchr::memmem::find(&rest[near..], n).map(|i| from + near + i)
+}
+
+/// `rest.starts_with(marker)`, compared eight bytes at a time in place: markers are short and
+/// most compares fail early, where a call to `memcmp` cost more than the compare (perf).
+pub(crate) fn starts(rest: &[u8], marker: &[u8]) -> bool {
+    let Some(head) = rest.get(..marker.len()) else {
+        return false;
+    };
+    let mut words = head.chunks_exact(8).zip(marker.chunks_exact(8));
+    let word = |b: &[u8]| b.iter().rev().fold(0u64, |w, &x| (w << 8) | u64::from(x));
+    if !words.all(|(a, b)| word(a) == word(b)) {
+        return false;
+    }
+    let tail = marker.len() - marker.len() % 8;
+    head[tail..]
+        .iter()
+        .zip(&marker[tail..])
+        .all(|(a, b)| a == b)
+}
+
+/// `haystack.split_once(needle)` by [`find_from`]: `str`'s own builds a Two-Way searcher for
+/// each call, which cost more than the search in a call block's few hundred bytes (perf).
+pub fn split_once<'a>(haystack: &'a str, needle: &str) -> Option<(&'a str, &'a str)> {
+    let at = find_from(haystack, needle, 0)?;
+    Some((&haystack[..at], &haystack[at + needle.len()..]))
 }
 
 /// How many positions [`find_from`] tries before it builds a `memmem` searcher.
@@ -447,6 +472,37 @@ pub fn widen_to_fence(text: &str, start: usize, end: usize) -> (usize, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn starts_and_split_once_agree_with_std() {
+        // Markers of every length around the eight-byte words, against texts that match them,
+        // differ in each byte, or stop short.
+        let text = "<｜tool▁calls▁begin｜><|tool_call_argument_begin|>北京";
+        for m in 0..=text.len() {
+            let Some(marker) = text.get(..m) else {
+                continue;
+            };
+            for at in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+                let rest = &text.as_bytes()[at..];
+                assert_eq!(
+                    starts(rest, marker.as_bytes()),
+                    rest.starts_with(marker.as_bytes())
+                );
+                let mut bent = marker.as_bytes().to_vec();
+                for k in 0..bent.len() {
+                    bent[k] ^= 1;
+                    assert_eq!(starts(rest, &bent), rest.starts_with(&bent));
+                    bent[k] ^= 1;
+                }
+            }
+            assert_eq!(split_once(text, marker), text.split_once(marker));
+        }
+        assert_eq!(
+            split_once("a<｜tool▁sep｜>b", "<｜tool▁sep｜>"),
+            Some(("a", "b"))
+        );
+        assert_eq!(split_once("a b", "<"), None);
+    }
 
     #[test]
     fn find_from_is_str_find_near_and_far() {

@@ -43,7 +43,7 @@ use std::sync::{Arc, LazyLock, Mutex};
 
 use serde_json::Value;
 
-use super::scan::{self, classify_tool_call};
+use super::scan::{self, classify_tool_call, starts};
 use super::thinking::{self, ALWAYS, PROSE_PAIRS};
 use super::{
     call_id, mistral, parse_family, problem, Block, Ctx, Family, Mode, Options, Parsed, RawCall,
@@ -554,6 +554,12 @@ fn floor(s: &str, i: usize) -> usize {
         i -= 1;
     }
     i
+}
+
+/// Whether `rest` may start `marker` (or be cut inside its start): their first two bytes agree
+/// as far as `rest` goes. A shortcut before comparing the whole marker.
+fn same_start(rest: &[u8], marker: &[u8]) -> bool {
+    rest.iter().zip(marker).take(2).all(|(a, b)| a == b)
 }
 
 /// The first byte at or after `from` that can begin a marker (`<`, `[`, or the lead byte of `◁`).
@@ -1236,7 +1242,7 @@ impl Machine {
                 }
                 continue;
             }
-            if !rest.starts_with(lit.s) {
+            if !starts(rest.as_bytes(), lit.s.as_bytes()) {
                 continue;
             }
             let mut start = c - lit.pre.len();
@@ -1762,7 +1768,12 @@ impl Machine {
             let mut partial = false;
             let mut closed_at = None;
             for cl in closers(f) {
-                if rest.starts_with(cl) {
+                // Most candidates in a block (its inner tags, the `▁` of DeepSeek's tokens)
+                // differ from a closer in their first two bytes: no compare of the whole closer.
+                if !same_start(rest.as_bytes(), cl.as_bytes()) {
+                    continue;
+                }
+                if starts(rest.as_bytes(), cl.as_bytes()) {
                     closed_at = Some(c + cl.len());
                     break;
                 }

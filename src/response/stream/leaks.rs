@@ -541,7 +541,10 @@ impl Machine {
         let mut wait = false;
         for (i, o) in orphan::OPENERS.iter().enumerate() {
             let Some(o) = o else { continue };
-            if rest.starts_with(o) {
+            if !super::same_start(rest.as_bytes(), o.as_bytes()) {
+                continue;
+            }
+            if crate::response::scan::starts(rest.as_bytes(), o.as_bytes()) {
                 self.json.texts_open |= 1 << i;
             } else if !self.finished && rest.len() < o.len() && o.starts_with(rest) {
                 wait = true;
