@@ -333,7 +333,7 @@ pub fn find_from(haystack: &str, needle: &str, from: usize) -> Option<usize> {
     let mut at = 0;
     while let Some(i) = memchr::memchr(first, &rest[at..near]) {
         let p = at + i;
-        if starts(&rest[p + 1..], tail) {
+        if rest[p + 1..].starts_with(tail) {
             return Some(from + p);
         }
         at = p + 1;
@@ -342,24 +342,6 @@ pub fn find_from(haystack: &str, needle: &str, from: usize) -> Option<usize> {
         return None;
     }
     memchr::memmem::find(&rest[near..], n).map(|i| from + near + i)
-}
-
-/// `rest.starts_with(marker)`, compared eight bytes at a time in place: markers are short and
-/// most compares fail early, where a call to `memcmp` cost more than the compare (perf).
-pub(crate) fn starts(rest: &[u8], marker: &[u8]) -> bool {
-    let Some(head) = rest.get(..marker.len()) else {
-        return false;
-    };
-    let mut words = head.chunks_exact(8).zip(marker.chunks_exact(8));
-    let word = |b: &[u8]| b.iter().rev().fold(0u64, |w, &x| (w << 8) | u64::from(x));
-    if !words.all(|(a, b)| word(a) == word(b)) {
-        return false;
-    }
-    let tail = marker.len() - marker.len() % 8;
-    head[tail..]
-        .iter()
-        .zip(&marker[tail..])
-        .all(|(a, b)| a == b)
 }
 
 /// `haystack.split_once(needle)` by [`find_from`]: `str`'s own builds a Two-Way searcher for
@@ -474,28 +456,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn starts_and_split_once_agree_with_std() {
-        // Markers of every length around the eight-byte words, against texts that match them,
-        // differ in each byte, or stop short.
+    fn split_once_agrees_with_std() {
         let text = "<｜tool▁calls▁begin｜><|tool_call_argument_begin|>北京";
-        for m in 0..=text.len() {
-            let Some(marker) = text.get(..m) else {
-                continue;
-            };
+        for m in (0..=text.len()).filter(|&m| text.is_char_boundary(m)) {
             for at in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
-                let rest = &text.as_bytes()[at..];
-                assert_eq!(
-                    starts(rest, marker.as_bytes()),
-                    rest.starts_with(marker.as_bytes())
-                );
-                let mut bent = marker.as_bytes().to_vec();
-                for k in 0..bent.len() {
-                    bent[k] ^= 1;
-                    assert_eq!(starts(rest, &bent), rest.starts_with(&bent));
-                    bent[k] ^= 1;
-                }
+                let (hay, needle) = (&text[at..], &text[..m]);
+                assert_eq!(split_once(hay, needle), hay.split_once(needle));
             }
-            assert_eq!(split_once(text, marker), text.split_once(marker));
         }
         assert_eq!(
             split_once("a<｜tool▁sep｜>b", "<｜tool▁sep｜>"),

@@ -43,7 +43,7 @@ use std::sync::{Arc, LazyLock, Mutex};
 
 use serde_json::Value;
 
-use super::scan::{self, classify_tool_call, starts};
+use super::scan::{self, classify_tool_call};
 use super::thinking::{self, ALWAYS, PROSE_PAIRS};
 use super::{
     call_id, mistral, parse_family, problem, Block, Ctx, Family, Mode, Options, Parsed, RawCall,
@@ -1259,7 +1259,7 @@ impl Machine {
                 }
                 continue;
             }
-            if !starts(rest.as_bytes(), lit.s.as_bytes()) {
+            if !rest.starts_with(lit.s) {
                 continue;
             }
             let mut start = c - lit.pre.len();
@@ -1790,7 +1790,7 @@ impl Machine {
                 if !same_start(rest.as_bytes(), cl.as_bytes()) {
                     continue;
                 }
-                if starts(rest.as_bytes(), cl.as_bytes()) {
+                if rest.starts_with(cl) {
                     closed_at = Some(c + cl.len());
                     break;
                 }

@@ -544,7 +544,7 @@ impl Machine {
             if !super::same_start(rest.as_bytes(), o.as_bytes()) {
                 continue;
             }
-            if crate::response::scan::starts(rest.as_bytes(), o.as_bytes()) {
+            if rest.starts_with(o) {
                 self.json.texts_open |= 1 << i;
             } else if !self.finished && rest.len() < o.len() && o.starts_with(rest) {
                 wait = true;
