@@ -17,7 +17,7 @@
 //! (`function<｜tool▁sep｜>NAME` then the fence and `<｜tool▁call▁end｜>`, as an AstrBot user saw
 //! it in QQ, astrbot_plugin_stealer#8) is read as a call of its own.
 
-use super::scan::{find_from, is_name, Finder};
+use super::scan::{find_from, is_name, split_once, Finder};
 use super::{deepseek_v31, normalize_json_args, Block, Ctx, Parsed, RawCall};
 
 pub const CALLS_BEGIN: &str = "<｜tool▁calls▁begin｜>";
@@ -129,7 +129,7 @@ fn stripped_call(text: &str, seps: &mut Finder, at: usize) -> Option<usize> {
 
 /// The call of a stripped block (`function<｜tool▁sep｜>NAME…`, up to its end token).
 fn stripped_calls(body: &str, out: &mut Parsed) -> Vec<RawCall> {
-    let call_body = body.split_once(CALL_END).map_or(body, |(b, _)| b);
+    let call_body = split_once(body, CALL_END).map_or(body, |(b, _)| b);
     let Some((name, raw_args)) = read_body(call_body) else {
         return Vec::new();
     };
@@ -184,7 +184,7 @@ fn section_calls(body: &str, out: &mut Parsed) -> Vec<RawCall> {
 
 /// `(name, raw arguments)` of a V3 call body: `TYPE<｜tool▁sep｜>NAME\n```json\n…\n````.
 pub fn read_body(body: &str) -> Option<(&str, &str)> {
-    let (_ty, rest) = body.split_once(SEP)?;
+    let (_ty, rest) = split_once(body, SEP)?;
     let (name, rest) = rest.split_once('\n')?;
     let name = name.trim();
     let args = rest.trim().strip_prefix("```json")?;

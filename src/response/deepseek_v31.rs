@@ -4,11 +4,11 @@
 //! call's body, the text between `<｜tool▁call▁begin｜>` and `<｜tool▁call▁end｜>`.
 
 use super::deepseek_v3::SEP;
-use super::scan::is_name;
+use super::scan::{is_name, split_once};
 
 /// `(name, raw arguments)` of a V3.1 call body, or `None` when it is not that shape.
 pub fn read_body(body: &str) -> Option<(&str, &str)> {
-    let (name, args) = body.split_once(SEP)?;
+    let (name, args) = split_once(body, SEP)?;
     let name = name.trim();
     is_name(name).then_some((name, args.trim()))
 }

@@ -87,7 +87,7 @@ pub fn cleaned_to_json_apart(c: &Cleaned, plan: Option<&[i32]>) -> (String, Stri
     );
     let json = write_cleaned(c, plan, |out, t| {
         let pieces = [&t.id, &t.name, &t.arguments];
-        numbers(out, pieces.iter().map(|s| utf16_len(s)));
+        numbers(out, pieces.iter().map(|s| utf16_len(s) as i64));
         pieces.iter().for_each(|s| calls.push_str(s));
     });
     (json, calls)
@@ -103,17 +103,35 @@ fn utf16_len(s: &str) -> usize {
 }
 
 /// `[n, …]`.
-fn numbers(out: &mut Vec<u8>, ns: impl Iterator<Item = impl std::fmt::Display>) {
-    use std::io::Write;
+fn numbers(out: &mut Vec<u8>, ns: impl Iterator<Item = i64>) {
     out.push(b'[');
     for (i, n) in ns.enumerate() {
         if i > 0 {
             out.push(b',');
         }
-        // Writing to a Vec cannot fail.
-        let _ = write!(out, "{n}");
+        if n < 0 {
+            out.push(b'-');
+        }
+        push_decimal(out, n.unsigned_abs());
     }
     out.push(b']');
+}
+
+/// `n` in decimal, written without the formatting machinery (a few hundred numbers a reply
+/// dense with calls: `write!` cost more than the rest of the JSON).
+pub(crate) fn push_decimal(out: &mut Vec<u8>, n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut n = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[at..]);
 }
 
 /// The result's JSON with each call written by `call` (and `content` as `plan` when given).
@@ -126,7 +144,7 @@ fn write_cleaned(
         Vec::with_capacity(128 + c.content.len() + c.reasoning.len() + 96 * c.tool_calls.len());
     out.extend_from_slice(b"{\"content\":");
     match plan {
-        Some(plan) => numbers(&mut out, plan.iter()),
+        Some(plan) => numbers(&mut out, plan.iter().map(|&n| i64::from(n))),
         None => string(&mut out, &c.content),
     }
     out.extend_from_slice(b",\"toolCalls\":[");

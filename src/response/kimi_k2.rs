@@ -63,7 +63,7 @@ pub const RESERVED: [(&str, &str); 5] = [
 ];
 
 pub fn parse(text: &str, cx: &Ctx) -> Parsed {
-    if !text.contains("<|reserved_token_1635") {
+    if super::scan::find_from(text, "<|reserved_token_1635", 0).is_none() {
         return parse_named(text, cx);
     }
     // Read the reserved names as the tokens they stand for, then map positions back.

@@ -344,6 +344,13 @@ pub fn find_from(haystack: &str, needle: &str, from: usize) -> Option<usize> {
     memchr::memmem::find(&rest[near..], n).map(|i| from + near + i)
 }
 
+/// `haystack.split_once(needle)` by [`find_from`]: `str`'s own builds a Two-Way searcher for
+/// each call, which cost more than the search in a call block's few hundred bytes (perf).
+pub fn split_once<'a>(haystack: &'a str, needle: &str) -> Option<(&'a str, &'a str)> {
+    let at = find_from(haystack, needle, 0)?;
+    Some((&haystack[..at], &haystack[at + needle.len()..]))
+}
+
 /// How many positions [`find_from`] tries before it builds a `memmem` searcher.
 const NEAR: usize = 256;
 
@@ -447,6 +454,22 @@ pub fn widen_to_fence(text: &str, start: usize, end: usize) -> (usize, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn split_once_agrees_with_std() {
+        let text = "<｜tool▁calls▁begin｜><|tool_call_argument_begin|>北京";
+        for m in (0..=text.len()).filter(|&m| text.is_char_boundary(m)) {
+            for at in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+                let (hay, needle) = (&text[at..], &text[..m]);
+                assert_eq!(split_once(hay, needle), hay.split_once(needle));
+            }
+        }
+        assert_eq!(
+            split_once("a<｜tool▁sep｜>b", "<｜tool▁sep｜>"),
+            Some(("a", "b"))
+        );
+        assert_eq!(split_once("a b", "<"), None);
+    }
 
     #[test]
     fn find_from_is_str_find_near_and_far() {

@@ -573,6 +573,29 @@ fn floor(s: &str, i: usize) -> usize {
     i
 }
 
+/// [`next_cand`] inside a call block, where only closers and reasoning markers are looked for:
+/// none of those starts with `0xE2` unless `◁` follows (`0xE2 0x97`), so the other `0xE2` bytes
+/// (the `▁` of every DeepSeek token, `‖`, typographic quotes) are passed over here rather than
+/// each asked about (`block_markers_after_e2_are_triangles` checks the premise).
+fn next_block_cand(s: &str, from: usize) -> Option<usize> {
+    let b = s.as_bytes();
+    let mut at = from;
+    loop {
+        let c = next_cand(s, at)?;
+        if b[c] == 0xE2 && b.get(c + 1).is_some_and(|&x| x != 0x97) {
+            at = c + 1;
+            continue;
+        }
+        return Some(c);
+    }
+}
+
+/// Whether `rest` may start `marker` (or be cut inside its start): their first two bytes agree
+/// as far as `rest` goes. A shortcut before comparing the whole marker.
+fn same_start(rest: &[u8], marker: &[u8]) -> bool {
+    rest.iter().zip(marker).take(2).all(|(a, b)| a == b)
+}
+
 /// The first byte at or after `from` that can begin a marker (`<`, `[`, or the lead byte of `◁`).
 fn next_cand(s: &str, from: usize) -> Option<usize> {
     let b = s.as_bytes().get(from..)?;
@@ -1767,7 +1790,7 @@ impl Machine {
         let n_think = *N_THINK;
         let mut i = self.pos;
         loop {
-            let Some(c) = next_cand(&self.buf, i) else {
+            let Some(c) = next_block_cand(&self.buf, i) else {
                 self.pos = self.buf.len();
                 if self.finished {
                     self.emit_block(f, self.buf.len(), tools);
@@ -1791,6 +1814,11 @@ impl Machine {
             let mut partial = false;
             let mut closed_at = None;
             for cl in closers(f) {
+                // Most candidates in a block (its inner tags, the `▁` of DeepSeek's tokens)
+                // differ from a closer in their first two bytes: no compare of the whole closer.
+                if !same_start(rest.as_bytes(), cl.as_bytes()) {
+                    continue;
+                }
                 if rest.starts_with(cl) {
                     closed_at = Some(c + cl.len());
                     break;

@@ -564,6 +564,9 @@ impl Machine {
         let mut wait = false;
         for (i, o) in orphan::OPENERS.iter().enumerate() {
             let Some(o) = o else { continue };
+            if !super::same_start(rest.as_bytes(), o.as_bytes()) {
+                continue;
+            }
             if rest.starts_with(o) {
                 self.json.texts_open |= 1 << i;
             } else if !self.finished && rest.len() < o.len() && o.starts_with(rest) {

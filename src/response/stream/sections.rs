@@ -29,7 +29,7 @@ pub(super) fn unclosed(f: Family, block: &str) -> bool {
     if f == Family::Qwen3Coder && !body.trim_start().starts_with("<function=") {
         return false;
     }
-    !closes.iter().any(|c| body.contains(c))
+    !closes.iter().any(|c| scan::find_from(body, c, 0).is_some())
 }
 
 #[cfg(test)]

@@ -530,3 +530,29 @@ fn marker_heads_hold_their_first_bytes() {
         (h, false)
     );
 }
+
+#[test]
+fn block_markers_after_e2_are_triangles() {
+    // `next_block_cand` passes over a 0xE2 byte not followed by 0x97: no closer of any family and
+    // no reasoning marker may start so.
+    let mut markers: Vec<&str> = think_lits().iter().map(|l| l.s).collect();
+    for name in crate::response::FORMATS {
+        if let Some(f) = Family::from_format(name) {
+            markers.extend(closers(f));
+        }
+    }
+    assert!(markers.contains(&"◁/think▷") && markers.contains(&"<｜tool▁calls▁end｜>"));
+    for m in markers {
+        let b = m.as_bytes();
+        assert!(b[0] != 0xE2 || b.get(1) == Some(&0x97), "{m}");
+    }
+    // And the scan stops at `◁`, `<` and `[`, passing over `▁` and `‖`.
+    let t = "a▁b‖c◁d<e[f▁";
+    let mut at = 0;
+    let mut found = Vec::new();
+    while let Some(c) = next_block_cand(t, at) {
+        found.extend(t[c..].chars().next());
+        at = c + 1;
+    }
+    assert_eq!(found, ['◁', '<', '[']);
+}
