@@ -251,4 +251,37 @@ mod tests {
         assert_eq!(edited[3]["content"][1]["name"], "read");
         assert_eq!(edited[5]["content"].as_array().unwrap().len(), 2);
     }
+
+    /// The signed-turn decisions read each turn's results once: 8x the turns may take well under
+    /// 64x the time (quadratic), here both the input repair and 2026.9.6's dangling-call strip.
+    #[test]
+    fn signed_turns_are_decided_in_linear_time() {
+        use crate::transcript::rules::merge_turns::validate_anthropic_turns_as;
+        fn timed(n: usize) -> f64 {
+            let rows: Vec<Value> = (0..n)
+                .flat_map(|i| {
+                    let id = format!("c{i}");
+                    [signed(vec![call(&id, "read")]), result(&id)]
+                })
+                .collect();
+            let input = Value::Array(rows);
+            let mut best = f64::MAX;
+            for _ in 0..3 {
+                let (took, out) = crate::test_clock::time(|| {
+                    run(&input, |m, c| {
+                        repair_tool_call_inputs_as(m, c, None, V2026_9_6, true);
+                        validate_anthropic_turns_as(m, c, V2026_9_6, true);
+                    })
+                });
+                assert_eq!(out.0.len(), 2 * n);
+                best = best.min(took);
+            }
+            best
+        }
+        let (small, large) = (timed(500), timed(4_000));
+        assert!(
+            large / small < 24.0,
+            "500 turns {small:.4}s, 4,000 {large:.4}s"
+        );
+    }
 }

@@ -269,7 +269,7 @@ pub fn normalize_assistant_replay_content(msgs: &mut Vec<Msg>, ctx: &mut Ctx) ->
         let Some(blocks) = m.blocks() else { continue };
         let fates: Vec<Fate> = blocks.iter().map(fate).collect();
         if fates.iter().any(|f| *f != Fate::Keep) {
-            let quiet = fates.iter().any(|f| *f == Fate::Drop { silent: true });
+            let quiet = fates.contains(&Fate::Drop { silent: true });
             for (b, f) in blocks.iter().zip(&fates) {
                 let why = match f {
                     Fate::Keep => continue,
