@@ -260,7 +260,9 @@ pub fn repair_tool_call_inputs_as(
             .map(|(j, b)| action(m, b, allow_at(j), &release, ctx))
             .collect();
         if actions.iter().all(|a| matches!(a, Action::Keep)) {
-            owned.saw(m);
+            if owned_thinking {
+                owned.saw(m);
+            }
             continue;
         }
         let m = &mut msgs[i];
@@ -314,7 +316,7 @@ pub fn repair_tool_call_inputs_as(
                 "removed an assistant turn left empty by dropped tool calls".into()
             });
             remove.push(i);
-        } else {
+        } else if owned_thinking {
             owned.saw(m);
         }
     }
