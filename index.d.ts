@@ -806,9 +806,16 @@ export declare function validateGeminiTurns<T extends MessageLike>(messages: rea
  * consecutive user turns with `mergeConsecutiveUserTurns`. Policy `validateAnthropicTurns`
  * (Anthropic family, strict OpenAI-compatible providers). Unlike OpenClaw, string-content user
  * turns merge without losing text.
+ *
+ * With `openclawVersion: '2026.9.6'`, as that release: consecutive assistant turns are merged
+ * first (as `validateGeminiTurns` merges them); every call shape (`toolCall`, `toolUse`,
+ * `functionCall`) is checked against every result before the next assistant turn (`toolResult`
+ * and `tool` messages and blocks), a turn left with nothing becoming `[tool calls omitted]` (empty
+ * when it was aborted or errored) and a turn with reasoning kept whole only when every call is
+ * answered; `mergeConsecutiveUserTurns: false` leaves user turns apart.
  * @returns the input array itself when nothing changed.
  */
-export declare function validateAnthropicTurns<T extends MessageLike>(messages: readonly T[]): T[]
+export declare function validateAnthropicTurns<T extends MessageLike>(messages: readonly T[], options?: { openclawVersion?: OpenClawVersion; mergeConsecutiveUserTurns?: boolean }): T[]
 
 /**
  * The merge of two consecutive user turns: `current`'s fields, the two contents concatenated

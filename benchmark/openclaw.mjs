@@ -92,15 +92,15 @@ export const NAMES_2026_9_6 = [
   'stripAssistantInternalTraceLines', 'stripLegacyBracketToolCallBlocks', 'stripToolCallXmlTags', 'stripMinimaxToolCallXml',
   'stripDowngradedToolCallText', 'stripReasoningTagsFromText', 'stripFinalTags', 'stripPlainTextToolCallBlocks', 'findCodeRegions',
   'promotePlainTextToolCalls',
-  'sanitizeSessionHistory', 'resolveTranscriptPolicy', 'limitHistoryTurns',
+  'sanitizeSessionHistory', 'resolveTranscriptPolicy', 'limitHistoryTurns', 'validateAnthropicTurns',
 ]
 
 /**
  * Runs the calls `[name, ...args]` on the loaded functions `fns`, awaiting each answer (2026.9.6's
  * `sanitizeSessionHistory` is async): `[{ value }]` or `[{ error }]`, in order. Calls cross process
  * boundaries as JSON, so a first argument with `sessionEntries` (custom entries `{customType, data}`)
- * gets the session manager both releases read from them (`getEntries`, 2026.9.6's `getBranch`),
- * which records nothing.
+ * gets the session manager both releases read from them (`getEntries`, 2026.9.6's `getBranch`);
+ * with `recordAppended: true` too, the answer's `appended` lists the entry types it appended.
  */
 export async function invoke(fns, calls, version) {
   const out = []
@@ -118,13 +118,17 @@ export async function invoke(fns, calls, version) {
       if (a && typeof a === 'object' && Array.isArray(a.$set)) args[i] = new Set(a.$set)
     }
     const first = args[0]
+    // With `recordAppended: true` the answer also lists the custom entry types the call appended.
+    const appended = first && typeof first === 'object' && first.recordAppended === true ? [] : null
     if (first && typeof first === 'object' && Array.isArray(first.sessionEntries)) {
       const entries = first.sessionEntries.map((e) => ({ type: 'custom', ...e }))
-      const { sessionEntries, ...rest } = first
-      args[0] = { ...rest, sessionManager: { getEntries: () => entries, getBranch: () => entries, appendCustomEntry() {} } }
+      const { sessionEntries, recordAppended, ...rest } = first
+      const appendCustomEntry = (customType) => appended?.push(customType)
+      args[0] = { ...rest, sessionManager: { getEntries: () => entries, getBranch: () => entries, appendCustomEntry } }
     }
     try {
-      out.push({ value: await f(...args) })
+      const value = await f(...args)
+      out.push(appended === null ? { value } : { value, appended })
     } catch (err) {
       out.push({ error: String(err && err.message ? err.message : err) })
     }

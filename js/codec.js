@@ -45,8 +45,10 @@ const DATA = CODES.data // then the length, a string value with the head, and th
 // `a.b` is field b of object field a.
 const EXTRA_FIELDS = CODES.extraFields.map((f) => f.split('.'))
 let extras = false
-// In that mode an assistant text holding one of these (case ignored) goes whole: a rule reads it.
-const WHOLE_TEXT = new RegExp(CODES.wholeAssistantTextNeedles.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'i')
+// In that mode an assistant text holding one of the needles, or opening with one of the leads (case
+// ignored), goes whole: a rule reads it.
+const escapeRe = (w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+const WHOLE_TEXT = new RegExp([...CODES.wholeAssistantTextNeedles.map(escapeRe), ...CODES.wholeAssistantTextLeads.map((w) => `^${escapeRe(w)}`)].join('|'), 'i')
 let assistant = false
 
 // Image payload digests Rust computed for the process-wide image cache, per block object:

@@ -214,6 +214,7 @@ const OPTIONS = {
   // provider, modelApi and modelId: any value, a non-string one counting as absent
   resolveTranscriptPolicy: { openclawVersion: OPENCLAW_VERSION },
   limitHistoryTurns: { openclawVersion: OPENCLAW_VERSION },
+  validateAnthropicTurns: { openclawVersion: OPENCLAW_VERSION, mergeConsecutiveUserTurns: boolean },
   transcriptSessions: { maxSessions: number },
   repairToolCallInputs: { allowedToolNames: strings, report: boolean },
   sanitizeToolCallInputs: { allowedToolNames: strings },

@@ -166,6 +166,10 @@ function limitHistoryTurns(messages, limit, options) {
   return run('limitHistoryTurns', messages, { limit, openclawVersion }).messages
 }
 
+function validateAnthropicTurns(messages, options) {
+  return run('validateAnthropicTurns', messages, pick(options, OPTIONS.validateAnthropicTurns, 'options')).messages
+}
+
 function repairSessionFile(path, options) {
   if (typeof path !== 'string') throw new TypeError(`path: expected a string, got ${typeof path}`)
   const o = pick(options, OPTIONS.repairSessionFile, 'options')
@@ -199,7 +203,7 @@ module.exports = {
   repairToolUseResultPairing,
   sanitizeToolUseResultPairing,
   validateGeminiTurns: simple('validateGeminiTurns'),
-  validateAnthropicTurns: simple('validateAnthropicTurns'),
+  validateAnthropicTurns,
   mergeConsecutiveUserTurns,
   sanitizeGoogleTurnOrdering: simple('sanitizeGoogleTurnOrdering'),
   applyGoogleTurnOrderingFix,

@@ -67,6 +67,50 @@ pub fn canonicalize_base64(data: &str) -> Option<Cow<'_, str>> {
     (cleaned.len() != data.len() && is_canonical(&cleaned)).then_some(Cow::Owned(cleaned))
 }
 
+/// OpenClaw 2026.9.6's `canonicalizeBase64`: characters up to U+0020 removed, the alphabet and
+/// at most two trailing `=` checked, a missing padding added (a length of 4k+1 is refused), and
+/// the bits the last character does not use must be zero. Borrowed when nothing changed.
+pub fn canonicalize_base64_padding(data: &str) -> Option<Cow<'_, str>> {
+    let cleaned: Cow<'_, str> = if data.bytes().any(|c| c <= b' ') {
+        Cow::Owned(data.chars().filter(|&c| c > ' ').collect())
+    } else {
+        Cow::Borrowed(data)
+    };
+    let b = cleaned.as_bytes();
+    let pad = b.iter().rev().take_while(|&&c| c == b'=').count();
+    let body = &b[..b.len() - pad];
+    if body.is_empty() || pad > 2 || !all_symbols(body) {
+        return None;
+    }
+    let rem = b.len() % 4;
+    if rem != 0 && (pad > 0 || rem == 1) {
+        return None;
+    }
+    let unused_bits = match if rem == 0 { pad } else { 4 - rem } {
+        2 => 0b1111,
+        1 => 0b11,
+        _ => 0,
+    };
+    if symbol_value(body[body.len() - 1]) & unused_bits != 0 {
+        return None;
+    }
+    Some(match (rem, cleaned) {
+        (0, c) => c,
+        (_, c) => Cow::Owned(format!("{c}{}", "=".repeat(4 - rem))),
+    })
+}
+
+/// The value of a base64 symbol.
+fn symbol_value(c: u8) -> u8 {
+    match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        _ => 63,
+    }
+}
+
 /// Number of decoded bytes for a canonical base64 string of this length and padding.
 pub fn decoded_len(canonical_b64: &str) -> usize {
     let b = canonical_b64.as_bytes();

@@ -92,6 +92,7 @@ struct Key {
     max_dimension_px: u32,
     max_bytes: usize,
     max_decode_bytes: u64,
+    release: crate::openclaw::OpenClawVersion,
 }
 
 struct Entry {
@@ -120,6 +121,7 @@ fn key(digest: &Digest, limits: ImageLimits) -> Key {
         max_dimension_px: limits.max_dimension_px,
         max_bytes: limits.max_bytes,
         max_decode_bytes: limits.max_decode_bytes,
+        release: limits.release,
     }
 }
 

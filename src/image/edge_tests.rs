@@ -11,6 +11,7 @@ use super::test_support::{
     jpeg_with_orientation, noise_rgb, png_with_ihdr,
 };
 use super::{canonical_payload, sanitize_image, sanitize_image_cached, ImageDecision, ImageLimits};
+use crate::openclaw::OpenClawVersion;
 
 fn b64(bytes: &[u8]) -> String {
     STANDARD.encode(bytes)
@@ -275,7 +276,10 @@ fn whitespace_and_data_url_prefixes() {
             "{}",
             &data[..30]
         );
-        assert_eq!(canonical_payload(&data).as_deref(), Some(png.as_str()));
+        assert_eq!(
+            canonical_payload(&data, OpenClawVersion::V2026_3_23).as_deref(),
+            Some(png.as_str())
+        );
     }
     // A data URL of an image that needs resizing is resized.
     let wide = b64(&encode_png(&gradient_rgb(2600, 400)));

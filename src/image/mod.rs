@@ -51,6 +51,7 @@ mod orient;
 mod preshrink;
 mod quality;
 mod reduce;
+mod release;
 mod resize;
 #[cfg(test)]
 mod steps;
@@ -60,13 +61,17 @@ mod test_support;
 use std::borrow::Cow;
 use std::sync::Arc;
 
-pub use self::base64::{canonicalize_base64, decode_base64_prefix, decoded_len};
+pub use self::base64::{
+    canonicalize_base64, canonicalize_base64_padding, decode_base64_prefix, decoded_len,
+};
 pub use self::cache::{CacheStats, Digest};
 pub use self::header::header_dimensions;
 pub use self::mime::sniff_mime;
 
 use self::decode::{decode_within, over_pixel_limit};
 use self::header::sniff_format;
+use self::release::{estimated_decoded_len, Release};
+use crate::openclaw::OpenClawVersion;
 
 /// Longest side an image may keep without being resized (OpenClaw default).
 pub const DEFAULT_MAX_DIMENSION_PX: u32 = 1200;
@@ -87,6 +92,9 @@ pub struct ImageLimits {
     /// would take more is omitted before decoding, with sharp's pixel-limit
     /// note; a JPEG to be shrunk counts at the reduced scale it decodes at.
     pub max_decode_bytes: u64,
+    /// The OpenClaw release whose image step is reproduced (its caps, base64 rules and error
+    /// texts differ: `release.rs`).
+    pub release: OpenClawVersion,
 }
 
 impl Default for ImageLimits {
@@ -95,6 +103,7 @@ impl Default for ImageLimits {
             max_dimension_px: DEFAULT_MAX_DIMENSION_PX,
             max_bytes: DEFAULT_MAX_BYTES,
             max_decode_bytes: DEFAULT_MAX_DECODE_BYTES,
+            release: OpenClawVersion::V2026_3_23,
         }
     }
 }
@@ -150,11 +159,20 @@ fn within(dims: (u32, u32), max_dim: u32) -> bool {
     dims.0 <= max_dim && dims.1 <= max_dim
 }
 
-/// The payload an image keeps: any data-URL prefix and all whitespace
-/// removed. `None` when it is not valid base64.
-pub fn canonical_payload(data: &str) -> Option<Cow<'_, str>> {
+/// The base64 rules of `release` (2026.9.6 accepts and re-pads unpadded base64).
+fn canonicalize(payload: &str, release: OpenClawVersion) -> Option<Cow<'_, str>> {
+    if Release::of(release).unpadded_base64 {
+        canonicalize_base64_padding(payload)
+    } else {
+        canonicalize_base64(payload)
+    }
+}
+
+/// The payload an image keeps under OpenClaw `release`'s rules: any data-URL prefix and all
+/// whitespace removed (2026.9.6: padding added). `None` when it is not valid base64.
+pub fn canonical_payload(data: &str, release: OpenClawVersion) -> Option<Cow<'_, str>> {
     let (payload, _, stripped) = data_url::strip(data);
-    let canonical = canonicalize_base64(payload)?;
+    let canonical = canonicalize(payload, release)?;
     Some(match canonical {
         Cow::Borrowed(c) if !stripped => Cow::Borrowed(c),
         other => Cow::Owned(other.into_owned()),
@@ -165,6 +183,15 @@ pub fn canonical_payload(data: &str) -> Option<Cow<'_, str>> {
 /// reference, §4.7 step 3).
 pub fn sanitize_image(data: &str, limits: ImageLimits) -> ImageDecision {
     let (max_dim, max_bytes) = limits.clamped();
+    let release = Release::of(limits.release);
+    if let Some(cap) = release.max_input_bytes {
+        if estimated_decoded_len(data) > cap {
+            return omitted(&format!(
+                "omitted image payload: image exceeds input size limit ({}MB)",
+                reduce::mib_fixed(cap, 2)
+            ));
+        }
+    }
     if data.chars().all(base64::is_js_whitespace) {
         return omitted(REASON_EMPTY);
     }
@@ -172,7 +199,7 @@ pub fn sanitize_image(data: &str, limits: ImageLimits) -> ImageDecision {
     if payload.chars().all(base64::is_js_whitespace) {
         return omitted(REASON_EMPTY);
     }
-    let Some(canonical) = canonicalize_base64(payload) else {
+    let Some(canonical) = canonicalize(payload, limits.release) else {
         return omitted(REASON_INVALID_BASE64);
     };
     let canonical_changed = stripped || matches!(canonical, Cow::Owned(_));
@@ -182,8 +209,11 @@ pub fn sanitize_image(data: &str, limits: ImageLimits) -> ImageDecision {
         mime,
     };
     let total_len = decoded_len(&canonical);
-    let fits = |dims: (u32, u32)| {
-        total_len <= max_bytes && within(dims, max_dim) && !over_pixel_limit(dims.0, dims.1)
+    let fits = |(w, h): (u32, u32)| {
+        total_len <= max_bytes
+            && within((w, h), max_dim)
+            && !over_pixel_limit(w, h)
+            && release.over_pixel_limit(w, h).is_none()
     };
 
     // sharp's metadata() reads only the header, and only for formats it knows.
@@ -211,12 +241,21 @@ pub fn sanitize_image(data: &str, limits: ImageLimits) -> ImageDecision {
         }
     }
 
+    if let Some(error) = header.and_then(|(w, h)| release.over_pixel_limit(w, h)) {
+        return omitted(&error);
+    }
     // With known dimensions the image will be shrunk to the grid's first side
     // at most, and a JPEG can be decoded at a reduced scale for it.
     let fit_side = header.and_then(|(w, h)| reduce::first_side(max_dim, w.max(h)));
     let decoded = match decode_within(&bytes, fit_side, limits.max_decode_bytes) {
         Ok(d) => d,
-        Err(message) => return omitted_error(&message),
+        Err(message) => {
+            // A release with its own error for an image it cannot measure.
+            return match (header, release.unreadable) {
+                (None, Some(text)) => omitted(&format!("omitted image payload: {text}")),
+                _ => omitted_error(&message),
+            };
+        }
     };
     if header.is_none() && fits(decoded.stored) {
         // The header parser missed it, but the decoder read it and it fits.
@@ -292,7 +331,7 @@ pub fn precheck_from_head(
     let whole = head.len() == total_len;
     let decoded = if whole {
         // Borrowed means valid and nothing to strip.
-        match canonicalize_base64(head)? {
+        match canonicalize(head, limits.release)? {
             Cow::Borrowed(_) => decoded_len(head),
             Cow::Owned(_) => return None,
         }

@@ -254,13 +254,16 @@ pub struct SkeletonCodes {
     /// The message fields sent in 2026.9.6 mode only (mask bit 512, then a mask of these).
     pub extra_fields: Vec<String>,
     /// In 2026.9.6 mode, an assistant text holding one of these (ASCII case ignored) is sent
-    /// whole: a rule reads it (a silent `NO_REPLY` reply).
+    /// whole: a rule reads it (a silent `NO_REPLY` reply, OpenClaw's metadata echoed).
     pub whole_assistant_text_needles: Vec<String>,
+    /// ... or opening with one of these.
+    pub whole_assistant_text_leads: Vec<String>,
 }
 
 /// The skeleton's vocabulary and structure codes (js/codec.js reads them once).
 #[napi(catch_unwind, js_name = "transcriptSkeletonCodes")]
 pub fn transcript_skeleton_codes() -> SkeletonCodes {
+    use crate::transcript::v2026_9::replay_content;
     SkeletonCodes {
         vocab: skeleton::VOCAB.iter().map(|w| w.to_string()).collect(),
         message: skeleton::MESSAGE,
@@ -275,8 +278,13 @@ pub fn transcript_skeleton_codes() -> SkeletonCodes {
             .iter()
             .map(|w| w.to_string())
             .collect(),
-        whole_assistant_text_needles: vec![
-            crate::transcript::v2026_9::silent_reply::NEEDLE.to_string()
-        ],
+        whole_assistant_text_needles: replay_content::whole_text_needles()
+            .into_iter()
+            .map(str::to_string)
+            .collect(),
+        whole_assistant_text_leads: replay_content::WHOLE_TEXT_LEADS
+            .iter()
+            .map(|w| w.to_string())
+            .collect(),
     }
 }

@@ -92,6 +92,7 @@ fn limits(cfg: &Value) -> ImageLimits {
     {
         l.max_decode_bytes = b.floor().clamp(1.0, u64::MAX as f64) as u64;
     }
+    l.release = crate::openclaw::resolve(version_of(cfg));
     l
 }
 
@@ -208,7 +209,12 @@ pub fn run(op: &str, cfg: &Value, msgs: &mut Vec<Msg>, ctx: &mut Ctx) -> Result<
             rules::merge_turns::validate_gemini_turns(msgs, ctx);
         }
         "validateAnthropicTurns" => {
-            rules::merge_turns::validate_anthropic_turns(msgs, ctx);
+            let version = crate::openclaw::resolve(version_of(cfg));
+            let merge_users = cfg
+                .get("mergeConsecutiveUserTurns")
+                .and_then(Value::as_bool);
+            let merge_users = merge_users.unwrap_or(true);
+            rules::merge_turns::validate_anthropic_turns_as(msgs, ctx, version, merge_users);
         }
         "mergeConsecutiveUserTurns" => {
             if msgs.len() != 2 {

@@ -61,8 +61,8 @@ impl<V> StrTable<V> {
             .map(|(_, v)| v)
     }
 
-    /// The value of `s`, inserted with `make` first when absent.
-    pub fn get_or_insert_with(&mut self, s: &str, make: impl FnOnce() -> V) -> &mut V {
+    /// The entry of `s`, inserted with `make` first when absent, and whether it was.
+    fn entry_with(&mut self, s: &str, make: impl FnOnce() -> V) -> (&mut (Key, V), bool) {
         let hash = self.hasher.hash_one(s);
         let StrTable { buf, table, hasher } = self;
         let entry = table.entry(
@@ -71,7 +71,7 @@ impl<V> StrTable<V> {
             |(k, _)| hasher.hash_one(&buf[k.start..k.end]),
         );
         match entry {
-            Entry::Occupied(e) => &mut e.into_mut().1,
+            Entry::Occupied(e) => (e.into_mut(), false),
             Entry::Vacant(e) => {
                 let start = buf.len();
                 buf.push_str(s);
@@ -79,23 +79,25 @@ impl<V> StrTable<V> {
                     start,
                     end: buf.len(),
                 };
-                &mut e.insert((key, make())).into_mut().1
+                (e.insert((key, make())).into_mut(), true)
             }
         }
     }
 
+    /// The value of `s`, inserted with `make` first when absent.
+    pub fn get_or_insert_with(&mut self, s: &str, make: impl FnOnce() -> V) -> &mut V {
+        &mut self.entry_with(s, make).0 .1
+    }
+
+    /// The key of `s`, inserted with `make` first when absent.
+    pub fn key_or_insert_with(&mut self, s: &str, make: impl FnOnce() -> V) -> Key {
+        self.entry_with(s, make).0 .0
+    }
+
     /// Adds `s` and returns its key, or `None` when it is already present.
     pub fn insert_if_absent(&mut self, s: &str, v: V) -> Option<Key> {
-        let mut added = None;
-        let start = self.buf.len();
-        self.get_or_insert_with(s, || {
-            added = Some(());
-            v
-        });
-        added.map(|()| Key {
-            start,
-            end: start + s.len(),
-        })
+        let ((key, _), added) = self.entry_with(s, || v);
+        added.then_some(*key)
     }
 }
 

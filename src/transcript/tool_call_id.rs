@@ -209,6 +209,18 @@ pub struct IdAllocator {
 /// Marks the end of a pending queue.
 const NONE: usize = usize::MAX;
 
+/// Appends the id `key` to a raw id's pending queue.
+fn queue(calls: &mut CallIds, cells: &mut Vec<(Key, usize)>, key: Key) {
+    let cell = cells.len();
+    cells.push((key, NONE));
+    if calls.head == NONE {
+        calls.head = cell;
+    } else {
+        cells[calls.tail].1 = cell;
+    }
+    calls.tail = cell;
+}
+
 /// The calls seen for one raw id.
 struct CallIds {
     count: u64,
@@ -296,15 +308,26 @@ impl IdAllocator {
             let seed = format!("{raw}:{}", calls.count);
             Self::allocate(&mut self.used, &seed, self.mode, self.kimi)
         };
-        let cell = self.cells.len();
-        self.cells.push((key, NONE));
-        if calls.head == NONE {
-            calls.head = cell;
-        } else {
-            self.cells[calls.tail].1 = cell;
-        }
-        calls.tail = cell;
+        queue(calls, &mut self.cells, key);
         id
+    }
+
+    /// Marks `id` used, so no id allocated later is `id` (OpenClaw 2026.9.6 reserves the ids of
+    /// the turns it replays verbatim before it rewrites any).
+    pub fn reserve(&mut self, id: &str) {
+        self.used.insert_if_absent(id, ());
+    }
+
+    /// Keeps the next call id `id` as it is (a turn replayed verbatim): used, and queued for the
+    /// result that answers it, without counting as an occurrence of `id`.
+    pub fn keep_call_id(&mut self, id: &str) {
+        let key = self.used.key_or_insert_with(id, || ());
+        let calls = self.calls.get_or_insert_with(id, || CallIds {
+            count: 0,
+            head: NONE,
+            tail: NONE,
+        });
+        queue(calls, &mut self.cells, key);
     }
 
     /// New id for the next tool result whose raw id is `raw`.
@@ -574,5 +597,19 @@ mod tests {
         );
         assert_eq!(ids.result_id("toolu_orphan"), "toolu_orphan");
         assert_eq!(IdAllocator::new(Strict).call_id("toolu_01A"), "toolu01A");
+    }
+
+    #[test]
+    fn kept_ids_are_reserved_answered_and_not_counted() {
+        let mut a = IdAllocator::new(ToolCallIdMode::Strict);
+        a.reserve("call1");
+        // `call_1` would become `call1`, which a kept turn holds.
+        let renamed = a.call_id("call_1");
+        assert_ne!(renamed, "call1");
+        a.keep_call_id("call1");
+        assert_eq!(a.result_id("call1"), "call1");
+        assert_eq!(a.result_id("call_1"), renamed);
+        // A later call written `call1` is its first occurrence, but the id is taken.
+        assert_ne!(a.call_id("call1"), "call1");
     }
 }

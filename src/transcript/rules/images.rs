@@ -158,7 +158,7 @@ fn image_outcome(b: &Block, ctx: &mut Ctx, opts: &ImagePassOptions) -> Outcome {
         let canonical = if needs_payload(&decision) {
             std::str::from_utf8(data)
                 .ok()
-                .and_then(canonical_payload)
+                .and_then(|d| canonical_payload(d, opts.limits.release))
                 .map(|c| c.into_owned())
         } else {
             None

@@ -27,12 +27,14 @@
 //! such as an array in the messages list is never a merge target here (OpenClaw would spread an
 //! array into the merged turn).
 
+use crate::openclaw::OpenClawVersion;
 use crate::transcript::context::{msg_path, Ctx};
 use crate::transcript::model::{
     Block, BlockOrigin, Content, Msg, MsgOrigin, Override, TextInfo, UsageView, Val,
 };
 use crate::transcript::rules::dangling_tool_uses::strip_dangling_anthropic_tool_uses;
 use crate::transcript::rules::thought_signatures::js_trim;
+use crate::transcript::v2026_9::dangling_calls;
 use serde_json::Value;
 
 /// Merges runs of consecutive assistant turns (Gemini). Returns whether anything was merged.
@@ -48,15 +50,55 @@ pub fn validate_gemini_turns(msgs: &mut Vec<Msg>, ctx: &mut Ctx) -> bool {
 
 /// Strips dangling Anthropic `toolUse` blocks, then merges runs of consecutive user turns.
 pub fn validate_anthropic_turns(msgs: &mut Vec<Msg>, ctx: &mut Ctx) -> bool {
-    let stripped = strip_dangling_anthropic_tool_uses(msgs, ctx);
-    let merged = merge_runs(
-        msgs,
-        ctx,
-        "user",
-        "validateAnthropicTurns",
-        merge_consecutive_user_turns,
-    );
-    stripped || merged
+    validate_anthropic_turns_as(msgs, ctx, OpenClawVersion::V2026_3_23, true)
+}
+
+/// What `validateAnthropicTurns` does in each OpenClaw release.
+struct AnthropicRelease {
+    /// 2026.9.6 first merges runs of assistant turns, as [`validate_gemini_turns`] does.
+    merge_assistants: bool,
+    /// How dangling calls are stripped (2026.9.6 checks every call shape against every result
+    /// before the next assistant: [`dangling_calls`]).
+    strip: fn(&mut Vec<Msg>, &mut Ctx) -> bool,
+}
+
+impl AnthropicRelease {
+    fn of(version: OpenClawVersion) -> AnthropicRelease {
+        match version {
+            OpenClawVersion::V2026_3_23 => AnthropicRelease {
+                merge_assistants: false,
+                strip: |m, c| strip_dangling_anthropic_tool_uses(m, c),
+            },
+            OpenClawVersion::V2026_9_6 => AnthropicRelease {
+                merge_assistants: true,
+                strip: dangling_calls::strip_dangling_tool_calls,
+            },
+        }
+    }
+}
+
+/// [`validate_anthropic_turns`] as OpenClaw `version` does it; `merge_users: false` leaves user
+/// turns apart (2026.9.6's `mergeConsecutiveUserTurns: false`, for append-only runtime context on
+/// the Messages API). Each merge is one pass, linear in the run it merges.
+pub fn validate_anthropic_turns_as(
+    msgs: &mut Vec<Msg>,
+    ctx: &mut Ctx,
+    version: OpenClawVersion,
+    merge_users: bool,
+) -> bool {
+    let release = AnthropicRelease::of(version);
+    let rule = "validateAnthropicTurns";
+    let assistants = release.merge_assistants
+        && merge_runs(
+            msgs,
+            ctx,
+            "assistant",
+            rule,
+            merge_consecutive_assistant_turns,
+        );
+    let stripped = (release.strip)(msgs, ctx);
+    let users = merge_users && merge_runs(msgs, ctx, "user", rule, merge_consecutive_user_turns);
+    assistants || stripped || users
 }
 
 /// The merged form of two consecutive user turns: `current`'s fields, the concatenated content,

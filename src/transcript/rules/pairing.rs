@@ -14,6 +14,7 @@
 
 use crate::transcript::context::{msg_path, Ctx, Path};
 use crate::transcript::model::{num_json, Block, Msg, Val};
+use crate::transcript::reorder::{self, apply_order};
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use serde_json::{json, Value};
 
@@ -374,22 +375,11 @@ pub fn repair_tool_use_result_pairing(
             })
             .collect()
     };
-    let identity = order.len() == msgs.len()
-        && order
-            .iter()
-            .enumerate()
-            .all(|(k, s)| matches!(s, Slot::Src(i) if *i == k));
-    if !identity {
-        let mut input = std::mem::take(msgs);
-        let mut synthetic: Vec<Option<Msg>> = synthetic.into_iter().map(Some).collect();
-        msgs.reserve(order.len());
-        for slot in order {
-            msgs.push(match slot {
-                Slot::Src(i) | Slot::Held(i) => std::mem::replace(&mut input[i], Msg::src(i)),
-                Slot::Synthetic(k) => synthetic[k].take().unwrap_or_else(|| Msg::src(k)),
-            });
-        }
-    }
+    let placed = order.iter().map(|s| match *s {
+        Slot::Src(i) | Slot::Held(i) => reorder::Slot::Src(i),
+        Slot::Synthetic(k) => reorder::Slot::New(k),
+    });
+    apply_order(msgs, placed, synthetic);
     // A reordering with nothing dropped or added still shows up as a changed position.
     if !changed {
         changed = msgs

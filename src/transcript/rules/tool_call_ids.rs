@@ -25,18 +25,34 @@ pub fn sanitize_tool_call_ids_with(msgs: &mut [Msg], ctx: &mut Ctx, alloc: IdAll
 /// [`sanitize_tool_call_ids_with`] as OpenClaw 2026.9.6 renames results: one primary raw id (the
 /// first of `call_id`, `callId`, `tool_call_id`, `tool_use_id`, `toolCallId`, `toolUseId`) is
 /// resolved, written to every alias that differs, and to `toolCallId` when it is missing.
-pub fn sanitize_tool_call_ids_aliased(msgs: &mut [Msg], ctx: &mut Ctx, alloc: IdAllocator) -> bool {
-    rewrite_as(msgs, ctx, alloc, true)
+/// The assistant turns at `kept` (ascending positions) keep their call ids as written (2026.9.6's
+/// replay-safe signed-thinking turns: the caller has [`IdAllocator::reserve`]d them).
+pub fn sanitize_tool_call_ids_aliased(
+    msgs: &mut [Msg],
+    ctx: &mut Ctx,
+    alloc: IdAllocator,
+    kept: &[usize],
+) -> bool {
+    rewrite_as(msgs, ctx, alloc, true, kept)
 }
 
 fn rewrite(msgs: &mut [Msg], ctx: &mut Ctx, alloc: IdAllocator) -> bool {
-    rewrite_as(msgs, ctx, alloc, false)
+    rewrite_as(msgs, ctx, alloc, false, &[])
 }
 
-fn rewrite_as(msgs: &mut [Msg], ctx: &mut Ctx, mut alloc: IdAllocator, aliased: bool) -> bool {
+fn rewrite_as(
+    msgs: &mut [Msg],
+    ctx: &mut Ctx,
+    mut alloc: IdAllocator,
+    aliased: bool,
+    kept: &[usize],
+) -> bool {
     let mut changed = false;
-    for m in msgs.iter_mut() {
-        if m.is_role("assistant") {
+    let mut kept = kept.iter().peekable();
+    for (i, m) in msgs.iter_mut().enumerate() {
+        if kept.next_if_eq(&&i).is_some() {
+            keep_calls(m, ctx, &mut alloc);
+        } else if m.is_role("assistant") {
             changed |= rename_calls(m, ctx, &mut alloc);
         } else if m.is_role("toolResult") {
             changed |= if aliased {
@@ -100,6 +116,16 @@ pub fn rename_result_aliases(
         m.set(field, serde_json::Value::String(new.clone()));
     }
     !updates.is_empty()
+}
+
+/// Keeps the call ids of one assistant message as they are, queued for their results.
+fn keep_calls(m: &Msg, ctx: &mut Ctx, alloc: &mut IdAllocator) {
+    for b in m.blocks().into_iter().flatten() {
+        if let Some(id) = b.call_id().filter(|_| b.is_object && b.is_tool_call()) {
+            alloc.keep_call_id(id);
+            trace(&mut ctx.id_trace, m.src_index(), id, id);
+        }
+    }
 }
 
 /// Renames the tool calls of one assistant message, block by block (no list of the renamed ones

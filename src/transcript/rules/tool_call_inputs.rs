@@ -10,6 +10,7 @@
 use crate::openclaw::OpenClawVersion;
 use crate::transcript::context::{block_origin_path, msg_path, Ctx};
 use crate::transcript::model::{Block, BlockOrigin, Kind, Msg, Val};
+use crate::transcript::v2026_9::owned_thinking::OwnedTurns;
 use regex::Regex;
 use serde_json::Value;
 use std::collections::HashSet;
@@ -197,16 +198,31 @@ pub fn repair_tool_call_inputs(
     ctx: &mut Ctx,
     allowed_tool_names: Option<&[String]>,
 ) -> InputRepairReport {
-    repair_tool_call_inputs_as(msgs, ctx, allowed_tool_names, OpenClawVersion::V2026_3_23)
+    repair_tool_call_inputs_as(
+        msgs,
+        ctx,
+        allowed_tool_names,
+        OpenClawVersion::V2026_3_23,
+        false,
+    )
+}
+
+/// Whether a call block may be replayed: input, id and a well-formed name, allowed by `allow`
+/// (OpenClaw `version`'s name syntax).
+pub fn call_allowed(b: &Block, allow: Option<&HashSet<String>>, version: OpenClawVersion) -> bool {
+    defect(b, allow, Release::of(version).names).is_none()
 }
 
 /// [`repair_tool_call_inputs`] as OpenClaw `version` does it: 2026.9.6 accepts `.` and `:` in
-/// names and no longer redacts `sessions_spawn` attachments.
+/// names and no longer redacts `sessions_spawn` attachments. With `owned_thinking` (2026.9.6's
+/// provider-owned thinking replay, [`crate::transcript::v2026_9::owned_thinking`]) a turn with
+/// reasoning and calls is kept or dropped whole.
 pub fn repair_tool_call_inputs_as(
     msgs: &mut Vec<Msg>,
     ctx: &mut Ctx,
     allowed_tool_names: Option<&[String]>,
     version: OpenClawVersion,
+    owned_thinking: bool,
 ) -> InputRepairReport {
     let release = Release::of(version);
     let allow = normalize_allowlist(allowed_tool_names);
@@ -214,25 +230,42 @@ pub fn repair_tool_call_inputs_as(
         (Some(_), true) => crate::transcript::v2026_9::pairing::completed_calls(msgs, ctx),
         _ => Vec::new(),
     };
+    let completed: HashSet<(usize, usize)> = completed.into_iter().collect();
     let mut report = InputRepairReport::default();
     let mut remove: Vec<usize> = Vec::new();
-    for (i, m) in msgs.iter_mut().enumerate() {
+    let mut owned = OwnedTurns::default();
+    for i in 0..msgs.len() {
+        let m = &msgs[i];
         if !m.is_role("assistant") {
             continue;
         }
         let Some(blocks) = m.blocks() else { continue };
+        // A completed call keeps its place whatever the allowlist says now.
+        let allow_at = |j: usize| allow.as_ref().filter(|_| !completed.contains(&(i, j)));
+        if owned_thinking && OwnedTurns::owns(m) {
+            let allowed = |j: usize, b: &Block| defect(b, allow_at(j), release.names).is_none();
+            if !owned.keep(msgs, i, ctx, &allowed) {
+                let calls = blocks.iter().filter(|b| b.is_tool_call()).count();
+                ctx.change("repairToolCallInputs", msg_path(m), || {
+                    "dropped a signed-thinking turn that cannot be replayed as written".into()
+                });
+                report.dropped_tool_calls += calls;
+                remove.push(i);
+            }
+            continue;
+        }
         let actions: Vec<Action> = blocks
             .iter()
             .enumerate()
-            .map(|(j, b)| {
-                // A completed call keeps its place whatever the allowlist says now.
-                let done = completed.contains(&(i, j));
-                action(m, b, allow.as_ref().filter(|_| !done), &release, ctx)
-            })
+            .map(|(j, b)| action(m, b, allow_at(j), &release, ctx))
             .collect();
         if actions.iter().all(|a| matches!(a, Action::Keep)) {
+            if owned_thinking {
+                owned.saw(m);
+            }
             continue;
         }
+        let m = &mut msgs[i];
         let path = msg_path(m);
         let Some(blocks) = m.blocks_mut() else {
             continue;
@@ -283,12 +316,19 @@ pub fn repair_tool_call_inputs_as(
                 "removed an assistant turn left empty by dropped tool calls".into()
             });
             remove.push(i);
+        } else if owned_thinking {
+            owned.saw(m);
         }
     }
     report.dropped_assistant_messages = remove.len();
-    for i in remove.into_iter().rev() {
-        msgs.remove(i);
-    }
+    // One pass, however many turns go (removing one at a time is quadratic).
+    let mut at = 0;
+    let mut next = remove.iter().peekable();
+    msgs.retain(|_| {
+        let gone = next.next_if_eq(&&at).is_some();
+        at += 1;
+        !gone
+    });
     report
 }
 
@@ -312,7 +352,7 @@ mod tests {
 
     fn repair_96(input: &Value, allow: Option<Vec<String>>) -> Vec<Value> {
         run(input, |m, c| {
-            repair_tool_call_inputs_as(m, c, allow.as_deref(), OpenClawVersion::V2026_9_6);
+            repair_tool_call_inputs_as(m, c, allow.as_deref(), OpenClawVersion::V2026_9_6, false);
         })
         .0
     }
@@ -494,7 +534,7 @@ mod tests {
             json!({"type": "toolCall", "id": "a", "name": "sessions_spawn", "arguments": {"attachments": [{"content": "机密"}]}})
         )]);
         let (_, identity) = run(&input, |m, c| {
-            repair_tool_call_inputs_as(m, c, None, OpenClawVersion::V2026_9_6);
+            repair_tool_call_inputs_as(m, c, None, OpenClawVersion::V2026_9_6, false);
         });
         assert!(identity);
         assert!(!repair(&input, None).1, "2026.3.23 redacts");
@@ -507,14 +547,14 @@ mod tests {
         )]);
         assert_eq!(repair(&input, None).2.dropped_tool_calls, 1);
         let (_, identity) = run(&input, |m, c| {
-            repair_tool_call_inputs_as(m, c, None, OpenClawVersion::V2026_9_6);
+            repair_tool_call_inputs_as(m, c, None, OpenClawVersion::V2026_9_6, false);
         });
         assert!(identity);
         let bad = json!([call(
             json!({"type": "toolCall", "id": "a", "name": "读 文件", "arguments": {}})
         )]);
         let (out, _) = run(&bad, |m, c| {
-            repair_tool_call_inputs_as(m, c, None, OpenClawVersion::V2026_9_6);
+            repair_tool_call_inputs_as(m, c, None, OpenClawVersion::V2026_9_6, false);
         });
         assert_eq!(out[0]["content"], json!([{"type": "text", "text": "t"}]));
     }

@@ -12,11 +12,13 @@
 //! pairs its results on its own branch and no longer drops reasoning that has no following block;
 //! tool-call ids are rewritten after pairing.
 
+pub mod dangling_calls;
 pub mod drop_reasoning;
 pub mod drop_thinking;
 pub mod images;
 pub mod inter_session;
 pub mod non_objects;
+pub mod owned_thinking;
 pub mod pairing;
 pub mod policy;
 pub mod replay_content;
@@ -27,8 +29,7 @@ pub mod silent_reply;
 use super::context::Ctx;
 use super::model::{Block, Msg};
 use super::pipeline::{
-    image_pass_options, model_snapshot_entry, HistoryOutput, HistoryParams, GOOGLE_APIS,
-    GOOGLE_BOOTSTRAP_MARKER,
+    image_pass_options, model_snapshot_entry, HistoryOutput, HistoryParams, GOOGLE_BOOTSTRAP_MARKER,
 };
 use super::rules;
 use super::tool_call_id::IdAllocator;
@@ -103,12 +104,15 @@ pub fn sanitize_session_history(
     let api = p.model_api.as_deref().unwrap_or("");
     let responses = RESPONSES_APIS.contains(&api);
     let mut out = HistoryOutput::default();
-    let sid = p.session_id.as_deref().unwrap_or("undefined");
 
     inter_session::annotate_inter_session_user_turns(msgs, ctx);
     rules::canonicalize::canonicalize_assistant_content(msgs, ctx);
     replay_content::normalize_assistant_replay_content(msgs, ctx);
-    images::sanitize_session_messages_images(msgs, ctx, &image_pass_options(&policy, p.limits));
+    let limits = crate::image::ImageLimits {
+        release: OpenClawVersion::V2026_9_6,
+        ..p.limits
+    };
+    images::sanitize_session_messages_images(msgs, ctx, &image_pass_options(&policy, limits));
     if signatures::applies(p.provider.as_deref(), policy.preserve_signatures) {
         signatures::strip_stale_signatures(msgs, ctx);
         signatures::strip_invalid_signatures(msgs, ctx);
@@ -120,11 +124,14 @@ pub fn sanitize_session_history(
         drop_thinking::drop_thinking_blocks(msgs, ctx);
     }
     non_objects::drop_non_objects(msgs, ctx);
+    let owned_thinking =
+        owned_thinking::applies(p.model_api.as_deref(), p.provider.as_deref(), &policy);
     rules::tool_call_inputs::repair_tool_call_inputs_as(
         msgs,
         ctx,
         p.allowed_tool_names.as_deref(),
         OpenClawVersion::V2026_9_6,
+        owned_thinking,
     );
     if policy.repair_tool_use_result_pairing {
         let text = if responses {
@@ -145,26 +152,54 @@ pub fn sanitize_session_history(
         if p.policy_2026_9.preserve_native_anthropic_tool_use_ids {
             ids = ids.keeping_anthropic_ids();
         }
-        rules::tool_call_ids::sanitize_tool_call_ids_aliased(msgs, ctx, ids);
+        let kept = if owned_thinking {
+            kept_id_turns(msgs, ctx, &mut ids, p.allowed_tool_names.as_deref())
+        } else {
+            Vec::new()
+        };
+        rules::tool_call_ids::sanitize_tool_call_ids_aliased(msgs, ctx, ids, &kept);
     }
     rules::tool_result_details::strip_tool_result_details(msgs, ctx);
     rules::usage_snapshots::normalize_usage_snapshots_2026_9(msgs, ctx);
-    out.entries.extend(model_snapshot_entry(p));
-    if policy.apply_google_turn_ordering {
-        let prepended = rules::google_ordering::sanitize_google_turn_ordering(msgs, ctx);
+    // Google's plugin hook, by provider: a history opening with the assistant gets a user turn
+    // first, recorded once per session (before the model snapshot, as 2026.9.6 writes them).
+    if policy::google_plugin(p.provider.as_deref())
+        && rules::google_ordering::sanitize_google_turn_ordering(msgs, ctx)
+    {
         let marked = p
             .session_entries
             .as_ref()
             .is_none_or(|s| s.iter().any(|(t, _)| t == GOOGLE_BOOTSTRAP_MARKER));
-        if prepended && GOOGLE_APIS.contains(&api) && !marked {
-            out.warnings.push(format!(
-                "google turn ordering fixup: prepended user bootstrap (sessionId={sid})"
-            ));
+        if !marked {
             out.entries.push((
                 GOOGLE_BOOTSTRAP_MARKER.to_string(),
                 json!({"timestamp": super::model::num_json(p.now)}),
             ));
         }
     }
+    out.entries.extend(model_snapshot_entry(p));
+    // Then the policy's own flag, for every API.
+    if policy.apply_google_turn_ordering {
+        rules::google_ordering::sanitize_google_turn_ordering(msgs, ctx);
+    }
     out
+}
+
+/// The signed-thinking turns whose call ids the id rewrite keeps (see [`owned_thinking`]), their
+/// ids reserved in `ids`; a completed call is allowed whatever the allowlist says.
+fn kept_id_turns(
+    msgs: &[Msg],
+    ctx: &mut Ctx,
+    ids: &mut IdAllocator,
+    allowed_tool_names: Option<&[String]>,
+) -> Vec<usize> {
+    let allow = rules::tool_call_inputs::normalize_allowlist(allowed_tool_names);
+    let completed: foldhash::HashSet<(usize, usize)> = match allow {
+        Some(_) => pairing::completed_calls(msgs, ctx).into_iter().collect(),
+        None => Default::default(),
+    };
+    owned_thinking::kept_id_turns(msgs, ids, &|i, j, b| {
+        let allow = allow.as_ref().filter(|_| !completed.contains(&(i, j)));
+        rules::tool_call_inputs::call_allowed(b, allow, OpenClawVersion::V2026_9_6)
+    })
 }

@@ -25,6 +25,7 @@
 use super::non_objects::not_an_object;
 use crate::transcript::context::{msg_path, Ctx};
 use crate::transcript::model::{extra, Msg};
+use crate::transcript::reorder::{apply_order, Slot};
 use crate::transcript::rules::pairing::{result_name_fix, synthetic_result};
 use foldhash::{HashMap, HashMapExt};
 use serde_json::{json, Value};
@@ -50,9 +51,10 @@ const RESULT_ID_FIELDS: [Option<usize>; 6] = [
     Some(extra::CALL_ID_SNAKE),
 ];
 
-/// A result's id: the first alias holding a string that is not blank, trimmed.
-pub fn result_id(m: &Msg) -> Option<&str> {
-    RESULT_ID_FIELDS.iter().enumerate().find_map(|(k, f)| {
+/// A result's ids (`extractToolResultIds`): every alias holding a string that is not blank,
+/// trimmed, in OpenClaw's order (repeats possible).
+pub fn result_ids(m: &Msg) -> impl Iterator<Item = &str> {
+    RESULT_ID_FIELDS.iter().enumerate().filter_map(|(k, f)| {
         let v = match (k, f) {
             (0, _) => &m.tool_call_id,
             (1, _) => &m.tool_use_id,
@@ -61,6 +63,11 @@ pub fn result_id(m: &Msg) -> Option<&str> {
         };
         v.as_str().map(str::trim).filter(|s| !s.is_empty())
     })
+}
+
+/// A result's id: the first alias holding a string that is not blank, trimmed.
+pub fn result_id(m: &Msg) -> Option<&str> {
+    result_ids(m).next()
 }
 
 /// Whether a result is a synthetic "missing result" placeholder (see the module's known limit).
@@ -98,7 +105,7 @@ struct Frame {
 
 /// The calls of an assistant turn: `(id, name, block position)` of each call block with a
 /// non-empty id.
-fn calls_of(m: &Msg) -> Vec<(String, Option<String>, usize)> {
+pub(crate) fn calls_of(m: &Msg) -> Vec<(String, Option<String>, usize)> {
     m.blocks()
         .map(|blocks| {
             blocks
@@ -119,7 +126,7 @@ fn trimmed(v: Option<&str>) -> Option<&str> {
 }
 
 /// The id a result without one adopts: the frame's only call's, when the names do not disagree.
-fn legacy_id(m: &Msg, calls: &[(String, Option<String>, usize)]) -> Option<String> {
+pub(crate) fn legacy_id(m: &Msg, calls: &[(String, Option<String>, usize)]) -> Option<String> {
     if result_id(m).is_some() || calls.len() != 1 {
         return None;
     }
@@ -379,31 +386,8 @@ pub fn repair_tool_use_result_pairing(
             msgs[i].set("isError", Value::Bool(true));
         }
     }
-    let identity = order.len() == msgs.len()
-        && order
-            .iter()
-            .enumerate()
-            .all(|(k, s)| matches!(s, Slot::Src(i) if *i == k));
-    if !identity {
-        changed = true;
-        let mut input = std::mem::take(msgs);
-        let mut synthetic: Vec<Option<Msg>> = synthetic.into_iter().map(Some).collect();
-        msgs.reserve(order.len());
-        for slot in order {
-            msgs.push(match slot {
-                Slot::Src(i) => std::mem::replace(&mut input[i], Msg::src(i)),
-                Slot::New(k) => synthetic[k].take().unwrap_or_else(|| Msg::src(k)),
-            });
-        }
-    }
+    changed |= apply_order(msgs, order, synthetic);
     changed
-}
-
-/// One output message: an input message or a synthetic result.
-#[derive(Clone, Copy)]
-enum Slot {
-    Src(usize),
-    New(usize),
 }
 
 /// What 2026.9.6 writes into a synthetic result's `details`.

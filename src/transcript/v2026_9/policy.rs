@@ -156,6 +156,16 @@ impl Partial {
     }
 }
 
+/// Whether `provider` is one of Google's bundled plugin (`google`, `google-gemini-cli`,
+/// `google-vertex`), whose replay hook puts a user turn before a history that opens with the
+/// assistant, whatever the policy or API.
+pub fn google_plugin(provider: Option<&str>) -> bool {
+    let provider = js_trim(provider.unwrap_or("")).to_lowercase();
+    PLUGINS
+        .iter()
+        .any(|(id, f)| *id == provider && *f == Family::GoogleGemini)
+}
+
 /// 2026.9.6's policy for a provider id, a model API and a model id (absent: `undefined`).
 ///
 /// ```

@@ -20,16 +20,50 @@
 //!   with nothing, or only reasoning, dropped. The codec sends an assistant text whole in
 //!   2026.9.6 mode when it holds the token.
 //!
-//! Not done: OpenClaw strips its runtime-context and inbound-metadata blocks from assistant text
-//! first (`stripInternalMetadataForDisplay`); `__test__/openclaw96-history.spec.mjs` lists it as
-//! to do. A silent reply wrapped in such blocks is not recognised here. Known limits: persisted media count when `__openclaw.media` is a non-empty array (OpenClaw
+//! - OpenClaw's own metadata echoed by the model (`stripInternalMetadataForDisplay`): runtime-context
+//!   blocks and inbound metadata (the reply scrubbers [`runtime_context`] and [`inbound_meta`])
+//!   are stripped from assistant text first; a text left blank goes, and a silent reply is
+//!   recognised in what is left. The codec sends an assistant text whole in 2026.9.6 mode when it
+//!   could change ([`WHOLE_TEXT_NEEDLES`], [`WHOLE_TEXT_LEADS`]).
+//!
+//! Known limits: persisted media count when `__openclaw.media` is a non-empty array (OpenClaw
 //! also asks each entry to name a path, URL, type or kind), and stream-error text is recognised
-//! in `text` blocks of up to 64 characters (OpenClaw also reads `input_text`/`output_text`).
+//! in `text` blocks of up to 64 characters (OpenClaw also reads `input_text`/`output_text`);
+//! metadata is stripped from `text` blocks (OpenClaw: any block with a string `text`).
 
 use super::is_reasoning;
+use crate::js_text::js_trim;
+use crate::scrub::visible::{inbound_meta, runtime_context};
 use crate::transcript::context::{block_path, msg_path, Ctx};
 use crate::transcript::model::{extra, Block, Content, Msg, UsageView, Val};
 use serde_json::Value;
+use std::borrow::Cow;
+
+/// What an assistant text must hold (ASCII case ignored) for this step to change it: the silent
+/// token or a metadata scrubber's needle. The codec reads this list (with [`WHOLE_TEXT_LEADS`]).
+pub fn whole_text_needles() -> Vec<&'static str> {
+    let metadata = runtime_context::NEEDLES.exact.iter().chain(
+        inbound_meta::NEEDLES
+            .exact
+            .iter()
+            .filter(|n| !WHOLE_TEXT_LEADS.contains(n)),
+    );
+    std::iter::once(super::silent_reply::NEEDLE)
+        .chain(metadata.copied())
+        .collect()
+}
+
+/// What an assistant text may instead open with: inbound metadata's timestamp (`[Mon 2026-…]`),
+/// which is stripped only at the very start.
+pub const WHOLE_TEXT_LEADS: &[&str] = &["["];
+
+/// `stripInternalMetadataForDisplay`: runtime context, then inbound metadata.
+fn strip_internal_metadata(text: &str) -> Cow<'_, str> {
+    match runtime_context::strip_internal_runtime_context(text) {
+        Cow::Borrowed(t) => inbound_meta::strip_inbound_metadata(t),
+        Cow::Owned(t) => Cow::Owned(inbound_meta::strip_inbound_metadata(&t).into_owned()),
+    }
+}
 
 /// The placeholder OpenClaw writes for a turn whose stream failed before any content.
 const STREAM_FAILED_TEXT: &str = "[assistant turn failed before producing content]";
@@ -173,14 +207,35 @@ fn only_reasoning(blocks: &[Block]) -> bool {
         && blocks.iter().any(is_reasoning)
 }
 
-/// A text block holding a silent reply (its text, trimmed, is one; `isSilentReplyPayloadText`).
-fn silent(b: &Block) -> bool {
-    b.is_object
-        && b.is_type("text")
-        && b.text
-            .as_ref()
-            .and_then(|t| t.whole())
-            .is_some_and(|t| super::silent_reply::is_silent_reply(crate::js_text::js_trim(t)))
+/// What becomes of a block of an assistant turn (2026.9.6's `normalizeAssistantReplayBlockContent`).
+#[derive(PartialEq)]
+enum Fate {
+    Keep,
+    /// Removed; `silent` when it was a silent reply.
+    Drop {
+        silent: bool,
+    },
+    /// Its text, stripped of OpenClaw's metadata.
+    Text(String),
+}
+
+fn fate(b: &Block) -> Fate {
+    if display_only(b) {
+        return Fate::Drop { silent: false };
+    }
+    let text = b.is_object && b.is_type("text");
+    let Some(whole) = b.text.as_ref().and_then(|t| t.whole()).filter(|_| text) else {
+        return Fate::Keep;
+    };
+    let stripped = strip_internal_metadata(whole);
+    let trimmed = js_trim(&stripped);
+    let silent = !trimmed.is_empty() && super::silent_reply::is_silent_reply(trimmed);
+    match stripped {
+        Cow::Borrowed(_) if silent => Fate::Drop { silent },
+        Cow::Borrowed(_) => Fate::Keep,
+        Cow::Owned(_) if silent || trimmed.is_empty() => Fate::Drop { silent },
+        Cow::Owned(s) => Fate::Text(s),
+    }
 }
 
 /// Removes display-only blocks and silent replies from assistant turns and drops the turns the
@@ -212,20 +267,35 @@ pub fn normalize_assistant_replay_content(msgs: &mut Vec<Msg>, ctx: &mut Ctx) ->
             continue;
         }
         let Some(blocks) = m.blocks() else { continue };
-        let dropped = |b: &Block| display_only(b) || silent(b);
-        if blocks.iter().any(dropped) {
-            let quiet = blocks.iter().any(silent);
-            for b in blocks.iter().filter(|b| dropped(b)) {
-                ctx.change("normalizeAssistantReplayContent", block_path(m, b), || {
-                    if silent(b) {
-                        "dropped a NO_REPLY text from an assistant turn".into()
-                    } else {
-                        "dropped a display-only block from an assistant turn".into()
+        let fates: Vec<Fate> = blocks.iter().map(fate).collect();
+        if fates.iter().any(|f| *f != Fate::Keep) {
+            let quiet = fates.contains(&Fate::Drop { silent: true });
+            for (b, f) in blocks.iter().zip(&fates) {
+                let why = match f {
+                    Fate::Keep => continue,
+                    Fate::Drop { silent: true } => "dropped a NO_REPLY text from an assistant turn",
+                    Fate::Drop { silent: false } if display_only(b) => {
+                        "dropped a display-only block from an assistant turn"
                     }
+                    Fate::Drop { silent: false } => {
+                        "dropped an assistant text holding only OpenClaw metadata"
+                    }
+                    Fate::Text(_) => "stripped OpenClaw metadata from an assistant text",
+                };
+                ctx.change("normalizeAssistantReplayContent", block_path(m, b), || {
+                    why.into()
                 });
             }
             if let Some(bs) = m.blocks_mut() {
-                bs.retain(|b| !dropped(b));
+                let mut fates = fates.into_iter();
+                bs.retain_mut(|b| match fates.next() {
+                    Some(Fate::Drop { .. }) => false,
+                    Some(Fate::Text(t)) => {
+                        b.set_str("text", &t);
+                        true
+                    }
+                    _ => true,
+                });
             }
             changed = true;
             if m.blocks()
@@ -292,6 +362,78 @@ mod tests {
             json!([{"type": "text", "text": "稍后再说"}])
         );
         assert_eq!(out[1..], input.as_array().unwrap()[3..]);
+    }
+
+    const BEGIN: &str = "<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>";
+    const END: &str = "<<<END_OPENCLAW_INTERNAL_CONTEXT>>>";
+
+    /// Assistant texts echoing OpenClaw's metadata, and what is left of each (`None`: nothing).
+    fn metadata_echoes() -> Vec<(String, Option<&'static str>)> {
+        vec![
+            (format!("答案\n{BEGIN}\n子任务完成\n{END}"), Some("答案")),
+            (format!("{BEGIN}\n内部\n{END}\n\n继续。"), Some("继续。")),
+            ("[Mon 2026-09-07 10:00] 你好".into(), Some("你好")),
+            (
+                "Sender: ⟦openclaw:ctx⟧\nname: 小明\n\n好的，马上处理。".into(),
+                Some("好的，马上处理。"),
+            ),
+            (
+                "好的\nContext: ⟦openclaw:ctx⟧\n频道内容".into(),
+                Some("好的"),
+            ),
+            (
+                "Context:\n<active_memory_plugin>\n喜欢茶\n</active_memory_plugin>\n\n答复".into(),
+                Some("答复"),
+            ),
+            (format!("{BEGIN}\n只有内部\n{END}"), None),
+        ]
+    }
+
+    #[test]
+    fn openclaw_metadata_leaves_assistant_text_and_a_text_of_nothing_else_goes() {
+        let said = |texts: Vec<&str>| {
+            let blocks: Vec<Value> = texts
+                .into_iter()
+                .map(|t| json!({"type": "text", "text": t}))
+                .collect();
+            json!({"role": "assistant", "stopReason": "stop", "content": blocks})
+        };
+        for (text, left) in metadata_echoes() {
+            let (out, _) = pass(&json!([said(vec![&text, "。"])]));
+            let mut want = left.into_iter().collect::<Vec<_>>();
+            want.push("。");
+            assert_eq!(out, vec![said(want)], "{text:?}");
+        }
+        // A silent reply under the metadata is one; a turn of metadata alone goes.
+        let quiet = format!("{BEGIN}\n内部\n{END}\nNO_REPLY");
+        let only = format!("{BEGIN}\n内部\n{END}");
+        let (out, _) = pass(&json!([said(vec![&quiet]), said(vec![&only])]));
+        assert_eq!(out, Vec::<Value>::new());
+        // Twins that stay: the markers mentioned inline, a timestamp not at the start.
+        let inline = format!("用 `{BEGIN}` 标记内部上下文，中间不换行");
+        let stays = json!([
+            said(vec![&inline]),
+            said(vec!["见 [Mon 2026-09-07 10:00] 的记录"]),
+            said(vec!["Context: the build failed."]),
+        ]);
+        assert_eq!(pass(&stays), (stays.as_array().unwrap().clone(), true));
+    }
+
+    #[test]
+    fn every_text_the_metadata_strip_changes_is_one_the_codec_sends_whole() {
+        let needles = whole_text_needles();
+        let sent_whole = |t: &str| {
+            let lower = t.to_ascii_lowercase();
+            needles
+                .iter()
+                .any(|n| lower.contains(&n.to_ascii_lowercase()))
+                || WHOLE_TEXT_LEADS.iter().any(|l| t.starts_with(l))
+        };
+        for (text, _) in metadata_echoes() {
+            assert!(strip_internal_metadata(&text) != text, "{text:?}");
+            assert!(sent_whole(&text), "{text:?} would not reach the rule");
+        }
+        assert!(!sent_whole("一段很长的普通回答，没有任何标记。"));
     }
 
     #[test]
