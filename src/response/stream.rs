@@ -1562,13 +1562,20 @@ impl Machine {
         // The next candidate, kept while code is skipped (`buf` does not change inside this
         // loop until it returns): searched again only once the scan has passed it.
         let mut next: Option<Option<usize>> = None;
+        // The next backtick or tilde, kept likewise.
+        let mut code: Option<Option<usize>> = None;
         loop {
             let m = match next {
                 Some(m) if m.is_none_or(|m| m >= i) => m,
                 _ => self.next_visible_cand(i),
             };
             next = Some(m);
-            if let Some(k) = self.next_code(i).filter(|&k| m.is_none_or(|m| k < m)) {
+            let k = match code {
+                Some(k) if k.is_none_or(|k| k >= i) => k,
+                _ => self.next_code(i),
+            };
+            code = Some(k);
+            if let Some(k) = k.filter(|&k| m.is_none_or(|m| k < m)) {
                 match self.code_at(k) {
                     code::CodeAt::Literal(len) => {
                         i = k + len;

@@ -108,6 +108,26 @@ enum FenceEnd {
     Open(usize),
 }
 
+/// The usual inline span, told without the [`Ticks`] index: a lone backtick at `c` (the start of
+/// a run) whose closer, a lone backtick too, comes before any line break. Its end (exclusive),
+/// or `None` when the general search must answer (a longer run, a line break first, the end of
+/// the text so far). The answer is the general one: the first run after the opener is a run of
+/// one, so it is the first closer, and no paragraph break lies before it.
+fn single_tick_span(b: &[u8], c: usize, fin: bool) -> Option<usize> {
+    if b.get(c + 1).is_none_or(|&x| x == b'`') || b[c] != b'`' {
+        return None;
+    }
+    let q = c + 1 + memchr::memchr2(b'`', b'\n', &b[c + 1..])?;
+    if b[q] != b'`' {
+        return None;
+    }
+    match b.get(q + 1) {
+        Some(&b'`') => None,
+        Some(_) => Some(q + 1),
+        None => fin.then_some(q + 1),
+    }
+}
+
 fn run_len(b: &[u8], at: usize, ch: u8) -> usize {
     b.get(at..)
         .map_or(0, |r| r.iter().take_while(|&&x| x == ch).count())
@@ -280,6 +300,9 @@ impl Machine {
         let fin = self.finished;
         let b = self.buf.as_bytes();
         let ch = b[c];
+        if let Some(e) = single_tick_span(b, c, fin) {
+            return CodeAt::Span(e);
+        }
         let run = self.ticks.run(b, self.consumed, c, ch);
         if c + run == b.len() && !fin {
             return CodeAt::More;
@@ -382,22 +405,38 @@ impl Machine {
 
     /// Find the closing line of fence `f` among the complete lines of `buf` from line start `at`
     /// (the last, unterminated line counts once the reply is finished).
-    fn fence_end(&self, f: Fence, mut at: usize) -> FenceEnd {
+    /// Only the fence's own character is searched for: a line is looked at only when it starts
+    /// with one (after at most three spaces), so a block of many lines costs one search, not one
+    /// per line.
+    fn fence_end(&self, f: Fence, at: usize) -> FenceEnd {
         let b = self.buf.as_bytes();
-        loop {
-            let eol = match memchr::memchr(b'\n', &b[at..]) {
-                Some(k) => at + k,
-                None if self.finished && at < b.len() => b.len(),
-                None => return FenceEnd::Open(at),
+        let mut p = at;
+        while let Some(k) = memchr::memchr(f.ch, &b[p..]) {
+            let q = p + k;
+            // The line start before `q`, if only up to three spaces lie between (`at` is one).
+            let mut ls = q;
+            while ls > at && q - ls < 4 && b[ls - 1] == b' ' {
+                ls -= 1;
+            }
+            if q - ls > 3 || (ls > at && b[ls - 1] != b'\n') {
+                p = q + 1;
+                continue;
+            }
+            let eol = match memchr::memchr(b'\n', &b[q..]) {
+                Some(k) => q + k,
+                None if self.finished => b.len(),
+                None => return FenceEnd::Open(ls),
             };
-            if closes(&b[at..eol], f.ch, f.n) {
-                return FenceEnd::Closed(at, eol);
+            if closes(&b[ls..eol], f.ch, f.n) {
+                return FenceEnd::Closed(ls, eol);
             }
-            if eol == b.len() {
-                return FenceEnd::Open(b.len());
-            }
-            at = eol + 1;
+            p = eol;
         }
+        if self.finished {
+            return FenceEnd::Open(b.len());
+        }
+        // The last line is not complete: it is checked again when more text comes.
+        FenceEnd::Open(memchr::memrchr(b'\n', &b[at..]).map_or(at, |k| at + k + 1))
     }
 
     /// Whether `s` holds a marker of the current table (a model's markup, not just any `<`).
