@@ -46,3 +46,27 @@ where
     }
     true
 }
+
+/// Removes the messages at `sorted` (ascending, no repeats) in one pass: removing them one at a
+/// time moves the tail once per removal, quadratic when many turns go.
+///
+/// ```
+/// use transcript_hygiene::transcript::model::Msg;
+/// use transcript_hygiene::transcript::reorder::remove_sorted;
+/// let mut msgs: Vec<Msg> = (0..5).map(Msg::src).collect();
+/// remove_sorted(&mut msgs, &[1, 3]);
+/// let at: Vec<_> = msgs.iter().map(Msg::src_index).collect();
+/// assert_eq!(at, [Some(0), Some(2), Some(4)]);
+/// ```
+pub fn remove_sorted(msgs: &mut Vec<Msg>, sorted: &[usize]) {
+    if sorted.is_empty() {
+        return;
+    }
+    let mut at = 0;
+    let mut next = sorted.iter().peekable();
+    msgs.retain(|_| {
+        let gone = next.next_if_eq(&&at).is_some();
+        at += 1;
+        !gone
+    });
+}

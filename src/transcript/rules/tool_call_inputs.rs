@@ -321,14 +321,7 @@ pub fn repair_tool_call_inputs_as(
         }
     }
     report.dropped_assistant_messages = remove.len();
-    // One pass, however many turns go (removing one at a time is quadratic).
-    let mut at = 0;
-    let mut next = remove.iter().peekable();
-    msgs.retain(|_| {
-        let gone = next.next_if_eq(&&at).is_some();
-        at += 1;
-        !gone
-    });
+    crate::transcript::reorder::remove_sorted(msgs, &remove);
     report
 }
 

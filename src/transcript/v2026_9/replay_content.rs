@@ -313,16 +313,7 @@ pub fn normalize_assistant_replay_content(msgs: &mut Vec<Msg>, ctx: &mut Ctx) ->
             remove.push(i);
         }
     }
-    if !remove.is_empty() {
-        // One pass, however many turns go (removing one at a time is quadratic).
-        let mut at = 0;
-        let mut next = remove.iter().peekable();
-        msgs.retain(|_| {
-            let gone = next.next_if_eq(&&at).is_some();
-            at += 1;
-            !gone
-        });
-    }
+    crate::transcript::reorder::remove_sorted(msgs, &remove);
     changed || !remove.is_empty()
 }
 
