@@ -206,3 +206,19 @@ test('session entries: a read that throws leaves nothing half-read behind', () =
   assert.deepEqual(s.sanitize(history), full)
   assert.deepEqual(appended, [], 'the last snapshot read names this model')
 })
+
+test('OpenClaw 2026.9.6 mode: a sessionId (or a sanitizer) runs the full pass every turn, and gives its result', () => {
+  // 2026.9.6's pass has no incremental form; a session in that mode threw a TypeError on its
+  // first call (the native side answered "fall back" even to the full pass).
+  const o = { ...POLICIES.anthropic, openclawVersion: '2026.9.6' }
+  const sanitizer = th.createTranscriptSanitizer(o)
+  const history = []
+  for (let t = 0; t < 6; t++) {
+    history.push({ role: 'user', content: `第${t}轮`, timestamp: t * 10 })
+    history.push({ role: 'assistant', content: [{ type: 'toolCall', id: `call_${t}|fc_${t}`, name: 'read', arguments: {} }], stopReason: 'toolUse', timestamp: t * 10 + 1 })
+    history.push({ role: 'toolResult', toolCallId: `call_${t}|fc_${t}`, toolName: 'read', content: [{ type: 'text', text: 'ok' }], timestamp: t * 10 + 2 })
+    const full = th.sanitizeSessionHistory({ messages: history, ...o })
+    assert.deepEqual(th.sanitizeSessionHistory({ messages: history, ...o, sessionId: 'v96' }), full, `turn ${t}, sessionId`)
+    assert.deepEqual(sanitizer.sanitize(history), full, `turn ${t}, sanitizer`)
+  }
+})

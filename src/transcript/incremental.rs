@@ -305,9 +305,14 @@ pub fn sanitize_tracked(
     prior: Option<Prefix>,
 ) -> Result<(HistoryOutput, Option<Prefix>), Fallback> {
     if crate::openclaw::resolve(p.version) != crate::openclaw::OpenClawVersion::V2026_3_23 {
-        return Err(Fallback(
-            "the OpenClaw 2026.9.6 pass has no incremental form",
-        ));
+        // The OpenClaw 2026.9.6 pass has no incremental form: the whole history is passed and no
+        // prefix is remembered, so the caller's next turn goes straight to the full pass too.
+        if prior.is_some() {
+            return Err(Fallback(
+                "the OpenClaw 2026.9.6 pass has no incremental form",
+            ));
+        }
+        return Ok((super::pipeline::run(msgs, ctx, p, None), None));
     }
     let input_len = msgs.len();
     let mut track = Tracker::new(prior);
