@@ -12,7 +12,7 @@
 import { createRequire } from 'node:module'
 import os from 'node:os'
 import { resolve } from 'node:path'
-import { cpuSince, cpuTime, cpuTimeAsync, flushCaches, settle } from './cpu-time.mjs'
+import { cpuSince, cpuTime, cpuTimeAsync, flushCaches } from './cpu-time.mjs'
 import { loadOpenClaw } from './openclaw.mjs'
 
 const require = createRequire(import.meta.url)
@@ -38,7 +38,6 @@ function turn(th, n, cold, steps = 100, batches = 5) {
     const history = all.slice(0, n)
     const s = th.createTranscriptSanitizer(POLICY)
     s.sanitize(history)
-    settle()
     let spent = 0
     for (let k = 0; k < steps; k++) {
       for (let j = 0; j < 4; j++) history.push(all[history.length])

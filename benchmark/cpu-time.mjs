@@ -1,6 +1,3 @@
-import v8 from 'node:v8'
-import vm from 'node:vm'
-
 // Timing in CPU time, for a machine shared with other work. Wall time counts the moments another
 // process had the core; the process's CPU time (`process.cpuUsage`: user + system, every thread
 // of this process, so garbage collection and V8's helper threads are included) counts only what
@@ -62,20 +59,4 @@ export function flushCaches() {
   let s = 0
   for (let i = 0; i < junk.length; i += 8) s += junk[i]
   return s
-}
-
-// The untimed setup of a timed batch (a generated transcript, the first call's full pass) leaves
-// megabytes of garbage; V8 collects it later, partly on helper threads whose CPU time
-// `process.cpuUsage` counts, so without this the turns timed next pay for their setup (measured:
-// an appended turn at 1,000 messages read 125 µs of process CPU where the main thread spent 65).
-// `settle()` collects it before the timing starts; the garbage of the timed calls themselves is
-// still collected, and timed, as it comes.
-let collect = null
-
-export function settle() {
-  if (collect === null) {
-    v8.setFlagsFromString('--expose-gc')
-    collect = vm.runInNewContext('gc')
-  }
-  collect()
 }

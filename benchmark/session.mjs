@@ -6,7 +6,7 @@
 //   - a session of 200 turns growing to 10,000 messages (50 appended per turn): total ms;
 //   - one turn appending 4 messages to a history of 1,000 and of 10,000: µs per call.
 import { createRequire } from 'node:module'
-import { cpuSince, settle } from './cpu-time.mjs'
+import { cpuSince } from './cpu-time.mjs'
 import { loadOpenClaw } from './openclaw.mjs'
 
 const require = createRequire(import.meta.url)
@@ -68,7 +68,6 @@ async function appendTurn(n, add, call, steps, batches = 5) {
     const history = all.slice(0, n)
     const run = call()
     await run(history)
-    settle()
     const c0 = process.cpuUsage()
     for (let k = 1; k <= steps; k++) {
       for (let j = 0; j < add; j++) history.push(all[history.length])
