@@ -9,6 +9,11 @@
 //     does between two model calls; the walk is not timed).
 // CPU µs per call (benchmark/cpu-time.mjs), best of batches; each row takes the better of
 // `ROUNDS` rounds, the two builds alternating.
+//   - the same warm turn with the two builds' calls interleaved one by one (each turn appends to
+//     both histories, then calls both, the order swapped every turn): the median wall µs per
+//     call. Under load the batch rows above move by ±30% between two runs of identical code (a
+//     batch's mean carries every turn a neighbour disturbed); this row read 0.99–1.02 for
+//     identical code at load 12.
 import { createRequire } from 'node:module'
 import os from 'node:os'
 import { resolve } from 'node:path'
@@ -51,6 +56,31 @@ function turn(th, n, cold, steps = 100, batches = 5) {
   return bestPer
 }
 
+/** Median wall µs per call of each build's warm turns, the builds' calls interleaved. */
+function interleaved(n, steps = 300, rounds = 3) {
+  const all = makeTranscript(n + 4 * (steps + 1))
+  const names = Object.keys(builds)
+  const times = names.map(() => [])
+  for (let r = 0; r < rounds; r++) {
+    const histories = names.map(() => all.slice(0, n))
+    const sanitizers = names.map((name, i) => {
+      const s = builds[name].createTranscriptSanitizer(POLICY)
+      s.sanitize(histories[i])
+      return s
+    })
+    for (let k = 0; k < steps; k++) {
+      for (const h of histories) for (let j = 0; j < 4; j++) h.push(all[h.length])
+      for (let x = 0; x < names.length; x++) {
+        const i = k % 2 ? x : names.length - 1 - x
+        const t = process.hrtime.bigint()
+        sanitizers[i].sanitize(histories[i])
+        times[i].push(Number(process.hrtime.bigint() - t) / 1000)
+      }
+    }
+  }
+  return Object.fromEntries(names.map((name, i) => [name, times[i].sort((a, b) => a - b)[times[i].length >> 1]]))
+}
+
 console.log(`machine: ${os.cpus().length} × ${os.cpus()[0].model}, Node ${process.version}, load average ${load()}`)
 console.log(`other build: ${resolve(other)}; OpenClaw: ${oc ? oc.version : 'not installed'}\n`)
 console.log('| case | history | OpenClaw | other build | this build | this / other | vs OpenClaw |')
@@ -70,6 +100,8 @@ for (const n of [1000, 10000]) {
     for (let r = 0; r < ROUNDS; r++) for (const [name, th] of Object.entries(builds)) w[name] = Math.min(w[name] ?? Infinity, turn(th, n, cold))
     row(`turn (+4), ${cold ? 'cold' : 'warm'}`, n, NaN, w.other, w.this, 1)
   }
+  const m = interleaved(n)
+  row('turn (+4), warm, median wall per call, interleaved', n, NaN, m.other, m.this, 1)
 }
 console.log(`\n(load average ${load()} at the end)`)
 
