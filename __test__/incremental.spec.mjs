@@ -10,6 +10,11 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { th, rng } from './fixtures/helpers.mjs'
 
+// Only the OpenClaw 2026.3.23 pass has an incremental form (2026.9.6's always runs in full, the last
+// test below): pinned, or under the package default (2026.9.6) every comparison would be a full
+// pass against a full pass.
+th.setOpenClawVersion('2026.3.23')
+
 const POLICIES = {
   anthropic: { provider: 'anthropic', modelApi: 'anthropic-messages', modelId: 'claude-sonnet-4-5' },
   google: { provider: 'google', modelApi: 'google-generative-ai', modelId: 'gemini-2.5-pro' },
