@@ -667,8 +667,9 @@ export interface SessionFileRepairResult {
  * `resolveTranscriptPolicy`, bundled plugin capabilities included). Pure; works for any provider.
  * @returns a new policy object.
  */
-export declare function resolveTranscriptPolicy(params?: TranscriptPolicyParams & { openclawVersion?: '2026.3.23' }): TranscriptPolicy
+export declare function resolveTranscriptPolicy(params: TranscriptPolicyParams & { openclawVersion: '2026.3.23' }): TranscriptPolicy
 export declare function resolveTranscriptPolicy(params: TranscriptPolicyParams & { openclawVersion: '2026.9.6' }): TranscriptPolicy2026_9
+/** Without `openclawVersion`: the process default's shape ({@link getOpenClawVersion}; `'2026.9.6'` unless changed). */
 export declare function resolveTranscriptPolicy(params?: TranscriptPolicyParams): TranscriptPolicy | TranscriptPolicy2026_9
 
 /**
