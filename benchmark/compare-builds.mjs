@@ -27,6 +27,9 @@ if (!other) {
   process.exit(2)
 }
 const builds = { other: require(resolve(other, 'index.js')), this: require('../index.js') }
+// Both builds run OpenClaw 2026.3.23's pass, beside that release (the package default became
+// 2026.9.6, whose pass has no incremental form): the same work in every column.
+for (const th of Object.values(builds)) th.setOpenClawVersion?.('2026.3.23')
 const { makeTranscript } = await import(new URL('../../shared/bench/transcript-gen.mjs', import.meta.url))
 const oc = await loadOpenClaw()
 const POLICY = { provider: 'anthropic', modelApi: 'anthropic-messages', modelId: 'claude-sonnet-4-5' }
