@@ -173,7 +173,10 @@ const CASES: &[(&str, &[&str])] = &[
     ("<|open|>toolscall tool=\"f\"<|sep|>", &["auto"]),
     ("<|close|>toolstools<|sep|><|close|>", &["auto", "kimi_k3"]),
     ("<tool_call name=\"f\">{\"a\": \"</tool_call>", &["auto"]),
-    ("<tool_calls>\n<tool_call name=\"f\">{", &["auto", "named_tool_call"]),
+    (
+        "<tool_calls>\n<tool_call name=\"f\">{",
+        &["auto", "named_tool_call"],
+    ),
 ];
 
 #[test]
