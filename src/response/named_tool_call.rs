@@ -325,7 +325,10 @@ fn close_outside_strings(text: &str, from: usize, limit: usize) -> Option<usize>
 mod tests {
     use super::*;
 
-    fn calls(text: &str) -> (Vec<(String, String)>, Vec<(usize, usize)>, Vec<String>) {
+    /// `(name, arguments)` pairs, block spans, problems.
+    type Got = (Vec<(String, String)>, Vec<(usize, usize)>, Vec<String>);
+
+    fn calls(text: &str) -> Got {
         let p = parse(text, &Ctx::default());
         let spans = p.blocks.iter().map(|b| (b.start, b.end)).collect();
         (p.call_pairs(), spans, p.problems)
