@@ -1054,6 +1054,7 @@ export type ResponseFormat =
   | 'minicpm5'
   | 'kimi_k3'
   | 'tool_json'
+  | 'named_tool_call'
 
 /** An OpenAI function tool definition, used to type argument values. */
 export interface OpenAIFunctionTool {
