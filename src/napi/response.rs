@@ -76,9 +76,10 @@ fn with_options<R>(text: &str, f: impl FnOnce(&Options) -> Result<R>) -> Result<
 /// and parsing it back costs more than the cleaning) as a string ([`Changed`]), `null` when
 /// unchanged (the caller's string is then the content), and the rest as JSON (with `content: ""`,
 /// or the plan of slices of the caller's string that makes the content). `calls`, when set, holds
-/// the calls' ids, names and arguments one after another, and each call in the JSON's `toolCalls`
-/// is the lengths of its three pieces ([`json::cleaned_to_json_apart`]); when `null` (a reply
-/// with lone surrogates) `toolCalls` is written out in full.
+/// the calls' ids, names and arguments one after another, and the JSON's `toolCalls` the lengths
+/// of their pieces, three a call ([`json::cleaned_to_json_apart`]); when `null` (a reply with
+/// lone surrogates) `toolCalls` is written out in full. Both texts go as Latin-1 when ASCII
+/// ([`js_string`]).
 #[napi(object)]
 pub struct CleanedParts {
     pub content: Option<Changed>,
