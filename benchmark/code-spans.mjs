@@ -43,7 +43,8 @@ export async function run(rounds) {
   const ON = '{}'
   const OFF = '{"markupInCode":true}'
   for (const [name, text] of Object.entries(CASES)) {
-    for (const o of [ON, OFF]) assert.equal(JSON.parse(native.cleanResponseJson(text, o).json).toolCalls.length, 1)
+    // One call: three lengths (id, name, arguments) in the result's flat `toolCalls`.
+    for (const o of [ON, OFF]) assert.equal(JSON.parse(native.cleanResponseJson(text, o).json).toolCalls.length, 3)
     // sideBySide gives theirs / ours: "theirs" is tracking on, "ours" tracking off.
     const r = sideBySide(() => native.cleanResponseJson(text, OFF), () => native.cleanResponseJson(text, ON), rounds)
     const med = r.ratios[r.ratios.length >> 1]

@@ -99,6 +99,11 @@ pub fn infer_untyped(raw: &str) -> Value {
         "true" | "True" => Value::Bool(true),
         "false" | "False" => Value::Bool(false),
         "null" | "None" => Value::Null,
+        // Only text starting as a JSON number can read as one: the rest (most values, paths and
+        // prose) is a string without a parse that fails (and allocates its error).
+        t if !t.starts_with(|c: char| c == '-' || c.is_ascii_digit()) => {
+            Value::String(raw.to_owned())
+        }
         t => match serde_json::from_str::<Value>(t) {
             Ok(n @ Value::Number(_)) => n,
             _ => Value::String(raw.to_owned()),
