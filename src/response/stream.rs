@@ -1576,7 +1576,12 @@ impl Machine {
             };
             code = Some(k);
             if let Some(k) = k.filter(|&k| m.is_none_or(|m| k < m)) {
-                match self.code_at(k) {
+                // The usual inline span, told here without a call.
+                let at = match code::single_tick_span(self.buf.as_bytes(), k, self.finished) {
+                    Some(e) => code::CodeAt::Span(e),
+                    None => self.code_run_at(k),
+                };
+                match at {
                     code::CodeAt::Literal(len) => {
                         i = k + len;
                         continue;
