@@ -4,11 +4,16 @@
 // on 50 KB replies with a <think> block and one MiniMax call: prose with inline code spans and
 // fenced examples, and prose with neither, ASCII and half Chinese. Interleaved CPU-time rounds
 // (see benchmark/reply-vs-openclaw.mjs).
-//   node benchmark/code-spans.mjs [rounds]
+//   node benchmark/code-spans.mjs [rounds] [other build]
+// With another build of this package (a directory holding its binding.js and .node file, e.g. an
+// earlier commit's, built), a second table times both builds in this one process, each round
+// running the four batches (other off, other on, this off, this on) in turn, the order reversed
+// every other round: each build's on / off, and this build over the other, tracking off and on.
 import { createRequire } from 'node:module'
 import assert from 'node:assert/strict'
 import os from 'node:os'
-import { sideBySide } from './reply-vs-openclaw.mjs'
+import { resolve } from 'node:path'
+import { batch, sideBySide, sizeBatch } from './reply-vs-openclaw.mjs'
 
 const require = createRequire(import.meta.url)
 // TH_PACKAGE (see response.mjs): the binding beside that build's index.js.
@@ -58,4 +63,38 @@ export async function run(rounds) {
   console.log(`| ASCII, no code: on vs on (A/A) | ${r.ours.toFixed(1)} | ${r.theirs.toFixed(1)} | ${med.toFixed(2)} | ${r.ratios[0].toFixed(2)}–${r.ratios[r.ratios.length - 1].toFixed(2)} |`)
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await run(Number(process.argv[2] ?? 15))
+/** Both builds on every reply, interleaved in this process (see the top of this file). */
+export function twoBuilds(otherDir, rounds) {
+  const other = require(resolve(otherDir, 'binding.js'))
+  console.log(`\n(d') the same replies, this build against ${resolve(otherDir)}: medians of ${rounds} rounds`)
+  console.log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`)
+  console.log('| 50 KB reply | other: off µs | on µs | on / off | this: off µs | on µs | on / off | this / other, off | this / other, on |')
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |')
+  const med = (v) => [...v].sort((p, q) => p - q)[v.length >> 1]
+  for (const [name, text] of Object.entries(CASES)) {
+    const fns = [other, native].flatMap((b) => ['{"markupInCode":true}', '{}'].map((o) => () => b.cleanResponseJson(text, o)))
+    for (const f of fns) assert.equal(JSON.parse(f().json).toolCalls.length, 1)
+    const sizes = fns.map((f) => sizeBatch(f))
+    const t = fns.map(() => [])
+    const ratio = { otherOn: [], thisOn: [], off: [], on: [] }
+    for (let r = 0; r < rounds; r++) {
+      const order = r % 2 ? [3, 2, 1, 0] : [0, 1, 2, 3]
+      const us = []
+      for (const k of order) us[k] = batch(fns[k], sizes[k])
+      us.forEach((u, k) => t[k].push(u))
+      ratio.otherOn.push(us[1] / us[0])
+      ratio.thisOn.push(us[3] / us[2])
+      ratio.off.push(us[2] / us[0])
+      ratio.on.push(us[3] / us[1])
+    }
+    const [oOff, oOn, tOff, tOn] = t.map(med)
+    const f = (v) => med(v).toFixed(2)
+    console.log(`| ${name} | ${oOff.toFixed(1)} | ${oOn.toFixed(1)} | ${f(ratio.otherOn)} | ${tOff.toFixed(1)} | ${tOn.toFixed(1)} | ${f(ratio.thisOn)} | ${f(ratio.off)} | ${f(ratio.on)} |`)
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const rounds = Number(process.argv[2] ?? 15)
+  await run(rounds)
+  if (process.argv[3]) twoBuilds(process.argv[3], rounds)
+}

@@ -28,7 +28,7 @@ for (const build of [th, other]) build?.setOpenClawVersion?.('2026.3.23')
 const ROUNDS = Number(process.argv[2] ?? process.env.ROUNDS ?? 15)
 
 /** CPU µs of one call of `fn`, over a batch of `n` calls. */
-function batch(fn, n) {
+export function batch(fn, n) {
   const t = process.cpuUsage()
   for (let i = 0; i < n; i++) fn()
   const d = process.cpuUsage(t)
@@ -36,7 +36,7 @@ function batch(fn, n) {
 }
 
 /** How many calls make ~`ms` of CPU. */
-function sizeBatch(fn, ms = 10) {
+export function sizeBatch(fn, ms = 10) {
   for (let i = 0; i < 5; i++) fn()
   let n = 1
   for (;;) {

@@ -1216,29 +1216,28 @@ impl Machine {
                 let b = usize::from(second);
                 let t = &*self.table;
                 let bucket = &t.order[usize::from(t.starts[b])..usize::from(t.starts[b + 1])];
-                let shorts = t.shorts.iter().filter(|&&k| {
-                    t.lits
-                        .get(usize::from(k))
-                        .is_some_and(|l| l.s.as_bytes().first() == Some(&first))
-                });
-                let mut merged: Vec<u16> = Vec::new();
-                let all = bucket.iter().chain(shorts);
-                if t.shorts.is_empty() || bucket.is_empty() {
-                    for &k in all {
-                        if m < cands.len() {
-                            cands[m] = k;
-                            m += 1;
-                        }
-                    }
-                } else {
-                    merged.extend(all);
-                    merged.sort_unstable();
-                    for k in merged {
-                        if m < cands.len() {
-                            cands[m] = k;
-                            m += 1;
-                        }
-                    }
+                let mut shorts = t
+                    .shorts
+                    .iter()
+                    .copied()
+                    .filter(|&k| {
+                        t.lits
+                            .get(usize::from(k))
+                            .is_some_and(|l| l.s.as_bytes().first() == Some(&first))
+                    })
+                    .peekable();
+                // Both lists are in table order: merged as they are read, in place (no vector
+                // per candidate, and `<` and `[` are most of them).
+                let mut bucket = bucket.iter().copied().peekable();
+                while m < cands.len() {
+                    let next = match (bucket.peek(), shorts.peek()) {
+                        (Some(&a), Some(&b)) if b < a => shorts.next(),
+                        (Some(_), _) => bucket.next(),
+                        (None, _) => shorts.next(),
+                    };
+                    let Some(k) = next else { break };
+                    cands[m] = k;
+                    m += 1;
                 }
             }
             (Some(&first), None) => {
@@ -1599,7 +1598,12 @@ impl Machine {
             };
             code = Some(k);
             if let Some(k) = k.filter(|&k| m.is_none_or(|m| k < m)) {
-                match self.code_at(k) {
+                // The usual inline span, told here without a call.
+                let at = match code::single_tick_span(self.buf.as_bytes(), k, self.finished) {
+                    Some(e) => code::CodeAt::Span(e),
+                    None => self.code_run_at(k),
+                };
+                match at {
                     code::CodeAt::Literal(len) => {
                         i = k + len;
                         continue;

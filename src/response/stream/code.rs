@@ -113,7 +113,8 @@ enum FenceEnd {
 /// or `None` when the general search must answer (a longer run, a line break first, the end of
 /// the text so far). The answer is the general one: the first run after the opener is a run of
 /// one, so it is the first closer, and no paragraph break lies before it.
-fn single_tick_span(b: &[u8], c: usize, fin: bool) -> Option<usize> {
+#[inline]
+pub(super) fn single_tick_span(b: &[u8], c: usize, fin: bool) -> Option<usize> {
     if b.get(c + 1).is_none_or(|&x| x == b'`') || b[c] != b'`' {
         return None;
     }
@@ -202,18 +203,25 @@ impl Ticks {
     }
 }
 
-/// Whether `line` closes a fence of `n` `ch`s: at most three spaces, at least `n` of `ch`, then
-/// only spaces or tabs.
-fn closes(line: &[u8], ch: u8, n: usize) -> bool {
-    let lead = line.iter().take_while(|&&b| b == b' ').count();
-    if lead > 3 {
-        return false;
-    }
-    let run = run_len(line, lead, ch);
-    run >= n
-        && line[lead + run..]
+/// The first word of a fence's info string `info` (the rest of the opening line), the label a
+/// fence is classified by: up to the first white space or `{`. ASCII info (`js`, `json`, nothing)
+/// is read byte by byte; other text by the same rule on chars.
+fn info_word(info: &str) -> &str {
+    let b = info.as_bytes();
+    if b.is_ascii() {
+        // `char::is_whitespace` on ASCII: space and `\t` to `\r`.
+        let ws = |c: u8| c == b' ' || (b'\t'..=b'\r').contains(&c);
+        let s = b.iter().position(|&c| !ws(c)).unwrap_or(b.len());
+        let e = b[s..]
             .iter()
-            .all(|&b| matches!(b, b' ' | b'\t' | b'\r'))
+            .position(|&c| ws(c) || c == b'{')
+            .map_or(b.len(), |k| s + k);
+        return &info[s..e];
+    }
+    info.trim()
+        .split(|c: char| c.is_whitespace() || c == '{')
+        .next()
+        .unwrap_or("")
 }
 
 /// The names of the functions in an OpenAI `tools` array.
@@ -268,6 +276,7 @@ impl Machine {
 
     /// The first backtick or tilde at or after `i` in `buf` (remembered, so that scanning from
     /// one `<` to the next does not rescan up to a far backtick each time).
+    #[inline]
     pub(super) fn next_code(&mut self, i: usize) -> Option<usize> {
         if self.ticks.off {
             return None;
@@ -297,12 +306,17 @@ impl Machine {
 
     /// What starts at the backtick or tilde `c` of `buf`.
     pub(super) fn code_at(&mut self, c: usize) -> CodeAt {
+        match single_tick_span(self.buf.as_bytes(), c, self.finished) {
+            Some(e) => CodeAt::Span(e),
+            None => self.code_run_at(c),
+        }
+    }
+
+    /// [`Machine::code_at`] once [`single_tick_span`] said no.
+    pub(super) fn code_run_at(&mut self, c: usize) -> CodeAt {
         let fin = self.finished;
         let b = self.buf.as_bytes();
         let ch = b[c];
-        if let Some(e) = single_tick_span(b, c, fin) {
-            return CodeAt::Span(e);
-        }
         let run = self.ticks.run(b, self.consumed, c, ch);
         if c + run == b.len() && !fin {
             return CodeAt::More;
@@ -314,10 +328,11 @@ impl Machine {
                 return CodeAt::More;
             }
             let eol = nl.unwrap_or(b.len());
-            let info = self.buf[after..eol].trim();
-            if !(ch == b'`' && info.contains('`')) {
+            let info = &b[after..eol];
+            if !(ch == b'`' && memchr::memchr(b'`', info).is_some()) {
                 let body = nl.map_or(b.len(), |e| e + 1);
-                return CodeAt::Fence(self.fence_kind(ch, run, info), body);
+                let word = info_word(&self.buf[after..eol]);
+                return CodeAt::Fence(self.fence_kind(ch, run, word), body);
             }
         }
         if ch == b'~' {
@@ -387,11 +402,8 @@ impl Machine {
         }
     }
 
-    fn fence_kind(&self, ch: u8, n: usize, info: &str) -> Fence {
-        let word = info
-            .split(|c: char| c.is_whitespace() || c == '{')
-            .next()
-            .unwrap_or("");
+    /// The fence opened by `n` `ch`s whose info string starts with `word` ([`info_word`]).
+    fn fence_kind(&self, ch: u8, n: usize, word: &str) -> Fence {
         let is = |labels: &[&str]| labels.iter().any(|l| l.eq_ignore_ascii_case(word));
         let labelled = self.calls_on && is(CALL_LABELS);
         let data = self.calls_on && is(DATA_LABELS);
@@ -422,15 +434,22 @@ impl Machine {
                 p = q + 1;
                 continue;
             }
-            let eol = match memchr::memchr(b'\n', &b[q..]) {
-                Some(k) => q + k,
-                None if self.finished => b.len(),
-                None => return FenceEnd::Open(ls),
-            };
-            if closes(&b[ls..eol], f.ch, f.n) {
-                return FenceEnd::Closed(ls, eol);
+            // A closing line is the run and then only spaces, tabs or `\r` to the line's end,
+            // read here byte by byte; any other byte ends the look, and the search goes on from
+            // it (no later byte of this line starts one).
+            let run = run_len(b, q, f.ch);
+            let mut e = q + run;
+            while e < b.len() && matches!(b[e], b' ' | b'\t' | b'\r') {
+                e += 1;
             }
-            p = eol;
+            match b.get(e) {
+                Some(b'\n') | None if run < f.n => {}
+                Some(b'\n') => return FenceEnd::Closed(ls, e),
+                None if self.finished => return FenceEnd::Closed(ls, e),
+                None => return FenceEnd::Open(ls),
+                Some(_) => {}
+            }
+            p = e;
         }
         if self.finished {
             return FenceEnd::Open(b.len());
