@@ -10,10 +10,18 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
+use super::definitions::Labels;
 use super::links::Openers;
 
-/// Pushes the code spans of `bytes[start..end]` (delimiters included) to `out`.
-pub(super) fn code_spans(bytes: &[u8], start: usize, end: usize, out: &mut Vec<Range<usize>>) {
+/// Pushes the code spans of `bytes[start..end]` (delimiters included) to `out`; `labels`: the
+/// labels the text's link definitions name.
+pub(super) fn code_spans(
+    bytes: &[u8],
+    start: usize,
+    end: usize,
+    labels: &Labels,
+    out: &mut Vec<Range<usize>>,
+) {
     let text = &bytes[start..end];
     if memchr::memchr(b'`', text).is_none() {
         return;
@@ -39,7 +47,7 @@ pub(super) fn code_spans(bytes: &[u8], start: usize, end: usize, out: &mut Vec<R
                 links.open(start + i, i > 0 && text[i - 1] == b'!');
                 i += 1;
             }
-            b']' => match links.close(text, i) {
+            b']' => match links.close(text, i, start, labels) {
                 Some((end, image)) => {
                     if let Some(alt) = image {
                         while out.last().is_some_and(|r| r.start > alt) {
@@ -150,7 +158,7 @@ mod tests {
 
     fn spans(t: &str) -> Vec<&str> {
         let mut out = Vec::new();
-        code_spans(t.as_bytes(), 0, t.len(), &mut out);
+        code_spans(t.as_bytes(), 0, t.len(), &Labels::new(), &mut out);
         out.into_iter().map(|r| &t[r]).collect()
     }
 
