@@ -109,6 +109,9 @@ const CASES: &[(&str, &[(&str, bool)])] = &[
     ("[x [a][c] y](`z`)\n\n[a]: /u", &[]),
     ("[x [a] y](`z`)\n\n[ä]: /u", &[]),
     ("![x [a] y](`z`)\n\n[a]: /u", &[]),
+    // An escaped `!` makes the `[` after it a link, not an image: the link before it is then inactive.
+    ("[\\![i](`x`) a](<`b`>)", &[("`b`", false)]),
+    ("[![i](`x`) a](<`b`>)", &[]),
     // A reference's label keeps its backticks.
     ("[t][`a`] `b`\n\n[`a`]: /u", &[("`b`", false)]),
     // After a paragraph of definitions only, `===` is text, not an underline.

@@ -28,6 +28,8 @@ pub(super) fn code_spans(
     }
     let mut closers = Closers::new(text);
     let mut links = Openers::default();
+    // Where the last escape ended: an escaped `!` does not make the `[` after it an image.
+    let mut escaped = 0;
     let mut i = 0;
     while let Some(k) = text[i..]
         .iter()
@@ -37,6 +39,7 @@ pub(super) fn code_spans(
         match text[i] {
             b'\\' => {
                 i += if text.get(i + 1).is_some_and(u8::is_ascii_punctuation) {
+                    escaped = i + 2;
                     2
                 } else {
                     1
@@ -44,7 +47,7 @@ pub(super) fn code_spans(
             }
             b'<' => i = autolink_end(text, i).unwrap_or(i + 1),
             b'[' => {
-                links.open(start + i, i > 0 && text[i - 1] == b'!');
+                links.open(start + i, i > 0 && text[i - 1] == b'!' && escaped != i);
                 i += 1;
             }
             b']' => match links.close(text, i, start, labels) {
