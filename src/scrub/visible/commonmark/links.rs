@@ -54,8 +54,11 @@ impl Openers {
                 return None;
             }
             None => {
-                self.spent += read;
-                let own = || labels.contains(&normalize(&text[opener - base + 1..at]));
+                // The link text is read only when it can be a label (under 1,000 bytes), and it
+                // counts against the bound (nested openers read the same bytes again).
+                let own_text = &text[opener - base + 1..at];
+                self.spent += read + own_text.len().min(1000);
+                let own = || own_text.len() < 1000 && labels.contains(&normalize(own_text));
                 self.reference_end(text, at + 1, labels, own)?
             }
         };
@@ -78,11 +81,10 @@ impl Openers {
         if text.get(at) != Some(&b'[') {
             return own().then_some(at);
         }
-        if let Some(end) = label_end(text, at) {
-            if labels.contains(&normalize(&text[at + 1..end - 1])) {
-                return Some(end);
-            }
-            self.spent += end - at;
+        match label_end(text, at) {
+            Some(end) if labels.contains(&normalize(&text[at + 1..end - 1])) => return Some(end),
+            Some(end) => self.spent += end - at,
+            None => self.spent += (text.len() - at).min(1000),
         }
         (own() && text[at..].starts_with(b"[]")).then_some(at + 2)
     }

@@ -164,7 +164,8 @@ fn only_what_could_still_become_a_copy_is_held() {
     );
 }
 
-/// Streams in 7-byte deltas (CPU: about 1 s in a debug build).
+/// Streams in 7-byte deltas: a long line, near-copies, a wrapper run, a heading begun again and
+/// again (CPU: about 1.5 s in a debug build).
 #[test]
 fn streaming_grows_linearly_with_the_reply() {
     let p = format!("{CURRENT}\n> - a\nb\nb\nc");
@@ -172,9 +173,7 @@ fn streaming_grows_linearly_with_the_reply() {
     for unit in [
         "北京今天晴，明天多云。".to_string(),
         format!("{CURRENT}\n> - a\nb\nb\nb\nb\n"),
-        format!("{CURRENT}\n> - a\nb\n"),
         "> > > > 1. ".to_string(),
-        format!("{CURRENT}{CURRENT}\n"),
         "[Current message - respond".to_string(),
     ] {
         assert_linear("prompt echo stream", &unit, &|t| {
