@@ -442,19 +442,8 @@ fn candidates<'a>(r: &'a [u8], from: usize, first: &'a [u8]) -> impl Iterator<It
     let partial = std::iter::once(()).flat_map(move |()| {
         // The suffixes of `r` that are proper prefixes of `first`, longest first (KMP).
         let fail = failure(first);
-        let mut state = 0;
         let tail = r.len().saturating_sub(first.len()).max(from);
-        for &c in &r[tail..] {
-            if state == first.len() {
-                state = fail[state - 1];
-            }
-            while state > 0 && first[state] != c {
-                state = fail[state - 1];
-            }
-            if first[state] == c {
-                state += 1;
-            }
-        }
+        let mut state = begun(&r[tail..], first, &fail);
         let mut lens = Vec::new();
         while state > 0 {
             if state < first.len() {
@@ -465,6 +454,23 @@ fn candidates<'a>(r: &'a [u8], from: usize, first: &'a [u8]) -> impl Iterator<It
         lens
     });
     full.chain(partial)
+}
+
+/// The length of the longest end of `x` that is a start of `first` (`fail`: its KMP table).
+fn begun(x: &[u8], first: &[u8], fail: &[usize]) -> usize {
+    let mut state = 0;
+    for &c in x {
+        if state == first.len() {
+            state = fail[state - 1];
+        }
+        while state > 0 && first[state] != c {
+            state = fail[state - 1];
+        }
+        if first[state] == c {
+            state += 1;
+        }
+    }
+    state
 }
 
 /// KMP's failure table: per prefix length - 1, the longest proper border.

@@ -19,7 +19,9 @@
 //! arrives can change the decision (a line break while whole lines are held), so a stream costs
 //! linear time in its length for a given prompt.
 
-use super::{caret_before, failure, key, split_lines, starts_line, PromptEcho, WRAPPER_BYTES};
+use super::{
+    begun, caret_before, failure, key, split_lines, starts_line, PromptEcho, WRAPPER_BYTES,
+};
 
 /// What can change the last decision (so a push that brings nothing else is only kept).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -182,23 +184,6 @@ fn without(text: &str, cuts: &[std::ops::Range<usize>]) -> String {
     }
     out.push_str(&text[kept..]);
     out
-}
-
-/// The length of the longest end of `x` that is a start of `first` (`fail`: its KMP table).
-fn begun(x: &[u8], first: &[u8], fail: &[usize]) -> usize {
-    let mut state = 0;
-    for &c in x {
-        if state == first.len() {
-            state = fail[state - 1];
-        }
-        while state > 0 && first[state] != c {
-            state = fail[state - 1];
-        }
-        if first[state] == c {
-            state += 1;
-        }
-    }
-    state
 }
 
 #[cfg(test)]
