@@ -1390,6 +1390,44 @@ export interface UserFacingTextOptions {
  */
 export declare function sanitizeUserFacingText(text: string, options?: UserFacingTextOptions): string
 
+/** Options of {@link ConversationContextStreamCleaner}. */
+export interface ConversationContextStreamOptions {
+  /**
+   * The prompt the reply answers, as for `sanitizeUserFacingText`: when it carries chat context
+   * (a heading such as `[Current message - respond to this]` on a line of its own, outside code),
+   * its copies go; otherwise every delta is released as it comes.
+   */
+  conversationContext?: string
+}
+
+/**
+ * OpenClaw 2026.9.6's prompt-echo filter for a streamed reply
+ * (`createVerifiedConversationContextStreamFilter`), with this package's stream contract: for any
+ * chunking, the strings `push` and `finish` return concatenate to the whole reply with every copy
+ * of the prompt removed, exactly as `sanitizeUserFacingText(whole, { conversationContext })`
+ * removes them (that function's other steps are not run here). OpenClaw's filter releases text
+ * that a later chunk turns into a copy, and then releases nothing more; this one holds back only
+ * what could still become part of a copy: lines that read as a copy begun (a line ending with the
+ * prompt's first line, then the prompt's next lines, each allowed a Markdown wrapper), at most as
+ * many as the prompt has lines, plus the line being written; else the end of the line being
+ * written that is a start of the prompt's first line, with the Markdown wrapper before it; and a
+ * trailing `\r`. Total work is linear in the reply's length for a given prompt.
+ */
+export declare class ConversationContextStreamCleaner {
+  /** @throws TypeError when `options` is not an object or `options.conversationContext` not a string. */
+  constructor(options?: ConversationContextStreamOptions)
+  /**
+   * Feeds one delta; returns the text it releases.
+   * @throws TypeError when `delta` is not a string; Error after {@link ConversationContextStreamCleaner.finish}.
+   */
+  push(delta: string): string
+  /**
+   * Ends the reply and returns everything still held back, without the copies it completes.
+   * @throws Error when called a second time.
+   */
+  finish(): string
+}
+
 /** A structured call made from a plain-text one by {@link promotePlainTextToolCalls}. */
 export interface PromotedToolCall {
   type: 'toolCall'

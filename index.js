@@ -7,6 +7,7 @@ module.exports = {
   ...require('./js/images.js'),
   ...require('./js/response.js'),
   ...require('./js/response-stream.js'),
+  ...require('./js/echo-stream.js'),
   ...require('./js/scrub.js'),
   ...require('./js/followup.js'),
   ...require('./js/tool_style.js'),

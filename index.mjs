@@ -47,6 +47,7 @@ export const {
   stripPlainTextToolCallBlocks,
   sanitizeAssistantVisibleText,
   sanitizeUserFacingText,
+  ConversationContextStreamCleaner,
   promotePlainTextToolCalls,
   stripToolCallXmlTags,
   setOpenClawVersion,

@@ -442,3 +442,59 @@ test("sanitizeUserFacingText's conversationContext and streaming match openclaw 
   assert.ok(changed > calls.length / 8, `only ${changed} of ${calls.length} calls changed by the options`)
   t.diagnostic(`${pairs.length} prompt/reply pairs × ${options.length} option sets, ${changed} changed by the options`)
 })
+
+// The prompt-echo stream (ConversationContextStreamCleaner) against 2026.9.6's own stream filter
+// (`createVerifiedConversationContextStreamFilter`), on the pairs above cut three ways (every UTF-16
+// unit, so inside surrogate pairs and inside the prompt's lines; random 1–7 units; after each line
+// break). Ours must give, for every chunking, the whole reply with 2026.9.6's copies removed (its
+// own whole-text rule). OpenClaw's filter releases text a later chunk can turn into a copy and then
+// goes silent; where it stayed stable, its final text must be ours, or ours plus the copy begun at
+// the very end that it holds forever (a finished reply has no copy there: ours releases it at finish).
+function chunkings(reply, rand) {
+  const units = [...Array(reply.length).keys()].map((i) => reply[i])
+  const random = []
+  for (let i = 0; i < reply.length; ) {
+    const n = 1 + Math.floor(rand() * 7)
+    random.push(reply.slice(i, i + n))
+    i += n
+  }
+  return [units, random, reply.split(/(?<=\n)/)].map((c) => (c.length === 0 ? [''] : c))
+}
+
+test('ConversationContextStreamCleaner matches openclaw 2026.9.6 stream filter where that filter is stable', async (t) => {
+  const why = missing()
+  if (why !== null) {
+    t.skip(why)
+    return
+  }
+  const rand = rng(2026096)
+  const pairs = [...ECHO_PROMPTS.flatMap((p) => echoReplies(p).map((r) => [p, r])), ...echoGenerated(200, 96014)]
+  // A third end with an emoji, a third with its high surrogate alone (kept as written), a third as they are.
+  const ends = (r) => `${r}😀`.slice(0, r.length + Math.floor(rand() * 3))
+  const calls = pairs.flatMap(([p, r]) => chunkings(ends(r), rand).map((c) => ['conversationContextStream', p, c]))
+  const theirs = await memoized('2026.9.6', calls, runOpenClaw96)
+  const count = { stable: 0, same: 0, heldCopy: 0, unstable: 0, changed: 0 }
+  for (const [i, [, prompt, chunks]] of calls.entries()) {
+    const { value, error } = theirs[i]
+    assert.equal(error, undefined, `openclaw threw: ${error}`)
+    const s = new th.ConversationContextStreamCleaner({ conversationContext: prompt, openclawVersion: '2026.9.6' })
+    const ours = chunks.map((c) => s.push(c)).join('') + s.finish()
+    const what = `${JSON.stringify(prompt)} / ${JSON.stringify(chunks)}`
+    assert.equal(ours, value.whole, `whole == streamed, and 2026.9.6's copies: ${what}`)
+    if (ours !== chunks.join('')) count.changed++
+    const released = value.pieces.join('')
+    if (released !== value.wholeStreaming) {
+      count.unstable++
+      continue
+    }
+    count.stable++
+    if (released === ours) count.same++
+    else {
+      assert.ok(value.wholeStreaming !== value.whole && ours.startsWith(released), `OpenClaw's stable filter released ${JSON.stringify(released)}, ours ${JSON.stringify(ours)}: ${what}`)
+      count.heldCopy++
+    }
+  }
+  // The cases do hold copies, and OpenClaw's filter does go silent on some.
+  assert.ok(count.changed > calls.length / 8 && count.unstable > 0 && count.heldCopy > 0, JSON.stringify(count))
+  t.diagnostic(`${calls.length} chunked replies: ${JSON.stringify(count)}`)
+})

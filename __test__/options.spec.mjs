@@ -61,6 +61,7 @@ const FUNCTIONS = {
   stripDowngradedToolCallText: [OPTIONS.scrubber, 'options', (o) => th.stripDowngradedToolCallText('`[Tool Call: f]`', o)],
   stripPlainTextToolCallBlocks: [OPTIONS.plainTextToolCalls, 'options', (o) => th.stripPlainTextToolCallBlocks('`[tool:f] {}`', o)],
   sanitizeUserFacingText: [OPTIONS.userFacingText, 'options', (o) => th.sanitizeUserFacingText('<final>x</final>', o)],
+  ConversationContextStreamCleaner: [OPTIONS.conversationContextStream, 'options', (o) => new th.ConversationContextStreamCleaner(o).finish()],
   createResponseSanitizer: [OPTIONS.sanitizerConfig, 'config', (o) => th.createResponseSanitizer(o).sanitize('minimax/MiniMax-M2', 'hi')],
   toolCallRecovery: [OPTIONS.toolCallRecovery, 'options', (o) => aiSdk.toolCallRecovery(o)],
   transcriptHygiene: [OPTIONS.transcriptHygiene, 'options', (o) => aiSdk.transcriptHygiene(o)],

@@ -13,7 +13,7 @@ import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { loadOpenClaw, findOpenClaw, invoke, NAMES_2026_9_6 } from './openclaw.mjs'
+import { loadOpenClaw, findOpenClaw, invoke, NAMES_2026_9_6, ECHO_STREAM, ECHO_STREAM_NAMES } from './openclaw.mjs'
 
 const HERE = dirname(fileURLToPath(import.meta.url))
 export const VERSION = '2026.9.6'
@@ -44,7 +44,8 @@ export function missing() {
 async function runHere(calls) {
   // Only the chunks the calls need: the transcript pass's chunk alone takes ~20 s to import.
   const codeFinder = calls.some(([, ...args]) => args.some((a) => a?.resolveProtectedRanges === 'findCodeRegions'))
-  const names = NAMES_2026_9_6.filter((n) => calls.some(([name]) => name === n) || (codeFinder && n === 'findCodeRegions'))
+  const echo = calls.some(([name]) => name === ECHO_STREAM)
+  const names = NAMES_2026_9_6.filter((n) => calls.some(([name]) => name === n) || (codeFinder && n === 'findCodeRegions') || (echo && ECHO_STREAM_NAMES.includes(n)))
   const ref = await loadOpenClaw({ version: VERSION, names })
   return invoke(ref.fns, calls, VERSION)
 }

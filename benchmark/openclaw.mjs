@@ -93,7 +93,26 @@ export const NAMES_2026_9_6 = [
   'stripDowngradedToolCallText', 'stripReasoningTagsFromText', 'stripFinalTags', 'stripPlainTextToolCallBlocks', 'findCodeRegions',
   'promotePlainTextToolCalls',
   'sanitizeSessionHistory', 'resolveTranscriptPolicy', 'limitHistoryTurns', 'validateAnthropicTurns',
+  'createVerifiedConversationContextStreamFilter', 'prepareVerifiedConversationContext', 'stripVerifiedConversationContext',
 ]
+
+/**
+ * A call no function of OpenClaw's takes as JSON, and the functions it needs: `[name, prompt,
+ * chunks]` runs the prompt-echo filter a delivery stream makes
+ * (`createVerifiedConversationContextStreamFilter`) over the chunks; its value is `{ pieces, whole,
+ * wholeStreaming }`: what each chunk released, and the prompt's copies removed from the whole
+ * reply without and with the streaming cut.
+ */
+export const ECHO_STREAM = 'conversationContextStream'
+export const ECHO_STREAM_NAMES = ['createVerifiedConversationContextStreamFilter', 'prepareVerifiedConversationContext', 'stripVerifiedConversationContext']
+
+function echoStream(fns, prompt, chunks) {
+  const filter = fns.createVerifiedConversationContextStreamFilter(() => prompt)
+  const pieces = chunks.map((c) => filter(c))
+  const whole = chunks.join('')
+  const strip = (streaming) => fns.stripVerifiedConversationContext(whole, fns.prepareVerifiedConversationContext(prompt.trim()), streaming)
+  return { pieces, whole: strip(false), wholeStreaming: strip(true) }
+}
 
 /**
  * Runs the calls `[name, ...args]` on the loaded functions `fns`, awaiting each answer (2026.9.6's
@@ -105,6 +124,10 @@ export const NAMES_2026_9_6 = [
 export async function invoke(fns, calls, version) {
   const out = []
   for (const [name, ...args] of calls) {
+    if (name === ECHO_STREAM && ECHO_STREAM_NAMES.every((n) => typeof fns[n] === 'function')) {
+      out.push({ value: echoStream(fns, ...args) })
+      continue
+    }
     const f = fns[name]
     if (typeof f !== 'function') {
       out.push({ error: `openclaw ${version} has no ${name}` })

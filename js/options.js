@@ -246,6 +246,8 @@ const OPTIONS = {
   // sanitizeUserFacingText (errorContext: the text is an error message, trace lines go too;
   // conversationContext: the prompt whose copies go; streaming: the reply is still arriving)
   userFacingText: { errorContext: boolean, conversationContext: string, streaming: boolean },
+  // ConversationContextStreamCleaner (conversationContext: the prompt whose copies go)
+  conversationContextStream: { conversationContext: string },
   // stripReasoningTagsFromText, stripThinkingTagsFromText
   reasoningTags: {
     mode: oneOf('strict', 'preserve'),

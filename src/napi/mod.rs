@@ -5,6 +5,7 @@
 //! Reply text is read through [`text`], which keeps lone UTF-16 surrogates.
 //! Every export catches panics (`catch_unwind`), so no Rust panic can take the Node process down.
 
+mod echo_stream;
 mod followup;
 mod image_cache;
 mod response;

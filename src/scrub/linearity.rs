@@ -111,6 +111,19 @@ fn the_2026_9_6_code_regions_grow_linearly_on_many_fences() {
     }
 }
 
+/// A link definition, then nested link openers closed one by one: every `]` may be a reference,
+/// and the link texts overlap (each read at most once up to 1,000 bytes, against a bound).
+#[test]
+fn the_2026_9_6_code_regions_grow_linearly_on_nested_references() {
+    crate::response::linearity::assert_grows_linearly(
+        "CommonMark code regions: a definition, then nested openers",
+        &|n| format!("[a]: /u\n\n`x` {}{}", "[".repeat(n / 2), "]".repeat(n / 2)),
+        &|text| {
+            assert!(super::visible::commonmark::code_regions(text).len() <= 1);
+        },
+    );
+}
+
 /// One line of deeply nested list items, then as many blank lines (every list continues on a
 /// blank line): the nesting bound keeps each blank line cheap.
 #[test]

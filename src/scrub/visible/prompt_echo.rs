@@ -83,7 +83,7 @@ impl PromptEcho {
     /// `streaming`, also without a copy that has begun at its end. Borrowed when nothing goes.
     pub fn strip<'t>(&self, text: &'t str, streaming: bool) -> Cow<'t, str> {
         let cuts = if has_marker(text) {
-            self.copies(text.as_bytes())
+            self.copies(text.as_bytes(), true)
         } else {
             Vec::new()
         };
@@ -114,25 +114,26 @@ impl PromptEcho {
     }
 
     /// The byte ranges of every copy, leftmost first and not overlapping, as OpenClaw's global
-    /// regex replace finds them.
-    fn copies(&self, b: &[u8]) -> Vec<Range<usize>> {
+    /// regex replace finds them. `at_line_start`: whether `b` begins a line (`^` matches at 0);
+    /// false for a stream's held text that begins inside a line.
+    fn copies(&self, b: &[u8], at_line_start: bool) -> Vec<Range<usize>> {
         if self.lines.len() == 1 {
-            self.single_line_copies(b)
+            self.single_line_copies(b, at_line_start)
         } else {
-            self.multi_line_copies(b)
+            self.multi_line_copies(b, at_line_start)
         }
     }
 
     /// A one-line prompt can be copied anywhere in a line.
-    fn single_line_copies(&self, b: &[u8]) -> Vec<Range<usize>> {
+    fn single_line_copies(&self, b: &[u8], at_line_start: bool) -> Vec<Range<usize>> {
         let lit = self.line(0);
         let finder = memmem::Finder::new(lit);
         let mut cuts = Vec::new();
         let mut pos = 0;
         while let Some(off) = finder.find(&b[pos..]) {
             let s = pos + off;
-            let wrapped =
-                caret_before(b, s, pos).and_then(|p| longest_wrapped(b, p, lit).map(|q| (p, q)));
+            let wrapped = caret_before(b, s, pos, at_line_start)
+                .and_then(|p| longest_wrapped(b, p, lit).map(|q| (p, q)));
             let cut = match wrapped {
                 Some((p, q)) => p..q + lit.len(),
                 None => s..s + lit.len(),
@@ -145,7 +146,7 @@ impl PromptEcho {
 
     /// A prompt of several lines: its first line ends a reply line, its middle lines are whole
     /// reply lines (each after a wrapper), its last line starts one (after a wrapper).
-    fn multi_line_copies(&self, b: &[u8]) -> Vec<Range<usize>> {
+    fn multi_line_copies(&self, b: &[u8], at_line_start: bool) -> Vec<Range<usize>> {
         let rows = split_lines(b);
         let k = self.lines.len() - 1;
         if rows.len() <= k {
@@ -196,7 +197,7 @@ impl PromptEcho {
             let Some(q) = longest_wrapped(b, rows[j + k].start, last) else {
                 continue;
             };
-            let start = caret_before(b, s, end)
+            let start = caret_before(b, s, end, at_line_start)
                 .filter(|&p| is_boundary(b, p, s))
                 .unwrap_or(s);
             end = q + last.len();
@@ -367,18 +368,27 @@ fn longest_wrapped(b: &[u8], mut from: usize, lit: &[u8]) -> Option<usize> {
     }
 }
 
+/// The bytes a Markdown wrapper is made of.
+const WRAPPER_BYTES: &[u8] = b"\t >-+*#0123456789.)";
+
 /// The line start (`^` of a multiline regex: after `\n`, `\r`, U+2028, U+2029, or the text's
-/// start) of `s`'s line when only wrapper bytes lie between it and `s`, and it is not before
-/// `floor`.
-fn caret_before(b: &[u8], s: usize, floor: usize) -> Option<usize> {
+/// start when `at_line_start`) of `s`'s line when only wrapper bytes lie between it and `s`, and
+/// it is not before `floor`.
+fn caret_before(b: &[u8], s: usize, floor: usize, at_line_start: bool) -> Option<usize> {
     let mut p = s;
-    while p > floor && b"\t >-+*#0123456789.)".contains(&b[p - 1]) {
+    while p > floor && WRAPPER_BYTES.contains(&b[p - 1]) {
         p -= 1;
     }
-    let at_start = p == 0
-        || matches!(b[p - 1], b'\n' | b'\r')
-        || (p >= 3 && matches!(&b[p - 3..p], [0xE2, 0x80, 0xA8 | 0xA9]));
-    (p >= floor && at_start).then_some(p)
+    (p >= floor && starts_line(b, p, at_line_start)).then_some(p)
+}
+
+/// Whether `^` matches at `p` (see [`caret_before`]).
+fn starts_line(b: &[u8], p: usize, at_line_start: bool) -> bool {
+    if p == 0 {
+        return at_line_start;
+    }
+    matches!(b[p - 1], b'\n' | b'\r')
+        || (p >= 3 && matches!(&b[p - 3..p], [0xE2, 0x80, 0xA8 | 0xA9]))
 }
 
 /// The smallest wrapper end `cs` of `line` (ending after a space, tab or `>`) whose rest is a
@@ -432,19 +442,8 @@ fn candidates<'a>(r: &'a [u8], from: usize, first: &'a [u8]) -> impl Iterator<It
     let partial = std::iter::once(()).flat_map(move |()| {
         // The suffixes of `r` that are proper prefixes of `first`, longest first (KMP).
         let fail = failure(first);
-        let mut state = 0;
         let tail = r.len().saturating_sub(first.len()).max(from);
-        for &c in &r[tail..] {
-            if state == first.len() {
-                state = fail[state - 1];
-            }
-            while state > 0 && first[state] != c {
-                state = fail[state - 1];
-            }
-            if first[state] == c {
-                state += 1;
-            }
-        }
+        let mut state = begun(&r[tail..], first, &fail);
         let mut lens = Vec::new();
         while state > 0 {
             if state < first.len() {
@@ -455,6 +454,23 @@ fn candidates<'a>(r: &'a [u8], from: usize, first: &'a [u8]) -> impl Iterator<It
         lens
     });
     full.chain(partial)
+}
+
+/// The length of the longest end of `x` that is a start of `first` (`fail`: its KMP table).
+fn begun(x: &[u8], first: &[u8], fail: &[usize]) -> usize {
+    let mut state = 0;
+    for &c in x {
+        if state == first.len() {
+            state = fail[state - 1];
+        }
+        while state > 0 && first[state] != c {
+            state = fail[state - 1];
+        }
+        if first[state] == c {
+            state += 1;
+        }
+    }
+    state
 }
 
 /// KMP's failure table: per prefix length - 1, the longest proper border.
@@ -516,6 +532,8 @@ fn byte_at_utf16(s: &str, units: usize) -> usize {
     }
     s.len()
 }
+
+pub mod stream;
 
 #[cfg(test)]
 mod tests;

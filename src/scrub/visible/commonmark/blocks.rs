@@ -2,14 +2,15 @@
 //! (paragraph, fenced or indented code, table, heading) it belongs to, in the order micromark
 //! decides it (containers first, then a fence in progress, then what may interrupt a paragraph,
 //! then a new leaf). Each line is looked at a bounded number of times (a table head once more
-//! with the line after it), so the pass is linear in the text.
+//! with the line after it), so the pass is linear in the text. Inline content (where code spans
+//! are) is read after the pass, once every link definition's label is known.
 
 use std::mem;
 use std::ops::Range;
 
 use super::containers::{self, Cont, Container};
 use super::cursor::Cursor;
-use super::definitions;
+use super::definitions::{self, Labels};
 use super::leaves::{atx_heading, fence_close, fence_open, setext_underline, thematic_break};
 use super::spans::code_spans;
 use super::table;
@@ -46,7 +47,9 @@ struct Doc<'a> {
     stack: Vec<Container>,
     leaf: Leaf,
     blocks: Vec<Range<usize>>,
-    spans: Vec<Range<usize>>,
+    /// The pieces of inline content (paragraphs, headings, table cells), read after the pass.
+    inline: Vec<Range<usize>>,
+    labels: Labels,
 }
 
 /// The code blocks and the code spans of `text`, each in text order.
@@ -58,13 +61,18 @@ pub(super) fn scan(text: &str) -> (Vec<Range<usize>>, Vec<Range<usize>>) {
         stack: Vec::new(),
         leaf: Leaf::None,
         blocks: Vec::new(),
-        spans: Vec::new(),
+        inline: Vec::new(),
+        labels: Labels::new(),
     };
     for li in 0..doc.lines.len() {
         doc.line(li);
     }
     doc.close_leaf();
-    (doc.blocks, doc.spans)
+    let mut spans = Vec::new();
+    for piece in &doc.inline {
+        code_spans(bytes, piece.start, piece.end, &doc.labels, &mut spans);
+    }
+    (doc.blocks, spans)
 }
 
 /// Lines end at `\n`, `\r\n` or `\r`; text ending with a line ending has an empty last line.
@@ -167,7 +175,7 @@ impl<'a> Doc<'a> {
             Leaf::Paragraph(..) if !blank => {
                 let mut p = cur;
                 if p.spaces(usize::MAX) < 4 {
-                    if !lazy && setext_underline(p.rest()) {
+                    if !lazy && setext_underline(p.rest()) && !self.only_definitions() {
                         self.close_leaf();
                         return;
                     }
@@ -235,7 +243,7 @@ impl<'a> Doc<'a> {
                 span: p.pos..cur.end,
             };
         } else if atx_heading(rest) {
-            code_spans(self.bytes, p.pos, cur.end, &mut self.spans);
+            self.inline.push(p.pos..cur.end);
         } else if thematic_break(rest) {
         } else if self.table_head(&p, li) {
             self.row(p.pos, cur.end);
@@ -273,9 +281,7 @@ impl<'a> Doc<'a> {
 
     /// The code spans of one table row, cell by cell.
     fn row(&mut self, start: usize, end: usize) {
-        for cell in table::cells(self.bytes, start, end) {
-            code_spans(self.bytes, cell.start, cell.end, &mut self.spans);
-        }
+        self.inline.extend(table::cells(self.bytes, start, end));
     }
 
     /// Ends the open leaf because line `li` ends its container or opens a new one: a fence
@@ -287,11 +293,22 @@ impl<'a> Doc<'a> {
         self.close_leaf();
     }
 
+    /// Whether the open paragraph is made only of link definitions (then a setext underline is
+    /// no underline: there is no paragraph to make a heading of).
+    fn only_definitions(&self) -> bool {
+        match &self.leaf {
+            Leaf::Paragraph(range, lines) if !lines.is_empty() => {
+                definitions::inline_start(self.bytes, lines, &mut Labels::new()) >= range.end
+            }
+            _ => false,
+        }
+    }
+
     fn close_leaf(&mut self) {
         match mem::take(&mut self.leaf) {
             Leaf::Paragraph(range, lines) => {
-                let start = definitions::inline_start(self.bytes, &lines).max(range.start);
-                code_spans(self.bytes, start, range.end, &mut self.spans);
+                let start = definitions::inline_start(self.bytes, &lines, &mut self.labels);
+                self.inline.push(start.max(range.start)..range.end);
             }
             Leaf::Fence { span, .. } | Leaf::Indented(span) => self.blocks.push(span),
             _ => {}

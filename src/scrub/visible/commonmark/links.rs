@@ -2,8 +2,11 @@
 //! `]` is met (left to right, so a code span opened inside the label wins), and the destination
 //! and title keep their backticks. Openers are `[` and `![`; a link (not an image) makes every
 //! link opener before it inactive, as links cannot nest; an image's alt text is not code.
-//! Reference links (`[a]` where a definition names `a`) are not links here (see [`super`]).
+//! Without a resource, `]` closes a reference (`[t][a]`, `[a][]`, `[a]`) when a definition of the
+//! text names its label (micromark's order: a resource, then a full reference, then a collapsed
+//! one, then the shortcut).
 
+use super::definitions::{label_end, normalize, Labels};
 use super::link_parts::{destination, title};
 
 /// The `[` / `![` openers seen so far in one piece of inline content.
@@ -24,10 +27,18 @@ impl Openers {
         self.openers.push((at, image));
     }
 
-    /// At the `]` at `text[at]`: when `]` closes a link or an image with an inline resource, the
-    /// end of the resource and, for an image, where its `![` is (its alt text is plain text in the
-    /// tree OpenClaw reads, so code spans in it are not code); else `None` (the `]` is text).
-    pub fn close(&mut self, text: &[u8], at: usize) -> Option<(usize, Option<usize>)> {
+    /// At the `]` at `text[at]` (`text` starts at `base` of the whole text, where the openers'
+    /// offsets count from): when `]` closes a link or an image, with an inline resource or as a
+    /// reference to one of `labels`, where the link ends and, for an image, where its `![` is (its
+    /// alt text is plain text in the tree OpenClaw reads, so code spans in it are not code); else
+    /// `None` (the `]` is text).
+    pub fn close(
+        &mut self,
+        text: &[u8],
+        at: usize,
+        base: usize,
+        labels: &Labels,
+    ) -> Option<(usize, Option<usize>)> {
         let (opener, image) = self.openers.pop()?;
         let index = self.openers.len();
         let active = image || index >= self.active_from;
@@ -36,15 +47,46 @@ impl Openers {
             return None;
         }
         let (end, read) = resource_end(text, at + 1);
-        let Some(end) = end else {
-            self.spent += read;
-            return None;
+        let end = match end {
+            Some(end) => end,
+            None if labels.is_empty() => {
+                self.spent += read;
+                return None;
+            }
+            None => {
+                // The link text is read only when it can be a label (under 1,000 bytes), and it
+                // counts against the bound (nested openers read the same bytes again).
+                let own_text = &text[opener - base + 1..at];
+                self.spent += read + own_text.len().min(1000);
+                let own = || own_text.len() < 1000 && labels.contains(&normalize(own_text));
+                self.reference_end(text, at + 1, labels, own)?
+            }
         };
         if image {
             return Some((end, Some(opener)));
         }
         self.active_from = index;
         Some((end, None))
+    }
+
+    /// After `]` at `text[at]`, no resource: the end of a full reference to a defined label, of a
+    /// collapsed one (`[]`) or of a shortcut when the link text itself (`own`) is defined.
+    fn reference_end(
+        &mut self,
+        text: &[u8],
+        at: usize,
+        labels: &Labels,
+        own: impl Fn() -> bool,
+    ) -> Option<usize> {
+        if text.get(at) != Some(&b'[') {
+            return own().then_some(at);
+        }
+        match label_end(text, at) {
+            Some(end) if labels.contains(&normalize(&text[at + 1..end - 1])) => return Some(end),
+            Some(end) => self.spent += end - at,
+            None => self.spent += (text.len() - at).min(1000),
+        }
+        (own() && text[at..].starts_with(b"[]")).then_some(at + 2)
     }
 }
 

@@ -4,18 +4,19 @@
 //! list items with their lazy continuation lines ([`containers`]), fenced and indented code,
 //! ATX and setext headings and thematic breaks ([`leaves`]), GFM tables ([`table`]), paragraphs
 //! and the link reference definitions that open them ([`definitions`]), all driven line by line
-//! by [`blocks`]; in inline content, code spans, backslash escapes and autolinks ([`spans`]) and
-//! inline links and images ([`links`]).
+//! by [`blocks`]; in inline content, read once the pass has collected every definition's label,
+//! code spans, backslash escapes and autolinks ([`spans`]) and inline and reference links and
+//! images ([`links`]).
 //!
 //! It replaces the `markdown` crate (markdown-rs), which grows quadratically with the number of
 //! fenced blocks, panicked on 39 of 20,000 generated texts (one was
 //! `"10. ~~~ x`#\n+ (  \n\n| - |*x y)\r</think>好的，"`), and differed from micromark on 0.4–0.8% of
-//! them. This reading gives OpenClaw's answer on every one of the
-//! 3,000 texts of the committed corpus ([`oracle`]), and on all but 4 of 70,000 more (two seeds of
-//! `benchmark/code-regions-corpus.mjs`). Those 4 all hold a link reference definition: reference
-//! links (`[a]` where a definition names `a`) are not links here, so an earlier `[` they would
-//! have made inactive can still open a link, and a paragraph made only of definitions can still
-//! take a setext underline.
+//! them. This reading gives OpenClaw's answer on every one of the 3,000 texts of the committed
+//! corpus ([`oracle`]) and on the cases that told reference links apart (a reference to a
+//! definition makes an earlier `[` inactive; a paragraph made only of definitions takes no setext
+//! underline). On 70,000 more (seeds 1 and 2 of `benchmark/code-regions-corpus.mjs`, 35,000
+//! each) one differs: `"*\n\n\n \t…\n    >"`, an empty list item and two blank lines before
+//! two indented lines, which micromark reads as two code blocks and this reading as one.
 //!
 //! Containers nest at most [`blocks::MAX_DEPTH`] deep, so that a blank line stays cheap.
 

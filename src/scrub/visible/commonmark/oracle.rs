@@ -96,6 +96,29 @@ const CASES: &[(&str, &[(&str, bool)])] = &[
     // Four columns of spaces in an indented block are code too.
     ("    a\n \t", &[("    a\n \t", true)]),
     ("用 `<|im_end|>` 结束", &[("`<|im_end|>`", false)]),
+    // A reference to a definition (anywhere in the text, label case-folded, spaces collapsed) is a
+    // link: the link opener before it is inactive, so the outer `](…)` is text. Not defined, or a
+    // full reference to an undefined label: the outer link stands.
+    ("[x [a] y](`z`)\n\n[a]: /u", &[("`z`", false)]),
+    ("[x [t][a] y](`z`)\n\n[a]: /u", &[("`z`", false)]),
+    ("[x [a][] y](`z`)\n\n[a]: /u", &[("`z`", false)]),
+    ("[x [A  b] y](`z`)\n\n[a b]: /u", &[("`z`", false)]),
+    ("[x [Ä] y](`z`)\n\n[ä]: /u", &[("`z`", false)]),
+    ("[x [a](\n y](`z`)\n\n[a]: /u", &[("`z`", false)]),
+    ("[x [c] y](`z`)\n\n[a]: /u", &[]),
+    ("[x [a][c] y](`z`)\n\n[a]: /u", &[]),
+    ("[x [a] y](`z`)\n\n[ä]: /u", &[]),
+    ("![x [a] y](`z`)\n\n[a]: /u", &[]),
+    // An escaped `!` makes the `[` after it a link, not an image: the link before it is then inactive.
+    ("[\\![i](`x`) a](<`b`>)", &[("`b`", false)]),
+    ("[![i](`x`) a](<`b`>)", &[]),
+    // A reference's label keeps its backticks.
+    ("[t][`a`] `b`\n\n[`a`]: /u", &[("`b`", false)]),
+    // After a paragraph of definitions only, `===` is text, not an underline.
+    ("[a]: /u\n===\n    `x`", &[("`x`", false)]),
+    ("> [a]: /u\n> ===\n>     `x`", &[("`x`", false)]),
+    ("[a]: /u\nb\n===\n    `x`", &[("    `x`", true)]),
+    ("[a]: /u\n---\n`x`", &[("`x`", false)]),
 ];
 
 #[test]

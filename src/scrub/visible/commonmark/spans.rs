@@ -10,16 +10,26 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
+use super::definitions::Labels;
 use super::links::Openers;
 
-/// Pushes the code spans of `bytes[start..end]` (delimiters included) to `out`.
-pub(super) fn code_spans(bytes: &[u8], start: usize, end: usize, out: &mut Vec<Range<usize>>) {
+/// Pushes the code spans of `bytes[start..end]` (delimiters included) to `out`; `labels`: the
+/// labels the text's link definitions name.
+pub(super) fn code_spans(
+    bytes: &[u8],
+    start: usize,
+    end: usize,
+    labels: &Labels,
+    out: &mut Vec<Range<usize>>,
+) {
     let text = &bytes[start..end];
     if memchr::memchr(b'`', text).is_none() {
         return;
     }
     let mut closers = Closers::new(text);
     let mut links = Openers::default();
+    // Where the last escape ended: an escaped `!` does not make the `[` after it an image.
+    let mut escaped = 0;
     let mut i = 0;
     while let Some(k) = text[i..]
         .iter()
@@ -29,6 +39,7 @@ pub(super) fn code_spans(bytes: &[u8], start: usize, end: usize, out: &mut Vec<R
         match text[i] {
             b'\\' => {
                 i += if text.get(i + 1).is_some_and(u8::is_ascii_punctuation) {
+                    escaped = i + 2;
                     2
                 } else {
                     1
@@ -36,10 +47,10 @@ pub(super) fn code_spans(bytes: &[u8], start: usize, end: usize, out: &mut Vec<R
             }
             b'<' => i = autolink_end(text, i).unwrap_or(i + 1),
             b'[' => {
-                links.open(start + i, i > 0 && text[i - 1] == b'!');
+                links.open(start + i, i > 0 && text[i - 1] == b'!' && escaped != i);
                 i += 1;
             }
-            b']' => match links.close(text, i) {
+            b']' => match links.close(text, i, start, labels) {
                 Some((end, image)) => {
                     if let Some(alt) = image {
                         while out.last().is_some_and(|r| r.start > alt) {
@@ -150,7 +161,7 @@ mod tests {
 
     fn spans(t: &str) -> Vec<&str> {
         let mut out = Vec::new();
-        code_spans(t.as_bytes(), 0, t.len(), &mut out);
+        code_spans(t.as_bytes(), 0, t.len(), &Labels::new(), &mut out);
         out.into_iter().map(|r| &t[r]).collect()
     }
 
