@@ -261,6 +261,24 @@ static USAGE_CODES: std::sync::LazyLock<([u32; 5], [u32; 5], u32)> =
         )
     });
 
+/// The snapshot of the normalised shape's numbers, in [`USAGE_KEYS`] and [`COST_KEYS`] order.
+fn snapshot_of(counts: [f64; 5], cost: Option<[f64; 5]>) -> UsageSnapshot {
+    UsageSnapshot {
+        input: counts[0],
+        output: counts[1],
+        cache_read: counts[2],
+        cache_write: counts[3],
+        total_tokens: counts[4],
+        cost: cost.map(|c| UsageCost {
+            input: c[0],
+            output: c[1],
+            cache_read: c[2],
+            cache_write: c[3],
+            total: c[4],
+        }),
+    }
+}
+
 impl Cursor<'_> {
     /// A usage the codec sent as [`USAGE`] (the code already read).
     fn usage_numbers(&mut self) -> Result<UsageSnapshot, String> {
@@ -281,26 +299,8 @@ impl Cursor<'_> {
         if counts[0] < 0.0 {
             return Err("skeleton: a normalised usage with a negative input".into());
         }
-        let cost = if with_cost {
-            let c = five()?;
-            Some(UsageCost {
-                input: c[0],
-                output: c[1],
-                cache_read: c[2],
-                cache_write: c[3],
-                total: c[4],
-            })
-        } else {
-            None
-        };
-        Ok(UsageSnapshot {
-            input: counts[0],
-            output: counts[1],
-            cache_read: counts[2],
-            cache_write: counts[3],
-            total_tokens: counts[4],
-            cost,
-        })
+        let cost = if with_cost { Some(five()?) } else { None };
+        Ok(snapshot_of(counts, cost))
     }
 
     /// A usage object (its `4` already read) that is exactly in the normalised shape, read into
@@ -329,25 +329,11 @@ impl Cursor<'_> {
             {
                 return None;
             }
-            let c = self.finite_fields(cost_codes)?;
-            Some(UsageCost {
-                input: c[0],
-                output: c[1],
-                cache_read: c[2],
-                cache_write: c[3],
-                total: c[4],
-            })
+            Some(self.finite_fields(cost_codes)?)
         } else {
             None
         };
-        Some(UsageSnapshot {
-            input: counts[0],
-            output: counts[1],
-            cache_read: counts[2],
-            cache_write: counts[3],
-            total_tokens: counts[4],
-            cost,
-        })
+        Some(snapshot_of(counts, cost))
     }
 
     /// Five `key: finite number` pairs with exactly these key codes.
