@@ -477,6 +477,12 @@ export interface SanitizeImagesOptions {
   preserveSignatures?: boolean
   /** Gemini thought-signature options used in `full` mode. Default: only `msg_…` snake-case signatures go. */
   sanitizeThoughtSignatures?: ThoughtSignatureOptions
+  /**
+   * The OpenClaw release whose image step runs (default: {@link getOpenClawVersion}). `'2026.9.6'`:
+   * a payload estimated over 10 MiB or an image over 25,000,000 pixels is refused, unpadded base64
+   * is accepted, and the notes name Rastermill's errors; `'2026.3.23'`: sharp's limits and texts.
+   */
+  openclawVersion?: OpenClawVersion
   /** Longest image side kept without resizing, in pixels (floored, at least 1). Default 1200. */
   maxDimensionPx?: number
   /** Largest decoded image kept without re-encoding, in bytes (floored, at least 1). Default 5 MiB (5 242 880). */
@@ -491,6 +497,8 @@ export interface SanitizeImagesOptions {
 
 /** Limits of the tool-result image helpers (OpenClaw's `ImageSanitizationLimits`). */
 export interface ImageLimitsOptions {
+  /** The OpenClaw release whose image step runs (see {@link SanitizeImagesOptions.openclawVersion}). */
+  openclawVersion?: OpenClawVersion
   /** Longest image side kept without resizing, in pixels (floored, at least 1). Default 1200. */
   maxDimensionPx?: number
   /** Largest decoded image kept without re-encoding, in bytes (floored, at least 1). Default 5 MiB (5 242 880). */
@@ -558,7 +566,8 @@ export interface SanitizeSessionHistoryParams<T extends MessageLike = AgentMessa
    */
   sessionManager?: SessionManagerLike
   /**
-   * The session this history belongs to. When a call has the same `sessionId` and options as a
+   * The session this history belongs to. In `'2026.3.23'` mode (see `openclawVersion`; the 2026.9.6
+   * pass has no incremental form), when a call has the same `sessionId` and options as a
    * recent call and its `messages` start with that call's messages (the same objects, `===`: the
    * agent appended), the pass re-runs only what follows the last point the previous call proved
    * stable; the result is the full pass's. Sessions are remembered in a bounded LRU (see
@@ -568,8 +577,9 @@ export interface SanitizeSessionHistoryParams<T extends MessageLike = AgentMessa
   /** `false`: always the full pass, even with a `sessionId`. Default `true`. */
   incremental?: boolean
   /**
-   * The OpenClaw release whose pass to reproduce (default: {@link getOpenClawVersion}). The
-   * 2026.9.6 pass is partial (see the README) and always runs in full, never incrementally.
+   * The OpenClaw release whose pass to reproduce (default: {@link getOpenClawVersion}, `'2026.9.6'`
+   * unless changed). The 2026.9.6 pass always runs in full: a `sessionId` makes only the
+   * `'2026.3.23'` pass incremental.
    */
   openclawVersion?: OpenClawVersion
   /** See {@link ToolUseResultPairingOptions.preserveErroredAssistantResults}. */
@@ -657,8 +667,9 @@ export interface SessionFileRepairResult {
  * `resolveTranscriptPolicy`, bundled plugin capabilities included). Pure; works for any provider.
  * @returns a new policy object.
  */
-export declare function resolveTranscriptPolicy(params?: TranscriptPolicyParams & { openclawVersion?: '2026.3.23' }): TranscriptPolicy
+export declare function resolveTranscriptPolicy(params: TranscriptPolicyParams & { openclawVersion: '2026.3.23' }): TranscriptPolicy
 export declare function resolveTranscriptPolicy(params: TranscriptPolicyParams & { openclawVersion: '2026.9.6' }): TranscriptPolicy2026_9
+/** Without `openclawVersion`: the process default's shape ({@link getOpenClawVersion}; `'2026.9.6'` unless changed). */
 export declare function resolveTranscriptPolicy(params?: TranscriptPolicyParams): TranscriptPolicy | TranscriptPolicy2026_9
 
 /**
@@ -1043,6 +1054,7 @@ export type ResponseFormat =
   | 'minicpm5'
   | 'kimi_k3'
   | 'tool_json'
+  | 'named_tool_call'
 
 /** An OpenAI function tool definition, used to type argument values. */
 export interface OpenAIFunctionTool {
@@ -1269,7 +1281,8 @@ export type OpenClawVersion = '2026.3.23' | '2026.9.6'
 
 /**
  * Sets the release every call that names no `openclawVersion` reproduces, for the whole process
- * (every worker thread included). The default is `'2026.3.23'`.
+ * (every worker thread included). The default is `'2026.9.6'`, the current OpenClaw release (it
+ * was `'2026.3.23'` before; call `setOpenClawVersion('2026.3.23')` to keep that behaviour).
  * @throws TypeError when `version` is not one of {@link OpenClawVersion}.
  */
 export declare function setOpenClawVersion(version: OpenClawVersion): void

@@ -215,18 +215,25 @@ describe('transcriptHygiene in generateText', () => {
   ]
   const reply = { content: [{ type: 'text', text: '完成' }], finishReason: STOP, usage: USAGE, warnings: [] }
 
-  test('Mistral: ids rewritten to its 9-character alphabet in calls and results alike, the orphan result dropped', async () => {
-    const inner = new MockLanguageModelV3({ provider: 'mistral.chat', modelId: 'mistral-large-latest', doGenerate: reply })
-    await generateText({ model: wrapLanguageModel({ model: inner, middleware: transcriptHygiene() }), messages: history })
-    const prompt = inner.doGenerateCalls[0].prompt
-    const calls = prompt[1].content.filter((p) => p.type === 'tool-call')
-    const results = prompt[2].content
-    assert.equal(calls.length, 2)
-    for (const c of calls) assert.match(c.toolCallId, /^[a-zA-Z0-9]{9}$/)
-    assert.deepEqual(results.map((r) => r.toolCallId), calls.map((c) => c.toolCallId))
-    assert.deepEqual(results.map((r) => r.output.value), ['内容 A', '内容 B'])
-    assert.deepEqual(calls.map((c) => c.input), [{ path: 'a.txt' }, { path: 'b.txt' }])
-  })
+  // OpenClaw 2026.3.23 knows Mistral; 2026.9.6 only with @openclaw/mistral-provider installed, so
+  // in that mode the caller names the id alphabet (without it the ids would be 'strict').
+  for (const [mode, options] of [
+    ['2026.3.23', { openclawVersion: '2026.3.23' }],
+    ['2026.9.6, strict9 given', { openclawVersion: '2026.9.6', policy: { toolCallIdMode: 'strict9' } }],
+  ]) {
+    test(`Mistral (${mode}): ids rewritten to its 9-character alphabet in calls and results alike, the orphan result dropped`, async () => {
+      const inner = new MockLanguageModelV3({ provider: 'mistral.chat', modelId: 'mistral-large-latest', doGenerate: reply })
+      await generateText({ model: wrapLanguageModel({ model: inner, middleware: transcriptHygiene(options) }), messages: history })
+      const prompt = inner.doGenerateCalls[0].prompt
+      const calls = prompt[1].content.filter((p) => p.type === 'tool-call')
+      const results = prompt[2].content
+      assert.equal(calls.length, 2)
+      for (const c of calls) assert.match(c.toolCallId, /^[a-zA-Z0-9]{9}$/)
+      assert.deepEqual(results.map((r) => r.toolCallId), calls.map((c) => c.toolCallId))
+      assert.deepEqual(results.map((r) => r.output.value), ['内容 A', '内容 B'])
+      assert.deepEqual(calls.map((c) => c.input), [{ path: 'a.txt' }, { path: 'b.txt' }])
+    })
+  }
 
   test('a prompt no rule changes reaches the model unchanged: the same params object', async () => {
     const mw = transcriptHygiene()

@@ -19,6 +19,9 @@ const { main } = require('../js/cli/main.js')
 
 const GOOGLE = ['--provider', 'google', '--model-api', 'google-generative-ai', '--model-id', 'gemini-2.5-pro']
 const GOOGLE_TARGET = { provider: 'google', modelApi: 'google-generative-ai', modelId: 'gemini-2.5-pro' }
+// The tests whose counts and texts are OpenClaw 2026.3.23-2's pass name that release (the default
+// is the current one, 2026.9.6); the others compare the command with the API under any default.
+const OLD = ['--openclaw-version', '2026.3.23']
 
 /**
  * Runs the command; `input` is written to stdin whole, or as an array of chunks with a pause
@@ -124,7 +127,7 @@ describe('transcript-hygiene: help, version, dispatch', { concurrency: true }, (
 describe('transcript-hygiene sanitize', { concurrency: true }, () => {
   test('a session file: each change as message, rule and reason, then a summary', async () => {
     const dir = workdir('session.jsonl')
-    const r = await run(['sanitize', 'session.jsonl', ...GOOGLE], { cwd: dir })
+    const r = await run(['sanitize', 'session.jsonl', ...GOOGLE, ...OLD], { cwd: dir })
     assert.equal(r.code, 0, r.stderr)
     const lines = r.stdout.trimEnd().split('\n')
     assert.equal(lines[0], 'session.jsonl: 8 changes in 8 messages (google / google-generative-ai / gemini-2.5-pro)')
@@ -137,11 +140,11 @@ describe('transcript-hygiene sanitize', { concurrency: true }, () => {
 
   test('--json: the changes of sanitizeSessionHistory, with message index, line and entry id', async () => {
     const dir = workdir('session.jsonl')
-    const r = await run(['sanitize', 'session.jsonl', ...GOOGLE, '--json'], { cwd: dir })
+    const r = await run(['sanitize', 'session.jsonl', ...GOOGLE, ...OLD, '--json'], { cwd: dir })
     assert.equal(r.code, 0, r.stderr)
     const out = JSON.parse(r.stdout)
     const t = messagesOf(path.join(dir, 'session.jsonl'))
-    const api = th.sanitizeSessionHistory({ messages: t.messages, ...GOOGLE_TARGET, sessionManager: { getEntries: () => t.entries.map((x) => x.entry) }, report: true })
+    const api = th.sanitizeSessionHistory({ messages: t.messages, ...GOOGLE_TARGET, openclawVersion: '2026.3.23', sessionManager: { getEntries: () => t.entries.map((x) => x.entry) }, report: true })
     assert.equal(out.files.length, 1)
     const f = out.files[0]
     assert.equal(f.file, 'session.jsonl')
@@ -175,14 +178,14 @@ describe('transcript-hygiene sanitize', { concurrency: true }, () => {
   test('--check exits 1 when the pass would change something, 0 when not; writes nothing', async () => {
     const dir = workdir('session.jsonl')
     const before = read(dir, 'session.jsonl')
-    const r = await run(['sanitize', 'session.jsonl', ...GOOGLE, '--check'], { cwd: dir })
+    const r = await run(['sanitize', 'session.jsonl', ...GOOGLE, ...OLD, '--check'], { cwd: dir })
     assert.equal(r.code, 1)
     assert.match(r.stdout, /8 changes/)
     assert.equal(read(dir, 'session.jsonl'), before)
     assert.deepEqual(fs.readdirSync(dir), ['session.jsonl'])
-    const w = await run(['sanitize', 'session.jsonl', ...GOOGLE, '--write', 'clean.jsonl'], { cwd: dir })
+    const w = await run(['sanitize', 'session.jsonl', ...GOOGLE, ...OLD, '--write', 'clean.jsonl'], { cwd: dir })
     assert.equal(w.code, 0, w.stderr)
-    const again = await run(['sanitize', 'clean.jsonl', ...GOOGLE, '--check'], { cwd: dir })
+    const again = await run(['sanitize', 'clean.jsonl', ...GOOGLE, ...OLD, '--check'], { cwd: dir })
     assert.equal(again.code, 0, again.stdout)
     assert.equal(again.stdout, 'clean.jsonl: no changes in 8 messages (google / google-generative-ai / gemini-2.5-pro)\nnothing to change\n')
   })
@@ -202,12 +205,12 @@ describe('transcript-hygiene sanitize', { concurrency: true }, () => {
     const lines = [{ type: 'session', version: 3, id: 'sess-a', timestamp: '2026-03-01T00:00:00.000Z', cwd: '/w' }]
     messages.forEach((message, i) => lines.push({ type: 'message', id: `e${i + 1}`, parentId: i === 0 ? null : `e${i}`, timestamp: `2026-03-01T00:00:0${i + 1}.000Z`, message }))
     fs.writeFileSync(path.join(dir, 'aborted.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n')
-    const w = await run(['sanitize', 'aborted.jsonl', '--write', 'out.jsonl'], { cwd: dir })
+    const w = await run(['sanitize', 'aborted.jsonl', ...OLD, '--write', 'out.jsonl'], { cwd: dir })
     assert.equal(w.code, 0, w.stderr)
     assert.match(w.stdout, /^aborted\.jsonl: 1 change in 4 messages .*\n {2}message 1 \(line 3\) {2}dropThinkingBlocks: dropped a thinking block\n {2}written to out\.jsonl \(3 messages\)\n/)
     assert.equal(w.stderr, 'aborted.jsonl: a second pass changes what the first one left (2 more: sanitizeImages); written after it, so that sanitizing out.jsonl again changes nothing\n')
     assert.deepEqual(messagesOf(path.join(dir, 'out.jsonl')).messages.map((m) => m.timestamp), [1, 3, 4])
-    const again = await run(['sanitize', 'out.jsonl', '--check'], { cwd: dir })
+    const again = await run(['sanitize', 'out.jsonl', ...OLD, '--check'], { cwd: dir })
     assert.equal(again.code, 0, again.stdout)
     assert.match(again.stdout, /^out\.jsonl: no changes in 3 messages/)
   })
@@ -287,7 +290,7 @@ describe('transcript-hygiene sanitize', { concurrency: true }, () => {
   test('a session with a torn line: the line is left out with a note on stderr', async () => {
     const dir = workdir('session.jsonl')
     fs.appendFileSync(path.join(dir, 'session.jsonl'), '{"type":"message","id":"e13","mess')
-    const r = await run(['sanitize', 'session.jsonl', ...GOOGLE, '--check'], { cwd: dir })
+    const r = await run(['sanitize', 'session.jsonl', ...GOOGLE, ...OLD, '--check'], { cwd: dir })
     assert.equal(r.code, 1)
     assert.equal(r.stderr, 'session.jsonl: line 14 not valid JSON, left out (transcript-hygiene repair drops such lines)\n')
     assert.match(r.stdout, /^session\.jsonl: 8 changes in 8 messages/)
@@ -299,7 +302,7 @@ describe('transcript-hygiene sanitize', { concurrency: true }, () => {
     fs.writeFileSync(path.join(dir, 'broken.jsonl'), 'not json\n')
     fs.mkdirSync(path.join(dir, 'sub'))
     fs.copyFileSync(path.join(FIXTURES, 'session.jsonl'), path.join(dir, 'sub', 'deep.jsonl'))
-    const r = await run(['sanitize', '.', ...GOOGLE], { cwd: dir })
+    const r = await run(['sanitize', '.', ...GOOGLE, ...OLD], { cwd: dir })
     assert.equal(r.code, 2)
     assert.equal(r.stderr, 'broken.jsonl: no JSON lines in it\n')
     assert.doesNotMatch(r.stderr, /\r/)
@@ -349,11 +352,24 @@ describe('transcript-hygiene sanitize', { concurrency: true }, () => {
 
   test('--policy-json and --allowed-tools reach the pass', async () => {
     const dir = workdir('messages.json')
-    const r = await run(['sanitize', 'messages.json', '--provider', 'openai', '--model-api', 'openai-completions', '--model-id', 'gpt-4o', '--allowed-tools', 'read', '--policy-json', '{"sanitizeToolCallIds":true,"toolCallIdMode":"strict9"}', '--json'], { cwd: dir })
+    const r = await run(['sanitize', 'messages.json', '--provider', 'openai', '--model-api', 'openai-completions', '--model-id', 'gpt-4o', '--allowed-tools', 'read', '--policy-json', '{"sanitizeToolCallIds":true,"toolCallIdMode":"strict9"}', ...OLD, '--json'], { cwd: dir })
     assert.equal(r.code, 0, r.stderr)
     const rules = JSON.parse(r.stdout).files[0].changes.map((c) => c.rule)
     assert.ok(rules.includes('repairToolCallInputs'), rules.join())
     assert.ok(rules.includes('sanitizeToolCallIds'), rules.join())
+  })
+
+  test('--openclaw-version picks the release (without it: the package default); anything else is bad input', async () => {
+    const dir = workdir('session.jsonl')
+    const t = messagesOf(path.join(dir, 'session.jsonl'))
+    const api = (openclawVersion) => th.sanitizeSessionHistory({ messages: t.messages, ...GOOGLE_TARGET, openclawVersion, sessionManager: { getEntries: () => t.entries.map((x) => x.entry) }, report: true }).changes
+    assert.notDeepEqual(api('2026.9.6'), api('2026.3.23'), 'the fixture tells the releases apart')
+    // The release that is not the default (the --write tests above show the default is followed).
+    const other = th.getOpenClawVersion() === '2026.9.6' ? '2026.3.23' : '2026.9.6'
+    const r = await run(['sanitize', 'session.jsonl', ...GOOGLE, '--openclaw-version', other, '--json'], { cwd: dir })
+    assert.equal(r.code, 0, r.stderr)
+    assert.deepEqual(JSON.parse(r.stdout).files[0].changes.map(({ rule, path: p, detail }) => ({ rule, path: p, detail })), api(other))
+    assertBadInput(await run(['sanitize', 'session.jsonl', ...GOOGLE, '--openclaw-version', '2026.9'], { cwd: dir }), /^--openclaw-version: expected '2026\.3\.23' or '2026\.9\.6', got "2026\.9"$/)
   })
 })
 

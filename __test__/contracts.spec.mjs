@@ -11,6 +11,10 @@ import { th, runFrozen, text, toolCall } from './fixtures/helpers.mjs'
 import { OPS, NOT_MESSAGE_OPS, attempt } from './fixtures/ops.mjs'
 import { encodePng } from './fixtures/png.mjs'
 
+// The contracts are checked in OpenClaw 2026.3.23 mode (its rules pass null entries and unknown
+// blocks through; 2026.9.6 drops some on purpose): pinned, whatever the package default is.
+th.setOpenClawVersion('2026.3.23')
+
 const SMALL_PNG = encodePng(8, 8).toString('base64')
 const CANON = { input: 1, output: 2, cacheRead: 0, cacheWrite: 0, totalTokens: 3 }
 const RS = JSON.stringify({ id: 'rs_1', type: 'reasoning' })

@@ -4,6 +4,10 @@ import assert from 'node:assert/strict'
 import { th, SYNTHETIC_TEXT, deepFreeze, user, assistant, toolCall, toolResult, text, thinking, runFrozen, roles, fakeSessionManager, callsOf, resultId } from './fixtures/helpers.mjs'
 import { makeTranscript } from './fixtures/transcripts.mjs'
 
+// Every expectation here is OpenClaw 2026.3.23-2's pass (openclaw96-history.spec.mjs checks
+// 2026.9.6's): pinned, whatever the package default is.
+th.setOpenClawVersion('2026.3.23')
+
 const { sanitizeSessionHistory, resolveTranscriptPolicy, isValidCloudCodeAssistToolId } = th
 
 const GOOGLE = { provider: 'google', modelApi: 'google-generative-ai', modelId: 'gemini-2.5-pro' }

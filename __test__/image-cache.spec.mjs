@@ -8,6 +8,10 @@ import { Worker } from 'node:worker_threads'
 import { th, user, toolResult, text } from './fixtures/helpers.mjs'
 import { encodePng, jpegSize } from './fixtures/png.mjs'
 
+// The decisions cached here are OpenClaw 2026.3.23-2's image step (sharp's texts): pinned, whatever
+// the package default (2026.9.6) is.
+th.setOpenClawVersion('2026.3.23')
+
 const { sanitizeSessionMessagesImages, sanitizeSessionHistory, sanitizeContentBlocksImages, imageCacheStats, clearImageCache, configureImageCache } = th
 
 const WIDE = encodePng(2600, 400).toString('base64')

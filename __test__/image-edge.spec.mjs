@@ -8,6 +8,10 @@ import { readFileSync } from 'node:fs'
 import { th, user, text } from './fixtures/helpers.mjs'
 import { encodePng, encodePngRows, jpegSize } from './fixtures/png.mjs'
 
+// sharp's limits and texts, as OpenClaw 2026.3.23-2 writes them (src/image/release.rs has
+// 2026.9.6's): pinned, whatever the package default is.
+th.setOpenClawVersion('2026.3.23')
+
 const { sanitizeSessionMessagesImages, sanitizeContentBlocksImages } = th
 const FIX = JSON.parse(readFileSync(new URL('./fixtures/images.json', import.meta.url), 'utf8'))
 

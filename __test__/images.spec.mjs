@@ -4,6 +4,10 @@ import assert from 'node:assert/strict'
 import { th, user, assistant, toolCall, toolResult, text, thinking, runFrozen, roles } from './fixtures/helpers.mjs'
 import { encodePng, jpegSize, pngSize } from './fixtures/png.mjs'
 
+// OpenClaw 2026.3.23-2's image pass (sharp's texts; src/image/release.rs has 2026.9.6's):
+// pinned, whatever the package default is.
+th.setOpenClawVersion('2026.3.23')
+
 const { sanitizeSessionMessagesImages, sanitizeSessionHistory } = th
 
 const WIDE = encodePng(2600, 400).toString('base64')
@@ -48,6 +52,15 @@ describe('sanitizeSessionMessagesImages: image payloads', () => {
   test('a blank payload becomes an "empty image payload" text block', () => {
     const out = sanitizeSessionMessagesImages([user([image('   ')])], 'session:history')
     assert.deepEqual(out[0].content, [{ type: 'text', text: '[session:history] omitted empty image payload' }])
+  })
+
+  test('openclawVersion in the options picks the release of the image step (the same image, both notes)', () => {
+    const blocks = [image(TRUNCATED)]
+    const note = (o) => th.sanitizeContentBlocksImages(blocks, 'read', o)[0].text
+    assert.equal(note({ openclawVersion: '2026.9.6' }), '[read] omitted image payload: RastermillError: Unable to determine image dimensions; refusing to process')
+    assert.equal(note({ openclawVersion: '2026.3.23' }), note(undefined))
+    assert.ok(note(undefined).startsWith('[read] omitted image payload: Error:'), note(undefined))
+    assert.equal(sanitizeSessionMessagesImages([user(blocks)], 'session:history', { openclawVersion: '2026.9.6' })[0].content[0].text, '[session:history] omitted image payload: RastermillError: Unable to determine image dimensions; refusing to process')
   })
 
   test('a truncated PNG becomes an "omitted image payload: Error: …" text block', () => {

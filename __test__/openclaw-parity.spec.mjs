@@ -16,6 +16,8 @@ import { makeTranscript } from './fixtures/transcripts.mjs'
 
 const require = createRequire(import.meta.url)
 const th = require('../index.js')
+// Our 2026.3.23 mode against that release: pinned, whatever the package default is.
+th.setOpenClawVersion('2026.3.23')
 const ref = await loadOpenClaw()
 const oc = ref && ref.fns
 

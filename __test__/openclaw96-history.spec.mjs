@@ -101,6 +101,8 @@ const thinking = (t, sig) => ({ type: 'thinking', thinking: t, ...(sig === undef
 // A PNG whose header declares 6000×5000 (30 MP) over one row of pixels.
 const OVER_25_MP = encodePngRows(1, 1, { row: () => Buffer.from([0, 0, 0]), declared: { width: 6000, height: 5000 } }).toString('base64')
 const PIXEL_UNPADDED = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg'
+// A PNG signature and the IHDR of a 1600×1200 image, nothing more: its header reads, its pixels do not.
+const PNG_HEADER_ONLY = encodePngRows(1, 1, { row: () => Buffer.from([0, 0, 0]), declared: { width: 1600, height: 1200 } }).subarray(0, 33).toString('base64')
 
 /** Hand-written cases, one or more per difference: [name, params key or params, messages, differences]. */
 const HAND = [
@@ -132,6 +134,7 @@ const HAND = [
   ['inter-session string with an old header', 'anthropic', [user('[Inter-session message] sourceSession=agent:main:x sourceTool=sessions_send\n旧格式', 1, { provenance: { kind: 'inter_session', sourceSessionKey: 'agent:main:x', sourceTool: 'sessions_send' } }), said([text('ok')], 2)], ['inter-session-marker']],
   ['inter-session turn without text', 'chat', [user([{ type: 'file', name: 'a.txt' }], 1, { provenance: { kind: 'inter_session', sourceChannel: ' slack ' } }), said([text('ok')], 2)], ['inter-session-marker']],
   ['undecodable image', 'chat', [user([text('看图'), { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }], 1), said([text('看不到')], 2)], ['image-failure-text']],
+  ['an image whose header reads but whose pixels do not', 'chat', [user([text('看这张图'), { type: 'image', data: PNG_HEADER_ONLY, mimeType: 'image/png' }], 1), said([text('看不到')], 2)], ['image-failure-text']],
   ['inter-session string, long', 'chat', [user('转发：' + '很长的内容。'.repeat(1000), 1, { provenance: { kind: 'inter_session', sourceTool: 'sessions_send' } }), said([text('ok')], 2)], ['inter-session-marker']],
   ['partialJson on a call', 'chat', [user('q', 1), calls([{ ...call('call1'), partialJson: '{"path":"a' }], 2), result('call1', 'r', 3), said([text('ok')], 4)], ['partial-json']],
   ['sessions_spawn attachments', 'chat', [user('q', 1), calls([call('call1', 'sessions_spawn', { task: 't', attachments: [{ name: 'a.txt', content: '机密' }] })], 2), result('call1', 'r', 3), said([text('ok')], 4)], ['sessions-spawn-not-redacted']],
@@ -167,6 +170,8 @@ const HAND = [
   ['Google API and provider, history opens with the assistant', 'google', [said([text('你好')], 1), user('北京天气', 2), said([text('晴')], 3)], ['google-ordering-any-api']],
   ['ordering asked for on a chat API (both releases put the bootstrap turn first)', withPolicy('chat', { applyGoogleTurnOrdering: true }), [said([text('你好')], 1), user('q', 2), said([text('a')], 3)], []],
   ['Google provider, history opens with the user', withPolicy('google', { applyGoogleTurnOrdering: false }), [user('你好', 1), said([text('你好！')], 2)], []],
+  ['Google provider hook through clawrouter on the Gemini API, ordering off in the policy', { ...withPolicy('google', { applyGoogleTurnOrdering: false }), provider: 'clawrouter' }, [said([text('接着上次的话题')], 1), user('好', 2), said([text('继续')], 3)], ['google-ordering-any-api']],
+  ['Google provider hook not for clawrouter on another API', { ...P.chat, provider: 'clawrouter' }, [said([text('接着上次的话题')], 1), user('好', 2), said([text('继续')], 3)], []],
   ['inter-session user turn', 'chat', [user([text('来自另一个会话')], 1, { provenance: { kind: 'inter_session', sourceSessionKey: 'agent:main:x', sourceChannel: 'discord', sourceTool: 'sessions_send' } }), said([text('收到')], 2)], ['inter-session-marker']],
 ]
 
@@ -218,9 +223,7 @@ async function oracle323(calls) {
 const recordsEntries = (c) => c.diffs.includes('google-ordering-any-api') || c.name.startsWith('Google provider')
 
 /** Differences whose cases are also run in 2026.3.23 mode, which must give 2026.3.23-2's output. */
-// (Not `image-failure-text`: for a PNG signature alone this package's 2026.3.23 mode writes the
-// decoder's "unexpected end of file" where sharp writes "Input buffer has corrupt header: …".)
-const OLD_MODE_TWINS = new Set(['assistant-internal-metadata', 'thinking-turn-provider-owned', 'unpadded-base64', 'google-ordering-any-api'])
+const OLD_MODE_TWINS = new Set(['assistant-internal-metadata', 'thinking-turn-provider-owned', 'unpadded-base64', 'google-ordering-any-api', 'image-failure-text'])
 
 /** Differences no case here can show, and why. */
 const WITHOUT_CASE = {

@@ -3,6 +3,10 @@ import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { th } from './fixtures/helpers.mjs'
 
+// The 2026.3.23-2 table (2026.9.6's resolution is checked in openclaw96-parity.spec.mjs):
+// pinned, whatever the package default is.
+th.setOpenClawVersion('2026.3.23')
+
 const { resolveTranscriptPolicy } = th
 
 const TSIG = { allowBase64Only: true, includeCamelCase: true }

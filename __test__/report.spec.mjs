@@ -6,6 +6,9 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { th, user, assistant, toolCall, toolResult, text, thinking } from './fixtures/helpers.mjs'
 
+// OpenClaw 2026.3.23-2's pass: pinned, whatever the package default (2026.9.6) is.
+th.setOpenClawVersion('2026.3.23')
+
 const POLICIES = {
   anthropic: { provider: 'anthropic', modelApi: 'anthropic-messages', modelId: 'claude-sonnet-4-5' },
   google: { provider: 'google', modelApi: 'google-generative-ai', modelId: 'gemini-2.5-pro' },

@@ -17,6 +17,9 @@ const {
   sanitizeThinkingTags,
   createResponseSanitizer,
 } = require('../index.js')
+// Expected values are OpenClaw 2026.3.23-2's (openclaw96-parity.spec.mjs checks 2026.9.6's): pinned,
+// whatever the package default (2026.9.6) is.
+require('../index.js').setOpenClawVersion('2026.3.23')
 
 const ZH = '抱歉，我遇到了一些技术问题。请换一种方式提问。'
 const EN = 'Sorry, I ran into a technical problem. Please try asking in a different way.'

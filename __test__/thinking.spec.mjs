@@ -4,6 +4,10 @@ import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { th, user, assistant, toolCall, toolResult, text, thinking, runFrozen, roles } from './fixtures/helpers.mjs'
 
+// OpenClaw 2026.3.23-2's rules (openclaw96-history.spec.mjs checks 2026.9.6's): pinned, whatever
+// the package default (2026.9.6) is.
+th.setOpenClawVersion('2026.3.23')
+
 const {
   dropThinkingBlocks,
   stripThoughtSignatures,

@@ -5,6 +5,10 @@ import assert from 'node:assert/strict'
 import { th, text, runFrozen } from './fixtures/helpers.mjs'
 import { encodePng, jpegSize } from './fixtures/png.mjs'
 
+// OpenClaw 2026.3.23-2's image step (sharp's texts; src/image/release.rs has 2026.9.6's): pinned,
+// whatever the package default (2026.9.6) is.
+th.setOpenClawVersion('2026.3.23')
+
 const { sanitizeContentBlocksImages, sanitizeImageBlocks, sanitizeToolResultImages } = th
 
 const WIDE = encodePng(2600, 400).toString('base64')

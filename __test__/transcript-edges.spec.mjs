@@ -5,6 +5,9 @@ import assert from 'node:assert/strict'
 import { th } from './fixtures/helpers.mjs'
 import { makeTranscript } from './fixtures/transcripts.mjs'
 
+// The expected outputs are OpenClaw 2026.3.23-2's: pinned, whatever the package default (2026.9.6) is.
+th.setOpenClawVersion('2026.3.23')
+
 const ANTHROPIC = { provider: 'anthropic', modelApi: 'anthropic-messages', modelId: 'claude-sonnet-4-5' }
 const RESPONSES = { provider: 'openai', modelApi: 'openai-responses', modelId: 'gpt-5.2' }
 const usage = { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }

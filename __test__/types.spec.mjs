@@ -113,8 +113,9 @@ describe('declared result shapes match the runtime', () => {
   const calls = [{ role: 'assistant', content: [{ type: 'toolCall', id: 'c1', name: 'read', arguments: {} }], stopReason: 'toolUse', timestamp: 5 }]
 
   test('resolveTranscriptPolicy', () => {
-    for (const p of [{ provider: 'google', modelApi: 'google-generative-ai', modelId: 'gemini-2.5-pro' }, { provider: 'openai', modelApi: 'openai-responses' }, undefined]) {
-      assertShape(runtime.resolveTranscriptPolicy(p), ['TranscriptPolicy'])
+    // The 2026.3.23 shape when named (the default, 2026.9.6, has TranscriptPolicy2026_9's).
+    for (const p of [{ provider: 'google', modelApi: 'google-generative-ai', modelId: 'gemini-2.5-pro' }, { provider: 'openai', modelApi: 'openai-responses' }, {}]) {
+      assertShape(runtime.resolveTranscriptPolicy({ ...p, openclawVersion: '2026.3.23' }), ['TranscriptPolicy'])
     }
     // The override type accepts every policy field.
     const override = interfaceMembers('TranscriptPolicyOverride').all

@@ -175,6 +175,25 @@ describe('sanitizeRequest: bad input is a TypeError naming the path', () => {
     assert.throws(() => sanitizeRequest({ messages: [{ role: 'user', content: 'q' }, m] }, { protocol: 'openai-chat' }), (e) => e instanceof TypeError && re.test(e.message))
   })
 
+  test('ids that differ only by a lone surrogate stay two ids, each result with its own call', () => {
+    const call = (id, name) => ({ id, type: 'function', function: { name, arguments: '{}' } })
+    const body = {
+      messages: [
+        { role: 'user', content: '查一下' },
+        { role: 'assistant', content: null, tool_calls: [call('call_\uD800', 'a'), call('call_\uD801', 'b')] },
+        { role: 'tool', tool_call_id: 'call_\uD801', content: 'B' },
+        { role: 'tool', tool_call_id: 'call_\uD800', content: 'A' },
+      ],
+    }
+    const out = sanitizeRequest(body, { protocol: 'openai-chat', provider: 'openai' })
+    const [a, b] = out.messages[1].tool_calls
+    assert.notEqual(a.id, b.id)
+    assert.deepEqual(
+      out.messages.slice(2).map((m) => [m.tool_call_id, m.content]),
+      [[a.id, 'A'], [b.id, 'B']],
+    )
+  })
+
   test('a lone surrogate in a text does not stop the repair', () => {
     const body = { messages: [{ role: 'user', content: 'bad \uD800 half' }, { role: 'tool', tool_call_id: 'x', content: 'orphan' }] }
     const out = sanitizeRequest(body, { protocol: 'openai-chat' })

@@ -25,6 +25,8 @@ function load(name) {
   process.env.NAPI_RS_NATIVE_LIBRARY_PATH = `${dir}${name}.node`
   const th = require('../index.js')
   delete process.env.NAPI_RS_NATIVE_LIBRARY_PATH
+  // The README's allocator table is OpenClaw 2026.3.23 mode: pinned (the package default is 2026.9.6).
+  th.setOpenClawVersion('2026.3.23')
   return th
 }
 

@@ -10,6 +10,9 @@ import { loadOpenClaw, installHint } from './openclaw.mjs'
 
 const require = createRequire(import.meta.url)
 const th = require('../index.js')
+// The README's figures for this benchmark are OpenClaw 2026.3.23 mode (the reference it runs beside;
+// the package default is 2026.9.6): pinned.
+th.setOpenClawVersion('2026.3.23')
 const { makeTranscript } = await import(new URL('../../shared/bench/transcript-gen.mjs', import.meta.url))
 
 const oc = await loadOpenClaw()

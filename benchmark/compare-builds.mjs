@@ -11,6 +11,11 @@
 //     does between two model calls; the walk is not timed).
 // CPU µs per call (benchmark/cpu-time.mjs), best of batches; each row takes the better of
 // `ROUNDS` rounds, the two builds alternating.
+//   - the same warm turn with the two builds' calls interleaved one by one (each turn appends to
+//     both histories, then calls both, the order swapped every turn): the median wall µs per
+//     call. Under load the batch rows above move by ±30% between two runs of identical code (a
+//     batch's mean carries every turn a neighbour disturbed); this row read 0.99–1.02 for
+//     identical code at load 12.
 import { createRequire } from 'node:module'
 import os from 'node:os'
 import { resolve } from 'node:path'
@@ -25,6 +30,9 @@ if (!other) {
   process.exit(2)
 }
 const builds = { other: require(resolve(other, 'index.js')), this: require('../index.js') }
+// Both builds run OpenClaw 2026.3.23's pass, beside that release (the package default became
+// 2026.9.6, whose pass has no incremental form): the same work in every column.
+for (const th of Object.values(builds)) th.setOpenClawVersion?.('2026.3.23')
 const { makeTranscript } = await import(new URL('../../shared/bench/transcript-gen.mjs', import.meta.url))
 const version = process.argv[3]
 const oc96 = version === '2026.9.6'
@@ -59,6 +67,31 @@ function turn(th, n, cold, steps = 100, batches = 5) {
   return bestPer
 }
 
+/** Median wall µs per call of each build's warm turns, the builds' calls interleaved. */
+function interleaved(n, steps = 300, rounds = 3) {
+  const all = makeTranscript(n + 4 * (steps + 1))
+  const names = Object.keys(builds)
+  const times = names.map(() => [])
+  for (let r = 0; r < rounds; r++) {
+    const histories = names.map(() => all.slice(0, n))
+    const sanitizers = names.map((name, i) => {
+      const s = builds[name].createTranscriptSanitizer(POLICY)
+      s.sanitize(histories[i])
+      return s
+    })
+    for (let k = 0; k < steps; k++) {
+      for (const h of histories) for (let j = 0; j < 4; j++) h.push(all[h.length])
+      for (let x = 0; x < names.length; x++) {
+        const i = k % 2 ? x : names.length - 1 - x
+        const t = process.hrtime.bigint()
+        sanitizers[i].sanitize(histories[i])
+        times[i].push(Number(process.hrtime.bigint() - t) / 1000)
+      }
+    }
+  }
+  return Object.fromEntries(names.map((name, i) => [name, times[i].sort((a, b) => a - b)[times[i].length >> 1]]))
+}
+
 console.log(`machine: ${os.cpus().length} × ${os.cpus()[0].model}, Node ${process.version}, load average ${load()}`)
 console.log(`other build: ${resolve(other)}; OpenClaw mode ${version ?? 'default'}; OpenClaw: ${oc ? oc.version : 'not installed (or not runnable on this Node)'}\n`)
 console.log('| case | history | OpenClaw | other build | this build | this / other | vs OpenClaw |')
@@ -78,6 +111,8 @@ for (const n of [1000, 10000]) {
     for (let r = 0; r < ROUNDS; r++) for (const [name, th] of Object.entries(builds)) w[name] = Math.min(w[name] ?? Infinity, turn(th, n, cold))
     row(`turn (+4), ${cold ? 'cold' : 'warm'}`, n, NaN, w.other, w.this, 1)
   }
+  const m = interleaved(n)
+  row('turn (+4), warm, median wall per call, interleaved', n, NaN, m.other, m.this, 1)
 }
 console.log(`\n(load average ${load()} at the end)`)
 

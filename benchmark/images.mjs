@@ -19,6 +19,9 @@ try {
   process.exit(0)
 }
 const th = require('../index.js')
+// OpenClaw 2026.3.23 mode (sharp's image step, the reference it runs beside): pinned (the package
+// default is 2026.9.6).
+th.setOpenClawVersion('2026.3.23')
 const { makeTranscript } = await import(new URL('../../shared/bench/transcript-gen.mjs', import.meta.url))
 
 const W = 4000

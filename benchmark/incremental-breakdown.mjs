@@ -20,6 +20,9 @@ import { cpuSince, cpuTime, flushCaches } from './cpu-time.mjs'
 
 const require = createRequire(import.meta.url)
 const th = require('../index.js')
+// OpenClaw 2026.3.23 mode: 2026.9.6's pass has no incremental form. Pinned (the package default is
+// 2026.9.6).
+th.setOpenClawVersion('2026.3.23')
 const native = require('../binding.js')
 const codec = require('../js/codec.js')
 const { toJson } = require('../js/args.js')

@@ -21,6 +21,9 @@ import { loadOpenClaw, installHint } from './openclaw.mjs'
 const require = createRequire(import.meta.url)
 const th = require(process.env.TH_PACKAGE ?? '../index.js')
 const other = process.env.TH_OTHER ? require(resolve(process.env.TH_OTHER, 'index.js')) : null
+// The 2026.3.23 scrubbers, beside that release's: pinned in both builds (the package default is
+// 2026.9.6; reply-vs-openclaw96.mjs measures that release's).
+for (const build of [th, other]) build?.setOpenClawVersion?.('2026.3.23')
 
 const ROUNDS = Number(process.argv[2] ?? process.env.ROUNDS ?? 15)
 

@@ -15,6 +15,8 @@ import { CALLS, denseReply } from './call-dense.mjs'
 const require = createRequire(import.meta.url)
 // TH_PACKAGE: another build of this package to time (an earlier commit's, for before/after).
 const th = require(process.env.TH_PACKAGE ?? '../index.js')
+// The scrubbers' README figures are OpenClaw 2026.3.23 mode: pinned (the package default is 2026.9.6).
+th.setOpenClawVersion('2026.3.23')
 
 /** Best time of `rounds` rounds, each running `fn` for at least `minMs`: µs per call. */
 function best(fn, rounds = 5, minMs = 200) {

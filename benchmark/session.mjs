@@ -11,6 +11,9 @@ import { loadOpenClaw } from './openclaw.mjs'
 
 const require = createRequire(import.meta.url)
 const th = require('../index.js')
+// OpenClaw 2026.3.23 mode, beside that release: 2026.9.6's pass has no incremental form. Pinned (the
+// package default is 2026.9.6).
+th.setOpenClawVersion('2026.3.23')
 const { makeTranscript } = await import(new URL('../../shared/bench/transcript-gen.mjs', import.meta.url))
 const oc = await loadOpenClaw()
 const incremental = typeof th.createTranscriptSanitizer === 'function'

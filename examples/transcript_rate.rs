@@ -10,6 +10,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
+use transcript_hygiene::openclaw::OpenClawVersion;
 use transcript_hygiene::transcript::model::Msg;
 use transcript_hygiene::transcript::pipeline::{self, HistoryParams};
 use transcript_hygiene::transcript::{incremental, ops, rules, skeleton, Ctx, NoSource};
@@ -34,6 +35,9 @@ fn main() {
         provider: Some("anthropic".into()),
         model_api: Some("anthropic-messages".into()),
         model_id: Some("claude-sonnet-4-5".into()),
+        // The 2026.3.23 pass laid out above (the package default is 2026.9.6, which has no
+        // incremental form).
+        version: Some(OpenClawVersion::V2026_3_23),
         ..HistoryParams::default()
     };
     let policy = params.resolved_policy();

@@ -1,7 +1,7 @@
 // Types of transcript-hygiene/ai-sdk: language-model middleware for Vercel's AI SDK (`ai`, an
 // optional peer dependency). The middleware type is the installed `ai` package's own.
 import type { LanguageModelMiddleware } from 'ai'
-import type { CleanResponseOptions, TranscriptPolicyOverride } from '../index.js'
+import type { CleanResponseOptions, OpenClawVersion, TranscriptPolicyOverride } from '../index.js'
 
 /**
  * Options of {@link toolCallRecovery}: those of `cleanResponse`. `tools` defaults to the call's own
@@ -33,6 +33,13 @@ export interface TranscriptHygieneOptions {
   allowedToolNames?: Iterable<string>
   /** Policy overrides, field by field. */
   policy?: TranscriptPolicyOverride
+  /**
+   * The OpenClaw release whose pass runs (default: `getOpenClawVersion()`, `'2026.9.6'` unless
+   * changed). In `'2026.9.6'` a provider without a bundled plugin (Mistral among them) gets the
+   * model API's policy: strict 9-character ids for Mistral need `policy: { toolCallIdMode:
+   * 'strict9' }` or `'2026.3.23'`.
+   */
+  openclawVersion?: OpenClawVersion
   /** Keep the results of an errored or aborted assistant turn. */
   preserveErroredAssistantResults?: boolean
   /** Text of the result synthesised for a call that has none. */

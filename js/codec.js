@@ -776,4 +776,4 @@ function rememberDigests(messages, list) {
   }
 }
 
-module.exports = { encode, apply, planBuffer, takePlan, rememberDigests, enter, leave, fromPrivate, SEP, VOCAB }
+module.exports = { encode, apply, planBuffer, takePlan, rememberDigests, enter, leave, toPrivate, fromPrivate, SEP, VOCAB }

@@ -223,6 +223,8 @@ const OPTIONS = {
   applyGoogleTurnOrderingFix: { modelApi: string, sessionId: string },
   images: {
     ...IMAGE_LIMITS,
+    // the release whose image step runs (its caps, base64 rules and error texts differ)
+    openclawVersion: OPENCLAW_VERSION,
     sanitizeMode: oneOf('full', 'images-only'),
     sanitizeToolCallIds: boolean,
     toolCallIdMode: orNull(oneOf('strict', 'strict9')),
@@ -279,6 +281,7 @@ OPTIONS.transcriptHygiene = {
   modelId: string,
   allowedToolNames: strings,
   policy: object(POLICY),
+  openclawVersion: OPENCLAW_VERSION,
   ...PAIRING_RULES,
   ...IMAGE_LIMITS,
 }

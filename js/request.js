@@ -11,6 +11,7 @@ const native = require('../binding.js')
 const { OPTIONS, pick } = require('./options.js')
 const { describe, isObject } = require('./args.js')
 const { encode } = require('./wire-codec.js')
+const { fromPrivate } = require('./codec.js')
 
 const PROTOCOLS = native.wireProtocolNames()
 
@@ -69,7 +70,9 @@ function sanitizeRequest(body, options) {
   const o = checked(options)
   const { protocol, ...rest } = o
   const skeleton = encode(body)
-  const answer = JSON.parse(native.sanitizeRequestSkeleton(protocol, skeleton[0], skeleton[1], JSON.stringify(rest)))
+  const text = native.sanitizeRequestSkeleton(protocol, skeleton[0], skeleton[1], JSON.stringify(rest))
+  // Ids that differ only by a lone surrogate crossed as distinct private-use characters.
+  const answer = skeleton[2] ? JSON.parse(text, fromPrivate) : JSON.parse(text)
   if (answer.error !== undefined) throw new TypeError(answer.error)
   const out = answer.plan === null ? body : applyPlan(body, answer.plan)
   return o.report === true ? { body: out, changes: answer.changes } : out

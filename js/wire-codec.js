@@ -6,6 +6,7 @@
 // nothing here knows a protocol or a rule.
 
 const native = require('../binding.js')
+const { toPrivate } = require('./codec.js')
 
 const SK = JSON.parse(native.wireSkeletonCodes())
 const C = SK.codes
@@ -43,7 +44,7 @@ function str(v) {
     strs += SEP + v
   } else {
     nums[n++] = C.strJson
-    strs += SEP + JSON.stringify(v.toWellFormed())
+    strs += SEP + JSON.stringify(v.isWellFormed() ? v : toPrivate(v))
   }
 }
 
@@ -152,8 +153,9 @@ function within(err, seg) {
 }
 
 /**
- * The skeleton of `body`: `[nums, strs]` (nums a view of a buffer reused by the next call).
- * Throws `TypeError: body.<path>: could not be read (…)` for a getter that throws or a value too
+ * The skeleton of `body`: `[nums, strs, lone]` (nums a view of a buffer reused by the next call;
+ * `lone` when a string held a lone surrogate, crossing as js/codec.js's private-use mapping, so
+ * values Rust sends back need `fromPrivate`). Throws `TypeError: body.<path>: could not be read (…)` for a getter that throws or a value too
  * large to walk.
  */
 function encode(body) {
@@ -168,7 +170,8 @@ function encode(body) {
   } finally {
     containers = 0
   }
-  const out = [nums.subarray(0, n), strs]
+  const lone = !strs.isWellFormed()
+  const out = [nums.subarray(0, n), lone ? toPrivate(strs) : strs, lone]
   strs = ''
   return out
 }

@@ -57,15 +57,20 @@ impl fmt::Display for OpenClawVersion {
     }
 }
 
-/// The process-wide default, as the enum's discriminant.
-static DEFAULT: AtomicU8 = AtomicU8::new(OpenClawVersion::V2026_3_23 as u8);
+/// The release a process starts with: the current OpenClaw release. The one definition of the
+/// package default (JS reads it through `getOpenClawVersion()`).
+pub const DEFAULT_VERSION: OpenClawVersion = OpenClawVersion::V2026_9_6;
 
-/// The version a call that names none uses (2026.3.23 until [`set_default_version`] changes it).
+/// The process-wide default, as the enum's discriminant.
+static DEFAULT: AtomicU8 = AtomicU8::new(DEFAULT_VERSION as u8);
+
+/// The version a call that names none uses ([`DEFAULT_VERSION`] until [`set_default_version`]
+/// changes it).
 pub fn default_version() -> OpenClawVersion {
     OpenClawVersion::ALL
         .into_iter()
         .find(|v| *v as u8 == DEFAULT.load(Ordering::Relaxed))
-        .unwrap_or(OpenClawVersion::V2026_3_23)
+        .unwrap_or(DEFAULT_VERSION)
 }
 
 /// Sets the process-wide default for every thread.

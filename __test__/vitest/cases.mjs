@@ -12,7 +12,7 @@ export function cases(n) {
   })
   test(`a transcript pass and a stream, file ${n}`, () => {
     const messages = [{ role: 'user', content: 'read it' }, { role: 'assistant', content: [{ type: 'toolCall', id: `call_${n}|fc`, name: 'read', arguments: {} }], stopReason: 'toolUse' }]
-    const out = th.sanitizeSessionHistory({ provider: 'mistral', modelApi: 'openai-completions', messages })
+    const out = th.sanitizeSessionHistory({ provider: 'mistral', modelApi: 'openai-completions', messages, openclawVersion: '2026.3.23' }) // Mistral's 9 characters: 2026.3.23's policy
     expect(out[1].content[0].id).toMatch(/^[a-zA-Z0-9]{9}$/)
     expect(out[2].toolCallId).toBe(out[1].content[0].id)
     const s = new th.ResponseStreamCleaner()

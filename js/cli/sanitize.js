@@ -8,6 +8,7 @@ const c = require('./common.js')
 const { readTranscript, writeTranscript, origin } = require('./transcript-file.js')
 const { isClineHistory } = require('./history-file.js')
 const { runRequest } = require('./sanitize-request.js')
+const { OPENCLAW_VERSION } = require('../options.js')
 
 const HELP = `Usage: ${c.PROG} sanitize <session.jsonl | messages.json | directory> [options]
 
@@ -31,6 +32,8 @@ if any of the three is given, only the given ones are used)
   --model-id M          claude-sonnet-4-5, gpt-5, gemini-2.5-pro, ...
   --policy-json JSON    override fields of the resolved policy: '{"dropThinkingBlocks":true}'
   --allowed-tools LIST  comma-separated tool names; calls to other tools are dropped
+  --openclaw-version V  the OpenClaw release whose pass runs: 2026.9.6 (the default, the
+                        current release) or 2026.3.23 (the release that wrote .jsonl sessions)
 
 Request bodies (a gateway's captured request, one JSON file)
   --protocol P          the file is a request body in wire protocol P (openai-chat,
@@ -60,6 +63,7 @@ const OPTIONS = {
   'model-id': { type: 'string' },
   'policy-json': { type: 'string' },
   'allowed-tools': { type: 'string' },
+  'openclaw-version': { type: 'string' },
   protocol: { type: 'string' },
   json: { type: 'boolean' },
   write: { type: 'string' },
@@ -74,12 +78,22 @@ async function run(argv, io) {
     return c.EXIT.OK
   }
   const v = p.values
+  const version = v['openclaw-version']
+  if (version !== undefined) {
+    try {
+      OPENCLAW_VERSION(version, '--openclaw-version')
+    } catch (err) {
+      throw new c.CliError(err.message)
+    }
+    if (v.protocol !== undefined) throw new c.CliError(`--openclaw-version does not apply to --protocol: the request repair runs 2026.3.23's rules`)
+  }
   if (v.protocol !== undefined) return runRequest(p.positionals[0], v, io)
   if (v.check && v.write !== undefined) throw new c.CliError(`${c.PROG} sanitize: --check and --write cannot be used together`)
   const opts = {
     flags: { provider: v.provider, modelApi: v['model-api'], modelId: v['model-id'] },
     policy: v['policy-json'] === undefined ? undefined : policyOverride(v['policy-json']),
     allowedToolNames: v['allowed-tools'] === undefined ? undefined : v['allowed-tools'].split(',').map((s) => s.trim()).filter((s) => s !== ''),
+    openclawVersion: version,
   }
 
   const input = p.positionals[0]
@@ -179,6 +193,7 @@ function sanitizeFile(file, opts, out) {
         modelId: to.modelId,
         policy: opts.policy,
         allowedToolNames: opts.allowedToolNames,
+        openclawVersion: opts.openclawVersion,
         // Read-only: the pass sees the session's custom entries but records none.
         sessionManager: t.format === 'session' ? { getEntries: () => t.entries.map((x) => x.entry) } : undefined,
         report: true,

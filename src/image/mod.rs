@@ -93,7 +93,9 @@ pub struct ImageLimits {
     /// note; a JPEG to be shrunk counts at the reduced scale it decodes at.
     pub max_decode_bytes: u64,
     /// The OpenClaw release whose image step is reproduced (its caps, base64 rules and error
-    /// texts differ: `release.rs`).
+    /// texts differ: `release.rs`). [`ImageLimits::default`] names 2026.3.23: a Rust caller names
+    /// the release; the JS functions pass theirs, or the process default
+    /// ([`crate::openclaw::default_version`]).
     pub release: OpenClawVersion,
 }
 
@@ -187,8 +189,8 @@ pub fn sanitize_image(data: &str, limits: ImageLimits) -> ImageDecision {
     if let Some(cap) = release.max_input_bytes {
         if estimated_decoded_len(data) > cap {
             return omitted(&format!(
-                "omitted image payload: image exceeds input size limit ({}MB)",
-                reduce::mib_fixed(cap, 2)
+                "omitted image payload: image exceeds input size limit ({})",
+                (release.size)(cap)
             ));
         }
     }
@@ -250,18 +252,20 @@ pub fn sanitize_image(data: &str, limits: ImageLimits) -> ImageDecision {
     let decoded = match decode_within(&bytes, fit_side, limits.max_decode_bytes) {
         Ok(d) => d,
         Err(message) => {
-            // A release with its own error for an image it cannot measure.
-            return match (header, release.unreadable) {
-                (None, Some(text)) => omitted(&format!("omitted image payload: {text}")),
-                _ => omitted_error(&message),
-            };
+            return omitted(&release.decode_failure(header.is_some(), &bytes, &message))
         }
     };
     if header.is_none() && fits(decoded.stored) {
         // The header parser missed it, but the decoder read it and it fits.
         return keep;
     }
-    match reduce::reduce_to_jpeg(decoded, max_dim, max_bytes, bytes.len()) {
+    match reduce::reduce_to_jpeg(
+        decoded,
+        max_dim,
+        max_bytes,
+        bytes.len(),
+        release.not_reducible,
+    ) {
         Ok(r) => ImageDecision::Replaced {
             data: base64::encode(&r.jpeg),
             mime: "image/jpeg",

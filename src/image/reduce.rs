@@ -47,11 +47,11 @@ pub(crate) fn side_grid(max_dim: u32, source_max_side: u32) -> Vec<u32> {
     grid
 }
 
-/// JavaScript `(x / 2**20).toFixed(digits)` for a byte count: exact, because
-/// the quotient is a binary fraction, and ties round up as `toFixed` does.
-pub(crate) fn mib_fixed(bytes: usize, digits: u32) -> String {
+/// JavaScript `(x / unit).toFixed(digits)` for a byte count and a power-of-two `unit`: exact,
+/// because the quotient is a binary fraction, and ties round up as `toFixed` does.
+fn binary_fixed(bytes: usize, unit: u128, digits: u32) -> String {
     let scale = 10u128.pow(digits);
-    let n = (bytes as u128 * scale * 2 + MIB) / (2 * MIB);
+    let n = (bytes as u128 * scale * 2 + unit) / (2 * unit);
     if digits == 0 {
         return n.to_string();
     }
@@ -59,12 +59,36 @@ pub(crate) fn mib_fixed(bytes: usize, digits: u32) -> String {
     format!("{}.{:0width$}", n / scale, n % scale)
 }
 
-/// The reference's error text when no candidate fits.
+/// JavaScript `(x / 2**20).toFixed(digits)` for a byte count.
+pub(crate) fn mib_fixed(bytes: usize, digits: u32) -> String {
+    binary_fixed(bytes, MIB, digits)
+}
+
+/// OpenClaw 2026.9.6's `formatBytesShort`: bytes below 1 KiB as `123B`, below 1 MiB as `51.2KB`,
+/// else `7.12MB` (1024-based, never a larger unit).
+pub(crate) fn short_size(bytes: usize) -> String {
+    match bytes {
+        0..=1023 => format!("{bytes}B"),
+        1024..=1_048_575 => format!("{}KB", binary_fixed(bytes, 1024, 1)),
+        _ => format!("{}MB", mib_fixed(bytes, 2)),
+    }
+}
+
+/// 2026.3.23's error text when no candidate fits (sharp's step: whole MB for the limit).
 pub(crate) fn not_reducible_message(max_bytes: usize, smallest: usize) -> String {
     format!(
         "Image could not be reduced below {}MB (got {}MB)",
         mib_fixed(max_bytes, 0),
         mib_fixed(smallest, 2)
+    )
+}
+
+/// 2026.9.6's error text when no candidate fits (both sizes through [`short_size`]).
+pub(crate) fn not_reducible_message_short(max_bytes: usize, smallest: usize) -> String {
+    format!(
+        "Image could not be reduced below {} (got {})",
+        short_size(max_bytes),
+        short_size(smallest)
     )
 }
 
@@ -82,12 +106,14 @@ fn scaled_prior(measured: &Sizes, from_pixels: u64, pixels: u64) -> Sizes {
 }
 
 /// Run the search on a decoded image. `fallback_len` is reported as the
-/// smallest size if, impossibly, no candidate was produced.
+/// smallest size if, impossibly, no candidate was produced; `not_reducible`
+/// writes the error (the release's wording, `release.rs`).
 pub(crate) fn reduce_to_jpeg(
     decoded: Decoded,
     max_dim: u32,
     max_bytes: usize,
     fallback_len: usize,
+    not_reducible: fn(usize, usize) -> String,
 ) -> Result<Reduced, String> {
     let (sw, sh) = decoded.stored;
     let swap = orient::swaps_axes(decoded.orientation);
@@ -126,10 +152,7 @@ pub(crate) fn reduce_to_jpeg(
             SideResult::TooLarge { measured } => prior = measured,
         }
     }
-    Err(not_reducible_message(
-        max_bytes,
-        smallest.unwrap_or(fallback_len),
-    ))
+    Err(not_reducible(max_bytes, smallest.unwrap_or(fallback_len)))
 }
 
 #[cfg(test)]
@@ -186,8 +209,44 @@ mod tests {
     }
 
     #[test]
+    fn short_sizes_as_openclaw_2026_9_6_writes_them() {
+        // Recorded from openclaw 2026.9.6's formatBytesShort (dist/tool-images-*.mjs) on Node 24.
+        for (bytes, js) in [
+            (0, "0B"),
+            (1023, "1023B"),
+            (1024, "1.0KB"),
+            (1075, "1.0KB"),
+            (1126, "1.1KB"),
+            (52_428, "51.2KB"),
+            (1_048_064, "1023.5KB"),
+            (1_048_575, "1024.0KB"),
+            (1_048_576, "1.00MB"),
+            (5_242_880, "5.00MB"),
+            (7_465_861, "7.12MB"),
+            (1_073_741_824, "1024.00MB"),
+        ] {
+            assert_eq!(short_size(bytes), js, "{bytes}");
+        }
+        assert_eq!(
+            not_reducible_message_short(5 * 1024 * 1024, 7_465_861),
+            "Image could not be reduced below 5.00MB (got 7.12MB)"
+        );
+        assert_eq!(
+            not_reducible_message_short(100, 3_480),
+            "Image could not be reduced below 100B (got 3.4KB)"
+        );
+    }
+
+    #[test]
     fn first_fitting_candidate_wins() {
-        let r = reduce_to_jpeg(decoded(noise_rgb(300, 100, 7)), 200, 1024 * 1024, 0).unwrap();
+        let r = reduce_to_jpeg(
+            decoded(noise_rgb(300, 100, 7)),
+            200,
+            1024 * 1024,
+            0,
+            not_reducible_message,
+        )
+        .unwrap();
         assert_eq!((r.width, r.height, r.quality), (200, 67, 85));
         let back = image::load_from_memory(&r.jpeg).unwrap();
         assert_eq!(back.dimensions(), (200, 67));
@@ -195,7 +254,14 @@ mod tests {
 
     #[test]
     fn reports_smallest_candidate_when_nothing_fits() {
-        let err = reduce_to_jpeg(decoded(noise_rgb(120, 120, 3)), 100, 100, 0).unwrap_err();
+        let err = reduce_to_jpeg(
+            decoded(noise_rgb(120, 120, 3)),
+            100,
+            100,
+            0,
+            not_reducible_message,
+        )
+        .unwrap_err();
         assert!(
             err.starts_with("Image could not be reduced below 0MB (got 0.0"),
             "{err}"

@@ -6,10 +6,15 @@
 //! - unpadded base64 is accepted and re-padded, but the unused bits of the last character must be
 //!   zero, and only characters up to U+0020 count as whitespace inside the payload;
 //! - an image over 25,000,000 pixels is neither kept nor decoded (Rastermill's input limit);
-//! - an image whose dimensions cannot be read is refused with Rastermill's error.
+//! - an image whose dimensions cannot be read is refused with Rastermill's error, and one whose
+//!   header reads but whose pixels do not decode with its other one;
+//! - sizes in its notes are written by `formatBytesShort` (`below 5.00MB (got 7.12MB)`).
 //!
-//! Not reproduced: Rastermill's own bytes when it re-encodes, its error for an image whose header
-//! reads but whose pixels do not (sharp's is written), and its not-reducible note (`below 5.00MB`).
+//! 2026.3.23 wrote sharp's errors; a PNG that ends before its first `IDAT` chunk gets sharp's
+//! corrupt-header text, the other decoder errors are this package's decoder's own.
+//!
+//! Not reproduced: Rastermill's own bytes when it re-encodes (a different JPEG encoder: the tests
+//! compare what a caller relies on, the size and format and the byte limit, never the bytes).
 
 use crate::openclaw::OpenClawVersion;
 
@@ -25,7 +30,20 @@ pub(crate) struct Release {
     /// The error text (after `omitted image payload: `) for an image whose dimensions cannot be
     /// read, when the release has its own.
     pub unreadable: Option<&'static str>,
+    /// The error text for an image whose dimensions were read but whose pixels do not decode,
+    /// when the release has its own.
+    pub undecodable: Option<&'static str>,
+    /// Whether a PNG that ends before its pixels gets sharp's corrupt-header text.
+    pub sharp_png_header: bool,
+    /// The error when no JPEG candidate fits the byte limit.
+    pub not_reducible: fn(usize, usize) -> String,
+    /// How the input cap's size is written in its note.
+    pub size: fn(usize) -> String,
 }
+
+/// sharp's text for a PNG that ends before its first `IDAT` chunk (the oracle's, for a signature
+/// alone and for a signature and `IHDR`).
+const SHARP_PNG_HEADER: &str = "Input buffer has corrupt header: pngload_buffer: end of stream";
 
 impl Release {
     /// The error for an image of `w`×`h` over the release's pixel limit, which it refuses to
@@ -39,6 +57,42 @@ impl Release {
             )
         })
     }
+
+    /// The note for an image the decoder refused with `message`; `measured`: its dimensions were
+    /// read from its header.
+    pub(crate) fn decode_failure(&self, measured: bool, bytes: &[u8], message: &str) -> String {
+        let own = if measured {
+            // The decode budget (`maxDecodeBytes`, this package's) keeps its own note.
+            self.undecodable
+                .filter(|_| message != super::decode::MSG_PIXEL_LIMIT)
+        } else {
+            self.unreadable
+        };
+        match own {
+            Some(text) => format!("omitted image payload: {text}"),
+            None if self.sharp_png_header && png_ends_before_pixels(bytes) => {
+                format!("omitted image payload: Error: {SHARP_PNG_HEADER}")
+            }
+            None => format!("omitted image payload: Error: {message}"),
+        }
+    }
+}
+
+/// Whether `bytes` are a PNG whose chunks end before an `IDAT` chunk begins.
+fn png_ends_before_pixels(bytes: &[u8]) -> bool {
+    const SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
+    if !bytes.starts_with(SIGNATURE) {
+        return false;
+    }
+    let mut at = SIGNATURE.len();
+    while let Some(head) = bytes.get(at..at + 8) {
+        if &head[4..] == b"IDAT" {
+            return false;
+        }
+        let len = u32::from_be_bytes([head[0], head[1], head[2], head[3]]) as usize;
+        at = at.saturating_add(12).saturating_add(len);
+    }
+    true
 }
 
 /// 2026.9.6's `MAX_IMAGE_INPUT_BYTES`.
@@ -52,6 +106,10 @@ impl Release {
                 unpadded_base64: false,
                 max_kept_pixels: None,
                 unreadable: None,
+                undecodable: None,
+                sharp_png_header: true,
+                not_reducible: super::reduce::not_reducible_message,
+                size: |b| format!("{}MB", super::reduce::mib_fixed(b, 2)),
             },
             OpenClawVersion::V2026_9_6 => Release {
                 max_input_bytes: Some(MAX_INPUT_BYTES),
@@ -60,6 +118,10 @@ impl Release {
                 unreadable: Some(
                     "RastermillError: Unable to determine image dimensions; refusing to process",
                 ),
+                undecodable: Some("RastermillError: Unable to decode image with Photon"),
+                sharp_png_header: false,
+                not_reducible: super::reduce::not_reducible_message_short,
+                size: super::reduce::short_size,
             },
         }
     }
@@ -142,6 +204,25 @@ mod tests {
             "omitted image payload: Error: Input buffer contains unsupported image format"
         );
         assert_eq!(reason("iVBORw0KGg", V323), INVALID);
+    }
+
+    #[test]
+    fn an_image_measured_but_not_decodable_gets_each_releases_error() {
+        // The texts both oracles gave (sanitizeSessionHistory on a user image): a PNG signature
+        // and the IHDR of 1600×1200 and nothing more; the same with an empty IDAT.
+        const PHOTON: &str =
+            "omitted image payload: RastermillError: Unable to decode image with Photon";
+        const SHARP: &str = "omitted image payload: Error: Input buffer has corrupt header: pngload_buffer: end of stream";
+        let full = crate::image::test_support::png_with_ihdr(1600, 1200);
+        let b64 =
+            |b: &[u8]| ::base64::Engine::encode(&::base64::engine::general_purpose::STANDARD, b);
+        let header_only = b64(&full[..33]);
+        assert_eq!(reason(&header_only, V96), PHOTON);
+        assert_eq!(reason(&header_only, V323), SHARP);
+        assert_eq!(reason("iVBORw0KGgo=", V323), SHARP);
+        let empty_pixels = b64(&full);
+        assert_eq!(reason(&empty_pixels, V96), PHOTON);
+        assert!(!reason(&empty_pixels, V323).contains("corrupt header"));
     }
 
     #[test]

@@ -9,8 +9,8 @@ use super::{
     apertus, bracket_calls, command_r, deepseek_v3, deepseek_v32, doubao, ernie45, functionary,
     gemma4, gigachat3, glm45, gpt_oss, granite, granite_20b_fc, hermes, hunyuan_a13b, internlm2,
     jamba, kimi_k2, kimi_k3, llama3_json, llama4_pythonic, longcat, minicpm5, minimax_m1,
-    minimax_m2, minimax_m3, mistral, nemotron_v2, olmo3, phi4_mini, pythonic, qwen3_coder,
-    seed_oss, step3, tool_json, xlam, Ctx, Parsed,
+    minimax_m2, minimax_m3, mistral, named_tool_call, nemotron_v2, olmo3, phi4_mini, pythonic,
+    qwen3_coder, seed_oss, step3, tool_json, xlam, Ctx, Parsed,
 };
 
 /// The format names this module implements.
@@ -56,6 +56,7 @@ pub const FORMATS: &[&str] = &[
     "functionary_v32",
     "minicpm5",
     "tool_json",
+    "named_tool_call",
 ];
 
 /// A tool-call family: the unit of detection and parsing.
@@ -114,6 +115,8 @@ pub enum Family {
     Minicpm5,
     /// Bare JSON calls naming an offered tool, for any model ([`tool_json`]).
     ToolJson,
+    /// `<tool_call name="NAME">{…}</tool_call>`, optionally in `<tool_calls>` ([`named_tool_call`]).
+    NamedToolCall,
 }
 
 impl Family {
@@ -158,6 +161,7 @@ impl Family {
             "functionary_v32" => Family::FunctionaryV32,
             "minicpm5" => Family::Minicpm5,
             "tool_json" => Family::ToolJson,
+            "named_tool_call" => Family::NamedToolCall,
             _ => return None,
         })
     }
@@ -319,5 +323,6 @@ fn parse_family_raw(family: Family, text: &str, cx: &Ctx) -> Parsed {
         Family::FunctionaryV32 => functionary::parse_v32(text, cx),
         Family::Minicpm5 => minicpm5::parse(text, cx),
         Family::ToolJson => tool_json::parse(text, cx),
+        Family::NamedToolCall => named_tool_call::parse(text, cx),
     }
 }

@@ -130,6 +130,29 @@ fn add_stripped(text: &str, cx: &Ctx, out: &mut Parsed) {
     out.blocks.sort_by_key(|b| b.start);
 }
 
+/// Gemma's object notation at `at` (`text[at]` is `{`): the object and where it ends. Gemini
+/// writes the arguments of the calls it leaks as text in the same notation
+/// ([`super::named_json`]).
+///
+/// ```
+/// use transcript_hygiene::response::gemma4::object_at;
+/// let (v, end) = object_at("f{a:[],b:null,c:北京 天气}", 1).unwrap_or_default();
+/// assert_eq!(v, serde_json::json!({"a": [], "b": null, "c": "北京 天气"}));
+/// assert_eq!(end, "f{a:[],b:null,c:北京 天气}".len());
+/// ```
+pub fn object_at(text: &str, at: usize) -> Option<(Value, usize)> {
+    if text.as_bytes().get(at) != Some(&b'{') {
+        return None;
+    }
+    let mut r = Reader {
+        s: text,
+        i: at,
+        seen: at,
+    };
+    let v = r.object(b'}', 0)?;
+    Some((v, r.i))
+}
+
 /// A reader of Gemma's object notation over `s`, at byte `i`.
 struct Reader<'a> {
     s: &'a str,

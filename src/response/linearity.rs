@@ -172,6 +172,11 @@ const CASES: &[(&str, &[&str])] = &[
     ("<tool_call>f>{\"a\": 1}</tool_call>", &["auto"]),
     ("<|open|>toolscall tool=\"f\"<|sep|>", &["auto"]),
     ("<|close|>toolstools<|sep|><|close|>", &["auto", "kimi_k3"]),
+    ("<tool_call name=\"f\">{\"a\": \"</tool_call>", &["auto"]),
+    (
+        "<tool_calls>\n<tool_call name=\"f\">{",
+        &["auto", "named_tool_call"],
+    ),
 ];
 
 #[test]

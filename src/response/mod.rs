@@ -88,6 +88,7 @@ pub mod minimax_m2;
 pub mod minimax_m3;
 pub mod mistral;
 pub mod named_json;
+pub mod named_tool_call;
 pub mod nemotron_v2;
 pub mod olmo3;
 pub mod orphan;

@@ -58,22 +58,46 @@ fn word_run(text: &str, tools: Option<&Value>) -> Option<usize> {
 const CALLED_OPEN: &str = "Called Tool: '";
 const CALLED_MID: &str = "' with arguments: ";
 
-/// What names the tool right before a `{`: the block's start, the name's range, and whether the
-/// arguments may be a Python dict (the log line) rather than JSON.
+/// What names the tool right before a `{`: the block's start, the name's range, and how the
+/// arguments are written.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Lead {
     pub start: usize,
     pub name: std::ops::Range<usize>,
-    pub python: bool,
+    pub args: Args,
 }
+
+/// How a lead's arguments object is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Args {
+    Json,
+    /// A Python dict (the log line), or JSON.
+    Python,
+    /// Gemini's object notation (bare keys, values unquoted or quoted), read as Gemma 4's
+    /// ([`super::gemma4::object_at`]), or JSON.
+    Object,
+}
+
+/// Gemini's tool namespace, written before the name of a call it leaks as text.
+const GEMINI_NS: &str = "default_api:";
+/// The longest word (ASCII letters) glued before [`GEMINI_NS`] with a `:` (`call:`, `declaration:`,
+/// a garbled token) that goes with the call.
+const GEMINI_PREFIX: usize = 16;
 
 /// The lead that ends `before` (an offered tool's name glued to the `{`, or the log line).
 pub fn lead_before(before: &str, tools: Option<&Value>) -> Option<Lead> {
     if let Some(start) = name_before(before, tools) {
+        if let Some(ns) = before[..start].strip_suffix(GEMINI_NS) {
+            return Some(Lead {
+                start: gemini_prefix_start(ns),
+                name: start..before.len(),
+                args: Args::Object,
+            });
+        }
         return Some(Lead {
             start,
             name: start..before.len(),
-            python: false,
+            args: Args::Json,
         });
     }
     if let Some(head) = before.strip_suffix(CALLED_MID) {
@@ -82,7 +106,7 @@ pub fn lead_before(before: &str, tools: Option<&Value>) -> Option<Lead> {
         return Some(Lead {
             start,
             name: name_at..head.len(),
-            python: true,
+            args: Args::Python,
         });
     }
     react_before(before, tools)
@@ -126,8 +150,63 @@ fn react_before(before: &str, tools: Option<&Value>) -> Option<Lead> {
     Some(Lead {
         start,
         name: name_at..line.len(),
-        python: false,
+        args: Args::Json,
     })
+}
+
+/// Where a Gemini call whose namespace starts at the end of `head` begins: at the word glued
+/// before it with a `:` (`call:`, `declaration:`, `Lie:`), when there is one, else there.
+fn gemini_prefix_start(head: &str) -> usize {
+    let Some(word) = head.strip_suffix(':') else {
+        return head.len();
+    };
+    let n = word
+        .bytes()
+        .rev()
+        .take(GEMINI_PREFIX + 1)
+        .take_while(u8::is_ascii_alphabetic)
+        .count();
+    let at = word.len() - n;
+    let bounded = word[..at]
+        .bytes()
+        .next_back()
+        .is_none_or(|b| !b.is_ascii_alphanumeric() && b != b'_');
+    if (1..=GEMINI_PREFIX).contains(&n) && bounded {
+        at
+    } else {
+        head.len()
+    }
+}
+
+/// Where a Gemini lead that may still be completing at the end of `text` starts: the namespace
+/// (or a prefix of it) at its end, after an optional glued `WORD:`, then a prefix of an offered
+/// name; or a `WORD:` alone at the end.
+fn partial_gemini_start(text: &str, tools: Option<&Value>) -> Option<usize> {
+    let word = partial_name_start(text, tools).unwrap_or(text.len());
+    let head = &text[..word];
+    if let Some(ns) = head.strip_suffix(GEMINI_NS) {
+        return Some(gemini_prefix_start(ns));
+    }
+    if word < text.len() {
+        return None;
+    }
+    // The namespace itself may still be arriving: its longest prefix that ends `text`.
+    let cut = (1..GEMINI_NS.len())
+        .rev()
+        .find(|&k| text.ends_with(&GEMINI_NS[..k]))
+        .map_or(text.len(), |k| text.len() - k);
+    if cut < text.len() {
+        let start = gemini_prefix_start(&text[..cut]);
+        // `default_api` must start a word (or follow the glued prefix).
+        let free = text[..cut]
+            .bytes()
+            .next_back()
+            .is_none_or(|b| !b.is_ascii_alphanumeric() && b != b'_');
+        return (start < cut || free).then_some(start);
+    }
+    // A glued `WORD:` alone may still become the prefix.
+    let start = gemini_prefix_start(text);
+    (start < text.len()).then_some(start)
 }
 
 /// Whether `tail` (from an `A` to the end of a reply) may still become a ReAct lead.
@@ -175,7 +254,8 @@ pub fn partial_lead_start(text: &str, tools: Option<&Value>) -> Option<usize> {
     let react = memchr::memchr_iter(b'A', &text.as_bytes()[from..])
         .map(|k| from + k)
         .find(|&k| partial_react(&text[k..], tools));
-    [word, called, react].into_iter().flatten().min()
+    let gemini = partial_gemini_start(text, tools);
+    [word, called, react, gemini].into_iter().flatten().min()
 }
 
 /// The spaces a held-back ReAct lead may hold (past them, it is not held back).
@@ -246,10 +326,10 @@ pub fn call_at(
     tools: Option<&Value>,
 ) -> Option<RawCall> {
     let body = &text[..end];
-    let read = if lead.python {
-        super::pyliteral::literal(body, at, 0)
-    } else {
-        read_value(body, at)
+    let read = match lead.args {
+        Args::Json => read_value(body, at),
+        Args::Python => super::pyliteral::literal(body, at, 0),
+        Args::Object => read_value(body, at).or_else(|| super::gemma4::object_at(body, at)),
     };
     let (Value::Object(args), e) = read? else {
         return None;
@@ -308,6 +388,30 @@ mod tests {
     }
 
     #[test]
+    fn gemini_namespace_and_its_glued_word_lead_the_call() {
+        let t = tools();
+        let t = Some(&t);
+        let lead = lead_before("好的。declaration:default_api:exec", t);
+        assert_eq!(lead.as_ref().map(|l| l.start), Some("好的。".len()));
+        assert_eq!(lead.map(|l| l.args), Some(Args::Object));
+        // A longer word, or one glued to letters before it, is not part of the call.
+        assert_eq!(
+            lead_before("xdeclarationdeclaration:default_api:exec", t).map(|l| l.start),
+            Some("xdeclarationdeclaration:".len())
+        );
+        // While streaming, the namespace, its glued word or a `WORD:` at the end is held back.
+        for (text, held) in [
+            ("好的。call:default_api:ex", "好的。".len()),
+            ("好的。call:default_a", "好的。".len()),
+            ("好的 Lie:", "好的 ".len()),
+            ("ok default_api:", "ok ".len()),
+        ] {
+            assert_eq!(partial_lead_start(text, t), Some(held), "{text}");
+        }
+        assert_eq!(partial_lead_start("and", t), None);
+    }
+
+    #[test]
     fn the_name_is_a_whole_offered_word() {
         let t = tools();
         let t = Some(&t);
@@ -329,7 +433,7 @@ mod tests {
             Some(Lead {
                 start: "好的 ".len(),
                 name: "好的 Called Tool: '".len().."好的 Called Tool: 'exec".len(),
-                python: true
+                args: Args::Python
             })
         );
         assert_eq!(lead_before("Called Tool: 'run' with arguments: ", t), None);

@@ -165,6 +165,14 @@ fn detect_marker(text: &str, hint: Option<Family>) -> Option<Family> {
                 return Some(f);
             }
         }
+        if let Some(after) = rest
+            .strip_prefix(super::named_tool_call::OPEN)
+            .or_else(|| rest.strip_prefix(super::named_tool_call::WRAP_OPEN))
+        {
+            if super::named_tool_call::head(after, true) == Some(true) {
+                return Some(Family::NamedToolCall);
+            }
+        }
         if let Some(body) = rest.strip_prefix("<tool_calls>") {
             match body.trim_start().as_bytes().first() {
                 Some(b'{') => return Some(Family::MinimaxM1),

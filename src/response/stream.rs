@@ -252,6 +252,10 @@ fn openers(f: Family, unwrapped: bool) -> Vec<(&'static str, &'static str)> {
         Family::Doubao => &[super::doubao::OPEN],
         Family::FunctionaryV31 => &["<function=", "<|python_tag|>", "<|eom_id|>", "<|eot_id|>"],
         Family::Minicpm5 => &[super::minicpm5::OPEN],
+        Family::NamedToolCall => &[
+            super::named_tool_call::WRAP_OPEN,
+            super::named_tool_call::OPEN,
+        ],
         // Their special-token wrappers, when `auto` found one; named, they are read at `finish`
         // (see the module doc).
         Family::Pythonic => &["<|tool_call_start|>"],
@@ -309,6 +313,10 @@ fn closers(f: Family) -> &'static [&'static str] {
         Family::Gigachat3 => &["</｜GCML｜tool_calls>"],
         Family::FunctionaryV31 => &["</function>", "<|eom_id|>", "<|eot_id|>"],
         Family::Minicpm5 => &[super::minicpm5::CLOSE],
+        Family::NamedToolCall => &[
+            super::named_tool_call::CLOSE,
+            super::named_tool_call::WRAP_CLOSE,
+        ],
         _ => &[],
     }
 }
@@ -451,6 +459,11 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
     v.extend(garbled_lits());
     // MiniCPM5's unwrapped element, only with the template's body after its tag.
     v.push(call(super::minicpm5::OPEN, Check::Fam(Family::Minicpm5)));
+    // A call element named by its attribute, only with its JSON arguments (or nothing) after it.
+    v.push(call(
+        super::named_tool_call::OPEN,
+        Check::Fam(Family::NamedToolCall),
+    ));
     v.extend(tool_json_lits());
     if hint == Some(Family::Mistral) {
         v.push(call("[", Check::MistralArray));
@@ -1360,6 +1373,12 @@ impl Machine {
                 Some(false) => Verdict::No,
                 None => Verdict::More,
             },
+            // Prose names this tag too: a call only with the arguments' `{` after it.
+            Check::Fam(Family::NamedToolCall) => match super::named_tool_call::head(rest, fin) {
+                Some(true) => yes(Family::NamedToolCall),
+                Some(false) => Verdict::No,
+                None => Verdict::More,
+            },
             Check::Fam(f) => yes(f),
             Check::Function => self.check_function(after),
             Check::Garbled => self.check_garbled(after),
@@ -1394,7 +1413,11 @@ impl Machine {
                     Verdict::More
                 }
             }
-            Check::ToolCalls => brace(&['{', '['], &[Family::MinimaxM1, Family::HunyuanA13b]),
+            Check::ToolCalls => match super::named_tool_call::head(rest, fin) {
+                Some(true) => yes(Family::NamedToolCall),
+                None if first_solid(rest) == Some('<') => Verdict::More,
+                _ => brace(&['{', '['], &[Family::MinimaxM1, Family::HunyuanA13b]),
+            },
             Check::Brace(f) => brace(&['{'], &[f]),
             Check::ActionStart => {
                 let t = rest[..floor(rest, WINDOW)].trim_start();

@@ -332,6 +332,8 @@ mod tests {
             provider: Some("anthropic".into()),
             model_api: Some("anthropic-messages".into()),
             model_id: Some("claude-sonnet-4-5".into()),
+            // The pass with an incremental form (the default, 2026.9.6, always runs in full).
+            version: Some(crate::openclaw::OpenClawVersion::V2026_3_23),
             ..HistoryParams::default()
         }
     }

@@ -238,6 +238,7 @@ pub(crate) fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::openclaw::OpenClawVersion::V2026_3_23;
     use crate::transcript::testutil::run;
     use serde_json::json;
 
@@ -248,6 +249,8 @@ mod tests {
             model_id: Some("gemini-2.5-pro".into()),
             session_entries: Some(Vec::new()),
             now: 42.0,
+            // 2026.3.23's pass (the package default is 2026.9.6).
+            version: Some(V2026_3_23),
             ..HistoryParams::default()
         }
     }
@@ -317,6 +320,7 @@ mod tests {
             provider: Some("openai".into()),
             model_api: Some("openai-completions".into()),
             model_id: Some("gpt-5".into()),
+            version: Some(V2026_3_23),
             ..HistoryParams::default()
         };
         let zero = json!({"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 0, "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0}});

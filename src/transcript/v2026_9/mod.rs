@@ -161,9 +161,10 @@ pub fn sanitize_session_history(
     }
     rules::tool_result_details::strip_tool_result_details(msgs, ctx);
     rules::usage_snapshots::normalize_usage_snapshots_2026_9(msgs, ctx);
-    // Google's plugin hook, by provider: a history opening with the assistant gets a user turn
-    // first, recorded once per session (before the model snapshot, as 2026.9.6 writes them).
-    if policy::google_plugin(p.provider.as_deref())
+    // Google's plugin hook, by provider (and clawrouter's on the Gemini API): a history opening
+    // with the assistant gets a user turn first, recorded once per session (before the model
+    // snapshot, as 2026.9.6 writes them).
+    if policy::google_replay_hook(p.provider.as_deref(), p.model_api.as_deref())
         && rules::google_ordering::sanitize_google_turn_ordering(msgs, ctx)
     {
         let marked = p

@@ -156,14 +156,24 @@ impl Partial {
     }
 }
 
-/// Whether `provider` is one of Google's bundled plugin (`google`, `google-gemini-cli`,
-/// `google-vertex`), whose replay hook puts a user turn before a history that opens with the
-/// assistant, whatever the policy or API.
-pub fn google_plugin(provider: Option<&str>) -> bool {
+/// Whether Google's replay hook runs, which puts a user turn before a history that opens with the
+/// assistant whatever the policy says: for Google's bundled plugin (`google`, `google-gemini-cli`,
+/// `google-vertex`) on any API, and for `clawrouter` on the Gemini API (its plugin hands that API
+/// to Google's hooks).
+///
+/// ```
+/// use transcript_hygiene::transcript::v2026_9::policy::google_replay_hook;
+/// assert!(google_replay_hook(Some("google-vertex"), Some("openai-completions")));
+/// assert!(google_replay_hook(Some("clawrouter"), Some("google-generative-ai")));
+/// assert!(!google_replay_hook(Some("clawrouter"), Some("openai-completions")));
+/// ```
+pub fn google_replay_hook(provider: Option<&str>, model_api: Option<&str>) -> bool {
     let provider = js_trim(provider.unwrap_or("")).to_lowercase();
-    PLUGINS
-        .iter()
-        .any(|(id, f)| *id == provider && *f == Family::GoogleGemini)
+    match PLUGINS.iter().find(|(id, _)| *id == provider).map(|p| p.1) {
+        Some(Family::GoogleGemini) => true,
+        Some(Family::ClawRouter) => model_api == Some("google-generative-ai"),
+        _ => false,
+    }
 }
 
 /// 2026.9.6's policy for a provider id, a model API and a model id (absent: `undefined`).

@@ -1,0 +1,385 @@
+//! A call written as an XML element named by its `name` attribute, its body the JSON arguments,
+//! alone or several inside a `<tool_calls>` wrapper:
+//!
+//! ```text
+//! <tool_calls>
+//! <tool_call name="read_feed">{"nickname": "WebUI用户", "target_name": "xxx"}</tool_call>
+//! </tool_calls>
+//! ```
+//!
+//! Why: no model's chat template asks for this shape, but agent frameworks render the calls of
+//! earlier turns so when they flatten a history to text (a harness writing
+//! `<tool_call name="{name}">{arguments}</tool_call>` for each call, MaiBot's replyer), and a
+//! model that reads its own earlier calls in that shape writes its next call in it instead of
+//! calling: a QQ bot's reply was exactly the block above (internetsb/Maizone#36, in Chinese chat).
+//! The person reading the chat sees markup and the call never runs.
+//!
+//! Its closing tag is Hermes' `</tool_call>`, but the opener carries the name, so it is read here
+//! rather than by [`super::hermes`]: an opener starts a call only when it reads as one ([`head`]):
+//! a quoted name, `>`, whitespace, then `{` (the arguments) or `</tool_call>` (none). Prose that
+//! names the tag (`用 <tool_call name="x"> 标签`) has no `{` after it and stays text; code spans
+//! and fences never get here (the stream machine keeps them as text). `auto` detects the family by
+//! that same shape.
+//!
+//! Bad input: arguments that are not a JSON object, or JSON that does not parse, give no call
+//! (never a call with half its arguments): the block is removed and its raw text reported
+//! ([`super::unreadable`]). A closing tag inside a JSON string does not end the call. A call whose
+//! arguments end but whose `</tool_call>` never comes (a reply cut by `max_tokens`) is kept and
+//! reported as `truncated`; one cut inside its arguments is no call, reported as `truncated` and
+//! its raw text kept. A missing `</tool_calls>` is not reported (the calls inside are complete).
+
+use super::json_calls::read_value;
+use super::scan::Finder;
+use super::{args_value_to_text, Block, Ctx, Parsed, RawCall};
+
+const NAME: &str = "named_tool_call";
+/// The opener of a call, up to its name's opening quote.
+pub const OPEN: &str = "<tool_call name=";
+/// The closing tag of a call.
+pub const CLOSE: &str = "</tool_call>";
+/// The optional wrapper around one or more calls.
+pub const WRAP_OPEN: &str = "<tool_calls>";
+pub const WRAP_CLOSE: &str = "</tool_calls>";
+/// How far after an opener [`head`] looks (the stream holds no more than this to decide).
+const HEAD_WINDOW: usize = 256;
+
+/// What follows an opener.
+enum Head<'t> {
+    /// A call: its name and where its body starts (after `>`).
+    Call(&'t str, usize),
+    /// The text ends inside the opener (a cut call, or more may come).
+    Cut,
+    /// Not a call.
+    No,
+}
+
+/// Read the opener's tail `after` (the text right after [`OPEN`]); offsets are into `after`.
+fn read_head(after: &str) -> Head<'_> {
+    let Some(q @ ('"' | '\'')) = after.chars().next() else {
+        return if after.is_empty() {
+            Head::Cut
+        } else {
+            Head::No
+        };
+    };
+    let inner = &after[1..];
+    let limit = inner.len().min(HEAD_WINDOW);
+    let name_end = inner.as_bytes()[..limit]
+        .iter()
+        .position(|&b| b == q as u8 || matches!(b, b'<' | b'>' | b'\n' | b'{' | b'}'));
+    let Some(e) = name_end else {
+        return if inner.len() <= HEAD_WINDOW {
+            Head::Cut
+        } else {
+            Head::No
+        };
+    };
+    if inner.as_bytes()[e] != q as u8 || inner[..e].trim().is_empty() {
+        return Head::No;
+    }
+    let rest = &inner[e + 1..];
+    let t = rest.trim_start_matches([' ', '\t']);
+    match t.as_bytes().first() {
+        Some(b'>') => Head::Call(&inner[..e], after.len() - t.len() + 1),
+        None => Head::Cut,
+        Some(_) => Head::No,
+    }
+}
+
+/// Whether the text `after` an opener starts a call: after [`OPEN`], a quoted name, `>`,
+/// whitespace, then `{` or [`CLOSE`]; after [`WRAP_OPEN`], whitespace then such a call. `None`
+/// when the text ends before that is known and more may come (`finished` false). At the end of
+/// the reply (`finished`), a text cut inside the opener or right after its `>` is a cut call; a
+/// wrapper with nothing after it is text.
+///
+/// ```
+/// use transcript_hygiene::response::named_tool_call::head;
+/// assert_eq!(head("\"read_feed\">{\"nickname\": \"用户\"}", true), Some(true));
+/// assert_eq!(head("\n<tool_call name=\"f\">\n{}", true), Some(true));
+/// assert_eq!(head("\"x\"> 标签包住参数", true), Some(false));
+/// assert_eq!(head("\"read_fe", false), None);
+/// assert_eq!(head("\"read_fe", true), Some(true));
+/// assert_eq!(head("\n{\"name\": \"f\"}", true), Some(false));
+/// ```
+pub fn head(after: &str, finished: bool) -> Option<bool> {
+    let mut n = HEAD_WINDOW.min(after.len());
+    while !after.is_char_boundary(n) {
+        n -= 1;
+    }
+    let more = n < after.len();
+    let view = &after[..n];
+    let pending = |cut: bool| match (more, finished) {
+        (true, _) => Some(false),
+        (false, true) => Some(cut),
+        (false, false) => None,
+    };
+    if !view.starts_with(['"', '\'']) {
+        // After the wrapper: whitespace, then a call's opener.
+        let t = view.trim_start();
+        let off = view.len() - t.len();
+        return if t.starts_with(OPEN) {
+            head(&after[off + OPEN.len()..], finished)
+        } else if OPEN.starts_with(t) {
+            pending(false)
+        } else {
+            Some(false)
+        };
+    }
+    match read_head(view) {
+        Head::No => Some(false),
+        Head::Cut => pending(true),
+        Head::Call(_, body) => {
+            let b = view[body..].trim_start();
+            if b.starts_with('{') || b.starts_with(CLOSE) {
+                Some(true)
+            } else if CLOSE.starts_with(b) {
+                pending(true)
+            } else {
+                Some(false)
+            }
+        }
+    }
+}
+
+/// Every call block of the family in `text`.
+pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
+    let mut out = Parsed::default();
+    let mut opens = Finder::new(OPEN);
+    let mut at = 0;
+    while let Some(open) = opens.find(text, at) {
+        let wrap = text[at..open]
+            .trim_end()
+            .strip_suffix(WRAP_OPEN)
+            .map(|s| at + s.len());
+        let mut pos = open;
+        let mut calls = Vec::new();
+        let mut unreadable = false;
+        let mut end = None;
+        loop {
+            let limit = opens.find(text, pos + OPEN.len()).unwrap_or(text.len());
+            match read_call(text, pos, limit, &mut out.problems) {
+                Read::No => break,
+                Read::Call(call, e) => {
+                    calls.push(call);
+                    end = Some(e);
+                }
+                Read::Unreadable(e) => {
+                    unreadable = true;
+                    end = Some(e);
+                }
+            }
+            let Some(e) = end else { break };
+            if wrap.is_none() {
+                break;
+            }
+            // Inside the wrapper: more calls, then its closing tag.
+            let rest = &text[e..];
+            let t = rest.trim_start();
+            if t.starts_with(OPEN) && matches!(head(&t[OPEN.len()..], true), Some(true)) {
+                pos = e + rest.len() - t.len();
+                continue;
+            }
+            if let Some(after) = t.strip_prefix(WRAP_CLOSE) {
+                end = Some(text.len() - after.len());
+            }
+            break;
+        }
+        let Some(end) = end else {
+            at = open + OPEN.len();
+            continue;
+        };
+        let start = wrap.unwrap_or(open);
+        if unreadable && !calls.is_empty() {
+            // A wrapper holding a readable call and an unreadable one: the calls are kept, the
+            // unreadable text was reported by `read_call`.
+            unreadable = false;
+        }
+        let block = if unreadable {
+            Block {
+                start,
+                end,
+                calls: Vec::new(),
+                keep_raw: true,
+            }
+        } else {
+            Block::of_calls(start, end, calls, &mut out.problems, || {
+                format!("{NAME}: no call; raw text kept in content")
+            })
+        };
+        out.blocks.push(block);
+        at = end;
+    }
+    out.set_format_if_calls(NAME);
+    out
+}
+
+/// One call read at an opener.
+enum Read {
+    /// Not a call: the opener is text.
+    No,
+    /// A call ending at the offset.
+    Call(RawCall, usize),
+    /// A block that holds no readable call, ending at the offset (reported).
+    Unreadable(usize),
+}
+
+/// The call whose opener is at `pos`; `limit` is the next opener (a cut call ends there).
+fn read_call(text: &str, pos: usize, limit: usize, problems: &mut Vec<String>) -> Read {
+    let after_open = pos + OPEN.len();
+    let (name, body_at) = match read_head(&text[after_open..]) {
+        Head::Call(name, body) => (name, after_open + body),
+        Head::Cut => {
+            problems.push(format!(
+                "{NAME}: the call's opening tag was cut off (truncated reply)"
+            ));
+            problems.push(format!("{NAME}: no call; raw text kept in content"));
+            return Read::Unreadable(text.len());
+        }
+        Head::No => return Read::No,
+    };
+    let body = &text[body_at..limit];
+    let lead = body.len() - body.trim_start().len();
+    let json_at = body_at + lead;
+    let rest = &text[json_at..limit];
+    if let Some(after) = rest.strip_prefix(CLOSE) {
+        let call = RawCall {
+            name: name.to_owned(),
+            arguments: "{}".to_owned(),
+            id: None,
+        };
+        return Read::Call(call, limit - after.len());
+    }
+    if limit == text.len() && CLOSE.starts_with(rest) {
+        // The reply ends right after the opening tag.
+        problems.push(format!(
+            "{NAME}: call {name:?} was cut off after its opening tag (truncated reply)"
+        ));
+        problems.push(format!("{NAME}: no call; raw text kept in content"));
+        return Read::Unreadable(limit);
+    }
+    if !rest.starts_with('{') {
+        return Read::No;
+    }
+    match read_value(&text[..limit], json_at) {
+        Some((v, e)) if v.is_object() => {
+            let call = RawCall {
+                name: name.to_owned(),
+                arguments: args_value_to_text(v, NAME, problems),
+                id: None,
+            };
+            let tail = &text[e..limit];
+            let ws = tail.len() - tail.trim_start().len();
+            let end = if tail[ws..].starts_with(CLOSE) {
+                e + ws + CLOSE.len()
+            } else {
+                problems.push(format!("{NAME}: {CLOSE} missing (truncated reply)"));
+                e
+            };
+            Read::Call(call, end)
+        }
+        _ => match close_outside_strings(text, json_at, limit) {
+            Some(c) => {
+                problems.push(format!(
+                    "{NAME}: call {name:?} has arguments that are not a JSON object; raw text kept in content"
+                ));
+                Read::Unreadable(c + CLOSE.len())
+            }
+            None => {
+                problems.push(format!(
+                    "{NAME}: call {name:?} was cut off inside its arguments (truncated reply)"
+                ));
+                problems.push(format!("{NAME}: no call; raw text kept in content"));
+                Read::Unreadable(limit)
+            }
+        },
+    }
+}
+
+/// The first [`CLOSE`] in `text[from..limit]` outside a JSON string (a closing tag written inside
+/// an argument's value does not end the call).
+fn close_outside_strings(text: &str, from: usize, limit: usize) -> Option<usize> {
+    let bytes = &text.as_bytes()[..limit];
+    let (mut in_str, mut escaped) = (false, false);
+    let mut i = from;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if in_str {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_str = false;
+            }
+        } else if b == b'"' {
+            in_str = true;
+        } else if b == b'<' && bytes[i..].starts_with(CLOSE.as_bytes()) {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `(name, arguments)` pairs, block spans, problems.
+    type Got = (Vec<(String, String)>, Vec<(usize, usize)>, Vec<String>);
+
+    fn calls(text: &str) -> Got {
+        let p = parse(text, &Ctx::default());
+        let spans = p.blocks.iter().map(|b| (b.start, b.end)).collect();
+        (p.call_pairs(), spans, p.problems)
+    }
+
+    #[test]
+    fn wrapped_calls_are_one_block_with_the_wrapper() {
+        let t = "好的\n<tool_calls>\n<tool_call name=\"a\">{\"x\": 1}</tool_call>\n<tool_call name='b'></tool_call>\n</tool_calls>\n完成";
+        let (c, spans, p) = calls(t);
+        assert_eq!(
+            c,
+            [("a".into(), r#"{"x":1}"#.into()), ("b".into(), "{}".into())]
+        );
+        let s = t.find("<tool_calls>").unwrap_or(0);
+        let e = t.find("</tool_calls>").unwrap_or(0) + WRAP_CLOSE.len();
+        assert_eq!(spans, [(s, e)]);
+        assert!(p.is_empty(), "{p:?}");
+    }
+
+    #[test]
+    fn closing_tag_inside_a_string_does_not_end_the_call() {
+        let t = r#"<tool_call name="echo">{"s": "</tool_call> & <b>"}</tool_call>"#;
+        let (c, spans, _) = calls(t);
+        assert_eq!(c, [("echo".into(), r#"{"s":"</tool_call> & <b>"}"#.into())]);
+        assert_eq!(spans, [(0, t.len())]);
+        // Cut inside that string: no call, the block runs to the end.
+        let cut = r#"<tool_call name="echo">{"s": "</tool_call> & "#;
+        let (c, spans, p) = calls(cut);
+        assert!(c.is_empty());
+        assert_eq!(spans, [(0, cut.len())]);
+        assert_eq!(crate::response::problem::kinds(&p)[0], "truncated");
+    }
+
+    #[test]
+    fn prose_naming_the_tag_is_not_a_call() {
+        for t in [
+            "用 <tool_call name=\"x\"> 标签包住参数。",
+            "<tool_call name=\"x\">call it</tool_call>",
+            "<tool_call name=x>{}</tool_call>",
+        ] {
+            let (c, spans, _) = calls(t);
+            assert!(c.is_empty() && spans.is_empty(), "{t}");
+        }
+    }
+
+    #[test]
+    fn unparsable_arguments_give_no_call() {
+        let t = r#"<tool_call name="f">{"a": 1,}</tool_call> ok"#;
+        let (c, spans, p) = calls(t);
+        assert!(c.is_empty());
+        assert_eq!(spans, [(0, t.len() - 3)]);
+        assert_eq!(p.len(), 1);
+    }
+}
