@@ -2,7 +2,9 @@
 // `node benchmark/compare-builds.mjs <dir> [2026.9.6]`, where <dir> holds the other build (its
 // index.js, binding.js, js/ and .node file, e.g. an earlier commit's, built). With `2026.9.6` both
 // builds run in that OpenClaw mode and OpenClaw 2026.9.6 runs beside them (it needs Node >= 24.16:
-// run this with the Node 24 binary scripts/runtimes.sh caches; without it the column is empty). On a shared machine only
+// run this with the Node 24 binary scripts/runtimes.sh caches; without it the column is empty); with
+// `2026.3.23`, that mode beside OpenClaw 2026.3.23-2. Name the mode when the two builds' defaults
+// differ (a build from before the default became 2026.9.6). On a shared machine only
 // figures measured in one process, interleaved, can be compared: the load moves every column.
 //
 //   - the full pass (sanitizeSessionHistory without a session) at 1,000 and 10,000 messages;
