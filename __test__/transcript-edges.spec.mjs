@@ -147,3 +147,46 @@ test('usage with the standard numbers comes back as the very same message, extra
   const partial = [{ role: 'assistant', content: [{ type: 'text', text: '好的' }], stopReason: 'stop', usage: { input_tokens: 3, cacheWrite1h: 1 }, timestamp: 2 }]
   assert.notEqual(th.sanitizeSessionHistory({ messages: partial, ...ANTHROPIC })[0], partial[0])
 })
+
+test('a thinking signature is read whole only when it opens with `{`; any other crosses as its presence', () => {
+  const rs = JSON.stringify({ id: 'rs_1', type: 'reasoning' })
+  const rows = [
+    // [thinkingSignature, an OpenAI reasoning item (the orphan block and its message are dropped)]
+    [rs, true],
+    [`  \n${rs} `, true],
+    [`\uFEFF\u00A0${rs}`, true],
+    [` x${rs}`, false],
+    ['E'.repeat(2000), false],
+    ['   ', false],
+    ['', false],
+    [{ id: 'rs_1', type: 'reasoning' }, true],
+  ]
+  for (const [sig, dropped] of rows) {
+    const assistant = { role: 'assistant', content: [{ type: 'thinking', thinking: '想', thinkingSignature: sig }], stopReason: 'stop', usage, timestamp: 2 }
+    const messages = [{ role: 'user', content: '问', timestamp: 1 }, assistant]
+    const out = th.downgradeOpenAIReasoningBlocks(messages)
+    if (dropped) assert.deepEqual(out, [messages[0]], JSON.stringify(sig))
+    else assert.equal(out[1], assistant, JSON.stringify(sig))
+  }
+})
+
+test('a usage in the normalised shape and its near-misses keep their objects or are rebuilt as before', () => {
+  // The codec sends the normalised shape as its numbers; anything else goes as the object.
+  const rows = [
+    // [usage, the message comes back as itself]
+    [usage, true],
+    [{ input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15 }, true],
+    [{ input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cacheWrite1h: 2 }, true],
+    [{ ...usage, cost: { ...usage.cost, total: Infinity } }, false],
+    [{ input: -1, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15 }, false],
+    [{ input_tokens: 10, output_tokens: 5 }, false],
+  ]
+  for (const [u, same] of rows) {
+    const assistant = { role: 'assistant', content: [{ type: 'text', text: '答' }], stopReason: 'stop', usage: u, timestamp: 2 }
+    const messages = [{ role: 'user', content: '问', timestamp: 1 }, assistant]
+    for (const openclawVersion of ['2026.3.23', '2026.9.6']) {
+      const out = th.sanitizeSessionHistory({ messages, ...ANTHROPIC, openclawVersion })
+      assert.equal(out[1] === assistant, same, `${JSON.stringify(u)} ${openclawVersion}`)
+    }
+  }
+})

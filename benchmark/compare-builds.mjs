@@ -1,6 +1,10 @@
 // Two builds of this package side by side in one process, with OpenClaw 2026.3.23-2 beside them:
-// `node benchmark/compare-builds.mjs <dir>`, where <dir> holds the other build (its index.js,
-// binding.js, js/ and .node file, e.g. an earlier commit's, built). On a shared machine only
+// `node benchmark/compare-builds.mjs <dir> [2026.9.6]`, where <dir> holds the other build (its
+// index.js, binding.js, js/ and .node file, e.g. an earlier commit's, built). With `2026.9.6` both
+// builds run in that OpenClaw mode and OpenClaw 2026.9.6 runs beside them (it needs Node >= 24.16:
+// run this with the Node 24 binary scripts/runtimes.sh caches; without it the column is empty); with
+// `2026.3.23`, that mode beside OpenClaw 2026.3.23-2. Name the mode when the two builds' defaults
+// differ (a build from before the default became 2026.9.6). On a shared machine only
 // figures measured in one process, interleaved, can be compared: the load moves every column.
 //
 //   - the full pass (sanitizeSessionHistory without a session) at 1,000 and 10,000 messages;
@@ -19,6 +23,7 @@ import os from 'node:os'
 import { resolve } from 'node:path'
 import { cpuSince, cpuTime, cpuTimeAsync, flushCaches } from './cpu-time.mjs'
 import { loadOpenClaw } from './openclaw.mjs'
+import { canRunHere } from './openclaw-2026.9.6.mjs'
 
 const require = createRequire(import.meta.url)
 const other = process.argv[2]
@@ -31,8 +36,13 @@ const builds = { other: require(resolve(other, 'index.js')), this: require('../i
 // 2026.9.6, whose pass has no incremental form): the same work in every column.
 for (const th of Object.values(builds)) th.setOpenClawVersion?.('2026.3.23')
 const { makeTranscript } = await import(new URL('../../shared/bench/transcript-gen.mjs', import.meta.url))
-const oc = await loadOpenClaw()
-const POLICY = { provider: 'anthropic', modelApi: 'anthropic-messages', modelId: 'claude-sonnet-4-5' }
+const version = process.argv[3]
+const oc96 = version === '2026.9.6'
+const oc = oc96 && !canRunHere() ? null : await loadOpenClaw(oc96 ? { version, names: ['sanitizeSessionHistory', 'resolveTranscriptPolicy'] } : undefined)
+const POLICY = { provider: 'anthropic', modelApi: 'anthropic-messages', modelId: 'claude-sonnet-4-5', ...(version ? { openclawVersion: version } : {}) }
+const OC_POLICY = { provider: POLICY.provider, modelApi: POLICY.modelApi, modelId: POLICY.modelId }
+// 2026.9.6 is given an empty session (our builds get none), which it reads through getBranch.
+const ocSession = oc96 ? { sessionManager: { getEntries: () => [], getBranch: () => [], appendCustomEntry() {} } } : {}
 const ROUNDS = 3
 const load = () => os.loadavg()[0].toFixed(2)
 
@@ -85,14 +95,14 @@ function interleaved(n, steps = 300, rounds = 3) {
 }
 
 console.log(`machine: ${os.cpus().length} × ${os.cpus()[0].model}, Node ${process.version}, load average ${load()}`)
-console.log(`other build: ${resolve(other)}; OpenClaw: ${oc ? oc.version : 'not installed'}\n`)
+console.log(`other build: ${resolve(other)}; OpenClaw mode ${version ?? 'default'}; OpenClaw: ${oc ? oc.version : 'not installed (or not runnable on this Node)'}\n`)
 console.log('| case | history | OpenClaw | other build | this build | this / other | vs OpenClaw |')
 console.log('| --- | --- | --- | --- | --- | --- | --- |')
 for (const n of [1000, 10000]) {
   const messages = makeTranscript(n)
   const params = { messages, ...POLICY }
-  const ocPolicy = oc ? oc.fns.resolveTranscriptPolicy(POLICY) : null
-  const theirs = oc ? await cpuTimeAsync(() => oc.fns.sanitizeSessionHistory({ ...params, policy: ocPolicy })) : NaN
+  const ocPolicy = oc ? oc.fns.resolveTranscriptPolicy(OC_POLICY) : null
+  const theirs = oc ? await cpuTimeAsync(() => oc.fns.sanitizeSessionHistory({ ...params, ...OC_POLICY, ...ocSession, policy: ocPolicy })) : NaN
   const t = {}
   for (let r = 0; r < ROUNDS; r++) {
     for (const [name, th] of Object.entries(builds)) t[name] = Math.min(t[name] ?? Infinity, cpuTime(() => th.sanitizeSessionHistory(params)))

@@ -41,14 +41,48 @@ const TEXT_HEAD = CODES.textHead // then blank, length, and a string value with 
 const ARRAY = CODES.array // then the count
 const DATA = CODES.data // then the length, a string value with the head, and the remembered digest (a value)
 // Message fields only OpenClaw 2026.9.6's rules read: sent (mask bit 512, then a mask of the
-// present ones and their values) only when encode() is asked for them.
-// `a.b` is field b of object field a.
-const EXTRA_FIELDS = CODES.extraFields.map((f) => f.split('.'))
+// present ones and their values) only when encode() is asked for them. `extraFields` reads them
+// by name (a keyed read of a different name per field, per message, cost a tenth of a 2026.9.6
+// call); the list and its order are Rust's (`a.b` is field b of object field a), checked here once.
+const EXTRA_FIELDS = ['tool_call_id', 'tool_use_id', 'callId', 'call_id', 'isError', 'provider', 'model', 'openclawDeliveryMirror.kind', '__openclaw.media']
+if (CODES.extraFields.join() !== EXTRA_FIELDS.join()) throw new Error('codec: the 2026.9.6 message fields changed; update extraFields()')
 let extras = false
-// In that mode an assistant text holding one of the needles, or opening with one of the leads (case
-// ignored), goes whole: a rule reads it.
-const escapeRe = (w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-const WHOLE_TEXT = new RegExp([...CODES.wholeAssistantTextNeedles.map(escapeRe), ...CODES.wholeAssistantTextLeads.map((w) => `^${escapeRe(w)}`)].join('|'), 'i')
+// In that mode an assistant text holding one of the needles, or opening with one of the leads (ASCII
+// case ignored), goes whole: a rule reads it. Each needle is looked for from its anchor, its first
+// character that is neither a letter nor a digit nor a space (`_`, `<`, `:` …): `indexOf` finds
+// those fast, and an ordinary text holds few of them, where one case-insensitive regex of all the
+// needles stepped through every character of every assistant text (a tenth of a 2026.9.6 call).
+const asciiLower = (w) => w.replace(/[A-Z]/g, (c) => c.toLowerCase())
+const NEEDLES = CODES.wholeAssistantTextNeedles.map((w) => {
+  const lower = asciiLower(w)
+  const at = lower.search(/[^a-z0-9\s]/)
+  if (at < 0) throw new Error(`codec: needle ${JSON.stringify(w)} has no anchor character`)
+  return { lower, at, anchor: lower[at] }
+})
+const ANCHORS = [...new Set(NEEDLES.map((x) => x.anchor))].map((anchor) => ({ anchor, needles: NEEDLES.filter((x) => x.anchor === anchor) }))
+const LEADS = CODES.wholeAssistantTextLeads.map(asciiLower)
+
+// Whether `v` holds `lower` (lowercase) at `start`, ASCII case ignored.
+function holdsAt(v, start, lower) {
+  if (start < 0 || start + lower.length > v.length) return false
+  for (let k = 0; k < lower.length; k++) {
+    let c = v.charCodeAt(start + k)
+    if (c >= 65 && c <= 90) c += 32
+    if (c !== lower.charCodeAt(k)) return false
+  }
+  return true
+}
+
+function wholeText(v) {
+  for (let k = 0; k < LEADS.length; k++) if (holdsAt(v, 0, LEADS[k])) return true
+  for (let a = 0; a < ANCHORS.length; a++) {
+    const { anchor, needles } = ANCHORS[a]
+    for (let i = v.indexOf(anchor); i !== -1; i = v.indexOf(anchor, i + 1)) {
+      for (let k = 0; k < needles.length; k++) if (holdsAt(v, i - needles[k].at, needles[k].lower)) return true
+    }
+  }
+  return false
+}
 let assistant = false
 
 // Image payload digests Rust computed for the process-wide image cache, per block object:
@@ -150,6 +184,13 @@ function blank(v) {
   return v.trim() === ''
 }
 
+// Whether a string's first character after JS whitespace is `{`.
+function opensObject(v) {
+  const c = v.charCodeAt(0)
+  if (c > 32 && c < 160) return c === 123
+  return v.trimStart().charCodeAt(0) === 123
+}
+
 // A text-like string: its blank flag and length, and its head when asked for (or, for string
 // content, when short).
 function text(v, wantHead, shortHead, wholeIfNeedle = false) {
@@ -157,7 +198,7 @@ function text(v, wantHead, shortHead, wholeIfNeedle = false) {
     kind(v)
     return
   }
-  const whole = wholeIfNeedle && v.length > SHORT_TEXT && WHOLE_TEXT.test(v)
+  const whole = wholeIfNeedle && v.length > SHORT_TEXT && wholeText(v)
   const head = wantHead || whole || (shortHead && v.length <= SHORT_TEXT)
   nums[n++] = head ? TEXT_HEAD : TEXT
   nums[n++] = blank(v) ? 1 : 0
@@ -187,6 +228,11 @@ function block(b, wantHead) {
         nums[n++] = 4
         val(sig.id)
         val(sig.type)
+      } else if (typeof sig === 'string' && !opensObject(sig)) {
+        // Rules read a string signature's text only when it holds an OpenAI reasoning item
+        // (`{…}`); any other (an Anthropic signature is hundreds to thousands of characters) goes
+        // as its blankness and length.
+        presence(sig)
       } else {
         plain(sig)
       }
@@ -299,6 +345,95 @@ function object(u, deep) {
   nums[countAt] = count
 }
 
+// A usage in pi-ai's normalised shape (what nearly every assistant carries) goes as its numbers:
+// USAGE, 0 or 1 (a cost follows), the counts, the cost's. Its fields are read by name (a keyed
+// read per key in `object` cost more than the rest of the message); the names are Rust's
+// (src/transcript/skeleton.rs), checked here once.
+const USAGE = CODES.usage
+const USAGE_KEYS = CODES.usageKeys
+const COST_KEYS = CODES.costKeys
+if (USAGE_KEYS.join() !== 'input,output,cacheRead,cacheWrite,totalTokens' || COST_KEYS.join() !== 'input,output,cacheRead,cacheWrite,total') {
+  throw new Error('codec: the normalised usage keys changed; update usageNumbers()')
+}
+
+// How many keys `o` has past `keys` (0, or 1 when the next is `last`), or -1 when its enumerable
+// keys are not `keys` in order, then maybe `last`.
+function keysAre(o, keys, last) {
+  let k = 0
+  for (const key in o) {
+    if (k < keys.length ? key !== keys[k] : k > keys.length || key !== last) return -1
+    k++
+  }
+  return k < keys.length ? -1 : k - keys.length
+}
+
+const finite = Number.isFinite
+
+function usageNumbers(u) {
+  const cost = keysAre(u, USAGE_KEYS, 'cost')
+  if (cost < 0) return false
+  const input = u.input
+  const output = u.output
+  const cacheRead = u.cacheRead
+  const cacheWrite = u.cacheWrite
+  const totalTokens = u.totalTokens
+  if (!(input >= 0 && finite(input) && finite(output) && finite(cacheRead) && finite(cacheWrite) && finite(totalTokens))) return false
+  if (cost === 0) {
+    room(8)
+    nums[n++] = USAGE
+    nums[n++] = 0
+  } else {
+    const c = u.cost
+    if (!isPlainObject(c) || keysAre(c, COST_KEYS) !== 0) return false
+    const ci = c.input
+    const co = c.output
+    const cr = c.cacheRead
+    const cw = c.cacheWrite
+    const ct = c.total
+    if (!(finite(ci) && finite(co) && finite(cr) && finite(cw) && finite(ct))) return false
+    room(13)
+    nums[n++] = USAGE
+    nums[n++] = 1
+    nums[n + 5] = ci
+    nums[n + 6] = co
+    nums[n + 7] = cr
+    nums[n + 8] = cw
+    nums[n + 9] = ct
+  }
+  nums[n++] = input
+  nums[n++] = output
+  nums[n++] = cacheRead
+  nums[n++] = cacheWrite
+  nums[n++] = totalTokens
+  if (cost !== 0) n += 5
+  return true
+}
+
+// `bit` when `x` is present (and sent), else 0.
+function extra(x, bit) {
+  if (x === undefined) return 0
+  plain(x)
+  return bit
+}
+
+function extraFields(m) {
+  room(2 + 2 * EXTRA_FIELDS.length)
+  const at = n++
+  const mirror = m.openclawDeliveryMirror
+  const own = m.__openclaw
+  // `|` evaluates left to right: the values go in the list's order.
+  nums[at] =
+    extra(m.tool_call_id, 1) |
+    extra(m.tool_use_id, 2) |
+    extra(m.callId, 4) |
+    extra(m.call_id, 8) |
+    extra(m.isError, 16) |
+    extra(m.provider, 32) |
+    extra(m.model, 64) |
+    extra(isPlainObject(mirror) ? mirror.kind : undefined, 128) |
+    extra(isPlainObject(own) ? own.media : undefined, 256)
+}
+
 // Optional message fields, sent only when present; a mask says which.
 function message(m) {
   room(48)
@@ -349,23 +484,10 @@ function message(m) {
     }
   }
   if (mask & 256) {
-    if (isPlainObject(u)) object(u, true)
-    else kind(u)
+    if (!isPlainObject(u)) kind(u)
+    else if (!usageNumbers(u)) object(u, true)
   }
-  if (extras) {
-    room(2 + 2 * EXTRA_FIELDS.length)
-    const at = n++
-    let present = 0
-    for (let k = 0; k < EXTRA_FIELDS.length; k++) {
-      const [a, b] = EXTRA_FIELDS[k]
-      let x = m[a]
-      if (b !== undefined) x = isPlainObject(x) ? x[b] : undefined
-      if (x === undefined) continue
-      present |= 1 << k
-      plain(x)
-    }
-    nums[at] = present
-  }
+  if (extras) extraFields(m)
   room(8)
   const c = m.content
   if (Array.isArray(c)) {

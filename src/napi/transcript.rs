@@ -245,6 +245,10 @@ pub struct SkeletonCodes {
     pub text_head: u32,
     pub array: u32,
     pub data: u32,
+    /// A usage in the normalised shape, sent as its numbers (`usage_keys`, then `cost_keys`).
+    pub usage: u32,
+    pub usage_keys: Vec<String>,
+    pub cost_keys: Vec<String>,
     pub lone_surrogate_base: u32,
     /// The message fields sent in 2026.9.6 mode only (mask bit 512, then a mask of these).
     pub extra_fields: Vec<String>,
@@ -268,6 +272,9 @@ pub fn transcript_skeleton_codes() -> SkeletonCodes {
         text_head: skeleton::TEXT_HEAD,
         array: skeleton::ARRAY,
         data: skeleton::DATA,
+        usage: skeleton::USAGE,
+        usage_keys: skeleton::USAGE_KEYS.map(String::from).to_vec(),
+        cost_keys: skeleton::COST_KEYS.map(String::from).to_vec(),
         lone_surrogate_base: skeleton::LONE_SURROGATE_BASE,
         extra_fields: crate::transcript::model::EXTRA_FIELDS
             .iter()

@@ -351,6 +351,8 @@ pub struct Block {
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct BlockExtra {
     pub thinking: Option<TextInfo>,
+    /// A string that does not open with `{` is known by blankness only (the skeleton's
+    /// [`crate::transcript::skeleton::UNSENT_SIGNATURE`] stands for its text).
     pub thinking_signature: Val,
     /// `id` and `type` of an object-valued `thinkingSignature`.
     pub signature_object: Option<(Val, Val)>,

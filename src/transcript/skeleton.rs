@@ -69,6 +69,10 @@ pub fn is_lone_surrogate_stand_in(c: char) -> bool {
     (LONE_SURROGATE_BASE..LONE_SURROGATE_BASE + 0x800).contains(&(c as u32))
 }
 
+/// What stands for a non-blank string `thinkingSignature` whose text the codec did not send (it
+/// does not open with `{`, so no rule reads more of it than that it is a non-blank string).
+pub const UNSENT_SIGNATURE: &str = "\u{2026}";
+
 // Structure codes. Those that can stand where a value could (content, text, data) are kept
 // apart from the value codes (0-10, 15, 16+): 11 and up.
 pub const MESSAGE: u32 = 1;
@@ -79,6 +83,12 @@ pub const TEXT: u32 = 11;
 pub const TEXT_HEAD: u32 = 12;
 pub const ARRAY: u32 = 13;
 pub const DATA: u32 = 14;
+/// A usage object in pi-ai's normalised shape ([`USAGE_KEYS`] in order, then maybe `cost` with
+/// [`COST_KEYS`] in order, every value a finite number, `input` not negative), sent as its
+/// numbers only: this code, 0 (no cost) or 1, then the 5 or 10 numbers in key order (7 or 12 slots
+/// where the object took 17 or 35). It stands where a value could (the usage slot), so it lies
+/// past every value code, vocabulary included.
+pub const USAGE: u32 = 240;
 
 /// Reads the two skeleton channels in order.
 struct Cursor<'a> {
@@ -179,6 +189,23 @@ impl<'a> Cursor<'a> {
         ))
     }
 
+    /// A thinking block's `thinkingSignature`: a string that does not open with `{` (after JS
+    /// whitespace) arrives as its blankness and length only, and stands here as `""` or
+    /// [`UNSENT_SIGNATURE`] (rules read such a signature for presence and blankness only).
+    fn signature(&mut self) -> Result<Val, String> {
+        let c = self.code()?;
+        if c != TEXT {
+            return self.val_of(c);
+        }
+        let blank = self.num()? != 0.0;
+        self.count()?;
+        Ok(Val::Str(Text::Borrowed(if blank {
+            ""
+        } else {
+            UNSENT_SIGNATURE
+        })))
+    }
+
     /// A field sent for its presence (see `presence()` in js/codec.js).
     fn presence(&mut self) -> Result<Presence, String> {
         let (text, val) = self.text()?;
@@ -212,9 +239,10 @@ impl<'a> Cursor<'a> {
     }
 }
 
-/// The usage keys of the normalised shape, in order, and those of its `cost`.
-const USAGE_KEYS: [&str; 5] = ["input", "output", "cacheRead", "cacheWrite", "totalTokens"];
-const COST_KEYS: [&str; 5] = ["input", "output", "cacheRead", "cacheWrite", "total"];
+/// The usage keys of the normalised shape, in order, and those of its `cost` (js/codec.js reads
+/// them through `transcriptSkeletonCodes()`).
+pub const USAGE_KEYS: [&str; 5] = ["input", "output", "cacheRead", "cacheWrite", "totalTokens"];
+pub const COST_KEYS: [&str; 5] = ["input", "output", "cacheRead", "cacheWrite", "total"];
 
 /// The code the codec sends for a vocabulary word (its first position).
 fn vocab_code(word: &str) -> u32 {
@@ -233,7 +261,48 @@ static USAGE_CODES: std::sync::LazyLock<([u32; 5], [u32; 5], u32)> =
         )
     });
 
+/// The snapshot of the normalised shape's numbers, in [`USAGE_KEYS`] and [`COST_KEYS`] order.
+fn snapshot_of(counts: [f64; 5], cost: Option<[f64; 5]>) -> UsageSnapshot {
+    UsageSnapshot {
+        input: counts[0],
+        output: counts[1],
+        cache_read: counts[2],
+        cache_write: counts[3],
+        total_tokens: counts[4],
+        cost: cost.map(|c| UsageCost {
+            input: c[0],
+            output: c[1],
+            cache_read: c[2],
+            cache_write: c[3],
+            total: c[4],
+        }),
+    }
+}
+
 impl Cursor<'_> {
+    /// A usage the codec sent as [`USAGE`] (the code already read).
+    fn usage_numbers(&mut self) -> Result<UsageSnapshot, String> {
+        let with_cost = self.code()? != 0;
+        let mut five = || -> Result<[f64; 5], String> {
+            let mut out = [0.0; 5];
+            for slot in &mut out {
+                *slot = self.num()?;
+                if !slot.is_finite() {
+                    return Err(format!(
+                        "skeleton: a usage number that is not finite ({slot})"
+                    ));
+                }
+            }
+            Ok(out)
+        };
+        let counts = five()?;
+        if counts[0] < 0.0 {
+            return Err("skeleton: a normalised usage with a negative input".into());
+        }
+        let cost = if with_cost { Some(five()?) } else { None };
+        Ok(snapshot_of(counts, cost))
+    }
+
     /// A usage object (its `4` already read) that is exactly in the normalised shape, read into
     /// its snapshot; `None`, with nothing consumed, for any other object.
     fn normalised_usage(&mut self) -> Option<UsageSnapshot> {
@@ -260,25 +329,11 @@ impl Cursor<'_> {
             {
                 return None;
             }
-            let c = self.finite_fields(cost_codes)?;
-            Some(UsageCost {
-                input: c[0],
-                output: c[1],
-                cache_read: c[2],
-                cache_write: c[3],
-                total: c[4],
-            })
+            Some(self.finite_fields(cost_codes)?)
         } else {
             None
         };
-        Some(UsageSnapshot {
-            input: counts[0],
-            output: counts[1],
-            cache_read: counts[2],
-            cache_write: counts[3],
-            total_tokens: counts[4],
-            cost,
-        })
+        Some(snapshot_of(counts, cost))
     }
 
     /// Five `key: finite number` pairs with exactly these key codes.
@@ -365,7 +420,9 @@ fn parse_message(c: &mut Cursor, m: &mut Msg, i: usize) -> Result<(), String> {
     }
     if mask & 256 != 0 {
         let code = c.code()?;
-        m.usage = if code == 4 {
+        m.usage = if code == USAGE {
+            UsageView::Snapshot(Box::new(c.usage_numbers()?))
+        } else if code == 4 {
             match c.normalised_usage() {
                 Some(snapshot) => UsageView::Snapshot(Box::new(snapshot)),
                 None => {
@@ -439,7 +496,7 @@ fn parse_block(c: &mut Cursor, b: &mut Block, extras: bool) -> Result<(), String
         }
         Some("thinking") => {
             let thinking = c.text()?.0;
-            let sig = c.val()?;
+            let sig = c.signature()?;
             let obj = if sig == Val::Object {
                 Some((c.val()?, c.val()?))
             } else {
@@ -680,5 +737,55 @@ mod code_tests {
             assert!((11..15).contains(&c), "{c} collides with a value code");
         }
         assert_eq!([MESSAGE, BLOCK, NOT_OBJECT], [1, 2, 3]);
+        assert!(
+            16 + VOCAB.len() < USAGE as usize,
+            "the vocabulary reaches USAGE"
+        );
+    }
+
+    /// A normalised usage sent as its numbers reads as the same snapshot as the object sent
+    /// whole; a number that is not finite is an error, not a snapshot.
+    #[test]
+    fn usage_sent_as_numbers_is_the_snapshot_of_the_object() {
+        let head = |usage: &[f64]| {
+            let mut nums = vec![1.0, MESSAGE as f64, 16.0 + 1.0, 256.0];
+            nums.extend_from_slice(usage);
+            nums.extend([ARRAY as f64, 0.0]);
+            nums
+        };
+        let code = |w: &str| vocab_code(w) as f64;
+        let mut object = vec![4.0, 6.0];
+        for (k, v) in USAGE_KEYS.iter().zip([3.0, 4.0, 0.0, 0.0, 7.0]) {
+            object.extend([code(k), 7.0, v]);
+        }
+        object.extend([code("cost"), 4.0, 5.0]);
+        for (k, v) in COST_KEYS.iter().zip([0.5, 0.25, 0.0, 0.0, 0.75]) {
+            object.extend([code(k), 7.0, v]);
+        }
+        let numbers = [
+            USAGE as f64,
+            1.0,
+            3.0,
+            4.0,
+            0.0,
+            0.0,
+            7.0,
+            0.5,
+            0.25,
+            0.0,
+            0.0,
+            0.75,
+        ];
+        let a = parse(&head(&object), "").unwrap_or_default();
+        let b = parse(&head(&numbers), "").unwrap_or_default();
+        assert!(
+            matches!(a[0].usage, UsageView::Snapshot(_)),
+            "{:?}",
+            a[0].usage
+        );
+        assert_eq!(a[0].usage, b[0].usage);
+        let mut bad = numbers;
+        bad[4] = f64::INFINITY;
+        assert!(parse(&head(&bad), "").is_err());
     }
 }
