@@ -17,7 +17,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde_json::{Map, Value};
 
-use super::scan::{balanced_end, widen_to_fence, Budget, Finder};
+use super::scan::{balanced_end, find_outside_strings, widen_to_fence, Budget, Finder};
 use super::{args_value_to_text, Block, Parsed, RawCall};
 
 static NAME_RE: LazyLock<Regex> =
@@ -269,7 +269,6 @@ pub fn parse_tagged(text: &str, spec: &Tagged) -> Parsed {
         Close::None => None,
         Close::Optional(c) | Close::Required(c) => Some(c),
     };
-    let mut closes = close_tag.map(Finder::new);
     let mut at = 0;
     while let Some((start, len)) = opens
         .iter_mut()
@@ -295,13 +294,13 @@ pub fn parse_tagged(text: &str, spec: &Tagged) -> Parsed {
             .zip(spec.opens)
             .filter_map(|(f, _)| f.find(text, json_at))
             .min();
-        let close = match (&mut closes, spec.close) {
-            (Some(f), Close::Required(_)) => f
-                .find(text, json_at)
-                .filter(|&c| next_open.is_none_or(|n| c < n)),
+        let limit = next_open.unwrap_or(text.len());
+        // A closing tag inside an argument's string does not end the block (the reply may still
+        // be arriving: then there is no closer yet, and the block is not finished).
+        let close = match spec.close {
+            Close::Required(c) => find_outside_strings(text, json_at, limit, c),
             _ => None,
         };
-        let limit = next_open.unwrap_or(text.len());
         let read = read_calls(text, json_at, close, limit, spec.name, &mut out.problems);
         let after = &text[read.end..];
         let ws = after.len() - after.trim_start().len();

@@ -29,7 +29,7 @@
 //! its raw text kept. A missing `</tool_calls>` is not reported (the calls inside are complete).
 
 use super::json_calls::read_value;
-use super::scan::Finder;
+use super::scan::{find_outside_strings, Finder};
 use super::{args_value_to_text, Block, Ctx, Parsed, RawCall};
 
 const NAME: &str = "named_tool_call";
@@ -277,7 +277,7 @@ fn read_call(text: &str, pos: usize, limit: usize, problems: &mut Vec<String>) -
             };
             Read::Call(call, end)
         }
-        _ => match close_outside_strings(text, json_at, limit) {
+        _ => match find_outside_strings(text, json_at, limit, CLOSE) {
             Some(c) => {
                 problems.push(format!(
                     "{NAME}: call {name:?} has arguments that are not a JSON object; raw text kept in content"
@@ -293,32 +293,6 @@ fn read_call(text: &str, pos: usize, limit: usize, problems: &mut Vec<String>) -
             }
         },
     }
-}
-
-/// The first [`CLOSE`] in `text[from..limit]` outside a JSON string (a closing tag written inside
-/// an argument's value does not end the call).
-fn close_outside_strings(text: &str, from: usize, limit: usize) -> Option<usize> {
-    let bytes = &text.as_bytes()[..limit];
-    let (mut in_str, mut escaped) = (false, false);
-    let mut i = from;
-    while i < bytes.len() {
-        let b = bytes[i];
-        if in_str {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_str = false;
-            }
-        } else if b == b'"' {
-            in_str = true;
-        } else if b == b'<' && bytes[i..].starts_with(CLOSE.as_bytes()) {
-            return Some(i);
-        }
-        i += 1;
-    }
-    None
 }
 
 #[cfg(test)]

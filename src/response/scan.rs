@@ -367,6 +367,45 @@ pub fn split_once<'a>(haystack: &'a str, needle: &str) -> Option<(&'a str, &'a s
 /// How many positions [`find_from`] tries before it builds a `memmem` searcher.
 const NEAR: usize = 256;
 
+/// The first `needle` in `text[from..limit]` that is not inside a JSON string (`"…"` with
+/// backslash escapes): a closing tag written inside an argument's value does not end a call. `None`
+/// when there is none, or when a string is still open at `limit` (a reply cut inside it). Linear in
+/// the bytes scanned. `needle` must not start with `"`.
+///
+/// ```
+/// use transcript_hygiene::response::scan::find_outside_strings;
+/// let t = r#"{"s": "</tool_call> & <b>"}}</tool_call>"#;
+/// assert_eq!(find_outside_strings(t, 0, t.len(), "</tool_call>"), Some(28));
+/// assert_eq!(find_outside_strings(t, 0, 27, "</tool_call>"), None);
+/// ```
+pub fn find_outside_strings(text: &str, from: usize, limit: usize, needle: &str) -> Option<usize> {
+    let bytes = text.as_bytes().get(..limit)?;
+    let n = needle.as_bytes();
+    let first = *n.first()?;
+    debug_assert_ne!(first, b'"');
+    let mut i = from;
+    loop {
+        let j = i + memchr::memchr2(b'"', first, bytes.get(i..)?)?;
+        if bytes[j] != b'"' {
+            if bytes[j..].starts_with(n) {
+                return Some(j);
+            }
+            i = j + 1;
+            continue;
+        }
+        // Past the string that opens at `j`.
+        let mut k = j + 1;
+        loop {
+            let q = k + memchr::memchr2(b'"', b'\\', bytes.get(k..)?)?;
+            if bytes[q] == b'"' {
+                i = q + 1;
+                break;
+            }
+            k = q + 2;
+        }
+    }
+}
+
 /// The end (exclusive) of the bracketed value that opens at `at` (`{`, `[` or `(`), skipping
 /// strings in `"` (and in `'` when `single_quotes`, for Python literals) with backslash escapes.
 /// Bracket kinds are not matched against each other, only counted. `None` when the text ends
