@@ -99,6 +99,11 @@ pub fn infer_untyped(raw: &str) -> Value {
         "true" | "True" => Value::Bool(true),
         "false" | "False" => Value::Bool(false),
         "null" | "None" => Value::Null,
+        // Only text starting `-` or a digit can be a JSON number: the rest (paths, words) is
+        // not handed to the parser, whose error is an allocation.
+        t if !t.starts_with(|c: char| c == '-' || c.is_ascii_digit()) => {
+            Value::String(raw.to_owned())
+        }
         t => match serde_json::from_str::<Value>(t) {
             Ok(n @ Value::Number(_)) => n,
             _ => Value::String(raw.to_owned()),
