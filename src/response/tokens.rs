@@ -1,17 +1,21 @@
-//! The special tokens of a piece of text, found in one pass, for the readers whose markup is a
-//! handful of `<|NAME|>`-shaped tokens (Kimi-K2's `<|tool_call_begin|>`, DeepSeek's
-//! `<｜tool▁sep｜>`).
+//! The markup tokens of a piece of text, found in one pass, for the readers whose markup is a
+//! handful of tokens that begin with `<`: Kimi-K2's `<|tool_call_begin|>`, DeepSeek's
+//! `<｜tool▁sep｜>` ([`Tokens::scan`]), the XML-ish invokes' `<invoke`, `</parameter>`, …
+//! ([`Tokens::prefixes`]).
 //!
 //! Those readers ask, again and again, "where is the next token of this kind at or after byte
 //! `i`". Asked of the text, each question is a `memchr` for `<` and a compare at every `<` it
 //! passes, so a call block was compared with each of its half-dozen tokens at each of its `<`
 //! (perf on call-dense replies: a fifth to a third of the cleaning time in those searches). Here
-//! each `<` is looked at once ([`Tokens::scan`]), and a question is a walk over the tokens found,
-//! remembered like [`super::scan::Finder`] so a reader's forward searches stay linear.
+//! each `<` is looked at once, and a question is a walk over the tokens found, remembered like
+//! [`super::scan::Finder`] ([`Next`]) so a reader's forward searches stay linear.
+//!
+//! A token has no `<` but its first byte, so tokens never overlap, and one that starts inside a
+//! range of the text ending at another token's start, at a token's end or at the end of the text
+//! ends inside that range: searching the range's own text would find the same tokens.
 
-/// One token dialect: `open` NAME `close`, where NAME contains neither `close`'s first byte nor
-/// `<` (so tokens never overlap, and a token that starts inside a range of the text that ends at
-/// another token's start, or at the end, ends inside it too).
+/// One token dialect: `open` NAME `close`, `open` starting with `<` and holding no other, NAME
+/// (at most 48 bytes) holding neither `<` nor `close`'s first byte.
 #[derive(Debug, Clone, Copy)]
 pub struct Dialect {
     pub open: &'static str,
