@@ -3,9 +3,9 @@
 
 use std::cell::RefCell;
 
-use super::text::{Changed, Decoded, Text};
+use super::text::{js_string, Changed, Decoded, Text};
 use crate::response::{clean_response, json, scan, unmarked, Options};
-use napi::bindgen_prelude::Either;
+use napi::bindgen_prelude::{Either, Latin1String};
 use napi::{Error, JsString, Result, Status};
 use napi_derive::napi;
 
@@ -76,14 +76,15 @@ fn with_options<R>(text: &str, f: impl FnOnce(&Options) -> Result<R>) -> Result<
 /// and parsing it back costs more than the cleaning) as a string ([`Changed`]), `null` when
 /// unchanged (the caller's string is then the content), and the rest as JSON (with `content: ""`,
 /// or the plan of slices of the caller's string that makes the content). `calls`, when set, holds
-/// the calls' ids, names and arguments one after another, and each call in the JSON's `toolCalls`
-/// is the lengths of its three pieces ([`json::cleaned_to_json_apart`]); when `null` (a reply
-/// with lone surrogates) `toolCalls` is written out in full.
+/// the calls' ids, names and arguments one after another, and the JSON's `toolCalls` the lengths
+/// of their pieces, three a call ([`json::cleaned_to_json_apart`]); when `null` (a reply with
+/// lone surrogates) `toolCalls` is written out in full. Both texts go as Latin-1 when ASCII
+/// ([`js_string`]).
 #[napi(object)]
 pub struct CleanedParts {
     pub content: Option<Changed>,
-    pub json: String,
-    pub calls: Option<String>,
+    pub json: Either<String, Latin1String>,
+    pub calls: Option<Either<String, Latin1String>>,
 }
 
 /// Cleans one model reply; `options` is JSON (see `cleanResponse` in index.d.ts), or the number
@@ -118,7 +119,7 @@ fn clean_with(content: JsString, opts: &Options) -> Result<CleanedParts> {
                 .may_name_units(opts.tools.as_ref(), raw.units());
         if let Some(cleaned) = unmarked(opts, has_brace) {
             // Unchanged: the caller's string is the content; nothing was transcoded.
-            let json = json::cleaned_to_json(&cleaned);
+            let json = js_string(json::cleaned_to_json(&cleaned));
             return Ok(CleanedParts {
                 content: None,
                 json,
@@ -132,7 +133,7 @@ fn clean_with(content: JsString, opts: &Options) -> Result<CleanedParts> {
     let content = std::mem::take(&mut cleaned.content);
     let content = (content != input).then(|| text.changed(content));
     if let Decoded::Mapped(..) = text {
-        let json = text.restore_json(json::cleaned_to_json(&cleaned));
+        let json = js_string(text.restore_json(json::cleaned_to_json(&cleaned)));
         return Ok(CleanedParts {
             content,
             json,
@@ -147,7 +148,7 @@ fn clean_with(content: JsString, opts: &Options) -> Result<CleanedParts> {
     let (json, calls) = json::cleaned_to_json_apart(&cleaned, plan.as_deref());
     Ok(CleanedParts {
         content,
-        json,
-        calls: Some(calls),
+        json: js_string(json),
+        calls: Some(js_string(calls)),
     })
 }

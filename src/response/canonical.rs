@@ -46,8 +46,9 @@ pub fn call_object(text: &str, at: usize, arg_keys: &[&str]) -> Option<(String, 
         return None;
     }
     // The members' keys and values, as ranges of `w.out` (keys are distinct: a duplicate falls back).
-    let mut members = Vec::new();
+    let mut members = Members::default();
     w.container(0, b'}', true, Some(&mut members))?;
+    let members = members.as_slice();
     let out = &w.out;
     let key_is = |k: (usize, usize), name: &str| {
         k.1 - k.0 == name.len() + 2 && out.get(k.0 + 1..k.1 - 1) == Some(name.as_bytes())
@@ -65,17 +66,55 @@ pub fn call_object(text: &str, at: usize, arg_keys: &[&str]) -> Option<(String, 
     let args = arg_keys
         .iter()
         .find_map(|k| members.iter().find(|(key, _)| key_is(*key, k)))
-        .map(|(_, v)| &out[v.0..v.1]);
-    let args = match args {
-        None | Some(b"null") => "{}".to_owned(),
-        Some(a) if a.first() == Some(&b'{') => String::from_utf8(a.to_vec()).ok()?,
+        .map(|&(_, v)| v);
+    let end = w.i;
+    let args = match args.map(|v| (v, &out[v.0..v.1])) {
+        None | Some((_, b"null")) => "{}".to_owned(),
+        Some(((a, b), text)) if text.first() == Some(&b'{') => {
+            // The written text becomes the arguments' string: no second buffer.
+            let mut out = w.out;
+            out.truncate(b);
+            out.drain(..a);
+            String::from_utf8(out).ok()?
+        }
         Some(_) => return None,
     };
-    Some((name, args, w.i))
+    Some((name, args, end))
 }
 
 /// An object member: its key and value as ranges of [`Writer::out`].
 type Member = ((usize, usize), (usize, usize));
+
+/// Up to [`MAX_KEYS`] ranges of [`Writer::out`], on the stack: a `Vec` for each object's keys
+/// and for a call's members was three of the allocations of every call read.
+struct Ranges<T: Copy + Default> {
+    n: usize,
+    items: [T; MAX_KEYS],
+}
+
+impl<T: Copy + Default> Default for Ranges<T> {
+    fn default() -> Self {
+        Ranges {
+            n: 0,
+            items: [T::default(); MAX_KEYS],
+        }
+    }
+}
+
+impl<T: Copy + Default> Ranges<T> {
+    fn as_slice(&self) -> &[T] {
+        &self.items[..self.n]
+    }
+
+    /// Adds `item`; `None` when [`MAX_KEYS`] are held already.
+    fn push(&mut self, item: T) -> Option<()> {
+        *self.items.get_mut(self.n)? = item;
+        self.n += 1;
+        Some(())
+    }
+}
+
+type Members = Ranges<Member>;
 
 /// Reads JSON at `i` and writes its canonical form to `out`.
 struct Writer<'a> {
@@ -150,7 +189,7 @@ impl<'a> Writer<'a> {
         depth: usize,
         close: u8,
         keyed: bool,
-        mut members: Option<&mut Vec<Member>>,
+        mut members: Option<&mut Members>,
     ) -> Option<()> {
         self.out.push(self.s[self.i]);
         self.i += 1;
@@ -160,7 +199,7 @@ impl<'a> Writer<'a> {
             self.out.push(close);
             return Some(());
         }
-        let mut keys: Vec<(usize, usize)> = Vec::new();
+        let mut keys: Ranges<(usize, usize)> = Ranges::default();
         loop {
             self.ws();
             if keyed {
@@ -168,10 +207,10 @@ impl<'a> Writer<'a> {
                 self.string()?;
                 let k = (k0, self.out.len());
                 let key = &self.out[k.0..k.1];
-                if keys.len() >= MAX_KEYS || keys.iter().any(|p| &self.out[p.0..p.1] == key) {
+                if keys.as_slice().iter().any(|p| &self.out[p.0..p.1] == key) {
                     return None;
                 }
-                keys.push(k);
+                keys.push(k)?;
                 self.ws();
                 self.eat(b':')?;
                 self.out.push(b':');
@@ -179,8 +218,8 @@ impl<'a> Writer<'a> {
             }
             let v0 = self.out.len();
             self.value(depth + 1)?;
-            if let (Some(m), Some(&k)) = (members.as_deref_mut(), keys.last()) {
-                m.push((k, (v0, self.out.len())));
+            if let (Some(m), Some(&k)) = (members.as_deref_mut(), keys.as_slice().last()) {
+                m.push((k, (v0, self.out.len())))?;
             }
             self.ws();
             match self.next()? {

@@ -73,11 +73,12 @@ pub fn cleaned_to_json(c: &Cleaned) -> String {
     })
 }
 
-/// [`cleaned_to_json`] for `cleanResponse` (js/response.js), with the calls' text apart: each call
-/// in `toolCalls` is `[i, n, a]`, the lengths in UTF-16 units of its id, name and arguments, which
-/// follow each other in the second text returned. `content` is `plan` when given (slices of the
-/// caller's string, see `joined` in js/args.js). On a reply of 70 calls, `JSON.parse` of the
-/// calls' escaped JSON arguments took 55 µs and cutting them from one string 9 µs.
+/// [`cleaned_to_json`] for `cleanResponse` (js/response.js), with the calls' text apart:
+/// `toolCalls` is one flat array, three numbers a call, the lengths in UTF-16 units of its id, name
+/// and arguments, which follow each other in the second text returned. `content` is `plan` when
+/// given (slices of the caller's string, see `joined` in js/args.js). On a reply of 70 calls,
+/// `JSON.parse` of the calls' escaped JSON arguments took 55 µs and cutting them from one string
+/// 9 µs; one flat array of lengths parses in about half the time of an array per call.
 pub fn cleaned_to_json_apart(c: &Cleaned, plan: Option<&[i32]>) -> (String, String) {
     let mut calls = String::with_capacity(
         c.tool_calls
@@ -87,8 +88,13 @@ pub fn cleaned_to_json_apart(c: &Cleaned, plan: Option<&[i32]>) -> (String, Stri
     );
     let json = write_cleaned(c, plan, |out, t| {
         let pieces = [&t.id, &t.name, &t.arguments];
-        numbers(out, pieces.iter().map(|s| utf16_len(s) as i64));
-        pieces.iter().for_each(|s| calls.push_str(s));
+        for (i, s) in pieces.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            push_decimal(out, utf16_len(s) as u64);
+            calls.push_str(s);
+        }
     });
     (json, calls)
 }
@@ -131,7 +137,12 @@ pub(crate) fn push_decimal(out: &mut Vec<u8>, n: u64) {
             break;
         }
     }
-    out.extend_from_slice(&digits[at..]);
+    // Pushed one by one: a copy of a few bytes whose count is not known at compile time is a
+    // call to `memmove`, which a profile showed to cost more than the digits.
+    out.reserve(digits.len() - at);
+    for &d in &digits[at..] {
+        out.push(d);
+    }
 }
 
 /// The result's JSON with each call written by `call` (and `content` as `plan` when given).
@@ -269,7 +280,7 @@ mod tests {
         let (json, calls) = cleaned_to_json_apart(&c, Some(&[0, 3, -1, 10]));
         let v: Value = serde_json::from_str(&json).unwrap_or_default();
         // 🚀 is two UTF-16 units: `{"q":"北京 🚀"}` is 13 (17 bytes).
-        assert_eq!(v["toolCalls"], json!([[8, 3, 13], [8, 1, 2]]));
+        assert_eq!(v["toolCalls"], json!([8, 3, 13, 8, 1, 2]));
         assert_eq!(v["content"], json!([0, 3, -1, 10]));
         assert_eq!(calls, "call_0_1读文件{\"q\":\"北京 🚀\"}call_1_2f{}");
         let mut whole: Value = serde_json::from_str(&cleaned_to_json(&c)).unwrap_or_default();
