@@ -93,12 +93,13 @@ impl Tokens {
 }
 
 /// Forward searches for the tokens of some kinds (a bit mask), remembered like
-/// [`super::scan::Finder`]: asked again from a place at or before its last answer, it answers
-/// without a walk.
+/// [`super::scan::Finder`]: asked again from a place at or before its last answer, or within a
+/// range it already found empty, it answers without a walk.
 #[derive(Debug, Clone, Copy)]
 pub struct Next {
     mask: u32,
-    last: Option<(usize, Option<(usize, u32)>)>,
+    /// The last walk: from where, and its first hit, or how far it found none.
+    last: Option<(usize, Result<(usize, u32), usize>)>,
 }
 
 impl Next {
@@ -108,27 +109,39 @@ impl Next {
 
     /// The first token of this search's kinds at or after `from`: `(offset, its kinds)`.
     pub fn find(&mut self, t: &Tokens, from: usize) -> Option<(usize, u32)> {
-        if let Some((f, hit)) = self.last {
-            if from >= f {
-                match hit {
-                    None => return None,
-                    Some(h) if h.0 >= from => return Some(h),
-                    Some(_) => {}
-                }
-            }
-        }
-        let i = t.found.partition_point(|&(p, _)| p < from);
-        let hit = t.found[i..]
-            .iter()
-            .copied()
-            .find(|&(_, k)| self.mask & k != 0);
-        self.last = Some((from, hit));
-        hit
+        self.find_within(t, from, usize::MAX)
     }
 
     /// The offset of the first such token at or after `from` and before `to`.
     pub fn find_before(&mut self, t: &Tokens, from: usize, to: usize) -> Option<usize> {
-        self.find(t, from).map(|(p, _)| p).filter(|&p| p < to)
+        self.find_within(t, from, to).map(|(p, _)| p)
+    }
+
+    /// The first such token in `from..to`; the walk stops at `to`, so searches of one range
+    /// after another cost the ranges' tokens, not the rest of the text each time.
+    fn find_within(&mut self, t: &Tokens, from: usize, to: usize) -> Option<(usize, u32)> {
+        if let Some((f, seen)) = self.last {
+            if from >= f {
+                match seen {
+                    Ok(h) if h.0 >= from => return Some(h).filter(|h| h.0 < to),
+                    Err(reach) if to <= reach => return None,
+                    _ => {}
+                }
+            }
+        }
+        let i = t.found.partition_point(|&(p, _)| p < from);
+        for &(p, k) in &t.found[i..] {
+            if p >= to {
+                self.last = Some((from, Err(to)));
+                return None;
+            }
+            if self.mask & k != 0 {
+                self.last = Some((from, Ok((p, k))));
+                return Some((p, k));
+            }
+        }
+        self.last = Some((from, Err(usize::MAX)));
+        None
     }
 }
 
