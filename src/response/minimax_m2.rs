@@ -156,16 +156,18 @@ mod tests {
         let tags = ["<function_calls>", "</function_calls>", "中<f"];
         let spans: &[&[(usize, usize)]] = &[&[], &[(0, 5)], &[(3, 20), (10, 12)], &[(16, 60)]];
         for blocks in spans {
-            let mut p = Parsed::default();
-            p.blocks = blocks
-                .iter()
-                .map(|&(start, end)| Block {
-                    start,
-                    end,
-                    calls: Vec::new(),
-                    keep_raw: true,
-                })
-                .collect();
+            let mut p = Parsed {
+                blocks: blocks
+                    .iter()
+                    .map(|&(start, end)| Block {
+                        start,
+                        end,
+                        calls: Vec::new(),
+                        keep_raw: true,
+                    })
+                    .collect(),
+                ..Parsed::default()
+            };
             let mut want: Vec<(usize, usize)> = blocks.to_vec();
             for tag in tags {
                 for (i, _) in text.match_indices(tag) {

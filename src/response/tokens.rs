@@ -99,8 +99,11 @@ impl Tokens {
 pub struct Next {
     mask: u32,
     /// The last walk: from where, and its first hit, or how far it found none.
-    last: Option<(usize, Result<(usize, u32), usize>)>,
+    last: Option<(usize, Seen)>,
 }
+
+/// What a walk saw: its first hit `(offset, kinds)`, or `Err(to)`: none before `to`.
+type Seen = Result<(usize, u32), usize>;
 
 impl Next {
     pub fn new(mask: u32) -> Self {
