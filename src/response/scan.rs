@@ -336,7 +336,8 @@ pub fn find_from(haystack: &str, needle: &str, from: usize) -> Option<usize> {
         // The second byte first: most candidates (every `<` of a call block's other tags) end
         // there, without a call to `memcmp` for the rest (a profile of a reply dense with
         // Qwen3-Coder calls had ~5% of its time in those calls).
-        if tail.first().is_none_or(|b| rest.get(p + 1) == Some(b)) && rest[p + 1..].starts_with(tail)
+        if tail.first().is_none_or(|b| rest.get(p + 1) == Some(b))
+            && rest[p + 1..].starts_with(tail)
         {
             return Some(from + p);
         }
