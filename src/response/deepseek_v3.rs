@@ -238,11 +238,7 @@ mod tests {
 
     #[test]
     fn token_table_spells_the_tokens() {
-        let spelled: Vec<String> = TOKENS
-            .names
-            .iter()
-            .map(|n| format!("{}{n}{}", TOKENS.open, TOKENS.close))
-            .collect();
+        let spelled = TOKENS.spelled();
         assert_eq!(
             spelled,
             [CALLS_BEGIN, CALLS_END, CALL_BEGIN, CALL_END, SEP, EOS]

@@ -342,11 +342,7 @@ mod tests {
 
     #[test]
     fn token_table_spells_the_tokens() {
-        let spelled: Vec<String> = TOKENS
-            .names
-            .iter()
-            .map(|n| format!("{}{n}{}", TOKENS.open, TOKENS.close))
-            .collect();
+        let spelled = TOKENS.spelled();
         let mut want = [SECTION_BEGINS, SECTION_ENDS].concat();
         want.extend([CALL_BEGIN, ARG_BEGIN, CALL_END]);
         want.extend(RESERVED.map(|(r, _)| r));

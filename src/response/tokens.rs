@@ -24,6 +24,17 @@ pub struct Dialect {
     pub names: &'static [&'static str],
 }
 
+impl Dialect {
+    /// Each known token as written (`open` + name + `close`), in kind order: what a reader's
+    /// tests compare with its token constants.
+    #[cfg(test)]
+    pub fn spelled(&self) -> Vec<String> {
+        (self.names.iter())
+            .map(|n| format!("{}{n}{}", self.open, self.close))
+            .collect()
+    }
+}
+
 /// The tokens of one text, in order: `(byte offset, kinds)`, the kinds a bit mask (bit `k` for
 /// kind `k`; several when one token is a prefix of another).
 #[derive(Debug, Clone, Default)]
