@@ -17,7 +17,8 @@
 //! (`function<｜tool▁sep｜>NAME` then the fence and `<｜tool▁call▁end｜>`, as an AstrBot user saw
 //! it in QQ, astrbot_plugin_stealer#8) is read as a call of its own.
 
-use super::scan::{find_from, is_name, split_once, Finder};
+use super::scan::{is_name, split_once};
+use super::tokens::{Dialect, Next, Tokens};
 use super::{deepseek_v31, normalize_json_args, Block, Ctx, Parsed, RawCall};
 
 pub const CALLS_BEGIN: &str = "<｜tool▁calls▁begin｜>";
@@ -29,31 +30,55 @@ pub const EOS: &str = "<｜end▁of▁sentence｜>";
 /// The call type V3 writes before [`SEP`]; with the begin tokens stripped it opens the call.
 pub const STRIPPED_TYPE: &str = "function";
 
+/// DeepSeek's tokens as [`Tokens`] reads them: the kinds are the indexes below.
+const TOKENS: Dialect = Dialect {
+    open: "<｜",
+    close: "｜>",
+    names: &[
+        "tool▁calls▁begin",
+        "tool▁calls▁end",
+        "tool▁call▁begin",
+        "tool▁call▁end",
+        "tool▁sep",
+        "end▁of▁sentence",
+    ],
+};
+/// Kind masks of [`TOKENS`].
+const K_CALLS_BEGIN: u32 = 1;
+const K_CALLS_END: u32 = 1 << 1;
+const K_CALL_BEGIN: u32 = 1 << 2;
+const K_CALL_END: u32 = 1 << 3;
+const K_SEP: u32 = 1 << 4;
+const K_EOS: u32 = 1 << 5;
+
 pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
     let mut out = Parsed::default();
-    let mut sections = Finder::new(CALLS_BEGIN);
-    let mut lones = Finder::new(CALL_BEGIN);
-    let mut eoss = Finder::new(EOS);
-    let mut section_ends = Finder::new(CALLS_END);
-    let mut call_ends = Finder::new(CALL_END);
-    let mut seps = Finder::new(SEP);
+    let tokens = Tokens::scan(text, &TOKENS);
+    let mut sections = Next::new(K_CALLS_BEGIN);
+    let mut lones = Next::new(K_CALL_BEGIN);
+    let mut eoss = Next::new(K_EOS);
+    let mut section_ends = Next::new(K_CALLS_END);
+    let mut call_ends = Next::new(K_CALL_END);
+    let mut seps = Next::new(K_SEP);
+    let t = &tokens;
+    let pos = |hit: Option<(usize, u32)>| hit.map(|(p, _)| p);
     // The last stripped call found: searched again only once `at` passes it (linear).
     let mut stripped_memo: Option<Option<usize>> = None;
     let mut at = 0;
     loop {
-        let section = sections.find(text, at);
-        let lone = lones.find(text, at);
-        let eos = eoss.find(text, at);
+        let section = pos(sections.find(t, at));
+        let lone = pos(lones.find(t, at));
+        let eos = pos(eoss.find(t, at));
         let stripped = match stripped_memo {
             Some(hit) if hit.is_none_or(|h| h >= at) => hit,
             _ => {
-                let hit = stripped_call(text, &mut seps, at);
+                let hit = stripped_call(text, t, &mut seps, at);
                 stripped_memo = Some(hit);
                 hit
             }
         };
         // A section end left alone (its calls' begin tokens stripped) goes like the EOS token.
-        let stray_end = section_ends.find(text, at);
+        let stray_end = pos(section_ends.find(t, at));
         let next = [section, lone, eos, stripped, stray_end]
             .into_iter()
             .flatten()
@@ -77,7 +102,7 @@ pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
         }
         let (body_at, body_end, end) = if Some(start) == section {
             let body_at = start + CALLS_BEGIN.len();
-            match section_ends.find(text, body_at) {
+            match pos(section_ends.find(t, body_at)) {
                 Some(c) => (body_at, c, c + CALLS_END.len()),
                 None => {
                     out.problems
@@ -87,7 +112,7 @@ pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
             }
         } else {
             // A call whose section wrapper is missing: the call is its own block.
-            match call_ends.find(text, start) {
+            match pos(call_ends.find(t, start)) {
                 Some(c) => {
                     let mut end = c + CALL_END.len();
                     let rest = &text[end..];
@@ -102,7 +127,7 @@ pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
         let calls = if Some(start) == stripped {
             stripped_calls(&text[start..body_end], &mut out)
         } else {
-            section_calls(&text[body_at..body_end], &mut out)
+            section_calls(text, t, (body_at, body_end), &mut out)
         };
         let block = Block::of_calls(start, end, calls, &mut out.problems, || {
             "deepseek: tool-call section holds no readable call; raw text kept in content".into()
@@ -114,9 +139,9 @@ pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
 }
 
 /// The start of the next `function<｜tool▁sep｜>` at or after `at` that no begin token opens.
-fn stripped_call(text: &str, seps: &mut Finder, at: usize) -> Option<usize> {
+fn stripped_call(text: &str, tokens: &Tokens, seps: &mut Next, at: usize) -> Option<usize> {
     let mut from = at;
-    while let Some(s) = seps.find(text, from) {
+    while let Some((s, _)) = seps.find(tokens, from) {
         if let Some(head) = text[..s].strip_suffix(STRIPPED_TYPE) {
             if head.len() >= at && !head.ends_with(CALL_BEGIN) {
                 return Some(head.len());
@@ -143,26 +168,37 @@ fn stripped_calls(body: &str, out: &mut Parsed) -> Vec<RawCall> {
     }]
 }
 
-/// Every call in a section body.
-fn section_calls(body: &str, out: &mut Parsed) -> Vec<RawCall> {
+/// Every call in the section body `text[lo..hi]` (`hi` is the end of the text, or the start or
+/// the end of a token, so every token that starts inside the body ends inside it).
+fn section_calls(
+    text: &str,
+    tokens: &Tokens,
+    (lo, hi): (usize, usize),
+    out: &mut Parsed,
+) -> Vec<RawCall> {
     let mut calls = Vec::new();
-    let mut ends = Finder::new(CALL_END);
-    let mut at = 0;
-    while let Some(b) = find_from(body, CALL_BEGIN, at) {
+    let mut begins = Next::new(K_CALL_BEGIN);
+    let mut ends = Next::new(K_CALL_END);
+    let mut seps = Next::new(K_SEP);
+    let mut at = lo;
+    while let Some(b) = begins.find_before(tokens, at, hi) {
         let call_at = b + CALL_BEGIN.len();
-        let call_end = match ends.find(body, call_at) {
+        let call_end = match ends.find_before(tokens, call_at, hi) {
             Some(e) => e,
             None => {
                 out.problems
                     .push(format!("deepseek: {CALL_END} missing (truncated reply)"));
-                body.len()
+                hi
             }
         };
-        at = (call_end + CALL_END.len()).min(body.len()).max(call_at);
-        let call_body = &body[call_at..call_end];
-        let (name, raw_args, format) = if let Some((n, a)) = read_body(call_body) {
+        at = (call_end + CALL_END.len()).min(hi).max(call_at);
+        // Both shapes split the body at its first separator.
+        let parts = seps
+            .find_before(tokens, call_at, call_end)
+            .map(|s| (&text[call_at..s], &text[s + SEP.len()..call_end]));
+        let (name, raw_args, format) = if let Some((n, a)) = parts.and_then(v3_parts) {
             (n, a, "deepseek_v3")
-        } else if let Some((n, a)) = deepseek_v31::read_body(call_body) {
+        } else if let Some((n, a)) = parts.and_then(deepseek_v31::parts) {
             (n, a, "deepseek_v31")
         } else {
             out.problems
@@ -184,7 +220,11 @@ fn section_calls(body: &str, out: &mut Parsed) -> Vec<RawCall> {
 
 /// `(name, raw arguments)` of a V3 call body: `TYPE<｜tool▁sep｜>NAME\n```json\n…\n````.
 pub fn read_body(body: &str) -> Option<(&str, &str)> {
-    let (_ty, rest) = split_once(body, SEP)?;
+    split_once(body, SEP).and_then(v3_parts)
+}
+
+/// [`read_body`] of a body split at its first separator.
+fn v3_parts<'a>((_ty, rest): (&'a str, &'a str)) -> Option<(&'a str, &'a str)> {
     let (name, rest) = rest.split_once('\n')?;
     let name = name.trim();
     let args = rest.trim().strip_prefix("```json")?;
@@ -195,6 +235,15 @@ pub fn read_body(body: &str) -> Option<(&str, &str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn token_table_spells_the_tokens() {
+        let spelled = TOKENS.spelled();
+        assert_eq!(
+            spelled,
+            [CALLS_BEGIN, CALLS_END, CALL_BEGIN, CALL_END, SEP, EOS]
+        );
+    }
 
     #[test]
     fn v3_body_with_pretty_json() {

@@ -8,7 +8,11 @@ use super::scan::{is_name, split_once};
 
 /// `(name, raw arguments)` of a V3.1 call body, or `None` when it is not that shape.
 pub fn read_body(body: &str) -> Option<(&str, &str)> {
-    let (name, args) = split_once(body, SEP)?;
+    split_once(body, SEP).and_then(parts)
+}
+
+/// [`read_body`] of a body split at its first separator.
+pub fn parts<'a>((name, args): (&'a str, &'a str)) -> Option<(&'a str, &'a str)> {
     let name = name.trim();
     is_name(name).then_some((name, args.trim()))
 }

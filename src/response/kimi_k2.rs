@@ -18,7 +18,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde_json::Value;
 
-use super::scan::{find_from, Finder};
+use super::tokens::{Dialect, Next, Tokens};
 use super::{normalize_json_args, Block, Ctx, Parsed, RawCall};
 
 const NAME: &str = "kimi_k2";
@@ -62,9 +62,45 @@ pub const RESERVED: [(&str, &str); 5] = [
     ("<|reserved_token_163599|>", "<|tool_call_end|>"),
 ];
 
+/// Kimi-K2's tokens as [`Tokens`] reads them: the kinds are the indexes below.
+const TOKENS: Dialect = Dialect {
+    open: "<|",
+    close: "|>",
+    names: &[
+        "tool_calls_section_begin",
+        "tool_call_section_begin",
+        "tool_calls_section_end",
+        "tool_call_section_end",
+        "tool_call_begin",
+        "tool_call_argument_begin",
+        "tool_call_end",
+        "reserved_token_163595",
+        "reserved_token_163596",
+        "reserved_token_163597",
+        "reserved_token_163598",
+        "reserved_token_163599",
+    ],
+};
+/// Kind masks of [`TOKENS`].
+const K_SECTION_BEGIN: u32 = 0b11;
+const K_SECTION_END: u32 = 0b1100;
+const K_CALL_BEGIN: u32 = 1 << 4;
+const K_ARG_BEGIN: u32 = 1 << 5;
+const K_CALL_END: u32 = 1 << 6;
+const K_RESERVED: u32 = 0b1_1111 << 7;
+
+/// The length of a token of the kind in `mask` (one bit) of [`TOKENS`].
+fn token_len(mask: u32) -> usize {
+    TOKENS
+        .names
+        .get(mask.trailing_zeros() as usize)
+        .map_or(0, |n| TOKENS.open.len() + n.len() + TOKENS.close.len())
+}
+
 pub fn parse(text: &str, cx: &Ctx) -> Parsed {
-    if super::scan::find_from(text, "<|reserved_token_1635", 0).is_none() {
-        return parse_named(text, cx);
+    let tokens = Tokens::scan(text, &TOKENS);
+    if !tokens.any(K_RESERVED) {
+        return parse_named(text, &tokens, cx);
     }
     // Read the reserved names as the tokens they stand for, then map positions back.
     let mut canon = String::with_capacity(text.len());
@@ -97,7 +133,7 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
             Some(&(c, o, cl, ol)) => p - (c + cl) + o + ol,
         }
     };
-    let mut out = parse_named(&canon, cx);
+    let mut out = parse_named(&canon, &Tokens::scan(&canon, &TOKENS), cx);
     for b in &mut out.blocks {
         b.start = orig(b.start);
         b.end = orig(b.end);
@@ -105,20 +141,16 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
     out
 }
 
-fn parse_named(text: &str, cx: &Ctx) -> Parsed {
+fn parse_named(text: &str, tokens: &Tokens, cx: &Ctx) -> Parsed {
     let mut out = Parsed::default();
-    let mut begins = SECTION_BEGINS.map(Finder::new);
-    let mut ends = SECTION_ENDS.map(Finder::new);
-    let mut lones = Finder::new(CALL_BEGIN);
-    let mut call_ends = Finder::new(CALL_END);
+    let mut begins = Next::new(K_SECTION_BEGIN);
+    let mut ends = Next::new(K_SECTION_END);
+    let mut lones = Next::new(K_CALL_BEGIN);
+    let mut call_ends = Next::new(K_CALL_END);
     let mut at = 0;
     loop {
-        let section = begins
-            .iter_mut()
-            .zip(SECTION_BEGINS)
-            .filter_map(|(f, m)| f.find(text, at).map(|i| (i, m.len())))
-            .min();
-        let lone = lones.find(text, at);
+        let section = begins.find(tokens, at).map(|(i, k)| (i, token_len(k)));
+        let lone = lones.find(tokens, at).map(|(i, _)| i);
         let use_section = match (section, lone) {
             (None, None) => break,
             (Some((s, _)), l) => l.is_none_or(|l| s < l),
@@ -127,13 +159,8 @@ fn parse_named(text: &str, cx: &Ctx) -> Parsed {
         let (start, body_at, body_end, end) = match (section, lone) {
             (Some((s, len)), _) if use_section => {
                 let body_at = s + len;
-                let close = ends
-                    .iter_mut()
-                    .zip(SECTION_ENDS)
-                    .filter_map(|(f, m)| f.find(text, body_at).map(|i| (i, m.len())))
-                    .min();
-                match close {
-                    Some((c, clen)) => (s, body_at, c, c + clen),
+                match ends.find(tokens, body_at) {
+                    Some((c, k)) => (s, body_at, c, c + token_len(k)),
                     None => {
                         out.problems
                             .push(format!("{NAME}: section end missing (truncated reply)"));
@@ -141,13 +168,13 @@ fn parse_named(text: &str, cx: &Ctx) -> Parsed {
                     }
                 }
             }
-            (_, Some(l)) => match call_ends.find(text, l) {
-                Some(c) => (l, l, c + CALL_END.len(), c + CALL_END.len()),
+            (_, Some(l)) => match call_ends.find(tokens, l) {
+                Some((c, _)) => (l, l, c + CALL_END.len(), c + CALL_END.len()),
                 None => (l, l, text.len(), text.len()),
             },
             (_, None) => break,
         };
-        let calls = section_calls(&text[body_at..body_end], cx, &mut out.problems);
+        let calls = section_calls(text, tokens, (body_at, body_end), cx, &mut out.problems);
         if !calls.is_empty() {
             out.format = Some(NAME);
         }
@@ -157,7 +184,7 @@ fn parse_named(text: &str, cx: &Ctx) -> Parsed {
         out.blocks.push(block);
         at = end.max(start + 1);
     }
-    bare_id_calls(text, cx, &mut out);
+    bare_id_calls(text, tokens, cx, &mut out);
     out
 }
 
@@ -190,12 +217,12 @@ pub fn partial_id_start(tail: &str) -> Option<usize> {
 
 /// Calls written `functions.NAME:IDX<|tool_call_argument_begin|>{…}<|tool_call_end|>` outside
 /// every block found (their `<|tool_call_begin|>` stripped).
-fn bare_id_calls(text: &str, cx: &Ctx, out: &mut Parsed) {
-    let mut args = Finder::new(ARG_BEGIN);
-    let mut call_ends = Finder::new(CALL_END);
+fn bare_id_calls(text: &str, tokens: &Tokens, cx: &Ctx, out: &mut Parsed) {
+    let mut args = Next::new(K_ARG_BEGIN);
+    let mut call_ends = Next::new(K_CALL_END);
     let mut at = 0;
     let mut found = Vec::new();
-    while let Some(a) = args.find(text, at) {
+    while let Some((a, _)) = args.find(tokens, at) {
         at = a + ARG_BEGIN.len();
         // The blocks of the main loop are sorted and do not overlap: one binary search.
         let before = out.blocks.partition_point(|b| b.start <= a);
@@ -206,10 +233,11 @@ fn bare_id_calls(text: &str, cx: &Ctx, out: &mut Parsed) {
             continue;
         };
         let end = call_ends
-            .find(text, at)
-            .map_or(text.len(), |e| e + CALL_END.len());
+            .find(tokens, at)
+            .map_or(text.len(), |(e, _)| e + CALL_END.len());
         let body = format!("{CALL_BEGIN}{}", &text[start..end]);
-        let calls = section_calls(&body, cx, &mut out.problems);
+        let body_tokens = Tokens::scan(&body, &TOKENS);
+        let calls = section_calls(&body, &body_tokens, (0, body.len()), cx, &mut out.problems);
         if !calls.is_empty() {
             out.format = Some(NAME);
         }
@@ -226,15 +254,25 @@ fn bare_id_calls(text: &str, cx: &Ctx, out: &mut Parsed) {
     out.blocks.sort_by_key(|b| b.start);
 }
 
-fn section_calls(body: &str, cx: &Ctx, problems: &mut Vec<String>) -> Vec<RawCall> {
+/// The calls of the section body `text[lo..hi]` (`hi` is the end of the text or the start of a
+/// token, so every token that starts inside the body ends inside it).
+fn section_calls(
+    text: &str,
+    tokens: &Tokens,
+    (lo, hi): (usize, usize),
+    cx: &Ctx,
+    problems: &mut Vec<String>,
+) -> Vec<RawCall> {
     let mut calls = Vec::new();
-    let mut begins = Finder::new(CALL_BEGIN);
-    let mut ends = Finder::new(CALL_END);
-    let mut at = 0;
-    while let Some(b) = find_from(body, CALL_BEGIN, at) {
+    let mut firsts = Next::new(K_CALL_BEGIN);
+    let mut begins = Next::new(K_CALL_BEGIN);
+    let mut ends = Next::new(K_CALL_END);
+    let mut args = Next::new(K_ARG_BEGIN);
+    let mut at = lo;
+    while let Some(b) = firsts.find_before(tokens, at, hi) {
         let id_at = b + CALL_BEGIN.len();
-        let next_call = begins.find(body, id_at).unwrap_or(body.len());
-        let call_end = match ends.find(body, id_at) {
+        let next_call = begins.find_before(tokens, id_at, hi).unwrap_or(hi);
+        let call_end = match ends.find_before(tokens, id_at, hi) {
             Some(e) if e < next_call => e,
             _ => {
                 problems.push(format!("{NAME}: {CALL_END} missing (truncated reply)"));
@@ -242,11 +280,11 @@ fn section_calls(body: &str, cx: &Ctx, problems: &mut Vec<String>) -> Vec<RawCal
             }
         };
         at = call_end.max(id_at);
-        let call = &body[id_at..call_end];
-        let Some((id, raw_args)) = call.split_once(ARG_BEGIN) else {
+        let Some(a) = args.find_before(tokens, id_at, call_end) else {
             problems.push(format!("{NAME}: call without {ARG_BEGIN} skipped"));
             continue;
         };
+        let (id, raw_args) = (&text[id_at..a], &text[a + ARG_BEGIN.len()..call_end]);
         let id = id.trim();
         let arguments = normalize_json_args(raw_args, NAME, problems);
         if let Some(name) = id_name(id) {
@@ -301,6 +339,16 @@ fn infer_name(tools: Option<&Value>, arguments: &str) -> Option<String> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn token_table_spells_the_tokens() {
+        let spelled = TOKENS.spelled();
+        let mut want = [SECTION_BEGINS, SECTION_ENDS].concat();
+        want.extend([CALL_BEGIN, ARG_BEGIN, CALL_END]);
+        want.extend(RESERVED.map(|(r, _)| r));
+        assert_eq!(spelled, want);
+        assert_eq!(token_len(K_ARG_BEGIN), ARG_BEGIN.len());
+    }
 
     #[test]
     fn id_names_are_the_regex_group() {

@@ -110,6 +110,7 @@ pub fn decode_entities(s: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::response::Block;
     use serde_json::json;
 
     fn calls(text: &str, cx: &Ctx) -> Vec<(String, String)> {
@@ -146,6 +147,40 @@ mod tests {
             calls(t, &cx),
             [("t".into(), r#"{"taskId":"3","n":5,"on":true}"#.into())]
         );
+    }
+
+    #[test]
+    fn markup_outside_blocks_is_every_hit_outside() {
+        // `strip_markup` looks only between blocks; the same hits as a search of the whole text.
+        let text = "<function_calls>a</function_calls><function_calls>中<function_calls>";
+        let tags = ["<function_calls>", "</function_calls>", "中<f"];
+        let spans: &[&[(usize, usize)]] = &[&[], &[(0, 5)], &[(3, 20), (10, 12)], &[(16, 60)]];
+        for blocks in spans {
+            let mut p = Parsed {
+                blocks: blocks
+                    .iter()
+                    .map(|&(start, end)| Block {
+                        start,
+                        end,
+                        calls: Vec::new(),
+                        keep_raw: true,
+                    })
+                    .collect(),
+                ..Parsed::default()
+            };
+            let mut want: Vec<(usize, usize)> = blocks.to_vec();
+            for tag in tags {
+                for (i, _) in text.match_indices(tag) {
+                    if !blocks.iter().any(|b| b.0 <= i && i < b.1) {
+                        want.push((i, i + tag.len()));
+                    }
+                }
+            }
+            want.sort_by_key(|b| b.0);
+            p.strip_markup(text, &tags);
+            let got: Vec<(usize, usize)> = p.blocks.iter().map(|b| (b.start, b.end)).collect();
+            assert_eq!(got, want, "{blocks:?}");
+        }
     }
 
     #[test]

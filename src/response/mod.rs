@@ -105,6 +105,7 @@ pub mod stream;
 #[cfg(test)]
 mod test_util;
 pub mod thinking;
+pub mod tokens;
 pub mod tool_json;
 pub mod typing;
 pub mod unreadable;
@@ -235,32 +236,47 @@ pub struct Parsed {
 impl Parsed {
     /// Add a markup-only block (removed from `content`, no call) for each occurrence of `tags`
     /// outside the blocks already found: wrappers such as Hunyuan's `<answer>`, ERNIE's
-    /// `<response>`, Llama's `<|eom_id|>`.
+    /// `<response>`, Llama's `<|eom_id|>`. A tag is looked for only where it could start outside
+    /// every block, not through the blocks' own text (a call block read alone is then one short
+    /// search); no tag may overlap itself (`abab` would: the same hits either way for the rest).
     pub fn strip_markup(&mut self, text: &str, tags: &[&str]) {
         self.blocks.sort_by_key(|b| b.start);
-        // The largest block end up to each block, so one binary search tells whether a position is
-        // inside some block (blocks may overlap until `normalize`).
-        let mut reach = Vec::with_capacity(self.blocks.len());
-        let mut far = 0;
-        for b in &self.blocks {
-            far = far.max(b.end);
-            reach.push(far);
-        }
         let mut extra = Vec::new();
         for tag in tags {
-            let mut f = scan::Finder::new(tag);
-            let mut at = 0;
-            while let Some(i) = f.find(text, at) {
-                at = i + tag.len();
-                let before = self.blocks.partition_point(|b| b.start <= i);
-                let inside = before > 0 && reach[before - 1] > i;
-                if !inside {
-                    extra.push(Block {
-                        start: i,
-                        end: at,
-                        calls: Vec::new(),
-                        keep_raw: false,
-                    });
+            debug_assert!(
+                (1..tag.len()).all(|k| !tag.is_char_boundary(k) || !tag.ends_with(&tag[..k])),
+                "{tag:?} overlaps itself"
+            );
+            // Outside every block: `[lo.max(far), hi)` between consecutive block starts, `far`
+            // the largest block end so far (blocks may overlap until `normalize`).
+            let ceil = |i: usize| {
+                (i.min(text.len())..=text.len())
+                    .find(|&j| text.is_char_boundary(j))
+                    .unwrap_or(text.len())
+            };
+            let (mut lo, mut far, mut at) = (0, 0, 0);
+            for k in 0..=self.blocks.len() {
+                let hi = self.blocks.get(k).map_or(text.len(), |b| b.start);
+                let lim = ceil(hi + tag.len());
+                let mut from = ceil(lo.max(far).max(at));
+                while from < hi {
+                    match scan::find_from(&text[..lim], tag, from).filter(|&i| i < hi) {
+                        Some(i) => {
+                            at = i + tag.len();
+                            extra.push(Block {
+                                start: i,
+                                end: at,
+                                calls: Vec::new(),
+                                keep_raw: false,
+                            });
+                            from = at;
+                        }
+                        None => break,
+                    }
+                }
+                if let Some(b) = self.blocks.get(k) {
+                    lo = b.start;
+                    far = far.max(b.end);
                 }
             }
         }

@@ -10,7 +10,8 @@
 
 use std::borrow::Cow;
 
-use super::scan::{find_from, Finder};
+use super::scan::find_from;
+use super::tokens::{Next, Tokens};
 use super::typing::{typed_arguments, Style};
 use super::{Block, Ctx, RawCall};
 
@@ -76,23 +77,30 @@ pub fn invokes<'a>(
     family: &str,
     problems: &mut Vec<String>,
 ) -> Vec<Invoke<'a>> {
+    // One pass over the `<` of the body finds every tag the loops below ask for.
+    let tokens = Tokens::prefixes(
+        body,
+        &[tags.invoke, tags.invoke_end, tags.param, tags.param_end],
+    );
     let mut out = Vec::new();
-    let mut ends = Finder::new(tags.invoke_end);
-    let mut next = Finder::new(tags.invoke);
+    let mut firsts = Next::new(1);
+    let mut ends = Next::new(1 << 1);
+    let mut next = Next::new(1);
     let mut at = 0;
-    while let Some(i) = find_from(body, tags.invoke, at) {
+    while let Some((i, _)) = firsts.find(&tokens, at) {
         at = i + tags.invoke.len();
         if !tag_here(&body[i..], tags.invoke) {
             continue;
         }
         let head_at = i + tags.invoke.len();
-        let Some(gt) = find_from(body, ">", head_at) else {
+        let Some(gt) = byte_from(body, b'>', head_at, body.len()) else {
             problems.push(format!("{family}: invoke tag cut off; call dropped"));
             break;
         };
-        let inv_end = match [ends.find(body, gt), next.find(body, gt)]
+        let inv_end = match [ends.find(&tokens, gt), next.find(&tokens, gt)]
             .into_iter()
             .flatten()
+            .map(|(p, _)| p)
             .min()
         {
             Some(e) => e,
@@ -110,43 +118,62 @@ pub fn invokes<'a>(
             problems.push(format!("{family}: invoke with an empty name skipped"));
             continue;
         }
-        let inner = &body[gt + 1..inv_end];
         out.push(Invoke {
             name,
-            params: params(inner, tags, name, family, problems),
-            body: inner,
+            params: params(
+                body,
+                &tokens,
+                (gt + 1, inv_end),
+                tags,
+                name,
+                family,
+                problems,
+            ),
+            body: &body[gt + 1..inv_end],
         });
     }
     out
 }
 
+/// The first `byte` in `s[from..to]`.
+fn byte_from(s: &str, byte: u8, from: usize, to: usize) -> Option<usize> {
+    let hay = s.as_bytes().get(from..to)?;
+    memchr::memchr(byte, hay).map(|i| from + i)
+}
+
+/// The parameters of the invoke body `body[lo..hi]` (`hi` is the end of `body` or the start of
+/// a tag, so every tag that starts inside ends inside), `tokens` being `body`'s tags as
+/// [`invokes`] found them.
 fn params<'a>(
     body: &'a str,
+    tokens: &Tokens,
+    (lo, hi): (usize, usize),
     tags: &Tags,
     func: &str,
     family: &str,
     problems: &mut Vec<String>,
 ) -> Vec<Param<'a>> {
     let mut out = Vec::new();
-    let mut ends = Finder::new(tags.param_end);
-    let mut at = 0;
-    while let Some(p) = find_from(body, tags.param, at) {
+    let mut opens = Next::new(1 << 2);
+    let mut ends = Next::new(1 << 3);
+    let mut at = lo;
+    while let Some(p) = opens.find_before(tokens, at, hi) {
         at = p + tags.param.len();
-        if !tag_here(&body[p..], tags.param) {
+        if !tag_here(&body[p..hi], tags.param) {
             continue;
         }
         let head_at = p + tags.param.len();
-        let Some(gt) = find_from(body, ">", head_at) else {
+        let Some(gt) = byte_from(body, b'>', head_at, hi) else {
             break;
         };
-        let value_end = match ends.find(body, gt) {
+        let value_end = match ends.find_before(tokens, gt, hi) {
             Some(e) => e,
             None => {
                 problems.push(format!(
                     "{family}: call {func:?}: {} missing (truncated)",
                     tags.param_end
                 ));
-                body.len()
+                hi
             }
         };
         let head = &body[head_at..gt];
@@ -157,9 +184,7 @@ fn params<'a>(
                 value: body[gt + 1..value_end].trim(),
             });
         }
-        at = (value_end + tags.param_end.len())
-            .min(body.len())
-            .max(gt + 1);
+        at = (value_end + tags.param_end.len()).min(hi).max(gt + 1);
     }
     out
 }
@@ -183,37 +208,36 @@ pub fn blocks(
     mut read: impl FnMut(&str, &mut Vec<String>) -> Vec<RawCall>,
 ) -> Vec<Block> {
     let mut out = Vec::new();
-    let mut kinds: Vec<(&str, &str, Finder, Finder)> = Vec::new();
-    if let Some((o, c)) = w.section {
-        kinds.push((o, c, Finder::new(o), Finder::new(c)));
-    }
-    if let Some((o, c)) = w.call {
-        kinds.push((o, c, Finder::new(o), Finder::new(c)));
-    }
-    kinds.push((
-        tags.invoke,
-        tags.invoke_end,
-        Finder::new(tags.invoke),
-        Finder::new(tags.invoke_end),
-    ));
-    let last = kinds.len() - 1;
-    let mut at = 0;
-    while let Some((start, k)) = kinds
-        .iter_mut()
-        .enumerate()
-        .filter_map(|(k, (_, _, f, _))| f.find(text, at).map(|i| (i, k)))
-        .min()
+    // The kinds of block, in the order that breaks a tie: (opener, closer); kind `k`'s opener is
+    // token kind `2k`, its closer `2k + 1`.
+    let mut kinds = [("", ""); 3];
+    let mut n = 0;
+    for kind in [w.section, w.call, Some((tags.invoke, tags.invoke_end))]
+        .into_iter()
+        .flatten()
     {
-        let (open, close, _, closes) = &mut kinds[k];
+        kinds[n] = kind;
+        n += 1;
+    }
+    let needles = kinds.map(|(o, c)| [o, c]);
+    let tokens = Tokens::prefixes(text, needles[..n].as_flattened());
+    let openers = (0..n).fold(0, |m, k| m | 1 << (2 * k));
+    let mut opens = Next::new(openers);
+    let mut closes = [0, 1, 2].map(|k| Next::new(1 << (2 * k + 1)));
+    let last = n - 1;
+    let mut at = 0;
+    while let Some((start, mask)) = opens.find(&tokens, at) {
+        let k = ((mask & openers).trailing_zeros() / 2) as usize;
+        let (open, close) = kinds[k];
         let bare = k == last;
         if bare && !tag_here(&text[start..], open) {
             at = start + open.len();
             continue;
         }
         let body_at = if bare { start } else { start + open.len() };
-        let (body_end, end) = match closes.find(text, body_at) {
-            Some(c) if bare => (c + close.len(), c + close.len()),
-            Some(c) => (c, c + close.len()),
+        let (body_end, end) = match closes[k].find(&tokens, body_at) {
+            Some((c, _)) if bare => (c + close.len(), c + close.len()),
+            Some((c, _)) => (c, c + close.len()),
             None => {
                 problems.push(format!("{family}: {close} missing (truncated reply)"));
                 (text.len(), text.len())
