@@ -5,12 +5,13 @@
 const native = require('../binding.js')
 const { describe } = require('./args.js')
 const { OPTIONS, pick } = require('./options.js')
+const { PairJoiner } = require('./pair-joiner.js')
 
 const FINISHED = 'ConversationContextStreamCleaner: the stream is finished; push() and finish() cannot be called after finish()'
 
 class ConversationContextStreamCleaner {
   #native
-  #high = ''
+  #pairs = new PairJoiner()
   #done = false
 
   constructor(options) {
@@ -21,24 +22,15 @@ class ConversationContextStreamCleaner {
   push(delta) {
     if (typeof delta !== 'string') throw new TypeError(`delta: expected a string, got ${describe(delta)}`)
     if (this.#done) throw new Error(FINISHED)
-    let d = delta
-    if (this.#high !== '') {
-      d = this.#high + d
-      this.#high = ''
-    }
-    // A high surrogate at the end may have its low half in the next delta: hold it back.
-    const last = d.charCodeAt(d.length - 1)
-    if (last >= 0xd800 && last <= 0xdbff) {
-      this.#high = d[d.length - 1]
-      d = d.slice(0, -1)
-    }
+    const d = this.#pairs.take(delta)
     return d === '' ? '' : this.#native.push(d)
   }
 
   finish() {
     if (this.#done) throw new Error(FINISHED)
     this.#done = true
-    const head = this.#high === '' ? '' : this.#native.push(this.#high)
+    const high = this.#pairs.rest()
+    const head = high === '' ? '' : this.#native.push(high)
     return head + this.#native.finish()
   }
 }

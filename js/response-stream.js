@@ -5,6 +5,7 @@
 const native = require('../binding.js')
 const { describe } = require('./args.js')
 const { OPTIONS, optionsJson } = require('./options.js')
+const { PairJoiner } = require('./pair-joiner.js')
 
 function rethrow(err) {
   if (err && err.code === 'InvalidArg') throw new TypeError(err.message)
@@ -15,7 +16,7 @@ const FINISHED = 'ResponseStreamCleaner: the stream is finished; push() and fini
 
 class ResponseStreamCleaner {
   #native
-  #high = ''
+  #pairs = new PairJoiner()
   #done = false
 
   constructor(options) {
@@ -30,17 +31,7 @@ class ResponseStreamCleaner {
   push(delta) {
     if (typeof delta !== 'string') throw new TypeError(`delta: expected a string, got ${describe(delta)}`)
     if (this.#done) throw new Error(FINISHED)
-    let d = delta
-    if (this.#high !== '') {
-      d = this.#high + d
-      this.#high = ''
-    }
-    // A high surrogate at the end may have its low half in the next delta: hold it back.
-    const last = d.charCodeAt(d.length - 1)
-    if (last >= 0xd800 && last <= 0xdbff) {
-      this.#high = d[d.length - 1]
-      d = d.slice(0, -1)
-    }
+    const d = this.#pairs.take(delta)
     if (d === '') return { content: '', reasoning: '', toolCalls: [] }
     const r = this.#native.push(d)
     if (r.charCodeAt(0) === 99) return { content: r.slice(1), reasoning: '', toolCalls: [] }
@@ -51,9 +42,9 @@ class ResponseStreamCleaner {
     if (this.#done) throw new Error(FINISHED)
     this.#done = true
     let head = null
-    if (this.#high !== '') {
-      const r = this.#native.push(this.#high)
-      this.#high = ''
+    const high = this.#pairs.rest()
+    if (high !== '') {
+      const r = this.#native.push(high)
       head = r.charCodeAt(0) === 99 ? { content: r.slice(1), reasoning: '', toolCalls: [] } : JSON.parse(r.slice(1))
     }
     const end = JSON.parse(this.#native.finish())
