@@ -269,6 +269,7 @@ pub fn parse_tagged(text: &str, spec: &Tagged) -> Parsed {
         Close::None => None,
         Close::Optional(c) | Close::Required(c) => Some(c),
     };
+    let mut closes = close_tag.map(Finder::new);
     let mut at = 0;
     while let Some((start, len)) = opens
         .iter_mut()
@@ -295,10 +296,22 @@ pub fn parse_tagged(text: &str, spec: &Tagged) -> Parsed {
             .filter_map(|(f, _)| f.find(text, json_at))
             .min();
         let limit = next_open.unwrap_or(text.len());
-        // A closing tag inside an argument's string does not end the block (the reply may still
-        // be arriving: then there is no closer yet, and the block is not finished).
+        // A closing tag inside an argument's string does not end the block. With no closer outside
+        // a string: while the reply is still arriving (the stream machine asks with a NUL after
+        // the block, `Machine::block_done`) the string may yet close, so there is no closer; in a
+        // finished reply the JSON is broken, and its first closer ends the block, so the text
+        // after it stays text.
         let close = match spec.close {
-            Close::Required(c) => find_outside_strings(text, json_at, limit, c),
+            Close::Required(c) => find_outside_strings(text, json_at, limit, c).or_else(|| {
+                if text.ends_with('\0') {
+                    None
+                } else {
+                    closes
+                        .as_mut()
+                        .and_then(|f| f.find(text, json_at))
+                        .filter(|&e| e < limit)
+                }
+            }),
             _ => None,
         };
         let read = read_calls(text, json_at, close, limit, spec.name, &mut out.problems);
