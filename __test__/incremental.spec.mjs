@@ -8,7 +8,12 @@
 // Google's bootstrap, malformed assistant content, OpenAI reasoning and function-call ids.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import { createRequire } from 'node:module'
 import { th, rng } from './fixtures/helpers.mjs'
+
+// The session store behind `sessionId` (js/transcript-session.js), read only to count which path
+// each call took: a row that never takes the path it is about proves nothing.
+const sessions = createRequire(import.meta.url)('../js/transcript-session.js')
 
 // Every row names its OpenClaw release: the process default is not what these cases are about.
 const V3 = { openclawVersion: '2026.3.23' }
@@ -63,6 +68,9 @@ function messages(seed) {
     () => ({ role: 'assistant', content: pick(['纯文本', null, 7]), stopReason: 'stop', timestamp: ts() }),
     () => ({ role: 'assistant', content: [{ type: 'thinking', thinking: 'r', thinkingSignature: JSON.stringify({ id: 'rs_2', type: 'reasoning' }) }], stopReason: 'stop', timestamp: ts() }),
     () => ({ role: 'user', content: [{ type: 'text', text: '来自另一个会话' }], provenance: { kind: 'inter_session', sourceSessionKey: 's2', sourceTool: 'send' }, timestamp: ts() }),
+    // Attachments whose inline content 2026.3.23 redacts: read from the objects, not the skeleton
+    // (odd seeds only: a session holding one never continues by content).
+    () => seed % 2 === 1 && r() < 0.3 && { role: 'assistant', content: [{ type: 'toolCall', id: id(), name: 'sessions_spawn', arguments: { task: '总结', attachments: [{ name: 'a.txt', content: '秘密' }, { name: 'b.txt' }] } }], stopReason: 'toolUse', timestamp: ts() },
   ]
   return () => {
     for (;;) {
@@ -72,7 +80,27 @@ function messages(seed) {
   }
 }
 
-/** Every step's incremental result against a fresh full pass. */
+const TOOLS = ['read', 'exec', 'sessions_spawn']
+
+/**
+ * An edit that leaves a message's skeleton as it was: a tool result's text of the same length, or
+ * an attachment's inline content gone (the skeleton sends neither). `null` when `m` has none.
+ */
+function sameSkeleton(m) {
+  if (m.role === 'toolResult' && Array.isArray(m.content) && m.content[0]?.type === 'text') {
+    return { ...m, content: [{ ...m.content[0], text: m.content[0].text === '结果' ? '成果' : '换了' }] }
+  }
+  const call = Array.isArray(m.content) ? m.content.find((b) => b.name === 'sessions_spawn') : undefined
+  if (call === undefined) return null
+  const attachments = call.arguments.attachments.map(({ content, ...rest }) => rest)
+  return { ...m, content: m.content.map((b) => (b === call ? { ...b, arguments: { ...b.arguments, attachments } } : b)) }
+}
+
+/**
+ * Every step's incremental result against a fresh full pass. `via`: 'sessionId', 'sanitizer', or
+ * 'rebuilt' (a sessionId, and every call's messages new objects, as OpenClaw 2026.9.6's runner
+ * builds them from its store: the content-keyed path). Returns how the session's calls went.
+ */
 function session(policyName, seed, steps, via) {
   const r = rng(seed * 7 + 1)
   const next = messages(seed)
@@ -96,7 +124,7 @@ function session(policyName, seed, steps, via) {
     (es, x) => es.length && es.splice(Math.floor(x * es.length), 1),
   ]
   const shown = (m) => m.entries.filter((e) => e.type === 'custom' && e.data).map((e) => [e.customType, { ...e.data, timestamp: typeof e.data.timestamp }])
-  const sanitizer = th.createTranscriptSanitizer({ ...policy, allowedToolNames: ['read', 'exec'], sessionManager: incSession, warn: (w) => incWarnings.push(w) })
+  const sanitizer = th.createTranscriptSanitizer({ ...policy, allowedToolNames: TOOLS, sessionManager: incSession, warn: (w) => incWarnings.push(w) })
   let incWarnings = []
   let history = []
   // Google sessions often start with the assistant (a compacted or limited history).
@@ -118,14 +146,22 @@ function session(policyName, seed, steps, via) {
       const j = Math.floor(r() * (history.length - 1))
       history[j] = { ...history[j] }
     }
-    // Sometimes the same array grown in place, usually a fresh one holding the same objects.
-    const input = r() < 0.3 ? history : history.slice()
+    // Rebuilt histories: sometimes an earlier message is edited without changing its skeleton
+    // (a sessions_spawn call's attachments first: the edit only Rust's read guard can see).
+    if (via === 'rebuilt' && r() < 0.2) {
+      const spawn = history.findIndex((m) => Array.isArray(m.content) && m.content.some((b) => b.name === 'sessions_spawn' && 'content' in b.arguments.attachments[0]))
+      const j = spawn >= 0 && r() < 0.5 ? spawn : Math.floor(r() * history.length)
+      history[j] = sameSkeleton(history[j]) ?? history[j]
+    }
+    // Sometimes the same array grown in place, usually a fresh one holding the same objects;
+    // rebuilt: new objects every call.
+    const input = via === 'rebuilt' ? structuredClone(history) : r() < 0.3 ? history : history.slice()
     const fullWarnings = []
-    const full = th.sanitizeSessionHistory({ messages: input, ...policy, allowedToolNames: ['read', 'exec'], sessionManager: fullSession, warn: (w) => fullWarnings.push(w) })
+    const full = th.sanitizeSessionHistory({ messages: input, ...policy, allowedToolNames: TOOLS, sessionManager: fullSession, warn: (w) => fullWarnings.push(w) })
     incWarnings = []
     const got =
-      via === 'sessionId'
-        ? th.sanitizeSessionHistory({ messages: input, ...policy, sessionId, allowedToolNames: ['read', 'exec'], sessionManager: incSession, warn: (w) => incWarnings.push(w) })
+      via !== 'sanitizer'
+        ? th.sanitizeSessionHistory({ messages: input, ...policy, sessionId, allowedToolNames: TOOLS, sessionManager: incSession, warn: (w) => incWarnings.push(w) })
         : sanitizer.sanitize(input)
     const where = `${policyName} seed ${seed} step ${step} (${history.length} messages)`
     assert.deepEqual(got, full, where)
@@ -133,11 +169,12 @@ function session(policyName, seed, steps, via) {
     for (let i = 0; i < full.length; i++) {
       if (own.has(full[i]) || own.has(got[i])) assert.ok(got[i] === full[i], `${where}: output ${i} is not the caller's object`)
     }
-    if (via === 'sessionId') assert.deepEqual(incWarnings, fullWarnings.map((w) => w.replace('session=undefined', `session=${sessionId}`).replace('sessionId=undefined', `sessionId=${sessionId}`)), where)
+    if (via !== 'sanitizer') assert.deepEqual(incWarnings, fullWarnings.map((w) => w.replace('session=undefined', `session=${sessionId}`).replace('sessionId=undefined', `sessionId=${sessionId}`)), where)
     else assert.deepEqual(incWarnings, fullWarnings, where)
     assert.deepEqual(shown(incSession), shown(fullSession), `${where}: session entries`)
     assert.notEqual(got, input)
   }
+  return via === 'sanitizer' ? null : sessions.peek(sessionId).hits
 }
 
 for (const name of Object.keys(POLICIES)) {
@@ -145,6 +182,16 @@ for (const name of Object.keys(POLICIES)) {
   const seeds = name.endsWith('2026.9.6') ? 2 : 12
   test(`incremental = full pass, random sessions (${name})`, () => {
     for (let seed = 1; seed <= seeds; seed++) session(name, seed, 30, seed % 2 ? 'sessionId' : 'sanitizer')
+  })
+  test(`incremental = full pass, random sessions rebuilt every call (${name})`, () => {
+    const hits = { identity: 0, content: 0, full: 0 }
+    for (let seed = 1; seed <= Math.ceil(seeds / 3); seed++) {
+      const h = session(name, 100 + seed, 30, 'rebuilt')
+      for (const k in hits) hits[k] += h[k]
+    }
+    assert.equal(hits.identity, 0, 'new objects every call')
+    if (name.endsWith('2026.9.6')) assert.equal(hits.content, 0, 'the 2026.9.6 pass has no incremental form')
+    else assert.ok(hits.content * 10 >= hits.content + hits.full, `the content-keyed path taken on a tenth of the calls or more: ${JSON.stringify(hits)}`)
   })
 }
 
@@ -232,4 +279,53 @@ test('OpenClaw 2026.9.6 mode: a sessionId (or a sanitizer) runs the full pass ev
     assert.deepEqual(th.sanitizeSessionHistory({ messages: history, ...o, sessionId: 'v96' }), full, `turn ${t}, sessionId`)
     assert.deepEqual(sanitizer.sanitize(history), full, `turn ${t}, sanitizer`)
   }
+})
+
+test('content-keyed: a history rebuilt as new objects reuses the prefix only when its skeleton says all', () => {
+  const o = { ...POLICIES.anthropic, allowedToolNames: TOOLS }
+  const history = [
+    { role: 'user', content: '读一下', timestamp: 1 },
+    { role: 'assistant', content: [{ type: 'toolCall', id: 'call_1|fc_1', name: 'read', arguments: {} }], stopReason: 'toolUse', timestamp: 2 },
+    { role: 'toolResult', toolCallId: 'call_1|fc_1', toolName: 'read', content: [{ type: 'text', text: '结果' }], timestamp: 3 },
+    { role: 'assistant', content: [{ type: 'text', text: '好' }], stopReason: 'stop', timestamp: 4 },
+  ]
+  const turn = (messages, sessionId) => {
+    const got = th.sanitizeSessionHistory({ messages, ...o, sessionId })
+    const full = th.sanitizeSessionHistory({ messages, ...o })
+    assert.deepEqual(got, full)
+    return got
+  }
+  turn(history, 'rebuilt-1')
+  // The first call with new objects takes the full pass (from then on the session keeps skeletons).
+  turn(structuredClone(history), 'rebuilt-1')
+  // The same skeleton (a result text of the same length): the prefix's plan is replayed on the
+  // new objects, the call's id rewritten again, the untouched result the caller's new object.
+  const again = [...structuredClone(history), { role: 'user', content: '再来', timestamp: 5 }]
+  again[2].content[0].text = '成果'
+  const got = turn(again, 'rebuilt-1')
+  assert.equal(got[1].content[0].id, 'call1fc1')
+  assert.equal(got[2].content, again[2].content, 'the new result text')
+  assert.equal(got[0], again[0])
+  assert.deepEqual(sessions.peek('rebuilt-1').hits, { identity: 0, content: 1, full: 2 })
+  // Another skeleton (another id): the full pass.
+  const other = structuredClone(again)
+  other[1].content[0].id = 'call_2|fc_2'
+  other[2].toolCallId = 'call_2|fc_2'
+  assert.equal(turn(other, 'rebuilt-1')[1].content[0].id, 'call2fc2')
+  assert.deepEqual(sessions.peek('rebuilt-1').hits, { identity: 0, content: 1, full: 3 })
+
+  // A prefix whose output depends on more than its skeleton (attachments' inline content is read
+  // from the objects) is never reused by content: here the content is gone in the rebuilt copy.
+  const spawn = [
+    { role: 'user', content: '派一个子任务', timestamp: 1 },
+    { role: 'assistant', content: [{ type: 'toolCall', id: 'c1', name: 'sessions_spawn', arguments: { attachments: [{ name: 'a.txt', content: '秘密' }] } }], stopReason: 'toolUse', timestamp: 2 },
+    { role: 'toolResult', toolCallId: 'c1', toolName: 'sessions_spawn', content: [{ type: 'text', text: 'ok' }], timestamp: 3 },
+    { role: 'assistant', content: [{ type: 'text', text: '好' }], stopReason: 'stop', timestamp: 4 },
+  ]
+  assert.notDeepEqual(turn(spawn, 'rebuilt-2')[1].content[0].arguments.attachments[0], spawn[1].content[0].arguments.attachments[0], 'redacted')
+  turn(structuredClone(spawn), 'rebuilt-2')
+  const rebuilt = [...structuredClone(spawn), { role: 'user', content: '再来', timestamp: 5 }]
+  delete rebuilt[1].content[0].arguments.attachments[0].content
+  assert.deepEqual(turn(rebuilt, 'rebuilt-2')[1].content[0].arguments.attachments, [{ name: 'a.txt' }], 'nothing left to redact')
+  assert.deepEqual(sessions.peek('rebuilt-2').hits, { identity: 0, content: 0, full: 3 })
 })

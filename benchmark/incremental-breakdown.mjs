@@ -11,6 +11,8 @@
 //   - The same warm turns with each call timed alone in wall time: the least and the median.
 //   - Each step of a warm continued call, timed per call in wall time (least / median): a replica
 //     of js/transcript-session.js `continued` and js/run.js, step by step (keep it in step with them).
+//   - A turn whose messages are new objects every call (the content-keyed path) beside the full
+//     pass on the same input.
 //   - The same warm turns with a session manager holding the history as entries (as pi's does:
 //     a message entry per message, a model snapshot near the start, no Google bootstrap marker),
 //     beside the turns without one: what reading the entries adds to a turn.
@@ -28,6 +30,7 @@ const codec = require('../js/codec.js')
 const { toJson } = require('../js/args.js')
 const { Session } = require('../js/transcript-session.js')
 const { startsWith } = require('../js/session-entries.js')
+const { keepPlan } = require('../js/run.js')
 const { makeTranscript } = await import(new URL('../../shared/bench/transcript-gen.mjs', import.meta.url))
 
 const POLICY = { provider: 'anthropic', modelApi: 'anthropic-messages', modelId: 'claude-sonnet-4-5' }
@@ -59,6 +62,35 @@ for (const n of [1000, 10000]) {
     `${n}: whole ${f(whole)} | encode ${f(encode)} | native ${f(nativeCall)} | parse ${f(parse)} | apply ${f(apply)} | rest ${f(whole - parts)} µs` +
       ` (skeleton ${nums.length} numbers + ${strs.length} chars; plan ${buf[0]} numbers + ${json.length} chars of JSON; load ${load()})`,
   )
+}
+
+// A turn whose messages are all new objects with the same content (as OpenClaw 2026.9.6's runner
+// rebuilds them from its store): the content-keyed path, beside the full pass on the same input.
+console.log('\nturn, 4 messages appended, new objects every call (CPU µs per call, best of 3 batches of 20 turns; the rebuild not timed)')
+const rebuild = (history) => history.map((m) => ({ ...m, content: Array.isArray(m.content) ? m.content.map((b) => ({ ...b })) : m.content }))
+for (const n of [1000, 10000]) {
+  const all = makeTranscript(n + 4 * 21)
+  const best = { 'content-keyed': Infinity, 'full pass': Infinity }
+  for (let b = 0; b < 3; b++) {
+    const history = all.slice(0, n)
+    const s = th.createTranscriptSanitizer(POLICY)
+    // The first call with new objects after another takes the full pass (it starts the skeletons).
+    s.sanitize(history)
+    s.sanitize(rebuild(history))
+    const spent = { 'content-keyed': 0, 'full pass': 0 }
+    for (let k = 0; k < 20; k++) {
+      for (let j = 0; j < 4; j++) history.push(all[history.length])
+      const input = rebuild(history)
+      let c = process.cpuUsage()
+      s.sanitize(input)
+      spent['content-keyed'] += cpuSince(c)
+      c = process.cpuUsage()
+      th.sanitizeSessionHistory({ messages: input, ...POLICY })
+      spent['full pass'] += cpuSince(c)
+    }
+    for (const k of Object.keys(best)) best[k] = Math.min(best[k], spent[k] / 20)
+  }
+  console.log(`${n}: content-keyed ${f(best['content-keyed'])} | full pass ${f(best['full pass'])} µs (${f(best['full pass'] / best['content-keyed'])}×; load ${load()})`)
 }
 
 // The wrapped steps of the incremental turn: each adds its CPU µs to a bucket.
@@ -240,7 +272,7 @@ for (const n of [1000, 10000]) {
       lap('check')
       const cut = s.seen.length
       const suffix = history.slice(cut)
-      const sk = codec.encode(suffix)
+      const sk = codec.encode(suffix, 'messages', false, s.keep)
       lap('skeleton')
       const buf = codec.planBuffer()
       const answer = native.runTranscriptSession(s.native, suffix, sk.nums, sk.strs, null, 0, cut, buf)
@@ -255,9 +287,11 @@ for (const n of [1000, 10000]) {
       lap('answer')
       const got = codec.apply(suffix, plan)
       lap('plan')
-      s.out.length = s.outCut
+      const outCut = s.outCut
+      s.out.length = outCut
       for (const m of got) s.out.push(m)
-      s.step(history, cut, plan.session)
+      s.step(history, cut, { plan, skeleton: sk }, suffix.length)
+      if (s.keep && s.outCut > outCut) s.segments.push({ start: cut, len: suffix.length, plan: keepPlan(plan), take: s.outCut - outCut })
       lap('bookkeeping')
       s.out.slice()
       lap('copy')

@@ -511,12 +511,17 @@ function pathOf(name, i, j) {
   return j >= 0 ? `${name}[${i}].content[${j}]` : `${name}[${i}]`
 }
 
+// Where each message's skeleton begins (encode's `withMarks`): `marks[2i]` in `nums`, `marks[2i + 1]`
+// in `strs`; slot `2 * messages.length` is the end.
+let marks = new Float64Array(256)
+
 /**
- * The skeleton of a message array: `{ nums, strs }`. Throws a TypeError naming the path when a
- * message cannot be read (a getter that throws, a revoked proxy). `withExtras`: send the
- * 2026.9.6-only message fields too.
+ * The skeleton of a message array: `{ nums, strs, lone }`. Throws a TypeError naming the path when
+ * a message cannot be read (a getter that throws, a revoked proxy). `withExtras`: send the
+ * 2026.9.6-only message fields too. `withMarks`: the result's `marks` say where each message's
+ * skeleton begins (valid until the next encode).
  */
-function encode(messages, name = 'messages', withExtras = false) {
+function encode(messages, name = 'messages', withExtras = false, withMarks = false) {
   extras = withExtras
   if (!Array.isArray(messages)) {
     throw new TypeError(`${name}: expected an array of messages, got ${describe(messages)}`)
@@ -528,9 +533,18 @@ function encode(messages, name = 'messages', withExtras = false) {
   pathMsg = -1
   pathBlock = -1
   try {
+    if (withMarks && marks.length < 2 * messages.length + 2) marks = new Float64Array(4 * messages.length + 2)
     for (let i = 0; i < messages.length; i++) {
       pathMsg = i
+      if (withMarks) {
+        marks[2 * i] = n
+        marks[2 * i + 1] = strs.length
+      }
       message(messages[i])
+    }
+    if (withMarks) {
+      marks[2 * messages.length] = n
+      marks[2 * messages.length + 1] = strs.length
     }
   } catch (err) {
     strs = ''
@@ -540,7 +554,7 @@ function encode(messages, name = 'messages', withExtras = false) {
   }
   // One check for the whole string channel; the rare skeleton with a lone surrogate is mapped.
   const lone = !strs.isWellFormed()
-  const result = { nums: nums.subarray(0, n), strs: lone ? toPrivate(strs) : strs, lone }
+  const result = { nums: nums.subarray(0, n), strs: lone ? toPrivate(strs) : strs, lone, marks: withMarks ? marks : null }
   strs = ''
   return result
 }
@@ -709,8 +723,11 @@ function skipSets() {
   for (let k = 0; k < d; k++) name()
 }
 
-/** The message array a plan describes; `messages` itself when the plan says nothing changed. */
-function apply(messages, plan) {
+/**
+ * The message array a plan describes; `messages` itself when the plan says nothing changed. With
+ * `count`, only its first `count` messages (a plan replayed for a prefix of its output).
+ */
+function apply(messages, plan, count = plan.n) {
   if (plan.nums === undefined || plan.nums === null) return messages
   f = plan.nums
   at = 0
@@ -719,9 +736,9 @@ function apply(messages, plan) {
   t = plan.texts
   // The texts string starts with a separator: the first piece is empty.
   ti = 1
-  const out = new Array(plan.n)
+  const out = new Array(count)
   try {
-    for (let i = 0; i < plan.n; i++) {
+    for (let i = 0; i < count; i++) {
       const e = f[at++]
       if (e >= 0) {
         out[i] = messages[e]
@@ -751,8 +768,9 @@ function apply(messages, plan) {
  * back. Without it the inner call would overwrite the outer call's skeleton, plan and buffers.
  */
 function enter() {
-  const saved = { nums, n, strs, f, at, v, vi, t, ti, planBuf, pathMsg, pathBlock, extras }
+  const saved = { nums, n, strs, f, at, v, vi, t, ti, planBuf, pathMsg, pathBlock, extras, marks }
   nums = new Float64Array(256)
+  marks = new Float64Array(256)
   n = 0
   strs = ''
   planBuf = new Float64Array(256)
@@ -760,7 +778,7 @@ function enter() {
 }
 
 function leave(s) {
-  ;({ nums, n, strs, f, at, v, vi, t, ti, planBuf, pathMsg, pathBlock, extras } = s)
+  ;({ nums, n, strs, f, at, v, vi, t, ti, planBuf, pathMsg, pathBlock, extras, marks } = s)
 }
 
 /** Remembers the digests a plan reports (`[message, block, digest]`, input positions). */

@@ -14,12 +14,13 @@ let depth = 0
 
 /**
  * Runs a transcript operation with `options`, a plain object of checked values (js/options.js's
- * `pick`). Returns `{ messages, plan }`; `messages` is the input array itself when nothing changed.
- * With `session` (`{ native, version, start, entries, now }`, js/transcript-session.js;
+ * `pick`). Returns `{ messages, plan, skeleton }`; `messages` is the input array itself when nothing changed.
+ * With `session` (`{ native, version, start, entries, now, marks }`, js/transcript-session.js;
  * `entries` the session entries' JSON or null) the operation is
  * the tracked sanitizeSessionHistory of that session, whose options the session holds (`options`
  * is not read); `plan.session` then says where its cut lies, or that it fell back (`messages` is
- * then null).
+ * then null), and with `marks` true `skeleton.marks` says where each message's skeleton begins
+ * (valid until the next run).
  */
 function run(op, messages, options = {}, name = 'messages', session = null) {
   const saved = depth > 0 ? codec.enter() : null
@@ -27,7 +28,7 @@ function run(op, messages, options = {}, name = 'messages', session = null) {
   try {
     // 2026.9.6's rules read a few more message fields; the 2026.3.23 path never reads them.
     const version = (session !== null ? session.version : options === null ? undefined : options.openclawVersion) ?? native.getOpenClawVersionNative()
-    const skeleton = codec.encode(messages, name, version === V2026_9_6)
+    const skeleton = codec.encode(messages, name, version === V2026_9_6, session !== null && session.marks === true)
     const buf = codec.planBuffer()
     const answer =
       session === null
@@ -35,7 +36,7 @@ function run(op, messages, options = {}, name = 'messages', session = null) {
         : native.runTranscriptSession(session.native, messages, skeleton.nums, skeleton.strs, session.entries, session.now, session.start, buf)
     // The answer: the plan's JSON, then its texts (each after a SEP, which JSON never holds raw);
     // the header in `buf` says the rest (src/napi/transcript.rs, HEAD).
-    if (session !== null && buf[2] < 0) return { messages: null, plan: { session: { fallback: true } } }
+    if (session !== null && buf[2] < 0) return { messages: null, plan: { session: { fallback: true } }, skeleton }
     const k = answer.indexOf(codec.SEP)
     const json = k < 0 ? answer : answer.slice(0, k)
     const plan = skeleton.lone ? JSON.parse(json, codec.fromPrivate) : JSON.parse(json)
@@ -48,11 +49,43 @@ function run(op, messages, options = {}, name = 'messages', session = null) {
       if (skeleton.lone) plan.texts = plan.texts.map((x) => codec.fromPrivate('', x))
     }
     if (plan.digests !== undefined) codec.rememberDigests(messages, plan.digests)
-    return { messages: codec.apply(messages, plan), plan }
+    return { messages: codec.apply(messages, plan), plan, skeleton }
   } finally {
     depth--
     if (saved !== null) codec.leave(saved)
   }
 }
 
-module.exports = { run }
+/**
+ * `f(skeleton)` for the skeleton of `messages` as `run` would send it in OpenClaw release
+ * `version` (undefined: the process default); the skeleton is valid only during `f`, which must
+ * not call back into this package.
+ */
+function withSkeleton(messages, version, f) {
+  return guarded(() => f(codec.encode(messages, 'messages', (version ?? native.getOpenClawVersionNative()) === V2026_9_6)))
+}
+
+/** `codec.apply(messages, plan, count)` for a plan `keepPlan` kept. */
+function replay(messages, plan, count) {
+  return guarded(() => codec.apply(messages, plan, count))
+}
+
+/** `f()` with the codec's state its own (a getter may call this package while `f` runs). */
+function guarded(f) {
+  const saved = depth > 0 ? codec.enter() : null
+  depth++
+  try {
+    return f()
+  } finally {
+    depth--
+    if (saved !== null) codec.leave(saved)
+  }
+}
+
+/** A plan `run` returned, kept to be replayed (`codec.apply`) on other message objects later. */
+function keepPlan(plan) {
+  if (plan.nums === undefined || plan.nums === null) return { n: plan.n }
+  return { n: plan.n, nums: plan.nums.slice(), vals: plan.vals, texts: plan.texts }
+}
+
+module.exports = { run, withSkeleton, keepPlan, replay }

@@ -9,7 +9,7 @@
 // session is made. Sessions live in a bounded LRU; nothing outlives its entry.
 
 const native = require('../binding.js')
-const { run } = require('./run.js')
+const { run, withSkeleton, keepPlan, replay } = require('./run.js')
 const { toJson } = require('./args.js')
 const { EntryMemo, startsWith } = require('./session-entries.js')
 
@@ -34,6 +34,21 @@ class Session {
     /** The last entry pairs sent and their JSON: the same pairs are not serialised again. */
     this.pairs = null
     this.pairsJson = null
+    // For the content-keyed path: the skeleton of the messages before the cut (js/codec.js's
+    // encoding, message after message, without the count), and the plans that built the output
+    // before `outCut`, each `{ start, len, plan, take }`: replaying `plan` on the history's
+    // messages `start..start + len` gives `take` messages of that output. `keyed` is false when
+    // the skeleton could not be kept (a lone surrogate maps `strs` as a whole).
+    this.skelNums = new Float64Array(1024)
+    this.skelLen = 0
+    this.skelStrs = ''
+    this.segments = []
+    this.keyed = true
+    // Kept only once a call has come with other objects than the previous one's: an agent that
+    // hands the same objects back pays neither the time nor the memory.
+    this.keep = false
+    /** How the calls went: continued after the same objects, after the same skeleton, or full. */
+    this.hits = { identity: 0, content: 0, full: 0 }
   }
 
   /**
@@ -45,14 +60,48 @@ class Session {
     if (this.busy) return run(OP, messages, { ...o, sessionEntries: entries, now })
     this.busy = true
     try {
-      if (Array.isArray(messages) && this.seen.length > 0 && startsWith(messages, this.seen)) {
-        const r = this.continued(messages, entries, now)
-        if (r !== null) return r
+      if (Array.isArray(messages) && this.seen.length > 0) {
+        const how = startsWith(messages, this.seen) ? 'identity' : this.keep ? (this.rebuilt(messages) ? 'content' : null) : ((this.keep = true), null)
+        const r = how === null ? null : this.continued(messages, entries, now)
+        if (r !== null) {
+          this.hits[how]++
+          return r
+        }
       }
+      this.hits.full++
       return this.full(messages, entries, now)
     } finally {
       this.busy = false
     }
+  }
+
+  /**
+   * The content-keyed check, for a caller that builds new message objects for every call (as
+   * OpenClaw 2026.9.6's runner does, from its store): when the skeleton of `messages` before the
+   * cut is, byte for byte, the one remembered, and Rust says the prefix's output follows from its
+   * skeleton alone, the remembered plans are replayed on the new objects (untouched ones come back
+   * as themselves) and they become the prefix. False when anything differs.
+   */
+  rebuilt(messages) {
+    const cut = this.seen.length
+    if (!this.keyed || messages.length < cut || !this.native.contentKeyed()) return false
+    let same
+    try {
+      same = withSkeleton(messages.slice(0, cut), this.version, (k) => !k.lone && k.strs === this.skelStrs && sameNums(k.nums, this.skelNums, this.skelLen))
+    } catch {
+      // The full pass reports the error with the message's own path.
+      return false
+    }
+    if (!same) return false
+    const out = []
+    for (const { start, len, plan, take } of this.segments) {
+      const got = replay(messages.slice(start, start + len), plan, take)
+      for (let i = 0; i < take; i++) out.push(got[i])
+    }
+    this.out = out
+    const seen = this.seen
+    for (let i = 0; i < cut; i++) seen[i] = messages[i]
+    return true
   }
 
   continued(messages, entries, now) {
@@ -60,25 +109,32 @@ class Session {
     const suffix = messages.slice(cut)
     let r
     try {
-      r = run(OP, suffix, null, 'messages', { native: this.native, version: this.version, start: cut, entries: this.json(entries), now })
+      r = run(OP, suffix, null, 'messages', { native: this.native, version: this.version, start: cut, entries: this.json(entries), now, marks: this.keep })
     } catch {
       // The full pass reports the error with the message's own path.
       return null
     }
     if (r.messages === null) return null
     const out = this.out
-    out.length = this.outCut
+    const outCut = this.outCut
+    out.length = outCut
     const got = r.messages
     for (let i = 0; i < got.length; i++) out.push(got[i])
-    this.step(messages, cut, r.plan.session)
+    this.step(messages, cut, r, suffix.length)
+    if (this.keep && this.outCut > outCut) this.segments.push({ start: cut, len: suffix.length, plan: keepPlan(r.plan), take: this.outCut - outCut })
     return { messages: out.slice(), plan: r.plan }
   }
 
   full(messages, entries, now) {
     this.seen.length = 0
-    const r = run(OP, messages, null, 'messages', { native: this.native, version: this.version, start: 0, entries: this.json(entries), now })
+    this.skelLen = 0
+    this.skelStrs = ''
+    this.keyed = true
+    this.segments = []
+    const r = run(OP, messages, null, 'messages', { native: this.native, version: this.version, start: 0, entries: this.json(entries), now, marks: this.keep })
     this.out = r.messages.slice()
-    this.step(messages, 0, r.plan.session)
+    this.step(messages, 0, r, messages.length)
+    if (this.keep && this.outCut > 0) this.segments.push({ start: 0, len: messages.length, plan: keepPlan(r.plan), take: this.outCut })
     return { messages: r.messages === messages ? this.out.slice() : r.messages, plan: r.plan }
   }
 
@@ -92,12 +148,44 @@ class Session {
     return this.pairsJson
   }
 
-  /** Moves the cut to `s.cut` (relative to the history), keeping the messages before it. */
-  step(messages, from, s) {
+  /**
+   * Moves the cut to the one run `r` proved (relative to the history; `r` ran on the messages from
+   * `from`), keeping the messages before it and their skeleton.
+   */
+  step(messages, from, r, len) {
+    const s = r.plan.session
     const seen = this.seen
     for (let i = from; i < s.cut; i++) seen.push(messages[i])
     this.outCut = s.out
+    const k = r.skeleton
+    if (k.lone) this.keyed = false
+    if (!this.keep || !this.keyed || s.cut <= from) return
+    // The skeleton of messages `from..s.cut`, out of the run's (which holds `len` messages).
+    const marks = k.marks
+    const a = marks[0]
+    const b = marks[2 * (s.cut - from)]
+    if (marks[2 * len] !== k.nums.length) {
+      // Not the marks of this skeleton (cannot happen while nothing encodes between run and step).
+      this.keyed = false
+      return
+    }
+    if (this.skelLen + (b - a) > this.skelNums.length) {
+      const bigger = new Float64Array(Math.max(Math.ceil(1.5 * this.skelNums.length), this.skelLen + (b - a)))
+      bigger.set(this.skelNums.subarray(0, this.skelLen))
+      this.skelNums = bigger
+    }
+    this.skelNums.set(k.nums.subarray(a, b), this.skelLen)
+    this.skelLen += b - a
+    this.skelStrs += k.strs.slice(marks[1], marks[2 * (s.cut - from) + 1])
   }
+}
+
+/** Whether `a` holds the first `len` numbers of `b`, bit for bit (-0 is not 0; NaN is itself). */
+function sameNums(a, b, len) {
+  if (a.length - 1 !== len) return false
+  const x = Buffer.from(a.buffer, a.byteOffset + 8, len * 8)
+  const y = Buffer.from(b.buffer, b.byteOffset, len * 8)
+  return x.equals(y)
 }
 
 // ---- the LRU of sessions, by sessionId ----
@@ -127,4 +215,9 @@ function configure(o) {
   return { maxSessions, sessions: sessions.size }
 }
 
-module.exports = { Session, session, configure }
+/** The session remembered for `id`, if any, without touching the LRU order (for tests). */
+function peek(id) {
+  return sessions.get(id)
+}
+
+module.exports = { Session, session, configure, peek }

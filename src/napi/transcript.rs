@@ -12,12 +12,12 @@ use super::text::js_string;
 use crate::transcript::incremental::{self, Prefix};
 use crate::transcript::model::Msg;
 use crate::transcript::pipeline::HistoryParams;
-use crate::transcript::{ops, skeleton, Ctx, FIELD_NAMES};
+use crate::transcript::{ops, skeleton, Ctx, Source, FIELD_NAMES};
 use napi::bindgen_prelude::{Array, Either, Float64Array, Float64ArraySlice, Latin1String};
 use napi::{Error, Result, Status};
 use napi_derive::napi;
 use serde_json::Value;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 fn invalid(msg: impl Into<String>) -> Error {
     Error::new(Status::InvalidArg, msg.into())
@@ -128,6 +128,10 @@ pub struct TranscriptSession {
     /// The session entries' JSON behind `params.session_entries` (parsed again only when it
     /// differs: between an agent's turns it seldom does).
     entries: Option<String>,
+    /// Whether a rule read a value the skeleton leaves out (an image's payload, a call's
+    /// attachments) from a message before the cut: the prefix's output then depends on more than
+    /// its skeleton, and a caller that sent new objects with the same skeleton cannot reuse it.
+    read_before_cut: bool,
 }
 
 #[napi]
@@ -141,7 +145,17 @@ impl TranscriptSession {
             params,
             prefix: None,
             entries: None,
+            read_before_cut: false,
         })
+    }
+
+    /// Whether the prefix's output follows from its skeleton alone, so that messages whose
+    /// skeleton begins with the prefix's, byte for byte, may reuse it (js/transcript-session.js's
+    /// content-keyed path): no rule read a value the skeleton leaves out from a message before
+    /// the cut.
+    #[napi(catch_unwind, js_name = "contentKeyed")]
+    pub fn content_keyed(&self) -> bool {
+        self.prefix.is_some() && !self.read_before_cut
     }
 
     /// The Rust-side memory this session holds (bytes, approximate).
@@ -187,13 +201,23 @@ pub fn run_transcript_session(
     session.params.now = now;
     let mut msgs = skeleton::parse(&nums, &strs).map_err(invalid)?;
     let input_len = msgs.len();
-    let source = HandleSource { messages };
+    let source = Watched {
+        inner: HandleSource { messages },
+        least: Cell::new(usize::MAX),
+    };
     let mut ctx = Ctx::new(&source, false);
     let Ok((h, prefix)) =
         incremental::sanitize_tracked(&mut msgs, &mut ctx, &session.params, prior)
     else {
         return fallback(out);
     };
+    if start == 0 {
+        session.read_before_cut = false;
+    }
+    if let Some(p) = &prefix {
+        // `least` is an index into this call's messages, which begin at `start`.
+        session.read_before_cut |= source.least.get() < p.cut.saturating_sub(start as usize);
+    }
     let mut result = ops::OpOutput {
         entries: h.entries,
         ..ops::OpOutput::default()
@@ -209,6 +233,31 @@ pub fn run_transcript_session(
     out[2] = cut as f64;
     out[3] = cut_out as f64;
     Ok(a)
+}
+
+/// A [`Source`] that notes the least message index a rule read through it.
+struct Watched<'a> {
+    inner: HandleSource<'a>,
+    least: Cell<usize>,
+}
+
+impl Source for Watched<'_> {
+    fn with_image_data(&self, msg: usize, block: usize, f: &mut dyn FnMut(&[u8])) -> bool {
+        self.least.set(self.least.get().min(msg));
+        self.inner.with_image_data(msg, block, f)
+    }
+
+    fn items_with_key(
+        &self,
+        msg: usize,
+        block: usize,
+        field: &str,
+        list: &str,
+        key: &str,
+    ) -> Option<Vec<bool>> {
+        self.least.set(self.least.get().min(msg));
+        self.inner.items_with_key(msg, block, field, list, key)
+    }
 }
 
 /// The answer of a session's pass that must fall back to the full pass.
