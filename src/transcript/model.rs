@@ -684,6 +684,61 @@ pub mod extra {
     pub const PERSISTED_MEDIA: usize = 8;
 }
 
+/// A message's [`EXTRA_FIELDS`], only the present ones stored, in the list's order. A message
+/// carries one or two (`provider` and `model`, `isError`); a box of all nine was 288 bytes per
+/// message, and a 10,000-message model is memory bound.
+#[derive(Clone, Debug, Default)]
+pub struct Extras {
+    /// Bit `k`: field `k` is stored.
+    present: u16,
+    vals: Box<[Val]>,
+}
+
+impl Extras {
+    /// The fields `present` (bit `k`: field `k`), their values in order.
+    pub fn new(present: u16, vals: Vec<Val>) -> Extras {
+        debug_assert_eq!(present.count_ones() as usize, vals.len());
+        Extras {
+            present,
+            vals: vals.into_boxed_slice(),
+        }
+    }
+
+    /// Where field `k` is (or would be) stored.
+    fn slot(&self, k: usize) -> usize {
+        (self.present & ((1u16 << k) - 1)).count_ones() as usize
+    }
+
+    /// Field `k` (absent when not stored).
+    pub fn get(&self, k: usize) -> &Val {
+        if k < EXTRA_FIELDS.len() && self.present & (1 << k) != 0 {
+            &self.vals[self.slot(k)]
+        } else {
+            &ABSENT
+        }
+    }
+
+    /// Sets field `k` (rare: a rule writing one of these fields).
+    pub fn set(&mut self, k: usize, v: Val) {
+        let at = self.slot(k);
+        if self.present & (1 << k) != 0 {
+            self.vals[at] = v;
+            return;
+        }
+        let mut vals = std::mem::take(&mut self.vals).into_vec();
+        vals.insert(at, v);
+        self.vals = vals.into_boxed_slice();
+        self.present |= 1 << k;
+    }
+}
+
+impl PartialEq for Extras {
+    /// Equal when every field reads the same (an absent field stored or not).
+    fn eq(&self, other: &Extras) -> bool {
+        (0..EXTRA_FIELDS.len()).all(|k| self.get(k) == other.get(k))
+    }
+}
+
 /// Message content as the skeleton shows it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Content {
@@ -729,8 +784,8 @@ pub struct Msg {
     /// The content must be rebuilt from `content` (blocks were added, dropped, moved or edited).
     pub content_dirty: bool,
     pub edits: Edits,
-    /// The [`EXTRA_FIELDS`] (present in 2026.9.6 mode only), boxed: absent on the 2026.3.23 path.
-    pub extra: Option<Box<[Val; EXTRA_FIELDS.len()]>>,
+    /// The [`EXTRA_FIELDS`] (sent in 2026.9.6 mode only; none on the 2026.3.23 path).
+    pub extra: Extras,
 }
 
 impl Msg {
@@ -752,16 +807,13 @@ impl Msg {
             content: Content::Other(Val::Absent),
             content_dirty: false,
             edits: Edits::default(),
-            extra: None,
+            extra: Extras::default(),
         }
     }
 
     /// Extra field `k` (an index of [`EXTRA_FIELDS`]).
     pub fn extra(&self, k: usize) -> &Val {
-        self.extra
-            .as_deref()
-            .and_then(|x| x.get(k))
-            .unwrap_or(&ABSENT)
+        self.extra.get(k)
     }
 
     /// A message made by a rule. Fields are given in key order; `content` may be among them
@@ -889,7 +941,7 @@ impl Msg {
             "details" => self.has_details = true,
             other => {
                 if let Some(k) = EXTRA_FIELDS.iter().position(|f| *f == other) {
-                    self.extra.get_or_insert_with(Default::default)[k] = val;
+                    self.extra.set(k, val);
                     return;
                 }
                 self.view_set_content(name, v);
@@ -925,5 +977,43 @@ impl Msg {
     /// Whether the plan must describe this message rather than point at the input message.
     pub fn is_changed(&self) -> bool {
         self.origin == MsgOrigin::New || !self.edits.is_empty() || self.content_dirty
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{extra, Extras, Val};
+
+    fn text(s: &'static str) -> Val {
+        Val::Str(s.into())
+    }
+
+    #[test]
+    fn extras_store_only_present_fields_and_read_every_one() {
+        let mut x = Extras::new(
+            1 << extra::IS_ERROR | 1 << extra::MODEL,
+            vec![Val::Bool(true), text("模型")],
+        );
+        assert_eq!(x.get(extra::IS_ERROR), &Val::Bool(true));
+        assert_eq!(x.get(extra::MODEL), &text("模型"));
+        assert_eq!(x.get(extra::PROVIDER), &Val::Absent);
+        // A field set between two stored ones keeps the others where they read.
+        x.set(extra::PROVIDER, text("openclaw"));
+        x.set(extra::TOOL_CALL_ID_SNAKE, text("call_1"));
+        x.set(extra::MODEL, text("delivery-mirror"));
+        let read: Vec<Val> = (0..super::EXTRA_FIELDS.len())
+            .map(|k| x.get(k).clone())
+            .collect();
+        let mut want = vec![Val::Absent; super::EXTRA_FIELDS.len()];
+        want[extra::TOOL_CALL_ID_SNAKE] = text("call_1");
+        want[extra::IS_ERROR] = Val::Bool(true);
+        want[extra::PROVIDER] = text("openclaw");
+        want[extra::MODEL] = text("delivery-mirror");
+        assert_eq!(read, want);
+        // Equality is by what the fields read, a stored absent one or not.
+        let mut y = Extras::default();
+        assert_eq!(y, Extras::new(1 << extra::CALL_ID_SNAKE, vec![Val::Absent]));
+        y.set(extra::MODEL, text("x"));
+        assert_ne!(y, Extras::default());
     }
 }

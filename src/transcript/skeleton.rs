@@ -438,13 +438,18 @@ fn parse_message(c: &mut Cursor, m: &mut Msg, i: usize) -> Result<(), String> {
     }
     if mask & 512 != 0 {
         let present = c.code()?;
-        let mut x: Box<[Val; EXTRA_FIELDS.len()]> = Default::default();
-        for (k, slot) in x.iter_mut().enumerate() {
-            if present & (1 << k) != 0 {
-                *slot = c.val()?;
+        let present = u16::try_from(present)
+            .ok()
+            .filter(|p| p >> EXTRA_FIELDS.len() == 0)
+            .ok_or_else(|| format!("skeleton: bad extra-field mask {present}"))?;
+        // Nothing allocated when none is present (most user turns).
+        if present != 0 {
+            let mut vals = Vec::with_capacity(present.count_ones() as usize);
+            for _ in 0..present.count_ones() {
+                vals.push(c.val()?);
             }
+            m.extra = Extras::new(present, vals);
         }
-        m.extra = Some(x);
     }
     let code = c.code()?;
     if code == ARRAY {
@@ -679,17 +684,21 @@ fn message_from_value(v: &Value, i: usize) -> Msg {
         .iter()
         .any(|k| map.contains_key(k.split('.').next().unwrap_or(k)))
     {
-        let mut x: Box<[Val; EXTRA_FIELDS.len()]> = Default::default();
-        for (slot, k) in x.iter_mut().zip(EXTRA_FIELDS) {
-            *slot = match k.split_once('.') {
+        let (mut present, mut vals) = (0u16, Vec::new());
+        for (k, name) in EXTRA_FIELDS.iter().enumerate() {
+            let v = match name.split_once('.') {
                 Some((a, b)) => match map.get(a) {
                     Some(Value::Object(inner)) => field(inner, b),
                     _ => Val::Absent,
                 },
-                None => field(map, k),
+                None => field(map, name),
             };
+            if !v.is_absent() {
+                present |= 1 << k;
+                vals.push(v);
+            }
         }
-        m.extra = Some(x);
+        m.extra = Extras::new(present, vals);
     }
     if let Some(Value::Object(p)) = map.get("provenance") {
         m.provenance = Some(Box::new(Provenance {

@@ -95,7 +95,7 @@ fn spawns_with_attachments(m: &Msg, ctx: &Ctx) -> bool {
 /// The result ids answering the turn at `i` (up to the next assistant with calls), and whether
 /// one comes after another kind of message (`collectFollowingToolResults`).
 fn following_results(msgs: &[Msg], i: usize) -> (HashSet<String>, bool) {
-    let calls: Vec<(String, Option<String>, usize)> = super::pairing::calls_of(&msgs[i]);
+    let calls = super::pairing::calls_of(&msgs[i]);
     let mut ids = HashSet::new();
     let (mut other, mut displaced) = (false, false);
     for m in &msgs[i + 1..] {
@@ -109,7 +109,7 @@ fn following_results(msgs: &[Msg], i: usize) -> (HashSet<String>, bool) {
         let before = ids.len();
         ids.extend(super::pairing::result_ids(m).map(str::to_string));
         if let Some(id) = super::pairing::legacy_id(m, &calls) {
-            ids.insert(id);
+            ids.insert(id.to_string());
         }
         displaced |= ids.len() > before && other;
     }
@@ -145,8 +145,14 @@ impl OwnedTurns {
         if !replay_safe(m, allowed) {
             return false;
         }
-        let (answered, displaced) = following_results(msgs, i);
         let spawn = spawns_with_attachments(m, ctx);
+        // The results that follow matter only to a spawn with attachments or to an id an earlier
+        // turn used; most turns are neither, and collecting them cost a set and a list per turn.
+        let (answered, displaced) = if spawn || call_ids(m).any(|id| self.prior.contains(id)) {
+            following_results(msgs, i)
+        } else {
+            (HashSet::new(), false)
+        };
         let ok = call_ids(m).all(|id| {
             !self.kept.contains(id)
                 && (!spawn || answered.contains(id))

@@ -81,11 +81,11 @@ fn is_synthetic(m: &Msg) -> bool {
 }
 
 /// One call of a frame and the result it got.
-struct Occurrence {
-    id: String,
+struct Occurrence<'a> {
+    id: &'a str,
     /// Its block's position in the assistant's content.
     block: usize,
-    name: Option<String>,
+    name: Option<&'a str>,
     /// The input message answering it, and whether that one is a synthetic placeholder.
     result: Option<usize>,
     synthetic: bool,
@@ -94,31 +94,77 @@ struct Occurrence {
 /// A result with no call of its own frame: `(input index, id)`.
 type Unclaimed = (usize, Option<String>);
 
-struct Frame {
+struct Frame<'a> {
     start: usize,
     end: usize,
     failed: bool,
-    occurrences: Vec<Occurrence>,
+    occurrences: Vec<Occurrence<'a>>,
     remainder: Vec<usize>,
     unclaimed: Vec<Unclaimed>,
 }
 
 /// The calls of an assistant turn: `(id, name, block position)` of each call block with a
 /// non-empty id.
-pub(crate) fn calls_of(m: &Msg) -> Vec<(String, Option<String>, usize)> {
+pub(crate) fn calls_of(m: &Msg) -> Vec<Call<'_>> {
     m.blocks()
         .map(|blocks| {
             blocks
                 .iter()
                 .enumerate()
                 .filter(|(_, b)| b.is_object && b.is_tool_call())
-                .filter_map(|(j, b)| {
-                    let name = b.name.as_str().map(str::to_string);
-                    Some((b.call_id()?.to_string(), name, j))
-                })
+                .filter_map(|(j, b)| Some((b.call_id()?, b.name.as_str(), j)))
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// A call of an assistant turn: its id, name and block position, borrowed from the turn.
+pub(crate) type Call<'a> = (&'a str, Option<&'a str>, usize);
+
+/// Whether an assistant turn has a call [`calls_of`] lists (without listing them).
+fn has_calls(m: &Msg) -> bool {
+    m.blocks().is_some_and(|blocks| {
+        blocks
+            .iter()
+            .any(|b| b.is_object && b.is_tool_call() && b.call_id().is_some())
+    })
+}
+
+/// A frame's calls not yet claimed by a result, by id: a result claims the first with its id.
+/// An ordinary turn has a few calls, scanned in place (a map and a queue per turn were a share
+/// of the pass); a turn of more than 64 gets the map.
+enum Pending<'a> {
+    Few { calls: &'a [Call<'a>], claimed: u64 },
+    Many(HashMap<&'a str, VecDeque<usize>>),
+}
+
+impl<'a> Pending<'a> {
+    fn new(calls: &'a [Call<'a>]) -> Pending<'a> {
+        if calls.len() <= 64 {
+            return Pending::Few { calls, claimed: 0 };
+        }
+        Pending::many(calls)
+    }
+
+    fn many(calls: &'a [Call<'a>]) -> Pending<'a> {
+        let mut map: HashMap<&str, VecDeque<usize>> = HashMap::with_capacity(calls.len());
+        for (k, (id, _, _)) in calls.iter().enumerate() {
+            map.entry(*id).or_default().push_back(k);
+        }
+        Pending::Many(map)
+    }
+
+    fn claim(&mut self, id: &str) -> Option<usize> {
+        match self {
+            Pending::Few { calls, claimed } => {
+                let bit = |k: usize| 1u64 << k;
+                let k = (0..calls.len()).find(|&k| *claimed & bit(k) == 0 && calls[k].0 == id)?;
+                *claimed |= bit(k);
+                Some(k)
+            }
+            Pending::Many(map) => map.get_mut(id).and_then(VecDeque::pop_front),
+        }
+    }
 }
 
 fn trimmed(v: Option<&str>) -> Option<&str> {
@@ -126,20 +172,20 @@ fn trimmed(v: Option<&str>) -> Option<&str> {
 }
 
 /// The id a result without one adopts: the frame's only call's, when the names do not disagree.
-pub(crate) fn legacy_id(m: &Msg, calls: &[(String, Option<String>, usize)]) -> Option<String> {
+pub(crate) fn legacy_id<'a>(m: &Msg, calls: &[Call<'a>]) -> Option<&'a str> {
     if result_id(m).is_some() || calls.len() != 1 {
         return None;
     }
-    let (id, name, _) = &calls[0];
-    match (trimmed(m.tool_name.as_str()), trimmed(name.as_deref())) {
+    let (id, name, _) = calls[0];
+    match (trimmed(m.tool_name.as_str()), trimmed(name)) {
         (Some(a), Some(b)) if a != b => None,
-        _ => Some(id.clone()),
+        _ => Some(id),
     }
 }
 
 /// Who answers whom, before anything moves (2026.9.6's `classifyToolUseResultPairing`).
-struct Classified {
-    frames: Vec<Frame>,
+struct Classified<'a> {
+    frames: Vec<Frame<'a>>,
     /// Results that adopt their frame's only call id: (position, id).
     adopted: Vec<(usize, String)>,
 }
@@ -163,9 +209,9 @@ pub fn completed_calls(msgs: &[Msg], ctx: &mut Ctx) -> Vec<(usize, usize)> {
         .collect()
 }
 
-fn classify(msgs: &[Msg], ctx: &mut Ctx) -> Classified {
+fn classify<'a>(msgs: &'a [Msg], ctx: &mut Ctx) -> Classified<'a> {
     let starts: Vec<usize> = (0..msgs.len())
-        .filter(|&i| msgs[i].is_role("assistant") && !calls_of(&msgs[i]).is_empty())
+        .filter(|&i| msgs[i].is_role("assistant") && has_calls(&msgs[i]))
         .collect();
     // Results that adopt their frame's only call id: (input index, id).
     let mut adopted: Vec<(usize, String)> = Vec::new();
@@ -173,16 +219,13 @@ fn classify(msgs: &[Msg], ctx: &mut Ctx) -> Classified {
     for (f, &start) in starts.iter().enumerate() {
         let end = starts.get(f + 1).copied().unwrap_or(msgs.len());
         let calls = calls_of(&msgs[start]);
-        let mut pending: HashMap<&str, VecDeque<usize>> = HashMap::with_capacity(calls.len());
-        for (k, (id, _, _)) in calls.iter().enumerate() {
-            pending.entry(id.as_str()).or_default().push_back(k);
-        }
+        let mut pending = Pending::new(&calls);
         let mut occurrences: Vec<Occurrence> = calls
             .iter()
-            .map(|(id, name, block)| Occurrence {
-                id: id.clone(),
-                block: *block,
-                name: name.clone(),
+            .map(|&(id, name, block)| Occurrence {
+                id,
+                block,
+                name,
                 result: None,
                 synthetic: false,
             })
@@ -201,38 +244,28 @@ fn classify(msgs: &[Msg], ctx: &mut Ctx) -> Classified {
                 continue;
             }
             let legacy = legacy_id(m, &calls);
-            if let Some(id) = &legacy {
-                adopted.push((i, id.clone()));
+            if let Some(id) = legacy {
+                adopted.push((i, id.to_string()));
             }
-            let id: Option<String> = legacy.or_else(|| result_id(m).map(str::to_string));
+            let id: Option<&str> = legacy.or_else(|| result_id(m));
             let synthetic = is_synthetic(m);
-            let claimed = id
-                .as_deref()
-                .and_then(|id| pending.get_mut(id))
-                .and_then(VecDeque::pop_front);
-            if let Some(k) = claimed {
+            if let Some(k) = id.and_then(|id| pending.claim(id)) {
                 occurrences[k].result = Some(i);
                 occurrences[k].synthetic = synthetic;
                 if synthetic {
-                    let key = calls[k].0.as_str();
-                    synthetic_by_id.entry(key).or_default().push_back(k);
+                    synthetic_by_id.entry(calls[k].0).or_default().push_back(k);
                 }
                 continue;
             }
-            let Some(id) = id
-                .clone()
-                .filter(|id| calls.iter().any(|(c, _, _)| c == id))
-            else {
-                unclaimed.push((i, id));
+            let Some(id) = id.filter(|id| calls.iter().any(|(c, _, _)| c == id)) else {
+                unclaimed.push((i, id.map(str::to_string)));
                 continue;
             };
             // A second result for a call of this frame.
             let replaceable = if synthetic {
                 None
             } else {
-                synthetic_by_id
-                    .get_mut(id.as_str())
-                    .and_then(VecDeque::pop_front)
+                synthetic_by_id.get_mut(id).and_then(VecDeque::pop_front)
             };
             match replaceable {
                 Some(k) => {
@@ -261,11 +294,11 @@ fn classify(msgs: &[Msg], ctx: &mut Ctx) -> Classified {
 
     // Results displaced into a later frame: moved back when exactly one unanswered occurrence
     // (of this frame or an earlier one) can own them.
-    let mut unresolved: HashMap<String, Vec<(usize, usize)>> = HashMap::new();
+    let mut unresolved: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
     for f in 0..frames.len() {
         for (k, o) in frames[f].occurrences.iter().enumerate() {
             if o.result.is_none() || o.synthetic {
-                unresolved.entry(o.id.clone()).or_default().push((f, k));
+                unresolved.entry(o.id).or_default().push((f, k));
             }
         }
         for (i, id) in std::mem::take(&mut frames[f].unclaimed) {
@@ -346,7 +379,7 @@ pub fn repair_tool_use_result_pairing(
             for o in &frame.occurrences {
                 match o.result {
                     Some(r) => {
-                        if let Some(name) = result_name_fix(&msgs[r], o.name.as_deref()) {
+                        if let Some(name) = result_name_fix(&msgs[r], o.name) {
                             renames.push((r, name));
                         }
                         order.push(Slot::Src(r));
@@ -361,9 +394,8 @@ pub fn repair_tool_use_result_pairing(
                         });
                         order.push(Slot::New(synthetic.len()));
                         let details = Some(synthetic_details());
-                        let name = o.name.as_deref();
                         let s =
-                            synthetic_result(&o.id, name, synthetic_text, &a.timestamp, details);
+                            synthetic_result(o.id, o.name, synthetic_text, &a.timestamp, details);
                         synthetic.push(s);
                     }
                 }
@@ -418,6 +450,19 @@ mod tests {
 
     fn user(text: &str) -> Value {
         json!({"role": "user", "content": text})
+    }
+
+    #[test]
+    fn a_few_calls_scanned_claim_as_the_map_does() {
+        // Ids repeat (a replayed id, Kimi's `functions.read:0`): each result claims the first
+        // unclaimed call with its id, in both forms of the pending set.
+        let ids = ["读:0", "b", "读:0", "c", "b", "读:0"];
+        let calls: Vec<Call> = (0..60).map(|k| (ids[k % ids.len()], None, k)).collect();
+        let (mut few, mut many) = (Pending::new(&calls), Pending::many(&calls));
+        assert!(matches!(few, Pending::Few { .. }));
+        for id in ["b", "读:0", "读:0", "x", "c", "b"].iter().cycle().take(80) {
+            assert_eq!(few.claim(id), many.claim(id), "claiming {id}");
+        }
     }
 
     fn repair(input: &Value) -> Vec<Value> {
