@@ -1581,28 +1581,17 @@ impl Machine {
     fn step_visible(&mut self, tools: Option<&Value>) -> bool {
         let mut i = self.pos;
         let n = self.table.lits.len();
-        // The next candidate, kept while code is skipped (`buf` does not change inside this
-        // loop until it returns): searched again only once the scan has passed it.
-        let mut next: Option<Option<usize>> = None;
-        // The next backtick or tilde, kept likewise.
-        let mut code: Option<Option<usize>> = None;
         loop {
-            let m = match next {
-                Some(m) if m.is_none_or(|m| m >= i) => m,
-                _ => self.next_visible_cand(i),
-            };
-            next = Some(m);
-            let k = match code {
-                Some(k) if k.is_none_or(|k| k >= i) => k,
-                _ => self.next_code(i),
-            };
-            code = Some(k);
-            if let Some(k) = k.filter(|&k| m.is_none_or(|m| k < m)) {
-                // The usual inline span, told here without a call.
-                let at = match code::single_tick_span(self.buf.as_bytes(), k, self.finished) {
-                    Some(e) => code::CodeAt::Span(e),
-                    None => self.code_run_at(k),
-                };
+            // The next candidate or (code tracking on) backtick or tilde: one search for both.
+            let m = self.next_visible_cand(i);
+            if let Some(k) = m.filter(|&k| matches!(self.buf.as_bytes()[k], b'`' | b'~')) {
+                // The usual inline span, told here without a call; `markup`: a candidate byte
+                // lies inside.
+                let (at, markup) =
+                    match code::single_tick_span(self.buf.as_bytes(), k, self.finished) {
+                        Some((e, markup)) => (code::CodeAt::Span(e), markup),
+                        None => (self.code_run_at(k), true),
+                    };
                 match at {
                     code::CodeAt::Literal(len) => {
                         i = k + len;
@@ -1616,15 +1605,15 @@ impl Machine {
                     code::CodeAt::Span(e) => {
                         // Text like any other, just never scanned for markers: no emission
                         // needed here (the text goes out with what follows it). Checked for
-                        // markup only when a candidate byte lies inside.
-                        if m.is_some_and(|m| m < e) && self.mentions_marker(&self.buf[k..e]) {
+                        // markup only when a candidate byte may lie inside.
+                        if markup && self.mentions_marker(&self.buf[k..e]) {
                             self.code_problem("inline code");
                         }
                         i = e;
                         continue;
                     }
                     code::CodeAt::Fence(f, body) => {
-                        if let Some(end) = self.pass_example_fence(k, f, body, m) {
+                        if let Some(end) = self.pass_example_fence(k, f, body) {
                             i = end;
                             continue;
                         }
@@ -2185,6 +2174,7 @@ fn batch_code(content: &str) -> Vec<std::ops::Range<usize>> {
 mod code;
 #[cfg(test)]
 mod code_props;
+mod find_any;
 mod in_reasoning;
 mod leaks;
 mod sections;

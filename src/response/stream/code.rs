@@ -25,6 +25,7 @@
 
 use serde_json::Value;
 
+use super::find_any::{find_any, SPAN_BYTES};
 use super::{next_cand, Check, Kind, Machine, State};
 use crate::response::{parse_family, scan, Parsed};
 
@@ -109,23 +110,33 @@ enum FenceEnd {
 }
 
 /// The usual inline span, told without the [`Ticks`] index: a lone backtick at `c` (the start of
-/// a run) whose closer, a lone backtick too, comes before any line break. Its end (exclusive),
-/// or `None` when the general search must answer (a longer run, a line break first, the end of
-/// the text so far). The answer is the general one: the first run after the opener is a run of
-/// one, so it is the first closer, and no paragraph break lies before it.
+/// a run) whose closer, a lone backtick too, comes before any line break. Its end (exclusive) and
+/// whether a byte that may begin a marker lies inside, or `None` when the general search must
+/// answer (a longer run, a line break first, the end of the text so far). The answer is the
+/// general one: the first run after the opener is a run of one, so it is the first closer, and
+/// no paragraph break lies before it.
 #[inline]
-pub(super) fn single_tick_span(b: &[u8], c: usize, fin: bool) -> Option<usize> {
+pub(super) fn single_tick_span(b: &[u8], c: usize, fin: bool) -> Option<(usize, bool)> {
     if b.get(c + 1).is_none_or(|&x| x == b'`') || b[c] != b'`' {
         return None;
     }
-    let q = c + 1 + memchr::memchr2(b'`', b'\n', &b[c + 1..])?;
-    if b[q] != b'`' {
-        return None;
-    }
+    let mut markup = false;
+    let mut p = c + 1;
+    let q = loop {
+        let q = p + find_any(&b[p..], &SPAN_BYTES)?;
+        match b[q] {
+            b'`' => break q,
+            b'\n' => return None,
+            _ => {
+                markup = true;
+                p = q + 1;
+            }
+        }
+    };
     match b.get(q + 1) {
         Some(&b'`') => None,
-        Some(_) => Some(q + 1),
-        None => fin.then_some(q + 1),
+        Some(_) => Some((q + 1, markup)),
+        None => fin.then_some((q + 1, markup)),
     }
 }
 
@@ -307,7 +318,7 @@ impl Machine {
     /// What starts at the backtick or tilde `c` of `buf`.
     pub(super) fn code_at(&mut self, c: usize) -> CodeAt {
         match single_tick_span(self.buf.as_bytes(), c, self.finished) {
-            Some(e) => CodeAt::Span(e),
+            Some((e, _)) => CodeAt::Span(e),
             None => self.code_run_at(c),
         }
     }
@@ -505,15 +516,9 @@ impl Machine {
     /// The fence at `c` (body from `body`, both in `buf`) when it is an example closed within
     /// `buf` (or by the end of the reply): checked for markup and passed over like an inline span,
     /// so it goes out in one piece with the text around it (a data fence too, once text follows
-    /// it). `None`: a candidate call, or not closed yet ([`Machine::open_fence`] then streams it line by line). `cand`: the first byte at
-    /// or after `c` that may begin a marker; the block is read for markup only when it is inside.
-    pub(super) fn pass_example_fence(
-        &mut self,
-        c: usize,
-        f: Fence,
-        body: usize,
-        cand: Option<usize>,
-    ) -> Option<usize> {
+    /// it). `None`: a candidate call, or not closed yet ([`Machine::open_fence`] then streams it
+    /// line by line).
+    pub(super) fn pass_example_fence(&mut self, c: usize, f: Fence, body: usize) -> Option<usize> {
         // As `open_fence` decides once the text before the fence is emitted.
         let visible_before = || self.em.any_visible || !self.buf[..c].trim_start().is_empty();
         if f.labelled {
@@ -531,7 +536,7 @@ impl Machine {
         if call && self.buf[end..].trim_start().is_empty() {
             return None;
         }
-        if cand.is_some_and(|m| m < end) && self.mentions_marker(&self.buf[body..end]) {
+        if self.mentions_marker(&self.buf[body..end]) {
             self.code_problem("a fenced code block");
         }
         Some(end)

@@ -12,6 +12,7 @@
 
 use serde_json::Value;
 
+use super::find_any::find_stop;
 use super::{Check, Decision, Kind, Machine, Verdict, WINDOW};
 use crate::response::{bare_json, kimi_k2, named_json, orphan, qwen3_coder, tool_json, Family};
 
@@ -64,8 +65,11 @@ impl Machine {
     /// The next candidate byte of visible text: a marker byte, or `{` when bare JSON calls can
     /// be read (remembered, so scanning from one `<` to the next does not rescan to a far `{`).
     pub(super) fn next_visible_cand(&mut self, i: usize) -> Option<usize> {
+        // With code tracking on, a backtick or tilde stops the scan too.
+        let code = !self.ticks.off;
         if !self.has_tools {
-            return super::next_cand(&self.buf, i);
+            let b = self.buf.as_bytes().get(i..)?;
+            return find_stop(code, b).map(|k| i + k);
         }
         // With more kinds of candidate, each kind's search is remembered: the next `<` may lie
         // far past many `{` (and the other way round), and must not be searched for again.
@@ -73,7 +77,7 @@ impl Machine {
         let buf = &self.buf;
         let j = &mut self.json;
         let mut m = remembered(buf, consumed, from, 1, &mut j.cand_memo, |b| {
-            memchr::memchr3(b'<', b'[', 0xE2, b)
+            find_stop(code, b)
         });
         let mut hits = [None, None];
         if self.braces {
