@@ -670,8 +670,13 @@ pub enum UsageView {
 /// The id fields of a `toolResult` or `tool` block besides `toolUseId`, which OpenClaw 2026.9.6
 /// reads too, in the order the codec sends them in 2026.9.6 mode (js/codec.js reads this list
 /// through `transcriptSkeletonCodes()`).
-pub const RESULT_BLOCK_ID_FIELDS: [&str; 5] =
-    ["toolCallId", "tool_use_id", "tool_call_id", "callId", "call_id"];
+pub const RESULT_BLOCK_ID_FIELDS: [&str; 5] = [
+    "toolCallId",
+    "tool_use_id",
+    "tool_call_id",
+    "callId",
+    "call_id",
+];
 
 /// The message fields only OpenClaw 2026.9.6's rules read, in the order the codec sends them
 /// (js/codec.js reads this list through `transcriptSkeletonCodes()` and sends them only in

@@ -53,8 +53,8 @@ fn answers(msgs: &[Msg], i: usize) -> Answers<'_> {
         }
         let result = m.is_role("toolResult");
         if result || m.is_role("tool") {
-            let name = trimmed(m.tool_name.as_str())
-                .or_else(|| trimmed(m.extra(extra::NAME).as_str()));
+            let name =
+                trimmed(m.tool_name.as_str()).or_else(|| trimmed(m.extra(extra::NAME).as_str()));
             for id in result_ids(m) {
                 let names = a.named.entry(id).or_default();
                 names.extend(name);
@@ -308,7 +308,10 @@ mod tests {
             ])
         };
         let same = named("read");
-        assert_eq!(validate(&same, V2026_9_6, true), same.as_array().unwrap().clone());
+        assert_eq!(
+            validate(&same, V2026_9_6, true),
+            same.as_array().unwrap().clone()
+        );
         assert_eq!(
             validate(&named("write"), V2026_9_6, true)[1]["content"],
             json!([{"type": "text", "text": "[tool calls omitted]"}])
