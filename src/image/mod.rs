@@ -740,15 +740,27 @@ mod tests {
         );
         // The whole string as head works too.
         assert!(precheck_from_head(data.len(), &data, ImageLimits::default()).is_some());
-        // JPEG needs the SOF, which follows the quantisation tables.
+        // JPEG needs the SOF, which follows the quantisation tables; in 2026.3.23 mode also
+        // every marker up to the scan, as sharp reads them (the Huffman tables follow the SOF).
         let jpeg = b64(&encode_jpeg(&gradient_rgb(300, 200), 80));
-        let head = &jpeg[..jpeg.len().min(400)];
+        let keep = Some(ImageDecision::Keep {
+            canonical_changed: false,
+            mime: Some("image/jpeg"),
+        });
+        let v96 = ImageLimits {
+            release: OpenClawVersion::V2026_9_6,
+            ..ImageLimits::default()
+        };
+        let to_sof = &jpeg[..400];
+        assert_eq!(precheck_from_head(jpeg.len(), to_sof, v96), keep);
         assert_eq!(
-            precheck_from_head(jpeg.len(), head, ImageLimits::default()),
-            Some(ImageDecision::Keep {
-                canonical_changed: false,
-                mime: Some("image/jpeg"),
-            })
+            precheck_from_head(jpeg.len(), to_sof, ImageLimits::default()),
+            None
+        );
+        let to_scan = &jpeg[..1024];
+        assert_eq!(
+            precheck_from_head(jpeg.len(), to_scan, ImageLimits::default()),
+            keep
         );
     }
 

@@ -251,10 +251,18 @@ mod tests {
             reason(&cut, V323),
             "omitted image payload: Error: Input buffer has corrupt header: VipsJpeg: premature end of JPEG image\nVipsJpeg: Invalid JPEG file structure: missing SOS marker"
         );
-        assert!(reason(&cut, V96).starts_with("Keep"), "{}", reason(&cut, V96));
+        assert!(
+            reason(&cut, V96).starts_with("Keep"),
+            "{}",
+            reason(&cut, V96)
+        );
         // Whole, or cut inside its scan: it reads (and is kept, as sharp keeps it).
         for data in [b64(&jpeg), b64(&jpeg[..sos + 40])] {
-            assert!(reason(&data, V323).starts_with("Keep"), "{}", reason(&data, V323));
+            assert!(
+                reason(&data, V323).starts_with("Keep"),
+                "{}",
+                reason(&data, V323)
+            );
         }
         // Only the SOI marker.
         assert_eq!(
