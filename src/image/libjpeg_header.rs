@@ -37,7 +37,7 @@ impl Source<'_> {
             Some(&b) => b,
             None => {
                 self.past_end = true;
-                if (self.at - self.bytes.len()) % 2 == 0 {
+                if (self.at - self.bytes.len()).is_multiple_of(2) {
                     0xFF
                 } else {
                     0xD9
