@@ -72,6 +72,7 @@ export const DIFFERENCES = {
   'stale-usage-rule': ['done', 'stale usage before a compaction: timestamps decide when both parse'],
   'google-ordering-any-api': ['done', 'Google turn ordering for every policy that asks for it, bootstrap marker from the Google plugin'],
   'anthropic-turn-merge': ['done', 'validateAnthropicTurns (run after this pass) merges consecutive assistants, strips dangling calls of any type, keeps string user contents'],
+  'anthropic-result-aliases': ['done', 'validateAnthropicTurns answers calls through every id field of a result block (toolCallId, tool_use_id, tool_call_id, callId, call_id) and names a result message\'s tool by `name` when it has no `toolName`'],
   'history-limit-hysteresis': ['done', 'limitHistoryTurns (run after this pass) keeps leading summaries and cuts only past 1.5x the limit'],
 }
 
@@ -264,6 +265,10 @@ const ATTEMPT = [
   ['Anthropic turns: an aborted turn with a dangling call', 'validateAnthropicTurns', [[user('q', 1), calls([text('读'), call('call1')], 2, { stopReason: 'aborted' }), user('n', 3)]], ['anthropic-turn-merge']],
   ['Anthropic turns: a signed turn whose result names another tool', 'validateAnthropicTurns', [[user('q', 1), calls([thinking('想', 'c2ln'), call('c1'), call('c2')], 2), result('c1', 'a', 3), { ...result('c2', 'b', 4), toolName: 'write' }, said([text('ok')], 5)]], ['anthropic-turn-merge']],
   ['Anthropic turns: string user turns merge as text (2026.3.23 lost them; this package never did)', 'validateAnthropicTurns', [[said([text('a')], 1), user('第一', 2), user('第二', 3)]], ['anthropic-turn-merge'], { oldModeDiffers: true }],
+  ['Anthropic turns: a toolUse answered by a block\'s tool_use_id', 'validateAnthropicTurns', [[user('q', 1), calls([{ type: 'toolUse', id: 'toolu_01', name: 'read', input: { path: 'a.md' } }], 2), user([{ type: 'toolResult', tool_use_id: 'toolu_01', content: '内容' }, text('继续')], 3)]], ['anthropic-result-aliases']],
+  ['Anthropic turns: result blocks under every other id field', 'validateAnthropicTurns', [[user('q', 1), calls([{ type: 'toolUse', id: 'u1', name: 'read', input: {} }, call('c2'), call('c3'), call('c4'), call('c5'), call('c6')], 2), user([{ type: 'toolResult', toolCallId: 'u1' }, { type: 'tool', tool_call_id: ' c2 ' }, { type: 'toolResult', callId: 'c3' }, { type: 'tool', call_id: 'c4' }, { type: 'tool', toolUseId: 'c5' }, { type: 'text', text: '好', call_id: 'c6' }], 3)]], ['anthropic-result-aliases']],
+  ['Anthropic turns: a signed turn whose result names another tool by name', 'validateAnthropicTurns', [[user('q', 1), calls([thinking('想', 'c2ln'), call('c1')], 2), { role: 'toolResult', toolCallId: 'c1', name: 'write', content: [text('写了')], isError: false, timestamp: 3 }, said([text('ok')], 4)]], ['anthropic-result-aliases']],
+  ['Anthropic turns: a signed turn answered by name, toolName blank', 'validateAnthropicTurns', [[user('q', 1), calls([thinking('想', 'c2ln'), call('c1')], 2), { role: 'toolResult', toolCallId: 'c1', toolName: ' ', name: 'read', content: [text('读了')], isError: false, timestamp: 3 }, said([text('ok')], 4), user('n', 5)]], []],
   ['Anthropic turns: answered calls, alternating turns', 'validateAnthropicTurns', [[user('q', 1), calls([thinking('想', 'c2ln'), call('c1')], 2), result('c1', '内容', 3), said([text('ok')], 4), user('n', 5)]], []],
 ]
 

@@ -44,8 +44,10 @@ const DATA = CODES.data // then the length, a string value with the head, and th
 // present ones and their values) only when encode() is asked for them. `extraFields` reads them
 // by name (a keyed read of a different name per field, per message, cost a tenth of a 2026.9.6
 // call); the list and its order are Rust's (`a.b` is field b of object field a), checked here once.
-const EXTRA_FIELDS = ['tool_call_id', 'tool_use_id', 'callId', 'call_id', 'isError', 'provider', 'model', 'openclawDeliveryMirror.kind', '__openclaw.media']
+const EXTRA_FIELDS = ['tool_call_id', 'tool_use_id', 'callId', 'call_id', 'isError', 'provider', 'model', 'openclawDeliveryMirror.kind', '__openclaw.media', 'name']
 if (CODES.extraFields.join() !== EXTRA_FIELDS.join()) throw new Error('codec: the 2026.9.6 message fields changed; update extraFields()')
+const RESULT_BLOCK_ID_FIELDS = ['toolCallId', 'tool_use_id', 'tool_call_id', 'callId', 'call_id']
+if (CODES.resultBlockIdFields.join() !== RESULT_BLOCK_ID_FIELDS.join()) throw new Error('codec: the 2026.9.6 result block id fields changed; update resultIds()')
 let extras = false
 // In that mode an assistant text holding one of the needles, or opening with one of the leads (ASCII
 // case ignored), goes whole: a rule reads it. Each needle is looked for from its anchor, its first
@@ -281,11 +283,27 @@ function block(b, wantHead) {
     }
     case 'toolResult':
       plain(b.toolUseId)
+      if (extras) resultIds(b)
+      signatures(b)
+      break
+    case 'tool':
+      if (extras) {
+        plain(b.toolUseId)
+        resultIds(b)
+      }
       signatures(b)
       break
     default:
       signatures(b)
   }
+}
+
+// A result block's other id fields (2026.9.6 matches results through each): a mask, then the
+// present ones.
+function resultIds(b) {
+  room(1 + 2 * RESULT_BLOCK_ID_FIELDS.length)
+  const at = n++
+  nums[at] = extra(b.toolCallId, 1) | extra(b.tool_use_id, 2) | extra(b.tool_call_id, 4) | extra(b.callId, 8) | extra(b.call_id, 16)
 }
 
 // A field 2026.9.6 reads only for presence and blankness (signatures, redacted data): a string
@@ -431,7 +449,8 @@ function extraFields(m) {
     extra(m.provider, 32) |
     extra(m.model, 64) |
     extra(isPlainObject(mirror) ? mirror.kind : undefined, 128) |
-    extra(isPlainObject(own) ? own.media : undefined, 256)
+    extra(isPlainObject(own) ? own.media : undefined, 256) |
+    extra(m.name, 512)
 }
 
 // Optional message fields, sent only when present; a mask says which.

@@ -46,6 +46,7 @@ mod edge_tests;
 mod encode;
 mod header;
 mod jpeg_scaled;
+mod libjpeg_header;
 mod mime;
 mod orient;
 mod preshrink;
@@ -69,7 +70,8 @@ pub use self::header::header_dimensions;
 pub use self::mime::sniff_mime;
 
 use self::decode::{decode_within, over_pixel_limit};
-use self::header::sniff_format;
+use self::header::{sniff_format, Format};
+use self::libjpeg_header::Header;
 use self::release::{estimated_decoded_len, Release};
 use crate::openclaw::OpenClawVersion;
 
@@ -228,13 +230,30 @@ pub fn sanitize_image(data: &str, limits: ImageLimits) -> ImageDecision {
     } else {
         None
     };
-    if header.is_some_and(fits) {
+    let jpeg_checked = release.sharp_jpeg_header && sniff_format(&head) == Some(Format::Jpeg);
+    let mut jpeg = Header::NeedMore;
+    if jpeg_checked {
+        jpeg = libjpeg_header::read(&head, head_end == canonical.len());
+        if let Header::Error(text) = &jpeg {
+            return omitted(&release::sharp_corrupt_header(text));
+        }
+    }
+    if header.is_some_and(fits) && (!jpeg_checked || jpeg != Header::NeedMore) {
         return keep;
     }
     let Some(bytes) = base64::decode_canonical(&canonical) else {
         return omitted(REASON_INVALID_BASE64);
     };
     drop(canonical);
+    if jpeg_checked && jpeg == Header::NeedMore {
+        jpeg = libjpeg_header::read(&bytes, true);
+        if let Header::Error(text) = &jpeg {
+            return omitted(&release::sharp_corrupt_header(text));
+        }
+        if header.is_some_and(fits) {
+            return keep;
+        }
+    }
     if readable && header.is_none() && bytes.len() > head.len() {
         // For example a JPEG whose EXIF/ICC segments push SOF further out.
         header = header_dimensions(&bytes);
@@ -252,7 +271,13 @@ pub fn sanitize_image(data: &str, limits: ImageLimits) -> ImageDecision {
     let decoded = match decode_within(&bytes, fit_side, limits.max_decode_bytes) {
         Ok(d) => d,
         Err(message) => {
-            return omitted(&release.decode_failure(header.is_some(), &bytes, &message))
+            return omitted(&match jpeg {
+                // libvips reads a 12-bit header, then refuses to decode it.
+                Header::Read { precision } if precision != 8 => format!(
+                    "omitted image payload: Error: VipsJpeg: Unsupported JPEG data precision {precision}"
+                ),
+                _ => release.decode_failure(header.is_some(), &bytes, &message),
+            });
         }
     };
     if header.is_none() && fits(decoded.stored) {
@@ -350,6 +375,12 @@ pub fn precheck_from_head(
     }
     let prefix = decode_base64_prefix(head);
     if !sniff_format(&prefix).is_some_and(|f| f.sharp_readable()) {
+        return None;
+    }
+    if Release::of(limits.release).sharp_jpeg_header
+        && sniff_format(&prefix) == Some(Format::Jpeg)
+        && !matches!(libjpeg_header::read(&prefix, whole), Header::Read { .. })
+    {
         return None;
     }
     let dims = header_dimensions(&prefix)?;
@@ -709,15 +740,27 @@ mod tests {
         );
         // The whole string as head works too.
         assert!(precheck_from_head(data.len(), &data, ImageLimits::default()).is_some());
-        // JPEG needs the SOF, which follows the quantisation tables.
+        // JPEG needs the SOF, which follows the quantisation tables; in 2026.3.23 mode also
+        // every marker up to the scan, as sharp reads them (the Huffman tables follow the SOF).
         let jpeg = b64(&encode_jpeg(&gradient_rgb(300, 200), 80));
-        let head = &jpeg[..jpeg.len().min(400)];
+        let keep = Some(ImageDecision::Keep {
+            canonical_changed: false,
+            mime: Some("image/jpeg"),
+        });
+        let v96 = ImageLimits {
+            release: OpenClawVersion::V2026_9_6,
+            ..ImageLimits::default()
+        };
+        let to_sof = &jpeg[..400];
+        assert_eq!(precheck_from_head(jpeg.len(), to_sof, v96), keep);
         assert_eq!(
-            precheck_from_head(jpeg.len(), head, ImageLimits::default()),
-            Some(ImageDecision::Keep {
-                canonical_changed: false,
-                mime: Some("image/jpeg"),
-            })
+            precheck_from_head(jpeg.len(), to_sof, ImageLimits::default()),
+            None
+        );
+        let to_scan = &jpeg[..1024];
+        assert_eq!(
+            precheck_from_head(jpeg.len(), to_scan, ImageLimits::default()),
+            keep
         );
     }
 

@@ -35,6 +35,9 @@ pub(crate) struct Release {
     pub undecodable: Option<&'static str>,
     /// Whether a PNG that ends before its pixels gets sharp's corrupt-header text.
     pub sharp_png_header: bool,
+    /// Whether a JPEG whose markers libjpeg cannot read up to its scan is refused with sharp's
+    /// text, whatever its size ([`super::libjpeg_header`]).
+    pub sharp_jpeg_header: bool,
     /// The error when no JPEG candidate fits the byte limit.
     pub not_reducible: fn(usize, usize) -> String,
     /// How the input cap's size is written in its note.
@@ -43,7 +46,7 @@ pub(crate) struct Release {
 
 /// sharp's text for a PNG that ends before its first `IDAT` chunk (the oracle's, for a signature
 /// alone and for a signature and `IHDR`).
-const SHARP_PNG_HEADER: &str = "Input buffer has corrupt header: pngload_buffer: end of stream";
+const SHARP_PNG_HEADER: &str = "pngload_buffer: end of stream";
 
 impl Release {
     /// The error for an image of `w`×`h` over the release's pixel limit, which it refuses to
@@ -71,11 +74,16 @@ impl Release {
         match own {
             Some(text) => format!("omitted image payload: {text}"),
             None if self.sharp_png_header && png_ends_before_pixels(bytes) => {
-                format!("omitted image payload: Error: {SHARP_PNG_HEADER}")
+                sharp_corrupt_header(SHARP_PNG_HEADER)
             }
             None => format!("omitted image payload: Error: {message}"),
         }
     }
+}
+
+/// The note for an image sharp's metadata refused with libvips's `text`.
+pub(crate) fn sharp_corrupt_header(text: &str) -> String {
+    format!("omitted image payload: Error: Input buffer has corrupt header: {text}")
 }
 
 /// Whether `bytes` are a PNG whose chunks end before an `IDAT` chunk begins.
@@ -108,6 +116,7 @@ impl Release {
                 unreadable: None,
                 undecodable: None,
                 sharp_png_header: true,
+                sharp_jpeg_header: true,
                 not_reducible: super::reduce::not_reducible_message,
                 size: |b| format!("{}MB", super::reduce::mib_fixed(b, 2)),
             },
@@ -120,6 +129,7 @@ impl Release {
                 ),
                 undecodable: Some("RastermillError: Unable to decode image with Photon"),
                 sharp_png_header: false,
+                sharp_jpeg_header: false,
                 not_reducible: super::reduce::not_reducible_message_short,
                 size: super::reduce::short_size,
             },
@@ -223,6 +233,42 @@ mod tests {
         let empty_pixels = b64(&full);
         assert_eq!(reason(&empty_pixels, V96), PHOTON);
         assert!(!reason(&empty_pixels, V323).contains("corrupt header"));
+    }
+
+    #[test]
+    fn a_jpeg_whose_markers_do_not_read_gets_sharps_text_in_2026_3_23() {
+        use crate::image::test_support::{encode_jpeg, gradient_rgb};
+        let b64 =
+            |b: &[u8]| ::base64::Engine::encode(&::base64::engine::general_purpose::STANDARD, b);
+        // A small JPEG cut before its scan: its size reads, so this package kept it; sharp's
+        // metadata (2026.3.23) refuses it. 2026.9.6 reads the size and keeps it.
+        let jpeg = encode_jpeg(&gradient_rgb(300, 200), 90);
+        let sos = (2..jpeg.len() - 1)
+            .find(|&i| jpeg[i] == 0xFF && jpeg[i + 1] == 0xDA)
+            .expect("a scan");
+        let cut = b64(&jpeg[..sos]);
+        assert_eq!(
+            reason(&cut, V323),
+            "omitted image payload: Error: Input buffer has corrupt header: VipsJpeg: premature end of JPEG image\nVipsJpeg: Invalid JPEG file structure: missing SOS marker"
+        );
+        assert!(
+            reason(&cut, V96).starts_with("Keep"),
+            "{}",
+            reason(&cut, V96)
+        );
+        // Whole, or cut inside its scan: it reads (and is kept, as sharp keeps it).
+        for data in [b64(&jpeg), b64(&jpeg[..sos + 40])] {
+            assert!(
+                reason(&data, V323).starts_with("Keep"),
+                "{}",
+                reason(&data, V323)
+            );
+        }
+        // Only the SOI marker.
+        assert_eq!(
+            reason(&b64(&[0xFF, 0xD8]), V323),
+            "omitted image payload: Error: Input buffer has corrupt header: VipsJpeg: premature end of JPEG image\nVipsJpeg: JPEG datastream contains no image"
+        );
     }
 
     #[test]

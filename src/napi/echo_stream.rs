@@ -7,7 +7,6 @@ use super::text::{JsText, Text};
 use crate::lone_surrogates::PieceMap;
 use crate::scrub::visible::prompt_echo::stream::EchoStream;
 use crate::scrub::visible::prompt_echo::PromptEcho;
-use napi::bindgen_prelude::{Either, Utf16String};
 use napi::{Error, JsString, Result, Status};
 use napi_derive::napi;
 
@@ -24,15 +23,6 @@ fn finished(msg: &str) -> Error {
 pub struct ConversationContextStreamNative {
     inner: EchoStream,
     lone: PieceMap,
-}
-
-impl ConversationContextStreamNative {
-    fn restore(&self, s: String) -> JsText {
-        match self.lone.map() {
-            Some(map) => Either::B(Utf16String::from(map.to_utf16(&s))),
-            None => Either::A(s),
-        }
-    }
 }
 
 #[napi]
@@ -54,13 +44,13 @@ impl ConversationContextStreamNative {
     pub fn push(&mut self, delta: JsString) -> Result<JsText> {
         let delta = Text::read(delta)?.decode_piece(&mut self.lone);
         let out = self.inner.push(&delta).map_err(finished)?;
-        Ok(self.restore(out))
+        Ok(self.lone.restore(out))
     }
 
     /// The rest.
     #[napi(catch_unwind)]
     pub fn finish(&mut self) -> Result<JsText> {
         let out = self.inner.finish().map_err(finished)?;
-        Ok(self.restore(out))
+        Ok(self.lone.restore(out))
     }
 }

@@ -6,7 +6,7 @@ use super::text::{JsText, Text};
 use crate::lone_surrogates::PieceMap;
 use crate::response::stream::{StreamChunk, StreamCleaner};
 use crate::response::{json, ToolCall};
-use napi::bindgen_prelude::{Either, Utf16String};
+use napi::bindgen_prelude::Either;
 use napi::{Error, JsString, Result, Status};
 use napi_derive::napi;
 use serde_json::{json, Value};
@@ -44,14 +44,6 @@ pub struct ResponseStreamCleanerNative {
 }
 
 impl ResponseStreamCleanerNative {
-    /// Text derived from the deltas as a JS string, lone surrogates restored.
-    fn restore(&self, s: String) -> JsText {
-        match self.lone.map() {
-            Some(map) => Either::B(Utf16String::from(map.to_utf16(&s))),
-            None => Either::A(s),
-        }
-    }
-
     /// JSON derived from the deltas, lone surrogates restored as `\uXXXX` escapes.
     fn restore_json(&self, json: String) -> String {
         match self.lone.map() {
@@ -84,7 +76,7 @@ impl ResponseStreamCleanerNative {
             let mut s = String::with_capacity(c.content.len() + 1);
             s.push('c');
             s.push_str(&c.content);
-            return Ok(self.restore(s));
+            return Ok(self.lone.restore(s));
         }
         let json = format!("j{}", Value::Object(chunk_json(&c)));
         Ok(Either::A(self.restore_json(json)))

@@ -77,6 +77,18 @@ pub enum Decoded {
 /// The JS string returned to JS: UTF-8 when nothing was mapped, UTF-16 otherwise.
 pub type JsText = Either<String, Utf16String>;
 
+impl lone_surrogates::PieceMap {
+    /// Text derived from a stream's deltas (decoded with this map) as a JS string, its lone
+    /// surrogates restored: both stream wrappers answer through this. (An `impl` here, not in
+    /// `lone_surrogates`, which names no napi type.)
+    pub fn restore(&self, s: String) -> JsText {
+        match self.map() {
+            Some(map) => Either::B(Utf16String::from(map.to_utf16(&s))),
+            None => Either::A(s),
+        }
+    }
+}
+
 /// A changed text for JS: a new string, or a plan made of slices of the caller's own string
 /// (`[start, end, …]` in UTF-16 units, `-1, code` for one inserted ASCII character), which
 /// js/args.js `joined` applies: V8 joins a few slices for next to nothing, where a 50 KB string

@@ -301,6 +301,9 @@ pub struct SkeletonCodes {
     pub lone_surrogate_base: u32,
     /// The message fields sent in 2026.9.6 mode only (mask bit 512, then a mask of these).
     pub extra_fields: Vec<String>,
+    /// A `toolResult` or `tool` block's id fields besides `toolUseId`, sent in 2026.9.6 mode
+    /// only (a mask of these, then the present ones).
+    pub result_block_id_fields: Vec<String>,
     /// In 2026.9.6 mode, an assistant text holding one of these (ASCII case ignored) is sent
     /// whole: a rule reads it (a silent `NO_REPLY` reply, OpenClaw's metadata echoed).
     pub whole_assistant_text_needles: Vec<String>,
@@ -329,6 +332,9 @@ pub fn transcript_skeleton_codes() -> SkeletonCodes {
             .iter()
             .map(|w| w.to_string())
             .collect(),
+        result_block_id_fields: crate::transcript::model::RESULT_BLOCK_ID_FIELDS
+            .map(String::from)
+            .to_vec(),
         whole_assistant_text_needles: replay_content::whole_text_needles()
             .into_iter()
             .map(str::to_string)

@@ -359,6 +359,9 @@ pub struct BlockExtra {
     pub thought_signature: Val,
     pub thought_signature_camel: Val,
     pub tool_use_id: Val,
+    /// A `toolResult` or `tool` block's other id fields ([`RESULT_BLOCK_ID_FIELDS`], sent in
+    /// 2026.9.6 mode only), boxed: they are rare.
+    pub result_ids: Option<Box<[Val; RESULT_BLOCK_ID_FIELDS.len()]>>,
     /// Boxed: only image blocks have it, and it is larger than the rest of a thinking block's
     /// extras.
     pub data: Option<Box<ImageInfo>>,
@@ -454,6 +457,15 @@ impl Block {
 
     pub fn tool_use_id(&self) -> &Val {
         self.x_val(|x| &x.tool_use_id)
+    }
+
+    /// A result block's ids (OpenClaw 2026.9.6's `extractToolResultMatchIds`): `toolUseId` and
+    /// each of [`RESULT_BLOCK_ID_FIELDS`] holding a string that is not blank, trimmed.
+    pub fn result_ids(&self) -> impl Iterator<Item = &str> {
+        let others = self.x.as_deref().and_then(|x| x.result_ids.as_deref());
+        std::iter::once(self.tool_use_id())
+            .chain(others.into_iter().flatten())
+            .filter_map(|v| v.as_str().map(str::trim).filter(|s| !s.is_empty()))
     }
 
     pub fn data(&self) -> Option<&ImageInfo> {
@@ -655,6 +667,17 @@ pub enum UsageView {
     Snapshot(Box<crate::transcript::usage::UsageSnapshot>),
 }
 
+/// The id fields of a `toolResult` or `tool` block besides `toolUseId`, which OpenClaw 2026.9.6
+/// reads too, in the order the codec sends them in 2026.9.6 mode (js/codec.js reads this list
+/// through `transcriptSkeletonCodes()`).
+pub const RESULT_BLOCK_ID_FIELDS: [&str; 5] = [
+    "toolCallId",
+    "tool_use_id",
+    "tool_call_id",
+    "callId",
+    "call_id",
+];
+
 /// The message fields only OpenClaw 2026.9.6's rules read, in the order the codec sends them
 /// (js/codec.js reads this list through `transcriptSkeletonCodes()` and sends them only in
 /// 2026.9.6 mode, so the 2026.3.23 path reads no more fields than before). `a.b` is field `b` of
@@ -669,6 +692,7 @@ pub const EXTRA_FIELDS: &[&str] = &[
     "model",
     "openclawDeliveryMirror.kind",
     "__openclaw.media",
+    "name",
 ];
 
 /// Positions in [`EXTRA_FIELDS`].
@@ -682,6 +706,7 @@ pub mod extra {
     pub const MODEL: usize = 6;
     pub const DELIVERY_MIRROR_KIND: usize = 7;
     pub const PERSISTED_MEDIA: usize = 8;
+    pub const NAME: usize = 9;
 }
 
 /// A message's [`EXTRA_FIELDS`], only the present ones stored, in the list's order. A message

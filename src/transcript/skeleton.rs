@@ -553,10 +553,34 @@ fn parse_block(c: &mut Cursor, b: &mut Block, extras: bool) -> Result<(), String
         }
         Some("toolResult") => {
             b.x_mut().tool_use_id = c.val()?;
+            if extras {
+                result_ids(c, b)?;
+            }
+            signatures(c, b)?;
+        }
+        Some("tool") if extras => {
+            b.x_mut().tool_use_id = c.val()?;
+            result_ids(c, b)?;
             signatures(c, b)?;
         }
         _ => signatures(c, b)?,
     }
+    Ok(())
+}
+
+/// A result block's other id fields: a mask of the present ones, then their values.
+fn result_ids(c: &mut Cursor, b: &mut Block) -> Result<(), String> {
+    let present = c.code()?;
+    if present == 0 {
+        return Ok(());
+    }
+    let mut ids: Box<[Val; RESULT_BLOCK_ID_FIELDS.len()]> = Default::default();
+    for (k, slot) in ids.iter_mut().enumerate() {
+        if present & (1 << k) != 0 {
+            *slot = c.val()?;
+        }
+    }
+    b.x_mut().result_ids = Some(ids);
     Ok(())
 }
 
@@ -612,6 +636,15 @@ pub fn block_from_value(v: &Value, i: usize, j: usize, _new: bool) -> Block {
         thought_signature: field(map, "thought_signature"),
         thought_signature_camel: field(map, "thoughtSignature"),
         tool_use_id: field(map, "toolUseId"),
+        result_ids: match map.get("type") {
+            Some(Value::String(t))
+                if (t == "toolResult" || t == "tool")
+                    && RESULT_BLOCK_ID_FIELDS.iter().any(|k| map.contains_key(*k)) =>
+            {
+                Some(Box::new(RESULT_BLOCK_ID_FIELDS.map(|k| field(map, k))))
+            }
+            _ => None,
+        },
         data: match map.get("data") {
             Some(Value::String(d)) => Some(Box::new(ImageInfo {
                 len: d.len(),

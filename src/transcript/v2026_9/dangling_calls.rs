@@ -12,13 +12,13 @@
 //! naming the same tool, and otherwise loses all its content the same way. Falsy entries leave the
 //! list, and falsy entries leave a turn's content when it is filtered.
 //!
-//! Known limits: a result message's tool name is read from `toolName` (OpenClaw also falls back
-//! to `name`), and a result block's id from `toolUseId` (OpenClaw reads every alias).
+//! A result message names its tool by `toolName`, else `name`; a result block answers through
+//! every id field (`toolUseId`, `toolCallId`, `tool_use_id`, `tool_call_id`, `callId`, `call_id`).
 
 use super::is_reasoning;
 use super::pairing::{result_id, result_ids};
 use crate::transcript::context::{block_path, msg_path, Ctx};
-use crate::transcript::model::{Block, Content, Msg};
+use crate::transcript::model::{extra, Block, Content, Msg};
 use crate::transcript::rules::merge_turns::replace_content;
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
@@ -53,7 +53,8 @@ fn answers(msgs: &[Msg], i: usize) -> Answers<'_> {
         }
         let result = m.is_role("toolResult");
         if result || m.is_role("tool") {
-            let name = trimmed(m.tool_name.as_str());
+            let name =
+                trimmed(m.tool_name.as_str()).or_else(|| trimmed(m.extra(extra::NAME).as_str()));
             for id in result_ids(m) {
                 let names = a.named.entry(id).or_default();
                 names.extend(name);
@@ -67,7 +68,7 @@ fn answers(msgs: &[Msg], i: usize) -> Answers<'_> {
         }
         for b in m.blocks().into_iter().flatten() {
             if b.is_object && (b.is_type("toolResult") || b.is_type("tool")) {
-                a.ids.extend(trimmed(b.tool_use_id().as_str()));
+                a.ids.extend(b.result_ids());
             }
         }
     }
@@ -270,6 +271,51 @@ mod tests {
         );
         let aborted = json!([user("q"), turn("aborted"), result("c1", "read")]);
         assert_eq!(validate(&aborted, V2026_9_6, true)[1]["content"], json!([]));
+    }
+
+    #[test]
+    fn result_blocks_answer_through_every_id_field_and_messages_name_their_tool_by_name() {
+        let tool_use = |id: &str| json!({"type": "toolUse", "id": id, "name": "read", "input": {}});
+        let input = json!([
+            user("q"),
+            said(json!([tool_use("u1"), call("c2", "read"), call("c3", "read"), call("c4", "read"), call("c5", "read")]), "toolUse"),
+            {"role": "user", "content": [
+                {"type": "toolResult", "tool_use_id": "u1"},
+                {"type": "tool", "toolCallId": " c2 "},
+                {"type": "toolResult", "tool_call_id": "c3"},
+                {"type": "tool", "callId": "c4"},
+                {"type": "text", "text": "不是结果", "call_id": "c5"}
+            ]},
+        ]);
+        let out = validate(&input, V2026_9_6, true);
+        let kept: Vec<&str> = out[1]["content"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b["id"].as_str().unwrap())
+            .collect();
+        assert_eq!(kept, ["u1", "c2", "c3", "c4"]);
+        // 2026.3.23 reads `toolUseId` only, and only for `toolUse` calls.
+        let old = validate(&input, V2026_3_23, true);
+        assert_eq!(old[1]["content"].as_array().unwrap().len(), 4);
+        // A signed turn: a result message without `toolName` names its tool by `name`.
+        let thinking = json!({"type": "thinking", "thinking": "想", "thinkingSignature": "c2ln"});
+        let named = |name: &str| {
+            json!([
+                user("q"),
+                said(json!([thinking, call("c1", "read")]), "toolUse"),
+                {"role": "toolResult", "toolCallId": "c1", "toolName": " ", "name": name, "content": []},
+            ])
+        };
+        let same = named("read");
+        assert_eq!(
+            validate(&same, V2026_9_6, true),
+            same.as_array().unwrap().clone()
+        );
+        assert_eq!(
+            validate(&named("write"), V2026_9_6, true)[1]["content"],
+            json!([{"type": "text", "text": "[tool calls omitted]"}])
+        );
     }
 
     #[test]

@@ -182,3 +182,19 @@ fn streaming_grows_linearly_with_the_reply() {
         });
     }
 }
+
+/// One long line made only of wrapper bytes (held until another byte comes), in 3-byte deltas,
+/// for a one-line prompt and for one whose first line is itself made of wrapper bytes (CPU: about
+/// 1 s in a debug build).
+#[test]
+fn a_long_wrapper_only_line_streams_in_linear_time() {
+    for p in [CURRENT.to_string(), format!("1 2 3\n{CURRENT}\nhi")] {
+        let echo = PromptEcho::prepare(&p).expect("verified");
+        for unit in ["1 1 1 ", "\t-+*#.)> 9"] {
+            assert_linear("prompt echo stream, wrapper-only line", unit, &|t| {
+                let mut three = || 3;
+                assert_eq!(streamed(&echo, t, &mut three), t);
+            });
+        }
+    }
+}

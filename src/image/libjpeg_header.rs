@@ -1,0 +1,254 @@
+//! The JPEG header as sharp reads it, for OpenClaw 2026.3.23's error texts.
+//!
+//! 2026.3.23 asks sharp (libvips, libjpeg-turbo) for an image's metadata first; libjpeg reads the
+//! markers up to the first scan (`SOS`), and when that fails the image is omitted with libvips's
+//! text, whatever its size: `Input buffer has corrupt header: VipsJpeg: Bogus marker length`.
+//! This package's own header reader only needs the frame size, so it keeps such an image or fails
+//! later with its decoder's words. This file reads the markers as libjpeg's `read_markers` does
+//! (the same checks, in the same order, with its messages) so the 3.23 mode gives sharp's text.
+//!
+//! A payload that ends early reads on as libvips's source does: a fake end-of-image marker
+//! (`FF D9`) again and again, and the text opens with `premature end of JPEG image`. So a JPEG cut
+//! inside its quantisation table reports `Bogus DQT index 15`, one cut inside its scan header
+//! `Invalid component ID 217 in SOS`: the texts the real sharp gives (recorded through OpenClaw
+//! 2026.3.23-2 at every cut of a JPEG's header, see the tests).
+
+/// What reading the header up to its first scan found.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Header {
+    /// It reads; the frame's sample precision (libvips refuses to decode other than 8 later).
+    Read { precision: u8 },
+    /// libvips's error text (without sharp's `Input buffer has corrupt header: ` in front).
+    Error(String),
+    /// `bytes` ended before the scan, but more of the image follows: read again with it all.
+    NeedMore,
+}
+
+/// libjpeg's bytes: the input, then `FF D9` for ever.
+struct Source<'b> {
+    bytes: &'b [u8],
+    at: usize,
+    past_end: bool,
+}
+
+impl Source<'_> {
+    fn byte(&mut self) -> u8 {
+        let b = match self.bytes.get(self.at) {
+            Some(&b) => b,
+            None => {
+                self.past_end = true;
+                if (self.at - self.bytes.len()).is_multiple_of(2) {
+                    0xFF
+                } else {
+                    0xD9
+                }
+            }
+        };
+        self.at += 1;
+        b
+    }
+
+    fn two(&mut self) -> usize {
+        (usize::from(self.byte()) << 8) | usize::from(self.byte())
+    }
+
+    fn skip(&mut self, n: usize) {
+        for _ in 0..n {
+            self.byte();
+        }
+    }
+}
+
+const BAD_LENGTH: &str = "Bogus marker length";
+
+/// Reads `bytes` (an image starting `FF D8`) up to its first scan. `complete`: `bytes` is the
+/// whole image (otherwise its end answers [`Header::NeedMore`]).
+pub(crate) fn read(bytes: &[u8], complete: bool) -> Header {
+    let mut s = Source {
+        bytes,
+        at: 0,
+        past_end: false,
+    };
+    let result = markers(&mut s);
+    if s.past_end && !complete {
+        return Header::NeedMore;
+    }
+    match result {
+        Ok(precision) => Header::Read { precision },
+        Err(e) if s.past_end => Header::Error(format!(
+            "VipsJpeg: premature end of JPEG image\nVipsJpeg: {e}"
+        )),
+        Err(e) => Header::Error(format!("VipsJpeg: {e}")),
+    }
+}
+
+/// libjpeg's `read_markers` until `SOS`: the frame's precision, or its error message.
+fn markers(s: &mut Source) -> Result<u8, String> {
+    let (c, c2) = (s.byte(), s.byte());
+    if c != 0xFF || c2 != 0xD8 {
+        return Err(format!("Not a JPEG file: starts with 0x{c:02x} 0x{c2:02x}"));
+    }
+    // The frame: precision and component ids.
+    let mut frame: Option<(u8, Vec<u8>)> = None;
+    loop {
+        // `next_marker`: skip to an FF, then past fill FFs.
+        let mut m = s.byte();
+        while m != 0xFF {
+            m = s.byte();
+        }
+        while m == 0xFF {
+            m = s.byte();
+        }
+        match m {
+            0xD8 => return Err("Invalid JPEG file structure: two SOI markers".into()),
+            // Baseline, extended, progressive, lossless, arithmetic.
+            0xC0..=0xC3 | 0xC9 | 0xCA => frame = Some(sof(s, frame.is_some())?),
+            0xC5..=0xC7 | 0xCB | 0xCD..=0xCF => {
+                return Err(format!("Unsupported JPEG process: SOF type 0x{m:02x}"))
+            }
+            0xDA => {
+                let Some((precision, ids)) = frame else {
+                    return Err("Invalid JPEG file structure: SOS before SOF".into());
+                };
+                sos(s, &ids)?;
+                return Ok(precision);
+            }
+            0xD9 if frame.is_some() => {
+                return Err("Invalid JPEG file structure: missing SOS marker".into())
+            }
+            0xD9 => return Err("JPEG datastream contains no image".into()),
+            0xCC => dac(s)?,
+            0xC4 => dht(s)?,
+            0xDB => dqt(s)?,
+            0xDD => {
+                if s.two() != 4 {
+                    return Err(BAD_LENGTH.into());
+                }
+                s.skip(2);
+            }
+            0xE0..=0xEF | 0xFE | 0xDC => {
+                let length = s.two();
+                s.skip(length.saturating_sub(2));
+            }
+            0xD0..=0xD7 | 0x01 => {}
+            _ => return Err(format!("Unsupported marker type 0x{m:02x}")),
+        }
+    }
+}
+
+/// `get_sof`: the precision and the component ids.
+fn sof(s: &mut Source, seen: bool) -> Result<(u8, Vec<u8>), String> {
+    let length = s.two();
+    let precision = s.byte();
+    let height = s.two();
+    let width = s.two();
+    let n = usize::from(s.byte());
+    if seen {
+        return Err("Invalid JPEG file structure: two SOF markers".into());
+    }
+    if height == 0 || width == 0 || n == 0 {
+        return Err("Empty JPEG image (DNL not supported)".into());
+    }
+    if length.checked_sub(8) != Some(n * 3) {
+        return Err(BAD_LENGTH.into());
+    }
+    let mut ids = Vec::with_capacity(n);
+    for _ in 0..n {
+        ids.push(s.byte());
+        s.skip(2);
+    }
+    Ok((precision, ids))
+}
+
+/// `get_sos`, up to the scan: its components among the frame's.
+fn sos(s: &mut Source, ids: &[u8]) -> Result<(), String> {
+    let length = s.two();
+    let n = usize::from(s.byte());
+    if length != n * 2 + 6 || !(1..=4).contains(&n) {
+        return Err(BAD_LENGTH.into());
+    }
+    for _ in 0..n {
+        let cc = s.byte();
+        s.byte();
+        if !ids.contains(&cc) {
+            return Err(format!("Invalid component ID {cc} in SOS"));
+        }
+    }
+    s.skip(3);
+    Ok(())
+}
+
+/// `get_dht`: tables of at most 256 codes that fit the segment, indexes 0–3.
+fn dht(s: &mut Source) -> Result<(), String> {
+    let mut length = s.two() as isize - 2;
+    while length > 16 {
+        let index = s.byte();
+        let count: isize = (0..16).map(|_| isize::from(s.byte())).sum();
+        length -= 17;
+        if count > 256 || count > length {
+            return Err("Bogus Huffman table definition".into());
+        }
+        s.skip(count as usize);
+        length -= count;
+        let index = if index & 0x10 != 0 {
+            index - 0x10
+        } else {
+            index
+        };
+        if index >= 4 {
+            return Err(format!("Bogus DHT index {index}"));
+        }
+    }
+    if length != 0 {
+        return Err(BAD_LENGTH.into());
+    }
+    Ok(())
+}
+
+/// `get_dqt`: tables 0–3 of 64 entries of one or two bytes (fewer when the segment ends first).
+fn dqt(s: &mut Source) -> Result<(), String> {
+    let mut length = s.two() as isize - 2;
+    while length > 0 {
+        length -= 1;
+        let n = s.byte();
+        let (precision, index) = (n >> 4, n & 0x0F);
+        if index >= 4 {
+            return Err(format!("Bogus DQT index {index}"));
+        }
+        let width = if precision != 0 { 2 } else { 1 };
+        let count = if length < 64 * width {
+            length / width
+        } else {
+            64
+        };
+        s.skip((count * width) as usize);
+        length -= count * width;
+    }
+    if length != 0 {
+        return Err(BAD_LENGTH.into());
+    }
+    Ok(())
+}
+
+/// `get_dac`: pairs of an index under 32 and a value.
+fn dac(s: &mut Source) -> Result<(), String> {
+    let mut length = s.two() as isize - 2;
+    while length > 0 {
+        let index = s.byte();
+        let value = s.byte();
+        length -= 2;
+        if index >= 32 {
+            return Err(format!("Bogus DAC index {index}"));
+        }
+        if index < 16 && (value & 0x0F) > (value >> 4) {
+            return Err(format!("Bogus DAC value 0x{value:x}"));
+        }
+    }
+    if length != 0 {
+        return Err(BAD_LENGTH.into());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;
