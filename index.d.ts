@@ -331,6 +331,20 @@ export interface TranscriptPolicy2026_9 {
   allowSyntheticToolResults: boolean
 }
 
+/**
+ * The fields OpenClaw 2026.9.6's policy reads of the resolved model it passes beside the ids (an
+ * OpenClaw model object can be passed as it is: other fields are not read). Read in
+ * `openclawVersion: '2026.9.6'` only.
+ */
+export interface TranscriptPolicyModel {
+  /** `true`: OpenAI-compatible chat (no provider plugin) keeps the reasoning in the history. */
+  reasoning?: boolean
+  /** `supportsReasoningEffort: false`: the Anthropic API with no provider plugin drops thinking blocks. */
+  compat?: { supportsReasoningEffort?: boolean }
+  /** `canonicalModelId`: the id the Claude rules read in place of `modelId` (deployment names). */
+  params?: { canonicalModelId?: string }
+}
+
 /** Parameters of `resolveTranscriptPolicy`. Non-string values count as absent. */
 export interface TranscriptPolicyParams {
   /** Provider id; trimmed, lowercased and de-aliased (`z.ai` → `zai`, `bedrock` → `amazon-bedrock`, …). */
@@ -343,10 +357,13 @@ export interface TranscriptPolicyParams {
    * The release whose resolution to reproduce (absent: `setOpenClawVersion`'s default). In
    * `'2026.9.6'` the provider's bundled plugin decides (anthropic, google, google-gemini-cli,
    * google-vertex, openai, xai, sglang, ollama, ollama-cloud, opencode-go, openrouter,
-   * github-copilot, clawrouter), else the model API alone; the provider id is only trimmed and
+   * github-copilot, clawrouter), or the official plugin a user of that provider has installed
+   * (mistral, deepseek), else the model API and `model` alone; the provider id is only trimmed and
    * lowercased.
    */
   openclawVersion?: OpenClawVersion
+  /** The resolved model's fields the 2026.9.6 policy reads (TypeError when one has the wrong type). */
+  model?: TranscriptPolicyModel
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -560,6 +577,8 @@ export interface SanitizeSessionHistoryParams<T extends MessageLike = AgentMessa
   allowedToolNames?: Iterable<string>
   /** Overrides (field by field) the policy resolved from provider/modelApi/modelId. */
   policy?: TranscriptPolicyOverride
+  /** The resolved model's fields the 2026.9.6 policy reads; see {@link TranscriptPolicyModel}. */
+  model?: TranscriptPolicyModel
   /**
    * Reads and records the `model-snapshot` and `google-turn-ordering-bootstrap` custom entries.
    * Without it, no entries are written.

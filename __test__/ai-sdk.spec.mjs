@@ -215,11 +215,11 @@ describe('transcriptHygiene in generateText', () => {
   ]
   const reply = { content: [{ type: 'text', text: '完成' }], finishReason: STOP, usage: USAGE, warnings: [] }
 
-  // OpenClaw 2026.3.23 knows Mistral; 2026.9.6 only with @openclaw/mistral-provider installed, so
-  // in that mode the caller names the id alphabet (without it the ids would be 'strict').
+  // OpenClaw 2026.3.23 knows Mistral; 2026.9.6 through @openclaw/mistral-provider, which every
+  // 2026.9.6 user of Mistral has (its policy: strict9 ids).
   for (const [mode, options] of [
     ['2026.3.23', { openclawVersion: '2026.3.23' }],
-    ['2026.9.6, strict9 given', { openclawVersion: '2026.9.6', policy: { toolCallIdMode: 'strict9' } }],
+    ["2026.9.6, the Mistral plugin's policy", { openclawVersion: '2026.9.6' }],
   ]) {
     test(`Mistral (${mode}): ids rewritten to its 9-character alphabet in calls and results alike, the orphan result dropped`, async () => {
       const inner = new MockLanguageModelV3({ provider: 'mistral.chat', modelId: 'mistral-large-latest', doGenerate: reply })

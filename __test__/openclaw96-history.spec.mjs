@@ -89,6 +89,12 @@ const P = {
 }
 const withPolicy = (name, extra) => ({ ...P[name], policy: { ...P[name].policy, ...extra } })
 
+// The official external provider plugins a 2026.9.6 user of these providers has installed
+// (benchmark/oc96-plugins): the oracle runs them; this package knows their policies by provider.
+const PROVIDER_PLUGINS = { mistral: '@openclaw/mistral-provider@2026.9.5', deepseek: '@openclaw/deepseek-provider@2026.9.5' }
+const pluginOf = (provider) => PROVIDER_PLUGINS[typeof provider === 'string' ? provider.trim().toLowerCase() : '']
+const withPlugin = (params) => (pluginOf(params.provider) ? { ...params, providerPlugin: pluginOf(params.provider) } : params)
+
 const user = (text, timestamp, extra = {}) => ({ role: 'user', content: text, timestamp, ...extra })
 const said = (content, timestamp, extra = {}) => ({ role: 'assistant', content, stopReason: 'stop', usage: USAGE, timestamp, ...extra })
 const call = (id, name = 'read', args = { path: 'a.md' }) => ({ type: 'toolCall', id, name, arguments: args })
@@ -165,6 +171,11 @@ const HAND = [
   ['signed thinking ids reserved against a rewritten id', 'anthropic', [user('q', 1), calls([call('call.1')], 2), result('call.1', 'a', 3), user('n', 4), calls([thinking('想', 'c2ln'), call('call1')], 5), result('call1', 'b', 6), said([text('ok')], 7)], ['thinking-turn-provider-owned']],
   ['unsigned-provider thinking turn is edited call by call', 'chat', [user('q', 1), calls([thinking('想'), call('call_1|fc_1')], 2), result('call_1|fc_1', 'r', 3), user('n', 4), said([text('ok')], 5)], ['drop-reasoning-from-history']],
   ['no policy given: 2026.9.6 resolves it (ollama chat drops reasoning)', { provider: 'ollama', modelApi: 'openai-completions', modelId: 'qwen3:8b' }, [user('q', 1), said([thinking('推理'), text('x')], 2), user('n', 3), said([text('y')], 4)], ['policy-plugins', 'drop-reasoning-from-history']],
+  ['no policy given: Mistral (its plugin installed) gets 9-character ids, no turn fixes', withPlugin({ provider: 'mistral', modelApi: 'openai-completions', modelId: 'mistral-large-latest' }), [said([text('你好')], 1), user('读 a.md', 2), calls([call('call_abc.123_long')], 3), result('call_abc.123_long', '内容', 4), said([thinking('推理'), text('读完了')], 5), user('n', 6)], ['policy-plugins']],
+  ['no policy given: DeepSeek (its plugin installed) keeps reasoning in chat history', withPlugin({ provider: 'deepseek', modelApi: 'openai-completions', modelId: 'deepseek-chat' }), [user('q', 1), said([thinking('推理'), text('x')], 2), user('n', 3), said([text('y')], 4)], []],
+  ['no policy given: a reasoning model on an unowned chat provider keeps reasoning', { provider: 'my-proxy', modelApi: 'openai-completions', modelId: 'qwen3', model: { reasoning: true } }, [user('q', 1), said([thinking('推理'), text('x')], 2), user('n', 3), said([text('y')], 4)], []],
+  ['no policy given: the same model not marked reasoning drops it', { provider: 'my-proxy', modelApi: 'openai-completions', modelId: 'qwen3', model: { reasoning: false } }, [user('q', 1), said([thinking('推理'), text('x')], 2), user('n', 3), said([text('y')], 4)], ['policy-plugins', 'drop-reasoning-from-history']],
+  ['no policy given: a deployment whose canonical model is an older Claude drops thinking', { provider: 'my-proxy', modelApi: 'anthropic-messages', modelId: 'prod-deploy', model: { params: { canonicalModelId: 'claude-sonnet-4-5' } } }, [user('q', 1), said([thinking('a', 'sig1'), text('x')], 2), user('n', 3), said([thinking('b', 'sig2'), text('y')], 4)], ['policy-plugins', 'drop-thinking-latest-kept']],
   ['no policy given: Anthropic keeps toolu ids', { provider: 'anthropic', modelApi: 'anthropic-messages', modelId: 'claude-sonnet-4-5' }, [user('q', 1), calls([call('toolu_01AbC')], 2), result('toolu_01AbC', 'r', 3), said([text('ok')], 4)], ['policy-plugins', 'anthropic-native-ids']],
   ['Google provider, ordering off in the policy, history opens with the assistant', withPolicy('google', { applyGoogleTurnOrdering: false }), [said([text('接着上次的话题')], 1), user('好', 2), said([text('继续')], 3)], ['google-ordering-any-api']],
   ['Google API and provider, history opens with the assistant', 'google', [said([text('你好')], 1), user('北京天气', 2), said([text('晴')], 3)], ['google-ordering-any-api']],
@@ -372,20 +383,30 @@ const TRIPLES = [
   ['bedrock', 'bedrock-converse-stream', 'us.anthropic.claude-3-7-sonnet'], [' Anthropic ', 'anthropic-messages', 'Claude Opus 4.6'], ['anthropic', 'anthropic-messages', 'claude-fable-5-1'],
   ['anthropic', 'openai-completions', 'opus-5'], ['openrouter', 'openai-completions', 'openrouter/~codestral-latest'], ['my-proxy', 'openai-completions', 'moonshotai/kimi-k2-thinking'],
   ['my-proxy', 'openai-chatgpt-responses', 'anthropic/claude-sonnet-4.5'], ['my-proxy', 'google-vertex', 'gemini-2.5-pro'], ['z.ai', 'openai-completions', 'glm-4.6'],
+  // The installed external plugins (PROVIDER_PLUGINS) on their other APIs, and an id written loosely.
+  ['deepseek', 'openai-responses', 'deepseek-reasoner'], ['mistral', 'anthropic-messages', 'mistral-large-latest'], [' Mistral ', 'openai-completions', 'mistral-large-latest'],
+  // The resolved model's fields (the fourth element: the `model` option).
+  ['my-proxy', 'openai-completions', 'qwen3', { reasoning: true }], ['my-proxy', 'openai-completions', 'qwen3', { reasoning: false }],
+  ['my-proxy', 'anthropic-messages', 'claude-opus-4-6', { compat: { supportsReasoningEffort: false } }], ['my-proxy', 'anthropic-messages', 'claude-opus-4-6', { compat: { supportsReasoningEffort: true } }],
+  ['my-proxy', 'anthropic-messages', 'prod-deploy', { params: { canonicalModelId: 'claude-sonnet-4-5' } }], ['my-proxy', 'anthropic-messages', 'claude-sonnet-4-5', { params: { canonicalModelId: 'claude-opus-5-5' } }],
+  ['anthropic', 'anthropic-messages', 'prod-claude', { params: { canonicalModelId: 'claude-opus-5-5' } }], ['anthropic', 'anthropic-messages', 'claude-sonnet-4-5', { compat: { supportsReasoningEffort: false }, reasoning: true }],
+  ['amazon-bedrock', 'bedrock-converse-stream', 'arn:aws:bedrock:us-east-1:1:application-inference-profile/x', { params: { canonicalModelId: 'anthropic.claude-opus-4-6-v1:0' } }],
+  ['ollama', 'openai-completions', 'qwen3:8b', { reasoning: true }], ['mistral', 'openai-completions', 'mistral-small-latest', { reasoning: true, compat: { supportsReasoningEffort: true } }],
+  ['clawrouter', 'anthropic-messages', 'router-claude', { params: { canonicalModelId: 'claude-3-7-sonnet' } }], ['my-proxy', 'openai-completions', 'qwen3', { params: { canonicalModelId: 'kimi-k2.5' } }],
 ]
 test('policy resolution in 2026.9.6 mode equals openclaw 2026.9.6 (provider plugins), field for field', async (t) => {
   if (missing() !== null) {
     t.skip(missing())
     return
   }
-  const calls = TRIPLES.map(([provider, modelApi, modelId]) => ['resolveTranscriptPolicy', { provider, modelApi, modelId }])
+  const calls = TRIPLES.map(([provider, modelApi, modelId, model]) => ['resolveTranscriptPolicy', withPlugin({ provider, modelApi, modelId, model })])
   const theirs = await memoized('2026.9.6', calls, runOpenClaw96)
   const differ = []
   for (let i = 0; i < TRIPLES.length; i++) {
-    const [provider, modelApi, modelId] = TRIPLES[i]
-    assert.equal(theirs[i].error, undefined, `${TRIPLES[i]}: ${theirs[i].error}`)
-    const ours = th.resolveTranscriptPolicy({ provider, modelApi, modelId, openclawVersion: '2026.9.6' })
-    if (JSON.stringify(ours) !== JSON.stringify(theirs[i].value)) differ.push(`${TRIPLES[i]}:\n  ours:   ${JSON.stringify(ours)}\n  theirs: ${JSON.stringify(theirs[i].value)}`)
+    const [provider, modelApi, modelId, model] = TRIPLES[i]
+    assert.equal(theirs[i].error, undefined, `${JSON.stringify(TRIPLES[i])}: ${theirs[i].error}`)
+    const ours = th.resolveTranscriptPolicy({ provider, modelApi, modelId, model, openclawVersion: '2026.9.6' })
+    if (JSON.stringify(ours) !== JSON.stringify(theirs[i].value)) differ.push(`${JSON.stringify(TRIPLES[i])}:\n  ours:   ${JSON.stringify(ours)}\n  theirs: ${JSON.stringify(theirs[i].value)}`)
   }
   t.diagnostic(`${TRIPLES.length - differ.length} of ${TRIPLES.length} triples resolve as in 2026.9.6`)
   assert.equal(DIFFERENCES['policy-plugins'][0] === 'done', differ.length === 0, `policy-plugins is done exactly when every triple resolves as in 2026.9.6:\n${differ.join('\n')}`)

@@ -4,15 +4,16 @@
 //
 //   const out = await runOpenClaw96([['stripModelSpecialTokens', 'a<|x|>b'], …])
 //   // -> [{ value }] or [{ error }] per call, in order; null when 2026.9.6 or Node 24 is missing.
-// (A call's first argument may carry `sessionEntries` for a session manager: see openclaw.mjs `invoke`.)
+// (A call's first argument may carry `sessionEntries` for a session manager: see openclaw.mjs `invoke`;
+// and `providerPlugin: '@openclaw/NAME-provider@VERSION'`: see `withProviderPlugins` below.)
 //
 // A call names one of benchmark/openclaw.mjs's NAMES_2026_9_6 and its arguments (JSON values).
 // The child is this same file (`node24 openclaw-2026.9.6.mjs --child`, calls on stdin as JSON).
 import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join, dirname } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { loadOpenClaw, findOpenClaw, invoke, NAMES_2026_9_6, ECHO_STREAM, ECHO_STREAM_NAMES } from './openclaw.mjs'
 
 const HERE = dirname(fileURLToPath(import.meta.url))
@@ -38,6 +39,7 @@ export function node24() {
 export function missing() {
   if (findOpenClaw(VERSION) === null) return `openclaw@${VERSION} is not installed: run \`sh scripts/install-reference.sh\``
   if (!canRunHere() && node24() === null) return 'no Node 24 binary: run `bash scripts/runtimes.sh`'
+  if (!existsSync(join(HERE, 'oc96-plugins', 'node_modules', 'openclaw'))) return 'the provider plugins are not installed: run `sh scripts/install-reference.sh`'
   return null
 }
 
@@ -45,9 +47,54 @@ async function runHere(calls) {
   // Only the chunks the calls need: the transcript pass's chunk alone takes ~20 s to import.
   const codeFinder = calls.some(([, ...args]) => args.some((a) => a?.resolveProtectedRanges === 'findCodeRegions'))
   const echo = calls.some(([name]) => name === ECHO_STREAM)
-  const names = NAMES_2026_9_6.filter((n) => calls.some(([name]) => name === n) || (codeFinder && n === 'findCodeRegions') || (echo && ECHO_STREAM_NAMES.includes(n)))
+  const plugins = calls.some(([, first]) => typeof first?.providerPlugin === 'string')
+  const names = NAMES_2026_9_6.filter(
+    (n) => calls.some(([name]) => name === n) || (codeFinder && n === 'findCodeRegions') || (echo && ECHO_STREAM_NAMES.includes(n)) || (plugins && n === 'resolveTranscriptPolicy'),
+  )
   const ref = await loadOpenClaw({ version: VERSION, names })
-  return invoke(ref.fns, calls, VERSION)
+  return invoke(ref.fns, await withProviderPlugins(ref.fns, calls), VERSION)
+}
+
+/**
+ * A provider plugin a 2026.9.6 user installs (benchmark/oc96-plugins: `@openclaw/mistral-provider`,
+ * …), as OpenClaw runs it: a call whose first argument names one (`providerPlugin:
+ * '@openclaw/mistral-provider@2026.9.5'`, the version checked against the installed one) gets the
+ * plugin's registered provider as its runtime plugin. `resolveTranscriptPolicy` takes it as
+ * `runtimeHandle.plugin`; `sanitizeSessionHistory` is given the policy that resolves to (its own
+ * resolution has no plugin registry to ask; these plugins have no other replay hook).
+ */
+async function withProviderPlugins(fns, calls) {
+  const providers = new Map()
+  const out = []
+  for (const [name, first, ...rest] of calls) {
+    const spec = first?.providerPlugin
+    if (typeof spec !== 'string') {
+      out.push([name, first, ...rest])
+      continue
+    }
+    if (!providers.has(spec)) providers.set(spec, await loadProviderPlugin(spec))
+    const { providerPlugin, ...params } = first
+    const plugin = providers.get(spec)
+    const runtimeHandle = { plugin }
+    if (name === 'resolveTranscriptPolicy') out.push([name, { ...params, runtimeHandle }, ...rest])
+    else out.push([name, { ...params, policy: fns.resolveTranscriptPolicy({ ...params, runtimeHandle }) }, ...rest])
+  }
+  return out
+}
+
+/** The provider `spec`'s plugin registers (its `register(api)` run with an api that records only providers). */
+async function loadProviderPlugin(spec) {
+  const at = spec.lastIndexOf('@')
+  const [pkg, version] = [spec.slice(0, at), spec.slice(at + 1)]
+  const dir = join(HERE, 'oc96-plugins', 'node_modules', ...pkg.split('/'))
+  const installed = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version
+  if (installed !== version) throw new Error(`${pkg}@${version} is not installed (found ${installed}): run \`sh scripts/install-reference.sh\``)
+  const entry = (await import(pathToFileURL(join(dir, 'dist', 'index.js')).href)).default
+  const registered = []
+  const api = new Proxy({ registerProvider: (p) => registered.push(p) }, { get: (t, k) => t[k] ?? (() => {}) })
+  await entry.register(api)
+  if (registered.length !== 1) throw new Error(`${pkg} registered ${registered.length} providers, expected one`)
+  return registered[0]
 }
 
 /** Runs `calls` on openclaw 2026.9.6 (see the file comment); null when it cannot run. */

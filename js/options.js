@@ -186,6 +186,13 @@ const POLICY = {
   preserveNativeAnthropicToolUseIds: boolean,
 }
 
+/** What 2026.9.6's policy reads of the resolved model object OpenClaw passes beside the ids. */
+const MODEL = {
+  reasoning: boolean,
+  compat: object({ supportsReasoningEffort: boolean }),
+  params: object({ canonicalModelId: string }),
+}
+
 const IMAGE_LIMITS = { maxDimensionPx: number, maxBytes: number, maxDecodeBytes: number }
 
 const PAIRING = { preserveErroredAssistantResults: boolean, syntheticToolResultText: string, report: boolean }
@@ -199,6 +206,7 @@ const OPTIONS = {
     incremental: boolean,
     allowedToolNames: strings,
     policy: object(POLICY),
+    model: object(MODEL),
     openclawVersion: OPENCLAW_VERSION,
     ...PAIRING,
     ...IMAGE_LIMITS,
@@ -212,7 +220,7 @@ const OPTIONS = {
     ...PAIRING,
   },
   // provider, modelApi and modelId: any value, a non-string one counting as absent
-  resolveTranscriptPolicy: { openclawVersion: OPENCLAW_VERSION },
+  resolveTranscriptPolicy: { openclawVersion: OPENCLAW_VERSION, model: object(MODEL) },
   limitHistoryTurns: { openclawVersion: OPENCLAW_VERSION },
   validateAnthropicTurns: { openclawVersion: OPENCLAW_VERSION, mergeConsecutiveUserTurns: boolean },
   transcriptSessions: { maxSessions: number },

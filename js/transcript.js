@@ -39,8 +39,9 @@ function appendEntries(sessionManager, entries) {
 function resolveTranscriptPolicy(params) {
   const p = params || {}
   const str = (v) => (typeof v === 'string' ? v : undefined)
-  const { openclawVersion } = typeof p === 'object' ? pick(p, OPTIONS.resolveTranscriptPolicy, 'params') : {}
-  return JSON.parse(native.resolveTranscriptPolicyJson(str(p.provider), str(p.modelApi), str(p.modelId), openclawVersion))
+  const { openclawVersion, model } = typeof p === 'object' ? pick(p, OPTIONS.resolveTranscriptPolicy, 'params') : {}
+  const modelJson = model === undefined ? undefined : JSON.stringify(model)
+  return JSON.parse(native.resolveTranscriptPolicyJson(str(p.provider), str(p.modelApi), str(p.modelId), openclawVersion, modelJson))
 }
 
 function checkedParams(params) {

@@ -3,6 +3,9 @@
 # lockfile per folder:
 #   benchmark/             openclaw 2026.3.23-2 (pinned in package.json + package-lock.json), beside sharp;
 #   benchmark/oc96/        openclaw 2026.9.6 (its own lockfile; it runs on Node >= 24.16 only);
+#   benchmark/oc96-plugins/ the official external provider plugins published on npm whose replay
+#                          policy 2026.9.6 users get (Mistral, DeepSeek), with 2026.9.6 linked
+#                          beside them as their peer `openclaw`;
 #   benchmark/ai-sdk-peer/ @ai-sdk-tool/parser, the AI SDK middleware benchmark/ai-sdk.mjs compares with.
 # Each goes to a cache outside the clone ($TH_CACHE, by default ~/.cache/transcript-hygiene), one
 # folder per lockfile (named by its checksum), and <folder>/node_modules (git-ignored) links to it:
@@ -32,6 +35,10 @@ install() {
 
 install benchmark reference openclaw
 install benchmark/oc96 reference openclaw
+install benchmark/oc96-plugins reference @openclaw/mistral-provider
+# The plugins import `openclaw/plugin-sdk/*` (an optional peer, not installed with them): the
+# 2026.9.6 just installed, by its real path (the link lives in the shared cache folder).
+ln -sfn "$(cd "$root/benchmark/oc96/node_modules/openclaw" && pwd -P)" "$root/benchmark/oc96-plugins/node_modules/openclaw"
 install benchmark/ai-sdk-peer ai-sdk-peer @ai-sdk-tool/parser
 # openclaw 2026.9.6 runs on Node >= 24.16: its oracle uses the Node 24 that scripts/runtimes.sh
 # installs (cached; prints nothing when it is there).

@@ -48,10 +48,13 @@ pub fn transcode(units: &[u16]) -> Option<String> {
 /// [`transcode`] written into `out` (cleared first), so a caller can reuse one buffer.
 ///
 /// Block by block: sixteen ASCII units narrowed, or eight CJK units (three bytes each) written
-/// with plain stores, or else the eight units of a mixed block one by one, each kind of unit
-/// written directly (no `char` round trip). Written into the buffer's spare room: zero-filling
-/// three bytes a unit first, then trying both fast loops again after every unit of a mixed
-/// block, made it ~1.5× slower on a half-Chinese reply (measured ~25 → ~17 µs for 33,000 units).
+/// with plain stores; in a mixed stretch, four ASCII or four CJK units at once, or else one
+/// character, each kind of unit written directly (no `char` round trip), and the wide blocks
+/// tried again after it. Written into the buffer's spare room: zero-filling three bytes a unit
+/// first made it ~1.5× slower on a half-Chinese reply (~25 → ~17 µs for 33,000 units). Going
+/// one character at a time to the end of an eight-unit block, without the four-unit steps, cost
+/// 1.5–3× more on replies with a short CJK phrase per paragraph or DeepSeek's full-width markers
+/// between ASCII words (measured 47 → 15 µs and 95 → 55 µs for 45,000 units in a microbenchmark).
 pub(crate) fn transcode_into(units: &[u16], mut out: Vec<u8>) -> Option<String> {
     let n = units.len();
     out.clear();
@@ -59,79 +62,69 @@ pub(crate) fn transcode_into(units: &[u16], mut out: Vec<u8>) -> Option<String> 
     let room = out.spare_capacity_mut();
     let (mut i, mut o) = (0, 0);
     while i < n {
-        if let (Some(c), Some(d)) = (units.get(i..i + 16), room.get_mut(o..o + 16)) {
-            if c.iter().fold(0, |acc, &u| acc | u) < 0x80 {
-                for (d, &u) in d.iter_mut().zip(c) {
-                    d.write(u as u8);
-                }
-                i += 16;
-                o += 16;
-                continue;
-            }
+        if let Some(k) = narrow_block::<16>(units, i, room, o) {
+            (i, o) = (i + 16, o + k);
+            continue;
         }
-        if let (Some(c), Some(d)) = (units.get(i..i + 8), room.get_mut(o..o + 24)) {
-            if c.iter().fold(true, |all, &u| all & three_bytes(u)) {
-                for (d, &u) in d.chunks_exact_mut(3).zip(c) {
-                    d[0].write(0xE0 | (u >> 12) as u8);
-                    d[1].write(0x80 | ((u >> 6) & 0x3F) as u8);
-                    d[2].write(0x80 | (u & 0x3F) as u8);
-                }
-                i += 8;
-                o += 24;
-                continue;
-            }
+        if let Some(k) = cjk_block::<8>(units, i, room, o) {
+            (i, o) = (i + 8, o + k);
+            continue;
         }
-        // A mixed block (or the last units): one unit at a time, to the block's end (a surrogate
-        // pair may end one unit past it).
-        let end = (i + 8).min(n);
-        while i < end {
-            let u = units[i];
-            // The bytes, how many of them, and how many units they came from.
-            let (bytes, len, used) = if u < 0x80 {
-                ([u as u8, 0, 0, 0], 1, 1)
-            } else if u < 0x800 {
-                ([0xC0 | (u >> 6) as u8, 0x80 | (u & 0x3F) as u8, 0, 0], 2, 1)
-            } else if three_bytes(u) {
-                let b = [
-                    0xE0 | (u >> 12) as u8,
-                    0x80 | ((u >> 6) & 0x3F) as u8,
-                    0x80 | (u & 0x3F) as u8,
-                    0,
-                ];
-                (b, 3, 1)
-            } else {
-                // A surrogate: the high half of a pair, or a lone one.
-                let lo = match (u, units.get(i + 1)) {
-                    (0xD800..=0xDBFF, Some(&lo @ 0xDC00..=0xDFFF)) => lo,
-                    _ => return None,
-                };
-                let cp = 0x10000 + ((u32::from(u) - 0xD800) << 10) + (u32::from(lo) - 0xDC00);
-                let b = [
-                    0xF0 | (cp >> 18) as u8,
-                    0x80 | ((cp >> 12) & 0x3F) as u8,
-                    0x80 | ((cp >> 6) & 0x3F) as u8,
-                    0x80 | (cp & 0x3F) as u8,
-                ];
-                (b, 4, 2)
+        if let Some(k) = narrow_block::<4>(units, i, room, o) {
+            (i, o) = (i + 4, o + k);
+            continue;
+        }
+        if let Some(k) = cjk_block::<4>(units, i, room, o) {
+            (i, o) = (i + 4, o + k);
+            continue;
+        }
+        // One character (a surrogate pair is two units).
+        let u = units[i];
+        // The bytes, how many of them, and how many units they came from.
+        let (bytes, len, used) = if u < 0x80 {
+            ([u as u8, 0, 0, 0], 1, 1)
+        } else if u < 0x800 {
+            ([0xC0 | (u >> 6) as u8, 0x80 | (u & 0x3F) as u8, 0, 0], 2, 1)
+        } else if three_bytes(u) {
+            let b = [
+                0xE0 | (u >> 12) as u8,
+                0x80 | ((u >> 6) & 0x3F) as u8,
+                0x80 | (u & 0x3F) as u8,
+                0,
+            ];
+            (b, 3, 1)
+        } else {
+            // A surrogate: the high half of a pair, or a lone one.
+            let lo = match (u, units.get(i + 1)) {
+                (0xD800..=0xDBFF, Some(&lo @ 0xDC00..=0xDFFF)) => lo,
+                _ => return None,
             };
-            // All four bytes are stored (the ones past `len` are overwritten next or lie past
-            // the end): a copy of `len` bytes was a call to `memcpy` per character, which a
-            // profile of a reply with Chinese in every paragraph showed to be half of transcoding it.
-            match room.get_mut(o..o + 4) {
-                Some(d) => {
-                    for (d, &b) in d.iter_mut().zip(&bytes) {
-                        d.write(b);
-                    }
-                }
-                None => {
-                    for (d, &b) in room.get_mut(o..o + len)?.iter_mut().zip(&bytes) {
-                        d.write(b);
-                    }
+            let cp = 0x10000 + ((u32::from(u) - 0xD800) << 10) + (u32::from(lo) - 0xDC00);
+            let b = [
+                0xF0 | (cp >> 18) as u8,
+                0x80 | ((cp >> 12) & 0x3F) as u8,
+                0x80 | ((cp >> 6) & 0x3F) as u8,
+                0x80 | (cp & 0x3F) as u8,
+            ];
+            (b, 4, 2)
+        };
+        // All four bytes are stored (the ones past `len` are overwritten next or lie past
+        // the end): a copy of `len` bytes was a call to `memcpy` per character, which a
+        // profile of a reply with Chinese in every paragraph showed to be half of transcoding it.
+        match room.get_mut(o..o + 4) {
+            Some(d) => {
+                for (d, &b) in d.iter_mut().zip(&bytes) {
+                    d.write(b);
                 }
             }
-            i += used;
-            o += len;
+            None => {
+                for (d, &b) in room.get_mut(o..o + len)?.iter_mut().zip(&bytes) {
+                    d.write(b);
+                }
+            }
         }
+        i += used;
+        o += len;
     }
     // SAFETY: the first `o` bytes of the spare room were written above (each path writes its
     // bytes at `o..` before moving `o` past them), and they are valid UTF-8 by construction, so
@@ -146,6 +139,45 @@ pub(crate) fn transcode_into(units: &[u16], mut out: Vec<u8>) -> Option<String> 
         out.set_len(o);
         Some(String::from_utf8_unchecked(out))
     }
+}
+
+/// The `N` units at `i` narrowed into `room` at `o` when all are ASCII: the bytes written.
+#[inline(always)]
+fn narrow_block<const N: usize>(
+    units: &[u16],
+    i: usize,
+    room: &mut [std::mem::MaybeUninit<u8>],
+    o: usize,
+) -> Option<usize> {
+    let (c, d) = (units.get(i..i + N)?, room.get_mut(o..o + N)?);
+    if c.iter().fold(0, |acc, &u| acc | u) >= 0x80 {
+        return None;
+    }
+    for (d, &u) in d.iter_mut().zip(c) {
+        d.write(u as u8);
+    }
+    Some(N)
+}
+
+/// The `N` units at `i` written into `room` at `o` as three bytes each when all are whole
+/// three-byte characters (CJK and the like): the bytes written.
+#[inline(always)]
+fn cjk_block<const N: usize>(
+    units: &[u16],
+    i: usize,
+    room: &mut [std::mem::MaybeUninit<u8>],
+    o: usize,
+) -> Option<usize> {
+    let (c, d) = (units.get(i..i + N)?, room.get_mut(o..o + 3 * N)?);
+    if !c.iter().fold(true, |all, &u| all & three_bytes(u)) {
+        return None;
+    }
+    for (d, &u) in d.chunks_exact_mut(3).zip(c) {
+        d[0].write(0xE0 | (u >> 12) as u8);
+        d[1].write(0x80 | ((u >> 6) & 0x3F) as u8);
+        d[2].write(0x80 | (u & 0x3F) as u8);
+    }
+    Some(3 * N)
 }
 
 /// Whether `u` is a whole character of three UTF-8 bytes (0x800..=0xFFFF, not a surrogate).
@@ -354,6 +386,9 @@ mod tests {
             "mixed 数字 and ü, 😀 too",
             "é",
             "构建在第二步失败了，我检查了日志、锁文件和缓存；解决办法是固定工具链。ok 中文😀中文中文中文中文中文\u{FFFF}\u{E000}\u{800}\u{7FF}",
+            // Short runs of each kind (the four-unit steps), DeepSeek's full-width markers.
+            "Paragraph 1: so far. 中文说明也在这里。\n\nab中文cd中文中ef😀gh",
+            "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>read_file<｜tool▁sep｜>{\"path\": \"中\"}",
         ] {
             assert_eq!(transcode(&utf16(s)).as_deref(), Some(s));
         }
@@ -420,6 +455,9 @@ mod tests {
             "mixed 数字 and ü, 😀 too",
             "é",
             "构建在第二步失败了，我检查了日志、锁文件和缓存；解决办法是固定工具链。ok 中文😀中文中文中文中文中文\u{FFFF}\u{E000}\u{800}\u{7FF}",
+            // Short runs of each kind (the four-unit steps), DeepSeek's full-width markers.
+            "Paragraph 1: so far. 中文说明也在这里。\n\nab中文cd中文中ef😀gh",
+            "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>read_file<｜tool▁sep｜>{\"path\": \"中\"}",
         ] {
             assert_eq!(encode_utf16(s), utf16(s));
         }

@@ -7,13 +7,15 @@ use crate::transcript::tool_call_id::{is_valid_cloud_code_assist_tool_id, saniti
 use crate::transcript::v2026_9;
 use napi_derive::napi;
 
-/// `resolveTranscriptPolicy`, as JSON.
+/// `resolveTranscriptPolicy`, as JSON; `model` is the checked `model` option as JSON (2026.9.6
+/// reads it).
 #[napi(catch_unwind, js_name = "resolveTranscriptPolicyJson")]
 pub fn resolve_transcript_policy_json(
     provider: Option<String>,
     model_api: Option<String>,
     model_id: Option<String>,
     openclaw_version: Option<String>,
+    model: Option<String>,
 ) -> napi::Result<String> {
     let (provider, model_api, model_id) = (
         provider.as_deref(),
@@ -23,8 +25,23 @@ pub fn resolve_transcript_policy_json(
     Ok(
         match super::visible::version(openclaw_version.as_deref())? {
             OpenClawVersion::V2026_9_6 => {
-                let (p, extra) =
-                    v2026_9::policy::resolve_transcript_policy(provider, model_api, model_id);
+                let model = match model
+                    .as_deref()
+                    .map(serde_json::from_str::<serde_json::Value>)
+                {
+                    Some(Ok(m)) => Some(m),
+                    Some(Err(e)) => {
+                        return Err(napi::Error::new(
+                            napi::Status::InvalidArg,
+                            format!("params.model: not JSON ({e})"),
+                        ))
+                    }
+                    None => None,
+                };
+                let fields = crate::transcript::ops::model_fields(model.as_ref());
+                let (p, extra) = v2026_9::policy::resolve_transcript_policy(
+                    provider, model_api, model_id, &fields,
+                );
                 policy_json::to_json_2026_9(&p, &extra)
             }
             _ => policy_json::to_json(&resolve_transcript_policy(provider, model_api, model_id)),

@@ -107,10 +107,16 @@ pub fn history_params(cfg: &Value) -> pipeline::HistoryParams {
         model_api: opt_string(cfg, "modelApi"),
         model_id: opt_string(cfg, "modelId"),
         allowed_tool_names: str_list(cfg.get("allowedToolNames")),
-        policy: cfg
-            .get("policy")
-            .filter(|p| p.is_object())
-            .map(|p| policy_json::from_json(p, base)),
+        policy: match cfg.get("policy").filter(|p| p.is_object()) {
+            Some(p) => Some(policy_json::from_json(p, base)),
+            // 2026.9.6 reads the resolved model too: resolved here, where the options are.
+            None if crate::openclaw::resolve(version_of(cfg))
+                == crate::openclaw::OpenClawVersion::V2026_9_6 =>
+            {
+                Some(resolve_2026_9(cfg).0)
+            }
+            None => None,
+        },
         pairing: pairing_options(cfg),
         limits: limits(cfg),
         session_entries: session_entries(cfg),
@@ -135,15 +141,49 @@ fn policy_fields_2026_9(cfg: &Value) -> super::v2026_9::PolicyFields {
     if given.is_none()
         && crate::openclaw::resolve(version_of(cfg)) == crate::openclaw::OpenClawVersion::V2026_9_6
     {
-        let s = |k: &str| cfg.get(k).and_then(Value::as_str);
-        return super::v2026_9::policy::resolve_transcript_policy(
-            s("provider"),
-            s("modelApi"),
-            s("modelId"),
-        )
-        .1;
+        return resolve_2026_9(cfg).1;
     }
     super::v2026_9::PolicyFields::from_json(given)
+}
+
+/// 2026.9.6's policy for the call's provider, API, model id and `model` object.
+fn resolve_2026_9(
+    cfg: &Value,
+) -> (
+    super::policy::TranscriptPolicy,
+    super::v2026_9::PolicyFields,
+) {
+    let s = |k: &str| cfg.get(k).and_then(Value::as_str);
+    super::v2026_9::policy::resolve_transcript_policy(
+        s("provider"),
+        s("modelApi"),
+        s("modelId"),
+        &model_fields(cfg.get("model")),
+    )
+}
+
+/// The fields 2026.9.6's policy reads of a `model` option (`{ reasoning, compat:
+/// { supportsReasoningEffort }, params: { canonicalModelId } }`, checked by js/options.js), as
+/// OpenClaw reads them: `reasoning` only when `true`, `supportsReasoningEffort` only when `false`.
+///
+/// ```
+/// use transcript_hygiene::transcript::ops::model_fields;
+/// let m = serde_json::json!({"reasoning": true, "compat": {"supportsReasoningEffort": true}, "params": {"canonicalModelId": "claude-opus-4-6"}});
+/// let f = model_fields(Some(&m));
+/// assert!(f.reasoning && !f.disables_reasoning_effort);
+/// assert_eq!(f.canonical_model_id.as_deref(), Some("claude-opus-4-6"));
+/// assert_eq!(model_fields(None), Default::default());
+/// ```
+pub fn model_fields(model: Option<&Value>) -> super::v2026_9::policy::ModelFields {
+    let at = |path: &str| model.and_then(|m| m.pointer(path));
+    super::v2026_9::policy::ModelFields {
+        reasoning: at("/reasoning").and_then(Value::as_bool) == Some(true),
+        disables_reasoning_effort: at("/compat/supportsReasoningEffort").and_then(Value::as_bool)
+            == Some(false),
+        canonical_model_id: at("/params/canonicalModelId")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+    }
 }
 
 fn image_options(cfg: &Value) -> rules::images::ImagePassOptions {

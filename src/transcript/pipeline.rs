@@ -55,7 +55,8 @@ impl HistoryParams {
             );
             match crate::openclaw::resolve(self.version) {
                 OpenClawVersion::V2026_9_6 => {
-                    super::v2026_9::policy::resolve_transcript_policy(provider, api, model).0
+                    let none = super::v2026_9::policy::ModelFields::default();
+                    super::v2026_9::policy::resolve_transcript_policy(provider, api, model, &none).0
                 }
                 _ => resolve_transcript_policy(provider, api, model),
             }

@@ -1,17 +1,22 @@
 //! `resolveTranscriptPolicy` as OpenClaw 2026.9.6 decides it (`transcript-policy.ts`).
 //!
 //! 2026.9.6 dropped the static capability table: a provider's runtime plugin answers with its
-//! own replay policy (`buildReplayPolicy`), and a provider no bundled plugin owns falls back on
-//! the model API alone (`buildUnownedProviderTransportReplayFallback`). Either answer is merged
-//! onto the default policy. So Mistral, DeepSeek, Z.ai, vLLM, Kimi … (whose plugins left the
-//! package) get the fallback of their API, OpenRouter `mistralai/*` gets `strict9`, Anthropic
+//! own replay policy (`buildReplayPolicy`), and a provider no plugin owns falls back on the model
+//! API and the model (`buildUnownedProviderTransportReplayFallback`). Either answer is merged
+//! onto the default policy. So Z.ai, vLLM, Moonshot … (whose plugins left the package and are not
+//! on npm) get the fallback of their API, OpenRouter `mistralai/*` gets `strict9`, Anthropic
 //! keeps its `toolu_…` ids, newer Claude models keep their thinking, and OpenAI-compatible chat
 //! drops historical reasoning unless the model is one that needs it back.
 //!
-//! The bundled plugins and the family each answers with are [`PLUGINS`]. A provider id is only
-//! trimmed and lowercased in 2026.9.6 (no alias table). Not reproduced: the `model` object
-//! (`reasoning: true`, `compat.supportsReasoningEffort`, `params.canonicalModelId`) and plugins a
-//! user installed (`@openclaw/mistral-provider`, …): a caller with those passes its own `policy`.
+//! The bundled plugins and the family each answers with are [`PLUGINS`], with the two official
+//! external provider plugins published on npm that own a replay policy: a 2026.9.6 user who talks
+//! to Mistral or DeepSeek has `@openclaw/mistral-provider` / `@openclaw/deepseek-provider`
+//! installed (OpenClaw's doctor installs the official plugin of every provider its configuration
+//! or environment names, and only the plugin defines those providers), so theirs is the policy that
+//! user's OpenClaw applies. A caller without the plugin gets the fallback by resolving the policy
+//! with no provider and passing it as `policy`. A provider id is only trimmed and lowercased in
+//! 2026.9.6 (no alias table). The resolved `model` object's fields the policy reads are
+//! [`ModelFields`].
 
 use super::PolicyFields;
 use crate::js_text::js_trim;
@@ -30,7 +35,7 @@ enum Family {
     OpenAi,
     /// `xai`: the OpenAI-compatible preset.
     OpenAiCompatible,
-    /// `sglang`: the OpenAI-compatible preset keeping reasoning.
+    /// `sglang`, `deepseek`: the OpenAI-compatible preset keeping reasoning.
     OpenAiCompatibleKeepReasoning,
     /// `ollama`, `ollama-cloud`: native API without id rewriting, else the OpenAI-compatible preset.
     Ollama,
@@ -42,10 +47,16 @@ enum Family {
     GithubCopilot,
     /// `clawrouter`: by API, Anthropic, Google or OpenAI-compatible (reasoning kept).
     ClawRouter,
+    /// `mistral` (`@openclaw/mistral-provider`): Mistral's 9-character ids and nothing else.
+    Mistral,
 }
 
-/// The provider ids 2026.9.6's bundled plugins own (their `openclaw.plugin.json` `providers`).
+/// The provider ids 2026.9.6's bundled plugins own (their `openclaw.plugin.json` `providers`),
+/// and those of the external plugins a user of that provider has (`@openclaw/NAME-provider`
+/// 2026.9.5, the release published for 2026.9.6).
 const PLUGINS: &[(&str, Family)] = &[
+    ("mistral", Family::Mistral),
+    ("deepseek", Family::OpenAiCompatibleKeepReasoning),
     ("anthropic", Family::NativeAnthropic),
     ("google", Family::GoogleGemini),
     ("google-gemini-cli", Family::GoogleGemini),
@@ -98,6 +109,25 @@ const RESPONSES_APIS: &[&str] = &[
     "openai-chatgpt-responses",
     "azure-openai-responses",
 ];
+
+/// What 2026.9.6's policy reads of the resolved `model` object OpenClaw passes beside the ids
+/// (`resolveTranscriptPolicy({ …, model })`); the default is a model that sets none of them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ModelFields {
+    /// `model.reasoning === true`: OpenAI-compatible chat keeps reasoning in the history.
+    pub reasoning: bool,
+    /// `model.compat.supportsReasoningEffort === false`: the Anthropic API drops thinking.
+    pub disables_reasoning_effort: bool,
+    /// `model.params.canonicalModelId`: the id the Claude rules read in place of the model id.
+    pub canonical_model_id: Option<String>,
+}
+
+impl ModelFields {
+    /// The id the Claude rules read (`resolveClaudeModelIdentity`'s `params.canonicalModelId ?? id`).
+    fn claude_ref<'a>(&'a self, model_id: &'a str) -> &'a str {
+        self.canonical_model_id.as_deref().unwrap_or(model_id)
+    }
+}
 
 /// A policy as a plugin returns it: only what it sets (`None`: left to the default).
 #[derive(Clone, Debug, Default)]
@@ -176,36 +206,43 @@ pub fn google_replay_hook(provider: Option<&str>, model_api: Option<&str>) -> bo
     }
 }
 
-/// 2026.9.6's policy for a provider id, a model API and a model id (absent: `undefined`).
+/// 2026.9.6's policy for a provider id, a model API and a model id (absent: `undefined`), and
+/// the fields of the resolved model it reads.
 ///
 /// ```
-/// use transcript_hygiene::transcript::v2026_9::policy::resolve_transcript_policy;
+/// use transcript_hygiene::transcript::v2026_9::policy::{resolve_transcript_policy, ModelFields};
 /// use transcript_hygiene::transcript::policy::ToolCallIdMode;
-/// let (p, extra) = resolve_transcript_policy(Some("openrouter"), Some("openai-completions"), Some("mistralai/mistral-large"));
+/// let none = ModelFields::default();
+/// let (p, extra) = resolve_transcript_policy(Some("openrouter"), Some("openai-completions"), Some("mistralai/mistral-large"), &none);
 /// assert_eq!(p.tool_call_id_mode, Some(ToolCallIdMode::Strict9));
-/// let (_, extra_ollama) = resolve_transcript_policy(Some("ollama"), Some("openai-completions"), Some("qwen3:8b"));
+/// let (_, extra_ollama) = resolve_transcript_policy(Some("ollama"), Some("openai-completions"), Some("qwen3:8b"), &none);
 /// assert!(extra_ollama.drop_reasoning_from_history && !extra.drop_reasoning_from_history);
+/// // A reasoning model keeps its reasoning on an unowned OpenAI-compatible provider.
+/// let reasoning = ModelFields { reasoning: true, ..ModelFields::default() };
+/// let (_, kept) = resolve_transcript_policy(Some("my-proxy"), Some("openai-completions"), Some("qwen3"), &reasoning);
+/// assert!(!kept.drop_reasoning_from_history);
 /// ```
 pub fn resolve_transcript_policy(
     provider: Option<&str>,
     model_api: Option<&str>,
     model_id: Option<&str>,
+    model: &ModelFields,
 ) -> (TranscriptPolicy, PolicyFields) {
     let provider = js_trim(provider.unwrap_or("")).to_lowercase();
-    let model = model_id.unwrap_or("");
+    let id = model_id.unwrap_or("");
     let api = model_api.unwrap_or("");
-    let family = PLUGINS.iter().find(|(id, _)| *id == provider).map(|p| p.1);
+    let family = PLUGINS.iter().find(|(p, _)| *p == provider).map(|p| p.1);
     let partial = match family {
-        Some(f) => plugin_policy(f, api, model),
-        None => unowned_fallback(api, model),
+        Some(f) => plugin_policy(f, api, id, model),
+        None => unowned_fallback(api, id, model),
     };
     partial.unwrap_or_default().merge()
 }
 
-fn plugin_policy(family: Family, api: &str, model: &str) -> Option<Partial> {
+fn plugin_policy(family: Family, api: &str, model: &str, fields: &ModelFields) -> Option<Partial> {
     match family {
         Family::NativeAnthropic => {
-            let mut p = anthropic_by_model(model);
+            let mut p = anthropic_by_model(fields.claude_ref(model));
             p.preserve_native_anthropic_tool_use_ids = Some(true);
             Some(p)
         }
@@ -248,10 +285,16 @@ fn plugin_policy(family: Family, api: &str, model: &str) -> Option<Partial> {
             ..strict_anthropic(false, false)
         }),
         Family::ClawRouter => match api {
-            "anthropic-messages" => plugin_policy(Family::NativeAnthropic, api, model),
+            "anthropic-messages" => plugin_policy(Family::NativeAnthropic, api, model, fields),
             "google-generative-ai" => Some(google_gemini()),
             _ => openai_compatible(api, true, false),
         },
+        // `buildMistralReplayPolicy` (read from the plugin, and run by the oracle).
+        Family::Mistral => Some(Partial {
+            sanitize_tool_call_ids: Some(true),
+            tool_call_id_mode: Some(ToolCallIdMode::Strict9),
+            ..Partial::default()
+        }),
     }
 }
 
@@ -325,8 +368,8 @@ fn openai_compatible(api: &str, ids: bool, drop_reasoning: bool) -> Option<Parti
     Some(if ids { p.strict_ids() } else { p })
 }
 
-/// `buildUnownedProviderTransportReplayFallback`: the policy by API alone.
-fn unowned_fallback(api: &str, model: &str) -> Option<Partial> {
+/// `buildUnownedProviderTransportReplayFallback`: the policy by API and model alone.
+fn unowned_fallback(api: &str, id: &str, fields: &ModelFields) -> Option<Partial> {
     let google = matches!(api, "google-gemini-cli" | "google-generative-ai");
     let anthropic = matches!(api, "anthropic-messages" | "bedrock-converse-stream");
     let completions = api == "openai-completions";
@@ -334,14 +377,18 @@ fn unowned_fallback(api: &str, model: &str) -> Option<Partial> {
     if !google && !anthropic && !completions && !responses {
         return None;
     }
-    let model = lower(model);
+    let model = lower(id);
+    let claude = fields.claude_ref(&model);
     let p = Partial {
         sanitize_mode: (google || anthropic).then_some(SanitizeMode::Full),
         preserve_signatures: anthropic.then_some(true),
-        append_only_runtime_context: anthropic.then(|| binds_claude_thinking_prefix(&model)),
+        append_only_runtime_context: anthropic.then(|| binds_claude_thinking_prefix(claude)),
         thought_signatures: google,
-        drop_thinking_blocks: (anthropic && drops_claude_thinking(&model)).then_some(true),
-        drop_reasoning_from_history: completions.then(|| !replays_reasoning(&model)),
+        drop_thinking_blocks: (anthropic
+            && (drops_claude_thinking(claude) || fields.disables_reasoning_effort))
+            .then_some(true),
+        drop_reasoning_from_history: completions
+            .then(|| !(fields.reasoning || replays_reasoning(&model))),
         apply_google_turn_ordering: (google || completions).then_some(true),
         validate_gemini_turns: (google || completions).then_some(true),
         validate_anthropic_turns: (anthropic || completions || (responses && is_claude(&model)))
@@ -517,12 +564,123 @@ mod tests {
     }
 
     #[test]
+    fn the_model_fields_decide_where_2026_9_6_reads_them() {
+        let with = |f: ModelFields, provider: &str, api: &str, id: &str| {
+            resolve_transcript_policy(Some(provider), Some(api), Some(id), &f)
+        };
+        let none = ModelFields::default();
+        let no_effort = ModelFields {
+            disables_reasoning_effort: true,
+            ..ModelFields::default()
+        };
+        // The Anthropic API fallback drops thinking for a model without reasoning effort; the
+        // Anthropic plugin does not read that field.
+        let kept = "claude-opus-4-6";
+        assert!(
+            !with(none.clone(), "my-proxy", "anthropic-messages", kept)
+                .0
+                .drop_thinking_blocks
+        );
+        assert!(
+            with(no_effort.clone(), "my-proxy", "anthropic-messages", kept)
+                .0
+                .drop_thinking_blocks
+        );
+        assert!(
+            !with(no_effort, "anthropic", "anthropic-messages", kept)
+                .0
+                .drop_thinking_blocks
+        );
+        // A canonical id stands for the model id in the Claude rules, plugin and fallback alike.
+        let canonical = |id: &str| ModelFields {
+            canonical_model_id: Some(id.to_string()),
+            ..ModelFields::default()
+        };
+        let (p, extra) = with(
+            canonical("claude-opus-5-5"),
+            "anthropic",
+            "anthropic-messages",
+            "prod",
+        );
+        assert!(!p.drop_thinking_blocks && extra.append_only_runtime_context);
+        let (p, _) = with(
+            canonical("claude-sonnet-4-5"),
+            "my-proxy",
+            "anthropic-messages",
+            kept,
+        );
+        assert!(p.drop_thinking_blocks);
+        // `reasoning: true` keeps reasoning on the fallback only; an empty canonical id is an id.
+        let reasoning = ModelFields {
+            reasoning: true,
+            ..ModelFields::default()
+        };
+        assert!(
+            !with(reasoning.clone(), "my-proxy", "openai-completions", "q")
+                .1
+                .drop_reasoning_from_history
+        );
+        assert!(
+            with(reasoning, "ollama", "openai-completions", "q")
+                .1
+                .drop_reasoning_from_history
+        );
+        assert!(
+            !with(
+                canonical(""),
+                "my-proxy",
+                "anthropic-messages",
+                "claude-3-7"
+            )
+            .0
+            .drop_thinking_blocks
+        );
+    }
+
+    #[test]
+    fn mistral_and_deepseek_get_their_external_plugins_policies() {
+        let none = ModelFields::default();
+        let (p, extra) = resolve_transcript_policy(
+            Some(" Mistral "),
+            Some("openai-completions"),
+            Some("mistral-large-latest"),
+            &none,
+        );
+        assert_eq!(p.tool_call_id_mode, Some(ToolCallIdMode::Strict9));
+        assert_eq!(p.sanitize_mode, SanitizeMode::ImagesOnly);
+        assert!(!p.validate_anthropic_turns && !p.apply_google_turn_ordering);
+        assert!(!extra.drop_reasoning_from_history);
+        let (p, extra) = resolve_transcript_policy(
+            Some("deepseek"),
+            Some("openai-completions"),
+            Some("deepseek-chat"),
+            &none,
+        );
+        assert_eq!(p.tool_call_id_mode, Some(ToolCallIdMode::Strict));
+        assert!(p.validate_anthropic_turns && !extra.drop_reasoning_from_history);
+        // Without the plugin (no provider), the fallback: strict ids, reasoning dropped.
+        let (p, extra) = resolve_transcript_policy(
+            None,
+            Some("openai-completions"),
+            Some("mistral-large-latest"),
+            &none,
+        );
+        assert_eq!(p.tool_call_id_mode, Some(ToolCallIdMode::Strict));
+        assert!(extra.drop_reasoning_from_history);
+    }
+
+    #[test]
     fn only_the_plugin_ids_are_owned_and_ids_are_not_de_aliased() {
-        let (p, _) =
-            resolve_transcript_policy(Some(" Google "), Some("google-vertex"), Some("gemini"));
+        let none = ModelFields::default();
+        let (p, _) = resolve_transcript_policy(
+            Some(" Google "),
+            Some("google-vertex"),
+            Some("gemini"),
+            &none,
+        );
         assert_eq!(p.sanitize_mode, SanitizeMode::Full);
         // `bedrock` is not `amazon-bedrock` any more, and neither is owned: the API decides.
-        let (p, _) = resolve_transcript_policy(Some("bedrock"), Some("ollama"), Some("x"));
+        let (p, _) = resolve_transcript_policy(Some("bedrock"), Some("ollama"), Some("x"), &none);
         assert_eq!(p.tool_call_id_mode, None);
         assert!(!p.validate_anthropic_turns);
     }
