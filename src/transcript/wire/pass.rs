@@ -70,6 +70,8 @@ pub fn reasoning_rules(opts: &WireOptions, protocol: Protocol) -> ReasoningRules
                     .unwrap_or(protocol.default_model_api()),
             ),
             opts.model_id.as_deref(),
+            // The wire takes no `model` object: a model that sets none of its fields.
+            &v2026_9::policy::ModelFields::default(),
         ),
     };
     ReasoningRules {
