@@ -9,7 +9,7 @@
 //! `details`, inter-session provenance, session entries) does not run.
 //!
 //! Reasoning the target cannot take goes first, by the transcript pass's decisions for the same
-//! target under its default release (see [`ReasoningRules`]): unsigned `thinking` /
+//! target under its default release (see `ReasoningRules`): unsigned `thinking` /
 //! `redacted_thinking` blocks for a signed-thinking target (the latest assistant keeps its own
 //! when it is the last message or the current tool turn: Anthropic wants that turn to open with
 //! its thinking), every earlier turn's reasoning under `dropThinkingBlocks`, and historical
@@ -48,7 +48,7 @@ pub fn policy(opts: &WireOptions, protocol: Protocol) -> TranscriptPolicy {
 /// default release (OpenClaw 2026.9.6): the caller's `policy` override when given, else 2026.9.6's
 /// policy for the same provider / modelApi / modelId.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ReasoningRules {
+pub(crate) struct ReasoningRules {
     /// Signed-thinking target (Anthropic, Bedrock, Vertex, or `preserveSignatures`): a reasoning
     /// block with no signature is dropped ("Invalid `signature` in `thinking` block").
     pub unsigned: bool,
@@ -59,7 +59,7 @@ pub struct ReasoningRules {
 }
 
 /// The reasoning rules for `opts`' target.
-pub fn reasoning_rules(opts: &WireOptions, protocol: Protocol) -> ReasoningRules {
+pub(crate) fn reasoning_rules(opts: &WireOptions, protocol: Protocol) -> ReasoningRules {
     let (policy, fields) = match &opts.policy {
         Some(p) => (p.clone(), opts.policy_fields.clone()),
         None => v2026_9::policy::resolve_transcript_policy(
