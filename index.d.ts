@@ -2135,8 +2135,9 @@ export interface SanitizedRequest<B> {
  * Repairs a request body, in its own protocol, for the target provider: tool-call ids in the target's alphabet
  * (calls and results renamed together), each result moved right after its call (duplicates and orphans dropped, a
  * synthetic error result — a `tool` message, a `tool_result` block, a `function_call_output` item, a `functionResponse` part — for an unanswered call), consecutive same-role
- * turns merged where the target rejects them, a bootstrap user turn before a model-first history for Gemini, and an
- * empty `tools` array removed. The body itself comes back when nothing needed repair; otherwise a shallow copy in
+ * turns merged where the target rejects them, a bootstrap user turn before a model-first history for Gemini, reasoning
+ * the target cannot take dropped as the transcript pass's policy decides (unsigned `thinking` for Anthropic, earlier
+ * turns' thinking for older Claude models and OpenAI-compatible chat), and an empty `tools` array removed. The body itself comes back when nothing needed repair; otherwise a shallow copy in
  * which every untouched message, content part / block and tool call is the same object. Unknown fields survive; the
  * input is never mutated. A body that is not the protocol's shape gives a TypeError naming the path
  * (`body.messages[3].tool_calls`).

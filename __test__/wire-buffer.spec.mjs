@@ -59,7 +59,10 @@ const TARGETS = [
   { provider: 'anthropic' },
   { provider: 'vllm' },
   { provider: 'openrouter', modelId: 'google/gemini-2.5-flash' },
+  { provider: 'anthropic', modelId: 'claude-sonnet-4-5' },
 ]
+// Reasoning as clients replay it: signed, with an empty or no signature (Anthropic rejects both).
+const SIGNED = [{ signature: 'EqQBCkYIBxgCKkA=' }, { signature: '' }, {}]
 
 function gen(r, protocol) {
   const pick = (a) => a[Math.floor(r() * a.length)]
@@ -70,14 +73,14 @@ function gen(r, protocol) {
     const kind = pick(['user', 'user', 'assistant', 'call', 'result', 'system'])
     if (protocol === 'openai-chat') {
       if (kind === 'user') msgs.push({ role: 'user', content: r() < 0.5 ? pick(TEXTS) : [{ type: 'text', text: pick(TEXTS) }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }], ...extra() })
-      else if (kind === 'assistant') msgs.push({ role: 'assistant', content: pick(TEXTS), ...(r() < 0.2 ? { tool_calls: [] } : {}) })
+      else if (kind === 'assistant') msgs.push({ role: 'assistant', content: r() < 0.3 ? [{ type: 'thinking', thinking: '想一想' }, { type: 'text', text: pick(TEXTS) }] : pick(TEXTS), ...(r() < 0.2 ? { tool_calls: [] } : {}) })
       else if (kind === 'call') msgs.push({ role: 'assistant', content: r() < 0.5 ? null : pick(TEXTS), tool_calls: [pick(IDS), pick(IDS)].slice(0, 1 + Math.floor(r() * 2)).map((id) => ({ id, type: 'function', function: { name: 'get_weather', arguments: '{"city":"北京"}' } })), ...extra() })
       else if (kind === 'result') msgs.push({ role: 'tool', tool_call_id: pick(IDS), content: pick(TEXTS) })
       else msgs.push({ role: i === 0 ? 'system' : 'developer', content: 'You are helpful. 请用中文回答。' })
     } else if (protocol === 'anthropic') {
       if (kind === 'user' || kind === 'system') msgs.push({ role: 'user', content: r() < 0.5 ? pick(TEXTS) : [{ type: 'text', text: pick(TEXTS) }], ...extra() })
-      else if (kind === 'assistant') msgs.push({ role: 'assistant', content: r() < 0.5 ? pick(TEXTS) : [{ type: 'thinking', thinking: '想一想', signature: 'sig' }, { type: 'text', text: pick(TEXTS) }] })
-      else if (kind === 'call') msgs.push({ role: 'assistant', content: [{ type: 'text', text: pick(TEXTS) }, { type: 'tool_use', id: pick(IDS), name: 'get_weather', input: { city: '上海' } }] })
+      else if (kind === 'assistant') msgs.push({ role: 'assistant', content: r() < 0.5 ? pick(TEXTS) : [{ type: 'thinking', thinking: '想一想', ...pick(SIGNED) }, ...(r() < 0.3 ? [{ type: 'redacted_thinking', data: pick(['EmwKAhgB', '']) }] : []), { type: 'text', text: pick(TEXTS) }] })
+      else if (kind === 'call') msgs.push({ role: 'assistant', content: [...(r() < 0.3 ? [{ type: 'thinking', thinking: '调用工具', ...pick(SIGNED) }] : []), { type: 'text', text: pick(TEXTS) }, { type: 'tool_use', id: pick(IDS), name: 'get_weather', input: { city: '上海' } }] })
       else msgs.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: pick(IDS), content: pick(TEXTS) }, ...(r() < 0.4 ? [{ type: 'text', text: pick(TEXTS) }] : [])] })
     } else if (protocol === 'gemini') {
       const id = () => (r() < 0.5 ? { id: pick(IDS) } : {})

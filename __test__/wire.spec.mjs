@@ -192,6 +192,10 @@ describe('sanitizeRequest: bad input is a TypeError naming the path', () => {
       out.messages.slice(2).map((m) => [m.tool_call_id, m.content]),
       [[a.id, 'A'], [b.id, 'B']],
     )
+    // The report names the ids as they were sent, not as the codec's private-use stand-ins.
+    const said = sanitizeRequest(body, { protocol: 'openai-chat', provider: 'openai', report: true }).changes.map((c) => c.detail).join('\n')
+    assert.match(said, /"call_\\u\{d800\}"/)
+    assert.doesNotMatch(said, /10f8/)
   })
 
   test('a lone surrogate in a text does not stop the repair', () => {

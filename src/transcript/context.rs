@@ -126,10 +126,49 @@ impl<'a> Ctx<'a> {
             c.push(Change {
                 rule,
                 path: path.to_string(),
-                detail: detail(),
+                detail: surrogates_as_sent(detail()),
             });
         }
     }
+}
+
+/// A detail as the caller reads it: details quote ids with `{:?}`, which writes a lone
+/// surrogate's stand-in (see [`crate::transcript::skeleton::LONE_SURROGATE_BASE`]) as
+/// `\u{10f800}`; the caller sent `\u{d800}`, so that is what the detail says.
+pub(crate) fn surrogates_as_sent(detail: String) -> String {
+    use crate::transcript::skeleton::is_lone_surrogate_stand_in;
+    if !detail.contains("\\u{10f") {
+        return detail;
+    }
+    let mut out = String::with_capacity(detail.len());
+    let mut rest = detail.as_str();
+    while let Some(at) = rest.find('\\') {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at..];
+        if let Some(after) = tail.strip_prefix("\\\\") {
+            out.push_str("\\\\");
+            rest = after;
+            continue;
+        }
+        let code = tail
+            .strip_prefix("\\u{")
+            .and_then(|t| t.split_once('}'))
+            .and_then(|(hex, after)| Some((u32::from_str_radix(hex, 16).ok()?, after)))
+            .and_then(|(n, after)| Some((char::from_u32(n)?, after)));
+        match code {
+            Some((c, after)) if is_lone_surrogate_stand_in(c) => {
+                let unit = 0xD800 + (c as u32 - crate::transcript::skeleton::LONE_SURROGATE_BASE);
+                out.push_str(&format!("\\u{{{unit:x}}}"));
+                rest = after;
+            }
+            _ => {
+                out.push('\\');
+                rest = &tail[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Where a change was made. Cheap to make (rules make one per message they look at); it is
@@ -189,5 +228,26 @@ pub fn block_origin_path(b: &Block) -> Path {
         BlockOrigin::Src { msg, idx } => Path::Block(*msg, *idx),
         BlockOrigin::FromStrContent { msg, .. } => Path::StrContent(*msg),
         BlockOrigin::New(_) => Path::NewBlock,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::surrogates_as_sent;
+
+    #[test]
+    fn a_lone_surrogate_is_said_as_the_caller_sent_it() {
+        let detail = format!("tool call id {:?} → {:?}", "call_\u{10f800}", "call");
+        assert_eq!(
+            surrogates_as_sent(detail),
+            r#"tool call id "call_\u{d800}" → "call""#
+        );
+        let high = format!("{:?}", "\u{10ffff}x");
+        assert_eq!(surrogates_as_sent(high), r#""\u{dfff}x""#);
+        // The caller's own backslash text, and other escapes, stay.
+        for own in [r"a\u{10f800}", "中文\u{0}"] {
+            let d = format!("{own:?}");
+            assert_eq!(surrogates_as_sent(d.clone()), d);
+        }
     }
 }

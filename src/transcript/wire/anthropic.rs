@@ -18,7 +18,7 @@ use super::node::{Node, View};
 use super::openai_chat::{id_val, kind, new_text, obj, opt_str, role_of, same_list, val_of};
 use super::split::{From, Src};
 use super::{split, Decision, Protocol, WireError, WireOptions};
-use crate::transcript::model::{Block, BlockOrigin, Content, Msg, TextInfo, Val};
+use crate::transcript::model::{Block, BlockOrigin, Content, Msg, Presence, TextInfo, Val};
 use serde_json::{json, Value};
 
 const RESULT: &str = "tool_result";
@@ -43,8 +43,21 @@ fn block<'a, N: Node<'a>>(v: N, k: usize, idx: usize, path: &str) -> Result<Bloc
         if let Some(t) = o.get("text").filter(|t| t.is_str()) {
             b.text = t.text_info();
         }
+        // What the signature rules ask of a reasoning block: whether it is signed.
+        match b.ty() {
+            Some("thinking") => b.x_mut().signature = presence(o.get("signature")),
+            Some("redacted_thinking") => b.x_mut().redacted_data = presence(o.get("data")),
+            _ => {}
+        }
     }
     Ok(b)
+}
+
+/// Whether a field is there and, for a string, whether it is blank.
+fn presence<'a, N: Node<'a>>(v: Option<N>) -> Presence {
+    v.map_or_else(Presence::default, |v| {
+        Presence::new(v.text_info().as_ref(), &val_of(v))
+    })
 }
 
 fn text_block(info: Option<TextInfo>, k: usize) -> Block {

@@ -158,6 +158,27 @@ fn results_have_uses(body: &Value) -> Result<(), String> {
     Ok(())
 }
 
+/// Anthropic: "messages.{i}.content.{j}: Invalid `signature` in `thinking` block": every
+/// `thinking` block carries a non-blank `signature`, every `redacted_thinking` block its `data`.
+fn signed_thinking(body: &Value) -> Result<(), String> {
+    let signed = |b: &Value, key: &str| b[key].as_str().is_some_and(|s| !s.trim().is_empty());
+    for (i, m) in msgs(body).iter().enumerate() {
+        for (j, b) in m["content"].as_array().into_iter().flatten().enumerate() {
+            let ok = match b["type"].as_str() {
+                Some("thinking") => signed(b, "signature"),
+                Some("redacted_thinking") => signed(b, "data"),
+                _ => true,
+            };
+            if !ok {
+                return Err(format!(
+                    "messages.{i}.content.{j}: Invalid `signature` in `thinking` block"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 fn items(body: &Value) -> &[Value] {
     body["input"].as_array().map_or(&[], Vec::as_slice)
 }
@@ -266,6 +287,7 @@ fn check(name: &str, body: &Value) -> Result<(), String> {
         "user-first" => user_first(body),
         "results-follow-uses" => results_follow_uses(body),
         "results-have-uses" => results_have_uses(body),
+        "signed-thinking" => signed_thinking(body),
         "outputs-have-calls" => outputs_have_calls(body),
         "calls-have-outputs" => calls_have_outputs(body),
         "gemini-responses-follow-calls" => gemini_responses_follow_calls(body),
@@ -312,8 +334,23 @@ fn run_cases(protocol: Protocol, cases: &Value) {
                 "{name}: the input passes every check; the fixture reproduces nothing"
             );
         }
-        let (out, changes) = sanitize_json(body, protocol, &options(&case["target"]))
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let opts = options(&case["target"]);
+        let (out, changes) =
+            sanitize_json(body, protocol, &opts).unwrap_or_else(|e| panic!("{name}: {e}"));
+        // The byte path decides the same.
+        let text = serde_json::to_vec_pretty(body).expect("a body serialises");
+        let (bytes, byte_changes) = super::sanitize_bytes(&text, protocol, &opts)
+            .unwrap_or_else(|e| panic!("{name} (bytes): {e}"));
+        let from_bytes: Value = match bytes {
+            Some(b) => serde_json::from_slice(&b).expect("repaired bytes are JSON"),
+            None => body.clone(),
+        };
+        assert_eq!(from_bytes, out, "{name}: bytes and value disagree");
+        assert_eq!(
+            format!("{byte_changes:?}"),
+            format!("{changes:?}"),
+            "{name}"
+        );
         for c in &checks {
             check(c, &out).unwrap_or_else(|e| panic!("{name}: repaired body fails {c}: {e}"));
         }

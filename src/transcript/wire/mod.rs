@@ -98,6 +98,8 @@ pub struct WireOptions {
     pub model_id: Option<String>,
     /// Overrides of the resolved policy.
     pub policy: Option<crate::transcript::policy::TranscriptPolicy>,
+    /// The 2026.9.6 fields of the caller's policy override (`dropReasoningFromHistory`).
+    pub policy_fields: crate::transcript::v2026_9::PolicyFields,
     pub pairing: crate::transcript::rules::pairing::PairingOptions,
     /// Collect the changes made (`report: true`).
     pub report: bool,
@@ -114,12 +116,14 @@ impl WireOptions {
             model_api: s("modelApi"),
             model_id: s("modelId"),
             policy: None,
+            policy_fields: Default::default(),
             pairing: crate::transcript::ops::pairing_options(cfg),
             report: cfg.get("report").and_then(Value::as_bool).unwrap_or(false),
         };
         if let Some(p) = cfg.get("policy").filter(|p| p.is_object()) {
             let base = pass::policy(&o, protocol);
             o.policy = Some(crate::transcript::policy_json::from_json(p, base));
+            o.policy_fields = crate::transcript::v2026_9::PolicyFields::from_json(Some(p));
         }
         o
     }

@@ -499,6 +499,39 @@ mod tests {
         assert!(d.changes.is_empty());
     }
 
+    /// Thinking parts a converting gateway left in chat history (vLLM renders them, see
+    /// vllm-project/vllm#41822): for an OpenAI-compatible chat target the transcript pass's
+    /// `dropReasoningFromHistory` decides, so earlier turns lose them and the current tool turn
+    /// keeps its own; a model that replays its reasoning (Kimi K2.6) keeps every one.
+    #[test]
+    fn historical_thinking_parts_go_for_chat_targets_that_drop_reasoning() {
+        let body = json!({"messages": [
+            {"role": "user", "content": "北京天气？"},
+            {"role": "assistant", "content": [{"type": "thinking", "thinking": "查天气"}, {"type": "text", "text": "晴。"}]},
+            {"role": "user", "content": "上海呢？"},
+            {"role": "assistant", "content": [{"type": "thinking", "thinking": "再查"}], "tool_calls": [call("c1", "weather")]},
+            {"role": "tool", "tool_call_id": "c1", "content": "雨"},
+        ]});
+        let qwen = WireOptions {
+            model_id: Some("qwen3:8b".into()),
+            ..target("vllm")
+        };
+        let (out, changes) = sanitize_json(&body, Protocol::OpenAiChat, &qwen).unwrap();
+        assert_eq!(
+            out["messages"][1]["content"],
+            json!([{"type": "text", "text": "晴。"}])
+        );
+        assert_eq!(out["messages"][3], body["messages"][3]);
+        assert_eq!(changes.len(), 1, "{changes:?}");
+        assert_eq!(changes[0].path, "messages[1].content[0]");
+        let kimi = WireOptions {
+            model_id: Some("kimi-k2.6".into()),
+            ..target("vllm")
+        };
+        let (out, _) = sanitize_json(&body, Protocol::OpenAiChat, &kimi).unwrap();
+        assert_eq!(out, body);
+    }
+
     #[test]
     fn consecutive_assistants_merge_with_the_calls_of_both_and_empty_call_lists_go() {
         let body = json!({"messages": [

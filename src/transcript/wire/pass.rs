@@ -8,6 +8,13 @@
 //! rejects them. What is a session's business and not the request's (usage snapshots,
 //! `details`, inter-session provenance, session entries) does not run.
 //!
+//! Reasoning the target cannot take goes first, by the transcript pass's decisions for the same
+//! target under its default release (see `ReasoningRules`): unsigned `thinking` /
+//! `redacted_thinking` blocks for a signed-thinking target (the latest assistant keeps its own
+//! when it is the last message or the current tool turn: Anthropic wants that turn to open with
+//! its thinking), every earlier turn's reasoning under `dropThinkingBlocks`, and historical
+//! reasoning for OpenAI-compatible chat completions.
+//!
 //! Leading system / developer messages are the system prompt, not turns: the rules run on the
 //! messages after them, so "the first turn" is the first user or assistant message.
 
@@ -16,6 +23,7 @@ use crate::transcript::context::Ctx;
 use crate::transcript::model::Msg;
 use crate::transcript::policy::{resolve_transcript_policy, ToolCallIdMode, TranscriptPolicy};
 use crate::transcript::rules;
+use crate::transcript::v2026_9::{self, signatures};
 
 /// Roles that are instructions rather than turns.
 pub const SYSTEM_ROLES: &[&str] = &["system", "developer"];
@@ -34,6 +42,43 @@ pub fn policy(opts: &WireOptions, protocol: Protocol) -> TranscriptPolicy {
             opts.model_id.as_deref(),
         )
     })
+}
+
+/// What the target accepts of replayed reasoning, as the transcript pass decides it under its
+/// default release (OpenClaw 2026.9.6): the caller's `policy` override when given, else 2026.9.6's
+/// policy for the same provider / modelApi / modelId.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct ReasoningRules {
+    /// Signed-thinking target (Anthropic, Bedrock, Vertex, or `preserveSignatures`): a reasoning
+    /// block with no signature is dropped ("Invalid `signature` in `thinking` block").
+    pub unsigned: bool,
+    /// `dropThinkingBlocks` (Claude behind a proxy that does not round-trip signatures).
+    pub thinking: bool,
+    /// `dropReasoningFromHistory` (OpenAI-compatible chat completions).
+    pub history: bool,
+}
+
+/// The reasoning rules for `opts`' target.
+pub(crate) fn reasoning_rules(opts: &WireOptions, protocol: Protocol) -> ReasoningRules {
+    let (policy, fields) = match &opts.policy {
+        Some(p) => (p.clone(), opts.policy_fields.clone()),
+        None => v2026_9::policy::resolve_transcript_policy(
+            opts.provider.as_deref(),
+            Some(
+                opts.model_api
+                    .as_deref()
+                    .unwrap_or(protocol.default_model_api()),
+            ),
+            opts.model_id.as_deref(),
+            // The wire takes no `model` object: a model that sets none of its fields.
+            &v2026_9::policy::ModelFields::default(),
+        ),
+    };
+    ReasoningRules {
+        unsigned: signatures::applies(opts.provider.as_deref(), policy.preserve_signatures),
+        thinking: policy.drop_thinking_blocks,
+        history: fields.drop_reasoning_from_history,
+    }
 }
 
 /// Whether the target is a Gemini model behind any API (its first turn must be a user turn):
@@ -59,6 +104,18 @@ pub fn run(msgs: &mut Vec<Msg>, ctx: &mut Ctx, opts: &WireOptions, protocol: Pro
     } else {
         msgs.split_off(lead)
     };
+    // Reasoning first, as the transcript pass does: a dropped block's call ids and turns are
+    // then what the id and pairing rules see.
+    let reasoning = reasoning_rules(opts, protocol);
+    if reasoning.unsigned {
+        signatures::strip_invalid_signatures(&mut turns, ctx);
+    }
+    if reasoning.history {
+        v2026_9::drop_reasoning::drop_reasoning_from_history(&mut turns, ctx);
+    }
+    if reasoning.thinking {
+        v2026_9::drop_thinking::drop_thinking_blocks(&mut turns, ctx);
+    }
     if policy.sanitize_tool_call_ids {
         let mode = policy.tool_call_id_mode.unwrap_or(ToolCallIdMode::Strict);
         rules::tool_call_ids::sanitize_tool_call_ids(&mut turns, ctx, mode);

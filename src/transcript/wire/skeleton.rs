@@ -52,6 +52,8 @@ pub const KEYS: &[(&str, u8)] = &[
     ("functionResponse", 0),
     ("args", SHALLOW),
     ("thought", 0),
+    ("signature", TEXT),
+    ("data", TEXT),
 ];
 
 /// Containers at this depth (the body is 0) are sent shallow: the readers walk at most
