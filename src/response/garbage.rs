@@ -110,15 +110,18 @@ fn ends_complete(raw: &str) -> bool {
 /// Whether JSON-like `args` end inside a double-quoted string (a `"` opened and never closed).
 /// Valid JSON never does, so only arguments kept as their raw text can.
 fn ends_in_string(args: &str) -> bool {
+    let b = args.as_bytes();
     let mut open = false;
-    let mut escaped = false;
-    for &b in args.as_bytes() {
-        if escaped {
-            escaped = false;
-        } else if open && b == b'\\' {
-            escaped = true;
-        } else if b == b'"' {
+    // Only quotes and backslashes matter: one `memchr2` pass (this runs on every call).
+    let mut skip_to = 0;
+    for i in memchr::memchr2_iter(b'"', b'\\', b) {
+        if i < skip_to {
+            continue;
+        }
+        if b[i] == b'"' {
             open = !open;
+        } else if open {
+            skip_to = i + 2;
         }
     }
     open
