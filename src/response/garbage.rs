@@ -10,6 +10,9 @@
 //!   text and does not end with a closing bracket, closing tag or special token, so its last value
 //!   may be partial (`<parameter=n>\n4` could have been `42`; an agent would write half a file).
 //!   A block cut after a complete argument (`{"a": 1}` with `</tool_call>` missing) keeps its call;
+//! - its arguments, kept as written because they are not valid JSON, end inside a string
+//!   (`{"q": "北京`): the text was cut there (a reply cut by `max_tokens` inside a value that held
+//!   the block's closing tag, so the block ended at that tag), and no tool can run half a value;
 //! - it has no arguments while its block shows it had some (`<parameter…` or `<arg_key>` that the
 //!   family could not read).
 //!
@@ -30,10 +33,20 @@ pub fn drop_garbage(p: &mut Parsed, text: &str, cx: &Ctx) {
         let cut = b.end >= end && !ends_complete(raw);
         let lone = before == 1;
         let mut dropped: Vec<String> = Vec::new();
+        let mut i = 0;
         b.calls.retain_mut(|c| {
-            if cut {
+            i += 1;
+            // Only the last call of a block can be cut: the calls before it ended.
+            if cut && i == before {
                 dropped.push(format!(
                     "call {:?} was cut off inside its arguments",
+                    c.name
+                ));
+                return false;
+            }
+            if ends_in_string(&c.arguments) {
+                dropped.push(format!(
+                    "call {:?} was cut off inside a string of its arguments",
                     c.name
                 ));
                 return false;
@@ -80,11 +93,11 @@ pub fn drop_garbage(p: &mut Parsed, text: &str, cx: &Ctx) {
 }
 
 /// Whether a block's raw text ends as only a complete block can: with a closing bracket, a
-/// closing tag (`</…>`) or a special token (`<|…|>`, `<｜…｜>`, `<tool_call|>`).
+/// closing tag (`</…>`), the end of a self-closing tag (`/>`, Gemini's wrapped call) or a special token (`<|…|>`, `<｜…｜>`, `<tool_call|>`).
 fn ends_complete(raw: &str) -> bool {
     // A fence the block was widened to (a call the model wrapped in one) closes after it.
     let t = raw.trim_end().trim_end_matches(['`', '~']).trim_end();
-    if t.ends_with(['}', ']', ')']) {
+    if t.ends_with(['}', ']', ')']) || t.ends_with("/>") {
         return true;
     }
     if !t.ends_with('>') {
@@ -92,6 +105,26 @@ fn ends_complete(raw: &str) -> bool {
     }
     let tag = t.rfind('<').map_or("", |i| &t[i..]);
     tag.starts_with("</") || t.ends_with("|>") || t.ends_with("｜>")
+}
+
+/// Whether JSON-like `args` end inside a double-quoted string (a `"` opened and never closed).
+/// Valid JSON never does, so only arguments kept as their raw text can.
+fn ends_in_string(args: &str) -> bool {
+    let b = args.as_bytes();
+    let mut open = false;
+    // Only quotes and backslashes matter: one `memchr2` pass (this runs on every call).
+    let mut skip_to = 0;
+    for i in memchr::memchr2_iter(b'"', b'\\', b) {
+        if i < skip_to {
+            continue;
+        }
+        if b[i] == b'"' {
+            open = !open;
+        } else if open {
+            skip_to = i + 2;
+        }
+    }
+    open
 }
 
 /// Argument markup of the XML-style families (Qwen3-Coder, Seed-OSS and MiniMax `<parameter`,
@@ -128,4 +161,18 @@ fn misses_every_required(tools: Option<&Value>, name: &str, arguments: &str) -> 
         .iter()
         .filter_map(Value::as_str)
         .any(|k| args.contains_key(k))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arguments_ending_inside_a_string_were_cut() {
+        assert!(ends_in_string(r#"{"q": "北京"#));
+        assert!(ends_in_string(r#"{"q": "a\"b"#));
+        assert!(!ends_in_string(r#"{"q": "a\"b"}"#));
+        assert!(!ends_in_string(r#"{"a": 1,}"#));
+        assert!(!ends_in_string(r#"{"q": "\\"}"#));
+    }
 }

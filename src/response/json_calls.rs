@@ -39,10 +39,17 @@ fn args_of(obj: &Map<String, Value>) -> Option<&Value> {
 /// `{"name": str, "arguments"|"parameters"|"args"|"input": …}` (or OpenAI's `{"function": {…}}`)
 /// → a call.
 /// Arguments that are missing or `null` become `{}`; a JSON string holding an object is unwrapped.
+/// A value that is no call is reported with its text (written compactly), so a wrapper or array
+/// holding one readable and one unreadable call loses nothing.
 pub fn call_from_value(v: Value, family: &str, problems: &mut Vec<String>) -> Option<RawCall> {
-    let Value::Object(mut obj) = v else {
-        problems.push(format!("{family}: call JSON is not an object"));
-        return None;
+    let mut obj = match v {
+        Value::Object(obj) => obj,
+        other => {
+            problems.push(format!(
+                "bad-arguments: {family}: call JSON is not an object; dropped, raw text: {other}"
+            ));
+            return None;
+        }
     };
     if !obj.contains_key("name") {
         if let Some(Value::Object(f)) = obj.remove("function") {
@@ -52,8 +59,14 @@ pub fn call_from_value(v: Value, family: &str, problems: &mut Vec<String>) -> Op
             obj.insert("name".into(), n);
         }
     }
+    if !matches!(obj.get("name"), Some(Value::String(_))) {
+        problems.push(format!(
+            "bad-arguments: {family}: call JSON has no string \"name\"; dropped, raw text: {}",
+            Value::Object(obj)
+        ));
+        return None;
+    }
     let Some(Value::String(name)) = obj.remove("name") else {
-        problems.push(format!("{family}: call JSON has no string \"name\""));
         return None;
     };
     let args = ARG_KEYS
@@ -434,6 +447,20 @@ mod tests {
         close: Close::Required("</x>"),
         glued: false,
     };
+
+    #[test]
+    fn an_element_that_is_no_call_is_reported_with_its_text() {
+        let t = "<x>[{\"name\": \"f\", \"arguments\": {}}, {\"nam\": \"g\", \"arguments\": {\"q\": \"北京\"}}, 3]</x>";
+        let p = parse_tagged(t, &HERMES_LIKE);
+        assert_eq!(p.call_pairs(), [("f".into(), "{}".into())]);
+        assert_eq!(
+            p.problems,
+            [
+                r#"bad-arguments: t: call JSON has no string "name"; dropped, raw text: {"nam":"g","arguments":{"q":"北京"}}"#,
+                "bad-arguments: t: call JSON is not an object; dropped, raw text: 3"
+            ]
+        );
+    }
 
     #[test]
     fn sequences_arrays_and_recovery() {

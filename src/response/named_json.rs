@@ -65,6 +65,9 @@ pub struct Lead {
     pub start: usize,
     pub name: std::ops::Range<usize>,
     pub args: Args,
+    /// The lead opens with `<` (Gemini's `<call:default_api:NAME{…}/>`): a `/>` right after the
+    /// object goes with the call ([`tail_end`]).
+    pub wrapped: bool,
 }
 
 /// How a lead's arguments object is written.
@@ -87,17 +90,25 @@ const GEMINI_PREFIX: usize = 16;
 /// The lead that ends `before` (an offered tool's name glued to the `{`, or the log line).
 pub fn lead_before(before: &str, tools: Option<&Value>) -> Option<Lead> {
     if let Some(start) = name_before(before, tools) {
-        if let Some(ns) = before[..start].strip_suffix(GEMINI_NS) {
+        if let Some(ns) = prefix_start(&before[..start]) {
+            let lead = with_angle(before, ns);
+            let wrapped = lead < ns;
+            // Quoted (`"default_api:f{…}"`, a JSON sample's string): a mention, not a call.
+            if before[..lead].ends_with(['"', '\'']) {
+                return None;
+            }
             return Some(Lead {
-                start: gemini_prefix_start(ns),
+                start: lead,
                 name: start..before.len(),
                 args: Args::Object,
+                wrapped,
             });
         }
         return Some(Lead {
             start,
             name: start..before.len(),
             args: Args::Json,
+            wrapped: false,
         });
     }
     if let Some(head) = before.strip_suffix(CALLED_MID) {
@@ -107,6 +118,7 @@ pub fn lead_before(before: &str, tools: Option<&Value>) -> Option<Lead> {
             start,
             name: name_at..head.len(),
             args: Args::Python,
+            wrapped: false,
         });
     }
     react_before(before, tools)
@@ -151,30 +163,87 @@ fn react_before(before: &str, tools: Option<&Value>) -> Option<Lead> {
         start,
         name: name_at..line.len(),
         args: Args::Json,
+        wrapped: false,
     })
+}
+
+/// The word Gemma 4 writes before a call's name (`call:NAME{…}`, its special tokens stripped),
+/// which Gemini writes before its namespace too.
+const CALL: &str = "call:";
+
+/// Where the prefix that ends `head` (the text right before an offered tool's name) starts:
+/// Gemini's namespace (after its glued word, [`gemini_prefix_start`]) or Gemma's `call:` at the
+/// start of a word. `None`: no such prefix.
+fn prefix_start(head: &str) -> Option<usize> {
+    if let Some(ns) = head.strip_suffix(GEMINI_NS) {
+        return Some(gemini_prefix_start(ns));
+    }
+    let at = head.strip_suffix(CALL)?.len();
+    head[..at]
+        .bytes()
+        .next_back()
+        .is_none_or(|b| !b.is_ascii_alphanumeric() && b != b'_')
+        .then_some(at)
+}
+
+/// Where a call whose lead is `lead` and whose object ends at `end` ends: past a `/>` that closes
+/// Gemini's wrapped form (spaces before it allowed). `None` while the text ends before that is
+/// known and more may come (`finished` false).
+///
+/// ```
+/// use transcript_hygiene::response::named_json::tail_end;
+/// let t = "<call:default_api:f{a:1}/> ok";
+/// assert_eq!(tail_end(t, 24, true, true), Some(26));
+/// assert_eq!(tail_end(&t[..25], 24, true, false), None);
+/// assert_eq!(tail_end(t, 24, false, true), Some(24));
+/// ```
+pub fn tail_end(text: &str, end: usize, wrapped: bool, finished: bool) -> Option<usize> {
+    const TAIL: &str = "/>";
+    if !wrapped {
+        return Some(end);
+    }
+    let rest = &text[end..];
+    let t = rest.trim_start_matches(' ');
+    if t.starts_with(TAIL) {
+        Some(end + (rest.len() - t.len()) + TAIL.len())
+    } else if !finished && TAIL.starts_with(t) && rest.len() <= 8 {
+        None
+    } else {
+        Some(end)
+    }
 }
 
 /// Where a Gemini call whose namespace starts at the end of `head` begins: at the word glued
 /// before it with a `:` (`call:`, `declaration:`, `Lie:`), when there is one, else there.
 fn gemini_prefix_start(head: &str) -> usize {
-    let Some(word) = head.strip_suffix(':') else {
-        return head.len();
-    };
-    let n = word
+    head.strip_suffix(':')
+        .and_then(glued_word_start)
+        .unwrap_or(head.len())
+}
+
+/// Where the word of 1 to [`GEMINI_PREFIX`] ASCII letters that ends `text` starts, when it starts
+/// a word (no letter, digit or `_` right before it).
+fn glued_word_start(text: &str) -> Option<usize> {
+    let n = text
         .bytes()
         .rev()
         .take(GEMINI_PREFIX + 1)
         .take_while(u8::is_ascii_alphabetic)
         .count();
-    let at = word.len() - n;
-    let bounded = word[..at]
+    let at = text.len() - n;
+    let bounded = text[..at]
         .bytes()
         .next_back()
         .is_none_or(|b| !b.is_ascii_alphanumeric() && b != b'_');
-    if (1..=GEMINI_PREFIX).contains(&n) && bounded {
-        at
+    ((1..=GEMINI_PREFIX).contains(&n) && bounded).then_some(at)
+}
+
+/// `at`, or the `<` right before it (Gemini's wrapped form).
+fn with_angle(text: &str, at: usize) -> usize {
+    if text[..at].ends_with('<') {
+        at - 1
     } else {
-        head.len()
+        at
     }
 }
 
@@ -184,8 +253,8 @@ fn gemini_prefix_start(head: &str) -> usize {
 fn partial_gemini_start(text: &str, tools: Option<&Value>) -> Option<usize> {
     let word = partial_name_start(text, tools).unwrap_or(text.len());
     let head = &text[..word];
-    if let Some(ns) = head.strip_suffix(GEMINI_NS) {
-        return Some(gemini_prefix_start(ns));
+    if let Some(at) = prefix_start(head) {
+        return Some(with_angle(head, at));
     }
     if word < text.len() {
         return None;
@@ -202,11 +271,16 @@ fn partial_gemini_start(text: &str, tools: Option<&Value>) -> Option<usize> {
             .bytes()
             .next_back()
             .is_none_or(|b| !b.is_ascii_alphanumeric() && b != b'_');
-        return (start < cut || free).then_some(start);
+        return (start < cut || free).then_some(with_angle(text, start));
     }
     // A glued `WORD:` alone may still become the prefix.
     let start = gemini_prefix_start(text);
-    (start < text.len()).then_some(start)
+    if start < text.len() {
+        return Some(with_angle(text, start));
+    }
+    // So may a word still being written (`Lie`, `cal`), or a `<` before it.
+    let start = glued_word_start(text).unwrap_or(text.len());
+    (start < text.len() || text.ends_with('<')).then(|| with_angle(text, start))
 }
 
 /// Whether `tail` (from an `A` to the end of a reply) may still become a ReAct lead.
@@ -361,6 +435,7 @@ pub fn blocks(text: &str, tools: Option<&Value>) -> Vec<Block> {
             continue;
         };
         if let Some(call) = call_at(text, &lead, at, end, tools) {
+            let end = tail_end(text, end, lead.wrapped, true).unwrap_or(end);
             out.push(Block {
                 start: lead.start,
                 end,
@@ -433,7 +508,8 @@ mod tests {
             Some(Lead {
                 start: "好的 ".len(),
                 name: "好的 Called Tool: '".len().."好的 Called Tool: 'exec".len(),
-                args: Args::Python
+                args: Args::Python,
+                wrapped: false,
             })
         );
         assert_eq!(lead_before("Called Tool: 'run' with arguments: ", t), None);
@@ -441,7 +517,44 @@ mod tests {
             let text = format!("好的 {}", &line[..cut]);
             assert_eq!(partial_lead_start(&text, t), Some("好的 ".len()), "{text}");
         }
-        assert_eq!(partial_lead_start("Called Tool: 'run' with", t), None);
+        // Not the log line; only its last word waits (it may still become a glued `WORD:`).
+        assert_eq!(
+            partial_lead_start("Called Tool: 'run' with", t),
+            Some("Called Tool: 'run' ".len())
+        );
+    }
+
+    #[test]
+    fn gemma_call_word_and_gemini_angle_lead_the_call() {
+        let t = tools();
+        let t = Some(&t);
+        let lead = lead_before("好的。call:exec", t);
+        assert_eq!(
+            lead.as_ref().map(|l| (l.start, l.args)),
+            Some(("好的。".len(), Args::Object))
+        );
+        let lead = lead_before("好的。<call:default_api:exec", t);
+        assert_eq!(
+            lead.map(|l| (l.start, l.wrapped)),
+            Some(("好的。".len(), true))
+        );
+        // Glued to a longer word, or quoted (a JSON sample's string): no such lead.
+        assert_eq!(
+            lead_before("recall:exec", t).map(|l| l.args),
+            Some(Args::Json)
+        );
+        assert_eq!(lead_before("{\"a\": \"call:exec", t), None);
+        assert_eq!(lead_before("{\"a\": \"default_api:exec", t), None);
+        // Held while arriving: the `<`, the word, the prefix, the name.
+        for text in [
+            "好的。<",
+            "好的。<cal",
+            "好的。<call:",
+            "好的。<call:default_a",
+            "好的。<call:ex",
+        ] {
+            assert_eq!(partial_lead_start(text, t), Some("好的。".len()), "{text}");
+        }
     }
 
     #[test]

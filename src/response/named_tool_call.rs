@@ -155,9 +155,12 @@ pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
         let mut calls = Vec::new();
         let mut unreadable = false;
         let mut end = None;
+        // The unreadable calls: their text and the first problem their reading pushed.
+        let mut bad: Vec<(usize, usize, usize)> = Vec::new();
         loop {
             let limit = opens.find(text, pos + OPEN.len()).unwrap_or(text.len());
-            match read_call(text, pos, limit, &mut out.problems) {
+            let reported = out.problems.len();
+            match read_call(text, pos, limit, !calls.is_empty(), &mut out.problems) {
                 Read::No => break,
                 Read::Call(call, e) => {
                     calls.push(call);
@@ -165,6 +168,7 @@ pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
                 }
                 Read::Unreadable(e) => {
                     unreadable = true;
+                    bad.push((pos, e, reported));
                     end = Some(e);
                 }
             }
@@ -175,24 +179,46 @@ pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
             // Inside the wrapper: more calls, then its closing tag.
             let rest = &text[e..];
             let t = rest.trim_start();
-            if t.starts_with(OPEN) && matches!(head(&t[OPEN.len()..], true), Some(true)) {
+            if t.starts_with(OPEN) && matches!(read_head(&t[OPEN.len()..]), Head::Call(..)) {
                 pos = e + rest.len() - t.len();
                 continue;
             }
             if let Some(after) = t.strip_prefix(WRAP_CLOSE) {
                 end = Some(text.len() - after.len());
+            } else if more_may_come(t) {
+                // The stream machine asks at each closer with a NUL after the text: another call
+                // (or the wrapper's closer) may still come, so the block is not finished.
+                end = Some(text.len());
             }
             break;
         }
-        let Some(end) = end else {
+        let Some(mut end) = end else {
             at = open + OPEN.len();
             continue;
         };
         let start = wrap.unwrap_or(open);
+        // A wrapper's last call cut off by the end of the reply is a block of its own, so the
+        // calls before it (which ended) are not taken for cut ones.
+        let mut cut = None;
+        if let Some(&(s, e, _)) = bad.last().filter(|_| !calls.is_empty()) {
+            if e == text.len() && end == e && !text[s..e].ends_with(CLOSE) {
+                bad.pop();
+                unreadable = !bad.is_empty();
+                cut = Some(s);
+                end = s;
+            }
+        }
         if unreadable && !calls.is_empty() {
-            // A wrapper holding a readable call and an unreadable one: the calls are kept, the
-            // unreadable text was reported by `read_call`.
+            // A wrapper holding a readable call and an unreadable one: the calls are kept, and
+            // each unreadable call's problem gets its text (the block is not kept raw).
             unreadable = false;
+            for &(s, e, first) in &bad {
+                for m in &mut out.problems[first..] {
+                    if super::unreadable::attach(m, &text[s..e]) {
+                        break;
+                    }
+                }
+            }
         }
         let block = if unreadable {
             Block {
@@ -208,9 +234,28 @@ pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
         };
         out.blocks.push(block);
         at = end;
+        if let Some(s) = cut {
+            out.blocks.push(Block {
+                start: s,
+                end: text.len(),
+                calls: Vec::new(),
+                keep_raw: true,
+            });
+            at = text.len();
+        }
     }
     out.set_format_if_calls(NAME);
     out
+}
+
+/// Whether `rest`, what follows a wrapper's last call, ends with the stream machine's NUL ("more
+/// may come") and may still continue the wrapper: nothing yet, or the start of a call's opener
+/// or of the wrapper's closer.
+fn more_may_come(rest: &str) -> bool {
+    let Some(t) = rest.strip_suffix('\0') else {
+        return false;
+    };
+    t.is_empty() || t.starts_with(OPEN) || OPEN.starts_with(t) || WRAP_CLOSE.starts_with(t)
 }
 
 /// One call read at an opener.
@@ -224,7 +269,15 @@ enum Read {
 }
 
 /// The call whose opener is at `pos`; `limit` is the next opener (a cut call ends there).
-fn read_call(text: &str, pos: usize, limit: usize, problems: &mut Vec<String>) -> Read {
+/// `after_call`: a call of the same wrapper came before, so an opener whose body is no JSON
+/// object but ends with [`CLOSE`] is an unreadable call, not text.
+fn read_call(
+    text: &str,
+    pos: usize,
+    limit: usize,
+    after_call: bool,
+    problems: &mut Vec<String>,
+) -> Read {
     let after_open = pos + OPEN.len();
     let (name, body_at) = match read_head(&text[after_open..]) {
         Head::Call(name, body) => (name, after_open + body),
@@ -258,7 +311,15 @@ fn read_call(text: &str, pos: usize, limit: usize, problems: &mut Vec<String>) -
         return Read::Unreadable(limit);
     }
     if !rest.starts_with('{') {
-        return Read::No;
+        return match find_outside_strings(text, json_at, limit, CLOSE) {
+            Some(c) if after_call => {
+                problems.push(format!(
+                    "{NAME}: call {name:?} has arguments that are not a JSON object; raw text kept in content"
+                ));
+                Read::Unreadable(c + CLOSE.len())
+            }
+            _ => Read::No,
+        };
     }
     match read_value(&text[..limit], json_at) {
         Some((v, e)) if v.is_object() => {
@@ -334,6 +395,31 @@ mod tests {
         assert!(c.is_empty());
         assert_eq!(spans, [(0, cut.len())]);
         assert_eq!(crate::response::problem::kinds(&p)[0], "truncated");
+    }
+
+    #[test]
+    fn an_unreadable_call_beside_a_readable_one_is_reported_with_its_text() {
+        let first = "<tool_calls><tool_call name=\"a\">{}</tool_call>";
+        let bad = "<tool_call name=\"like\">\"小明\"</tool_call>";
+        let t = format!("{first}{bad}");
+        let (c, spans, p) = calls(&t);
+        assert_eq!(c, [("a".into(), "{}".into())]);
+        assert_eq!(spans, [(0, t.len())]);
+        assert_eq!(crate::response::problem::kinds(&p), ["unreadable-block"]);
+        assert!(p[0].ends_with(&format!("raw text: {bad}")), "{p:?}");
+        // The last call cut off: a block of its own (its text reported as any unreadable block's).
+        let cut = "<tool_call name=\"c\">{\"s\": \"今天";
+        let t = format!("{first}{cut}");
+        let (c, spans, p) = calls(&t);
+        assert_eq!(c, [("a".into(), "{}".into())]);
+        assert_eq!(spans, [(0, first.len()), (first.len(), t.len())]);
+        assert_eq!(
+            crate::response::problem::kinds(&p),
+            ["truncated", "unreadable-block"]
+        );
+        // While more may come (the stream machine's NUL), the wrapper is not finished.
+        let t = format!("{first}\n\0");
+        assert_eq!(calls(&t).1, [(0, t.len())]);
     }
 
     #[test]

@@ -8,6 +8,26 @@ use super::Block;
 /// The words family parsers end a message with when they give up on a block.
 const KEPT: &str = "raw text kept in content";
 
+/// Give a family's "raw text kept in content" message `m` the raw text of its block (`raw`),
+/// now removed from content; false (unchanged) for any other message. A family whose block holds
+/// readable calls beside an unreadable one (a wrapper of several calls) attaches the unreadable
+/// one's text itself, since the block is not kept raw.
+///
+/// ```
+/// use transcript_hygiene::response::unreadable::attach;
+/// let mut m = "f: call \"b\" does not read; raw text kept in content".to_owned();
+/// assert!(attach(&mut m, "<b>x</b>"));
+/// assert_eq!(m, "unreadable-block: f: call \"b\" does not read; removed from content, raw text: <b>x</b>");
+/// ```
+pub fn attach(m: &mut String, raw: &str) -> bool {
+    let Some(head) = m.strip_suffix(KEPT) else {
+        return false;
+    };
+    let head = head.trim_end_matches([';', ' ']);
+    *m = format!("unreadable-block: {head}; removed from content, raw text: {raw}");
+    true
+}
+
 /// Rewrite the problems of `blocks` (read from `text`) whose raw text was to be kept: the i-th
 /// such message of `problems` gets the i-th unreadable block's raw text; a block without one gets
 /// a message of its own.
@@ -26,14 +46,13 @@ pub fn report(problems: &mut Vec<String>, text: &str, blocks: &[Block]) {
         .filter(|b| b.keep_raw)
         .map(|b| text.get(b.start..b.end).unwrap_or(""));
     for m in problems.iter_mut() {
-        let Some(head) = m.strip_suffix(KEPT) else {
+        if !m.ends_with(KEPT) {
             continue;
-        };
+        }
         let Some(raw) = raws.next() else {
             return;
         };
-        let head = head.trim_end_matches([';', ' ']);
-        *m = format!("unreadable-block: {head}; removed from content, raw text: {raw}");
+        attach(m, raw);
     }
     for raw in raws {
         problems.push(format!(

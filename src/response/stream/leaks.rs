@@ -242,6 +242,10 @@ impl Machine {
             Verdict::No => return None,
         };
         named_json::call_at(&self.buf, &lead, c, end, tools)?;
+        // Gemini's wrapped form: its `/>` goes with the call.
+        let Some(end) = named_json::tail_end(&self.buf, end, lead.wrapped, self.finished) else {
+            return Some(Decision::More);
+        };
         self.json.fixed = Some((self.consumed + start, end - start));
         Some(Decision::Yes {
             start,
