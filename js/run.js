@@ -23,9 +23,7 @@ let depth = 0
  * (valid until the next run).
  */
 function run(op, messages, options = {}, name = 'messages', session = null) {
-  const saved = depth > 0 ? codec.enter() : null
-  depth++
-  try {
+  return guarded(() => {
     // 2026.9.6's rules read a few more message fields; the 2026.3.23 path never reads them.
     const version = (session !== null ? session.version : options === null ? undefined : options.openclawVersion) ?? native.getOpenClawVersionNative()
     const skeleton = codec.encode(messages, name, version === V2026_9_6, session !== null && session.marks === true)
@@ -50,10 +48,7 @@ function run(op, messages, options = {}, name = 'messages', session = null) {
     }
     if (plan.digests !== undefined) codec.rememberDigests(messages, plan.digests)
     return { messages: codec.apply(messages, plan), plan, skeleton }
-  } finally {
-    depth--
-    if (saved !== null) codec.leave(saved)
-  }
+  })
 }
 
 /**
