@@ -3,8 +3,11 @@
 // in it, as UTF-8 byte offsets `[start, end, block]`. The Rust test
 // `scrub::visible::commonmark::oracle` checks this package's linear scanner against every line.
 //
+// Texts appended to the file after the generated ones (found to differ once: a larger corpus of
+// another seed, with their twins) are kept when it is written again.
+//
 //   node benchmark/code-regions-corpus.mjs [count] [seed] [out]   (needs openclaw 2026.9.6 and a Node 24)
-import { writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { rng } from '../__test__/fixtures/helpers.mjs'
 import { runOpenClaw96, missing } from './openclaw-2026.9.6.mjs'
 
@@ -40,6 +43,7 @@ if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()
     if (error !== undefined) throw new Error(`findCodeRegions(${JSON.stringify(text)}) threw: ${error}`)
     return JSON.stringify({ text, regions: value.map((r) => [bytes(text, r.start), bytes(text, r.end), r.block]) })
   })
-  writeFileSync(file, lines.join('\n') + '\n')
+  const kept = existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).slice(Number(count)) : []
+  writeFileSync(file, [...lines, ...kept].join('\n') + '\n')
   console.log(`${lines.length} texts, ${answers.reduce((n, a) => n + a.value.length, 0)} regions -> ${file}`)
 }

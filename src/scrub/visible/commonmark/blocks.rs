@@ -218,6 +218,12 @@ impl<'a> Doc<'a> {
             self.stack.truncate(continued);
         }
         self.new_leaf(cur, li);
+        // Indented code never continues from a lazy line (micromark checks the line it stands
+        // on before taking the next one), so a block begun on one ends with it: after an empty
+        // list item and a blank line, or a quote's heading, `    a\n    b` is two blocks.
+        if lazy && matches!(self.leaf, Leaf::Indented(_)) {
+            self.close_leaf();
+        }
     }
 
     /// Whether the line at `p` (past its indentation) ends an open paragraph.

@@ -14,9 +14,9 @@
 //! them. This reading gives OpenClaw's answer on every one of the 3,000 texts of the committed
 //! corpus ([`oracle`]) and on the cases that told reference links apart (a reference to a
 //! definition makes an earlier `[` inactive; a paragraph made only of definitions takes no setext
-//! underline). On 70,000 more (seeds 1 and 2 of `benchmark/code-regions-corpus.mjs`, 35,000
-//! each) one differs: `"*\n\n\n \t…\n    >"`, an empty list item and two blank lines before
-//! two indented lines, which micromark reads as two code blocks and this reading as one.
+//! underline) and on 70,000 more (seeds 1 and 2 of `benchmark/code-regions-corpus.mjs`, 35,000
+//! each; the one text of those that differed until indented code begun on a lazy line was read as
+//! micromark reads it, `"*\n\n\n \t…\n    >"`, is in the committed corpus).
 //!
 //! Containers nest at most [`blocks::MAX_DEPTH`] deep, so that a blank line stays cheap.
 

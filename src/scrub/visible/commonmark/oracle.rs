@@ -1,6 +1,7 @@
 //! This reading against OpenClaw 2026.9.6's own `findCodeRegions` (micromark): the answers it
 //! gave on 3,000 generated Markdown texts (containers, fences, indentation, tabs, tables, links,
-//! definitions, CJK and emoji; `benchmark/code-regions-corpus.mjs` writes them), and the cases
+//! definitions, CJK and emoji; `benchmark/code-regions-corpus.mjs` writes them) and on the texts
+//! appended after them (one of seeds 1 and 2 that differed, its variants and their twins), and the cases
 //! that told the rules apart while this reading was written, each with the oracle's answer.
 //! `TH_CODE_ORACLE=<file.jsonl>` checks a larger corpus written by the same script.
 
