@@ -91,8 +91,10 @@ const P = {
 const withPolicy = (name, extra) => ({ ...P[name], policy: { ...P[name].policy, ...extra } })
 
 // The official external provider plugins a 2026.9.6 user of these providers has installed
-// (benchmark/oc96-plugins): the oracle runs them; this package knows their policies by provider.
-const PROVIDER_PLUGINS = { mistral: '@openclaw/mistral-provider@2026.9.5', deepseek: '@openclaw/deepseek-provider@2026.9.5' }
+// (benchmark/oc96-plugins): the oracle runs them; this package knows their policies by provider
+// (Qwen's plugin, for its three providers, has none: the fallback by API applies).
+const QWEN = '@openclaw/qwen-provider@2026.9.4'
+const PROVIDER_PLUGINS = { mistral: '@openclaw/mistral-provider@2026.9.5', deepseek: '@openclaw/deepseek-provider@2026.9.5', qwen: QWEN, 'qwen-token-plan': QWEN, 'bailian-token-plan': QWEN }
 const pluginOf = (provider) => PROVIDER_PLUGINS[typeof provider === 'string' ? provider.trim().toLowerCase() : '']
 const withPlugin = (params) => (pluginOf(params.provider) ? { ...params, providerPlugin: pluginOf(params.provider) } : params)
 
@@ -390,6 +392,8 @@ const TRIPLES = [
   ['my-proxy', 'openai-chatgpt-responses', 'anthropic/claude-sonnet-4.5'], ['my-proxy', 'google-vertex', 'gemini-2.5-pro'], ['z.ai', 'openai-completions', 'glm-4.6'],
   // The installed external plugins (PROVIDER_PLUGINS) on their other APIs, and an id written loosely.
   ['deepseek', 'openai-responses', 'deepseek-reasoner'], ['mistral', 'anthropic-messages', 'mistral-large-latest'], [' Mistral ', 'openai-completions', 'mistral-large-latest'],
+  // Qwen's plugin installed: no replay policy of its own, so each of its providers gets the fallback.
+  ['qwen', 'openai-completions', 'qwen3.6-plus'], ['qwen-token-plan', 'openai-completions', 'kimi-k2.5'], ['bailian-token-plan', 'anthropic-messages', 'glm-5'],
   // The resolved model's fields (the fourth element: the `model` option).
   ['my-proxy', 'openai-completions', 'qwen3', { reasoning: true }], ['my-proxy', 'openai-completions', 'qwen3', { reasoning: false }],
   ['my-proxy', 'anthropic-messages', 'claude-opus-4-6', { compat: { supportsReasoningEffort: false } }], ['my-proxy', 'anthropic-messages', 'claude-opus-4-6', { compat: { supportsReasoningEffort: true } }],

@@ -74,7 +74,7 @@ async function withProviderPlugins(fns, calls) {
     }
     if (!providers.has(spec)) providers.set(spec, await loadProviderPlugin(spec))
     const { providerPlugin, ...params } = first
-    const plugin = providers.get(spec)
+    const plugin = providerFor(providers.get(spec), params.provider, spec)
     const runtimeHandle = { plugin }
     if (name === 'resolveTranscriptPolicy') out.push([name, { ...params, runtimeHandle }, ...rest])
     else out.push([name, { ...params, policy: fns.resolveTranscriptPolicy({ ...params, runtimeHandle }) }, ...rest])
@@ -82,7 +82,18 @@ async function withProviderPlugins(fns, calls) {
   return out
 }
 
-/** The provider `spec`'s plugin registers (its `register(api)` run with an api that records only providers). */
+/**
+ * Of the providers a plugin registers, the one OpenClaw hands a call for `provider`: its id or
+ * one of its aliases, trimmed and lowercased (Qwen's plugin registers three providers).
+ */
+function providerFor(registered, provider, spec) {
+  const id = typeof provider === 'string' ? provider.trim().toLowerCase() : ''
+  const found = registered.find((p) => p.id === id || (p.aliases ?? []).includes(id))
+  if (found === undefined) throw new Error(`${spec} registers no provider ${JSON.stringify(provider)} (${registered.map((p) => p.id).join(', ')})`)
+  return found
+}
+
+/** The providers the `spec` plugin registers (its `register(api)` run with an api that records only providers). */
 async function loadProviderPlugin(spec) {
   const at = spec.lastIndexOf('@')
   const [pkg, version] = [spec.slice(0, at), spec.slice(at + 1)]
@@ -93,8 +104,8 @@ async function loadProviderPlugin(spec) {
   const registered = []
   const api = new Proxy({ registerProvider: (p) => registered.push(p) }, { get: (t, k) => t[k] ?? (() => {}) })
   await entry.register(api)
-  if (registered.length !== 1) throw new Error(`${pkg} registered ${registered.length} providers, expected one`)
-  return registered[0]
+  if (registered.length === 0) throw new Error(`${pkg} registered no provider`)
+  return registered
 }
 
 /** Runs `calls` on openclaw 2026.9.6 (see the file comment); null when it cannot run. */

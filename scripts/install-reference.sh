@@ -4,7 +4,8 @@
 #   benchmark/             openclaw 2026.3.23-2 (pinned in package.json + package-lock.json), beside sharp;
 #   benchmark/oc96/        openclaw 2026.9.6 (its own lockfile; it runs on Node >= 24.16 only);
 #   benchmark/oc96-plugins/ the official external provider plugins published on npm whose replay
-#                          policy 2026.9.6 users get (Mistral, DeepSeek), with 2026.9.6 linked
+#                          policy 2026.9.6 users get (Mistral, DeepSeek; Qwen, which has none,
+#                          for the oracle to show it), with 2026.9.6 linked
 #                          beside them as their peer `openclaw`;
 #   benchmark/ai-sdk-peer/ @ai-sdk-tool/parser, the AI SDK middleware benchmark/ai-sdk.mjs compares with.
 # Each goes to a cache outside the clone ($TH_CACHE, by default ~/.cache/transcript-hygiene), one
