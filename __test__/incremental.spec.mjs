@@ -347,3 +347,24 @@ test('content-keyed: a history rebuilt as new objects reuses the prefix only whe
   assert.deepEqual(turn(rebuilt, 'rebuilt-2')[1].content[0].arguments.attachments, [{ name: 'a.txt' }], 'nothing left to redact')
   assert.deepEqual(sessions.peek('rebuilt-2').hits, { identity: 0, content: 0, full: 3 })
 })
+
+test('2026.9.6 mode: model snapshots come from getBranch(); one that throws or gives no array is an empty branch', () => {
+  const snapshot = (timestamp, modelId) => ({ type: 'custom', customType: 'model-snapshot', data: { timestamp, provider: 'openai', modelApi: 'openai-responses', modelId } })
+  const reasoning = { type: 'thinking', thinking: '先想', thinkingSignature: JSON.stringify({ id: 'rs_1', type: 'reasoning' }) }
+  const history = [{ role: 'user', content: '北京天气', timestamp: 1 }, { role: 'assistant', content: [reasoning, { type: 'text', text: '晴' }], stopReason: 'stop', timestamp: 2 }]
+  // The entries hold a switch (gpt-5.2, then gpt-5 at 3): reasoning at 2 is from before it.
+  const entries = [snapshot(1, 'gpt-5.2'), snapshot(3, 'gpt-5')]
+  const run = (manager) => {
+    const appended = []
+    const out = th.sanitizeSessionHistory({ messages: history, provider: 'openai', modelApi: 'openai-responses', modelId: 'gpt-5', openclawVersion: '2026.9.6', sessionManager: { ...manager, appendCustomEntry: (t) => appended.push(t) } })
+    return { kept: out[1].content.includes(reasoning), appended }
+  }
+  assert.deepEqual(run({ getEntries: () => entries }), { kept: false, appended: [] }, 'no getBranch: the entries are the branch')
+  assert.deepEqual(run({ getEntries: () => entries, getBranch: () => entries.slice(1) }), { kept: true, appended: [] }, 'the switch is not on this branch')
+  for (const getBranch of [() => { throw new Error('分支读不出来') }, () => 'not an array']) {
+    assert.deepEqual(run({ getEntries: () => entries, getBranch }), { kept: true, appended: ['model-snapshot'] }, String(getBranch))
+  }
+  // 2026.3.23 mode reads getEntries() and keeps Responses reasoning followed by a text.
+  const old = th.sanitizeSessionHistory({ messages: history, provider: 'openai', modelApi: 'openai-responses', modelId: 'gpt-5', openclawVersion: '2026.3.23', sessionManager: { getEntries: () => entries, getBranch: () => [] } })
+  assert.ok(old[1].content.includes(reasoning))
+})
