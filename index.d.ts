@@ -408,10 +408,13 @@ export interface Change {
  * The part of a pi-coding-agent `SessionManager` the functions use. `getEntries()` is read for
  * custom entries `{type: "custom", customType, data}` (`model-snapshot`,
  * `google-turn-ordering-bootstrap`); new entries are written with `appendCustomEntry(customType, data)`.
- * A `getEntries` that throws counts as an empty session; an `appendCustomEntry` that throws is ignored.
+ * In OpenClaw 2026.9.6 mode the model snapshots are read from `getBranch()` (the current branch)
+ * when the manager has it, as that release does. A `getEntries` or `getBranch` that throws counts
+ * as an empty session; an `appendCustomEntry` that throws is ignored.
  */
 export interface SessionManagerLike {
   getEntries(): readonly unknown[]
+  getBranch?(): readonly unknown[]
   appendCustomEntry(customType: string, data: unknown): unknown
 }
 

@@ -29,6 +29,9 @@ const POLICIES = {
   'google 2026.9.6': { provider: 'google', modelApi: 'google-generative-ai', modelId: 'gemini-2.5-pro', ...V9 },
   'openai 2026.9.6': { provider: 'openai', modelApi: 'openai-responses', modelId: 'gpt-5.2', ...V9 },
   'mistral 2026.9.6': { provider: 'mistral', modelApi: 'openai-completions', modelId: 'mistral-large', ...V9 },
+  // Every model snapshot added from outside names gpt-5.2: a switch, after which the pass drops
+  // the reasoning of the turns before it and reduces their text signatures (texts carry one here).
+  'openai 2026.9.6, model switched': { provider: 'openai', modelApi: 'openai-responses', modelId: 'gpt-5', ...V9 },
 }
 
 /** A generator of plausible (and implausible) messages for one session. */
@@ -105,6 +108,7 @@ function session(policyName, seed, steps, via) {
   const r = rng(seed * 7 + 1)
   const next = messages(seed)
   const policy = POLICIES[policyName]
+  const switched = policyName.endsWith('model switched')
   const sessionId = `s-${policyName}-${seed}`
   // Each side its own session, whose entries (model snapshot, Google's bootstrap marker) must agree.
   // As in pi's session manager, the messages are entries too, and getEntries() sometimes gives a
@@ -132,7 +136,7 @@ function session(policyName, seed, steps, via) {
   for (let step = 0; step < steps; step++) {
     const add = 1 + Math.floor(r() * 5)
     for (let i = 0; i < add; i++) {
-      const m = next()
+      const m = switched ? withTextSignatures(next()) : next()
       history.push(m)
       both((es) => es.push({ type: 'message', message: m }))
     }
@@ -177,9 +181,23 @@ function session(policyName, seed, steps, via) {
   return via === 'sanitizer' ? null : sessions.peek(sessionId).hits
 }
 
+/**
+ * `m` with a Responses text signature on each text block (a phase on every other one), and a
+ * signed text after each thinking block.
+ */
+function withTextSignatures(m) {
+  if (m.role !== 'assistant' || !Array.isArray(m.content)) return m
+  const sig = (j) => (j % 2 ? 'msg_plain' : JSON.stringify({ v: 1, id: `msg_${j}`, phase: 'final_answer' }))
+  const content = m.content.flatMap((b, j) => {
+    if (b && b.type === 'text') return [{ ...b, textSignature: sig(j) }]
+    return b && b.type === 'thinking' ? [b, { type: 'text', text: '我先看看', textSignature: sig(j) }] : [b]
+  })
+  return { ...m, content }
+}
+
 for (const name of Object.keys(POLICIES)) {
   // The 2026.9.6 rows run fewer sessions: every one of their turns is a full pass on both sides.
-  const seeds = name.endsWith('2026.9.6') ? 2 : 12
+  const seeds = name.includes('2026.9.6') ? 2 : 12
   test(`incremental = full pass, random sessions (${name})`, () => {
     for (let seed = 1; seed <= seeds; seed++) session(name, seed, 30, seed % 2 ? 'sessionId' : 'sanitizer')
   })
@@ -190,7 +208,7 @@ for (const name of Object.keys(POLICIES)) {
       for (const k in hits) hits[k] += h[k]
     }
     assert.equal(hits.identity, 0, 'new objects every call')
-    if (name.endsWith('2026.9.6')) assert.equal(hits.content, 0, 'the 2026.9.6 pass has no incremental form')
+    if (name.includes('2026.9.6')) assert.equal(hits.content, 0, 'the 2026.9.6 pass has no incremental form')
     else assert.ok(hits.content * 10 >= hits.content + hits.full, `the content-keyed path taken on a tenth of the calls or more: ${JSON.stringify(hits)}`)
   })
 }
@@ -328,4 +346,25 @@ test('content-keyed: a history rebuilt as new objects reuses the prefix only whe
   delete rebuilt[1].content[0].arguments.attachments[0].content
   assert.deepEqual(turn(rebuilt, 'rebuilt-2')[1].content[0].arguments.attachments, [{ name: 'a.txt' }], 'nothing left to redact')
   assert.deepEqual(sessions.peek('rebuilt-2').hits, { identity: 0, content: 0, full: 3 })
+})
+
+test('2026.9.6 mode: model snapshots come from getBranch(); one that throws or gives no array is an empty branch', () => {
+  const snapshot = (timestamp, modelId) => ({ type: 'custom', customType: 'model-snapshot', data: { timestamp, provider: 'openai', modelApi: 'openai-responses', modelId } })
+  const reasoning = { type: 'thinking', thinking: '先想', thinkingSignature: JSON.stringify({ id: 'rs_1', type: 'reasoning' }) }
+  const history = [{ role: 'user', content: '北京天气', timestamp: 1 }, { role: 'assistant', content: [reasoning, { type: 'text', text: '晴' }], stopReason: 'stop', timestamp: 2 }]
+  // The entries hold a switch (gpt-5.2, then gpt-5 at 3): reasoning at 2 is from before it.
+  const entries = [snapshot(1, 'gpt-5.2'), snapshot(3, 'gpt-5')]
+  const run = (manager) => {
+    const appended = []
+    const out = th.sanitizeSessionHistory({ messages: history, provider: 'openai', modelApi: 'openai-responses', modelId: 'gpt-5', openclawVersion: '2026.9.6', sessionManager: { ...manager, appendCustomEntry: (t) => appended.push(t) } })
+    return { kept: out[1].content.includes(reasoning), appended }
+  }
+  assert.deepEqual(run({ getEntries: () => entries }), { kept: false, appended: [] }, 'no getBranch: the entries are the branch')
+  assert.deepEqual(run({ getEntries: () => entries, getBranch: () => entries.slice(1) }), { kept: true, appended: [] }, 'the switch is not on this branch')
+  for (const getBranch of [() => { throw new Error('分支读不出来') }, () => 'not an array']) {
+    assert.deepEqual(run({ getEntries: () => entries, getBranch }), { kept: true, appended: ['model-snapshot'] }, String(getBranch))
+  }
+  // 2026.3.23 mode reads getEntries() and keeps Responses reasoning followed by a text.
+  const old = th.sanitizeSessionHistory({ messages: history, provider: 'openai', modelApi: 'openai-responses', modelId: 'gpt-5', openclawVersion: '2026.3.23', sessionManager: { getEntries: () => entries, getBranch: () => [] } })
+  assert.ok(old[1].content.includes(reasoning))
 })

@@ -57,6 +57,7 @@ export const DIFFERENCES = {
   'anthropic-native-ids': ['done', 'toolu_ ids kept when the policy says so'],
   'thinking-turn-provider-owned': ['done', 'a turn with signed thinking keeps its tool calls and ids verbatim (provider-owned replay)'],
   'responses-reasoning-kept': ['done', 'OpenAI Responses: reasoning without a following block is kept (downgradeOpenAIReasoningBlocks is gone)'],
+  'responses-stale-reasoning': ['done', 'OpenAI Responses: reasoning from before the latest model switch (on the current branch) dropped, text signatures reduced to their phase'],
   'responses-pairing': ['done', 'OpenAI Responses: its own pairing step; a synthetic result reads "aborted"'],
   'responses-id-normalisation': ['done', 'OpenAI Responses: call_/fc_ ids over 64 characters or with odd characters shortened with a hash'],
   'inter-session-marker': ['done', 'inter-session marker text: isUser=false and an explanation line'],
@@ -89,6 +90,13 @@ const P = {
   responses: { provider: 'openai', modelApi: 'openai-responses', modelId: 'gpt-5', policy: { ...BASE, sanitizeMode: 'images-only', sanitizeToolCallIds: false } },
 }
 const withPolicy = (name, extra) => ({ ...P[name], policy: { ...P[name].policy, ...extra } })
+// Model snapshots a session holds (custom entries), and Responses signatures.
+const snapshot = (timestamp, provider, modelApi, modelId) => ({ customType: 'model-snapshot', data: { timestamp, provider, modelApi, modelId } })
+const CLAUDE_AT_1 = snapshot(1, 'anthropic', 'anthropic-messages', 'claude-sonnet-4-5')
+const gptAt = (timestamp) => snapshot(timestamp, 'openai', 'openai-responses', 'gpt-5')
+const rsSig = (id) => JSON.stringify({ id, type: 'reasoning' })
+const phased = (t, textSignature) => ({ type: 'text', text: t, textSignature })
+const msgSig = (id, phase) => JSON.stringify({ v: 1, id, phase })
 
 // The official external provider plugins a 2026.9.6 user of these providers has installed
 // (benchmark/oc96-plugins): the oracle runs them; this package knows their policies by provider
@@ -113,7 +121,11 @@ const PIXEL_UNPADDED = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4
 // A PNG signature and the IHDR of a 1600×1200 image, nothing more: its header reads, its pixels do not.
 const PNG_HEADER_ONLY = encodePngRows(1, 1, { row: () => Buffer.from([0, 0, 0]), declared: { width: 1600, height: 1200 } }).subarray(0, 33).toString('base64')
 
-/** Hand-written cases, one or more per difference: [name, params key or params, messages, differences]. */
+/**
+ * Hand-written cases, one or more per difference: [name, params key or params, messages,
+ * differences, and maybe the session: { entries, branch }] (custom entries a session manager gives
+ * from getEntries() and, when it differs, getBranch()).
+ */
 const HAND = [
   ['plain chat, Chinese', 'anthropic', [user('你好', 1), said([text('你好！有什么可以帮你？')], 2), user('北京天气', 3)], []],
   ['a clean tool round', 'chat', [user('读 a.md', 1), calls([call('call1')], 2), result('call1', '内容', 3), said([text('读完了')], 4)], []],
@@ -167,6 +179,10 @@ const HAND = [
   ['toolu id, native ids kept', withPolicy('anthropic', { preserveNativeAnthropicToolUseIds: true }), [user('q', 1), calls([call('toolu_01AbC')], 2), result('toolu_01AbC', 'r', 3), said([text('ok')], 4)], ['anthropic-native-ids']],
   ['toolu ids reused and an orphan result', withPolicy('anthropic', { preserveNativeAnthropicToolUseIds: true }), [user('q', 1), calls([call('toolu_01AbC'), call('toolu_01AbC')], 2), result('toolu_01AbC', 'r1', 3), result('toolu_01AbC', 'r2', 4), said([text('ok')], 5)], ['anthropic-native-ids', 'pairing-per-occurrence']],
   ['Responses reasoning without a following block', 'responses', [user('q', 1), said([thinking('', JSON.stringify({ id: 'rs_1', type: 'reasoning' }))], 2), user('n', 3)], ['responses-reasoning-kept']],
+  ['Responses: the model switched this call, every reasoning turn goes', 'responses', [user('北京天气', 1), said([thinking('先查天气', rsSig('rs_1')), phased('北京晴，25度。', msgSig('msg_1', 'final_answer'))], 2), user('上海呢', 3), said([thinking('再查', rsSig('rs_2')), phased('我查一下', msgSig('msg_2', 'commentary')), phased('上海多云。', 'msg_legacy')], 4)], ['responses-stale-reasoning'], { entries: [CLAUDE_AT_1] }],
+  ['Responses: switched earlier, reasoning before the switch goes, after it stays', 'responses', [user('北京天气', 1), said([thinking('先查天气', rsSig('rs_1')), phased('北京晴。', msgSig('msg_1', 'final_answer'))], 2), said([thinking('只有推理', rsSig('rs_0'))], '1970-01-01T00:00:00.002Z'), user('上海呢', 4), said([thinking('再查', rsSig('rs_2')), phased('上海多云。', msgSig('msg_2', 'final_answer'))], 5)], ['responses-stale-reasoning'], { entries: [CLAUDE_AT_1, gptAt(3)] }],
+  ['Responses: the same model all along keeps reasoning and signatures (object and string)', 'responses', [user('北京天气', 1), said([thinking('先查天气', rsSig('rs_1')), phased('北京晴。', { v: 1, id: 'msg_1', phase: 'final_answer' })], 2), user('上海呢', 3), said([thinking('再查', rsSig('rs_2')), phased('上海多云。', msgSig('msg_2', 'final_answer'))], 4)], [], { entries: [gptAt(1)] }],
+  ['Responses: the switch is on another branch, this branch keeps its reasoning', 'responses', [user('北京天气', 1), said([thinking('先查天气', rsSig('rs_1')), phased('北京晴。', msgSig('msg_1', 'final_answer'))], 2), user('上海呢', 4), said([thinking('再查', rsSig('rs_2')), phased('上海多云。', msgSig('msg_2', 'commentary'))], 5)], [], { entries: [CLAUDE_AT_1, gptAt(3)], branch: [gptAt(3)] }],
   ['Responses call without a result', 'responses', [user('q', 1), calls([call('call_1')], 2), user('n', 3)], ['responses-pairing']],
   ['Responses overlong call id', 'responses', [user('q', 1), calls([call(`call_${'x'.repeat(70)}`)], 2), result(`call_${'x'.repeat(70)}`, 'r', 3), said([text('ok')], 4)], ['responses-id-normalisation']],
   ['signed thinking turn keeps its call ids', 'anthropic', [user('q', 1), calls([thinking('想', 'c2ln'), call('call_1|fc_1')], 2), result('call_1|fc_1', 'r', 3), user('n', 4), said([text('ok')], 5)], ['thinking-turn-provider-owned']],
@@ -202,7 +218,7 @@ const LARGE = [
 ]
 
 function cases() {
-  const out = HAND.map(([name, params, messages, diffs]) => ({ name, params: typeof params === 'string' ? P[params] : params, messages, diffs }))
+  const out = HAND.map(([name, params, messages, diffs, session = {}]) => ({ name, params: typeof params === 'string' ? P[params] : params, messages, diffs, ...session }))
   for (const [name, messages, tags] of LARGE) {
     for (const key of Object.keys(P)) out.push({ name: `${name} / ${key}`, params: P[key], messages, diffs: tags[key] ?? [] })
   }
@@ -233,8 +249,8 @@ async function oracle323(calls) {
   return ref === null ? null : invoke(ref.fns, calls, ref.version)
 }
 
-/** Cases that compare the session entries appended too (the Google bootstrap marker). */
-const recordsEntries = (c) => c.diffs.includes('google-ordering-any-api') || c.name.startsWith('Google provider')
+/** Cases that compare the session entries appended too (the Google bootstrap marker, model snapshots). */
+const recordsEntries = (c) => c.diffs.includes('google-ordering-any-api') || c.name.startsWith('Google provider') || c.entries !== undefined
 
 /** Differences whose cases are also run in 2026.3.23 mode, which must give 2026.3.23-2's output. */
 const OLD_MODE_TWINS = new Set(['assistant-internal-metadata', 'thinking-turn-provider-owned', 'unpadded-base64', 'google-ordering-any-api', 'image-failure-text'])
@@ -288,7 +304,7 @@ test('sanitizeSessionHistory in 2026.9.6 mode against openclaw 2026.9.6 and 2026
     return
   }
   const all = cases()
-  const calls = all.map((c) => ['sanitizeSessionHistory', { ...c.params, messages: c.messages, sessionEntries: [], ...(recordsEntries(c) ? { recordAppended: true } : {}) }])
+  const calls = all.map((c) => ['sanitizeSessionHistory', { ...c.params, messages: c.messages, sessionEntries: c.entries ?? [], ...(c.branch ? { sessionBranch: c.branch } : {}), ...(recordsEntries(c) ? { recordAppended: true } : {}) }])
   const new96 = await memoized('2026.9.6', calls, runOpenClaw96)
   const old323 = await memoized('2026.3.23-2', calls, oracle323)
   if (old323 === null) {
@@ -305,7 +321,9 @@ test('sanitizeSessionHistory in 2026.9.6 mode against openclaw 2026.9.6 and 2026
     assert.equal(theirs.error, undefined, `${c.name}: openclaw 2026.9.6 threw ${theirs.error}`)
     let ours
     const appended = []
-    const sessionManager = recordsEntries(c) ? { getEntries: () => [], appendCustomEntry: (type) => appended.push(type) } : undefined
+    const custom = (list) => (list ?? []).map((e) => ({ type: 'custom', ...e }))
+    const [entries, branch] = [custom(c.entries), c.branch ? custom(c.branch) : null]
+    const sessionManager = recordsEntries(c) ? { getEntries: () => entries, ...(branch ? { getBranch: () => branch } : {}), appendCustomEntry: (type) => appended.push(type) } : undefined
     try {
       ours = th.sanitizeSessionHistory({ ...c.params, messages: c.messages, syntheticToolResultText: SYNTHETIC, openclawVersion: '2026.9.6', sessionManager })
     } catch (err) {

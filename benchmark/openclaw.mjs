@@ -118,7 +118,8 @@ function echoStream(fns, prompt, chunks) {
  * Runs the calls `[name, ...args]` on the loaded functions `fns`, awaiting each answer (2026.9.6's
  * `sanitizeSessionHistory` is async): `[{ value }]` or `[{ error }]`, in order. Calls cross process
  * boundaries as JSON, so a first argument with `sessionEntries` (custom entries `{customType, data}`)
- * gets the session manager both releases read from them (`getEntries`, 2026.9.6's `getBranch`);
+ * gets the session manager both releases read from them (`getEntries`, 2026.9.6's `getBranch`;
+ * `sessionBranch`, custom entries too, makes `getBranch` give those instead: a branched session);
  * with `recordAppended: true` too, the answer's `appended` lists the entry types it appended.
  */
 export async function invoke(fns, calls, version) {
@@ -144,10 +145,12 @@ export async function invoke(fns, calls, version) {
     // With `recordAppended: true` the answer also lists the custom entry types the call appended.
     const appended = first && typeof first === 'object' && first.recordAppended === true ? [] : null
     if (first && typeof first === 'object' && Array.isArray(first.sessionEntries)) {
-      const entries = first.sessionEntries.map((e) => ({ type: 'custom', ...e }))
-      const { sessionEntries, recordAppended, ...rest } = first
+      const custom = (list) => list.map((e) => ({ type: 'custom', ...e }))
+      const entries = custom(first.sessionEntries)
+      const branch = Array.isArray(first.sessionBranch) ? custom(first.sessionBranch) : entries
+      const { sessionEntries, sessionBranch, recordAppended, ...rest } = first
       const appendCustomEntry = (customType) => appended?.push(customType)
-      args[0] = { ...rest, sessionManager: { getEntries: () => entries, getBranch: () => entries, appendCustomEntry } }
+      args[0] = { ...rest, sessionManager: { getEntries: () => entries, getBranch: () => branch, appendCustomEntry } }
     }
     try {
       const value = await f(...args)

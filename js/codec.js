@@ -221,6 +221,8 @@ function block(b, wantHead) {
   switch (type) {
     case 'text':
       text(b.text, wantHead, extras, assistant)
+      // 2026.9.6 reduces an OpenAI Responses text signature to its phase after a model switch.
+      if (extras) signature(b.textSignature)
       signatures(b)
       break
     case 'thinking': {
@@ -230,13 +232,8 @@ function block(b, wantHead) {
         nums[n++] = 4
         val(sig.id)
         val(sig.type)
-      } else if (typeof sig === 'string' && !opensObject(sig)) {
-        // Rules read a string signature's text only when it holds an OpenAI reasoning item
-        // (`{…}`); any other (an Anthropic signature is hundreds to thousands of characters) goes
-        // as its blankness and length.
-        presence(sig)
       } else {
-        plain(sig)
+        signature(sig)
       }
       if (extras) presence(b.signature)
       signatures(b)
@@ -304,6 +301,14 @@ function resultIds(b) {
   room(1 + 2 * RESULT_BLOCK_ID_FIELDS.length)
   const at = n++
   nums[at] = extra(b.toolCallId, 1) | extra(b.tool_use_id, 2) | extra(b.tool_call_id, 4) | extra(b.callId, 8) | extra(b.call_id, 16)
+}
+
+// A signature: rules read a string signature's text only when it holds JSON (`{…}`: an OpenAI
+// reasoning item, a Responses text phase); any other (an Anthropic signature is hundreds to
+// thousands of characters) goes as its blankness and length.
+function signature(sig) {
+  if (typeof sig === 'string' && !opensObject(sig)) presence(sig)
+  else plain(sig)
 }
 
 // A field 2026.9.6 reads only for presence and blankness (signatures, redacted data): a string

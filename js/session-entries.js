@@ -1,71 +1,110 @@
 'use strict'
-// The session entries sanitizeSessionHistory reads (src/transcript/pipeline.rs): the last model
-// snapshot whose data is an object, and whether a Google bootstrap marker exists. Only those cross
-// the boundary, as `[customType, data]` pairs, the later entry first. A session manager's entries
-// only grow between two calls, as its messages do, so a session remembers what it found and reads
-// only the entries appended since (EntryMemo), after the same exact check as for the messages.
+// The session entries sanitizeSessionHistory reads (src/transcript/pipeline.rs): the model
+// snapshots whose data is an object, and whether a Google bootstrap marker exists. Only those
+// cross the boundary, as `[customType, data]` pairs: the snapshots oldest first (2026.3.23 mode:
+// the last one only, all it reads), then the marker. OpenClaw 2026.9.6 reads the snapshots of the
+// current branch (`getBranch()`, where a model switch is found) and the marker among all entries
+// (`getEntries()`); 2026.3.23 reads both from `getEntries()`, and so does a manager without
+// branches. A session manager's entries only grow between two calls, as its messages do, so a
+// session remembers what it found and reads only the entries appended since (EntryMemo), after
+// the same exact check as for the messages.
 
 const native = require('../binding.js')
 
 const [MODEL_SNAPSHOT, GOOGLE_BOOTSTRAP_MARKER] = native.transcriptSessionEntryTypes()
 
-/** The manager's entries: null without a session manager, [] when they cannot be read. */
-function entriesOf(sessionManager) {
-  if (!sessionManager || typeof sessionManager.getEntries !== 'function') return null
+/** `sessionManager[method]()`: null when there is no such method, [] when it cannot be read. */
+function listOf(sessionManager, method) {
+  if (!sessionManager || typeof sessionManager[method] !== 'function') return null
   let entries
   try {
-    entries = sessionManager.getEntries()
+    entries = sessionManager[method]()
   } catch {
     return []
   }
   return Array.isArray(entries) ? entries : []
 }
 
-/** What the pass reads of `entries`: the index of the last snapshot and of the last marker (-1: none). */
+/**
+ * The lists the pass reads, `{ snapshots, marker }` (the same array when one list serves both),
+ * or null without a session manager. `branch`: 2026.9.6 mode.
+ */
+function listsOf(sessionManager, branch) {
+  const entries = listOf(sessionManager, 'getEntries')
+  const onBranch = branch ? listOf(sessionManager, 'getBranch') : null
+  if (onBranch === null) return entries === null ? null : { snapshots: entries, marker: entries }
+  return { snapshots: onBranch, marker: entries ?? [] }
+}
+
+/** What the pass reads of a list of entries: the indices of the snapshots and of the last marker (-1: none). */
 class Found {
   constructor() {
-    this.snapshot = -1
+    this.snapshots = []
     this.marker = -1
   }
 
-  /** Takes entries `from..entries.length` into account (later ones win). */
+  /** Takes entries `from..entries.length` into account. */
   scan(entries, from) {
-    for (let i = from; i < entries.length; i++) this.take(entries[i], i)
-  }
-
-  /** All of `entries`, from the end, stopping once both are found (older entries are not read). */
-  scanBack(entries) {
-    for (let i = entries.length - 1; i >= 0 && (this.snapshot < 0 || this.marker < 0); i--) {
+    for (let i = from; i < entries.length; i++) {
       const e = entries[i]
       if (!e || typeof e !== 'object' || e.type !== 'custom') continue
-      if (this.snapshot < 0 && e.customType === MODEL_SNAPSHOT && e.data !== null && typeof e.data === 'object') this.snapshot = i
-      else if (this.marker < 0 && e.customType === GOOGLE_BOOTSTRAP_MARKER) this.marker = i
+      if (e.customType === MODEL_SNAPSHOT && e.data !== null && typeof e.data === 'object') this.snapshots.push(i)
+      else if (e.customType === GOOGLE_BOOTSTRAP_MARKER) this.marker = i
     }
-  }
-
-  /** Entry `e` at index `i`, later than any taken before. */
-  take(e, i) {
-    if (!e || typeof e !== 'object' || e.type !== 'custom') return
-    if (e.customType === MODEL_SNAPSHOT && e.data !== null && typeof e.data === 'object') this.snapshot = i
-    else if (e.customType === GOOGLE_BOOTSTRAP_MARKER) this.marker = i
-  }
-
-  pairs(entries) {
-    const snapshot = this.snapshot < 0 ? null : [MODEL_SNAPSHOT, entries[this.snapshot].data]
-    const marker = this.marker < 0 ? null : [GOOGLE_BOOTSTRAP_MARKER, null]
-    if (snapshot === null) return marker === null ? [] : [marker]
-    if (marker === null) return [snapshot]
-    return this.snapshot > this.marker ? [snapshot, marker] : [marker, snapshot]
   }
 }
 
-/** The `[customType, data]` pairs the pass reads (null without a session manager). */
-function sessionEntries(sessionManager) {
-  const entries = entriesOf(sessionManager)
-  if (entries === null) return null
-  const found = new Found()
-  found.scanBack(entries)
-  return found.pairs(entries)
+/** The pairs for the snapshots found in `list` (all, or the last) and the marker found (or not). */
+function pairsOf(list, snaps, marked, all) {
+  const at = all ? snaps.snapshots : snaps.snapshots.slice(-1)
+  const out = at.map((i) => [MODEL_SNAPSHOT, list[i].data])
+  if (marked) out.push([GOOGLE_BOOTSTRAP_MARKER, null])
+  return out
+}
+
+/** The `[customType, data]` pairs the pass reads (null without a session manager); `branch`: 2026.9.6 mode. */
+function sessionEntries(sessionManager, branch = false) {
+  const l = listsOf(sessionManager, branch)
+  if (l === null) return null
+  const snaps = new Found()
+  snaps.scan(l.snapshots, 0)
+  let marks = snaps
+  if (l.marker !== l.snapshots) {
+    marks = new Found()
+    marks.scan(l.marker, 0)
+  }
+  return pairsOf(l.snapshots, snaps, marks.marker >= 0, branch)
+}
+
+/** One list of entries read call after call: only the entries after those seen, while it starts with them. */
+class ListMemo {
+  constructor() {
+    /** Our copy of the entry references read so far. */
+    this.seen = []
+    this.found = new Found()
+  }
+
+  reset() {
+    this.seen.length = 0
+    this.found = new Found()
+  }
+
+  /** Takes `list` into account; true when it had to be read from its start again. */
+  read(list) {
+    const again = !startsWith(list, this.seen)
+    if (again) this.reset()
+    const seen = this.seen
+    const from = seen.length
+    try {
+      this.found.scan(list, from)
+    } catch (err) {
+      // An entry that cannot be read (a throwing getter): nothing half-read is kept.
+      this.reset()
+      throw err
+    }
+    for (let i = from; i < list.length; i++) seen.push(list[i])
+    return again
+  }
 }
 
 /**
@@ -77,40 +116,37 @@ function sessionEntries(sessionManager) {
 class EntryMemo {
   constructor() {
     this.manager = null
-    /** Our copy of the entry references read so far. */
-    this.seen = []
-    this.found = new Found()
+    this.branch = false
+    this.snaps = new ListMemo()
+    this.marks = new ListMemo()
     /** The pairs last given, kept while what they were made of is unchanged. */
     this.pairs = null
-    this.snapshot = -1
-    this.marker = -1
+    this.key = ''
   }
 
-  read(sessionManager) {
-    const entries = entriesOf(sessionManager)
-    if (entries === null) return null
-    if (sessionManager !== this.manager || !startsWith(entries, this.seen)) {
+  read(sessionManager, branch = false) {
+    const l = listsOf(sessionManager, branch)
+    if (l === null) return null
+    if (sessionManager !== this.manager || branch !== this.branch) {
       this.manager = sessionManager
-      this.seen.length = 0
-      this.found = new Found()
+      this.branch = branch
+      this.snaps.reset()
+      this.marks.reset()
       this.pairs = null
     }
-    const seen = this.seen
-    const from = seen.length
+    const two = l.marker !== l.snapshots
     try {
-      if (from === 0) this.found.scanBack(entries)
-      else this.found.scan(entries, from)
+      if (this.snaps.read(l.snapshots) | (two && this.marks.read(l.marker))) this.pairs = null
     } catch (err) {
-      // An entry that cannot be read (a throwing getter): nothing half-read is kept.
       this.manager = null
       throw err
     }
-    for (let i = from; i < entries.length; i++) seen.push(entries[i])
-    const f = this.found
-    if (this.pairs === null || f.snapshot !== this.snapshot || f.marker !== this.marker) {
-      this.pairs = f.pairs(entries)
-      this.snapshot = f.snapshot
-      this.marker = f.marker
+    const s = this.snaps.found.snapshots
+    const marked = (two ? this.marks.found : this.snaps.found).marker >= 0
+    const key = `${s.length} ${s.length > 0 ? s[s.length - 1] : -1} ${marked}`
+    if (this.pairs === null || key !== this.key) {
+      this.pairs = pairsOf(l.snapshots, this.snaps.found, marked, branch)
+      this.key = key
     }
     return this.pairs
   }

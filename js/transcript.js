@@ -56,7 +56,9 @@ function checkedParams(params) {
  */
 function historyPass(messages, o, sessionManager, warn, session) {
   const incremental = session !== null && o.report !== true
-  const entries = incremental ? session.memo.read(sessionManager) : sessionEntries(sessionManager)
+  // 2026.9.6 finds a model switch among the snapshots of the current branch.
+  const branch = (o.openclawVersion ?? native.getOpenClawVersionNative()) === '2026.9.6'
+  const entries = incremental ? session.memo.read(sessionManager, branch) : sessionEntries(sessionManager, branch)
   const now = Date.now()
   const r = incremental ? session.sanitize(messages, o, entries, now) : run('sanitizeSessionHistory', messages, { ...o, sessionEntries: entries, now })
   appendEntries(sessionManager, r.plan.entries)

@@ -235,6 +235,7 @@ pub const FIELD_NAMES: &[&str] = &[
     "data",
     "mimeType",
     "provenance",
+    "textSignature",
 ];
 
 fn field_name(name: &str) -> Text {
@@ -377,6 +378,9 @@ pub struct BlockExtra {
     pub redacted_data: Presence,
     /// Text to put in front of `text` (inter-session marker).
     pub text_prefix: Option<String>,
+    /// A text block's `textSignature` (sent in 2026.9.6 mode only), as `thinking_signature`: a
+    /// string that does not open with `{` is known by blankness only.
+    pub text_signature: Val,
 }
 
 /// What the skeleton knows of a field read only for whether it is there and, for a string,
@@ -489,6 +493,10 @@ impl Block {
 
     pub fn partial_json(&self) -> &Val {
         self.x_val(|x| &x.partial_json)
+    }
+
+    pub fn text_signature(&self) -> &Val {
+        self.x_val(|x| &x.text_signature)
     }
 
     /// An empty object block from input message `msg`, block `idx`; the skeleton fills the fields.
@@ -611,6 +619,7 @@ impl Block {
             "toolUseId" => self.x_mut().tool_use_id = v,
             "mimeType" => self.x_mut().mime_type = v,
             "partialJson" => self.x_mut().partial_json = v,
+            "textSignature" => self.x_mut().text_signature = v,
             "text" => {
                 self.text = match &v {
                     Val::Str(s) => Some(TextInfo::of_str(s)),

@@ -31,8 +31,9 @@ pub struct HistoryParams {
     pub policy: Option<TranscriptPolicy>,
     pub pairing: rules::pairing::PairingOptions,
     pub limits: ImageLimits,
-    /// The session's custom entries (`customType`, `data`), oldest first, when a session manager
-    /// was given.
+    /// The session's custom entries the pass reads (`customType`, `data`), when a session manager
+    /// was given: every `model-snapshot` (2026.9.6: of the current branch), oldest first, and the
+    /// Google bootstrap marker, if any.
     pub session_entries: Option<Vec<(String, Value)>>,
     /// The time to stamp new session entries with (ms since the epoch).
     pub now: f64,
@@ -75,7 +76,8 @@ pub struct HistoryOutput {
     pub warnings: Vec<String>,
 }
 
-fn snapshot_differs(data: &Value, p: &HistoryParams) -> bool {
+/// Whether snapshot `data` names another provider, API or model than this call.
+pub(crate) fn snapshot_differs(data: &Value, p: &HistoryParams) -> bool {
     let field = |k: &str| {
         data.get(k)
             .and_then(Value::as_str)

@@ -497,6 +497,12 @@ fn parse_block(c: &mut Cursor, b: &mut Block, extras: bool) -> Result<(), String
     match b.ty.as_str() {
         Some("text") => {
             b.text = c.text()?.0;
+            if extras {
+                let sig = c.signature()?;
+                if sig != Val::Absent {
+                    b.x_mut().text_signature = sig;
+                }
+            }
             signatures(c, b)?;
         }
         Some("thinking") => {
@@ -673,6 +679,7 @@ pub fn block_from_value(v: &Value, i: usize, j: usize, _new: bool) -> Block {
             _ => None,
         },
         text_prefix: None,
+        text_signature: field(map, "textSignature"),
     };
     if x != BlockExtra::default() {
         b.x = Some(Box::new(x));

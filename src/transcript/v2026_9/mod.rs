@@ -9,8 +9,8 @@
 //!
 //! The new order: the image pass no longer rewrites tool-call ids; reasoning is dropped from
 //! OpenAI-compatible chat history; `dropThinkingBlocks` keeps the latest turn; OpenAI Responses
-//! pairs its results on its own branch and no longer drops reasoning that has no following block;
-//! tool-call ids are rewritten after pairing.
+//! pairs its results on its own branch and no longer drops reasoning that has no following block
+//! (only reasoning from before a model switch); tool-call ids are rewritten after pairing.
 
 pub mod dangling_calls;
 pub mod drop_reasoning;
@@ -25,6 +25,7 @@ pub mod replay_content;
 pub mod responses_ids;
 pub mod signatures;
 pub mod silent_reply;
+pub mod stale_reasoning;
 
 use super::context::Ctx;
 use super::model::{Block, Msg};
@@ -143,6 +144,8 @@ pub fn sanitize_session_history(
         pairing::repair_tool_use_result_pairing(msgs, ctx, text, keep_errored);
     }
     if responses {
+        let before = stale_reasoning::latest_switch(p);
+        stale_reasoning::drop_stale_openai_reasoning(msgs, ctx, before);
         responses_ids::normalize_responses_tool_call_ids(msgs, ctx);
         rules::openai_function_call_pairs::downgrade_openai_function_call_reasoning_pairs(
             msgs, ctx,

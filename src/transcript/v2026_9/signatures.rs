@@ -29,7 +29,8 @@ pub fn applies(provider: Option<&str>, preserve_signatures: bool) -> bool {
     preserve_signatures || SIGNED_THINKING_PROVIDERS.contains(&id.as_str())
 }
 
-fn timestamp(v: &Val) -> Option<f64> {
+/// A message timestamp in ms (2026.9.6's `parseDateFirstTimestampMs`).
+pub(super) fn timestamp(v: &Val) -> Option<f64> {
     timestamp_ms(&match v {
         Val::Num(n) => TimestampValue::Num(*n),
         Val::Str(s) => TimestampValue::Str(s.to_string()),
