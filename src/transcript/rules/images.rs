@@ -172,13 +172,16 @@ pub(crate) struct Payload<'a> {
     pub declared: &'a str,
 }
 
+/// Calls its argument with the whole payload's UTF-8; `false` when it cannot be read.
+pub(crate) type ReadPayload<'f> = &'f mut dyn FnMut(&mut dyn FnMut(&[u8])) -> bool;
+
 /// The outcome for one payload, written once for the transcript pass and the wire bodies: the
 /// head alone when it proves the image within limits, else the cache by a remembered digest,
 /// else the whole payload (`full` calls its argument with the payload's UTF-8, `false` when it
 /// cannot) through the process-wide cache. Also the digest computed, if one was.
 pub(crate) fn payload_outcome(
     p: &Payload,
-    full: &mut dyn FnMut(&mut dyn FnMut(&[u8])) -> bool,
+    full: ReadPayload,
     opts: &ImagePassOptions,
 ) -> (Outcome, Option<Digest>) {
     if let Some(d) = precheck_from_head(p.len, p.head, opts.limits) {

@@ -397,8 +397,6 @@ pub fn add<'a, N: Node<'a>>(
         let Some((mut ls, detail)) = decide(s, fetch, &pass, protocol) else {
             continue;
         };
-        // Document order (a media type may come before its data).
-        ls.sort_by_key(|l| l.span.as_ref().map(|r| r.start));
         leaves.append(&mut ls);
         if opts.report {
             changes.push(Change {
@@ -411,6 +409,10 @@ pub fn add<'a, N: Node<'a>>(
     if leaves.is_empty() {
         return;
     }
+    // Document order on bytes (a media type may come before its data, a Responses item's
+    // `output` before its `content`); the splice needs it, and a stable sort keeps the leaves under
+    // one container together for the object appliers.
+    leaves.sort_by_key(|l| l.span.as_ref().map(|r| r.start));
     let plan = d.plan.get_or_insert_with(|| BodyPlan {
         key: protocol.key(),
         ..BodyPlan::default()

@@ -33,8 +33,10 @@ pub const SHALLOW: u8 = 2;
 /// (an image's payload or `data:` URL: the rest crosses only when the image step needs it).
 pub const HEAD: u8 = 4;
 
-/// Characters of a [`HEAD`] string sent (a `data:` URL's prefix, then the payload's head).
-pub const HEAD_CHARS: usize = 2048;
+/// Characters of a [`HEAD`] string sent: the 1,024 of a payload the image step reads first, after
+/// a `data:` URL's prefix (`data:image/png;base64,` and up to 54 more characters of parameters; a
+/// longer prefix leaves a shorter head, which at worst sends the image to the full check).
+pub const HEAD_CHARS: usize = 1100;
 
 /// The keys the wire readers and writers read, with how their values are sent. A reader that
 /// asks a skeleton for another key is a bug (caught in debug builds).
