@@ -2124,6 +2124,20 @@ export interface SanitizeRequestOptions {
   syntheticToolResultText?: string
   /** Keep the results of an errored or aborted assistant turn. */
   preserveErroredAssistantResults?: boolean
+  /**
+   * Longest image side kept without resizing, in pixels. Default per protocol: `anthropic` 8000
+   * (2000 in a body of more than 20 images), the others 1200.
+   */
+  maxDimensionPx?: number
+  /**
+   * Largest decoded image kept without re-encoding, in bytes. Default per protocol: `anthropic`
+   * 3 932 160 (5 MiB of base64), `openai-chat` / `openai-responses` 20 000 000, `gemini` 5 MiB.
+   */
+  maxBytes?: number
+  /** See {@link SanitizeImagesOptions.maxDecodeBytes}. */
+  maxDecodeBytes?: number
+  /** The OpenClaw release whose image step runs (see {@link SanitizeImagesOptions.openclawVersion}). */
+  openclawVersion?: OpenClawVersion
   /** Return `{ body, changes }` instead of the body. */
   report?: boolean
 }

@@ -8,6 +8,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { firstRunOnly, th } from './fixtures/helpers.mjs'
+import { encodePng } from './fixtures/png.mjs'
 
 const { sanitizeRequest, sanitizeRequestBuffer } = th
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -60,7 +61,16 @@ const TARGETS = [
   { provider: 'vllm' },
   { provider: 'openrouter', modelId: 'google/gemini-2.5-flash' },
   { provider: 'anthropic', modelId: 'claude-sonnet-4-5' },
+  // Images over a 16 px side are re-encoded (the PNG below is 24×16); the release is pinned.
+  { provider: 'openai', maxDimensionPx: 16, openclawVersion: '2026.9.6' },
+  { provider: 'anthropic', maxDimensionPx: 16, openclawVersion: '2026.3.23' },
 ]
+// Image payloads: a real PNG, PNG magic alone (undecodable), not base64, empty, with whitespace.
+const PNG = encodePng(24, 16).toString('base64')
+const B64S = [PNG, PNG, 'iVBORw0KGgo=', '5Zu+54mH!!', '', `${PNG.slice(0, 40)}\n${PNG.slice(40)}`]
+// Image URLs: base64 data URLs of those, a remote URL, a data URL that is not base64.
+const URLS = [...B64S.map((b) => `data:image/png;base64,${b}`), 'https://example.com/图.png', 'data:image/svg+xml,%3Csvg%2F%3E']
+const MIMES = ['image/png', 'image/jpeg']
 // Reasoning as clients replay it: signed, with an empty or no signature (Anthropic rejects both).
 const SIGNED = [{ signature: 'EqQBCkYIBxgCKkA=' }, { signature: '' }, {}]
 
@@ -72,27 +82,29 @@ function gen(r, protocol) {
   for (let i = 0; i < n; i++) {
     const kind = pick(['user', 'user', 'assistant', 'call', 'result', 'system'])
     if (protocol === 'openai-chat') {
-      if (kind === 'user') msgs.push({ role: 'user', content: r() < 0.5 ? pick(TEXTS) : [{ type: 'text', text: pick(TEXTS) }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }], ...extra() })
+      if (kind === 'user') msgs.push({ role: 'user', content: r() < 0.5 ? pick(TEXTS) : [{ type: 'text', text: pick(TEXTS) }, { type: 'image_url', image_url: r() < 0.2 ? pick(URLS) : { url: pick(URLS), ...(r() < 0.3 ? { detail: 'low' } : {}) } }], ...extra() })
       else if (kind === 'assistant') msgs.push({ role: 'assistant', content: r() < 0.3 ? [{ type: 'thinking', thinking: '想一想' }, { type: 'text', text: pick(TEXTS) }] : pick(TEXTS), ...(r() < 0.2 ? { tool_calls: [] } : {}) })
       else if (kind === 'call') msgs.push({ role: 'assistant', content: r() < 0.5 ? null : pick(TEXTS), tool_calls: [pick(IDS), pick(IDS)].slice(0, 1 + Math.floor(r() * 2)).map((id) => ({ id, type: 'function', function: { name: 'get_weather', arguments: '{"city":"北京"}' } })), ...extra() })
       else if (kind === 'result') msgs.push({ role: 'tool', tool_call_id: pick(IDS), content: pick(TEXTS) })
       else msgs.push({ role: i === 0 ? 'system' : 'developer', content: 'You are helpful. 请用中文回答。' })
     } else if (protocol === 'anthropic') {
-      if (kind === 'user' || kind === 'system') msgs.push({ role: 'user', content: r() < 0.5 ? pick(TEXTS) : [{ type: 'text', text: pick(TEXTS) }], ...extra() })
+      const image = () => ({ type: 'image', source: { type: 'base64', media_type: pick(MIMES), data: pick(B64S) } })
+      if (kind === 'user' || kind === 'system') msgs.push({ role: 'user', content: r() < 0.5 ? pick(TEXTS) : [{ type: 'text', text: pick(TEXTS) }, ...(r() < 0.4 ? [image()] : [])], ...extra() })
       else if (kind === 'assistant') msgs.push({ role: 'assistant', content: r() < 0.5 ? pick(TEXTS) : [{ type: 'thinking', thinking: '想一想', ...pick(SIGNED) }, ...(r() < 0.3 ? [{ type: 'redacted_thinking', data: pick(['EmwKAhgB', '']) }] : []), { type: 'text', text: pick(TEXTS) }] })
       else if (kind === 'call') msgs.push({ role: 'assistant', content: [...(r() < 0.3 ? [{ type: 'thinking', thinking: '调用工具', ...pick(SIGNED) }] : []), { type: 'text', text: pick(TEXTS) }, { type: 'tool_use', id: pick(IDS), name: 'get_weather', input: { city: '上海' } }] })
-      else msgs.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: pick(IDS), content: pick(TEXTS) }, ...(r() < 0.4 ? [{ type: 'text', text: pick(TEXTS) }] : [])] })
+      else msgs.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: pick(IDS), content: r() < 0.3 ? [{ type: 'text', text: pick(TEXTS) }, image()] : pick(TEXTS) }, ...(r() < 0.4 ? [{ type: 'text', text: pick(TEXTS) }] : [])] })
     } else if (protocol === 'gemini') {
       const id = () => (r() < 0.5 ? { id: pick(IDS) } : {})
-      if (kind === 'user' || kind === 'system') msgs.push({ role: 'user', parts: [{ text: pick(TEXTS) }, ...(r() < 0.3 ? [{ inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } }] : [])], ...extra() })
+      if (kind === 'user' || kind === 'system') msgs.push({ role: 'user', parts: [{ text: pick(TEXTS) }, ...(r() < 0.3 ? [r() < 0.7 ? { inlineData: { mimeType: pick(MIMES), data: pick(B64S) } } : { inline_data: { mime_type: pick(MIMES), data: pick(B64S) } }] : [])], ...extra() })
       else if (kind === 'assistant') msgs.push({ role: 'model', parts: [...(r() < 0.3 ? [{ text: '想一想', thought: true }] : []), { text: pick(TEXTS) }] })
       else if (kind === 'call') msgs.push({ role: 'model', parts: [pick(NAMES), pick(NAMES)].slice(0, 1 + Math.floor(r() * 2)).map((name) => ({ functionCall: { name, args: { city: '北京' }, ...id() }, ...(r() < 0.3 ? { thoughtSignature: 'c2ln' } : {}) })) })
       else msgs.push({ role: 'user', parts: [{ functionResponse: { name: pick(NAMES), response: { output: pick(TEXTS) }, ...id() } }, ...(r() < 0.3 ? [{ text: pick(TEXTS) }] : [])] })
     } else {
-      if (kind === 'user' || kind === 'system') msgs.push({ role: kind === 'system' ? 'developer' : 'user', content: pick(TEXTS), ...extra() })
+      const image = () => ({ type: 'input_image', image_url: pick(URLS) })
+      if (kind === 'user' || kind === 'system') msgs.push({ role: kind === 'system' ? 'developer' : 'user', content: r() < 0.6 ? pick(TEXTS) : [{ type: 'input_text', text: pick(TEXTS) }, image()], ...extra() })
       else if (kind === 'assistant') msgs.push(r() < 0.5 ? { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: pick(TEXTS) }] } : { type: 'reasoning', id: 'rs_1', summary: [] })
       else if (kind === 'call') msgs.push({ type: 'function_call', call_id: pick(IDS), name: 'get_weather', arguments: '{}' })
-      else msgs.push({ type: 'function_call_output', call_id: pick(IDS), output: pick(TEXTS) })
+      else msgs.push({ type: 'function_call_output', call_id: pick(IDS), output: r() < 0.3 ? [{ type: 'input_text', text: pick(TEXTS) }, image()] : pick(TEXTS) })
     }
   }
   const key = { 'openai-responses': 'input', gemini: 'contents' }[protocol] ?? 'messages'
@@ -170,14 +182,16 @@ describe('sanitizeRequestBuffer: bad bodies are TypeErrors naming the path and t
     assert.throws(() => sanitizeRequestBuffer('{"messages": []}', o), /^TypeError: body: expected a Buffer or Uint8Array \(the request body as UTF-8 JSON\), got string$/)
   })
   test('a 100 MB body (screenshots): repaired, memory bounded by a copy of the body', { skip: firstRunOnly('the body is read and written in Rust') }, () => {
-    const shot = 'iVBORw0KGgo'.repeat(1_000_000)
+    // A real PNG's head (its base64 unpadded: 32×16 is 3k bytes) over 8 MB: the image step keeps it
+    // from its head under a 200 MB limit, so only the orphan goes.
+    const shot = encodePng(32, 16).toString('base64') + 'A'.repeat(11_000_000)
     const msgs = []
     for (let i = 0; i < 10; i++) msgs.push({ role: 'user', content: [{ type: 'text', text: `截图 ${i}` }, { type: 'image_url', image_url: { url: `data:image/png;base64,${shot}` } }] })
     msgs.push({ role: 'tool', tool_call_id: 'gone', content: 'orphan' })
     const buf = Buffer.from(JSON.stringify({ model: 'm', messages: msgs }))
     assert.ok(buf.length > 100_000_000)
     const before = process.memoryUsage()
-    const out = sanitizeRequestBuffer(buf, { protocol: 'openai-chat', provider: 'openai' })
+    const out = sanitizeRequestBuffer(buf, { protocol: 'openai-chat', provider: 'openai', maxBytes: 200_000_000 })
     const grew = process.memoryUsage().rss - before.rss
     assert.equal(out.length, buf.length - JSON.stringify(msgs[10]).length - 1, 'only the orphan result is gone')
     assert.ok(grew < 2.5 * buf.length, `memory grew by ${grew} bytes for a ${buf.length}-byte body`)

@@ -8,6 +8,7 @@ import path from 'node:path'
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { th, runFrozen } from './fixtures/helpers.mjs'
+import { encodePng, jpegSize } from './fixtures/png.mjs'
 
 const { sanitizeRequest } = th
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -76,6 +77,51 @@ describe('sanitizeRequest: what no rule touched is the same object', () => {
     assert.equal(out.messages[1].tool_calls[0].x_call, true)
     assert.deepEqual(out.messages[2], { role: 'tool', tool_call_id: 'call1', content: out.messages[2].content })
     assert.equal(typeof out.messages[2].content, 'string')
+  })
+})
+
+describe('sanitizeRequest: images at the default limits (generated, not committed)', () => {
+  const url = (png) => `data:image/png;base64,${png.toString('base64')}`
+  const jpeg = (u) => jpegSize(Buffer.from(u.slice(u.indexOf(',') + 1), 'base64'))
+  test('openai-chat: a 1600 px screenshot shrinks to 1200 px; only the changed part is a new object', () => {
+    const wide = { type: 'image_url', image_url: { url: url(encodePng(1600, 20)), detail: 'high' } }
+    const fine = { type: 'image_url', image_url: { url: url(encodePng(1200, 20)) } }
+    const text = { type: 'text', text: '这两张截图有什么不同？' }
+    const body = { model: 'gpt-4o', messages: [{ role: 'system', content: '用中文回答' }, { role: 'user', content: [text, wide, fine] }] }
+    const r = runFrozen((b) => sanitizeRequest(b, { protocol: 'openai-chat', report: true }), body)
+    const [m0, m1] = r.body.messages
+    assert.equal(m0, body.messages[0])
+    assert.equal(m1.content[0], text)
+    assert.equal(m1.content[2], fine, 'the twin within the limits is the same object')
+    assert.equal(m1.content[1].image_url.detail, 'high')
+    assert.ok(m1.content[1].image_url.url.startsWith('data:image/jpeg;base64,/9j/'))
+    assert.deepEqual(jpeg(m1.content[1].image_url.url), { width: 1200, height: 15 })
+    assert.deepEqual(r.changes.map((c) => [c.rule, c.path]), [['sanitizeImages', 'messages[1].content[1]']])
+    assert.match(r.changes[0].detail, /^image re-encoded to fit the size limits \(1200×15 JPEG, quality \d+\)$/)
+  })
+  test('anthropic: 2100 px images are kept (8000 px) until the body holds more than 20 (2000 px)', () => {
+    const data = encodePng(2100, 8).toString('base64')
+    const body = (n) => ({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 64,
+      messages: [{ role: 'user', content: [{ type: 'text', text: `${n} 张图` }, ...Array.from({ length: n }, () => ({ type: 'image', source: { type: 'base64', media_type: 'image/png', data } }))] }],
+    })
+    const twenty = body(20)
+    assert.equal(sanitizeRequest(twenty, { protocol: 'anthropic' }), twenty)
+    const out = sanitizeRequest(body(21), { protocol: 'anthropic' })
+    const images = out.messages[0].content.slice(1)
+    assert.equal(images.length, 21)
+    for (const b of images) {
+      assert.equal(b.source.media_type, 'image/jpeg')
+      assert.deepEqual(jpegSize(Buffer.from(b.source.data, 'base64')).width, 2000)
+    }
+  })
+  test('the same images on the bytes path, and bad image options are TypeErrors', () => {
+    const body = { model: 'gpt-4o', messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: url(encodePng(1600, 20)) } }] }] }
+    const bytes = JSON.parse(th.sanitizeRequestBuffer(Buffer.from(JSON.stringify(body)), { protocol: 'openai-chat' }).toString())
+    assert.deepEqual(bytes, sanitizeRequest(body, { protocol: 'openai-chat' }))
+    assert.throws(() => sanitizeRequest(body, { protocol: 'openai-chat', maxBytes: '5MB' }), /^TypeError: options\.maxBytes: expected a number, got "5MB"$/)
+    assert.throws(() => sanitizeRequest(body, { protocol: 'openai-chat', openclawVersion: '2026.1' }), /^TypeError: options\.openclawVersion: expected '2026\.3\.23' or '2026\.9\.6', got "2026\.1"$/)
   })
 })
 

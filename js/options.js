@@ -218,6 +218,9 @@ const OPTIONS = {
     modelId: string,
     policy: object(POLICY),
     ...PAIRING,
+    // the image step's limits (defaults per protocol: README "Gateways") and release
+    ...IMAGE_LIMITS,
+    openclawVersion: OPENCLAW_VERSION,
   },
   // provider, modelApi and modelId: any value, a non-string one counting as absent
   resolveTranscriptPolicy: { openclawVersion: OPENCLAW_VERSION, model: object(MODEL) },

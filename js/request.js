@@ -39,8 +39,26 @@ function message(msgs, e) {
   return o
 }
 
+/**
+ * `o` with the values of `leaves[from..to]` set at their paths (`[path, value]`, in the body's
+ * order, sharing `path[0..d]`): a shallow copy of each container on the way, one per container
+ * whatever the number of leaves under it.
+ */
+function patch(o, leaves, from, to, d) {
+  const copy = Array.isArray(o) ? o.slice() : { ...o }
+  for (let i = from; i < to; ) {
+    const k = leaves[i][0][d]
+    let j = i + 1
+    while (j < to && leaves[j][0][d] === k) j++
+    copy[k] = leaves[i][0].length === d + 1 ? leaves[i][1] : patch(o[k], leaves, i, j, d + 1)
+    i = j
+  }
+  return copy
+}
+
 /** `body` with the plan's edits: a shallow copy, untouched messages and items shared. */
-function applyPlan(body, plan) {
+function applyPlan(input, plan) {
+  const body = plan.leaves.length === 0 ? input : patch(input, plan.leaves, 0, plan.leaves.length, 0)
   const out = { ...body }
   if (plan.out !== undefined) {
     const msgs = body[plan.key]
@@ -70,7 +88,7 @@ function sanitizeRequest(body, options) {
   const o = checked(options)
   const { protocol, ...rest } = o
   const skeleton = encode(body)
-  const text = native.sanitizeRequestSkeleton(protocol, skeleton[0], skeleton[1], JSON.stringify(rest))
+  const text = native.sanitizeRequestSkeleton(protocol, skeleton[0], skeleton[1], JSON.stringify(rest), body)
   // Ids that differ only by a lone surrogate crossed as distinct private-use characters.
   const answer = skeleton[2] ? JSON.parse(text, fromPrivate) : JSON.parse(text)
   if (answer.error !== undefined) throw new TypeError(answer.error)

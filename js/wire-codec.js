@@ -20,6 +20,8 @@ SK.keys.forEach(([k, f], i) => {
 })
 const TEXT = SK.text
 const SHALLOW = SK.shallow
+const HEAD = SK.head
+const HEAD_CHARS = SK.headChars
 const DEPTH = SK.depth
 // At most this many containers are walked: a value whose children are shared is small in memory
 // but exponential as a tree.
@@ -63,7 +65,13 @@ function value(v, flags, depth) {
   room(4)
   switch (typeof v) {
     case 'string':
-      if (flags & TEXT) {
+      if (flags & HEAD) {
+        // An image's payload or data: URL: its head; the rest is read by Rust if it must be.
+        nums[n++] = C.textHead
+        nums[n++] = v.length
+        nums[n++] = blank(v) ? 1 : 0
+        str(v.length > HEAD_CHARS ? v.slice(0, HEAD_CHARS) : v)
+      } else if (flags & TEXT) {
         nums[n++] = C.text
         nums[n++] = v.length
         nums[n++] = blank(v) ? 1 : 0

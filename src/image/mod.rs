@@ -66,6 +66,8 @@ pub use self::base64::{
     canonicalize_base64, canonicalize_base64_padding, decode_base64_prefix, decoded_len,
 };
 pub use self::cache::{CacheStats, Digest};
+/// A base64 data URL's payload and named image type (`transcript::wire::images` reads URLs).
+pub(crate) use self::data_url::strip as strip_data_url;
 pub use self::header::header_dimensions;
 pub use self::mime::sniff_mime;
 

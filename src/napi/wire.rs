@@ -3,18 +3,23 @@
 //! - `sanitizeRequestSkeleton(protocol, nums, strs, options)`: the body crosses as the skeleton
 //!   `js/request.js` wrote of it (only the fields the readers read, see
 //!   `transcript::wire::skeleton`); the answer is the plan over the body's own structure (see
-//!   `transcript::wire::edit`), which JS applies to the caller's objects.
+//!   `transcript::wire::edit`), which JS applies to the caller's objects. An image payload the
+//!   skeleton's head does not settle is read from `body` itself, by its path (one copy).
 //! - `sanitizeRequestBuffer(protocol, bytes, options)`: the body as the gateway holds it; the
 //!   answer is the repaired bytes, or none when the body needs nothing.
 //!
 //! Neither reads the body into a `serde_json::Value`. A body that is not JSON or not the protocol's shape is answered with
 //! `{error}` (JS throws a TypeError naming the path).
 
+use super::string_read::with_utf8;
 use crate::transcript::context::Change;
-use crate::transcript::wire::skeleton::{self, Skeleton};
-use crate::transcript::wire::{edit, plan_json, sanitize_bytes, Protocol, WireOptions};
-use napi::bindgen_prelude::{Buffer, Float64ArraySlice, Uint8ArraySlice};
-use napi::{Error, Result, Status};
+use crate::transcript::wire::edit::{self, Seg};
+use crate::transcript::wire::skeleton::{self, SNode, Skeleton};
+use crate::transcript::wire::{plan_with, sanitize_bytes, Protocol, WireOptions};
+use napi::bindgen_prelude::{
+    Buffer, Float64ArraySlice, JsObjectValue, Object, Uint8ArraySlice, Unknown,
+};
+use napi::{Error, JsValue, Result, Status, ValueType};
 use napi_derive::napi;
 use serde_json::{json, Value};
 
@@ -33,6 +38,41 @@ fn changes_json(changes: &[Change]) -> Value {
         .collect()
 }
 
+/// Calls `f` with the UTF-8 of the string at `path` in the caller's `body`; false when there is
+/// none.
+fn string_at(body: Object, path: &[Seg], f: &mut dyn FnMut(&[u8])) -> bool {
+    let mut cur = body;
+    for (n, seg) in path.iter().enumerate() {
+        let v = match seg {
+            Seg::Key(k) => cur.get_named_property::<Unknown>(k),
+            Seg::Idx(i) => match u32::try_from(*i) {
+                Ok(i) => cur.get_element::<Unknown>(i),
+                Err(_) => return false,
+            },
+        };
+        let Ok(v) = v else {
+            return false;
+        };
+        let ty = v.get_type().ok();
+        if n + 1 == path.len() {
+            if ty != Some(ValueType::String) {
+                return false;
+            }
+            let raw = v.value();
+            return with_utf8(raw.env, raw.value, |s| f(s)).is_some();
+        }
+        if ty != Some(ValueType::Object) {
+            return false;
+        }
+        // SAFETY: the value was just checked to be an object (arrays are objects).
+        match unsafe { v.cast::<Object>() } {
+            Ok(o) => cur = o,
+            Err(_) => return false,
+        }
+    }
+    false
+}
+
 /// The plan and changes as JSON: `{plan: {...} | null, changes: [{rule, path, detail}]}`, or
 /// `{error: "body.messages[2]: expected …"}`.
 #[napi(catch_unwind, js_name = "sanitizeRequestSkeleton")]
@@ -41,10 +81,12 @@ pub fn sanitize_request_skeleton(
     nums: Float64ArraySlice,
     strs: String,
     options: String,
+    body: Object,
 ) -> Result<String> {
     let (protocol, opts) = read_args(&protocol, &options)?;
     let skel = Skeleton::parse(&nums, &strs).map_err(|e| Error::new(Status::InvalidArg, e))?;
-    let answer = match plan_json(skel.root(), protocol, &opts) {
+    let fetch = |_: SNode, path: &[Seg], f: &mut dyn FnMut(&[u8])| string_at(body, path, f);
+    let answer = match plan_with(skel.root(), protocol, &opts, &fetch) {
         Ok(d) => {
             json!({"plan": d.plan.as_ref().map(edit::to_json), "changes": changes_json(&d.changes)})
         }
@@ -95,6 +137,8 @@ pub fn wire_skeleton_codes() -> String {
         "keys": keys,
         "text": skeleton::TEXT,
         "shallow": skeleton::SHALLOW,
+        "head": skeleton::HEAD,
+        "headChars": skeleton::HEAD_CHARS,
         "depth": skeleton::DEPTH,
         "sep": skeleton::SEP.to_string(),
         "codes": {
@@ -102,7 +146,7 @@ pub fn wire_skeleton_codes() -> String {
             "num": skeleton::NUM, "str": skeleton::STR, "strJson": skeleton::STR_JSON,
             "text": skeleton::TEXT_INFO, "arr": skeleton::ARR, "obj": skeleton::OBJ,
             "shallowArr": skeleton::SHALLOW_ARR, "shallowObj": skeleton::SHALLOW_OBJ,
-            "skipped": skeleton::SKIPPED,
+            "skipped": skeleton::SKIPPED, "textHead": skeleton::TEXT_HEAD,
         },
     })
     .to_string()

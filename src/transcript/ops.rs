@@ -69,7 +69,9 @@ fn opt_string(cfg: &Value, k: &str) -> Option<String> {
     cfg.get(k).and_then(Value::as_str).map(str::to_string)
 }
 
-fn limits(cfg: &Value) -> ImageLimits {
+/// The image limits of the options (`maxDimensionPx`, `maxBytes`, `maxDecodeBytes`,
+/// `openclawVersion`), the defaults for those not given.
+pub(crate) fn limits(cfg: &Value) -> ImageLimits {
     let mut l = ImageLimits::default();
     if let Some(d) = cfg
         .get("maxDimensionPx")

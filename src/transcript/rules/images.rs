@@ -14,8 +14,8 @@
 //! one whose digest the codec remembered for the same block and string costs a lookup.
 
 use crate::image::{
-    cached_by_digest, canonical_payload, precheck_from_head, sanitize_image_cached, ImageDecision,
-    ImageLimits,
+    cached_by_digest, canonical_payload, precheck_from_head, sanitize_image_cached, Digest,
+    ImageDecision, ImageLimits,
 };
 use crate::transcript::context::{block_origin_path, msg_path, Ctx};
 use crate::transcript::model::{Block, BlockOrigin, Content, Msg, Val};
@@ -51,16 +51,17 @@ impl Default for ImagePassOptions {
     }
 }
 
-/// What to do with one image block.
-enum Outcome {
+/// What to do with one image block (or one image payload of a wire body).
+pub(crate) enum Outcome {
     Keep,
-    /// New field values, and what to report.
+    /// New field values (`data`, `mimeType`), and what to report.
     Set(Vec<(&'static str, String)>, Detail),
+    /// The image becomes this text.
     Text(String),
 }
 
 /// Why an image block was changed, for `report: true`.
-enum Detail {
+pub(crate) enum Detail {
     Mime,
     Canonical,
     Reencoded {
@@ -68,6 +69,25 @@ enum Detail {
         height: u32,
         quality: u8,
     },
+}
+
+impl Detail {
+    /// The change's detail as `report: true` shows it.
+    pub(crate) fn text(&self) -> String {
+        match self {
+            Detail::Reencoded {
+                width,
+                height,
+                quality,
+            } => format!(
+                "image re-encoded to fit the size limits ({width}×{height} JPEG, quality {quality})"
+            ),
+            Detail::Canonical => {
+                "whitespace or a data: URL prefix removed from the image data".into()
+            }
+            Detail::Mime => "mime type corrected from the image bytes".into(),
+        }
+    }
 }
 
 /// Calls `f` with the UTF-8 of the block's full `data` string, wherever it lives.
@@ -140,20 +160,40 @@ fn needs_payload(d: &ImageDecision) -> bool {
     )
 }
 
-fn image_outcome(b: &Block, ctx: &mut Ctx, opts: &ImagePassOptions) -> Outcome {
-    let (Some(info), Some(declared)) = (b.data(), b.mime_type().as_str()) else {
-        return Outcome::Keep;
-    };
-    if let Some(d) = precheck_from_head(info.len, &info.head, opts.limits) {
-        return outcome(&d, None, declared, opts);
+/// One image payload as the image step sees it before reading all of it.
+pub(crate) struct Payload<'a> {
+    /// The payload string's length (UTF-16 units, as JS counts).
+    pub len: usize,
+    /// Its first characters.
+    pub head: &'a str,
+    /// The digest remembered for this very string, if any.
+    pub digest: Option<Digest>,
+    /// The declared media type.
+    pub declared: &'a str,
+}
+
+/// Calls its argument with the whole payload's UTF-8; `false` when it cannot be read.
+pub(crate) type ReadPayload<'f> = &'f mut dyn FnMut(&mut dyn FnMut(&[u8])) -> bool;
+
+/// The outcome for one payload, written once for the transcript pass and the wire bodies: the
+/// head alone when it proves the image within limits, else the cache by a remembered digest,
+/// else the whole payload (`full` calls its argument with the payload's UTF-8, `false` when it
+/// cannot) through the process-wide cache. Also the digest computed, if one was.
+pub(crate) fn payload_outcome(
+    p: &Payload,
+    full: ReadPayload,
+    opts: &ImagePassOptions,
+) -> (Outcome, Option<Digest>) {
+    if let Some(d) = precheck_from_head(p.len, p.head, opts.limits) {
+        return (outcome(&d, None, p.declared, opts), None);
     }
-    if let Some(hit) = info.digest.and_then(|d| cached_by_digest(&d, opts.limits)) {
+    if let Some(hit) = p.digest.and_then(|d| cached_by_digest(&d, opts.limits)) {
         if !needs_payload(&hit) {
-            return outcome(&hit, None, declared, opts);
+            return (outcome(&hit, None, p.declared, opts), None);
         }
     }
     let mut answer = None;
-    with_full_data(b, ctx, &mut |data| {
+    full(&mut |data| {
         let (decision, digest) = sanitize_image_cached(data, opts.limits);
         let canonical = if needs_payload(&decision) {
             std::str::from_utf8(data)
@@ -165,15 +205,31 @@ fn image_outcome(b: &Block, ctx: &mut Ctx, opts: &ImagePassOptions) -> Outcome {
         };
         answer = Some((decision, digest, canonical));
     });
-    let Some((decision, digest, canonical)) = answer else {
+    match answer {
+        Some((decision, digest, canonical)) => {
+            (outcome(&decision, canonical, p.declared, opts), digest)
+        }
+        None => (Outcome::Keep, None),
+    }
+}
+
+fn image_outcome(b: &Block, ctx: &mut Ctx, opts: &ImagePassOptions) -> Outcome {
+    let (Some(info), Some(declared)) = (b.data(), b.mime_type().as_str()) else {
         return Outcome::Keep;
     };
+    let p = Payload {
+        len: info.len,
+        head: &info.head,
+        digest: info.digest,
+        declared,
+    };
+    let (o, digest) = payload_outcome(&p, &mut |f| with_full_data(b, ctx, f), opts);
     if let (Some(digest), BlockOrigin::Src { msg, idx }) = (digest, &b.origin) {
         if info.digest != Some(digest) {
             ctx.image_digests.push((*msg, *idx, digest));
         }
     }
-    outcome(&decision, canonical, declared, opts)
+    o
 }
 
 /// Image-sanitises one message's blocks; returns whether any block changed.
@@ -201,19 +257,7 @@ fn sanitize_blocks(m: &mut Msg, ctx: &mut Ctx, opts: &ImagePassOptions) -> bool 
         match o {
             Outcome::Keep => {}
             Outcome::Set(sets, detail) => {
-                ctx.change("sanitizeImages", block_origin_path(b), || match detail {
-                    Detail::Reencoded {
-                        width,
-                        height,
-                        quality,
-                    } => format!(
-                        "image re-encoded to fit the size limits ({width}×{height} JPEG, quality {quality})"
-                    ),
-                    Detail::Canonical => {
-                        "whitespace or a data: URL prefix removed from the image data".into()
-                    }
-                    Detail::Mime => "mime type corrected from the image bytes".into(),
-                });
+                ctx.change("sanitizeImages", block_origin_path(b), || detail.text());
                 for (k, v) in sets {
                     b.set_str(k, &v);
                 }

@@ -52,6 +52,40 @@ pub enum Out {
     Edit { from: Option<usize>, ops: Vec<Op> },
 }
 
+/// One step of a path from the body to a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seg {
+    Key(&'static str),
+    Idx(usize),
+}
+
+/// A path as a change names it (`messages[1].content[0]`).
+pub fn path_text(path: &[Seg]) -> String {
+    let mut s = String::new();
+    for seg in path {
+        match seg {
+            Seg::Key(k) if s.is_empty() => s.push_str(k),
+            Seg::Key(k) => {
+                s.push('.');
+                s.push_str(k);
+            }
+            Seg::Idx(i) => s.push_str(&format!("[{i}]")),
+        }
+    }
+    s
+}
+
+/// A value replaced where it sits in the input body (an image's payload, an image part that
+/// became text), before the message edits apply: those refer to the input's items, which then
+/// hold the new value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Leaf {
+    pub path: Vec<Seg>,
+    /// The replaced value's bytes, when the body was read from bytes.
+    pub span: Option<std::ops::Range<usize>>,
+    pub value: Value,
+}
+
 /// The edits of one body.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct BodyPlan {
@@ -61,6 +95,8 @@ pub struct BodyPlan {
     pub messages: Option<Vec<Out>>,
     /// Top-level body fields removed (`tools` when empty).
     pub del: Vec<&'static str>,
+    /// Values replaced in place, in the body's order, none inside another.
+    pub leaves: Vec<Leaf>,
 }
 
 fn item_value(msgs: &[Value], item: &Item) -> Value {
@@ -146,8 +182,37 @@ fn out_value(msgs: &[Value], out: &Out) -> Value {
     }
 }
 
+/// The value at `path` in `v`.
+pub fn value_at<'v>(v: &'v Value, path: &[Seg]) -> Option<&'v Value> {
+    path.iter().try_fold(v, |v, seg| match seg {
+        Seg::Key(k) => v.get(*k),
+        Seg::Idx(i) => v.get(*i),
+    })
+}
+
+fn set_at(v: &mut Value, path: &[Seg], new: &Value) {
+    let slot = path.iter().try_fold(v, |v, seg| match seg {
+        Seg::Key(k) => v.get_mut(*k),
+        Seg::Idx(i) => v.get_mut(*i),
+    });
+    if let Some(slot) = slot {
+        *slot = new.clone();
+    }
+}
+
 /// `body` with `plan` applied (a copy; `body` is not changed).
 pub fn apply(body: &Value, plan: &BodyPlan) -> Value {
+    let patched;
+    let body = if plan.leaves.is_empty() {
+        body
+    } else {
+        let mut b = body.clone();
+        for l in &plan.leaves {
+            set_at(&mut b, &l.path, &l.value);
+        }
+        patched = b;
+        &patched
+    };
     let Value::Object(map) = body else {
         return body.clone();
     };
@@ -207,9 +272,25 @@ fn item_json(item: &Item) -> Value {
 /// The plan as JSON for `js/request.js`:
 /// `{key, del, out?: [i | {from, ops: [["s", k, v] | ["l", k, items] | ["d", k]]}]}`, items being
 /// `[msg, list, idx]`, `[msg, list, idx, sets]`, `{in: [msg, list, idx, key, sets]}`,
-/// `{text: [msg, prefix]}` or `{new: value}`.
+/// `{text: [msg, prefix]}` or `{new: value}`; `leaves: [[path, value]]`, each path a list of
+/// keys and indices, applied first.
 pub fn to_json(plan: &BodyPlan) -> Value {
-    let mut o = json!({"key": plan.key, "del": plan.del});
+    let leaves: Vec<Value> = plan
+        .leaves
+        .iter()
+        .map(|l| {
+            let path: Vec<Value> = l
+                .path
+                .iter()
+                .map(|s| match s {
+                    Seg::Key(k) => json!(k),
+                    Seg::Idx(i) => json!(i),
+                })
+                .collect();
+            json!([path, l.value])
+        })
+        .collect();
+    let mut o = json!({"key": plan.key, "del": plan.del, "leaves": leaves});
     if let Some(list) = &plan.messages {
         let out: Vec<Value> = list
             .iter()
@@ -278,6 +359,7 @@ pub(super) fn sample_plan() -> BodyPlan {
             },
         ]),
         del: vec!["tools"],
+        leaves: Vec::new(),
     }
 }
 

@@ -277,6 +277,55 @@ fn gemini_call_after_user(body: &Value) -> Result<(), String> {
     Ok(())
 }
 
+/// Every base64 image of a body, whatever its protocol: `(declared media type, base64)` of each
+/// `data:…;base64,` URL and each `data` beside a `media_type` / `mimeType` / `mime_type`.
+fn payloads(v: &Value, out: &mut Vec<(String, String)>) {
+    match v {
+        Value::String(s) => {
+            let url = s.strip_prefix("data:").and_then(|r| r.split_once(','));
+            if let Some((media, b64)) = url.and_then(|(h, b)| Some((h.strip_suffix(";base64")?, b)))
+            {
+                out.push((media.into(), b64.into()));
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| payloads(x, out)),
+        Value::Object(o) => {
+            let mime = ["media_type", "mimeType", "mime_type"]
+                .iter()
+                .find_map(|k| o.get(*k))
+                .and_then(Value::as_str);
+            match (mime, o.get("data").and_then(Value::as_str)) {
+                (Some(m), Some(d)) => out.push((m.into(), d.into())),
+                _ => o.values().for_each(|x| payloads(x, out)),
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Each image decodes (`Invalid base64 image_url`, `Base64 decoding failed`, `invalid base64`),
+/// is at most `side` px a side and, with `mime`, is of its declared type (`Image does not match
+/// the provided media type`).
+fn images_ok(body: &Value, side: u32, mime: bool) -> Result<(), String> {
+    use ::base64::Engine as _;
+    let mut all = Vec::new();
+    payloads(body, &mut all);
+    for (declared, b64) in all {
+        let bytes = ::base64::engine::general_purpose::STANDARD
+            .decode(&b64)
+            .map_err(|e| format!("{declared} image: invalid base64 ({e})"))?;
+        let format = image::guess_format(&bytes).map_err(|e| format!("not an image: {e}"))?;
+        let img = image::load_from_memory(&bytes).map_err(|e| format!("not an image: {e}"))?;
+        if img.width() > side || img.height() > side {
+            return Err(format!("a {}x{} image", img.width(), img.height()));
+        }
+        if mime && format.to_mime_type() != declared {
+            return Err(format!("{declared} declared for {}", format.to_mime_type()));
+        }
+    }
+    Ok(())
+}
+
 fn check(name: &str, body: &Value) -> Result<(), String> {
     match name {
         "tool-follows-call" => tool_follows_call(body),
@@ -293,18 +342,18 @@ fn check(name: &str, body: &Value) -> Result<(), String> {
         "gemini-responses-follow-calls" => gemini_responses_follow_calls(body),
         "gemini-response-count" => gemini_response_count(body),
         "gemini-call-after-user" => gemini_call_after_user(body),
+        "images-decode" => images_ok(body, u32::MAX, false),
+        "image-sides-at-most-16" => images_ok(body, 16, false),
+        "media-types-match" => images_ok(body, u32::MAX, true),
         other => panic!("unknown check {other}"),
     }
 }
 
-fn options(target: &Value) -> WireOptions {
-    let s = |k: &str| target[k].as_str().map(str::to_string);
+/// The case's target as the JS options would give it, reporting.
+pub(super) fn options(target: &Value, protocol: Protocol) -> WireOptions {
     WireOptions {
-        provider: s("provider"),
-        model_api: s("modelApi"),
-        model_id: s("modelId"),
         report: true,
-        ..WireOptions::default()
+        ..WireOptions::from_json(target, protocol)
     }
 }
 
@@ -334,7 +383,7 @@ fn run_cases(protocol: Protocol, cases: &Value) {
                 "{name}: the input passes every check; the fixture reproduces nothing"
             );
         }
-        let opts = options(&case["target"]);
+        let opts = options(&case["target"], protocol);
         let (out, changes) =
             sanitize_json(body, protocol, &opts).unwrap_or_else(|e| panic!("{name}: {e}"));
         // The byte path decides the same.

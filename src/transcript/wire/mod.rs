@@ -34,6 +34,7 @@
 pub mod anthropic;
 pub mod edit;
 pub mod gemini;
+pub mod images;
 pub mod layout;
 pub mod node;
 pub mod openai_chat;
@@ -75,6 +76,15 @@ impl Protocol {
         }
     }
 
+    /// The body's message array (`messages`, `input`, `contents`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Protocol::OpenAiChat | Protocol::Anthropic => "messages",
+            Protocol::OpenAiResponses => "input",
+            Protocol::Gemini => "contents",
+        }
+    }
+
     /// The `modelApi` the policy assumes when the caller names none.
     pub fn default_model_api(self) -> &'static str {
         match self {
@@ -103,6 +113,8 @@ pub struct WireOptions {
     pub pairing: crate::transcript::rules::pairing::PairingOptions,
     /// Collect the changes made (`report: true`).
     pub report: bool,
+    /// The image limits the caller gave (the rest are the target's, see [`images::limits`]).
+    pub images: images::ImageOptions,
 }
 
 impl WireOptions {
@@ -119,6 +131,7 @@ impl WireOptions {
             policy_fields: Default::default(),
             pairing: crate::transcript::ops::pairing_options(cfg),
             report: cfg.get("report").and_then(Value::as_bool).unwrap_or(false),
+            images: images::ImageOptions::from_json(cfg),
         };
         if let Some(p) = cfg.get("policy").filter(|p| p.is_object()) {
             let base = pass::policy(&o, protocol);
@@ -294,22 +307,44 @@ fn decide<'a, N: Node<'a>>(
         key,
         messages: out,
         del,
+        leaves: Vec::new(),
     });
     Decision { plan, changes }
 }
 
-/// The repairs `body` needs, as a plan over its own structure.
+/// The repairs `body` needs, as a plan over its own structure; an image's whole payload, when
+/// its head does not settle it, is the node's own string.
 pub fn plan_json<'a, N: Node<'a>>(
     body: N,
     protocol: Protocol,
     opts: &WireOptions,
 ) -> Result<Decision, WireError> {
-    match protocol {
+    let own = |n: N, _: &[edit::Seg], f: &mut dyn FnMut(&[u8])| match n.str() {
+        Some(s) => {
+            f(s.as_bytes());
+            true
+        }
+        None => false,
+    };
+    plan_with(body, protocol, opts, &own)
+}
+
+/// [`plan_json`] with an image's whole payload read by `fetch` (a skeleton carries only the
+/// payload's head).
+pub fn plan_with<'a, N: Node<'a>>(
+    body: N,
+    protocol: Protocol,
+    opts: &WireOptions,
+    fetch: images::Fetch<N>,
+) -> Result<Decision, WireError> {
+    let mut d = match protocol {
         Protocol::OpenAiChat => openai_chat::plan(body, opts),
         Protocol::Anthropic => anthropic::plan(body, opts),
         Protocol::OpenAiResponses => responses::plan(body, opts),
         Protocol::Gemini => gemini::plan(body, opts),
-    }
+    }?;
+    images::add(body, protocol, opts, fetch, &mut d);
+    Ok(d)
 }
 
 /// The body with its repairs applied, and the changes made (empty unless `opts.report`).
@@ -371,7 +406,10 @@ pub fn sanitize_bytes(
 ) -> Result<(Option<Vec<u8>>, Vec<Change>), WireError> {
     let tape = tape::Tape::parse(body)?;
     let d = plan_json(tape.root(), protocol, opts)?;
-    let out = d.plan.as_ref().map(|p| splice::apply(&tape, p));
+    let out = match d.plan.as_ref() {
+        Some(p) => Some(splice::apply_all(&tape, p)?),
+        None => None,
+    };
     Ok((out, d.changes))
 }
 

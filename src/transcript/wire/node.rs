@@ -46,6 +46,35 @@ pub trait Node<'a>: Copy + 'a {
         self.str()
             .map(|s| crate::transcript::model::TextInfo::of_str(&s))
     }
+    /// A string's length in UTF-16 units (as JS counts) and its first `max` units at most (whole
+    /// characters): what an image's payload is first judged on.
+    fn head(self, max: usize) -> Option<(usize, Cow<'a, str>)> {
+        let s = self.str()?;
+        let len = if s.is_ascii() {
+            s.len()
+        } else {
+            s.encode_utf16().count()
+        };
+        let mut units = 0;
+        let end = s
+            .char_indices()
+            .find(|(_, c)| {
+                units += c.len_utf16();
+                units > max
+            })
+            .map_or(s.len(), |(i, _)| i);
+        Some(match s {
+            Cow::Borrowed(b) => (len, Cow::Borrowed(&b[..end])),
+            Cow::Owned(mut o) => {
+                o.truncate(end);
+                (len, Cow::Owned(o))
+            }
+        })
+    }
+    /// Where the value's bytes are in the body, when it was read from bytes.
+    fn byte_span(self) -> Option<std::ops::Range<usize>> {
+        None
+    }
     fn str(self) -> Option<Cow<'a, str>> {
         match self.view() {
             View::Str(s) => Some(s),

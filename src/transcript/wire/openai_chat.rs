@@ -489,7 +489,7 @@ mod tests {
     fn a_clean_body_gives_no_plan() {
         let body = json!({"model": "m", "tools": [{"type": "function"}], "messages": [
             {"role": "system", "content": "s"},
-            {"role": "user", "content": [{"type": "text", "text": "看图"}, {"type": "image_url", "image_url": {"url": "data:image/png;base64,AA=="}}]},
+            {"role": "user", "content": [{"type": "text", "text": "看图"}, {"type": "image_url", "image_url": {"url": "https://example.com/看图.png"}}]},
             {"role": "assistant", "content": null, "tool_calls": [call("c1", "f")]},
             {"role": "tool", "tool_call_id": "c1", "content": "ok"},
             {"role": "assistant", "content": "done"},

@@ -16,7 +16,9 @@
 //! the string's JSON, for one holding `SEP`); `TEXT` is followed by the UTF-16 length and the
 //! blank flag; `ARR` by the count and the items; `OBJ` by the member count and, per member, the
 //! key's index in [`KEYS`] (or `-1` and the key as a string value) and the value;
-//! `SHALLOW_ARR` by the count.
+//! `SHALLOW_ARR` by the count; `TEXT_HEAD` (a string under a [`HEAD`] key: an image's payload or
+//! URL) by the UTF-16 length, the blank flag and a string value with its first [`HEAD_CHARS`]
+//! characters.
 
 use super::node::{Node, View};
 use crate::transcript::model::TextInfo;
@@ -27,6 +29,14 @@ use std::borrow::Cow;
 pub const TEXT: u8 = 1;
 /// An array or object under this key is sent as its kind and item count only.
 pub const SHALLOW: u8 = 2;
+/// A string under this key is sent as its length, blankness and first [`HEAD_CHARS`] characters
+/// (an image's payload or `data:` URL: the rest crosses only when the image step needs it).
+pub const HEAD: u8 = 4;
+
+/// Characters of a [`HEAD`] string sent: the 1,024 of a payload the image step reads first, after
+/// a `data:` URL's prefix (`data:image/png;base64,` and up to 54 more characters of parameters; a
+/// longer prefix leaves a shorter head, which at worst sends the image to the full check).
+pub const HEAD_CHARS: usize = 1100;
 
 /// The keys the wire readers and writers read, with how their values are sent. A reader that
 /// asks a skeleton for another key is a bug (caught in debug builds).
@@ -53,12 +63,22 @@ pub const KEYS: &[(&str, u8)] = &[
     ("args", SHALLOW),
     ("thought", 0),
     ("signature", TEXT),
-    ("data", TEXT),
+    ("data", TEXT | HEAD),
+    ("image_url", HEAD),
+    ("url", HEAD),
+    ("output", TEXT),
+    ("source", 0),
+    ("media_type", 0),
+    ("inlineData", 0),
+    ("inline_data", 0),
+    ("mimeType", 0),
+    ("mime_type", 0),
 ];
 
 /// Containers at this depth (the body is 0) are sent shallow: the readers walk at most
-/// `body.messages[i].content[j].function.name` (6).
-pub const DEPTH: u32 = 7;
+/// `body.messages[i].content[j].function.name` (6), the image finder
+/// `body.messages[i].content[j].content[k].source.data` (8).
+pub const DEPTH: u32 = 8;
 
 /// Separates the strings of `strs`.
 pub const SEP: char = '\u{1f}';
@@ -76,6 +96,8 @@ pub const SHALLOW_ARR: u8 = 9;
 pub const SHALLOW_OBJ: u8 = 10;
 /// The value of an unlisted first key: only the key is sent.
 pub const SKIPPED: u8 = 11;
+/// A [`HEAD`] string: its length, blank flag and head.
+pub const TEXT_HEAD: u8 = 12;
 
 /// A member's key that is not in [`KEYS`] (an object's first key).
 const OTHER_KEY: u16 = u16::MAX;
@@ -94,6 +116,8 @@ struct Slot {
     next: u32,
     /// For an OTHER_KEY member: where its key is in `text`.
     key_at: (u32, u32),
+    /// TEXT_HEAD: where its head is in `text`.
+    head: (u32, u32),
 }
 
 /// A body read from its skeleton.
@@ -176,6 +200,7 @@ impl Reader<'_> {
             b: 0,
             next: 0,
             key_at,
+            head: (0, 0),
         };
         match kind {
             NULL | TRUE | FALSE | NUM | SHALLOW_OBJ | SKIPPED => {}
@@ -186,6 +211,15 @@ impl Reader<'_> {
             TEXT_INFO => {
                 slot.a = self.count()?;
                 slot.b = self.count()?;
+            }
+            TEXT_HEAD => {
+                slot.a = self.count()?;
+                slot.b = self.count()?;
+                let c = self.num()?;
+                if c != f64::from(STR) && c != f64::from(STR_JSON) {
+                    return Err(bad("a head"));
+                }
+                slot.head = self.string(c == f64::from(STR_JSON))?;
             }
             SHALLOW_ARR => slot.a = self.count()?,
             ARR | OBJ => slot.a = self.count()?,
@@ -329,8 +363,8 @@ impl<'s> Node<'s> for SNode<'s> {
             FALSE => View::Bool(false),
             NUM => View::Num,
             STR => View::Str(Cow::Borrowed(&self.skel.text[s.a as usize..s.b as usize])),
-            // Its text was not sent: readers take it through `text_info`.
-            TEXT_INFO => View::Str(Cow::Borrowed("")),
+            // Its text was not sent: readers take it through `text_info` (or `head`).
+            TEXT_INFO | TEXT_HEAD => View::Str(Cow::Borrowed("")),
             ARR | SHALLOW_ARR => View::Arr(self),
             OBJ | SHALLOW_OBJ => View::Obj(self),
             _ => View::Null,
@@ -396,10 +430,29 @@ impl<'s> Node<'s> for SNode<'s> {
         matches!(self.slot().kind, ARR | SHALLOW_ARR) && self.slot().a == 0
     }
 
+    fn head(self, max: usize) -> Option<(usize, Cow<'s, str>)> {
+        let s = self.slot();
+        if s.kind != TEXT_HEAD {
+            let whole = self.str()?;
+            let len = whole.encode_utf16().count();
+            return Some((len, whole));
+        }
+        let head = &self.skel.text[s.head.0 as usize..s.head.1 as usize];
+        let mut units = 0;
+        let end = head
+            .char_indices()
+            .find(|(_, c)| {
+                units += c.len_utf16();
+                units > max
+            })
+            .map_or(head.len(), |(i, _)| i);
+        Some((s.a as usize, Cow::Borrowed(&head[..end])))
+    }
+
     fn text_info(self) -> Option<TextInfo> {
         let s = self.slot();
         match s.kind {
-            TEXT_INFO => Some(TextInfo {
+            TEXT_INFO | TEXT_HEAD => Some(TextInfo {
                 len: s.a as usize,
                 blank: s.b != 0,
                 head: (s.a == 0).then(String::new),
@@ -495,6 +548,15 @@ mod tests {
             Value::Null => nums.push(f64::from(NULL)),
             Value::Bool(b) => nums.push(f64::from(if *b { TRUE } else { FALSE })),
             Value::Number(_) => nums.push(f64::from(NUM)),
+            Value::String(s) if flags & HEAD != 0 => {
+                nums.extend([
+                    f64::from(TEXT_HEAD),
+                    s.encode_utf16().count() as f64,
+                    f64::from(u8::from(s.trim().is_empty())),
+                ]);
+                let cut: String = s.chars().take(HEAD_CHARS).collect();
+                string(&cut, nums, strs);
+            }
             Value::String(s) if flags & TEXT != 0 => nums.extend([
                 f64::from(TEXT_INFO),
                 s.encode_utf16().count() as f64,
@@ -537,7 +599,7 @@ mod tests {
     /// carry panics here).
     #[test]
     fn the_skeleton_gives_the_plans_the_whole_body_gives() {
-        use super::super::{fixtures::FIXTURES, plan_json, Protocol, WireOptions};
+        use super::super::{fixtures::FIXTURES, plan_json, Protocol};
         let mut n = 0;
         for file in FIXTURES {
             let all: Value = serde_json::from_str(file).unwrap();
@@ -546,20 +608,23 @@ mod tests {
                 .and_then(Protocol::from_name)
                 .unwrap();
             for case in all["cases"].as_array().unwrap() {
-                let t = &case["target"];
-                let s = |k: &str| t[k].as_str().map(str::to_string);
-                let opts = WireOptions {
-                    provider: s("provider"),
-                    model_api: s("modelApi"),
-                    model_id: s("modelId"),
-                    report: true,
-                    ..WireOptions::default()
-                };
+                let opts = super::super::fixtures::options(&case["target"], protocol);
                 let (mut nums, mut strs) = (Vec::new(), String::new());
                 encode(&case["body"], 0, 0, &mut nums, &mut strs);
                 let skel = Skeleton::parse(&nums, &strs).unwrap();
                 let want = plan_json(&case["body"], protocol, &opts).unwrap();
-                let got = plan_json(skel.root(), protocol, &opts).unwrap();
+                let body = &case["body"];
+                let fetch =
+                    |_: SNode, path: &[super::super::edit::Seg], f: &mut dyn FnMut(&[u8])| {
+                        match super::super::edit::value_at(body, path).and_then(Value::as_str) {
+                            Some(s) => {
+                                f(s.as_bytes());
+                                true
+                            }
+                            None => false,
+                        }
+                    };
+                let got = super::super::plan_with(skel.root(), protocol, &opts, &fetch).unwrap();
                 assert_eq!(got.plan, want.plan, "{}", case["name"]);
                 assert_eq!(got.changes, want.changes, "{}", case["name"]);
                 n += 1;

@@ -237,6 +237,41 @@ pub fn apply(tape: &Tape, plan: &BodyPlan) -> Vec<u8> {
     out
 }
 
+/// The body of `tape` with `plan` applied, its leaves first: each replaced value's bytes give way
+/// to the new value's JSON, everything else is copied; when the plan also edits the message list
+/// or removes members, the patched body is read again and [`apply`] runs on it (the plan's
+/// references are to items, which the leaves do not move).
+pub fn apply_all(tape: &Tape, plan: &BodyPlan) -> Result<Vec<u8>, super::WireError> {
+    if plan.leaves.is_empty() {
+        return Ok(apply(tape, plan));
+    }
+    let text = tape.text.as_bytes();
+    let mut out = Vec::with_capacity(text.len());
+    let mut at = 0;
+    for l in &plan.leaves {
+        let Some(r) = l
+            .span
+            .clone()
+            .filter(|r| r.start >= at && r.end <= text.len())
+        else {
+            continue;
+        };
+        out.extend_from_slice(&text[at..r.start]);
+        out.extend_from_slice(
+            serde_json::to_string(&l.value)
+                .unwrap_or_else(|_| "null".into())
+                .as_bytes(),
+        );
+        at = r.end;
+    }
+    out.extend_from_slice(&text[at..]);
+    if plan.messages.is_none() && plan.del.is_empty() {
+        return Ok(out);
+    }
+    let again = Tape::parse(&out)?;
+    Ok(apply(&again, plan))
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::edit;
@@ -273,6 +308,7 @@ mod tests {
             key: "messages",
             messages: None,
             del,
+            leaves: Vec::new(),
         };
         let cases = [
             (r#"{"tools": [], "a": 1}"#, vec!["tools"], r#"{"a": 1}"#),

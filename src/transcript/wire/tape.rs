@@ -19,8 +19,9 @@ use std::borrow::Cow;
 use std::collections::HashSet;
 
 /// Values at this depth (the body is 0) or above are recorded; deeper ones are only checked.
-/// The readers walk at most `body.messages[i].content[j].function.name` (6).
-pub const RECORD_DEPTH: usize = 7;
+/// The readers walk at most `body.messages[i].content[j].function.name` (6), the image finder
+/// `body.messages[i].content[j].content[k].source.data` (8, an image in an Anthropic tool result).
+pub const RECORD_DEPTH: usize = 8;
 
 /// Containers nested deeper than this are refused (a body is never that deep; a stack is finite).
 pub const MAX_NESTING: usize = 256;
@@ -571,6 +572,10 @@ impl<'t> Node<'t> for TNode<'t> {
 
     fn to_value(self) -> Value {
         serde_json::from_str(self.raw()).unwrap_or(Value::Null)
+    }
+
+    fn byte_span(self) -> Option<std::ops::Range<usize>> {
+        Some(self.span())
     }
 }
 
