@@ -108,6 +108,7 @@ pub mod thinking;
 pub mod tokens;
 pub mod tool_json;
 pub mod typing;
+pub mod units_scan;
 pub mod unreadable;
 pub mod xlam;
 pub mod xml_invoke;
