@@ -25,7 +25,7 @@ use crate::transcript::policy::{
     SanitizeMode, ThoughtSignatureOptions, ToolCallIdMode, TranscriptPolicy,
 };
 
-/// How a bundled provider plugin builds its replay policy.
+/// How a provider plugin builds its replay policy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Family {
     /// `anthropic`: strict ids with `toolu_…` kept, thinking by model.
@@ -736,7 +736,7 @@ mod tests {
         assert!(extra.drop_reasoning_from_history);
     }
 
-    /// The catalog's external plugins, as read from their published builds (README, "OpenClaw
+    /// The catalog's external plugins, as read from their sources (README, "OpenClaw
     /// releases"): each row is what 2026.9.6 resolves with the plugin installed, where the
     /// fallback (no plugin, or a plugin without a replay policy) answers otherwise or the same.
     #[test]
