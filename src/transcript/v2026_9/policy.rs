@@ -3,20 +3,21 @@
 //! 2026.9.6 dropped the static capability table: a provider's runtime plugin answers with its
 //! own replay policy (`buildReplayPolicy`), and a provider no plugin owns falls back on the model
 //! API and the model (`buildUnownedProviderTransportReplayFallback`). Either answer is merged
-//! onto the default policy. So Z.ai, vLLM, Moonshot … (whose plugins left the package and are not
-//! on npm) get the fallback of their API, OpenRouter `mistralai/*` gets `strict9`, Anthropic
-//! keeps its `toolu_…` ids, newer Claude models keep their thinking, and OpenAI-compatible chat
-//! drops historical reasoning unless the model is one that needs it back.
+//! onto the default policy. So vLLM or a proxy of your own gets the fallback of its API,
+//! OpenRouter `mistralai/*` gets `strict9`, Anthropic keeps its `toolu_…` ids, newer Claude
+//! models keep their thinking, and OpenAI-compatible chat drops historical reasoning unless the
+//! model is one that needs it back.
 //!
-//! The bundled plugins and the family each answers with are [`PLUGINS`], with the two official
-//! external provider plugins published on npm that own a replay policy: a 2026.9.6 user who talks
-//! to Mistral or DeepSeek has `@openclaw/mistral-provider` / `@openclaw/deepseek-provider`
-//! installed (OpenClaw's doctor installs the official plugin of every provider its configuration
-//! or environment names, and only the plugin defines those providers), so theirs is the policy that
-//! user's OpenClaw applies. A caller without the plugin gets the fallback by resolving the policy
-//! with no provider and passing it as `policy`. A provider id is only trimmed and lowercased in
-//! 2026.9.6 (no alias table). The resolved `model` object's fields the policy reads are
-//! [`ModelFields`].
+//! The plugins and the family each answers with are [`PLUGINS`]: the bundled ones, and the
+//! official external provider plugins of 2026.9.6's catalog that define a replay policy. A
+//! 2026.9.6 user of such a provider has its plugin: OpenClaw installs the official plugin of
+//! every provider its configuration names, from npm or, when npm says the package is
+//! unavailable, from ClawHub (every catalog entry has an `npmSpec` and a `clawhubSpec`;
+//! `resolvePluginInstallSources` / `installWithSourceFallback`), and only the plugin defines
+//! the provider. A caller without the plugin gets the fallback by resolving the policy with no
+//! provider and passing it as `policy`. A provider id is only trimmed and lowercased in 2026.9.6
+//! (no alias table of its own); a plugin answers for its provider ids and their `aliases`. The
+//! resolved `model` object's fields the policy reads are [`ModelFields`].
 
 use super::PolicyFields;
 use crate::js_text::js_trim;
@@ -24,7 +25,7 @@ use crate::transcript::policy::{
     SanitizeMode, ThoughtSignatureOptions, ToolCallIdMode, TranscriptPolicy,
 };
 
-/// How a bundled provider plugin builds its replay policy.
+/// How a provider plugin builds its replay policy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Family {
     /// `anthropic`: strict ids with `toolu_…` kept, thinking by model.
@@ -49,14 +50,67 @@ enum Family {
     ClawRouter,
     /// `mistral` (`@openclaw/mistral-provider`): Mistral's 9-character ids and nothing else.
     Mistral,
+    /// `radius` (`@openclaw/radius-provider`): its own constant policy, ids left as they are,
+    /// signatures kept and runtime context appended only.
+    Radius,
+    /// `amazon-bedrock`: the strict Anthropic policy, thinking by model, without `toolu_…` ids
+    /// kept (`ANTHROPIC_BY_MODEL_REPLAY_HOOKS`).
+    AnthropicByModel,
+    /// `moonshot`: the OpenAI-compatible preset with ids left alone and reasoning kept.
+    OpenAiCompatibleRawIds,
+    /// `fireworks`: the OpenAI-compatible preset, ids left alone for Kimi K2.5 (`kimi-k2p5`).
+    Fireworks,
 }
 
 /// The provider ids 2026.9.6's bundled plugins own (their `openclaw.plugin.json` `providers`),
-/// and those of the external plugins a user of that provider has (`@openclaw/NAME-provider`
-/// 2026.9.5, the release published for 2026.9.6).
+/// and those of the catalog's external plugins a user of that provider has
+/// (`@openclaw/NAME-provider`, from npm or ClawHub), with the `aliases` the catalog lists.
 const PLUGINS: &[(&str, Family)] = &[
     ("mistral", Family::Mistral),
     ("deepseek", Family::OpenAiCompatibleKeepReasoning),
+    // The other external plugins of 2026.9.6's catalog that answer with a replay policy, read
+    // from their sources (README, "OpenClaw releases"; not run by the oracle); a plugin is
+    // found by its provider id or one of its `aliases` (`matchesProviderPluginRef`). The
+    // catalog's other plugins (Bedrock Mantle, BytePlus, Cerebras, Chutes, Cohere, Cloudflare AI
+    // Gateway, Groq, Qianfan, StepFun, Synthetic, Tencent, Venice, Vercel AI Gateway, Volcengine,
+    // Qwen …) define none, so their providers get the fallback, as unowned ids do here.
+    ("arcee", Family::OpenAiCompatible),
+    ("meta", Family::OpenAiCompatible),
+    ("deepinfra", Family::PassthroughGemini),
+    ("kilocode", Family::PassthroughGemini),
+    ("featherless", Family::OpenAiCompatibleKeepReasoning),
+    ("gmi", Family::OpenAiCompatibleKeepReasoning),
+    ("gmi-cloud", Family::OpenAiCompatibleKeepReasoning),
+    ("gmicloud", Family::OpenAiCompatibleKeepReasoning),
+    ("longcat", Family::OpenAiCompatibleKeepReasoning),
+    ("meituan-longcat", Family::OpenAiCompatibleKeepReasoning),
+    ("novita", Family::OpenAiCompatibleKeepReasoning),
+    ("novita-ai", Family::OpenAiCompatibleKeepReasoning),
+    ("novitaai", Family::OpenAiCompatibleKeepReasoning),
+    ("xiaomi", Family::OpenAiCompatibleKeepReasoning),
+    ("xiaomi-token-plan", Family::OpenAiCompatibleKeepReasoning),
+    ("radius", Family::Radius),
+    // `extensions/amazon-bedrock/register.sync.runtime.ts`: `ANTHROPIC_BY_MODEL_REPLAY_HOOKS`
+    // on every API. `bedrock` is no alias of it.
+    ("amazon-bedrock", Family::AnthropicByModel),
+    // `extensions/anthropic-vertex/index.ts`: `native-anthropic-by-model`.
+    ("anthropic-vertex", Family::NativeAnthropic),
+    // `extensions/zai/index.ts`, `extensions/baseten/index.ts`: `openai-compatible` with
+    // `dropReasoningFromHistory: false`.
+    ("zai", Family::OpenAiCompatibleKeepReasoning),
+    ("z-ai", Family::OpenAiCompatibleKeepReasoning),
+    ("z.ai", Family::OpenAiCompatibleKeepReasoning),
+    ("baseten", Family::OpenAiCompatibleKeepReasoning),
+    // `extensions/moonshot/index.ts`: `openai-compatible` with `sanitizeToolCallIds: false`
+    // and `dropReasoningFromHistory: false`.
+    ("moonshot", Family::OpenAiCompatibleRawIds),
+    ("moonshotai", Family::OpenAiCompatibleRawIds),
+    ("moonshot-ai", Family::OpenAiCompatibleRawIds),
+    // `extensions/fireworks/index.ts`: its own `buildOpenAICompatibleReplayPolicy` call.
+    ("fireworks", Family::Fireworks),
+    ("fireworks-ai", Family::Fireworks),
+    // `extensions/opencode/index.ts` (OpenCode Zen): `passthrough-gemini`.
+    ("opencode", Family::PassthroughGemini),
     ("anthropic", Family::NativeAnthropic),
     ("google", Family::GoogleGemini),
     ("google-gemini-cli", Family::GoogleGemini),
@@ -295,6 +349,19 @@ fn plugin_policy(family: Family, api: &str, model: &str, fields: &ModelFields) -
             tool_call_id_mode: Some(ToolCallIdMode::Strict9),
             ..Partial::default()
         }),
+        // Radius's `buildReplayPolicy`, the same on every API (its models use `pi-messages`).
+        Family::Radius => Some(Partial {
+            sanitize_tool_call_ids: Some(false),
+            preserve_signatures: Some(true),
+            append_only_runtime_context: Some(true),
+            drop_thinking_blocks: Some(false),
+            drop_reasoning_from_history: Some(false),
+            ..Partial::default()
+        }),
+        Family::AnthropicByModel => Some(anthropic_by_model(fields.claude_ref(model))),
+        Family::OpenAiCompatibleRawIds => openai_compatible(api, false, false),
+        // `isFireworksKimiModelId`: Kimi K2.5's `functions.NAME:IDX` ids must come back as sent.
+        Family::Fireworks => openai_compatible(api, !lower(model).contains("kimi-k2p5"), true),
     }
 }
 
@@ -669,6 +736,194 @@ mod tests {
         assert!(extra.drop_reasoning_from_history);
     }
 
+    /// The catalog's external plugins, as read from their sources (README, "OpenClaw
+    /// releases"): each row is what 2026.9.6 resolves with the plugin installed, where the
+    /// fallback (no plugin, or a plugin without a replay policy) answers otherwise or the same.
+    #[test]
+    fn the_catalog_plugins_policies_are_theirs_and_the_others_get_the_fallback() {
+        use ToolCallIdMode::Strict;
+        let reasoning = ModelFields {
+            reasoning: true,
+            ..ModelFields::default()
+        };
+        let none = ModelFields::default();
+        // (provider, API, model, fields) → (id mode, rewrites ids, OpenAI-compatible turn
+        // fixes, historical reasoning dropped, Gemini signatures cleaned, signatures kept,
+        // runtime context append-only).
+        type Row<'a> = (&'a str, &'a str, &'a str, &'a ModelFields);
+        type Want = (Option<ToolCallIdMode>, bool, bool, bool, bool, bool, bool);
+        let rows: &[(Row, Want)] = &[
+            // `openai-compatible` (Arcee, Meta): reasoning dropped even for a reasoning model or
+            // one the fallback replays it for.
+            (
+                ("arcee", "openai-completions", "trinity-large", &reasoning),
+                (Some(Strict), true, true, true, false, false, false),
+            ),
+            (
+                ("meta", "openai-completions", "kimi-k2.5", &none),
+                (Some(Strict), true, true, true, false, false, false),
+            ),
+            // `openai-compatible` keeping reasoning (Novita, GMI, Featherless, LongCat, Xiaomi),
+            // their aliases, an id written loosely.
+            (
+                (
+                    "novita",
+                    "openai-completions",
+                    "deepseek/deepseek-v3.2",
+                    &none,
+                ),
+                (Some(Strict), true, true, false, false, false, false),
+            ),
+            (
+                (" GMICloud ", "openai-completions", "zai-org/GLM-5", &none),
+                (Some(Strict), true, true, false, false, false, false),
+            ),
+            (
+                ("featherless", "openai-completions", "Qwen/Qwen3-32B", &none),
+                (Some(Strict), true, true, false, false, false, false),
+            ),
+            (
+                (
+                    "meituan-longcat",
+                    "openai-completions",
+                    "LongCat-Flash-Chat",
+                    &none,
+                ),
+                (Some(Strict), true, true, false, false, false, false),
+            ),
+            (
+                (
+                    "xiaomi-token-plan",
+                    "openai-completions",
+                    "mimo-v2-flash",
+                    &none,
+                ),
+                (Some(Strict), true, true, false, false, false, false),
+            ),
+            // `passthrough-gemini` (DeepInfra, Kilo Gateway): ids and turns left alone.
+            (
+                (
+                    "deepinfra",
+                    "openai-completions",
+                    "google/gemini-2.5-pro",
+                    &none,
+                ),
+                (None, false, false, false, true, false, false),
+            ),
+            (
+                (
+                    "kilocode",
+                    "openai-completions",
+                    "anthropic/claude-sonnet-4.5",
+                    &none,
+                ),
+                (None, false, false, false, false, false, false),
+            ),
+            // Radius's own policy, on its `pi-messages` API.
+            (
+                ("radius", "pi-messages", "balanced", &none),
+                (None, false, false, false, false, true, true),
+            ),
+            // The catalog plugins once taken for absent (ClawHub installs them): Bedrock's
+            // strict Anthropic policy on any API, where the fallback would treat it as chat.
+            (
+                (
+                    "amazon-bedrock",
+                    "openai-completions",
+                    "openai.gpt-oss-120b-1:0",
+                    &none,
+                ),
+                (Some(Strict), true, false, false, false, true, false),
+            ),
+            (
+                ("z.ai", "openai-completions", "glm-4.6", &none),
+                (Some(Strict), true, true, false, false, false, false),
+            ),
+            (
+                ("baseten", "openai-completions", "zai-org/GLM-5", &none),
+                (Some(Strict), true, true, false, false, false, false),
+            ),
+            (
+                ("moonshotai", "openai-completions", "kimi-k2.5", &none),
+                (None, false, true, false, false, false, false),
+            ),
+            (
+                (
+                    "fireworks",
+                    "openai-completions",
+                    "accounts/fireworks/models/kimi-k2p5",
+                    &none,
+                ),
+                (None, false, true, true, false, false, false),
+            ),
+            (
+                (
+                    "fireworks-ai",
+                    "openai-completions",
+                    "accounts/fireworks/models/glm-5",
+                    &none,
+                ),
+                (Some(Strict), true, true, true, false, false, false),
+            ),
+            (
+                ("opencode", "openai-completions", "gemini-2.5-pro", &none),
+                (None, false, false, false, true, false, false),
+            ),
+            // Twins: plugins without a replay policy, and unowned ids, get the fallback.
+            (
+                (
+                    "groq",
+                    "openai-completions",
+                    "llama-3.3-70b-versatile",
+                    &none,
+                ),
+                (Some(Strict), true, true, true, false, false, false),
+            ),
+            (
+                ("tencent-tokenhub", "openai-completions", "kimi-k2.5", &none),
+                (Some(Strict), true, true, false, false, false, false),
+            ),
+            (
+                ("radius-proxy", "pi-messages", "balanced", &none),
+                (None, false, false, false, false, false, false),
+            ),
+            (
+                ("novita", "anthropic-messages", "claude-sonnet-4-5", &none),
+                (None, false, false, false, false, false, false),
+            ),
+            (
+                ("synthetic", "anthropic-messages", "hf:zai-org/GLM-5", &none),
+                (Some(Strict), true, false, false, false, true, false),
+            ),
+        ];
+        for ((provider, api, model, fields), want) in rows {
+            let (p, extra) =
+                resolve_transcript_policy(Some(provider), Some(api), Some(model), fields);
+            let got = (
+                p.tool_call_id_mode,
+                p.sanitize_tool_call_ids,
+                p.apply_google_turn_ordering && p.validate_gemini_turns,
+                extra.drop_reasoning_from_history,
+                p.sanitize_thought_signatures.is_some(),
+                p.preserve_signatures,
+                extra.append_only_runtime_context,
+            );
+            assert_eq!(&got, want, "{provider} {api} {model}");
+        }
+        // Anthropic on Vertex keeps `toolu_…` ids (native family); Bedrock's family does not.
+        let native = |provider| {
+            resolve_transcript_policy(
+                Some(provider),
+                Some("anthropic-messages"),
+                Some("claude-sonnet-4-5"),
+                &none,
+            )
+            .1
+            .preserve_native_anthropic_tool_use_ids
+        };
+        assert!(native("anthropic-vertex") && !native("amazon-bedrock"));
+    }
+
     #[test]
     fn only_the_plugin_ids_are_owned_and_ids_are_not_de_aliased() {
         let none = ModelFields::default();
@@ -679,7 +934,7 @@ mod tests {
             &none,
         );
         assert_eq!(p.sanitize_mode, SanitizeMode::Full);
-        // `bedrock` is not `amazon-bedrock` any more, and neither is owned: the API decides.
+        // `bedrock` is not `amazon-bedrock` any more and is not owned: the API decides.
         let (p, _) = resolve_transcript_policy(Some("bedrock"), Some("ollama"), Some("x"), &none);
         assert_eq!(p.tool_call_id_mode, None);
         assert!(!p.validate_anthropic_turns);
