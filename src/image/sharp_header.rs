@@ -97,4 +97,57 @@ mod tests {
             );
         }
     }
+
+    /// A JPEG whose scan lies behind `n` bytes of comments (its header read from growing
+    /// prefixes), and a PNG of `n` bytes cut in its pixels and shrunk (decoded as far as libspng
+    /// reads): both take linear time.
+    #[test]
+    fn far_headers_and_cut_pixels_take_linear_time() {
+        use crate::image::test_support::{
+            encode_jpeg, encode_png, gradient_rgb, insert_jpeg_segment, noise_rgb,
+        };
+        use crate::image::{sanitize_image, ImageDecision, ImageLimits};
+        use crate::response::linearity::assert_grows_linearly;
+        let b64 = |b: &[u8]| {
+            ::base64::Engine::encode(&::base64::engine::general_purpose::STANDARD, b)
+        };
+        let jpeg = encode_jpeg(&gradient_rgb(16, 16), 90);
+        let note = "截图说明".repeat(5_000);
+        let far = |n: usize| {
+            let mut j = jpeg.clone();
+            while j.len() < n {
+                j = insert_jpeg_segment(&j, 0xFE, note.as_bytes());
+            }
+            b64(&j)
+        };
+        let limits = ImageLimits::default();
+        assert_grows_linearly("a JPEG scan behind comments", &far, &|text| {
+            let d = sanitize_image(text, limits);
+            assert!(matches!(d, ImageDecision::Keep { .. }), "{d:?}");
+        });
+        // The PNG's pixels in chunks of 8 KiB (checksums left zero: the cut payload is read
+        // as libspng reads it either way), cut at nine tenths.
+        let cut_png = |n: usize| {
+            let png = encode_png(&noise_rgb(256, (n / 770).max(2) as u32, 7));
+            let idat = png.windows(4).position(|w| w == b"IDAT").expect("IDAT") - 4;
+            let len = u32::from_be_bytes([png[idat], png[idat + 1], png[idat + 2], png[idat + 3]]);
+            let data = &png[idat + 8..idat + 8 + len as usize];
+            let mut out = png[..idat].to_vec();
+            for piece in data.chunks(8192) {
+                out.extend_from_slice(&(piece.len() as u32).to_be_bytes());
+                out.extend_from_slice(b"IDAT");
+                out.extend_from_slice(piece);
+                out.extend_from_slice(&[0; 4]);
+            }
+            b64(&out[..out.len() * 9 / 10])
+        };
+        let shrink = ImageLimits {
+            max_dimension_px: 64,
+            ..ImageLimits::default()
+        };
+        assert_grows_linearly("a PNG cut in its pixels", &cut_png, &|text| {
+            let d = sanitize_image(text, shrink);
+            assert!(matches!(d, ImageDecision::Replaced { .. }), "{d:?}");
+        });
+    }
 }
