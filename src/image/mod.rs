@@ -242,9 +242,15 @@ pub fn sanitize_image(data: &str, limits: ImageLimits) -> ImageDecision {
         // the last, so the whole payload is decoded only when its header ends near its end.
         let mut end = head_end;
         meta = sharp_header::read(format, &head, end == canonical.len());
+        let mut prefix = Vec::new();
         while meta == Header::NeedMore && end < canonical.len() {
-            end = end.saturating_mul(4).min(canonical.len());
-            let prefix = decode_base64_prefix(&canonical[..end]);
+            if prefix.is_empty() {
+                prefix = head.clone();
+            }
+            // Each step decodes only its new characters (`end` stays a multiple of four).
+            let next = end.saturating_mul(4).min(canonical.len());
+            prefix.extend_from_slice(&decode_base64_prefix(&canonical[end..next]));
+            end = next;
             meta = sharp_header::read(format, &prefix, end == canonical.len());
             if readable && header.is_none() {
                 header = header_dimensions(&prefix);
@@ -296,10 +302,12 @@ pub fn sanitize_image(data: &str, limits: ImageLimits) -> ImageDecision {
                 Some(Ok(d)) => d,
                 Some(Err(text)) => return omitted_error(&text),
                 // libvips reads a 12-bit header, then refuses to decode it.
-                None if frame.precision != 8 => return omitted(&format!(
+                None if frame.precision != 8 => {
+                    return omitted(&format!(
                     "omitted image payload: Error: VipsJpeg: Unsupported JPEG data precision {}",
                     frame.precision
-                )),
+                ))
+                }
                 None => return omitted(&release.decode_failure(header.is_some(), &message)),
             }
         }

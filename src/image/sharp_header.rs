@@ -108,9 +108,8 @@ mod tests {
         };
         use crate::image::{sanitize_image, ImageDecision, ImageLimits};
         use crate::response::linearity::assert_grows_linearly;
-        let b64 = |b: &[u8]| {
-            ::base64::Engine::encode(&::base64::engine::general_purpose::STANDARD, b)
-        };
+        let b64 =
+            |b: &[u8]| ::base64::Engine::encode(&::base64::engine::general_purpose::STANDARD, b);
         let jpeg = encode_jpeg(&gradient_rgb(16, 16), 90);
         let note = "截图说明".repeat(5_000);
         let far = |n: usize| {
