@@ -409,12 +409,15 @@ pub fn precheck_from_head(
     if !sniff_format(&prefix).is_some_and(|f| f.sharp_readable()) {
         return None;
     }
+    // 2026.3.23: a JPEG head must reach its scan; a PNG head must not end early (when its first
+    // IDAT chunk lies past the head, the unseen rest is trusted like any other tail: screenshots
+    // often carry a colour profile and EXIF before their pixels).
     let format = sniff_format(&prefix);
-    if let Some(f) = format.filter(|f| matches!(f, Format::Jpeg | Format::Png)) {
-        if Release::of(limits.release).sharp
-            && !matches!(sharp_header::read(f, &prefix, whole), Header::Read(_))
-        {
-            return None;
+    if Release::of(limits.release).sharp {
+        match format.map(|f| sharp_header::read(f, &prefix, whole)) {
+            Some(Header::Error(_)) => return None,
+            Some(Header::NeedMore) if format == Some(Format::Jpeg) => return None,
+            _ => {}
         }
     }
     let dims = header_dimensions(&prefix)?;
@@ -796,6 +799,28 @@ mod tests {
             precheck_from_head(jpeg.len(), to_scan, ImageLimits::default()),
             keep
         );
+        // A PNG's first IDAT chunk past the head (a 2 KB text chunk before it): its tail is
+        // trusted, as any tail; one that ends inside its IHDR is left to the full path (sharp's
+        // metadata refuses it).
+        let png = encode_png(&gradient_rgb(40, 30));
+        let note = "截图的说明".repeat(140);
+        let mut text = (note.len() as u32).to_be_bytes().to_vec();
+        text.extend_from_slice(b"tEXt");
+        text.extend_from_slice(note.as_bytes());
+        text.extend_from_slice(&[0; 4]);
+        let far = b64(&[&png[..33], &text[..], &png[33..]].concat());
+        let png_keep = Some(ImageDecision::Keep {
+            canonical_changed: false,
+            mime: Some("image/png"),
+        });
+        let limits = ImageLimits::default();
+        assert_eq!(
+            precheck_from_head(far.len(), &far[..1024], limits),
+            png_keep
+        );
+        let cut = b64(&png[..30]);
+        assert_eq!(precheck_from_head(cut.len(), &cut, limits), None);
+        assert_eq!(precheck_from_head(cut.len(), &cut, v96), png_keep);
     }
 
     #[test]
