@@ -5,6 +5,7 @@
 import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
+import { isDeepStrictEqual } from 'node:util'
 import { th, user, text } from './fixtures/helpers.mjs'
 import { encodePng, encodePngRows, jpegSize } from './fixtures/png.mjs'
 
@@ -70,6 +71,39 @@ describe('image edge cases', () => {
       assert.equal(b.type, 'text', `cut ${cut}`)
       assert.match(b.text, /^\[session:history\] omitted image payload: Error: /)
     }
+  })
+
+  test('a cut or broken image gets what sharp gave, at every cut (recorded through OpenClaw 2026.3.23-2: fixtures/sharp-texts.json)', () => {
+    // benchmark/sharp-texts.mjs recorded these: a JPEG header and three PNGs cut at every byte,
+    // kept whole or to be shrunk, and JPEG headers made wrong one field at a time. A shrunk
+    // image is compared by its size (the rows sharp read are checked in src/image/png_partial.rs).
+    const T = JSON.parse(readFileSync(new URL('./fixtures/sharp-texts.json', import.meta.url), 'utf8'))
+    const run = (data, mimeType, options) => {
+      const [o] = sanitizeContentBlocksImages([image(data, mimeType)], T.label, options)
+      if (o.type === 'text') return { text: o.text }
+      if (o.data === data) return 'kept'
+      const s = jpegSize(Buffer.from(o.data, 'base64'))
+      return { shrunk: s && [s.width, s.height], mimeType: o.mimeType }
+    }
+    const want = (o) => (o.shrunk ? { shrunk: o.shrunk, mimeType: 'image/jpeg' } : o)
+    const misses = []
+    let n = 0
+    for (const c of T.cases) {
+      const bytes = Buffer.from(c.data, 'base64')
+      for (let cut = 1, row = 0; cut <= c.to; cut++, n++) {
+        while (row + 1 < c.cuts.length && c.cuts[row + 1][0] <= cut) row++
+        const got = run(bytes.subarray(0, cut).toString('base64'), c.mimeType, c.options)
+        if (!isDeepStrictEqual(got, want(c.cuts[row][1]))) misses.push(`${c.name}, cut at ${cut}: ${JSON.stringify(got)}`)
+      }
+    }
+    for (const w of T.wrong) {
+      const got = run(w.data, w.mimeType, {})
+      if (!isDeepStrictEqual(got, want(w.outcome))) misses.push(`${w.name}: ${JSON.stringify(got)}`)
+    }
+    assert.deepEqual(misses.slice(0, 8), [], `${misses.length} of ${n + T.wrong.length} differ`)
+    // Each outcome occurs: texts, kept as written, shrunk.
+    const kinds = new Set(T.cases.flatMap((c) => c.cuts.map(([, o]) => (o === 'kept' ? 'kept' : o.text ? 'text' : 'shrunk'))))
+    assert.deepEqual([...kinds].sort(), ['kept', 'shrunk', 'text'])
   })
 
   test('base64 with whitespace, and a data: URL prefix, are cleaned', () => {

@@ -1,7 +1,7 @@
 //! The JPEG header as sharp reads it, for OpenClaw 2026.3.23's error texts.
 //!
-//! 2026.3.23 asks sharp (libvips, libjpeg-turbo) for an image's metadata first; libjpeg reads the
-//! markers up to the first scan (`SOS`), and when that fails the image is omitted with libvips's
+//! 2026.3.23 asks sharp (libvips, libjpeg-turbo) for an image's metadata first
+//! ([`super::sharp_header`]); libjpeg reads the markers up to the first scan (`SOS`), and when that fails the image is omitted with libvips's
 //! text, whatever its size: `Input buffer has corrupt header: VipsJpeg: Bogus marker length`.
 //! This package's own header reader only needs the frame size, so it keeps such an image or fails
 //! later with its decoder's words. This file reads the markers as libjpeg's `read_markers` does
@@ -12,17 +12,14 @@
 //! inside its quantisation table reports `Bogus DQT index 15`, one cut inside its scan header
 //! `Invalid component ID 217 in SOS`: the texts the real sharp gives (recorded through OpenClaw
 //! 2026.3.23-2 at every cut of a JPEG's header, see the tests).
+//!
+//! When the image must be shrunk, libvips decodes it, and libjpeg's start of decompression checks
+//! the scan header's tables and parameters: a JPEG cut just before its last table selector names
+//! table `0x0f` (`Huffman table 0x0f was not defined`), a progressive one cut inside its scan
+//! header has impossible parameters; a sequential one cut in its last three bytes only warns and
+//! decodes (grey where the data is missing). [`Frame`] carries what decoding will meet.
 
-/// What reading the header up to its first scan found.
-#[derive(Debug, PartialEq, Eq)]
-pub(crate) enum Header {
-    /// It reads; the frame's sample precision (libvips refuses to decode other than 8 later).
-    Read { precision: u8 },
-    /// libvips's error text (without sharp's `Input buffer has corrupt header: ` in front).
-    Error(String),
-    /// `bytes` ended before the scan, but more of the image follows: read again with it all.
-    NeedMore,
-}
+use super::sharp_header::{Frame, Header};
 
 /// libjpeg's bytes: the input, then `FF D9` for ever.
 struct Source<'b> {
@@ -53,8 +50,10 @@ impl Source<'_> {
     }
 
     fn skip(&mut self, n: usize) {
-        for _ in 0..n {
-            self.byte();
+        // Past the end every byte is read as a fake marker: only where it ends matters.
+        self.at = self.at.saturating_add(n);
+        if self.at > self.bytes.len() {
+            self.past_end = true;
         }
     }
 }
@@ -74,7 +73,7 @@ pub(crate) fn read(bytes: &[u8], complete: bool) -> Header {
         return Header::NeedMore;
     }
     match result {
-        Ok(precision) => Header::Read { precision },
+        Ok(frame) => Header::Read(frame),
         Err(e) if s.past_end => Header::Error(format!(
             "VipsJpeg: premature end of JPEG image\nVipsJpeg: {e}"
         )),
@@ -82,14 +81,27 @@ pub(crate) fn read(bytes: &[u8], complete: bool) -> Header {
     }
 }
 
-/// libjpeg's `read_markers` until `SOS`: the frame's precision, or its error message.
-fn markers(s: &mut Source) -> Result<u8, String> {
+/// `bytes`, a JPEG cut `missing` bytes before the end of its scan header, with those bytes as a
+/// sequential scan has them (libjpeg reads them past the end and only warns), then an end of
+/// image: what this package's decoder reads as libjpeg reads the cut image (grey where the data
+/// is missing).
+pub(crate) fn with_scan_header(bytes: &[u8], missing: usize) -> Vec<u8> {
+    let tail = [0x00, 0x3F, 0x00];
+    let mut out = Vec::with_capacity(bytes.len() + 5);
+    out.extend_from_slice(bytes);
+    out.extend_from_slice(&tail[3 - missing.min(3)..]);
+    out.extend_from_slice(&[0xFF, 0xD9]);
+    out
+}
+
+/// libjpeg's `read_markers` until `SOS`: what decoding will meet, or its error message.
+fn markers(s: &mut Source) -> Result<Frame, String> {
     let (c, c2) = (s.byte(), s.byte());
     if c != 0xFF || c2 != 0xD8 {
         return Err(format!("Not a JPEG file: starts with 0x{c:02x} 0x{c2:02x}"));
     }
-    // The frame: precision and component ids.
-    let mut frame: Option<(u8, Vec<u8>)> = None;
+    // The frame: its marker, precision and component ids.
+    let mut frame: Option<(u8, u8, Vec<u8>)> = None;
     loop {
         // `next_marker`: skip to an FF, then past fill FFs.
         let mut m = s.byte();
@@ -102,16 +114,23 @@ fn markers(s: &mut Source) -> Result<u8, String> {
         match m {
             0xD8 => return Err("Invalid JPEG file structure: two SOI markers".into()),
             // Baseline, extended, progressive, lossless, arithmetic.
-            0xC0..=0xC3 | 0xC9 | 0xCA => frame = Some(sof(s, frame.is_some())?),
+            0xC0..=0xC3 | 0xC9 | 0xCA => {
+                let (precision, ids) = sof(s, frame.is_some())?;
+                frame = Some((m, precision, ids));
+            }
             0xC5..=0xC7 | 0xCB | 0xCD..=0xCF => {
                 return Err(format!("Unsupported JPEG process: SOF type 0x{m:02x}"))
             }
             0xDA => {
-                let Some((precision, ids)) = frame else {
+                let Some((sof, precision, ids)) = frame else {
                     return Err("Invalid JPEG file structure: SOS before SOF".into());
                 };
-                sos(s, &ids)?;
-                return Ok(precision);
+                let scan = sos(s, &ids)?;
+                return Ok(Frame {
+                    precision,
+                    start_error: scan.start_error(sof).map(|e| (e, s.past_end)),
+                    scan_header_missing: scan.missing,
+                });
             }
             0xD9 if frame.is_some() => {
                 return Err("Invalid JPEG file structure: missing SOS marker".into())
@@ -160,22 +179,89 @@ fn sof(s: &mut Source, seen: bool) -> Result<(u8, Vec<u8>), String> {
     Ok((precision, ids))
 }
 
-/// `get_sos`, up to the scan: its components among the frame's.
-fn sos(s: &mut Source, ids: &[u8]) -> Result<(), String> {
+/// A scan header as libjpeg read it.
+struct Scan {
+    /// Each component's table selectors (DC in the high half, AC in the low).
+    tables: Vec<u8>,
+    ss: u8,
+    se: u8,
+    ah_al: u8,
+    /// How many of `ss`, `se`, `ah_al` were read past the end of the data.
+    missing: usize,
+}
+
+impl Scan {
+    /// libjpeg's error when decompression starts with this scan in a frame of marker `sof`:
+    /// `jdphuff.c`'s parameter check for a progressive frame, then (both Huffman kinds) each
+    /// component's DC then AC table. Indexes 0 and 1 always exist (libjpeg installs the standard
+    /// tables); only an index over 3 is reported (one read past the end is 13 or 15).
+    fn start_error(&self, sof: u8) -> Option<String> {
+        let (ss, se, ah, al) = (self.ss, self.se, self.ah_al >> 4, self.ah_al & 0x0F);
+        let progressive = matches!(sof, 0xC2 | 0xCA);
+        if progressive {
+            let band = if ss == 0 {
+                se != 0
+            } else {
+                ss > se || se >= 64 || self.tables.len() != 1
+            };
+            let bad = band || (ah != 0 && al != ah.wrapping_sub(1)) || al > 13;
+            if bad {
+                return Some(format!(
+                    "Invalid progressive/lossless parameters Ss={ss} Se={se} Ah={ah} Al={al}"
+                ));
+            }
+        }
+        if !matches!(sof, 0xC0..=0xC2) {
+            // Arithmetic coding and lossless frames check other things.
+            return None;
+        }
+        self.tables.iter().find_map(|&t| {
+            let (dc, ac) = (t >> 4, t & 0x0F);
+            let first = match (progressive, ss == 0 && ah == 0) {
+                (false, _) => [Some(dc), Some(ac)],
+                (true, true) => [Some(dc), None],
+                (true, false) => [(ss != 0).then_some(ac), None],
+            };
+            first
+                .into_iter()
+                .flatten()
+                .find(|&i| i >= 4)
+                .map(|i| format!("Huffman table 0x{i:02x} was not defined"))
+        })
+    }
+}
+
+/// `get_sos`, up to the scan: its components among the frame's, and its parameters.
+fn sos(s: &mut Source, ids: &[u8]) -> Result<Scan, String> {
     let length = s.two();
     let n = usize::from(s.byte());
     if length != n * 2 + 6 || !(1..=4).contains(&n) {
         return Err(BAD_LENGTH.into());
     }
+    let mut tables = Vec::with_capacity(n);
     for _ in 0..n {
         let cc = s.byte();
-        s.byte();
+        tables.push(s.byte());
         if !ids.contains(&cc) {
             return Err(format!("Invalid component ID {cc} in SOS"));
         }
     }
-    s.skip(3);
-    Ok(())
+    let before = s.past_end;
+    let end = s.bytes.len();
+    let first = s.at;
+    let (ss, se, ah_al) = (s.byte(), s.byte(), s.byte());
+    let missing = if before {
+        3
+    } else {
+        (first + 3).saturating_sub(end).min(3)
+    };
+    Ok(Scan {
+        tables,
+        ss,
+        se,
+        ah_al,
+        missing,
+    })
 }
 
 /// `get_dht`: tables of at most 256 codes that fit the segment, indexes 0–3.

@@ -49,11 +49,13 @@ mod jpeg_scaled;
 mod libjpeg_header;
 mod mime;
 mod orient;
+mod png_partial;
 mod preshrink;
 mod quality;
 mod reduce;
 mod release;
 mod resize;
+mod sharp_header;
 #[cfg(test)]
 mod steps;
 #[cfg(test)]
@@ -73,8 +75,8 @@ pub use self::mime::sniff_mime;
 
 use self::decode::{decode_within, over_pixel_limit};
 use self::header::{sniff_format, Format};
-use self::libjpeg_header::Header;
 use self::release::{estimated_decoded_len, Release};
+use self::sharp_header::{Frame, Header};
 use crate::openclaw::OpenClawVersion;
 
 /// Longest side an image may keep without being resized (OpenClaw default).
@@ -232,30 +234,41 @@ pub fn sanitize_image(data: &str, limits: ImageLimits) -> ImageDecision {
     } else {
         None
     };
-    let jpeg_checked = release.sharp_jpeg_header && sniff_format(&head) == Some(Format::Jpeg);
-    let mut jpeg = Header::NeedMore;
-    if jpeg_checked {
-        jpeg = libjpeg_header::read(&head, head_end == canonical.len());
-        if let Header::Error(text) = &jpeg {
+    // 2026.3.23: sharp's metadata reads JPEG markers up to the scan and PNG chunks up to the
+    // pixels, and refuses what it cannot read, whatever the size.
+    let format = sniff_format(&head);
+    let sharp_read = format.filter(|f| release.sharp && matches!(f, Format::Jpeg | Format::Png));
+    let mut meta = Header::NeedMore;
+    if let Some(format) = sharp_read {
+        // Markers past the head (a large EXIF or ICC segment): longer prefixes, each four times
+        // the last, so the whole payload is decoded only when its header ends near its end.
+        let mut end = head_end;
+        meta = sharp_header::read(format, &head, end == canonical.len());
+        let mut prefix = Vec::new();
+        while meta == Header::NeedMore && end < canonical.len() {
+            if prefix.is_empty() {
+                prefix = head.clone();
+            }
+            // Each step decodes only its new characters (`end` stays a multiple of four).
+            let next = end.saturating_mul(4).min(canonical.len());
+            prefix.extend_from_slice(&decode_base64_prefix(&canonical[end..next]));
+            end = next;
+            meta = sharp_header::read(format, &prefix, end == canonical.len());
+            if readable && header.is_none() {
+                header = header_dimensions(&prefix);
+            }
+        }
+        if let Header::Error(text) = &meta {
             return omitted(&release::sharp_corrupt_header(text));
         }
     }
-    if header.is_some_and(fits) && (!jpeg_checked || jpeg != Header::NeedMore) {
+    if header.is_some_and(fits) {
         return keep;
     }
     let Some(bytes) = base64::decode_canonical(&canonical) else {
         return omitted(REASON_INVALID_BASE64);
     };
     drop(canonical);
-    if jpeg_checked && jpeg == Header::NeedMore {
-        jpeg = libjpeg_header::read(&bytes, true);
-        if let Header::Error(text) = &jpeg {
-            return omitted(&release::sharp_corrupt_header(text));
-        }
-        if header.is_some_and(fits) {
-            return keep;
-        }
-    }
     if readable && header.is_none() && bytes.len() > head.len() {
         // For example a JPEG whose EXIF/ICC segments push SOF further out.
         header = header_dimensions(&bytes);
@@ -270,16 +283,35 @@ pub fn sanitize_image(data: &str, limits: ImageLimits) -> ImageDecision {
     // With known dimensions the image will be shrunk to the grid's first side
     // at most, and a JPEG can be decoded at a reduced scale for it.
     let fit_side = header.and_then(|(w, h)| reduce::first_side(max_dim, w.max(h)));
-    let decoded = match decode_within(&bytes, fit_side, limits.max_decode_bytes) {
+    let frame = match &meta {
+        Header::Read(frame) => frame,
+        _ => &Frame::PLAIN,
+    };
+    if let Some((text, cut)) = &frame.start_error {
+        return omitted(&release::sharp_jpeg_start(text, *cut));
+    }
+    // libjpeg reads a scan header's last bytes past the end and only warns of them.
+    let completed = (frame.scan_header_missing > 0)
+        .then(|| libjpeg_header::with_scan_header(&bytes, frame.scan_header_missing));
+    let input = completed.as_deref().unwrap_or(&bytes);
+    let decoded = match decode_within(input, fit_side, limits.max_decode_bytes) {
         Ok(d) => d,
         Err(message) => {
-            return omitted(&match jpeg {
+            let partial = (sharp_read == Some(Format::Png) && message != decode::MSG_PIXEL_LIMIT)
+                .then(|| png_partial::decode(&bytes, limits.max_decode_bytes))
+                .flatten();
+            match partial {
+                Some(Ok(d)) => d,
+                Some(Err(text)) => return omitted_error(&text),
                 // libvips reads a 12-bit header, then refuses to decode it.
-                Header::Read { precision } if precision != 8 => format!(
-                    "omitted image payload: Error: VipsJpeg: Unsupported JPEG data precision {precision}"
-                ),
-                _ => release.decode_failure(header.is_some(), &bytes, &message),
-            });
+                None if frame.precision != 8 => {
+                    return omitted(&format!(
+                    "omitted image payload: Error: VipsJpeg: Unsupported JPEG data precision {}",
+                    frame.precision
+                ))
+                }
+                None => return omitted(&release.decode_failure(header.is_some(), &message)),
+            }
         }
     };
     if header.is_none() && fits(decoded.stored) {
@@ -379,11 +411,16 @@ pub fn precheck_from_head(
     if !sniff_format(&prefix).is_some_and(|f| f.sharp_readable()) {
         return None;
     }
-    if Release::of(limits.release).sharp_jpeg_header
-        && sniff_format(&prefix) == Some(Format::Jpeg)
-        && !matches!(libjpeg_header::read(&prefix, whole), Header::Read { .. })
-    {
-        return None;
+    // 2026.3.23: a JPEG head must reach its scan; a PNG head must not end early (when its first
+    // IDAT chunk lies past the head, the unseen rest is trusted like any other tail: screenshots
+    // often carry a colour profile and EXIF before their pixels).
+    let format = sniff_format(&prefix);
+    if Release::of(limits.release).sharp {
+        match format.map(|f| sharp_header::read(f, &prefix, whole)) {
+            Some(Header::Error(_)) => return None,
+            Some(Header::NeedMore) if format == Some(Format::Jpeg) => return None,
+            _ => {}
+        }
     }
     let dims = header_dimensions(&prefix)?;
     if !within(dims, max_dim) || over_pixel_limit(dims.0, dims.1) {
@@ -764,6 +801,28 @@ mod tests {
             precheck_from_head(jpeg.len(), to_scan, ImageLimits::default()),
             keep
         );
+        // A PNG's first IDAT chunk past the head (a 2 KB text chunk before it): its tail is
+        // trusted, as any tail; one that ends inside its IHDR is left to the full path (sharp's
+        // metadata refuses it).
+        let png = encode_png(&gradient_rgb(40, 30));
+        let note = "截图的说明".repeat(140);
+        let mut text = (note.len() as u32).to_be_bytes().to_vec();
+        text.extend_from_slice(b"tEXt");
+        text.extend_from_slice(note.as_bytes());
+        text.extend_from_slice(&[0; 4]);
+        let far = b64(&[&png[..33], &text[..], &png[33..]].concat());
+        let png_keep = Some(ImageDecision::Keep {
+            canonical_changed: false,
+            mime: Some("image/png"),
+        });
+        let limits = ImageLimits::default();
+        assert_eq!(
+            precheck_from_head(far.len(), &far[..1024], limits),
+            png_keep
+        );
+        let cut = b64(&png[..30]);
+        assert_eq!(precheck_from_head(cut.len(), &cut, limits), None);
+        assert_eq!(precheck_from_head(cut.len(), &cut, v96), png_keep);
     }
 
     #[test]

@@ -10,8 +10,9 @@
 //!   header reads but whose pixels do not decode with its other one;
 //! - sizes in its notes are written by `formatBytesShort` (`below 5.00MB (got 7.12MB)`).
 //!
-//! 2026.3.23 wrote sharp's errors; a PNG that ends before its first `IDAT` chunk gets sharp's
-//! corrupt-header text, the other decoder errors are this package's decoder's own.
+//! 2026.3.23 wrote sharp's errors: a JPEG or PNG header sharp's metadata refuses gets its
+//! corrupt-header text, a JPEG libjpeg will not start decoding its text, a PNG cut in its pixels
+//! is decoded as far as libspng reads; the other decoder errors are this package's decoder's own.
 //!
 //! Not reproduced: Rastermill's own bytes when it re-encodes (a different JPEG encoder: the tests
 //! compare what a caller relies on, the size and format and the byte limit, never the bytes).
@@ -33,20 +34,16 @@ pub(crate) struct Release {
     /// The error text for an image whose dimensions were read but whose pixels do not decode,
     /// when the release has its own.
     pub undecodable: Option<&'static str>,
-    /// Whether a PNG that ends before its pixels gets sharp's corrupt-header text.
-    pub sharp_png_header: bool,
-    /// Whether a JPEG whose markers libjpeg cannot read up to its scan is refused with sharp's
-    /// text, whatever its size ([`super::libjpeg_header`]).
-    pub sharp_jpeg_header: bool,
+    /// Whether sharp reads the image: a JPEG or PNG header its metadata refuses is omitted with
+    /// its text whatever the size ([`super::sharp_header`]), a JPEG that libjpeg refuses to start
+    /// decoding gets libjpeg's text, and a PNG cut in its pixel data is decoded as far as libspng
+    /// reads it ([`super::png_partial`]).
+    pub sharp: bool,
     /// The error when no JPEG candidate fits the byte limit.
     pub not_reducible: fn(usize, usize) -> String,
     /// How the input cap's size is written in its note.
     pub size: fn(usize) -> String,
 }
-
-/// sharp's text for a PNG that ends before its first `IDAT` chunk (the oracle's, for a signature
-/// alone and for a signature and `IHDR`).
-const SHARP_PNG_HEADER: &str = "pngload_buffer: end of stream";
 
 impl Release {
     /// The error for an image of `w`×`h` over the release's pixel limit, which it refuses to
@@ -63,7 +60,7 @@ impl Release {
 
     /// The note for an image the decoder refused with `message`; `measured`: its dimensions were
     /// read from its header.
-    pub(crate) fn decode_failure(&self, measured: bool, bytes: &[u8], message: &str) -> String {
+    pub(crate) fn decode_failure(&self, measured: bool, message: &str) -> String {
         let own = if measured {
             // The decode budget (`maxDecodeBytes`, this package's) keeps its own note.
             self.undecodable
@@ -73,9 +70,6 @@ impl Release {
         };
         match own {
             Some(text) => format!("omitted image payload: {text}"),
-            None if self.sharp_png_header && png_ends_before_pixels(bytes) => {
-                sharp_corrupt_header(SHARP_PNG_HEADER)
-            }
             None => format!("omitted image payload: Error: {message}"),
         }
     }
@@ -86,21 +80,15 @@ pub(crate) fn sharp_corrupt_header(text: &str) -> String {
     format!("omitted image payload: Error: Input buffer has corrupt header: {text}")
 }
 
-/// Whether `bytes` are a PNG whose chunks end before an `IDAT` chunk begins.
-fn png_ends_before_pixels(bytes: &[u8]) -> bool {
-    const SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
-    if !bytes.starts_with(SIGNATURE) {
-        return false;
-    }
-    let mut at = SIGNATURE.len();
-    while let Some(head) = bytes.get(at..at + 8) {
-        if &head[4..] == b"IDAT" {
-            return false;
-        }
-        let len = u32::from_be_bytes([head[0], head[1], head[2], head[3]]) as usize;
-        at = at.saturating_add(12).saturating_add(len);
-    }
-    true
+/// The note for a JPEG libjpeg refused to start decoding with `text`; `cut`: its data ended
+/// before (libvips's source warned three times by then, and its text carries each warning).
+pub(crate) fn sharp_jpeg_start(text: &str, cut: bool) -> String {
+    let warnings = if cut {
+        "VipsJpeg: premature end of JPEG image\n".repeat(3)
+    } else {
+        String::new()
+    };
+    format!("omitted image payload: Error: {warnings}VipsJpeg: {text}")
 }
 
 /// 2026.9.6's `MAX_IMAGE_INPUT_BYTES`.
@@ -115,8 +103,7 @@ impl Release {
                 max_kept_pixels: None,
                 unreadable: None,
                 undecodable: None,
-                sharp_png_header: true,
-                sharp_jpeg_header: true,
+                sharp: true,
                 not_reducible: super::reduce::not_reducible_message,
                 size: |b| format!("{}MB", super::reduce::mib_fixed(b, 2)),
             },
@@ -128,8 +115,7 @@ impl Release {
                     "RastermillError: Unable to determine image dimensions; refusing to process",
                 ),
                 undecodable: Some("RastermillError: Unable to decode image with Photon"),
-                sharp_png_header: false,
-                sharp_jpeg_header: false,
+                sharp: false,
                 not_reducible: super::reduce::not_reducible_message_short,
                 size: super::reduce::short_size,
             },

@@ -1,168 +1,122 @@
-//! The texts the real sharp gave (0.35.5, through OpenClaw 2026.3.23-2's
-//! `sanitizeContentBlocksImages`, recorded with benchmark/sharp-jpeg-texts.mjs) for a JPEG cut at
-//! every byte of its header, and for headers made wrong one field at a time.
+//! The texts the real sharp gave (through OpenClaw 2026.3.23-2's `sanitizeContentBlocksImages`,
+//! recorded by benchmark/sharp-texts.mjs into __test__/fixtures/sharp-texts.json, which
+//! __test__/image-edge.spec.mjs also runs end to end) for a JPEG cut at every byte of its header,
+//! and for headers made wrong one field at a time.
 
 use super::*;
 use ::base64::Engine;
+use serde_json::Value;
 
-/// The first 330 bytes of a 300×200 JPEG sharp wrote at quality 90: DQT at 2 and 71, SOF0 at
-/// 140, DHT at 159, 187, 230 and 256, SOS at 310 (its components end at 320, its header at 324).
-const HEAD: &str = "/9j/2wBDAAMCAgMCAgMDAwMEAwMEBQgFBQQEBQoHBwYIDAoMDAsKCwsNDhIQDQ4RDgsLEBYQERMUFRUVDA8XGBYUGBIUFRT/2wBDAQMEBAUEBQkFBQkUDQsNFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBT/wAARCADIASwDASIAAhEBAxEB/8QAGgAAAwEBAQEAAAAAAAAAAAAAAgMEAAUBBv/EACkQAAIDAAICAgICAgMBAQAAAAECAwQFBhIREwAhFCIVIzNCFjFDBzL/xAAYAQEBAQEBAAAAAAAAAAAAAAABAAIDBP/EADQRAQABAwMCAwYGAwACAwAAAAERAiExAEFREmEDInEygZHR8PETQqGxweEEI1JyooKSwv/aAAwDAQACEQMRAD8Ako4FR8qm";
+static FIXTURE: &str = include_str!("../../../__test__/fixtures/sharp-texts.json");
 
-fn head() -> Vec<u8> {
+/// What `text` (a recorded outcome) says `read` gives: `None` when the header read.
+fn error_of(outcome: &Value) -> Option<String> {
+    const PREFIX: &str = "omitted image payload: Error: Input buffer has corrupt header: ";
+    let text = outcome.get("text")?.as_str()?;
+    let at = text.find(PREFIX).expect("a corrupt-header text");
+    Some(text[at + PREFIX.len()..].to_owned())
+}
+
+fn fixture() -> Value {
+    serde_json::from_str(FIXTURE).expect("the fixture is JSON")
+}
+
+fn bytes(v: &Value) -> Vec<u8> {
     ::base64::engine::general_purpose::STANDARD
-        .decode(HEAD)
+        .decode(v["data"].as_str().expect("data"))
         .expect("base64")
 }
 
-const NO_IMAGE: &str = "JPEG datastream contains no image";
-const NO_SOS: &str = "Invalid JPEG file structure: missing SOS marker";
-const HUFFMAN: &str = "Bogus Huffman table definition";
-
-/// From each cut on (until the next row), what sharp said after `premature end of JPEG image`.
-const CUTS: &[(usize, &str)] = &[
-    (2, NO_IMAGE),
-    (4, "Bogus DQT index 15"),
-    (5, "Bogus DQT index 9"),
-    (6, "Bogus DQT index 15"),
-    (7, NO_IMAGE),
-    (73, "Bogus DQT index 15"),
-    (74, "Bogus DQT index 9"),
-    (75, "Bogus DQT index 15"),
-    (76, NO_IMAGE),
-    (142, BAD_LENGTH),
-    (150, NO_SOS),
-    (161, HUFFMAN),
-    (180, NO_SOS),
-    (189, HUFFMAN),
-    (208, NO_SOS),
-    (232, HUFFMAN),
-    (251, NO_SOS),
-    (258, HUFFMAN),
-    (277, NO_SOS),
-    (312, BAD_LENGTH),
-    (315, "Invalid component ID 255 in SOS"),
-    (316, "Invalid component ID 217 in SOS"),
-    (317, "Invalid component ID 255 in SOS"),
-    (318, "Invalid component ID 217 in SOS"),
-    (319, "Invalid component ID 255 in SOS"),
-];
-
 #[test]
 fn a_header_cut_anywhere_gets_sharps_text() {
-    let b = head();
-    for cut in 2..=b.len() {
-        let want = match CUTS.iter().rev().find(|(from, _)| *from <= cut) {
-            Some((_, text)) if cut < 320 => Header::Error(format!(
-                "VipsJpeg: premature end of JPEG image\nVipsJpeg: {text}"
-            )),
-            _ => Header::Read { precision: 8 },
-        };
-        assert_eq!(read(&b[..cut], true), want, "cut at {cut}");
+    let f = fixture();
+    let case = &f["cases"][0];
+    let b = bytes(case);
+    let rows = case["cuts"].as_array().expect("rows");
+    let last = case["to"].as_u64().expect("to") as usize;
+    // 330 bytes: SOS at 310, its components end at 320, its header at 324.
+    assert_eq!((b.len(), b[310], b[311]), (330, 0xFF, 0xDA));
+    for cut in 2..=last {
+        let row = rows
+            .iter()
+            .rev()
+            .find(|r| r[0].as_u64().is_some_and(|from| from as usize <= cut))
+            .expect("a row");
+        let got = read(&b[..cut], true);
+        match error_of(&row[1]) {
+            Some(text) => assert_eq!(got, Header::Error(text), "cut at {cut}"),
+            None => assert!(matches!(got, Header::Read(_)), "cut at {cut}: {got:?}"),
+        }
         // Not the whole image: read again with more (libjpeg reads the scan header's last three
-        // bytes, past the end, without checking them).
-        let more = if cut < 324 { Header::NeedMore } else { want };
-        assert_eq!(read(&b[..cut], false), more, "cut at {cut}, more to come");
+        // bytes past the end).
+        if cut < 324 {
+            assert_eq!(read(&b[..cut], false), Header::NeedMore, "cut at {cut}");
+        }
+    }
+    // What decoding meets: the last table selector past the end names table 0x0f; the last
+    // three bytes past the end are only warned of.
+    let frame = |cut: usize| match read(&b[..cut], true) {
+        Header::Read(frame) => frame,
+        other => panic!("cut at {cut}: {other:?}"),
+    };
+    assert_eq!(
+        frame(320).start_error,
+        Some(("Huffman table 0x0f was not defined".into(), true))
+    );
+    for (cut, missing) in [(321, 3), (322, 2), (323, 1), (324, 0), (330, 0)] {
+        assert_eq!(frame(cut).start_error, None, "cut at {cut}");
+        assert_eq!(frame(cut).scan_header_missing, missing, "cut at {cut}");
     }
 }
 
 #[test]
 fn a_wrong_field_gets_sharps_text() {
-    let b = head();
-    let with = |at: usize, v: u8| {
-        let mut m = b.clone();
-        m[at] = v;
-        m
-    };
-    let spliced = |at: usize, piece: &[u8]| [&b[..at], piece, &b[at..]].concat();
-    let (dqt, sof, dht, sos) = (2, 140, 159, 310);
-    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
-        (
-            "SOF height 0",
-            {
-                let mut m = with(sof + 5, 0);
-                m[sof + 6] = 0;
-                m
-            },
-            "Empty JPEG image (DNL not supported)",
-        ),
-        ("SOF 7 components", with(sof + 9, 7), BAD_LENGTH),
-        (
-            "SOF5",
-            with(sof + 1, 0xC5),
-            "Unsupported JPEG process: SOF type 0xc5",
-        ),
-        (
-            "SOS before SOF",
-            with(sof + 1, 0xE1),
-            "Invalid JPEG file structure: SOS before SOF",
-        ),
-        (
-            "unknown marker",
-            with(dqt + 1, 0x02),
-            "Unsupported marker type 0x02",
-        ),
-        ("DQT index 5", with(dqt + 4, 0x05), "Bogus DQT index 5"),
-        ("DHT index 7", with(dht + 4, 0x07), "Bogus DHT index 7"),
-        ("DHT AC index 6", with(dht + 4, 0x16), "Bogus DHT index 6"),
-        ("DQT length + 1", with(dqt + 3, 0x44), "Bogus DQT index 15"),
-        (
-            "DRI length 5",
-            spliced(sos, &[0xFF, 0xDD, 0, 5, 0, 0]),
-            BAD_LENGTH,
-        ),
-        (
-            "two SOI",
-            spliced(2, &[0xFF, 0xD8]),
-            "Invalid JPEG file structure: two SOI markers",
-        ),
-        (
-            "two SOF",
-            spliced(sos, &b[sof..sof + 19]),
-            "Invalid JPEG file structure: two SOF markers",
-        ),
-        (
-            "SOS component 9",
-            with(sos + 5, 9),
-            "Invalid component ID 9 in SOS",
-        ),
-        ("SOS 5 components", with(sos + 4, 5), BAD_LENGTH),
-        (
-            "DAC index 40",
-            spliced(sos, &[0xFF, 0xCC, 0, 4, 40, 0x10]),
-            "Bogus DAC index 40",
-        ),
-        (
-            "DAC value",
-            spliced(sos, &[0xFF, 0xCC, 0, 4, 1, 0x1F]),
-            "Bogus DAC value 0x1f",
-        ),
-    ];
-    for (name, bytes, text) in cases {
-        assert_eq!(
-            read(&bytes, true),
-            Header::Error(format!("VipsJpeg: {text}")),
-            "{name}"
-        );
+    let f = fixture();
+    for case in f["wrong"].as_array().expect("wrong") {
+        let name = case["name"].as_str().expect("name");
+        let got = read(&bytes(case), true);
+        match error_of(&case["outcome"]) {
+            Some(text) => assert_eq!(got, Header::Error(text), "{name}"),
+            None => assert!(matches!(got, Header::Read(_)), "{name}: {got:?}"),
+        }
     }
-    // What sharp reads: bytes before a marker, a lossless frame, a 12-bit one (refused later, when
-    // decoded).
-    assert_eq!(
-        read(&spliced(2, &[1, 2, 3]), true),
-        Header::Read { precision: 8 }
-    );
-    assert_eq!(
-        read(&with(sof + 1, 0xC3), true),
-        Header::Read { precision: 8 }
-    );
-    assert_eq!(
-        read(&with(sof + 4, 12), true),
-        Header::Read { precision: 12 }
-    );
+    // A 12-bit frame reads (libvips refuses it later, when it decodes).
+    let mut b = bytes(&f["cases"][0]);
+    b[144] = 12;
+    assert!(matches!(
+        read(&b, true),
+        Header::Read(Frame { precision: 12, .. })
+    ));
     assert_eq!(
         read(&[0xFF, 0xD8, 0x00], true),
-        Header::Error(format!(
-            "VipsJpeg: premature end of JPEG image\nVipsJpeg: {NO_IMAGE}"
-        ))
+        Header::Error(
+            "VipsJpeg: premature end of JPEG image\nVipsJpeg: JPEG datastream contains no image"
+                .into()
+        )
     );
+}
+
+#[test]
+fn a_progressive_scan_header_cut_short_has_impossible_parameters() {
+    // The first scan of a progressive JPEG (DC, three components), its last selector or
+    // parameters past the end: the texts sharp gave when decoding (the progressive case of the
+    // fixture, cut from 221 to 224).
+    let f = fixture();
+    let case = &f["cases"][2];
+    let b = bytes(case);
+    let sos = (2..b.len() - 1)
+        .find(|&i| b[i] == 0xFF && b[i + 1] == 0xDA)
+        .expect("a scan");
+    for (cut, text) in [
+        (sos + 10, "Ss=217 Se=255 Ah=13 Al=9"),
+        (sos + 11, "Ss=255 Se=217 Ah=15 Al=15"),
+        (sos + 12, "Ss=0 Se=255 Ah=13 Al=9"),
+        (sos + 13, "Ss=0 Se=0 Ah=15 Al=15"),
+    ] {
+        let Header::Read(frame) = read(&b[..cut], true) else {
+            panic!("cut at {cut}")
+        };
+        let want = format!("Invalid progressive/lossless parameters {text}");
+        assert_eq!(frame.start_error, Some((want, true)), "cut at {cut}");
+    }
 }
