@@ -54,6 +54,11 @@ pub const KEYS: &[(&str, u8)] = &[
     ("thought", 0),
     ("signature", TEXT),
     ("data", TEXT),
+    ("thoughtSignature", 0),
+    ("thought_signature", 0),
+    ("encrypted_content", TEXT),
+    ("reasoning_content", TEXT),
+    ("reasoning", TEXT | SHALLOW),
 ];
 
 /// Containers at this depth (the body is 0) are sent shallow: the readers walk at most
