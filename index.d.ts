@@ -334,7 +334,7 @@ export interface TranscriptPolicy2026_9 {
 /**
  * The fields OpenClaw 2026.9.6's policy reads of the resolved model it passes beside the ids (an
  * OpenClaw model object can be passed as it is: other fields are not read). Read in
- * `openclawVersion: '2026.9.6'` only.
+ * `openclawVersion: '2026.9.6'` only, and always by {@link sanitizeRequest}'s reasoning rules.
  */
 export interface TranscriptPolicyModel {
   /** `true`: OpenAI-compatible chat (no provider plugin) keeps the reasoning in the history. */

@@ -395,7 +395,8 @@ fn check(name: &str, body: &Value) -> Result<(), String> {
     }
 }
 
-fn options(target: &Value) -> WireOptions {
+/// A case's `target` as the options of the pass (with `report`).
+pub(super) fn options(target: &Value) -> WireOptions {
     let s = |k: &str| target[k].as_str().map(str::to_string);
     WireOptions {
         provider: s("provider"),

@@ -219,7 +219,9 @@ mod tests {
             }
             json!({"input": input}).to_string()
         };
-        let cases: [(Protocol, &dyn Fn(usize) -> String, WireOptions); 3] = [
+        /// A body of about `n` bytes.
+        type Make<'m> = &'m dyn Fn(usize) -> String;
+        let cases: [(Protocol, Make, WireOptions); 3] = [
             (
                 Protocol::Gemini,
                 &gemini,

@@ -542,7 +542,8 @@ mod tests {
     /// carry panics here).
     #[test]
     fn the_skeleton_gives_the_plans_the_whole_body_gives() {
-        use super::super::{fixtures::FIXTURES, plan_json, Protocol, WireOptions};
+        use super::super::fixtures::{options, FIXTURES};
+        use super::super::{plan_json, Protocol};
         let mut n = 0;
         for file in FIXTURES {
             let all: Value = serde_json::from_str(file).unwrap();
@@ -551,15 +552,7 @@ mod tests {
                 .and_then(Protocol::from_name)
                 .unwrap();
             for case in all["cases"].as_array().unwrap() {
-                let t = &case["target"];
-                let s = |k: &str| t[k].as_str().map(str::to_string);
-                let opts = WireOptions {
-                    provider: s("provider"),
-                    model_api: s("modelApi"),
-                    model_id: s("modelId"),
-                    report: true,
-                    ..WireOptions::default()
-                };
+                let opts = options(&case["target"]);
                 let (mut nums, mut strs) = (Vec::new(), String::new());
                 encode(&case["body"], 0, 0, &mut nums, &mut strs);
                 let skel = Skeleton::parse(&nums, &strs).unwrap();
