@@ -334,7 +334,7 @@ export interface TranscriptPolicy2026_9 {
 /**
  * The fields OpenClaw 2026.9.6's policy reads of the resolved model it passes beside the ids (an
  * OpenClaw model object can be passed as it is: other fields are not read). Read in
- * `openclawVersion: '2026.9.6'` only.
+ * `openclawVersion: '2026.9.6'` only, and always by {@link sanitizeRequest}'s reasoning rules.
  */
 export interface TranscriptPolicyModel {
   /** `true`: OpenAI-compatible chat (no provider plugin) keeps the reasoning in the history. */
@@ -2060,6 +2060,9 @@ export interface OpenAiChatRequestMessage {
   content?: string | null | readonly ({ type: string; [key: string]: unknown })[]
   tool_calls?: readonly { id?: string; type?: string; function?: { name?: string; arguments?: string }; [key: string]: unknown }[] | null
   tool_call_id?: string
+  /** An assistant's reasoning (DeepSeek, vLLM, Kimi; OpenRouter's `reasoning`): removed from earlier turns for targets that drop reasoning. */
+  reasoning_content?: string | null
+  reasoning?: unknown
   [key: string]: unknown
 }
 
@@ -2092,10 +2095,13 @@ export interface OpenAiResponsesRequest {
   [key: string]: unknown
 }
 
-/** A part of a Gemini content, as far as the repair reads it; other fields (`thoughtSignature`, …) are kept. */
+/** A part of a Gemini content, as far as the repair reads it; other fields are kept. */
 export interface GeminiRequestPart {
   text?: string
   thought?: boolean
+  /** Removed when the target cannot verify it; set to `'skip_thought_signature_validator'` on an unsigned current-turn call for Gemini 3. */
+  thoughtSignature?: string
+  thought_signature?: string
   functionCall?: { name?: string; id?: string; args?: unknown; [key: string]: unknown }
   functionResponse?: { name?: string; id?: string; response?: unknown; [key: string]: unknown }
   [key: string]: unknown
@@ -2116,8 +2122,10 @@ export interface SanitizeRequestOptions {
   provider?: string
   /** The target's pi-ai API name; defaults to the protocol's own (`openai-completions`, `anthropic-messages`, `openai-responses`, `google-generative-ai`). */
   modelApi?: string
-  /** The target model id (`gemini-…` turns on Gemini's first-turn rule). */
+  /** The target model id (`gemini-…` turns on Gemini's first-turn rule; Gemini 3 and later get the stand-in signature on unsigned current-turn calls). */
   modelId?: string
+  /** What the reasoning rules read of the target model, as `sanitizeSessionHistory` takes it (`reasoning: true` keeps OpenAI-compatible chat reasoning, …). */
+  model?: TranscriptPolicyModel
   /** Overrides (field by field) the policy resolved from provider/modelApi/modelId. */
   policy?: TranscriptPolicyOverride
   /** The text of a synthetic tool result inserted for an unanswered call. */
@@ -2154,7 +2162,10 @@ export interface SanitizedRequest<B> {
  * synthetic error result — a `tool` message, a `tool_result` block, a `function_call_output` item, a `functionResponse` part — for an unanswered call), consecutive same-role
  * turns merged where the target rejects them, a bootstrap user turn before a model-first history for Gemini, reasoning
  * the target cannot take dropped as the transcript pass's policy decides (unsigned `thinking` for Anthropic, earlier
- * turns' thinking for older Claude models and OpenAI-compatible chat), and an empty `tools` array removed. The body itself comes back when nothing needed repair; otherwise a shallow copy in
+ * turns' thinking — parts or `reasoning_content` / `reasoning` fields — for older Claude models and OpenAI-compatible
+ * chat, Responses `reasoning` items with `encrypted_content` for a provider outside OpenAI's), Gemini thought signatures
+ * the target cannot verify removed (not base64, or on a user part) and Google's documented stand-in set on a Gemini 3
+ * target's unsigned current-turn calls, and an empty `tools` array removed. The body itself comes back when nothing needed repair; otherwise a shallow copy in
  * which every untouched message, content part / block and tool call is the same object. Unknown fields survive; the
  * input is never mutated. A body that is not the protocol's shape gives a TypeError naming the path
  * (`body.messages[3].tool_calls`).

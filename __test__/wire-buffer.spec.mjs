@@ -55,6 +55,7 @@ const NAMES = ['get_weather', 'read_file']
 const IDS = ['call_0fypS1hVX', 'call_2', 'toolu_01A09q90qw90lq917835lq9', 'fc-1|x', 'abc123def', 'call_very_long_identifier_0123456789']
 const TARGETS = [
   { provider: 'mistral' },
+  { provider: 'xai', modelId: 'grok-4' },
   { provider: 'openai' },
   { provider: 'google', modelId: 'gemini-2.5-pro' },
   { provider: 'anthropic' },
@@ -64,6 +65,9 @@ const TARGETS = [
   // Images over a 16 px side are re-encoded (the PNG below is 24×16); the release is pinned.
   { provider: 'openai', maxDimensionPx: 16, openclawVersion: '2026.9.6' },
   { provider: 'anthropic', maxDimensionPx: 16, openclawVersion: '2026.3.23' },
+  { provider: 'google', modelId: 'gemini-3-pro-preview' },
+  { modelId: 'deepseek-reasoner' },
+  { provider: 'vllm', modelId: 'qwen3-32b', model: { reasoning: true } },
 ]
 // Image payloads: a real PNG, PNG magic alone (undecodable), not base64, empty, with whitespace.
 const PNG = encodePng(24, 16).toString('base64')
@@ -71,6 +75,8 @@ const B64S = [PNG, PNG, 'iVBORw0KGgo=', '5Zu+54mH!!', '', `${PNG.slice(0, 40)}\n
 // Image URLs: base64 data URLs of those, a remote URL, a data URL that is not base64.
 const URLS = [...B64S.map((b) => `data:image/png;base64,${b}`), 'https://example.com/图.png', 'data:image/svg+xml,%3Csvg%2F%3E']
 const MIMES = ['image/png', 'image/jpeg']
+// Gemini thought signatures: Gemini's own (base64), a Claude id (foreign), the stand-in, none; either key.
+const THOUGHT_SIGS = [{ thoughtSignature: 'c2ln' }, { thought_signature: 'msg_01X' }, { thoughtSignature: 'skip_thought_signature_validator' }, {}, {}]
 // Reasoning as clients replay it: signed, with an empty or no signature (Anthropic rejects both).
 const SIGNED = [{ signature: 'EqQBCkYIBxgCKkA=' }, { signature: '' }, {}]
 
@@ -83,8 +89,8 @@ function gen(r, protocol) {
     const kind = pick(['user', 'user', 'assistant', 'call', 'result', 'system'])
     if (protocol === 'openai-chat') {
       if (kind === 'user') msgs.push({ role: 'user', content: r() < 0.5 ? pick(TEXTS) : [{ type: 'text', text: pick(TEXTS) }, { type: 'image_url', image_url: r() < 0.2 ? pick(URLS) : { url: pick(URLS), ...(r() < 0.3 ? { detail: 'low' } : {}) } }], ...extra() })
-      else if (kind === 'assistant') msgs.push({ role: 'assistant', content: r() < 0.3 ? [{ type: 'thinking', thinking: '想一想' }, { type: 'text', text: pick(TEXTS) }] : pick(TEXTS), ...(r() < 0.2 ? { tool_calls: [] } : {}) })
-      else if (kind === 'call') msgs.push({ role: 'assistant', content: r() < 0.5 ? null : pick(TEXTS), tool_calls: [pick(IDS), pick(IDS)].slice(0, 1 + Math.floor(r() * 2)).map((id) => ({ id, type: 'function', function: { name: 'get_weather', arguments: '{"city":"北京"}' } })), ...extra() })
+      else if (kind === 'assistant') msgs.push({ role: 'assistant', content: r() < 0.3 ? [{ type: 'thinking', thinking: '想一想' }, { type: 'text', text: pick(TEXTS) }] : pick(TEXTS), ...(r() < 0.2 ? { tool_calls: [] } : {}), ...pick([{}, { reasoning_content: '先想一想' }, { reasoning: '推理' }, { reasoning_content: null }]) })
+      else if (kind === 'call') msgs.push({ role: 'assistant', content: r() < 0.5 ? null : pick(TEXTS), ...(r() < 0.4 ? { reasoning_content: '调用工具' } : {}), tool_calls: [pick(IDS), pick(IDS)].slice(0, 1 + Math.floor(r() * 2)).map((id) => ({ id, type: 'function', function: { name: 'get_weather', arguments: '{"city":"北京"}' } })), ...extra() })
       else if (kind === 'result') msgs.push({ role: 'tool', tool_call_id: pick(IDS), content: pick(TEXTS) })
       else msgs.push({ role: i === 0 ? 'system' : 'developer', content: 'You are helpful. 请用中文回答。' })
     } else if (protocol === 'anthropic') {
@@ -95,14 +101,14 @@ function gen(r, protocol) {
       else msgs.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: pick(IDS), content: r() < 0.3 ? [{ type: 'text', text: pick(TEXTS) }, image()] : pick(TEXTS) }, ...(r() < 0.4 ? [{ type: 'text', text: pick(TEXTS) }] : [])] })
     } else if (protocol === 'gemini') {
       const id = () => (r() < 0.5 ? { id: pick(IDS) } : {})
-      if (kind === 'user' || kind === 'system') msgs.push({ role: 'user', parts: [{ text: pick(TEXTS) }, ...(r() < 0.3 ? [r() < 0.7 ? { inlineData: { mimeType: pick(MIMES), data: pick(B64S) } } : { inline_data: { mime_type: pick(MIMES), data: pick(B64S) } }] : [])], ...extra() })
-      else if (kind === 'assistant') msgs.push({ role: 'model', parts: [...(r() < 0.3 ? [{ text: '想一想', thought: true }] : []), { text: pick(TEXTS) }] })
-      else if (kind === 'call') msgs.push({ role: 'model', parts: [pick(NAMES), pick(NAMES)].slice(0, 1 + Math.floor(r() * 2)).map((name) => ({ functionCall: { name, args: { city: '北京' }, ...id() }, ...(r() < 0.3 ? { thoughtSignature: 'c2ln' } : {}) })) })
+      if (kind === 'user' || kind === 'system') msgs.push({ role: 'user', parts: [{ text: pick(TEXTS), ...(r() < 0.2 ? pick(THOUGHT_SIGS) : {}) }, ...(r() < 0.3 ? [r() < 0.7 ? { inlineData: { mimeType: pick(MIMES), data: pick(B64S) } } : { inline_data: { mime_type: pick(MIMES), data: pick(B64S) } }] : [])], ...extra() })
+      else if (kind === 'assistant') msgs.push({ role: 'model', parts: [...(r() < 0.3 ? [{ text: '想一想', thought: true }] : []), { text: pick(TEXTS), ...(r() < 0.2 ? pick(THOUGHT_SIGS) : {}) }] })
+      else if (kind === 'call') msgs.push({ role: 'model', parts: [pick(NAMES), pick(NAMES)].slice(0, 1 + Math.floor(r() * 2)).map((name) => (r() < 0.5 ? { ...pick(THOUGHT_SIGS), functionCall: { name, args: { city: '北京' }, ...id() } } : { functionCall: { name, args: { city: '北京' }, ...id() }, ...pick(THOUGHT_SIGS) })) })
       else msgs.push({ role: 'user', parts: [{ functionResponse: { name: pick(NAMES), response: { output: pick(TEXTS) }, ...id() } }, ...(r() < 0.3 ? [{ text: pick(TEXTS) }] : [])] })
     } else {
       const image = () => ({ type: 'input_image', image_url: pick(URLS) })
       if (kind === 'user' || kind === 'system') msgs.push({ role: kind === 'system' ? 'developer' : 'user', content: r() < 0.6 ? pick(TEXTS) : [{ type: 'input_text', text: pick(TEXTS) }, image()], ...extra() })
-      else if (kind === 'assistant') msgs.push(r() < 0.5 ? { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: pick(TEXTS) }] } : { type: 'reasoning', id: 'rs_1', summary: [] })
+      else if (kind === 'assistant') msgs.push(r() < 0.5 ? { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: pick(TEXTS) }] } : { type: 'reasoning', id: 'rs_1', summary: [], ...pick([{}, { encrypted_content: 'gAAAAABpMm18' }, { encrypted_content: '' }]) })
       else if (kind === 'call') msgs.push({ type: 'function_call', call_id: pick(IDS), name: 'get_weather', arguments: '{}' })
       else msgs.push({ type: 'function_call_output', call_id: pick(IDS), output: r() < 0.3 ? [{ type: 'input_text', text: pick(TEXTS) }, image()] : pick(TEXTS) })
     }

@@ -125,6 +125,26 @@ describe('sanitizeRequest: images at the default limits (generated, not committe
   })
 })
 
+describe('sanitizeRequest (gemini): a part whose thought signature changes is a shallow copy', () => {
+  test('the stand-in and a removed signature: the call object and every other part are shared', () => {
+    const c = byName('a history another model wrote, continued on Gemini 3')
+    const body = structuredClone(c.body)
+    const { body: out, changes } = sanitizeRequest(body, opts(c, { report: true }))
+    const step = body.contents[5]
+    assert.notEqual(out.contents[5].parts[0], step.parts[0])
+    assert.equal(out.contents[5].parts[0].functionCall, step.parts[0].functionCall)
+    assert.equal(out.contents[5].parts[1], step.parts[1], 'the parallel call: Gemini validates only the first')
+    assert.equal(out.contents[7].parts[0], body.contents[7].parts[0])
+    assert.equal(out.contents[1], body.contents[1], 'an earlier turn is not validated')
+    assert.deepEqual(changes.map((ch) => [ch.rule, ch.path]), [['skipThoughtSignatureValidator', 'contents[5].parts[0]'], ['skipThoughtSignatureValidator', 'contents[7].parts[1]']])
+    const f = byName('a stored signature stamped onto a user part')
+    const fb = structuredClone(f.body)
+    const fixed = sanitizeRequest(fb, opts(f))
+    assert.deepEqual(Object.keys(fixed.contents[0].parts[0]), ['text'])
+    assert.equal(fixed.contents[1].parts[1], fb.contents[1].parts[1], 'a base64 signature on a model part stays')
+  })
+})
+
 describe('sanitizeRequest (anthropic): results go back into the user turn', () => {
   test('a moved tool_result is the same block object; the rest of its turn stays in place', () => {
     const use = (id) => ({ type: 'tool_use', id, name: 'read', input: { path: 'a.md' } })
@@ -175,6 +195,9 @@ describe('sanitizeRequest: bad input is a TypeError naming the path', () => {
     [{ messages: [] }, {}, /^options\.protocol: expected 'openai-chat' or 'anthropic' or 'openai-responses' or 'gemini', got undefined/],
     [{ messages: [] }, { protocol: 'anthropic-v0' }, /^options\.protocol: expected 'openai-chat' or 'anthropic' or 'openai-responses' or 'gemini', got "anthropic-v0"/],
     [{ messages: [] }, { protocol: 'openai-chat', provider: 3 }, /^options\.provider: expected a string/],
+    [{ messages: [] }, { protocol: 'openai-chat', model: 'kimi-k2.6' }, /^options\.model: expected an object/],
+    [{ messages: [] }, { protocol: 'openai-chat', model: { reasoning: 'yes' } }, /^options\.model\.reasoning: expected a boolean/],
+    [{ messages: [] }, { protocol: 'gemini', model: { params: { canonicalModelId: 4 } } }, /^options\.model\.params\.canonicalModelId: expected a string/],
     [{ messages: 'hi' }, { protocol: 'openai-chat' }, /^body\.messages: expected an array of messages, got a string$/],
     [{ messages: [1] }, { protocol: 'openai-chat' }, /^body\.messages\[0\]: expected a message object, got a number$/],
     [{ messages: [{ content: 'x' }] }, { protocol: 'openai-chat' }, /^body\.messages\[0\]\.role: expected a string, got nothing$/],

@@ -216,6 +216,7 @@ const OPTIONS = {
     provider: string,
     modelApi: string,
     modelId: string,
+    model: object(MODEL),
     policy: object(POLICY),
     ...PAIRING,
     // the image step's limits (defaults per protocol: README "Gateways") and release

@@ -25,6 +25,14 @@ function item(msgs, it) {
     const src = msgs[m][list][i]
     return isObject(src[key]) ? { ...src, [key]: { ...src[key], ...sets } } : src
   }
+  if (it.patch !== undefined) {
+    const [m, list, i, del, sets, key, inner] = it.patch
+    const o = { ...msgs[m][list][i] }
+    for (const k of del) delete o[k]
+    Object.assign(o, sets)
+    if (key !== null && isObject(o[key])) o[key] = { ...o[key], ...inner }
+    return o
+  }
   if (it.text !== undefined) return { type: 'text', text: it.text[1] + msgs[it.text[0]].content }
   return it.new
 }

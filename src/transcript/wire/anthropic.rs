@@ -54,7 +54,7 @@ fn block<'a, N: Node<'a>>(v: N, k: usize, idx: usize, path: &str) -> Result<Bloc
 }
 
 /// Whether a field is there and, for a string, whether it is blank.
-fn presence<'a, N: Node<'a>>(v: Option<N>) -> Presence {
+pub(super) fn presence<'a, N: Node<'a>>(v: Option<N>) -> Presence {
     v.map_or_else(Presence::default, |v| {
         Presence::new(v.text_info().as_ref(), &val_of(v))
     })

@@ -28,6 +28,18 @@ pub enum Item {
         key: &'static str,
         sets: Vec<(&'static str, Value)>,
     },
+    /// `messages[msg][list][idx]` as a shallow copy without its members `del`, with `sets` set
+    /// (a member that was there keeps its place, a new one goes last) and, with `inner`, that
+    /// object member a shallow copy with those sets: a Gemini part losing a `thoughtSignature`
+    /// the target cannot verify, or given the documented stand-in, and perhaps its call renamed.
+    Patch {
+        msg: usize,
+        list: &'static str,
+        idx: usize,
+        del: Vec<&'static str>,
+        sets: Vec<(&'static str, Value)>,
+        inner: Option<(&'static str, Vec<(&'static str, Value)>)>,
+    },
     /// `{type: "text", text: prefix + messages[msg].content}`: a string content as a text part.
     TextOf { msg: usize, prefix: String },
     /// A value made by a rule.
@@ -143,6 +155,40 @@ fn item_value(msgs: &[Value], item: &Item) -> Value {
             }
             v
         }
+        Item::Patch {
+            msg,
+            list,
+            idx,
+            del,
+            sets,
+            inner,
+        } => {
+            let mut v = item_value(
+                msgs,
+                &Item::Ref {
+                    msg: *msg,
+                    list,
+                    idx: *idx,
+                    sets: Vec::new(),
+                },
+            );
+            if let Value::Object(o) = &mut v {
+                for k in del {
+                    o.shift_remove(*k);
+                }
+                for (k, x) in sets {
+                    o.insert((*k).to_string(), x.clone());
+                }
+                if let Some((key, inner_sets)) = inner {
+                    if let Some(Value::Object(m)) = o.get_mut(*key) {
+                        for (k, x) in inner_sets {
+                            m.insert((*k).to_string(), x.clone());
+                        }
+                    }
+                }
+            }
+            v
+        }
         Item::TextOf { msg, prefix } => {
             let s = msgs
                 .get(*msg)
@@ -231,6 +277,14 @@ pub fn apply(body: &Value, plan: &BodyPlan) -> Value {
     Value::Object(out)
 }
 
+fn sets_json(sets: &[(&'static str, Value)]) -> Value {
+    Value::Object(
+        sets.iter()
+            .map(|(k, v)| ((*k).to_string(), v.clone()))
+            .collect(),
+    )
+}
+
 fn item_json(item: &Item) -> Value {
     match item {
         Item::Ref {
@@ -264,6 +318,20 @@ fn item_json(item: &Item) -> Value {
                 .collect();
             json!({"in": [msg, list, idx, key, s]})
         }
+        Item::Patch {
+            msg,
+            list,
+            idx,
+            del,
+            sets,
+            inner,
+        } => {
+            let (key, inner_sets) = match inner {
+                Some((k, s)) => (json!(k), sets_json(s)),
+                None => (Value::Null, Value::Object(Map::new())),
+            };
+            json!({"patch": [msg, list, idx, del, sets_json(sets), key, inner_sets]})
+        }
         Item::TextOf { msg, prefix } => json!({"text": [msg, prefix]}),
         Item::New(v) => json!({"new": v}),
     }
@@ -272,8 +340,8 @@ fn item_json(item: &Item) -> Value {
 /// The plan as JSON for `js/request.js`:
 /// `{key, del, out?: [i | {from, ops: [["s", k, v] | ["l", k, items] | ["d", k]]}]}`, items being
 /// `[msg, list, idx]`, `[msg, list, idx, sets]`, `{in: [msg, list, idx, key, sets]}`,
-/// `{text: [msg, prefix]}` or `{new: value}`; `leaves: [[path, value]]`, each path a list of
-/// keys and indices, applied first.
+/// `{patch: [msg, list, idx, del, sets, key | null, inner sets]}`, `{text: [msg, prefix]}` or
+/// `{new: value}`; `leaves: [[path, value]]`, each path a list of keys and indices, applied first.
 pub fn to_json(plan: &BodyPlan) -> Value {
     let leaves: Vec<Value> = plan
         .leaves

@@ -326,6 +326,99 @@ fn images_ok(body: &Value, side: u32, mime: bool) -> Result<(), String> {
     Ok(())
 }
 
+/// A part's thought signature, under either key.
+fn part_signature(p: &Value) -> Option<&Value> {
+    p.get("thoughtSignature")
+        .or_else(|| p.get("thought_signature"))
+}
+
+/// Gemini 3: "Function call is missing a thought_signature in functionCall parts. … position
+/// {i}": the first call of each model content after the latest user text is signed.
+fn gemini_current_calls_signed(body: &Value) -> Result<(), String> {
+    let list = contents(body);
+    let from = list
+        .iter()
+        .rposition(|c| c["role"] != "model" && parts_with(c, "functionResponse") == 0)
+        .map_or(0, |u| u + 1);
+    for (i, c) in list.iter().enumerate().skip(from) {
+        let parts = c["parts"].as_array().map_or(&[][..], Vec::as_slice);
+        if let Some(first) = parts.iter().find(|p| p.get("functionCall").is_some()) {
+            if part_signature(first).is_none() {
+                return Err(format!("Function call is missing a thought_signature in functionCall parts. position {i}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Gemini: "Corrupted thought signature.": a signature on a user part, or one that is not
+/// base64 (the documented stand-in aside).
+fn gemini_signatures_verify(body: &Value) -> Result<(), String> {
+    use crate::transcript::rules::thought_signatures::is_base64_signature;
+    for (i, c) in contents(body).iter().enumerate() {
+        for (j, p) in c["parts"].as_array().into_iter().flatten().enumerate() {
+            let Some(sig) = part_signature(p) else {
+                continue;
+            };
+            let ours = sig.as_str().is_some_and(is_base64_signature);
+            if c["role"] != "model" || !ours {
+                return Err(format!(
+                    "contents[{i}].parts[{j}]: Corrupted thought signature."
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// An R1-style DeepSeek endpoint: "The reasoning_content is an intermediate result for display
+/// purposes only and will not be included in the context for inference. Please remove the
+/// reasoning_content from your message": no assistant before the latest user turn carries one.
+fn no_reasoning_in_history(body: &Value) -> Result<(), String> {
+    let list = msgs(body);
+    let last_user = list.iter().rposition(|m| role(m) == "user").unwrap_or(0);
+    for (i, m) in list[..last_user].iter().enumerate() {
+        if role(m) == "assistant"
+            && (m.get("reasoning_content").is_some() || m.get("reasoning").is_some())
+        {
+            return Err(format!(
+                "messages[{i}]: Please remove the reasoning_content from your message"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// DeepSeek thinking mode: "Missing `reasoning_content` field in the assistant message at
+/// message index {i}": an assistant with calls after the latest user turn carries it.
+fn tool_turn_reasoning(body: &Value) -> Result<(), String> {
+    let list = msgs(body);
+    let last_user = list.iter().rposition(|m| role(m) == "user").unwrap_or(0);
+    for (i, m) in list.iter().enumerate().skip(last_user) {
+        if role(m) == "assistant" && !call_ids(m).is_empty() && m.get("reasoning_content").is_none()
+        {
+            return Err(format!(
+                "Missing `reasoning_content` field in the assistant message at message index {i}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A non-OpenAI server, or OpenAI on a blob it did not make: "The encrypted content for item
+/// rs_… could not be verified.": no reasoning item carries `encrypted_content`.
+fn no_foreign_encrypted_reasoning(body: &Value) -> Result<(), String> {
+    for (i, it) in items(body).iter().enumerate() {
+        if it["type"] == "reasoning" && it.get("encrypted_content").is_some() {
+            return Err(format!(
+                "input[{i}]: The encrypted content for item {} could not be verified.",
+                it["id"]
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn check(name: &str, body: &Value) -> Result<(), String> {
     match name {
         "tool-follows-call" => tool_follows_call(body),
@@ -345,6 +438,11 @@ fn check(name: &str, body: &Value) -> Result<(), String> {
         "images-decode" => images_ok(body, u32::MAX, false),
         "image-sides-at-most-16" => images_ok(body, 16, false),
         "media-types-match" => images_ok(body, u32::MAX, true),
+        "gemini-current-calls-signed" => gemini_current_calls_signed(body),
+        "gemini-signatures-verify" => gemini_signatures_verify(body),
+        "no-reasoning-in-history" => no_reasoning_in_history(body),
+        "tool-turn-reasoning" => tool_turn_reasoning(body),
+        "no-foreign-encrypted-reasoning" => no_foreign_encrypted_reasoning(body),
         other => panic!("unknown check {other}"),
     }
 }

@@ -19,15 +19,17 @@
 //! that shared their input content, else alone. A new result is `{functionResponse: {name,
 //! response: {error: <text>}}}` (with the call's `id` when it has one); a renamed call or result is
 //! a shallow copy with its `functionCall` / `functionResponse` copied and its `id` set. An empty
-//! top-level `tools` array is removed.
+//! top-level `tools` array is removed. A part whose thought signature a rule removed or supplied
+//! (see [`super::gemini_signatures`]) is a shallow copy without the key / with it set.
 
 use super::edit::{Item, Op, Out};
+use super::gemini_signatures::KEYS as SIGNATURE_KEYS;
 use super::node::{Node, View};
-use super::openai_chat::{kind, obj, opt_str, same_list};
+use super::openai_chat::{kind, obj, opt_str, same_list, val_of};
 use super::split::{From, Src};
 use super::{split, Decision, Protocol, WireError, WireOptions};
 use crate::transcript::context::Change;
-use crate::transcript::model::{Block, BlockOrigin, Content, Msg, Val};
+use crate::transcript::model::{Block, BlockOrigin, Content, Msg, Override, Val};
 use serde_json::{json, Value};
 use std::collections::HashSet;
 
@@ -62,6 +64,13 @@ fn block<'a, N: Node<'a>>(p: N, k: usize, idx: usize, id: Option<String>) -> Blo
         b.text = t.text_info();
     } else {
         b.ty = Val::Str(p.first_key().unwrap_or_default().into_owned().into());
+    }
+    // What the signature rules judge (see `gemini_signatures`).
+    if let Some(v) = p.get(SIGNATURE_KEYS[0]) {
+        b.x_mut().thought_signature_camel = val_of(v);
+    }
+    if let Some(v) = p.get(SIGNATURE_KEYS[1]) {
+        b.x_mut().thought_signature = val_of(v);
     }
     b
 }
@@ -249,6 +258,17 @@ impl<'a, 'r, N: Node<'a>> Writer<'r, N> {
                 let renamed = super::new_value(&b.edits, "id")
                     .filter(|_| b.is_tool_call())
                     .filter(|_| !self.made_up.contains(&format!("g{i}c{j}")));
+                let (del, sets) = signature_edits(b);
+                if !del.is_empty() || !sets.is_empty() {
+                    return Item::Patch {
+                        msg: i,
+                        list: PARTS,
+                        idx: j,
+                        del,
+                        sets,
+                        inner: renamed.map(|id| (CALL, vec![("id", id)])),
+                    };
+                }
                 match renamed {
                     Some(id) => Self::with_id(i, j, CALL, id),
                     None => Item::Ref {
@@ -354,6 +374,22 @@ impl<'a, 'r, N: Node<'a>> Writer<'r, N> {
             }
         }
     }
+}
+
+/// The signature keys a rule removed from a part's block, and the one it set.
+fn signature_edits(b: &Block) -> (Vec<&'static str>, Vec<(&'static str, Value)>) {
+    let del = SIGNATURE_KEYS
+        .into_iter()
+        .filter(|k| b.edits.dels().any(|d| d == *k))
+        .collect();
+    let sets = SIGNATURE_KEYS
+        .into_iter()
+        .filter_map(|k| match b.edits.get(k) {
+            Some(Override::Json(v)) => Some((k, v.clone())),
+            _ => None,
+        })
+        .collect();
+    (del, sets)
 }
 
 /// A block a rule made (pi's shape) as a Gemini part.

@@ -1,7 +1,8 @@
 //! Where the model's blocks sit in a wire message.
 //!
 //! The model keeps a message's content as one block list; a wire message may spread it over
-//! several places (OpenAI chat: the string or the parts of `content`, then `tool_calls`). The
+//! several places (OpenAI chat: the string or the parts of `content`, then `tool_calls`, then the
+//! reasoning fields `reasoning_content` / `reasoning` as `thinking` blocks). The
 //! reader records, per input message, how many blocks come from each place, so the writer can send
 //! each block back to where it came from, and a change's path can be said in the body's terms.
 
@@ -14,9 +15,16 @@ pub enum Place {
     Part(usize),
     /// `<call list>[k]`.
     Call(usize),
+    /// A message field read as a block (`reasoning_content`).
+    Field(&'static str),
 }
 
-/// The places of one input message's model blocks: `[string | parts…] [calls…]`.
+/// The message fields that hold an assistant's reasoning as text (DeepSeek, vLLM, SGLang, Kimi:
+/// `reasoning_content`; OpenRouter, Ollama: `reasoning`), read as `thinking` blocks after the
+/// calls, in this order.
+pub const REASONING_FIELDS: [&str; 2] = ["reasoning_content", "reasoning"];
+
+/// The places of one input message's model blocks: `[string | parts…] [calls…] [fields…]`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MsgLayout {
     /// Block 0 is the string content.
@@ -25,6 +33,8 @@ pub struct MsgLayout {
     pub parts: usize,
     /// Blocks that are calls, after the content's.
     pub calls: usize,
+    /// Which of [`REASONING_FIELDS`] are blocks, after the calls (bit `f` for field `f`).
+    pub fields: u8,
 }
 
 impl MsgLayout {
@@ -35,6 +45,17 @@ impl MsgLayout {
     /// The place of model block `idx`.
     pub fn place(&self, idx: usize) -> Place {
         let c = self.content_blocks();
+        if idx >= c + self.calls {
+            let mut present = REASONING_FIELDS
+                .iter()
+                .enumerate()
+                .filter(|(f, _)| self.fields & (1 << f) != 0)
+                .map(|(_, k)| *k);
+            return match present.nth(idx - c - self.calls) {
+                Some(k) => Place::Field(k),
+                None => Place::Call(idx - c),
+            };
+        }
         if idx >= c {
             Place::Call(idx - c)
         } else if self.str_block {
@@ -71,6 +92,7 @@ impl Layout {
                 Place::Str => format!("{key}[{i}].content"),
                 Place::Part(k) => format!("{key}[{i}].content[{k}]"),
                 Place::Call(k) => format!("{key}[{i}].{}[{k}]", self.call_list),
+                Place::Field(f) => format!("{key}[{i}].{f}"),
             },
             _ => format!("{key}{}", path.strip_prefix("messages").unwrap_or(path)),
         }
@@ -92,11 +114,13 @@ mod tests {
                     str_block: true,
                     parts: 0,
                     calls: 2,
+                    fields: 0,
                 },
                 MsgLayout {
                     str_block: false,
                     parts: 2,
                     calls: 1,
+                    fields: 0b10,
                 },
             ],
         };
@@ -115,6 +139,10 @@ mod tests {
         assert_eq!(
             layout.wire_path("messages[2].content[2]"),
             "messages[2].tool_calls[0]"
+        );
+        assert_eq!(
+            layout.wire_path("messages[2].content[3]"),
+            "messages[2].reasoning"
         );
         assert_eq!(layout.wire_path("messages[4]"), "messages[4]");
         assert_eq!(layout.wire_path("messages[new]"), "messages[new]");

@@ -33,8 +33,10 @@
 
 pub mod anthropic;
 pub mod edit;
+pub mod encrypted_reasoning;
 pub mod gemini;
 pub mod images;
+pub mod gemini_signatures;
 pub mod layout;
 pub mod node;
 pub mod openai_chat;
@@ -110,6 +112,11 @@ pub struct WireOptions {
     pub policy: Option<crate::transcript::policy::TranscriptPolicy>,
     /// The 2026.9.6 fields of the caller's policy override (`dropReasoningFromHistory`).
     pub policy_fields: crate::transcript::v2026_9::PolicyFields,
+    /// What the reasoning rules' policy reads of the target model (the `model` option, as
+    /// `sanitizeSessionHistory` takes it): `reasoning: true` keeps OpenAI-compatible chat
+    /// reasoning, `compat.supportsReasoningEffort: false` drops Claude thinking,
+    /// `params.canonicalModelId` names the Claude model.
+    pub model: crate::transcript::v2026_9::policy::ModelFields,
     pub pairing: crate::transcript::rules::pairing::PairingOptions,
     /// Collect the changes made (`report: true`).
     pub report: bool,
@@ -118,7 +125,7 @@ pub struct WireOptions {
 }
 
 impl WireOptions {
-    /// The options as JS passes them (`{provider, modelApi, modelId, policy, report,
+    /// The options as JS passes them (`{provider, modelApi, modelId, model, policy, report,
     /// syntheticToolResultText, preserveErroredAssistantResults}`, already type-checked there);
     /// the policy override applies to the policy resolved for `protocol`'s target.
     pub fn from_json(cfg: &Value, protocol: Protocol) -> WireOptions {
@@ -129,6 +136,7 @@ impl WireOptions {
             model_id: s("modelId"),
             policy: None,
             policy_fields: Default::default(),
+            model: crate::transcript::ops::model_fields(cfg.get("model")),
             pairing: crate::transcript::ops::pairing_options(cfg),
             report: cfg.get("report").and_then(Value::as_bool).unwrap_or(false),
             images: images::ImageOptions::from_json(cfg),

@@ -4,18 +4,21 @@
 //! given, its `toolName`); an assistant's `tool_calls[k]` are `toolCall` blocks (id, function
 //! name, kind of `function.arguments`) after its content; a string content is the model's string
 //! content, or a text block when the message also has calls; content parts are blocks of their
-//! own `type` (`text`, `image_url`, …). Other roles (`system`, `developer`, `function`) keep their
-//! name; [`super::pass`] leaves leading system messages out of the turn rules.
+//! own `type` (`text`, `image_url`, …); an assistant's `reasoning_content` / `reasoning` string
+//! is a `thinking` block after its calls (what the reasoning rules drop for targets that reject
+//! it). Other roles (`system`, `developer`, `function`) keep their name; [`super::pass`] leaves
+//! leading system messages out of the turn rules.
 //!
 //! Writer: a new result is `{role: "tool", tool_call_id, content: <text>}`; a rebuilt content is
 //! an array of parts (string contents become `{type: "text", text}` parts), a rebuilt call list
 //! holds the input calls (a shallow copy when their `id` changed); a call list left empty is
-//! removed (OpenAI rejects `tool_calls: []`), as is an empty top-level `tools` array. Fields the
+//! removed (OpenAI rejects `tool_calls: []`), as is an empty top-level `tools` array; a reasoning
+//! field whose block a rule dropped is deleted from the message. Fields the
 //! model has and the protocol has not (`timestamp`, `isError`, `toolName`, `usage`) are never
 //! written.
 
 use super::edit::{Item, Op, Out};
-use super::layout::{Layout, MsgLayout, Place};
+use super::layout::{Layout, MsgLayout, Place, REASONING_FIELDS};
 use super::node::{Node, View};
 use super::{Decision, Protocol, WireError, WireOptions};
 use crate::transcript::context::Change;
@@ -205,6 +208,18 @@ fn read_message<'a, N: Node<'a>>(v: N, i: usize) -> Result<(Msg, MsgLayout), Wir
         )?);
     }
     layout.calls = calls.len();
+    if role == "assistant" {
+        for (f, key) in REASONING_FIELDS.iter().enumerate() {
+            let Some(info) = m.get(key).and_then(Node::text_info) else {
+                continue;
+            };
+            let mut b = Block::src(i, blocks.len());
+            b.ty = Val::Str("thinking".into());
+            b.x_mut().thinking = Some(info);
+            blocks.push(b);
+            layout.fields |= 1 << f;
+        }
+    }
     if as_blocks || matches!(msg.content, Content::Blocks(_)) {
         msg.content = Content::Blocks(blocks);
     }
@@ -257,6 +272,8 @@ fn item_of(b: &Block, layout: &Layout) -> (bool, Item) {
                     },
                 )
             }
+            // Written by `content_ops` as the field it is, never as an item.
+            Place::Field(_) => (false, Item::New(Value::Null)),
             Place::Str => (
                 false,
                 Item::TextOf {
@@ -304,9 +321,21 @@ fn content_ops<'a, N: Node<'a>>(
 ) {
     let mut parts = Vec::new();
     let mut calls = Vec::new();
+    // The reasoning fields of the message's own that are still blocks; another message's (a
+    // merged turn) have no place here.
+    let mut fields_kept = 0u8;
     match &m.content {
         Content::Blocks(blocks) => {
             for b in blocks {
+                if let BlockOrigin::Src { msg, idx } = &b.origin {
+                    if let Place::Field(k) = layout.place(*msg, *idx) {
+                        if own == Some(*msg) {
+                            let f = REASONING_FIELDS.iter().position(|x| *x == k);
+                            fields_kept |= f.map_or(0, |f| 1 << f);
+                        }
+                        continue;
+                    }
+                }
                 let (is_call, item) = item_of(b, layout);
                 if is_call {
                     calls.push(item)
@@ -363,6 +392,11 @@ fn content_ops<'a, N: Node<'a>>(
             ops.push(Op::Set("content", json!(text.join("\n"))));
         } else {
             ops.push(Op::List("content", parts));
+        }
+    }
+    for (f, key) in REASONING_FIELDS.iter().enumerate() {
+        if own_layout.fields & !fields_kept & (1 << f) != 0 {
+            ops.push(Op::Del(key));
         }
     }
     let had_calls = orig.is_some_and(|o| o.get(CALLS).is_some());

@@ -13,20 +13,35 @@
 //! `redacted_thinking` blocks for a signed-thinking target (the latest assistant keeps its own
 //! when it is the last message or the current tool turn: Anthropic wants that turn to open with
 //! its thinking), every earlier turn's reasoning under `dropThinkingBlocks`, and historical
-//! reasoning for OpenAI-compatible chat completions.
+//! reasoning for OpenAI-compatible chat completions (a `thinking` part, or the message's
+//! `reasoning_content` / `reasoning` field). For a Gemini target, model parts' thought signatures
+//! that are not Gemini's go (`stripThoughtSignatures` under the policy's base64 rule), and so do
+//! signatures on user parts; a Gemini 3 target's current-turn calls get the documented stand-in
+//! when unsigned (see [`super::gemini_signatures`]). For a Responses target that is not OpenAI's,
+//! reasoning items carrying `encrypted_content` go (see [`super::encrypted_reasoning`]).
 //!
 //! Leading system / developer messages are the system prompt, not turns: the rules run on the
 //! messages after them, so "the first turn" is the first user or assistant message.
 
-use super::{Protocol, WireOptions};
+use super::{encrypted_reasoning, gemini_signatures, Protocol, WireOptions};
 use crate::transcript::context::Ctx;
 use crate::transcript::model::Msg;
 use crate::transcript::policy::{resolve_transcript_policy, ToolCallIdMode, TranscriptPolicy};
 use crate::transcript::rules;
+use crate::transcript::rules::thought_signatures::{
+    strip_message_thought_signatures, StripOptions,
+};
 use crate::transcript::v2026_9::{self, signatures};
 
 /// Roles that are instructions rather than turns.
 pub const SYSTEM_ROLES: &[&str] = &["system", "developer"];
+
+/// The target's model API: the caller's `modelApi`, else the protocol's own.
+fn model_api(opts: &WireOptions, protocol: Protocol) -> &str {
+    opts.model_api
+        .as_deref()
+        .unwrap_or(protocol.default_model_api())
+}
 
 /// The policy for `opts`' target: the caller's override, else resolved from provider / modelApi
 /// (the protocol's own API when none is given) / modelId.
@@ -34,11 +49,7 @@ pub fn policy(opts: &WireOptions, protocol: Protocol) -> TranscriptPolicy {
     opts.policy.clone().unwrap_or_else(|| {
         resolve_transcript_policy(
             opts.provider.as_deref(),
-            Some(
-                opts.model_api
-                    .as_deref()
-                    .unwrap_or(protocol.default_model_api()),
-            ),
+            Some(model_api(opts, protocol)),
             opts.model_id.as_deref(),
         )
     })
@@ -56,6 +67,11 @@ pub(crate) struct ReasoningRules {
     pub thinking: bool,
     /// `dropReasoningFromHistory` (OpenAI-compatible chat completions).
     pub history: bool,
+    /// The policy's `sanitizeThoughtSignatures` (Gemini targets): model parts' signatures that
+    /// are not Gemini's go.
+    pub thought_signatures: Option<StripOptions>,
+    /// Responses reasoning items with `encrypted_content` go: the target is not OpenAI's.
+    pub encrypted: bool,
 }
 
 /// The reasoning rules for `opts`' target.
@@ -64,20 +80,21 @@ pub(crate) fn reasoning_rules(opts: &WireOptions, protocol: Protocol) -> Reasoni
         Some(p) => (p.clone(), opts.policy_fields.clone()),
         None => v2026_9::policy::resolve_transcript_policy(
             opts.provider.as_deref(),
-            Some(
-                opts.model_api
-                    .as_deref()
-                    .unwrap_or(protocol.default_model_api()),
-            ),
+            Some(model_api(opts, protocol)),
             opts.model_id.as_deref(),
-            // The wire takes no `model` object: a model that sets none of its fields.
-            &v2026_9::policy::ModelFields::default(),
+            &opts.model,
         ),
     };
     ReasoningRules {
         unsigned: signatures::applies(opts.provider.as_deref(), policy.preserve_signatures),
         thinking: policy.drop_thinking_blocks,
         history: fields.drop_reasoning_from_history,
+        thought_signatures: policy.sanitize_thought_signatures.map(|t| StripOptions {
+            allow_base64_only: t.allow_base64_only,
+            include_camel_case: t.include_camel_case,
+        }),
+        encrypted: protocol == Protocol::OpenAiResponses
+            && !encrypted_reasoning::decrypts(opts.provider.as_deref()),
     }
 }
 
@@ -107,6 +124,18 @@ pub fn run(msgs: &mut Vec<Msg>, ctx: &mut Ctx, opts: &WireOptions, protocol: Pro
     // Reasoning first, as the transcript pass does: a dropped block's call ids and turns are
     // then what the id and pairing rules see.
     let reasoning = reasoning_rules(opts, protocol);
+    if reasoning.encrypted {
+        encrypted_reasoning::drop_encrypted_reasoning(&mut turns, ctx);
+    }
+    if let Some(o) = reasoning.thought_signatures {
+        for m in turns.iter_mut().filter(|m| m.is_role("assistant")) {
+            strip_message_thought_signatures(m, ctx, Some(o));
+        }
+    }
+    if protocol == Protocol::Gemini {
+        let gemini3 = gemini_signatures::requires_call_signatures(opts.model_id.as_deref());
+        gemini_signatures::repair(&mut turns, ctx, gemini3);
+    }
     if reasoning.unsigned {
         signatures::strip_invalid_signatures(&mut turns, ctx);
     }
@@ -136,5 +165,98 @@ pub fn run(msgs: &mut Vec<Msg>, ctx: &mut Ctx, opts: &WireOptions, protocol: Pro
         *msgs = turns;
     } else {
         msgs.append(&mut turns);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{sanitize_bytes, Protocol, WireOptions};
+    use serde_json::json;
+
+    /// Bodies made of reasoning the target cannot take, grown to `n` bytes, for each protocol's
+    /// reasoning rules: Gemini signatures (foreign, on user parts, missing in a long current
+    /// turn of Gemini 3), chat `reasoning_content` in the history, encrypted Responses reasoning
+    /// for another provider. The byte path's time grows linearly.
+    #[test]
+    fn the_reasoning_rules_grow_linearly_with_the_body() {
+        let gemini = |n: usize| {
+            let mut contents = vec![json!({"role": "user", "parts": [{"text": "开始"}]})];
+            let mut k = 0;
+            while contents.len() * 90 < n {
+                contents.push(json!({"role": "model", "parts": [
+                    {"text": "想", "thought_signature": "msg_01X"},
+                    {"functionCall": {"name": "f", "args": {}, "id": format!("c{k}")}}]}));
+                let mut parts = vec![
+                    json!({"functionResponse": {"name": "f", "id": format!("c{k}"), "response": {}}}),
+                ];
+                if k % 8 == 7 {
+                    parts.push(json!({"text": "继续", "thoughtSignature": "c2ln"}));
+                }
+                contents.push(json!({"role": "user", "parts": parts}));
+                k += 1;
+            }
+            json!({"contents": contents}).to_string()
+        };
+        let chat = |n: usize| {
+            let mut msgs = Vec::new();
+            while msgs.len() * 60 < n {
+                msgs.push(json!({"role": "user", "content": "问"}));
+                msgs.push(
+                    json!({"role": "assistant", "content": "答", "reasoning_content": "推理过程"}),
+                );
+            }
+            json!({"messages": msgs}).to_string()
+        };
+        let responses = |n: usize| {
+            let mut input = Vec::new();
+            let mut k = 0;
+            while input.len() * 70 < n {
+                input.push(json!({"role": "user", "content": "问"}));
+                input.push(json!({"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "gAAAA"}));
+                input.push(json!({"type": "function_call", "call_id": format!("c{k}"), "name": "f", "arguments": "{}"}));
+                input.push(json!({"type": "function_call_output", "call_id": format!("c{k}"), "output": "好"}));
+                k += 1;
+            }
+            json!({"input": input}).to_string()
+        };
+        /// A body of about `n` bytes.
+        type Make<'m> = &'m dyn Fn(usize) -> String;
+        let cases: [(Protocol, Make, WireOptions); 3] = [
+            (
+                Protocol::Gemini,
+                &gemini,
+                WireOptions {
+                    model_id: Some("gemini-3-pro-preview".into()),
+                    ..WireOptions::default()
+                },
+            ),
+            (
+                Protocol::OpenAiChat,
+                &chat,
+                WireOptions {
+                    model_id: Some("deepseek-reasoner".into()),
+                    ..WireOptions::default()
+                },
+            ),
+            (
+                Protocol::OpenAiResponses,
+                &responses,
+                WireOptions {
+                    provider: Some("xai".into()),
+                    ..WireOptions::default()
+                },
+            ),
+        ];
+        for (protocol, make, opts) in cases {
+            let out = sanitize_bytes(make(10_000).as_bytes(), protocol, &opts).unwrap();
+            assert!(out.0.is_some(), "{protocol:?}: the body needs the rules");
+            crate::response::linearity::assert_grows_linearly(
+                &format!("{protocol:?} wire reasoning rules"),
+                make,
+                &|text| {
+                    assert!(sanitize_bytes(text.as_bytes(), protocol, &opts).is_ok());
+                },
+            );
+        }
     }
 }

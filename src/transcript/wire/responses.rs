@@ -12,8 +12,10 @@
 //! Writer: every item goes back as itself (a renamed call or output is a shallow copy with its
 //! `call_id` set); a new result is `{type: "function_call_output", call_id, output: <text>}`; a
 //! new user turn is `{role: "user", content: <text>}`. Responses has no same-role turn rule, so
-//! the merges never run here (a merged message could not be written as one item anyway).
+//! the merges never run here (a merged message could not be written as one item anyway). A
+//! reasoning item a rule dropped (see [`super::encrypted_reasoning`]) is not written.
 
+use super::anthropic::presence;
 use super::edit::{Op, Out};
 use super::node::{Node, View};
 use super::openai_chat::{id_val, obj, opt_str};
@@ -95,6 +97,10 @@ fn read<'a, N: Node<'a>>(body: N) -> Result<Option<Read>, WireError> {
                     blk.arguments = crate::transcript::model::Kind::Other;
                 } else {
                     blk.ty = Val::Str(ty.unwrap_or("message").to_string().into());
+                    if ty == Some("reasoning") {
+                        // What `encrypted_reasoning` asks of a reasoning item.
+                        blk.x_mut().signature = presence(o.get("encrypted_content"));
+                    }
                 }
                 if let Content::Blocks(bs) = &mut m.content {
                     bs.push(blk);

@@ -73,6 +73,11 @@ pub const KEYS: &[(&str, u8)] = &[
     ("inline_data", 0),
     ("mimeType", 0),
     ("mime_type", 0),
+    ("thoughtSignature", 0),
+    ("thought_signature", 0),
+    ("encrypted_content", TEXT),
+    ("reasoning_content", TEXT),
+    ("reasoning", TEXT | SHALLOW),
 ];
 
 /// Containers at this depth (the body is 0) are sent shallow: the readers walk at most

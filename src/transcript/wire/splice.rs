@@ -149,6 +149,39 @@ impl<'t, 'p> Writer<'t, 'p> {
                 },
                 None => self.out.push_str("null"),
             },
+            Item::Patch {
+                msg,
+                list,
+                idx,
+                del,
+                sets,
+                inner,
+            } => match self.list_item(*msg, list, *idx) {
+                Some(node) if sets.is_empty() && inner.is_none() => {
+                    // Only members removed: the item as written, less their bytes.
+                    let members: Vec<(TNode, TNode)> = node.members().collect();
+                    let gone = |k: TNode| del.iter().any(|d| k.str().as_deref() == Some(*d));
+                    let (base, raw) = (node.span().start, node.raw());
+                    let mut at = 0;
+                    for r in cut_ranges(&members, gone) {
+                        self.out.push_str(&raw[at..r.start - base]);
+                        at = r.end - base;
+                    }
+                    self.out.push_str(&raw[at..]);
+                }
+                Some(node) => {
+                    let mut edits: Vec<(&str, Option<Member>)> =
+                        del.iter().map(|k| (*k, None)).collect();
+                    edits.extend(sets.iter().map(|(k, v)| (*k, Some(Member::Set(v)))));
+                    if let Some((key, inner_sets)) = inner {
+                        if let Some(sub) = node.get(key).filter(|k| k.is_obj()) {
+                            edits.push((key, Some(Member::Sub(sub, inner_sets))));
+                        }
+                    }
+                    self.object(Some(node), &edits);
+                }
+                None => self.out.push_str("null"),
+            },
             Item::TextOf { msg, prefix } => {
                 let content = self.msgs.get(*msg).and_then(|m| m.get("content"));
                 let inner = content
@@ -186,6 +219,32 @@ impl<'t, 'p> Writer<'t, 'p> {
     }
 }
 
+/// The byte ranges that remove an object's members for which `gone` holds, each run of them with
+/// one separating comma (the one before it when it is last), so the rest reads as written.
+fn cut_ranges(
+    members: &[(TNode, TNode)],
+    gone: impl Fn(TNode) -> bool,
+) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut n = 0;
+    while n < members.len() {
+        let k = members[n].0;
+        if gone(k) {
+            let first = n;
+            while n + 1 < members.len() && gone(members[n + 1].0) {
+                n += 1;
+            }
+            out.push(match (members.get(n + 1), first) {
+                (Some((next, _)), _) => k.span().start..next.span().start,
+                (None, 0) => k.span().start..members[n].1.span().end,
+                (None, _) => members[first - 1].1.span().end..members[n].1.span().end,
+            });
+        }
+        n += 1;
+    }
+    out
+}
+
 /// The body of `tape` with `plan` applied, as bytes.
 pub fn apply(tape: &Tape, plan: &BodyPlan) -> Vec<u8> {
     let root = tape.root();
@@ -193,21 +252,13 @@ pub fn apply(tape: &Tape, plan: &BodyPlan) -> Vec<u8> {
     // (range, replacement), in order.
     let mut edits: Vec<(std::ops::Range<usize>, String)> = Vec::new();
     let gone = |k: TNode| plan.del.iter().any(|d| k.str().as_deref() == Some(*d));
-    let mut n = 0;
-    while n < members.len() {
-        let (k, v) = members[n];
-        if gone(k) {
-            let first = n;
-            while n + 1 < members.len() && gone(members[n + 1].0) {
-                n += 1;
-            }
-            let range = match (members.get(n + 1), first) {
-                (Some((next, _)), _) => k.span().start..next.span().start,
-                (None, 0) => k.span().start..members[n].1.span().end,
-                (None, _) => members[first - 1].1.span().end..members[n].1.span().end,
-            };
-            edits.push((range, String::new()));
-        } else if let (Some(list), true) = (&plan.messages, k.str().as_deref() == Some(plan.key)) {
+    edits.extend(
+        cut_ranges(&members, gone)
+            .into_iter()
+            .map(|r| (r, String::new())),
+    );
+    for (k, v) in members.iter().copied() {
+        if let (Some(list), true) = (&plan.messages, k.str().as_deref() == Some(plan.key)) {
             let mut w = Writer {
                 msgs: v.items().collect(),
                 cache: None,
@@ -223,8 +274,8 @@ pub fn apply(tape: &Tape, plan: &BodyPlan) -> Vec<u8> {
             w.out.push(']');
             edits.push((v.span(), w.out));
         }
-        n += 1;
     }
+    edits.sort_by_key(|(r, _)| r.start);
     let text = tape.text.as_bytes();
     let mut out = Vec::with_capacity(text.len());
     let mut at = 0;
@@ -299,6 +350,81 @@ mod tests {
             r#"{ "model" : "m",
   "messages" : [{"role":"user","content":[{"type":"text","text":"» \"q\" 第一\u0021"},{"type":"text","text":"b"}],"n":1.50},{"role":"assistant","content":null,"tool_calls":[{"id":"x1","type":"function"}],"x":{"y": [1e3]}},{"role":"user", "content":"第一\u0021", "n": 1.50},{"role":"tool","tool_call_id":"x1"}],
   "tail": true }"#
+        );
+    }
+
+    /// A part losing a member keeps the rest of its bytes; with a member set too it is rewritten
+    /// member by member; both as the value applier gives it.
+    #[test]
+    fn a_patched_item_loses_its_members_with_their_commas() {
+        use serde_json::json;
+        let patch = |del: Vec<&'static str>, sets: Vec<(&'static str, Value)>, inner| BodyPlan {
+            key: "contents",
+            messages: Some(vec![Out::Edit {
+                from: Some(0),
+                ops: vec![Op::List(
+                    "parts",
+                    vec![Item::Patch {
+                        msg: 0,
+                        list: "parts",
+                        idx: 0,
+                        del,
+                        sets,
+                        inner,
+                    }],
+                )],
+            }]),
+            del: vec![],
+        };
+        let body =
+            |part: &str| format!(r#"{{"contents": [{{"role": "model", "parts": [{part}]}}]}}"#);
+        let call = r#""functionCall": {"name": "查询", "args": { "城市" : "北京" }}"#;
+        let cases = [
+            (
+                format!(r#"{{"thoughtSignature": "bXNn", {call}}}"#),
+                format!("{{{call}}}"),
+            ),
+            (
+                format!(r#"{{{call} , "thought_signature" : "x"}}"#),
+                format!("{{{call}}}"),
+            ),
+            (
+                r#"{ "thought_signature": "x" }"#.to_string(),
+                "{  }".to_string(),
+            ),
+        ];
+        for (part, want) in cases {
+            let plan = patch(vec!["thoughtSignature", "thought_signature"], vec![], None);
+            let (bytes, value) = both(&body(&part), &plan);
+            let written = format!(r#"{{"contents": [{{"role":"model","parts":[{want}]}}]}}"#);
+            assert_eq!(bytes, written);
+            assert_eq!(serde_json::from_str::<Value>(&bytes).unwrap(), value);
+        }
+        let part = format!(r#"{{"thought_signature": "msg_1", {call}}}"#);
+        let plan = patch(
+            vec!["thought_signature"],
+            vec![(
+                "thoughtSignature",
+                json!("skip_thought_signature_validator"),
+            )],
+            Some(("functionCall", vec![("id", json!("c1"))])),
+        );
+        let (bytes, value) = both(&body(&part), &plan);
+        assert_eq!(serde_json::from_str::<Value>(&bytes).unwrap(), value);
+        assert_eq!(
+            value["contents"][0]["parts"][0],
+            json!({"functionCall": {"name": "查询", "args": {"城市": "北京"}, "id": "c1"},
+                   "thoughtSignature": "skip_thought_signature_validator"})
+        );
+        let keys: Vec<&String> = value["contents"][0]["parts"][0]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect();
+        assert_eq!(
+            keys,
+            ["functionCall", "thoughtSignature"],
+            "a new member goes last"
         );
     }
 
