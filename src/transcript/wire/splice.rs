@@ -375,6 +375,7 @@ mod tests {
                 )],
             }]),
             del: vec![],
+            leaves: Vec::new(),
         };
         let body =
             |part: &str| format!(r#"{{"contents": [{{"role": "model", "parts": [{part}]}}]}}"#);
