@@ -2,7 +2,8 @@
 // never interleave); exits non-zero when any failed. On a 2-core machine the node suite uses about
 // one core while `cargo test` compiles and runs, so together they take the time of the longer one
 // rather than the sum. The timing tests hold beside each other: the Rust linearity tests time their
-// own thread's CPU time, and no node test compares times.
+// own thread's CPU time, and the one node linearity test (incremental.spec.mjs) its own process's,
+// as a ratio of two sizes; no node test compares a time with a figure.
 //
 //   node scripts/test.mjs            cargo test, and the node suite on this Node
 //   node scripts/test.mjs runtimes   the runtime smoke suite, and the node suite again on Node 24
