@@ -629,12 +629,12 @@ mod tests {
             let mut seen = HashSet::new();
             for raw in ["a", "a", "a:2", "a|2", "", "::", "x", "x"] {
                 let id = ids.call_id(raw);
-                assert!(is_valid_cloud_code_assist_tool_id(&id, mode), "{id}");
+                assert!(is_valid_cloud_code_assist_tool_id(id, mode), "{id}");
                 assert!(seen.insert(id.to_string()), "duplicate {id}");
             }
             for raw in ["zz", "zz"] {
                 let id = ids.result_id(raw);
-                assert!(is_valid_cloud_code_assist_tool_id(&id, mode), "{id}");
+                assert!(is_valid_cloud_code_assist_tool_id(id, mode), "{id}");
                 assert!(seen.insert(id.to_string()), "duplicate {id}");
             }
         }
@@ -678,10 +678,7 @@ mod tests {
         assert_eq!(ids.call_id("toolu_01A"), "toolu_01A");
         assert_eq!(ids.result_id("toolu_01A"), "toolu_01A");
         let again = ids.call_id("toolu_01A");
-        assert!(
-            is_valid_cloud_code_assist_tool_id(&again, Strict),
-            "{again}"
-        );
+        assert!(is_valid_cloud_code_assist_tool_id(again, Strict), "{again}");
         assert_eq!(ids.result_id("toolu_orphan"), "toolu_orphan");
         assert_eq!(IdAllocator::new(Strict).call_id("toolu_01A"), "toolu01A");
     }
