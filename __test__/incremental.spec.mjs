@@ -368,3 +368,54 @@ test('2026.9.6 mode: model snapshots come from getBranch(); one that throws or g
   const old = th.sanitizeSessionHistory({ messages: history, provider: 'openai', modelApi: 'openai-responses', modelId: 'gpt-5', openclawVersion: '2026.3.23', sessionManager: { getEntries: () => entries, getBranch: () => [] } })
   assert.ok(old[1].content.includes(reasoning))
 })
+
+/** A well-formed agent history of `n` messages: a question, a call, its result, an answer. */
+function agentHistory(n) {
+  const h = []
+  for (let t = 0; h.length < n; t++) {
+    const id = `call_${t}|fc_${t}`
+    h.push({ role: 'user', content: `第${t}轮：读一下文件`, timestamp: t * 10 })
+    h.push({ role: 'assistant', content: [{ type: 'toolCall', id, name: 'read', arguments: { path: `文件${t}.txt` } }], stopReason: 'toolUse', timestamp: t * 10 + 1 })
+    h.push({ role: 'toolResult', toolCallId: id, toolName: 'read', content: [{ type: 'text', text: '文件内容'.repeat(8) }], isError: false, timestamp: t * 10 + 2 })
+    h.push({ role: 'assistant', content: [{ type: 'text', text: '好的，读完了。' }], stopReason: 'stop', timestamp: t * 10 + 3 })
+  }
+  return h.slice(0, n)
+}
+
+/**
+ * The best CPU µs of one content-keyed turn (the history handed again as new objects: encode,
+ * compare with the remembered skeleton, replay the plans) over `n` messages; every timed turn
+ * must have taken that path. The copies are made before the clock starts.
+ */
+let linearRuns = 0
+function contentKeyedTurn(n, turns) {
+  const o = POLICIES.anthropic
+  const sessionId = `linear-${n}-${++linearRuns}`
+  const history = agentHistory(n)
+  th.sanitizeSessionHistory({ messages: history, ...o, sessionId })
+  // The first call with other objects runs the full pass; from then on the session keeps skeletons.
+  th.sanitizeSessionHistory({ messages: structuredClone(history), ...o, sessionId })
+  const copies = Array.from({ length: turns }, () => structuredClone(history))
+  const before = sessions.peek(sessionId).hits.content
+  let best = Infinity
+  for (const messages of copies) {
+    const c = process.cpuUsage()
+    th.sanitizeSessionHistory({ messages, ...o, sessionId })
+    const { user, system } = process.cpuUsage(c)
+    best = Math.min(best, user + system)
+  }
+  assert.equal(sessions.peek(sessionId).hits.content - before, turns, `${n} messages: every timed turn took the content-keyed path`)
+  return best
+}
+
+test('content-keyed turns grow linearly with the history (10× the messages, at most 25× the CPU time)', () => {
+  // A ratio of two sizes, never an absolute time: a scan per message would read 100×. Measured up
+  // to three times before failing (a neighbour can take a core in the middle of a batch).
+  const seen = []
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const ratio = contentKeyedTurn(5_000, 4) / Math.max(contentKeyedTurn(500, 20), 50)
+    if (ratio <= 25) return
+    seen.push(`${ratio.toFixed(1)}×`)
+  }
+  assert.fail(`a content-keyed turn took ${seen.join(', then ')} longer at 5,000 messages than at 500`)
+})

@@ -4,7 +4,8 @@
 //! transcript of 1,000 and of 10,000 messages, and the suffix a turn appending 4 messages sends)
 //! and prints the best µs of each step over many runs, then those of the continued turn:
 //! `cargo run --release --target x86_64-unknown-linux-gnu --example transcript_rate -- <dir> 1000`
-//! (`--target` shares the dependencies `npm run build` compiled).
+//! (`--target` shares the dependencies `npm run build` compiled). A third argument `2026.9.6`
+//! times that release's whole pass instead (parse | pass | plan | drop).
 //! Built unstripped (`CARGO_PROFILE_RELEASE_STRIP=none`) it is also what `perf record` profiles.
 
 use std::hint::black_box;
@@ -29,6 +30,9 @@ fn load(base: &str) -> (Vec<f64>, String) {
 fn main() {
     let dir = std::env::args().nth(1).unwrap_or_else(|| "/tmp".into());
     let n = std::env::args().nth(2).unwrap_or_else(|| "1000".into());
+    if std::env::args().nth(3).as_deref() == Some("2026.9.6") {
+        return whole_pass_2026_9(&format!("{dir}/skel96-{n}"));
+    }
     let base = format!("{dir}/skel-{n}");
     let (nums, strs) = load(&base);
     let params = HistoryParams {
@@ -158,5 +162,47 @@ fn incremental_turn(base: &str, nums: &[f64], strs: &str, params: &HistoryParams
     println!(
         "{base} ({} bytes): continued turn, best µs: parse {parse:.2} | pass {pass:.2} | plan {plan:.2} (prefix clone {clone:.2}, not counted)",
         suffix.len()
+    );
+}
+
+/// The native half of one 2026.9.6 `sanitizeSessionHistory` call (the package default), by phase:
+/// parse | the whole pass | plan written | model dropped, best µs over many runs.
+fn whole_pass_2026_9(base: &str) {
+    let (nums, strs) = load(base);
+    let params = HistoryParams {
+        provider: Some("anthropic".into()),
+        model_api: Some("anthropic-messages".into()),
+        model_id: Some("claude-sonnet-4-5".into()),
+        version: Some(OpenClawVersion::V2026_9_6),
+        ..HistoryParams::default()
+    };
+    let mut best = [f64::INFINITY; 4];
+    for _ in 0..200 {
+        let mut laps = [0.0; 4];
+        let t = Instant::now();
+        let mut msgs: Vec<Msg> = skeleton::parse(&nums, &strs).expect("a valid skeleton");
+        let input_len = msgs.len();
+        laps[0] = t.elapsed().as_secs_f64() * 1e6;
+        let t = Instant::now();
+        let source = NoSource;
+        let mut ctx = Ctx::new(&source, false);
+        black_box(pipeline::sanitize_session_history(
+            &mut msgs, &mut ctx, &params,
+        ));
+        laps[1] = t.elapsed().as_secs_f64() * 1e6;
+        let t = Instant::now();
+        let out = ops::OpOutput::default();
+        black_box(ops::response_json(&msgs, input_len, &ctx, &out, Vec::new()));
+        laps[2] = t.elapsed().as_secs_f64() * 1e6;
+        let t = Instant::now();
+        drop(msgs);
+        laps[3] = t.elapsed().as_secs_f64() * 1e6;
+        for (b, l) in best.iter_mut().zip(laps) {
+            *b = b.min(l);
+        }
+    }
+    println!(
+        "{base} (2026.9.6): best µs parse {:.1} | pass {:.1} | plan {:.1} | drop {:.1}",
+        best[0], best[1], best[2], best[3]
     );
 }

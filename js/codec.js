@@ -20,9 +20,10 @@ const SHORT_TEXT = 64
 // almost free of allocation, which is what makes it cheap. src/transcript/skeleton.rs mirrors it.
 //
 // Value codes: 0 undefined, 1 null, 2 true, 3 false, 4 object, 5 array, 6 other (function,
-// symbol, bigint), 7 number (the next slot holds it), 8 string (the next string of `strs`),
-// 9 string holding SEP (the next string is its JSON), 10 string whose payload is not sent,
-// 15 number whose value is not sent, 16 + i the string VOCAB[i].
+// symbol, bigint), 7 number (the next slot holds it), 8 string (the next slot holds its length,
+// so Rust slices an ASCII one out of `strs` without searching for the next SEP), 9 string
+// holding SEP (the next string is its JSON), 10 string whose payload is not sent, 15 number whose
+// value is not sent, 16 + i the string VOCAB[i].
 // The vocabulary and the structure codes are defined once, in src/transcript/skeleton.rs.
 const CODES = native.transcriptSkeletonCodes()
 const VOCAB = CODES.vocab
@@ -109,6 +110,7 @@ function room(k) {
 function str(v) {
   if (v.indexOf(SEP) === -1) {
     nums[n++] = 8
+    nums[n++] = v.length
     strs += SEP + v
   } else {
     nums[n++] = 9

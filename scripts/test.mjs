@@ -2,7 +2,9 @@
 // never interleave); exits non-zero when any failed. The node suite runs two spec files at a time
 // (Node's default on a 2-core machine is one): while `cargo test` compiles and runs they share the two
 // cores, and once it is done the node suite has both. The timing tests hold beside each other: the
-// Rust linearity tests time their own thread's CPU time, and no node test compares times.
+// Rust linearity tests time their own thread's CPU time, and the one node linearity test
+// (incremental.spec.mjs) its own process's, as a ratio of two sizes; no node test compares a time
+// with a figure.
 //
 //   node scripts/test.mjs            cargo test, and the node suite on this Node
 //   node scripts/test.mjs runtimes   the runtime smoke suite, and the node suite again on Node 24

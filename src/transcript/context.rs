@@ -107,7 +107,7 @@ pub struct Ctx<'a> {
     pub image_digests: Vec<(usize, usize, crate::image::Digest)>,
     /// `Some` when the incremental pass tracks ids (`transcript::incremental`): every id the
     /// tool-call id allocator looked up or handed out, with the input message it belongs to.
-    pub id_trace: Option<Vec<(usize, String)>>,
+    pub id_trace: Option<Vec<(usize, super::text::Text)>>,
 }
 
 impl<'a> Ctx<'a> {

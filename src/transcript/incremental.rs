@@ -29,7 +29,7 @@
 //! and the caller then runs the full pass: the result is always the full pass's.
 
 use super::context::Ctx;
-use super::model::Msg;
+use super::model::{Msg, Text};
 use super::pipeline::{HistoryOutput, HistoryParams};
 use foldhash::HashSet;
 
@@ -40,7 +40,7 @@ pub struct Prefix {
     pub cut: usize,
     /// Output messages `..out` are the prefix's output.
     pub out: usize,
-    ids: HashSet<String>,
+    ids: HashSet<Text>,
     /// The latest compaction summary's timestamp, if the prefix has one.
     compaction: Option<Option<f64>>,
     malformed_count: usize,
@@ -52,8 +52,15 @@ pub struct Prefix {
 impl Prefix {
     /// The memory this prefix holds, roughly (bytes), for the README's per-session figure.
     pub fn heap_bytes(&self) -> usize {
-        self.ids.capacity() * (std::mem::size_of::<String>() + 8)
-            + self.ids.iter().map(String::capacity).sum::<usize>()
+        self.ids.capacity() * (std::mem::size_of::<Text>() + 8)
+            + self
+                .ids
+                .iter()
+                .map(|id| match id {
+                    Text::Heap(s) => s.len(),
+                    _ => 0,
+                })
+                .sum::<usize>()
     }
 }
 
@@ -74,7 +81,7 @@ pub struct Tracker {
     /// Continuing from this prefix (the messages given are the suffix), or a full pass.
     pub prior: Option<Prefix>,
     staged: Vec<Staged>,
-    ids: Vec<(usize, String)>,
+    ids: Vec<(usize, Text)>,
     compactions: Vec<(usize, Option<f64>)>,
     /// An errored turn's results were met.
     pub held: bool,
@@ -137,12 +144,12 @@ impl Tracker {
                 for b in m.blocks().into_iter().flatten() {
                     if b.is_tool_call() {
                         if let Some(id) = b.call_id() {
-                            self.ids.push((src, id.to_string()));
+                            self.ids.push((src, Text::new(id)));
                         }
                     }
                 }
             } else if let Some(id) = m.result_id() {
-                self.ids.push((src, id.to_string()));
+                self.ids.push((src, Text::new(id)));
             }
             self.staged.push(Staged {
                 src,

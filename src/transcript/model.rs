@@ -172,6 +172,9 @@ pub struct ImageInfo {
 pub enum Override {
     /// A literal JSON value.
     Json(Value),
+    /// A literal string: a rewritten id, kept as the model's [`Text`] (in place when short), so
+    /// renaming a call and its result allocates nothing.
+    Str(Text),
     /// The same field of input message `k`, unchanged (used when merging turns).
     FromMsg(usize),
     /// `prefix + <input message k's field>` (both strings).
@@ -180,6 +183,17 @@ pub enum Override {
     /// set to `value` (`{...field, [list]: field[list].map(…{...rest, [key]: value})}`). Boxed:
     /// rare, and every edit list entry is as large as the largest variant.
     SetInItems(Box<ItemsEdit>),
+}
+
+impl Override {
+    /// The JSON of a literal ([`Override::Json`], [`Override::Str`]); `None` for the others.
+    pub fn literal(&self) -> Option<std::borrow::Cow<'_, Value>> {
+        match self {
+            Override::Json(v) => Some(std::borrow::Cow::Borrowed(v)),
+            Override::Str(t) => Some(std::borrow::Cow::Owned(Value::String(t.to_string()))),
+            _ => None,
+        }
+    }
 }
 
 /// The payload of [`Override::SetInItems`].
@@ -562,6 +576,15 @@ impl Block {
         self.set(name, Value::String(s.to_string()));
     }
 
+    /// [`Block::set`] to a string held as [`Text`] (an [`Override::Str`]: no JSON value made).
+    pub fn set_text(&mut self, name: &str, t: Text) {
+        if let BlockOrigin::New(_) = self.origin {
+            return self.set(name, Value::String(t.to_string()));
+        }
+        self.view_set(name, Val::Str(t.clone()));
+        self.edits.set(name, Override::Str(t));
+    }
+
     /// In object field `name`, array `list`: sets `key` of the items at `items` to `value`, moving it
     /// last, without reading the rest of the field.
     pub fn set_in_items(
@@ -932,6 +955,14 @@ impl Msg {
         self.edits.set(name, Override::Json(v));
     }
 
+    /// [`Msg::set`] to a string held as [`Text`] (an [`Override::Str`]: no JSON value made).
+    pub fn set_text(&mut self, name: &str, t: Text) {
+        if !self.view_set_scalar(name, Val::Str(t.clone())) {
+            return self.set(name, Value::String(t.to_string()));
+        }
+        self.edits.set(name, Override::Str(t));
+    }
+
     /// Sets a field to another input message's value of the same field (or a copy of its edit).
     pub fn copy_field_from(&mut self, name: &str, other: &Msg) {
         let ov = match (other.edits.get(name), other.src_index()) {
@@ -963,7 +994,14 @@ impl Msg {
     }
 
     fn view_set(&mut self, name: &str, v: &Value) {
-        let val = Val::of_json(v);
+        if !self.view_set_scalar(name, Val::of_json(v)) {
+            self.view_set_content(name, v);
+        }
+    }
+
+    /// The view of field `name` set to `val`; `false` (nothing done) for `usage` and `content`,
+    /// whose views are read from the JSON.
+    fn view_set_scalar(&mut self, name: &str, val: Val) -> bool {
         match name {
             "role" => self.role = val,
             "stopReason" => self.stop_reason = val,
@@ -973,14 +1011,12 @@ impl Msg {
             "toolName" => self.tool_name = val,
             "errorMessage" => self.error_message = val,
             "details" => self.has_details = true,
-            other => {
-                if let Some(k) = EXTRA_FIELDS.iter().position(|f| *f == other) {
-                    self.extra.set(k, val);
-                    return;
-                }
-                self.view_set_content(name, v);
-            }
+            other => match EXTRA_FIELDS.iter().position(|f| *f == other) {
+                Some(k) => self.extra.set(k, val),
+                None => return false,
+            },
         }
+        true
     }
 
     fn view_set_content(&mut self, name: &str, v: &Value) {

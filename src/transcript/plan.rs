@@ -153,6 +153,15 @@ impl Writer<'_> {
                 self.code(0);
                 self.json(v);
             }
+            Override::Str(t) if !t.contains(TEXT_SEP) => {
+                self.code(5);
+                self.texts.push(TEXT_SEP);
+                self.texts.push_str(t);
+            }
+            Override::Str(t) => {
+                self.code(0);
+                self.str(t);
+            }
             Override::FromMsg(k) => {
                 self.code(1);
                 self.n(*k);

@@ -94,7 +94,10 @@ pub const USAGE: u32 = 240;
 struct Cursor<'a> {
     nums: &'a [f64],
     at: usize,
-    strs: std::str::Split<'a, char>,
+    strs: &'a str,
+    /// Where the next string of `strs` begins (just past its separator); `None` once the last
+    /// one was read.
+    next: Option<usize>,
 }
 
 impl<'a> Cursor<'a> {
@@ -123,10 +126,40 @@ impl<'a> Cursor<'a> {
         Ok(self.code()? as usize)
     }
 
+    /// The next string: up to the next separator.
     fn string(&mut self) -> Result<&'a str, String> {
-        self.strs
-            .next()
+        let start = self.string_start()?;
+        let end = memchr::memchr(SEP as u8, &self.strs.as_bytes()[start..]).map(|k| start + k);
+        Ok(self.take_string(start, end))
+    }
+
+    /// The next string, which the codec says is `len` UTF-16 units long: when that many bytes
+    /// end at a separator (an ASCII string, as ids are), it is sliced without a search. The
+    /// codec sends no separator inside such a string, so a separator there ends it; a string
+    /// whose UTF-8 is longer than its UTF-16 is searched for as [`Cursor::string`] does.
+    fn string_of_len(&mut self, len: usize) -> Result<&'a str, String> {
+        let start = self.string_start()?;
+        let bytes = self.strs.as_bytes();
+        match start.checked_add(len).map(|end| (end, bytes.get(end))) {
+            Some((end, Some(&b))) if b == SEP as u8 => Ok(self.take_string(start, Some(end))),
+            Some((end, None)) if end == bytes.len() => Ok(self.take_string(start, None)),
+            _ => self.string(),
+        }
+    }
+
+    fn string_start(&self) -> Result<usize, String> {
+        self.next
             .ok_or_else(|| "skeleton: string channel ended early".to_string())
+    }
+
+    /// The string from `start` to the separator at `end` (to the channel's end when `None`).
+    fn take_string(&mut self, start: usize, end: Option<usize>) -> &'a str {
+        self.next = end.map(|e| e + 1);
+        // `start` follows a separator and `end` is one (ASCII): both are character boundaries.
+        match end {
+            Some(e) => self.strs.get(start..e).unwrap_or_default(),
+            None => self.strs.get(start..).unwrap_or_default(),
+        }
     }
 
     /// A value (see `val()` in js/codec.js).
@@ -145,7 +178,10 @@ impl<'a> Cursor<'a> {
             5 => Val::Array,
             6 => Val::Other,
             7 => Val::Num(self.num()?),
-            8 => Val::Str(Text::new(self.string()?)),
+            8 => {
+                let len = self.count()?;
+                Val::Str(Text::new(self.string_of_len(len)?))
+            }
             9 => {
                 let raw = self.string()?;
                 Val::Str(match serde_json::from_str::<String>(raw) {
@@ -306,10 +342,10 @@ impl Cursor<'_> {
     /// A usage object (its `4` already read) that is exactly in the normalised shape, read into
     /// its snapshot; `None`, with nothing consumed, for any other object.
     fn normalised_usage(&mut self) -> Option<UsageSnapshot> {
-        let saved = (self.at, self.strs.clone());
+        let saved = (self.at, self.next);
         let snapshot = self.try_normalised_usage();
         if snapshot.is_none() {
-            (self.at, self.strs) = saved;
+            (self.at, self.next) = saved;
         }
         snapshot
     }
@@ -367,10 +403,14 @@ fn joined_key(parent: &str, child: &str) -> Text {
 
 /// Parses the codec's skeleton (`nums`, `strs`) into messages numbered by their input index.
 pub fn parse(nums: &[f64], strs: &str) -> Result<Vec<Msg>, String> {
-    let mut strs = strs.split(SEP);
     // The string channel starts with a separator.
-    strs.next();
-    let mut c = Cursor { nums, at: 0, strs };
+    let next = memchr::memchr(SEP as u8, strs.as_bytes()).map(|k| k + 1);
+    let mut c = Cursor {
+        nums,
+        at: 0,
+        strs,
+        next,
+    };
     let n = c.count()?;
     let mut msgs = Vec::with_capacity(n.min(nums.len()));
     for i in 0..n {

@@ -25,6 +25,8 @@
 //! guaranteed unique. Here the counter simply continues (`x1000`, `x1001`, … /
 //! `seed:1000`, `seed:1001`, …) until an unused id is found.
 
+use std::fmt::Write as _;
+
 use sha2::{Digest, Sha256};
 
 use crate::transcript::policy::ToolCallIdMode;
@@ -38,6 +40,13 @@ const STRICT_HASH_LEN: usize = 8;
 /// `createHash().update(text)` computes it: a lone surrogate (which crosses from JS as a
 /// character of U+10F800-U+10FFFF, see js/codec.js) is hashed as U+FFFD, as Node encodes it.
 pub(crate) fn short_hash(text: &str, len: usize) -> String {
+    let mut out = IdBuf::new();
+    push_short_hash(&mut out, text, len);
+    out.as_str().to_string()
+}
+
+/// Appends [`short_hash`]`(text, len)` to `out` (at most 64 digits, as many as fit).
+fn push_short_hash(out: &mut IdBuf, text: &str, len: usize) {
     use crate::transcript::skeleton::is_lone_surrogate_stand_in as stand_in;
     let digest = if text.chars().any(stand_in) {
         let node: String = text
@@ -48,15 +57,106 @@ pub(crate) fn short_hash(text: &str, len: usize) -> String {
     } else {
         Sha256::digest(text.as_bytes())
     };
-    let mut hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
-    hex.truncate(len);
-    hex
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    for k in 0..len.min(2 * digest.len()) {
+        let b = digest[k / 2];
+        out.push(HEX[usize::from(if k % 2 == 0 { b >> 4 } else { b & 15 })]);
+    }
 }
 
-fn alphanumeric_only(id: &str) -> String {
+/// An id being built on the stack: at most [`IdBuf::CAP`] ASCII bytes (every id the allocator
+/// makes is ASCII and at most [`STRICT_MAX_LEN`] long), bytes past that dropped.
+struct IdBuf {
+    bytes: [u8; IdBuf::CAP],
+    len: usize,
+}
+
+impl IdBuf {
+    const CAP: usize = 64;
+
+    fn new() -> IdBuf {
+        IdBuf {
+            bytes: [0; IdBuf::CAP],
+            len: 0,
+        }
+    }
+
+    fn push(&mut self, b: u8) {
+        if let Some(slot) = self.bytes.get_mut(self.len) {
+            *slot = b;
+            self.len += 1;
+        }
+    }
+
+    fn push_bytes(&mut self, bytes: &[u8]) {
+        let n = bytes.len().min(IdBuf::CAP - self.len);
+        self.bytes[self.len..self.len + n].copy_from_slice(&bytes[..n]);
+        self.len += n;
+    }
+
+    fn push_str(&mut self, s: &str) {
+        self.push_bytes(s.as_bytes());
+    }
+
+    fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+    }
+
+    fn as_str(&self) -> &str {
+        // Only ASCII is ever pushed (sanitised ids, hex digits, `x<n>`, native Kimi ids).
+        std::str::from_utf8(&self.bytes[..self.len]).unwrap_or_default()
+    }
+}
+
+impl std::fmt::Write for IdBuf {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.push_str(s);
+        Ok(())
+    }
+}
+
+/// Hands the sanitised form of `id` (see [`sanitize_tool_call_id`]) to `out`, piece by piece (ASCII
+/// only): the one definition of the scalar rule, for the scalar export (which collects a
+/// `String`) and the allocator (which keeps what fits an [`IdBuf`] on the stack: no allocation).
+fn sanitize_into(id: Option<&str>, mode: ToolCallIdMode, out: &mut impl FnMut(&[u8])) {
+    let Some(id) = id.filter(|id| !id.is_empty()) else {
+        return out(match mode {
+            ToolCallIdMode::Strict => b"defaulttoolid",
+            ToolCallIdMode::Strict9 => b"defaultid",
+        });
+    };
     // Bytes, not chars: every byte of a multi-byte character is >= 0x80, never ASCII.
-    let kept: Vec<u8> = id.bytes().filter(u8::is_ascii_alphanumeric).collect();
-    String::from_utf8(kept).unwrap_or_default()
+    let kept = |b: &u8| b.is_ascii_alphanumeric();
+    match mode {
+        ToolCallIdMode::Strict => {
+            let mut any = false;
+            for run in id.as_bytes().split(|b| !kept(b)).filter(|r| !r.is_empty()) {
+                any = true;
+                out(run);
+            }
+            if !any {
+                out(b"sanitizedtoolid");
+            }
+        }
+        ToolCallIdMode::Strict9 => {
+            let mut first = IdBuf::new();
+            id.bytes()
+                .filter(kept)
+                .take(STRICT9_LEN)
+                .for_each(|b| first.push(b));
+            if first.len == STRICT9_LEN {
+                return out(first.as_str().as_bytes());
+            }
+            let seed = if first.len == 0 {
+                "sanitized"
+            } else {
+                first.as_str()
+            };
+            let mut hash = IdBuf::new();
+            push_short_hash(&mut hash, seed, STRICT9_LEN);
+            out(hash.as_str().as_bytes());
+        }
+    }
 }
 
 /// Sanitise one id. `None` or an empty id gives `"defaulttoolid"` (strict) or
@@ -68,23 +168,12 @@ fn alphanumeric_only(id: &str) -> String {
 ///   first nine hex digits of their SHA-256; with none, those of
 ///   `"sanitized"` (`"44d8b78be"`).
 pub fn sanitize_tool_call_id(id: Option<&str>, mode: ToolCallIdMode) -> String {
-    let Some(id) = id.filter(|id| !id.is_empty()) else {
-        return match mode {
-            ToolCallIdMode::Strict => "defaulttoolid".to_string(),
-            ToolCallIdMode::Strict9 => "defaultid".to_string(),
-        };
-    };
-    let mut alnum = alphanumeric_only(id);
-    match mode {
-        ToolCallIdMode::Strict if alnum.is_empty() => "sanitizedtoolid".to_string(),
-        ToolCallIdMode::Strict => alnum,
-        ToolCallIdMode::Strict9 if alnum.len() >= STRICT9_LEN => {
-            alnum.truncate(STRICT9_LEN);
-            alnum
-        }
-        ToolCallIdMode::Strict9 if !alnum.is_empty() => short_hash(&alnum, STRICT9_LEN),
-        ToolCallIdMode::Strict9 => short_hash("sanitized", STRICT9_LEN),
-    }
+    let mut s = String::new();
+    // Only ASCII bytes are written.
+    sanitize_into(id, mode, &mut |b| {
+        s.push_str(std::str::from_utf8(b).unwrap_or_default())
+    });
+    s
 }
 
 /// OpenClaw's `isValidCloudCodeAssistToolId`: strict accepts a non-empty
@@ -121,58 +210,63 @@ pub fn is_native_anthropic_id(id: &str) -> bool {
     })
 }
 
-/// `makeUniqueToolId`: a sanitised id for `seed`, the first candidate `take` accepts. `take`
-/// claims a candidate that is still free and returns what it recorded (`None` when taken).
+/// `makeUniqueToolId`: the first candidate id for `seed` that `take` accepts. `take` claims a
+/// candidate that is still free and returns what it recorded (`None` when taken). Candidates are
+/// built on the stack: only the one taken is stored (by `take`).
 /// `kimi`: a native Kimi id is its own sanitised form in strict mode (OpenClaw 2026.9.6).
 fn make_unique<K>(
     seed: &str,
     mut take: impl FnMut(&str) -> Option<K>,
     mode: ToolCallIdMode,
     kimi: bool,
-) -> (String, K) {
+) -> K {
+    let mut base = IdBuf::new();
     match mode {
         ToolCallIdMode::Strict9 => {
-            let base = sanitize_tool_call_id(Some(seed), mode);
-            if let Some(k) = take(&base) {
-                return (base, k);
+            sanitize_into(Some(seed), mode, &mut |b| base.push_bytes(b));
+            if let Some(k) = take(base.as_str()) {
+                return k;
             }
             // OpenClaw tries i = 0..=999, then hashes the clock; the counter
             // continues instead (see the module docs).
             let mut i = 0u64;
             loop {
-                let hashed = short_hash(&format!("{seed}:{i}"), STRICT9_LEN);
-                if let Some(k) = take(&hashed) {
-                    return (hashed, k);
+                let mut hashed = IdBuf::new();
+                push_short_hash(&mut hashed, &format!("{seed}:{i}"), STRICT9_LEN);
+                if let Some(k) = take(hashed.as_str()) {
+                    return k;
                 }
                 i += 1;
             }
         }
         ToolCallIdMode::Strict => {
-            let mut base = if kimi && is_native_kimi_id(seed) {
-                seed.to_string()
+            if kimi && is_native_kimi_id(seed) {
+                base.push_str(seed);
             } else {
-                sanitize_tool_call_id(Some(seed), mode)
-            };
+                sanitize_into(Some(seed), mode, &mut |b| base.push_bytes(b));
+            }
             base.truncate(STRICT_MAX_LEN);
-            if let Some(k) = take(&base) {
-                return (base, k);
+            if let Some(k) = take(base.as_str()) {
+                return k;
             }
             base.truncate(STRICT_MAX_LEN - STRICT_HASH_LEN);
-            let candidate = base + &short_hash(seed, STRICT_HASH_LEN);
-            if let Some(k) = take(&candidate) {
-                return (candidate, k);
+            push_short_hash(&mut base, seed, STRICT_HASH_LEN);
+            if let Some(k) = take(base.as_str()) {
+                return k;
             }
+            let candidate = base;
             // OpenClaw tries x2..=x999, then `t<Date.now()>`; the counter
             // continues instead (see the module docs).
             let mut i = 2u64;
             loop {
-                let suffix = format!("x{i}");
-                let keep = STRICT_MAX_LEN
-                    .saturating_sub(suffix.len())
-                    .min(candidate.len());
-                let next = format!("{}{suffix}", &candidate[..keep]);
-                if let Some(k) = take(&next) {
-                    return (next, k);
+                let mut suffix = IdBuf::new();
+                let _ = write!(suffix, "x{i}");
+                let keep = STRICT_MAX_LEN.saturating_sub(suffix.len).min(candidate.len);
+                let mut next = IdBuf::new();
+                next.push_bytes(&candidate.bytes[..keep]);
+                next.push_bytes(&suffix.bytes[..suffix.len]);
+                if let Some(k) = take(next.as_str()) {
+                    return k;
                 }
                 i += 1;
             }
@@ -266,32 +360,22 @@ impl IdAllocator {
         self
     }
 
-    /// `raw` itself when it is a native Anthropic id to keep (first use, still free).
-    fn native(
-        used: &mut StrTable<()>,
-        toolu: bool,
-        raw: &str,
-        first: bool,
-    ) -> Option<(String, Key)> {
+    /// The key of `raw` itself when it is a native Anthropic id to keep (first use, still free).
+    fn native(used: &mut StrTable<()>, toolu: bool, raw: &str, first: bool) -> Option<Key> {
         if !(toolu && first && is_native_anthropic_id(raw)) {
             return None;
         }
-        let key = used.insert_if_absent(raw, ())?;
-        Some((raw.to_string(), key))
+        used.insert_if_absent(raw, ())
     }
 
     /// A new unique id for `seed`, remembered as used.
-    fn allocate(
-        used: &mut StrTable<()>,
-        seed: &str,
-        mode: ToolCallIdMode,
-        kimi: bool,
-    ) -> (String, Key) {
+    fn allocate(used: &mut StrTable<()>, seed: &str, mode: ToolCallIdMode, kimi: bool) -> Key {
         make_unique(seed, |s| used.insert_if_absent(s, ()), mode, kimi)
     }
 
-    /// New id for the next tool-call block whose raw id is `raw`.
-    pub fn call_id(&mut self, raw: &str) -> String {
+    /// New id for the next tool-call block whose raw id is `raw` (borrowed from the allocator's
+    /// table: no copy is made).
+    pub fn call_id(&mut self, raw: &str) -> &str {
         let calls = self.calls.get_or_insert_with(raw, || CallIds {
             count: 0,
             head: NONE,
@@ -299,17 +383,16 @@ impl IdAllocator {
         });
         calls.count += 1;
         let first = calls.count == 1;
-        let native = Self::native(&mut self.used, self.toolu, raw, first);
-        let (id, key) = if let Some(native) = native {
-            native
-        } else if first {
-            Self::allocate(&mut self.used, raw, self.mode, self.kimi)
-        } else {
-            let seed = format!("{raw}:{}", calls.count);
-            Self::allocate(&mut self.used, &seed, self.mode, self.kimi)
+        let key = match Self::native(&mut self.used, self.toolu, raw, first) {
+            Some(key) => key,
+            None if first => Self::allocate(&mut self.used, raw, self.mode, self.kimi),
+            None => {
+                let seed = format!("{raw}:{}", calls.count);
+                Self::allocate(&mut self.used, &seed, self.mode, self.kimi)
+            }
         };
         queue(calls, &mut self.cells, key);
-        id
+        self.used.text(key)
     }
 
     /// Marks `id` used, so no id allocated later is `id` (OpenClaw 2026.9.6 reserves the ids of
@@ -330,21 +413,24 @@ impl IdAllocator {
         queue(calls, &mut self.cells, key);
     }
 
-    /// New id for the next tool result whose raw id is `raw`.
-    pub fn result_id(&mut self, raw: &str) -> String {
+    /// New id for the next tool result whose raw id is `raw` (borrowed, as [`Self::call_id`]'s).
+    pub fn result_id(&mut self, raw: &str) -> &str {
         if let Some(c) = self.calls.get_mut(raw).filter(|c| c.head != NONE) {
             let (key, next) = self.cells[c.head];
             c.head = next;
-            return self.used.text(key).to_string();
+            return self.used.text(key);
         }
         let occurrence = self.orphan_occurrences.get_or_insert_with(raw, || 0);
         *occurrence += 1;
         let occurrence = *occurrence;
-        if let Some((id, _)) = Self::native(&mut self.used, self.toolu, raw, occurrence == 1) {
-            return id;
-        }
-        let seed = format!("{raw}:tool_result:{occurrence}");
-        Self::allocate(&mut self.used, &seed, self.mode, self.kimi).0
+        let key = match Self::native(&mut self.used, self.toolu, raw, occurrence == 1) {
+            Some(key) => key,
+            None => {
+                let seed = format!("{raw}:tool_result:{occurrence}");
+                Self::allocate(&mut self.used, &seed, self.mode, self.kimi)
+            }
+        };
+        self.used.text(key)
     }
 }
 
@@ -353,9 +439,10 @@ mod tests {
     use super::*;
     use std::collections::HashSet;
 
-    /// `make_unique`'s `take` over a fixed set: accepts what the set lacks, without claiming it.
-    fn free(used: &HashSet<String>) -> impl FnMut(&str) -> Option<()> + '_ {
-        |s| (!used.contains(s)).then_some(())
+    /// `make_unique`'s `take` over a fixed set: accepts what the set lacks (giving it back), without
+    /// claiming it.
+    fn free(used: &HashSet<String>) -> impl FnMut(&str) -> Option<String> + '_ {
+        |s| (!used.contains(s)).then(|| s.to_string())
     }
     use ToolCallIdMode::{Strict, Strict9};
 
@@ -468,10 +555,10 @@ mod tests {
         let long: String = "a1".repeat(32) + "z";
         assert_eq!(long.len(), 65);
         let mut ids = IdAllocator::new(Strict);
-        let first = ids.call_id(&long);
+        let first = ids.call_id(&long).to_string();
         assert_eq!(first, &long[..40]);
         let other = format!("{}|q", &long[..40]);
-        let second = ids.call_id(&other);
+        let second = ids.call_id(&other).to_string();
         assert_eq!(second.len(), 40);
         assert_eq!(&second[..32], &long[..32]);
         assert_eq!(&second[32..], short_hash(&other, 8));
@@ -495,19 +582,19 @@ mod tests {
         let mut used: HashSet<String> =
             ["dup".to_string(), candidate.clone()].into_iter().collect();
         assert_eq!(
-            make_unique(seed, free(&used), Strict, false).0,
+            make_unique(seed, free(&used), Strict, false),
             format!("{candidate}x2")
         );
         used.insert(format!("{candidate}x2"));
         assert_eq!(
-            make_unique(seed, free(&used), Strict, false).0,
+            make_unique(seed, free(&used), Strict, false),
             format!("{candidate}x3")
         );
         for i in 3..1000 {
             used.insert(format!("{candidate}x{i}"));
         }
         assert_eq!(
-            make_unique(seed, free(&used), Strict, false).0,
+            make_unique(seed, free(&used), Strict, false),
             format!("{candidate}x1000")
         );
         // Suffixes replace the tail of a full-length candidate.
@@ -516,7 +603,7 @@ mod tests {
         let used: HashSet<String> = ["b".repeat(40), long_candidate.clone()]
             .into_iter()
             .collect();
-        let next = make_unique(&long, free(&used), Strict, false).0;
+        let next = make_unique(&long, free(&used), Strict, false);
         assert_eq!(next, format!("{}x2", &long_candidate[..38]));
     }
 
@@ -524,13 +611,13 @@ mod tests {
     fn strict9_falls_back_to_counter_hashes() {
         let seed = "abcdefghijk";
         let mut used: HashSet<String> = ["abcdefghi".to_string()].into_iter().collect();
-        let first = make_unique(seed, free(&used), Strict9, false).0;
+        let first = make_unique(seed, free(&used), Strict9, false);
         assert_eq!(first, short_hash("abcdefghijk:0", 9));
         for i in 0..1000 {
             used.insert(short_hash(&format!("{seed}:{i}"), 9));
         }
         assert_eq!(
-            make_unique(seed, free(&used), Strict9, false).0,
+            make_unique(seed, free(&used), Strict9, false),
             short_hash("abcdefghijk:1000", 9)
         );
     }
@@ -542,13 +629,13 @@ mod tests {
             let mut seen = HashSet::new();
             for raw in ["a", "a", "a:2", "a|2", "", "::", "x", "x"] {
                 let id = ids.call_id(raw);
-                assert!(is_valid_cloud_code_assist_tool_id(&id, mode), "{id}");
-                assert!(seen.insert(id.clone()), "duplicate {id}");
+                assert!(is_valid_cloud_code_assist_tool_id(id, mode), "{id}");
+                assert!(seen.insert(id.to_string()), "duplicate {id}");
             }
             for raw in ["zz", "zz"] {
                 let id = ids.result_id(raw);
-                assert!(is_valid_cloud_code_assist_tool_id(&id, mode), "{id}");
-                assert!(seen.insert(id.clone()), "duplicate {id}");
+                assert!(is_valid_cloud_code_assist_tool_id(id, mode), "{id}");
+                assert!(seen.insert(id.to_string()), "duplicate {id}");
             }
         }
     }
@@ -591,10 +678,7 @@ mod tests {
         assert_eq!(ids.call_id("toolu_01A"), "toolu_01A");
         assert_eq!(ids.result_id("toolu_01A"), "toolu_01A");
         let again = ids.call_id("toolu_01A");
-        assert!(
-            is_valid_cloud_code_assist_tool_id(&again, Strict),
-            "{again}"
-        );
+        assert!(is_valid_cloud_code_assist_tool_id(again, Strict), "{again}");
         assert_eq!(ids.result_id("toolu_orphan"), "toolu_orphan");
         assert_eq!(IdAllocator::new(Strict).call_id("toolu_01A"), "toolu01A");
     }
@@ -604,7 +688,7 @@ mod tests {
         let mut a = IdAllocator::new(ToolCallIdMode::Strict);
         a.reserve("call1");
         // `call_1` would become `call1`, which a kept turn holds.
-        let renamed = a.call_id("call_1");
+        let renamed = a.call_id("call_1").to_string();
         assert_ne!(renamed, "call1");
         a.keep_call_id("call1");
         assert_eq!(a.result_id("call1"), "call1");

@@ -6,7 +6,7 @@
 //! distinct new ids and each result follows the call it answered. Valid, unique ids stay as they are.
 
 use crate::transcript::context::{block_origin_path, msg_path, Ctx};
-use crate::transcript::model::{extra, Msg, Val};
+use crate::transcript::model::{extra, Msg, Text, Val};
 use crate::transcript::policy::ToolCallIdMode;
 use crate::transcript::tool_call_id::IdAllocator;
 
@@ -56,7 +56,7 @@ fn rewrite_as(
             changed |= rename_calls(m, ctx, &mut alloc);
         } else if m.is_role("toolResult") {
             changed |= if aliased {
-                rename_result_aliases(m, ctx, &mut |raw| alloc.result_id(raw))
+                rename_result_aliases(m, ctx, &mut |raw| Text::new(alloc.result_id(raw)))
             } else {
                 rename_result(m, ctx, &mut alloc)
             };
@@ -89,33 +89,39 @@ fn alias<'m>(m: &'m Msg, field: &str, x: Option<usize>) -> &'m Val {
 pub fn rename_result_aliases(
     m: &mut Msg,
     ctx: &mut Ctx,
-    resolve: &mut dyn FnMut(&str) -> String,
+    resolve: &mut dyn FnMut(&str) -> Text,
 ) -> bool {
     let Some(primary) = ALIASES
         .iter()
         .find_map(|(f, x)| nonempty(alias(m, f, *x)))
-        .map(str::to_string)
+        .map(Text::new)
     else {
         return false;
     };
     let new = resolve(&primary);
     trace(&mut ctx.id_trace, m.src_index(), &primary, &new);
-    let mut updates: Vec<&str> = ALIASES
-        .iter()
-        .filter(|(f, x)| nonempty(alias(m, f, *x)).is_some_and(|raw| raw != new))
-        .map(|(f, _)| *f)
-        .collect();
-    if m.tool_call_id.as_str().is_none() && !updates.contains(&"toolCallId") {
-        updates.push("toolCallId");
+    let mut changed = false;
+    // Each alias that differs, in order; setting one leaves the others as they were.
+    for (field, x) in &ALIASES {
+        if nonempty(alias(m, field, *x)).is_some_and(|raw| raw != new.as_str()) {
+            set_result_id(m, ctx, field, &primary, &new);
+            changed = true;
+        }
     }
-    // Only `toolCallId` can be a new key: it comes last, as in OpenClaw's spread.
-    for field in &updates {
-        ctx.change("sanitizeToolCallIds", msg_path(m), || {
-            format!("{field} {primary:?} → {new:?}")
-        });
-        m.set(field, serde_json::Value::String(new.clone()));
+    // Only `toolCallId` can be a new key: it comes last, as in OpenClaw's spread. (A string
+    // `toolCallId` that differed was set above.)
+    if m.tool_call_id.as_str().is_none() {
+        set_result_id(m, ctx, "toolCallId", &primary, &new);
+        changed = true;
     }
-    !updates.is_empty()
+    changed
+}
+
+fn set_result_id(m: &mut Msg, ctx: &mut Ctx, field: &str, primary: &str, new: &Text) {
+    ctx.change("sanitizeToolCallIds", msg_path(m), || {
+        format!("{field} {primary:?} → {new:?}")
+    });
+    m.set_text(field, new.clone());
 }
 
 /// Keeps the call ids of one assistant message as they are, queued for their results.
@@ -142,17 +148,18 @@ fn rename_calls(m: &mut Msg, ctx: &mut Ctx, alloc: &mut IdAllocator) -> bool {
             continue;
         };
         let new = alloc.call_id(raw);
-        trace(&mut ctx.id_trace, src, raw, &new);
+        trace(&mut ctx.id_trace, src, raw, new);
         if new == raw {
             continue;
         }
+        let new = Text::new(new);
         let Some(b) = m.blocks_mut().and_then(|blocks| blocks.get_mut(j)) else {
             break;
         };
         ctx.change("sanitizeToolCallIds", block_origin_path(b), || {
             format!("tool call id {:?} → {new:?}", b.id.as_str().unwrap_or(""))
         });
-        b.set("id", serde_json::Value::String(new));
+        b.set_text("id", new);
         changed = true;
     }
     changed
@@ -160,11 +167,11 @@ fn rename_calls(m: &mut Msg, ctx: &mut Ctx, alloc: &mut IdAllocator) -> bool {
 
 /// Records, for the incremental pass, the raw id the allocator was asked about and the id it
 /// gave: a later suffix whose ids meet none of these allocates as a continued pass would.
-fn trace(t: &mut Option<Vec<(usize, String)>>, src: Option<usize>, raw: &str, new: &str) {
+fn trace(t: &mut Option<Vec<(usize, Text)>>, src: Option<usize>, raw: &str, new: &str) {
     if let (Some(t), Some(i)) = (t, src) {
-        t.push((i, raw.to_string()));
+        t.push((i, Text::new(raw)));
         if new != raw {
-            t.push((i, new.to_string()));
+            t.push((i, Text::new(new)));
         }
     }
 }
@@ -180,8 +187,8 @@ fn rename_result(m: &mut Msg, ctx: &mut Ctx, alloc: &mut IdAllocator) -> bool {
     let trace_ids = &mut ctx.id_trace;
     let mut resolve = |raw: &str| {
         let new = alloc.result_id(raw);
-        trace(trace_ids, src, raw, &new);
-        new
+        trace(trace_ids, src, raw, new);
+        Text::new(new)
     };
     let (call, legacy) = match (nonempty(&m.tool_call_id), nonempty(&m.tool_use_id)) {
         (Some(a), Some(b)) if a == b => {
@@ -204,7 +211,7 @@ fn rename_result(m: &mut Msg, ctx: &mut Ctx, alloc: &mut IdAllocator) -> bool {
         ctx.change("sanitizeToolCallIds", msg_path(m), || {
             format!("{field} {:?} → {new:?}", old.as_str().unwrap_or(""))
         });
-        m.set(field, serde_json::Value::String(new));
+        m.set_text(field, new);
         changed = true;
     }
     changed

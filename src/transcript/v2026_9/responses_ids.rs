@@ -94,7 +94,7 @@ pub fn normalize_responses_tool_call_ids(msgs: &mut [Msg], ctx: &mut Ctx) -> boo
     let mut changed = false;
     for m in msgs.iter_mut() {
         if m.is_role("toolResult") {
-            changed |= rename_result_aliases(m, ctx, &mut |raw| responses_call_id(raw));
+            changed |= rename_result_aliases(m, ctx, &mut |raw| responses_call_id(raw).into());
             continue;
         }
         if !m.is_role("assistant") {

@@ -259,10 +259,11 @@ fn wire_changes(ctx: &mut Ctx, wire_path: impl Fn(&str) -> String) -> Vec<Change
 
 /// The literal a rule set field `field` to, if it did (`id` of a renamed call, `toolCallId`).
 fn new_value(edits: &crate::transcript::model::Edits, field: &str) -> Option<Value> {
-    edits.sets().find_map(|(n, o)| match o {
-        crate::transcript::model::Override::Json(v) if n == field => Some(v.clone()),
-        _ => None,
-    })
+    edits
+        .sets()
+        .find(|(n, _)| *n == field)
+        .and_then(|(_, o)| o.literal())
+        .map(std::borrow::Cow::into_owned)
 }
 
 /// A change path of the model (`messages[k]`, `messages[k].content[b]`) as `(k, b)`.

@@ -22,7 +22,7 @@ use super::layout::{Layout, MsgLayout, Place, REASONING_FIELDS};
 use super::node::{Node, View};
 use super::{Decision, Protocol, WireError, WireOptions};
 use crate::transcript::context::Change;
-use crate::transcript::model::{Block, BlockOrigin, Content, Kind, Msg, MsgOrigin, Override, Val};
+use crate::transcript::model::{Block, BlockOrigin, Content, Kind, Msg, MsgOrigin, Val};
 use serde_json::{json, Value};
 use std::borrow::Cow;
 
@@ -428,13 +428,13 @@ fn write_message<'a, N: Node<'a>>(m: &Msg, input: &[N], layout: &Layout) -> Out 
     let own = m.src_index();
     let mut ops = Vec::new();
     for (name, o) in m.edits.sets() {
-        match (name.as_ref(), o) {
-            ("role", Override::Json(v)) => ops.push(Op::Set("role", wire_role(v))),
-            ("toolCallId", Override::Json(v)) => ops.push(Op::Set("tool_call_id", v.clone())),
-            ("content", Override::Json(v))
+        match (name.as_ref(), o.literal()) {
+            ("role", Some(v)) => ops.push(Op::Set("role", wire_role(&v))),
+            ("toolCallId", Some(v)) => ops.push(Op::Set("tool_call_id", v.into_owned())),
+            ("content", Some(v))
                 if m.origin != MsgOrigin::New && !m.content_dirty && v.is_string() =>
             {
-                ops.push(Op::Set("content", v.clone()))
+                ops.push(Op::Set("content", v.into_owned()))
             }
             // Fields OpenAI chat has no place for (toolName, timestamp, isError, usage …); a
             // rebuilt content is written below.
