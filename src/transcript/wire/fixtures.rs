@@ -379,10 +379,28 @@ fn no_reasoning_in_history(body: &Value) -> Result<(), String> {
     let last_user = list.iter().rposition(|m| role(m) == "user").unwrap_or(0);
     for (i, m) in list[..last_user].iter().enumerate() {
         if role(m) == "assistant"
-            && (m.get("reasoning_content").is_some() || m.get("reasoning").is_some())
+            && super::layout::REASONING_FIELDS
+                .iter()
+                .any(|f| m.get(*f).is_some())
         {
             return Err(format!(
                 "messages[{i}]: Please remove the reasoning_content from your message"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Mistral's input schema forbids fields it does not know, reasoning among them: "Extra inputs
+/// are not permitted" (`extra_forbidden`) for an assistant message's reasoning field.
+fn no_reasoning_fields(body: &Value) -> Result<(), String> {
+    for (i, m) in msgs(body).iter().enumerate() {
+        if let Some(f) = super::layout::REASONING_FIELDS
+            .iter()
+            .find(|f| m.get(**f).is_some())
+        {
+            return Err(format!(
+                "Extra inputs are not permitted, field: 'messages[{i}].{f}'"
             ));
         }
     }
@@ -441,6 +459,7 @@ fn check(name: &str, body: &Value) -> Result<(), String> {
         "gemini-current-calls-signed" => gemini_current_calls_signed(body),
         "gemini-signatures-verify" => gemini_signatures_verify(body),
         "no-reasoning-in-history" => no_reasoning_in_history(body),
+        "no-reasoning-fields" => no_reasoning_fields(body),
         "tool-turn-reasoning" => tool_turn_reasoning(body),
         "no-foreign-encrypted-reasoning" => no_foreign_encrypted_reasoning(body),
         other => panic!("unknown check {other}"),

@@ -4,8 +4,8 @@
 //! given, its `toolName`); an assistant's `tool_calls[k]` are `toolCall` blocks (id, function
 //! name, kind of `function.arguments`) after its content; a string content is the model's string
 //! content, or a text block when the message also has calls; content parts are blocks of their
-//! own `type` (`text`, `image_url`, …); an assistant's `reasoning_content` / `reasoning` string
-//! is a `thinking` block after its calls (what the reasoning rules drop for targets that reject
+//! own `type` (`text`, `image_url`, …); an assistant's `reasoning_content` / `reasoning` string,
+//! and OpenRouter's non-empty `reasoning_details` array, is a `thinking` block after its calls (what the reasoning rules drop for targets that reject
 //! it). Other roles (`system`, `developer`, `function`) keep their name; [`super::pass`] leaves
 //! leading system messages out of the turn rules.
 //!
@@ -18,7 +18,7 @@
 //! written.
 
 use super::edit::{Item, Op, Out};
-use super::layout::{Layout, MsgLayout, Place, REASONING_FIELDS};
+use super::layout::{Layout, MsgLayout, Place, REASONING_DETAILS, REASONING_FIELDS};
 use super::node::{Node, View};
 use super::{Decision, Protocol, WireError, WireOptions};
 use crate::transcript::context::Change;
@@ -124,6 +124,24 @@ fn call_block<'a, N: Node<'a>>(
     Ok(b)
 }
 
+/// A reasoning field's value as the text of its `thinking` block: a string as itself; OpenRouter's
+/// `reasoning_details` array, when it has entries, as a non-blank text of one unit per entry (the
+/// rules only ask whether there is reasoning; the entries are written back as they came). Any
+/// other value is not reasoning the rules know, and stays as written.
+fn reasoning_info<'a, N: Node<'a>>(v: N, key: &str) -> Option<crate::transcript::model::TextInfo> {
+    match v.view() {
+        View::Arr(a) if key == REASONING_DETAILS && a.item_count() > 0 => {
+            Some(crate::transcript::model::TextInfo {
+                len: a.item_count(),
+                blank: false,
+                head: None,
+                head_is_whole: false,
+            })
+        }
+        _ => v.text_info(),
+    }
+}
+
 /// The model of one message, and where its blocks live.
 fn read_message<'a, N: Node<'a>>(v: N, i: usize) -> Result<(Msg, MsgLayout), WireError> {
     let path = format!("body.messages[{i}]");
@@ -210,7 +228,7 @@ fn read_message<'a, N: Node<'a>>(v: N, i: usize) -> Result<(Msg, MsgLayout), Wir
     layout.calls = calls.len();
     if role == "assistant" {
         for (f, key) in REASONING_FIELDS.iter().enumerate() {
-            let Some(info) = m.get(key).and_then(Node::text_info) else {
+            let Some(info) = m.get(key).and_then(|v| reasoning_info(v, key)) else {
                 continue;
             };
             let mut b = Block::src(i, blocks.len());
