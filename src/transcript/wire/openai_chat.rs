@@ -27,6 +27,9 @@ use serde_json::{json, Value};
 use std::borrow::Cow;
 
 const CALLS: &str = "tool_calls";
+/// A call's extension object, where Gemini's OpenAI-compatible endpoint puts its signature
+/// (`extra_content.google.thought_signature`).
+const EXTRA: &str = "extra_content";
 
 pub(super) fn obj<'a, N: Node<'a>>(v: N, path: &str, what: &str) -> Result<N, WireError> {
     if v.is_obj() {
@@ -120,6 +123,16 @@ fn call_block<'a, N: Node<'a>>(
     if let Some(f) = f {
         b.name = id_val(opt_str(f, "name", &format!("{path}.function"))?);
         b.arguments = kind(f.get("arguments"));
+    }
+    // What the signature rules judge: Google's signature, or `null` for an extension the writer
+    // cannot add one to without replacing something (a `google` object without one, a value
+    // that is not an object): such a call counts as signed and is left as written for Gemini.
+    if let Some(e) = c.get(EXTRA).filter(|e| !e.is_null()) {
+        b.x_mut().thought_signature = match (e.is_obj(), e.get("google")) {
+            (true, None) => Val::Absent,
+            (true, Some(g)) => g.get("thought_signature").map_or(Val::Null, val_of),
+            (false, _) => Val::Null,
+        };
     }
     Ok(b)
 }
@@ -272,23 +285,59 @@ fn wire_role(v: &Value) -> Value {
     }
 }
 
+/// Call `k` of input message `msg` with `sets`, and its Gemini signature as the rules left it:
+/// the stand-in set (in a new `extra_content`, or in the one there as its `google` member), or
+/// the signature removed with the `extra_content` that carried it.
+fn call_item<'a, N: Node<'a>>(
+    b: &Block,
+    input: &[N],
+    msg: usize,
+    k: usize,
+    mut sets: Vec<(&'static str, Value)>,
+) -> Item {
+    let patch = |del, sets, inner| Item::Patch {
+        msg,
+        list: CALLS,
+        idx: k,
+        del,
+        sets,
+        inner,
+    };
+    if let Some(sig) = super::new_value(&b.edits, "thoughtSignature") {
+        let google = json!({ "thought_signature": sig });
+        let call = input
+            .get(msg)
+            .and_then(|m| m.get(CALLS))
+            .and_then(|c| c.items().nth(k));
+        if call.and_then(|c| c.get(EXTRA)).is_some_and(Node::is_obj) {
+            return patch(Vec::new(), sets, Some((EXTRA, vec![("google", google)])));
+        }
+        sets.push((EXTRA, json!({ "google": google })));
+        return patch(Vec::new(), sets, None);
+    }
+    if b.edits
+        .dels()
+        .any(|d| d == "thought_signature" || d == "thoughtSignature")
+    {
+        return patch(vec![EXTRA], sets, None);
+    }
+    Item::Ref {
+        msg,
+        list: CALLS,
+        idx: k,
+        sets,
+    }
+}
+
 /// The item a model block goes back to.
-fn item_of(b: &Block, layout: &Layout) -> (bool, Item) {
+fn item_of<'a, N: Node<'a>>(b: &Block, layout: &Layout, input: &[N]) -> (bool, Item) {
     match &b.origin {
         BlockOrigin::Src { msg, idx } => match layout.place(*msg, *idx) {
             Place::Call(k) => {
                 let sets = super::new_value(&b.edits, "id")
                     .map(|v| vec![("id", v)])
                     .unwrap_or_default();
-                (
-                    true,
-                    Item::Ref {
-                        msg: *msg,
-                        list: CALLS,
-                        idx: k,
-                        sets,
-                    },
-                )
+                (true, call_item(b, input, *msg, k, sets))
             }
             // Written by `content_ops` as the field it is, never as an item.
             Place::Field(_) => (false, Item::New(Value::Null)),
@@ -354,7 +403,7 @@ fn content_ops<'a, N: Node<'a>>(
                         continue;
                     }
                 }
-                let (is_call, item) = item_of(b, layout);
+                let (is_call, item) = item_of(b, layout, input);
                 if is_call {
                     calls.push(item)
                 } else {

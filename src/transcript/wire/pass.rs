@@ -17,13 +17,15 @@
 //! `reasoning_content` / `reasoning` field). For a Gemini target, model parts' thought signatures
 //! that are not Gemini's go (`stripThoughtSignatures` under the policy's base64 rule), and so do
 //! signatures on user parts; a Gemini 3 target's current-turn calls get the documented stand-in
-//! when unsigned (see [`super::gemini_signatures`]). For a Responses target that is not OpenAI's,
+//! when unsigned (see [`super::gemini_signatures`]), on OpenAI chat too (Gemini's
+//! OpenAI-compatible endpoint), where a target model that is not Gemini loses the calls'
+//! signatures instead (see [`super::chat_signatures`]). For a Responses target that is not OpenAI's,
 //! reasoning items carrying `encrypted_content` go (see [`super::encrypted_reasoning`]).
 //!
 //! Leading system / developer messages are the system prompt, not turns: the rules run on the
 //! messages after them, so "the first turn" is the first user or assistant message.
 
-use super::{encrypted_reasoning, gemini_signatures, Protocol, WireOptions};
+use super::{chat_signatures, encrypted_reasoning, gemini_signatures, Protocol, WireOptions};
 use crate::transcript::context::Ctx;
 use crate::transcript::model::Msg;
 use crate::transcript::policy::{resolve_transcript_policy, ToolCallIdMode, TranscriptPolicy};
@@ -132,9 +134,16 @@ pub fn run(msgs: &mut Vec<Msg>, ctx: &mut Ctx, opts: &WireOptions, protocol: Pro
             strip_message_thought_signatures(m, ctx, Some(o));
         }
     }
+    let gemini3 = gemini_signatures::requires_call_signatures(opts.model_id.as_deref());
     if protocol == Protocol::Gemini {
-        let gemini3 = gemini_signatures::requires_call_signatures(opts.model_id.as_deref());
         gemini_signatures::repair(&mut turns, ctx, gemini3);
+    }
+    if protocol == Protocol::OpenAiChat {
+        if gemini3 {
+            gemini_signatures::repair(&mut turns, ctx, true);
+        } else if chat_signatures::drops_call_signatures(opts.model_id.as_deref()) {
+            chat_signatures::drop_call_signatures(&mut turns, ctx);
+        }
     }
     if reasoning.unsigned {
         signatures::strip_invalid_signatures(&mut turns, ctx);
