@@ -184,7 +184,8 @@ mod tests {
 
     /// Bodies made of reasoning the target cannot take, grown to `n` bytes, for each protocol's
     /// reasoning rules: Gemini signatures (foreign, on user parts, missing in a long current
-    /// turn of Gemini 3), chat `reasoning_content` in the history, encrypted Responses reasoning
+    /// turn of Gemini 3), chat `reasoning_content` / `reasoning_details` in the history and Gemini
+    /// signatures on chat calls for another model, encrypted Responses reasoning
     /// for another provider. The byte path's time grows linearly.
     #[test]
     fn the_reasoning_rules_grow_linearly_with_the_body() {
@@ -208,11 +209,19 @@ mod tests {
         };
         let chat = |n: usize| {
             let mut msgs = Vec::new();
-            while msgs.len() * 60 < n {
+            let mut k = 0;
+            while msgs.len() * 70 < n {
                 msgs.push(json!({"role": "user", "content": "问"}));
                 msgs.push(
                     json!({"role": "assistant", "content": "答", "reasoning_content": "推理过程"}),
                 );
+                msgs.push(json!({"role": "assistant", "content": null,
+                    "reasoning_details": [{"type": "reasoning.text", "text": "想"}],
+                    "tool_calls": [{"id": format!("c{k}"), "type": "function",
+                        "function": {"name": "f", "arguments": "{}"},
+                        "extra_content": {"google": {"thought_signature": "c2ln"}}}]}));
+                msgs.push(json!({"role": "tool", "tool_call_id": format!("c{k}"), "content": "好"}));
+                k += 1;
             }
             json!({"messages": msgs}).to_string()
         };
