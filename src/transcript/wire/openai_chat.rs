@@ -1,21 +1,22 @@
 //! OpenAI chat completions (`POST /v1/chat/completions`) onto the model and back.
 //!
 //! Reader: `{role: "tool", tool_call_id, content}` is a `toolResult` message (its `name`, when
-//! given, its `toolName`); an assistant's `tool_calls[k]` are `toolCall` blocks (id, function
-//! name, kind of `function.arguments`) after its content; a string content is the model's string
-//! content, or a text block when the message also has calls; content parts are blocks of their
-//! own `type` (`text`, `image_url`, …); an assistant's `reasoning_content` / `reasoning` string,
-//! and OpenRouter's non-empty `reasoning_details` array, is a `thinking` block after its calls (what the reasoning rules drop for targets that reject
-//! it). Other roles (`system`, `developer`, `function`) keep their name; [`super::pass`] leaves
-//! leading system messages out of the turn rules.
+//! given, its `toolName`); an assistant's `tool_calls[k]` are `toolCall` blocks (id, function name,
+//! kind of `function.arguments`) after its content; a string content is the model's string content,
+//! or a text block when the message also has calls; content parts are blocks of their own `type`
+//! (`text`, `image_url`, …); an assistant's `reasoning_content` / `reasoning` string, and
+//! OpenRouter's non-empty `reasoning_details` array, is a `thinking` block after its calls (what
+//! the reasoning rules drop for targets that reject it); a call's Gemini signature
+//! (`extra_content.google.thought_signature`) is the block's, for the signature rules. Other roles
+//! (`system`, `developer`, `function`) keep their name; [`super::pass`] leaves leading system
+//! messages out of the turn rules.
 //!
-//! Writer: a new result is `{role: "tool", tool_call_id, content: <text>}`; a rebuilt content is
-//! an array of parts (string contents become `{type: "text", text}` parts), a rebuilt call list
-//! holds the input calls (a shallow copy when their `id` changed); a call list left empty is
+//! Writer: a new result is `{role: "tool", tool_call_id, content: <text>}`; a rebuilt content is an
+//! array of parts (string contents become `{type: "text", text}` parts), a rebuilt call list holds
+//! the input calls (a shallow copy when their `id` or signature changed); a call list left empty is
 //! removed (OpenAI rejects `tool_calls: []`), as is an empty top-level `tools` array; a reasoning
-//! field whose block a rule dropped is deleted from the message. Fields the
-//! model has and the protocol has not (`timestamp`, `isError`, `toolName`, `usage`) are never
-//! written.
+//! field whose block a rule dropped is deleted from the message. Fields the model has and the
+//! protocol has not (`timestamp`, `isError`, `toolName`, `usage`) are never written.
 
 use super::edit::{Item, Op, Out};
 use super::layout::{Layout, MsgLayout, Place, REASONING_DETAILS, REASONING_FIELDS};

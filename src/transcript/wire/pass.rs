@@ -220,7 +220,9 @@ mod tests {
                     "tool_calls": [{"id": format!("c{k}"), "type": "function",
                         "function": {"name": "f", "arguments": "{}"},
                         "extra_content": {"google": {"thought_signature": "c2ln"}}}]}));
-                msgs.push(json!({"role": "tool", "tool_call_id": format!("c{k}"), "content": "好"}));
+                msgs.push(
+                    json!({"role": "tool", "tool_call_id": format!("c{k}"), "content": "好"}),
+                );
                 k += 1;
             }
             json!({"messages": msgs}).to_string()
