@@ -53,7 +53,13 @@ pub enum Op {
     /// The field becomes an array of these items.
     List(&'static str, Vec<Item>),
     Del(&'static str),
+    /// The field becomes the string fields of the same name of these input messages, joined
+    /// with a line break (two merged assistant turns' `reasoning_content`).
+    Join(&'static str, Vec<usize>),
 }
+
+/// What [`Op::Join`] puts between two messages' strings, as JSON string text (a line break).
+pub const JOIN_SEP: &str = r"\n";
 
 /// One output message.
 #[derive(Clone, Debug, PartialEq)]
@@ -221,6 +227,13 @@ fn out_value(msgs: &[Value], out: &Out) -> Value {
                     Op::Del(k) => {
                         o.shift_remove(*k);
                     }
+                    Op::Join(k, from) => {
+                        let parts: Vec<&str> = from
+                            .iter()
+                            .filter_map(|i| msgs.get(*i)?.get(*k)?.as_str())
+                            .collect();
+                        o.insert((*k).to_string(), Value::String(parts.join("\n")));
+                    }
                 }
             }
             Value::Object(o)
@@ -373,6 +386,7 @@ pub fn to_json(plan: &BodyPlan) -> Value {
                                 json!(["l", k, items.iter().map(item_json).collect::<Vec<_>>()])
                             }
                             Op::Del(k) => json!(["d", k]),
+                            Op::Join(k, from) => json!(["j", k, from]),
                         })
                         .collect();
                     json!({"from": from, "ops": ops})

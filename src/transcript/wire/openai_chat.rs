@@ -389,17 +389,16 @@ fn content_ops<'a, N: Node<'a>>(
 ) {
     let mut parts = Vec::new();
     let mut calls = Vec::new();
-    // The reasoning fields of the message's own that are still blocks; another message's (a
-    // merged turn) have no place here.
-    let mut fields_kept = 0u8;
+    // The reasoning fields that are still blocks, per field: the input messages they come from
+    // (a merged turn holds another message's too) and, for `reasoning_details`, its entry count.
+    let mut fields: [Vec<(usize, usize)>; REASONING_FIELDS.len()] = Default::default();
     match &m.content {
         Content::Blocks(blocks) => {
             for b in blocks {
                 if let BlockOrigin::Src { msg, idx } = &b.origin {
                     if let Place::Field(k) = layout.place(*msg, *idx) {
-                        if own == Some(*msg) {
-                            let f = REASONING_FIELDS.iter().position(|x| *x == k);
-                            fields_kept |= f.map_or(0, |f| 1 << f);
+                        if let Some(f) = REASONING_FIELDS.iter().position(|x| *x == k) {
+                            fields[f].push((*msg, b.thinking().map_or(0, |t| t.len)));
                         }
                         continue;
                     }
@@ -463,9 +462,7 @@ fn content_ops<'a, N: Node<'a>>(
         }
     }
     for (f, key) in REASONING_FIELDS.iter().enumerate() {
-        if own_layout.fields & !fields_kept & (1 << f) != 0 {
-            ops.push(Op::Del(key));
-        }
+        reasoning_op(key, &fields[f], own, own_layout.fields & (1 << f) != 0, ops);
     }
     let had_calls = orig.is_some_and(|o| o.get(CALLS).is_some());
     let calls_same = own.is_some_and(|i| same_list(&calls, i, CALLS, own_layout.calls));
@@ -475,6 +472,42 @@ fn content_ops<'a, N: Node<'a>>(
         } else if had_calls {
             ops.push(Op::Del(CALLS));
         }
+    }
+}
+
+/// The op that writes reasoning field `key` of a message whose surviving blocks of that field
+/// came from `from` (input message, entry count) and whose own input had it (`had`): none when
+/// it is its own and kept, a delete when it was dropped, and for a merged turn the reasoning of
+/// every message merged, in order (strings joined by a line break, `reasoning_details` entries
+/// one after the other).
+fn reasoning_op(
+    key: &'static str,
+    from: &[(usize, usize)],
+    own: Option<usize>,
+    had: bool,
+    ops: &mut Vec<Op>,
+) {
+    if from.iter().all(|(m, _)| Some(*m) == own) {
+        if had && from.is_empty() {
+            ops.push(Op::Del(key));
+        }
+        return;
+    }
+    if key == REASONING_DETAILS {
+        let items = from
+            .iter()
+            .flat_map(|&(msg, n)| {
+                (0..n).map(move |idx| Item::Ref {
+                    msg,
+                    list: REASONING_DETAILS,
+                    idx,
+                    sets: Vec::new(),
+                })
+            })
+            .collect();
+        ops.push(Op::List(key, items));
+    } else {
+        ops.push(Op::Join(key, from.iter().map(|(m, _)| *m).collect()));
     }
 }
 
