@@ -1,8 +1,8 @@
 //! The edits a wire repair makes, in terms of the body's own structure and of no protocol.
 //!
 //! A writer (one per protocol) says what each output message is: an input message as it is, or a
-//! shallow copy of one (or a new object) with top-level fields set, deleted, or set to an array
-//! rebuilt from references to input items. Appliers follow it without knowing the protocol:
+//! shallow copy of one (or a new object) with top-level fields set, deleted, set to an array
+//! rebuilt from references to input items, or set to input messages' strings joined. Appliers follow it without knowing the protocol:
 //! [`apply`] here on `serde_json` values, `js/request.js` on the caller's objects (where a
 //! reference with no sets is the very same object), and [`super::splice`] on the body's bytes.
 
@@ -351,7 +351,7 @@ fn item_json(item: &Item) -> Value {
 }
 
 /// The plan as JSON for `js/request.js`:
-/// `{key, del, out?: [i | {from, ops: [["s", k, v] | ["l", k, items] | ["d", k]]}]}`, items being
+/// `{key, del, out?: [i | {from, ops: [["s", k, v] | ["l", k, items] | ["d", k] | ["j", k, [i…]]]}]}`, items being
 /// `[msg, list, idx]`, `[msg, list, idx, sets]`, `{in: [msg, list, idx, key, sets]}`,
 /// `{patch: [msg, list, idx, del, sets, key | null, inner sets]}`, `{text: [msg, prefix]}` or
 /// `{new: value}`; `leaves: [[path, value]]`, each path a list of keys and indices, applied first.
