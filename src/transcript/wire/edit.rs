@@ -351,8 +351,8 @@ fn item_json(item: &Item) -> Value {
 }
 
 /// The plan as JSON for `js/request.js`:
-/// `{key, del, out?: [i | {from, ops: [["s", k, v] | ["l", k, items] | ["d", k] | ["j", k, [i…]]]}]}`, items being
-/// `[msg, list, idx]`, `[msg, list, idx, sets]`, `{in: [msg, list, idx, key, sets]}`,
+/// `{key, del, out?: [i | {from, ops: [["s", k, v] | ["l", k, items] | ["d", k] |
+/// ["j", k, [i…]]]}]}`, items being `[msg, list, idx]`, `[msg, list, idx, sets]`, `{in: [msg, list, idx, key, sets]}`,
 /// `{patch: [msg, list, idx, del, sets, key | null, inner sets]}`, `{text: [msg, prefix]}` or
 /// `{new: value}`; `leaves: [[path, value]]`, each path a list of keys and indices, applied first.
 pub fn to_json(plan: &BodyPlan) -> Value {
