@@ -42,6 +42,7 @@ function message(msgs, e) {
   for (const op of e.ops) {
     if (op[0] === 's') o[op[1]] = op[2]
     else if (op[0] === 'd') delete o[op[1]]
+    else if (op[0] === 'j') o[op[1]] = op[2].map((i) => msgs[i][op[1]]).filter((s) => typeof s === 'string').join('\n')
     else o[op[1]] = op[2].map((it) => item(msgs, it))
   }
   return o

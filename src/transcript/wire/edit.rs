@@ -1,8 +1,8 @@
 //! The edits a wire repair makes, in terms of the body's own structure and of no protocol.
 //!
 //! A writer (one per protocol) says what each output message is: an input message as it is, or a
-//! shallow copy of one (or a new object) with top-level fields set, deleted, or set to an array
-//! rebuilt from references to input items. Appliers follow it without knowing the protocol:
+//! shallow copy of one (or a new object) with top-level fields set, deleted, set to an array
+//! rebuilt from references to input items, or set to input messages' strings joined. Appliers follow it without knowing the protocol:
 //! [`apply`] here on `serde_json` values, `js/request.js` on the caller's objects (where a
 //! reference with no sets is the very same object), and [`super::splice`] on the body's bytes.
 
@@ -53,7 +53,13 @@ pub enum Op {
     /// The field becomes an array of these items.
     List(&'static str, Vec<Item>),
     Del(&'static str),
+    /// The field becomes the string fields of the same name of these input messages, joined
+    /// with a line break (two merged assistant turns' `reasoning_content`).
+    Join(&'static str, Vec<usize>),
 }
+
+/// What [`Op::Join`] puts between two messages' strings, as JSON string text (a line break).
+pub const JOIN_SEP: &str = r"\n";
 
 /// One output message.
 #[derive(Clone, Debug, PartialEq)]
@@ -221,6 +227,13 @@ fn out_value(msgs: &[Value], out: &Out) -> Value {
                     Op::Del(k) => {
                         o.shift_remove(*k);
                     }
+                    Op::Join(k, from) => {
+                        let parts: Vec<&str> = from
+                            .iter()
+                            .filter_map(|i| msgs.get(*i)?.get(*k)?.as_str())
+                            .collect();
+                        o.insert((*k).to_string(), Value::String(parts.join("\n")));
+                    }
                 }
             }
             Value::Object(o)
@@ -338,8 +351,8 @@ fn item_json(item: &Item) -> Value {
 }
 
 /// The plan as JSON for `js/request.js`:
-/// `{key, del, out?: [i | {from, ops: [["s", k, v] | ["l", k, items] | ["d", k]]}]}`, items being
-/// `[msg, list, idx]`, `[msg, list, idx, sets]`, `{in: [msg, list, idx, key, sets]}`,
+/// `{key, del, out?: [i | {from, ops: [["s", k, v] | ["l", k, items] | ["d", k] |
+/// ["j", k, [i…]]]}]}`, items being `[msg, list, idx]`, `[msg, list, idx, sets]`, `{in: [msg, list, idx, key, sets]}`,
 /// `{patch: [msg, list, idx, del, sets, key | null, inner sets]}`, `{text: [msg, prefix]}` or
 /// `{new: value}`; `leaves: [[path, value]]`, each path a list of keys and indices, applied first.
 pub fn to_json(plan: &BodyPlan) -> Value {
@@ -373,6 +386,7 @@ pub fn to_json(plan: &BodyPlan) -> Value {
                                 json!(["l", k, items.iter().map(item_json).collect::<Vec<_>>()])
                             }
                             Op::Del(k) => json!(["d", k]),
+                            Op::Join(k, from) => json!(["j", k, from]),
                         })
                         .collect();
                     json!({"from": from, "ops": ops})

@@ -379,10 +379,46 @@ fn no_reasoning_in_history(body: &Value) -> Result<(), String> {
     let last_user = list.iter().rposition(|m| role(m) == "user").unwrap_or(0);
     for (i, m) in list[..last_user].iter().enumerate() {
         if role(m) == "assistant"
-            && (m.get("reasoning_content").is_some() || m.get("reasoning").is_some())
+            && super::layout::REASONING_FIELDS
+                .iter()
+                .any(|f| m.get(*f).is_some())
         {
             return Err(format!(
                 "messages[{i}]: Please remove the reasoning_content from your message"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Gemini 3 on its OpenAI-compatible endpoint: "Function call is missing a thought_signature in
+/// functionCall parts": each assistant after the latest user turn that makes calls signs its first
+/// (`extra_content.google.thought_signature`).
+fn gemini_chat_current_calls_signed(body: &Value) -> Result<(), String> {
+    let list = msgs(body);
+    let last_user = list.iter().rposition(|m| role(m) == "user").unwrap_or(0);
+    for (i, m) in list.iter().enumerate().skip(last_user) {
+        let first = &m["tool_calls"][0];
+        if role(m) == "assistant"
+            && first.is_object()
+            && !first["extra_content"]["google"]["thought_signature"].is_string()
+        {
+            return Err(format!(
+                "messages[{i}]: Function call is missing a thought_signature in functionCall parts"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Fireworks, Mistral: "Extra inputs are not permitted, field:
+/// 'messages[N].tool_calls[M].extra_content'".
+fn no_call_extra_content(body: &Value) -> Result<(), String> {
+    for (i, m) in msgs(body).iter().enumerate() {
+        let calls = m["tool_calls"].as_array().map_or(&[][..], Vec::as_slice);
+        if let Some(k) = calls.iter().position(|c| c.get("extra_content").is_some()) {
+            return Err(format!(
+                "Extra inputs are not permitted, field: 'messages[{i}].tool_calls[{k}].extra_content'"
             ));
         }
     }
@@ -441,6 +477,8 @@ fn check(name: &str, body: &Value) -> Result<(), String> {
         "gemini-current-calls-signed" => gemini_current_calls_signed(body),
         "gemini-signatures-verify" => gemini_signatures_verify(body),
         "no-reasoning-in-history" => no_reasoning_in_history(body),
+        "gemini-chat-current-calls-signed" => gemini_chat_current_calls_signed(body),
+        "no-call-extra-content" => no_call_extra_content(body),
         "tool-turn-reasoning" => tool_turn_reasoning(body),
         "no-foreign-encrypted-reasoning" => no_foreign_encrypted_reasoning(body),
         other => panic!("unknown check {other}"),

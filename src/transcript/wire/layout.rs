@@ -19,10 +19,14 @@ pub enum Place {
     Field(&'static str),
 }
 
-/// The message fields that hold an assistant's reasoning as text (DeepSeek, vLLM, SGLang, Kimi:
-/// `reasoning_content`; OpenRouter, Ollama: `reasoning`), read as `thinking` blocks after the
-/// calls, in this order.
-pub const REASONING_FIELDS: [&str; 2] = ["reasoning_content", "reasoning"];
+/// The message fields that hold an assistant's reasoning (DeepSeek, vLLM, SGLang, Kimi:
+/// `reasoning_content`; OpenRouter, Ollama: `reasoning`, both strings; OpenRouter:
+/// `reasoning_details`, an array of `reasoning.text` / `reasoning.summary` /
+/// `reasoning.encrypted` entries), read as `thinking` blocks after the calls, in this order.
+pub const REASONING_FIELDS: [&str; 3] = ["reasoning_content", "reasoning", "reasoning_details"];
+
+/// The one of [`REASONING_FIELDS`] that is an array of entries, not a string.
+pub const REASONING_DETAILS: &str = REASONING_FIELDS[2];
 
 /// The places of one input message's model blocks: `[string | parts…] [calls…] [fields…]`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

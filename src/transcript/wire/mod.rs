@@ -32,6 +32,7 @@
 //! [`crate::transcript::policy`]), as for `sanitizeSessionHistory`: see [`pass`].
 
 pub mod anthropic;
+pub mod chat_signatures;
 pub mod edit;
 pub mod encrypted_reasoning;
 pub mod gemini;

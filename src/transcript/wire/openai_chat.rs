@@ -1,24 +1,25 @@
 //! OpenAI chat completions (`POST /v1/chat/completions`) onto the model and back.
 //!
 //! Reader: `{role: "tool", tool_call_id, content}` is a `toolResult` message (its `name`, when
-//! given, its `toolName`); an assistant's `tool_calls[k]` are `toolCall` blocks (id, function
-//! name, kind of `function.arguments`) after its content; a string content is the model's string
-//! content, or a text block when the message also has calls; content parts are blocks of their
-//! own `type` (`text`, `image_url`, …); an assistant's `reasoning_content` / `reasoning` string
-//! is a `thinking` block after its calls (what the reasoning rules drop for targets that reject
-//! it). Other roles (`system`, `developer`, `function`) keep their name; [`super::pass`] leaves
-//! leading system messages out of the turn rules.
+//! given, its `toolName`); an assistant's `tool_calls[k]` are `toolCall` blocks (id, function name,
+//! kind of `function.arguments`) after its content; a string content is the model's string content,
+//! or a text block when the message also has calls; content parts are blocks of their own `type`
+//! (`text`, `image_url`, …); an assistant's `reasoning_content` / `reasoning` string, and
+//! OpenRouter's non-empty `reasoning_details` array, is a `thinking` block after its calls (what
+//! the reasoning rules drop for targets that reject it); a call's Gemini signature
+//! (`extra_content.google.thought_signature`) is the block's, for the signature rules. Other roles
+//! (`system`, `developer`, `function`) keep their name; [`super::pass`] leaves leading system
+//! messages out of the turn rules.
 //!
-//! Writer: a new result is `{role: "tool", tool_call_id, content: <text>}`; a rebuilt content is
-//! an array of parts (string contents become `{type: "text", text}` parts), a rebuilt call list
-//! holds the input calls (a shallow copy when their `id` changed); a call list left empty is
+//! Writer: a new result is `{role: "tool", tool_call_id, content: <text>}`; a rebuilt content is an
+//! array of parts (string contents become `{type: "text", text}` parts), a rebuilt call list holds
+//! the input calls (a shallow copy when their `id` or signature changed); a call list left empty is
 //! removed (OpenAI rejects `tool_calls: []`), as is an empty top-level `tools` array; a reasoning
-//! field whose block a rule dropped is deleted from the message. Fields the
-//! model has and the protocol has not (`timestamp`, `isError`, `toolName`, `usage`) are never
-//! written.
+//! field whose block a rule dropped is deleted from the message. Fields the model has and the
+//! protocol has not (`timestamp`, `isError`, `toolName`, `usage`) are never written.
 
 use super::edit::{Item, Op, Out};
-use super::layout::{Layout, MsgLayout, Place, REASONING_FIELDS};
+use super::layout::{Layout, MsgLayout, Place, REASONING_DETAILS, REASONING_FIELDS};
 use super::node::{Node, View};
 use super::{Decision, Protocol, WireError, WireOptions};
 use crate::transcript::context::Change;
@@ -27,6 +28,9 @@ use serde_json::{json, Value};
 use std::borrow::Cow;
 
 const CALLS: &str = "tool_calls";
+/// A call's extension object, where Gemini's OpenAI-compatible endpoint puts its signature
+/// (`extra_content.google.thought_signature`).
+const EXTRA: &str = "extra_content";
 
 pub(super) fn obj<'a, N: Node<'a>>(v: N, path: &str, what: &str) -> Result<N, WireError> {
     if v.is_obj() {
@@ -121,7 +125,35 @@ fn call_block<'a, N: Node<'a>>(
         b.name = id_val(opt_str(f, "name", &format!("{path}.function"))?);
         b.arguments = kind(f.get("arguments"));
     }
+    // What the signature rules judge: Google's signature, or `null` for an extension the writer
+    // cannot add one to without replacing something (a `google` object without one, a value
+    // that is not an object): such a call counts as signed and is left as written for Gemini.
+    if let Some(e) = c.get(EXTRA).filter(|e| !e.is_null()) {
+        b.x_mut().thought_signature = match (e.is_obj(), e.get("google")) {
+            (true, None) => Val::Absent,
+            (true, Some(g)) => g.get("thought_signature").map_or(Val::Null, val_of),
+            (false, _) => Val::Null,
+        };
+    }
     Ok(b)
+}
+
+/// A reasoning field's value as the text of its `thinking` block: a string as itself; OpenRouter's
+/// `reasoning_details` array, when it has entries, as a non-blank text of one unit per entry (the
+/// rules only ask whether there is reasoning; the entries are written back as they came). Any
+/// other value is not reasoning the rules know, and stays as written.
+fn reasoning_info<'a, N: Node<'a>>(v: N, key: &str) -> Option<crate::transcript::model::TextInfo> {
+    match v.view() {
+        View::Arr(a) if key == REASONING_DETAILS && a.item_count() > 0 => {
+            Some(crate::transcript::model::TextInfo {
+                len: a.item_count(),
+                blank: false,
+                head: None,
+                head_is_whole: false,
+            })
+        }
+        _ => v.text_info(),
+    }
 }
 
 /// The model of one message, and where its blocks live.
@@ -210,7 +242,7 @@ fn read_message<'a, N: Node<'a>>(v: N, i: usize) -> Result<(Msg, MsgLayout), Wir
     layout.calls = calls.len();
     if role == "assistant" {
         for (f, key) in REASONING_FIELDS.iter().enumerate() {
-            let Some(info) = m.get(key).and_then(Node::text_info) else {
+            let Some(info) = m.get(key).and_then(|v| reasoning_info(v, key)) else {
                 continue;
             };
             let mut b = Block::src(i, blocks.len());
@@ -254,23 +286,59 @@ fn wire_role(v: &Value) -> Value {
     }
 }
 
+/// Call `k` of input message `msg` with `sets`, and its Gemini signature as the rules left it:
+/// the stand-in set (in a new `extra_content`, or in the one there as its `google` member), or
+/// the signature removed with the `extra_content` that carried it.
+fn call_item<'a, N: Node<'a>>(
+    b: &Block,
+    input: &[N],
+    msg: usize,
+    k: usize,
+    mut sets: Vec<(&'static str, Value)>,
+) -> Item {
+    let patch = |del, sets, inner| Item::Patch {
+        msg,
+        list: CALLS,
+        idx: k,
+        del,
+        sets,
+        inner,
+    };
+    if let Some(sig) = super::new_value(&b.edits, "thoughtSignature") {
+        let google = json!({ "thought_signature": sig });
+        let call = input
+            .get(msg)
+            .and_then(|m| m.get(CALLS))
+            .and_then(|c| c.items().nth(k));
+        if call.and_then(|c| c.get(EXTRA)).is_some_and(Node::is_obj) {
+            return patch(Vec::new(), sets, Some((EXTRA, vec![("google", google)])));
+        }
+        sets.push((EXTRA, json!({ "google": google })));
+        return patch(Vec::new(), sets, None);
+    }
+    if b.edits
+        .dels()
+        .any(|d| d == "thought_signature" || d == "thoughtSignature")
+    {
+        return patch(vec![EXTRA], sets, None);
+    }
+    Item::Ref {
+        msg,
+        list: CALLS,
+        idx: k,
+        sets,
+    }
+}
+
 /// The item a model block goes back to.
-fn item_of(b: &Block, layout: &Layout) -> (bool, Item) {
+fn item_of<'a, N: Node<'a>>(b: &Block, layout: &Layout, input: &[N]) -> (bool, Item) {
     match &b.origin {
         BlockOrigin::Src { msg, idx } => match layout.place(*msg, *idx) {
             Place::Call(k) => {
                 let sets = super::new_value(&b.edits, "id")
                     .map(|v| vec![("id", v)])
                     .unwrap_or_default();
-                (
-                    true,
-                    Item::Ref {
-                        msg: *msg,
-                        list: CALLS,
-                        idx: k,
-                        sets,
-                    },
-                )
+                (true, call_item(b, input, *msg, k, sets))
             }
             // Written by `content_ops` as the field it is, never as an item.
             Place::Field(_) => (false, Item::New(Value::Null)),
@@ -321,22 +389,21 @@ fn content_ops<'a, N: Node<'a>>(
 ) {
     let mut parts = Vec::new();
     let mut calls = Vec::new();
-    // The reasoning fields of the message's own that are still blocks; another message's (a
-    // merged turn) have no place here.
-    let mut fields_kept = 0u8;
+    // The reasoning fields that are still blocks, per field: the input messages they come from
+    // (a merged turn holds another message's too) and, for `reasoning_details`, its entry count.
+    let mut fields: [Vec<(usize, usize)>; REASONING_FIELDS.len()] = Default::default();
     match &m.content {
         Content::Blocks(blocks) => {
             for b in blocks {
                 if let BlockOrigin::Src { msg, idx } = &b.origin {
                     if let Place::Field(k) = layout.place(*msg, *idx) {
-                        if own == Some(*msg) {
-                            let f = REASONING_FIELDS.iter().position(|x| *x == k);
-                            fields_kept |= f.map_or(0, |f| 1 << f);
+                        if let Some(f) = REASONING_FIELDS.iter().position(|x| *x == k) {
+                            fields[f].push((*msg, b.thinking().map_or(0, |t| t.len)));
                         }
                         continue;
                     }
                 }
-                let (is_call, item) = item_of(b, layout);
+                let (is_call, item) = item_of(b, layout, input);
                 if is_call {
                     calls.push(item)
                 } else {
@@ -395,9 +462,7 @@ fn content_ops<'a, N: Node<'a>>(
         }
     }
     for (f, key) in REASONING_FIELDS.iter().enumerate() {
-        if own_layout.fields & !fields_kept & (1 << f) != 0 {
-            ops.push(Op::Del(key));
-        }
+        reasoning_op(key, &fields[f], own, own_layout.fields & (1 << f) != 0, ops);
     }
     let had_calls = orig.is_some_and(|o| o.get(CALLS).is_some());
     let calls_same = own.is_some_and(|i| same_list(&calls, i, CALLS, own_layout.calls));
@@ -407,6 +472,42 @@ fn content_ops<'a, N: Node<'a>>(
         } else if had_calls {
             ops.push(Op::Del(CALLS));
         }
+    }
+}
+
+/// The op that writes reasoning field `key` of a message whose surviving blocks of that field
+/// came from `from` (input message, entry count) and whose own input had it (`had`): none when
+/// it is its own and kept, a delete when it was dropped, and for a merged turn the reasoning of
+/// every message merged, in order (strings joined by a line break, `reasoning_details` entries
+/// one after the other).
+fn reasoning_op(
+    key: &'static str,
+    from: &[(usize, usize)],
+    own: Option<usize>,
+    had: bool,
+    ops: &mut Vec<Op>,
+) {
+    if from.iter().all(|(m, _)| Some(*m) == own) {
+        if had && from.is_empty() {
+            ops.push(Op::Del(key));
+        }
+        return;
+    }
+    if key == REASONING_DETAILS {
+        let items = from
+            .iter()
+            .flat_map(|&(msg, n)| {
+                (0..n).map(move |idx| Item::Ref {
+                    msg,
+                    list: REASONING_DETAILS,
+                    idx,
+                    sets: Vec::new(),
+                })
+            })
+            .collect();
+        ops.push(Op::List(key, items));
+    } else {
+        ops.push(Op::Join(key, from.iter().map(|(m, _)| *m).collect()));
     }
 }
 

@@ -17,13 +17,15 @@
 //! `reasoning_content` / `reasoning` field). For a Gemini target, model parts' thought signatures
 //! that are not Gemini's go (`stripThoughtSignatures` under the policy's base64 rule), and so do
 //! signatures on user parts; a Gemini 3 target's current-turn calls get the documented stand-in
-//! when unsigned (see [`super::gemini_signatures`]). For a Responses target that is not OpenAI's,
+//! when unsigned (see [`super::gemini_signatures`]), on OpenAI chat too (Gemini's
+//! OpenAI-compatible endpoint), where a target model that is not Gemini loses the calls'
+//! signatures instead (see [`super::chat_signatures`]). For a Responses target that is not OpenAI's,
 //! reasoning items carrying `encrypted_content` go (see [`super::encrypted_reasoning`]).
 //!
 //! Leading system / developer messages are the system prompt, not turns: the rules run on the
 //! messages after them, so "the first turn" is the first user or assistant message.
 
-use super::{encrypted_reasoning, gemini_signatures, Protocol, WireOptions};
+use super::{chat_signatures, encrypted_reasoning, gemini_signatures, Protocol, WireOptions};
 use crate::transcript::context::Ctx;
 use crate::transcript::model::Msg;
 use crate::transcript::policy::{resolve_transcript_policy, ToolCallIdMode, TranscriptPolicy};
@@ -132,9 +134,16 @@ pub fn run(msgs: &mut Vec<Msg>, ctx: &mut Ctx, opts: &WireOptions, protocol: Pro
             strip_message_thought_signatures(m, ctx, Some(o));
         }
     }
+    let gemini3 = gemini_signatures::requires_call_signatures(opts.model_id.as_deref());
     if protocol == Protocol::Gemini {
-        let gemini3 = gemini_signatures::requires_call_signatures(opts.model_id.as_deref());
         gemini_signatures::repair(&mut turns, ctx, gemini3);
+    }
+    if protocol == Protocol::OpenAiChat {
+        if gemini3 {
+            gemini_signatures::repair(&mut turns, ctx, true);
+        } else if chat_signatures::drops_call_signatures(opts.model_id.as_deref()) {
+            chat_signatures::drop_call_signatures(&mut turns, ctx);
+        }
     }
     if reasoning.unsigned {
         signatures::strip_invalid_signatures(&mut turns, ctx);
@@ -175,7 +184,8 @@ mod tests {
 
     /// Bodies made of reasoning the target cannot take, grown to `n` bytes, for each protocol's
     /// reasoning rules: Gemini signatures (foreign, on user parts, missing in a long current
-    /// turn of Gemini 3), chat `reasoning_content` in the history, encrypted Responses reasoning
+    /// turn of Gemini 3), chat `reasoning_content` / `reasoning_details` in the history and Gemini
+    /// signatures on chat calls for another model, encrypted Responses reasoning
     /// for another provider. The byte path's time grows linearly.
     #[test]
     fn the_reasoning_rules_grow_linearly_with_the_body() {
@@ -199,11 +209,21 @@ mod tests {
         };
         let chat = |n: usize| {
             let mut msgs = Vec::new();
-            while msgs.len() * 60 < n {
+            let mut k = 0;
+            while msgs.len() * 70 < n {
                 msgs.push(json!({"role": "user", "content": "问"}));
                 msgs.push(
                     json!({"role": "assistant", "content": "答", "reasoning_content": "推理过程"}),
                 );
+                msgs.push(json!({"role": "assistant", "content": null,
+                    "reasoning_details": [{"type": "reasoning.text", "text": "想"}],
+                    "tool_calls": [{"id": format!("c{k}"), "type": "function",
+                        "function": {"name": "f", "arguments": "{}"},
+                        "extra_content": {"google": {"thought_signature": "c2ln"}}}]}));
+                msgs.push(
+                    json!({"role": "tool", "tool_call_id": format!("c{k}"), "content": "好"}),
+                );
+                k += 1;
             }
             json!({"messages": msgs}).to_string()
         };

@@ -78,6 +78,9 @@ pub const KEYS: &[(&str, u8)] = &[
     ("encrypted_content", TEXT),
     ("reasoning_content", TEXT),
     ("reasoning", TEXT | SHALLOW),
+    ("reasoning_details", SHALLOW),
+    ("extra_content", 0),
+    ("google", 0),
 ];
 
 /// Containers at this depth (the body is 0) are sent shallow: the readers walk at most

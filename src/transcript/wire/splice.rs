@@ -22,6 +22,8 @@ enum Member<'t, 'p> {
     List(&'p [Item]),
     /// An object member rewritten: its members with these set.
     Sub(TNode<'t>, &'p [(&'static str, Value)]),
+    /// The string member `key` of these input messages, joined (see [`Op::Join`]).
+    Join(&'static str, &'p [usize]),
 }
 
 struct Writer<'t, 'p> {
@@ -90,6 +92,7 @@ impl<'t, 'p> Writer<'t, 'p> {
                 Member::Set(v) => self.write_value(v),
                 Member::List(items) => self.list(items),
                 Member::Sub(node, sets) => self.object(Some(*node), &set_edits(sets)),
+                Member::Join(key, from) => self.join(key, from),
             }
         }
         self.out.push('}');
@@ -197,6 +200,29 @@ impl<'t, 'p> Writer<'t, 'p> {
         }
     }
 
+    /// The strings `messages[i][key]` for `i` in `from`, as one JSON string: their escaped
+    /// insides copied as written, a JSON line break between two.
+    fn join(&mut self, key: &str, from: &[usize]) {
+        self.out.push('"');
+        let mut first = true;
+        for i in from {
+            let Some(s) = self
+                .msgs
+                .get(*i)
+                .and_then(|m| m.get(key))
+                .filter(|s| s.is_str())
+            else {
+                continue;
+            };
+            if !first {
+                self.out.push_str(super::edit::JOIN_SEP);
+            }
+            first = false;
+            self.out.push_str(&s.raw()[1..s.raw().len() - 1]);
+        }
+        self.out.push('"');
+    }
+
     fn message(&mut self, o: &'p Out) {
         match o {
             Out::Keep(i) => match self.msgs.get(*i) {
@@ -210,6 +236,7 @@ impl<'t, 'p> Writer<'t, 'p> {
                         Op::Set(k, v) => (*k, Some(Member::Set(v))),
                         Op::List(k, items) => (*k, Some(Member::List(items))),
                         Op::Del(k) => (*k, None),
+                        Op::Join(k, from) => (*k, Some(Member::Join(k, from))),
                     })
                     .collect();
                 let base = from.and_then(|i| self.msgs.get(i).copied());
@@ -350,6 +377,34 @@ mod tests {
             r#"{ "model" : "m",
   "messages" : [{"role":"user","content":[{"type":"text","text":"» \"q\" 第一\u0021"},{"type":"text","text":"b"}],"n":1.50},{"role":"assistant","content":null,"tool_calls":[{"id":"x1","type":"function"}],"x":{"y": [1e3]}},{"role":"user", "content":"第一\u0021", "n": 1.50},{"role":"tool","tool_call_id":"x1"}],
   "tail": true }"#
+        );
+    }
+
+    /// Two messages' reasoning joined: their strings' insides copied as written (escapes kept),
+    /// a line break between, a message without the field skipped; as the value applier gives it.
+    #[test]
+    fn a_joined_field_copies_the_strings_as_written() {
+        use serde_json::json;
+        let body = r#"{"messages": [{"role": "assistant", "content": "好", "reasoning_content": "先想\u0021"},
+            {"role": "user", "content": "问"}, {"role": "assistant", "reasoning_content": "再想\"一\""}]}"#;
+        let plan = BodyPlan {
+            key: "messages",
+            messages: Some(vec![Out::Edit {
+                from: Some(0),
+                ops: vec![Op::Join("reasoning_content", vec![0, 1, 2])],
+            }]),
+            del: Vec::new(),
+            leaves: Vec::new(),
+        };
+        let (bytes, value) = both(body, &plan);
+        assert!(
+            bytes.contains(r#""reasoning_content":"先想\u0021\n再想\"一\"""#),
+            "{bytes}"
+        );
+        assert_eq!(serde_json::from_str::<Value>(&bytes).unwrap(), value);
+        assert_eq!(
+            value["messages"][0]["reasoning_content"],
+            json!("先想!\n再想\"一\"")
         );
     }
 
