@@ -239,7 +239,8 @@ mod tests {
         );
     }
 
-    /// Each turn is decided on its own blocks: 8x the turns may take well under 64x the time.
+    /// Each turn is decided on its own blocks (its checkpoint too): 8x the turns may take well
+    /// under 64x the time.
     #[test]
     fn stale_reasoning_is_dropped_in_linear_time() {
         fn timed(n: usize) -> f64 {
@@ -250,7 +251,12 @@ mod tests {
                         json!({"role": "user", "content": "继续", "timestamp": i}),
                         json!({"role": "assistant", "timestamp": i, "content": [
                             {"type": "thinking", "thinking": "想", "thinkingSignature": rs(&format!("rs_{i}"))},
-                            {"type": "text", "text": "好的", "textSignature": text.to_string()}]}),
+                            {"type": "text", "text": "好的", "textSignature": text.to_string()}],
+                            "providerReplay": {"type": "anthropic-compaction", "replayIndex": 1}}),
+                        json!({"role": "assistant", "timestamp": i, "content": [
+                            {"type": "thinking", "thinking": "想", "thinkingSignature": rs(&format!("rs_{i}"))},
+                            {"type": "text", "text": "好的"}],
+                            "providerReplay": {"type": "anthropic-compaction", "replayIndex": 2}}),
                     ]
                 })
                 .collect();
@@ -258,7 +264,8 @@ mod tests {
             let mut best = f64::MAX;
             for _ in 0..3 {
                 let (took, out) = crate::test_clock::time(|| drop_before(&input, Some(n as f64)));
-                assert_eq!(out.0.len(), 2 * n);
+                assert_eq!(out.0.len(), 3 * n);
+                assert_eq!(out.0[2]["providerReplay"]["replayIndex"], json!(1));
                 best = best.min(took);
             }
             best
