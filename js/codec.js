@@ -45,7 +45,7 @@ const DATA = CODES.data // then the length, a string value with the head, and th
 // present ones and their values) only when encode() is asked for them. `extraFields` reads them
 // by name (a keyed read of a different name per field, per message, cost a tenth of a 2026.9.6
 // call); the list and its order are Rust's (`a.b` is field b of object field a), checked here once.
-const EXTRA_FIELDS = ['tool_call_id', 'tool_use_id', 'callId', 'call_id', 'isError', 'provider', 'model', 'openclawDeliveryMirror.kind', '__openclaw.media', 'name']
+const EXTRA_FIELDS = ['tool_call_id', 'tool_use_id', 'callId', 'call_id', 'isError', 'provider', 'model', 'openclawDeliveryMirror.kind', '__openclaw.media', 'name', 'providerReplay.type', 'providerReplay.replayIndex']
 if (CODES.extraFields.join() !== EXTRA_FIELDS.join()) throw new Error('codec: the 2026.9.6 message fields changed; update extraFields()')
 const RESULT_BLOCK_ID_FIELDS = ['toolCallId', 'tool_use_id', 'tool_call_id', 'callId', 'call_id']
 if (CODES.resultBlockIdFields.join() !== RESULT_BLOCK_ID_FIELDS.join()) throw new Error('codec: the 2026.9.6 result block id fields changed; update resultIds()')
@@ -446,6 +446,7 @@ function extraFields(m) {
   const at = n++
   const mirror = m.openclawDeliveryMirror
   const own = m.__openclaw
+  const replay = m.providerReplay
   // `|` evaluates left to right: the values go in the list's order.
   nums[at] =
     extra(m.tool_call_id, 1) |
@@ -457,7 +458,9 @@ function extraFields(m) {
     extra(m.model, 64) |
     extra(isPlainObject(mirror) ? mirror.kind : undefined, 128) |
     extra(isPlainObject(own) ? own.media : undefined, 256) |
-    extra(m.name, 512)
+    extra(m.name, 512) |
+    extra(isPlainObject(replay) ? replay.type : undefined, 1024) |
+    extra(isPlainObject(replay) ? replay.replayIndex : undefined, 2048)
 }
 
 // Optional message fields, sent only when present; a mask says which.
@@ -596,6 +599,8 @@ function encode(messages, name = 'messages', withExtras = false, withMarks = fal
 //   0: v value | 1: n k (input message k's field) | 2: v prefix, n k (prefix + that field)
 //   | 3: (the built content) | 4: v list, v items, v key, v value (see setInItems)
 //   | 5: t text (a new string value, from `plan.texts`: split, not JSON-parsed)
+//   | 6: v value (set and moved last: `{...rest, [name]: value}`)
+//   | 7: v key, v value (in the field's object: `{...field, [key]: value}`)
 // dels: n count, then names. A name is n i >= 0 (FIELDS[i]) or n -1, v name.
 // content: n -1 (untouched) or n count, then blocks:
 //   n j >= 0 own block j | n -1, n msg, n idx, sets, dels, v prefix|null (a copy of that block)
@@ -668,6 +673,15 @@ function applySets(messages, o, built) {
       case 5:
         o[key] = t[ti++]
         break
+      case 6:
+        delete o[key]
+        o[key] = v[vi++]
+        break
+      case 7: {
+        const inner = v[vi++]
+        o[key] = { ...o[key], [inner]: v[vi++] }
+        break
+      }
       default: {
         const list = v[vi++]
         const items = v[vi++]
@@ -737,8 +751,9 @@ function skipSets() {
   for (let s = 0; s < n; s++) {
     name()
     const kind = f[at++]
-    if (kind === 0) vi++
+    if (kind === 0 || kind === 6) vi++
     else if (kind === 5) ti++
+    else if (kind === 7) vi += 2
     else if (kind === 1) at++
     else if (kind === 2) {
       vi++

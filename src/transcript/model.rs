@@ -183,13 +183,19 @@ pub enum Override {
     /// set to `value` (`{...field, [list]: field[list].map(…{...rest, [key]: value})}`). Boxed:
     /// rare, and every edit list entry is as large as the largest variant.
     SetInItems(Box<ItemsEdit>),
+    /// In the field's object, `key` set to `value` (`{...field, [key]: value}`; the key keeps its
+    /// place when present), nothing else of the field read. Boxed, as [`Override::SetInItems`].
+    SetKey(Box<(String, Value)>),
+    /// A literal JSON value, the field moved last (`{...rest, [name]: value}`): 2026.9.6 rebuilds
+    /// some blocks that way, and a host reading keys in order sees the difference.
+    Last(Value),
 }
 
 impl Override {
     /// The JSON of a literal ([`Override::Json`], [`Override::Str`]); `None` for the others.
     pub fn literal(&self) -> Option<std::borrow::Cow<'_, Value>> {
         match self {
-            Override::Json(v) => Some(std::borrow::Cow::Borrowed(v)),
+            Override::Json(v) | Override::Last(v) => Some(std::borrow::Cow::Borrowed(v)),
             Override::Str(t) => Some(std::borrow::Cow::Owned(Value::String(t.to_string()))),
             _ => None,
         }
@@ -576,6 +582,19 @@ impl Block {
         self.set(name, Value::String(s.to_string()));
     }
 
+    /// [`Block::set`], the field moved last ([`Override::Last`]).
+    pub fn set_last(&mut self, name: &str, v: Value) {
+        self.view_set(name, Val::of_json(&v));
+        if let BlockOrigin::New(obj) = &mut self.origin {
+            if let Value::Object(map) = obj {
+                map.shift_remove(name);
+                map.insert(name.to_string(), v);
+            }
+            return;
+        }
+        self.edits.set(name, Override::Last(v));
+    }
+
     /// [`Block::set`] to a string held as [`Text`] (an [`Override::Str`]: no JSON value made).
     pub fn set_text(&mut self, name: &str, t: Text) {
         if let BlockOrigin::New(_) = self.origin {
@@ -725,6 +744,8 @@ pub const EXTRA_FIELDS: &[&str] = &[
     "openclawDeliveryMirror.kind",
     "__openclaw.media",
     "name",
+    "providerReplay.type",
+    "providerReplay.replayIndex",
 ];
 
 /// Positions in [`EXTRA_FIELDS`].
@@ -739,6 +760,8 @@ pub mod extra {
     pub const DELIVERY_MIRROR_KIND: usize = 7;
     pub const PERSISTED_MEDIA: usize = 8;
     pub const NAME: usize = 9;
+    pub const REPLAY_TYPE: usize = 10;
+    pub const REPLAY_INDEX: usize = 11;
 }
 
 /// A message's [`EXTRA_FIELDS`], only the present ones stored, in the list's order. A message
@@ -955,6 +978,17 @@ impl Msg {
         self.edits.set(name, Override::Json(v));
     }
 
+    /// In object field `name` (of a message read from the input), sets `key` to `value`
+    /// ([`Override::SetKey`]); the view of an [`EXTRA_FIELDS`] entry `name.key` follows.
+    pub fn set_in_object(&mut self, name: &str, key: &str, value: Value) {
+        let dotted = format!("{name}.{key}");
+        if let Some(k) = EXTRA_FIELDS.iter().position(|f| *f == dotted) {
+            self.extra.set(k, Val::of_json(&value));
+        }
+        let ov = Override::SetKey(Box::new((key.to_string(), value)));
+        self.edits.set(name, ov);
+    }
+
     /// [`Msg::set`] to a string held as [`Text`] (an [`Override::Str`]: no JSON value made).
     pub fn set_text(&mut self, name: &str, t: Text) {
         if !self.view_set_scalar(name, Val::Str(t.clone())) {
@@ -981,6 +1015,12 @@ impl Msg {
     }
 
     pub fn del(&mut self, name: &str) {
+        // The extra fields read inside the removed one go with it.
+        for (k, f) in EXTRA_FIELDS.iter().enumerate() {
+            if f.split_once('.').is_some_and(|(a, _)| a == name) {
+                self.extra.set(k, Val::Absent);
+            }
+        }
         match name {
             "details" => self.has_details = false,
             "usage" => self.usage = UsageView::NotObject(Val::Absent),

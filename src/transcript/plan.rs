@@ -162,6 +162,15 @@ impl Writer<'_> {
                 self.code(0);
                 self.str(t);
             }
+            Override::Last(v) => {
+                self.code(6);
+                self.json(v);
+            }
+            Override::SetKey(e) => {
+                self.code(7);
+                self.str(&e.0);
+                self.json(&e.1);
+            }
             Override::FromMsg(k) => {
                 self.code(1);
                 self.n(*k);
@@ -325,6 +334,19 @@ impl Reader<'_> {
                     Value::String(format!("{p}{}", rest.as_str().unwrap_or("")))
                 }
                 3 => Value::Array(built.clone().unwrap_or_default()),
+                6 => {
+                    o.shift_remove(&name);
+                    self.next()
+                }
+                7 => {
+                    let (key, value) = (self.string(), self.next());
+                    let mut field = match o.get(&name) {
+                        Some(Value::Object(f)) => f.clone(),
+                        _ => Map::new(),
+                    };
+                    field.insert(key, value);
+                    Value::Object(field)
+                }
                 _ => {
                     let (list, items, key, value) =
                         (self.string(), self.next(), self.string(), self.next());
@@ -365,6 +387,8 @@ impl Reader<'_> {
                 2 => (1, 1, 0),
                 3 => (0, 0, 0),
                 5 => (0, 0, 1),
+                6 => (0, 1, 0),
+                7 => (0, 2, 0),
                 _ => (0, 4, 0),
             };
             self.at += nums;

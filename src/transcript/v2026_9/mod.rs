@@ -12,6 +12,7 @@
 //! pairs its results on its own branch and no longer drops reasoning that has no following block
 //! (only reasoning from before a model switch); tool-call ids are rewritten after pairing.
 
+pub mod compaction_replay;
 pub mod dangling_calls;
 pub mod drop_reasoning;
 pub mod drop_thinking;

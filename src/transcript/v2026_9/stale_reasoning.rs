@@ -16,10 +16,12 @@
 //! As in 2026.9.6, a falsy non-object entry (`null`, `0`, `""`) in a turn this rule reaches is
 //! removed too. Differences: a `textSignature` that is not a string (an object, `null`) makes
 //! 2026.9.6 throw a TypeError from the whole pass (`signature.startsWith is not a function`);
-//! here it is removed like any other signature without a phase. A text block whose
-//! `textSignature` is rewritten keeps the key where it was (2026.9.6 moves it last), and a
-//! compaction checkpoint's `providerReplay.replayIndex` is not re-indexed.
+//! here it is removed like any other signature without a phase. A rewritten `textSignature` moves
+//! last in its block, as 2026.9.6 rebuilds it. A turn that keeps some blocks has its compaction
+//! checkpoint re-indexed, or removed when a text block was rewritten
+//! ([`super::compaction_replay`]).
 
+use super::compaction_replay::replace_owner_content;
 use super::signatures::timestamp;
 use crate::transcript::context::{block_path, msg_path, Ctx};
 use crate::transcript::model::{Block, Msg, Val};
@@ -134,6 +136,9 @@ pub fn drop_stale_openai_reasoning(
                 });
             }
         }
+        let kept: Vec<bool> = blocks.iter().map(|b| !gone(b)).collect();
+        let rewritten = dropped_reasoning && blocks.iter().any(signed_text);
+        replace_owner_content(m, &kept, rewritten);
         if let Some(bs) = m.blocks_mut() {
             bs.retain(|b| !gone(b));
             for b in bs
@@ -141,7 +146,10 @@ pub fn drop_stale_openai_reasoning(
                 .filter(|b| dropped_reasoning && signed_text(b))
             {
                 match phase(b.text_signature()) {
-                    Some(p) => b.set_str("textSignature", &format!(r#"{{"v":1,"phase":"{p}"}}"#)),
+                    Some(p) => b.set_last(
+                        "textSignature",
+                        Value::String(format!(r#"{{"v":1,"phase":"{p}"}}"#)),
+                    ),
                     None => b.del("textSignature"),
                 }
             }
@@ -208,7 +216,7 @@ mod tests {
             {"role": "user", "content": "北京天气", "timestamp": 1},
             {"role": "assistant", "timestamp": 2, "content": [
                 {"type": "thinking", "thinking": "想", "thinkingSignature": rs("rs_1")},
-                {"type": "text", "text": "晴", "textSignature": json!({"v": 1, "id": "msg_1", "phase": "final_answer"}).to_string()},
+                {"type": "text", "textSignature": json!({"v": 1, "id": "msg_1", "phase": "final_answer"}).to_string(), "text": "晴"},
                 {"type": "text", "text": "旁白", "textSignature": "msg_legacy"},
                 {"type": "text", "text": "对象", "textSignature": {"v": 1, "phase": "commentary"}}]},
             {"role": "assistant", "timestamp": 5, "content": [
@@ -224,9 +232,15 @@ mod tests {
                 {"type": "text", "text": "对象"}])
         );
         assert_eq!(out[2], input[2]);
+        // The rewritten signature goes last, as 2026.9.6 rebuilds the block.
+        assert_eq!(
+            out[1]["content"][0].to_string(),
+            r#"{"type":"text","text":"晴","textSignature":"{\"v\":1,\"phase\":\"final_answer\"}"}"#
+        );
     }
 
-    /// Each turn is decided on its own blocks: 8x the turns may take well under 64x the time.
+    /// Each turn is decided on its own blocks (its checkpoint too): 8x the turns may take well
+    /// under 64x the time.
     #[test]
     fn stale_reasoning_is_dropped_in_linear_time() {
         fn timed(n: usize) -> f64 {
@@ -237,7 +251,12 @@ mod tests {
                         json!({"role": "user", "content": "继续", "timestamp": i}),
                         json!({"role": "assistant", "timestamp": i, "content": [
                             {"type": "thinking", "thinking": "想", "thinkingSignature": rs(&format!("rs_{i}"))},
-                            {"type": "text", "text": "好的", "textSignature": text.to_string()}]}),
+                            {"type": "text", "text": "好的", "textSignature": text.to_string()}],
+                            "providerReplay": {"type": "anthropic-compaction", "replayIndex": 1}}),
+                        json!({"role": "assistant", "timestamp": i, "content": [
+                            {"type": "thinking", "thinking": "想", "thinkingSignature": rs(&format!("rs_{i}"))},
+                            {"type": "text", "text": "好的"}],
+                            "providerReplay": {"type": "anthropic-compaction", "replayIndex": 2}}),
                     ]
                 })
                 .collect();
@@ -245,7 +264,8 @@ mod tests {
             let mut best = f64::MAX;
             for _ in 0..3 {
                 let (took, out) = crate::test_clock::time(|| drop_before(&input, Some(n as f64)));
-                assert_eq!(out.0.len(), 2 * n);
+                assert_eq!(out.0.len(), 3 * n);
+                assert_eq!(out.0[2]["providerReplay"]["replayIndex"], json!(1));
                 best = best.min(took);
             }
             best
@@ -255,6 +275,46 @@ mod tests {
             large / small < 24.0,
             "500 turns {small:.4}s, 4,000 {large:.4}s"
         );
+    }
+
+    #[test]
+    fn a_compaction_checkpoint_is_reindexed_or_removed_with_the_blocks() {
+        let owner = |replay: Value, signed: bool| {
+            let sig = if signed { json!("msg_1") } else { Value::Null };
+            let text = |t: &str| match &sig {
+                Value::Null => json!({"type": "text", "text": t}),
+                s => json!({"type": "text", "text": t, "textSignature": s}),
+            };
+            json!({"role": "assistant", "timestamp": 2, "providerReplay": replay, "content": [
+                {"type": "thinking", "thinking": "想", "thinkingSignature": rs("rs_1")},
+                text("摘要之前"), null, text("摘要之后")]})
+        };
+        let replay =
+            |ty: &str, index: Value| json!({"type": ty, "replayIndex": index, "summary": "压缩"});
+        let first = |input: Value| drop_before(&json!([input]), Some(3.0)).0.remove(0);
+        // Two of the three blocks before the index went: it counts the one left, in place.
+        let out = first(owner(replay("anthropic-compaction", json!(3)), false));
+        assert_eq!(
+            out["providerReplay"].to_string(),
+            r#"{"type":"anthropic-compaction","replayIndex":1,"summary":"压缩"}"#
+        );
+        // A rewritten text block, or an index past the content: the checkpoint goes.
+        let out = first(owner(replay("openai-responses-compaction", json!(3)), true));
+        assert!(out.get("providerReplay").is_none(), "{out}");
+        let out = first(owner(replay("anthropic-compaction", json!(9)), false));
+        assert!(out.get("providerReplay").is_none(), "{out}");
+        // Not a number: set to the count (2026.9.6 compares it with ===).
+        let out = first(owner(replay("anthropic-compaction", json!(true)), false));
+        assert_eq!(out["providerReplay"]["replayIndex"], json!(0));
+        // A retained checkpoint, any other replay state, or no index: as it was.
+        for kept in [
+            replay("openai-responses-retained-compaction", json!(3)),
+            replay("openai-responses", json!(3)),
+            json!({"type": "anthropic-compaction"}),
+        ] {
+            let out = first(owner(kept.clone(), false));
+            assert_eq!(out["providerReplay"], kept);
+        }
     }
 
     #[test]
