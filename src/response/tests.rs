@@ -291,6 +291,12 @@ fn ids_are_deterministic_and_distinct() {
     assert_ne!(a.tool_calls[0].id, a.tool_calls[1].id);
     assert_eq!(call_id(0, "a", "{}"), call_id(0, "a", "{}"));
     assert_ne!(call_id(0, "a", "{}"), call_id(0, "b", "{}"));
+    // Ids stay what earlier versions gave: FNV-1a of "a\0" is the reference suite's 0x089be207b544f1e4.
+    assert_eq!(call_hash("a", ""), 0x089b_e207_b544_f1e4);
+    assert_eq!(
+        call_id(3, "read_file", r#"{"path":"src/读.rs"}"#),
+        "call_3_c10c58ac"
+    );
 }
 
 #[test]
