@@ -258,6 +258,35 @@ describe('transcript-hygiene sanitize', { concurrency: true }, () => {
     })
   }
 
+  test('2026.9.6: a model switch recorded on another branch of the session does not touch this branch', async () => {
+    const dir = workdir()
+    const snapshot = (id, parentId, timestamp, modelId) => ({ type: 'custom', id, parentId, timestamp: new Date(timestamp).toISOString(), customType: 'model-snapshot', data: { timestamp, provider: 'openai', modelApi: 'openai-responses', modelId } })
+    const reasoning = { type: 'thinking', thinking: '先查天气', thinkingSignature: JSON.stringify({ id: 'rs_1', type: 'reasoning' }) }
+    const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }
+    const said = { role: 'assistant', content: [reasoning, { type: 'text', text: '北京晴。' }], api: 'openai-responses', provider: 'openai', model: 'gpt-5', usage, stopReason: 'stop', timestamp: 2 }
+    const lines = [
+      { type: 'session', version: 3, id: 'sess-b', timestamp: '2026-03-01T00:00:00.000Z', cwd: '/w' },
+      { type: 'message', id: 'e1', parentId: null, timestamp: '2026-03-01T00:00:01.000Z', message: { role: 'user', content: '北京天气', timestamp: 1 } },
+      { type: 'message', id: 'e2', parentId: 'e1', timestamp: '2026-03-01T00:00:02.000Z', message: said },
+      // Another branch from e2: gpt-5.2, then a switch back to gpt-5 at 3 (after the reasoning).
+      snapshot('e3', 'e2', 1, 'gpt-5.2'),
+      snapshot('e4', 'e3', 3, 'gpt-5'),
+      // The current branch (the last entry is the leaf): e5 → e2 → e1, no snapshot on it.
+      { type: 'message', id: 'e5', parentId: 'e2', timestamp: '2026-03-01T00:00:05.000Z', message: { role: 'user', content: '上海呢', timestamp: 5 } },
+    ]
+    fs.writeFileSync(path.join(dir, 'branches.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n')
+    const target = ['--provider', 'openai', '--model-api', 'openai-responses', '--model-id', 'gpt-5', '--openclaw-version', '2026.9.6']
+    const r = await run(['sanitize', 'branches.jsonl', ...target, '--check'], { cwd: dir })
+    assert.equal(r.code, 0, r.stdout + r.stderr)
+    assert.match(r.stdout, /^branches\.jsonl: no changes in 3 messages/)
+    // The same switch on the current branch drops the reasoning from before it.
+    lines[5].parentId = 'e4'
+    fs.writeFileSync(path.join(dir, 'switched.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n')
+    const s = await run(['sanitize', 'switched.jsonl', ...target, '--check'], { cwd: dir })
+    assert.equal(s.code, 1, s.stdout + s.stderr)
+    assert.match(s.stdout, /dropStaleOpenAIReasoning/)
+  })
+
   test('--write on a JSON array writes a JSON array, an object keeps its other keys', async () => {
     const dir = workdir('messages.json')
     const messages = JSON.parse(read(dir, 'messages.json'))

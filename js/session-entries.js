@@ -36,7 +36,17 @@ function listsOf(sessionManager, branch) {
   return { snapshots: onBranch, marker: entries ?? [] }
 }
 
-/** What the pass reads of a list of entries: the indices of the snapshots and of the last marker (-1: none). */
+const SNAPSHOT = 1
+const MARKER = 2
+
+/** What an entry is to the pass: SNAPSHOT, MARKER or 0. */
+function kindOf(e) {
+  if (!e || typeof e !== 'object' || e.type !== 'custom') return 0
+  if (e.customType === MODEL_SNAPSHOT && e.data !== null && typeof e.data === 'object') return SNAPSHOT
+  return e.customType === GOOGLE_BOOTSTRAP_MARKER ? MARKER : 0
+}
+
+/** What the pass reads of a list of entries: the indices of the snapshots and of a marker (-1: none). */
 class Found {
   constructor() {
     this.snapshots = []
@@ -46,10 +56,22 @@ class Found {
   /** Takes entries `from..entries.length` into account. */
   scan(entries, from) {
     for (let i = from; i < entries.length; i++) {
-      const e = entries[i]
-      if (!e || typeof e !== 'object' || e.type !== 'custom') continue
-      if (e.customType === MODEL_SNAPSHOT && e.data !== null && typeof e.data === 'object') this.snapshots.push(i)
-      else if (e.customType === GOOGLE_BOOTSTRAP_MARKER) this.marker = i
+      const k = kindOf(entries[i])
+      if (k === SNAPSHOT) this.snapshots.push(i)
+      else if (k === MARKER) this.marker = i
+    }
+  }
+
+  /**
+   * Only the last snapshot and whether a marker exists (2026.3.23 mode reads no more): from the
+   * end back, stopping once both are found.
+   */
+  scanLast(entries) {
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const k = kindOf(entries[i])
+      if (k === SNAPSHOT && this.snapshots.length === 0) this.snapshots.push(i)
+      else if (k === MARKER && this.marker < 0) this.marker = i
+      if (this.snapshots.length > 0 && this.marker >= 0) return
     }
   }
 }
@@ -67,6 +89,10 @@ function sessionEntries(sessionManager, branch = false) {
   const l = listsOf(sessionManager, branch)
   if (l === null) return null
   const snaps = new Found()
+  if (!branch) {
+    snaps.scanLast(l.snapshots)
+    return pairsOf(l.snapshots, snaps, snaps.marker >= 0, false)
+  }
   snaps.scan(l.snapshots, 0)
   let marks = snaps
   if (l.marker !== l.snapshots) {

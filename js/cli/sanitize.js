@@ -194,8 +194,9 @@ function sanitizeFile(file, opts, out) {
         policy: opts.policy,
         allowedToolNames: opts.allowedToolNames,
         openclawVersion: opts.openclawVersion,
-        // Read-only: the pass sees the session's custom entries but records none.
-        sessionManager: t.format === 'session' ? { getEntries: () => t.entries.map((x) => x.entry) } : undefined,
+        // Read-only: the pass sees the session's custom entries but records none; the current
+        // branch is where 2026.9.6 looks for a model switch.
+        sessionManager: t.format === 'session' ? { getEntries: () => t.entries.map((x) => x.entry), getBranch: () => t.branch.map((x) => x.entry) } : undefined,
         report: true,
       })
     } catch (err) {
