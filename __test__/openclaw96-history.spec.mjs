@@ -108,7 +108,7 @@ const withPlugin = (params) => (pluginOf(params.provider) ? { ...params, provide
 // Catalog plugins the oracle cannot install (ClawHub only): this package applies their policies
 // (unit-tested in src/transcript/v2026_9/policy.rs), so here 2026.9.6 without the plugin is
 // compared with what a caller without it does: resolve with no provider.
-const CLAWHUB_ONLY = new Set(['amazon-bedrock', 'anthropic-vertex', 'zai', 'z.ai', 'moonshot'])
+const CLAWHUB_ONLY = new Set(['amazon-bedrock', 'anthropic-vertex', 'zai', 'z.ai', 'moonshot', 'kimi', 'kimi-coding', 'kimi-code'])
 const withoutPlugin = (provider) => (CLAWHUB_ONLY.has(typeof provider === 'string' ? provider.trim().toLowerCase() : '') ? undefined : provider)
 
 const user = (text, timestamp, extra = {}) => ({ role: 'user', content: text, timestamp, ...extra })

@@ -60,6 +60,9 @@ enum Family {
     OpenAiCompatibleRawIds,
     /// `fireworks`: the OpenAI-compatible preset, ids left alone for Kimi K2.5 (`kimi-k2p5`).
     Fireworks,
+    /// `kimi` (`@openclaw/kimi-provider`): its constant `KIMI_REPLAY_POLICY`, strict Anthropic
+    /// rules without signatures and with thinking blocks dropped.
+    Kimi,
 }
 
 /// The provider ids 2026.9.6's bundled plugins own (their `openclaw.plugin.json` `providers`),
@@ -109,6 +112,14 @@ const PLUGINS: &[(&str, Family)] = &[
     // `extensions/fireworks/index.ts`: its own `buildOpenAICompatibleReplayPolicy` call.
     ("fireworks", Family::Fireworks),
     ("fireworks-ai", Family::Fireworks),
+    // `extensions/kimi-coding/replay-policy.ts`: `KIMI_REPLAY_POLICY`, on every API. Three
+    // versions of it are in the sources; this is the newest (the one written with the file
+    // header comments that its K3-era `index.ts` has): full, strict ids, signatures not kept,
+    // thinking blocks dropped, Anthropic turns validated, synthetic results. Its aliases are
+    // those the plugin registers (`kimi-code` is not in the catalog's list).
+    ("kimi", Family::Kimi),
+    ("kimi-code", Family::Kimi),
+    ("kimi-coding", Family::Kimi),
     // `extensions/opencode/index.ts` (OpenCode Zen): `passthrough-gemini`.
     ("opencode", Family::PassthroughGemini),
     ("anthropic", Family::NativeAnthropic),
@@ -358,6 +369,17 @@ fn plugin_policy(family: Family, api: &str, model: &str, fields: &ModelFields) -
             drop_reasoning_from_history: Some(false),
             ..Partial::default()
         }),
+        Family::Kimi => Some(
+            Partial {
+                sanitize_mode: Some(SanitizeMode::Full),
+                preserve_signatures: Some(false),
+                drop_thinking_blocks: Some(true),
+                validate_anthropic_turns: Some(true),
+                allow_synthetic_tool_results: Some(true),
+                ..Partial::default()
+            }
+            .strict_ids(),
+        ),
         Family::AnthropicByModel => Some(anthropic_by_model(fields.claude_ref(model))),
         Family::OpenAiCompatibleRawIds => openai_compatible(api, false, false),
         // `isFireworksKimiModelId`: Kimi K2.5's `functions.NAME:IDX` ids must come back as sent.
@@ -910,6 +932,30 @@ mod tests {
             );
             assert_eq!(&got, want, "{provider} {api} {model}");
         }
+        // Kimi's constant policy, whatever the API and model, under each of its ids.
+        for provider in ["kimi", " Kimi-Coding ", "kimi-code"] {
+            for (api, model) in [
+                ("anthropic-messages", "kimi-for-coding"),
+                ("openai-completions", "kimi-k2.6"),
+            ] {
+                let (p, extra) =
+                    resolve_transcript_policy(Some(provider), Some(api), Some(model), &none);
+                assert_eq!(p.sanitize_mode, SanitizeMode::Full, "{provider} {api}");
+                assert_eq!(p.tool_call_id_mode, Some(Strict), "{provider} {api}");
+                assert!(p.sanitize_tool_call_ids && p.validate_anthropic_turns);
+                assert!(!p.preserve_signatures && p.drop_thinking_blocks);
+                assert!(p.allow_synthetic_tool_results && !extra.drop_reasoning_from_history);
+                assert!(!p.apply_google_turn_ordering);
+            }
+        }
+        // The fallback for the same Anthropic API keeps signatures and thinking.
+        let (p, _) = resolve_transcript_policy(
+            Some("kimi-other"),
+            Some("anthropic-messages"),
+            Some("kimi-for-coding"),
+            &none,
+        );
+        assert!(p.preserve_signatures && !p.drop_thinking_blocks);
         // Anthropic on Vertex keeps `toolu_…` ids (native family); Bedrock's family does not.
         let native = |provider| {
             resolve_transcript_policy(
