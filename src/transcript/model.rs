@@ -990,6 +990,22 @@ impl Msg {
     }
 
     /// [`Msg::set`] to a string held as [`Text`] (an [`Override::Str`]: no JSON value made).
+    /// The plan writes it as the JSON string [`Override::literal`] gives:
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use transcript_hygiene::transcript::model::{Msg, Override};
+    /// use transcript_hygiene::transcript::text::Text;
+    ///
+    /// // Input message 3's tool-call id, rewritten: kept in place, no `serde_json::Value` made.
+    /// let mut m = Msg::src(3);
+    /// m.set_text("toolCallId", Text::from("call_北京_1"));
+    /// let edit = m.edits.get("toolCallId").unwrap();
+    /// assert!(matches!(edit, Override::Str(_)));
+    /// assert_eq!(*edit.literal().unwrap(), json!("call_北京_1"));
+    /// // A merge's "same field as input message 2" is no literal.
+    /// assert!(Override::FromMsg(2).literal().is_none());
+    /// ```
     pub fn set_text(&mut self, name: &str, t: Text) {
         if !self.view_set_scalar(name, Val::Str(t.clone())) {
             return self.set(name, Value::String(t.to_string()));
