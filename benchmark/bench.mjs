@@ -1,25 +1,26 @@
 // npm run bench: sanitizeSessionHistory side by side with OpenClaw 2026.3.23-2's own
 // sanitizeSessionHistory (loaded in this process by benchmark/openclaw.mjs) and with a plain-JS
 // pass, on the shared transcript generator; then a session of 200 turns growing to 10,000
-// messages (OpenClaw, our full pass, our incremental pass).
+// messages (OpenClaw, our full pass, our incremental pass). The transcript tables run beside
+// 2026.9.6 instead under benchmark/transcript-vs-openclaw96.mjs (benchmark/transcript-mode.mjs).
 import { createRequire } from 'node:module'
 import os from 'node:os'
 import { cpuTime as time, cpuTimeAsync as timeAsync } from './cpu-time.mjs'
 import { jsPass } from './js-baseline.mjs'
-import { loadOpenClaw, installHint } from './openclaw.mjs'
+import { installHint } from './openclaw.mjs'
+import { VERSION, loadReference, emptySession } from './transcript-mode.mjs'
 
 const require = createRequire(import.meta.url)
 const th = require('../index.js')
-// The README's figures for this benchmark are OpenClaw 2026.3.23 mode (the reference it runs beside;
-// the package default is 2026.9.6): pinned.
-th.setOpenClawVersion('2026.3.23')
+// This package runs the pass of the release it is timed beside (the package default is 2026.9.6).
+th.setOpenClawVersion(VERSION)
 const { makeTranscript } = await import(new URL('../../shared/bench/transcript-gen.mjs', import.meta.url))
 
-const oc = await loadOpenClaw()
+const oc = await loadReference()
 if (oc === null) console.log(`OpenClaw columns left out: ${installHint()}`)
 
 // Neither side has a session manager to talk to: both read no entries and append nowhere.
-const sessionManager = () => ({ getEntries: () => [], appendCustomEntry() {} })
+const sessionManager = emptySession
 
 // OpenClaw is given its policy resolved once, by its own resolveTranscriptPolicy: outside a
 // running gateway (no active plugin registry) resolving it scans the provider plugins on every
@@ -43,7 +44,10 @@ for (const n of [100, 1000, 10000]) {
   const messages = makeTranscript(n)
   for (const [name, p] of Object.entries(POLICIES)) {
     const params = { messages, provider: p.provider, modelApi: p.modelApi, modelId: p.modelId, sessionManager: sessionManager() }
-    const ours = time(() => th.sanitizeSessionHistory(params))
+    // Beside 2026.9.6 both sides get the policy it resolves: the oracle process has no external
+    // provider plugins (Mistral's), and this package would apply Mistral's plugin policy.
+    const ourParams = VERSION === '2026.9.6' && oc ? { ...params, policy: ocPolicy(p) } : params
+    const ours = time(() => th.sanitizeSessionHistory(ourParams))
     const js = time(() => jsPass(messages, p.js))
     const theirParams = { ...params, policy: ocPolicy(p) }
     const theirs = oc ? await timeAsync(() => oc.fns.sanitizeSessionHistory(theirParams)) : NaN

@@ -7,20 +7,19 @@
 //   - one turn appending 4 messages to a history of 1,000 and of 10,000: µs per call.
 import { createRequire } from 'node:module'
 import { cpuSince } from './cpu-time.mjs'
-import { loadOpenClaw } from './openclaw.mjs'
+import { VERSION, loadReference, emptySession } from './transcript-mode.mjs'
 
 const require = createRequire(import.meta.url)
 const th = require('../index.js')
-// OpenClaw 2026.3.23 mode, beside that release: 2026.9.6's pass has no incremental form. Pinned (the
-// package default is 2026.9.6).
-th.setOpenClawVersion('2026.3.23')
+// The pass of the release it is timed beside (benchmark/transcript-mode.mjs).
+th.setOpenClawVersion(VERSION)
 const { makeTranscript } = await import(new URL('../../shared/bench/transcript-gen.mjs', import.meta.url))
-const oc = await loadOpenClaw()
+const oc = await loadReference()
 const incremental = typeof th.createTranscriptSanitizer === 'function'
 
 const POLICY = { provider: 'anthropic', modelApi: 'anthropic-messages', modelId: 'claude-sonnet-4-5' }
 // OpenClaw gets its policy resolved once (see bench.mjs: per call it would rescan its plugins).
-const OC = oc ? { ...POLICY, policy: oc.fns.resolveTranscriptPolicy(POLICY) } : POLICY
+const OC = oc ? { ...POLICY, policy: oc.fns.resolveTranscriptPolicy(POLICY), sessionManager: emptySession() } : POLICY
 const TURNS = 200
 const PER_TURN = 50
 const full = makeTranscript(TURNS * PER_TURN)
