@@ -5,7 +5,7 @@
 
 use std::time::Instant;
 
-use serde_json::{json, Value};
+use serde_json::json;
 use transcript_hygiene::tool_style::{self, flatten::call_text, model::History, recover};
 
 fn main() {
@@ -73,14 +73,13 @@ fn main() {
     let mut best = [f64::INFINITY; 4];
     for _ in 0..20 {
         let t0 = Instant::now();
-        let v: Value = serde_json::from_str(&text).expect("skeleton");
-        let h = History::from_json(&v, texts.clone()).expect("history");
+        let h = History::from_skeleton(&text, texts.clone()).expect("history");
         let t1 = Instant::now();
         let r = recover::recover(&h, &recover::Options::default());
         let t2 = Instant::now();
         let out = r.to_json_string();
         let t3 = Instant::now();
-        let all = tool_style::run_json(&v, texts.clone()).expect("run");
+        let all = tool_style::run(&text, texts.clone()).expect("run");
         let t4 = Instant::now();
         assert_eq!(r.recovered.len(), 2000);
         assert!(!out.is_empty() && !all.is_empty());
@@ -89,19 +88,20 @@ fn main() {
         }
     }
     println!(
-        "read skeleton {:.2} | rules {:.2} | answer JSON {:.2} | run_json (incl. text clone) {:.2}",
+        "read skeleton (incl. text clone) {:.2} | rules {:.2} | answer JSON {:.2} | run (incl. text clone) {:.2}",
         best[0], best[1], best[2], best[3]
     );
     for op in ["detect", "openai"] {
         let mut v = skeleton.clone();
         v["op"] = json!(op);
+        let v = v.to_string();
         let mut b = f64::INFINITY;
         for _ in 0..20 {
             let t0 = Instant::now();
-            let out = tool_style::run_json(&v, texts.clone()).expect("run");
+            let out = tool_style::run(&v, texts.clone()).expect("run");
             b = b.min(t0.elapsed().as_secs_f64() * 1e3);
             assert!(!out.is_empty());
         }
-        println!("run_json {op} (incl. text clone) {b:.2}");
+        println!("run {op} (incl. text clone) {b:.2}");
     }
 }

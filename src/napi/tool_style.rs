@@ -9,7 +9,5 @@ use napi_derive::napi;
 
 #[napi(catch_unwind, js_name = "toolStyleJson")]
 pub fn tool_style_json(skeleton: String, texts: Vec<Option<String>>) -> Result<String> {
-    let v: serde_json::Value = serde_json::from_str(&skeleton)
-        .map_err(|e| Error::new(Status::InvalidArg, format!("skeleton: {e}")))?;
-    tool_style::run_json(&v, texts).map_err(|e| Error::new(Status::InvalidArg, e))
+    tool_style::run(&skeleton, texts).map_err(|e| Error::new(Status::InvalidArg, e))
 }

@@ -30,21 +30,37 @@ pub mod openai;
 pub mod plan;
 pub mod recover;
 pub mod schema;
+pub mod skeleton;
 pub mod text_result;
 pub mod xml_call;
 pub mod xml_result;
 
-use serde_json::Value;
-
-/// Runs one operation on a skeleton (see [`model`]) and its texts, and returns the answer as JSON
-/// text. `op`: `"xml"`, `"recover"`, `"detect"` or `"openai"`.
-pub fn run_json(skeleton: &Value, texts: Vec<Option<String>>) -> Result<String, String> {
-    let h = model::History::from_json(skeleton, texts)?;
-    let op = skeleton.get("op").and_then(Value::as_str).unwrap_or("");
-    match op {
+/// Runs one operation on a skeleton (JSON text, see [`model`]) and its texts, and returns the
+/// answer as JSON text. `op`: `"xml"`, `"recover"`, `"detect"` or `"openai"`.
+///
+/// ```
+/// use transcript_hygiene::tool_style::run;
+///
+/// // One assistant turn whose call was flattened to text (Cline / Roo style), then its result.
+/// let skeleton = r#"{"op":"detect","n":2,"options":null,"msgs":[["assistant",[["t",0]]],["user",[["t",1]]]]}"#;
+/// let texts = vec![
+///     Some("我先读文件。\n<read_file>\n<path>src/main.rs</path>\n</read_file>".to_string()),
+///     Some("[read_file for 'src/main.rs'] Result:\nfn main() {}".to_string()),
+/// ];
+/// let answer: serde_json::Value = serde_json::from_str(&run(skeleton, texts).unwrap()).unwrap();
+/// assert_eq!(answer["style"], "xml");
+/// assert!(run("[1]", vec![]).is_err());
+/// ```
+pub fn run(skeleton: &str, texts: Vec<Option<String>>) -> Result<String, String> {
+    let skeleton::Skeleton {
+        op,
+        options,
+        history: h,
+    } = skeleton::Skeleton::read(skeleton, texts)?;
+    match op.as_str() {
         "xml" => Ok(flatten::flatten(&h).to_json_string()),
         "recover" => {
-            let opts = recover::Options::from_json(skeleton.get("options"))?;
+            let opts = recover::Options::from_json(options.as_ref())?;
             Ok(recover::recover(&h, &opts).to_json_string())
         }
         "detect" => Ok(detect::detect(&h).to_json().to_string()),

@@ -96,34 +96,29 @@ impl History {
         self.texts.get(i).and_then(|t| t.as_deref()).unwrap_or("")
     }
 
-    pub fn from_json(v: &Value, texts: Vec<Option<String>>) -> Result<History, String> {
-        // `n`: how many texts the skeleton names (the array is empty when none is read).
-        let n = v
-            .get("n")
-            .and_then(Value::as_u64)
-            .map_or(texts.len(), |n| n as usize);
-        let mut msgs = Vec::new();
-        for m in v
-            .get("msgs")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            let role = opt_str(m.get(0)).unwrap_or_default();
-            let content = match m.get(1) {
-                Some(Value::Number(_)) => Content::Str(index(m.get(1), n, "content")?),
-                Some(Value::Array(blocks)) => {
-                    let mut out = Vec::with_capacity(blocks.len());
-                    for b in blocks {
-                        out.push(Self::block(b, n)?);
-                    }
-                    Content::Blocks(out)
+    /// The history of a skeleton text and its texts (see [`crate::tool_style::skeleton`]).
+    pub fn from_skeleton(json: &str, texts: Vec<Option<String>>) -> Result<History, String> {
+        super::skeleton::Skeleton::read(json, texts).map(|s| s.history)
+    }
+}
+
+impl Msg {
+    /// One message of the skeleton, `[role, content]`; a text index must be below `n` (how many
+    /// texts the skeleton names).
+    pub fn from_json(m: &Value, n: usize) -> Result<Msg, String> {
+        let role = opt_str(m.get(0)).unwrap_or_default();
+        let content = match m.get(1) {
+            Some(Value::Number(_)) => Content::Str(index(m.get(1), n, "content")?),
+            Some(Value::Array(blocks)) => {
+                let mut out = Vec::with_capacity(blocks.len());
+                for b in blocks {
+                    out.push(Self::block(b, n)?);
                 }
-                _ => Content::Other,
-            };
-            msgs.push(Msg { role, content });
-        }
-        Ok(History { texts, msgs })
+                Content::Blocks(out)
+            }
+            _ => Content::Other,
+        };
+        Ok(Msg { role, content })
     }
 
     fn block(b: &Value, n: usize) -> Result<Block, String> {
@@ -208,12 +203,12 @@ pub mod build {
     #[test]
     fn reads_the_skeleton_layout() {
         let texts = vec![Some("hi".to_string()), Some("out".to_string())];
-        let v = json!({"msgs": [
+        let v = json!({"op": "detect", "n": 2, "msgs": [
             ["user", 0],
             ["assistant", [["u", "a", "read_file", {"path": "x"}], ["o", "thinking"]]],
             ["user", [["r", "a", [["t", 1], ["i", "base64"]], true]]]
         ]});
-        let h = History::from_json(&v, texts).unwrap();
+        let h = History::from_skeleton(&v.to_string(), texts).unwrap();
         assert_eq!(h.msgs[0].content, Content::Str(0));
         assert_eq!(
             h.msgs[1].blocks()[0],
@@ -232,6 +227,12 @@ pub mod build {
     #[test]
     fn a_text_index_out_of_range_is_an_error_not_a_panic() {
         let v = json!({"msgs": [["user", [["t", 3]]]]});
-        assert!(History::from_json(&v, vec![None]).is_err());
+        assert!(History::from_skeleton(&v.to_string(), vec![None]).is_err());
+        // `n` bounds the indices when the texts were not sent (an operation that reads none).
+        let v = json!({"n": 4, "msgs": [["user", [["t", 3]]]]});
+        assert!(History::from_skeleton(&v.to_string(), vec![]).is_ok());
+        let v = json!({"n": 3, "msgs": [["user", [["r", "a", [["t", 3]], false]]]]});
+        assert!(History::from_skeleton(&v.to_string(), vec![]).is_err());
+        assert!(History::from_skeleton("{\"msgs\": [", vec![]).is_err());
     }
 }
