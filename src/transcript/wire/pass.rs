@@ -19,13 +19,16 @@
 //! signatures on user parts; a Gemini 3 target's current-turn calls get the documented stand-in
 //! when unsigned (see [`super::gemini_signatures`]), on OpenAI chat too (Gemini's
 //! OpenAI-compatible endpoint), where a target model that is not Gemini loses the calls'
-//! signatures instead (see [`super::chat_signatures`]). For a Responses target that is not OpenAI's,
+//! signatures instead, and a closed-schema server (Mistral, Fireworks) every call's
+//! `extra_content` (see [`super::chat_signatures`]). A Mistral target loses every message's
+//! reasoning fields (see [`super::mistral_reasoning`]). For a Responses target that is not OpenAI's,
 //! reasoning items carrying `encrypted_content` go (see [`super::encrypted_reasoning`]).
 //!
 //! Leading system / developer messages are the system prompt, not turns: the rules run on the
 //! messages after them, so "the first turn" is the first user or assistant message.
 
-use super::{chat_signatures, encrypted_reasoning, gemini_signatures, Protocol, WireOptions};
+use super::chat_signatures::{self, CallExtensions};
+use super::{encrypted_reasoning, gemini_signatures, mistral_reasoning, Protocol, WireOptions};
 use crate::transcript::context::Ctx;
 use crate::transcript::model::Msg;
 use crate::transcript::policy::{resolve_transcript_policy, ToolCallIdMode, TranscriptPolicy};
@@ -139,10 +142,17 @@ pub fn run(msgs: &mut Vec<Msg>, ctx: &mut Ctx, opts: &WireOptions, protocol: Pro
         gemini_signatures::repair(&mut turns, ctx, gemini3);
     }
     if protocol == Protocol::OpenAiChat {
-        if gemini3 {
-            gemini_signatures::repair(&mut turns, ctx, true);
-        } else if chat_signatures::drops_call_signatures(opts.model_id.as_deref()) {
-            chat_signatures::drop_call_signatures(&mut turns, ctx);
+        let (provider, model_id) = (opts.provider.as_deref(), opts.model_id.as_deref());
+        match chat_signatures::dropped_call_extensions(provider, model_id) {
+            Some(CallExtensions::All) => {
+                chat_signatures::drop_call_signatures(&mut turns, ctx, CallExtensions::All)
+            }
+            _ if gemini3 => gemini_signatures::repair(&mut turns, ctx, true),
+            Some(what) => chat_signatures::drop_call_signatures(&mut turns, ctx, what),
+            None => {}
+        }
+        if mistral_reasoning::mistral_target(provider, model_id) {
+            mistral_reasoning::drop_reasoning_fields(&mut turns, ctx);
         }
     }
     if reasoning.unsigned {
