@@ -98,7 +98,11 @@ mod tests {
         let cases = [
             (Some("mistral"), Some("mistral-large-latest"), all),
             (None, Some("devstral-2512"), all),
-            (Some("fireworks-ai"), Some("accounts/fireworks/models/kimi-k2p5"), all),
+            (
+                Some("fireworks-ai"),
+                Some("accounts/fireworks/models/kimi-k2p5"),
+                all,
+            ),
             (Some("Fireworks"), None, all),
             (Some("openrouter"), Some("mistralai/mistral-large"), signed),
             (Some("vllm"), Some("qwen3-32b"), signed),

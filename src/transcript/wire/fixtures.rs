@@ -454,7 +454,10 @@ fn many_images_within_2000(body: &Value) -> Result<(), String> {
             }
         }
     }
-    let images: Vec<&Value> = blocks.into_iter().filter(|b| b["type"] == "image").collect();
+    let images: Vec<&Value> = blocks
+        .into_iter()
+        .filter(|b| b["type"] == "image")
+        .collect();
     if images.len() <= 20 {
         return Ok(());
     }

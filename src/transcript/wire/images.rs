@@ -252,7 +252,13 @@ fn gemini_part<'a, N: Node<'a>>(p: N, path: Vec<Seg>, out: &mut Vec<Site<N>>) {
         // Gemini 3's multimodal function responses carry their images in `parts` inside the
         // response, where only media parts are accepted: one that cannot be used stays.
         let from = out.len();
-        each(r, &at(&path, Seg::Key("functionResponse")), "parts", out, gemini_part);
+        each(
+            r,
+            &at(&path, Seg::Key("functionResponse")),
+            "parts",
+            out,
+            gemini_part,
+        );
         out[from..].iter_mut().for_each(|s| s.text_ok = false);
         return;
     }
@@ -427,7 +433,11 @@ pub fn add<'a, N: Node<'a>>(
     }
     let pass = ImagePassOptions {
         label: LABEL.into(),
-        limits: limits(&opts.images, protocol, image_count(body, protocol, sites.len())),
+        limits: limits(
+            &opts.images,
+            protocol,
+            image_count(body, protocol, sites.len()),
+        ),
         ..ImagePassOptions::default()
     };
     let mut leaves = Vec::new();

@@ -194,9 +194,9 @@ mod tests {
 
     /// Bodies made of reasoning the target cannot take, grown to `n` bytes, for each protocol's
     /// reasoning rules: Gemini signatures (foreign, on user parts, missing in a long current
-    /// turn of Gemini 3), chat `reasoning_content` / `reasoning_details` in the history and Gemini
-    /// signatures on chat calls for another model, encrypted Responses reasoning
-    /// for another provider. The byte path's time grows linearly.
+    /// turn of Gemini 3, on function responses), chat `reasoning_content` / `reasoning_details`
+    /// in the history and Gemini signatures on chat calls for another model (and all of them for
+    /// Mistral), encrypted Responses reasoning for another provider. The byte path's time grows linearly.
     #[test]
     fn the_reasoning_rules_grow_linearly_with_the_body() {
         let gemini = |n: usize| {
@@ -206,9 +206,11 @@ mod tests {
                 contents.push(json!({"role": "model", "parts": [
                     {"text": "想", "thought_signature": "msg_01X"},
                     {"functionCall": {"name": "f", "args": {}, "id": format!("c{k}")}}]}));
-                let mut parts = vec![
-                    json!({"functionResponse": {"name": "f", "id": format!("c{k}"), "response": {}}}),
-                ];
+                let mut response = json!({"functionResponse": {"name": "f", "id": format!("c{k}"), "response": {}}});
+                if k % 8 == 3 {
+                    response["thoughtSignature"] = json!("c2ln");
+                }
+                let mut parts = vec![response];
                 if k % 8 == 7 {
                     parts.push(json!({"text": "继续", "thoughtSignature": "c2ln"}));
                 }
@@ -251,7 +253,7 @@ mod tests {
         };
         /// A body of about `n` bytes.
         type Make<'m> = &'m dyn Fn(usize) -> String;
-        let cases: [(Protocol, Make, WireOptions); 3] = [
+        let cases: [(Protocol, Make, WireOptions); 4] = [
             (
                 Protocol::Gemini,
                 &gemini,
@@ -265,6 +267,15 @@ mod tests {
                 &chat,
                 WireOptions {
                     model_id: Some("deepseek-reasoner".into()),
+                    ..WireOptions::default()
+                },
+            ),
+            // Mistral: every reasoning field and every call's extra_content go.
+            (
+                Protocol::OpenAiChat,
+                &chat,
+                WireOptions {
+                    provider: Some("mistral".into()),
                     ..WireOptions::default()
                 },
             ),
