@@ -68,6 +68,11 @@ const TARGETS = [
   { provider: 'google', modelId: 'gemini-3-pro-preview' },
   { modelId: 'deepseek-reasoner' },
   { provider: 'vllm', modelId: 'qwen3-32b', model: { reasoning: true } },
+  // Closed schemas (every reasoning field / extra_content goes) and Vertex's signatures on Gemini 3.
+  { modelId: 'magistral-medium-latest' },
+  { provider: 'fireworks', modelId: 'accounts/fireworks/models/deepseek-v3p1' },
+  { modelId: 'google/gemini-3-flash-preview' },
+  { provider: 'anthropic', maxDimensionPx: 16, openclawVersion: '2026.9.6' },
 ]
 // Image payloads: a real PNG, PNG magic alone (undecodable), not base64, empty, with whitespace.
 const PNG = encodePng(24, 16).toString('base64')
@@ -89,13 +94,15 @@ function gen(r, protocol) {
     const kind = pick(['user', 'user', 'assistant', 'call', 'result', 'system'])
     if (protocol === 'openai-chat') {
       if (kind === 'user') msgs.push({ role: 'user', content: r() < 0.5 ? pick(TEXTS) : [{ type: 'text', text: pick(TEXTS) }, { type: 'image_url', image_url: r() < 0.2 ? pick(URLS) : { url: pick(URLS), ...(r() < 0.3 ? { detail: 'low' } : {}) } }], ...extra() })
-      else if (kind === 'assistant') msgs.push({ role: 'assistant', content: r() < 0.3 ? [{ type: 'thinking', thinking: '想一想' }, { type: 'text', text: pick(TEXTS) }] : pick(TEXTS), ...(r() < 0.2 ? { tool_calls: [] } : {}), ...pick([{}, { reasoning_content: '先想一想' }, { reasoning: '推理' }, { reasoning_content: null }, { reasoning_details: [{ type: 'reasoning.text', text: '先想一想', index: 0 }] }, { reasoning_details: [] }]) })
-      else if (kind === 'call') msgs.push({ role: 'assistant', content: r() < 0.5 ? null : pick(TEXTS), ...(r() < 0.4 ? { reasoning_content: '调用工具' } : r() < 0.3 ? { reasoning_details: [{ type: 'reasoning.encrypted', data: 'CiQB0e2K', index: 0 }] } : {}), tool_calls: [pick(IDS), pick(IDS)].slice(0, 1 + Math.floor(r() * 2)).map((id) => ({ id, type: 'function', function: { name: 'get_weather', arguments: '{"city":"北京"}' }, ...pick([{}, {}, { extra_content: { google: { thought_signature: 'CiQB0e2K' } } }, { extra_content: { cache: { ttl: 60 } } }, { extra_content: { google: {} } }, { extra_content: null }]) })), ...extra() })
+      else if (kind === 'assistant') msgs.push({ role: 'assistant', content: r() < 0.3 ? [{ type: 'thinking', thinking: r() < 0.5 ? '想一想' : [{ type: 'text', text: '想一想' }] }, { type: 'text', text: pick(TEXTS) }] : pick(TEXTS), ...(r() < 0.2 ? { tool_calls: [] } : {}), ...pick([{}, { reasoning_content: '先想一想' }, { reasoning: '推理' }, { reasoning_content: null }, { reasoning_details: [{ type: 'reasoning.text', text: '先想一想', index: 0 }] }, { reasoning_details: [] }]) })
+      else if (kind === 'call') msgs.push({ role: 'assistant', content: r() < 0.5 ? null : pick(TEXTS), ...(r() < 0.4 ? { reasoning_content: '调用工具' } : r() < 0.3 ? { reasoning_details: [{ type: 'reasoning.encrypted', data: 'CiQB0e2K', index: 0 }] } : {}), tool_calls: [pick(IDS), pick(IDS)].slice(0, 1 + Math.floor(r() * 2)).map((id) => ({ id, type: 'function', function: { name: 'get_weather', arguments: '{"city":"北京"}' }, ...pick([{}, {}, { extra_content: { google: { thought_signature: 'CiQB0e2K' } } }, { extra_content: { cache: { ttl: 60 } } }, { extra_content: { google: {} } }, { extra_content: null }, { extra_content: { vertex: { thought_signature: 'AY89a18I' } } }, { extra_content: { vertex: {} } }]) })), ...extra() })
       else if (kind === 'result') msgs.push({ role: 'tool', tool_call_id: pick(IDS), content: pick(TEXTS) })
       else msgs.push({ role: i === 0 ? 'system' : 'developer', content: 'You are helpful. 请用中文回答。' })
     } else if (protocol === 'anthropic') {
       const image = () => ({ type: 'image', source: { type: 'base64', media_type: pick(MIMES), data: pick(B64S) } })
-      if (kind === 'user' || kind === 'system') msgs.push({ role: 'user', content: r() < 0.5 ? pick(TEXTS) : [{ type: 'text', text: pick(TEXTS) }, ...(r() < 0.4 ? [image()] : [])], ...extra() })
+      // URL images count for the more-than-20-images limit.
+      const urls = () => Array.from({ length: r() < 0.15 ? 10 + Math.floor(r() * 15) : 0 }, (_, k) => ({ type: 'image', source: { type: 'url', url: `https://example.com/图${k}.png` } }))
+      if (kind === 'user' || kind === 'system') msgs.push({ role: 'user', content: r() < 0.5 ? pick(TEXTS) : [{ type: 'text', text: pick(TEXTS) }, ...urls(), ...(r() < 0.4 ? [image()] : [])], ...extra() })
       else if (kind === 'assistant') msgs.push({ role: 'assistant', content: r() < 0.5 ? pick(TEXTS) : [{ type: 'thinking', thinking: '想一想', ...pick(SIGNED) }, ...(r() < 0.3 ? [{ type: 'redacted_thinking', data: pick(['EmwKAhgB', '']) }] : []), { type: 'text', text: pick(TEXTS) }] })
       else if (kind === 'call') msgs.push({ role: 'assistant', content: [...(r() < 0.3 ? [{ type: 'thinking', thinking: '调用工具', ...pick(SIGNED) }] : []), { type: 'text', text: pick(TEXTS) }, { type: 'tool_use', id: pick(IDS), name: 'get_weather', input: { city: '上海' } }] })
       else msgs.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: pick(IDS), content: r() < 0.3 ? [{ type: 'text', text: pick(TEXTS) }, image()] : pick(TEXTS) }, ...(r() < 0.4 ? [{ type: 'text', text: pick(TEXTS) }] : [])] })
@@ -104,7 +111,7 @@ function gen(r, protocol) {
       if (kind === 'user' || kind === 'system') msgs.push({ role: 'user', parts: [{ text: pick(TEXTS), ...(r() < 0.2 ? pick(THOUGHT_SIGS) : {}) }, ...(r() < 0.3 ? [r() < 0.7 ? { inlineData: { mimeType: pick(MIMES), data: pick(B64S) } } : { inline_data: { mime_type: pick(MIMES), data: pick(B64S) } }] : [])], ...extra() })
       else if (kind === 'assistant') msgs.push({ role: 'model', parts: [...(r() < 0.3 ? [{ text: '想一想', thought: true }] : []), { text: pick(TEXTS), ...(r() < 0.2 ? pick(THOUGHT_SIGS) : {}) }] })
       else if (kind === 'call') msgs.push({ role: 'model', parts: [pick(NAMES), pick(NAMES)].slice(0, 1 + Math.floor(r() * 2)).map((name) => (r() < 0.5 ? { ...pick(THOUGHT_SIGS), functionCall: { name, args: { city: '北京' }, ...id() } } : { functionCall: { name, args: { city: '北京' }, ...id() }, ...pick(THOUGHT_SIGS) })) })
-      else msgs.push({ role: 'user', parts: [{ functionResponse: { name: pick(NAMES), response: { output: pick(TEXTS) }, ...id() } }, ...(r() < 0.3 ? [{ text: pick(TEXTS) }] : [])] })
+      else msgs.push({ role: 'user', parts: [{ functionResponse: { name: pick(NAMES), response: { output: pick(TEXTS) }, ...id(), ...(r() < 0.3 ? { parts: [{ inlineData: { mimeType: pick(MIMES), data: pick(B64S) } }] } : {}) }, ...(r() < 0.2 ? pick(THOUGHT_SIGS) : {}) }, ...(r() < 0.3 ? [{ text: pick(TEXTS) }] : [])] })
     } else {
       const image = () => ({ type: 'input_image', image_url: pick(URLS) })
       if (kind === 'user' || kind === 'system') msgs.push({ role: kind === 'system' ? 'developer' : 'user', content: r() < 0.6 ? pick(TEXTS) : [{ type: 'input_text', text: pick(TEXTS) }, image()], ...extra() })

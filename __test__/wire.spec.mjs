@@ -292,6 +292,34 @@ describe('transcript-hygiene sanitize --protocol openai-chat', () => {
     assert.equal(check.status, 0, `the repaired body needs nothing more: ${check.stdout}`)
     fs.rmSync(dir, { recursive: true })
   })
+
+  // The image limits as flags: [extra arguments, exit status, what stdout / stderr says].
+  const rows = [
+    [[], 0, /^\S+: nothing to change \(openai-chat\)\n$/, null],
+    [['--max-dimension-px', '16'], 0, /messages\[0\]\.content\[1\]  sanitizeImages: image re-encoded to fit the size limits \(16×/, null],
+    [['--max-dimension-px', '16', '--max-bytes', '5e6', '--max-decode-bytes', '50000000', '--json'], 0, /"rule": "sanitizeImages"/, null],
+    [['--max-bytes', '5MB'], 2, null, /--max-bytes: expected a positive whole number, got "5MB"/],
+    [['--max-dimension-px', '0'], 2, null, /--max-dimension-px: expected a positive whole number, got "0"/],
+  ]
+  for (const [extra, status, out, err] of rows) {
+    test(`image limits: ${extra.join(' ') || 'the defaults'}`, () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'th-wire-'))
+      const input = path.join(dir, 'body.json')
+      fs.writeFileSync(input, JSON.stringify(byName('a screenshot over the side limit, as a data URL').body))
+      const bin = path.join(here, '..', 'bin', 'transcript-hygiene.js')
+      const r = spawnSync(process.execPath, [bin, 'sanitize', input, '--protocol', 'openai-chat', '--provider', 'openai', ...extra], { encoding: 'utf8' })
+      fs.rmSync(dir, { recursive: true })
+      assert.equal(r.status, status, r.stderr)
+      if (out !== null) assert.match(r.stdout, out)
+      if (err !== null) assert.match(r.stderr, err)
+    })
+  }
+  test('image limits apply to --protocol only', () => {
+    const bin = path.join(here, '..', 'bin', 'transcript-hygiene.js')
+    const r = spawnSync(process.execPath, [bin, 'sanitize', path.join(here, 'fixtures'), '--max-bytes', '100'], { encoding: 'utf8' })
+    assert.equal(r.status, 2)
+    assert.match(r.stderr, /--max-bytes applies to --protocol only/)
+  })
 })
 
 describe('README: Gateways', () => {

@@ -5,6 +5,17 @@
 const th = require('../../index.js')
 const c = require('./common.js')
 
+/** The image-limit flags and the sanitizeRequest options they set. */
+const IMAGE_OPTIONS = { 'max-dimension-px': 'maxDimensionPx', 'max-bytes': 'maxBytes', 'max-decode-bytes': 'maxDecodeBytes' }
+const IMAGE_FLAGS = Object.keys(IMAGE_OPTIONS)
+
+/** A flag's value as a positive whole number (`2000`, `5e6`), or a CliError naming the flag. */
+function count(flag, text) {
+  const n = Number(text)
+  if (text.trim() === '' || !Number.isSafeInteger(n) || n < 1) throw new c.CliError(`--${flag}: expected a positive whole number, got ${JSON.stringify(text)}`)
+  return n
+}
+
 /** Runs the wire repair on the body in `file`; `v` are sanitize's parsed flags. */
 function runRequest(file, v, io) {
   if (v.check && v.write !== undefined) throw new c.CliError(`${c.PROG} sanitize: --check and --write cannot be used together`)
@@ -16,6 +27,9 @@ function runRequest(file, v, io) {
   if (v['model-api'] !== undefined) options.modelApi = v['model-api']
   if (v['model-id'] !== undefined) options.modelId = v['model-id']
   if (v['policy-json'] !== undefined) options.policy = c.parseJson(v['policy-json'], '--policy-json')
+  for (const flag of IMAGE_FLAGS) {
+    if (v[flag] !== undefined) options[IMAGE_OPTIONS[flag]] = count(flag, v[flag])
+  }
   let r
   try {
     r = th.sanitizeRequest(body, options)
@@ -38,4 +52,4 @@ function runRequest(file, v, io) {
   return v.check && r.changes.length > 0 ? c.EXIT.CHANGES : c.EXIT.OK
 }
 
-module.exports = { runRequest }
+module.exports = { runRequest, IMAGE_FLAGS }

@@ -7,7 +7,7 @@ const th = require('../../index.js')
 const c = require('./common.js')
 const { readTranscript, writeTranscript, origin } = require('./transcript-file.js')
 const { isClineHistory } = require('./history-file.js')
-const { runRequest } = require('./sanitize-request.js')
+const { runRequest, IMAGE_FLAGS } = require('./sanitize-request.js')
 const { OPENCLAW_VERSION } = require('../options.js')
 
 const HELP = `Usage: ${c.PROG} sanitize <session.jsonl | messages.json | directory> [options]
@@ -40,6 +40,9 @@ Request bodies (a gateway's captured request, one JSON file)
                         anthropic, openai-responses, gemini): shows
                         what sanitizeRequest repairs for the target; --write OUT writes the
                         repaired body (key order and indentation of the input kept)
+  --max-dimension-px N  with --protocol: the image limits (maxDimensionPx, maxBytes,
+  --max-bytes N         maxDecodeBytes of sanitizeRequest); each one not given is the
+  --max-decode-bytes N  protocol's default (Anthropic 8000 px, 2000 px past 20 images, …)
 
 Output
   --json                one JSON object on stdout: {files: [...], summary}
@@ -65,6 +68,9 @@ const OPTIONS = {
   'allowed-tools': { type: 'string' },
   'openclaw-version': { type: 'string' },
   protocol: { type: 'string' },
+  'max-dimension-px': { type: 'string' },
+  'max-bytes': { type: 'string' },
+  'max-decode-bytes': { type: 'string' },
   json: { type: 'boolean' },
   write: { type: 'string' },
   check: { type: 'boolean' },
@@ -88,6 +94,9 @@ async function run(argv, io) {
     if (v.protocol !== undefined) throw new c.CliError(`--openclaw-version does not apply to --protocol: the request repair runs 2026.3.23's rules`)
   }
   if (v.protocol !== undefined) return runRequest(p.positionals[0], v, io)
+  for (const flag of IMAGE_FLAGS) {
+    if (v[flag] !== undefined) throw new c.CliError(`--${flag} applies to --protocol only (a transcript's image limits are its target's)`)
+  }
   if (v.check && v.write !== undefined) throw new c.CliError(`${c.PROG} sanitize: --check and --write cannot be used together`)
   const opts = {
     flags: { provider: v.provider, modelApi: v['model-api'], modelId: v['model-id'] },

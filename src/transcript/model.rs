@@ -401,6 +401,9 @@ pub struct BlockExtra {
     /// A text block's `textSignature` (sent in 2026.9.6 mode only), as `thinking_signature`: a
     /// string that does not open with `{` is known by blankness only.
     pub text_signature: Val,
+    /// A wire tool call carries a vendor extension (OpenAI chat's `extra_content`, whatever it
+    /// holds, `null` included): what a closed-schema target's rule removes.
+    pub extension: bool,
 }
 
 /// What the skeleton knows of a field read only for whether it is there and, for a string,
@@ -477,6 +480,11 @@ impl Block {
 
     pub fn thought_signature_camel(&self) -> &Val {
         self.x_val(|x| &x.thought_signature_camel)
+    }
+
+    /// See [`BlockExtra::extension`].
+    pub fn extension(&self) -> bool {
+        self.x.as_deref().is_some_and(|x| x.extension)
     }
 
     pub fn tool_use_id(&self) -> &Val {

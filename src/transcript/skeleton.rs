@@ -720,6 +720,7 @@ pub fn block_from_value(v: &Value, i: usize, j: usize, _new: bool) -> Block {
         },
         text_prefix: None,
         text_signature: field(map, "textSignature"),
+        extension: false,
     };
     if x != BlockExtra::default() {
         b.x = Some(Box::new(x));

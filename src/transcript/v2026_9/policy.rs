@@ -27,7 +27,7 @@ use crate::transcript::policy::{
 
 /// How a provider plugin builds its replay policy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Family {
+pub(crate) enum Family {
     /// `anthropic`: strict ids with `toolu_…` kept, thinking by model.
     NativeAnthropic,
     /// `google`, `google-gemini-cli`, `google-vertex`.
@@ -293,11 +293,9 @@ pub fn resolve_transcript_policy(
     model_id: Option<&str>,
     model: &ModelFields,
 ) -> (TranscriptPolicy, PolicyFields) {
-    let provider = js_trim(provider.unwrap_or("")).to_lowercase();
     let id = model_id.unwrap_or("");
     let api = model_api.unwrap_or("");
-    let family = PLUGINS.iter().find(|(p, _)| *p == provider).map(|p| p.1);
-    let partial = match family {
+    let partial = match family(provider.unwrap_or("")) {
         Some(f) => plugin_policy(f, api, id, model),
         None => unowned_fallback(api, id, model),
     };
@@ -514,8 +512,17 @@ fn replays_reasoning(model: &str) -> bool {
         .any(|c| REASONING_REPLAY_MODELS.contains(c))
 }
 
-/// `isOpenRouterMistralModelId`.
-fn is_openrouter_mistral(model: &str) -> bool {
+/// The plugin family 2026.9.6 gives `provider`'s requests (trimmed and lowercased, as the
+/// policy reads it; `None` for an id no plugin owns): the wire's rules beyond OpenClaw's policy
+/// name their targets with it.
+pub(crate) fn family(provider: &str) -> Option<Family> {
+    let p = lower(provider);
+    PLUGINS.iter().find(|(id, _)| *id == p).map(|(_, f)| *f)
+}
+
+/// `isOpenRouterMistralModelId`: a Mistral model's id (`mistralai/…`, `mistral-…`, `codestral-…`,
+/// `devstral-…` …), after `openrouter/` and `~`.
+pub(crate) fn is_openrouter_mistral(model: &str) -> bool {
     let m = lower(model);
     let m = m.strip_prefix("openrouter/").unwrap_or(&m);
     let m = m.strip_prefix('~').unwrap_or(m);

@@ -393,16 +393,16 @@ fn no_reasoning_in_history(body: &Value) -> Result<(), String> {
 
 /// Gemini 3 on its OpenAI-compatible endpoint: "Function call is missing a thought_signature in
 /// functionCall parts": each assistant after the latest user turn that makes calls signs its first
-/// (`extra_content.google.thought_signature`).
+/// (`extra_content.google.thought_signature`, or Vertex AI's `extra_content.vertex.…`).
 fn gemini_chat_current_calls_signed(body: &Value) -> Result<(), String> {
     let list = msgs(body);
     let last_user = list.iter().rposition(|m| role(m) == "user").unwrap_or(0);
     for (i, m) in list.iter().enumerate().skip(last_user) {
         let first = &m["tool_calls"][0];
-        if role(m) == "assistant"
-            && first.is_object()
-            && !first["extra_content"]["google"]["thought_signature"].is_string()
-        {
+        let signed = ["google", "vertex"]
+            .iter()
+            .any(|k| first["extra_content"][k]["thought_signature"].is_string());
+        if role(m) == "assistant" && first.is_object() && !signed {
             return Err(format!(
                 "messages[{i}]: Function call is missing a thought_signature in functionCall parts"
             ));
@@ -423,6 +423,48 @@ fn no_call_extra_content(body: &Value) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Mistral: `{"type": "extra_forbidden", "loc": ["body", "messages", i, "assistant",
+/// "reasoning_content"], "msg": "Extra inputs are not permitted"}`: no assistant carries a
+/// reasoning field.
+fn no_reasoning_fields(body: &Value) -> Result<(), String> {
+    for (i, m) in msgs(body).iter().enumerate() {
+        let field = super::layout::REASONING_FIELDS
+            .iter()
+            .find(|f| m.get(**f).is_some());
+        if let (Some(f), "assistant") = (field, role(m)) {
+            return Err(format!(
+                "extra_forbidden: loc [body, messages, {i}, assistant, {f}]: Extra inputs are not permitted"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Anthropic, in a request of more than 20 images (URL and file images count): "At least one of
+/// the image dimensions exceed max allowed size for many-image requests: 2000 pixels".
+fn many_images_within_2000(body: &Value) -> Result<(), String> {
+    let mut blocks: Vec<&Value> = Vec::new();
+    for m in msgs(body) {
+        for b in m["content"].as_array().into_iter().flatten() {
+            blocks.push(b);
+            if b["type"] == "tool_result" {
+                blocks.extend(b["content"].as_array().into_iter().flatten());
+            }
+        }
+    }
+    let images: Vec<&Value> = blocks
+        .into_iter()
+        .filter(|b| b["type"] == "image")
+        .collect();
+    if images.len() <= 20 {
+        return Ok(());
+    }
+    let inline: Vec<Value> = images.into_iter().cloned().collect();
+    images_ok(&Value::Array(inline), 2000, false).map_err(|e| {
+        format!("At least one of the image dimensions exceed max allowed size for many-image requests: 2000 pixels ({e})")
+    })
 }
 
 /// DeepSeek thinking mode: "Missing `reasoning_content` field in the assistant message at
@@ -480,6 +522,8 @@ fn check(name: &str, body: &Value) -> Result<(), String> {
         "gemini-chat-current-calls-signed" => gemini_chat_current_calls_signed(body),
         "no-call-extra-content" => no_call_extra_content(body),
         "tool-turn-reasoning" => tool_turn_reasoning(body),
+        "no-reasoning-fields" => no_reasoning_fields(body),
+        "many-images-within-2000" => many_images_within_2000(body),
         "no-foreign-encrypted-reasoning" => no_foreign_encrypted_reasoning(body),
         other => panic!("unknown check {other}"),
     }

@@ -20,7 +20,8 @@
 //! response: {error: <text>}}}` (with the call's `id` when it has one); a renamed call or result is
 //! a shallow copy with its `functionCall` / `functionResponse` copied and its `id` set. An empty
 //! top-level `tools` array is removed. A part whose thought signature a rule removed or supplied
-//! (see [`super::gemini_signatures`]) is a shallow copy without the key / with it set.
+//! (see [`super::gemini_signatures`]) is a shallow copy without the key / with it set; a
+//! `functionResponse` part's signature is read as its result message's one block for that.
 
 use super::edit::{Item, Op, Out};
 use super::gemini_signatures::KEYS as SIGNATURE_KEYS;
@@ -195,6 +196,11 @@ fn read<'a, N: Node<'a>>(body: N) -> Result<Read<N>, WireError> {
             m.role = Val::Str("toolResult".into());
             m.tool_call_id = Val::Str(id.into());
             m.tool_name = Val::Str(name.into_owned().into());
+            // A signature on the response part (a user part: Gemini signs model parts only) is
+            // the result's one block, for the signature rules; the writer reads only its edits.
+            if SIGNATURE_KEYS.iter().any(|k| p.get(k).is_some()) {
+                m.content = Content::Blocks(vec![block(p, r.msgs.len(), 0, None)]);
+            }
             r.msgs.push(m);
             r.srcs.push(Src {
                 wire: i,
@@ -292,6 +298,21 @@ impl<'a, 'r, N: Node<'a>> Writer<'r, N> {
         {
             let renamed = super::new_value(&m.edits, "toolCallId")
                 .filter(|v| v.as_str().is_some_and(|s| !self.made_up.contains(s)));
+            let (del, sets) = m
+                .blocks()
+                .and_then(|bs| bs.first())
+                .map(signature_edits)
+                .unwrap_or_default();
+            if !del.is_empty() || !sets.is_empty() {
+                return Item::Patch {
+                    msg: *wire,
+                    list: PARTS,
+                    idx: *j,
+                    del,
+                    sets,
+                    inner: renamed.map(|id| (RESPONSE, vec![("id", id)])),
+                };
+            }
             return match renamed {
                 Some(id) => Self::with_id(*wire, *j, RESPONSE, id),
                 None => Item::Ref {

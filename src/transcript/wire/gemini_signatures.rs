@@ -8,7 +8,7 @@
 //! - a signature on a **user** content's part: signatures are only ever produced on model turns,
 //!   so one there was carried over by a client and Gemini answers "Corrupted thought signature."
 //!   (platberlitz/SillyBunny#647: a stored signature stamped onto user-role messages). It is
-//!   removed, whatever its value. The model turns' foreign values (a Claude `msg_…` id, anything
+//!   removed, whatever its value, from a `functionResponse` part as from any other. The model turns' foreign values (a Claude `msg_…` id, anything
 //!   that is not base64) are the transcript pass's `stripThoughtSignatures`, run by [`super::pass`]
 //!   when the target's policy asks for it.
 //! - a **missing** signature: Gemini 3 rejects a request whose current turn has a step whose
@@ -68,7 +68,10 @@ fn signed(b: &Block) -> bool {
 /// Removes the signatures of user parts, and gives the first call of each step of the current
 /// turn the documented stand-in when `gemini3` and it has none.
 pub fn repair(turns: &mut [Msg], ctx: &mut Ctx, gemini3: bool) {
-    for m in turns.iter_mut().filter(|m| m.is_role("user")) {
+    // A `functionResponse` part is a user part too (the Gemini reader makes it a result
+    // message whose one block carries the part's signature).
+    let user = |m: &&mut Msg| m.is_role("user") || m.is_role("toolResult");
+    for m in turns.iter_mut().filter(user) {
         let Some(blocks) = m.blocks() else { continue };
         let hits: Vec<_> = (0..blocks.len())
             .filter(|&j| blocks[j].is_object && signed(&blocks[j]))

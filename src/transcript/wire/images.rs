@@ -16,7 +16,9 @@
 //! - Anthropic: `messages[i].content[j]` of type `image` with a `base64` `source` (`media_type`,
 //!   `data`), also inside a `tool_result`'s `content`;
 //! - Gemini: `contents[i].parts[j].inlineData` (`mimeType`, `data`), or `inline_data`
-//!   (`mime_type`).
+//!   (`mime_type`), also in a function response's own `parts` (Gemini 3's multimodal function
+//!   responses: `functionResponse.parts[k].inlineData`), where an unusable image stays, as a text
+//!   part is not accepted there.
 //!
 //! Remote URLs and file ids are the provider's to fetch and are left alone, as is a `data:` URL
 //! that is not base64. A re-encoded image replaces only its payload string (and the media type
@@ -123,6 +125,9 @@ struct Site<N> {
     url: bool,
     /// The media type string beside bare base64.
     mime: Option<(N, Vec<Seg>)>,
+    /// An unusable image may become a text part here (not inside a Gemini function response,
+    /// whose parts take media only).
+    text_ok: bool,
 }
 
 fn at(path: &[Seg], seg: Seg) -> Vec<Seg> {
@@ -178,6 +183,7 @@ fn url_site<'a, N: Node<'a>>(
             data: (node, data),
             url: true,
             mime: None,
+            text_ok: true,
         });
     }
 }
@@ -222,6 +228,7 @@ fn base64_site<'a, N: Node<'a>>(
         mime: Some((mime, at(&base, Seg::Key(keys.1)))),
         part: (part, path),
         url: false,
+        text_ok: true,
     });
 }
 
@@ -241,6 +248,20 @@ fn anthropic_part<'a, N: Node<'a>>(p: N, path: Vec<Seg>, out: &mut Vec<Site<N>>)
 }
 
 fn gemini_part<'a, N: Node<'a>>(p: N, path: Vec<Seg>, out: &mut Vec<Site<N>>) {
+    if let Some(r) = p.get("functionResponse") {
+        // Gemini 3's multimodal function responses carry their images in `parts` inside the
+        // response, where only media parts are accepted: one that cannot be used stays.
+        let from = out.len();
+        each(
+            r,
+            &at(&path, Seg::Key("functionResponse")),
+            "parts",
+            out,
+            gemini_part,
+        );
+        out[from..].iter_mut().for_each(|s| s.text_ok = false);
+        return;
+    }
     if p.get("inlineData").is_some() {
         base64_site(p, path, "inlineData", ("data", "mimeType"), out);
     } else {
@@ -268,6 +289,29 @@ fn sites<'a, N: Node<'a>>(body: N, protocol: Protocol) -> Vec<Site<N>> {
         }
     }
     out
+}
+
+/// How many images Anthropic counts in the body for its many-image limit: every `image` block,
+/// in a turn or in a `tool_result`, whatever its source (a URL or a file id too: claude-code and
+/// opencode hit the 2000 px limit in histories of mixed images); the base64 ones found otherwise.
+fn image_count<'a, N: Node<'a>>(body: N, protocol: Protocol, base64: usize) -> usize {
+    if protocol != Protocol::Anthropic {
+        return base64;
+    }
+    let is_image = |b: &N| type_is(*b, "image");
+    let blocks = |m: N| m.get("content").into_iter().flat_map(|c| c.items());
+    body.get(protocol.key())
+        .into_iter()
+        .flat_map(|l| l.items())
+        .flat_map(blocks)
+        .map(|b| {
+            if type_is(b, "tool_result") {
+                blocks(b).filter(is_image).count()
+            } else {
+                usize::from(is_image(&b))
+            }
+        })
+        .sum()
 }
 
 /// The text part that stands for an omitted image.
@@ -342,6 +386,7 @@ fn decide<'a, N: Node<'a>>(
     let (outcome, _) = payload_outcome(&payload, &mut full, opts);
     match outcome {
         Outcome::Keep => None,
+        Outcome::Text(_) if !site.text_ok => None,
         Outcome::Text(t) => {
             let (pnode, ppath) = &site.part;
             let l = leaf(*pnode, ppath, text_part(protocol, &t));
@@ -388,7 +433,11 @@ pub fn add<'a, N: Node<'a>>(
     }
     let pass = ImagePassOptions {
         label: LABEL.into(),
-        limits: limits(&opts.images, protocol, sites.len()),
+        limits: limits(
+            &opts.images,
+            protocol,
+            image_count(body, protocol, sites.len()),
+        ),
         ..ImagePassOptions::default()
     };
     let mut leaves = Vec::new();

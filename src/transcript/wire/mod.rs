@@ -39,6 +39,7 @@ pub mod gemini;
 pub mod gemini_signatures;
 pub mod images;
 pub mod layout;
+pub mod mistral_reasoning;
 pub mod node;
 pub mod openai_chat;
 pub mod pass;

@@ -29,8 +29,10 @@ use std::borrow::Cow;
 
 const CALLS: &str = "tool_calls";
 /// A call's extension object, where Gemini's OpenAI-compatible endpoint puts its signature
-/// (`extra_content.google.thought_signature`).
-const EXTRA: &str = "extra_content";
+/// (`extra_content.google.thought_signature`; Vertex AI's: `extra_content.vertex.…`).
+pub(super) const EXTRA: &str = "extra_content";
+/// The members of [`EXTRA`] that carry a signature: the first is where the writer puts one.
+const SIGNERS: [&str; 2] = ["google", "vertex"];
 
 pub(super) fn obj<'a, N: Node<'a>>(v: N, path: &str, what: &str) -> Result<N, WireError> {
     if v.is_obj() {
@@ -125,15 +127,25 @@ fn call_block<'a, N: Node<'a>>(
         b.name = id_val(opt_str(f, "name", &format!("{path}.function"))?);
         b.arguments = kind(f.get("arguments"));
     }
-    // What the signature rules judge: Google's signature, or `null` for an extension the writer
-    // cannot add one to without replacing something (a `google` object without one, a value
-    // that is not an object): such a call counts as signed and is left as written for Gemini.
-    if let Some(e) = c.get(EXTRA).filter(|e| !e.is_null()) {
-        b.x_mut().thought_signature = match (e.is_obj(), e.get("google")) {
-            (true, None) => Val::Absent,
-            (true, Some(g)) => g.get("thought_signature").map_or(Val::Null, val_of),
-            (false, _) => Val::Null,
-        };
+    // What the signature rules judge: Google's (or Vertex AI's) signature, or `null` for an
+    // extension the writer cannot add one to without replacing something (a `google` object
+    // without one, a value that is not an object): such a call counts as signed and is left as
+    // written for Gemini. A `vertex` member without a signature leaves the call unsigned (the
+    // stand-in goes beside it, in `google`). Any `extra_content`, `null` too, is an extension.
+    if let Some(e) = c.get(EXTRA) {
+        b.x_mut().extension = true;
+        if !e.is_null() {
+            let signer = SIGNERS.iter().find_map(|k| e.get(k).map(|s| (*k, s)));
+            b.x_mut().thought_signature = match (e.is_obj(), signer) {
+                (true, None) => Val::Absent,
+                (true, Some((k, s))) => match s.get("thought_signature") {
+                    Some(sig) => val_of(sig),
+                    None if k == SIGNERS[0] => Val::Null,
+                    None => Val::Absent,
+                },
+                (false, _) => Val::Null,
+            };
+        }
     }
     Ok(b)
 }
@@ -306,19 +318,20 @@ fn call_item<'a, N: Node<'a>>(
     };
     if let Some(sig) = super::new_value(&b.edits, "thoughtSignature") {
         let google = json!({ "thought_signature": sig });
+        let [google_key, _] = SIGNERS;
         let call = input
             .get(msg)
             .and_then(|m| m.get(CALLS))
             .and_then(|c| c.items().nth(k));
         if call.and_then(|c| c.get(EXTRA)).is_some_and(Node::is_obj) {
-            return patch(Vec::new(), sets, Some((EXTRA, vec![("google", google)])));
+            return patch(Vec::new(), sets, Some((EXTRA, vec![(google_key, google)])));
         }
-        sets.push((EXTRA, json!({ "google": google })));
+        sets.push((EXTRA, json!({ google_key: google })));
         return patch(Vec::new(), sets, None);
     }
     if b.edits
         .dels()
-        .any(|d| d == "thought_signature" || d == "thoughtSignature")
+        .any(|d| d == "thought_signature" || d == "thoughtSignature" || d == EXTRA)
     {
         return patch(vec![EXTRA], sets, None);
     }

@@ -19,13 +19,16 @@
 //! signatures on user parts; a Gemini 3 target's current-turn calls get the documented stand-in
 //! when unsigned (see [`super::gemini_signatures`]), on OpenAI chat too (Gemini's
 //! OpenAI-compatible endpoint), where a target model that is not Gemini loses the calls'
-//! signatures instead (see [`super::chat_signatures`]). For a Responses target that is not OpenAI's,
+//! signatures instead, and a closed-schema server (Mistral, Fireworks) every call's
+//! `extra_content` (see [`super::chat_signatures`]). A Mistral target loses every message's
+//! reasoning fields (see [`super::mistral_reasoning`]). For a Responses target that is not OpenAI's,
 //! reasoning items carrying `encrypted_content` go (see [`super::encrypted_reasoning`]).
 //!
 //! Leading system / developer messages are the system prompt, not turns: the rules run on the
 //! messages after them, so "the first turn" is the first user or assistant message.
 
-use super::{chat_signatures, encrypted_reasoning, gemini_signatures, Protocol, WireOptions};
+use super::chat_signatures::{self, CallExtensions};
+use super::{encrypted_reasoning, gemini_signatures, mistral_reasoning, Protocol, WireOptions};
 use crate::transcript::context::Ctx;
 use crate::transcript::model::Msg;
 use crate::transcript::policy::{resolve_transcript_policy, ToolCallIdMode, TranscriptPolicy};
@@ -139,10 +142,17 @@ pub fn run(msgs: &mut Vec<Msg>, ctx: &mut Ctx, opts: &WireOptions, protocol: Pro
         gemini_signatures::repair(&mut turns, ctx, gemini3);
     }
     if protocol == Protocol::OpenAiChat {
-        if gemini3 {
-            gemini_signatures::repair(&mut turns, ctx, true);
-        } else if chat_signatures::drops_call_signatures(opts.model_id.as_deref()) {
-            chat_signatures::drop_call_signatures(&mut turns, ctx);
+        let (provider, model_id) = (opts.provider.as_deref(), opts.model_id.as_deref());
+        match chat_signatures::dropped_call_extensions(provider, model_id) {
+            Some(CallExtensions::All) => {
+                chat_signatures::drop_call_signatures(&mut turns, ctx, CallExtensions::All)
+            }
+            _ if gemini3 => gemini_signatures::repair(&mut turns, ctx, true),
+            Some(what) => chat_signatures::drop_call_signatures(&mut turns, ctx, what),
+            None => {}
+        }
+        if mistral_reasoning::mistral_target(provider, model_id) {
+            mistral_reasoning::drop_reasoning_fields(&mut turns, ctx);
         }
     }
     if reasoning.unsigned {
@@ -184,9 +194,9 @@ mod tests {
 
     /// Bodies made of reasoning the target cannot take, grown to `n` bytes, for each protocol's
     /// reasoning rules: Gemini signatures (foreign, on user parts, missing in a long current
-    /// turn of Gemini 3), chat `reasoning_content` / `reasoning_details` in the history and Gemini
-    /// signatures on chat calls for another model, encrypted Responses reasoning
-    /// for another provider. The byte path's time grows linearly.
+    /// turn of Gemini 3, on function responses), chat `reasoning_content` / `reasoning_details`
+    /// in the history and Gemini signatures on chat calls for another model (and all of them for
+    /// Mistral), encrypted Responses reasoning for another provider. The byte path's time grows linearly.
     #[test]
     fn the_reasoning_rules_grow_linearly_with_the_body() {
         let gemini = |n: usize| {
@@ -196,9 +206,11 @@ mod tests {
                 contents.push(json!({"role": "model", "parts": [
                     {"text": "想", "thought_signature": "msg_01X"},
                     {"functionCall": {"name": "f", "args": {}, "id": format!("c{k}")}}]}));
-                let mut parts = vec![
-                    json!({"functionResponse": {"name": "f", "id": format!("c{k}"), "response": {}}}),
-                ];
+                let mut response = json!({"functionResponse": {"name": "f", "id": format!("c{k}"), "response": {}}});
+                if k % 8 == 3 {
+                    response["thoughtSignature"] = json!("c2ln");
+                }
+                let mut parts = vec![response];
                 if k % 8 == 7 {
                     parts.push(json!({"text": "继续", "thoughtSignature": "c2ln"}));
                 }
@@ -241,7 +253,7 @@ mod tests {
         };
         /// A body of about `n` bytes.
         type Make<'m> = &'m dyn Fn(usize) -> String;
-        let cases: [(Protocol, Make, WireOptions); 3] = [
+        let cases: [(Protocol, Make, WireOptions); 4] = [
             (
                 Protocol::Gemini,
                 &gemini,
@@ -255,6 +267,15 @@ mod tests {
                 &chat,
                 WireOptions {
                     model_id: Some("deepseek-reasoner".into()),
+                    ..WireOptions::default()
+                },
+            ),
+            // Mistral: every reasoning field and every call's extra_content go.
+            (
+                Protocol::OpenAiChat,
+                &chat,
+                WireOptions {
+                    provider: Some("mistral".into()),
                     ..WireOptions::default()
                 },
             ),

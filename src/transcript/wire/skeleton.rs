@@ -81,12 +81,14 @@ pub const KEYS: &[(&str, u8)] = &[
     ("reasoning_details", SHALLOW),
     ("extra_content", 0),
     ("google", 0),
+    ("vertex", 0),
 ];
 
 /// Containers at this depth (the body is 0) are sent shallow: the readers walk at most
 /// `body.messages[i].content[j].function.name` (6), the image finder
-/// `body.messages[i].content[j].content[k].source.data` (8).
-pub const DEPTH: u32 = 8;
+/// `body.messages[i].content[j].content[k].source.data` (8) and
+/// `body.contents[i].parts[j].functionResponse.parts[k].inlineData.data` (9).
+pub const DEPTH: u32 = 9;
 
 /// Separates the strings of `strs`.
 pub const SEP: char = '\u{1f}';

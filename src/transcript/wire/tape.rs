@@ -20,8 +20,10 @@ use std::collections::HashSet;
 
 /// Values at this depth (the body is 0) or above are recorded; deeper ones are only checked.
 /// The readers walk at most `body.messages[i].content[j].function.name` (6), the image finder
-/// `body.messages[i].content[j].content[k].source.data` (8, an image in an Anthropic tool result).
-pub const RECORD_DEPTH: usize = 8;
+/// `body.messages[i].content[j].content[k].source.data` (8, an image in an Anthropic tool result)
+/// and `body.contents[i].parts[j].functionResponse.parts[k].inlineData.data` (9, an image in a
+/// Gemini 3 function response).
+pub const RECORD_DEPTH: usize = 9;
 
 /// Containers nested deeper than this are refused (a body is never that deep; a stack is finite).
 pub const MAX_NESTING: usize = 256;
