@@ -10,6 +10,8 @@
 
 use std::cell::Cell;
 
+use super::base64::symbol_value;
+
 /// Bytes read one at a time by position.
 pub(crate) trait ByteSource {
     /// How many bytes there are.
@@ -27,18 +29,6 @@ impl ByteSource for &[u8] {
         self.get(i).copied()
     }
 }
-
-/// The value of each base64 symbol (the standard alphabet; anything else, padding included, 0).
-const VALUES: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut i = 0;
-    while i < 64 {
-        t[alphabet[i] as usize] = i as u8;
-        i += 1;
-    }
-    t
-};
 
 /// The bytes a canonical base64 payload (whitespace removed, alphabet and padding checked)
 /// decodes to, decoded three at a time as they are read.
@@ -73,7 +63,8 @@ impl ByteSource for Base64Bytes<'_> {
         let (cached, mut bytes) = self.group.get();
         if cached != q + 1 {
             let c = self.text.get(q * 4..q * 4 + 4)?;
-            let v = |k: usize| u32::from(VALUES[usize::from(c[k])]);
+            // Padding reads as a value too, for bytes past the end that are never given.
+            let v = |k: usize| u32::from(symbol_value(c[k]));
             let n = (v(0) << 18) | (v(1) << 12) | (v(2) << 6) | v(3);
             bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
             self.group.set((q + 1, bytes));

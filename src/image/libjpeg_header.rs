@@ -108,8 +108,7 @@ fn markers(s: &mut Source) -> Result<Frame, String> {
     if c != 0xFF || c2 != 0xD8 {
         return Err(format!("Not a JPEG file: starts with 0x{c:02x} 0x{c2:02x}"));
     }
-    // The frame: its marker, precision, component ids and size.
-    let mut frame: Option<(u8, u8, Vec<u8>, (u32, u32))> = None;
+    let mut frame: Option<Sof> = None;
     loop {
         // `next_marker`: skip to an FF, then past fill FFs.
         let mut m = s.byte();
@@ -123,14 +122,19 @@ fn markers(s: &mut Source) -> Result<Frame, String> {
             0xD8 => return Err("Invalid JPEG file structure: two SOI markers".into()),
             // Baseline, extended, progressive, lossless, arithmetic.
             0xC0..=0xC3 | 0xC9 | 0xCA => {
-                let (precision, ids, size) = sof(s, frame.is_some())?;
-                frame = Some((m, precision, ids, size));
+                frame = Some(sof(s, m, frame.is_some())?);
             }
             0xC5..=0xC7 | 0xCB | 0xCD..=0xCF => {
                 return Err(format!("Unsupported JPEG process: SOF type 0x{m:02x}"))
             }
             0xDA => {
-                let Some((sof, precision, ids, size)) = frame else {
+                let Some(Sof {
+                    marker: sof,
+                    precision,
+                    ids,
+                    size,
+                }) = frame
+                else {
                     return Err("Invalid JPEG file structure: SOS before SOF".into());
                 };
                 let scan = sos(s, &ids)?;
@@ -164,8 +168,18 @@ fn markers(s: &mut Source) -> Result<Frame, String> {
     }
 }
 
-/// `get_sof`: the precision, the component ids and the width and height.
-fn sof(s: &mut Source, seen: bool) -> Result<(u8, Vec<u8>, (u32, u32)), String> {
+/// A frame header as libjpeg read it.
+struct Sof {
+    marker: u8,
+    precision: u8,
+    /// The component ids.
+    ids: Vec<u8>,
+    /// Width and height.
+    size: (u32, u32),
+}
+
+/// `get_sof` for the frame of `marker`; `seen`: a frame came before.
+fn sof(s: &mut Source, marker: u8, seen: bool) -> Result<Sof, String> {
     let length = s.two();
     let precision = s.byte();
     let height = s.two();
@@ -185,7 +199,12 @@ fn sof(s: &mut Source, seen: bool) -> Result<(u8, Vec<u8>, (u32, u32)), String> 
         ids.push(s.byte());
         s.skip(2);
     }
-    Ok((precision, ids, (width as u32, height as u32)))
+    Ok(Sof {
+        marker,
+        precision,
+        ids,
+        size: (width as u32, height as u32),
+    })
 }
 
 /// A scan header as libjpeg read it.
