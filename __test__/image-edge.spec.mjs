@@ -74,9 +74,10 @@ describe('image edge cases', () => {
   })
 
   test('a cut or broken image gets what sharp gave, at every cut (recorded through OpenClaw 2026.3.23-2: fixtures/sharp-texts.json)', () => {
-    // benchmark/sharp-texts.mjs recorded these: a JPEG header and three PNGs cut at every byte,
-    // kept whole or to be shrunk, and JPEG headers made wrong one field at a time. A shrunk
-    // image is compared by its size (the rows sharp read are checked in src/image/png_partial.rs).
+    // benchmark/sharp-texts.mjs recorded these: a JPEG header and four PNGs cut at every byte,
+    // kept whole or to be shrunk (one turned by its EXIF orientation), and JPEG headers made wrong
+    // one field at a time. A shrunk image is compared by its size (the rows sharp read, and the
+    // recorded pixels of small results, are checked in src/image/png_partial.rs).
     const T = JSON.parse(readFileSync(new URL('./fixtures/sharp-texts.json', import.meta.url), 'utf8'))
     const run = (data, mimeType, options) => {
       const [o] = sanitizeContentBlocksImages([image(data, mimeType)], T.label, options)

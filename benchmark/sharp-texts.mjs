@@ -7,7 +7,13 @@
 //   - a small PNG (kept as it is when whole) cut at every byte;
 //   - a PNG that must be shrunk (maxDimensionPx 24), cut at every byte: sharp decodes what the
 //     complete IDAT chunks hold and re-encodes it (the rows it could not read are black);
-//   - the same, interlaced (Adam7).
+//   - the same, interlaced (Adam7);
+//   - an RGBA PNG with an EXIF orientation (`eXIf`, 6: turned a quarter) to be shrunk, cut at
+//     every byte: sharp turns what it read (`rotate()`), so the result is taller than wide.
+// Then `pixels`: a few small PNGs with transparency (RGBA, grey with alpha, a palette with
+// `tRNS`) or an orientation, whole or cut in their pixels, and sharp's result decoded (raw,
+// `channels` a pixel) to compare colours with: its JPEG writer flattens transparency, and the
+// rows it could not read, onto black.
 // Each row: the first cut it holds for (until the next row) and what `sanitizeContentBlocksImages`
 // returned: `"kept"`, `{ text }`, or `{ shrunk: [w, h], black, rows }` (`black`: rows of the
 // result that are black; `rows`: rows of the image sharp decodes at full size, read through the
@@ -138,26 +144,94 @@ function chunk(type, data) {
 async function png(w, h, piece, interlaced) {
   const px = Buffer.alloc(w * h * 3)
   for (let i = 0; i < px.length; i++) px[i] = 40 + ((Math.imul(i, 2654435761) >>> 26) + ((i / 3 / w) | 0) * 3) % 200
-  const made = await sharp(px, { raw: { width: w, height: h, channels: 3 } }).png({ progressive: interlaced }).toBuffer()
+  return rechunk(await sharp(px, { raw: { width: w, height: h, channels: 3 } }).png({ progressive: interlaced }).toBuffer(), piece, null)
+}
+/**
+ * `made`'s chunks before its pixels (`extra` after IHDR; `null`: IHDR alone), its pixels in IDAT
+ * chunks of `piece` bytes.
+ */
+function rechunk(made, piece, extra) {
+  const before = []
   const pieces = []
-  let ihdr = null
   for (let o = 8; o < made.length; ) {
     const len = made.readUInt32BE(o)
     const type = made.toString('latin1', o + 4, o + 8)
-    if (type === 'IHDR') ihdr = made.subarray(o + 8, o + 8 + len)
     if (type === 'IDAT') pieces.push(made.subarray(o + 8, o + 8 + len))
+    else if (type === 'IHDR') before.push(made.subarray(o, o + 12 + len), ...(extra ?? []))
+    else if (type !== 'IEND' && extra) before.push(made.subarray(o, o + 12 + len))
     o += 12 + len
   }
   const z = Buffer.concat(pieces)
   const idat = []
   for (let i = 0; i < z.length; i += piece) idat.push(chunk('IDAT', z.subarray(i, i + piece)))
-  return Buffer.concat([made.subarray(0, 8), chunk('IHDR', ihdr), ...idat, chunk('IEND', Buffer.alloc(0))])
+  return Buffer.concat([made.subarray(0, 8), ...before, ...idat, chunk('IEND', Buffer.alloc(0))])
+}
+/** An `eXIf` chunk holding one field, the orientation (big-endian TIFF). */
+function exif(orientation) {
+  const b = Buffer.alloc(26)
+  b.write('MM', 0, 'latin1')
+  b.writeUInt16BE(42, 2)
+  b.writeUInt32BE(8, 4)
+  b.writeUInt16BE(1, 8)
+  b.writeUInt16BE(0x0112, 10)
+  b.writeUInt16BE(3, 12)
+  b.writeUInt32BE(1, 14)
+  b.writeUInt16BE(orientation, 18)
+  return chunk('eXIf', b)
+}
+/**
+ * A `w`×`h` PNG of `channels` (1–4) whose left third is opaque, middle third half transparent and
+ * right third clear (when it has alpha), colours changing along both sides.
+ */
+async function bands(w, h, channels, { piece = 40, palette = false, orientation = 0 } = {}) {
+  const px = Buffer.alloc(w * h * channels)
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = (y * w + x) * channels
+      const rgb = [210 - x * 5, 50 + y * 9, 90 + ((x * y) & 31)]
+      const colours = channels <= 2 ? 1 : 3
+      for (let c = 0; c < colours; c++) px[i + c] = rgb[c]
+      if (channels === 2 || channels === 4) px[i + channels - 1] = x < w / 3 ? 255 : x < (2 * w) / 3 ? 128 : 0
+    }
+  }
+  const raw = sharp(px, { raw: { width: w, height: h, channels } })
+  const made = await (channels <= 2 ? raw.toColourspace('b-w') : raw).png(palette ? { palette: true, colours: 32, dither: 0 } : { adaptiveFiltering: true, compressionLevel: 9 }).toBuffer()
+  return rechunk(made, piece, orientation ? [exif(orientation)] : [])
+}
+/** The first cut inside `bytes`' pixels after half its IDAT chunks are complete. */
+function halfway(bytes) {
+  const idat = []
+  for (let o = 8; o < bytes.length; o += 12 + bytes.readUInt32BE(o)) if (bytes.toString('latin1', o + 4, o + 8) === 'IDAT') idat.push(o)
+  return idat[idat.length >> 1] + 10
+}
+/** What OpenClaw made of `bytes` cut at `cut`: `"kept"`, `{ text }`, or sharp's result decoded. */
+async function pixels(name, image, cut, options) {
+  const bytes = Buffer.from(images[image], 'base64')
+  const data = bytes.subarray(0, cut).toString('base64')
+  const [o] = await f([{ type: 'image', data, mimeType: 'image/png' }], LABEL, options)
+  const out = o.type === 'text' ? { text: o.text } : o.data === data ? 'kept' : null
+  if (out) return { name, image, mimeType: 'image/png', options, cut, out }
+  const { data: px, info } = await sharp(Buffer.from(o.data, 'base64')).raw().toBuffer({ resolveWithObject: true })
+  return { name, image, mimeType: 'image/png', options, cut, out: { width: info.width, height: info.height, channels: info.channels, px: px.toString('base64') } }
 }
 
 const small = await png(40, 30, 512, false)
 const shrink = await png(48, 32, 200, false)
 const adam7 = await png(24, 16, 150, true)
 const SHRINK = { maxDimensionPx: 24 }
+const P = { maxDimensionPx: 12 }
+const turned = await bands(24, 16, 4, { piece: 30, orientation: 6 })
+// The images of `pixels` (base64), each named once.
+const images = {}
+for (const [name, make] of [
+  ['RGBA', () => bands(24, 16, 4)],
+  ['grey with alpha', () => bands(24, 16, 2, { piece: 6 })],
+  ['palette with tRNS', () => bands(24, 16, 4, { piece: 16, palette: true })],
+  ['RGB, orientation 6', () => bands(24, 16, 3, { orientation: 6 })],
+  ['RGB, orientation 1', () => bands(24, 16, 3, { orientation: 1 })],
+]) images[name] = (await make()).toString('base64')
+const whole = (name) => Buffer.from(images[name], 'base64').length
+const half = (name) => halfway(Buffer.from(images[name], 'base64'))
 
 async function table(name, mimeType, options, bytes, to) {
   return { name, mimeType, options, data: bytes.toString('base64'), to, cuts: await cuts(bytes, mimeType, options, 1, to) }
@@ -173,8 +247,19 @@ const fixture = {
     await table('PNG 40×30 (within the limits), cut at every byte', 'image/png', {}, small, small.length),
     await table('PNG 48×32 to shrink to 24 px, cut at every byte', 'image/png', SHRINK, shrink, shrink.length),
     await table('PNG 24×16 Adam7 to shrink to 12 px, cut at every byte', 'image/png', { maxDimensionPx: 12 }, adam7, adam7.length),
+    await table('PNG 24×16 RGBA with EXIF orientation 6 to shrink to 12 px, cut at every byte', 'image/png', P, turned, turned.length),
   ],
   wrong: [],
+  images,
+  pixels: [
+    await pixels('RGBA 24×16 (opaque, half and clear thirds), whole', 'RGBA', whole('RGBA'), P),
+    await pixels('the same RGBA within the limits: kept as written', 'RGBA', whole('RGBA'), {}),
+    await pixels('the same RGBA cut in its pixels', 'RGBA', half('RGBA'), P),
+    await pixels('grey with alpha, cut in its pixels', 'grey with alpha', half('grey with alpha'), P),
+    await pixels('a palette with tRNS, cut in its pixels', 'palette with tRNS', half('palette with tRNS'), P),
+    await pixels('RGB with EXIF orientation 6, cut in its pixels', 'RGB, orientation 6', half('RGB, orientation 6'), P),
+    await pixels('RGB with EXIF orientation 1 (as stored), cut in its pixels', 'RGB, orientation 1', half('RGB, orientation 1'), P),
+  ],
 }
 for (const [name, bytes] of Object.entries(wrong)) {
   fixture.wrong.push({ name, mimeType: 'image/jpeg', data: bytes.toString('base64'), outcome: await outcome(bytes, 'image/jpeg', {}) })
@@ -184,6 +269,7 @@ for (const c of fixture.cases) {
   for (const [cut, o] of c.cuts) console.log(`  from ${cut}: ${JSON.stringify(o)}`)
 }
 for (const w of fixture.wrong) console.log(`${w.name}: ${JSON.stringify(w.outcome)}`)
+for (const p of fixture.pixels) console.log(`${p.name}, cut at ${p.cut} of ${whole(p.image)}: ${p.out.text ?? (p.out === 'kept' ? 'kept' : `${p.out.width}×${p.out.height}×${p.out.channels}`)}`)
 const out = new URL('../__test__/fixtures/sharp-texts.json', import.meta.url)
 // One row per line: the diff of a re-recording shows which answers changed.
 const json = JSON.stringify(fixture, null, 1).replace(/\[\n\s+(\d+),\n\s+/g, '[$1, ').replace(/\n\s+\](,?)\n/g, ']$1\n')

@@ -19,19 +19,20 @@
 //! header has impossible parameters; a sequential one cut in its last three bytes only warns and
 //! decodes (grey where the data is missing). [`Frame`] carries what decoding will meet.
 
+use super::byte_source::ByteSource;
 use super::sharp_header::{Frame, Header};
 
 /// libjpeg's bytes: the input, then `FF D9` for ever.
 struct Source<'b> {
-    bytes: &'b [u8],
+    bytes: &'b dyn ByteSource,
     at: usize,
     past_end: bool,
 }
 
 impl Source<'_> {
     fn byte(&mut self) -> u8 {
-        let b = match self.bytes.get(self.at) {
-            Some(&b) => b,
+        let b = match self.bytes.at(self.at) {
+            Some(b) => b,
             None => {
                 self.past_end = true;
                 if (self.at - self.bytes.len()).is_multiple_of(2) {
@@ -62,7 +63,14 @@ const BAD_LENGTH: &str = "Bogus marker length";
 
 /// Reads `bytes` (an image starting `FF D8`) up to its first scan. `complete`: `bytes` is the
 /// whole image (otherwise its end answers [`Header::NeedMore`]).
+#[cfg(test)]
 pub(crate) fn read(bytes: &[u8], complete: bool) -> Header {
+    read_from(&bytes, complete)
+}
+
+/// [`read`] from any [`ByteSource`]: only the bytes the markers are read from are asked for (a
+/// segment's content is skipped by its length).
+pub(crate) fn read_from(bytes: &dyn ByteSource, complete: bool) -> Header {
     let mut s = Source {
         bytes,
         at: 0,
@@ -100,8 +108,7 @@ fn markers(s: &mut Source) -> Result<Frame, String> {
     if c != 0xFF || c2 != 0xD8 {
         return Err(format!("Not a JPEG file: starts with 0x{c:02x} 0x{c2:02x}"));
     }
-    // The frame: its marker, precision and component ids.
-    let mut frame: Option<(u8, u8, Vec<u8>)> = None;
+    let mut frame: Option<Sof> = None;
     loop {
         // `next_marker`: skip to an FF, then past fill FFs.
         let mut m = s.byte();
@@ -115,14 +122,19 @@ fn markers(s: &mut Source) -> Result<Frame, String> {
             0xD8 => return Err("Invalid JPEG file structure: two SOI markers".into()),
             // Baseline, extended, progressive, lossless, arithmetic.
             0xC0..=0xC3 | 0xC9 | 0xCA => {
-                let (precision, ids) = sof(s, frame.is_some())?;
-                frame = Some((m, precision, ids));
+                frame = Some(sof(s, m, frame.is_some())?);
             }
             0xC5..=0xC7 | 0xCB | 0xCD..=0xCF => {
                 return Err(format!("Unsupported JPEG process: SOF type 0x{m:02x}"))
             }
             0xDA => {
-                let Some((sof, precision, ids)) = frame else {
+                let Some(Sof {
+                    marker: sof,
+                    precision,
+                    ids,
+                    size,
+                }) = frame
+                else {
                     return Err("Invalid JPEG file structure: SOS before SOF".into());
                 };
                 let scan = sos(s, &ids)?;
@@ -130,6 +142,7 @@ fn markers(s: &mut Source) -> Result<Frame, String> {
                     precision,
                     start_error: scan.start_error(sof).map(|e| (e, s.past_end)),
                     scan_header_missing: scan.missing,
+                    size: Some(size),
                 });
             }
             0xD9 if frame.is_some() => {
@@ -155,8 +168,18 @@ fn markers(s: &mut Source) -> Result<Frame, String> {
     }
 }
 
-/// `get_sof`: the precision and the component ids.
-fn sof(s: &mut Source, seen: bool) -> Result<(u8, Vec<u8>), String> {
+/// A frame header as libjpeg read it.
+struct Sof {
+    marker: u8,
+    precision: u8,
+    /// The component ids.
+    ids: Vec<u8>,
+    /// Width and height.
+    size: (u32, u32),
+}
+
+/// `get_sof` for the frame of `marker`; `seen`: a frame came before.
+fn sof(s: &mut Source, marker: u8, seen: bool) -> Result<Sof, String> {
     let length = s.two();
     let precision = s.byte();
     let height = s.two();
@@ -176,7 +199,12 @@ fn sof(s: &mut Source, seen: bool) -> Result<(u8, Vec<u8>), String> {
         ids.push(s.byte());
         s.skip(2);
     }
-    Ok((precision, ids))
+    Ok(Sof {
+        marker,
+        precision,
+        ids,
+        size: (width as u32, height as u32),
+    })
 }
 
 /// A scan header as libjpeg read it.
@@ -247,7 +275,7 @@ fn sos(s: &mut Source, ids: &[u8]) -> Result<Scan, String> {
         }
     }
     let before = s.past_end;
-    let end = s.bytes.len();
+    let end = ByteSource::len(s.bytes);
     let first = s.at;
     let (ss, se, ah_al) = (s.byte(), s.byte(), s.byte());
     let missing = if before {

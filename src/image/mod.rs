@@ -32,12 +32,14 @@
 //!   limits, as sharp's header-only `metadata()` keeps it; a corrupt image that
 //!   needs resizing is omitted, where sharp (`failOnError: false`) might still
 //!   produce a partial JPEG.
-//! - Alpha is composited onto white before JPEG encoding (libvips flattens
-//!   onto black unless told otherwise).
+//! - Alpha is composited before JPEG encoding onto black in 2026.3.23 mode
+//!   (as sharp's JPEG writer, libvips, flattens) and onto white in 2026.9.6
+//!   mode.
 //! - A `data:image/…;base64,` prefix is removed instead of making the payload
 //!   invalid (`data_url.rs`).
 
 mod base64;
+mod byte_source;
 pub mod cache;
 mod data_url;
 mod decode;
@@ -73,6 +75,7 @@ pub(crate) use self::data_url::strip as strip_data_url;
 pub use self::header::header_dimensions;
 pub use self::mime::sniff_mime;
 
+use self::byte_source::Base64Bytes;
 use self::decode::{decode_within, over_pixel_limit};
 use self::header::{sniff_format, Format};
 use self::release::{estimated_decoded_len, Release};
@@ -240,26 +243,16 @@ pub fn sanitize_image(data: &str, limits: ImageLimits) -> ImageDecision {
     let sharp_read = format.filter(|f| release.sharp && matches!(f, Format::Jpeg | Format::Png));
     let mut meta = Header::NeedMore;
     if let Some(format) = sharp_read {
-        // Markers past the head (a large EXIF or ICC segment): longer prefixes, each four times
-        // the last, so the whole payload is decoded only when its header ends near its end.
-        let mut end = head_end;
-        meta = sharp_header::read(format, &head, end == canonical.len());
-        let mut prefix = Vec::new();
-        while meta == Header::NeedMore && end < canonical.len() {
-            if prefix.is_empty() {
-                prefix = head.clone();
-            }
-            // Each step decodes only its new characters (`end` stays a multiple of four).
-            let next = end.saturating_mul(4).min(canonical.len());
-            prefix.extend_from_slice(&decode_base64_prefix(&canonical[end..next]));
-            end = next;
-            meta = sharp_header::read(format, &prefix, end == canonical.len());
-            if readable && header.is_none() {
-                header = header_dimensions(&prefix);
-            }
-        }
-        if let Header::Error(text) = &meta {
-            return omitted(&release::sharp_corrupt_header(text));
+        // The whole payload, decoded only where the reader reads: markers or chunks past the
+        // head (a large EXIF or ICC segment) are skipped by their length, not decoded.
+        meta = sharp_header::read(format, &Base64Bytes::new(&canonical), true);
+        match &meta {
+            Header::Error(text) => return omitted(&release::sharp_corrupt_header(text)),
+            // A JPEG frame past the head: its size as libjpeg read it.
+            Header::Read(Frame {
+                size: Some(size), ..
+            }) if readable && header.is_none() => header = Some(*size),
+            _ => {}
         }
     }
     if header.is_some_and(fits) {
@@ -294,11 +287,12 @@ pub fn sanitize_image(data: &str, limits: ImageLimits) -> ImageDecision {
     let completed = (frame.scan_header_missing > 0)
         .then(|| libjpeg_header::with_scan_header(&bytes, frame.scan_header_missing));
     let input = completed.as_deref().unwrap_or(&bytes);
-    let decoded = match decode_within(input, fit_side, limits.max_decode_bytes) {
+    let bg = release.alpha_background;
+    let decoded = match decode_within(input, fit_side, limits.max_decode_bytes, bg) {
         Ok(d) => d,
         Err(message) => {
             let partial = (sharp_read == Some(Format::Png) && message != decode::MSG_PIXEL_LIMIT)
-                .then(|| png_partial::decode(&bytes, limits.max_decode_bytes))
+                .then(|| png_partial::decode(&bytes, limits.max_decode_bytes, bg))
                 .flatten();
             match partial {
                 Some(Ok(d)) => d,
@@ -416,7 +410,7 @@ pub fn precheck_from_head(
     // often carry a colour profile and EXIF before their pixels).
     let format = sniff_format(&prefix);
     if Release::of(limits.release).sharp {
-        match format.map(|f| sharp_header::read(f, &prefix, whole)) {
+        match format.map(|f| sharp_header::read(f, &prefix.as_slice(), whole)) {
             Some(Header::Error(_)) => return None,
             Some(Header::NeedMore) if format == Some(Format::Jpeg) => return None,
             _ => {}
@@ -717,10 +711,15 @@ mod tests {
     }
 
     #[test]
-    fn transparency_becomes_white() {
+    fn transparency_becomes_white_in_2026_9_6() {
+        // 2026.3.23 mode flattens onto black as sharp does (png_partial.rs, recorded pixels).
         let img = RgbaImage::from_pixel(1600, 200, Rgba([0, 0, 0, 0]));
         let png = encode_png_dynamic(&DynamicImage::ImageRgba8(img));
-        let (jpeg, w, h) = replaced(sanitize_image(&b64(&png), ImageLimits::default()));
+        let limits = ImageLimits {
+            release: OpenClawVersion::V2026_9_6,
+            ..ImageLimits::default()
+        };
+        let (jpeg, w, h) = replaced(sanitize_image(&b64(&png), limits));
         assert_eq!((w, h), (1200, 150));
         let back = image::load_from_memory(&jpeg).unwrap().to_rgb8();
         assert!(back.pixels().all(|p| p.0.iter().all(|&c| c >= 250)));

@@ -1,4 +1,4 @@
-//! Pixel preparation for JPEG output: alpha flattening onto white, sharp's
+//! Pixel preparation for JPEG output: alpha flattening onto a grey level, sharp's
 //! fit-inside size arithmetic, and the downscale itself.
 //!
 //! Resizing uses `fast_image_resize` (SIMD convolution, runtime CPU detection)
@@ -35,24 +35,25 @@ impl Pixels {
     }
 }
 
-/// Composite one channel value with coverage `alpha` over white.
-fn over_white(value: u8, alpha: u8) -> u8 {
-    let (v, a) = (u32::from(value), u32::from(alpha));
-    // (v·a + 255·(255 − a)) / 255, rounded; never exceeds 255.
-    ((v * a + 255 * (255 - a) + 127) / 255) as u8
+/// Composite one channel value with coverage `alpha` over the grey level `bg`.
+fn over(value: u8, alpha: u8, bg: u8) -> u8 {
+    let (v, a, bg) = (u32::from(value), u32::from(alpha), u32::from(bg));
+    // (v·a + bg·(255 − a)) / 255, rounded; never exceeds 255.
+    ((v * a + bg * (255 - a) + 127) / 255) as u8
 }
 
-/// Convert to 8-bit RGB (or grey), compositing any alpha onto white, because
-/// JPEG has no alpha channel. Consumes the image to avoid a second copy when
-/// it is already 8-bit RGB or grey.
-pub(crate) fn flatten(img: DynamicImage) -> Pixels {
+/// Convert to 8-bit RGB (or grey), compositing any alpha onto the grey level
+/// `bg` (255 white, 0 black as libvips's JPEG writer does), because JPEG has no
+/// alpha channel. Consumes the image to avoid a second copy when it is already
+/// 8-bit RGB or grey.
+pub(crate) fn flatten(img: DynamicImage, bg: u8) -> Pixels {
     let (width, height) = (img.width(), img.height());
     let color = img.color();
     let (grey, data) = match (color.has_color(), color.has_alpha()) {
         (false, false) => (true, img.into_luma8().into_raw()),
         (false, true) => {
             let la = img.into_luma_alpha8().into_raw();
-            let data = la.chunks_exact(2).map(|p| over_white(p[0], p[1])).collect();
+            let data = la.chunks_exact(2).map(|p| over(p[0], p[1], bg)).collect();
             (true, data)
         }
         (true, false) => (false, img.into_rgb8().into_raw()),
@@ -61,9 +62,9 @@ pub(crate) fn flatten(img: DynamicImage) -> Pixels {
             let mut data = Vec::with_capacity(rgba.len() / 4 * 3);
             for p in rgba.chunks_exact(4) {
                 data.extend_from_slice(&[
-                    over_white(p[0], p[3]),
-                    over_white(p[1], p[3]),
-                    over_white(p[2], p[3]),
+                    over(p[0], p[3], bg),
+                    over(p[1], p[3], bg),
+                    over(p[2], p[3], bg),
                 ]);
             }
             (false, data)
@@ -153,17 +154,22 @@ mod tests {
     }
 
     #[test]
-    fn alpha_is_flattened_onto_white() {
-        let mut img = RgbaImage::from_pixel(2, 1, Rgba([0, 0, 0, 0]));
+    fn alpha_is_flattened_onto_white_or_black() {
+        let mut img = RgbaImage::from_pixel(3, 1, Rgba([0, 0, 0, 0]));
         img.put_pixel(1, 0, Rgba([10, 20, 30, 255]));
-        let px = flatten(DynamicImage::ImageRgba8(img));
+        img.put_pixel(2, 0, Rgba([200, 100, 50, 128]));
+        let px = flatten(DynamicImage::ImageRgba8(img.clone()), 255);
         assert!(!px.grey);
-        assert_eq!(px.data, vec![255, 255, 255, 10, 20, 30]);
+        assert_eq!(px.data, vec![255, 255, 255, 10, 20, 30, 227, 177, 152]);
+        // libvips's JPEG writer: onto black.
+        let px = flatten(DynamicImage::ImageRgba8(img), 0);
+        assert_eq!(px.data, vec![0, 0, 0, 10, 20, 30, 100, 50, 25]);
 
         let grey = GrayAlphaImage::from_pixel(1, 1, LumaA([0, 128]));
-        let px = flatten(DynamicImage::ImageLumaA8(grey));
+        let px = flatten(DynamicImage::ImageLumaA8(grey.clone()), 255);
         assert!(px.grey);
         assert_eq!(px.data, vec![127]);
+        assert_eq!(flatten(DynamicImage::ImageLumaA8(grey), 0).data, vec![0]);
     }
 
     #[test]

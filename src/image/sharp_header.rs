@@ -9,6 +9,7 @@
 //! `pngload_buffer: end of stream`, the text recorded from the real sharp at every cut of a PNG:
 //! `__test__/fixtures/sharp-texts.json`).
 
+use super::byte_source::ByteSource;
 use super::header::Format;
 use super::libjpeg_header;
 
@@ -38,6 +39,9 @@ pub(crate) struct Frame {
     /// How many of the scan header's last three bytes (spectral selection, approximation) lie
     /// past the end of the data: libjpeg reads on and only warns of them in a sequential JPEG.
     pub scan_header_missing: usize,
+    /// A JPEG's width and height as its frame header gives them (sharp's metadata reports
+    /// these; a frame past the head is read here without decoding what lies before it).
+    pub size: Option<(u32, u32)>,
 }
 
 impl Frame {
@@ -46,33 +50,39 @@ impl Frame {
         precision: 8,
         start_error: None,
         scan_header_missing: 0,
+        size: None,
     };
 }
 
-/// Reads `bytes` (the start of an image of `format`) as sharp's metadata does; `complete`:
-/// `bytes` is the whole image. Formats other than JPEG and PNG read as [`Frame::PLAIN`].
-pub(crate) fn read(format: Format, bytes: &[u8], complete: bool) -> Header {
+/// Reads `bytes` (the start of an image of `format`, or all of it: a slice or a base64 payload
+/// decoded as it is read) as sharp's metadata does; `complete`: `bytes` is the whole image.
+/// Formats other than JPEG and PNG read as [`Frame::PLAIN`]. Only the bytes of the markers or
+/// chunk heads are read: a segment's or chunk's content is skipped by its length.
+pub(crate) fn read(format: Format, bytes: &dyn ByteSource, complete: bool) -> Header {
     match format {
-        Format::Jpeg => libjpeg_header::read(bytes, complete),
+        Format::Jpeg => libjpeg_header::read_from(bytes, complete),
         Format::Png => png(bytes, complete),
         _ => Header::Read(Frame::PLAIN),
     }
 }
 
 /// The PNG's chunks up to the first `IDAT` chunk's length and type.
-fn png(bytes: &[u8], complete: bool) -> Header {
-    let mut at = 8;
-    while let Some(head) = bytes.get(at..at + 8) {
+fn png(bytes: &dyn ByteSource, complete: bool) -> Header {
+    let mut at: usize = 8;
+    loop {
+        let mut head = [0u8; 8];
+        for (k, b) in head.iter_mut().enumerate() {
+            match at.checked_add(k).and_then(|i| bytes.at(i)) {
+                Some(v) => *b = v,
+                None if complete => return Header::Error(PNG_END_OF_STREAM.into()),
+                None => return Header::NeedMore,
+            }
+        }
         if &head[4..] == b"IDAT" {
             return Header::Read(Frame::PLAIN);
         }
         let len = u32::from_be_bytes([head[0], head[1], head[2], head[3]]) as usize;
         at = at.saturating_add(12).saturating_add(len);
-    }
-    if complete {
-        Header::Error(PNG_END_OF_STREAM.into())
-    } else {
-        Header::NeedMore
     }
 }
 
@@ -87,12 +97,12 @@ mod tests {
         // Signature 0..8, IHDR 8..33, IDAT's length and type 33..41.
         for cut in 8..41 {
             let want = Header::Error(PNG_END_OF_STREAM.into());
-            assert_eq!(read(Format::Png, &png[..cut], true), want, "cut at {cut}");
-            assert_eq!(read(Format::Png, &png[..cut], false), Header::NeedMore);
+            assert_eq!(read(Format::Png, &&png[..cut], true), want, "cut at {cut}");
+            assert_eq!(read(Format::Png, &&png[..cut], false), Header::NeedMore);
         }
         for cut in [41, png.len()] {
             assert_eq!(
-                read(Format::Png, &png[..cut], cut == png.len()),
+                read(Format::Png, &&png[..cut], cut == png.len()),
                 Header::Read(Frame::PLAIN)
             );
         }
