@@ -75,6 +75,7 @@ export const DIFFERENCES = {
   'anthropic-turn-merge': ['done', 'validateAnthropicTurns (run after this pass) merges consecutive assistants, strips dangling calls of any type, keeps string user contents'],
   'anthropic-result-aliases': ['done', 'validateAnthropicTurns answers calls through every id field of a result block (toolCallId, tool_use_id, tool_call_id, callId, call_id) and names a result message\'s tool by `name` when it has no `toolName`'],
   'history-limit-hysteresis': ['done', 'limitHistoryTurns (run after this pass) keeps leading summaries and cuts only past 1.5x the limit'],
+  'compaction-checkpoint': ['done', 'a compaction checkpoint (providerReplay) re-indexed to the blocks left, or removed, when a rule removes or rewrites its turn\'s blocks; its index read with JS Number rules'],
 }
 
 const USAGE = { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }
@@ -97,6 +98,7 @@ const gptAt = (timestamp) => snapshot(timestamp, 'openai', 'openai-responses', '
 const rsSig = (id) => JSON.stringify({ id, type: 'reasoning' })
 const phased = (t, textSignature) => ({ type: 'text', text: t, textSignature })
 const msgSig = (id, phase) => JSON.stringify({ v: 1, id, phase })
+const cp = (type, replayIndex) => ({ type, replayIndex, summary: '早先对话的摘要' })
 
 // The official external provider plugins a 2026.9.6 user of these providers has installed
 // (benchmark/oc96-plugins): the oracle runs them; this package knows their policies by provider
@@ -212,6 +214,17 @@ const HAND = [
   ['Google provider, history opens with the user', withPolicy('google', { applyGoogleTurnOrdering: false }), [user('你好', 1), said([text('你好！')], 2)], []],
   ['Google provider hook through clawrouter on the Gemini API, ordering off in the policy', { ...withPolicy('google', { applyGoogleTurnOrdering: false }), provider: 'clawrouter' }, [said([text('接着上次的话题')], 1), user('好', 2), said([text('继续')], 3)], ['google-ordering-any-api']],
   ['Google provider hook not for clawrouter on another API', { ...P.chat, provider: 'clawrouter' }, [said([text('接着上次的话题')], 1), user('好', 2), said([text('继续')], 3)], []],
+  // Compaction checkpoints through every rule that rebuilds an assistant's content, and twins that stay.
+  ['checkpoint: a display-only block removed before the index', 'chat', [user('画一只猫', 1), said([{ type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }, text('压缩之前的回答'), text('压缩之后的回答')], 2, { providerReplay: cp('anthropic-compaction', 2) }), user('继续', 3)], ['assistant-media-blocks', 'compaction-checkpoint']],
+  ['checkpoint: OpenClaw metadata stripped from a text', 'chat', [user('q', 1), said([text('答案\n<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>\n内部\n<<<END_OPENCLAW_INTERNAL_CONTEXT>>>'), text('压缩之后')], 2, { providerReplay: cp('openai-responses-compaction', 1) }), user('继续', 3)], ['assistant-internal-metadata', 'compaction-checkpoint']],
+  ['checkpoint: string content', 'chat', [user('q', 1), said('压缩之后的回答', 2, { providerReplay: cp('anthropic-compaction', 0) }), user('继续', 3)], ['compaction-checkpoint']],
+  ['checkpoint: blank text removed by the image pass, and a turn left empty kept', 'chat', [user('q', 1), said([text(''), text('前面的结论'), text('后面的回答')], 2, { providerReplay: cp('anthropic-compaction', 2) }), user('再说', 3), said([text(' ')], 4, { providerReplay: cp('anthropic-compaction', 0) }), user('继续', 5)], ['images-ignore-mode', 'compaction-checkpoint']],
+  ['checkpoint: indices as JS Number reads them', 'chat', [user('q', 1), ...[' 2 ', 'abc', [2], true, null, 1.5, -1, '9', '0x1', []].map((index, k) => said([text('第一段'), text('第二段'), text('第三段')], 2 + k, { providerReplay: cp('anthropic-compaction', index) })), user('继续', 20)], ['compaction-checkpoint']],
+  ['checkpoint: a malformed call removed by the input repair', 'chat', [user('读 a.md', 1), calls([text('先读文件'), call('call1'), { type: 'toolCall', id: 'call2', name: 'read' }, text('读完再说')], 2, { providerReplay: cp('anthropic-compaction', 3) }), result('call1', '内容', 3), said([text('读完了')], 4)], ['compaction-checkpoint']],
+  ['checkpoint: a Responses call id shortened', 'responses', [user('q', 1), calls([text('查一下'), call(`call_${'长'.repeat(70)}`)], 2, { providerReplay: cp('openai-responses-compaction', 1) }), result(`call_${'长'.repeat(70)}`, '结果', 3), said([text('好了')], 4)], ['responses-id-normalisation', 'compaction-checkpoint']],
+  ['checkpoint: a Responses call id without its reasoning item downgraded', 'responses', [user('q', 1), calls([text('查一下'), call('call_1|fc_1')], 2, { providerReplay: cp('anthropic-compaction', 1) }), result('call_1|fc_1', '结果', 3), said([text('好了')], 4)], ['compaction-checkpoint']],
+  ['checkpoint twin: a retained checkpoint, and a turn the rules leave alone', 'chat', [user('q', 1), said([text(''), text('压缩之后')], 2, { providerReplay: cp('openai-responses-retained-compaction', 1) }), user('再说', 3), said([text('前面'), text('后面')], 4, { providerReplay: cp('anthropic-compaction', 1) }), user('继续', 5)], ['images-ignore-mode']],
+  ['checkpoint twin: the id rewrite of other APIs keeps it as written', 'chat', [user('q', 1), calls([text('查一下'), call('call_1|fc_1')], 2, { providerReplay: cp('anthropic-compaction', 1) }), result('call_1|fc_1', '结果', 3), said([text('好了')], 4)], []],
   ['inter-session user turn', 'chat', [user([text('来自另一个会话')], 1, { provenance: { kind: 'inter_session', sourceSessionKey: 'agent:main:x', sourceChannel: 'discord', sourceTool: 'sessions_send' } }), said([text('收到')], 2)], ['inter-session-marker']],
 ]
 

@@ -190,3 +190,17 @@ test('a usage in the normalised shape and its near-misses keep their objects or 
     }
   }
 })
+
+test('a checkpoint index JS cannot turn into a string (a symbol in an array) reads as no number: set to 0, nothing thrown, input untouched', () => {
+  const replay = { type: 'anthropic-compaction', replayIndex: [Symbol('索引')], summary: '摘要' }
+  const usage = { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }
+  const owner = { role: 'assistant', content: [{ type: 'text', text: '压缩之后' }], stopReason: 'stop', usage, timestamp: 2, providerReplay: replay }
+  const messages = [{ role: 'user', content: '继续', timestamp: 1 }, owner]
+  const out = th.sanitizeSessionHistory({ messages, provider: 'ollama', modelApi: 'openai-completions', modelId: 'qwen3:8b', openclawVersion: '2026.9.6' })
+  assert.deepEqual(out[1].providerReplay, { type: 'anthropic-compaction', replayIndex: 0, summary: '摘要' })
+  assert.equal(owner.providerReplay, replay)
+  assert.equal(typeof replay.replayIndex[0], 'symbol')
+  // Its twin with an index JS reads as 1 stays as written, the very same message.
+  const twin = { ...owner, providerReplay: { ...replay, replayIndex: 1 } }
+  assert.equal(th.sanitizeSessionHistory({ messages: [messages[0], twin], provider: 'ollama', modelApi: 'openai-completions', modelId: 'qwen3:8b', openclawVersion: '2026.9.6' })[1], twin)
+})

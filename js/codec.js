@@ -460,7 +460,18 @@ function extraFields(m) {
     extra(isPlainObject(own) ? own.media : undefined, 256) |
     extra(m.name, 512) |
     extra(isPlainObject(replay) ? replay.type : undefined, 1024) |
-    extra(isPlainObject(replay) ? replay.replayIndex : undefined, 2048)
+    extra(isPlainObject(replay) ? stringIfArray(replay.replayIndex) : undefined, 2048)
+}
+
+// An array goes as its string form (`String(v)`: what JS's `Number` reads of it), a value that has
+// none (a symbol inside) as "NaN"; the rest as it is.
+function stringIfArray(v) {
+  if (!Array.isArray(v)) return v
+  try {
+    return String(v)
+  } catch {
+    return 'NaN'
+  }
 }
 
 // Optional message fields, sent only when present; a mask says which.

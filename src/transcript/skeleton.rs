@@ -768,8 +768,15 @@ fn message_from_value(v: &Value, i: usize) -> Msg {
         let (mut present, mut vals) = (0u16, Vec::new());
         for (k, name) in EXTRA_FIELDS.iter().enumerate() {
             let v = match name.split_once('.') {
+                // An array index is read by its string form, as JS's `Number` reads it (the
+                // codec sends `String(index)` for an array too).
                 Some((a, b)) => match map.get(a) {
-                    Some(Value::Object(inner)) => field(inner, b),
+                    Some(Value::Object(inner)) => match inner.get(b) {
+                        Some(v @ Value::Array(_)) if k == extra::REPLAY_INDEX => {
+                            Val::Str(Text::new(&crate::js_text::js_string_of(v)))
+                        }
+                        _ => field(inner, b),
+                    },
                     _ => Val::Absent,
                 },
                 None => field(map, name),

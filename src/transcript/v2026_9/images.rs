@@ -10,7 +10,8 @@
 //!   counts as empty);
 //! - assistant turns with array content lose their thought signatures (unless the policy preserves
 //!   signatures or the turn errored) and their blank text blocks, even beside signed thinking; one
-//!   left empty is dropped, errored or not.
+//!   left empty is dropped, errored or not, unless it carries `providerReplay` state (an object
+//!   with a `type`: one without is not seen here, and its turn is dropped).
 //!
 //! - an `image` block without a string `data` and `mimeType` becomes the text note
 //!   `[<label>] omitted image payload: missing data or mimeType` (2026.3.23 passed it on, and the
@@ -19,7 +20,7 @@
 //! The image step itself (decode, measure, re-encode) is 2026.3.23's, called as it is.
 
 use crate::transcript::context::{msg_path, Ctx};
-use crate::transcript::model::{Block, Content, Msg};
+use crate::transcript::model::{extra, Block, Content, Msg};
 use crate::transcript::rules::images::{
     drop_blank_text, note_if_empty, remove_noted, sanitize_content_blocks_images, ImagePassOptions,
 };
@@ -96,7 +97,11 @@ pub fn sanitize_session_messages_images(
                 }
                 changed |= drop_blank_text(m, ctx);
                 changed |= images(m, ctx, opts);
-                note_if_empty(m, i, ctx, &mut remove);
+                // A turn with replay state stays, empty (its checkpoint goes with the blocks:
+                // `super::compaction_replay`).
+                if m.extra(extra::REPLAY_TYPE).is_absent() {
+                    note_if_empty(m, i, ctx, &mut remove);
+                }
             }
             _ => {}
         }

@@ -36,6 +36,7 @@ use super::pipeline::{
 use super::rules;
 use super::tool_call_id::IdAllocator;
 use crate::openclaw::OpenClawVersion;
+use compaction_replay::with_checkpoints;
 use serde_json::{json, Value};
 
 /// The Responses APIs of 2026.9.6 (`openai-codex-responses` became `openai-chatgpt-responses`,
@@ -108,13 +109,19 @@ pub fn sanitize_session_history(
     let mut out = HistoryOutput::default();
 
     inter_session::annotate_inter_session_user_turns(msgs, ctx);
-    rules::canonicalize::canonicalize_assistant_content(msgs, ctx);
-    replay_content::normalize_assistant_replay_content(msgs, ctx);
+    // The rules that rebuild an assistant's content keep its compaction checkpoint true.
+    with_checkpoints(msgs, |msgs| {
+        rules::canonicalize::canonicalize_assistant_content(msgs, ctx);
+        replay_content::normalize_assistant_replay_content(msgs, ctx);
+    });
     let limits = crate::image::ImageLimits {
         release: OpenClawVersion::V2026_9_6,
         ..p.limits
     };
-    images::sanitize_session_messages_images(msgs, ctx, &image_pass_options(&policy, limits));
+    let opts = image_pass_options(&policy, limits);
+    with_checkpoints(msgs, |msgs| {
+        images::sanitize_session_messages_images(msgs, ctx, &opts)
+    });
     if signatures::applies(p.provider.as_deref(), policy.preserve_signatures) {
         signatures::strip_stale_signatures(msgs, ctx);
         signatures::strip_invalid_signatures(msgs, ctx);
@@ -128,13 +135,15 @@ pub fn sanitize_session_history(
     non_objects::drop_non_objects(msgs, ctx);
     let owned_thinking =
         owned_thinking::applies(p.model_api.as_deref(), p.provider.as_deref(), &policy);
-    rules::tool_call_inputs::repair_tool_call_inputs_as(
-        msgs,
-        ctx,
-        p.allowed_tool_names.as_deref(),
-        OpenClawVersion::V2026_9_6,
-        owned_thinking,
-    );
+    with_checkpoints(msgs, |msgs| {
+        rules::tool_call_inputs::repair_tool_call_inputs_as(
+            msgs,
+            ctx,
+            p.allowed_tool_names.as_deref(),
+            OpenClawVersion::V2026_9_6,
+            owned_thinking,
+        )
+    });
     if policy.repair_tool_use_result_pairing {
         let text = if responses {
             pairing::RESPONSES_MISSING_TEXT
@@ -146,11 +155,17 @@ pub fn sanitize_session_history(
     }
     if responses {
         let before = stale_reasoning::latest_switch(p);
-        stale_reasoning::drop_stale_openai_reasoning(msgs, ctx, before);
-        responses_ids::normalize_responses_tool_call_ids(msgs, ctx);
-        rules::openai_function_call_pairs::downgrade_openai_function_call_reasoning_pairs(
-            msgs, ctx,
-        );
+        with_checkpoints(msgs, |msgs| {
+            stale_reasoning::drop_stale_openai_reasoning(msgs, ctx, before)
+        });
+        with_checkpoints(msgs, |msgs| {
+            responses_ids::normalize_responses_tool_call_ids(msgs, ctx)
+        });
+        with_checkpoints(msgs, |msgs| {
+            rules::openai_function_call_pairs::downgrade_openai_function_call_reasoning_pairs(
+                msgs, ctx,
+            )
+        });
     } else if let (true, Some(mode)) = (policy.sanitize_tool_call_ids, policy.tool_call_id_mode) {
         let mut ids = IdAllocator::with_capacity(mode, msgs.len() / 2).keeping_kimi_ids();
         if p.policy_2026_9.preserve_native_anthropic_tool_use_ids {

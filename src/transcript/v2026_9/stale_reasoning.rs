@@ -17,11 +17,10 @@
 //! removed too. Differences: a `textSignature` that is not a string (an object, `null`) makes
 //! 2026.9.6 throw a TypeError from the whole pass (`signature.startsWith is not a function`);
 //! here it is removed like any other signature without a phase. A rewritten `textSignature` moves
-//! last in its block, as 2026.9.6 rebuilds it. A turn that keeps some blocks has its compaction
-//! checkpoint re-indexed, or removed when a text block was rewritten
-//! ([`super::compaction_replay`]).
+//! last in its block, as 2026.9.6 rebuilds it. The pass runs this rule inside
+//! [`super::compaction_replay::with_checkpoints`]: a turn that keeps some blocks has its compaction
+//! checkpoint re-indexed, or removed when a text block was rewritten.
 
-use super::compaction_replay::replace_owner_content;
 use super::signatures::timestamp;
 use crate::transcript::context::{block_path, msg_path, Ctx};
 use crate::transcript::model::{Block, Msg, Val};
@@ -136,9 +135,6 @@ pub fn drop_stale_openai_reasoning(
                 });
             }
         }
-        let kept: Vec<bool> = blocks.iter().map(|b| !gone(b)).collect();
-        let rewritten = dropped_reasoning && blocks.iter().any(signed_text);
-        replace_owner_content(m, &kept, rewritten);
         if let Some(bs) = m.blocks_mut() {
             bs.retain(|b| !gone(b));
             for b in bs
@@ -161,6 +157,7 @@ pub fn drop_stale_openai_reasoning(
 
 #[cfg(test)]
 mod tests {
+    use super::super::compaction_replay::with_checkpoints;
     use super::*;
     use crate::openclaw::OpenClawVersion::V2026_9_6;
     use crate::transcript::testutil::run;
@@ -172,7 +169,7 @@ mod tests {
 
     fn drop_before(input: &Value, before: Option<f64>) -> (Vec<Value>, bool) {
         run(input, |m, c| {
-            drop_stale_openai_reasoning(m, c, before);
+            with_checkpoints(m, |m| drop_stale_openai_reasoning(m, c, before));
         })
     }
 
@@ -306,6 +303,20 @@ mod tests {
         // Not a number: set to the count (2026.9.6 compares it with ===).
         let out = first(owner(replay("anthropic-compaction", json!(true)), false));
         assert_eq!(out["providerReplay"]["replayIndex"], json!(0));
+        // Other values as JS's `Number` reads them, an array by its string form.
+        for (index, want) in [
+            (json!("3"), json!(1)),
+            (json!([" 0x3 "]), json!(1)),
+            (json!(1.5), json!(1)),
+            (json!("abc"), json!(0)),
+            (json!([1, 2]), json!(0)),
+            (json!(-1), json!(0)),
+        ] {
+            let out = first(owner(replay("anthropic-compaction", index.clone()), false));
+            assert_eq!(out["providerReplay"]["replayIndex"], want, "{index}");
+        }
+        let out = first(owner(replay("anthropic-compaction", json!("4.5")), false));
+        assert!(out.get("providerReplay").is_none(), "{out}");
         // A retained checkpoint, any other replay state, or no index: as it was.
         for kept in [
             replay("openai-responses-retained-compaction", json!(3)),
