@@ -235,6 +235,48 @@ fn recover_span(span: &str, family: &str, problems: &mut Vec<String>) -> Vec<Raw
     calls
 }
 
+/// Where a block cut off inside its JSON (no value read, no closer) ends, given `next`, the next
+/// opener after `at` (where the JSON opens). An opener inside one of the JSON's strings belongs
+/// to the arguments (a call that writes about `[TOOL_CALLS]` or `<function_call>`, cut by
+/// `max_tokens`): the block runs to the first opener outside strings, or to the end of the text,
+/// so no half of the markup stays visible. Only when a complete call follows `next`
+/// (`reads_at(text up to that end, next)`) is `next` taken as it stands (a call after one whose
+/// quotes do not balance). Linear: the scan stops at the opener the block then ends at.
+pub fn cut_block_end(
+    text: &str,
+    at: usize,
+    next: Option<usize>,
+    opens: &[&str],
+    reads_at: impl Fn(&str, usize) -> bool,
+) -> usize {
+    let Some(n) = next else {
+        return text.len();
+    };
+    let outside = opens
+        .iter()
+        .filter_map(|m| find_outside_strings(text, at, text.len(), m))
+        .min()
+        .unwrap_or(text.len());
+    if outside <= n || reads_at(&text[..outside], n) {
+        return n;
+    }
+    outside
+}
+
+/// Whether a JSON value follows the opener at `n` (one of `opens`) in `text`.
+fn json_after(text: &str, n: usize, opens: &[&str]) -> bool {
+    let Some(len) = opens
+        .iter()
+        .find(|m| text[n..].starts_with(**m))
+        .map(|m| m.len())
+    else {
+        return false;
+    };
+    let after = &text[n + len..];
+    let body = n + len + after.len() - after.trim_start().len();
+    read_value(text, body).is_some()
+}
+
 /// What may follow a family's opening marker.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Body {
@@ -343,14 +385,20 @@ pub fn parse_tagged(text: &str, spec: &Tagged) -> Parsed {
                     found + c.len()
                 }
                 (Close::Required(_), None) if read.truncated && read.calls.is_empty() => {
-                    next_open.unwrap_or(text.len())
+                    cut_block_end(text, json_at, next_open, spec.opens, |t, n| {
+                        json_after(t, n, spec.opens)
+                    })
                 }
                 (Close::Required(c), None) => {
                     out.problems
                         .push(format!("{}: {c} missing (truncated reply)", spec.name));
                     read.end
                 }
-                _ if read.truncated && read.calls.is_empty() => next_open.unwrap_or(text.len()),
+                _ if read.truncated && read.calls.is_empty() => {
+                    cut_block_end(text, json_at, next_open, spec.opens, |t, n| {
+                        json_after(t, n, spec.opens)
+                    })
+                }
                 _ => read.end,
             },
         };
