@@ -111,7 +111,7 @@ fn leading_array(text: &str, problems: &mut Vec<String>) -> Option<Block> {
     let calls = !items.is_empty()
         && items
             .iter()
-            .all(|i| i.as_object().is_some_and(super::json_calls::is_call_object));
+            .all(|i| i.as_object().is_some_and(|o| super::json_calls::is_call_object(o, None)));
     if !calls {
         return None;
     }
@@ -140,14 +140,14 @@ fn json_form(
                     .and_then(Value::as_str)
                     .filter(|s| is_mistral_id(s))
                     .map(str::to_owned);
-                call_from_value(item, NAME, problems).map(|c| RawCall { id, ..c })
+                call_from_value(item, NAME, None, problems).map(|c| RawCall { id, ..c })
             })
             .collect();
         return Some(Block::of_calls(start, end, calls, problems, || {
             format!("{NAME}: [TOOL_CALLS] JSON holds no call; raw text kept in content")
         }));
     }
-    let read = read_calls(text, at, None, next, NAME, problems);
+    let read = read_calls(text, at, None, next, NAME, None, problems);
     let end = if read.truncated && read.calls.is_empty() {
         problems.push(format!("{NAME}: call JSON cut off (truncated reply)"));
         cut_block_end(text, at, found, &[MARKER], reads_at)

@@ -13,7 +13,9 @@
 //! is a call; JSON that names no offered tool, JSON in inline code and fenced examples stay text.
 //! An array counts only when every item is such a call. OpenAI's parallel-call wrapper, which GPT
 //! models leak as text (`{"tool_uses": [{"recipient_name": "functions.f", "parameters": {…}}]}`),
-//! is read by the same rule: every recipient must be an offered tool.
+//! is read by the same rule: every recipient must be an offered tool. A call that names its tool
+//! under `"tool"` (`{"tool": "get_weather", "arguments": {…}}`) is read the same way, bare or
+//! inside any JSON family's markup, only when that name is an offered tool.
 
 use serde_json::Value;
 
@@ -64,7 +66,7 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
     let mut blocks = named_json::blocks(text, cx.tools);
     in_gaps(text, &mut blocks, tool_uses_blocks);
     in_gaps(text, &mut blocks, |t| {
-        bare_blocks(t, Body::Either, NAME, &mut scratch)
+        bare_blocks(t, Body::Either, NAME, cx.tools, &mut scratch)
     });
     for b in &mut blocks {
         if let Some((start, close)) = wrapper_before(&text[..b.start]) {
@@ -165,9 +167,9 @@ fn tool_uses_blocks(text: &str) -> Vec<Block> {
 
 const TOOL_USES: &str = "\"tool_uses\"";
 
-/// The keys a call object names its tool with, quoted: `name`, and Cohere's `tool_name`, which
-/// other models write too.
-const NAME_KEYS: &[&str] = &["\"name\"", "\"tool_name\""];
+/// The keys a call object names its tool with, quoted: `name`, Cohere's `tool_name`, which
+/// other models write too, and `tool` (read only when it names an offered tool, as every name here).
+const NAME_KEYS: &[&str] = &["\"name\"", "\"tool_name\"", "\"tool\""];
 
 /// Whether the caller offered any tool (a non-empty `tools` array).
 pub fn offers_tools(tools: Option<&Value>) -> bool {
