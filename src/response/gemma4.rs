@@ -25,7 +25,8 @@ use super::{Block, Ctx, Parsed, RawCall};
 const NAME: &str = "gemma4";
 const OPEN: &str = "<|tool_call>";
 const CLOSE: &str = "<tool_call|>";
-const QUOTE: &str = "<|\"|>";
+/// Gemma 4's string quote token.
+pub const QUOTE: &str = "<|\"|>";
 const CALL: &str = "call:";
 /// Nesting deeper than this is not a call (and keeps the reader's recursion bounded).
 const MAX_DEPTH: usize = 64;

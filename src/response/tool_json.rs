@@ -89,8 +89,46 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
             out.blocks.push(b);
         }
     }
+    cut_tail(text, cx.tools, &mut out);
     out.set_format_if_calls(NAME);
     out
+}
+
+/// A call cut off by the end of the reply (`max_tokens`) after the last block: a `{` that never
+/// closes, whose head is as strong evidence as a whole call's ([`opens_call`]: `{"name": N` with
+/// `N` offered; or an offered tool's name glued before it, or another lead of
+/// [`named_json::lead_before`], with a first key its tool takes, [`named_json::cut_evidence`]).
+/// Its text is removed and reported, never a call; a `{` that names no offered tool (a JSON
+/// sample, a sentence that ends in `{`) stays text. Linear: a `{` that closes is skipped whole,
+/// and the first that never closes ends the search.
+fn cut_tail(text: &str, tools: Option<&Value>, out: &mut Parsed) {
+    let from = out.blocks.iter().map(|b| b.end).max().unwrap_or(0);
+    let mut skip_to = from;
+    for at in memchr::memchr_iter(b'{', &text.as_bytes()[from..]).map(|k| from + k) {
+        if at < skip_to {
+            continue;
+        }
+        let start = match named_json::lead_before(&text[..at], tools) {
+            Some(lead) if named_json::cut_evidence(text, &lead, at, tools) => lead.start,
+            _ if opens_call(&text[at..], tools, true) == Some(true) => at,
+            _ => continue,
+        };
+        if let Some(end) = super::scan::balanced_end(text, at, false) {
+            skip_to = end;
+            continue;
+        }
+        out.problems.push(format!(
+            "{NAME}: a call of an offered tool was cut off before its object closed (truncated reply)"
+        ));
+        out.blocks.push(Block::of_calls(
+            start,
+            text.len(),
+            Vec::new(),
+            &mut out.problems,
+            || format!("{NAME}: cut-off call; raw text kept in content"),
+        ));
+        return;
+    }
 }
 
 /// Add the blocks `find` reads in the text between `blocks` (sorted by start), shifted into place.
