@@ -17,8 +17,8 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde_json::{Map, Value};
 
-use super::scan::{balanced_end, find_outside_strings, widen_to_fence, Budget, Finder};
 use super::bare_json::resolve;
+use super::scan::{balanced_end, find_outside_strings, widen_to_fence, Budget, Finder};
 use super::{args_value_to_text, Block, Parsed, RawCall};
 
 static NAME_RE: LazyLock<Regex> =

@@ -109,9 +109,10 @@ fn leading_array(text: &str, problems: &mut Vec<String>) -> Option<Block> {
     let (v, _) = read_value(text, at)?;
     let items = v.as_array()?;
     let calls = !items.is_empty()
-        && items
-            .iter()
-            .all(|i| i.as_object().is_some_and(|o| super::json_calls::is_call_object(o, None)));
+        && items.iter().all(|i| {
+            i.as_object()
+                .is_some_and(|o| super::json_calls::is_call_object(o, None))
+        });
     if !calls {
         return None;
     }

@@ -392,6 +392,12 @@ mod tests {
             "<｜DSML｜read_file>\n<path>a</path>",
             "<｜DSML｜read_file><｜DSML｜path>a</｜DSML｜parameter></｜DSML｜invoke>",
             "<｜DSML｜read_fi",
+            // The "tool" key, Gemma's glued notation, and calls cut by the end of the reply.
+            "{\"tool\": \"read_file\", \"arguments\": {\"a\": \"",
+            "{\"tool\": \"read_file\", ",
+            "read_file{path:<|\"|>北京",
+            "Action: read_file\nAction Input: {\"path\": \"",
+            "default_api:read_file{path:",
         ] {
             assert_linear("tool_json", unit, &with_tools);
         }
