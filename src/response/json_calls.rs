@@ -274,7 +274,9 @@ fn recover_span(
 /// `max_tokens`): the block runs to the first opener outside strings, or to the end of the text,
 /// so no half of the markup stays visible. Only when a complete call follows `next`
 /// (`reads_at(text up to that end, next)`) is `next` taken as it stands (a call after one whose
-/// quotes do not balance). Linear: the scan stops at the opener the block then ends at.
+/// quotes do not balance). Linear: the opener at `next` is checked with one scan up to it; only
+/// one inside a string (a cut argument) scans on, to the first opener outside strings, where the
+/// block then ends.
 pub fn cut_block_end(
     text: &str,
     at: usize,
@@ -285,6 +287,12 @@ pub fn cut_block_end(
     let Some(n) = next else {
         return text.len();
     };
+    // Most often the next opener stands outside strings: one scan up to it says so.
+    if opens.iter().any(|m| {
+        text[n..].starts_with(*m) && find_outside_strings(text, at, n + m.len(), m) == Some(n)
+    }) {
+        return n;
+    }
     let outside = opens
         .iter()
         .filter_map(|m| find_outside_strings(text, at, text.len(), m))
