@@ -95,7 +95,7 @@ fn calls_of(v: Value, problems: &mut Vec<String>) -> Vec<RawCall> {
                     });
                 }
             }
-            other => out.extend(call_from_value(other, NAME, problems)),
+            other => out.extend(call_from_value(other, NAME, None, problems)),
         }
     }
     out

@@ -141,7 +141,7 @@ fn read_body(body: &str, name: Option<&str>, cx: &Ctx) -> Option<RawCall> {
                 if let Some(tool) = obj.remove("tool") {
                     obj.insert("name".into(), tool);
                 }
-                let call = call_from_value(Value::Object(obj), NAME, &mut Vec::new())?;
+                let call = call_from_value(Value::Object(obj), NAME, None, &mut Vec::new())?;
                 is_name(&call.name).then_some(call)
             }
             _ => None,

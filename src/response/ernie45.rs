@@ -13,8 +13,8 @@ const SPEC: Tagged = Tagged {
     ..hermes::SPEC
 };
 
-pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
-    let mut out = parse_tagged(text, &SPEC);
+pub fn parse(text: &str, cx: &Ctx) -> Parsed {
+    let mut out = parse_tagged(text, &SPEC, cx.tools);
     out.strip_markup(text, &["<response>", "</response>"]);
     out
 }

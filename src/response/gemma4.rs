@@ -6,8 +6,9 @@
 //! quoted with the `<|"|>` token (`location:<|"|>東京<|"|>`), numbers, `true`, `false` and `null`
 //! are bare, and objects and arrays nest (`{…}`, `[…]`). A server that strips special tokens
 //! leaves `call:NAME{…}` with the quotes gone (`call:write_file{content:hello,path:a.txt}`), and
-//! some replies write `call:NAME(key: "value")` with parentheses and JSON strings; all of these are
-//! read, a bare value that is not a number or literal being a string.
+//! some replies write `call:NAME(key: "value")` with parentheses and JSON strings, or a JSON object
+//! inside the parentheses (`call:NAME({"key": "value"})`); all of these are read, a bare value that
+//! is not a number or literal being a string.
 //!
 //! The wrapped form is a special token and `auto` detects it. The stripped form looks like prose,
 //! so it is read only when `options.format` is `gemma4`, only when the name is one of
@@ -24,7 +25,8 @@ use super::{Block, Ctx, Parsed, RawCall};
 const NAME: &str = "gemma4";
 const OPEN: &str = "<|tool_call>";
 const CLOSE: &str = "<tool_call|>";
-const QUOTE: &str = "<|\"|>";
+/// Gemma 4's string quote token.
+pub const QUOTE: &str = "<|\"|>";
 const CALL: &str = "call:";
 /// Nesting deeper than this is not a call (and keeps the reader's recursion bounded).
 const MAX_DEPTH: usize = 64;
@@ -201,12 +203,38 @@ impl Reader<'_> {
         if name.is_empty() || !matches!(self.rest().as_bytes().first(), Some(b'{' | b'(')) {
             return None;
         }
-        let args = self.value(0)?;
+        let args = match self.paren_object() {
+            Some(r) => r?,
+            None => self.value(0)?,
+        };
         Some(RawCall {
             name,
             arguments: args.to_string(),
             id: None,
         })
+    }
+
+    /// `({…})`: one JSON object inside the parentheses (`call:NAME({"k": "v"})`, the call written
+    /// as a function taking a JSON object; strict JSON, so an elided `[...]` is no call). `None`
+    /// when the parentheses hold something else (keyword arguments), `Some(None)` when the object
+    /// does not read or the `)` is missing.
+    fn paren_object(&mut self) -> Option<Option<Value>> {
+        let inner = self.rest().strip_prefix('(')?;
+        let lead = inner.len() - inner.trim_start().len();
+        if !inner[lead..].starts_with('{') {
+            return None;
+        }
+        self.i += 1 + lead;
+        let Some((v @ Value::Object(_), end)) = super::json_calls::read_value(self.s, self.i)
+        else {
+            let reach = super::scan::balanced_end(self.s, self.i, false);
+            self.seen = self.seen.max(reach.unwrap_or(self.s.len()));
+            return Some(None);
+        };
+        self.i = end;
+        self.seen = self.seen.max(end);
+        self.ws();
+        Some(Some(v).filter(|_| self.eat(")")))
     }
 
     fn value(&mut self, depth: usize) -> Option<Value> {

@@ -46,7 +46,7 @@ const GCML_WRAPPERS: Wrappers = Wrappers {
 };
 
 pub fn parse(text: &str, cx: &Ctx) -> Parsed {
-    let mut out = parse_tagged(text, &SPEC);
+    let mut out = parse_tagged(text, &SPEC, cx.tools);
     if text.contains("GCML") {
         let name = SPEC.name;
         let gcml = blocks(

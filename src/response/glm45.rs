@@ -56,7 +56,7 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
                 .push("glm: </tool_call> missing (truncated reply)".into());
         }
         let body = &text[body_at..body_end];
-        let (call, format) = read_call(body, cx, &mut out.problems);
+        let (call, format) = read_call(body, close.is_some(), cx, &mut out.problems);
         if out.format.is_none() && call.is_some() {
             out.format = Some(format);
         }
@@ -151,7 +151,16 @@ fn resolve_name(name: &str, cx: &Ctx) -> String {
         .to_owned()
 }
 
-fn read_call(body: &str, cx: &Ctx, problems: &mut Vec<String>) -> (Option<RawCall>, &'static str) {
+/// One call's body. A value that holds its own closing tag (`<arg_value>a </arg_value> b</arg_value>`,
+/// a call writing GLM markup) runs to the last `</arg_value>` before the next `<arg_key>`; in a
+/// block cut off before `</tool_call>` such a value may have been cut anywhere after its first
+/// closer, so the call is not returned (`skipped-call`): no tool gets half a value.
+fn read_call(
+    body: &str,
+    closed: bool,
+    cx: &Ctx,
+    problems: &mut Vec<String>,
+) -> (Option<RawCall>, &'static str) {
     let lead = body.len() - body.trim_start_matches([' ', '\t']).len();
     let name_end = [body[lead..].find(KEY), body[lead..].find('\n')]
         .into_iter()
@@ -202,7 +211,23 @@ fn read_call(body: &str, cx: &Ctx, problems: &mut Vec<String>) -> (Option<RawCal
             }
         };
         let value_end = match value_ends.find(body, value_at) {
-            Some(e) => e,
+            Some(first) => {
+                let next_key = keys.find(body, first).unwrap_or(body.len());
+                let mut last = first;
+                while let Some(e) = value_ends
+                    .find(body, last + VALUE_END.len())
+                    .filter(|&e| e < next_key)
+                {
+                    last = e;
+                }
+                if last != first && !closed {
+                    problems.push(format!(
+                        "skipped-call: glm: call {name:?}: a value holds </arg_value> and the reply was cut; its end is unknown"
+                    ));
+                    return (None, format);
+                }
+                last
+            }
             None => {
                 problems.push(format!(
                     "glm: call {name:?}: </arg_value> missing (truncated)"

@@ -25,7 +25,7 @@ mod tests {
     use super::*;
 
     fn calls(text: &str) -> (Vec<(String, String)>, Vec<super::super::Block>, Vec<String>) {
-        let p = parse_tagged(text, &SPEC);
+        let p = parse_tagged(text, &SPEC, None);
         (p.call_pairs(), p.blocks, p.problems)
     }
 

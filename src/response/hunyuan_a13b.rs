@@ -22,8 +22,8 @@ pub const fn spec(name: &'static str) -> Tagged {
     }
 }
 
-pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
-    let mut out = parse_tagged(text, &spec("hunyuan_a13b"));
+pub fn parse(text: &str, cx: &Ctx) -> Parsed {
+    let mut out = parse_tagged(text, &spec("hunyuan_a13b"), cx.tools);
     out.strip_markup(text, &["<answer>", "</answer>"]);
     out
 }

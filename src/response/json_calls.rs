@@ -17,6 +17,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde_json::{Map, Value};
 
+use super::bare_json::resolve;
 use super::scan::{balanced_end, find_outside_strings, widen_to_fence, Budget, Finder};
 use super::{args_value_to_text, Block, Parsed, RawCall};
 
@@ -41,7 +42,12 @@ fn args_of(obj: &Map<String, Value>) -> Option<&Value> {
 /// Arguments that are missing or `null` become `{}`; a JSON string holding an object is unwrapped.
 /// A value that is no call is reported with its text (written compactly), so a wrapper or array
 /// holding one readable and one unreadable call loses nothing.
-pub fn call_from_value(v: Value, family: &str, problems: &mut Vec<String>) -> Option<RawCall> {
+pub fn call_from_value(
+    v: Value,
+    family: &str,
+    tools: Option<&Value>,
+    problems: &mut Vec<String>,
+) -> Option<RawCall> {
     let mut obj = match v {
         Value::Object(obj) => obj,
         other => {
@@ -57,6 +63,9 @@ pub fn call_from_value(v: Value, family: &str, problems: &mut Vec<String>) -> Op
         } else if let Some(n) = obj.remove("tool_name") {
             // Cohere's action list.
             obj.insert("name".into(), n);
+        } else if let Some(n) = tool_key(&obj, tools) {
+            obj.remove("tool");
+            obj.insert("name".into(), Value::String(n.to_owned()));
         }
     }
     if !matches!(obj.get("name"), Some(Value::String(_))) {
@@ -80,11 +89,24 @@ pub fn call_from_value(v: Value, family: &str, problems: &mut Vec<String>) -> Op
     })
 }
 
-/// True for a call-shaped object: a non-empty string `"name"` (or `"tool_name"`), in any place
-/// among the keys, and an object of arguments under one of [`ARG_KEYS`]. Used where a false positive would turn ordinary JSON into a call.
-pub fn is_call_object(obj: &Map<String, Value>) -> bool {
+/// The offered tool a call object names under `"tool"` (`{"tool": "get_weather", "arguments":
+/// {…}}`, as models trained on agent logs write it; SharpMind PR 29), when it has no `"name"` and
+/// its arguments are an object: a `"tool"` key is common in ordinary JSON, so only a name
+/// [`resolve`]d against the offered tools makes it a call (none without `tools`).
+fn tool_key<'t>(obj: &Map<String, Value>, tools: Option<&'t Value>) -> Option<&'t str> {
+    if obj.contains_key("name") || !matches!(args_of(obj), Some(Value::Object(_))) {
+        return None;
+    }
+    resolve(tools, obj.get("tool")?.as_str()?)
+}
+
+/// True for a call-shaped object: a non-empty string `"name"` (or `"tool_name"`, or `"tool"`
+/// naming an offered tool, see [`tool_key`]), in any place among the keys, and an object of
+/// arguments under one of [`ARG_KEYS`]. Used where a false positive would turn ordinary JSON into
+/// a call.
+pub fn is_call_object(obj: &Map<String, Value>, tools: Option<&Value>) -> bool {
     let name = obj.get("name").or_else(|| obj.get("tool_name"));
-    matches!(name, Some(Value::String(n)) if !n.is_empty())
+    (matches!(name, Some(Value::String(n)) if !n.is_empty()) || tool_key(obj, tools).is_some())
         && matches!(args_of(obj), Some(Value::Object(_)))
 }
 
@@ -107,13 +129,18 @@ pub fn recover(body: &str) -> Option<RawCall> {
 }
 
 /// The calls of one parsed JSON value: an object, or an array of objects.
-pub fn calls_of_value(v: Value, family: &str, problems: &mut Vec<String>) -> Vec<RawCall> {
+pub fn calls_of_value(
+    v: Value,
+    family: &str,
+    tools: Option<&Value>,
+    problems: &mut Vec<String>,
+) -> Vec<RawCall> {
     match v {
         Value::Array(items) => items
             .into_iter()
-            .filter_map(|item| call_from_value(item, family, problems))
+            .filter_map(|item| call_from_value(item, family, tools, problems))
             .collect(),
-        other => call_from_value(other, family, problems)
+        other => call_from_value(other, family, tools, problems)
             .into_iter()
             .collect(),
     }
@@ -149,6 +176,7 @@ pub fn read_calls(
     bound: Option<usize>,
     limit: usize,
     family: &str,
+    tools: Option<&Value>,
     problems: &mut Vec<String>,
 ) -> Read {
     let limit = limit.min(text.len());
@@ -169,7 +197,7 @@ pub fn read_calls(
         } else {
             match read_value(text, pos) {
                 Some((v, end)) => {
-                    let mut calls = calls_of_value(v, family, problems);
+                    let mut calls = calls_of_value(v, family, tools, problems);
                     out.calls.append(&mut calls);
                     out.end = end;
                 }
@@ -183,7 +211,7 @@ pub fn read_calls(
                         out.truncated = true;
                         return out;
                     };
-                    let recovered = recover_span(&text[pos..stop], family, problems);
+                    let recovered = recover_span(&text[pos..stop], family, tools, problems);
                     if recovered.is_empty() && out.calls.is_empty() {
                         out.truncated = bound.is_none();
                     }
@@ -207,7 +235,12 @@ pub fn read_calls(
 }
 
 /// Calls recovered from invalid JSON: each top-level `{…}` of an array, or the one object.
-fn recover_span(span: &str, family: &str, problems: &mut Vec<String>) -> Vec<RawCall> {
+fn recover_span(
+    span: &str,
+    family: &str,
+    tools: Option<&Value>,
+    problems: &mut Vec<String>,
+) -> Vec<RawCall> {
     let mut parts = Vec::new();
     if span.starts_with('[') {
         let mut at = 1;
@@ -223,7 +256,7 @@ fn recover_span(span: &str, family: &str, problems: &mut Vec<String>) -> Vec<Raw
     let mut calls = Vec::new();
     for part in parts {
         if let Some((v, _)) = read_value(part, 0) {
-            calls.extend(calls_of_value(v, family, problems));
+            calls.extend(calls_of_value(v, family, tools, problems));
         } else if let Some(call) = recover(part) {
             problems.push(format!(
                 "{family}: call {:?} has invalid JSON; arguments kept as the raw text",
@@ -233,6 +266,56 @@ fn recover_span(span: &str, family: &str, problems: &mut Vec<String>) -> Vec<Raw
         }
     }
     calls
+}
+
+/// Where a block cut off inside its JSON (no value read, no closer) ends, given `next`, the next
+/// opener after `at` (where the JSON opens). An opener inside one of the JSON's strings belongs
+/// to the arguments (a call that writes about `[TOOL_CALLS]` or `<function_call>`, cut by
+/// `max_tokens`): the block runs to the first opener outside strings, or to the end of the text,
+/// so no half of the markup stays visible. Only when a complete call follows `next`
+/// (`reads_at(text up to that end, next)`) is `next` taken as it stands (a call after one whose
+/// quotes do not balance). Linear: the opener at `next` is checked with one scan up to it; only
+/// one inside a string (a cut argument) scans on, to the first opener outside strings, where the
+/// block then ends.
+pub fn cut_block_end(
+    text: &str,
+    at: usize,
+    next: Option<usize>,
+    opens: &[&str],
+    reads_at: impl Fn(&str, usize) -> bool,
+) -> usize {
+    let Some(n) = next else {
+        return text.len();
+    };
+    // Most often the next opener stands outside strings: one scan up to it says so.
+    if opens.iter().any(|m| {
+        text[n..].starts_with(*m) && find_outside_strings(text, at, n + m.len(), m) == Some(n)
+    }) {
+        return n;
+    }
+    let outside = opens
+        .iter()
+        .filter_map(|m| find_outside_strings(text, at, text.len(), m))
+        .min()
+        .unwrap_or(text.len());
+    if outside <= n || reads_at(&text[..outside], n) {
+        return n;
+    }
+    outside
+}
+
+/// Whether a JSON value follows the opener at `n` (one of `opens`) in `text`.
+fn json_after(text: &str, n: usize, opens: &[&str]) -> bool {
+    let Some(len) = opens
+        .iter()
+        .find(|m| text[n..].starts_with(**m))
+        .map(|m| m.len())
+    else {
+        return false;
+    };
+    let after = &text[n + len..];
+    let body = n + len + after.len() - after.trim_start().len();
+    read_value(text, body).is_some()
 }
 
 /// What may follow a family's opening marker.
@@ -275,7 +358,7 @@ pub struct Tagged {
 }
 
 /// Every block of `spec`'s format in `text`.
-pub fn parse_tagged(text: &str, spec: &Tagged) -> Parsed {
+pub fn parse_tagged(text: &str, spec: &Tagged, tools: Option<&Value>) -> Parsed {
     let mut out = Parsed::default();
     let mut opens: Vec<Finder> = spec.opens.iter().map(|m| Finder::new(m)).collect();
     let close_tag = match spec.close {
@@ -327,7 +410,15 @@ pub fn parse_tagged(text: &str, spec: &Tagged) -> Parsed {
             }),
             _ => None,
         };
-        let read = read_calls(text, json_at, close, limit, spec.name, &mut out.problems);
+        let read = read_calls(
+            text,
+            json_at,
+            close,
+            limit,
+            spec.name,
+            tools,
+            &mut out.problems,
+        );
         let after = &text[read.end..];
         let ws = after.len() - after.trim_start().len();
         let end = match close_tag {
@@ -343,14 +434,20 @@ pub fn parse_tagged(text: &str, spec: &Tagged) -> Parsed {
                     found + c.len()
                 }
                 (Close::Required(_), None) if read.truncated && read.calls.is_empty() => {
-                    next_open.unwrap_or(text.len())
+                    cut_block_end(text, json_at, next_open, spec.opens, |t, n| {
+                        json_after(t, n, spec.opens)
+                    })
                 }
                 (Close::Required(c), None) => {
                     out.problems
                         .push(format!("{}: {c} missing (truncated reply)", spec.name));
                     read.end
                 }
-                _ if read.truncated && read.calls.is_empty() => next_open.unwrap_or(text.len()),
+                _ if read.truncated && read.calls.is_empty() => {
+                    cut_block_end(text, json_at, next_open, spec.opens, |t, n| {
+                        json_after(t, n, spec.opens)
+                    })
+                }
                 _ => read.end,
             },
         };
@@ -374,7 +471,13 @@ pub fn parse_tagged(text: &str, spec: &Tagged) -> Parsed {
 /// per `body`) that parses completely and is call-shaped ([`is_call_object`]) is a block; a
 /// Markdown fence around it goes with it, and values separated only by `;` join one block.
 /// Other JSON is skipped whole, so an object nested in ordinary JSON is never a call.
-pub fn bare_blocks(text: &str, body: Body, family: &str, problems: &mut Vec<String>) -> Vec<Block> {
+pub fn bare_blocks(
+    text: &str,
+    body: Body,
+    family: &str,
+    tools: Option<&Value>,
+    problems: &mut Vec<String>,
+) -> Vec<Block> {
     let mut blocks: Vec<Block> = Vec::new();
     let mut budget = Budget::for_text(text);
     let (a, b) = match body {
@@ -398,19 +501,19 @@ pub fn bare_blocks(text: &str, body: Body, family: &str, problems: &mut Vec<Stri
         };
         skip_to = end;
         let shaped = match &v {
-            Value::Object(o) => is_call_object(o),
+            Value::Object(o) => is_call_object(o, tools),
             Value::Array(items) => {
                 !items.is_empty()
                     && items
                         .iter()
-                        .all(|i| i.as_object().is_some_and(is_call_object))
+                        .all(|i| i.as_object().is_some_and(|o| is_call_object(o, tools)))
             }
             _ => false,
         };
         if !shaped {
             continue;
         }
-        let calls = calls_of_value(v, family, problems);
+        let calls = calls_of_value(v, family, tools, problems);
         if let Some(last) = blocks.last_mut() {
             let between = &text[last.end..at];
             if between
@@ -451,7 +554,7 @@ mod tests {
     #[test]
     fn an_element_that_is_no_call_is_reported_with_its_text() {
         let t = "<x>[{\"name\": \"f\", \"arguments\": {}}, {\"nam\": \"g\", \"arguments\": {\"q\": \"北京\"}}, 3]</x>";
-        let p = parse_tagged(t, &HERMES_LIKE);
+        let p = parse_tagged(t, &HERMES_LIKE, None);
         assert_eq!(p.call_pairs(), [("f".into(), "{}".into())]);
         assert_eq!(
             p.problems,
@@ -465,14 +568,14 @@ mod tests {
     #[test]
     fn sequences_arrays_and_recovery() {
         let t = "a<x>{\"name\": \"f\", \"arguments\": {}}\n{\"name\": \"g\", \"parameters\": {\"k\": 1}}</x>b";
-        let p = parse_tagged(t, &HERMES_LIKE);
+        let p = parse_tagged(t, &HERMES_LIKE, None);
         assert_eq!(
             p.call_pairs(),
             [("f".into(), "{}".into()), ("g".into(), r#"{"k":1}"#.into())]
         );
         assert_eq!((p.blocks[0].start, p.blocks[0].end), (1, t.len() - 1));
         let t = "<x>[{\"name\": \"f\", \"arguments\": {\"a\": 1,}}, {\"name\": \"g\", \"arguments\": {}}]</x>";
-        let p = parse_tagged(t, &HERMES_LIKE);
+        let p = parse_tagged(t, &HERMES_LIKE, None);
         assert_eq!(
             p.call_pairs(),
             [
@@ -486,7 +589,7 @@ mod tests {
     #[test]
     fn truncated_block_is_bounded_by_the_next_opener() {
         let t = "<x>{\"name\": \"f\", \"arg <x>{\"name\": \"g\"}</x>";
-        let p = parse_tagged(t, &HERMES_LIKE);
+        let p = parse_tagged(t, &HERMES_LIKE, None);
         assert!(p.blocks[0].keep_raw);
         assert_eq!(p.blocks[0].end, 22);
         assert_eq!(p.call_pairs(), [("g".into(), "{}".into())]);
@@ -497,7 +600,7 @@ mod tests {
         let mut pr = Vec::new();
         let t = "x {\"name\": \"f\"} y {\"data\": {\"name\": \"f\", \"arguments\": {}}} \
                  ```json\n{\"name\": \"g\", \"parameters\": {}}; {\"name\": \"h\", \"parameters\": {}}\n``` z";
-        let b = bare_blocks(t, Body::Object, "t", &mut pr);
+        let b = bare_blocks(t, Body::Object, "t", None, &mut pr);
         assert_eq!(b.len(), 1);
         assert_eq!(b[0].calls.len(), 2);
         assert_eq!(&t[b[0].end..], " z");
@@ -508,6 +611,6 @@ mod tests {
     fn bare_scan_is_linear_on_adversarial_text() {
         let t = "{\"a\": \"".repeat(200_000);
         let mut pr = Vec::new();
-        assert!(bare_blocks(&t, Body::Either, "t", &mut pr).is_empty());
+        assert!(bare_blocks(&t, Body::Either, "t", None, &mut pr).is_empty());
     }
 }

@@ -177,6 +177,26 @@ const CASES: &[(&str, &[&str])] = &[
         "<tool_calls>\n<tool_call name=\"f\">{",
         &["auto", "named_tool_call"],
     ),
+    // Openers inside a cut argument's string ([`super::json_calls::cut_block_end`]).
+    (
+        "<tool_call>{\"q\": \"北京 <tool_call> ",
+        &["hermes", "auto"],
+    ),
+    ("[TOOL_CALLS]f[ARGS]{\"q\": \"[TOOL_CALLS]", &["mistral"]),
+    ("[TOOL_CALLS][{\"q\": \"[TOOL_CALLS] ", &["auto"]),
+    (
+        "<function_call> {\"t\": \"<function_call> ",
+        &["granite_20b_fc"],
+    ),
+    // A GLM value holding its own closer.
+    (
+        "<tool_call>f<arg_key>k</arg_key><arg_value>值</arg_value>",
+        &["glm45", "auto"],
+    ),
+    ("<arg_value>值</arg_value></arg_value>", &["glm47"]),
+    // Gemma's `call:NAME({json})`.
+    ("<|tool_call>call:f({\"a\": \"", &["auto"]),
+    ("call:f({", &["gemma4"]),
 ];
 
 #[test]

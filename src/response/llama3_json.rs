@@ -27,12 +27,12 @@ const SPEC: Tagged = Tagged {
     glued: false,
 };
 
-pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
-    let mut out = parse_tagged(text, &SPEC);
+pub fn parse(text: &str, cx: &Ctx) -> Parsed {
+    let mut out = parse_tagged(text, &SPEC, cx.tools);
     builtin_calls(text, &mut out);
     let mut found = Vec::new();
     for (s, e) in out.gaps(text.len()) {
-        for mut b in bare_blocks(&text[s..e], Body::Object, NAME, &mut out.problems) {
+        for mut b in bare_blocks(&text[s..e], Body::Object, NAME, None, &mut out.problems) {
             b.start += s;
             b.end += s;
             found.push(b);

@@ -22,7 +22,7 @@
 
 use serde_json::Value;
 
-use super::json_calls::{call_from_value, read_calls, read_value};
+use super::json_calls::{call_from_value, cut_block_end, read_calls, read_value};
 use super::scan::{balanced_end, Finder};
 use super::{args_value_to_text, call_hash, Block, Ctx, Parsed, RawCall};
 
@@ -61,25 +61,42 @@ pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
         out.blocks.push(b);
     }
     while let Some(start) = markers.find(text, at) {
-        let mut pos = start + MARKER.len();
-        if text[pos..].starts_with(']') {
-            pos += 1;
-        }
-        at = pos;
-        let next = markers.find(text, pos).unwrap_or(text.len());
-        let lead = text[pos..].len() - text[pos..].trim_start().len();
-        let body_at = pos + lead;
-        let block = match text.as_bytes().get(body_at) {
-            Some(b'[' | b'{') => json_form(text, start, body_at, next, &mut out.problems),
-            _ => named_form(text, start, body_at, next, &mut out.problems),
-        };
-        if let Some(b) = block {
+        at = after_marker(text, start);
+        let found = markers.find(text, at);
+        if let Some(b) = marker_block(text, start, found, &mut out.problems) {
             at = b.end.max(at);
             out.blocks.push(b);
         }
     }
     out.set_format_if_calls(NAME);
     out
+}
+
+/// The end of the `[TOOL_CALLS]` (or `[TOOL_CALLS`) marker at `start`.
+fn after_marker(text: &str, start: usize) -> usize {
+    let pos = start + MARKER.len();
+    pos + usize::from(text[pos..].starts_with(']'))
+}
+
+/// The block of the marker at `start` (`found`: the next marker).
+fn marker_block(
+    text: &str,
+    start: usize,
+    found: Option<usize>,
+    problems: &mut Vec<String>,
+) -> Option<Block> {
+    let pos = after_marker(text, start);
+    let lead = text[pos..].len() - text[pos..].trim_start().len();
+    let body_at = pos + lead;
+    match text.as_bytes().get(body_at) {
+        Some(b'[' | b'{') => json_form(text, start, body_at, found, problems),
+        _ => named_form(text, start, body_at, found, problems),
+    }
+}
+
+/// Whether a complete call follows the marker at `n` in `text` (see [`cut_block_end`]).
+fn reads_at(text: &str, n: usize) -> bool {
+    marker_block(text, n, None, &mut Vec::new()).is_some_and(|b| !b.calls.is_empty())
 }
 
 /// The bare call array that opens `text` (its `[TOOL_CALLS]` stripped), when every item is a
@@ -92,13 +109,14 @@ fn leading_array(text: &str, problems: &mut Vec<String>) -> Option<Block> {
     let (v, _) = read_value(text, at)?;
     let items = v.as_array()?;
     let calls = !items.is_empty()
-        && items
-            .iter()
-            .all(|i| i.as_object().is_some_and(super::json_calls::is_call_object));
+        && items.iter().all(|i| {
+            i.as_object()
+                .is_some_and(|o| super::json_calls::is_call_object(o, None))
+        });
     if !calls {
         return None;
     }
-    json_form(text, at, at, text.len(), problems)
+    json_form(text, at, at, None, problems)
 }
 
 /// `[TOOL_CALLS] [{…}, …]` or `[TOOL_CALLS] {…}`.
@@ -106,9 +124,10 @@ fn json_form(
     text: &str,
     start: usize,
     at: usize,
-    next: usize,
+    found: Option<usize>,
     problems: &mut Vec<String>,
 ) -> Option<Block> {
+    let next = found.unwrap_or(text.len());
     if let Some((v, end)) = read_value(text, at) {
         let items = match v {
             Value::Array(items) => items,
@@ -122,17 +141,17 @@ fn json_form(
                     .and_then(Value::as_str)
                     .filter(|s| is_mistral_id(s))
                     .map(str::to_owned);
-                call_from_value(item, NAME, problems).map(|c| RawCall { id, ..c })
+                call_from_value(item, NAME, None, problems).map(|c| RawCall { id, ..c })
             })
             .collect();
         return Some(Block::of_calls(start, end, calls, problems, || {
             format!("{NAME}: [TOOL_CALLS] JSON holds no call; raw text kept in content")
         }));
     }
-    let read = read_calls(text, at, None, next, NAME, problems);
+    let read = read_calls(text, at, None, next, NAME, None, problems);
     let end = if read.truncated && read.calls.is_empty() {
         problems.push(format!("{NAME}: call JSON cut off (truncated reply)"));
-        next
+        cut_block_end(text, at, found, &[MARKER], reads_at)
     } else {
         read.end
     };
@@ -146,9 +165,10 @@ fn named_form(
     text: &str,
     start: usize,
     at: usize,
-    next: usize,
+    found: Option<usize>,
     problems: &mut Vec<String>,
 ) -> Option<Block> {
+    let next = found.unwrap_or(text.len());
     let (name, rest) = split_name(&text[at..]);
     let mut pos = text.len() - rest.len();
     if name.is_empty() {
@@ -184,7 +204,8 @@ fn named_form(
             }
             None => {
                 problems.push(format!("{NAME}: call {name:?} cut off (truncated reply)"));
-                return Some(Block::of_calls(start, next, Vec::new(), problems, || {
+                let end = cut_block_end(text, pos, found, &[MARKER], reads_at);
+                return Some(Block::of_calls(start, end, Vec::new(), problems, || {
                     format!("{NAME}: truncated call kept in content")
                 }));
             }

@@ -401,7 +401,15 @@ pub fn call_at(
 ) -> Option<RawCall> {
     let body = &text[..end];
     let read = match lead.args {
-        Args::Json => read_value(body, at),
+        // Gemma 4 writes a call that lost its `<|tool_call>call:` as the bare name glued to its
+        // object, in its own notation (mattn/tensai PR 217): read so when its `<|"|>` string
+        // token is there to say so.
+        Args::Json => read_value(body, at).or_else(|| {
+            body[at..]
+                .contains(super::gemma4::QUOTE)
+                .then(|| super::gemma4::object_at(body, at))
+                .flatten()
+        }),
         Args::Python => super::pyliteral::literal(body, at, 0),
         Args::Object => read_value(body, at).or_else(|| super::gemma4::object_at(body, at)),
     };
@@ -414,6 +422,40 @@ pub fn call_at(
         arguments: args_value_to_text(Value::Object(args), "named_json", &mut Vec::new()),
         id: None,
     })
+}
+
+/// Whether the object at `at` after `lead`, cut off by the end of the reply, shows it was the
+/// tool's arguments as strongly as a whole one would: its first key (JSON `"k"`, Python `'k'` or
+/// a bare word, then `:` or `=`) is one the tool takes (one of its schema's `properties`; any key
+/// when its schema lists none). A `{` with nothing after it, or prose, is no evidence.
+pub fn cut_evidence(text: &str, lead: &Lead, at: usize, tools: Option<&Value>) -> bool {
+    let rest = text[at + 1..].trim_start();
+    let (key, after) = match rest.as_bytes().first() {
+        Some(&q @ (b'"' | b'\'')) => {
+            let body = &rest[1..];
+            let Some(e) = body.find(q as char) else {
+                return false;
+            };
+            (&body[..e], &body[e + 1..])
+        }
+        _ => {
+            let n = rest
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            (&rest[..n], &rest[n..])
+        }
+    };
+    if key.is_empty() || !after.trim_start().starts_with([':', '=']) {
+        return false;
+    }
+    let name = &text[lead.name.clone()];
+    match schema(tools, name)
+        .and_then(|p| p.get("properties"))
+        .and_then(Value::as_object)
+    {
+        Some(props) => props.contains_key(key),
+        None => true,
+    }
 }
 
 /// Every `NAME{…}` call (and log line) in `text` (the reading [`super::tool_json::parse`] adds to bare JSON).

@@ -116,17 +116,17 @@ pub fn wrapped(
 fn read_body(body: &str) -> Vec<RawCall> {
     if let Ok(v) = serde_json::from_str::<serde_json::Value>(body.trim()) {
         let shaped = match &v {
-            serde_json::Value::Object(o) => is_call_object(o),
+            serde_json::Value::Object(o) => is_call_object(o, None),
             serde_json::Value::Array(items) => {
                 !items.is_empty()
                     && items
                         .iter()
-                        .all(|i| i.as_object().is_some_and(is_call_object))
+                        .all(|i| i.as_object().is_some_and(|o| is_call_object(o, None)))
             }
             _ => false,
         };
         return if shaped {
-            calls_of_value(v, "pythonic", &mut Vec::new())
+            calls_of_value(v, "pythonic", None, &mut Vec::new())
         } else {
             Vec::new()
         };

@@ -13,7 +13,9 @@
 //! is a call; JSON that names no offered tool, JSON in inline code and fenced examples stay text.
 //! An array counts only when every item is such a call. OpenAI's parallel-call wrapper, which GPT
 //! models leak as text (`{"tool_uses": [{"recipient_name": "functions.f", "parameters": {…}}]}`),
-//! is read by the same rule: every recipient must be an offered tool.
+//! is read by the same rule: every recipient must be an offered tool. A call that names its tool
+//! under `"tool"` (`{"tool": "get_weather", "arguments": {…}}`) is read the same way, bare or
+//! inside any JSON family's markup, only when that name is an offered tool.
 
 use serde_json::Value;
 
@@ -64,7 +66,7 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
     let mut blocks = named_json::blocks(text, cx.tools);
     in_gaps(text, &mut blocks, tool_uses_blocks);
     in_gaps(text, &mut blocks, |t| {
-        bare_blocks(t, Body::Either, NAME, &mut scratch)
+        bare_blocks(t, Body::Either, NAME, cx.tools, &mut scratch)
     });
     for b in &mut blocks {
         if let Some((start, close)) = wrapper_before(&text[..b.start]) {
@@ -87,8 +89,46 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
             out.blocks.push(b);
         }
     }
+    cut_tail(text, cx.tools, &mut out);
     out.set_format_if_calls(NAME);
     out
+}
+
+/// A call cut off by the end of the reply (`max_tokens`) after the last block: a `{` that never
+/// closes, whose head is as strong evidence as a whole call's ([`opens_call`]: `{"name": N` with
+/// `N` offered; or an offered tool's name glued before it, or another lead of
+/// [`named_json::lead_before`], with a first key its tool takes, [`named_json::cut_evidence`]).
+/// Its text is removed and reported, never a call; a `{` that names no offered tool (a JSON
+/// sample, a sentence that ends in `{`) stays text. Linear: a `{` that closes is skipped whole,
+/// and the first that never closes ends the search.
+fn cut_tail(text: &str, tools: Option<&Value>, out: &mut Parsed) {
+    let from = out.blocks.iter().map(|b| b.end).max().unwrap_or(0);
+    let mut skip_to = from;
+    for at in memchr::memchr_iter(b'{', &text.as_bytes()[from..]).map(|k| from + k) {
+        if at < skip_to {
+            continue;
+        }
+        let start = match named_json::lead_before(&text[..at], tools) {
+            Some(lead) if named_json::cut_evidence(text, &lead, at, tools) => lead.start,
+            _ if opens_call(&text[at..], tools, true) == Some(true) => at,
+            _ => continue,
+        };
+        if let Some(end) = super::scan::balanced_end(text, at, false) {
+            skip_to = end;
+            continue;
+        }
+        out.problems.push(format!(
+            "{NAME}: a call of an offered tool was cut off before its object closed (truncated reply)"
+        ));
+        out.blocks.push(Block::of_calls(
+            start,
+            text.len(),
+            Vec::new(),
+            &mut out.problems,
+            || format!("{NAME}: cut-off call; raw text kept in content"),
+        ));
+        return;
+    }
 }
 
 /// Add the blocks `find` reads in the text between `blocks` (sorted by start), shifted into place.
@@ -165,9 +205,9 @@ fn tool_uses_blocks(text: &str) -> Vec<Block> {
 
 const TOOL_USES: &str = "\"tool_uses\"";
 
-/// The keys a call object names its tool with, quoted: `name`, and Cohere's `tool_name`, which
-/// other models write too.
-const NAME_KEYS: &[&str] = &["\"name\"", "\"tool_name\""];
+/// The keys a call object names its tool with, quoted: `name`, Cohere's `tool_name`, which
+/// other models write too, and `tool` (read only when it names an offered tool, as every name here).
+const NAME_KEYS: &[&str] = &["\"name\"", "\"tool_name\"", "\"tool\""];
 
 /// Whether the caller offered any tool (a non-empty `tools` array).
 pub fn offers_tools(tools: Option<&Value>) -> bool {
@@ -352,6 +392,12 @@ mod tests {
             "<｜DSML｜read_file>\n<path>a</path>",
             "<｜DSML｜read_file><｜DSML｜path>a</｜DSML｜parameter></｜DSML｜invoke>",
             "<｜DSML｜read_fi",
+            // The "tool" key, Gemma's glued notation, and calls cut by the end of the reply.
+            "{\"tool\": \"read_file\", \"arguments\": {\"a\": \"",
+            "{\"tool\": \"read_file\", ",
+            "read_file{path:<|\"|>北京",
+            "Action: read_file\nAction Input: {\"path\": \"",
+            "default_api:read_file{path:",
         ] {
             assert_linear("tool_json", unit, &with_tools);
         }

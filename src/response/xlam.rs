@@ -29,10 +29,10 @@ const TAGGED: [Tagged; 2] = [
     },
 ];
 
-pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
+pub fn parse(text: &str, cx: &Ctx) -> Parsed {
     let mut out = Parsed::default();
     for spec in &TAGGED {
-        let p = parse_tagged(text, spec);
+        let p = parse_tagged(text, spec, cx.tools);
         out.problems.extend(p.problems);
         // The blocks kept so far are sorted and disjoint: one binary search per new block finds
         // the only ones it could overlap (a scan of all of them was quadratic on `<tool_call>{`
@@ -48,7 +48,7 @@ pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
     }
     let mut found = Vec::new();
     for (s, e) in out.gaps(text.len()) {
-        for mut b in bare_blocks(&text[s..e], Body::Either, NAME, &mut out.problems) {
+        for mut b in bare_blocks(&text[s..e], Body::Either, NAME, None, &mut out.problems) {
             b.start += s;
             b.end += s;
             found.push(b);

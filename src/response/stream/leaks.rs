@@ -239,6 +239,19 @@ impl Machine {
         let end = match self.settle_json(c) {
             Verdict::Yes(_) => self.json.settled,
             Verdict::More => return Some(Decision::More),
+            // Cut off by the end of the reply: removed and reported when its head is evidence
+            // enough (`tool_json`'s `cut_tail` reads the block the same way).
+            Verdict::No
+                if self.cut_at(c) && named_json::cut_evidence(&self.buf, &lead, c, tools) =>
+            {
+                let len = self.buf.len() - start;
+                self.json.fixed = Some((self.consumed + start, len));
+                return Some(Decision::Yes {
+                    start,
+                    len,
+                    kind: Kind::Call(Check::Fam(Family::ToolJson)),
+                });
+            }
             Verdict::No => return None,
         };
         named_json::call_at(&self.buf, &lead, c, end, tools)?;
@@ -391,11 +404,13 @@ impl Machine {
             Some(false) => return Verdict::No,
             Some(true) => {}
         }
-        match self.settle_json(json_at) {
-            Verdict::Yes(_) => {}
+        let mut end = match self.settle_json(json_at) {
+            Verdict::Yes(_) => self.json.settled,
+            // Cut off by the end of the reply: the block runs to the end (read by the parse
+            // below as `tool_json`'s cut block).
+            Verdict::No if self.cut_at(json_at) => self.buf.len(),
             v => return v,
-        }
-        let mut end = self.json.settled;
+        };
         let wrapper = (open < json_at)
             .then(|| tool_json::wrapper_before(&self.buf[..json_at]))
             .flatten();
@@ -441,6 +456,14 @@ impl Machine {
             }
             None => Verdict::More,
         }
+    }
+
+    /// Whether the bracketed value at `c` was scanned to the end of a finished reply without
+    /// closing ([`Machine::settle_json`] said no for that reason, not for the budget).
+    fn cut_at(&self, c: usize) -> bool {
+        self.finished
+            && matches!(self.json.scan, Some((s, to, ..)) if s == self.consumed + c
+                && to == self.consumed + self.buf.len())
     }
 
     /// Whether the bytes charged so far exceed a few passes over the reply up to absolute `q`.
