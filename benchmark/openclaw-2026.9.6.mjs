@@ -132,6 +132,9 @@ export async function jsonChild(bin, args, input) {
 if (process.argv[2] === '--child' && process.argv[1] === fileURLToPath(import.meta.url)) {
   const chunks = []
   for await (const c of process.stdin) chunks.push(c)
+  // stdout carries the answers alone: what OpenClaw logs meanwhile (a resized image's line) goes to stderr.
+  const answer = process.stdout.write.bind(process.stdout)
+  process.stdout.write = process.stderr.write.bind(process.stderr)
   const results = await runHere(JSON.parse(Buffer.concat(chunks).toString('utf8')))
-  process.stdout.write(JSON.stringify(results))
+  answer(JSON.stringify(results))
 }

@@ -14,6 +14,10 @@
 // `tRNS`) or an orientation, whole or cut in their pixels, and sharp's result decoded (raw,
 // `channels` a pixel) to compare colours with: its JPEG writer flattens transparency, and the
 // rows it could not read, onto black.
+// Then `rastermill`: the three transparent PNGs, whole, to be shrunk by OpenClaw 2026.9.6 (its
+// `sanitizeSessionHistory` on a tool result with Chinese text beside the image, the limit from its
+// config's `imageMaxDimensionPx`), and its result decoded the same way: Rastermill re-encodes
+// through Photon, whose JPEG writer drops the alpha channel (each pixel keeps its stored colour).
 // Each row: the first cut it holds for (until the next row) and what `sanitizeContentBlocksImages`
 // returned: `"kept"`, `{ text }`, or `{ shrunk: [w, h], black, rows }` (`black`: rows of the
 // result that are black; `rows`: rows of the image sharp decodes at full size, read through the
@@ -24,6 +28,7 @@
 import { createRequire } from 'node:module'
 import { writeFileSync } from 'node:fs'
 import { loadOpenClaw, installHint } from './openclaw.mjs'
+import { runOpenClaw96, missing as missing96, VERSION as V96 } from './openclaw-2026.9.6.mjs'
 
 const ref = await loadOpenClaw({ names: ['sanitizeContentBlocksImages'] })
 if (ref === null) {
@@ -237,6 +242,35 @@ async function table(name, mimeType, options, bytes, to) {
   return { name, mimeType, options, data: bytes.toString('base64'), to, cuts: await cuts(bytes, mimeType, options, 1, to) }
 }
 
+/**
+ * What OpenClaw 2026.9.6 made of the whole images named in `cases` ([name, image]) within
+ * `maxDimensionPx`, each the image of a tool result beside Chinese text, decoded like `pixels`.
+ */
+async function rastermill(cases, maxDimensionPx) {
+  const why = missing96()
+  if (why !== null) throw new Error(why)
+  const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }
+  const history = (data) => [
+    { role: 'user', content: '看一下这张截图', timestamp: 1 },
+    { role: 'assistant', content: [{ type: 'toolCall', id: 'call1', name: 'read', arguments: { path: '截图.png' } }], stopReason: 'toolUse', usage, timestamp: 2 },
+    { role: 'toolResult', toolCallId: 'call1', toolName: 'read', content: [{ type: 'text', text: '截图：半透明的窗口' }, { type: 'image', data, mimeType: 'image/png' }], isError: false, timestamp: 3 },
+  ]
+  const policy = { sanitizeMode: 'images-only', sanitizeToolCallIds: false, repairToolUseResultPairing: true }
+  const params = { provider: 'ollama', modelApi: 'openai-completions', modelId: 'qwen3:8b', policy, config: { agents: { defaults: { imageMaxDimensionPx: maxDimensionPx } } }, sessionEntries: [] }
+  const answers = await runOpenClaw96(cases.map(([, image]) => ['sanitizeSessionHistory', { ...params, messages: history(images[image]) }]))
+  const out = []
+  for (let i = 0; i < cases.length; i++) {
+    const [name, image] = cases[i]
+    if (answers[i].error) throw new Error(`${name}: ${answers[i].error}`)
+    const content = answers[i].value.find((m) => m.role === 'toolResult').content
+    const jpeg = content.find((b) => b.type === 'image' && b.mimeType === 'image/jpeg')
+    if (content[0].text !== '截图：半透明的窗口' || !jpeg) throw new Error(`${name}: ${JSON.stringify(content).slice(0, 200)}`)
+    const { data: px, info } = await sharp(Buffer.from(jpeg.data, 'base64')).raw().toBuffer({ resolveWithObject: true })
+    out.push({ name, image, mimeType: 'image/png', options: { maxDimensionPx }, cut: whole(image), out: { width: info.width, height: info.height, channels: info.channels, px: px.toString('base64') } })
+  }
+  return out
+}
+
 const fixture = {
   recorded: `OpenClaw ${ref.version} sanitizeContentBlocksImages (its sharp ${ocSharp.versions.sharp}, libvips ${ocSharp.versions.vips}), label ${LABEL}; benchmark/sharp-texts.mjs`,
   label: LABEL,
@@ -260,6 +294,14 @@ const fixture = {
     await pixels('RGB with EXIF orientation 6, cut in its pixels', 'RGB, orientation 6', half('RGB, orientation 6'), P),
     await pixels('RGB with EXIF orientation 1 (as stored), cut in its pixels', 'RGB, orientation 1', half('RGB, orientation 1'), P),
   ],
+  rastermill: {
+    recorded: `OpenClaw ${V96} sanitizeSessionHistory (Rastermill, Photon's JPEG writer), the image beside Chinese text in a tool result; benchmark/sharp-texts.mjs`,
+    pixels: await rastermill([
+      ['RGBA 24×16 (opaque, half and clear thirds), whole', 'RGBA'],
+      ['grey with alpha, whole', 'grey with alpha'],
+      ['a palette with tRNS, whole', 'palette with tRNS'],
+    ], P.maxDimensionPx),
+  },
 }
 for (const [name, bytes] of Object.entries(wrong)) {
   fixture.wrong.push({ name, mimeType: 'image/jpeg', data: bytes.toString('base64'), outcome: await outcome(bytes, 'image/jpeg', {}) })

@@ -20,7 +20,7 @@ use image::{DynamicImage, ImageDecoder, ImageFormat, ImageReader, Limits};
 
 use super::header::{header_dimensions, sniff_format, Format};
 use super::jpeg_scaled;
-use super::resize::{flatten, Pixels};
+use super::resize::{flatten, Alpha, Pixels};
 
 /// sharp's default `limitInputPixels` (0x3FFF × 0x3FFF).
 pub(crate) const SHARP_PIXEL_LIMIT: u64 = 0x3FFF * 0x3FFF;
@@ -45,7 +45,7 @@ pub(crate) const DECODE_BUDGET: u64 = 256 * 1024 * 1024;
 /// Decoded pixels as stored in the file, with what is needed to finish the job.
 #[derive(Debug)]
 pub(crate) struct Decoded {
-    /// 8-bit RGB or grey, alpha flattened (onto white or black); possibly decoded at a
+    /// 8-bit RGB or grey, alpha flattened or dropped ([`Alpha`]); possibly decoded at a
     /// reduced scale (never below the size asked for).
     pub(crate) px: Pixels,
     /// Width and height of the stored image at full scale.
@@ -79,16 +79,16 @@ pub(crate) fn over_pixel_limit(w: u32, h: u32) -> bool {
 /// magic bytes do not identify) fail with sharp's "unsupported image format".
 #[cfg(test)]
 pub(crate) fn decode(bytes: &[u8], fit_side: Option<u32>) -> Result<Decoded, String> {
-    decode_within(bytes, fit_side, DECODE_BUDGET, 255)
+    decode_within(bytes, fit_side, DECODE_BUDGET, Alpha::Onto(255))
 }
 
 /// [`decode`] within a decode budget of `budget` bytes instead of the default, any alpha
-/// flattened onto the grey level `bg` (the release's [`super::release::Release::alpha_background`]).
+/// flattened or dropped as `alpha` says (the release's [`super::release::Release::alpha`]).
 pub(crate) fn decode_within(
     bytes: &[u8],
     fit_side: Option<u32>,
     budget: u64,
-    bg: u8,
+    alpha: Alpha,
 ) -> Result<Decoded, String> {
     let format = sniff_format(bytes)
         .filter(|f| f.sharp_readable())
@@ -104,10 +104,10 @@ pub(crate) fn decode_within(
             return Ok(decoded);
         }
     }
-    decode_full(bytes, budget, bg)
+    decode_full(bytes, budget, alpha)
 }
 
-fn decode_full(bytes: &[u8], budget: u64, bg: u8) -> Result<Decoded, String> {
+fn decode_full(bytes: &[u8], budget: u64, alpha: Alpha) -> Result<Decoded, String> {
     let format = image::guess_format(bytes).map_err(|_| MSG_UNSUPPORTED.to_owned())?;
     if !matches!(
         format,
@@ -126,7 +126,7 @@ fn decode_full(bytes: &[u8], budget: u64, bg: u8) -> Result<Decoded, String> {
     let orientation = decoder.orientation().unwrap_or(Orientation::NoTransforms);
     let img = DynamicImage::from_decoder(decoder).map_err(|e| e.to_string())?;
     Ok(Decoded {
-        px: flatten(img, bg),
+        px: flatten(img, alpha),
         stored: (w, h),
         orientation,
     })
@@ -188,9 +188,9 @@ mod tests {
         assert!(!over_budget(8192, 8192, 4, DECODE_BUDGET));
         // A smaller budget refuses what the default accepts.
         let png = encode_png(&gradient_rgb(300, 200));
-        assert!(decode_within(&png, None, 300 * 200 * 3, 255).is_ok());
+        assert!(decode_within(&png, None, 300 * 200 * 3, Alpha::Onto(255)).is_ok());
         assert_eq!(
-            decode_within(&png, None, 300 * 200 * 3 - 1, 255).unwrap_err(),
+            decode_within(&png, None, 300 * 200 * 3 - 1, Alpha::Onto(255)).unwrap_err(),
             MSG_PIXEL_LIMIT
         );
     }

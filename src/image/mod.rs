@@ -33,8 +33,8 @@
 //!   needs resizing is omitted, where sharp (`failOnError: false`) might still
 //!   produce a partial JPEG.
 //! - Alpha is composited before JPEG encoding onto black in 2026.3.23 mode
-//!   (as sharp's JPEG writer, libvips, flattens) and onto white in 2026.9.6
-//!   mode.
+//!   (as sharp's JPEG writer, libvips, flattens) and dropped in 2026.9.6 mode,
+//!   each pixel keeping its stored colour (as Photon's JPEG writer does).
 //! - A `data:image/…;base64,` prefix is removed instead of making the payload
 //!   invalid (`data_url.rs`).
 
@@ -287,12 +287,12 @@ pub fn sanitize_image(data: &str, limits: ImageLimits) -> ImageDecision {
     let completed = (frame.scan_header_missing > 0)
         .then(|| libjpeg_header::with_scan_header(&bytes, frame.scan_header_missing));
     let input = completed.as_deref().unwrap_or(&bytes);
-    let bg = release.alpha_background;
-    let decoded = match decode_within(input, fit_side, limits.max_decode_bytes, bg) {
+    let alpha = release.alpha;
+    let decoded = match decode_within(input, fit_side, limits.max_decode_bytes, alpha) {
         Ok(d) => d,
         Err(message) => {
             let partial = (sharp_read == Some(Format::Png) && message != decode::MSG_PIXEL_LIMIT)
-                .then(|| png_partial::decode(&bytes, limits.max_decode_bytes, bg))
+                .then(|| png_partial::decode(&bytes, limits.max_decode_bytes, alpha))
                 .flatten();
             match partial {
                 Some(Ok(d)) => d,
@@ -711,9 +711,10 @@ mod tests {
     }
 
     #[test]
-    fn transparency_becomes_white_in_2026_9_6() {
+    fn transparency_is_dropped_in_2026_9_6() {
+        // A clear image comes out in the colour stored under its alpha, as Photon writes it;
         // 2026.3.23 mode flattens onto black as sharp does (png_partial.rs, recorded pixels).
-        let img = RgbaImage::from_pixel(1600, 200, Rgba([0, 0, 0, 0]));
+        let img = RgbaImage::from_pixel(1600, 200, Rgba([30, 120, 200, 0]));
         let png = encode_png_dynamic(&DynamicImage::ImageRgba8(img));
         let limits = ImageLimits {
             release: OpenClawVersion::V2026_9_6,
@@ -722,7 +723,10 @@ mod tests {
         let (jpeg, w, h) = replaced(sanitize_image(&b64(&png), limits));
         assert_eq!((w, h), (1200, 150));
         let back = image::load_from_memory(&jpeg).unwrap().to_rgb8();
-        assert!(back.pixels().all(|p| p.0.iter().all(|&c| c >= 250)));
+        let want = [30, 120, 200];
+        assert!(back
+            .pixels()
+            .all(|p| p.0.iter().zip(want).all(|(&c, w)| c.abs_diff(w) <= 4)));
     }
 
     #[test]

@@ -26,7 +26,7 @@ use miniz_oxide::inflate::stream::{inflate, InflateState};
 use miniz_oxide::{DataFormat, MZError, MZFlush, MZStatus};
 
 use super::decode::{over_budget, Decoded};
-use super::resize::flatten;
+use super::resize::{flatten, Alpha};
 use super::sharp_header::PNG_END_OF_STREAM;
 
 /// The pixel data of a PNG that ends before its `IEND`.
@@ -130,10 +130,10 @@ fn rows_read(available: usize, stride: usize, height: usize) -> Option<usize> {
 }
 
 /// The rows sharp reads of `bytes`, a PNG its own decoder refused (the rest black), within the
-/// decode `budget`, alpha flattened onto the grey level `bg`. `None` when the PNG is not cut
+/// decode `budget`, alpha flattened or dropped as `alpha` says. `None` when the PNG is not cut
 /// short (the decoder's own error stands); `Some(Err(text))` with libspng's text when sharp
 /// reads no row.
-pub(crate) fn decode(bytes: &[u8], budget: u64, bg: u8) -> Option<Result<Decoded, String>> {
+pub(crate) fn decode(bytes: &[u8], budget: u64, alpha: Alpha) -> Option<Result<Decoded, String>> {
     let cut = chunks(bytes)?;
     let eos = || Some(Err(PNG_END_OF_STREAM.to_owned()));
     let Some(&(first, _)) = cut.pixels.first() else {
@@ -204,7 +204,7 @@ pub(crate) fn decode(bytes: &[u8], budget: u64, bg: u8) -> Option<Result<Decoded
         png::ColorType::Indexed => return None,
     };
     Some(Ok(Decoded {
-        px: flatten(img, bg),
+        px: flatten(img, alpha),
         stored: (w, h),
         orientation,
     }))
@@ -213,6 +213,7 @@ pub(crate) fn decode(bytes: &[u8], budget: u64, bg: u8) -> Option<Result<Decoded
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::openclaw::OpenClawVersion;
     use ::base64::Engine;
     use serde_json::Value;
 
@@ -240,7 +241,7 @@ mod tests {
                 });
                 let outcome = &row[1];
                 for cut in from..=to {
-                    let got = decode(&bytes[..cut], u64::MAX, 0);
+                    let got = decode(&bytes[..cut], u64::MAX, Alpha::Onto(0));
                     if let Some(n) = outcome.get("rows").and_then(Value::as_u64) {
                         let d = got
                             .unwrap_or_else(|| panic!("cut at {cut}"))
@@ -276,10 +277,33 @@ mod tests {
     /// it could not read, onto black, and turns what it read by the `eXIf` orientation.
     #[test]
     fn cut_and_transparent_pngs_have_sharps_colours() {
-        use crate::image::{sanitize_image, ImageDecision, ImageLimits};
         let f: Value = serde_json::from_str(FIXTURE).expect("JSON");
-        let b64 = &::base64::engine::general_purpose::STANDARD;
         let cases = f["pixels"].as_array().expect("pixels");
+        // Measured: mean 0.8–3.0, largest 15 (flattened onto white: 255 in the clear parts).
+        same_colours(&f, cases, OpenClawVersion::V2026_3_23);
+        assert_eq!(cases.len(), 7);
+    }
+
+    /// The same transparent PNGs re-encoded by 2026.9.6 (`rastermill` in the fixture, recorded
+    /// through its `sanitizeSessionHistory`): Photon's JPEG writer drops the alpha channel, so
+    /// the clear and half-transparent parts keep their stored colours. Flattened onto white, as
+    /// this package did before, the three differ by a mean of 65–75 and up to 156–196.
+    #[test]
+    fn transparent_pngs_have_photons_colours_in_2026_9_6() {
+        let f: Value = serde_json::from_str(FIXTURE).expect("JSON");
+        let cases = f["rastermill"]["pixels"]
+            .as_array()
+            .expect("rastermill pixels");
+        same_colours(&f, cases, OpenClawVersion::V2026_9_6);
+        assert_eq!(cases.len(), 3);
+    }
+
+    /// Each case's image (cut at `cut`) through [`crate::image::sanitize_image`] in `release`
+    /// mode: kept as written when `out` says so, else of the recorded size and, channel by
+    /// channel, within JPEG's error of the recorded pixels.
+    fn same_colours(f: &Value, cases: &[Value], release: OpenClawVersion) {
+        use crate::image::{sanitize_image, ImageDecision, ImageLimits};
+        let b64 = &::base64::engine::general_purpose::STANDARD;
         for case in cases {
             let name = case["name"].as_str().expect("name");
             let image = b64
@@ -292,6 +316,7 @@ mod tests {
             let cut = case["cut"].as_u64().expect("cut") as usize;
             let limits = ImageLimits {
                 max_dimension_px: case["options"]["maxDimensionPx"].as_u64().unwrap_or(1200) as u32,
+                release,
                 ..ImageLimits::default()
             };
             let got = sanitize_image(&b64.encode(&image[..cut]), limits);
@@ -329,7 +354,6 @@ mod tests {
                     diff.push(u32::from(p.0[c].abs_diff(theirs)));
                 }
             }
-            // Measured: mean 0.8–3.0, largest 15 (flattened onto white: 255 in the clear parts).
             let mean = diff.iter().sum::<u32>() as f64 / diff.len() as f64;
             let max = diff.iter().max().copied().unwrap_or(0);
             assert!(
@@ -337,7 +361,6 @@ mod tests {
                 "{name}: mean {mean:.1}, largest {max}"
             );
         }
-        assert_eq!(cases.len(), 7);
     }
 
     #[test]

@@ -13,11 +13,13 @@
 //! 2026.3.23 wrote sharp's errors: a JPEG or PNG header sharp's metadata refuses gets its
 //! corrupt-header text, a JPEG libjpeg will not start decoding its text, a PNG cut in its pixels
 //! is decoded as far as libspng reads (turned by its EXIF orientation); the other decoder errors
-//! are this package's decoder's own. Its JPEG writer flattens transparency onto black.
+//! are this package's decoder's own. Its JPEG writer flattens transparency onto black;
+//! 2026.9.6's (Photon's) drops the alpha channel, each pixel keeping its stored colour.
 //!
 //! Not reproduced: Rastermill's own bytes when it re-encodes (a different JPEG encoder: the tests
 //! compare what a caller relies on, the size and format and the byte limit, never the bytes).
 
+use super::resize::Alpha;
 use crate::openclaw::OpenClawVersion;
 
 /// The per-image rules of one release.
@@ -40,11 +42,13 @@ pub(crate) struct Release {
     /// decoding gets libjpeg's text, and a PNG cut in its pixel data is decoded as far as libspng
     /// reads it ([`super::png_partial`]).
     pub sharp: bool,
-    /// The grey level transparency is flattened onto before the JPEG encoder: sharp's JPEG
-    /// writer (libvips) flattens onto black, so 2026.3.23's re-encoded screenshot shows its
-    /// transparent parts, and the rows of a cut PNG it could not read, black (recorded:
-    /// `__test__/fixtures/sharp-texts.json`); 2026.9.6 keeps this package's white.
-    pub alpha_background: u8,
+    /// What becomes of transparency before the JPEG encoder: sharp's JPEG writer (libvips)
+    /// flattens onto black, so 2026.3.23's re-encoded screenshot shows its transparent parts,
+    /// and the rows of a cut PNG it could not read, black; Photon's (2026.9.6, through
+    /// Rastermill) drops the alpha channel, so a clear pixel shows the colour stored under it
+    /// and a half-transparent one its full colour (both recorded:
+    /// `__test__/fixtures/sharp-texts.json`, `pixels` and `rastermill`).
+    pub alpha: Alpha,
     /// The error when no JPEG candidate fits the byte limit.
     pub not_reducible: fn(usize, usize) -> String,
     /// How the input cap's size is written in its note.
@@ -110,7 +114,7 @@ impl Release {
                 unreadable: None,
                 undecodable: None,
                 sharp: true,
-                alpha_background: 0,
+                alpha: Alpha::Onto(0),
                 not_reducible: super::reduce::not_reducible_message,
                 size: |b| format!("{}MB", super::reduce::mib_fixed(b, 2)),
             },
@@ -123,7 +127,7 @@ impl Release {
                 ),
                 undecodable: Some("RastermillError: Unable to decode image with Photon"),
                 sharp: false,
-                alpha_background: 255,
+                alpha: Alpha::Dropped,
                 not_reducible: super::reduce::not_reducible_message_short,
                 size: super::reduce::short_size,
             },

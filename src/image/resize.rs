@@ -1,4 +1,4 @@
-//! Pixel preparation for JPEG output: alpha flattening onto a grey level, sharp's
+//! Pixel preparation for JPEG output: alpha flattened onto a grey level or dropped, sharp's
 //! fit-inside size arithmetic, and the downscale itself.
 //!
 //! Resizing uses `fast_image_resize` (SIMD convolution, runtime CPU detection)
@@ -35,25 +35,39 @@ impl Pixels {
     }
 }
 
-/// Composite one channel value with coverage `alpha` over the grey level `bg`.
-fn over(value: u8, alpha: u8, bg: u8) -> u8 {
-    let (v, a, bg) = (u32::from(value), u32::from(alpha), u32::from(bg));
-    // (v·a + bg·(255 − a)) / 255, rounded; never exceeds 255.
-    ((v * a + bg * (255 - a) + 127) / 255) as u8
+/// What becomes of transparency when an image is written as JPEG, which has no alpha channel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Alpha {
+    /// Composited onto this grey level (0, black: libvips's JPEG writer, as sharp uses it).
+    Onto(u8),
+    /// Dropped: each pixel keeps the colour stored under its alpha, a clear one too (Photon's
+    /// JPEG writer, as Rastermill uses it).
+    Dropped,
 }
 
-/// Convert to 8-bit RGB (or grey), compositing any alpha onto the grey level
-/// `bg` (255 white, 0 black as libvips's JPEG writer does), because JPEG has no
-/// alpha channel. Consumes the image to avoid a second copy when it is already
-/// 8-bit RGB or grey.
-pub(crate) fn flatten(img: DynamicImage, bg: u8) -> Pixels {
+impl Alpha {
+    /// One channel value with coverage `alpha`.
+    fn over(self, value: u8, alpha: u8) -> u8 {
+        let Alpha::Onto(bg) = self else {
+            return value;
+        };
+        let (v, a, bg) = (u32::from(value), u32::from(alpha), u32::from(bg));
+        // (v·a + bg·(255 − a)) / 255, rounded; never exceeds 255.
+        ((v * a + bg * (255 - a) + 127) / 255) as u8
+    }
+}
+
+/// Convert to 8-bit RGB (or grey), any alpha flattened or dropped as `alpha` says,
+/// because JPEG has no alpha channel. Consumes the image to avoid a second copy
+/// when it is already 8-bit RGB or grey.
+pub(crate) fn flatten(img: DynamicImage, alpha: Alpha) -> Pixels {
     let (width, height) = (img.width(), img.height());
     let color = img.color();
     let (grey, data) = match (color.has_color(), color.has_alpha()) {
         (false, false) => (true, img.into_luma8().into_raw()),
         (false, true) => {
             let la = img.into_luma_alpha8().into_raw();
-            let data = la.chunks_exact(2).map(|p| over(p[0], p[1], bg)).collect();
+            let data = la.chunks_exact(2).map(|p| alpha.over(p[0], p[1])).collect();
             (true, data)
         }
         (true, false) => (false, img.into_rgb8().into_raw()),
@@ -62,9 +76,9 @@ pub(crate) fn flatten(img: DynamicImage, bg: u8) -> Pixels {
             let mut data = Vec::with_capacity(rgba.len() / 4 * 3);
             for p in rgba.chunks_exact(4) {
                 data.extend_from_slice(&[
-                    over(p[0], p[3], bg),
-                    over(p[1], p[3], bg),
-                    over(p[2], p[3], bg),
+                    alpha.over(p[0], p[3]),
+                    alpha.over(p[1], p[3]),
+                    alpha.over(p[2], p[3]),
                 ]);
             }
             (false, data)
@@ -154,22 +168,30 @@ mod tests {
     }
 
     #[test]
-    fn alpha_is_flattened_onto_white_or_black() {
-        let mut img = RgbaImage::from_pixel(3, 1, Rgba([0, 0, 0, 0]));
+    fn alpha_is_flattened_onto_white_or_black_or_dropped() {
+        let mut img = RgbaImage::from_pixel(3, 1, Rgba([70, 80, 90, 0]));
         img.put_pixel(1, 0, Rgba([10, 20, 30, 255]));
         img.put_pixel(2, 0, Rgba([200, 100, 50, 128]));
-        let px = flatten(DynamicImage::ImageRgba8(img.clone()), 255);
+        let px = flatten(DynamicImage::ImageRgba8(img.clone()), Alpha::Onto(255));
         assert!(!px.grey);
         assert_eq!(px.data, vec![255, 255, 255, 10, 20, 30, 227, 177, 152]);
         // libvips's JPEG writer: onto black.
-        let px = flatten(DynamicImage::ImageRgba8(img), 0);
+        let px = flatten(DynamicImage::ImageRgba8(img.clone()), Alpha::Onto(0));
         assert_eq!(px.data, vec![0, 0, 0, 10, 20, 30, 100, 50, 25]);
+        // Photon's: the stored colours, the clear pixel's too.
+        let px = flatten(DynamicImage::ImageRgba8(img), Alpha::Dropped);
+        assert_eq!(px.data, vec![70, 80, 90, 10, 20, 30, 200, 100, 50]);
 
-        let grey = GrayAlphaImage::from_pixel(1, 1, LumaA([0, 128]));
-        let px = flatten(DynamicImage::ImageLumaA8(grey.clone()), 255);
+        let grey = GrayAlphaImage::from_pixel(1, 1, LumaA([60, 128]));
+        let px = flatten(DynamicImage::ImageLumaA8(grey.clone()), Alpha::Onto(255));
         assert!(px.grey);
-        assert_eq!(px.data, vec![127]);
-        assert_eq!(flatten(DynamicImage::ImageLumaA8(grey), 0).data, vec![0]);
+        assert_eq!(px.data, vec![157]);
+        let black = flatten(DynamicImage::ImageLumaA8(grey.clone()), Alpha::Onto(0));
+        assert_eq!(black.data, vec![30]);
+        assert_eq!(
+            flatten(DynamicImage::ImageLumaA8(grey), Alpha::Dropped).data,
+            vec![60]
+        );
     }
 
     #[test]
