@@ -358,8 +358,11 @@ test('OpenClaw 2026.9.6 mode: what reaches back into the prefix takes the full p
   ]
   assert.equal(step(open, 'an unanswered call'), 'continued')
   assert.equal(sessions.peek(sessionId).seen.length, 14)
-  // Its late result belongs to that call's frame, which runs on past the cut: moved up before it.
-  assert.equal(step([{ role: 'toolResult', toolCallId: 'c3', toolName: 'read', content: [{ type: 'text', text: '迟到' }], timestamp: 34 }, turn(4)[3]], 'a late result'), 'full')
+  // A late result without an id: it belongs to that call's frame, which runs on past the cut, and
+  // takes its only call's id there (moved up before the cut).
+  assert.equal(step([{ role: 'toolResult', toolName: 'read', content: [{ type: 'text', text: '迟到' }], timestamp: 34 }, turn(4)[3]], 'a late result'), 'full')
+  assert.equal(history.at(-2).toolCallId, undefined)
+  assert.deepEqual(th.sanitizeSessionHistory({ messages: history, ...o }).slice(13, 16).map((m) => [m.role, m.toolCallId]), [['assistant', undefined], ['toolResult', 'c3'], ['user', undefined]])
   // A second result for a call before the cut.
   assert.equal(step([{ role: 'toolResult', toolCallId: 'c1', toolName: 'read', content: [{ type: 'text', text: '重复' }], timestamp: 99 }], 'a duplicate result'), 'full')
   // A compaction stamped after every turn: every earlier signature goes.
@@ -371,6 +374,24 @@ test('OpenClaw 2026.9.6 mode: what reaches back into the prefix takes the full p
   assert.deepEqual(th.sanitizeSessionHistory({ messages: history, ...o, sessionId }).at(-1).content[0], { type: 'thinking', thinking: '收尾' }, 'the latest turn keeps its thinking, not its signature')
   // An id the prefix used, in a new turn.
   assert.equal(step([{ role: 'user', content: '再读', timestamp: 70 }, { role: 'assistant', content: [{ type: 'toolCall', id: 'c1', name: 'read', arguments: {} }], stopReason: 'toolUse', timestamp: 71 }], 'a reused id'), 'full')
+})
+
+test('OpenClaw 2026.9.6 mode: Google\'s bootstrap turn, decided by the first pass, is recorded again when its marker is gone', () => {
+  const o = POLICIES['google 2026.9.6']
+  const entries = []
+  const sessionManager = { getEntries: () => entries, appendCustomEntry: (customType, data) => entries.push({ type: 'custom', customType, data }) }
+  const history = [{ role: 'assistant', content: [{ type: 'text', text: '接着上次说' }], stopReason: 'stop', timestamp: 1 }]
+  for (let t = 0; t < 4; t++) {
+    history.push({ role: 'user', content: `第${t}轮`, timestamp: 10 * t + 2 }, { role: 'assistant', content: [{ type: 'text', text: '好' }], stopReason: 'stop', timestamp: 10 * t + 3 })
+    // The marker removed from outside before the last call: the pass must record it again.
+    if (t === 3) entries.splice(entries.findIndex((e) => e.customType === 'google-turn-ordering-bootstrap'), 1)
+    const before = entries.length
+    const got = th.sanitizeSessionHistory({ messages: history, ...o, sessionId: 'v96-google', sessionManager })
+    assert.equal(got[0].content, '(session bootstrap)')
+    const markers = entries.slice(before).filter((e) => e.customType === 'google-turn-ordering-bootstrap').length
+    assert.equal(markers, t === 0 || t === 3 ? 1 : 0, `turn ${t}`)
+  }
+  assert.deepEqual(sessions.peek('v96-google').hits, { identity: 3, content: 0, full: 1 })
 })
 
 test('content-keyed: a history rebuilt as new objects reuses the prefix only when its skeleton says all', () => {

@@ -291,6 +291,8 @@ impl Tracker {
             if c >= latest {
                 continue;
             }
+            // A result there was moved up before the cut (not separated) or dropped (the next
+            // call would fall back on it).
             let k = self.staged.partition_point(|s| s.0 < c);
             if ahead[k] {
                 continue;
