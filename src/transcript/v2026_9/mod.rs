@@ -200,7 +200,7 @@ pub(crate) fn run(
     // after the hook).
     let hook = policy::google_replay_hook(p.provider.as_deref(), p.model_api.as_deref());
     let prepended = (hook || policy.apply_google_turn_ordering)
-        && match track.as_deref_mut() {
+        && match track {
             Some(t) => t.google_turn_ordering(msgs, ctx),
             None => rules::google_ordering::sanitize_google_turn_ordering(msgs, ctx),
         };
