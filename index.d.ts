@@ -588,8 +588,7 @@ export interface SanitizeSessionHistoryParams<T extends MessageLike = AgentMessa
    */
   sessionManager?: SessionManagerLike
   /**
-   * The session this history belongs to. In `'2026.3.23'` mode (see `openclawVersion`; the 2026.9.6
-   * pass has no incremental form), when a call has the same `sessionId` and options as a
+   * The session this history belongs to. When a call has the same `sessionId` and options as a
    * recent call and its `messages` start with that call's messages (the same objects, `===`: the
    * agent appended), the pass re-runs only what follows the last point the previous call proved
    * stable; the result is the full pass's. Sessions are remembered in a bounded LRU (see
@@ -600,8 +599,7 @@ export interface SanitizeSessionHistoryParams<T extends MessageLike = AgentMessa
   incremental?: boolean
   /**
    * The OpenClaw release whose pass to reproduce (default: {@link getOpenClawVersion}, `'2026.9.6'`
-   * unless changed). The 2026.9.6 pass always runs in full: a `sessionId` makes only the
-   * `'2026.3.23'` pass incremental.
+   * unless changed). Both passes are incremental with a `sessionId`.
    */
   openclawVersion?: OpenClawVersion
   /** See {@link ToolUseResultPairingOptions.preserveErroredAssistantResults}. */

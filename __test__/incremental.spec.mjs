@@ -5,7 +5,11 @@
 // generator draws every rule whose effect crosses messages: late results moved up to their
 // call, results for old calls (duplicates), raw ids that collide once sanitised, unanswered
 // calls, errored and aborted turns with results, compactions (by position and timestamp),
-// Google's bootstrap, malformed assistant content, OpenAI reasoning and function-call ids.
+// Google's bootstrap, malformed assistant content, OpenAI reasoning and function-call ids; in
+// 2026.9.6 mode also thinking with and without signatures (the latest turn keeps it, signatures
+// older than the latest compaction go), reasoning dropped outside the current tool turn, signed
+// turns whose ids the id rewrite keeps, Kimi ids, silent replies, results found through another id
+// field, and model switches in the session entries.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
@@ -23,12 +27,15 @@ const POLICIES = {
   google: { provider: 'google', modelApi: 'google-generative-ai', modelId: 'gemini-2.5-pro', ...V3 },
   openai: { provider: 'openai', modelApi: 'openai-responses', modelId: 'gpt-5.2', ...V3 },
   mistral: { provider: 'mistral', modelApi: 'openai-completions', modelId: 'mistral-large', ...V3 },
-  // 2026.9.6 mode: a session runs the full pass on every turn (that pass has no incremental form
-  // yet); these rows hold it to the same contract, and keep it from throwing or drifting.
+  // 2026.9.6 mode, with its own cuts (src/transcript/v2026_9/incremental.rs).
   'anthropic 2026.9.6': { provider: 'anthropic', modelApi: 'anthropic-messages', modelId: 'claude-sonnet-4-5', ...V9 },
   'google 2026.9.6': { provider: 'google', modelApi: 'google-generative-ai', modelId: 'gemini-2.5-pro', ...V9 },
   'openai 2026.9.6': { provider: 'openai', modelApi: 'openai-responses', modelId: 'gpt-5.2', ...V9 },
   'mistral 2026.9.6': { provider: 'mistral', modelApi: 'openai-completions', modelId: 'mistral-large', ...V9 },
+  // Thinking kept and replayed as signed (no dropThinkingBlocks): signed turns keep their call ids.
+  'anthropic opus 2026.9.6': { provider: 'anthropic', modelApi: 'anthropic-messages', modelId: 'claude-opus-4-6', ...V9 },
+  // dropReasoningFromHistory: reasoning stays only in the current tool turn.
+  'ollama 2026.9.6': { provider: 'ollama', modelApi: 'openai-completions', modelId: 'qwen3:8b', ...V9 },
   // Every model snapshot added from outside names gpt-5.2: a switch, after which the pass drops
   // the reasoning of the turns before it and reduces their text signatures (texts carry one here).
   'openai 2026.9.6, model switched': { provider: 'openai', modelApi: 'openai-responses', modelId: 'gpt-5', ...V9 },
@@ -48,10 +55,16 @@ function messages(seed) {
     r() < 0.5
       ? { input: 5, output: 3, cacheRead: 0, cacheWrite: 0, totalTokens: 8, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }
       : { input_tokens: 7, output_tokens: 2, cacheWrite1h: 4 }
+  // Signed, unsigned, an OpenAI reasoning item, or redacted.
+  const thinking = () => {
+    const x = r()
+    if (x < 0.1) return { type: 'redacted_thinking', data: r() < 0.7 ? 'ZW5jcnlwdGVk' : '' }
+    return { type: 'thinking', thinking: '想一想', ...(x < 0.45 ? { thinkingSignature: 'sig' } : x < 0.75 ? { thinkingSignature: JSON.stringify({ id: 'rs_1', type: 'reasoning' }) } : {}) }
+  }
   const call = (stopReason) => {
     const n = 1 + Math.floor(r() * 2)
     const content = []
-    if (r() < 0.3) content.push({ type: 'thinking', thinking: '想一想', thinkingSignature: r() < 0.5 ? 'sig' : JSON.stringify({ id: 'rs_1', type: 'reasoning' }) })
+    if (r() < 0.3) content.push(thinking())
     for (let i = 0; i < n; i++) {
       const c = id()
       calls.push(c)
@@ -65,7 +78,9 @@ function messages(seed) {
     () => call('toolUse'),
     () => ({ role: 'toolResult', toolCallId: calls.length && r() < 0.85 ? pick(calls.slice(-3)) : id(), toolName: pick(['read', '', undefined]), content: [{ type: 'text', text: '结果' }], timestamp: ts() }),
     () => ({ role: 'toolResult', toolCallId: calls.length ? calls[calls.length - 1] : 'x1', toolName: 'read', content: [{ type: 'text', text: 'ok' }], timestamp: ts() }),
-    () => ({ role: 'assistant', content: [{ type: 'text', text: '好的，完成了。' }], stopReason: 'stop', usage: usage(), timestamp: ts() }),
+    () => ({ role: 'assistant', content: [...(r() < 0.3 ? [thinking()] : []), { type: 'text', text: r() < 0.05 ? 'NO_REPLY' : '好的，完成了。' }], stopReason: 'stop', usage: usage(), timestamp: ts() }),
+    // A result naming its call through another id field, or through none.
+    () => r() < 0.3 && ({ role: 'toolResult', ...(r() < 0.5 && calls.length ? { tool_call_id: calls[calls.length - 1] } : {}), toolName: 'read', content: [{ type: 'text', text: '别的字段' }], timestamp: ts() }),
     () => (r() < 0.3 ? call(pick(['error', 'aborted'])) : call('toolUse')),
     () => r() < 0.4 && ({ role: 'compactionSummary', summary: '摘要', tokensBefore: 100, timestamp: r() < 0.5 ? ts() : clock + 10 }),
     () => ({ role: 'assistant', content: pick(['纯文本', null, 7]), stopReason: 'stop', timestamp: ts() }),
@@ -195,11 +210,18 @@ function withTextSignatures(m) {
   return { ...m, content }
 }
 
+
 for (const name of Object.keys(POLICIES)) {
-  // The 2026.9.6 rows run fewer sessions: every one of their turns is a full pass on both sides.
-  const seeds = name.includes('2026.9.6') ? 2 : 12
+  const v96 = name.includes('2026.9.6')
+  const seeds = v96 ? 6 : 12
   test(`incremental = full pass, random sessions (${name})`, () => {
-    for (let seed = 1; seed <= seeds; seed++) session(name, seed, 30, seed % 2 ? 'sessionId' : 'sanitizer')
+    const hits = { identity: 0, content: 0, full: 0 }
+    for (let seed = 1; seed <= seeds; seed++) {
+      const h = session(name, seed, 30, seed % 2 ? 'sessionId' : 'sanitizer')
+      if (h !== null) for (const k in hits) hits[k] += h[k]
+    }
+    // A row that never continues proves nothing about the incremental pass.
+    assert.ok(hits.identity * 5 >= hits.identity + hits.full, `continued on a fifth of the calls or more: ${JSON.stringify(hits)}`)
   })
   test(`incremental = full pass, random sessions rebuilt every call (${name})`, () => {
     const hits = { identity: 0, content: 0, full: 0 }
@@ -208,8 +230,7 @@ for (const name of Object.keys(POLICIES)) {
       for (const k in hits) hits[k] += h[k]
     }
     assert.equal(hits.identity, 0, 'new objects every call')
-    if (name.includes('2026.9.6')) assert.equal(hits.content, 0, 'the 2026.9.6 pass has no incremental form')
-    else assert.ok(hits.content * 10 >= hits.content + hits.full, `the content-keyed path taken on a tenth of the calls or more: ${JSON.stringify(hits)}`)
+    if (!v96) assert.ok(hits.content * 10 >= hits.content + hits.full, `the content-keyed path taken on a tenth of the calls or more: ${JSON.stringify(hits)}`)
   })
 }
 
@@ -283,20 +304,94 @@ test('session entries: a read that throws leaves nothing half-read behind', () =
   assert.deepEqual(appended, [], 'the last snapshot read names this model')
 })
 
-test('OpenClaw 2026.9.6 mode: a sessionId (or a sanitizer) runs the full pass every turn, and gives its result', () => {
-  // 2026.9.6's pass has no incremental form; a session in that mode threw a TypeError on its
-  // first call (the native side answered "fall back" even to the full pass).
-  const o = POLICIES['anthropic 2026.9.6']
-  const sanitizer = th.createTranscriptSanitizer(o)
-  const history = []
-  for (let t = 0; t < 6; t++) {
-    history.push({ role: 'user', content: `第${t}轮`, timestamp: t * 10 })
-    history.push({ role: 'assistant', content: [{ type: 'toolCall', id: `call_${t}|fc_${t}`, name: 'read', arguments: {} }], stopReason: 'toolUse', timestamp: t * 10 + 1 })
-    history.push({ role: 'toolResult', toolCallId: `call_${t}|fc_${t}`, toolName: 'read', content: [{ type: 'text', text: 'ok' }], timestamp: t * 10 + 2 })
-    const full = th.sanitizeSessionHistory({ messages: history, ...o })
-    assert.deepEqual(th.sanitizeSessionHistory({ messages: history, ...o, sessionId: 'v96' }), full, `turn ${t}, sessionId`)
-    assert.deepEqual(sanitizer.sanitize(history), full, `turn ${t}, sanitizer`)
+test('OpenClaw 2026.9.6 mode: an agent\'s turns continue from the latest user turn', () => {
+  // The cut (the session's remembered input) sits at the latest user turn, so each call re-runs
+  // only the last turns; a session in this mode threw a TypeError on its first call once (the
+  // native side answered "fall back" even to the full pass), then ran in full on every turn.
+  for (const name of ['anthropic 2026.9.6', 'anthropic opus 2026.9.6', 'ollama 2026.9.6', 'openai 2026.9.6']) {
+    const o = POLICIES[name]
+    const sessionId = `v96-${name}`
+    const sanitizer = th.createTranscriptSanitizer(o)
+    const history = []
+    for (let t = 0; t < 6; t++) {
+      const thought = { type: 'thinking', thinking: '先想一想', thinkingSignature: t % 2 ? 'c2lnbmVk' : JSON.stringify({ id: `rs_${t}`, type: 'reasoning' }) }
+      history.push({ role: 'user', content: `第${t}轮`, timestamp: t * 10 })
+      history.push({ role: 'assistant', content: [thought, { type: 'toolCall', id: `call_${t}|fc_${t}`, name: 'read', arguments: {} }], stopReason: 'toolUse', timestamp: t * 10 + 1 })
+      history.push({ role: 'toolResult', toolCallId: `call_${t}|fc_${t}`, toolName: 'read', content: [{ type: 'text', text: 'ok' }], timestamp: t * 10 + 2 })
+      history.push({ role: 'assistant', content: [{ ...thought }, { type: 'text', text: '读完了' }], stopReason: 'stop', timestamp: t * 10 + 3 })
+      const full = th.sanitizeSessionHistory({ messages: history, ...o })
+      assert.deepEqual(th.sanitizeSessionHistory({ messages: history, ...o, sessionId }), full, `${name}, turn ${t}, sessionId`)
+      assert.deepEqual(sanitizer.sanitize(history), full, `${name}, turn ${t}, sanitizer`)
+      assert.equal(sessions.peek(sessionId).seen.length, 4 * t, `${name}, turn ${t}: the cut is at the latest user turn`)
+    }
+    // The first two calls run in full: a history of one user turn has no cut before it.
+    assert.deepEqual(sessions.peek(sessionId).hits, { identity: 4, content: 0, full: 2 }, name)
   }
+})
+
+test('OpenClaw 2026.9.6 mode: what reaches back into the prefix takes the full pass', () => {
+  const o = { ...POLICIES['anthropic 2026.9.6'], allowedToolNames: TOOLS }
+  const sessionId = 'v96-reach-back'
+  const turn = (t) => [
+    { role: 'user', content: `第${t}轮`, timestamp: t * 10 },
+    { role: 'assistant', content: [{ type: 'thinking', thinking: '想', thinkingSignature: 'c2ln' }, { type: 'toolCall', id: `c${t}`, name: 'read', arguments: {} }], stopReason: 'toolUse', timestamp: t * 10 + 1 },
+    { role: 'toolResult', toolCallId: `c${t}`, toolName: 'read', content: [{ type: 'text', text: 'ok' }], timestamp: t * 10 + 2 },
+    { role: 'assistant', content: [{ type: 'text', text: '好' }], stopReason: 'stop', timestamp: t * 10 + 3 },
+  ]
+  const history = [...turn(0), ...turn(1)]
+  const step = (more, how) => {
+    history.push(...more)
+    const before = { ...sessions.peek(sessionId)?.hits }
+    const got = th.sanitizeSessionHistory({ messages: history, ...o, sessionId })
+    assert.deepEqual(got, th.sanitizeSessionHistory({ messages: history, ...o }), how)
+    const after = sessions.peek(sessionId).hits
+    return after.full > (before.full ?? 0) ? 'full' : 'continued'
+  }
+  assert.equal(step([], 'first call'), 'full')
+  assert.equal(step(turn(2), 'a turn'), 'continued')
+  // A turn whose call has no result yet, and a user turn after it: the cut is at that user turn.
+  const open = [
+    { role: 'user', content: '第3轮', timestamp: 30 },
+    { role: 'assistant', content: [{ type: 'toolCall', id: 'c3', name: 'read', arguments: {} }], stopReason: 'toolUse', timestamp: 31 },
+    { role: 'user', content: '还在吗', timestamp: 32 },
+    { role: 'assistant', content: [{ type: 'text', text: '在' }], stopReason: 'stop', timestamp: 33 },
+  ]
+  assert.equal(step(open, 'an unanswered call'), 'continued')
+  assert.equal(sessions.peek(sessionId).seen.length, 14)
+  // A late result without an id: it belongs to that call's frame, which runs on past the cut, and
+  // takes its only call's id there (moved up before the cut).
+  assert.equal(step([{ role: 'toolResult', toolName: 'read', content: [{ type: 'text', text: '迟到' }], timestamp: 34 }, turn(4)[3]], 'a late result'), 'full')
+  assert.equal(history.at(-2).toolCallId, undefined)
+  assert.deepEqual(th.sanitizeSessionHistory({ messages: history, ...o }).slice(13, 16).map((m) => [m.role, m.toolCallId]), [['assistant', undefined], ['toolResult', 'c3'], ['user', undefined]])
+  // A second result for a call before the cut.
+  assert.equal(step([{ role: 'toolResult', toolCallId: 'c1', toolName: 'read', content: [{ type: 'text', text: '重复' }], timestamp: 99 }], 'a duplicate result'), 'full')
+  // A compaction stamped after every turn: every earlier signature goes.
+  assert.equal(step([{ role: 'compactionSummary', summary: '摘要', tokensBefore: 10, timestamp: 1000 }, ...turn(5)], 'a compaction'), 'full')
+  // After it, turns stamped before the compaction lose their signatures too (carried into the suffix).
+  const six = turn(6)
+  six[3] = { ...six[3], content: [{ type: 'thinking', thinking: '收尾', thinkingSignature: 'c2ln' }, ...six[3].content] }
+  assert.equal(step(six, 'a turn after the compaction'), 'continued')
+  assert.deepEqual(th.sanitizeSessionHistory({ messages: history, ...o, sessionId }).at(-1).content[0], { type: 'thinking', thinking: '收尾' }, 'the latest turn keeps its thinking, not its signature')
+  // An id the prefix used, in a new turn.
+  assert.equal(step([{ role: 'user', content: '再读', timestamp: 70 }, { role: 'assistant', content: [{ type: 'toolCall', id: 'c1', name: 'read', arguments: {} }], stopReason: 'toolUse', timestamp: 71 }], 'a reused id'), 'full')
+})
+
+test('OpenClaw 2026.9.6 mode: Google\'s bootstrap turn, decided by the first pass, is recorded again when its marker is gone', () => {
+  const o = POLICIES['google 2026.9.6']
+  const entries = []
+  const sessionManager = { getEntries: () => entries, appendCustomEntry: (customType, data) => entries.push({ type: 'custom', customType, data }) }
+  const history = [{ role: 'assistant', content: [{ type: 'text', text: '接着上次说' }], stopReason: 'stop', timestamp: 1 }]
+  for (let t = 0; t < 4; t++) {
+    history.push({ role: 'user', content: `第${t}轮`, timestamp: 10 * t + 2 }, { role: 'assistant', content: [{ type: 'text', text: '好' }], stopReason: 'stop', timestamp: 10 * t + 3 })
+    // The marker removed from outside before the last call: the pass must record it again.
+    if (t === 3) entries.splice(entries.findIndex((e) => e.customType === 'google-turn-ordering-bootstrap'), 1)
+    const before = entries.length
+    const got = th.sanitizeSessionHistory({ messages: history, ...o, sessionId: 'v96-google', sessionManager })
+    assert.equal(got[0].content, '(session bootstrap)')
+    const markers = entries.slice(before).filter((e) => e.customType === 'google-turn-ordering-bootstrap').length
+    assert.equal(markers, t === 0 || t === 3 ? 1 : 0, `turn ${t}`)
+  }
+  assert.deepEqual(sessions.peek('v96-google').hits, { identity: 3, content: 0, full: 1 })
 })
 
 test('content-keyed: a history rebuilt as new objects reuses the prefix only when its skeleton says all', () => {

@@ -22,9 +22,10 @@ import { cpuSince, cpuTime, flushCaches } from './cpu-time.mjs'
 
 const require = createRequire(import.meta.url)
 const th = require('../index.js')
-// OpenClaw 2026.3.23 mode: 2026.9.6's pass has no incremental form. Pinned (the package default is
-// 2026.9.6).
-th.setOpenClawVersion('2026.3.23')
+// OpenClaw 2026.3.23 mode unless named (`node benchmark/incremental-breakdown.mjs 2026.9.6`): pinned,
+// the package default being 2026.9.6.
+const VERSION = process.argv[2] ?? '2026.3.23'
+th.setOpenClawVersion(VERSION)
 const native = require('../binding.js')
 const codec = require('../js/codec.js')
 const { toJson } = require('../js/args.js')
@@ -37,13 +38,14 @@ const POLICY = { provider: 'anthropic', modelApi: 'anthropic-messages', modelId:
 const load = () => os.loadavg()[0].toFixed(2)
 const f = (x) => x.toFixed(1)
 
-console.log(`machine: ${os.cpus().length} × ${os.cpus()[0].model}, Node ${process.version}, load average ${load()}`)
+console.log(`machine: ${os.cpus().length} × ${os.cpus()[0].model}, Node ${process.version}, load average ${load()}; OpenClaw ${VERSION} mode`)
 console.log('\nfull pass (CPU µs per call, each step alone, best of 7 batches)')
 for (const n of [1000, 10000]) {
   const messages = makeTranscript(n)
   const whole = cpuTime(() => th.sanitizeSessionHistory({ messages, ...POLICY }))
-  const encode = cpuTime(() => codec.encode(messages))
-  const { nums, strs } = codec.encode(messages)
+  const v96 = VERSION === '2026.9.6'
+  const encode = cpuTime(() => codec.encode(messages, 'messages', v96))
+  const { nums, strs } = codec.encode(messages, 'messages', v96)
   const skeleton = nums.slice()
   const config = toJson({ ...POLICY, now: 0 }, 'options')
   const buf = new Float64Array(64 + 8 * n)
@@ -272,7 +274,7 @@ for (const n of [1000, 10000]) {
       lap('check')
       const cut = s.seen.length
       const suffix = history.slice(cut)
-      const sk = codec.encode(suffix, 'messages', false, s.keep)
+      const sk = codec.encode(suffix, 'messages', VERSION === '2026.9.6', s.keep)
       lap('skeleton')
       const buf = codec.planBuffer()
       const answer = native.runTranscriptSession(s.native, suffix, sk.nums, sk.strs, null, 0, cut, buf)

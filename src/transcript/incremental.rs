@@ -40,9 +40,13 @@ pub struct Prefix {
     pub cut: usize,
     /// Output messages `..out` are the prefix's output.
     pub out: usize,
-    ids: HashSet<Text>,
+    pub(crate) ids: HashSet<Text>,
     /// The latest compaction summary's timestamp, if the prefix has one.
-    compaction: Option<Option<f64>>,
+    pub(crate) compaction: Option<Option<f64>>,
+    /// 2026.9.6: the latest compaction time the signature rule reads, if the prefix has one.
+    pub(crate) signed_before: Option<f64>,
+    /// 2026.9.6: the latest model switch the prefix's Responses reasoning was judged against.
+    pub(crate) switch: Option<f64>,
     malformed_count: usize,
     malformed_kinds: Vec<&'static str>,
     /// Whether Google's bootstrap turn was prepended.
@@ -312,14 +316,8 @@ pub fn sanitize_tracked(
     prior: Option<Prefix>,
 ) -> Result<(HistoryOutput, Option<Prefix>), Fallback> {
     if crate::openclaw::resolve(p.version) != crate::openclaw::OpenClawVersion::V2026_3_23 {
-        // The OpenClaw 2026.9.6 pass has no incremental form: the whole history is passed and no
-        // prefix is remembered, so the caller's next turn goes straight to the full pass too.
-        if prior.is_some() {
-            return Err(Fallback(
-                "the OpenClaw 2026.9.6 pass has no incremental form",
-            ));
-        }
-        return Ok((super::pipeline::run(msgs, ctx, p, None), None));
+        // OpenClaw 2026.9.6's pass: its own cuts and conditions.
+        return super::v2026_9::incremental::sanitize_tracked(msgs, ctx, p, prior);
     }
     let input_len = msgs.len();
     let mut track = Tracker::new(prior);
@@ -339,7 +337,7 @@ mod tests {
             provider: Some("anthropic".into()),
             model_api: Some("anthropic-messages".into()),
             model_id: Some("claude-sonnet-4-5".into()),
-            // The pass with an incremental form (the default, 2026.9.6, always runs in full).
+            // 2026.3.23's pass (2026.9.6's cuts are in `v2026_9::incremental`).
             version: Some(crate::openclaw::OpenClawVersion::V2026_3_23),
             ..HistoryParams::default()
         }

@@ -266,6 +266,15 @@ pub fn normalize_usage_snapshots_2026_9(msgs: &mut [Msg], ctx: &mut Ctx) -> bool
     normalize(msgs, ctx, None, true)
 }
 
+/// [`normalize_usage_snapshots_2026_9`] after a prefix, as [`normalize_usage_snapshots_after`].
+pub fn normalize_usage_snapshots_2026_9_after(
+    msgs: &mut [Msg],
+    ctx: &mut Ctx,
+    earlier: Option<Option<f64>>,
+) -> bool {
+    normalize(msgs, ctx, earlier, true)
+}
+
 /// The timestamp of a compaction summary, as the usage rule compares it.
 pub fn compaction_time(m: &Msg) -> Option<f64> {
     timestamp(&m.timestamp)

@@ -17,6 +17,7 @@ pub mod dangling_calls;
 pub mod drop_reasoning;
 pub mod drop_thinking;
 pub mod images;
+pub mod incremental;
 pub mod inter_session;
 pub mod non_objects;
 pub mod owned_thinking;
@@ -103,6 +104,17 @@ pub fn sanitize_session_history(
     ctx: &mut Ctx,
     p: &HistoryParams,
 ) -> HistoryOutput {
+    run(msgs, ctx, p, None)
+}
+
+/// The pass, with `track` recording what the incremental pass needs (and, when it continues a
+/// remembered prefix, `msgs` being the suffix after it: see [`incremental`]).
+pub(crate) fn run(
+    msgs: &mut Vec<Msg>,
+    ctx: &mut Ctx,
+    p: &HistoryParams,
+    mut track: Option<&mut incremental::Tracker>,
+) -> HistoryOutput {
     let policy = p.resolved_policy();
     let api = p.model_api.as_deref().unwrap_or("");
     let responses = RESPONSES_APIS.contains(&api);
@@ -122,8 +134,12 @@ pub fn sanitize_session_history(
     with_checkpoints(msgs, |msgs| {
         images::sanitize_session_messages_images(msgs, ctx, &opts)
     });
+    if let Some(t) = track.as_deref_mut() {
+        t.after_images(msgs);
+    }
     if signatures::applies(p.provider.as_deref(), policy.preserve_signatures) {
-        signatures::strip_stale_signatures(msgs, ctx);
+        let earlier = track.as_deref().and_then(|t| t.signed_before());
+        signatures::strip_stale_signatures_after(msgs, ctx, earlier);
         signatures::strip_invalid_signatures(msgs, ctx);
     }
     if p.policy_2026_9.drop_reasoning_from_history {
@@ -144,6 +160,9 @@ pub fn sanitize_session_history(
             owned_thinking,
         )
     });
+    if let Some(t) = track.as_deref_mut() {
+        t.before_pairing(msgs);
+    }
     if policy.repair_tool_use_result_pairing {
         let text = if responses {
             pairing::RESPONSES_MISSING_TEXT
@@ -155,6 +174,9 @@ pub fn sanitize_session_history(
     }
     if responses {
         let before = stale_reasoning::latest_switch(p);
+        if let Some(t) = track.as_deref_mut() {
+            t.switch(before);
+        }
         with_checkpoints(msgs, |msgs| {
             stale_reasoning::drop_stale_openai_reasoning(msgs, ctx, before)
         });
@@ -176,16 +198,28 @@ pub fn sanitize_session_history(
         } else {
             Vec::new()
         };
+        if track.is_some() {
+            ctx.id_trace = Some(Vec::new());
+        }
         rules::tool_call_ids::sanitize_tool_call_ids_aliased(msgs, ctx, ids, &kept);
+        if let Some(t) = track.as_deref_mut() {
+            t.take_id_trace(ctx);
+        }
     }
     rules::tool_result_details::strip_tool_result_details(msgs, ctx);
-    rules::usage_snapshots::normalize_usage_snapshots_2026_9(msgs, ctx);
+    let earlier = track.as_deref().and_then(|t| t.usage_before());
+    rules::usage_snapshots::normalize_usage_snapshots_2026_9_after(msgs, ctx, earlier);
     // Google's plugin hook, by provider (and clawrouter's on the Gemini API): a history opening
     // with the assistant gets a user turn first, recorded once per session (before the model
-    // snapshot, as 2026.9.6 writes them).
-    if policy::google_replay_hook(p.provider.as_deref(), p.model_api.as_deref())
-        && rules::google_ordering::sanitize_google_turn_ordering(msgs, ctx)
-    {
+    // snapshot, as 2026.9.6 writes them); then the policy's own flag, for every API (a no-op
+    // after the hook).
+    let hook = policy::google_replay_hook(p.provider.as_deref(), p.model_api.as_deref());
+    let prepended = (hook || policy.apply_google_turn_ordering)
+        && match track {
+            Some(t) => t.google_turn_ordering(msgs, ctx),
+            None => rules::google_ordering::sanitize_google_turn_ordering(msgs, ctx),
+        };
+    if hook && prepended {
         let marked = p
             .session_entries
             .as_ref()
@@ -198,10 +232,6 @@ pub fn sanitize_session_history(
         }
     }
     out.entries.extend(model_snapshot_entry(p));
-    // Then the policy's own flag, for every API.
-    if policy.apply_google_turn_ordering {
-        rules::google_ordering::sanitize_google_turn_ordering(msgs, ctx);
-    }
     out
 }
 

@@ -54,6 +54,12 @@ const RESULT_ID_FIELDS: [Option<usize>; 6] = [
 /// A result's ids (`extractToolResultIds`): every alias holding a string that is not blank,
 /// trimmed, in OpenClaw's order (repeats possible).
 pub fn result_ids(m: &Msg) -> impl Iterator<Item = &str> {
+    raw_result_ids(m).map(str::trim).filter(|s| !s.is_empty())
+}
+
+/// Every alias of a result holding a string, as written (for the incremental pass, which must
+/// know every spelling a rule may match).
+pub(crate) fn raw_result_ids(m: &Msg) -> impl Iterator<Item = &str> {
     RESULT_ID_FIELDS.iter().enumerate().filter_map(|(k, f)| {
         let v = match (k, f) {
             (0, _) => &m.tool_call_id,
@@ -61,7 +67,7 @@ pub fn result_ids(m: &Msg) -> impl Iterator<Item = &str> {
             (_, Some(x)) => m.extra(*x),
             _ => return None,
         };
-        v.as_str().map(str::trim).filter(|s| !s.is_empty())
+        v.as_str()
     })
 }
 
@@ -122,7 +128,7 @@ pub(crate) fn calls_of(m: &Msg) -> Vec<Call<'_>> {
 pub(crate) type Call<'a> = (&'a str, Option<&'a str>, usize);
 
 /// Whether an assistant turn has a call [`calls_of`] lists (without listing them).
-fn has_calls(m: &Msg) -> bool {
+pub(crate) fn has_calls(m: &Msg) -> bool {
     m.blocks().is_some_and(|blocks| {
         blocks
             .iter()

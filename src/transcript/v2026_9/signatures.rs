@@ -63,13 +63,27 @@ fn signature_fields(b: &Block) -> Vec<&'static str> {
     out
 }
 
+/// The latest compaction time the signature rule reads from `m` (a compaction summary with a
+/// timestamp that parses).
+pub fn compaction_time(m: &Msg) -> Option<f64> {
+    m.is_role("compactionSummary")
+        .then(|| timestamp(&m.timestamp))
+        .flatten()
+}
+
 /// Removes the signatures of reasoning blocks in assistant turns older than the latest
 /// compaction.
 pub fn strip_stale_signatures(msgs: &mut [Msg], ctx: &mut Ctx) -> bool {
+    strip_stale_signatures_after(msgs, ctx, None)
+}
+
+/// [`strip_stale_signatures`] on the part of a history after a prefix whose latest compaction
+/// time ([`compaction_time`]) was `earlier`, for the incremental pass.
+pub fn strip_stale_signatures_after(msgs: &mut [Msg], ctx: &mut Ctx, earlier: Option<f64>) -> bool {
     let Some(latest) = msgs
         .iter()
-        .filter(|m| m.is_role("compactionSummary"))
-        .filter_map(|m| timestamp(&m.timestamp))
+        .filter_map(compaction_time)
+        .chain(earlier)
         .reduce(f64::max)
     else {
         return false;

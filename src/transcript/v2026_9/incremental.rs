@@ -1,0 +1,442 @@
+//! The incremental pass in OpenClaw 2026.9.6 mode: where the 2026.9.6 pass can be cut, and what
+//! forces it to run in full.
+//!
+//! As in [`crate::transcript::incremental`] (2026.3.23), a *cut* at input index `c` splits the
+//! history so that the full pass's output is the prefix's output followed by the suffix run as a
+//! transcript of its own, carrying a little state, whatever is appended later; a continued run
+//! either proves that or answers "fall back" and the caller runs the full pass. 2026.9.6's rules
+//! look further back than 2026.3.23's (several decide by "the latest" user, assistant, compaction
+//! or model switch), so its cut is always **at a user turn** `c`, chosen at the last user turn
+//! that satisfies every condition below. An agent's ordinary growth (user turn, assistant with
+//! calls, results, assistant text) keeps the cut at its latest user turn, so a call re-runs the
+//! messages since the previous user turn; a long run of tool turns under one user turn is re-run
+//! whole on every call (still exact; it is the full pass that history gets).
+//!
+//! Rule by rule, in the pass's order:
+//!
+//! - **Inter-session marker, assistant canonicalisation, replay content** (`NO_REPLY`,
+//!   display-only blocks, delivery mirrors, stream-error placeholders, blank user turns,
+//!   length-cut reasoning), **images** (payloads, empty tool results, thought signatures in the
+//!   image pass), **non-object entries**, **tool-result details**, **Responses id shapes**: one
+//!   message at a time; bounded by any cut.
+//! - **Stale thinking signatures** (assistant turns stamped before the latest compaction, by the
+//!   greatest timestamp of any compaction): the prefix's greatest compaction time is carried into
+//!   the suffix ([`super::signatures::strip_stale_signatures_after`]); a compaction in the suffix
+//!   reaches back, so a continued run holding one falls back, and a cut lies after every
+//!   compaction.
+//! - **Unsigned thinking** (removed except in the latest assistant when it is the last message or
+//!   the current tool turn) and **`dropThinkingBlocks`** (every assistant but the latest with
+//!   array content): bounded when the latest assistant with array content lies after the cut, as
+//!   the messages stand after the image pass (nothing between it and these rules drops a
+//!   message). Appending keeps it after the cut, so the prefix never holds the exempt turn.
+//! - **The current tool turn** (`dropReasoningFromHistory`, and the unsigned-thinking exemption):
+//!   an assistant with calls after the latest user turn, no assistant between them, results
+//!   following. The cut is at a user turn (as the messages stand after the image pass), so the
+//!   latest user turn is in the suffix, no prefix turn can be the current one, and a suffix
+//!   turn's look back stops at a user turn inside the suffix: exact.
+//! - **Tool-call input repair** (2026.9.6's "completed" calls keep their place whatever the
+//!   allowlist says; signed-thinking turns kept or dropped whole, their ids "unused by an earlier
+//!   kept turn", their results looked up to the next assistant with calls) and **pairing** (a
+//!   frame runs from an assistant with calls to the next one, across user and text turns;
+//!   results displaced into a later frame move back when exactly one unanswered call owns them;
+//!   per-occurrence ids; a result without an id adopts its frame's only call's): the prefix's
+//!   last frame runs on into the suffix up to the suffix's first assistant with calls. A result in
+//!   that stretch (as pairing sees the messages) would be claimed by, or dropped as a duplicate of,
+//!   the prefix's turn, so a continued run holding one falls back, and no cut has one after it.
+//!   Everything else crosses the cut by id: every call and result id of the prefix (each alias,
+//!   as written and trimmed) is remembered, and a suffix that uses one falls back. Errored and
+//!   aborted turns are removed with their results frame by frame, so they need nothing more
+//!   (2026.3.23's rule depended on the whole history; this one does not).
+//! - **Stale Responses reasoning** (turns stamped at or before the latest model switch, from the
+//!   session's model snapshots or this call's time): one message at a time given the switch time;
+//!   the prefix remembers the time it was judged against and a call with another falls back.
+//! - **Tool-call id rewrite** (one allocator over the whole history; 2026.9.6 first reserves the
+//!   ids of every replay-safe signed-thinking turn, in the suffix too, so a suffix turn can change
+//!   the ids the prefix was given): every id the allocator was asked about, handed out or kept is
+//!   traced; a suffix whose traced ids meet the prefix's falls back. With none in common the
+//!   allocator makes the same choices for the suffix alone as after the prefix (its candidates are
+//!   tried in order and the ones it skipped were the suffix's own), and the suffix's
+//!   reservations took nothing the prefix was given.
+//! - **Function-call / reasoning pairs** (Responses: results right after an assistant follow its
+//!   call ids): the run ends at any other message, and the suffix opens with a user turn.
+//! - **Usage snapshots** (usage before the latest compaction, by position, zeroed; by timestamp
+//!   when both parse): the prefix's last compaction is carried in
+//!   ([`crate::transcript::rules::usage_snapshots::normalize_usage_snapshots_2026_9_after`]); a
+//!   compaction in the suffix falls back.
+//! - **Google's turn ordering** (the plugin hook and the policy flag prepend a user turn when the
+//!   history opens with an assistant): decided by the first pass, whose prefix keeps the first
+//!   message; the bootstrap copies its timestamp from the first message that has one, so the cut
+//!   lies after that message (none: no cut). A continued run takes the prefix's answer.
+//! - **Session entries** (the model snapshot and Google's marker to append) depend on the session
+//!   entries and this call, not on the messages: every call computes them.
+
+use crate::transcript::context::Ctx;
+use crate::transcript::incremental::{Fallback, Prefix};
+use crate::transcript::model::{Msg, Text};
+use crate::transcript::pipeline::{HistoryOutput, HistoryParams};
+use crate::transcript::rules::google_ordering;
+
+/// How pairing sees a message.
+#[derive(Clone, Copy, PartialEq)]
+enum Stage {
+    /// An assistant with tool calls: a frame starts.
+    Calls,
+    Result,
+    Other,
+}
+
+/// What a 2026.9.6 pass records while it runs, to choose its cut and check a continued run.
+#[derive(Default)]
+pub struct Tracker {
+    /// Continuing from this prefix (the messages given are the suffix), or a full pass.
+    prior: Option<Prefix>,
+    /// Every call and result id, by input index.
+    ids: Vec<(usize, Text)>,
+    /// User turns after the image pass (input indices, ascending).
+    users: Vec<usize>,
+    /// The latest assistant with array content after the image pass.
+    latest_assistant: Option<usize>,
+    /// Compaction summaries: input index, the usage rule's time, the signature rule's time.
+    compactions: Vec<(usize, Option<f64>, Option<f64>)>,
+    /// The messages as pairing sees them, in order.
+    staged: Vec<(usize, Stage)>,
+    /// A result comes before the first assistant with calls (a continued run must fall back).
+    reaches_back: bool,
+    /// The model switch the Responses reasoning rule judged against.
+    switch: Option<f64>,
+    /// Google's bootstrap was prepended by this (full) run.
+    prepended: bool,
+    /// When it was: the message it copied its timestamp from (`usize::MAX`: none).
+    stamped: Option<usize>,
+}
+
+impl Tracker {
+    fn new(prior: Option<Prefix>) -> Tracker {
+        Tracker {
+            prior,
+            ..Tracker::default()
+        }
+    }
+
+    /// After the image pass: users, the latest assistant, compactions, and every id.
+    pub fn after_images(&mut self, msgs: &[Msg]) {
+        for m in msgs {
+            let Some(src) = m.src_index() else { continue };
+            if m.is_role("user") {
+                self.users.push(src);
+            } else if m.is_role("assistant") {
+                if let Some(blocks) = m.blocks() {
+                    self.latest_assistant = Some(src);
+                    for id in blocks.iter().filter_map(|b| b.call_id()) {
+                        self.id(src, id);
+                    }
+                }
+            } else if m.is_role("toolResult") {
+                for id in super::pairing::raw_result_ids(m) {
+                    self.id(src, id);
+                }
+            } else if m.is_role("compactionSummary") {
+                self.compactions.push((
+                    src,
+                    crate::transcript::rules::usage_snapshots::compaction_time(m),
+                    super::signatures::compaction_time(m),
+                ));
+            }
+        }
+    }
+
+    /// An id as written and trimmed.
+    fn id(&mut self, src: usize, id: &str) {
+        self.ids.push((src, Text::new(id)));
+        let trimmed = id.trim();
+        if trimmed != id && !trimmed.is_empty() {
+            self.ids.push((src, Text::new(trimmed)));
+        }
+    }
+
+    /// The prefix's latest compaction time as the signature rule reads it.
+    pub fn signed_before(&self) -> Option<f64> {
+        self.prior.as_ref().and_then(|p| p.signed_before)
+    }
+
+    /// The prefix's last compaction as the usage rule reads it.
+    pub fn usage_before(&self) -> Option<Option<f64>> {
+        self.prior.as_ref().and_then(|p| p.compaction)
+    }
+
+    /// The messages as pairing is about to see them.
+    pub fn before_pairing(&mut self, msgs: &[Msg]) {
+        let mut framed = false;
+        for m in msgs {
+            let stage = if m.is_role("assistant") && super::pairing::has_calls(m) {
+                framed = true;
+                Stage::Calls
+            } else if m.is_role("toolResult") {
+                self.reaches_back |= !framed;
+                Stage::Result
+            } else {
+                Stage::Other
+            };
+            if let Some(src) = m.src_index() {
+                self.staged.push((src, stage));
+            }
+        }
+    }
+
+    /// The model switch the Responses reasoning rule judges against.
+    pub fn switch(&mut self, before: Option<f64>) {
+        self.switch = before;
+    }
+
+    /// Google's turn ordering: run on the whole history, or the prefix's answer for a continued
+    /// run (whose first message is not the history's). Returns whether the bootstrap is there.
+    pub fn google_turn_ordering(&mut self, msgs: &mut Vec<Msg>, ctx: &mut Ctx) -> bool {
+        if let Some(p) = &self.prior {
+            return p.prepended;
+        }
+        let stamped = google_ordering::stamped(msgs).and_then(Msg::src_index);
+        self.prepended = google_ordering::sanitize_google_turn_ordering(msgs, ctx);
+        if self.prepended {
+            self.stamped = Some(stamped.unwrap_or(usize::MAX));
+        }
+        self.prepended
+    }
+
+    /// Ids the allocator traced (moved out of `ctx`).
+    pub fn take_id_trace(&mut self, ctx: &mut Ctx) {
+        if let Some(t) = ctx.id_trace.take() {
+            self.ids.extend(t);
+        }
+    }
+
+    /// After the pass: the prefix to remember (`Ok(None)`: nothing can be reused), or `Err` when
+    /// a continued run cannot be proven equal to the full pass.
+    fn conclude(self, out: &[Msg], input_len: usize) -> Result<Option<Prefix>, Fallback> {
+        if let Some(p) = &self.prior {
+            if !self.compactions.is_empty() {
+                return Err(Fallback("a compaction"));
+            }
+            if self.reaches_back {
+                return Err(Fallback("a tool result in the prefix's last frame"));
+            }
+            if self.switch.map(f64::to_bits) != p.switch.map(f64::to_bits) {
+                return Err(Fallback("another model switch"));
+            }
+            if self.ids.iter().any(|(_, id)| p.ids.contains(id)) {
+                return Err(Fallback("an id the prefix used"));
+            }
+        }
+        let Some((c, t)) = self.best_cut(out, input_len) else {
+            return Ok(self.prior);
+        };
+        let mut next = self.prior.unwrap_or_default();
+        next.cut += c;
+        next.out += t;
+        next.ids
+            .extend(self.ids.into_iter().filter(|(i, _)| *i < c).map(|(_, s)| s));
+        for &(_, usage, signed) in self.compactions.iter().filter(|(i, _, _)| *i < c) {
+            next.compaction = Some(usage);
+            if let Some(s) = signed {
+                next.signed_before = Some(next.signed_before.map_or(s, |b| b.max(s)));
+            }
+        }
+        next.switch = self.switch;
+        next.prepended |= self.prepended;
+        Ok(Some(next))
+    }
+
+    /// The last cut `c` (a user turn, relative to this run's input) and the output position `t`
+    /// it maps to, or `None`.
+    fn best_cut(&self, out: &[Msg], n: usize) -> Option<(usize, usize)> {
+        let latest = self.latest_assistant?;
+        let last_compaction = self.compactions.last().map(|c| c.0);
+        // `ahead[k]`: a result comes from staged message `k` on before the next assistant with calls.
+        let mut ahead = vec![false; self.staged.len() + 1];
+        for k in (0..self.staged.len()).rev() {
+            ahead[k] = match self.staged[k].1 {
+                Stage::Calls => false,
+                Stage::Result => true,
+                Stage::Other => ahead[k + 1],
+            };
+        }
+        // Output order: where each input message went, the greatest input index before each
+        // output position and the least from it on (new messages count for neither).
+        let srcs: Vec<Option<usize>> = out.iter().map(Msg::src_index).collect();
+        let mut pos = vec![usize::MAX; n];
+        for (p, s) in srcs.iter().enumerate() {
+            if let Some(slot) = s.and_then(|s| pos.get_mut(s)) {
+                *slot = p;
+            }
+        }
+        let mut max_before: Vec<Option<usize>> = vec![None; srcs.len() + 1];
+        for p in 0..srcs.len() {
+            max_before[p + 1] = max_before[p].max(srcs[p]);
+        }
+        let mut min_from = vec![usize::MAX; srcs.len() + 1];
+        for p in (0..srcs.len()).rev() {
+            min_from[p] = min_from[p + 1].min(srcs[p].unwrap_or(usize::MAX));
+        }
+        let fresh = self.prior.is_none();
+        // The cut must leave the bootstrap's timestamp source in the prefix.
+        let first = match self.stamped {
+            Some(usize::MAX) => return None,
+            Some(s) => s + 1,
+            None => 1,
+        };
+        for &c in self.users.iter().rev() {
+            if last_compaction.is_some_and(|k| k >= c) || c < first {
+                // Every earlier user turn is before it too.
+                return None;
+            }
+            if c >= latest {
+                continue;
+            }
+            // A result there was moved up before the cut (not separated) or dropped (the next
+            // call would fall back on it).
+            let k = self.staged.partition_point(|s| s.0 < c);
+            if ahead[k] {
+                continue;
+            }
+            let Some(&t) = pos.get(c).filter(|&&t| t != usize::MAX) else {
+                continue;
+            };
+            let separated = max_before[t].is_none_or(|m| m < c) && min_from[t] >= c;
+            if separated && (!fresh || max_before[t].is_some()) {
+                return Some((c, t));
+            }
+        }
+        None
+    }
+}
+
+/// One tracked 2026.9.6 pass: `msgs` is the whole history (`prior` None) or the suffix after
+/// `prior.cut`. Returns the pass's output and the prefix to remember, or `Err` when the caller
+/// must run the full pass instead.
+pub fn sanitize_tracked(
+    msgs: &mut Vec<Msg>,
+    ctx: &mut Ctx,
+    p: &HistoryParams,
+    prior: Option<Prefix>,
+) -> Result<(HistoryOutput, Option<Prefix>), Fallback> {
+    let input_len = msgs.len();
+    let mut track = Tracker::new(prior);
+    let out = super::run(msgs, ctx, p, Some(&mut track));
+    let prefix = track.conclude(msgs, input_len)?;
+    Ok((out, prefix))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transcript::testutil::run;
+    use serde_json::{json, Value};
+
+    fn params(model: &str) -> HistoryParams {
+        HistoryParams {
+            provider: Some("anthropic".into()),
+            model_api: Some("anthropic-messages".into()),
+            model_id: Some(model.into()),
+            version: Some(crate::openclaw::OpenClawVersion::V2026_9_6),
+            ..HistoryParams::default()
+        }
+    }
+
+    fn pass(
+        input: &[Value],
+        prior: Option<Prefix>,
+        p: &HistoryParams,
+    ) -> Result<(Vec<Value>, Option<Prefix>), Fallback> {
+        let mut result = Ok(None);
+        let (out, _) = run(&Value::Array(input.to_vec()), |m, c| {
+            result = sanitize_tracked(m, c, p, prior).map(|(_, p)| p);
+        });
+        Ok((out, result?))
+    }
+
+    /// Grows a history step by step, checking every incremental result against the full pass;
+    /// returns how many steps continued.
+    fn check(steps: &[Vec<Value>], p: &HistoryParams) -> usize {
+        let (mut prefix, mut prev_out, mut history) = (None::<Prefix>, Vec::new(), Vec::new());
+        let mut continued = 0;
+        for step in steps {
+            history.extend(step.iter().cloned());
+            let (full, full_prefix) = pass(&history, None, p).expect("a full pass");
+            let got = match prefix.clone() {
+                Some(pre) => match pass(&history[pre.cut..], Some(pre.clone()), p) {
+                    Ok((suffix, next)) => {
+                        continued += 1;
+                        prefix = next;
+                        let mut out: Vec<Value> = prev_out[..pre.out].to_vec();
+                        out.extend(suffix);
+                        out
+                    }
+                    Err(_) => {
+                        prefix = full_prefix;
+                        full.clone()
+                    }
+                },
+                None => {
+                    prefix = full_prefix;
+                    full.clone()
+                }
+            };
+            assert_eq!(got, full, "after {} messages", history.len());
+            prev_out = got;
+        }
+        continued
+    }
+
+    fn turn(t: u32, thinking: bool) -> Vec<Value> {
+        let ts = f64::from(t) * 10.0;
+        let think = json!({"type": "thinking", "thinking": "想", "thinkingSignature": "c2ln"});
+        let mut call = vec![
+            json!({"type": "toolCall", "id": format!("call_{t}"), "name": "read", "arguments": {}}),
+        ];
+        if thinking {
+            call.insert(0, think.clone());
+        }
+        vec![
+            json!({"role": "user", "content": format!("第{t}轮"), "timestamp": ts}),
+            json!({"role": "assistant", "stopReason": "toolUse", "timestamp": ts + 1.0, "content": call}),
+            json!({"role": "toolResult", "toolCallId": format!("call_{t}"), "toolName": "read",
+                   "content": [{"type": "text", "text": "结果"}], "timestamp": ts + 2.0}),
+            json!({"role": "assistant", "stopReason": "stop", "timestamp": ts + 3.0,
+                   "content": [think, {"type": "text", "text": "好"}]}),
+        ]
+    }
+
+    #[test]
+    fn an_agents_turns_continue_from_the_latest_user_turn() {
+        for model in ["claude-sonnet-4-5", "claude-opus-4-6"] {
+            let steps: Vec<Vec<Value>> = (0..6).map(|t| turn(t, t % 2 == 0)).collect();
+            assert_eq!(check(&steps, &params(model)), 4, "{model}");
+        }
+        let (_, prefix) = pass(
+            &[turn(0, true), turn(1, true)].concat(),
+            None,
+            &params("claude-opus-4-6"),
+        )
+        .unwrap();
+        assert_eq!(prefix.map(|p| (p.cut, p.out)), Some((4, 4)));
+    }
+
+    #[test]
+    fn what_reaches_back_falls_back() {
+        let p = params("claude-opus-4-6");
+        let h = [turn(0, true), turn(1, true)].concat();
+        let (_, prefix) = pass(&h, None, &p).unwrap();
+        let late = json!({"role": "toolResult", "toolCallId": "call_0", "toolName": "read", "content": []});
+        let compaction = json!({"role": "compactionSummary", "summary": "摘要", "timestamp": 100});
+        for (suffix, why) in [
+            (vec![late.clone()], "an id the prefix used"),
+            (vec![compaction.clone()], "a compaction"),
+        ] {
+            let mut s = h[4..].to_vec();
+            s.extend(suffix);
+            let err = pass(&s, prefix.clone(), &p).unwrap_err();
+            assert_eq!(err, Fallback(why));
+        }
+        check(&[h.clone(), vec![late], turn(2, true)], &p);
+        check(&[h, vec![compaction], turn(2, true), turn(3, false)], &p);
+    }
+}
