@@ -580,10 +580,8 @@ mod tests {
                 for at in (0..=len).step_by(if len > 40 { 11 } else { 1 }) {
                     // Decoys: `<` alone, `</` and `</p` before the needle, Chinese around it.
                     let mut t = "<a </x </pa 北".repeat(len / 10 + 1);
-                    t.truncate(len);
-                    while !t.is_char_boundary(t.len()) {
-                        t.pop();
-                    }
+                    let keep = (0..=len).rev().find(|&i| t.is_char_boundary(i));
+                    t.truncate(keep.unwrap_or(0));
                     let cut = (0..=at.min(t.len())).rev().find(|&i| t.is_char_boundary(i));
                     t.insert_str(cut.unwrap_or(0), needle);
                     for from in (0..=t.len()).filter(|&i| t.is_char_boundary(i)).step_by(5) {
