@@ -125,10 +125,14 @@ struct Writer<'a> {
 
 impl<'a> Writer<'a> {
     fn new(s: &'a [u8], i: usize) -> Self {
+        // The canonical text is never longer than what it is read from (whitespace dropped,
+        // escapes kept or shortened): room for the rest of the input, up to a call's usual
+        // size, so a call's arguments are written without growing the buffer.
+        let room = s.len().saturating_sub(i).min(512);
         Writer {
             s,
             i,
-            out: Vec::with_capacity(64),
+            out: Vec::with_capacity(room),
         }
     }
 

@@ -111,6 +111,11 @@ fn ends_complete(raw: &str) -> bool {
 /// Valid JSON never does, so only arguments kept as their raw text can.
 fn ends_in_string(args: &str) -> bool {
     let b = args.as_bytes();
+    if memchr::memchr(b'\\', b).is_none() {
+        // No escapes (most arguments): each quote opens or closes a string, so an odd count ends
+        // inside one. A count the compiler vectorises, not a search restarted at every quote.
+        return b.iter().filter(|&&c| c == b'"').count() % 2 == 1;
+    }
     let mut open = false;
     // Only quotes and backslashes matter: one `memchr2` pass (this runs on every call).
     let mut skip_to = 0;
@@ -137,11 +142,17 @@ fn shows_arguments(raw: &str) -> bool {
 
 /// A name a tool can have: no quotes, backslashes, angle brackets, braces or whitespace.
 fn clean_name(name: &str) -> bool {
-    !name.is_empty()
-        && !name.chars().any(|c| {
-            c.is_whitespace() || matches!(c, '"' | '\'' | '\\' | '<' | '>' | '{' | '}' | '`')
-        })
+    if name.is_ascii() {
+        // Byte by byte (every call's name comes here; `char::is_whitespace` is a Unicode lookup).
+        return !name.is_empty() && !name.bytes().any(|c| NAME_STOPS[usize::from(c)]);
+    }
+    !name
+        .chars()
+        .any(|c| c.is_whitespace() || matches!(c, '"' | '\'' | '\\' | '<' | '>' | '{' | '}' | '`'))
 }
+
+/// The ASCII characters [`clean_name`] rules out.
+const NAME_STOPS: [bool; 128] = super::scan::ascii_set(b"\"'\\<>{}`");
 
 /// Whether the offered tool `name` requires parameters and `arguments` (a JSON object) has none.
 fn misses_every_required(tools: Option<&Value>, name: &str, arguments: &str) -> bool {
@@ -174,5 +185,24 @@ mod tests {
         assert!(!ends_in_string(r#"{"q": "a\"b"}"#));
         assert!(!ends_in_string(r#"{"a": 1,}"#));
         assert!(!ends_in_string(r#"{"q": "\\"}"#));
+        assert!(ends_in_string(r#"{"a": "x", "b": "北"#));
+        assert!(!ends_in_string(r#"{"a": "x", "b": "北"}"#));
+    }
+
+    /// The ASCII table says what the character rule says, for every ASCII character.
+    #[test]
+    fn clean_name_by_bytes_agrees_with_the_char_rule() {
+        let by_chars = |s: &str| {
+            !s.is_empty()
+                && !s.chars().any(|c| {
+                    c.is_whitespace()
+                        || matches!(c, '"' | '\'' | '\\' | '<' | '>' | '{' | '}' | '`')
+                })
+        };
+        for b in 0u8..128 {
+            let s = format!("get{}weather", char::from(b));
+            assert_eq!(clean_name(&s), by_chars(&s), "{s:?}");
+        }
+        assert!(clean_name("查询天气") && !clean_name("查询\u{3000}天气") && !clean_name(""));
     }
 }

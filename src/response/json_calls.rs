@@ -385,6 +385,19 @@ pub fn parse_tagged(text: &str, spec: &Tagged, tools: Option<&Value>) -> Parsed 
             at = body_at;
             continue;
         }
+        if let Some((call, end)) = close_tag.and_then(|c| plain_call(text, json_at, c)) {
+            if out.format.is_none() {
+                out.format = Some(spec.name);
+            }
+            out.blocks.push(Block {
+                start,
+                end,
+                calls: vec![call],
+                keep_raw: false,
+            });
+            at = end;
+            continue;
+        }
         // The next opener bounds this block, so one truncated call cannot swallow the next.
         let next_open = opens
             .iter_mut()
@@ -465,6 +478,27 @@ pub fn parse_tagged(text: &str, spec: &Tagged, tools: Option<&Value>) -> Parsed 
         at = end.max(body_at);
     }
     out
+}
+
+/// The usual block, read without searching it first: one plain call object at `json_at`
+/// ([`super::canonical::call_object`]) followed, after whitespace, by the closing tag `close`;
+/// the call and the block's end. Valid JSON holds no `<` outside its strings, so the closer after
+/// it is the first one outside a string and the next opener (if any is inside a string) changes
+/// nothing: [`parse_tagged`]'s general path reads the block the same (and still reads every other
+/// block).
+fn plain_call(text: &str, json_at: usize, close: &str) -> Option<(RawCall, usize)> {
+    let (name, arguments, end) = super::canonical::call_object(text, json_at, ARG_KEYS)?;
+    let after = text.get(end..)?;
+    let rest = after.trim_start();
+    if !rest.starts_with(close) {
+        return None;
+    }
+    let call = RawCall {
+        name,
+        arguments,
+        id: None,
+    };
+    Some((call, end + (after.len() - rest.len()) + close.len()))
 }
 
 /// Bare JSON calls anywhere in `text` (families read only when named): each object (or array,

@@ -260,11 +260,41 @@ pub fn classify_tool_call(body: &str) -> Option<Family> {
 /// A plausible function name: a letter or digit, no whitespace, no quotes or brackets (`.` alone
 /// at the end of a sentence is not a name).
 pub fn is_name(s: &str) -> bool {
+    if s.len() > 256 {
+        return false;
+    }
+    if s.is_ascii() {
+        // Byte by byte through a table: the char path's `str::contains` per character was a
+        // search of its own for every character of every call's name.
+        let b = s.as_bytes();
+        return b.iter().any(u8::is_ascii_alphanumeric)
+            && !b.iter().any(|&c| NAME_STOPS[usize::from(c)]);
+    }
     s.chars().any(char::is_alphanumeric)
-        && s.len() <= 256
         && !s
             .chars()
             .any(|c| c.is_whitespace() || "\"'<>{}[]()=,;`".contains(c))
+}
+
+/// The ASCII characters [`is_name`] rules out.
+const NAME_STOPS: [bool; 128] = ascii_set(b"\"'<>{}[]()=,;`");
+
+/// A table of ASCII characters: `char::is_whitespace`'s (tab, line feed, vertical tab, form feed,
+/// carriage return, space) and `extra`.
+pub(crate) const fn ascii_set(extra: &[u8]) -> [bool; 128] {
+    let mut t = [false; 128];
+    let ws = [b'\t', b'\n', 0x0B, 0x0C, b'\r', b' '];
+    let mut i = 0;
+    while i < ws.len() {
+        t[ws[i] as usize] = true;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < extra.len() {
+        t[extra[i] as usize] = true;
+        i += 1;
+    }
+    t
 }
 
 /// Repeated forward searches for one needle in one text, amortised linear: it remembers its last
@@ -315,23 +345,80 @@ pub fn find_from(haystack: &str, needle: &str, from: usize) -> Option<usize> {
         return Some(from);
     };
     let near = rest.len().min(NEAR);
-    let mut at = 0;
-    while let Some(i) = memchr::memchr(first, &rest[at..near]) {
-        let p = at + i;
-        // The second byte first: most candidates (every `<` of a call block's other tags) end
-        // there, without a call to `memcmp` for the rest (a profile of a reply dense with
-        // Qwen3-Coder calls had ~5% of its time in those calls).
-        if tail.first().is_none_or(|b| rest.get(p + 1) == Some(b))
-            && rest[p + 1..].starts_with(tail)
-        {
-            return Some(from + p);
-        }
-        at = p + 1;
+    if let Some(p) = find_near(rest, near, first, tail) {
+        return Some(from + p);
     }
     if near == rest.len() {
         return None;
     }
     memchr::memmem::find(&rest[near..], n).map(|i| from + near + i)
+}
+
+/// The first `p < near` where `rest[p..]` starts with `first` then `tail`.
+#[inline]
+fn find_near(rest: &[u8], near: usize, first: u8, tail: &[u8]) -> Option<usize> {
+    let Some(&second) = tail.first() else {
+        return memchr::memchr(first, &rest[..near]);
+    };
+    #[cfg(target_arch = "x86_64")]
+    {
+        find_pair_sse2(rest, near, [first, second], tail)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let mut at = 0;
+        while let Some(i) = memchr::memchr(first, &rest[at..near]) {
+            let p = at + i;
+            // The second byte first: most candidates (every `<` of a call block's other tags)
+            // end there, without a call to `memcmp` for the rest.
+            if rest.get(p + 1) == Some(&second) && rest[p + 1..].starts_with(tail) {
+                return Some(p);
+            }
+            at = p + 1;
+        }
+        None
+    }
+}
+
+/// [`find_near`] for a needle of two bytes or more, with SSE2: each 16 positions compared with
+/// the needle's first byte and the next 16 with its second, so only the places where both agree
+/// are compared further. A call block's tags all begin with `<` (and half with `</`): a search
+/// per candidate `<` was a `memchr` call each, a quarter of a reply dense with Qwen3-Coder calls
+/// (callgrind). SSE2 is part of the x86-64 baseline, so no feature check.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn find_pair_sse2(rest: &[u8], near: usize, pair: [u8; 2], tail: &[u8]) -> Option<usize> {
+    use std::arch::x86_64::{
+        __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
+    };
+    // Positions `p < end` have a byte after them.
+    let end = near.min(rest.len().saturating_sub(1));
+    let hit = |p: usize| rest[p] == pair[0] && rest[p + 1..].starts_with(tail);
+    let mut p = 0;
+    // SAFETY: SSE2 is part of the x86-64 baseline; the loads read `rest[p..p + 16]` and
+    // `rest[p + 1..p + 17]`, and `p + 17 <= rest.len()` holds at each (the loop's condition).
+    unsafe {
+        let (a, b) = (_mm_set1_epi8(pair[0] as i8), _mm_set1_epi8(pair[1] as i8));
+        while p < end && p + 17 <= rest.len() {
+            let at = rest.as_ptr().add(p);
+            let x = _mm_cmpeq_epi8(_mm_loadu_si128(at.cast::<__m128i>()), a);
+            let y = _mm_cmpeq_epi8(_mm_loadu_si128(at.add(1).cast::<__m128i>()), b);
+            let mut m = _mm_movemask_epi8(_mm_and_si128(x, y)) as u32;
+            if end - p < 16 {
+                m &= (1u32 << (end - p)) - 1;
+            }
+            while m != 0 {
+                let q = p + m.trailing_zeros() as usize;
+                if rest[q + 1..].starts_with(tail) {
+                    return Some(q);
+                }
+                m &= m - 1;
+            }
+            p += 16;
+        }
+    }
+    // The last positions, fewer than 17 bytes from the end.
+    (p..end).find(|&q| rest[q + 1] == pair[1] && hit(q))
 }
 
 /// `haystack.split_once(needle)` by [`find_from`]: `str`'s own builds a Two-Way searcher for
@@ -483,6 +570,46 @@ pub fn widen_to_fence(text: &str, start: usize, end: usize) -> (usize, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The pair search agrees with `str::find` for the needle at every place of texts up to past
+    /// [`NEAR`], among decoys that share its first byte or its first two.
+    #[test]
+    fn find_from_agrees_with_std_around_blocks_and_near() {
+        for needle in ["</parameter>", "<p", "<", "｜>"] {
+            for len in (0..34).chain([255, 256, 257, 300]) {
+                for at in (0..=len).step_by(if len > 40 { 11 } else { 1 }) {
+                    // Decoys: `<` alone, `</` and `</p` before the needle, Chinese around it.
+                    let mut t = "<a </x </pa 北".repeat(len / 10 + 1);
+                    let keep = (0..=len).rev().find(|&i| t.is_char_boundary(i));
+                    t.truncate(keep.unwrap_or(0));
+                    let cut = (0..=at.min(t.len())).rev().find(|&i| t.is_char_boundary(i));
+                    t.insert_str(cut.unwrap_or(0), needle);
+                    for from in (0..=t.len()).filter(|&i| t.is_char_boundary(i)).step_by(5) {
+                        let want = t[from..].find(needle).map(|i| from + i);
+                        assert_eq!(find_from(&t, needle, from), want, "{t:?} {needle:?} {from}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// The ASCII table says what the character rule says, for every ASCII character in a name.
+    #[test]
+    fn is_name_by_bytes_agrees_with_the_char_rule() {
+        let by_chars = |s: &str| {
+            s.chars().any(char::is_alphanumeric)
+                && !s
+                    .chars()
+                    .any(|c| c.is_whitespace() || "\"'<>{}[]()=,;`".contains(c))
+        };
+        for b in 0u8..128 {
+            let c = char::from(b);
+            for s in [format!("read{c}file"), format!("{c}"), format!("{c}{c}")] {
+                assert_eq!(is_name(&s), by_chars(&s), "{s:?}");
+            }
+        }
+        assert!(is_name("读取文件") && !is_name("读取\u{3000}文件") && !is_name(""));
+    }
 
     #[test]
     fn split_once_agrees_with_std() {

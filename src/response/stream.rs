@@ -1344,10 +1344,16 @@ impl Machine {
         let t = &*self.table;
         let b = usize::from(bytes[c + 1]);
         let bucket = &t.order[usize::from(t.starts[b])..usize::from(t.starts[b + 1])];
-        bucket.iter().chain(&t.shorts).all(|&k| {
-            let k = usize::from(k);
-            k >= n || t.heads.get(k).is_some_and(|&(h, mask)| w & mask != h)
-        })
+        // Bucket and shorts are in table order: the markers past `n` (all but the reasoning
+        // ones inside a call block) are not walked at all.
+        let below = |k: &&u16| usize::from(**k) < n;
+        (bucket.iter().take_while(below))
+            .chain(t.shorts.iter().take_while(below))
+            .all(|&k| {
+                t.heads
+                    .get(usize::from(k))
+                    .is_some_and(|&(h, mask)| w & mask != h)
+            })
     }
 
     /// Whether an opener (ending at `after`) really opens a call, and of which family.

@@ -57,12 +57,12 @@ pub fn typed_arguments<'k>(
     // Written straight out rather than through a `Map` (a hash per key, then serialised again): a
     // key given twice keeps its first place and its last value, as a map's insert does. Past a
     // few keys (looked up pairwise), the map.
-    let mut members: Vec<(&str, Value)> = Vec::new();
+    let mut members: Vec<(&str, Typed)> = Vec::new();
     let mut map: Option<Map<String, Value>> = None;
     for (k, v) in pairs {
-        let value = type_value(v, param_schema(tools, func, k), style);
+        let value = type_text(v, param_schema(tools, func, k), style);
         if let Some(m) = map.as_mut() {
-            m.insert(k.to_owned(), value);
+            m.insert(k.to_owned(), value.into_value());
             continue;
         }
         match members.iter_mut().find(|(key, _)| *key == k) {
@@ -70,7 +70,12 @@ pub fn typed_arguments<'k>(
             None => members.push((k, value)),
         }
         if members.len() >= 32 {
-            map = Some(members.drain(..).map(|(k, v)| (k.to_owned(), v)).collect());
+            map = Some(
+                members
+                    .drain(..)
+                    .map(|(k, v)| (k.to_owned(), v.into_value()))
+                    .collect(),
+            );
         }
     }
     if let Some(m) = map {
@@ -85,11 +90,87 @@ pub fn typed_arguments<'k>(
         // Writing to a Vec cannot fail, and a str and a Value always serialise.
         let _ = serde_json::to_writer(&mut out, k);
         out.push(b':');
-        let _ = serde_json::to_writer(&mut out, v);
+        match v {
+            Typed::Text(t) => {
+                let _ = serde_json::to_writer(&mut out, t);
+            }
+            Typed::Json(t) => out.extend_from_slice(t.as_bytes()),
+            Typed::Value(v) => {
+                let _ = serde_json::to_writer(&mut out, v);
+            }
+        }
     }
     out.push(b'}');
     // Only whole UTF-8 strings and ASCII were written.
     String::from_utf8(out).unwrap_or_default()
+}
+
+/// A typed value as [`typed_arguments`] writes it: most values (paths, prose, small integers,
+/// with no schema to read) are written from the text itself, without a [`Value`] built, parsed
+/// into and dropped for each of them.
+enum Typed<'a> {
+    /// The JSON string of this text.
+    Text(&'a str),
+    /// This text, which is JSON already written as serde writes it (`true`, `42`).
+    Json(&'a str),
+    Value(Value),
+}
+
+impl Typed<'_> {
+    fn into_value(self) -> Value {
+        match self {
+            Typed::Text(t) => Value::String(t.to_owned()),
+            // Only literals and integers that parse as themselves are kept as `Json`.
+            Typed::Json(t) => serde_json::from_str(t).unwrap_or(Value::Null),
+            Typed::Value(v) => v,
+        }
+    }
+}
+
+/// [`type_value`] as a [`Typed`]: the same value, written the same. Without a schema, a value
+/// that is a string, a literal or an integer serde writes digit for digit is told from its text;
+/// anything else (a fraction, JSON text, any schema) takes [`type_value`].
+fn type_text<'a>(raw: &'a str, schema: Option<&Value>, style: Style) -> Typed<'a> {
+    if schema.is_some() {
+        return Typed::Value(type_value(raw, schema, style));
+    }
+    let t = raw.trim();
+    match style {
+        Style::Schema { .. } => match t {
+            "true" | "True" => Typed::Json("true"),
+            "false" | "False" => Typed::Json("false"),
+            "null" | "None" => Typed::Json("null"),
+            // As `infer_untyped`: only text starting as a number may be one.
+            t if !t.starts_with(|c: char| c == '-' || c.is_ascii_digit()) => Typed::Text(raw),
+            t if plain_integer(t) => Typed::Json(t),
+            _ => Typed::Value(infer_untyped(raw)),
+        },
+        // `glm_value` without a schema: the text's JSON value when it parses, else the text.
+        Style::Glm => match t.as_bytes().first() {
+            Some(b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n') => {
+                if plain_integer(t) || matches!(t, "true" | "false" | "null") {
+                    Typed::Json(t)
+                } else {
+                    Typed::Value(glm_value(raw, None))
+                }
+            }
+            // No JSON value starts otherwise: serde would fail (and allocate its error).
+            _ => Typed::Text(raw),
+        },
+    }
+}
+
+/// An integer serde reads as an `i64`/`u64` and writes back digit for digit: no leading zero, no
+/// `-0`, at most 18 digits (the rule of [`super::canonical`]'s integers).
+fn plain_integer(t: &str) -> bool {
+    let d = t.strip_prefix('-').unwrap_or(t).as_bytes();
+    let neg = d.len() < t.len();
+    match d {
+        [] => false,
+        [b'0'] => !neg,
+        [b'0', ..] => false,
+        _ => d.len() <= 18 && d.iter().all(u8::is_ascii_digit),
+    }
 }
 
 /// smg / SGLang inference: `true/false/True/False` → bool, `null/None` → null, a JSON number →
@@ -295,6 +376,54 @@ mod tests {
             ),
             r#"{"a":true,"路径":"x \"y\"","b":null}"#
         );
+    }
+
+    /// Values written from their text (no schema) are written exactly as their `Value` would be,
+    /// in both styles: literals, integers serde keeps digit for digit, and everything it reads
+    /// otherwise (leading zeros, `-0`, fractions, long integers, JSON text, Unicode spaces).
+    #[test]
+    fn values_written_from_their_text_equal_the_value_path() {
+        let raws = [
+            "",
+            " ",
+            "北京",
+            "src/file_3.rs",
+            "42",
+            " 42\n",
+            "\u{3000}42",
+            "-7",
+            "-0",
+            "0",
+            "007",
+            "1.5",
+            "1e3",
+            "123456789012345678",
+            "1234567890123456789",
+            "-",
+            "true",
+            "True",
+            "false",
+            "False",
+            "null",
+            "None",
+            "nil",
+            "tru",
+            "{\"a\": 1}",
+            "[1, 2]",
+            "\"q\"",
+            "nothing",
+            "fa",
+            "-x",
+            "a \"b\" \\ c\u{1}",
+        ];
+        for style in [Q, M, Style::Glm] {
+            for raw in raws {
+                let ours = typed_arguments([("k", raw)], None, "f", style);
+                let mut m = Map::new();
+                m.insert("k".to_owned(), type_value(raw, None, style));
+                assert_eq!(ours, Value::Object(m).to_string(), "{raw:?} {style:?}");
+            }
+        }
     }
 
     #[test]

@@ -29,7 +29,10 @@ pub(super) fn unclosed(f: Family, block: &str) -> bool {
     if f == Family::Qwen3Coder && !body.trim_start().starts_with("<function=") {
         return false;
     }
-    !closes.iter().any(|c| scan::find_from(body, c, 0).is_some())
+    // Most blocks are asked about at their section's closer: no search then.
+    !closes
+        .iter()
+        .any(|c| body.ends_with(c) || scan::find_from(body, c, 0).is_some())
 }
 
 #[cfg(test)]
