@@ -22,6 +22,14 @@
 //!   the parts Gemini validates get it: the first call of each model step after the latest user
 //!   turn (the current turn), when the target model is Gemini 3 or later. Earlier turns are not
 //!   validated and are left as written.
+//! - another provider's **id** as a model part's signature (a Claude `msg_01…` message id, a
+//!   `toolu_` / `call_` / `fc_` call id, an `rs_` reasoning id, stamped on by a client that
+//!   converts between formats): the policy's base64 test keeps one whose length happens to decode
+//!   (`msg_01XFDUDYJgAACzvnptvVoYEL`: 28 characters of the URL-safe alphabet), and Gemini answers
+//!   "Corrupted thought signature.". Gemini's API writes its signatures in standard base64
+//!   (proto3 JSON bytes), whose alphabet has no `_`, so a value that starts with one of these
+//!   prefixes is never Gemini's: [`drop_foreign_ids`] removes it. A value without the prefix,
+//!   Gemini's own or not, is left to the policy's test.
 
 use crate::transcript::context::{block_path, Ctx};
 use crate::transcript::model::{Block, Msg, Val};
@@ -58,6 +66,43 @@ fn signature_at<'b>(b: &'b Block, key: &str) -> &'b Val {
     } else {
         b.thought_signature()
     }
+}
+
+/// The id prefixes of other providers (Anthropic's message and tool-use ids, OpenAI's call,
+/// function-call and reasoning item ids), each ending in `_`, which standard base64 has not.
+const FOREIGN_ID_PREFIXES: [&str; 5] = ["msg_", "toolu_", "call_", "fc_", "rs_"];
+
+/// Whether a signature is another provider's id (see the module doc): never Gemini's.
+pub fn is_foreign_id(sig: &str) -> bool {
+    let s = sig.trim_start();
+    FOREIGN_ID_PREFIXES.iter().any(|p| s.starts_with(p))
+}
+
+/// Removes the model parts' signatures that are another provider's id, from `m` (a model turn).
+pub fn drop_foreign_ids(m: &mut Msg, ctx: &mut Ctx) {
+    let foreign = |b: &Block, k: &str| signature_at(b, k).as_str().is_some_and(is_foreign_id);
+    let Some(blocks) = m.blocks() else { return };
+    let hits: Vec<_> = (0..blocks.len())
+        .filter(|&j| blocks[j].is_object && KEYS.iter().any(|k| foreign(&blocks[j], k)))
+        .map(|j| (j, block_path(m, &blocks[j])))
+        .collect();
+    if hits.is_empty() {
+        return;
+    }
+    for (j, path) in hits {
+        let Some(b) = m.blocks_mut().and_then(|bs| bs.get_mut(j)) else {
+            continue;
+        };
+        for k in KEYS {
+            if foreign(b, k) {
+                b.del(k);
+            }
+        }
+        ctx.change("stripThoughtSignatures", path, || {
+            "removed a thought signature that is another provider's id (Gemini: \"Corrupted thought signature.\")".into()
+        });
+    }
+    m.content_dirty = true;
 }
 
 fn signed(b: &Block) -> bool {
@@ -129,6 +174,23 @@ pub fn repair(turns: &mut [Msg], ctx: &mut Ctx, gemini3: bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn other_providers_ids_are_foreign_signatures() {
+        for id in [
+            "msg_01XFDUDYJgAACzvnptvVoYEL",
+            " toolu_01A09q90qw90lq917835lq9",
+            "call_0fypS1hVX",
+            "fc_682ce5bd92248191",
+            "rs_68b14140",
+        ] {
+            assert!(is_foreign_id(id), "{id}");
+        }
+        // Gemini's own (standard base64, often `Ci…` / `Eq…`) and the documented stand-in.
+        for sig in ["CiQB0e2K", "EqQBCg0+/w==", "msgAbCd", SKIP_VALIDATOR, ""] {
+            assert!(!is_foreign_id(sig), "{sig}");
+        }
+    }
 
     #[test]
     fn gemini_3_and_later_require_call_signatures() {
