@@ -81,7 +81,7 @@ const B64S = [PNG, PNG, 'iVBORw0KGgo=', '5Zu+54mH!!', '', `${PNG.slice(0, 40)}\n
 const URLS = [...B64S.map((b) => `data:image/png;base64,${b}`), 'https://example.com/图.png', 'data:image/svg+xml,%3Csvg%2F%3E']
 const MIMES = ['image/png', 'image/jpeg']
 // Gemini thought signatures: Gemini's own (base64), a Claude id (foreign), the stand-in, none; either key.
-const THOUGHT_SIGS = [{ thoughtSignature: 'c2ln' }, { thought_signature: 'msg_01X' }, { thoughtSignature: 'skip_thought_signature_validator' }, {}, {}]
+const THOUGHT_SIGS = [{ thoughtSignature: 'c2ln' }, { thought_signature: 'msg_01X' }, { thoughtSignature: 'skip_thought_signature_validator' }, { thoughtSignature: 'msg_01XFDUDYJgAACzvnptvVoYEL' }, {}, {}]
 // Reasoning as clients replay it: signed, with an empty or no signature (Anthropic rejects both).
 const SIGNED = [{ signature: 'EqQBCkYIBxgCKkA=' }, { signature: '' }, {}]
 
