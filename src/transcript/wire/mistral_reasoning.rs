@@ -89,11 +89,11 @@ pub fn drop_void_fields(out: &mut [Out], layout: &Layout, report: bool, changes:
         let Out::Edit { ops, .. } = o else {
             continue;
         };
-        for (f, key) in REASONING_FIELDS.iter().enumerate() {
-            if void & (1 << f) == 0 || ops.contains(&Op::Del(*key)) {
+        for (f, &key) in REASONING_FIELDS.iter().enumerate() {
+            if void & (1 << f) == 0 || ops.contains(&Op::Del(key)) {
                 continue;
             }
-            ops.push(Op::Del(*key));
+            ops.push(Op::Del(key));
             if report {
                 changes.push(Change {
                     rule: "mistralReasoningFields",
