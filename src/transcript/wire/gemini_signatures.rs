@@ -80,11 +80,30 @@ pub fn is_foreign_id(sig: &str) -> bool {
 
 /// Removes the model parts' signatures that are another provider's id, from `m` (a model turn).
 pub fn drop_foreign_ids(m: &mut Msg, ctx: &mut Ctx) {
-    let foreign = |b: &Block, k: &str| signature_at(b, k).as_str().is_some_and(is_foreign_id);
+    drop_signatures(
+        m,
+        ctx,
+        |v| v.as_str().is_some_and(is_foreign_id),
+        "stripThoughtSignatures",
+        "removed a thought signature that is another provider's id (Gemini: \"Corrupted thought signature.\")",
+    );
+}
+
+/// Deletes each signature of `m`'s parts that `drop` picks, one change (`rule`: `detail`) a part.
+fn drop_signatures(
+    m: &mut Msg,
+    ctx: &mut Ctx,
+    drop: impl Fn(&Val) -> bool,
+    rule: &'static str,
+    detail: &'static str,
+) {
+    let picked = |b: &Block| b.is_object && KEYS.iter().any(|k| drop(signature_at(b, k)));
     let Some(blocks) = m.blocks() else { return };
-    let hits: Vec<_> = (0..blocks.len())
-        .filter(|&j| blocks[j].is_object && KEYS.iter().any(|k| foreign(&blocks[j], k)))
-        .map(|j| (j, block_path(m, &blocks[j])))
+    let hits: Vec<_> = blocks
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| picked(b))
+        .map(|(j, b)| (j, block_path(m, b)))
         .collect();
     if hits.is_empty() {
         return;
@@ -94,13 +113,11 @@ pub fn drop_foreign_ids(m: &mut Msg, ctx: &mut Ctx) {
             continue;
         };
         for k in KEYS {
-            if foreign(b, k) {
+            if drop(signature_at(b, k)) {
                 b.del(k);
             }
         }
-        ctx.change("stripThoughtSignatures", path, || {
-            "removed a thought signature that is another provider's id (Gemini: \"Corrupted thought signature.\")".into()
-        });
+        ctx.change(rule, path, || detail.into());
     }
     m.content_dirty = true;
 }
@@ -117,28 +134,13 @@ pub fn repair(turns: &mut [Msg], ctx: &mut Ctx, gemini3: bool) {
     // message whose one block carries the part's signature).
     let user = |m: &&mut Msg| m.is_role("user") || m.is_role("toolResult");
     for m in turns.iter_mut().filter(user) {
-        let Some(blocks) = m.blocks() else { continue };
-        let hits: Vec<_> = (0..blocks.len())
-            .filter(|&j| blocks[j].is_object && signed(&blocks[j]))
-            .map(|j| (j, block_path(m, &blocks[j])))
-            .collect();
-        if hits.is_empty() {
-            continue;
-        }
-        for (j, path) in hits {
-            let Some(b) = m.blocks_mut().and_then(|bs| bs.get_mut(j)) else {
-                continue;
-            };
-            for k in KEYS {
-                if !matches!(signature_at(b, k), Val::Absent) {
-                    b.del(k);
-                }
-            }
-            ctx.change("userThoughtSignature", path, || {
-                "removed a thought signature from a user part (Gemini signs only model parts: \"Corrupted thought signature.\")".into()
-            });
-        }
-        m.content_dirty = true;
+        drop_signatures(
+            m,
+            ctx,
+            |v| !matches!(v, Val::Absent),
+            "userThoughtSignature",
+            "removed a thought signature from a user part (Gemini signs only model parts: \"Corrupted thought signature.\")",
+        );
     }
     if !gemini3 {
         return;
