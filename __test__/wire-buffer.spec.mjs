@@ -81,7 +81,7 @@ const B64S = [PNG, PNG, 'iVBORw0KGgo=', '5Zu+54mH!!', '', `${PNG.slice(0, 40)}\n
 const URLS = [...B64S.map((b) => `data:image/png;base64,${b}`), 'https://example.com/图.png', 'data:image/svg+xml,%3Csvg%2F%3E']
 const MIMES = ['image/png', 'image/jpeg']
 // Gemini thought signatures: Gemini's own (base64), a Claude id (foreign), the stand-in, none; either key.
-const THOUGHT_SIGS = [{ thoughtSignature: 'c2ln' }, { thought_signature: 'msg_01X' }, { thoughtSignature: 'skip_thought_signature_validator' }, {}, {}]
+const THOUGHT_SIGS = [{ thoughtSignature: 'c2ln' }, { thought_signature: 'msg_01X' }, { thoughtSignature: 'skip_thought_signature_validator' }, { thoughtSignature: 'msg_01XFDUDYJgAACzvnptvVoYEL' }, {}, {}]
 // Reasoning as clients replay it: signed, with an empty or no signature (Anthropic rejects both).
 const SIGNED = [{ signature: 'EqQBCkYIBxgCKkA=' }, { signature: '' }, {}]
 
@@ -94,8 +94,8 @@ function gen(r, protocol) {
     const kind = pick(['user', 'user', 'assistant', 'call', 'result', 'system'])
     if (protocol === 'openai-chat') {
       if (kind === 'user') msgs.push({ role: 'user', content: r() < 0.5 ? pick(TEXTS) : [{ type: 'text', text: pick(TEXTS) }, { type: 'image_url', image_url: r() < 0.2 ? pick(URLS) : { url: pick(URLS), ...(r() < 0.3 ? { detail: 'low' } : {}) } }], ...extra() })
-      else if (kind === 'assistant') msgs.push({ role: 'assistant', content: r() < 0.3 ? [{ type: 'thinking', thinking: r() < 0.5 ? '想一想' : [{ type: 'text', text: '想一想' }] }, { type: 'text', text: pick(TEXTS) }] : pick(TEXTS), ...(r() < 0.2 ? { tool_calls: [] } : {}), ...pick([{}, { reasoning_content: '先想一想' }, { reasoning: '推理' }, { reasoning_content: null }, { reasoning_details: [{ type: 'reasoning.text', text: '先想一想', index: 0 }] }, { reasoning_details: [] }]) })
-      else if (kind === 'call') msgs.push({ role: 'assistant', content: r() < 0.5 ? null : pick(TEXTS), ...(r() < 0.4 ? { reasoning_content: '调用工具' } : r() < 0.3 ? { reasoning_details: [{ type: 'reasoning.encrypted', data: 'CiQB0e2K', index: 0 }] } : {}), tool_calls: [pick(IDS), pick(IDS)].slice(0, 1 + Math.floor(r() * 2)).map((id) => ({ id, type: 'function', function: { name: 'get_weather', arguments: '{"city":"北京"}' }, ...pick([{}, {}, { extra_content: { google: { thought_signature: 'CiQB0e2K' } } }, { extra_content: { cache: { ttl: 60 } } }, { extra_content: { google: {} } }, { extra_content: null }, { extra_content: { vertex: { thought_signature: 'AY89a18I' } } }, { extra_content: { vertex: {} } }]) })), ...extra() })
+      else if (kind === 'assistant') msgs.push({ role: 'assistant', content: r() < 0.3 ? [{ type: 'thinking', thinking: r() < 0.5 ? '想一想' : [{ type: 'text', text: '想一想' }] }, { type: 'text', text: pick(TEXTS) }] : pick(TEXTS), ...(r() < 0.2 ? { tool_calls: [] } : {}), ...pick([{}, { reasoning_content: '先想一想' }, { reasoning: '推理' }, { reasoning_content: null }, { reasoning_details: [{ type: 'reasoning.text', text: '先想一想', index: 0 }] }, { reasoning_details: [] }, { reasoning: '' }, { reasoning: null, reasoning_details: [] }]) })
+      else if (kind === 'call') msgs.push({ role: 'assistant', content: r() < 0.5 ? null : pick(TEXTS), ...(r() < 0.4 ? { reasoning_content: '调用工具' } : r() < 0.3 ? { reasoning_details: [{ type: 'reasoning.encrypted', data: 'CiQB0e2K', index: 0 }] } : r() < 0.2 ? { reasoning_content: null, reasoning_details: [] } : {}), tool_calls: [pick(IDS), pick(IDS)].slice(0, 1 + Math.floor(r() * 2)).map((id) => ({ id, type: 'function', function: { name: 'get_weather', arguments: '{"city":"北京"}' }, ...pick([{}, {}, { extra_content: { google: { thought_signature: 'CiQB0e2K' } } }, { extra_content: { cache: { ttl: 60 } } }, { extra_content: { google: {} } }, { extra_content: null }, { extra_content: { vertex: { thought_signature: 'AY89a18I' } } }, { extra_content: { vertex: {} } }]) })), ...extra() })
       else if (kind === 'result') msgs.push({ role: 'tool', tool_call_id: pick(IDS), content: pick(TEXTS) })
       else msgs.push({ role: i === 0 ? 'system' : 'developer', content: 'You are helpful. 请用中文回答。' })
     } else if (protocol === 'anthropic') {
@@ -140,6 +140,11 @@ describe('sanitizeRequestBuffer agrees with sanitizeRequest on generated bodies'
         const why = `case ${k}: ${g.text}`
         assert.deepEqual(JSON.parse(bytes.body.toString('utf8')), obj.body, why)
         assert.deepEqual(bytes.changes, obj.changes, why)
+        // Mistral's closed schema rejects a reasoning key whatever its value (null, [], '').
+        if (protocol === 'openai-chat' && (g.target.provider === 'mistral' || g.target.modelId?.startsWith('magistral-'))) {
+          for (const m of obj.body.messages) for (const k of ['reasoning_content', 'reasoning', 'reasoning_details']) assert.ok(!(k in m), `${why}
+${k} sent to Mistral`)
+        }
         if (obj.body === g.body) {
           assert.equal(bytes.body, buf, why)
           continue

@@ -360,7 +360,11 @@ fn gemini_signatures_verify(body: &Value) -> Result<(), String> {
             let Some(sig) = part_signature(p) else {
                 continue;
             };
-            let ours = sig.as_str().is_some_and(is_base64_signature);
+            // Gemini's API writes standard base64: another provider's id is never its own,
+            // even when it decodes.
+            let ours = sig.as_str().is_some_and(|s| {
+                is_base64_signature(s) && !super::gemini_signatures::is_foreign_id(s)
+            });
             if c["role"] != "model" || !ours {
                 return Err(format!(
                     "contents[{i}].parts[{j}]: Corrupted thought signature."

@@ -22,6 +22,14 @@
 //!   the parts Gemini validates get it: the first call of each model step after the latest user
 //!   turn (the current turn), when the target model is Gemini 3 or later. Earlier turns are not
 //!   validated and are left as written.
+//! - another provider's **id** as a model part's signature (a Claude `msg_01…` message id, a
+//!   `toolu_` / `call_` / `fc_` call id, an `rs_` reasoning id, stamped on by a client that
+//!   converts between formats): the policy's base64 test keeps one whose length happens to decode
+//!   (`msg_01XFDUDYJgAACzvnptvVoYEL`: 28 characters of the URL-safe alphabet), and Gemini answers
+//!   "Corrupted thought signature.". Gemini's API writes its signatures in standard base64
+//!   (proto3 JSON bytes), whose alphabet has no `_`, so a value that starts with one of these
+//!   prefixes is never Gemini's: [`drop_foreign_ids`] removes it. A value without the prefix,
+//!   Gemini's own or not, is left to the policy's test.
 
 use crate::transcript::context::{block_path, Ctx};
 use crate::transcript::model::{Block, Msg, Val};
@@ -60,6 +68,60 @@ fn signature_at<'b>(b: &'b Block, key: &str) -> &'b Val {
     }
 }
 
+/// The id prefixes of other providers (Anthropic's message and tool-use ids, OpenAI's call,
+/// function-call and reasoning item ids), each ending in `_`, which standard base64 has not.
+const FOREIGN_ID_PREFIXES: [&str; 5] = ["msg_", "toolu_", "call_", "fc_", "rs_"];
+
+/// Whether a signature is another provider's id (see the module doc): never Gemini's.
+pub fn is_foreign_id(sig: &str) -> bool {
+    let s = sig.trim_start();
+    FOREIGN_ID_PREFIXES.iter().any(|p| s.starts_with(p))
+}
+
+/// Removes the model parts' signatures that are another provider's id, from `m` (a model turn).
+pub fn drop_foreign_ids(m: &mut Msg, ctx: &mut Ctx) {
+    drop_signatures(
+        m,
+        ctx,
+        |v| v.as_str().is_some_and(is_foreign_id),
+        "stripThoughtSignatures",
+        "removed a thought signature that is another provider's id (Gemini: \"Corrupted thought signature.\")",
+    );
+}
+
+/// Deletes each signature of `m`'s parts that `drop` picks, one change (`rule`: `detail`) a part.
+fn drop_signatures(
+    m: &mut Msg,
+    ctx: &mut Ctx,
+    drop: impl Fn(&Val) -> bool,
+    rule: &'static str,
+    detail: &'static str,
+) {
+    let picked = |b: &Block| b.is_object && KEYS.iter().any(|k| drop(signature_at(b, k)));
+    let Some(blocks) = m.blocks() else { return };
+    let hits: Vec<_> = blocks
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| picked(b))
+        .map(|(j, b)| (j, block_path(m, b)))
+        .collect();
+    if hits.is_empty() {
+        return;
+    }
+    for (j, path) in hits {
+        let Some(b) = m.blocks_mut().and_then(|bs| bs.get_mut(j)) else {
+            continue;
+        };
+        for k in KEYS {
+            if drop(signature_at(b, k)) {
+                b.del(k);
+            }
+        }
+        ctx.change(rule, path, || detail.into());
+    }
+    m.content_dirty = true;
+}
+
 fn signed(b: &Block) -> bool {
     KEYS.iter()
         .any(|k| !matches!(signature_at(b, k), Val::Absent))
@@ -72,28 +134,13 @@ pub fn repair(turns: &mut [Msg], ctx: &mut Ctx, gemini3: bool) {
     // message whose one block carries the part's signature).
     let user = |m: &&mut Msg| m.is_role("user") || m.is_role("toolResult");
     for m in turns.iter_mut().filter(user) {
-        let Some(blocks) = m.blocks() else { continue };
-        let hits: Vec<_> = (0..blocks.len())
-            .filter(|&j| blocks[j].is_object && signed(&blocks[j]))
-            .map(|j| (j, block_path(m, &blocks[j])))
-            .collect();
-        if hits.is_empty() {
-            continue;
-        }
-        for (j, path) in hits {
-            let Some(b) = m.blocks_mut().and_then(|bs| bs.get_mut(j)) else {
-                continue;
-            };
-            for k in KEYS {
-                if !matches!(signature_at(b, k), Val::Absent) {
-                    b.del(k);
-                }
-            }
-            ctx.change("userThoughtSignature", path, || {
-                "removed a thought signature from a user part (Gemini signs only model parts: \"Corrupted thought signature.\")".into()
-            });
-        }
-        m.content_dirty = true;
+        drop_signatures(
+            m,
+            ctx,
+            |v| !matches!(v, Val::Absent),
+            "userThoughtSignature",
+            "removed a thought signature from a user part (Gemini signs only model parts: \"Corrupted thought signature.\")",
+        );
     }
     if !gemini3 {
         return;
@@ -129,6 +176,23 @@ pub fn repair(turns: &mut [Msg], ctx: &mut Ctx, gemini3: bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn other_providers_ids_are_foreign_signatures() {
+        for id in [
+            "msg_01XFDUDYJgAACzvnptvVoYEL",
+            " toolu_01A09q90qw90lq917835lq9",
+            "call_0fypS1hVX",
+            "fc_682ce5bd92248191",
+            "rs_68b14140",
+        ] {
+            assert!(is_foreign_id(id), "{id}");
+        }
+        // Gemini's own (standard base64, often `Ci…` / `Eq…`) and the documented stand-in.
+        for sig in ["CiQB0e2K", "EqQBCg0+/w==", "msgAbCd", SKIP_VALIDATOR, ""] {
+            assert!(!is_foreign_id(sig), "{sig}");
+        }
+    }
 
     #[test]
     fn gemini_3_and_later_require_call_signatures() {

@@ -39,6 +39,9 @@ pub struct MsgLayout {
     pub calls: usize,
     /// Which of [`REASONING_FIELDS`] are blocks, after the calls (bit `f` for field `f`).
     pub fields: u8,
+    /// Which of [`REASONING_FIELDS`] the message has with a value that is no reasoning (`null`,
+    /// `[]`, a number …): no block, but the key is there for a target that rejects it.
+    pub void_fields: u8,
 }
 
 impl MsgLayout {
@@ -119,12 +122,14 @@ mod tests {
                     parts: 0,
                     calls: 2,
                     fields: 0,
+                    void_fields: 0,
                 },
                 MsgLayout {
                     str_block: false,
                     parts: 2,
                     calls: 1,
                     fields: 0b10,
+                    void_fields: 0b1,
                 },
             ],
         };

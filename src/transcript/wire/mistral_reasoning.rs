@@ -15,8 +15,14 @@
 //! also makes OpenRouter's Mistral ids strict9, plus Mistral's `magistral-…` reasoning models)
 //! behind any provider but OpenRouter, whose API takes `reasoning` / `reasoning_details` back by
 //! design and translates them for the model.
+//!
+//! The schema rejects the key whatever its value, so a field that holds no reasoning
+//! (`reasoning_content: null`, `reasoning_details: []`: no block in the model) goes too: the
+//! reader records it in the message's layout and [`drop_void_fields`] deletes it from the output.
 
-use crate::transcript::context::{block_path, Ctx};
+use super::edit::{Op, Out};
+use super::layout::{Layout, REASONING_FIELDS};
+use crate::transcript::context::{block_path, Change, Ctx};
 use crate::transcript::model::{Block, Msg};
 use crate::transcript::v2026_9::policy::{family, is_openrouter_mistral, Family};
 
@@ -58,6 +64,43 @@ pub fn drop_reasoning_fields(turns: &mut [Msg], ctx: &mut Ctx) {
         }
         if let Some(bs) = m.blocks_mut() {
             bs.retain(|b| !is_field(b));
+        }
+    }
+}
+
+/// Deletes, from each output message that is an input message, the reasoning fields whose value
+/// was no reasoning (the layout's `void_fields`); each is a change when `report`.
+pub fn drop_void_fields(out: &mut [Out], layout: &Layout, report: bool, changes: &mut Vec<Change>) {
+    for o in out.iter_mut() {
+        let own = match o {
+            Out::Keep(i) | Out::Edit { from: Some(i), .. } => *i,
+            _ => continue,
+        };
+        let void = layout.msgs.get(own).map_or(0, |l| l.void_fields);
+        if void == 0 {
+            continue;
+        }
+        if let Out::Keep(i) = *o {
+            *o = Out::Edit {
+                from: Some(i),
+                ops: Vec::new(),
+            };
+        }
+        let Out::Edit { ops, .. } = o else {
+            continue;
+        };
+        for (f, &key) in REASONING_FIELDS.iter().enumerate() {
+            if void & (1 << f) == 0 || ops.contains(&Op::Del(key)) {
+                continue;
+            }
+            ops.push(Op::Del(key));
+            if report {
+                changes.push(Change {
+                    rule: "mistralReasoningFields",
+                    path: format!("{}[{own}].{key}", layout.key),
+                    detail: "removed an empty reasoning field (Mistral rejects the key: \"Extra inputs are not permitted\")".into(),
+                });
+            }
         }
     }
 }

@@ -21,7 +21,7 @@
 use super::edit::{Item, Op, Out};
 use super::layout::{Layout, MsgLayout, Place, REASONING_DETAILS, REASONING_FIELDS};
 use super::node::{Node, View};
-use super::{Decision, Protocol, WireError, WireOptions};
+use super::{mistral_reasoning, Decision, Protocol, WireError, WireOptions};
 use crate::transcript::context::Change;
 use crate::transcript::model::{Block, BlockOrigin, Content, Kind, Msg, MsgOrigin, Val};
 use serde_json::{json, Value};
@@ -254,7 +254,11 @@ fn read_message<'a, N: Node<'a>>(v: N, i: usize) -> Result<(Msg, MsgLayout), Wir
     layout.calls = calls.len();
     if role == "assistant" {
         for (f, key) in REASONING_FIELDS.iter().enumerate() {
-            let Some(info) = m.get(key).and_then(|v| reasoning_info(v, key)) else {
+            let Some(v) = m.get(key) else {
+                continue;
+            };
+            let Some(info) = reasoning_info(v, key) else {
+                layout.void_fields |= 1 << f;
                 continue;
             };
             let mut b = Block::src(i, blocks.len());
@@ -584,10 +588,13 @@ pub fn plan<'a, N: Node<'a>>(body: N, opts: &WireOptions) -> Result<Decision, Wi
     let mut changes = super::run_pass(&mut msgs, opts, Protocol::OpenAiChat, |p| {
         layout.wire_path(p)
     });
-    let out: Vec<Out> = msgs
+    let mut out: Vec<Out> = msgs
         .iter()
         .map(|m| write_message(m, &input, &layout))
         .collect();
+    if mistral_reasoning::mistral_target(opts.provider.as_deref(), opts.model_id.as_deref()) {
+        mistral_reasoning::drop_void_fields(&mut out, &layout, opts.report, &mut changes);
+    }
     if opts.report {
         for o in &out {
             let Out::Edit { from: Some(i), ops } = o else {

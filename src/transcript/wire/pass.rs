@@ -15,8 +15,9 @@
 //! its thinking), every earlier turn's reasoning under `dropThinkingBlocks`, and historical
 //! reasoning for OpenAI-compatible chat completions (a `thinking` part, or the message's
 //! `reasoning_content` / `reasoning` field). For a Gemini target, model parts' thought signatures
-//! that are not Gemini's go (`stripThoughtSignatures` under the policy's base64 rule), and so do
-//! signatures on user parts; a Gemini 3 target's current-turn calls get the documented stand-in
+//! that are not Gemini's go (`stripThoughtSignatures` under the policy's base64 rule, then
+//! another provider's ids that pass it), and so do signatures on user parts; a Gemini 3
+//! target's current-turn calls get the documented stand-in
 //! when unsigned (see [`super::gemini_signatures`]), on OpenAI chat too (Gemini's
 //! OpenAI-compatible endpoint), where a target model that is not Gemini loses the calls'
 //! signatures instead, and a closed-schema server (Mistral, Fireworks) every call's
@@ -135,6 +136,10 @@ pub fn run(msgs: &mut Vec<Msg>, ctx: &mut Ctx, opts: &WireOptions, protocol: Pro
     if let Some(o) = reasoning.thought_signatures {
         for m in turns.iter_mut().filter(|m| m.is_role("assistant")) {
             strip_message_thought_signatures(m, ctx, Some(o));
+            // Google's rule (base64, both keys): what it keeps of another provider's ids.
+            if o.allow_base64_only && o.include_camel_case {
+                gemini_signatures::drop_foreign_ids(m, ctx);
+            }
         }
     }
     let gemini3 = gemini_signatures::requires_call_signatures(opts.model_id.as_deref());
@@ -194,9 +199,10 @@ mod tests {
 
     /// Bodies made of reasoning the target cannot take, grown to `n` bytes, for each protocol's
     /// reasoning rules: Gemini signatures (foreign, on user parts, missing in a long current
-    /// turn of Gemini 3, on function responses), chat `reasoning_content` / `reasoning_details`
-    /// in the history and Gemini signatures on chat calls for another model (and all of them for
-    /// Mistral), encrypted Responses reasoning for another provider. The byte path's time grows linearly.
+    /// turn of Gemini 3, on function responses, another provider's id that decodes), chat
+    /// `reasoning_content` / `reasoning_details` in the history (and a `reasoning: null`) and
+    /// Gemini signatures on chat calls for another model (and all of them for Mistral),
+    /// encrypted Responses reasoning for another provider. The byte path's time grows linearly.
     #[test]
     fn the_reasoning_rules_grow_linearly_with_the_body() {
         let gemini = |n: usize| {
@@ -204,7 +210,7 @@ mod tests {
             let mut k = 0;
             while contents.len() * 90 < n {
                 contents.push(json!({"role": "model", "parts": [
-                    {"text": "想", "thought_signature": "msg_01X"},
+                    {"text": "想", "thought_signature": if k % 2 == 0 { "msg_01X" } else { "msg_01XFDUDYJgAACzvnptvVoYEL" }},
                     {"functionCall": {"name": "f", "args": {}, "id": format!("c{k}")}}]}));
                 let mut response = json!({"functionResponse": {"name": "f", "id": format!("c{k}"), "response": {}}});
                 if k % 8 == 3 {
@@ -225,7 +231,7 @@ mod tests {
             while msgs.len() * 70 < n {
                 msgs.push(json!({"role": "user", "content": "问"}));
                 msgs.push(
-                    json!({"role": "assistant", "content": "答", "reasoning_content": "推理过程"}),
+                    json!({"role": "assistant", "content": "答", "reasoning_content": "推理过程", "reasoning": null}),
                 );
                 msgs.push(json!({"role": "assistant", "content": null,
                     "reasoning_details": [{"type": "reasoning.text", "text": "想"}],
