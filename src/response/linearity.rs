@@ -127,6 +127,11 @@ const CASES: &[(&str, &[&str])] = &[
     ),
     ("[TOOL_CALLS]f[ARGS]{\"a\": \"", &["mistral"]),
     ("[TOOL_CALLS][{", &["mistral"]),
+    (
+        "[TOOL_CALLS]f[CALL_ID]a1B2c3D4e[ARGS]{\"a\": \"",
+        &["mistral", "auto"],
+    ),
+    ("[TOOL_CALLS]f[CALL_ID]", &["mistral", "auto"]),
     ("<|python_tag|>{", &["llama3_json"]),
     ("[f(a=\"", &["pythonic"]),
     ("<|python_start|>[f(", &["llama4_pythonic"]),

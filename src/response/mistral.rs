@@ -2,7 +2,9 @@
 //! - before tokenizer v11: `[TOOL_CALLS] [{"name": "f", "arguments": {…}}, …]` (a JSON array;
 //!   older models add an `"id"`);
 //! - v11: `[TOOL_CALLS]name{json}`, one marker per call;
-//! - v13 (Magistral, Devstral, Mistral-Small-3.2 and later): `[TOOL_CALLS]name[ARGS]{json}`.
+//! - v13 (Magistral, Devstral, Mistral-Small-3.2 and later): `[TOOL_CALLS]name[ARGS]{json}`, and
+//!   with the call's id between them, `[TOOL_CALLS]name[CALL_ID]id[ARGS]{json}` (how
+//!   mistral-common encodes an assistant's call with its id; a model echoing its history writes it).
 //!
 //! As vLLM 0.33 does, a missing `]` after `[TOOL_CALLS` or after `[ARGS` is tolerated. `auto`
 //! detects `[TOOL_CALLS]` only when a call actually follows it ([`looks_like_calls`]), so prose that
@@ -29,9 +31,10 @@ use super::{args_value_to_text, call_hash, Block, Ctx, Parsed, RawCall};
 const NAME: &str = "mistral";
 const MARKER: &str = "[TOOL_CALLS";
 const ARGS: &str = "[ARGS";
+const CALL_ID: &str = "[CALL_ID";
 
 /// True when the text right after `[TOOL_CALLS]` starts a call: a JSON array of objects, an
-/// object, or `name{` / `name[ARGS]`.
+/// object, or `name{` / `name[ARGS]` / `name[CALL_ID]`.
 pub fn looks_like_calls(after: &str) -> bool {
     let t = after.trim_start();
     if let Some(r) = t.strip_prefix('[') {
@@ -41,7 +44,19 @@ pub fn looks_like_calls(after: &str) -> bool {
         return true;
     }
     let (name, rest) = split_name(t);
-    !name.is_empty() && (rest.starts_with('{') || rest.starts_with(ARGS))
+    !name.is_empty()
+        && (rest.starts_with('{') || rest.starts_with(ARGS) || rest.starts_with(CALL_ID))
+}
+
+/// `rest` after `[CALL_ID]id` (its `]` optional, spaces skipped), and the id: `None` when `rest`
+/// does not open with `[CALL_ID`.
+fn split_call_id(rest: &str) -> Option<(&str, &str)> {
+    let r = rest.strip_prefix(CALL_ID)?;
+    let r = r.strip_prefix(']').unwrap_or(r).trim_start();
+    let len = r
+        .find(|c: char| c == '[' || c.is_whitespace())
+        .unwrap_or(r.len());
+    Some((&r[..len], r[len..].trim_start()))
 }
 
 /// `(name, rest)`: the function name at the start of `t` and what follows it (spaces skipped).
@@ -160,7 +175,8 @@ fn json_form(
     }))
 }
 
-/// `[TOOL_CALLS]name{…}` or `[TOOL_CALLS]name[ARGS]{…}`.
+/// `[TOOL_CALLS]name{…}`, `[TOOL_CALLS]name[ARGS]{…}` or `[TOOL_CALLS]name[CALL_ID]id[ARGS]{…}`
+/// (the id kept when it has Mistral's shape, [`is_mistral_id`]).
 fn named_form(
     text: &str,
     start: usize,
@@ -170,16 +186,22 @@ fn named_form(
 ) -> Option<Block> {
     let next = found.unwrap_or(text.len());
     let (name, rest) = split_name(&text[at..]);
-    let mut pos = text.len() - rest.len();
     if name.is_empty() {
         return None;
     }
+    // After `[CALL_ID]id` only `[ARGS]` may follow, or the end of a cut reply.
+    let (cut_after_id, id, rest) = match split_call_id(rest) {
+        Some((_, r)) if !r.is_empty() && !r.starts_with(ARGS) => return None,
+        Some((id, r)) => (r.is_empty(), Some(id).filter(|s| is_mistral_id(s)), r),
+        None => (false, None, rest),
+    };
+    let mut pos = text.len() - rest.len();
     if let Some(r) = rest.strip_prefix(ARGS) {
         pos += ARGS.len();
         let r2 = r.strip_prefix(']').unwrap_or(r);
         pos += r.len() - r2.len();
         pos += r2.len() - r2.trim_start().len();
-    } else if !rest.starts_with('{') {
+    } else if !(rest.starts_with('{') || cut_after_id) {
         return None;
     }
     if text.as_bytes().get(pos) != Some(&b'{') {
@@ -217,7 +239,7 @@ fn named_form(
         calls: vec![RawCall {
             name: name.to_owned(),
             arguments,
-            id: None,
+            id: id.map(str::to_owned),
         }],
         keep_raw: false,
     })

@@ -117,6 +117,7 @@ fn cut_tail(text: &str, tools: Option<&Value>, out: &mut Parsed) {
             skip_to = end;
             continue;
         }
+        let start = cut_opening(text, start).max(from);
         out.problems.push(format!(
             "{NAME}: a call of an offered tool was cut off before its object closed (truncated reply)"
         ));
@@ -129,6 +130,15 @@ fn cut_tail(text: &str, tools: Option<&Value>, out: &mut Parsed) {
         ));
         return;
     }
+}
+
+/// Where the cut call at `start` opens: at the `[` of the call array it starts (spaces between),
+/// and at the wrapper tag before that (`<function_calls>`, `<tool_use>`), so neither stays
+/// visible without the call it opened.
+fn cut_opening(text: &str, start: usize) -> usize {
+    let before = text[..start].trim_end();
+    let start = before.strip_suffix('[').map_or(start, str::len);
+    wrapper_before(&text[..start]).map_or(start, |(s, _)| s)
 }
 
 /// Add the blocks `find` reads in the text between `blocks` (sorted by start), shifted into place.
@@ -398,6 +408,9 @@ mod tests {
             "read_file{path:<|\"|>北京",
             "Action: read_file\nAction Input: {\"path\": \"",
             "default_api:read_file{path:",
+            // Cut calls inside their wrapper.
+            "<tool_use>\n[{\"name\": \"read_file\", \"input\": {\"a\": \"",
+            "<function_calls>\n[ ",
         ] {
             assert_linear("tool_json", unit, &with_tools);
         }
