@@ -22,6 +22,7 @@
 //! [`typing`]: super::typing
 
 use super::scan::{find_from, Finder, TOOL_CALL, TOOL_CALL_END};
+use super::tokens::{Next, Tokens};
 use super::typing::{typed_arguments, Style};
 use super::{Block, Ctx, Parsed, RawCall};
 
@@ -287,28 +288,38 @@ fn block(
     })
 }
 
+/// Kinds of [`block_tokens`]: `<function=`, `</function>`, `<parameter=`, `</parameter>`.
+const K_FUNCTION: u32 = 1;
+const K_FUNCTION_END: u32 = 1 << 1;
+const K_PARAM: u32 = 1 << 2;
+const K_PARAM_END: u32 = 1 << 3;
+
+/// The tags of a call block's body, found in one pass over its `<` ([`Tokens`]), where each
+/// search for a function, its end, a parameter or a value's end was a search of the text.
+fn block_tokens(body: &str) -> Tokens {
+    Tokens::prefixes(body, &[FUNCTION, FUNCTION_END, PARAM, PARAM_END])
+}
+
 /// Every `<function=NAME>` in `body`, with its parameters.
 fn functions(body: &str, cx: &Ctx) -> Vec<RawCall> {
     let mut calls = Vec::new();
-    let mut fn_ends = Finder::new(FUNCTION_END);
-    let mut fns = Finder::new(FUNCTION);
+    let tokens = block_tokens(body);
+    let mut fns = Next::new(K_FUNCTION);
+    // A function ends at its `</function>` or at the next `<function=`.
+    let mut fn_ends = Next::new(K_FUNCTION_END | K_FUNCTION);
     let mut at = 0;
-    while let Some(f) = find_from(body, FUNCTION, at) {
+    while let Some((f, _)) = fns.find(&tokens, at) {
         let name_at = f + FUNCTION.len();
-        let Some(gt) = find_from(body, ">", name_at) else {
+        let Some(gt) = byte_from(body, b'>', name_at, body.len()) else {
             break;
         };
         let name = body[name_at..gt].trim();
-        let fn_end = [fn_ends.find(body, gt), fns.find(body, gt)]
-            .into_iter()
-            .flatten()
-            .min()
-            .unwrap_or(body.len());
+        let fn_end = fn_ends.find(&tokens, gt).map_or(body.len(), |(p, _)| p);
         at = fn_end.max(gt + 1);
         if name.is_empty() || name.contains(['\n', '<']) {
             continue;
         }
-        let pairs = parameters(&body[gt + 1..fn_end]);
+        let pairs = parameters(body, &tokens, (gt + 1, fn_end));
         let arguments = typed_arguments(
             pairs.iter().map(|(k, v)| (*k, *v)),
             cx.tools,
@@ -324,12 +335,18 @@ fn functions(body: &str, cx: &Ctx) -> Vec<RawCall> {
     calls
 }
 
+/// The first `byte` in `s[from..to]`.
+fn byte_from(s: &str, byte: u8, from: usize, to: usize) -> Option<usize> {
+    let hay = s.as_bytes().get(from..to)?;
+    memchr::memchr(byte, hay).map(|i| from + i)
+}
+
 /// The call of a garbled head naming `name`, its parameters in `body`: only when `name` is an
 /// offered tool (spelled as [`super::bare_json::resolve`] allows).
 fn garbled_call(name: &str, body: &str, cx: &Ctx) -> Option<RawCall> {
     let name = super::bare_json::resolve(cx.tools, name)?;
     let end = find_from(body, FUNCTION_END, 0).unwrap_or(body.len());
-    let pairs = parameters(&body[..end]);
+    let pairs = parameters(body, &block_tokens(&body[..end]), (0, end));
     let arguments = typed_arguments(
         pairs.iter().map(|(k, v)| (*k, *v)),
         cx.tools,
@@ -343,23 +360,26 @@ fn garbled_call(name: &str, body: &str, cx: &Ctx) -> Option<RawCall> {
     })
 }
 
-/// `(key, value)` of each `<parameter=KEY>VALUE` in a function body.
-fn parameters(body: &str) -> Vec<(&str, &str)> {
+/// `(key, value)` of each `<parameter=KEY>VALUE` in the function body `body[lo..hi]` (`hi` is
+/// the end of `body` or the start of a tag, so a tag that starts inside ends inside), `tokens`
+/// being `body`'s tags ([`block_tokens`]).
+fn parameters<'a>(
+    body: &'a str,
+    tokens: &Tokens,
+    (lo, hi): (usize, usize),
+) -> Vec<(&'a str, &'a str)> {
     let mut pairs = Vec::new();
-    let mut ends = Finder::new(PARAM_END);
-    let mut next = Finder::new(PARAM);
-    let mut at = 0;
-    while let Some(p) = find_from(body, PARAM, at) {
+    let mut params = Next::new(K_PARAM);
+    // A value ends at its `</parameter>` or at the next `<parameter=`.
+    let mut ends = Next::new(K_PARAM_END | K_PARAM);
+    let mut at = lo;
+    while let Some(p) = params.find_before(tokens, at, hi) {
         let key_at = p + PARAM.len();
-        let Some(gt) = find_from(body, ">", key_at) else {
+        let Some(gt) = byte_from(body, b'>', key_at, hi) else {
             break;
         };
         let value_at = gt + 1;
-        let value_end = [ends.find(body, value_at), next.find(body, value_at)]
-            .into_iter()
-            .flatten()
-            .min()
-            .unwrap_or(body.len());
+        let value_end = ends.find_before(tokens, value_at, hi).unwrap_or(hi);
         let value = &body[value_at..value_end];
         let value = value.strip_prefix('\n').unwrap_or(value);
         let value = value.strip_suffix('\n').unwrap_or(value);

@@ -802,7 +802,7 @@ struct Table {
     starts: [u16; 257],
     shorts: Vec<u16>,
     /// Per marker, its first (up to) eight bytes as a little-endian word and the mask of those
-    /// bytes ([`head`]): most candidates (`<` of HTML or of a call's inner tags, the `▁` of
+    /// bytes ([`super::tokens::head`]): most candidates (`<` of HTML or of a call's inner tags, the `▁` of
     /// DeepSeek's tokens) are ruled out against a whole bucket with one compare per marker.
     heads: Vec<(u64, u64)>,
 }
@@ -819,24 +819,13 @@ impl Default for Table {
     }
 }
 
-/// `s`'s first (up to) eight bytes as a little-endian word, zero-padded, and the mask of the
-/// bytes it holds.
-fn head(s: &[u8]) -> (u64, u64) {
-    let n = s.len().min(8);
-    let mut w = [0u8; 8];
-    w[..n].copy_from_slice(&s[..n]);
-    let mask = if n == 8 {
-        u64::MAX
-    } else {
-        (1u64 << (8 * n)) - 1
-    };
-    (u64::from_le_bytes(w), mask)
-}
-
 impl Table {
     fn new(lits: Vec<Lit>) -> Self {
         let mut t = Table {
-            heads: lits.iter().map(|l| head(l.s.as_bytes())).collect(),
+            heads: lits
+                .iter()
+                .map(|l| super::tokens::head(l.s.as_bytes()))
+                .collect(),
             ..Table::default()
         };
         let mut keyed: Vec<(u8, u16)> = Vec::with_capacity(lits.len());
@@ -1226,18 +1215,33 @@ impl Machine {
                             .is_some_and(|l| l.s.as_bytes().first() == Some(&first))
                     })
                     .peekable();
+                // With eight bytes at `c`, a marker whose head differs from them cannot start
+                // or be cut there: left out (a call's opener in a big bucket, `<|` with its
+                // dozens of markers, was compared with each of them).
+                let word = bytes
+                    .get(c..c + 8)
+                    .map(|w| u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]));
+                let fits = |k: u16| {
+                    word.is_none_or(|w| {
+                        (t.heads.get(usize::from(k))).is_none_or(|&(h, mask)| w & mask == h)
+                    })
+                };
                 // Both lists are in table order: merged as they are read, in place (no vector
-                // per candidate, and `<` and `[` are most of them).
+                // per candidate, and `<` and `[` are most of them); the first 64 are looked at.
                 let mut bucket = bucket.iter().copied().peekable();
-                while m < cands.len() {
+                let mut taken = 0;
+                while taken < cands.len() {
                     let next = match (bucket.peek(), shorts.peek()) {
                         (Some(&a), Some(&b)) if b < a => shorts.next(),
                         (Some(_), _) => bucket.next(),
                         (None, _) => shorts.next(),
                     };
                     let Some(k) = next else { break };
-                    cands[m] = k;
-                    m += 1;
+                    taken += 1;
+                    if fits(k) {
+                        cands[m] = k;
+                        m += 1;
+                    }
                 }
             }
             (Some(&first), None) => {

@@ -89,7 +89,8 @@ impl Tokens {
             let mut mask = 0;
             for (k, n) in needles.iter().enumerate().take(32) {
                 let n = n.as_bytes();
-                // The second byte first: most `<` of a block begin another needle.
+                // The second byte first: most `<` of a block begin another needle. (Cheaper here
+                // than [`Matcher`]'s head words, measured: a handful of needles, asked once.)
                 if n.get(1).is_none_or(|c| rest.get(1) == Some(c)) && rest.starts_with(n) {
                     mask |= 1 << k;
                 }
@@ -104,6 +105,70 @@ impl Tokens {
     /// Whether a token of a kind in `mask` (bit `k` for kind `k`) is present.
     pub fn any(&self, mask: u32) -> bool {
         self.found.iter().any(|&(_, k)| mask & k != 0)
+    }
+}
+
+/// `s`'s first (up to) eight bytes as a little-endian word, zero-padded, and the mask of the
+/// bytes it holds: `w & mask == word` when a text's eight bytes `w` start with those bytes (the
+/// stream's marker table compares its markers' heads the same way).
+pub(crate) fn head(s: &[u8]) -> (u64, u64) {
+    let n = s.len().min(8);
+    let mut w = [0u8; 8];
+    w[..n].copy_from_slice(&s[..n]);
+    let mask = if n == 8 {
+        u64::MAX
+    } else {
+        (1u64 << (8 * n)) - 1
+    };
+    (u64::from_le_bytes(w), mask)
+}
+
+/// Whether one of `needles` (each starting with `<`, at most 32) occurs in `text`: one pass over
+/// its `<` (where a search per needle was a pass each).
+pub fn holds_any(text: &str, needles: &[&str]) -> bool {
+    let b = text.as_bytes();
+    let m = Matcher::new(needles);
+    memchr::memchr_iter(b'<', b).any(|p| m.kinds_at(&b[p..]) != 0)
+}
+
+/// Up to 32 needles, each with its first eight bytes as one word ([`head`]): at a `<` with eight
+/// bytes after it, a needle is ruled out (most are: each `<` of a block begins at most one) with
+/// one compare instead of a byte compare and a `memcmp` call.
+struct Matcher<'n> {
+    needles: &'n [&'n str],
+    heads: [(u64, u64); 32],
+}
+
+impl<'n> Matcher<'n> {
+    fn new(needles: &'n [&'n str]) -> Self {
+        let needles = &needles[..needles.len().min(32)];
+        let mut heads = [(0u64, 0u64); 32];
+        for (h, n) in heads.iter_mut().zip(needles) {
+            *h = head(n.as_bytes());
+        }
+        Matcher { needles, heads }
+    }
+
+    /// The kinds of the needles `rest` starts with (bit `k` for `needles[k]`).
+    #[inline]
+    fn kinds_at(&self, rest: &[u8]) -> u32 {
+        let mut mask = 0;
+        if let Some(w) = rest.get(..8) {
+            let w = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
+            for (k, (n, &(h, m))) in self.needles.iter().zip(&self.heads).enumerate() {
+                let n = n.as_bytes();
+                if w & m == h && (n.len() <= 8 || rest.starts_with(n)) {
+                    mask |= 1 << k;
+                }
+            }
+        } else {
+            for (k, n) in self.needles.iter().enumerate() {
+                if rest.starts_with(n.as_bytes()) {
+                    mask |= 1 << k;
+                }
+            }
+        }
+        mask
     }
 }
 
@@ -207,6 +272,33 @@ mod tests {
                 .map(|e| e.0)
                 .collect();
             assert_eq!(got, want, "{n}");
+        }
+        // Needles longer than the eight-byte head, tokens within eight bytes of the end, and
+        // `holds_any` agreeing with a search per needle.
+        let closers = [
+            "<|tool_calls_section_end|>",
+            "<|tool_call_section_end|>",
+            "</a>",
+        ];
+        for t in [
+            "<|tool_call_begin|>f:0<|tool_calls_section_en|>",
+            "前<|tool_call_section_end|>",
+            "x</a>",
+            "<|tool_c",
+            "</a",
+            "",
+        ] {
+            let mut want: Vec<usize> = (0..closers.len())
+                .flat_map(|k| t.match_indices(closers[k]).map(|(i, _)| i))
+                .collect();
+            want.sort_unstable();
+            let got: Vec<usize> = Tokens::prefixes(t, &closers)
+                .found
+                .iter()
+                .map(|e| e.0)
+                .collect();
+            assert_eq!(got, want, "{t}");
+            assert_eq!(holds_any(t, &closers), !want.is_empty(), "{t}");
         }
     }
 }

@@ -42,6 +42,13 @@ pub struct Param<'a> {
 
 /// The value of attribute `key` in a tag head (` name="x" string="true"`), quoted or not.
 pub fn attr<'a>(head: &'a str, key: &str) -> Option<&'a str> {
+    // The usual head, ` key="value"…`: the first `key` is at 1 after a space and `=` follows, so
+    // the loop below would take this quoted value.
+    if let Some(inner) = (head.strip_prefix(' ').and_then(|h| h.strip_prefix(key)))
+        .and_then(|r| r.strip_prefix("=\""))
+    {
+        return Some(memchr::memchr(b'"', inner.as_bytes()).map_or(inner, |e| &inner[..e]));
+    }
     let mut at = 0;
     while let Some(i) = find_from(head, key, at) {
         at = i + key.len();
@@ -301,5 +308,10 @@ mod tests {
         assert_eq!(attr(" name=x/", "name"), Some("x"));
         assert_eq!(attr(" rename=\"y\" name=\"z\"", "name"), Some("z"));
         assert_eq!(attr(" other=\"1\"", "name"), None);
+        // The usual head read directly, as the general loop reads it.
+        assert_eq!(attr(" name=\"读取\" x", "name"), Some("读取"));
+        assert_eq!(attr(" name=\"cut", "name"), Some("cut"));
+        assert_eq!(attr(" name=\"\"", "name"), Some(""));
+        assert_eq!(attr(" names=\"a\" name=\"b\"", "name"), Some("b"));
     }
 }

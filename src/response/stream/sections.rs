@@ -9,7 +9,7 @@
 //! that from the block's first and last tokens instead of a parse. (Debug builds check each
 //! answer against the parser.)
 
-use super::super::{deepseek_v3, kimi_k2, minimax_m2, scan, Family};
+use super::super::{deepseek_v3, kimi_k2, minimax_m2, scan, tokens, Family};
 
 /// Whether `block` (a call block of family `f`, from its opener up to a closer) opens with its
 /// family's section wrapper and holds none of that section's closers: the family's parser then
@@ -29,10 +29,13 @@ pub(super) fn unclosed(f: Family, block: &str) -> bool {
     if f == Family::Qwen3Coder && !body.trim_start().starts_with("<function=") {
         return false;
     }
-    // Most blocks are asked about at their section's closer: no search then.
-    !closes
-        .iter()
-        .any(|c| body.ends_with(c) || scan::find_from(body, c, 0).is_some())
+    // Most blocks are asked about at their section's closer: no search then; otherwise a search
+    // for the one closer, or one pass over the body's `<` for Kimi's three spellings.
+    !(closes.iter().any(|c| body.ends_with(c))
+        || match closes {
+            [c] => scan::find_from(body, c, 0).is_some(),
+            _ => tokens::holds_any(body, closes),
+        })
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::response::clean_response;
+use crate::response::tokens::head;
 
 pub use crate::response::cases::streamed;
 
