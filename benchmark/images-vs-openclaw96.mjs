@@ -34,6 +34,7 @@ if (why !== null) {
 async function run(require, sharp) {
   const { loadOpenClaw } = await import('./openclaw.mjs')
   const { screenshotPixels } = await import('./image-fixtures.mjs')
+  const { median, timeRuns } = await import('./wall-time.mjs')
   const th = require('../index.js')
   const oc = await loadOpenClaw({ version: VERSION, names: ['sanitizeSessionHistory', 'resolveTranscriptPolicy'] })
   const TARGET = { provider: 'anthropic', modelApi: 'anthropic-messages', modelId: 'claude-sonnet-4-5' }
@@ -66,17 +67,6 @@ async function run(require, sharp) {
     })
     h.push({ role: 'assistant', content: [{ type: 'text', text: '第二张截图里有一个空指针错误。' }], stopReason: 'stop', timestamp: 99 })
     return h
-  }
-  const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6
-  const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1]
-  const timeRuns = async (n, fn) => {
-    const out = []
-    for (let i = 0; i < n; i++) {
-      const t0 = process.hrtime.bigint()
-      await fn()
-      out.push(ms(t0))
-    }
-    return out
   }
   /** The image of the last tool result's output: re-encoded by both sides, no larger than the limit. */
   const check = (out, who) => {

@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { join } from 'node:path'
 import { screenshotPixels } from './image-fixtures.mjs'
+import { ms, median, timeRuns } from './wall-time.mjs'
 
 const require = createRequire(import.meta.url)
 let sharp
@@ -28,17 +29,6 @@ const W = 4000
 const H = 3000
 const LABEL = 'session:history'
 
-const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1]
-async function timeRuns(n, fn) {
-  const out = []
-  for (let i = 0; i < n; i++) {
-    const t0 = process.hrtime.bigint()
-    await fn()
-    out.push(ms(t0))
-  }
-  return out
-}
 
 /** OpenClaw's per-image work with sharp for one oversize image (tool-images.ts, one grid step). */
 async function sharpJob(b64) {
