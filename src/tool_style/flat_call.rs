@@ -234,13 +234,20 @@ mod tests {
         assert_eq!(parse("<"), Parsed::NotACall);
     }
 
+    /// Every `\n</a>` is a candidate end and every `\n<b>\n` a candidate next param: 8x the
+    /// repeats may take well under 64x the time (quadratic).
     #[test]
-    fn a_pathological_value_is_bounded() {
-        // Every `\n</a>` is a candidate end and every `\n<b>\n` a candidate next param.
-        let v = "\n</a>\n<b>\n\n</b>\n<a>\n".repeat(2000);
-        let t = format!("<x>\n<a>\n{v}\n</a>\n<a>\n1\n</a>\n</x>");
-        let (took, _) = crate::test_clock::time(|| parse(&t));
-        assert!(took < 1.0, "{took:.2} s of CPU time");
+    fn a_pathological_value_is_read_in_linear_time() {
+        fn timed(repeats: usize) -> f64 {
+            let v = "\n</a>\n<b>\n\n</b>\n<a>\n".repeat(repeats);
+            let t = format!("<x>\n<a>\n{v}\n</a>\n<a>\n1\n</a>\n</x>");
+            crate::test_clock::best_of(3, || parse(&t)).0
+        }
+        let (small, large) = (timed(500), timed(4_000));
+        assert!(
+            large / small < 24.0,
+            "500 repeats {small:.4}s, 4,000 {large:.4}s"
+        );
     }
 
     mod props {

@@ -630,12 +630,8 @@ mod tests {
                 .map(|i| json!({"role": role, "content": [text(&format!("第{i}段"))]}))
                 .collect();
             let input = Value::Array(turns);
-            let mut best = f64::MAX;
-            for _ in 0..5 {
-                let (took, (out, _)) = crate::test_clock::time(|| f(&input));
-                best = best.min(took);
-                assert_eq!(out.len(), 1);
-            }
+            let (best, (out, _)) = crate::test_clock::best_of(5, || f(&input));
+            assert_eq!(out.len(), 1);
             best
         }
         for (role, f) in [

@@ -271,17 +271,13 @@ mod tests {
                 })
                 .collect();
             let input = Value::Array(rows);
-            let mut best = f64::MAX;
-            for _ in 0..3 {
-                let (took, out) = crate::test_clock::time(|| {
-                    run(&input, |m, c| {
-                        repair_tool_call_inputs_as(m, c, None, V2026_9_6, true);
-                        validate_anthropic_turns_as(m, c, V2026_9_6, true);
-                    })
-                });
-                assert_eq!(out.0.len(), 2 * n);
-                best = best.min(took);
-            }
+            let (best, out) = crate::test_clock::best_of(3, || {
+                run(&input, |m, c| {
+                    repair_tool_call_inputs_as(m, c, None, V2026_9_6, true);
+                    validate_anthropic_turns_as(m, c, V2026_9_6, true);
+                })
+            });
+            assert_eq!(out.0.len(), 2 * n);
             best
         }
         let (small, large) = (timed(500), timed(4_000));
