@@ -577,16 +577,23 @@ function contentKeyedTurn(n, turns) {
   return best
 }
 
-test('content-keyed turns grow linearly with the history (10× the messages, at most 25× the CPU time)', () => {
-  // A ratio of two sizes, never an absolute time: a scan per message would read 100×. Measured up
-  // to three times before failing (a neighbour can take a core in the middle of a batch).
+/**
+ * Fails unless `turn(5,000 messages)` takes at most 25× `turn(500)`'s CPU time: a ratio of two
+ * sizes, never an absolute time (a scan per message would read 100×). Measured up to three times
+ * before failing (a neighbour can take a core in the middle of a batch).
+ */
+function linear(turn, what) {
   const seen = []
   for (let attempt = 0; attempt < 3; attempt++) {
-    const ratio = contentKeyedTurn(5_000, 4) / Math.max(contentKeyedTurn(500, 20), 50)
+    const ratio = turn(5_000, 4) / Math.max(turn(500, 20), 50)
     if (ratio <= 25) return
     seen.push(`${ratio.toFixed(1)}×`)
   }
-  assert.fail(`a content-keyed turn took ${seen.join(', then ')} longer at 5,000 messages than at 500`)
+  assert.fail(`${what} took ${seen.join(', then ')} longer at 5,000 messages than at 500`)
+}
+
+test('content-keyed turns grow linearly with the history (10× the messages, at most 25× the CPU time)', () => {
+  linear(contentKeyedTurn, 'a content-keyed turn')
 })
 
 /**
@@ -615,12 +622,5 @@ function loopTurn(n, turns) {
 }
 
 test('2026.9.6 mode: a loop turn grows linearly with the loop (10× the messages, at most 25× the CPU time)', () => {
-  // A ratio of two sizes, never an absolute time (see the content-keyed test above).
-  const seen = []
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const ratio = loopTurn(5_000, 4) / Math.max(loopTurn(500, 20), 50)
-    if (ratio <= 25) return
-    seen.push(`${ratio.toFixed(1)}×`)
-  }
-  assert.fail(`a loop turn took ${seen.join(', then ')} longer at 5,000 messages than at 500`)
+  linear(loopTurn, 'a loop turn')
 })
