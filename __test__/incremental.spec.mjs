@@ -41,8 +41,11 @@ const POLICIES = {
   'openai 2026.9.6, model switched': { provider: 'openai', modelApi: 'openai-responses', modelId: 'gpt-5', ...V9 },
 }
 
-/** A generator of plausible (and implausible) messages for one session. */
-function messages(seed) {
+/**
+ * A generator of plausible (and implausible) messages for one session; with `loop`, an
+ * autonomous agent's: long runs of calls and their results under one user turn.
+ */
+function messages(seed, loop = false) {
   const r = rng(seed)
   const pick = (xs) => xs[Math.floor(r() * xs.length)]
   let clock = 1000
@@ -90,11 +93,29 @@ function messages(seed) {
     // (odd seeds only: a session holding one never continues by content).
     () => seed % 2 === 1 && r() < 0.3 && { role: 'assistant', content: [{ type: 'toolCall', id: id(), name: 'sessions_spawn', arguments: { task: '总结', attachments: [{ name: 'a.txt', content: '秘密' }, { name: 'b.txt' }] } }], stopReason: 'toolUse', timestamp: ts() },
   ]
-  return () => {
+  const any = () => {
     for (;;) {
       const m = pick(kinds)()
       if (m) return m
     }
+  }
+  if (!loop) return any
+  // A user turn, then calls (sometimes errored or aborted), each followed by its results in
+  // order, one now and then left out (answered late by a stray result, or never); rarely a user
+  // turn, an answer or anything.
+  const queue = [{ role: 'user', content: '把这些文件都处理一遍', timestamp: ts() }]
+  return () => {
+    if (queue.length) return queue.shift()
+    const x = r()
+    if (x < 0.03) return kinds[0]()
+    if (x < 0.06) return kinds[5]()
+    if (x < 0.1) return any()
+    const m = call(r() < 0.06 ? pick(['error', 'aborted']) : 'toolUse')
+    if (r() < 0.5 && !m.content.some((b) => b.type === 'thinking' || b.type === 'redacted_thinking')) m.content.unshift(thinking())
+    for (const b of m.content) {
+      if (b.type === 'toolCall' && r() < 0.93) queue.push({ role: 'toolResult', toolCallId: b.id, toolName: b.name, content: [{ type: 'text', text: '循环结果' }], timestamp: ts() })
+    }
+    return m
   }
 }
 
@@ -119,9 +140,9 @@ function sameSkeleton(m) {
  * 'rebuilt' (a sessionId, and every call's messages new objects, as OpenClaw 2026.9.6's runner
  * builds them from its store: the content-keyed path). Returns how the session's calls went.
  */
-function session(policyName, seed, steps, via) {
+function session(policyName, seed, steps, via, loop = false) {
   const r = rng(seed * 7 + 1)
-  const next = messages(seed)
+  const next = messages(seed, loop)
   const policy = POLICIES[policyName]
   const switched = policyName.endsWith('model switched')
   const sessionId = `s-${policyName}-${seed}`
@@ -146,6 +167,7 @@ function session(policyName, seed, steps, via) {
   const sanitizer = th.createTranscriptSanitizer({ ...policy, allowedToolNames: TOOLS, sessionManager: incSession, warn: (w) => incWarnings.push(w) })
   let incWarnings = []
   let history = []
+  const rerun = []
   // Google sessions often start with the assistant (a compacted or limited history).
   if (policyName.startsWith('google') && r() < 0.5) history.push({ role: 'assistant', content: [{ type: 'text', text: '你好' }], stopReason: 'stop' })
   for (let step = 0; step < steps; step++) {
@@ -178,6 +200,9 @@ function session(policyName, seed, steps, via) {
     const fullWarnings = []
     const full = th.sanitizeSessionHistory({ messages: input, ...policy, allowedToolNames: TOOLS, sessionManager: fullSession, warn: (w) => fullWarnings.push(w) })
     incWarnings = []
+    // How many messages the call re-runs when it continues (the history after the cut).
+    const cut = via === 'sanitizer' ? 0 : (sessions.peek(sessionId)?.seen.length ?? 0)
+    const hitsBefore = via === 'sanitizer' ? 0 : (sessions.peek(sessionId)?.hits.full ?? 0)
     const got =
       via !== 'sanitizer'
         ? th.sanitizeSessionHistory({ messages: input, ...policy, sessionId, allowedToolNames: TOOLS, sessionManager: incSession, warn: (w) => incWarnings.push(w) })
@@ -192,8 +217,9 @@ function session(policyName, seed, steps, via) {
     else assert.deepEqual(incWarnings, fullWarnings, where)
     assert.deepEqual(shown(incSession), shown(fullSession), `${where}: session entries`)
     assert.notEqual(got, input)
+    if (via !== 'sanitizer' && sessions.peek(sessionId).hits.full === hitsBefore) rerun.push(history.length - cut)
   }
-  return via === 'sanitizer' ? null : sessions.peek(sessionId).hits
+  return via === 'sanitizer' ? null : { ...sessions.peek(sessionId).hits, rerun }
 }
 
 /**
@@ -231,6 +257,23 @@ for (const name of Object.keys(POLICIES)) {
     }
     assert.equal(hits.identity, 0, 'new objects every call')
     if (!v96) assert.ok(hits.content * 10 >= hits.content + hits.full, `the content-keyed path taken on a tenth of the calls or more: ${JSON.stringify(hits)}`)
+  })
+  if (!v96) continue
+  test(`incremental = full pass, long tool loops (${name})`, () => {
+    // An autonomous agent: calls and results under one user turn (errored, aborted, unanswered
+    // and late ones among them). A continued call re-runs what follows the cut: in a loop, the
+    // cut follows the latest call, so that stays a few messages while the history grows.
+    const rerun = []
+    let full = 0
+    for (let seed = 1; seed <= 4; seed++) {
+      const h = session(name, 200 + seed, 40, seed % 2 ? 'sessionId' : 'rebuilt', true)
+      rerun.push(...h.rerun)
+      full += h.full
+    }
+    rerun.sort((a, b) => a - b)
+    const median = rerun[rerun.length >> 1]
+    assert.ok(rerun.length >= 2 * full, `continued on two thirds of the calls or more: ${rerun.length} continued, ${full} full`)
+    assert.ok(median <= 8, `a continued call re-runs ${median} messages (median)`)
   })
 }
 
@@ -304,10 +347,10 @@ test('session entries: a read that throws leaves nothing half-read behind', () =
   assert.deepEqual(appended, [], 'the last snapshot read names this model')
 })
 
-test('OpenClaw 2026.9.6 mode: an agent\'s turns continue from the latest user turn', () => {
-  // The cut (the session's remembered input) sits at the latest user turn, so each call re-runs
-  // only the last turns; a session in this mode threw a TypeError on its first call once (the
-  // native side answered "fall back" even to the full pass), then ran in full on every turn.
+test('OpenClaw 2026.9.6 mode: an agent\'s turns continue from the latest call', () => {
+  // The cut (the session's remembered input) sits at the latest assistant with calls, so each
+  // call re-runs only the last turn; a session in this mode threw a TypeError on its first call
+  // once (the native side answered "fall back" even to the full pass), then ran in full on every turn.
   for (const name of ['anthropic 2026.9.6', 'anthropic opus 2026.9.6', 'ollama 2026.9.6', 'openai 2026.9.6']) {
     const o = POLICIES[name]
     const sessionId = `v96-${name}`
@@ -322,10 +365,32 @@ test('OpenClaw 2026.9.6 mode: an agent\'s turns continue from the latest user tu
       const full = th.sanitizeSessionHistory({ messages: history, ...o })
       assert.deepEqual(th.sanitizeSessionHistory({ messages: history, ...o, sessionId }), full, `${name}, turn ${t}, sessionId`)
       assert.deepEqual(sanitizer.sanitize(history), full, `${name}, turn ${t}, sanitizer`)
-      assert.equal(sessions.peek(sessionId).seen.length, 4 * t, `${name}, turn ${t}: the cut is at the latest user turn`)
+      assert.equal(sessions.peek(sessionId).seen.length, 4 * t + 1, `${name}, turn ${t}: the cut is at the latest call`)
     }
-    // The first two calls run in full: a history of one user turn has no cut before it.
-    assert.deepEqual(sessions.peek(sessionId).hits, { identity: 4, content: 0, full: 2 }, name)
+    // Only the first call runs in full.
+    assert.deepEqual(sessions.peek(sessionId).hits, { identity: 5, content: 0, full: 1 }, name)
+  }
+})
+
+test('OpenClaw 2026.9.6 mode: a long tool loop under one user turn continues from its latest call', () => {
+  // An autonomous agent: one user turn, then call after call. The cut follows the latest call,
+  // so a call re-runs two messages, not the loop (which each call re-ran whole before).
+  const thoughts = [{ type: 'thinking', thinking: '签名的', thinkingSignature: 'c2lnbmVk' }, { type: 'thinking', thinking: '未签名' }, { type: 'thinking', thinking: '推理', thinkingSignature: JSON.stringify({ id: 'rs_1', type: 'reasoning' }) }, null]
+  for (const name of ['anthropic 2026.9.6', 'anthropic opus 2026.9.6', 'ollama 2026.9.6', 'openai 2026.9.6', 'google 2026.9.6', 'mistral 2026.9.6']) {
+    const o = POLICIES[name]
+    const sessionId = `v96-loop-${name}`
+    // Ollama's first tool turn keeps its reasoning while it is the current one: here it has none.
+    const history = [{ role: 'user', content: '把这些文件都读一遍', timestamp: 0 }, ...toolTurn(0, null)]
+    for (let t = 1; t <= 40; t++) {
+      history.push(...toolTurn(t, thoughts[t % thoughts.length]))
+      const got = th.sanitizeSessionHistory({ messages: history, ...o, sessionId })
+      assert.deepEqual(got, th.sanitizeSessionHistory({ messages: history, ...o }), `${name}, turn ${t}`)
+      assert.equal(sessions.peek(sessionId).seen.length, history.length - 2, `${name}, turn ${t}: the cut is at the latest call`)
+    }
+    // The answer and the next user turn continue too.
+    history.push({ role: 'assistant', content: [{ type: 'text', text: '都读完了' }], stopReason: 'stop', timestamp: 1000 }, { role: 'user', content: '再读一个', timestamp: 1001 }, ...toolTurn(200, thoughts[1]))
+    assert.deepEqual(th.sanitizeSessionHistory({ messages: history, ...o, sessionId }), th.sanitizeSessionHistory({ messages: history, ...o }), name)
+    assert.deepEqual(sessions.peek(sessionId).hits, { identity: 40, content: 0, full: 1 }, name)
   }
 })
 
@@ -464,6 +529,15 @@ test('2026.9.6 mode: model snapshots come from getBranch(); one that throws or g
   assert.ok(old[1].content.includes(reasoning))
 })
 
+/** Tool turn `t` of an agent's loop: a call (after `thought`, if any) and its result. */
+function toolTurn(t, thought) {
+  const id = `call_${t}|fc_${t}`
+  return [
+    { role: 'assistant', content: [...(thought ? [thought] : []), { type: 'toolCall', id, name: 'read', arguments: { path: `文件${t}.txt` } }], stopReason: 'toolUse', timestamp: 10 * t + 1 },
+    { role: 'toolResult', toolCallId: id, toolName: 'read', content: [{ type: 'text', text: '内容' }], timestamp: 10 * t + 2 },
+  ]
+}
+
 /** A well-formed agent history of `n` messages: a question, a call, its result, an answer. */
 function agentHistory(n) {
   const h = []
@@ -503,14 +577,50 @@ function contentKeyedTurn(n, turns) {
   return best
 }
 
-test('content-keyed turns grow linearly with the history (10× the messages, at most 25× the CPU time)', () => {
-  // A ratio of two sizes, never an absolute time: a scan per message would read 100×. Measured up
-  // to three times before failing (a neighbour can take a core in the middle of a batch).
+/**
+ * Fails unless `turn(5,000 messages)` takes at most 25× `turn(500)`'s CPU time: a ratio of two
+ * sizes, never an absolute time (a scan per message would read 100×). Measured up to three times
+ * before failing (a neighbour can take a core in the middle of a batch).
+ */
+function linear(turn, what) {
   const seen = []
   for (let attempt = 0; attempt < 3; attempt++) {
-    const ratio = contentKeyedTurn(5_000, 4) / Math.max(contentKeyedTurn(500, 20), 50)
+    const ratio = turn(5_000, 4) / Math.max(turn(500, 20), 50)
     if (ratio <= 25) return
     seen.push(`${ratio.toFixed(1)}×`)
   }
-  assert.fail(`a content-keyed turn took ${seen.join(', then ')} longer at 5,000 messages than at 500`)
+  assert.fail(`${what} took ${seen.join(', then ')} longer at 5,000 messages than at 500`)
+}
+
+test('content-keyed turns grow linearly with the history (10× the messages, at most 25× the CPU time)', () => {
+  linear(contentKeyedTurn, 'a content-keyed turn')
+})
+
+/**
+ * The best CPU µs of one 2026.9.6-mode loop turn (a signed-thinking call and its result appended
+ * to the same array) over an autonomous loop of `n` messages under one user turn; every timed
+ * turn must have continued from the remembered cut.
+ */
+function loopTurn(n, turns) {
+  const o = POLICIES['anthropic opus 2026.9.6']
+  const sessionId = `loop-linear-${n}-${++linearRuns}`
+  const thought = { type: 'thinking', thinking: '下一步读哪个文件', thinkingSignature: 'c2lnbmVk' }
+  const history = [{ role: 'user', content: '把这些文件都读一遍', timestamp: 0 }]
+  for (let t = 0; history.length < n; t++) history.push(...toolTurn(t, thought))
+  th.sanitizeSessionHistory({ messages: history, ...o, sessionId })
+  const before = sessions.peek(sessionId).hits.identity
+  let best = Infinity
+  for (let t = 0; t < turns; t++) {
+    history.push(...toolTurn(n + t, thought))
+    const c = process.cpuUsage()
+    th.sanitizeSessionHistory({ messages: history, ...o, sessionId })
+    const { user, system } = process.cpuUsage(c)
+    best = Math.min(best, user + system)
+  }
+  assert.equal(sessions.peek(sessionId).hits.identity - before, turns, `${n} messages: every timed turn continued`)
+  return best
+}
+
+test('2026.9.6 mode: a loop turn grows linearly with the loop (10× the messages, at most 25× the CPU time)', () => {
+  linear(loopTurn, 'a loop turn')
 })

@@ -47,6 +47,12 @@ pub struct Prefix {
     pub(crate) signed_before: Option<f64>,
     /// 2026.9.6: the latest model switch the prefix's Responses reasoning was judged against.
     pub(crate) switch: Option<f64>,
+    /// 2026.9.6: the cut lies inside a tool loop — looking back from it, an assistant comes
+    /// before any user turn (the suffix holds no current tool turn that begins before it).
+    pub(crate) in_loop: bool,
+    /// 2026.9.6: the prefix holds the current tool turn, whose reasoning `dropReasoningFromHistory`
+    /// keeps only until a user turn comes (a continued run holding one falls back).
+    pub(crate) holds_current: bool,
     malformed_count: usize,
     malformed_kinds: Vec<&'static str>,
     /// Whether Google's bootstrap turn was prepended.

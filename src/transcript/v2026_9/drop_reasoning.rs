@@ -23,18 +23,30 @@ fn is_call(m: &Msg) -> bool {
     })
 }
 
-/// Whether assistant `i` is the current tool turn, whose reasoning stays.
-pub(super) fn is_current_tool_turn(msgs: &[Msg], i: usize, latest_user: Option<usize>) -> bool {
+/// Whether assistant `i` is the current tool turn, whose reasoning stays. `after_assistant`: the
+/// history goes on before `msgs[0]` (the incremental pass's prefix) and, looking back from there,
+/// an assistant comes before any user turn.
+pub(super) fn is_current_tool_turn(
+    msgs: &[Msg],
+    i: usize,
+    latest_user: Option<usize>,
+    after_assistant: bool,
+) -> bool {
     if latest_user.is_some_and(|u| i < u) || !is_call(&msgs[i]) {
         return false;
     }
+    let mut met_user = false;
     for m in msgs[..i].iter().rev() {
         if m.is_role("user") {
+            met_user = true;
             break;
         }
         if m.is_role("assistant") {
             return false;
         }
+    }
+    if after_assistant && !met_user {
+        return false;
     }
     for m in &msgs[i + 1..] {
         if m.is_object && m.is_role("toolResult") {
@@ -47,8 +59,24 @@ pub(super) fn is_current_tool_turn(msgs: &[Msg], i: usize, latest_user: Option<u
     false
 }
 
+/// An assistant whose reasoning stays only while it is the current tool turn (a turn with calls
+/// and reasoning): its fate changes when a result or a user turn is appended.
+pub(super) fn reasoned_call(m: &Msg) -> bool {
+    m.is_role("assistant") && is_call(m) && m.blocks().is_some_and(|bs| bs.iter().any(is_reasoning))
+}
+
 /// Drops reasoning from every assistant turn but the current tool turn.
 pub fn drop_reasoning_from_history(msgs: &mut [Msg], ctx: &mut Ctx) -> bool {
+    drop_reasoning_from_history_after(msgs, ctx, false)
+}
+
+/// [`drop_reasoning_from_history`] on the part of a history after a prefix that ends, looking
+/// back, with an assistant before any user turn (`after_assistant`), for the incremental pass.
+pub fn drop_reasoning_from_history_after(
+    msgs: &mut [Msg],
+    ctx: &mut Ctx,
+    after_assistant: bool,
+) -> bool {
     let latest_user = msgs.iter().rposition(|m| m.is_role("user"));
     let mut changed = false;
     for i in 0..msgs.len() {
@@ -56,7 +84,7 @@ pub fn drop_reasoning_from_history(msgs: &mut [Msg], ctx: &mut Ctx) -> bool {
         if !m.is_role("assistant") || !m.blocks().is_some_and(|bs| bs.iter().any(is_reasoning)) {
             continue;
         }
-        if is_current_tool_turn(msgs, i, latest_user) {
+        if is_current_tool_turn(msgs, i, latest_user, after_assistant) {
             continue;
         }
         changed |= omit_reasoning(&mut msgs[i], ctx, "dropReasoningFromHistory");

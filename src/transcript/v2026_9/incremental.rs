@@ -6,11 +6,19 @@
 //! transcript of its own, carrying a little state, whatever is appended later; a continued run
 //! either proves that or answers "fall back" and the caller runs the full pass. 2026.9.6's rules
 //! look further back than 2026.3.23's (several decide by "the latest" user, assistant, compaction
-//! or model switch), so its cut is always **at a user turn** `c`, chosen at the last user turn
-//! that satisfies every condition below. An agent's ordinary growth (user turn, assistant with
-//! calls, results, assistant text) keeps the cut at its latest user turn, so a call re-runs the
-//! messages since the previous user turn; a long run of tool turns under one user turn is re-run
-//! whole on every call (still exact; it is the full pass that history gets).
+//! or model switch), so its cut is **at a user turn** or **at an assistant with tool calls** (as
+//! pairing sees it), chosen at the last one that satisfies every condition below. An agent's
+//! ordinary growth (user turn, assistant with calls, results, assistant text) and an autonomous
+//! loop of tool turns under one user turn (assistant with calls, results, again and again) move
+//! the cut to the latest assistant with calls, so a call re-runs the messages since the previous
+//! call, however long the loop.
+//!
+//! A cut at an assistant `c` lies inside a user turn; what the rules that look back to "the
+//! latest user turn" need from the prefix is carried in [`Prefix`]'s `in_loop`: whether, looking
+//! back from `c`, an assistant comes before any user turn. Appending anything keeps the cut
+//! exact (a new user turn, an assistant without calls, results) except what the conditions below
+//! send to the full pass; the one rule whose decision on a prefix turn changes with what is
+//! appended (`dropReasoningFromHistory`'s current tool turn) never has such a turn before a cut.
 //!
 //! Rule by rule, in the pass's order:
 //!
@@ -26,23 +34,37 @@
 //!   compaction.
 //! - **Unsigned thinking** (removed except in the latest assistant when it is the last message or
 //!   the current tool turn) and **`dropThinkingBlocks`** (every assistant but the latest with
-//!   array content): bounded when the latest assistant with array content lies after the cut, as
-//!   the messages stand after the image pass (nothing between it and these rules drops a
-//!   message). Appending keeps it after the cut, so the prefix never holds the exempt turn.
+//!   array content): bounded when the latest assistant with array content lies at or after the
+//!   cut, as the messages stand after the image pass (nothing between it and these rules drops a
+//!   message): a cut at a user turn needs one after it, a cut at an assistant with calls is one.
+//!   Appending keeps it there, so the prefix never holds the exempt turn.
 //! - **The current tool turn** (`dropReasoningFromHistory`, and the unsigned-thinking exemption):
 //!   an assistant with calls after the latest user turn, no assistant between them, results
-//!   following. The cut is at a user turn (as the messages stand after the image pass), so the
-//!   latest user turn is in the suffix, no prefix turn can be the current one, and a suffix
-//!   turn's look back stops at a user turn inside the suffix: exact.
+//!   following (before any user turn). A suffix turn's look back stops at a user turn inside the
+//!   suffix (always, for a cut at a user turn); when it reaches the suffix's start instead, the
+//!   prefix's `in_loop` answers for the rest of the way (an assistant there: not the current
+//!   turn). A turn of the prefix is the current one only when the cut lies inside its user turn:
+//!   the first assistant after the prefix's latest user turn. Its answer changes with what is
+//!   appended (a result makes it current, a user turn ends it), which matters only when it has
+//!   calls and reasoning under `dropReasoningFromHistory`. Then a cut after it needs a result
+//!   after it before the cut (it is current, and only a user turn can end that); the prefix
+//!   remembers it holds the current turn (`holds_current`) and a continued run holding a user
+//!   turn falls back. That full pass at the loop's next user turn is worth it only in a long
+//!   loop, so such a cut is taken only when `(cut - turn)²` ≥ 4 × the history; before that the
+//!   cut stays at that turn or its user turn and the loop re-runs from there. The
+//!   unsigned-thinking exemption is only ever the latest assistant's, which lies after any cut.
 //! - **Tool-call input repair** (2026.9.6's "completed" calls keep their place whatever the
 //!   allowlist says; signed-thinking turns kept or dropped whole, their ids "unused by an earlier
 //!   kept turn", their results looked up to the next assistant with calls) and **pairing** (a
 //!   frame runs from an assistant with calls to the next one, across user and text turns;
 //!   results displaced into a later frame move back when exactly one unanswered call owns them;
 //!   per-occurrence ids; a result without an id adopts its frame's only call's): the prefix's
-//!   last frame runs on into the suffix up to the suffix's first assistant with calls. A result in
-//!   that stretch (as pairing sees the messages) would be claimed by, or dropped as a duplicate of,
-//!   the prefix's turn, so a continued run holding one falls back, and no cut has one after it.
+//!   last frame runs on into the suffix up to the suffix's first assistant with calls (none, for
+//!   a cut at one: the frame ends at the cut). A result in that stretch (as pairing sees the
+//!   messages) would be claimed by, or dropped as a duplicate of, the prefix's turn, so a
+//!   continued run holding one falls back, and no cut has one after it. A prefix call answered
+//!   late (after the cut) is met by the id check below; a synthetic result pairing inserted for
+//!   it stays in the prefix's output (the cut must separate the output).
 //!   Everything else crosses the cut by id: every call and result id of the prefix (each alias,
 //!   as written and trimmed) is remembered, and a suffix that uses one falls back. Errored and
 //!   aborted turns are removed with their results frame by frame, so they need nothing more
@@ -58,7 +80,8 @@
 //!   tried in order and the ones it skipped were the suffix's own), and the suffix's
 //!   reservations took nothing the prefix was given.
 //! - **Function-call / reasoning pairs** (Responses: results right after an assistant follow its
-//!   call ids): the run ends at any other message, and the suffix opens with a user turn.
+//!   call ids): the run ends at any other message and starts afresh at each assistant, and the
+//!   suffix opens with a user turn or an assistant.
 //! - **Usage snapshots** (usage before the latest compaction, by position, zeroed; by timestamp
 //!   when both parse): the prefix's last compaction is carried in
 //!   ([`crate::transcript::rules::usage_snapshots::normalize_usage_snapshots_2026_9_after`]); a
@@ -96,6 +119,13 @@ pub struct Tracker {
     users: Vec<usize>,
     /// The latest assistant with array content after the image pass.
     latest_assistant: Option<usize>,
+    /// Every assistant after the image pass (input indices, ascending).
+    assistants: Vec<usize>,
+    /// Every tool result after the image pass (input indices, ascending).
+    results: Vec<usize>,
+    /// `dropReasoningFromHistory`: the assistants with calls and reasoning as that rule is about
+    /// to see them (each keeps its reasoning only while it is the current tool turn).
+    reasoned: Vec<usize>,
     /// Compaction summaries: input index, the usage rule's time, the signature rule's time.
     compactions: Vec<(usize, Option<f64>, Option<f64>)>,
     /// The messages as pairing sees them, in order.
@@ -125,6 +155,7 @@ impl Tracker {
             if m.is_role("user") {
                 self.users.push(src);
             } else if m.is_role("assistant") {
+                self.assistants.push(src);
                 if let Some(blocks) = m.blocks() {
                     self.latest_assistant = Some(src);
                     for id in blocks.iter().filter_map(|b| b.call_id()) {
@@ -132,6 +163,9 @@ impl Tracker {
                     }
                 }
             } else if m.is_role("toolResult") {
+                if m.is_object {
+                    self.results.push(src);
+                }
                 for id in super::pairing::raw_result_ids(m) {
                     self.id(src, id);
                 }
@@ -162,6 +196,55 @@ impl Tracker {
     /// The prefix's last compaction as the usage rule reads it.
     pub fn usage_before(&self) -> Option<Option<f64>> {
         self.prior.as_ref().and_then(|p| p.compaction)
+    }
+
+    /// Whether this run continues a prefix cut inside a tool loop (see [`Prefix`]'s `in_loop`).
+    pub fn in_loop(&self) -> bool {
+        self.prior.as_ref().is_some_and(|p| p.in_loop)
+    }
+
+    /// The messages as `dropReasoningFromHistory` is about to see them.
+    pub fn before_drop_reasoning(&mut self, msgs: &[Msg]) {
+        for m in msgs {
+            if let (true, Some(src)) = (super::drop_reasoning::reasoned_call(m), m.src_index()) {
+                self.reasoned.push(src);
+            }
+        }
+    }
+
+    /// For a cut at `c`: whether, looking back from it, an assistant comes before any user turn,
+    /// and the first assistant after the latest user turn before `c` if it lies in this run.
+    fn loop_at(&self, c: usize) -> (bool, Option<usize>) {
+        let u = self.users.partition_point(|&x| x < c);
+        let from = if u > 0 { self.users[u - 1] + 1 } else { 0 };
+        let a = self.assistants.partition_point(|&x| x < from);
+        let first = self.assistants.get(a).copied().filter(|&x| x < c);
+        match first {
+            Some(_) if u == 0 && self.in_loop() => (true, None),
+            Some(x) => (true, Some(x)),
+            None => (u == 0 && self.in_loop(), None),
+        }
+    }
+
+    /// Whether a cut at assistant `c` is allowed by `dropReasoningFromHistory`'s current tool turn,
+    /// and whether the prefix would then hold that turn (`Some(true)`). The turn is the first
+    /// assistant after the latest user turn; in the prefix, its answer must not change with what
+    /// is appended: it has no calls or no reasoning (nothing to decide), a user turn follows the
+    /// cut (it is no longer current, for good), or it is the current turn already (a result follows it before the cut), which only a user turn ends — a
+    /// continued run holding one then falls back. That costs a full pass at the loop's next user
+    /// turn, so such a cut is taken only in a long loop: `(c - turn)²` ≥ 4 × the history (below
+    /// that, re-running the loop from its first turn costs less than the full pass).
+    fn current_turn_at(&self, c: usize, history: usize) -> Option<bool> {
+        let Some(a) = self.loop_at(c).1 else {
+            return Some(false);
+        };
+        // A user turn after the cut has ended it already, for good.
+        if self.reasoned.binary_search(&a).is_err() || self.users.last().is_some_and(|&u| u > c) {
+            return Some(false);
+        }
+        let r = self.results.partition_point(|&x| x <= a);
+        let answered = self.results.get(r).is_some_and(|&x| x < c);
+        (answered && (c - a).saturating_mul(c - a) >= 4 * history).then_some(true)
     }
 
     /// The messages as pairing is about to see them.
@@ -219,6 +302,9 @@ impl Tracker {
             if self.reaches_back {
                 return Err(Fallback("a tool result in the prefix's last frame"));
             }
+            if p.holds_current && !self.users.is_empty() {
+                return Err(Fallback("a user turn after the prefix's current tool turn"));
+            }
             if self.switch.map(f64::to_bits) != p.switch.map(f64::to_bits) {
                 return Err(Fallback("another model switch"));
             }
@@ -229,7 +315,14 @@ impl Tracker {
         let Some((c, t)) = self.best_cut(out, input_len) else {
             return Ok(self.prior);
         };
+        // A cut at a user turn stops every look-back at it.
+        let at_call = self.users.binary_search(&c).is_err();
+        let in_loop = at_call && self.loop_at(c).0;
+        // (The loop's length was checked by `best_cut`.)
+        let holds = at_call && self.current_turn_at(c, 0) == Some(true);
         let mut next = self.prior.unwrap_or_default();
+        next.in_loop = in_loop;
+        next.holds_current |= holds;
         next.cut += c;
         next.out += t;
         next.ids
@@ -245,8 +338,8 @@ impl Tracker {
         Ok(Some(next))
     }
 
-    /// The last cut `c` (a user turn, relative to this run's input) and the output position `t`
-    /// it maps to, or `None`.
+    /// The last cut `c` (a user turn or an assistant with calls, relative to this run's input) and
+    /// the output position `t` it maps to, or `None`.
     fn best_cut(&self, out: &[Msg], n: usize) -> Option<(usize, usize)> {
         let latest = self.latest_assistant?;
         let last_compaction = self.compactions.last().map(|c| c.0);
@@ -277,22 +370,38 @@ impl Tracker {
             min_from[p] = min_from[p + 1].min(srcs[p].unwrap_or(usize::MAX));
         }
         let fresh = self.prior.is_none();
+        let history = self.prior.as_ref().map_or(0, |p| p.cut) + n;
         // The cut must leave the bootstrap's timestamp source in the prefix.
         let first = match self.stamped {
             Some(usize::MAX) => return None,
             Some(s) => s + 1,
             None => 1,
         };
-        for &c in self.users.iter().rev() {
+        // Candidates, latest first: user turns and assistants with calls (as pairing sees them).
+        let mut cands: Vec<(usize, bool)> = self.users.iter().map(|&u| (u, false)).collect();
+        cands.extend(
+            self.staged
+                .iter()
+                .filter(|s| s.1 == Stage::Calls)
+                .map(|s| (s.0, true)),
+        );
+        cands.sort_unstable();
+        for &(c, at_call) in cands.iter().rev() {
             if last_compaction.is_some_and(|k| k >= c) || c < first {
-                // Every earlier user turn is before it too.
+                // Every earlier candidate is before it too.
                 return None;
             }
-            if c >= latest {
+            if at_call {
+                // The prefix's first turn after its latest user turn keeps its reasoning only
+                // while it is the current tool turn.
+                if self.current_turn_at(c, history).is_none() {
+                    continue;
+                }
+            } else if c >= latest {
                 continue;
             }
             // A result there was moved up before the cut (not separated) or dropped (the next
-            // call would fall back on it).
+            // call would fall back on it). (Never at an assistant with calls: a frame starts.)
             let k = self.staged.partition_point(|s| s.0 < c);
             if ahead[k] {
                 continue;
@@ -406,10 +515,10 @@ mod tests {
     }
 
     #[test]
-    fn an_agents_turns_continue_from_the_latest_user_turn() {
+    fn an_agents_turns_continue_from_the_latest_call() {
         for model in ["claude-sonnet-4-5", "claude-opus-4-6"] {
             let steps: Vec<Vec<Value>> = (0..6).map(|t| turn(t, t % 2 == 0)).collect();
-            assert_eq!(check(&steps, &params(model)), 4, "{model}");
+            assert_eq!(check(&steps, &params(model)), 5, "{model}");
         }
         let (_, prefix) = pass(
             &[turn(0, true), turn(1, true)].concat(),
@@ -417,7 +526,122 @@ mod tests {
             &params("claude-opus-4-6"),
         )
         .unwrap();
-        assert_eq!(prefix.map(|p| (p.cut, p.out)), Some((4, 4)));
+        assert_eq!(
+            prefix.map(|p| (p.cut, p.out, p.in_loop)),
+            Some((5, 5, false))
+        );
+    }
+
+    /// 2026.9.6's policy for Ollama's chat API: `dropReasoningFromHistory`.
+    fn ollama() -> HistoryParams {
+        crate::transcript::ops::history_params(&json!({"provider": "ollama",
+            "modelApi": "openai-completions", "modelId": "qwen3:8b", "openclawVersion": "2026.9.6"}))
+    }
+
+    /// Tool turn `t` of a loop: a call (after signed, unsigned or no thinking) and its result.
+    fn loop_turn(t: u32, signed: Option<bool>) -> Vec<Value> {
+        let ts = f64::from(t) * 10.0;
+        let mut content = vec![
+            json!({"type": "toolCall", "id": format!("loop_{t}"), "name": "read", "arguments": {}}),
+        ];
+        if let Some(signed) = signed {
+            let mut b = json!({"type": "thinking", "thinking": "再想想"});
+            if signed {
+                b["thinkingSignature"] = json!("c2ln");
+            }
+            content.insert(0, b);
+        }
+        vec![
+            json!({"role": "assistant", "stopReason": "toolUse", "timestamp": ts + 1.0, "content": content}),
+            json!({"role": "toolResult", "toolCallId": format!("loop_{t}"), "toolName": "read",
+                   "content": [{"type": "text", "text": "结果"}], "timestamp": ts + 2.0}),
+        ]
+    }
+
+    #[test]
+    fn a_tool_loop_continues_from_its_latest_call() {
+        let user = |t: u32| json!({"role": "user", "content": "开始", "timestamp": t * 10});
+        let kinds = [Some(true), Some(false), None];
+        let done = json!({"role": "assistant", "stopReason": "stop", "timestamp": 995,
+                          "content": [{"type": "thinking", "thinking": "完"}, {"type": "text", "text": "完成"}]});
+        for (name, p) in [
+            ("opus", params("claude-opus-4-6")),
+            ("sonnet", params("claude-sonnet-4-5")),
+            ("ollama", ollama()),
+        ] {
+            // One user turn, a loop of tool turns, an answer, the next user turn and loop.
+            let mut steps = vec![vec![user(0)]];
+            steps.extend((1..40).map(|t| loop_turn(t, kinds[t as usize % 3])));
+            steps.push(vec![done.clone()]);
+            steps.push(vec![user(100)]);
+            steps.extend((101..110).map(|t| loop_turn(t, kinds[t as usize % 3])));
+            // Every loop turn continues (the first call and the one after it run in full).
+            // Ollama's first loop turn reasons and the loop is long: the prefix holds the current
+            // tool turn, and the user turn after it takes the full pass.
+            let continued = check(&steps, &p) + usize::from(name == "ollama");
+            assert!(
+                continued >= steps.len() - 2,
+                "{name}: {continued} of {}",
+                steps.len()
+            );
+            // The cut follows the latest call: the next call re-runs two messages.
+            let history = steps.concat();
+            let (_, prefix) = pass(&history, None, &p).unwrap();
+            let prefix = prefix.expect("a cut");
+            assert_eq!(
+                (prefix.cut, prefix.in_loop),
+                (history.len() - 2, true),
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_loop_under_drop_reasoning_passes_its_first_turn_only_when_long() {
+        // The first tool turn after the user keeps its reasoning while it is the current tool
+        // turn (a user turn appended takes it away): in a short loop, no cut after it.
+        let p = ollama();
+        let mut h = vec![json!({"role": "user", "content": "开始", "timestamp": 0})];
+        for t in 1..4 {
+            h.extend(loop_turn(t, Some(t == 1)));
+        }
+        let (_, prefix) = pass(&h, None, &p).unwrap();
+        assert_eq!(prefix.map(|p| (p.cut, p.holds_current)), Some((1, false)));
+        let user = json!({"role": "user", "content": "下一个", "timestamp": 1000});
+        let steps = vec![h.clone(), vec![user.clone()], loop_turn(7, Some(false))];
+        assert_eq!(check(&steps, &p), 2);
+        // In a long one the cut follows the latest call; the next user turn falls back.
+        for t in 4..20 {
+            h.extend(loop_turn(t, Some(false)));
+        }
+        let (_, prefix) = pass(&h, None, &p).unwrap();
+        let prefix = prefix.expect("a cut");
+        assert_eq!((prefix.cut, prefix.holds_current), (h.len() - 2, true));
+        let mut s = h[prefix.cut..].to_vec();
+        s.extend(loop_turn(20, None));
+        assert!(pass(&s, Some(prefix.clone()), &p).is_ok());
+        s.push(user.clone());
+        let err = pass(&s, Some(prefix), &p).unwrap_err();
+        assert_eq!(
+            err,
+            Fallback("a user turn after the prefix's current tool turn")
+        );
+        check(
+            &[
+                h.clone(),
+                loop_turn(20, None),
+                vec![user.clone()],
+                loop_turn(21, None),
+            ],
+            &p,
+        );
+        // Without reasoning in the first turn there is nothing to decide: the cut follows the
+        // latest call, however short the loop.
+        h.truncate(7);
+        h[1]["content"].as_array_mut().unwrap().remove(0);
+        let (_, prefix) = pass(&h, None, &p).unwrap();
+        assert_eq!(prefix.map(|p| (p.cut, p.holds_current)), Some((5, false)));
+        check(&[h, vec![user], loop_turn(8, Some(true))], &p);
     }
 
     #[test]

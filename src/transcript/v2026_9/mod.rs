@@ -137,13 +137,18 @@ pub(crate) fn run(
     if let Some(t) = track.as_deref_mut() {
         t.after_images(msgs);
     }
+    // A continued run inside a tool loop: the current tool turn's look-back goes on into the prefix.
+    let in_loop = track.as_deref().is_some_and(incremental::Tracker::in_loop);
     if signatures::applies(p.provider.as_deref(), policy.preserve_signatures) {
         let earlier = track.as_deref().and_then(|t| t.signed_before());
         signatures::strip_stale_signatures_after(msgs, ctx, earlier);
-        signatures::strip_invalid_signatures(msgs, ctx);
+        signatures::strip_invalid_signatures_after(msgs, ctx, in_loop);
     }
     if p.policy_2026_9.drop_reasoning_from_history {
-        drop_reasoning::drop_reasoning_from_history(msgs, ctx);
+        if let Some(t) = track.as_deref_mut() {
+            t.before_drop_reasoning(msgs);
+        }
+        drop_reasoning::drop_reasoning_from_history_after(msgs, ctx, in_loop);
     }
     if policy.drop_thinking_blocks {
         drop_thinking::drop_thinking_blocks(msgs, ctx);

@@ -142,17 +142,27 @@ fn unsigned_reasoning(b: &Block) -> bool {
 
 /// Whether the latest assistant keeps its reasoning as it is: it is the last message, or the
 /// current tool turn (2026.9.6's `shouldPreserveLatestAssistantThinking`).
-fn latest_exempt(msgs: &[Msg], latest: usize) -> bool {
-    latest == msgs.len() - 1
-        || is_current_tool_turn(msgs, latest, msgs.iter().rposition(|m| m.is_role("user")))
+fn latest_exempt(msgs: &[Msg], latest: usize, after_assistant: bool) -> bool {
+    let user = msgs.iter().rposition(|m| m.is_role("user"));
+    latest == msgs.len() - 1 || is_current_tool_turn(msgs, latest, user, after_assistant)
 }
 
 /// Removes reasoning blocks that carry no signature, except in an exempt latest assistant.
 pub fn strip_invalid_signatures(msgs: &mut [Msg], ctx: &mut Ctx) -> bool {
+    strip_invalid_signatures_after(msgs, ctx, false)
+}
+
+/// [`strip_invalid_signatures`] on the part of a history after a prefix that ends, looking back,
+/// with an assistant before any user turn (`after_assistant`), for the incremental pass.
+pub fn strip_invalid_signatures_after(
+    msgs: &mut [Msg],
+    ctx: &mut Ctx,
+    after_assistant: bool,
+) -> bool {
     let latest = msgs
         .iter()
         .rposition(|m| m.is_role("assistant") && m.blocks().is_some());
-    let exempt = latest.filter(|&i| latest_exempt(msgs, i));
+    let exempt = latest.filter(|&i| latest_exempt(msgs, i, after_assistant));
     let mut changed = false;
     for (i, m) in msgs.iter_mut().enumerate() {
         if !m.is_role("assistant") || Some(i) == exempt {
