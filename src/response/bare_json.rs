@@ -122,13 +122,14 @@ impl Index {
 
 /// Pairs of units that the readers of unmarked text other than a glued `NAME{` need (see
 /// [`OfferedNames::glued_only`]): the end of a `"name"` key, of a `"tool"` key, `to=functions.`,
-/// `' with arguments`, `Action`.
-const LEADS: [(u8, u8); 5] = [
+/// `' with arguments`, `Action`, Gemma's `call:NAME({`.
+const LEADS: [(u8, u8); 6] = [
     (b'e', b'"'),
     (b'l', b'"'),
     (b'=', b'f'),
     (b'\'', b' '),
     (b'A', b'c'),
+    (b'(', b'{'),
 ];
 
 /// Folded text is searched in windows of this many units (plus the longest key, so a name across
@@ -184,7 +185,8 @@ impl OfferedNames {
     /// The quick answer for a text that holds no backslash and none of [`LEADS`]: every reader of
     /// unmarked text but one needs one of those (a JSON `"name"`/`"tool_name"` key ends `e"`, a
     /// `"tool"` key `l"`, a
-    /// stripped Harmony header holds `=f`, the log line `' `, ReAct `Ac`), and the one left, a
+    /// stripped Harmony header holds `=f`, the log line `' `, ReAct `Ac`, Gemma's stripped
+    /// `call:NAME({…})` `({`), and the one left, a
     /// name glued to its `{` (`exec{…}`, [`super::named_json::name_before`]), takes the name
     /// exactly as offered: the word right before each `{` decides. `None`: the full search does.
     fn glued_only<T: Copy + Into<u32>>(&self, tools: Option<&Value>, s: &[T]) -> Option<bool> {
