@@ -206,7 +206,7 @@ const CASES: &[(&str, &[&str])] = &[
     // from either side), a complete call after each ([`super::json_calls::cut_block_end`]).
     (
         "[TOOL_CALLS]f[ARGS]{\"a\": \"北\\\"[TOOL_CALLS]g[ARGS]{\"b\": \"京\"}",
-        &["mistral", "auto"],
+        &["auto"],
     ),
     (
         "<tool_call>{\"a\": \"北\\\"<tool_call>{\"b\": \"京\"}",

@@ -206,7 +206,7 @@ fn quoted(before: &str, start: usize) -> bool {
 fn paren_lead(head: &str, tools: Option<&Value>) -> Option<Lead> {
     let name_at = name_before(head, tools)?;
     let start = call_word_start(&head[..name_at])?;
-    (!quoted(head, start)).then(|| Lead {
+    (!quoted(head, start)).then_some(Lead {
         start,
         name: name_at..head.len(),
         args: Args::Json,
