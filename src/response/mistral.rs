@@ -7,8 +7,10 @@
 //!   mistral-common encodes an assistant's call with its id; a model echoing its history writes it).
 //!
 //! As vLLM 0.33 does, a missing `]` after `[TOOL_CALLS` or after `[ARGS` is tolerated. `auto`
-//! detects `[TOOL_CALLS]` only when a call actually follows it ([`looks_like_calls`]), so prose that
-//! mentions the token is left alone. JSON is scanned properly (`arr[0]` inside a string does not end
+//! detects `[TOOL_CALLS]` only when a call actually follows it ([`follows`]), so prose that
+//! mentions the token is left alone. `[TOOL_CALLS]name[CALL_ID]id` whose id ends its line (no
+//! `[ARGS]`) is a call abandoned before its arguments: removed and reported as one cut there,
+//! but it does not make the reply Mistral's (another format's call after it is read). JSON is scanned properly (`arr[0]` inside a string does not end
 //! anything). Text before and after the calls is kept (SGLang; smg drops the trailing text).
 //! Reasoning (Magistral) is `[THINK]…[/THINK]`, split off by [`super::thinking`].
 //!
