@@ -31,7 +31,10 @@ const MARK = ['<think>想</think>', '</think>', '<tool_call>{"name": "f", "argum
   '<｜DSML｜function_calls>\n<｜DSML｜invoke name="f">\n</｜DSML｜invoke>\n</｜DSML｜function_calls>',
   '[get_weather]\n{"city": "x"}\n[END_TOOL_REQUEST]', '<|channel|>analysis<|message|>hmm<|end|>',
   '<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>北京</arg_value>\n</tool_call>',
-  '<name>search_web\n<parameter=q>x</parameter>\n</function>']
+  '<name>search_web\n<parameter=q>x</parameter>\n</function>',
+  '<tool_call>\n<function=search_web>\n<parameter=query>北京 天气</parameter>\n</function>\n</tool_call>',
+  '<|tool_calls_section_begin|><|tool_call_begin|>functions.search_web:0<|tool_call_argument_begin|>{"query": "天气"}<|tool_call_end|><|tool_calls_section_end|>',
+  '<|tool_call_begin|>functions.f:1<|tool_call_argument_begin|>{}<|tool_call_end|>']
 const TICKS = ['`', '``', '```', '~~~', '````', ' ```', '    ```', '```  ', '~~~\t']
 const LABEL = ['', 'json', 'xml', 'js', 'tool_call', 'python', ' json', 'xml {x}', 'JSON', '\u3000json', 'function call', '{x}']
 function reply() {

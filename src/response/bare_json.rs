@@ -152,6 +152,8 @@ impl OfferedNames {
     /// let names = OfferedNames::default();
     /// assert!(names.may_name(Some(&tools), r#"{"name": "Get Weather", "arguments": {}}"#));
     /// assert!(!names.may_name(Some(&tools), r#"配置：{"retries": 3}"#));
+    /// assert!(names.may_name(Some(&tools), r#"好的 call:get_weather({"city": "北京"})"#));
+    /// assert!(!names.may_name(Some(&tools), r#"render({"城市": "北京"})"#));
     /// ```
     pub fn may_name(&self, tools: Option<&Value>, text: &str) -> bool {
         if let Some(answer) = self.glued_only(tools, text.as_bytes()) {
@@ -185,8 +187,9 @@ impl OfferedNames {
     /// unmarked text but one needs one of those (a JSON `"name"`/`"tool_name"` key ends `e"`, a
     /// `"tool"` key `l"`, a
     /// stripped Harmony header holds `=f`, the log line `' `, ReAct `Ac`), and the one left, a
-    /// name glued to its `{` (`exec{…}`, [`super::named_json::name_before`]), takes the name
-    /// exactly as offered: the word right before each `{` decides. `None`: the full search does.
+    /// name glued to its `{` (`exec{…}`, [`super::named_json::name_before`]; or to `({`, Gemma's
+    /// stripped `call:NAME({…})`), takes the name exactly as offered: the word right before each
+    /// `{` (or `({`) decides. `None`: the full search does.
     fn glued_only<T: Copy + Into<u32>>(&self, tools: Option<&Value>, s: &[T]) -> Option<bool> {
         let fresh = self.index(tools);
         let ix = fresh.as_ref().or_else(|| self.built.get())?;
@@ -199,7 +202,7 @@ impl OfferedNames {
             return None;
         }
         // Each unit with the one after it, 64 at a time (plain compares the compiler widens):
-        // a lead (`None`), or a name byte right before a `{` (only then are the words read).
+        // a lead (`None`), or a name byte or `(` right before a `{` (only then are the words read).
         let (mut lead, mut glued) = (false, false);
         for (ca, cb) in s[..s.len() - 1].chunks(64).zip(s[1..].chunks(64)) {
             for (&x, &y) in ca.iter().zip(cb) {
@@ -213,7 +216,7 @@ impl OfferedNames {
                     | LEADS.iter().fold(false, |h, &(a, b)| {
                         h | ((x == u32::from(a)) & (y == u32::from(b)))
                     });
-                glued |= word & (y == u32::from(b'{'));
+                glued |= (word | (x == u32::from(b'('))) & (y == u32::from(b'{'));
             }
             if lead {
                 return None;
@@ -230,6 +233,11 @@ impl OfferedNames {
             }
         };
         for j in (0..n).filter(|&j| at(j) == u32::from(b'{')) {
+            let j = if j > 0 && at(j - 1) == u32::from(b'(') {
+                j - 1
+            } else {
+                j
+            };
             let mut k = j;
             while k > 0 && j - k <= ix.longest_name && name_byte(at(k - 1)) {
                 k -= 1;

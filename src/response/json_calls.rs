@@ -18,7 +18,7 @@ use regex::Regex;
 use serde_json::{Map, Value};
 
 use super::bare_json::resolve;
-use super::scan::{balanced_end, find_outside_strings, widen_to_fence, Budget, Finder};
+use super::scan::{balanced_end, find_outside_strings, floor, widen_to_fence, Budget, Finder};
 use super::{args_value_to_text, Block, Parsed, RawCall};
 
 static NAME_RE: LazyLock<Regex> =
@@ -274,9 +274,14 @@ fn recover_span(
 /// `max_tokens`): the block runs to the first opener outside strings, or to the end of the text,
 /// so no half of the markup stays visible. Only when a complete call follows `next`
 /// (`reads_at(text up to that end, next)`) is `next` taken as it stands (a call after one whose
-/// quotes do not balance). Linear: the opener at `next` is checked with one scan up to it; only
-/// one inside a string (a cut argument) scans on, to the first opener outside strings, where the
-/// block then ends.
+/// quotes do not balance).
+///
+/// Linear: the opener at `next` is checked with one scan up to it. One inside a string (a cut
+/// argument) is looked past in windows that double from `next`, each asking whether the call at
+/// `next` already reads within it: the search stops within twice the end of that call, or at the
+/// first opener outside strings (where the block then ends), never at the end of the text for
+/// each block (replies of calls whose quotes stay open through every later opener, with a complete
+/// call after each, were quadratic).
 pub fn cut_block_end(
     text: &str,
     at: usize,
@@ -293,16 +298,35 @@ pub fn cut_block_end(
     }) {
         return n;
     }
-    let outside = opens
-        .iter()
-        .filter_map(|m| find_outside_strings(text, at, text.len(), m))
-        .min()
-        .unwrap_or(text.len());
-    if outside <= n || reads_at(&text[..outside], n) {
-        return n;
+    let longest = opens.iter().map(|m| m.len()).max().unwrap_or(1);
+    let mut window = (n - at).max(FIRST_WINDOW);
+    loop {
+        let lim = floor(text, n.saturating_add(window).min(text.len()));
+        let outside = opens
+            .iter()
+            .filter_map(|m| find_outside_strings(text, at, lim, m))
+            .min();
+        if let Some(o) = outside {
+            return if o <= n || reads_at(&text[..o], n) {
+                n
+            } else {
+                o
+            };
+        }
+        if lim == text.len() {
+            return if reads_at(text, n) { n } else { text.len() };
+        }
+        // No opener outside strings starts before `safe` (one may straddle `lim`).
+        let safe = floor(text, (lim + 1).saturating_sub(longest).max(n));
+        if reads_at(&text[..safe], n) {
+            return n;
+        }
+        window = window.saturating_mul(2);
     }
-    outside
 }
+
+/// The first window [`cut_block_end`] looks past an opener in a string with.
+const FIRST_WINDOW: usize = 256;
 
 /// Whether a JSON value follows the opener at `n` (one of `opens`) in `text`.
 fn json_after(text: &str, n: usize, opens: &[&str]) -> bool {

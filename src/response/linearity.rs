@@ -202,6 +202,16 @@ const CASES: &[(&str, &[&str])] = &[
     // Gemma's `call:NAME({json})`.
     ("<|tool_call>call:f({\"a\": \"", &["auto"]),
     ("call:f({", &["gemma4"]),
+    // A cut call whose string stays open through every later opener (`\"` keeps it open read
+    // from either side), a complete call after each ([`super::json_calls::cut_block_end`]).
+    (
+        "[TOOL_CALLS]f[ARGS]{\"a\": \"北\\\"[TOOL_CALLS]g[ARGS]{\"b\": \"京\"}",
+        &["auto"],
+    ),
+    (
+        "<tool_call>{\"a\": \"北\\\"<tool_call>{\"b\": \"京\"}",
+        &["hermes"],
+    ),
 ];
 
 #[test]

@@ -7,8 +7,10 @@
 //!   mistral-common encodes an assistant's call with its id; a model echoing its history writes it).
 //!
 //! As vLLM 0.33 does, a missing `]` after `[TOOL_CALLS` or after `[ARGS` is tolerated. `auto`
-//! detects `[TOOL_CALLS]` only when a call actually follows it ([`looks_like_calls`]), so prose that
-//! mentions the token is left alone. JSON is scanned properly (`arr[0]` inside a string does not end
+//! detects `[TOOL_CALLS]` only when a call actually follows it ([`follows`]), so prose that
+//! mentions the token is left alone. `[TOOL_CALLS]name[CALL_ID]id` whose id ends its line (no
+//! `[ARGS]`) is a call abandoned before its arguments: removed and reported as one cut there,
+//! but it does not make the reply Mistral's (another format's call after it is read). JSON is scanned properly (`arr[0]` inside a string does not end
 //! anything). Text before and after the calls is kept (SGLang; smg drops the trailing text).
 //! Reasoning (Magistral) is `[THINK]…[/THINK]`, split off by [`super::thinking`].
 //!
@@ -33,30 +35,103 @@ const MARKER: &str = "[TOOL_CALLS";
 const ARGS: &str = "[ARGS";
 const CALL_ID: &str = "[CALL_ID";
 
-/// True when the text right after `[TOOL_CALLS]` starts a call: a JSON array of objects, an
-/// object, or `name{` / `name[ARGS]` / `name[CALL_ID]`.
+/// True when the text right after `[TOOL_CALLS]` (to the end of the reply) starts a call
+/// ([`follows`] of a finished reply).
 pub fn looks_like_calls(after: &str) -> bool {
-    let t = after.trim_start();
-    if let Some(r) = t.strip_prefix('[') {
-        return r.trim_start().starts_with('{');
-    }
-    if t.starts_with('{') {
-        return true;
-    }
-    let (name, rest) = split_name(t);
-    !name.is_empty()
-        && (rest.starts_with('{') || rest.starts_with(ARGS) || rest.starts_with(CALL_ID))
+    follows(after, true) == Some(Follows::Calls)
 }
 
-/// `rest` after `[CALL_ID]id` (its `]` optional, spaces skipped), and the id: `None` when `rest`
-/// does not open with `[CALL_ID`.
+/// What the text right after `[TOOL_CALLS]` holds ([`follows`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Follows {
+    /// A call: a JSON array of objects, an object, `name{`, `name[ARGS]`,
+    /// `name[CALL_ID]id[ARGS]`, or `name[CALL_ID]id` cut by the end of the reply.
+    Calls,
+    /// `name[CALL_ID]id` ending its line: a call abandoned before its arguments, the first `len`
+    /// bytes. Removed and reported as a cut one is, but it does not make the reply Mistral's:
+    /// another format's call after it is still read.
+    Abandoned(usize),
+    /// No call (`name[CALL_ID]id` with words after it on its line: a sentence naming the tokens).
+    No,
+}
+
+/// What the text right after `[TOOL_CALLS]` holds. `None` only while `after` ends in the id's
+/// form before that is known (`finished` false).
+pub fn follows(after: &str, finished: bool) -> Option<Follows> {
+    let t = after.trim_start();
+    let yes = |b: bool| Some(if b { Follows::Calls } else { Follows::No });
+    if let Some(r) = t.strip_prefix('[') {
+        return yes(r.trim_start().starts_with('{'));
+    }
+    if t.starts_with('{') {
+        return yes(true);
+    }
+    let (name, rest) = split_name(t);
+    if name.is_empty() {
+        return yes(false);
+    }
+    let Some((id, r)) = split_call_id(rest) else {
+        return yes(rest.starts_with('{') || rest.starts_with(ARGS));
+    };
+    if id.len() > MAX_ID {
+        return yes(false);
+    }
+    match after_id(r, finished)? {
+        AfterId::Args | AfterId::End => yes(true),
+        AfterId::LineEnd => Some(Follows::Abandoned(after.len() - r.len())),
+        AfterId::Text => yes(false),
+    }
+}
+
+/// The longest call id read after `[CALL_ID]` (Mistral's are 9 characters; longer ones are
+/// kept up to this length): past it, no call.
+const MAX_ID: usize = 64;
+
+/// What follows a call's `[CALL_ID]id`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum AfterId {
+    /// `[ARGS]` (after spaces or line breaks): the call goes on.
+    Args,
+    /// Nothing: the reply was cut after the id.
+    End,
+    /// A line break, then something else: the call was abandoned before its arguments.
+    LineEnd,
+    /// Words on the id's line: no call.
+    Text,
+}
+
+/// What `r` (the text right after a call's id) says ([`AfterId`]); `None` while it may still
+/// become `[ARGS]` or the end (`finished` false).
+fn after_id(r: &str, finished: bool) -> Option<AfterId> {
+    let line = r.trim_start_matches([' ', '\t']);
+    let all = line.trim_start();
+    if all.starts_with(ARGS) {
+        return Some(AfterId::Args);
+    }
+    if all.is_empty() || ARGS.starts_with(all) {
+        if !finished {
+            return None;
+        }
+        if all.is_empty() {
+            return Some(AfterId::End);
+        }
+    }
+    Some(if line.starts_with(['\n', '\r']) {
+        AfterId::LineEnd
+    } else {
+        AfterId::Text
+    })
+}
+
+/// The id after `[CALL_ID]` (its `]` optional, spaces skipped) at the start of `rest`, and the
+/// text right after the id: `None` when `rest` does not open with `[CALL_ID`.
 fn split_call_id(rest: &str) -> Option<(&str, &str)> {
     let r = rest.strip_prefix(CALL_ID)?;
     let r = r.strip_prefix(']').unwrap_or(r).trim_start();
     let len = r
         .find(|c: char| c == '[' || c.is_whitespace())
         .unwrap_or(r.len());
-    Some((&r[..len], r[len..].trim_start()))
+    Some((&r[..len], &r[len..]))
 }
 
 /// `(name, rest)`: the function name at the start of `t` and what follows it (spaces skipped).
@@ -66,6 +141,9 @@ fn split_name(t: &str) -> (&str, &str) {
         .unwrap_or(t.len());
     (&t[..len], t[len..].trim_start())
 }
+
+/// The call token whose text [`follows`] reads.
+pub const TOKEN: &str = "[TOOL_CALLS]";
 
 pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
     let mut out = Parsed::default();
@@ -189,10 +267,17 @@ fn named_form(
     if name.is_empty() {
         return None;
     }
-    // After `[CALL_ID]id` only `[ARGS]` may follow, or the end of a cut reply.
+    // After `[CALL_ID]id` only `[ARGS]` may follow, or the end of a cut reply, or a line break
+    // (a call abandoned before its arguments: removed and reported as a cut one, up to its id).
     let (cut_after_id, id, rest) = match split_call_id(rest) {
-        Some((_, r)) if !r.is_empty() && !r.starts_with(ARGS) => return None,
-        Some((id, r)) => (r.is_empty(), Some(id).filter(|s| is_mistral_id(s)), r),
+        Some((id, r)) => match after_id(r, true) {
+            Some(AfterId::Args) => (false, Some(id).filter(|s| is_mistral_id(s)), r.trim_start()),
+            Some(AfterId::End) => (true, None, ""),
+            Some(AfterId::LineEnd) => {
+                return Some(cut_before_args(name, start, text.len() - r.len(), problems))
+            }
+            Some(AfterId::Text) | None => return None,
+        },
         None => (false, None, rest),
     };
     let mut pos = text.len() - rest.len();
@@ -205,15 +290,7 @@ fn named_form(
         return None;
     }
     if text.as_bytes().get(pos) != Some(&b'{') {
-        if pos >= text.len() {
-            problems.push(format!(
-                "{NAME}: call {name:?} cut off before its arguments"
-            ));
-            return Some(Block::of_calls(start, next, Vec::new(), problems, || {
-                format!("{NAME}: truncated call kept in content")
-            }));
-        }
-        return None;
+        return (pos >= text.len()).then(|| cut_before_args(name, start, next, problems));
     }
     let (arguments, end) = match read_value(text, pos) {
         Some((v, end)) => (args_value_to_text(v, NAME, problems), end),
@@ -242,6 +319,17 @@ fn named_form(
             id: id.map(str::to_owned),
         }],
         keep_raw: false,
+    })
+}
+
+/// The block `start..end` of a call cut off (or abandoned) before its arguments: no call,
+/// reported.
+fn cut_before_args(name: &str, start: usize, end: usize, problems: &mut Vec<String>) -> Block {
+    problems.push(format!(
+        "{NAME}: call {name:?} cut off before its arguments"
+    ));
+    Block::of_calls(start, end, Vec::new(), problems, || {
+        format!("{NAME}: truncated call kept in content")
     })
 }
 

@@ -26,6 +26,12 @@
 //! ReAct writes placeholders there (`Action: the action to take`); only an offered tool's name
 //! with a JSON object that fits it is a call. The block starts at `Action:`; a `Thought:` line
 //! before it stays visible.
+//!
+//! Two more leads whose special tokens a server stripped, read by the same evidence (an offered
+//! name, a strict JSON object that fits it): Gemma 4's `call:NAME({…})` (the `<|tool_call>` and
+//! `<tool_call|>` around it gone; the `)` must follow the object), and Mistral's
+//! `NAME[ARGS]{…}` with only its `[TOOL_CALLS]` gone (a `[TOOL_CALLS]` still there goes with the
+//! block).
 
 use serde_json::{Map, Value};
 
@@ -65,9 +71,20 @@ pub struct Lead {
     pub start: usize,
     pub name: std::ops::Range<usize>,
     pub args: Args,
+    /// What follows the object ([`tail_end`]).
+    pub tail: Tail,
+}
+
+/// What goes with a call after its arguments object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tail {
+    /// Nothing: the call ends with its object.
+    None,
     /// The lead opens with `<` (Gemini's `<call:default_api:NAME{…}/>`): a `/>` right after the
-    /// object goes with the call ([`tail_end`]).
-    pub wrapped: bool,
+    /// object goes with the call when it is there.
+    Slash,
+    /// Gemma's `call:NAME({…})`: the `)` must follow, or there is no call.
+    Paren,
 }
 
 /// How a lead's arguments object is written.
@@ -92,23 +109,34 @@ pub fn lead_before(before: &str, tools: Option<&Value>) -> Option<Lead> {
     if let Some(start) = name_before(before, tools) {
         if let Some(ns) = prefix_start(&before[..start]) {
             let lead = with_angle(before, ns);
-            let wrapped = lead < ns;
             // Quoted (`"default_api:f{…}"`, a JSON sample's string): a mention, not a call.
-            if before[..lead].ends_with(['"', '\'']) {
+            if quoted(before, lead) {
                 return None;
             }
             return Some(Lead {
                 start: lead,
                 name: start..before.len(),
                 args: Args::Object,
-                wrapped,
+                tail: if lead < ns { Tail::Slash } else { Tail::None },
             });
         }
         return Some(Lead {
             start,
             name: start..before.len(),
             args: Args::Json,
-            wrapped: false,
+            tail: Tail::None,
+        });
+    }
+    if let Some(head) = before.strip_suffix('(') {
+        return paren_lead(head, tools);
+    }
+    if let Some(head) = before.strip_suffix(ARGS) {
+        let name_at = name_before(head, tools)?;
+        return Some(Lead {
+            start: marker_start(&head[..name_at]),
+            name: name_at..head.len(),
+            args: Args::Json,
+            tail: Tail::None,
         });
     }
     if let Some(head) = before.strip_suffix(CALLED_MID) {
@@ -118,7 +146,7 @@ pub fn lead_before(before: &str, tools: Option<&Value>) -> Option<Lead> {
             start,
             name: name_at..head.len(),
             args: Args::Python,
-            wrapped: false,
+            tail: Tail::None,
         });
     }
     react_before(before, tools)
@@ -163,8 +191,38 @@ fn react_before(before: &str, tools: Option<&Value>) -> Option<Lead> {
         start,
         name: name_at..line.len(),
         args: Args::Json,
-        wrapped: false,
+        tail: Tail::None,
     })
+}
+
+/// Whether the lead at `start` sits right after a quote (`"call:f(…"`, a JSON sample's string):
+/// a mention, not a call.
+fn quoted(before: &str, start: usize) -> bool {
+    before[..start].ends_with(['"', '\''])
+}
+
+/// Gemma's `call:NAME(` lead (`head` is the text before the `(`): `call:` at the start of a word,
+/// then an offered name; the arguments are one strict JSON object, then `)`.
+fn paren_lead(head: &str, tools: Option<&Value>) -> Option<Lead> {
+    let name_at = name_before(head, tools)?;
+    let start = call_word_start(&head[..name_at])?;
+    (!quoted(head, start)).then_some(Lead {
+        start,
+        name: name_at..head.len(),
+        args: Args::Json,
+        tail: Tail::Paren,
+    })
+}
+
+/// Mistral's arguments token, after the call's name (v11+ tokenizers).
+const ARGS: &str = "[ARGS]";
+/// Mistral's call token, which a server that strips only some special tokens may leave.
+const TOOL_CALLS: &str = "[TOOL_CALLS]";
+
+/// Where a lead whose name starts at the end of `head` begins: at a `[TOOL_CALLS]` right before
+/// the name (it goes with the call), else at the name.
+fn marker_start(head: &str) -> usize {
+    head.strip_suffix(TOOL_CALLS).map_or(head.len(), str::len)
 }
 
 /// The word Gemma 4 writes before a call's name (`call:NAME{…}`, its special tokens stripped),
@@ -178,6 +236,11 @@ fn prefix_start(head: &str) -> Option<usize> {
     if let Some(ns) = head.strip_suffix(GEMINI_NS) {
         return Some(gemini_prefix_start(ns));
     }
+    call_word_start(head)
+}
+
+/// Where Gemma's `call:` that ends `head` starts, when it starts a word.
+fn call_word_start(head: &str) -> Option<usize> {
     let at = head.strip_suffix(CALL)?.len();
     head[..at]
         .bytes()
@@ -186,31 +249,55 @@ fn prefix_start(head: &str) -> Option<usize> {
         .then_some(at)
 }
 
-/// Where a call whose lead is `lead` and whose object ends at `end` ends: past a `/>` that closes
-/// Gemini's wrapped form (spaces before it allowed). `None` while the text ends before that is
-/// known and more may come (`finished` false).
+/// Where a call whose lead has `tail` and whose object ends at `end` ends: past a `/>` that
+/// closes Gemini's wrapped form or the `)` of Gemma's `call:NAME({…})` (up to [`TAIL_SPACES`]
+/// spaces before either). [`TailEnd::More`] while the text ends before that is known and more
+/// may come (`finished` false); [`TailEnd::Missing`] when the `)` a call needs is not there.
 ///
 /// ```
-/// use transcript_hygiene::response::named_json::tail_end;
+/// use transcript_hygiene::response::named_json::{tail_end, Tail, TailEnd};
 /// let t = "<call:default_api:f{a:1}/> ok";
-/// assert_eq!(tail_end(t, 24, true, true), Some(26));
-/// assert_eq!(tail_end(&t[..25], 24, true, false), None);
-/// assert_eq!(tail_end(t, 24, false, true), Some(24));
+/// assert_eq!(tail_end(t, 24, Tail::Slash, true), TailEnd::At(26));
+/// assert_eq!(tail_end(&t[..25], 24, Tail::Slash, false), TailEnd::More);
+/// assert_eq!(tail_end(t, 24, Tail::None, true), TailEnd::At(24));
+/// let g = "call:f({\"a\": 1} ) 好";
+/// assert_eq!(tail_end(g, 15, Tail::Paren, true), TailEnd::At(17));
+/// assert_eq!(tail_end(&g[..16], 15, Tail::Paren, false), TailEnd::More);
+/// assert_eq!(tail_end(&g[..16], 15, Tail::Paren, true), TailEnd::Missing);
 /// ```
-pub fn tail_end(text: &str, end: usize, wrapped: bool, finished: bool) -> Option<usize> {
-    const TAIL: &str = "/>";
-    if !wrapped {
-        return Some(end);
-    }
+pub fn tail_end(text: &str, end: usize, tail: Tail, finished: bool) -> TailEnd {
+    let close = match tail {
+        Tail::None => return TailEnd::At(end),
+        Tail::Slash => "/>",
+        Tail::Paren => ")",
+    };
     let rest = &text[end..];
     let t = rest.trim_start_matches(' ');
-    if t.starts_with(TAIL) {
-        Some(end + (rest.len() - t.len()) + TAIL.len())
-    } else if !finished && TAIL.starts_with(t) && rest.len() <= 8 {
-        None
+    let spaces = rest.len() - t.len();
+    if spaces <= TAIL_SPACES && t.starts_with(close) {
+        TailEnd::At(end + spaces + close.len())
+    } else if !finished && spaces <= TAIL_SPACES && close.starts_with(t) {
+        TailEnd::More
+    } else if tail == Tail::Paren {
+        TailEnd::Missing
     } else {
-        Some(end)
+        TailEnd::At(end)
     }
+}
+
+/// The spaces allowed between a call's object and its `/>` or `)` (past them, a stream would
+/// have to hold text back without bound).
+pub const TAIL_SPACES: usize = 8;
+
+/// What [`tail_end`] found after a call's object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TailEnd {
+    /// The call ends here.
+    At(usize),
+    /// Not known before more text comes.
+    More,
+    /// The `)` the call needs is not there: no call.
+    Missing,
 }
 
 /// Where a Gemini call whose namespace starts at the end of `head` begins: at the word glued
@@ -329,7 +416,32 @@ pub fn partial_lead_start(text: &str, tools: Option<&Value>) -> Option<usize> {
         .map(|k| from + k)
         .find(|&k| partial_react(&text[k..], tools));
     let gemini = partial_gemini_start(text, tools);
-    [word, called, react, gemini].into_iter().flatten().min()
+    [word, called, react, gemini, partial_stripped(text, tools)]
+        .into_iter()
+        .flatten()
+        .min()
+}
+
+/// Where a lead of a call whose special tokens were stripped, still completing at the end of
+/// `text`, starts: Gemma's `call:NAME(` before its `{`, or an offered name followed by a prefix of
+/// Mistral's `[ARGS]`.
+fn partial_stripped(text: &str, tools: Option<&Value>) -> Option<usize> {
+    if let Some(head) = text.strip_suffix('(') {
+        return paren_lead(head, tools).map(|l| l.start);
+    }
+    let from = text.len().saturating_sub(ARGS.len());
+    let k = from + memchr::memrchr(b'[', &text.as_bytes()[from..])?;
+    if !ARGS.as_bytes().starts_with(&text.as_bytes()[k..]) {
+        return None;
+    }
+    args_lead_start(&text[..k], tools)
+}
+
+/// Where the lead of Mistral's `NAME[ARGS]{…}` starts when `before` (the text before its `[`)
+/// ends with an offered name: at the name, or at a `[TOOL_CALLS]` right before it.
+pub fn args_lead_start(before: &str, tools: Option<&Value>) -> Option<usize> {
+    let name_at = name_before(before, tools)?;
+    Some(marker_start(&before[..name_at]))
 }
 
 /// The spaces a held-back ReAct lead may hold (past them, it is not held back).
@@ -477,7 +589,9 @@ pub fn blocks(text: &str, tools: Option<&Value>) -> Vec<Block> {
             continue;
         };
         if let Some(call) = call_at(text, &lead, at, end, tools) {
-            let end = tail_end(text, end, lead.wrapped, true).unwrap_or(end);
+            let TailEnd::At(end) = tail_end(text, end, lead.tail, true) else {
+                continue;
+            };
             out.push(Block {
                 start: lead.start,
                 end,
@@ -551,7 +665,7 @@ mod tests {
                 start: "好的 ".len(),
                 name: "好的 Called Tool: '".len().."好的 Called Tool: 'exec".len(),
                 args: Args::Python,
-                wrapped: false,
+                tail: Tail::None,
             })
         );
         assert_eq!(lead_before("Called Tool: 'run' with arguments: ", t), None);
@@ -577,8 +691,8 @@ mod tests {
         );
         let lead = lead_before("好的。<call:default_api:exec", t);
         assert_eq!(
-            lead.map(|l| (l.start, l.wrapped)),
-            Some(("好的。".len(), true))
+            lead.map(|l| (l.start, l.tail)),
+            Some(("好的。".len(), Tail::Slash))
         );
         // Glued to a longer word, or quoted (a JSON sample's string): no such lead.
         assert_eq!(

@@ -470,6 +470,18 @@ pub fn find_outside_strings(text: &str, from: usize, limit: usize, needle: &str)
     }
 }
 
+/// The largest char boundary of `s` at or below `i`.
+pub fn floor(s: &str, i: usize) -> usize {
+    if i >= s.len() {
+        return s.len();
+    }
+    let mut i = i;
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
 /// The end (exclusive) of the bracketed value that opens at `at` (`{`, `[` or `(`), skipping
 /// strings in `"` (and in `'` when `single_quotes`, for Python literals) with backslash escapes.
 /// Bracket kinds are not matched against each other, only counted. `None` when the text ends

@@ -43,7 +43,7 @@ use std::sync::{Arc, LazyLock, Mutex};
 
 use serde_json::Value;
 
-use super::scan::{self, classify_tool_call};
+use super::scan::{self, classify_tool_call, floor};
 use super::thinking::{self, ALWAYS, PROSE_PAIRS};
 use super::{
     call_id, mistral, parse_family, problem, Block, Ctx, Family, Mode, Options, Parsed, RawCall,
@@ -572,18 +572,6 @@ fn think_lits() -> Vec<Lit> {
         }
     }
     v
-}
-
-/// The largest char boundary of `s` at or below `i`.
-fn floor(s: &str, i: usize) -> usize {
-    if i >= s.len() {
-        return s.len();
-    }
-    let mut i = i;
-    while !s.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
 }
 
 /// [`next_cand`] inside a call block, where only closers and reasoning markers are looked for:
@@ -1438,19 +1426,27 @@ impl Machine {
                     Verdict::No
                 }
             }
-            Check::Mistral => {
-                if mistral::looks_like_calls(rest) {
+            Check::Mistral => match mistral::follows(rest, fin) {
+                Some(mistral::Follows::Calls) => yes(Family::Mistral),
+                // Removed and reported as its own block, the family left unchosen.
+                Some(mistral::Follows::Abandoned(n)) => {
+                    let start = self.consumed + after - mistral::TOKEN.len();
+                    self.json.fixed = Some((start, mistral::TOKEN.len() + n));
+                    self.json.unchosen = Some(start);
                     yes(Family::Mistral)
-                } else if full {
-                    if mistral::looks_like_calls(&rest[..floor(rest, WINDOW)]) {
+                }
+                Some(mistral::Follows::No) if full => {
+                    let head = &rest[..floor(rest, WINDOW)];
+                    if mistral::follows(head, false) == Some(mistral::Follows::Calls) {
                         yes(Family::Mistral)
                     } else {
                         Verdict::No
                     }
-                } else {
-                    Verdict::More
                 }
-            }
+                // A call id still arriving after a name longer than the window: no call.
+                _ if full => Verdict::No,
+                _ => Verdict::More,
+            },
             Check::Dsml => {
                 let back = self.buf[..after]
                     .chars()
@@ -1803,7 +1799,9 @@ impl Machine {
                     // `decide` only returns settled families.
                     _ => self.hint.unwrap_or(Family::Hermes),
                 };
-                if self.lock.is_none() {
+                // A block that does not choose the family (Mistral's call abandoned after its id).
+                let unchosen = self.json.unchosen.take() == Some(self.consumed);
+                if self.lock.is_none() && !unchosen {
                     self.lock = Some(f);
                     self.rebuild_lits();
                 }

@@ -408,6 +408,11 @@ mod tests {
             "read_file{path:<|\"|>北京",
             "Action: read_file\nAction Input: {\"path\": \"",
             "default_api:read_file{path:",
+            // Gemma's `call:NAME({json})` and Mistral's `NAME[ARGS]{json}`, tokens stripped.
+            "call:read_file({\"path\": \"北京",
+            "call:read_file(",
+            "read_file[ARGS]{\"path\": \"北京",
+            "read_file[AR",
             // Cut calls inside their wrapper.
             "<tool_use>\n[{\"name\": \"read_file\", \"input\": {\"a\": \"",
             "<function_calls>\n[ ",

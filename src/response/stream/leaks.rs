@@ -48,7 +48,10 @@ pub(super) struct JsonState {
     texts_open: u8,
     /// The call settled last, `(absolute start, length)`: the block [`Machine::step_block`]
     /// emits when it opens there.
-    fixed: Option<(usize, usize)>,
+    pub(super) fixed: Option<(usize, usize)>,
+    /// The absolute start of a settled block that leaves the family unchosen (Mistral's call
+    /// abandoned after its id: another format's call after it is still read).
+    pub(super) unchosen: Option<usize>,
 }
 
 impl JsonState {
@@ -255,9 +258,11 @@ impl Machine {
             Verdict::No => return None,
         };
         named_json::call_at(&self.buf, &lead, c, end, tools)?;
-        // Gemini's wrapped form: its `/>` goes with the call.
-        let Some(end) = named_json::tail_end(&self.buf, end, lead.wrapped, self.finished) else {
-            return Some(Decision::More);
+        // Gemini's wrapped form: its `/>` goes with the call; Gemma's `call:NAME({…})` needs its `)`.
+        let end = match named_json::tail_end(&self.buf, end, lead.tail, self.finished) {
+            named_json::TailEnd::At(end) => end,
+            named_json::TailEnd::More => return Some(Decision::More),
+            named_json::TailEnd::Missing => return None,
         };
         self.json.fixed = Some((self.consumed + start, end - start));
         Some(Decision::Yes {
@@ -267,12 +272,18 @@ impl Machine {
         })
     }
 
-    /// Where the lead naming a tool that ends at candidate `c` (a `{`) begins (`c` when none).
+    /// Where the lead naming a tool that ends at candidate `c` begins (`c` when none): before a
+    /// `{`, the whole lead; at a `[`, an offered name right before it (Mistral's `NAME[ARGS]`
+    /// may be arriving).
     pub(super) fn named_start(&self, c: usize, tools: Option<&Value>) -> usize {
-        if !(self.braces && self.has_tools) || self.buf.as_bytes().get(c) != Some(&b'{') {
+        if !(self.braces && self.has_tools) {
             return c;
         }
-        named_json::lead_before(&self.buf[..c], tools).map_or(c, |l| l.start)
+        match self.buf.as_bytes().get(c) {
+            Some(b'{') => named_json::lead_before(&self.buf[..c], tools).map_or(c, |l| l.start),
+            Some(b'[') => named_json::args_lead_start(&self.buf[..c], tools).unwrap_or(c),
+            _ => c,
+        }
     }
 
     /// How much of `buf` may be emitted without cutting a word (or log line) at its end that may
