@@ -322,14 +322,14 @@ fn classify<'a>(msgs: &'a [Msg], ctx: &mut Ctx) -> Classified<'a> {
     // (of this frame or an earlier one) can own them.
     // By id, the positions in `all_occurrences` of the calls still unanswered.
     let mut unresolved: HashMap<&str, Vec<usize>> = HashMap::new();
-    for f in 0..frames.len() {
-        for k in frames[f].occurrences.clone() {
+    for frame in frames.iter_mut() {
+        for k in frame.occurrences.clone() {
             let o = &all_occurrences[k];
             if o.result.is_none() || o.synthetic {
                 unresolved.entry(o.id).or_default().push(k);
             }
         }
-        for (i, id) in std::mem::take(&mut frames[f].unclaimed) {
+        for (i, id) in std::mem::take(&mut frame.unclaimed) {
             let synthetic = is_synthetic(&msgs[i]);
             let candidates: Vec<usize> = id
                 .as_deref()
