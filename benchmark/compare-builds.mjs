@@ -4,7 +4,10 @@
 // builds run in that OpenClaw mode and OpenClaw 2026.9.6 runs beside them (it needs Node >= 24.16:
 // run this with the Node 24 binary scripts/runtimes.sh caches; without it the column is empty); with
 // `2026.3.23`, that mode beside OpenClaw 2026.3.23-2. Name the mode when the two builds' defaults
-// differ (a build from before the default became 2026.9.6). On a shared machine only
+// differ (a build from before the default became 2026.9.6). A fourth argument names a policy of
+// benchmark/bench.mjs (`anthropic`, `openai`, `google`, `mistral`): the full pass only, with that
+// policy (beside 2026.9.6 every side is given the policy 2026.9.6 resolves, as bench.mjs does).
+// On a shared machine only
 // figures measured in one process, interleaved, can be compared: the load moves every column.
 //
 //   - the full pass (sanitizeSessionHistory without a session) at 1,000 and 10,000 messages;
@@ -41,8 +44,21 @@ const { makeTranscript } = await import(new URL('../../shared/bench/transcript-g
 const version = process.argv[3]
 const oc96 = version === '2026.9.6'
 const oc = oc96 && !canRunHere() ? null : await loadOpenClaw(oc96 ? { version, names: ['sanitizeSessionHistory', 'resolveTranscriptPolicy'] } : undefined)
-const POLICY = { provider: 'anthropic', modelApi: 'anthropic-messages', modelId: 'claude-sonnet-4-5', ...(version ? { openclawVersion: version } : {}) }
-const OC_POLICY = { provider: POLICY.provider, modelApi: POLICY.modelApi, modelId: POLICY.modelId }
+const NAMED = {
+  anthropic: { provider: 'anthropic', modelApi: 'anthropic-messages', modelId: 'claude-sonnet-4-5' },
+  openai: { provider: 'openai', modelApi: 'openai-responses', modelId: 'gpt-5.2' },
+  google: { provider: 'google', modelApi: 'google-generative-ai', modelId: 'gemini-2.5-pro' },
+  mistral: { provider: 'mistral', modelApi: 'openai-completions', modelId: 'mistral-large' },
+}
+const named = process.argv[4]
+if (named !== undefined && !NAMED[named]) {
+  console.error(`unknown policy ${named}: one of ${Object.keys(NAMED).join(', ')}`)
+  process.exit(2)
+}
+const OC_POLICY = NAMED[named ?? 'anthropic']
+const POLICY = { ...OC_POLICY, ...(version ? { openclawVersion: version } : {}) }
+// A named policy beside 2026.9.6: every side gets the policy 2026.9.6 resolves.
+if (named && oc96 && oc) POLICY.policy = oc.fns.resolveTranscriptPolicy(OC_POLICY)
 // 2026.9.6 is given an empty session (our builds get none), which it reads through getBranch.
 const ocSession = oc96 ? { sessionManager: { getEntries: () => [], getBranch: () => [], appendCustomEntry() {} } } : {}
 const ROUNDS = 3
@@ -106,7 +122,7 @@ function interleaved(n, steps = 300, rounds = 3) {
 }
 
 console.log(`machine: ${os.cpus().length} × ${os.cpus()[0].model}, Node ${process.version}, load average ${load()}`)
-console.log(`other build: ${resolve(other)}; OpenClaw mode ${version ?? 'default'}; OpenClaw: ${oc ? oc.version : 'not installed (or not runnable on this Node)'}\n`)
+console.log(`other build: ${resolve(other)}; OpenClaw mode ${version ?? 'default'}; OpenClaw: ${oc ? oc.version : 'not installed (or not runnable on this Node)'}; policy ${named ?? 'anthropic'}\n`)
 console.log('| case | history | OpenClaw | other build | this build | this / other | vs OpenClaw |')
 console.log('| --- | --- | --- | --- | --- | --- | --- |')
 for (const n of [1000, 10000]) {
@@ -119,6 +135,7 @@ for (const n of [1000, 10000]) {
     for (const [name, th] of Object.entries(builds)) t[name] = Math.min(t[name] ?? Infinity, cpuTime(() => th.sanitizeSessionHistory(params)))
   }
   row('full pass', n, theirs, t.other, t.this, 0)
+  if (named) continue
   for (const cold of [false, true]) {
     const w = {}
     for (let r = 0; r < ROUNDS; r++) for (const [name, th] of Object.entries(builds)) w[name] = Math.min(w[name] ?? Infinity, turn(th, n, cold))

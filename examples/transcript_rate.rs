@@ -5,7 +5,9 @@
 //! and prints the best µs of each step over many runs, then those of the continued turn:
 //! `cargo run --release --target x86_64-unknown-linux-gnu --example transcript_rate -- <dir> 1000`
 //! (`--target` shares the dependencies `npm run build` compiled). A third argument `2026.9.6`
-//! times that release's whole pass instead (parse | pass | plan | drop).
+//! times that release's whole pass instead (parse | pass | plan | drop); a fourth names the policy
+//! of `benchmark/bench.mjs` it runs (`anthropic`, the default, `openai`, `google`, `mistral`: the
+//! policy 2026.9.6 resolves, as the benchmark gives both sides).
 //! Built unstripped (`CARGO_PROFILE_RELEASE_STRIP=none`) it is also what `perf record` profiles.
 
 use std::hint::black_box;
@@ -14,6 +16,7 @@ use std::time::Instant;
 use transcript_hygiene::openclaw::OpenClawVersion;
 use transcript_hygiene::transcript::model::Msg;
 use transcript_hygiene::transcript::pipeline::{self, HistoryParams};
+use transcript_hygiene::transcript::v2026_9::policy::{resolve_transcript_policy, ModelFields};
 use transcript_hygiene::transcript::{incremental, ops, rules, skeleton, Ctx, NoSource};
 
 /// The two channels of a dumped skeleton.
@@ -31,7 +34,10 @@ fn main() {
     let dir = std::env::args().nth(1).unwrap_or_else(|| "/tmp".into());
     let n = std::env::args().nth(2).unwrap_or_else(|| "1000".into());
     if std::env::args().nth(3).as_deref() == Some("2026.9.6") {
-        return whole_pass_2026_9(&format!("{dir}/skel96-{n}"));
+        let policy = std::env::args()
+            .nth(4)
+            .unwrap_or_else(|| "anthropic".into());
+        return whole_pass_2026_9(&format!("{dir}/skel96-{n}"), &policy);
     }
     let base = format!("{dir}/skel-{n}");
     let (nums, strs) = load(&base);
@@ -167,13 +173,29 @@ fn incremental_turn(base: &str, nums: &[f64], strs: &str, params: &HistoryParams
 
 /// The native half of one 2026.9.6 `sanitizeSessionHistory` call (the package default), by phase:
 /// parse | the whole pass | plan written | model dropped, best µs over many runs.
-fn whole_pass_2026_9(base: &str) {
+fn whole_pass_2026_9(base: &str, name: &str) {
     let (nums, strs) = load(base);
+    let (provider, api, model) = match name {
+        "openai" => ("openai", "openai-responses", "gpt-5.2"),
+        "google" => ("google", "google-generative-ai", "gemini-2.5-pro"),
+        // The benchmark process has no Mistral plugin: 2026.9.6's fallback for an unowned provider.
+        "mistral" => ("mistral", "openai-completions", "mistral-large"),
+        _ => ("anthropic", "anthropic-messages", "claude-sonnet-4-5"),
+    };
+    let owner = if name == "mistral" {
+        None
+    } else {
+        Some(provider)
+    };
+    let none = ModelFields::default();
+    let (policy, policy_2026_9) = resolve_transcript_policy(owner, Some(api), Some(model), &none);
     let params = HistoryParams {
-        provider: Some("anthropic".into()),
-        model_api: Some("anthropic-messages".into()),
-        model_id: Some("claude-sonnet-4-5".into()),
+        provider: Some(provider.into()),
+        model_api: Some(api.into()),
+        model_id: Some(model.into()),
         version: Some(OpenClawVersion::V2026_9_6),
+        policy: Some(policy),
+        policy_2026_9,
         ..HistoryParams::default()
     };
     let mut best = [f64::INFINITY; 4];
@@ -202,7 +224,7 @@ fn whole_pass_2026_9(base: &str) {
         }
     }
     println!(
-        "{base} (2026.9.6): best µs parse {:.1} | pass {:.1} | plan {:.1} | drop {:.1}",
+        "{base} (2026.9.6, {name}): best µs parse {:.1} | pass {:.1} | plan {:.1} | drop {:.1}",
         best[0], best[1], best[2], best[3]
     );
 }

@@ -484,11 +484,7 @@ fn parse_message(c: &mut Cursor, m: &mut Msg, i: usize) -> Result<(), String> {
             .ok_or_else(|| format!("skeleton: bad extra-field mask {present}"))?;
         // Nothing allocated when none is present (most user turns).
         if present != 0 {
-            let mut vals = Vec::with_capacity(present.count_ones() as usize);
-            for _ in 0..present.count_ones() {
-                vals.push(c.val()?);
-            }
-            m.extra = Extras::new(present, vals);
+            m.extra = Extras::read(present, || c.val())?;
         }
     }
     let code = c.code()?;

@@ -100,28 +100,40 @@ struct Occurrence<'a> {
 /// A result with no call of its own frame: `(input index, id)`.
 type Unclaimed = (usize, Option<String>);
 
-struct Frame<'a> {
+/// An assistant turn with calls and the messages up to the next one. Its occurrences and
+/// remainder are ranges of [`Classified`]'s lists, which every frame shares (these two lists and
+/// the calls' list, made per frame, were a fifth of a 2026.9.6 pass's allocations on an agent's
+/// history).
+struct Frame {
     start: usize,
     end: usize,
     failed: bool,
-    occurrences: Vec<Occurrence<'a>>,
-    remainder: Vec<usize>,
+    /// Its calls, in [`Classified::occurrences`].
+    occurrences: std::ops::Range<usize>,
+    /// The messages between its results and the next frame, in [`Classified::remainder`].
+    remainder: std::ops::Range<usize>,
     unclaimed: Vec<Unclaimed>,
 }
 
 /// The calls of an assistant turn: `(id, name, block position)` of each call block with a
 /// non-empty id.
 pub(crate) fn calls_of(m: &Msg) -> Vec<Call<'_>> {
-    m.blocks()
-        .map(|blocks| {
+    let mut calls = Vec::new();
+    calls_into(m, &mut calls);
+    calls
+}
+
+/// [`calls_of`], appended to `out`.
+fn calls_into<'a>(m: &'a Msg, out: &mut Vec<Call<'a>>) {
+    if let Some(blocks) = m.blocks() {
+        out.extend(
             blocks
                 .iter()
                 .enumerate()
                 .filter(|(_, b)| b.is_object && b.is_tool_call())
-                .filter_map(|(j, b)| Some((b.call_id()?, b.name.as_str(), j)))
-                .collect()
-        })
-        .unwrap_or_default()
+                .filter_map(|(j, b)| Some((b.call_id()?, b.name.as_str(), j))),
+        );
+    }
 }
 
 /// A call of an assistant turn: its id, name and block position, borrowed from the turn.
@@ -191,7 +203,11 @@ pub(crate) fn legacy_id<'a>(m: &Msg, calls: &[Call<'a>]) -> Option<&'a str> {
 
 /// Who answers whom, before anything moves (2026.9.6's `classifyToolUseResultPairing`).
 struct Classified<'a> {
-    frames: Vec<Frame<'a>>,
+    frames: Vec<Frame>,
+    /// Every frame's calls, frame after frame.
+    occurrences: Vec<Occurrence<'a>>,
+    /// Every frame's remainder, frame after frame.
+    remainder: Vec<usize>,
     /// Results that adopt their frame's only call id: (position, id).
     adopted: Vec<(usize, String)>,
 }
@@ -207,7 +223,7 @@ pub fn completed_calls(msgs: &[Msg], ctx: &mut Ctx) -> Vec<(usize, usize)> {
     c.frames
         .iter()
         .flat_map(|f| {
-            f.occurrences
+            c.occurrences[f.occurrences.clone()]
                 .iter()
                 .filter(|o| o.result.is_some() && !o.synthetic)
                 .map(|o| (f.start, o.block))
@@ -222,22 +238,26 @@ fn classify<'a>(msgs: &'a [Msg], ctx: &mut Ctx) -> Classified<'a> {
     // Results that adopt their frame's only call id: (input index, id).
     let mut adopted: Vec<(usize, String)> = Vec::new();
     let mut frames: Vec<Frame> = Vec::with_capacity(starts.len());
+    let mut all_occurrences: Vec<Occurrence> = Vec::with_capacity(starts.len());
+    let mut all_remainder: Vec<usize> = Vec::with_capacity(starts.len());
+    // Each frame's calls, in one buffer reused from frame to frame.
+    let mut calls: Vec<Call<'a>> = Vec::new();
     for (f, &start) in starts.iter().enumerate() {
         let end = starts.get(f + 1).copied().unwrap_or(msgs.len());
-        let calls = calls_of(&msgs[start]);
+        calls.clear();
+        calls_into(&msgs[start], &mut calls);
         let mut pending = Pending::new(&calls);
-        let mut occurrences: Vec<Occurrence> = calls
-            .iter()
-            .map(|&(id, name, block)| Occurrence {
-                id,
-                block,
-                name,
-                result: None,
-                synthetic: false,
-            })
-            .collect();
+        let first = all_occurrences.len();
+        all_occurrences.extend(calls.iter().map(|&(id, name, block)| Occurrence {
+            id,
+            block,
+            name,
+            result: None,
+            synthetic: false,
+        }));
+        let occurrences = &mut all_occurrences[first..];
         let mut synthetic_by_id: HashMap<&str, VecDeque<usize>> = HashMap::new();
-        let mut remainder = Vec::new();
+        let remainder_from = all_remainder.len();
         let mut unclaimed = Vec::new();
         for i in start + 1..end {
             let m = &msgs[i];
@@ -246,7 +266,7 @@ fn classify<'a>(msgs: &'a [Msg], ctx: &mut Ctx) -> Classified<'a> {
                 continue;
             }
             if !m.is_role("toolResult") {
-                remainder.push(i);
+                all_remainder.push(i);
                 continue;
             }
             let legacy = legacy_id(m, &calls);
@@ -292,43 +312,45 @@ fn classify<'a>(msgs: &'a [Msg], ctx: &mut Ctx) -> Classified<'a> {
             start,
             end,
             failed: matches!(msgs[start].stop_reason.as_str(), Some("error" | "aborted")),
-            occurrences,
-            remainder,
+            occurrences: first..all_occurrences.len(),
+            remainder: remainder_from..all_remainder.len(),
             unclaimed,
         });
     }
 
     // Results displaced into a later frame: moved back when exactly one unanswered occurrence
     // (of this frame or an earlier one) can own them.
-    let mut unresolved: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
-    for f in 0..frames.len() {
-        for (k, o) in frames[f].occurrences.iter().enumerate() {
+    // By id, the positions in `all_occurrences` of the calls still unanswered.
+    let mut unresolved: HashMap<&str, Vec<usize>> = HashMap::new();
+    for frame in frames.iter_mut() {
+        for k in frame.occurrences.clone() {
+            let o = &all_occurrences[k];
             if o.result.is_none() || o.synthetic {
-                unresolved.entry(o.id).or_default().push((f, k));
+                unresolved.entry(o.id).or_default().push(k);
             }
         }
-        for (i, id) in std::mem::take(&mut frames[f].unclaimed) {
+        for (i, id) in std::mem::take(&mut frame.unclaimed) {
             let synthetic = is_synthetic(&msgs[i]);
-            let candidates: Vec<(usize, usize)> = id
+            let candidates: Vec<usize> = id
                 .as_deref()
                 .and_then(|id| unresolved.get(id))
                 .map(|list| {
                     list.iter()
                         .copied()
-                        .filter(|&(g, k)| {
-                            let o = &frames[g].occurrences[k];
+                        .filter(|&k| {
+                            let o = &all_occurrences[k];
                             o.result.is_none() || (o.synthetic && !synthetic)
                         })
                         .collect()
                 })
                 .unwrap_or_default();
-            let [(g, k)] = candidates[..] else {
+            let [k] = candidates[..] else {
                 ctx.change(RULE, msg_path(&msgs[i]), || {
                     "dropped a tool result that matches no unanswered call".into()
                 });
                 continue;
             };
-            let o = &mut frames[g].occurrences[k];
+            let o = &mut all_occurrences[k];
             if let Some(old) = o.result.replace(i) {
                 ctx.change(RULE, msg_path(&msgs[old]), || {
                     "dropped a synthetic result: a real one follows".into()
@@ -343,7 +365,12 @@ fn classify<'a>(msgs: &'a [Msg], ctx: &mut Ctx) -> Classified<'a> {
             });
         }
     }
-    Classified { frames, adopted }
+    Classified {
+        frames,
+        occurrences: all_occurrences,
+        remainder: all_remainder,
+        adopted,
+    }
 }
 
 /// The repair in 2026.9.6's shape. `keep_errored`: keep an errored or aborted turn and its
@@ -354,7 +381,12 @@ pub fn repair_tool_use_result_pairing(
     synthetic_text: &str,
     keep_errored: bool,
 ) -> bool {
-    let Classified { frames, adopted } = classify(msgs, ctx);
+    let Classified {
+        frames,
+        occurrences,
+        remainder,
+        adopted,
+    } = classify(msgs, ctx);
 
     // The output order.
     let mut order: Vec<Slot> = Vec::with_capacity(msgs.len());
@@ -382,7 +414,7 @@ pub fn repair_tool_use_result_pairing(
             });
         } else {
             order.push(Slot::Src(frame.start));
-            for o in &frame.occurrences {
+            for o in &occurrences[frame.occurrences.clone()] {
                 match o.result {
                     Some(r) => {
                         if let Some(name) = result_name_fix(&msgs[r], o.name) {
@@ -407,7 +439,11 @@ pub fn repair_tool_use_result_pairing(
                 }
             }
         }
-        order.extend(frame.remainder.iter().map(|&i| Slot::Src(i)));
+        order.extend(
+            remainder[frame.remainder.clone()]
+                .iter()
+                .map(|&i| Slot::Src(i)),
+        );
     }
     unframed(&mut order, ctx, cursor, msgs.len());
 

@@ -243,6 +243,8 @@ fn fate(b: &Block) -> Fate {
 pub fn normalize_assistant_replay_content(msgs: &mut Vec<Msg>, ctx: &mut Ctx) -> bool {
     let mut changed = false;
     let mut remove = Vec::new();
+    // Each turn's fates, in one buffer reused from turn to turn.
+    let mut fates: Vec<Fate> = Vec::new();
     for (i, m) in msgs.iter_mut().enumerate() {
         if m.is_role("user") {
             match sanitize_user(m, ctx) {
@@ -267,7 +269,8 @@ pub fn normalize_assistant_replay_content(msgs: &mut Vec<Msg>, ctx: &mut Ctx) ->
             continue;
         }
         let Some(blocks) = m.blocks() else { continue };
-        let fates: Vec<Fate> = blocks.iter().map(fate).collect();
+        fates.clear();
+        fates.extend(blocks.iter().map(fate));
         if fates.iter().any(|f| *f != Fate::Keep) {
             let quiet = fates.contains(&Fate::Drop { silent: true });
             for (b, f) in blocks.iter().zip(&fates) {
@@ -287,7 +290,7 @@ pub fn normalize_assistant_replay_content(msgs: &mut Vec<Msg>, ctx: &mut Ctx) ->
                 });
             }
             if let Some(bs) = m.blocks_mut() {
-                let mut fates = fates.into_iter();
+                let mut fates = fates.drain(..);
                 bs.retain_mut(|b| match fates.next() {
                     Some(Fate::Drop { .. }) => false,
                     Some(Fate::Text(t)) => {
