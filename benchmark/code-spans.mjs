@@ -65,7 +65,7 @@ export async function run(rounds) {
 /** The calls in a native result: builds since the flat `toolCalls` send three lengths (id, name, arguments) per call. */
 function callCount(result) {
   const t = JSON.parse(result.json).toolCalls
-  return typeof t[0] === 'number' ? t.length / 3 : t.length
+  return typeof t === 'number' ? t : t.length
 }
 
 /** Both builds on every reply, interleaved in this process (see the top of this file). */
