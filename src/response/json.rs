@@ -140,13 +140,12 @@ pub(crate) fn push_decimal(out: &mut Vec<u8>, n: u64) {
     }
 }
 
+/// Writes one call of a result's `toolCalls` ([`write_cleaned`]).
+type CallWriter<'a> = &'a mut dyn FnMut(&mut Vec<u8>, &super::ToolCall);
+
 /// The result's JSON with each call written by `call`, or their count when `call` is `None`;
 /// `content` as the count of a plan's numbers when `plan` is given.
-fn write_cleaned(
-    c: &Cleaned,
-    plan: Option<usize>,
-    call: Option<&mut dyn FnMut(&mut Vec<u8>, &super::ToolCall)>,
-) -> String {
+fn write_cleaned(c: &Cleaned, plan: Option<usize>, call: Option<CallWriter>) -> String {
     let mut out =
         Vec::with_capacity(128 + c.content.len() + c.reasoning.len() + 96 * c.tool_calls.len());
     out.extend_from_slice(b"{\"content\":");
