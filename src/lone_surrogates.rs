@@ -64,17 +64,20 @@ pub(crate) fn transcode_into(units: &[u16], mut out: Vec<u8>) -> Option<String> 
     let room = out.spare_capacity_mut();
     let (mut i, mut o) = (0, 0);
     while i < n {
-        // The run of ASCII units here (up to sixteen), or else eight three-byte units, or else
-        // the run of three-byte ones, written whole, so that DeepSeek's markers
-        // (`<｜tool▁calls▁begin｜>`: ASCII words between single wide characters) cost one step a
-        // run, not one a character.
-        let k = ascii_run(units, i, room, o);
-        if k > 0 {
-            (i, o) = (i + k, o + k);
+        if let Some(k) = narrow_block::<16>(units, i, room, o) {
+            (i, o) = (i + 16, o + k);
             continue;
         }
         if let Some(k) = cjk_block::<8>(units, i, room, o) {
             (i, o) = (i + 8, o + k);
+            continue;
+        }
+        // A mixed stretch: the run of ASCII units here, or else the run of three-byte ones,
+        // written whole (up to a block's length), so that DeepSeek's markers (`<｜tool▁calls▁begin｜>`:
+        // ASCII words between single wide characters) cost one step a run, not one a character.
+        let k = narrow_run(units, i, room, o);
+        if k > 0 {
+            (i, o) = (i + k, o + k);
             continue;
         }
         let k = cjk_run(units, i, room, o);
@@ -145,60 +148,7 @@ pub(crate) fn transcode_into(units: &[u16], mut out: Vec<u8>) -> Option<String> 
     }
 }
 
-/// The ASCII units at `i` (at most sixteen) narrowed into `room` at `o`: how many (0 when the
-/// unit at `i` is not ASCII). Sixteen units at a time with SSE2 where there is room for them.
-#[inline(always)]
-fn ascii_run(units: &[u16], i: usize, room: &mut [std::mem::MaybeUninit<u8>], o: usize) -> usize {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(k) = ascii_run_sse2(units, i, room, o) {
-        return k;
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    if let Some(k) = narrow_block::<16>(units, i, room, o) {
-        return k;
-    }
-    narrow_run(units, i, room, o)
-}
-
-/// [`ascii_run`] for sixteen units with SSE2 (part of the x86-64 baseline): the sixteen are
-/// narrowed and stored at once, and the count of ASCII units among the first is read from one
-/// mask, where a block was checked, narrowed, and then the run of a mixed stretch found unit by
-/// unit (a half-Chinese paragraph ends its ASCII run inside a block: the call-dense replies
-/// spent ~3.4 instructions a unit transcoding, callgrind). The bytes stored past the run are
-/// overwritten by whatever writes at `o + k` next, or lie past the end. `None` when fewer than
-/// sixteen units or bytes of room are left.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn ascii_run_sse2(
-    units: &[u16],
-    i: usize,
-    room: &mut [std::mem::MaybeUninit<u8>],
-    o: usize,
-) -> Option<usize> {
-    use std::arch::x86_64::{
-        __m128i, _mm_and_si128, _mm_cmpeq_epi16, _mm_loadu_si128, _mm_movemask_epi8,
-        _mm_packs_epi16, _mm_packus_epi16, _mm_set1_epi16, _mm_setzero_si128, _mm_storeu_si128,
-    };
-    let c = units.get(i..i + 16)?;
-    let d = room.get_mut(o..o + 16)?;
-    // SAFETY: SSE2 is part of the x86-64 baseline; the two loads read the 32 bytes of `c` and
-    // the store writes the 16 of `d` (both slices checked to be that long above).
-    unsafe {
-        let p = c.as_ptr().cast::<__m128i>();
-        let (lo, hi) = (_mm_loadu_si128(p), _mm_loadu_si128(p.add(1)));
-        let (high, zero) = (_mm_set1_epi16(0xFF80u16 as i16), _mm_setzero_si128());
-        // 0xFFFF for each ASCII unit, packed to one byte a unit.
-        let ascii = _mm_packs_epi16(
-            _mm_cmpeq_epi16(_mm_and_si128(lo, high), zero),
-            _mm_cmpeq_epi16(_mm_and_si128(hi, high), zero),
-        );
-        _mm_storeu_si128(d.as_mut_ptr().cast::<__m128i>(), _mm_packus_epi16(lo, hi));
-        Some((_mm_movemask_epi8(ascii) as u32).trailing_ones() as usize)
-    }
-}
-
 /// The `N` units at `i` narrowed into `room` at `o` when all are ASCII: the bytes written.
-#[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
 fn narrow_block<const N: usize>(
     units: &[u16],
