@@ -65,6 +65,8 @@ export async function run(rounds) {
 /** The calls in a native result: builds since the flat `toolCalls` send three lengths (id, name, arguments) per call. */
 function callCount(result) {
   const t = JSON.parse(result.json).toolCalls
+  // A count (this build), three lengths a call (earlier builds) or the calls written out.
+  if (typeof t === 'number') return t
   return typeof t[0] === 'number' ? t.length / 3 : t.length
 }
 

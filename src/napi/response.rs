@@ -5,7 +5,7 @@ use std::cell::RefCell;
 
 use super::text::{js_string, Changed, Decoded, Text};
 use crate::response::{clean_response, json, scan, unmarked, Options};
-use napi::bindgen_prelude::{Either, Latin1String};
+use napi::bindgen_prelude::{Either, Latin1String, Utf16String};
 use napi::{Error, JsString, Result, Status};
 use napi_derive::napi;
 
@@ -74,17 +74,19 @@ fn with_options<R>(text: &str, f: impl FnOnce(&Options) -> Result<R>) -> Result<
 
 /// What `cleanResponseJson` returns: the cleaned content on its own (JSON-escaping a long reply
 /// and parsing it back costs more than the cleaning) as a string ([`Changed`]), `null` when
-/// unchanged (the caller's string is then the content), and the rest as JSON (with `content: ""`,
-/// or the plan of slices of the caller's string that makes the content). `calls`, when set, holds
-/// the calls' ids, names and arguments one after another, and the JSON's `toolCalls` the lengths
-/// of their pieces, three a call ([`json::cleaned_to_json_apart`]); when `null` (a reply with
-/// lone surrogates) `toolCalls` is written out in full. Both texts go as Latin-1 when ASCII
+/// unchanged (the caller's string is then the content), and the rest as JSON (with `content: ""`).
+/// `calls`, when set, holds the calls' ids, names and arguments one after another, and `numbers`
+/// the plan of slices of the caller's string that makes the content (when the JSON's `content` is
+/// a count of them) then the lengths of the calls' pieces, three a call, two UTF-16 units a
+/// number ([`json::cleaned_to_json_apart`]); when `calls` is `null` (a reply with lone
+/// surrogates) `toolCalls` is written out in full. The texts go as Latin-1 when ASCII
 /// ([`js_string`]).
 #[napi(object)]
 pub struct CleanedParts {
     pub content: Option<Changed>,
     pub json: Either<String, Latin1String>,
     pub calls: Option<Either<String, Latin1String>>,
+    pub numbers: Option<Utf16String>,
 }
 
 /// Cleans one model reply; `options` is JSON (see `cleanResponse` in index.d.ts), or the number
@@ -124,6 +126,7 @@ fn clean_with(content: JsString, opts: &Options) -> Result<CleanedParts> {
                 content: None,
                 json,
                 calls: None,
+                numbers: None,
             });
         }
     }
@@ -138,17 +141,19 @@ fn clean_with(content: JsString, opts: &Options) -> Result<CleanedParts> {
             content,
             json,
             calls: None,
+            numbers: None,
         });
     }
-    // A plan goes in the JSON: numbers there cost less than a JS array built element by element.
+    // A plan goes with the numbers: they cost less there than a JS array built element by element.
     let (content, plan) = match content {
         Some(Either::B(plan)) => (None, Some(plan)),
         other => (other, None),
     };
-    let (json, calls) = json::cleaned_to_json_apart(&cleaned, plan.as_deref());
+    let (json, calls, numbers) = json::cleaned_to_json_apart(&cleaned, plan.as_deref());
     Ok(CleanedParts {
         content,
         json: js_string(json),
         calls: Some(js_string(calls)),
+        numbers: Some(Utf16String::from(numbers)),
     })
 }
