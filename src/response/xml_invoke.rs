@@ -54,7 +54,7 @@ pub fn attr<'a>(head: &'a str, key: &str) -> Option<&'a str> {
     // (Plain loops: a head is a few bytes, where a `memchr` call costs more.)
     let b = head.as_bytes();
     let e = b.iter().position(|&c| c == b'=')?;
-    if !b[e + 1..].iter().any(|&c| c == b'=') && !head[..e].trim_end().ends_with(key) {
+    if b[e + 1..].iter().all(|&c| c != b'=') && !head[..e].trim_end().ends_with(key) {
         return None;
     }
     let mut at = 0;
