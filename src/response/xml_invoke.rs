@@ -49,6 +49,14 @@ pub fn attr<'a>(head: &'a str, key: &str) -> Option<&'a str> {
     {
         return Some(memchr::memchr(b'"', inner.as_bytes()).map_or(inner, |e| &inner[..e]));
     }
+    // A head with one `=` (` name="…"`, asked for `string`): `key` has a value only when it
+    // ends right before that `=`; otherwise no search (a miss was a search through the head).
+    // (Plain loops: a head is a few bytes, where a `memchr` call costs more.)
+    let b = head.as_bytes();
+    let e = b.iter().position(|&c| c == b'=')?;
+    if b[e + 1..].iter().all(|&c| c != b'=') && !head[..e].trim_end().ends_with(key) {
+        return None;
+    }
     let mut at = 0;
     while let Some(i) = find_from(head, key, at) {
         at = i + key.len();
@@ -77,38 +85,73 @@ fn tag_here(rest: &str, opener: &str) -> bool {
         .is_some_and(|c| c.is_whitespace() || c == '>')
 }
 
+/// The text an invoke reader reads: a block's body, `text[lo..hi]`, with the tags [`blocks`]
+/// found in `text` when it found them (one pass over the block's `<` for the wrappers and the
+/// invokes both, where the body was passed over a second time), or a text of its own.
+#[derive(Debug, Clone, Copy)]
+pub struct Body<'a> {
+    text: &'a str,
+    lo: usize,
+    hi: usize,
+    /// `text`'s tags and the kind of [`Tags::invoke`] among them (then `invoke_end`, `param`
+    /// and `param_end`).
+    tokens: Option<(&'a Tokens, u32)>,
+}
+
+impl<'a> From<&'a str> for Body<'a> {
+    fn from(text: &'a str) -> Self {
+        Body {
+            text,
+            lo: 0,
+            hi: text.len(),
+            tokens: None,
+        }
+    }
+}
+
 /// Every invoke in `body`.
 pub fn invokes<'a>(
-    body: &'a str,
+    body: impl Into<Body<'a>>,
     tags: &Tags,
     family: &str,
     problems: &mut Vec<String>,
 ) -> Vec<Invoke<'a>> {
+    let body = body.into();
     // One pass over the `<` of the body finds every tag the loops below ask for.
-    let tokens = Tokens::prefixes(
-        body,
-        &[tags.invoke, tags.invoke_end, tags.param, tags.param_end],
-    );
+    let own;
+    let (tokens, shift) = match body.tokens {
+        Some(t) => t,
+        None => {
+            own = Tokens::prefixes(
+                body.text,
+                &[tags.invoke, tags.invoke_end, tags.param, tags.param_end],
+            );
+            (&own, 0)
+        }
+    };
+    let (text, hi) = (body.text, body.hi);
     let mut out = Vec::new();
-    let mut firsts = Next::new(1);
-    let mut ends = Next::new(1 << 1);
-    let mut next = Next::new(1);
-    let mut at = 0;
-    while let Some((i, _)) = firsts.find(&tokens, at) {
+    let mut firsts = Next::new(1 << shift);
+    let mut ends = Next::new(1 << (shift + 1));
+    let mut next = Next::new(1 << shift);
+    let mut at = body.lo;
+    while let Some(i) = firsts.find_before(tokens, at, hi) {
         at = i + tags.invoke.len();
-        if !tag_here(&body[i..], tags.invoke) {
+        if !tag_here(&text[i..hi], tags.invoke) {
             continue;
         }
         let head_at = i + tags.invoke.len();
-        let Some(gt) = byte_from(body, b'>', head_at, body.len()) else {
+        let Some(gt) = byte_from(text, b'>', head_at, hi) else {
             problems.push(format!("{family}: invoke tag cut off; call dropped"));
             break;
         };
-        let inv_end = match [ends.find(&tokens, gt), next.find(&tokens, gt)]
-            .into_iter()
-            .flatten()
-            .map(|(p, _)| p)
-            .min()
+        let inv_end = match [
+            ends.find_before(tokens, gt, hi),
+            next.find_before(tokens, gt, hi),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
         {
             Some(e) => e,
             None => {
@@ -116,11 +159,11 @@ pub fn invokes<'a>(
                     "{family}: {} missing (truncated reply)",
                     tags.invoke_end
                 ));
-                body.len()
+                hi
             }
         };
         at = inv_end.max(gt + 1);
-        let name = attr(&body[head_at..gt], "name").unwrap_or("").trim();
+        let name = attr(&text[head_at..gt], "name").unwrap_or("").trim();
         if name.is_empty() {
             problems.push(format!("{family}: invoke with an empty name skipped"));
             continue;
@@ -128,15 +171,15 @@ pub fn invokes<'a>(
         out.push(Invoke {
             name,
             params: params(
-                body,
-                &tokens,
+                text,
+                (tokens, shift),
                 (gt + 1, inv_end),
                 tags,
                 name,
                 family,
                 problems,
             ),
-            body: &body[gt + 1..inv_end],
+            body: &text[gt + 1..inv_end],
         });
     }
     out
@@ -148,12 +191,12 @@ fn byte_from(s: &str, byte: u8, from: usize, to: usize) -> Option<usize> {
     memchr::memchr(byte, hay).map(|i| from + i)
 }
 
-/// The parameters of the invoke body `body[lo..hi]` (`hi` is the end of `body` or the start of
-/// a tag, so every tag that starts inside ends inside), `tokens` being `body`'s tags as
-/// [`invokes`] found them.
+/// The parameters of the invoke body `body[lo..hi]` (`hi` is the end of the block's body or
+/// the start of a tag, so every tag that starts inside ends inside), `tokens` being `body`'s
+/// tags as [`invokes`] has them (`Tags::invoke`'s kind `shift`).
 fn params<'a>(
     body: &'a str,
-    tokens: &Tokens,
+    (tokens, shift): (&Tokens, u32),
     (lo, hi): (usize, usize),
     tags: &Tags,
     func: &str,
@@ -161,8 +204,8 @@ fn params<'a>(
     problems: &mut Vec<String>,
 ) -> Vec<Param<'a>> {
     let mut out = Vec::new();
-    let mut opens = Next::new(1 << 2);
-    let mut ends = Next::new(1 << 3);
+    let mut opens = Next::new(1 << (shift + 2));
+    let mut ends = Next::new(1 << (shift + 3));
     let mut at = lo;
     while let Some(p) = opens.find_before(tokens, at, hi) {
         at = p + tags.param.len();
@@ -212,7 +255,7 @@ pub fn blocks(
     tags: &Tags,
     family: &str,
     problems: &mut Vec<String>,
-    mut read: impl FnMut(&str, &mut Vec<String>) -> Vec<RawCall>,
+    mut read: impl FnMut(Body<'_>, &mut Vec<String>) -> Vec<RawCall>,
 ) -> Vec<Block> {
     let mut out = Vec::new();
     // The kinds of block, in the order that breaks a tie: (opener, closer); kind `k`'s opener is
@@ -226,8 +269,17 @@ pub fn blocks(
         kinds[n] = kind;
         n += 1;
     }
-    let needles = kinds.map(|(o, c)| [o, c]);
-    let tokens = Tokens::prefixes(text, needles[..n].as_flattened());
+    // Then the parameters' tags, for the invokes read in the bodies (kind `2n` on: the invoke
+    // is the last kind of block, `2(n - 1)`, and its parameters follow it).
+    let mut needles = [""; 8];
+    for (k, (o, c)) in kinds[..n].iter().enumerate() {
+        needles[2 * k] = o;
+        needles[2 * k + 1] = c;
+    }
+    needles[2 * n] = tags.param;
+    needles[2 * n + 1] = tags.param_end;
+    let tokens = Tokens::prefixes(text, &needles[..2 * n + 2]);
+    let shift = 2 * (n as u32 - 1);
     let openers = (0..n).fold(0, |m, k| m | 1 << (2 * k));
     let mut opens = Next::new(openers);
     let mut closes = [0, 1, 2].map(|k| Next::new(1 << (2 * k + 1)));
@@ -250,7 +302,13 @@ pub fn blocks(
                 (text.len(), text.len())
             }
         };
-        let calls = read(&text[body_at..body_end], problems);
+        let body = Body {
+            text,
+            lo: body_at,
+            hi: body_end,
+            tokens: Some((&tokens, shift)),
+        };
+        let calls = read(body, problems);
         out.push(Block::of_calls(start, end, calls, problems, || {
             format!("{family}: call block holds no readable invoke; raw text kept in content")
         }));
@@ -262,7 +320,7 @@ pub fn blocks(
 /// The invokes of `body` as calls, each value first read by `decode` (entities, CDATA, or
 /// [`as_written`]), then typed in `style` from the tools' schemas.
 pub fn typed_invokes<'a, 'v>(
-    body: &'a str,
+    body: impl Into<Body<'a>>,
     tags: &Tags,
     family: &str,
     cx: &Ctx,
@@ -313,5 +371,10 @@ mod tests {
         assert_eq!(attr(" name=\"cut", "name"), Some("cut"));
         assert_eq!(attr(" name=\"\"", "name"), Some(""));
         assert_eq!(attr(" names=\"a\" name=\"b\"", "name"), Some("b"));
+        // One `=`: the key before it, or none.
+        assert_eq!(attr(" name=\"a\"", "string"), None);
+        assert_eq!(attr(" string =true", "string"), Some("true"));
+        assert_eq!(attr(" xstring=1", "string"), None);
+        assert_eq!(attr(" name", "name"), None);
     }
 }
