@@ -72,7 +72,7 @@ pub fn drop_reasoning_from_history(msgs: &mut [Msg], ctx: &mut Ctx) -> bool {
 
 /// [`drop_reasoning_from_history`] on the part of a history after a prefix that ends, looking
 /// back, with an assistant before any user turn (`after_assistant`), for the incremental pass.
-pub fn drop_reasoning_from_history_after(
+pub(crate) fn drop_reasoning_from_history_after(
     msgs: &mut [Msg],
     ctx: &mut Ctx,
     after_assistant: bool,

@@ -154,7 +154,7 @@ pub fn strip_invalid_signatures(msgs: &mut [Msg], ctx: &mut Ctx) -> bool {
 
 /// [`strip_invalid_signatures`] on the part of a history after a prefix that ends, looking back,
 /// with an assistant before any user turn (`after_assistant`), for the incremental pass.
-pub fn strip_invalid_signatures_after(
+pub(crate) fn strip_invalid_signatures_after(
     msgs: &mut [Msg],
     ctx: &mut Ctx,
     after_assistant: bool,
