@@ -22,7 +22,7 @@
 //! [`typing`]: super::typing
 
 use super::scan::{find_from, Finder, TOOL_CALL, TOOL_CALL_END};
-use super::tokens::{Next, Tokens};
+use super::tokens::{Next, Tokens, Words};
 use super::typing::{typed_arguments, Style};
 use super::{Block, Ctx, Parsed, RawCall};
 
@@ -294,15 +294,19 @@ const K_FUNCTION_END: u32 = 1 << 1;
 const K_PARAM: u32 = 1 << 2;
 const K_PARAM_END: u32 = 1 << 3;
 
+/// The four tags, each compared as two words ([`Words`]).
+const TAGS: Words<4> = Words::new([FUNCTION, FUNCTION_END, PARAM, PARAM_END]);
+
 /// The tags of a call block's body, found in one pass over its `<` ([`Tokens`]), where each
 /// search for a function, its end, a parameter or a value's end was a search of the text.
 fn block_tokens(body: &str) -> Tokens {
-    Tokens::prefixes(body, &[FUNCTION, FUNCTION_END, PARAM, PARAM_END])
+    Tokens::words(body, &TAGS)
 }
 
 /// Every `<function=NAME>` in `body`, with its parameters.
 fn functions(body: &str, cx: &Ctx) -> Vec<RawCall> {
-    let mut calls = Vec::new();
+    // Most blocks hold one function.
+    let mut calls = Vec::with_capacity(1);
     let tokens = block_tokens(body);
     let mut fns = Next::new(K_FUNCTION);
     // A function ends at its `</function>` or at the next `<function=`.
@@ -319,9 +323,8 @@ fn functions(body: &str, cx: &Ctx) -> Vec<RawCall> {
         if name.is_empty() || name.contains(['\n', '<']) {
             continue;
         }
-        let pairs = parameters(body, &tokens, (gt + 1, fn_end));
         let arguments = typed_arguments(
-            pairs.iter().map(|(k, v)| (*k, *v)),
+            parameters(body, &tokens, (gt + 1, fn_end)),
             cx.tools,
             name,
             Style::Schema { minimax: false },
@@ -346,9 +349,9 @@ fn byte_from(s: &str, byte: u8, from: usize, to: usize) -> Option<usize> {
 fn garbled_call(name: &str, body: &str, cx: &Ctx) -> Option<RawCall> {
     let name = super::bare_json::resolve(cx.tools, name)?;
     let end = find_from(body, FUNCTION_END, 0).unwrap_or(body.len());
-    let pairs = parameters(body, &block_tokens(&body[..end]), (0, end));
+    let tokens = block_tokens(&body[..end]);
     let arguments = typed_arguments(
-        pairs.iter().map(|(k, v)| (*k, *v)),
+        parameters(body, &tokens, (0, end)),
         cx.tools,
         name,
         Style::Schema { minimax: false },
@@ -362,34 +365,34 @@ fn garbled_call(name: &str, body: &str, cx: &Ctx) -> Option<RawCall> {
 
 /// `(key, value)` of each `<parameter=KEY>VALUE` in the function body `body[lo..hi]` (`hi` is
 /// the end of `body` or the start of a tag, so a tag that starts inside ends inside), `tokens`
-/// being `body`'s tags ([`block_tokens`]).
+/// being `body`'s tags ([`block_tokens`]); read as they are typed, with no list in between.
 fn parameters<'a>(
     body: &'a str,
-    tokens: &Tokens,
+    tokens: &'a Tokens,
     (lo, hi): (usize, usize),
-) -> Vec<(&'a str, &'a str)> {
-    let mut pairs = Vec::new();
+) -> impl Iterator<Item = (&'a str, &'a str)> + 'a {
     let mut params = Next::new(K_PARAM);
     // A value ends at its `</parameter>` or at the next `<parameter=`.
     let mut ends = Next::new(K_PARAM_END | K_PARAM);
-    let mut at = lo;
-    while let Some(p) = params.find_before(tokens, at, hi) {
+    let mut at = Some(lo);
+    std::iter::from_fn(move || loop {
+        let from = at?;
+        // Past a `<parameter=` with no `>` nothing more is read.
+        at = None;
+        let p = params.find_before(tokens, from, hi)?;
         let key_at = p + PARAM.len();
-        let Some(gt) = byte_from(body, b'>', key_at, hi) else {
-            break;
-        };
+        let gt = byte_from(body, b'>', key_at, hi)?;
         let value_at = gt + 1;
         let value_end = ends.find_before(tokens, value_at, hi).unwrap_or(hi);
+        at = Some(value_end);
         let value = &body[value_at..value_end];
         let value = value.strip_prefix('\n').unwrap_or(value);
         let value = value.strip_suffix('\n').unwrap_or(value);
         let key = body[key_at..gt].trim();
         if !key.is_empty() && !key.contains('\n') {
-            pairs.push((key, value));
+            return Some((key, value));
         }
-        at = value_end;
-    }
-    pairs
+    })
 }
 
 #[cfg(test)]

@@ -102,10 +102,84 @@ impl Tokens {
         Tokens { found }
     }
 
+    /// [`Tokens::prefixes`] for needles known when the reader is compiled ([`Words`]): at a `<`
+    /// with sixteen bytes after it each needle is two word compares, where `prefixes` compares
+    /// the second byte and then calls `memcmp` for each needle it could be (both closers of a
+    /// pair that share `</`).
+    pub fn words<const N: usize>(text: &str, w: &Words<N>) -> Tokens {
+        let b = text.as_bytes();
+        let mut found = Vec::with_capacity(FIRST_ROOM);
+        for p in memchr::memchr_iter(b'<', b) {
+            let rest = &b[p..];
+            let mut mask = 0;
+            if rest.len() >= 16 {
+                let first = word_at(rest, 0);
+                for (k, (n, &(h, t))) in w.needles.iter().zip(&w.words).enumerate() {
+                    if first == h && word_at(rest, n.len() - 8) == t {
+                        mask |= 1 << k;
+                    }
+                }
+            } else {
+                for (k, n) in w.needles.iter().enumerate() {
+                    if rest.starts_with(n.as_bytes()) {
+                        mask |= 1 << k;
+                    }
+                }
+            }
+            if mask != 0 {
+                found.push((p, mask));
+            }
+        }
+        Tokens { found }
+    }
+
     /// Whether a token of a kind in `mask` (bit `k` for kind `k`) is present.
     pub fn any(&self, mask: u32) -> bool {
         self.found.iter().any(|&(_, k)| mask & k != 0)
     }
+}
+
+/// Up to 32 needles of 8 to 16 bytes, each starting with `<`, with their first and last eight
+/// bytes as words, worked out at compile time ([`Tokens::words`]). A needle whose first and last
+/// eight bytes match is matched whole: together they cover it.
+pub struct Words<const N: usize> {
+    needles: [&'static str; N],
+    words: [(u64, u64); N],
+}
+
+impl<const N: usize> Words<N> {
+    /// Panics (at compile time, in a `const`) on a needle shorter than 8 or longer than 16 bytes.
+    pub const fn new(needles: [&'static str; N]) -> Self {
+        assert!(N <= 32);
+        let mut words = [(0, 0); N];
+        let mut k = 0;
+        while k < N {
+            let n = needles[k].as_bytes();
+            assert!(n.len() >= 8 && n.len() <= 16 && n[0] == b'<');
+            words[k] = (const_word(n, 0), const_word(n, n.len() - 8));
+            k += 1;
+        }
+        Words { needles, words }
+    }
+}
+
+/// `b[at..at + 8]` as a little-endian word, in a `const`.
+const fn const_word(b: &[u8], at: usize) -> u64 {
+    let mut w = 0;
+    let mut i = 0;
+    while i < 8 {
+        w |= (b[at + i] as u64) << (8 * i);
+        i += 1;
+    }
+    w
+}
+
+/// `b[at..at + 8]` as a little-endian word (one load).
+#[inline]
+fn word_at(b: &[u8], at: usize) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&b[at..at + 8]);
+    u64::from_le_bytes(w)
 }
 
 /// `s`'s first (up to) eight bytes as a little-endian word, zero-padded, and the mask of the
@@ -299,6 +373,25 @@ mod tests {
                 .collect();
             assert_eq!(got, want, "{t}");
             assert_eq!(holds_any(t, &closers), !want.is_empty(), "{t}");
+        }
+        // The compiled word needles agree with `prefixes`: near misses in the first and in the
+        // last eight bytes, a needle that is another's prefix, tokens within sixteen bytes of
+        // the end and cut there.
+        const W: Words<4> =
+            Words::new(["<function=", "</function>", "<parameter=", "<parameter=x>"]);
+        for t in [
+            "<function=f>\n<parameter=x>\n1\n</parameter>\n</function>\n</tool_call>",
+            "<functionX f</function< <fanction= </functiom> <parameter=x>中",
+            "<parameter=x</function>",
+            "</function",
+            "<parameter=",
+            "",
+        ] {
+            assert_eq!(
+                Tokens::words(t, &W).found,
+                Tokens::prefixes(t, &W.needles).found,
+                "{t}"
+            );
         }
     }
 }
