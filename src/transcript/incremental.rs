@@ -335,7 +335,7 @@ pub fn sanitize_tracked(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::transcript::testutil::run;
+    use crate::transcript::testutil::{check_incremental, tracked_pass};
     use serde_json::{json, Value};
 
     fn params() -> HistoryParams {
@@ -354,11 +354,7 @@ mod tests {
         input: &[Value],
         prior: Option<Prefix>,
     ) -> Result<(Vec<Value>, Option<Prefix>), Fallback> {
-        let mut result = Ok(None);
-        let (out, _) = run(&Value::Array(input.to_vec()), |m, c| {
-            result = sanitize_tracked(m, c, &params(), prior).map(|(_, p)| p);
-        });
-        Ok((out, result?))
+        tracked_pass(input, prior, &params())
     }
 
     fn user(t: &str) -> Value {
@@ -378,33 +374,7 @@ mod tests {
     /// Runs `history` (in steps: each step appends) incrementally and checks every step against
     /// the full pass.
     fn check(steps: &[Vec<Value>]) {
-        let mut prefix: Option<Prefix> = None;
-        let mut prev_out: Vec<Value> = Vec::new();
-        let mut history: Vec<Value> = Vec::new();
-        for step in steps {
-            history.extend(step.iter().cloned());
-            let (full, full_prefix) = pass(&history, None).expect("a full pass never falls back");
-            let got = match prefix.clone() {
-                Some(p) => match pass(&history[p.cut..], Some(p.clone())) {
-                    Ok((suffix, next)) => {
-                        let mut out = prev_out[..p.out].to_vec();
-                        out.extend(suffix);
-                        prefix = next;
-                        out
-                    }
-                    Err(_) => {
-                        prefix = full_prefix;
-                        full.clone()
-                    }
-                },
-                None => {
-                    prefix = full_prefix;
-                    full.clone()
-                }
-            };
-            assert_eq!(got, full, "after {} messages", history.len());
-            prev_out = got;
-        }
+        check_incremental(steps, &params());
     }
 
     #[test]

@@ -2,7 +2,9 @@
 //! skeleton and plan the JS boundary uses.
 
 use super::context::{Ctx, JsonSource};
+use super::incremental::{sanitize_tracked, Fallback, Prefix};
 use super::model::Msg;
+use super::pipeline::HistoryParams;
 use super::{plan, skeleton};
 use serde_json::Value;
 
@@ -27,4 +29,51 @@ where
     F: FnOnce(&mut Vec<Msg>, &mut Ctx),
 {
     Value::Array(run(input, rule).0)
+}
+
+/// The output of the incremental pass's tracked run over `input` (a JSON array) after `prior`,
+/// with the prefix it concluded (either release, by `p.version`).
+pub fn tracked_pass(
+    input: &[Value],
+    prior: Option<Prefix>,
+    p: &HistoryParams,
+) -> Result<(Vec<Value>, Option<Prefix>), Fallback> {
+    let mut result = Ok(None);
+    let (out, _) = run(&Value::Array(input.to_vec()), |m, c| {
+        result = sanitize_tracked(m, c, p, prior).map(|(_, p)| p);
+    });
+    Ok((out, result?))
+}
+
+/// Grows a history step by step (each step appends), checking every incremental result against
+/// a full pass of the whole history; returns how many steps continued.
+pub fn check_incremental(steps: &[Vec<Value>], p: &HistoryParams) -> usize {
+    let (mut prefix, mut prev_out, mut history) = (None::<Prefix>, Vec::new(), Vec::new());
+    let mut continued = 0;
+    for step in steps {
+        history.extend(step.iter().cloned());
+        let (full, full_prefix) = tracked_pass(&history, None, p).expect("a full pass");
+        let got = match prefix.clone() {
+            Some(pre) => match tracked_pass(&history[pre.cut..], Some(pre.clone()), p) {
+                Ok((suffix, next)) => {
+                    continued += 1;
+                    prefix = next;
+                    let mut out: Vec<Value> = prev_out[..pre.out].to_vec();
+                    out.extend(suffix);
+                    out
+                }
+                Err(_) => {
+                    prefix = full_prefix;
+                    full.clone()
+                }
+            },
+            None => {
+                prefix = full_prefix;
+                full.clone()
+            }
+        };
+        assert_eq!(got, full, "after {} messages", history.len());
+        prev_out = got;
+    }
+    continued
 }

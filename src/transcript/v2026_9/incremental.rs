@@ -437,7 +437,7 @@ pub fn sanitize_tracked(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::transcript::testutil::run;
+    use crate::transcript::testutil::{check_incremental as check, tracked_pass as pass};
     use serde_json::{json, Value};
 
     fn params(model: &str) -> HistoryParams {
@@ -448,51 +448,6 @@ mod tests {
             version: Some(crate::openclaw::OpenClawVersion::V2026_9_6),
             ..HistoryParams::default()
         }
-    }
-
-    fn pass(
-        input: &[Value],
-        prior: Option<Prefix>,
-        p: &HistoryParams,
-    ) -> Result<(Vec<Value>, Option<Prefix>), Fallback> {
-        let mut result = Ok(None);
-        let (out, _) = run(&Value::Array(input.to_vec()), |m, c| {
-            result = sanitize_tracked(m, c, p, prior).map(|(_, p)| p);
-        });
-        Ok((out, result?))
-    }
-
-    /// Grows a history step by step, checking every incremental result against the full pass;
-    /// returns how many steps continued.
-    fn check(steps: &[Vec<Value>], p: &HistoryParams) -> usize {
-        let (mut prefix, mut prev_out, mut history) = (None::<Prefix>, Vec::new(), Vec::new());
-        let mut continued = 0;
-        for step in steps {
-            history.extend(step.iter().cloned());
-            let (full, full_prefix) = pass(&history, None, p).expect("a full pass");
-            let got = match prefix.clone() {
-                Some(pre) => match pass(&history[pre.cut..], Some(pre.clone()), p) {
-                    Ok((suffix, next)) => {
-                        continued += 1;
-                        prefix = next;
-                        let mut out: Vec<Value> = prev_out[..pre.out].to_vec();
-                        out.extend(suffix);
-                        out
-                    }
-                    Err(_) => {
-                        prefix = full_prefix;
-                        full.clone()
-                    }
-                },
-                None => {
-                    prefix = full_prefix;
-                    full.clone()
-                }
-            };
-            assert_eq!(got, full, "after {} messages", history.len());
-            prev_out = got;
-        }
-        continued
     }
 
     fn turn(t: u32, thinking: bool) -> Vec<Value> {
