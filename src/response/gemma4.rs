@@ -14,7 +14,8 @@
 //! so it is read only when `options.format` is `gemma4`, only when the name is one of
 //! `options.tools` (when given), and only when the whole object reads. A block whose call does
 //! not read stays in `content` and is reported; a block cut off by the end of the reply still gives
-//! its call when the arguments read (reported). Reasoning (`<|channel>thought…<channel|>`) is split
+//! its call when the arguments read (reported), and so does a stripped `call:NAME({…}` whose
+//! object the end of the reply follows (its `)` cut off; reported). Reasoning (`<|channel>thought…<channel|>`) is split
 //! off by [`super::thinking`].
 
 use serde_json::{Map, Value};
@@ -77,6 +78,8 @@ fn read_calls(body: &str) -> Vec<RawCall> {
         s: body,
         i: 0,
         seen: 0,
+        at_end: false,
+        cut: false,
     };
     loop {
         r.ws();
@@ -110,6 +113,8 @@ fn add_stripped(text: &str, cx: &Ctx, out: &mut Parsed) {
                 s: piece,
                 i,
                 seen: i,
+                at_end: e == text.len(),
+                cut: false,
             };
             let read = r.call();
             if !budget.charge(r.seen.max(r.i) - i + 1) {
@@ -118,6 +123,12 @@ fn add_stripped(text: &str, cx: &Ctx, out: &mut Parsed) {
             let Some(call) = read else { continue };
             if cx.tools.is_some() && !super::bare_json::offered(cx.tools, &call.name) {
                 continue;
+            }
+            if r.cut {
+                out.problems.push(format!(
+                    "{NAME}: call {:?} cut off before its ')' (truncated reply)",
+                    call.name
+                ));
             }
             found.push(Block {
                 start: s + i,
@@ -150,6 +161,8 @@ pub fn object_at(text: &str, at: usize) -> Option<(Value, usize)> {
         s: text,
         i: at,
         seen: at,
+        at_end: false,
+        cut: false,
     };
     let v = r.object(b'}', 0)?;
     Some((v, r.i))
@@ -161,6 +174,11 @@ struct Reader<'a> {
     i: usize,
     /// The furthest byte any search looked at (what an attempt cost).
     seen: usize,
+    /// `s` ends where the reply ends: a `call:NAME({…}` whose object reaches it (spaces after)
+    /// lacks only the `)` the reply's cut took, and reads ([`Reader::paren_object`]).
+    at_end: bool,
+    /// Set when the call read was such a cut one.
+    cut: bool,
 }
 
 impl Reader<'_> {
@@ -217,7 +235,8 @@ impl Reader<'_> {
     /// `({…})`: one JSON object inside the parentheses (`call:NAME({"k": "v"})`, the call written
     /// as a function taking a JSON object; strict JSON, so an elided `[...]` is no call). `None`
     /// when the parentheses hold something else (keyword arguments), `Some(None)` when the object
-    /// does not read or the `)` is missing.
+    /// does not read or the `)` is missing, except where the reply ends right after the object
+    /// (`at_end`: the call was cut before its `)`, read and marked `cut`).
     fn paren_object(&mut self) -> Option<Option<Value>> {
         let inner = self.rest().strip_prefix('(')?;
         let lead = inner.len() - inner.trim_start().len();
@@ -234,7 +253,11 @@ impl Reader<'_> {
         self.i = end;
         self.seen = self.seen.max(end);
         self.ws();
-        Some(Some(v).filter(|_| self.eat(")")))
+        if self.eat(")") {
+            return Some(Some(v));
+        }
+        self.cut = self.at_end && self.i >= self.s.len();
+        Some(Some(v).filter(|_| self.cut))
     }
 
     fn value(&mut self, depth: usize) -> Option<Value> {

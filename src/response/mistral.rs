@@ -14,6 +14,10 @@
 //! anything). Text before and after the calls is kept (SGLang; smg drops the trailing text).
 //! Reasoning (Magistral) is `[THINK]…[/THINK]`, split off by [`super::thinking`].
 //!
+//! A server that strips only `[TOOL_CALLS]` leaves `NAME[ARGS]{…}` or `NAME[CALL_ID]ID[ARGS]{…}`:
+//! read with tools by [`super::named_json`] (an offered name, a strict JSON object that fits it),
+//! from the tokens' shapes given here ([`stripped_head`], [`partial_head`]).
+//!
 //! Servers that drop special tokens leave the old array form bare: `[{"name": …, "arguments":
 //! …}]`. For a Mistral model (named by `options.model`) that array is read as calls when it opens
 //! the reply (nothing visible before it) and every item is a call object; anywhere else, or for
@@ -144,6 +148,79 @@ fn split_name(t: &str) -> (&str, &str) {
 
 /// The call token whose text [`follows`] reads.
 pub const TOKEN: &str = "[TOOL_CALLS]";
+
+/// The arguments token and the call-id token, whole, as a server that strips only
+/// `[TOOL_CALLS]` leaves them around a call's name (`NAME[ARGS]{…}`, `NAME[CALL_ID]ID[ARGS]{…}`;
+/// [`super::named_json`] reads that form, by its own evidence, with tools).
+pub const ARGS_TOKEN: &str = "[ARGS]";
+pub const CALL_ID_TOKEN: &str = "[CALL_ID]";
+
+/// A byte of a call id written between `[CALL_ID]` and `[ARGS]`: no space, no bracket.
+fn id_byte(b: u8) -> bool {
+    !(b.is_ascii_whitespace() || matches!(b, b'[' | b']'))
+}
+
+/// `head` less the `[CALL_ID]ID` that ends it (an id of 1 to [`MAX_ID`] bytes, no space or
+/// bracket), and the id; `None` when `head` does not end so. Looks at most that far back.
+///
+/// ```
+/// use transcript_hygiene::response::mistral::strip_call_id;
+/// assert_eq!(strip_call_id("查询 get_weather[CALL_ID]a1B2c3D4e"), Some(("查询 get_weather", "a1B2c3D4e")));
+/// assert_eq!(strip_call_id("get_weather[CALL_ID]"), None);
+/// assert_eq!(strip_call_id("get_weather[CALL_ID]a b"), None);
+/// ```
+pub fn strip_call_id(head: &str) -> Option<(&str, &str)> {
+    let from = super::scan::floor(
+        head,
+        head.len().saturating_sub(MAX_ID + CALL_ID_TOKEN.len()),
+    );
+    let k = from + head[from..].rfind(CALL_ID_TOKEN)?;
+    let id = &head[k + CALL_ID_TOKEN.len()..];
+    (!id.is_empty() && id.len() <= MAX_ID && id.bytes().all(id_byte)).then(|| (&head[..k], id))
+}
+
+/// The call's name end and its id, when `before` (the text right before a `{`) ends with the
+/// tokens of a stripped call's head: `[ARGS]`, or `[CALL_ID]ID[ARGS]`.
+pub fn stripped_head(before: &str) -> Option<(usize, Option<&str>)> {
+    let head = before.strip_suffix(ARGS_TOKEN)?;
+    Some(match strip_call_id(head) {
+        Some((name, id)) => (name.len(), Some(id)),
+        None => (head.len(), None),
+    })
+}
+
+/// Where the tokens after a call's name start when they are still arriving at the end of `text`
+/// (a stream holds the name and them back until the `{` decides): a prefix of `[ARGS]`, of
+/// `[CALL_ID]`, `[CALL_ID]` and an id still being written, or `[CALL_ID]ID` and a prefix of
+/// `[ARGS]`. Looks at most `[CALL_ID]`, [`MAX_ID`] and `[ARGS]` back.
+///
+/// ```
+/// use transcript_hygiene::response::mistral::partial_head;
+/// for t in ["f[AR", "f[ARGS]", "f[CALL", "f[CALL_ID]", "f[CALL_ID]a1B2", "f[CALL_ID]a1B2c3D4e[A"] {
+///     assert_eq!(partial_head(t), Some(1), "{t}");
+/// }
+/// assert_eq!(partial_head("f[CALL_ID]a1 b"), None);
+/// assert_eq!(partial_head("f[x"), None);
+/// ```
+pub fn partial_head(text: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    let prefix_of = |tok: &str| {
+        let from = b.len().saturating_sub(tok.len());
+        memchr::memrchr(b'[', &b[from..])
+            .map(|k| from + k)
+            .filter(|&k| tok.as_bytes().starts_with(&b[k..]))
+    };
+    if let Some(k) = prefix_of(ARGS_TOKEN) {
+        return Some(strip_call_id(&text[..k]).map_or(k, |(name, _)| name.len()));
+    }
+    if let Some(k) = prefix_of(CALL_ID_TOKEN) {
+        return Some(k);
+    }
+    let from = super::scan::floor(text, b.len().saturating_sub(MAX_ID + CALL_ID_TOKEN.len()));
+    let k = from + text[from..].rfind(CALL_ID_TOKEN)?;
+    let id = &b[k + CALL_ID_TOKEN.len()..];
+    (id.len() <= MAX_ID && id.iter().all(|&c| id_byte(c))).then_some(k)
+}
 
 pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
     let mut out = Parsed::default();

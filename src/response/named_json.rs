@@ -30,13 +30,20 @@
 //! Two more leads whose special tokens a server stripped, read by the same evidence (an offered
 //! name, a strict JSON object that fits it): Gemma 4's `call:NAME({…})` (the `<|tool_call>` and
 //! `<tool_call|>` around it gone; the `)` must follow the object), and Mistral's
-//! `NAME[ARGS]{…}` with only its `[TOOL_CALLS]` gone (a `[TOOL_CALLS]` still there goes with the
-//! block).
+//! `NAME[ARGS]{…}` with only its `[TOOL_CALLS]` gone, or with the call's id between the name
+//! and the arguments, `NAME[CALL_ID]ID[ARGS]{…}` (a `[TOOL_CALLS]` still there goes with the
+//! block; an id of Mistral's shape is kept).
+//!
+//! Gemma's `call:NAME({…}` whose `)` never comes: followed by anything but spaces it is prose
+//! showing a call, and stays as written; at the very end of the reply (nothing after the object
+//! but the spaces a `)` may follow), it is a call whose `)` the reply's cut took, read as any
+//! call whose closing markup was cut off after complete arguments is, and reported truncated.
 
 use serde_json::{Map, Value};
 
 use super::bare_json::{names, offered, schema};
 use super::json_calls::read_value;
+use super::mistral;
 use super::scan::Budget;
 use super::{args_value_to_text, Block, RawCall};
 
@@ -130,7 +137,8 @@ pub fn lead_before(before: &str, tools: Option<&Value>) -> Option<Lead> {
     if let Some(head) = before.strip_suffix('(') {
         return paren_lead(head, tools);
     }
-    if let Some(head) = before.strip_suffix(ARGS) {
+    if let Some((name_end, _)) = mistral::stripped_head(before) {
+        let head = &before[..name_end];
         let name_at = name_before(head, tools)?;
         return Some(Lead {
             start: marker_start(&head[..name_at]),
@@ -214,15 +222,12 @@ fn paren_lead(head: &str, tools: Option<&Value>) -> Option<Lead> {
     })
 }
 
-/// Mistral's arguments token, after the call's name (v11+ tokenizers).
-const ARGS: &str = "[ARGS]";
-/// Mistral's call token, which a server that strips only some special tokens may leave.
-const TOOL_CALLS: &str = "[TOOL_CALLS]";
-
-/// Where a lead whose name starts at the end of `head` begins: at a `[TOOL_CALLS]` right before
-/// the name (it goes with the call), else at the name.
+/// Where a lead whose name starts at the end of `head` begins: at a Mistral `[TOOL_CALLS]`
+/// right before the name (a server that strips only some special tokens may leave it; it goes
+/// with the call), else at the name.
 fn marker_start(head: &str) -> usize {
-    head.strip_suffix(TOOL_CALLS).map_or(head.len(), str::len)
+    head.strip_suffix(mistral::TOKEN)
+        .map_or(head.len(), str::len)
 }
 
 /// The word Gemma 4 writes before a call's name (`call:NAME{…}`, its special tokens stripped),
@@ -252,7 +257,8 @@ fn call_word_start(head: &str) -> Option<usize> {
 /// Where a call whose lead has `tail` and whose object ends at `end` ends: past a `/>` that
 /// closes Gemini's wrapped form or the `)` of Gemma's `call:NAME({…})` (up to [`TAIL_SPACES`]
 /// spaces before either). [`TailEnd::More`] while the text ends before that is known and more
-/// may come (`finished` false); [`TailEnd::Missing`] when the `)` a call needs is not there.
+/// may come (`finished` false); [`TailEnd::Missing`] when the `)` a call needs is not there;
+/// [`TailEnd::Cut`] when the finished reply ends where that `)` would come.
 ///
 /// ```
 /// use transcript_hygiene::response::named_json::{tail_end, Tail, TailEnd};
@@ -263,7 +269,10 @@ fn call_word_start(head: &str) -> Option<usize> {
 /// let g = "call:f({\"a\": 1} ) 好";
 /// assert_eq!(tail_end(g, 15, Tail::Paren, true), TailEnd::At(17));
 /// assert_eq!(tail_end(&g[..16], 15, Tail::Paren, false), TailEnd::More);
-/// assert_eq!(tail_end(&g[..16], 15, Tail::Paren, true), TailEnd::Missing);
+/// assert_eq!(tail_end(&g[..16], 15, Tail::Paren, true), TailEnd::Cut(16));
+/// assert_eq!(tail_end(&g[..15], 15, Tail::Paren, true), TailEnd::Cut(15));
+/// assert_eq!(tail_end(&g[..17], 15, Tail::Paren, true), TailEnd::At(17));
+/// assert_eq!(tail_end("call:f({\"a\": 1} 好", 15, Tail::Paren, true), TailEnd::Missing);
 /// ```
 pub fn tail_end(text: &str, end: usize, tail: Tail, finished: bool) -> TailEnd {
     let close = match tail {
@@ -278,6 +287,8 @@ pub fn tail_end(text: &str, end: usize, tail: Tail, finished: bool) -> TailEnd {
         TailEnd::At(end + spaces + close.len())
     } else if !finished && spaces <= TAIL_SPACES && close.starts_with(t) {
         TailEnd::More
+    } else if tail == Tail::Paren && spaces <= TAIL_SPACES && t.is_empty() {
+        TailEnd::Cut(text.len())
     } else if tail == Tail::Paren {
         TailEnd::Missing
     } else {
@@ -298,6 +309,8 @@ pub enum TailEnd {
     More,
     /// The `)` the call needs is not there: no call.
     Missing,
+    /// The reply ends where the `)` would come: a call whose `)` was cut off, ending here.
+    Cut(usize),
 }
 
 /// Where a Gemini call whose namespace starts at the end of `head` begins: at the word glued
@@ -429,17 +442,14 @@ fn partial_stripped(text: &str, tools: Option<&Value>) -> Option<usize> {
     if let Some(head) = text.strip_suffix('(') {
         return paren_lead(head, tools).map(|l| l.start);
     }
-    let from = text.len().saturating_sub(ARGS.len());
-    let k = from + memchr::memrchr(b'[', &text.as_bytes()[from..])?;
-    if !ARGS.as_bytes().starts_with(&text.as_bytes()[k..]) {
-        return None;
-    }
-    args_lead_start(&text[..k], tools)
+    args_lead_start(&text[..mistral::partial_head(text)?], tools)
 }
 
-/// Where the lead of Mistral's `NAME[ARGS]{…}` starts when `before` (the text before its `[`)
-/// ends with an offered name: at the name, or at a `[TOOL_CALLS]` right before it.
+/// Where the lead of Mistral's `NAME[ARGS]{…}` or `NAME[CALL_ID]ID[ARGS]{…}` starts when
+/// `before` (the text before one of its `[`) ends with an offered name, or with one and its
+/// `[CALL_ID]ID`: at the name, or at a `[TOOL_CALLS]` right before it.
 pub fn args_lead_start(before: &str, tools: Option<&Value>) -> Option<usize> {
+    let before = mistral::strip_call_id(before).map_or(before, |(head, _)| head);
     let name_at = name_before(before, tools)?;
     Some(marker_start(&before[..name_at]))
 }
@@ -529,10 +539,16 @@ pub fn call_at(
         return None;
     };
     let name = &text[lead.name.clone()];
+    // Mistral's `NAME[CALL_ID]ID[ARGS]{…}`: an id of Mistral's shape is kept, as its parser does.
+    let id = (lead.name.end < at)
+        .then(|| mistral::stripped_head(&text[..at]))
+        .flatten()
+        .and_then(|(_, id)| id)
+        .filter(|id| mistral::is_mistral_id(id));
     (e == end && fits(tools, name, &args)).then(|| RawCall {
         name: name.to_owned(),
         arguments: args_value_to_text(Value::Object(args), "named_json", &mut Vec::new()),
-        id: None,
+        id: id.map(str::to_owned),
     })
 }
 
@@ -570,8 +586,9 @@ pub fn cut_evidence(text: &str, lead: &Lead, at: usize, tools: Option<&Value>) -
     }
 }
 
-/// Every `NAME{…}` call (and log line) in `text` (the reading [`super::tool_json::parse`] adds to bare JSON).
-pub fn blocks(text: &str, tools: Option<&Value>) -> Vec<Block> {
+/// Every `NAME{…}` call (and log line) in `text` (the reading [`super::tool_json::parse`] adds to
+/// bare JSON); a call whose `)` the end of the reply cut off is reported in `problems`.
+pub fn blocks(text: &str, tools: Option<&Value>, problems: &mut Vec<String>) -> Vec<Block> {
     let mut out = Vec::new();
     let mut budget = Budget::for_text(text);
     let mut skip_to = 0;
@@ -589,8 +606,17 @@ pub fn blocks(text: &str, tools: Option<&Value>) -> Vec<Block> {
             continue;
         };
         if let Some(call) = call_at(text, &lead, at, end, tools) {
-            let TailEnd::At(end) = tail_end(text, end, lead.tail, true) else {
-                continue;
+            let end = match tail_end(text, end, lead.tail, true) {
+                TailEnd::At(end) => end,
+                TailEnd::Cut(end) => {
+                    problems.push(format!(
+                        "{}: call {:?} cut off before its ')' (truncated reply)",
+                        super::tool_json::NAME,
+                        call.name
+                    ));
+                    end
+                }
+                TailEnd::More | TailEnd::Missing => continue,
             };
             out.push(Block {
                 start: lead.start,
@@ -729,7 +755,9 @@ mod tests {
     fn blocks_start_at_the_name() {
         let t = tools();
         let text = "让我正确执行：exec{\"command\": \"ls\"} 然后 exec{\"cmd\": 1} exec {\"command\": \"x\"}";
-        let b = blocks(text, Some(&t));
+        let mut problems = Vec::new();
+        let b = blocks(text, Some(&t), &mut problems);
+        assert!(problems.is_empty());
         assert_eq!(b.len(), 1);
         assert_eq!(&text[b[0].start..b[0].end], "exec{\"command\": \"ls\"}");
         assert_eq!(b[0].calls[0].arguments, r#"{"command":"ls"}"#);

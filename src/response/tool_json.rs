@@ -63,7 +63,7 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
         return out;
     }
     let mut scratch = Vec::new();
-    let mut blocks = named_json::blocks(text, cx.tools);
+    let mut blocks = named_json::blocks(text, cx.tools, &mut out.problems);
     in_gaps(text, &mut blocks, tool_uses_blocks);
     in_gaps(text, &mut blocks, |t| {
         bare_blocks(t, Body::Either, NAME, cx.tools, &mut scratch)
@@ -413,6 +413,11 @@ mod tests {
             "call:read_file(",
             "read_file[ARGS]{\"path\": \"北京",
             "read_file[AR",
+            // Mistral's id form and Gemma's call whose `)` never comes, tokens stripped.
+            "read_file[CALL_ID]a1B2c3D4e[ARGS]{\"path\": \"北京",
+            "read_file[CALL_ID]a1B2c3D4e[AR",
+            "read_file[CALL_ID]a1B2",
+            "call:read_file({\"path\": \"北京\"} 好",
             // Cut calls inside their wrapper.
             "<tool_use>\n[{\"name\": \"read_file\", \"input\": {\"a\": \"",
             "<function_calls>\n[ ",

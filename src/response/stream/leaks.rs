@@ -258,9 +258,10 @@ impl Machine {
             Verdict::No => return None,
         };
         named_json::call_at(&self.buf, &lead, c, end, tools)?;
-        // Gemini's wrapped form: its `/>` goes with the call; Gemma's `call:NAME({…})` needs its `)`.
+        // Gemini's wrapped form: its `/>` goes with the call; Gemma's `call:NAME({…})` needs its
+        // `)`, unless the reply ends where it would come (the block's reading reports the cut).
         let end = match named_json::tail_end(&self.buf, end, lead.tail, self.finished) {
-            named_json::TailEnd::At(end) => end,
+            named_json::TailEnd::At(end) | named_json::TailEnd::Cut(end) => end,
             named_json::TailEnd::More => return Some(Decision::More),
             named_json::TailEnd::Missing => return None,
         };
