@@ -160,15 +160,9 @@ fn id_byte(b: u8) -> bool {
     !(b.is_ascii_whitespace() || matches!(b, b'[' | b']'))
 }
 
-/// `head` less the `[CALL_ID]ID` that ends it (an id of 1 to [`MAX_ID`] bytes, no space or
+/// `head` less the `[CALL_ID]ID` that ends it (an id of 1 to 64 bytes, no space or
 /// bracket), and the id; `None` when `head` does not end so. Looks at most that far back.
-///
-/// ```
-/// use transcript_hygiene::response::mistral::strip_call_id;
-/// assert_eq!(strip_call_id("查询 get_weather[CALL_ID]a1B2c3D4e"), Some(("查询 get_weather", "a1B2c3D4e")));
-/// assert_eq!(strip_call_id("get_weather[CALL_ID]"), None);
-/// assert_eq!(strip_call_id("get_weather[CALL_ID]a b"), None);
-/// ```
+/// (Example at [`partial_head`].)
 pub fn strip_call_id(head: &str) -> Option<(&str, &str)> {
     let from = super::scan::floor(
         head,
@@ -192,10 +186,14 @@ pub fn stripped_head(before: &str) -> Option<(usize, Option<&str>)> {
 /// Where the tokens after a call's name start when they are still arriving at the end of `text`
 /// (a stream holds the name and them back until the `{` decides): a prefix of `[ARGS]`, of
 /// `[CALL_ID]`, `[CALL_ID]` and an id still being written, or `[CALL_ID]ID` and a prefix of
-/// `[ARGS]`. Looks at most `[CALL_ID]`, [`MAX_ID`] and `[ARGS]` back.
+/// `[ARGS]`. Looks at most `[CALL_ID]`, 64 bytes of id and `[ARGS]` back.
 ///
 /// ```
-/// use transcript_hygiene::response::mistral::partial_head;
+/// use transcript_hygiene::response::mistral::{partial_head, strip_call_id};
+/// let head = "查询 get_weather[CALL_ID]a1B2c3D4e";
+/// assert_eq!(strip_call_id(head), Some(("查询 get_weather", "a1B2c3D4e")));
+/// assert_eq!(strip_call_id("get_weather[CALL_ID]"), None);
+/// assert_eq!(strip_call_id("get_weather[CALL_ID]a b"), None);
 /// for t in ["f[AR", "f[ARGS]", "f[CALL", "f[CALL_ID]", "f[CALL_ID]a1B2", "f[CALL_ID]a1B2c3D4e[A"] {
 ///     assert_eq!(partial_head(t), Some(1), "{t}");
 /// }
