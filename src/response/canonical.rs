@@ -37,44 +37,48 @@ pub fn object(raw: &str) -> Option<String> {
 
 /// A call object `{"name": "…", "arguments": {…}, …}` at `at` (which holds `{`): the name, the
 /// canonical text of its arguments (the first of `arg_keys` present; `{}` when none is, or it is
-/// `null`), and the end of the object. `None` when the object is not that simple (another shape,
-/// a non-string name, arguments neither an object nor `null`) or anything in it is not sure to be
-/// written as serde would: the caller then reads it as a `Value`.
-pub fn call_object(text: &str, at: usize, arg_keys: &[&str]) -> Option<(String, String, usize)> {
+/// `null`), and the end of the object. An object with no `"name"` whose `"tool"` names one of
+/// `tools` ([`super::bare_json::resolve`]) and whose arguments are an object is that tool's call,
+/// as [`super::json_calls::call_from_value`] reads it. `None` when the object is not that simple
+/// (another shape, a non-string name, arguments neither an object nor `null`, a key with an
+/// escape) or anything in it is not sure to be written as serde would: the caller then reads it
+/// as a `Value`.
+pub fn call_object(
+    text: &str,
+    at: usize,
+    arg_keys: &[&str],
+    tools: Option<&serde_json::Value>,
+) -> Option<(String, String, usize)> {
     let mut w = Writer::new(text.as_bytes(), at);
-    if w.peek() != Some(b'{') {
+    if w.peek() != Some(b'{') || arg_keys.len() > MAX_ARG_KEYS {
         return None;
     }
-    // The members' keys and values, as ranges of `w.out` (keys are distinct: a duplicate falls back).
-    let mut members = Members::default();
-    w.container(0, b'}', true, Some(&mut members))?;
-    let members = members.as_slice();
-    let out = &w.out;
-    let key_is = |k: (usize, usize), name: &str| {
-        k.1 - k.0 == name.len() + 2 && out.get(k.0 + 1..k.1 - 1) == Some(name.as_bytes())
-    };
-    let (_, name) = members.iter().find(|(k, _)| key_is(*k, "name"))?;
-    let name_text = std::str::from_utf8(out.get(name.0..name.1)?).ok()?;
-    if !name_text.starts_with('"') {
-        return None;
-    }
-    let name = if name_text.contains('\\') {
-        serde_json::from_str::<String>(name_text).ok()?
-    } else {
-        name_text[1..name_text.len() - 1].to_owned()
-    };
-    let args = arg_keys
-        .iter()
-        .find_map(|k| members.iter().find(|(key, _)| key_is(*key, k)))
-        .map(|&(_, v)| v);
+    // Only the arguments are written out; the other members are read (and checked) in place.
+    let mut picks = Picks::default();
+    w.call_members(arg_keys, &mut picks)?;
     let end = w.i;
-    let args = match args.map(|v| (v, &out[v.0..v.1])) {
-        None | Some((_, b"null")) => "{}".to_owned(),
-        Some(((a, b), text)) if text.first() == Some(&b'{') => {
+    let args = picks.args.iter().flatten().next().copied();
+    let out = &w.out;
+    let value_is = |(a, b): (usize, usize), t: &[u8]| out.get(a..b) == Some(t);
+    let name = match (picks.name, picks.tool) {
+        (Some(n), _) => string_at(text, n)?,
+        // `"function"` or `"tool_name"` say where the name is: the `Value` path reads them.
+        (None, _) if picks.named_elsewhere => return None,
+        (None, Some(t)) if args.is_some_and(|a| out.get(a.0) == Some(&b'{')) => {
+            super::bare_json::resolve(tools, &string_at(text, t)?)?.to_owned()
+        }
+        (None, _) => return None,
+    };
+    let args = match args {
+        None => "{}".to_owned(),
+        Some(a) if value_is(a, b"null") => "{}".to_owned(),
+        Some((a, b)) if out.get(a) == Some(&b'{') => {
             // The written text becomes the arguments' string: no second buffer.
             let mut out = w.out;
             out.truncate(b);
-            out.drain(..a);
+            if a > 0 {
+                out.drain(..a);
+            }
             String::from_utf8(out).ok()?
         }
         Some(_) => return None,
@@ -82,11 +86,33 @@ pub fn call_object(text: &str, at: usize, arg_keys: &[&str]) -> Option<(String, 
     Some((name, args, end))
 }
 
-/// An object member: its key and value as ranges of [`Writer::out`].
-type Member = ((usize, usize), (usize, usize));
+/// The most argument keys [`call_object`] is asked for.
+const MAX_ARG_KEYS: usize = 8;
 
-/// Up to [`MAX_KEYS`] ranges of [`Writer::out`], on the stack: a `Vec` for each object's keys
-/// and for a call's members was three of the allocations of every call read.
+/// What [`Writer::call_members`] found: where the name (and `"tool"`) strings are in the text,
+/// where each argument key's value was written in [`Writer::out`], and whether a `"function"`
+/// or `"tool_name"` key says where the name is.
+#[derive(Default)]
+struct Picks {
+    name: Option<(usize, usize)>,
+    tool: Option<(usize, usize)>,
+    args: [Option<(usize, usize)>; MAX_ARG_KEYS],
+    named_elsewhere: bool,
+}
+
+/// The string whose JSON text (quotes included) is `text[a..b]`: the text between the quotes
+/// when it holds no escape, else as serde decodes it.
+fn string_at(text: &str, (a, b): (usize, usize)) -> Option<String> {
+    let raw = text.get(a..b)?;
+    if raw.bytes().any(|b| b == b'\\') {
+        return serde_json::from_str::<String>(raw).ok();
+    }
+    Some(raw.get(1..raw.len() - 1)?.to_owned())
+}
+
+/// Up to [`MAX_KEYS`] ranges (an object's keys, for the duplicate check), on the stack: a `Vec`
+/// for each object's keys and for a call's members was three of the allocations of every call
+/// read.
 struct Ranges<T: Copy + Default> {
     n: usize,
     items: [T; MAX_KEYS],
@@ -114,13 +140,19 @@ impl<T: Copy + Default> Ranges<T> {
     }
 }
 
-type Members = Ranges<Member>;
-
-/// Reads JSON at `i` and writes its canonical form to `out`.
+/// Reads JSON at `i` and writes its canonical form to `out`. The canonical form is the text
+/// less its whitespace outside strings, with the escapes serde writes differently rewritten
+/// (`\/`, `\u`): the text is copied in runs between those places (from `from` up to `i` when one
+/// is met), not value by value, so a call's arguments are a few copies.
 struct Writer<'a> {
     s: &'a [u8],
     i: usize,
+    /// Where the text not yet copied to `out` starts.
+    from: usize,
     out: Vec<u8>,
+    /// An escape was rewritten since this was last cleared (a key's text is then not its
+    /// canonical form).
+    rewritten: bool,
 }
 
 impl<'a> Writer<'a> {
@@ -132,13 +164,24 @@ impl<'a> Writer<'a> {
         Writer {
             s,
             i,
+            from: i,
             out: Vec::with_capacity(room),
+            rewritten: false,
         }
     }
 
-    fn finish(self) -> Option<String> {
+    fn finish(mut self) -> Option<String> {
+        self.flush();
         // Only whole UTF-8 sequences of the input and ASCII were written.
         String::from_utf8(self.out).ok()
+    }
+
+    /// Copies the text read since the last copy.
+    fn flush(&mut self) {
+        if self.i > self.from {
+            self.out.extend_from_slice(&self.s[self.from..self.i]);
+        }
+        self.from = self.i;
     }
 
     fn peek(&self) -> Option<u8> {
@@ -155,9 +198,18 @@ impl<'a> Writer<'a> {
         (self.next()? == b).then_some(())
     }
 
-    /// JSON whitespace (serde's: space, tab, line feed, carriage return).
+    /// JSON whitespace (serde's: space, tab, line feed, carriage return), left out of `out`.
     fn ws(&mut self) {
-        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        if is_ws(self.peek()) {
+            self.flush();
+            self.skip_ws();
+            self.from = self.i;
+        }
+    }
+
+    /// Whitespace passed over, as [`Writer::ws`] without its copy.
+    fn skip_ws(&mut self) {
+        while is_ws(self.peek()) {
             self.i += 1;
         }
     }
@@ -167,7 +219,6 @@ impl<'a> Writer<'a> {
             return None;
         }
         self.i += word.len();
-        self.out.extend_from_slice(word);
         Some(())
     }
 
@@ -176,8 +227,8 @@ impl<'a> Writer<'a> {
             return None;
         }
         match self.peek()? {
-            b'{' => self.container(depth, b'}', true, None),
-            b'[' => self.container(depth, b']', false, None),
+            b'{' => self.container(depth, b'}', true),
+            b'[' => self.container(depth, b']', false),
             b'"' => self.string(),
             b't' => self.lit(b"true"),
             b'f' => self.lit(b"false"),
@@ -187,51 +238,92 @@ impl<'a> Writer<'a> {
         }
     }
 
-    /// An object (`keyed`) or an array; an object's members go to `members` as ranges of `out`.
-    fn container(
-        &mut self,
-        depth: usize,
-        close: u8,
-        keyed: bool,
-        mut members: Option<&mut Members>,
-    ) -> Option<()> {
-        self.out.push(self.s[self.i]);
+    /// An object (`keyed`) or an array.
+    fn container(&mut self, depth: usize, close: u8, keyed: bool) -> Option<()> {
         self.i += 1;
         self.ws();
         if self.peek() == Some(close) {
             self.i += 1;
-            self.out.push(close);
             return Some(());
         }
+        // The keys as written: without a rewritten escape, that is their canonical form.
         let mut keys: Ranges<(usize, usize)> = Ranges::default();
         loop {
             self.ws();
             if keyed {
-                let k0 = self.out.len();
+                let k0 = self.i;
+                self.rewritten = false;
                 self.string()?;
-                let k = (k0, self.out.len());
-                let key = &self.out[k.0..k.1];
-                if keys.as_slice().iter().any(|p| &self.out[p.0..p.1] == key) {
+                if self.rewritten {
                     return None;
                 }
-                keys.push(k)?;
+                let key = &self.s[k0..self.i];
+                if keys.as_slice().iter().any(|p| &self.s[p.0..p.1] == key) {
+                    return None;
+                }
+                keys.push((k0, self.i))?;
                 self.ws();
                 self.eat(b':')?;
-                self.out.push(b':');
                 self.ws();
             }
-            let v0 = self.out.len();
             self.value(depth + 1)?;
-            if let (Some(m), Some(&k)) = (members.as_deref_mut(), keys.as_slice().last()) {
-                m.push((k, (v0, self.out.len())))?;
-            }
             self.ws();
             match self.next()? {
-                b',' => self.out.push(b','),
-                b if b == close => {
-                    self.out.push(close);
-                    return Some(());
+                b',' => {}
+                b if b == close => return Some(()),
+                _ => return None,
+            }
+        }
+    }
+
+    /// The members of the call object at `i` (which holds `{`): each value checked as
+    /// [`Writer::value`] checks it, only the values of `arg_keys` written to `out` (see
+    /// [`Picks`]). A key with an escape gives `None` (its text is then not its canonical form,
+    /// which the duplicate check compares).
+    fn call_members(&mut self, arg_keys: &[&str], picks: &mut Picks) -> Option<()> {
+        self.i += 1;
+        self.skip_ws();
+        if self.peek() == Some(b'}') {
+            self.i += 1;
+            return Some(());
+        }
+        let mut keys: Ranges<(usize, usize)> = Ranges::default();
+        loop {
+            self.skip_ws();
+            self.eat(b'"')?;
+            let k0 = self.i;
+            self.i += special_at(self.s.get(k0..)?)?;
+            let k = (k0, self.i);
+            self.eat(b'"')?;
+            let key = &self.s[k.0..k.1];
+            if keys.as_slice().iter().any(|p| &self.s[p.0..p.1] == key) {
+                return None;
+            }
+            keys.push(k)?;
+            self.skip_ws();
+            self.eat(b':')?;
+            self.skip_ws();
+            let (v0, o0) = (self.i, self.out.len());
+            self.from = v0;
+            self.value(1)?;
+            match key {
+                b"name" if self.s[v0] == b'"' => picks.name = Some((v0, self.i)),
+                b"name" => return None,
+                b"tool" if self.s[v0] == b'"' => picks.tool = Some((v0, self.i)),
+                b"function" | b"tool_name" => picks.named_elsewhere = true,
+                _ => {}
+            }
+            match arg_keys.iter().position(|a| a.as_bytes() == key) {
+                Some(p) => {
+                    self.flush();
+                    picks.args[p] = Some((o0, self.out.len()));
                 }
+                None => self.out.truncate(o0),
+            }
+            self.skip_ws();
+            match self.next()? {
+                b',' => {}
+                b'}' => return Some(()),
                 _ => return None,
             }
         }
@@ -258,23 +350,16 @@ impl<'a> Writer<'a> {
         if !ok || matches!(self.peek(), Some(b'.' | b'e' | b'E')) {
             return None;
         }
-        self.out.extend_from_slice(&self.s[start..self.i]);
         Some(())
     }
 
-    /// A string, written with serde's escapes.
+    /// A string: serde writes it as it stands, but for the escapes [`Writer::escape`] rewrites.
     fn string(&mut self) -> Option<()> {
         self.eat(b'"')?;
-        self.out.push(b'"');
         loop {
-            let run = special_at(&self.s[self.i..])?;
-            self.out.extend_from_slice(&self.s[self.i..self.i + run]);
-            self.i += run;
+            self.i += special_at(self.s.get(self.i..)?)?;
             match self.next()? {
-                b'"' => {
-                    self.out.push(b'"');
-                    return Some(());
-                }
+                b'"' => return Some(()),
                 b'\\' => self.escape()?,
                 // A raw control character: invalid JSON.
                 _ => return None,
@@ -282,45 +367,74 @@ impl<'a> Writer<'a> {
         }
     }
 
-    /// The escape after a backslash, as serde writes the character it stands for.
+    /// The escape after a backslash (at `i - 1`): kept when serde writes the character it stands
+    /// for so (`\"`, `\\`, `\n`, `\r`, `\t`, `\b`, `\f`), rewritten as serde writes it otherwise.
     fn escape(&mut self) -> Option<()> {
         let e = self.next()?;
         match e {
-            b'"' | b'\\' | b'n' | b'r' | b't' | b'b' | b'f' => {
-                self.out.extend_from_slice(&[b'\\', e]);
-            }
-            b'/' => self.out.push(b'/'),
-            b'u' => {
-                let hex = std::str::from_utf8(self.s.get(self.i..self.i + 4)?).ok()?;
-                if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
-                    return None;
-                }
-                let code = u32::from_str_radix(hex, 16).ok()?;
-                self.i += 4;
-                // A surrogate (paired or not) goes the slow way.
-                let c = char::from_u32(code)?;
-                let mut tmp = [0u8; 4];
-                match c {
-                    '"' => self.out.extend_from_slice(b"\\\""),
-                    '\\' => self.out.extend_from_slice(b"\\\\"),
-                    '\u{8}' => self.out.extend_from_slice(b"\\b"),
-                    '\u{c}' => self.out.extend_from_slice(b"\\f"),
-                    '\n' => self.out.extend_from_slice(b"\\n"),
-                    '\r' => self.out.extend_from_slice(b"\\r"),
-                    '\t' => self.out.extend_from_slice(b"\\t"),
-                    c if (c as u32) < 0x20 => {
-                        self.out
-                            .extend_from_slice(format!("\\u{:04x}", c as u32).as_bytes());
-                    }
-                    c => self
-                        .out
-                        .extend_from_slice(c.encode_utf8(&mut tmp).as_bytes()),
-                }
-            }
+            b'"' | b'\\' | b'n' | b'r' | b't' | b'b' | b'f' => return Some(()),
+            b'/' | b'u' => {}
             _ => return None,
+        }
+        // Everything before the backslash is copied; the escape is written anew.
+        let backslash = self.i - 2;
+        if backslash > self.from {
+            self.out.extend_from_slice(&self.s[self.from..backslash]);
+        }
+        self.rewritten = true;
+        if e == b'/' {
+            self.out.push(b'/');
+            self.from = self.i;
+            return Some(());
+        }
+        let hex = std::str::from_utf8(self.s.get(self.i..self.i + 4)?).ok()?;
+        if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        let code = u32::from_str_radix(hex, 16).ok()?;
+        self.i += 4;
+        self.from = self.i;
+        // A surrogate (paired or not) goes the slow way.
+        let c = char::from_u32(code)?;
+        let mut tmp = [0u8; 4];
+        match c {
+            '"' => self.out.extend_from_slice(b"\\\""),
+            '\\' => self.out.extend_from_slice(b"\\\\"),
+            '\u{8}' => self.out.extend_from_slice(b"\\b"),
+            '\u{c}' => self.out.extend_from_slice(b"\\f"),
+            '\n' => self.out.extend_from_slice(b"\\n"),
+            '\r' => self.out.extend_from_slice(b"\\r"),
+            '\t' => self.out.extend_from_slice(b"\\t"),
+            c if (c as u32) < 0x20 => {
+                self.out
+                    .extend_from_slice(format!("\\u{:04x}", c as u32).as_bytes());
+            }
+            c => self
+                .out
+                .extend_from_slice(c.encode_utf8(&mut tmp).as_bytes()),
         }
         Some(())
     }
+}
+
+/// JSON whitespace (serde's: space, tab, line feed, carriage return).
+fn is_ws(b: Option<u8>) -> bool {
+    matches!(b, Some(b' ' | b'\t' | b'\n' | b'\r'))
+}
+
+/// `s` as a JSON string, escaped as serde_json escapes it: copied whole between quotes when it
+/// holds no `"`, `\\` or control byte (most keys and values: serde's escaping goes byte by
+/// byte through a table), else written by serde.
+pub(crate) fn push_json_str(out: &mut Vec<u8>, s: &str) {
+    if special_at(s.as_bytes()).is_some() {
+        // Writing to a Vec cannot fail, and a str always serialises.
+        let _ = serde_json::to_writer(&mut *out, s);
+        return;
+    }
+    out.reserve(s.len() + 2);
+    out.push(b'"');
+    out.extend_from_slice(s.as_bytes());
+    out.push(b'"');
 }
 
 /// The first `"`, `\\` or control byte of `s` (what ends a run of a string's plain bytes):
@@ -420,6 +534,21 @@ mod tests {
         }
         assert_eq!(special_at(plain.as_bytes()), None);
         assert_eq!(special_at(b" !#[]\x7f\xff"), None);
+        // Written as serde writes it, copied or escaped.
+        for t in [
+            "",
+            "path",
+            "src/读.rs",
+            " !#[]\u{7f}",
+            "a\"b",
+            "c:\\d",
+            "\u{1}\n\t中",
+            &plain,
+        ] {
+            let mut out = Vec::new();
+            push_json_str(&mut out, t);
+            assert_eq!(out, serde_json::to_vec(t).unwrap_or_default(), "{t:?}");
+        }
     }
 
     #[test]
@@ -435,19 +564,25 @@ mod tests {
         let keys = ["arguments", "parameters", "args", "input"];
         let t = r#"x {"name": "read_file", "arguments": {"path": "a b"}} tail"#;
         assert_eq!(
-            call_object(t, 2, &keys),
+            call_object(t, 2, &keys, None),
             Some(("read_file".into(), r#"{"path":"a b"}"#.into(), t.len() - 5))
         );
         // The key order of `arg_keys` decides, not the text's.
         let t = r#"{"input": {"i": 1}, "name": "f\u0021", "parameters": {"p": 2}}"#;
         assert_eq!(
-            call_object(t, 0, &keys),
+            call_object(t, 0, &keys, None),
             Some(("f!".into(), r#"{"p":2}"#.into(), t.len()))
         );
         let t = r#"{"name": "f", "arguments": null}"#;
-        assert_eq!(call_object(t, 0, &keys).map(|c| c.1), Some("{}".into()));
+        assert_eq!(
+            call_object(t, 0, &keys, None).map(|c| c.1),
+            Some("{}".into())
+        );
         let t = r#"{"name": "f"}"#;
-        assert_eq!(call_object(t, 0, &keys).map(|c| c.1), Some("{}".into()));
+        assert_eq!(
+            call_object(t, 0, &keys, None).map(|c| c.1),
+            Some("{}".into())
+        );
         for slow in [
             r#"{"name": "f", "arguments": "{\"a\": 1}"}"#,
             r#"{"name": 3, "arguments": {}}"#,
@@ -457,7 +592,28 @@ mod tests {
             r#"{"name": "f", "arguments": {}"#,
             r#"{}"#,
         ] {
-            assert_eq!(call_object(slow, 0, &keys), None, "{slow}");
+            assert_eq!(call_object(slow, 0, &keys, None), None, "{slow}");
         }
+        // `"tool"` naming an offered tool, as the `Value` path reads it; anything it cannot
+        // settle goes that way (no tools, an unknown tool, arguments not an object, a name key).
+        let tools = serde_json::json!([{"type": "function", "function": {"name": "get_weather"}}]);
+        let t = r#"{"tool": "Get Weather", "input": {"城市": "北京"}}"#;
+        assert_eq!(
+            call_object(t, 0, &keys, Some(&tools)),
+            Some(("get_weather".into(), r#"{"城市":"北京"}"#.into(), t.len()))
+        );
+        for slow in [
+            r#"{"tool": "get_weather", "input": null}"#,
+            r#"{"tool": "get_weather", "args": [1]}"#,
+            r#"{"tool": "get_weather"}"#,
+            r#"{"tool": "search", "input": {}}"#,
+            r#"{"tool": 3, "input": {}}"#,
+            r#"{"tool": "get_weather", "tool_name": "x", "input": {}}"#,
+            r#"{"tool": "get_weather", "function": {}, "input": {}}"#,
+            r#"{"t\u006fol": "get_weather", "input": {}}"#,
+        ] {
+            assert_eq!(call_object(slow, 0, &keys, Some(&tools)), None, "{slow}");
+        }
+        assert_eq!(call_object(t, 0, &keys, None), None);
     }
 }

@@ -88,7 +88,7 @@ fn call(inv: &Invoke, cx: &Ctx, problems: &mut Vec<String>) -> RawCall {
         let mut map = Map::new();
         for p in &inv.params {
             let schema = param_schema(cx.tools, inv.name, p.name);
-            let typed = match p.string {
+            let typed = match p.string() {
                 Some("true") => Value::String(p.value.to_owned()),
                 Some("false") => serde_json::from_str::<Value>(p.value).unwrap_or_else(|_| {
                     type_value(p.value, schema, Style::Schema { minimax: false })

@@ -61,7 +61,7 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
                     .map(|inv| {
                         let mut args = Map::new();
                         for p in &inv.params {
-                            let v = if p.string == Some("true") {
+                            let v = if p.string() == Some("true") {
                                 Value::String(p.value.to_owned())
                             } else {
                                 serde_json::from_str(p.value).unwrap_or_else(|_| {

@@ -187,7 +187,9 @@ pub fn read_calls(
     let mut pos = at;
     loop {
         // A plain call object is copied through; anything else is read as a `Value`.
-        if let Some((name, arguments, end)) = super::canonical::call_object(text, pos, ARG_KEYS) {
+        if let Some((name, arguments, end)) =
+            super::canonical::call_object(text, pos, ARG_KEYS, tools)
+        {
             out.calls.push(RawCall {
                 name,
                 arguments,
@@ -384,7 +386,7 @@ pub struct Tagged {
 /// Every block of `spec`'s format in `text`.
 pub fn parse_tagged(text: &str, spec: &Tagged, tools: Option<&Value>) -> Parsed {
     let mut out = Parsed::default();
-    let mut opens: Vec<Finder> = spec.opens.iter().map(|m| Finder::new(m)).collect();
+    let mut opens = Openers::new(spec.opens);
     let close_tag = match spec.close {
         Close::None => None,
         Close::Optional(c) | Close::Required(c) => Some(c),
@@ -409,7 +411,7 @@ pub fn parse_tagged(text: &str, spec: &Tagged, tools: Option<&Value>) -> Parsed 
             at = body_at;
             continue;
         }
-        if let Some((call, end)) = close_tag.and_then(|c| plain_call(text, json_at, c)) {
+        if let Some((call, end)) = close_tag.and_then(|c| plain_call(text, json_at, c, tools)) {
             if out.format.is_none() {
                 out.format = Some(spec.name);
             }
@@ -504,14 +506,48 @@ pub fn parse_tagged(text: &str, spec: &Tagged, tools: Option<&Value>) -> Parsed 
     out
 }
 
+/// One [`Finder`] per opener of a format: the first [`HELD_OPENERS`] on the stack (every format
+/// has fewer), where a list of them was an allocation for each block read.
+struct Openers<'n> {
+    held: [Finder<'n>; HELD_OPENERS],
+    n: usize,
+    more: Vec<Finder<'n>>,
+}
+
+const HELD_OPENERS: usize = 4;
+
+impl<'n> Openers<'n> {
+    fn new(opens: &[&'n str]) -> Self {
+        Openers {
+            held: std::array::from_fn(|k| Finder::new(opens.get(k).copied().unwrap_or(""))),
+            n: opens.len().min(HELD_OPENERS),
+            more: opens
+                .iter()
+                .skip(HELD_OPENERS)
+                .map(|m| Finder::new(m))
+                .collect(),
+        }
+    }
+
+    /// The finders in the openers' order.
+    fn iter_mut(&mut self) -> impl Iterator<Item = &mut Finder<'n>> {
+        self.held[..self.n].iter_mut().chain(self.more.iter_mut())
+    }
+}
+
 /// The usual block, read without searching it first: one plain call object at `json_at`
 /// ([`super::canonical::call_object`]) followed, after whitespace, by the closing tag `close`;
 /// the call and the block's end. Valid JSON holds no `<` outside its strings, so the closer after
 /// it is the first one outside a string and the next opener (if any is inside a string) changes
 /// nothing: [`parse_tagged`]'s general path reads the block the same (and still reads every other
 /// block).
-fn plain_call(text: &str, json_at: usize, close: &str) -> Option<(RawCall, usize)> {
-    let (name, arguments, end) = super::canonical::call_object(text, json_at, ARG_KEYS)?;
+fn plain_call(
+    text: &str,
+    json_at: usize,
+    close: &str,
+    tools: Option<&Value>,
+) -> Option<(RawCall, usize)> {
+    let (name, arguments, end) = super::canonical::call_object(text, json_at, ARG_KEYS, tools)?;
     let after = text.get(end..)?;
     let rest = after.trim_start();
     if !rest.starts_with(close) {

@@ -13,6 +13,8 @@
 
 use serde_json::{Map, Number, Value};
 
+use super::canonical::push_json_str;
+
 /// Which reference's rules to apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Style {
@@ -47,55 +49,62 @@ pub fn type_value(raw: &str, schema: Option<&Value>, style: Style) -> Value {
     }
 }
 
+/// How many members [`typed_arguments`] holds on the stack (looked up pairwise) before it
+/// takes a map.
+const INLINE: usize = 8;
+
 /// Build the arguments object of a call from `(key, raw value)` pairs, typed by the tools' schema.
-pub fn typed_arguments<'k>(
-    pairs: impl IntoIterator<Item = (&'k str, &'k str)>,
+pub fn typed_arguments<'k, V: AsRef<str>>(
+    pairs: impl IntoIterator<Item = (&'k str, V)>,
     tools: Option<&Value>,
     func: &str,
     style: Style,
 ) -> String {
     // Written straight out rather than through a `Map` (a hash per key, then serialised again): a
-    // key given twice keeps its first place and its last value, as a map's insert does. Past a
-    // few keys (looked up pairwise), the map.
-    let mut members: Vec<(&str, Typed)> = Vec::new();
+    // key given twice keeps its first place and its last value, as the map's insert does (it
+    // keeps insertion order: `preserve_order`), so past [`INLINE`] keys the map writes the same.
+    // The members wait on the stack: a list of them was an allocation per call.
+    let mut members: [Option<(&str, V, Typed)>; INLINE] = [const { None }; INLINE];
+    let mut n = 0;
     let mut map: Option<Map<String, Value>> = None;
     for (k, v) in pairs {
-        let value = type_text(v, param_schema(tools, func, k), style);
+        let value = type_text(v.as_ref(), param_schema(tools, func, k), style);
         if let Some(m) = map.as_mut() {
-            m.insert(k.to_owned(), value.into_value());
+            m.insert(k.to_owned(), value.into_value(v.as_ref()));
             continue;
         }
-        match members.iter_mut().find(|(key, _)| *key == k) {
-            Some(m) => m.1 = value,
-            None => members.push((k, value)),
+        if let Some(m) = members[..n].iter_mut().flatten().find(|m| m.0 == k) {
+            (m.1, m.2) = (v, value);
+            continue;
         }
-        if members.len() >= 32 {
-            map = Some(
-                members
-                    .drain(..)
-                    .map(|(k, v)| (k.to_owned(), v.into_value()))
-                    .collect(),
-            );
+        if n == INLINE {
+            let mut m: Map<String, Value> = (members.iter_mut().filter_map(Option::take))
+                .map(|(k, v, t)| (k.to_owned(), t.into_value(v.as_ref())))
+                .collect();
+            m.insert(k.to_owned(), value.into_value(v.as_ref()));
+            map = Some(m);
+            continue;
         }
+        members[n] = Some((k, v, value));
+        n += 1;
     }
     if let Some(m) = map {
         return Value::Object(m).to_string();
     }
     let mut out = Vec::with_capacity(64);
     out.push(b'{');
-    for (i, (k, v)) in members.iter().enumerate() {
+    for (i, (k, v, t)) in members[..n].iter().flatten().enumerate() {
         if i > 0 {
             out.push(b',');
         }
-        // Writing to a Vec cannot fail, and a str and a Value always serialise.
-        let _ = serde_json::to_writer(&mut out, k);
+        push_json_str(&mut out, k);
         out.push(b':');
-        match v {
-            Typed::Text(t) => {
-                let _ = serde_json::to_writer(&mut out, t);
-            }
-            Typed::Json(t) => out.extend_from_slice(t.as_bytes()),
+        match t {
+            Typed::Text => push_json_str(&mut out, v.as_ref()),
+            Typed::Trimmed => out.extend_from_slice(v.as_ref().trim().as_bytes()),
+            Typed::Lit(t) => out.extend_from_slice(t.as_bytes()),
             Typed::Value(v) => {
+                // Writing to a Vec cannot fail, and a Value always serialises.
                 let _ = serde_json::to_writer(&mut out, v);
             }
         }
@@ -105,23 +114,26 @@ pub fn typed_arguments<'k>(
     String::from_utf8(out).unwrap_or_default()
 }
 
-/// A typed value as [`typed_arguments`] writes it: most values (paths, prose, small integers,
-/// with no schema to read) are written from the text itself, without a [`Value`] built, parsed
-/// into and dropped for each of them.
-enum Typed<'a> {
-    /// The JSON string of this text.
-    Text(&'a str),
-    /// This text, which is JSON already written as serde writes it (`true`, `42`).
-    Json(&'a str),
+/// A typed value as [`typed_arguments`] writes it, given its raw text: most values (paths,
+/// prose, small integers, with no schema to read) are written from the text itself, without a
+/// [`Value`] built, parsed into and dropped for each of them.
+enum Typed {
+    /// The JSON string of the raw text.
+    Text,
+    /// The trimmed raw text, which is JSON already written as serde writes it (`42`, `true`).
+    Trimmed,
+    /// This literal (`true`, `false`, `null`).
+    Lit(&'static str),
     Value(Value),
 }
 
-impl Typed<'_> {
-    fn into_value(self) -> Value {
+impl Typed {
+    fn into_value(self, raw: &str) -> Value {
         match self {
-            Typed::Text(t) => Value::String(t.to_owned()),
-            // Only literals and integers that parse as themselves are kept as `Json`.
-            Typed::Json(t) => serde_json::from_str(t).unwrap_or(Value::Null),
+            Typed::Text => Value::String(raw.to_owned()),
+            // Only literals and integers that parse as themselves are written from their text.
+            Typed::Trimmed => serde_json::from_str(raw.trim()).unwrap_or(Value::Null),
+            Typed::Lit(t) => serde_json::from_str(t).unwrap_or(Value::Null),
             Typed::Value(v) => v,
         }
     }
@@ -130,32 +142,32 @@ impl Typed<'_> {
 /// [`type_value`] as a [`Typed`]: the same value, written the same. Without a schema, a value
 /// that is a string, a literal or an integer serde writes digit for digit is told from its text;
 /// anything else (a fraction, JSON text, any schema) takes [`type_value`].
-fn type_text<'a>(raw: &'a str, schema: Option<&Value>, style: Style) -> Typed<'a> {
+fn type_text(raw: &str, schema: Option<&Value>, style: Style) -> Typed {
     if schema.is_some() {
         return Typed::Value(type_value(raw, schema, style));
     }
     let t = raw.trim();
     match style {
         Style::Schema { .. } => match t {
-            "true" | "True" => Typed::Json("true"),
-            "false" | "False" => Typed::Json("false"),
-            "null" | "None" => Typed::Json("null"),
+            "true" | "True" => Typed::Lit("true"),
+            "false" | "False" => Typed::Lit("false"),
+            "null" | "None" => Typed::Lit("null"),
             // As `infer_untyped`: only text starting as a number may be one.
-            t if !t.starts_with(|c: char| c == '-' || c.is_ascii_digit()) => Typed::Text(raw),
-            t if plain_integer(t) => Typed::Json(t),
+            t if !t.starts_with(|c: char| c == '-' || c.is_ascii_digit()) => Typed::Text,
+            t if plain_integer(t) => Typed::Trimmed,
             _ => Typed::Value(infer_untyped(raw)),
         },
         // `glm_value` without a schema: the text's JSON value when it parses, else the text.
         Style::Glm => match t.as_bytes().first() {
             Some(b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n') => {
                 if plain_integer(t) || matches!(t, "true" | "false" | "null") {
-                    Typed::Json(t)
+                    Typed::Trimmed
                 } else {
                     Typed::Value(glm_value(raw, None))
                 }
             }
             // No JSON value starts otherwise: serde would fail (and allocate its error).
-            _ => Typed::Text(raw),
+            _ => Typed::Text,
         },
     }
 }

@@ -32,12 +32,19 @@ pub struct Invoke<'a> {
     pub body: &'a str,
 }
 
-/// One parameter: its name, its `string="…"` attribute if any, and its trimmed value.
+/// One parameter: its name, its tag's head (the attributes) and its trimmed value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Param<'a> {
     pub name: &'a str,
-    pub string: Option<&'a str>,
+    head: &'a str,
     pub value: &'a str,
+}
+
+impl<'a> Param<'a> {
+    /// Its `string="…"` attribute, if any (read when asked: most readers never ask).
+    pub fn string(&self) -> Option<&'a str> {
+        attr(self.head, "string")
+    }
 }
 
 /// The value of attribute `key` in a tag head (` name="x" string="true"`), quoted or not.
@@ -116,7 +123,26 @@ pub fn invokes<'a>(
     family: &str,
     problems: &mut Vec<String>,
 ) -> Vec<Invoke<'a>> {
-    let body = body.into();
+    let mut out = Vec::new();
+    walk(body.into(), tags, family, problems, |params, problems| {
+        out.push(Invoke {
+            name: params.func,
+            body: &params.body[params.at..params.hi],
+            params: params.with(problems).collect(),
+        });
+    });
+    out
+}
+
+/// Each invoke of `body` with a name, in order, given to `each` as its [`Params`] (read as
+/// `each` asks: a reader that types them as read keeps no list of them).
+fn walk<'a>(
+    body: Body<'a>,
+    tags: &Tags,
+    family: &str,
+    problems: &mut Vec<String>,
+    mut each: impl FnMut(Params<'a, '_>, &mut Vec<String>),
+) {
     // One pass over the `<` of the body finds every tag the loops below ask for.
     let own;
     let (tokens, shift) = match body.tokens {
@@ -130,7 +156,6 @@ pub fn invokes<'a>(
         }
     };
     let (text, hi) = (body.text, body.hi);
-    let mut out = Vec::new();
     let mut firsts = Next::new(1 << shift);
     let mut ends = Next::new(1 << (shift + 1));
     let mut next = Next::new(1 << shift);
@@ -168,21 +193,20 @@ pub fn invokes<'a>(
             problems.push(format!("{family}: invoke with an empty name skipped"));
             continue;
         }
-        out.push(Invoke {
-            name,
-            params: params(
-                text,
-                (tokens, shift),
-                (gt + 1, inv_end),
-                tags,
-                name,
-                family,
-                problems,
-            ),
-            body: &text[gt + 1..inv_end],
-        });
+        let params = Params {
+            body: text,
+            tokens,
+            opens: Next::new(1 << (shift + 2)),
+            ends: Next::new(1 << (shift + 3)),
+            at: gt + 1,
+            hi: inv_end,
+            tags: *tags,
+            func: name,
+            family,
+            problems: None,
+        };
+        each(params, problems);
     }
-    out
 }
 
 /// The first `byte` in `s[from..to]`.
@@ -191,52 +215,84 @@ fn byte_from(s: &str, byte: u8, from: usize, to: usize) -> Option<usize> {
     memchr::memchr(byte, hay).map(|i| from + i)
 }
 
-/// The parameters of the invoke body `body[lo..hi]` (`hi` is the end of the block's body or
-/// the start of a tag, so every tag that starts inside ends inside), `tokens` being `body`'s
-/// tags as [`invokes`] has them (`Tags::invoke`'s kind `shift`).
-fn params<'a>(
+/// The parameters of one invoke, `body[at..hi]` (`hi` is the end of the block's body or the
+/// start of a tag, so every tag that starts inside ends inside), read one by one; `tokens` are
+/// `body`'s tags as [`walk`] has them. A missing closing tag is reported to `problems`.
+struct Params<'a, 'p> {
     body: &'a str,
-    (tokens, shift): (&Tokens, u32),
-    (lo, hi): (usize, usize),
-    tags: &Tags,
-    func: &str,
-    family: &str,
-    problems: &mut Vec<String>,
-) -> Vec<Param<'a>> {
-    let mut out = Vec::new();
-    let mut opens = Next::new(1 << (shift + 2));
-    let mut ends = Next::new(1 << (shift + 3));
-    let mut at = lo;
-    while let Some(p) = opens.find_before(tokens, at, hi) {
-        at = p + tags.param.len();
-        if !tag_here(&body[p..hi], tags.param) {
-            continue;
+    tokens: &'p Tokens,
+    opens: Next,
+    ends: Next,
+    at: usize,
+    hi: usize,
+    tags: Tags,
+    /// The invoke's name (for the problems reported).
+    func: &'a str,
+    family: &'p str,
+    problems: Option<&'p mut Vec<String>>,
+}
+
+impl<'a, 'p> Params<'a, 'p> {
+    /// These parameters, reporting to `problems`.
+    fn with<'q>(self, problems: &'q mut Vec<String>) -> Params<'a, 'q>
+    where
+        'p: 'q,
+    {
+        Params {
+            body: self.body,
+            tokens: self.tokens,
+            opens: self.opens,
+            ends: self.ends,
+            at: self.at,
+            hi: self.hi,
+            tags: self.tags,
+            func: self.func,
+            family: self.family,
+            problems: Some(problems),
         }
-        let head_at = p + tags.param.len();
-        let Some(gt) = byte_from(body, b'>', head_at, hi) else {
-            break;
-        };
-        let value_end = match ends.find_before(tokens, gt, hi) {
-            Some(e) => e,
-            None => {
-                problems.push(format!(
-                    "{family}: call {func:?}: {} missing (truncated)",
-                    tags.param_end
-                ));
-                hi
-            }
-        };
-        let head = &body[head_at..gt];
-        if let Some(name) = attr(head, "name").map(str::trim).filter(|n| !n.is_empty()) {
-            out.push(Param {
-                name,
-                string: attr(head, "string"),
-                value: body[gt + 1..value_end].trim(),
-            });
-        }
-        at = (value_end + tags.param_end.len()).min(hi).max(gt + 1);
     }
-    out
+}
+
+impl<'a> Iterator for Params<'a, '_> {
+    type Item = Param<'a>;
+
+    fn next(&mut self) -> Option<Param<'a>> {
+        let (body, hi, tags) = (self.body, self.hi, self.tags);
+        while let Some(p) = self.opens.find_before(self.tokens, self.at, hi) {
+            self.at = p + tags.param.len();
+            if !tag_here(&body[p..hi], tags.param) {
+                continue;
+            }
+            let head_at = p + tags.param.len();
+            let Some(gt) = byte_from(body, b'>', head_at, hi) else {
+                // Past a parameter tag with no `>` nothing more is read.
+                self.at = hi;
+                return None;
+            };
+            let value_end = match self.ends.find_before(self.tokens, gt, hi) {
+                Some(e) => e,
+                None => {
+                    if let Some(pr) = self.problems.as_deref_mut() {
+                        pr.push(format!(
+                            "{}: call {:?}: {} missing (truncated)",
+                            self.family, self.func, tags.param_end
+                        ));
+                    }
+                    hi
+                }
+            };
+            self.at = (value_end + tags.param_end.len()).min(hi).max(gt + 1);
+            let head = &body[head_at..gt];
+            if let Some(name) = attr(head, "name").map(str::trim).filter(|n| !n.is_empty()) {
+                return Some(Param {
+                    name,
+                    head,
+                    value: body[gt + 1..value_end].trim(),
+                });
+            }
+        }
+        None
+    }
 }
 
 /// The wrappers of a dialect: a section of calls and, optionally, a per-call wrapper.
@@ -328,26 +384,18 @@ pub fn typed_invokes<'a, 'v>(
     decode: impl Fn(&'a str) -> Cow<'v, str>,
     problems: &mut Vec<String>,
 ) -> Vec<RawCall> {
-    invokes(body, tags, family, problems)
-        .into_iter()
-        .map(|inv| {
-            let values: Vec<(&str, Cow<str>)> = inv
-                .params
-                .iter()
-                .map(|p| (p.name, decode(p.value)))
-                .collect();
-            RawCall {
-                arguments: typed_arguments(
-                    values.iter().map(|(k, v)| (*k, v.as_ref())),
-                    cx.tools,
-                    inv.name,
-                    style,
-                ),
-                name: inv.name.to_owned(),
-                id: None,
-            }
-        })
-        .collect()
+    let mut calls = Vec::new();
+    walk(body.into(), tags, family, problems, |params, problems| {
+        let name = params.func;
+        // Each parameter typed as it is read, its value decoded then (no list of either).
+        let pairs = params.with(problems).map(|p| (p.name, decode(p.value)));
+        calls.push(RawCall {
+            arguments: typed_arguments(pairs, cx.tools, name, style),
+            name: name.to_owned(),
+            id: None,
+        });
+    });
+    calls
 }
 
 /// A value taken exactly as written (for [`typed_invokes`]).
