@@ -167,35 +167,36 @@ pub struct ImageInfo {
     pub digest: Option<crate::image::Digest>,
 }
 
-/// A new value for a field, as the plan will express it.
+/// A new value for a field, as the plan will express it. Its JSON values are boxed, so an edit
+/// takes 24 bytes, not the 72 a `serde_json::Value` (an `IndexMap` inside) does: a model holds one
+/// edit list per message and block, and the first edit of each is stored in place ([`Edits`]).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Override {
     /// A literal JSON value.
-    Json(Value),
+    Json(Box<Value>),
     /// A literal string: a rewritten id, kept as the model's [`Text`] (in place when short), so
     /// renaming a call and its result allocates nothing.
     Str(Text),
     /// The same field of input message `k`, unchanged (used when merging turns).
     FromMsg(usize),
     /// `prefix + <input message k's field>` (both strings).
-    Prefixed(String, usize),
+    Prefixed(Box<(String, usize)>),
     /// In the field's object, the array `list`: for the items at `items`, `key` is moved last and
-    /// set to `value` (`{...field, [list]: field[list].map(…{...rest, [key]: value})}`). Boxed:
-    /// rare, and every edit list entry is as large as the largest variant.
+    /// set to `value` (`{...field, [list]: field[list].map(…{...rest, [key]: value})}`).
     SetInItems(Box<ItemsEdit>),
     /// In the field's object, `key` set to `value` (`{...field, [key]: value}`; the key keeps its
-    /// place when present), nothing else of the field read. Boxed, as [`Override::SetInItems`].
+    /// place when present), nothing else of the field read.
     SetKey(Box<(String, Value)>),
     /// A literal JSON value, the field moved last (`{...rest, [name]: value}`): 2026.9.6 rebuilds
     /// some blocks that way, and a host reading keys in order sees the difference.
-    Last(Value),
+    Last(Box<Value>),
 }
 
 impl Override {
     /// The JSON of a literal ([`Override::Json`], [`Override::Str`]); `None` for the others.
     pub fn literal(&self) -> Option<std::borrow::Cow<'_, Value>> {
         match self {
-            Override::Json(v) | Override::Last(v) => Some(std::borrow::Cow::Borrowed(v)),
+            Override::Json(v) | Override::Last(v) => Some(std::borrow::Cow::Borrowed(&**v)),
             Override::Str(t) => Some(std::borrow::Cow::Owned(Value::String(t.to_string()))),
             _ => None,
         }
@@ -211,13 +212,78 @@ pub struct ItemsEdit {
     pub value: Value,
 }
 
+/// One edit: `(name, Some(value))` sets a field, `(name, None)` deletes it.
+type Edit = (Text, Option<Override>);
+
 /// Field edits on a message or block, in the order they were made. One list for sets and
-/// deletes: every message and block of the model carries one, edited or not, and one vector is
-/// half the room of two.
+/// deletes: every message and block of the model carries one, edited or not. The first edit is
+/// stored in place: most edited messages and blocks get exactly one (a rewritten id), and a heap
+/// list for each was a third of the allocations of a whole pass (and of the frees after it).
 #[derive(Clone, Debug, Default)]
 pub struct Edits {
-    /// `(name, Some(value))` sets a field, `(name, None)` deletes it; each name appears once.
-    list: Vec<(Text, Option<Override>)>,
+    /// Each name appears once.
+    list: EditList,
+}
+
+/// The edits in order: none, one in place, or two and more on the heap.
+#[derive(Clone, Debug, Default)]
+enum EditList {
+    #[default]
+    None,
+    One(Edit),
+    Many(Vec<Edit>),
+}
+
+impl EditList {
+    fn as_slice(&self) -> &[Edit] {
+        match self {
+            EditList::None => &[],
+            EditList::One(e) => std::slice::from_ref(e),
+            EditList::Many(v) => v,
+        }
+    }
+
+    fn as_mut_slice(&mut self) -> &mut [Edit] {
+        match self {
+            EditList::None => &mut [],
+            EditList::One(e) => std::slice::from_mut(e),
+            EditList::Many(v) => v,
+        }
+    }
+
+    fn push(&mut self, e: Edit) {
+        *self = match std::mem::take(self) {
+            EditList::None => EditList::One(e),
+            EditList::One(first) => {
+                let mut v = Vec::with_capacity(4);
+                v.push(first);
+                v.push(e);
+                EditList::Many(v)
+            }
+            EditList::Many(mut v) => {
+                v.push(e);
+                EditList::Many(v)
+            }
+        }
+    }
+
+    fn remove(&mut self, k: usize) {
+        match self {
+            EditList::One(_) if k == 0 => *self = EditList::None,
+            EditList::Many(v) if k < v.len() => {
+                v.remove(k);
+            }
+            _ => {}
+        }
+    }
+
+    fn retain(&mut self, keep: impl Fn(&Edit) -> bool) {
+        match self {
+            EditList::One(e) if !keep(e) => *self = EditList::None,
+            EditList::Many(v) => v.retain(|e| keep(e)),
+            _ => {}
+        }
+    }
 }
 
 /// Equal when they set the same fields, in the same order, to the same values, and delete the
@@ -267,12 +333,13 @@ fn field_name(name: &str) -> Text {
 
 impl Edits {
     pub fn is_empty(&self) -> bool {
-        self.list.is_empty()
+        self.list.as_slice().is_empty()
     }
 
     /// The fields set, in the order they were first set.
     pub fn sets(&self) -> impl Iterator<Item = (&Text, &Override)> + '_ {
         self.list
+            .as_slice()
             .iter()
             .filter_map(|(n, o)| o.as_ref().map(|o| (n, o)))
     }
@@ -280,6 +347,7 @@ impl Edits {
     /// The fields deleted, in the order they were deleted.
     pub fn dels(&self) -> impl Iterator<Item = &Text> + '_ {
         self.list
+            .as_slice()
             .iter()
             .filter(|(_, o)| o.is_none())
             .map(|(n, _)| n)
@@ -288,14 +356,16 @@ impl Edits {
     /// The value `name` is set to, if it is.
     pub fn get(&self, name: &str) -> Option<&Override> {
         self.list
+            .as_slice()
             .iter()
             .find(|(n, _)| n == name)
             .and_then(|(_, o)| o.as_ref())
     }
 
     pub fn set(&mut self, name: &str, v: Override) {
-        match self.list.iter().position(|(n, _)| n == name) {
-            Some(k) if self.list[k].1.is_some() => self.list[k].1 = Some(v),
+        let list = self.list.as_mut_slice();
+        match list.iter().position(|(n, _)| n == name) {
+            Some(k) if list[k].1.is_some() => list[k].1 = Some(v),
             Some(k) => {
                 // A set after a delete: it goes last among the sets.
                 self.list.remove(k);
@@ -306,8 +376,9 @@ impl Edits {
     }
 
     pub fn del(&mut self, name: &str) {
-        match self.list.iter().position(|(n, _)| n == name) {
-            Some(k) if self.list[k].1.is_none() => {}
+        let list = self.list.as_slice();
+        match list.iter().position(|(n, _)| n == name) {
+            Some(k) if list[k].1.is_none() => {}
             Some(k) => {
                 self.list.remove(k);
                 self.push(name, None);
@@ -327,11 +398,6 @@ impl Edits {
     }
 
     fn push(&mut self, name: &str, v: Option<Override>) {
-        // Most edited messages and blocks get one or two edits (an id, a dropped field): room
-        // for two, not the four a first push would reserve.
-        if self.list.capacity() == 0 {
-            self.list.reserve_exact(2);
-        }
         self.list.push((field_name(name), v));
     }
 }
@@ -341,8 +407,9 @@ impl Edits {
 pub enum BlockOrigin {
     /// Block `idx` of input message `msg`.
     Src { msg: usize, idx: usize },
-    /// A block made by a rule; its full JSON is here (edits are applied to it directly).
-    New(Value),
+    /// A block made by a rule; its full JSON is here (edits are applied to it directly). Boxed:
+    /// rare, and every block of the model is as large as its largest origin.
+    New(Box<Value>),
     /// `{type: "text", text: prefix + <input message msg's string content>}`.
     FromStrContent { msg: usize, prefix: String },
 }
@@ -547,7 +614,7 @@ impl Block {
     /// A block made by a rule from its JSON; its skeleton view is read from the JSON.
     pub fn new_json(v: Value) -> Block {
         let mut b = crate::transcript::skeleton::block_from_value(&v, 0, 0, true);
-        b.origin = BlockOrigin::New(v);
+        b.origin = BlockOrigin::New(Box::new(v));
         b
     }
 
@@ -578,12 +645,12 @@ impl Block {
     pub fn set(&mut self, name: &str, v: Value) {
         self.view_set(name, Val::of_json(&v));
         if let BlockOrigin::New(obj) = &mut self.origin {
-            if let Value::Object(map) = obj {
+            if let Value::Object(map) = &mut **obj {
                 map.insert(name.to_string(), v);
             }
             return;
         }
-        self.edits.set(name, Override::Json(v));
+        self.edits.set(name, Override::Json(Box::new(v)));
     }
 
     pub fn set_str(&mut self, name: &str, s: &str) {
@@ -594,13 +661,13 @@ impl Block {
     pub fn set_last(&mut self, name: &str, v: Value) {
         self.view_set(name, Val::of_json(&v));
         if let BlockOrigin::New(obj) = &mut self.origin {
-            if let Value::Object(map) = obj {
+            if let Value::Object(map) = &mut **obj {
                 map.shift_remove(name);
                 map.insert(name.to_string(), v);
             }
             return;
         }
-        self.edits.set(name, Override::Last(v));
+        self.edits.set(name, Override::Last(Box::new(v)));
     }
 
     /// [`Block::set`] to a string held as [`Text`] (an [`Override::Str`]: no JSON value made).
@@ -645,9 +712,11 @@ impl Block {
     /// Deletes a field (a no-op in the plan when it is absent already).
     pub fn del(&mut self, name: &str) {
         self.view_set(name, Val::Absent);
-        if let BlockOrigin::New(Value::Object(map)) = &mut self.origin {
-            map.remove(name);
-            return;
+        if let BlockOrigin::New(obj) = &mut self.origin {
+            if let Value::Object(map) = &mut **obj {
+                map.remove(name);
+                return;
+            }
         }
         self.edits.del(name);
     }
@@ -789,16 +858,16 @@ pub struct Extras {
 impl Extras {
     /// The fields `present` (bit `k`: field `k`), their values in order.
     pub fn new(present: u16, vals: Vec<Val>) -> Extras {
-        let mut vals = vals.into_iter().map(Ok);
-        Extras::read(present, || vals.next().unwrap_or(Ok(Val::Absent))).unwrap_or_default()
+        let mut vals = vals.into_iter();
+        Extras::read(present, || {
+            Ok::<Val, std::convert::Infallible>(vals.next().unwrap_or(Val::Absent))
+        })
+        .unwrap_or_default()
     }
 
     /// The fields `present`, their values read in order from `next` (no allocation for two or
     /// fewer).
-    pub fn read(
-        present: u16,
-        mut next: impl FnMut() -> Result<Val, String>,
-    ) -> Result<Extras, String> {
+    pub fn read<E>(present: u16, mut next: impl FnMut() -> Result<Val, E>) -> Result<Extras, E> {
         let count = present.count_ones() as usize;
         let mut x = Extras {
             present,
@@ -810,7 +879,7 @@ impl Extras {
         if count > 2 {
             let rest = (2..count)
                 .map(|_| next())
-                .collect::<Result<Vec<Val>, String>>()?;
+                .collect::<Result<Vec<Val>, E>>()?;
             x.rest = Some(rest.into_boxed_slice());
         }
         Ok(x)
@@ -948,14 +1017,16 @@ impl Msg {
         m.origin = MsgOrigin::New;
         for (k, v) in fields {
             if k == "content" && blocks.is_some() {
-                m.edits.push_set("content", Override::Json(Value::Null));
+                m.edits
+                    .push_set("content", Override::Json(Box::new(Value::Null)));
                 continue;
             }
             m.set(k, v);
         }
         if let Some(b) = blocks {
             if m.edits.get("content").is_none() {
-                m.edits.push_set("content", Override::Json(Value::Null));
+                m.edits
+                    .push_set("content", Override::Json(Box::new(Value::Null)));
             }
             m.content = Content::Blocks(b);
             m.content_dirty = true;
@@ -1005,7 +1076,8 @@ impl Msg {
         self.content = Content::Blocks(blocks);
         self.content_dirty = true;
         if self.origin == MsgOrigin::New && self.edits.get("content").is_none() {
-            self.edits.push_set("content", Override::Json(Value::Null));
+            self.edits
+                .push_set("content", Override::Json(Box::new(Value::Null)));
         }
     }
 
@@ -1020,7 +1092,7 @@ impl Msg {
     /// Sets a top-level field to a literal, keeping the skeleton view in step.
     pub fn set(&mut self, name: &str, v: Value) {
         self.view_set(name, &v);
-        self.edits.set(name, Override::Json(v));
+        self.edits.set(name, Override::Json(Box::new(v)));
     }
 
     /// In object field `name` (of a message read from the input), sets `key` to `value`

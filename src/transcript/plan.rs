@@ -87,6 +87,12 @@ pub fn encode(msgs: &[Msg], input_len: usize) -> Option<Value> {
 /// Separates the plan's texts (as `SEP` separates the skeleton's strings).
 pub const TEXT_SEP: char = '\u{1f}';
 
+/// Whether `t` holds [`TEXT_SEP`] (an ASCII byte, never part of another character's UTF-8): a
+/// plain loop, as the texts are short ids, for which `memchr`'s setup cost more than the search.
+fn has_sep(t: &str) -> bool {
+    t.bytes().any(|b| b == TEXT_SEP as u8)
+}
+
 struct Writer<'a> {
     nums: Vec<f64>,
     /// The values' JSON array is written here, from `first - 1` (its `[`) on.
@@ -144,16 +150,16 @@ impl Writer<'_> {
             return;
         }
         match o {
-            Override::Json(Value::String(t)) if !t.contains(TEXT_SEP) => {
+            Override::Json(v) if matches!(&**v, Value::String(t) if !has_sep(t)) => {
                 self.code(5);
                 self.texts.push(TEXT_SEP);
-                self.texts.push_str(t);
+                self.texts.push_str(v.as_str().unwrap_or_default());
             }
             Override::Json(v) => {
                 self.code(0);
                 self.json(v);
             }
-            Override::Str(t) if !t.contains(TEXT_SEP) => {
+            Override::Str(t) if !has_sep(t) => {
                 self.code(5);
                 self.texts.push(TEXT_SEP);
                 self.texts.push_str(t);
@@ -175,10 +181,10 @@ impl Writer<'_> {
                 self.code(1);
                 self.n(*k);
             }
-            Override::Prefixed(p, k) => {
+            Override::Prefixed(e) => {
                 self.code(2);
-                self.str(p);
-                self.n(*k);
+                self.str(&e.0);
+                self.n(e.1);
             }
             Override::SetInItems(e) => {
                 self.code(4);

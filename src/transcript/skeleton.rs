@@ -90,6 +90,14 @@ pub const DATA: u32 = 14;
 /// past every value code, vocabulary included.
 pub const USAGE: u32 = 240;
 
+/// A skeleton the parser cannot read (the codec and the parser disagree). What went wrong is
+/// kept in the cursor ([`Cursor::why`]): each of the ~30 reads a message takes returns a `Result`
+/// of a word or two, not one carrying a `String` to move and test.
+#[derive(Debug)]
+struct Stop;
+
+type Read<T> = Result<T, Stop>;
+
 /// Reads the two skeleton channels in order.
 struct Cursor<'a> {
     nums: &'a [f64],
@@ -98,36 +106,50 @@ struct Cursor<'a> {
     /// Where the next string of `strs` begins (just past its separator); `None` once the last
     /// one was read.
     next: Option<usize>,
+    /// Why the read that returned [`Stop`] stopped.
+    why: String,
 }
 
 impl<'a> Cursor<'a> {
-    fn num(&mut self) -> Result<f64, String> {
-        let v = self
-            .nums
-            .get(self.at)
-            .copied()
-            .ok_or_else(|| "skeleton ended early (codec and parser disagree)".to_string())?;
-        self.at += 1;
-        Ok(v)
+    /// Stops the parse, saying why.
+    #[cold]
+    fn stop<T>(&mut self, why: String) -> Read<T> {
+        self.why = why;
+        Err(Stop)
     }
 
-    fn code(&mut self) -> Result<u32, String> {
+    // The three reads below are most of a skeleton (~22 codes a message): called, each cost
+    // about twice what it does inlined.
+    #[inline(always)]
+    fn num(&mut self) -> Read<f64> {
+        match self.nums.get(self.at) {
+            Some(&v) => {
+                self.at += 1;
+                Ok(v)
+            }
+            None => self.stop("skeleton ended early (codec and parser disagree)".into()),
+        }
+    }
+
+    #[inline(always)]
+    fn code(&mut self) -> Read<u32> {
         let v = self.num()?;
         // A saturating cast and a round trip: cheaper than `fract()` (a libm call) on a hot path.
         let c = v as u32;
         if c as f64 == v {
             Ok(c)
         } else {
-            Err(format!("skeleton: expected a code, got {v}"))
+            self.stop(format!("skeleton: expected a code, got {v}"))
         }
     }
 
-    fn count(&mut self) -> Result<usize, String> {
+    #[inline(always)]
+    fn count(&mut self) -> Read<usize> {
         Ok(self.code()? as usize)
     }
 
     /// The next string: up to the next separator.
-    fn string(&mut self) -> Result<&'a str, String> {
+    fn string(&mut self) -> Read<&'a str> {
         let start = self.string_start()?;
         let end = memchr::memchr(SEP as u8, &self.strs.as_bytes()[start..]).map(|k| start + k);
         Ok(self.take_string(start, end))
@@ -137,7 +159,7 @@ impl<'a> Cursor<'a> {
     /// end at a separator (an ASCII string, as ids are), it is sliced without a search. The
     /// codec sends no separator inside such a string, so a separator there ends it; a string
     /// whose UTF-8 is longer than its UTF-16 is searched for as [`Cursor::string`] does.
-    fn string_of_len(&mut self, len: usize) -> Result<&'a str, String> {
+    fn string_of_len(&mut self, len: usize) -> Read<&'a str> {
         let start = self.string_start()?;
         let bytes = self.strs.as_bytes();
         match start.checked_add(len).map(|end| (end, bytes.get(end))) {
@@ -147,9 +169,11 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    fn string_start(&self) -> Result<usize, String> {
-        self.next
-            .ok_or_else(|| "skeleton: string channel ended early".to_string())
+    fn string_start(&mut self) -> Read<usize> {
+        match self.next {
+            Some(at) => Ok(at),
+            None => self.stop("skeleton: string channel ended early".into()),
+        }
     }
 
     /// The string from `start` to the separator at `end` (to the channel's end when `None`).
@@ -163,12 +187,12 @@ impl<'a> Cursor<'a> {
     }
 
     /// A value (see `val()` in js/codec.js).
-    fn val(&mut self) -> Result<Val, String> {
+    fn val(&mut self) -> Read<Val> {
         let c = self.code()?;
         self.val_of(c)
     }
 
-    fn val_of(&mut self, c: u32) -> Result<Val, String> {
+    fn val_of(&mut self, c: u32) -> Read<Val> {
         Ok(match c {
             0 => Val::Absent,
             1 => Val::Null,
@@ -193,13 +217,13 @@ impl<'a> Cursor<'a> {
             15 => Val::Num(f64::NAN),
             c => match VOCAB.get((c as usize).wrapping_sub(16)) {
                 Some(w) => Val::Str(Text::Borrowed(w)),
-                None => return Err(format!("skeleton: unknown code {c}")),
+                None => return self.stop(format!("skeleton: unknown code {c}")),
             },
         })
     }
 
     /// A text-like field: its [`TextInfo`] when it is a string, else its value.
-    fn text(&mut self) -> Result<(Option<TextInfo>, Val), String> {
+    fn text(&mut self) -> Read<(Option<TextInfo>, Val)> {
         let c = self.code()?;
         if c != TEXT && c != TEXT_HEAD {
             return Ok((None, self.val_of(c)?));
@@ -228,7 +252,7 @@ impl<'a> Cursor<'a> {
     /// A thinking block's `thinkingSignature`: a string that does not open with `{` (after JS
     /// whitespace) arrives as its blankness and length only, and stands here as `""` or
     /// [`UNSENT_SIGNATURE`] (rules read such a signature for presence and blankness only).
-    fn signature(&mut self) -> Result<Val, String> {
+    fn signature(&mut self) -> Read<Val> {
         let c = self.code()?;
         if c != TEXT {
             return self.val_of(c);
@@ -243,14 +267,14 @@ impl<'a> Cursor<'a> {
     }
 
     /// A field sent for its presence (see `presence()` in js/codec.js).
-    fn presence(&mut self) -> Result<Presence, String> {
+    fn presence(&mut self) -> Read<Presence> {
         let (text, val) = self.text()?;
         Ok(Presence::new(text.as_ref(), &val))
     }
 
     /// A small object one level deep (usage), flattened to `("cost", Object)`, `("cost.total", Num)`
     /// pairs.
-    fn object(&mut self, prefix: &str, out: &mut Vec<(Text, Val)>) -> Result<(), String> {
+    fn object(&mut self, prefix: &str, out: &mut Vec<(Text, Val)>) -> Read<()> {
         let n = self.count()?;
         out.reserve(n.min(64));
         for _ in 0..n {
@@ -317,23 +341,22 @@ fn snapshot_of(counts: [f64; 5], cost: Option<[f64; 5]>) -> UsageSnapshot {
 
 impl Cursor<'_> {
     /// A usage the codec sent as [`USAGE`] (the code already read).
-    fn usage_numbers(&mut self) -> Result<UsageSnapshot, String> {
+    fn usage_numbers(&mut self) -> Read<UsageSnapshot> {
         let with_cost = self.code()? != 0;
-        let mut five = || -> Result<[f64; 5], String> {
+        let mut five = || -> Read<[f64; 5]> {
             let mut out = [0.0; 5];
             for slot in &mut out {
                 *slot = self.num()?;
                 if !slot.is_finite() {
-                    return Err(format!(
-                        "skeleton: a usage number that is not finite ({slot})"
-                    ));
+                    let why = format!("skeleton: a usage number that is not finite ({slot})");
+                    return self.stop(why);
                 }
             }
             Ok(out)
         };
         let counts = five()?;
         if counts[0] < 0.0 {
-            return Err("skeleton: a normalised usage with a negative input".into());
+            return self.stop("skeleton: a normalised usage with a negative input".into());
         }
         let cost = if with_cost { Some(five()?) } else { None };
         Ok(snapshot_of(counts, cost))
@@ -410,20 +433,33 @@ pub fn parse(nums: &[f64], strs: &str) -> Result<Vec<Msg>, String> {
         at: 0,
         strs,
         next,
+        why: String::new(),
     };
+    parse_messages(&mut c).map_err(|Stop| c.why)
+}
+
+fn parse_messages(c: &mut Cursor) -> Read<Vec<Msg>> {
     let n = c.count()?;
-    let mut msgs = Vec::with_capacity(n.min(nums.len()));
-    for i in 0..n {
-        // Built in place: a message is a few hundred bytes, and moving each one into the vector
-        // was a measurable share of the parse.
-        msgs.push(Msg::src(i));
-        let m = msgs.last_mut().ok_or("unreachable: just pushed")?;
-        parse_message(&mut c, m, i)?;
+    // Each message takes a number at least: a count past what is left is a bad skeleton, not
+    // a reason to allocate.
+    if n > c.nums.len() - c.at {
+        return c.stop("skeleton ended early (codec and parser disagree)".into());
+    }
+    // Built in place, then filled: a message is a few hundred bytes, and building each one
+    // aside and moving it into the vector was a measurable share of the parse.
+    let mut i = 0;
+    let mut msgs = Vec::with_capacity(n);
+    msgs.resize_with(n, || {
+        i += 1;
+        Msg::src(i - 1)
+    });
+    for (i, m) in msgs.iter_mut().enumerate() {
+        parse_message(c, m, i)?;
     }
     Ok(msgs)
 }
 
-fn parse_message(c: &mut Cursor, m: &mut Msg, i: usize) -> Result<(), String> {
+fn parse_message(c: &mut Cursor, m: &mut Msg, i: usize) -> Read<()> {
     if c.code()? != MESSAGE {
         m.is_object = false;
         m.content = Content::Other(c.val()?);
@@ -478,10 +514,12 @@ fn parse_message(c: &mut Cursor, m: &mut Msg, i: usize) -> Result<(), String> {
     }
     if mask & 512 != 0 {
         let present = c.code()?;
-        let present = u16::try_from(present)
+        let Some(present) = u16::try_from(present)
             .ok()
             .filter(|p| p >> EXTRA_FIELDS.len() == 0)
-            .ok_or_else(|| format!("skeleton: bad extra-field mask {present}"))?;
+        else {
+            return c.stop(format!("skeleton: bad extra-field mask {present}"));
+        };
         // Nothing allocated when none is present (most user turns).
         if present != 0 {
             m.extra = Extras::read(present, || c.val())?;
@@ -490,10 +528,17 @@ fn parse_message(c: &mut Cursor, m: &mut Msg, i: usize) -> Result<(), String> {
     let code = c.code()?;
     if code == ARRAY {
         let n = c.count()?;
-        let mut blocks = Vec::with_capacity(n.min(c.nums.len()));
-        for j in 0..n {
-            blocks.push(Block::src(i, j));
-            let b = blocks.last_mut().ok_or("unreachable: just pushed")?;
+        // Each block takes a number at least (see `parse_messages`).
+        if n > c.nums.len() - c.at {
+            return c.stop("skeleton ended early (codec and parser disagree)".into());
+        }
+        let mut j = 0;
+        let mut blocks = Vec::with_capacity(n);
+        blocks.resize_with(n, || {
+            j += 1;
+            Block::src(i, j - 1)
+        });
+        for b in &mut blocks {
             parse_block(c, b, mask & 512 != 0)?;
         }
         m.content = Content::Blocks(blocks);
@@ -512,7 +557,7 @@ fn parse_message(c: &mut Cursor, m: &mut Msg, i: usize) -> Result<(), String> {
     Ok(())
 }
 
-fn signatures(c: &mut Cursor, b: &mut Block) -> Result<(), String> {
+fn signatures(c: &mut Cursor, b: &mut Block) -> Read<()> {
     let mask = c.code()?;
     if mask & 1 != 0 {
         b.x_mut().thought_signature = c.val()?;
@@ -523,7 +568,7 @@ fn signatures(c: &mut Cursor, b: &mut Block) -> Result<(), String> {
     Ok(())
 }
 
-fn parse_block(c: &mut Cursor, b: &mut Block, extras: bool) -> Result<(), String> {
+fn parse_block(c: &mut Cursor, b: &mut Block, extras: bool) -> Read<()> {
     if c.code()? != BLOCK {
         b.is_object = false;
         b.raw_truthy = c.val()?.is_truthy();
@@ -611,7 +656,7 @@ fn parse_block(c: &mut Cursor, b: &mut Block, extras: bool) -> Result<(), String
 }
 
 /// A result block's other id fields: a mask of the present ones, then their values.
-fn result_ids(c: &mut Cursor, b: &mut Block) -> Result<(), String> {
+fn result_ids(c: &mut Cursor, b: &mut Block) -> Read<()> {
     let present = c.code()?;
     if present == 0 {
         return Ok(());

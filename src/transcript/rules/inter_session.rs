@@ -165,7 +165,8 @@ pub fn annotate_with(msgs: &mut [Msg], ctx: &mut Ctx, release: &Release) -> bool
                         (Need::Prefix, Some(k)) => {
                             let all = format!("{added}{prefix}");
                             prefix.clone_from(&all);
-                            m.edits.set("content", Override::Prefixed(all, k));
+                            m.edits
+                                .set("content", Override::Prefixed(Box::new((all, k))));
                         }
                         (Need::Prefix, None) => {
                             content = Some(format!(

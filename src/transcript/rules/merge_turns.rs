@@ -248,7 +248,8 @@ fn string_block(info: &TextInfo, from: Option<usize>, prefix: &str) -> Block {
 pub(crate) fn replace_content(m: &mut Msg, blocks: Vec<Block>) {
     if m.origin != MsgOrigin::New {
         if matches!(m.content, Content::Other(Val::Absent)) {
-            m.edits.set("content", Override::Json(Value::Null));
+            m.edits
+                .set("content", Override::Json(Box::new(Value::Null)));
         } else {
             m.edits.unset("content");
         }

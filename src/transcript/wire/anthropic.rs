@@ -189,7 +189,7 @@ fn block_item<'a, N: Node<'a>>(b: &Block, srcs: &[Src], input: &[N]) -> Item {
             msg: srcs.get(*msg).map_or(*msg, |s| s.wire),
             prefix: prefix.clone(),
         },
-        BlockOrigin::New(v) => Item::New(v.clone()),
+        BlockOrigin::New(v) => Item::New((**v).clone()),
     }
 }
 
@@ -230,7 +230,9 @@ fn result_item(m: &Msg, srcs: &[Src], synthetic_text: &str) -> Item {
                 .blocks()
                 .and_then(|bs| {
                     bs.iter().find_map(|b| match &b.origin {
-                        BlockOrigin::New(v) => new_text(&Item::New(v.clone())).map(str::to_string),
+                        BlockOrigin::New(v) => {
+                            new_text(&Item::New((**v).clone())).map(str::to_string)
+                        }
                         _ => None,
                     })
                 })

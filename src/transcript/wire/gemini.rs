@@ -406,7 +406,7 @@ fn signature_edits(b: &Block) -> (Vec<&'static str>, Vec<(&'static str, Value)>)
     let sets = SIGNATURE_KEYS
         .into_iter()
         .filter_map(|k| match b.edits.get(k) {
-            Some(Override::Json(v)) => Some((k, v.clone())),
+            Some(Override::Json(v)) => Some((k, (**v).clone())),
             _ => None,
         })
         .collect();

@@ -383,7 +383,7 @@ fn item_of<'a, N: Node<'a>>(b: &Block, layout: &Layout, input: &[N]) -> (bool, I
                 prefix: prefix.clone(),
             },
         ),
-        BlockOrigin::New(v) => (b.is_tool_call(), Item::New(v.clone())),
+        BlockOrigin::New(v) => (b.is_tool_call(), Item::New((**v).clone())),
     }
 }
 
