@@ -9,6 +9,9 @@
 //! to nothing. The pieces are found by matching the output against the source (the cleaner keeps
 //! the text it does not remove, in order), so no rule has to report where its text came from, and
 //! whatever is matched is equal byte for byte: the plan always spells the output exactly.
+//! `cleanResponse` needs no matching: its machine records the ranges it keeps
+//! ([`crate::response::stream`]'s spans, checked to spell the content), which [`plan`] turns
+//! into UTF-16 offsets; the matching was a tenth of a call-dense reply's native call.
 
 use crate::response::scan::find_from;
 
@@ -74,12 +77,20 @@ pub fn pieces(src: &str, out: &str, max: usize) -> Option<Vec<i32>> {
             len /= 2;
         };
     }
+    plan(src, &ranges)
+}
+
+/// Byte `ranges` of `src` (in order, not overlapping) as the plan [`pieces`] returns: the same
+/// ranges in UTF-16 offsets. `None` when they are out of order or out of `src`, or an offset does
+/// not fit an `i32`. (The cleaner knows the ranges it keeps: `cleanResponse` goes this way.)
+pub(crate) fn plan(src: &str, ranges: &[(usize, usize)]) -> Option<Vec<i32>> {
+    let s = src.as_bytes();
     let mut plan = Vec::with_capacity(2 * ranges.len());
     let (mut at, mut units) = (0, 0);
-    for (a, b) in ranges {
-        units += utf16_len(&s[at..a]);
+    for &(a, b) in ranges {
+        units += utf16_len(s.get(at..a)?);
         plan.push(i32::try_from(units).ok()?);
-        units += utf16_len(&s[a..b]);
+        units += utf16_len(s.get(a..b)?);
         plan.push(i32::try_from(units).ok()?);
         at = b;
     }

@@ -4,7 +4,7 @@
 use std::cell::RefCell;
 
 use super::text::{js_string, Changed, Decoded, Text};
-use crate::response::{clean_response, json, scan, unmarked, Options};
+use crate::response::{clean_response_spans, json, scan, unmarked, Options};
 use napi::bindgen_prelude::{Either, Latin1String, Utf16String};
 use napi::{Error, JsString, Result, Status};
 use napi_derive::napi;
@@ -132,9 +132,9 @@ fn clean_with(content: JsString, opts: &Options) -> Result<CleanedParts> {
     }
     let text = raw.decode();
     let input = text.as_str();
-    let mut cleaned = clean_response(input, opts);
+    let (mut cleaned, spans) = clean_response_spans(input, opts);
     let content = std::mem::take(&mut cleaned.content);
-    let content = (content != input).then(|| text.changed(content));
+    let content = (content != input).then(|| text.changed_from(content, spans.as_ref()));
     if let Decoded::Mapped(..) = text {
         let json = js_string(text.restore_json(json::cleaned_to_json(&cleaned)));
         return Ok(CleanedParts {

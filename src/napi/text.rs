@@ -17,6 +17,7 @@ use std::cell::Cell;
 use std::marker::PhantomData;
 
 use crate::lone_surrogates::{self, LoneMap};
+use crate::response::stream::Spans;
 use napi::bindgen_prelude::{Either, Latin1String, Utf16String};
 use napi::{check_status, sys, JsString, JsValue, Result};
 
@@ -203,6 +204,23 @@ impl Decoded {
             }
         }
         Either::A(self.restore(out))
+    }
+
+    /// [`Decoded::changed`] when the byte ranges of this text that spell `out` are known
+    /// (the cleaner's [`Spans`]): the plan is made of them, without matching `out` against the
+    /// text again. Ranges that do not spell `out` (never expected) go to the matching.
+    pub(crate) fn changed_from(&self, out: String, spans: Option<&Spans>) -> Changed {
+        if let (Decoded::Plain(src), Some(spans)) = (self, spans) {
+            if plan_worth_it(out.len(), src.len()) && !out.is_ascii() && spans.spell(src, &out) {
+                if spans.0.len() <= MAX_PIECES {
+                    if let Some(plan) = crate::utf16_pieces::plan(src, &spans.0) {
+                        return Either::B(plan);
+                    }
+                }
+                return Either::A(self.restore(out));
+            }
+        }
+        self.changed(out)
     }
 
     /// JSON text (derived from this text) with lone surrogates restored as `\uXXXX` escapes.

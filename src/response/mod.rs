@@ -400,20 +400,46 @@ pub(crate) fn braced_call(opts: &Options, content: &str) -> bool {
 /// rather than taken from the format and model; the seed API (`sanitizeThinkingTags`) reads it
 /// R1-style whatever the model, as the seed did.
 pub(crate) fn clean_response_r1(content: &str, opts: &Options, r1: bool) -> Cleaned {
+    clean_whole(content, opts, r1, false).0
+}
+
+/// [`clean_response`], with the byte ranges of `content` that spell the cleaned content
+/// ([`stream::Spans`]): the addon hands JavaScript those slices of the caller's own string
+/// instead of matching the content against the reply again. `None` only when the machine gave
+/// no answer (never in practice).
+pub(crate) fn clean_response_spans(
+    content: &str,
+    opts: &Options,
+) -> (Cleaned, Option<stream::Spans>) {
+    let r1 = thinking::r1_hint(opts.format.as_deref(), opts.model.as_deref());
+    clean_whole(content, opts, r1, true)
+}
+
+fn clean_whole(
+    content: &str,
+    opts: &Options,
+    r1: bool,
+    spans: bool,
+) -> (Cleaned, Option<stream::Spans>) {
     if !scan::may_hold_markers(content) {
         if let Some(out) = unmarked(opts, braced_call(opts, content)) {
-            return Cleaned {
+            let whole = spans.then(|| stream::Spans(vec![(0, content.len())]));
+            let out = Cleaned {
                 content: content.to_owned(),
                 ..out
             };
+            return (out, whole);
         }
     }
     let tools = opts.tools.as_ref();
     let mut m = stream::Machine::with_r1(opts, r1);
+    if spans {
+        m.keep_spans();
+    }
     let (first, end) = match (m.push(content, tools), m.finish(tools)) {
         (Ok(first), Ok(end)) => (first, end),
         // A fresh machine is never finished; kept total rather than unwrapped.
-        _ => return Cleaned::default(),
+        _ => return (Cleaned::default(), None),
     };
     let mut out = Cleaned {
         content: first.content,
@@ -425,7 +451,7 @@ pub(crate) fn clean_response_r1(content: &str, opts: &Options, r1: bool) -> Clea
     out.content.push_str(&end.chunk.content);
     out.reasoning.push_str(&end.chunk.reasoning);
     out.tool_calls.extend(end.chunk.tool_calls);
-    out
+    (out, m.take_spans())
 }
 
 fn unsupported(name: &str) -> String {

@@ -649,34 +649,98 @@ struct Emitter {
     call_block_seen: bool,
     /// Calls the API returned already: not returned again ([`super::shadow`]).
     shadows: super::shadow::Shadows,
+    /// Where the content came from, when asked for ([`Machine::keep_spans`]).
+    spans: Option<Spans>,
+    /// Where `held` came from (kept only while `spans` is).
+    held_spans: Spans,
+}
+
+/// Byte ranges of the reply, in order, that spell a text (adjacent ranges merged): the content
+/// as the reply's own pieces, so the addon hands JavaScript slices of the caller's string
+/// without matching the content against the reply again ([`crate::utf16_pieces`]).
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub(crate) struct Spans(pub(crate) Vec<(usize, usize)>);
+
+impl Spans {
+    fn push(&mut self, start: usize, end: usize) {
+        if start == end {
+            return;
+        }
+        match self.0.last_mut() {
+            Some(last) if last.1 == start => last.1 = end,
+            _ => self.0.push((start, end)),
+        }
+    }
+
+    /// Whether the ranges of `src` spell exactly `text` (a check as cheap as a copy).
+    pub(crate) fn spell(&self, src: &str, text: &str) -> bool {
+        let mut at = 0;
+        for &(a, b) in &self.0 {
+            let (Some(piece), Some(want)) = (
+                src.as_bytes().get(a..b),
+                text.as_bytes().get(at..at + (b - a)),
+            ) else {
+                return false;
+            };
+            if piece != want {
+                return false;
+            }
+            at += b - a;
+        }
+        at == text.len()
+    }
 }
 
 impl Emitter {
-    fn text(&mut self, s: &str) {
+    /// Visible text `s`, which starts at byte `at` of the reply.
+    fn text(&mut self, s: &str, at: usize) {
         if s.is_empty() {
             return;
         }
         let t = s.trim_start();
         if t.is_empty() {
             self.held.push_str(s);
+            self.hold(at, at + s.len());
             return;
         }
+        let lead = s.len() - t.len();
         if self.after_removed && !self.any_visible {
             self.held.clear();
+            self.held_spans.0.clear();
         } else {
             self.out.content.push_str(&self.held);
             self.held.clear();
-            self.out.content.push_str(&s[..s.len() - t.len()]);
+            self.out.content.push_str(&s[..lead]);
+            if let Some(spans) = &mut self.spans {
+                for &(a, b) in &self.held_spans.0 {
+                    spans.push(a, b);
+                }
+                self.held_spans.0.clear();
+                spans.push(at, at + lead);
+            }
         }
         let body = t.trim_end();
         self.out.content.push_str(body);
         self.held.push_str(&t[body.len()..]);
+        let (body_end, end) = (at + lead + body.len(), at + s.len());
+        if let Some(spans) = &mut self.spans {
+            spans.push(at + lead, body_end);
+        }
+        self.hold(body_end, end);
         self.any_visible = true;
         self.after_removed = false;
     }
 
+    /// `start..end` of the reply was added to `held`.
+    fn hold(&mut self, start: usize, end: usize) {
+        if self.spans.is_some() {
+            self.held_spans.push(start, end);
+        }
+    }
+
     fn removed(&mut self) {
         self.held.clear();
+        self.held_spans.0.clear();
         self.after_removed = true;
     }
 
@@ -745,12 +809,19 @@ impl Emitter {
     fn end(&mut self) {
         if !self.after_removed {
             self.out.content.push_str(&self.held);
+            if let Some(spans) = &mut self.spans {
+                for &(a, b) in &self.held_spans.0 {
+                    spans.push(a, b);
+                }
+            }
         }
         self.held.clear();
+        self.held_spans.0.clear();
     }
 
-    /// Text and blocks of one parsed piece of visible text.
-    fn parsed(&mut self, text: &str, mut p: Parsed, family: Family) {
+    /// Text and blocks of one parsed piece of visible text, which starts at byte `base` of the
+    /// reply.
+    fn parsed(&mut self, text: &str, base: usize, mut p: Parsed, family: Family) {
         if self.format.is_none() {
             self.format = p.format;
         }
@@ -764,11 +835,11 @@ impl Emitter {
         for b in p.blocks {
             let (s, e) = block_range(&b, at, text.len());
             self.calls(b.calls, family);
-            self.text(&text[at..s]);
+            self.text(&text[at..s], base + at);
             self.removed();
             at = e;
         }
-        self.text(&text[at..]);
+        self.text(&text[at..], base + at);
     }
 }
 
@@ -1044,6 +1115,17 @@ impl Machine {
         };
         m.rebuild_lits();
         m
+    }
+
+    /// Record where the content comes from ([`Spans`], for [`Machine::take_spans`]).
+    pub(crate) fn keep_spans(&mut self) {
+        self.em.spans = Some(Spans::default());
+    }
+
+    /// The byte ranges of the reply that spell the content emitted so far, when
+    /// [`Machine::keep_spans`] asked for them.
+    pub(crate) fn take_spans(&mut self) -> Option<Spans> {
+        self.em.spans.take()
     }
 
     fn rebuild_lits(&mut self) {
@@ -1760,8 +1842,10 @@ impl Machine {
         if n == 0 {
             return;
         }
-        let Machine { em, buf, .. } = self;
-        em.text(&buf[..n]);
+        let Machine {
+            em, buf, consumed, ..
+        } = self;
+        em.text(&buf[..n], *consumed);
         self.drain(n);
     }
 
@@ -1770,8 +1854,10 @@ impl Machine {
         match kind {
             Kind::ThinkOpen(p) => {
                 if self.think_mode == Mode::Keep {
-                    let Machine { em, buf, .. } = self;
-                    em.text(&buf[..len]);
+                    let Machine {
+                        em, buf, consumed, ..
+                    } = self;
+                    em.text(&buf[..len], *consumed);
                 } else {
                     self.em.removed();
                 }
@@ -1781,8 +1867,10 @@ impl Machine {
             }
             Kind::ThinkClose(_) => {
                 if self.think_mode == Mode::Keep {
-                    let Machine { em, buf, .. } = self;
-                    em.text(&buf[..len]);
+                    let Machine {
+                        em, buf, consumed, ..
+                    } = self;
+                    em.text(&buf[..len], *consumed);
                 } else {
                     self.em.removed();
                 }
@@ -1910,8 +1998,10 @@ impl Machine {
 
     /// Emit the block `buf[..end]` as `p` read it.
     fn emit_parsed(&mut self, f: Family, end: usize, p: Parsed) {
-        let Machine { em, buf, .. } = self;
-        em.parsed(&buf[..end], p, f);
+        let Machine {
+            em, buf, consumed, ..
+        } = self;
+        em.parsed(&buf[..end], *consumed, p, f);
         self.drain(end);
         self.state = State::Visible;
         self.pos = 0;
@@ -1942,8 +2032,10 @@ impl Machine {
                 self.think_text(c);
                 let used = if close {
                     if self.think_mode == Mode::Keep {
-                        let Machine { em, buf, .. } = self;
-                        em.text(&buf[..len]);
+                        let Machine {
+                            em, buf, consumed, ..
+                        } = self;
+                        em.text(&buf[..len], *consumed);
                     }
                     len
                 } else {
@@ -1992,13 +2084,19 @@ impl Machine {
     /// `buf[..n]` is reasoning: extract, strip or keep it, then drop it.
     fn think_text(&mut self, n: usize) {
         let mode = self.think_mode;
-        let Machine { em, buf, held, .. } = self;
+        let Machine {
+            em,
+            buf,
+            held,
+            consumed,
+            ..
+        } = self;
         // Once a call block was met outside reasoning, what reasoning holds stays reasoning.
         if !em.call_block_seen {
             held.text(&buf[..n]);
         }
         match mode {
-            Mode::Keep => em.text(&buf[..n]),
+            Mode::Keep => em.text(&buf[..n], *consumed),
             _ => em.reasoning(&buf[..n]),
         }
         self.drain(n);
@@ -2048,8 +2146,10 @@ impl Machine {
                     self.held.text(&self.buf[..start]);
                     self.held.end_block();
                     if self.think_mode == Mode::Keep {
-                        let Machine { em, buf, .. } = self;
-                        em.text(&buf[..start + len]);
+                        let Machine {
+                            em, buf, consumed, ..
+                        } = self;
+                        em.text(&buf[..start + len], *consumed);
                     } else {
                         self.em.removed();
                         self.em.reasoning_begin();
@@ -2120,27 +2220,27 @@ impl Machine {
                         let (cs, ce) = (r.start.max(s), r.end.min(e));
                         if cs > at {
                             let part = &content[at..cs];
-                            self.em.parsed(part, parse_family(f, part, &cx), f);
+                            self.em.parsed(part, at, parse_family(f, part, &cx), f);
                         }
                         let quoted = &content[cs..ce];
                         if !parse_family(f, quoted, &cx).blocks.is_empty() {
                             self.code_problem("code");
                         }
-                        self.em.text(quoted);
+                        self.em.text(quoted, cs);
                         at = ce;
                     }
                     if at < e {
                         let part = &content[at..e];
-                        self.em.parsed(part, parse_family(f, part, &cx), f);
+                        self.em.parsed(part, at, parse_family(f, part, &cx), f);
                     }
                 }
-                None => self.em.text(&content[s..e]),
+                None => self.em.text(&content[s..e], s),
             }
             if let Some(t) = thinks.get(i) {
                 self.held.text(&content[t.inner.clone()]);
                 self.held.end_block();
                 if self.think_mode == Mode::Keep {
-                    self.em.text(&content[t.outer.clone()]);
+                    self.em.text(&content[t.outer.clone()], t.outer.start);
                     continue;
                 }
                 self.em.removed();

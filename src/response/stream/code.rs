@@ -502,8 +502,10 @@ impl Machine {
         if self.mentions_marker(&self.buf[..n]) {
             self.code_problem(what);
         }
-        let Machine { em, buf, .. } = self;
-        em.text(&buf[..n]);
+        let Machine {
+            em, buf, consumed, ..
+        } = self;
+        em.text(&buf[..n], *consumed);
         self.drain(n);
     }
 
@@ -554,8 +556,10 @@ impl Machine {
         };
         if !f.call {
             // An example: stream it; only its opening line is emitted now.
-            let Machine { em, buf, .. } = self;
-            em.text(&buf[..body]);
+            let Machine {
+                em, buf, consumed, ..
+            } = self;
+            em.text(&buf[..body], *consumed);
             self.drain(body);
             self.pos = 0;
         } else {
@@ -572,8 +576,10 @@ impl Machine {
                     if !self.fence_markup && self.mentions_marker(&self.buf[..at]) {
                         self.fence_markup = true;
                     }
-                    let Machine { em, buf, .. } = self;
-                    em.text(&buf[..at]);
+                    let Machine {
+                        em, buf, consumed, ..
+                    } = self;
+                    em.text(&buf[..at], *consumed);
                     self.drain(at);
                     self.pos = 0;
                 } else {
@@ -598,8 +604,10 @@ impl Machine {
             if self.fence_markup {
                 self.code_problem("a fenced code block");
             }
-            let Machine { em, buf, .. } = self;
-            em.text(&buf[..end]);
+            let Machine {
+                em, buf, consumed, ..
+            } = self;
+            em.text(&buf[..end], *consumed);
             self.drain(end);
             self.state = State::Visible;
             self.pos = 0;
@@ -617,8 +625,10 @@ impl Machine {
         match read {
             Some((fam, p)) => {
                 self.em.removed();
-                let Machine { em, buf, .. } = self;
-                em.parsed(&buf[body_at..start], p, fam);
+                let Machine {
+                    em, buf, consumed, ..
+                } = self;
+                em.parsed(&buf[body_at..start], *consumed + body_at, p, fam);
                 self.em.removed();
                 if self.lock.is_none() {
                     self.lock = Some(fam);

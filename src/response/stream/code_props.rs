@@ -1,11 +1,13 @@
 //! Property: a reply whose model markup (every family's calls and reasoning tags) sits only in
 //! inline code or fenced blocks after prose comes back unchanged — no call, no reasoning — whole
-//! and streamed under random chunkings. Prose is Chinese and English mixed.
+//! and streamed under random chunkings. Prose is Chinese and English mixed. And with the same
+//! markup outside code, between prose and runs of whitespace, the ranges of the reply the cleaner
+//! records ([`super::Spans`], what the addon hands JavaScript as slices) spell its content.
 
 use proptest::prelude::*;
 
 use super::StreamCleaner;
-use crate::response::{clean_response, Cleaned, Options};
+use crate::response::{clean_response, clean_response_spans, Cleaned, Mode, Options};
 
 const PROSE: &[&str] = &[
     "这是一个解释。",
@@ -121,6 +123,31 @@ proptest! {
         prop_assert_eq!(whole.format, None);
         prop_assert!(whole.problems.iter().all(|p| p.starts_with("kept-as-code: ")));
         prop_assert_eq!(streamed(&t, &cuts, &opts), whole);
+    }
+
+    #[test]
+    fn kept_ranges_spell_the_content(
+        parts in prop::collection::vec((0..PROSE.len() + MARKUP.len() + 4, 0..4usize), 1..10),
+        modes in (0..3usize, 0..3usize),
+        tail in 0..4usize,
+    ) {
+        // Markup outside code, prose, and whitespace before and after each (the whitespace
+        // rule holds some back and drops some); both modes of calls and of reasoning.
+        const SPACE: &[&str] = &["", " ", "\n\n", " \n "];
+        let mut t = String::new();
+        for &(p, w) in &parts {
+            t.push_str(SPACE[w]);
+            match p.checked_sub(PROSE.len()) {
+                None => t.push_str(PROSE[p]),
+                Some(m) => t.push_str(MARKUP.get(m).copied().unwrap_or("`<tool_call>`")),
+            }
+        }
+        t.push_str(SPACE[tail]);
+        let mode = [Mode::Extract, Mode::Strip, Mode::Keep];
+        let opts = Options { tool_calls: mode[modes.0], thinking: mode[modes.1], ..Options::default() };
+        let (whole, spans) = clean_response_spans(&t, &opts);
+        prop_assert!(spans.is_some_and(|s| s.spell(&t, &whole.content)), "{:?} -> {:?}", t, whole.content);
+        prop_assert_eq!(whole, clean_response(&t, &opts));
     }
 }
 
