@@ -401,7 +401,7 @@ test('OpenClaw 2026.9.6 mode: a short loop whose first tool turn reasons continu
   // That turn keeps its reasoning while it is the current tool turn, until a user turn comes. The
   // cut follows the latest call all the same; the user turn runs again from the cut before that
   // turn (once), not the full pass. The same objects every call, or new ones (content-keyed).
-  for (const name of ['ollama 2026.9.6', 'mistral 2026.9.6']) {
+  for (const name of ['ollama 2026.9.6']) {
     for (const rebuilt of [false, true]) {
       const o = POLICIES[name]
       const sessionId = `v96-short-loop-${name}-${rebuilt}`

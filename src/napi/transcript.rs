@@ -216,7 +216,7 @@ pub fn run_transcript_session(
                 };
                 // Kept for the call that runs again from its cut.
                 let head = [earlier.cut as f64, earlier.out as f64, -2.0, 0.0];
-                session.prefix = Some(earlier);
+                session.prefix = Some(*earlier);
                 return answer_head(out, head);
             }
         };

@@ -89,7 +89,7 @@ impl Prefix {
 
     /// This prefix as an [`Earlier`] cut to come back to: a copy without the ids (they stay
     /// here; the ones added later are listed as they come).
-    pub(crate) fn to_earlier(&mut self) -> Earlier {
+    pub(crate) fn keep_earlier(&mut self) -> Earlier {
         let ids = std::mem::take(&mut self.ids);
         let prefix = self.clone();
         self.ids = ids;
@@ -350,7 +350,7 @@ impl Tracker {
 #[derive(Debug)]
 pub struct Fallback {
     pub why: &'static str,
-    pub earlier: Option<Prefix>,
+    pub earlier: Option<Box<Prefix>>,
 }
 
 impl Fallback {

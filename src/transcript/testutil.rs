@@ -70,7 +70,7 @@ pub fn replay_incremental(steps: &[Vec<Value>], p: &HistoryParams) -> Vec<Option
                     out.extend(suffix);
                     got = Some(out);
                 }
-                Err(f) => from = f.earlier,
+                Err(f) => from = f.earlier.map(|p| *p),
             }
         }
         let got = got.unwrap_or_else(|| {

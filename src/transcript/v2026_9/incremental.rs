@@ -337,7 +337,7 @@ impl Tracker {
                 // The turn is no longer current: from the session's cut before it, if any.
                 return Err(Fallback {
                     why: "a user turn after the prefix's current tool turn",
-                    earlier: self.prior.and_then(Prefix::into_earlier),
+                    earlier: self.prior.and_then(Prefix::into_earlier).map(Box::new),
                 });
             }
         }
@@ -352,7 +352,7 @@ impl Tracker {
         let mut next = self.prior.unwrap_or_default();
         if holds && !next.holds_current && next.cut > 0 {
             // The cut this run started from, to come back to when a user turn ends the turn.
-            next.earlier = Some(Box::new(next.to_earlier()));
+            next.earlier = Some(Box::new(next.keep_earlier()));
         }
         next.in_loop = in_loop;
         next.holds_current |= holds;
