@@ -43,7 +43,8 @@ const POLICIES = {
 
 /**
  * A generator of plausible (and implausible) messages for one session; with `loop`, an
- * autonomous agent's: long runs of calls and their results under one user turn.
+ * autonomous agent's: long runs of calls and their results under one user turn (`'short'`: a user
+ * turn every seven calls or so).
  */
 function messages(seed, loop = false) {
   const r = rng(seed)
@@ -107,7 +108,7 @@ function messages(seed, loop = false) {
   return () => {
     if (queue.length) return queue.shift()
     const x = r()
-    if (x < 0.03) return kinds[0]()
+    if (x < (loop === 'short' ? 0.15 : 0.03)) return kinds[0]()
     if (x < 0.06) return kinds[5]()
     if (x < 0.1) return any()
     const m = call(r() < 0.06 ? pick(['error', 'aborted']) : 'toolUse')
@@ -261,12 +262,14 @@ for (const name of Object.keys(POLICIES)) {
   if (!v96) continue
   test(`incremental = full pass, long tool loops (${name})`, () => {
     // An autonomous agent: calls and results under one user turn (errored, aborted, unanswered
-    // and late ones among them). A continued call re-runs what follows the cut: in a loop, the
-    // cut follows the latest call, so that stays a few messages while the history grows.
+    // and late ones among them); seeds 5 and 6 short loops, whose first turn's reasoning the next
+    // user turn drops under dropReasoningFromHistory. A continued call re-runs what follows the
+    // cut: in a loop, the cut follows the latest call, so that stays a few messages while the
+    // history grows.
     const rerun = []
     let full = 0
-    for (let seed = 1; seed <= 4; seed++) {
-      const h = session(name, 200 + seed, 40, seed % 2 ? 'sessionId' : 'rebuilt', true)
+    for (let seed = 1; seed <= 6; seed++) {
+      const h = session(name, 200 + seed, seed > 4 ? 30 : 40, seed % 2 ? 'sessionId' : 'rebuilt', seed > 4 ? 'short' : true)
       rerun.push(...h.rerun)
       full += h.full
     }
@@ -391,6 +394,40 @@ test('OpenClaw 2026.9.6 mode: a long tool loop under one user turn continues fro
     history.push({ role: 'assistant', content: [{ type: 'text', text: '都读完了' }], stopReason: 'stop', timestamp: 1000 }, { role: 'user', content: '再读一个', timestamp: 1001 }, ...toolTurn(200, thoughts[1]))
     assert.deepEqual(th.sanitizeSessionHistory({ messages: history, ...o, sessionId }), th.sanitizeSessionHistory({ messages: history, ...o }), name)
     assert.deepEqual(sessions.peek(sessionId).hits, { identity: 40, content: 0, full: 1 }, name)
+  }
+})
+
+test('OpenClaw 2026.9.6 mode: a short loop whose first tool turn reasons continues from its latest call (dropReasoningFromHistory)', () => {
+  // That turn keeps its reasoning while it is the current tool turn, until a user turn comes. The
+  // cut follows the latest call all the same; the user turn runs again from the cut before that
+  // turn (once), not the full pass. The same objects every call, or new ones (content-keyed).
+  for (const name of ['ollama 2026.9.6']) {
+    for (const rebuilt of [false, true]) {
+      const o = POLICIES[name]
+      const sessionId = `v96-short-loop-${name}-${rebuilt}`
+      const thought = { type: 'thinking', thinking: '先想一想' }
+      const history = [{ role: 'user', content: '查一下这三个文件', timestamp: 0 }, ...toolTurn(0, thought)]
+      const call = (what) => {
+        const got = th.sanitizeSessionHistory({ messages: rebuilt ? structuredClone(history) : history, ...o, sessionId })
+        assert.deepEqual(got, th.sanitizeSessionHistory({ messages: history, ...o }), `${name}, ${what}`)
+        return sessions.peek(sessionId)
+      }
+      // New objects: the second call runs in full too (the session keeps skeletons from then on).
+      const calls = rebuilt ? 2 : 1
+      for (let i = 0; i < calls; i++) call('first calls')
+      for (let t = 1; t <= 4; t++) {
+        history.push(...toolTurn(t, t % 2 ? null : thought))
+        assert.equal(call(`turn ${t}`).seen.length, history.length - 2, `${name}, turn ${t}: the cut is at the latest call`)
+      }
+      history.push({ role: 'user', content: '再查一个', timestamp: 100 })
+      const s = call('the user turn')
+      assert.equal(s.earlier, 1, `${name}: the user turn ran from the earlier cut`)
+      assert.equal(s.seen.length, history.length - 3, `${name}: the cut is at the loop's last call`)
+      for (let t = 11; t <= 13; t++) history.push(...toolTurn(t, thought))
+      call('after the user turn')
+      assert.equal(s.seen.length, history.length - 2, name)
+      assert.deepEqual(s.hits, { identity: rebuilt ? 0 : 6, content: rebuilt ? 6 : 0, full: calls }, name)
+    }
   }
 })
 

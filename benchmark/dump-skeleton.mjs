@@ -1,6 +1,6 @@
 // Dumps skeletons for examples/transcript_rate.rs (`node benchmark/dump-skeleton.mjs [dir]`, default
 // /tmp): the benchmark transcript of n messages, and the suffix a turn appending 4 messages to it
-// sends (from the session's cut on), and the benchmark transcript as the 2026.9.6 pass reads it. A diagnostic, not part of `npm run bench`.
+// sends (from the session's cut on), and both as the 2026.9.6 pass reads them. A diagnostic, not part of `npm run bench`.
 import { createRequire } from 'node:module'
 import fs from 'node:fs'
 const require = createRequire(import.meta.url)
@@ -20,9 +20,13 @@ for (const n of [1000, 10000]) {
   write(`skel-${n}`, codec.encode(history))
   // With the fields only OpenClaw 2026.9.6's pass reads (examples/transcript_rate.rs `2026.9.6`).
   write(`skel96-${n}`, codec.encode(history, 'messages', true))
-  const s = new Session(toJson(POLICY, 'params'))
-  s.sanitize(history, POLICY, null, 0)
-  const cut = s.seen.length
-  write(`suffix-${n}`, codec.encode(all.slice(cut)))
-  console.log(n, 'cut', cut)
+  // The suffix after each release's cut (each session pinned to its release).
+  for (const [version, name, v96] of [['2026.3.23', 'suffix', false], ['2026.9.6', 'suffix96', true]]) {
+    const o = { ...POLICY, openclawVersion: version }
+    const s = new Session(toJson(o, 'params'))
+    s.sanitize(history, o, null, 0)
+    const cut = s.seen.length
+    write(`${name}-${n}`, codec.encode(all.slice(cut), 'messages', v96))
+    console.log(n, version, 'cut', cut)
+  }
 }

@@ -7,13 +7,18 @@
 //! (`--target` shares the dependencies `npm run build` compiled). A third argument `2026.9.6`
 //! times that release's whole pass instead (parse | pass | plan | drop); a fourth names the policy
 //! of `benchmark/bench.mjs` it runs (`anthropic`, the default, `openai`, `google`, `mistral`: the
-//! policy 2026.9.6 resolves, as the benchmark gives both sides).
+//! policy 2026.9.6 resolves, as the benchmark gives both sides). With the anthropic policy it then
+//! times the 2026.9.6 continued turn too (`suffix96-<n>`: the suffix a turn appending 4 messages
+//! sends in that release's mode); a fifth argument `turn` times only that, each turn in
+//! `one_turn`, for `valgrind --tool=callgrind --toggle-collect='*one_turn*'` (instructions of the
+//! turns alone, without the full pass that makes the prefix).
 //! Built unstripped (`CARGO_PROFILE_RELEASE_STRIP=none`) it is also what `perf record` profiles.
 
 use std::hint::black_box;
 use std::time::Instant;
 
 use transcript_hygiene::openclaw::OpenClawVersion;
+use transcript_hygiene::transcript::incremental::Prefix;
 use transcript_hygiene::transcript::model::Msg;
 use transcript_hygiene::transcript::pipeline::{self, HistoryParams};
 use transcript_hygiene::transcript::v2026_9::policy::{resolve_transcript_policy, ModelFields};
@@ -37,7 +42,8 @@ fn main() {
         let policy = std::env::args()
             .nth(4)
             .unwrap_or_else(|| "anthropic".into());
-        return whole_pass_2026_9(&format!("{dir}/skel96-{n}"), &policy);
+        let only_turn = std::env::args().nth(5).as_deref() == Some("turn");
+        return whole_pass_2026_9(&dir, &n, &policy, only_turn);
     }
     let base = format!("{dir}/skel-{n}");
     let (nums, strs) = load(&base);
@@ -122,13 +128,20 @@ fn main() {
         println!("  {name:<28} {us:>9.1}");
     }
     println!("  {:<28} {total:>9.1}", "sum of the bests");
-    incremental_turn(&format!("{dir}/suffix-{n}"), &nums, &strs, &params);
+    incremental_turn(&format!("{dir}/suffix-{n}"), &nums, &strs, &params, None);
 }
 
 /// The native half of an incremental turn: the suffix from the session's cut on, parsed and run
 /// as a continued pass (`incremental::sanitize_tracked` with the prefix of a full pass), the plan
-/// written. The prefix is cloned for each run (its clone is timed alone and taken off).
-fn incremental_turn(base: &str, nums: &[f64], strs: &str, params: &HistoryParams) {
+/// written. The prefix is cloned for each run (its clone is timed alone and taken off). The
+/// suffix must continue the full pass's cut: its messages and the prefix's make `total`.
+fn incremental_turn(
+    base: &str,
+    nums: &[f64],
+    strs: &str,
+    params: &HistoryParams,
+    total: Option<usize>,
+) {
     let Ok(suffix) = std::fs::metadata(format!("{base}.f64")) else {
         return;
     };
@@ -139,6 +152,14 @@ fn incremental_turn(base: &str, nums: &[f64], strs: &str, params: &HistoryParams
     let (_, prefix) = incremental::sanitize_tracked(&mut msgs, &mut ctx, params, None)
         .expect("a full pass never falls back");
     let prefix = prefix.expect("a cut");
+    if let Some(total) = total {
+        let len = skeleton::parse(&snums, &sstrs).map_or(0, |m| m.len());
+        assert_eq!(
+            prefix.cut + len,
+            total,
+            "{base}: not the suffix after this cut"
+        );
+    }
     let runs = 2000;
     let mut clone = f64::INFINITY;
     for _ in 0..runs {
@@ -146,35 +167,54 @@ fn incremental_turn(base: &str, nums: &[f64], strs: &str, params: &HistoryParams
         black_box(prefix.clone());
         clone = clone.min(t.elapsed().as_secs_f64() * 1e6);
     }
-    let (mut parse, mut pass, mut plan) = (f64::INFINITY, f64::INFINITY, f64::INFINITY);
+    let mut best = [f64::INFINITY; 3];
     for _ in 0..runs {
         let prior = prefix.clone();
-        let t = Instant::now();
-        let mut m = skeleton::parse(&snums, &sstrs).expect("a valid suffix");
-        let input_len = m.len();
-        parse = parse.min(t.elapsed().as_secs_f64() * 1e6);
-        let t = Instant::now();
-        let mut ctx = Ctx::new(&source, false);
-        let r = incremental::sanitize_tracked(&mut m, &mut ctx, params, Some(prior));
-        let r = black_box(r).expect("the suffix continues the prefix");
-        pass = pass.min(t.elapsed().as_secs_f64() * 1e6);
-        let t = Instant::now();
-        let out = ops::OpOutput::default();
-        black_box(ops::response_json(&m, input_len, &ctx, &out, Vec::new()));
-        plan = plan.min(t.elapsed().as_secs_f64() * 1e6);
+        let (laps, r) = one_turn(&snums, &sstrs, params, prior);
+        for (b, l) in best.iter_mut().zip(laps) {
+            *b = b.min(l);
+        }
         // The session keeps the new prefix: its drop is not part of a turn.
         drop(r);
     }
+    let [parse, pass, plan] = best;
     println!(
         "{base} ({} bytes): continued turn, best µs: parse {parse:.2} | pass {pass:.2} | plan {plan:.2} (prefix clone {clone:.2}, not counted)",
         suffix.len()
     );
 }
 
+/// One continued turn (parse | pass | plan written, µs), and what the pass returned (the new
+/// prefix: the caller drops it, outside the turn).
+#[inline(never)]
+fn one_turn(
+    nums: &[f64],
+    strs: &str,
+    params: &HistoryParams,
+    prior: Prefix,
+) -> ([f64; 3], impl Sized) {
+    let source = NoSource;
+    let t = Instant::now();
+    let mut m = skeleton::parse(nums, strs).expect("a valid suffix");
+    let input_len = m.len();
+    let parse = t.elapsed().as_secs_f64() * 1e6;
+    let t = Instant::now();
+    let mut ctx = Ctx::new(&source, false);
+    let r = incremental::sanitize_tracked(&mut m, &mut ctx, params, Some(prior));
+    let r = black_box(r).expect("the suffix continues the prefix");
+    let pass = t.elapsed().as_secs_f64() * 1e6;
+    let t = Instant::now();
+    let out = ops::OpOutput::default();
+    black_box(ops::response_json(&m, input_len, &ctx, &out, Vec::new()));
+    let plan = t.elapsed().as_secs_f64() * 1e6;
+    ([parse, pass, plan], r)
+}
+
 /// The native half of one 2026.9.6 `sanitizeSessionHistory` call (the package default), by phase:
 /// parse | the whole pass | plan written | model dropped, best µs over many runs.
-fn whole_pass_2026_9(base: &str, name: &str) {
-    let (nums, strs) = load(base);
+fn whole_pass_2026_9(dir: &str, n: &str, name: &str, only_turn: bool) {
+    let base = format!("{dir}/skel96-{n}");
+    let (nums, strs) = load(&base);
     let (provider, api, model) = match name {
         "openai" => ("openai", "openai-responses", "gpt-5.2"),
         "google" => ("google", "google-generative-ai", "gemini-2.5-pro"),
@@ -198,6 +238,12 @@ fn whole_pass_2026_9(base: &str, name: &str) {
         policy_2026_9,
         ..HistoryParams::default()
     };
+    // The dumped suffix is the anthropic session's (benchmark/dump-skeleton.mjs).
+    let turn = format!("{dir}/suffix96-{n}");
+    let total = n.parse::<usize>().ok().map(|n| n + 4);
+    if only_turn {
+        return incremental_turn(&turn, &nums, &strs, &params, total);
+    }
     let mut best = [f64::INFINITY; 4];
     for _ in 0..200 {
         let mut laps = [0.0; 4];
@@ -227,4 +273,7 @@ fn whole_pass_2026_9(base: &str, name: &str) {
         "{base} (2026.9.6, {name}): best µs parse {:.1} | pass {:.1} | plan {:.1} | drop {:.1}",
         best[0], best[1], best[2], best[3]
     );
+    if name == "anthropic" {
+        incremental_turn(&turn, &nums, &strs, &params, total);
+    }
 }

@@ -19,7 +19,8 @@ let depth = 0
  * `entries` the session entries' JSON or null) the operation is
  * the tracked sanitizeSessionHistory of that session, whose options the session holds (`options`
  * is not read); `plan.session` then says where its cut lies, or that it fell back (`messages` is
- * then null), and with `marks` true `skeleton.marks` says where each message's skeleton begins
+ * then null; `plan.session.earlier`, `{ cut, out }`, when the session can continue from that
+ * earlier cut instead of the full pass), and with `marks` true `skeleton.marks` says where each message's skeleton begins
  * (valid until the next run).
  */
 function run(op, messages, options = {}, name = 'messages', session = null) {
@@ -34,7 +35,11 @@ function run(op, messages, options = {}, name = 'messages', session = null) {
         : native.runTranscriptSession(session.native, messages, skeleton.nums, skeleton.strs, session.entries, session.now, session.start, buf)
     // The answer: the plan's JSON, then its texts (each after a SEP, which JSON never holds raw);
     // the header in `buf` says the rest (src/napi/transcript.rs, HEAD).
-    if (session !== null && buf[2] < 0) return { messages: null, plan: { session: { fallback: true } }, skeleton }
+    if (session !== null && buf[2] < 0) {
+      // -2: not from this cut, but from the session's earlier cut `buf[0]` (output `buf[1]`).
+      const fallback = buf[2] === -2 ? { fallback: true, earlier: { cut: buf[0], out: buf[1] } } : { fallback: true }
+      return { messages: null, plan: { session: fallback }, skeleton }
+    }
     const k = answer.indexOf(codec.SEP)
     const json = k < 0 ? answer : answer.slice(0, k)
     const plan = skeleton.lone ? JSON.parse(json, codec.fromPrivate) : JSON.parse(json)

@@ -44,11 +44,16 @@ class Session {
     this.skelStrs = ''
     this.segments = []
     this.keyed = true
+    // Where each cut left them (with `keep`): `[cut, skelLen, skelStrs.length, segments.length]`
+    // per call, to come back to an earlier cut when Rust names one.
+    this.cuts = []
     // Kept only once a call has come with other objects than the previous one's: an agent that
     // hands the same objects back pays neither the time nor the memory.
     this.keep = false
     /** How the calls went: continued after the same objects, after the same skeleton, or full. */
     this.hits = { identity: 0, content: 0, full: 0 }
+    /** How many of the continued calls ran from an earlier cut than the last one. */
+    this.earlier = 0
   }
 
   /**
@@ -104,7 +109,7 @@ class Session {
     return true
   }
 
-  continued(messages, entries, now) {
+  continued(messages, entries, now, again = false) {
     const cut = this.seen.length
     const suffix = messages.slice(cut)
     let r
@@ -114,7 +119,13 @@ class Session {
       // The full pass reports the error with the message's own path.
       return null
     }
-    if (r.messages === null) return null
+    if (r.messages === null) {
+      // Rust may name an earlier cut of this session to run from instead of the full pass.
+      const e = r.plan.session.earlier
+      if (e === undefined || again || !this.back(e.cut, e.out)) return null
+      this.earlier++
+      return this.continued(messages, entries, now, true)
+    }
     const out = this.out
     const outCut = this.outCut
     out.length = outCut
@@ -122,7 +133,34 @@ class Session {
     for (let i = 0; i < got.length; i++) out.push(got[i])
     this.step(messages, cut, r, suffix.length)
     if (this.keep && this.outCut > outCut) this.segments.push({ start: cut, len: suffix.length, plan: keepPlan(r.plan), take: this.outCut - outCut })
+    this.mark()
     return { messages: out.slice(), plan: r.plan }
+  }
+
+  /** Notes where the cut left the content-keyed state (see `cuts`). */
+  mark() {
+    if (this.keep) this.cuts.push(this.seen.length, this.skelLen, this.skelStrs.length, this.segments.length)
+  }
+
+  /**
+   * Back to the earlier cut `cut` (output `out`), as the call that reached it left the session.
+   * False when this session never stood there.
+   */
+  back(cut, out) {
+    if (cut > this.seen.length || out > this.outCut) return false
+    if (this.keep) {
+      const c = this.cuts
+      let i = c.length - 4
+      while (i >= 0 && c[i] !== cut) i -= 4
+      if (i < 0) return false
+      this.skelLen = c[i + 1]
+      this.skelStrs = this.skelStrs.slice(0, c[i + 2])
+      this.segments.length = c[i + 3]
+      c.length = i + 4
+    }
+    this.seen.length = cut
+    this.outCut = out
+    return true
   }
 
   full(messages, entries, now) {
@@ -131,10 +169,12 @@ class Session {
     this.skelStrs = ''
     this.keyed = true
     this.segments = []
+    this.cuts = []
     const r = run(OP, messages, null, 'messages', { native: this.native, version: this.version, start: 0, entries: this.json(entries), now, marks: this.keep })
     this.out = r.messages.slice()
     this.step(messages, 0, r, messages.length)
     if (this.keep && this.outCut > 0) this.segments.push({ start: 0, len: messages.length, plan: keepPlan(r.plan), take: this.outCut })
+    this.mark()
     return { messages: r.messages === messages ? this.out.slice() : r.messages, plan: r.plan }
   }
 

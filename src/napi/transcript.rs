@@ -33,7 +33,8 @@ thread_local! {
 /// The slots at the start of `out` that describe the answer (js/run.js reads them):
 /// `[0]` how many numbers the plan has (-1: no plan, the output is the input), `[1]` 1 when they
 /// did not fit after the header (then `takeTranscriptPlan` gives them), `[2]` a session's cut
-/// (-1: it must fall back), `[3]` the output position of that cut. The plan's numbers follow.
+/// (-1: it must fall back; -2: it must run again from the session's earlier cut `[0]`, whose
+/// output position is `[1]`), `[3]` the output position of that cut. The plan's numbers follow.
 pub const HEAD: usize = 4;
 
 /// The answer as a JS string ([`js_string`]): the JSON, then the texts (each preceded by U+001F,
@@ -206,11 +207,19 @@ pub fn run_transcript_session(
         least: Cell::new(usize::MAX),
     };
     let mut ctx = Ctx::new(&source, false);
-    let Ok((h, prefix)) =
-        incremental::sanitize_tracked(&mut msgs, &mut ctx, &session.params, prior)
-    else {
-        return fallback(out);
-    };
+    let (h, prefix) =
+        match incremental::sanitize_tracked(&mut msgs, &mut ctx, &session.params, prior) {
+            Ok(r) => r,
+            Err(f) => {
+                let Some(earlier) = f.earlier else {
+                    return fallback(out);
+                };
+                // Kept for the call that runs again from its cut.
+                let head = [earlier.cut as f64, earlier.out as f64, -2.0, 0.0];
+                session.prefix = Some(*earlier);
+                return answer_head(out, head);
+            }
+        };
     if start == 0 {
         session.read_before_cut = false;
     }
@@ -262,10 +271,15 @@ impl Source for Watched<'_> {
 
 /// The answer of a session's pass that must fall back to the full pass.
 fn fallback(out: &mut [f64]) -> Result<Either<String, Latin1String>> {
+    answer_head(out, [-1.0, 0.0, -1.0, 0.0])
+}
+
+/// An answer that is its header alone.
+fn answer_head(out: &mut [f64], head: [f64; HEAD]) -> Result<Either<String, Latin1String>> {
     if out.len() < HEAD {
         return Err(invalid("out: expected a buffer of at least 4 numbers"));
     }
-    out[..HEAD].copy_from_slice(&[-1.0, 0.0, -1.0, 0.0]);
+    out[..HEAD].copy_from_slice(&head);
     Ok(Either::B(Latin1String::from(String::new())))
 }
 

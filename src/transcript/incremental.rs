@@ -53,24 +53,61 @@ pub struct Prefix {
     /// 2026.9.6: the prefix holds the current tool turn, whose reasoning `dropReasoningFromHistory`
     /// keeps only until a user turn comes (a continued run holding one falls back).
     pub(crate) holds_current: bool,
+    /// 2026.9.6: while the prefix holds the current tool turn, the session's cut from before it
+    /// took that turn. The user turn that ends the turn changes the turn's output, which lies
+    /// after that cut: the session continues from there ([`Prefix::into_earlier`]) instead of
+    /// taking the full pass.
+    pub(crate) earlier: Option<Box<Earlier>>,
     malformed_count: usize,
     malformed_kinds: Vec<&'static str>,
     /// Whether Google's bootstrap turn was prepended.
     pub prepended: bool,
 }
 
+/// An earlier cut of a session ([`Prefix`]'s `earlier`): the prefix as it was then, without its
+/// ids, and the ids the prefix has taken since (its ids then are the prefix's now without these).
+#[derive(Clone, Debug)]
+pub(crate) struct Earlier {
+    pub(crate) prefix: Prefix,
+    pub(crate) added: Vec<Text>,
+}
+
 impl Prefix {
     /// The memory this prefix holds, roughly (bytes), for the README's per-session figure.
     pub fn heap_bytes(&self) -> usize {
+        let long = |id: &Text| match id {
+            Text::Heap(s) => s.len(),
+            _ => 0,
+        };
         self.ids.capacity() * (std::mem::size_of::<Text>() + 8)
-            + self
-                .ids
-                .iter()
-                .map(|id| match id {
-                    Text::Heap(s) => s.len(),
-                    _ => 0,
-                })
-                .sum::<usize>()
+            + self.ids.iter().map(long).sum::<usize>()
+            + self.earlier.as_ref().map_or(0, |e| {
+                e.added.capacity() * std::mem::size_of::<Text>()
+                    + e.added.iter().map(long).sum::<usize>()
+            })
+    }
+
+    /// This prefix as an [`Earlier`] cut to come back to: a copy without the ids (they stay
+    /// here; the ones added later are listed as they come).
+    pub(crate) fn keep_earlier(&mut self) -> Earlier {
+        let ids = std::mem::take(&mut self.ids);
+        let prefix = self.clone();
+        self.ids = ids;
+        Earlier {
+            prefix,
+            added: Vec::new(),
+        }
+    }
+
+    /// The session's earlier cut, whole again (its ids: this prefix's, less those added since).
+    pub(crate) fn into_earlier(mut self) -> Option<Prefix> {
+        let e = self.earlier.take()?;
+        let Earlier { mut prefix, added } = *e;
+        for id in &added {
+            self.ids.remove(id);
+        }
+        prefix.ids = self.ids;
+        Some(prefix)
     }
 }
 
@@ -200,13 +237,13 @@ impl Tracker {
     pub fn conclude(self, out: &[Msg], input_len: usize) -> Result<Option<Prefix>, Fallback> {
         if let Some(p) = &self.prior {
             if self.held {
-                return Err(Fallback("an errored turn's results"));
+                return Err(Fallback::full("an errored turn's results"));
             }
             if !self.compactions.is_empty() {
-                return Err(Fallback("a compaction"));
+                return Err(Fallback::full("a compaction"));
             }
             if self.ids.iter().any(|(_, id)| p.ids.contains(id)) {
-                return Err(Fallback("an id the prefix used"));
+                return Err(Fallback::full("an id the prefix used"));
             }
         }
         let Some((c, t)) = self.best_cut(out, input_len) else {
@@ -308,9 +345,20 @@ impl Tracker {
     }
 }
 
-/// Why a continued run was refused.
-#[derive(Debug, PartialEq)]
-pub struct Fallback(pub &'static str);
+/// Why a continued run was refused, and the session's earlier cut to continue from instead of
+/// the full pass, when it has one (2026.9.6: [`Prefix`]'s `earlier`).
+#[derive(Debug)]
+pub struct Fallback {
+    pub why: &'static str,
+    pub earlier: Option<Box<Prefix>>,
+}
+
+impl Fallback {
+    /// Refused: the caller runs the full pass.
+    pub(crate) fn full(why: &'static str) -> Fallback {
+        Fallback { why, earlier: None }
+    }
+}
 
 /// One tracked pass: `msgs` is the whole history (`prior` None) or the suffix after `prior.cut`.
 /// Returns the pass's output and the prefix to remember, or `Err` when the caller must run the
@@ -392,7 +440,7 @@ mod tests {
         let p = prefix.expect("a cut after the closing text");
         assert_eq!(p.cut, 4);
         let err = pass(&[result("a1")], Some(p)).unwrap_err();
-        assert_eq!(err, Fallback("an id the prefix used"));
+        assert_eq!(err.why, "an id the prefix used");
         check(&[h, vec![result("a1"), user("x")]]);
     }
 

@@ -48,32 +48,38 @@ pub fn tracked_pass(
 /// Grows a history step by step (each step appends), checking every incremental result against
 /// a full pass of the whole history; returns how many steps continued.
 pub fn check_incremental(steps: &[Vec<Value>], p: &HistoryParams) -> usize {
+    replay_incremental(steps, p).iter().flatten().count()
+}
+
+/// [`check_incremental`], step by step: how many messages each step re-ran when it continued
+/// (from the prefix's cut, or from the session's earlier cut it named), `None` for a full pass.
+pub fn replay_incremental(steps: &[Vec<Value>], p: &HistoryParams) -> Vec<Option<usize>> {
     let (mut prefix, mut prev_out, mut history) = (None::<Prefix>, Vec::new(), Vec::new());
-    let mut continued = 0;
+    let mut reran = Vec::new();
     for step in steps {
         history.extend(step.iter().cloned());
         let (full, full_prefix) = tracked_pass(&history, None, p).expect("a full pass");
-        let got = match prefix.clone() {
-            Some(pre) => match tracked_pass(&history[pre.cut..], Some(pre.clone()), p) {
+        let mut from = prefix.take();
+        let mut got = None;
+        while let Some(pre) = from.take() {
+            match tracked_pass(&history[pre.cut..], Some(pre.clone()), p) {
                 Ok((suffix, next)) => {
-                    continued += 1;
+                    reran.push(Some(history.len() - pre.cut));
                     prefix = next;
                     let mut out: Vec<Value> = prev_out[..pre.out].to_vec();
                     out.extend(suffix);
-                    out
+                    got = Some(out);
                 }
-                Err(_) => {
-                    prefix = full_prefix;
-                    full.clone()
-                }
-            },
-            None => {
-                prefix = full_prefix;
-                full.clone()
+                Err(f) => from = f.earlier.map(|p| *p),
             }
-        };
+        }
+        let got = got.unwrap_or_else(|| {
+            reran.push(None);
+            prefix = full_prefix;
+            full.clone()
+        });
         assert_eq!(got, full, "after {} messages", history.len());
         prev_out = got;
     }
-    continued
+    reran
 }

@@ -166,7 +166,10 @@ pub(crate) fn run(
         )
     });
     if let Some(t) = track.as_deref_mut() {
-        t.before_pairing(msgs);
+        let drops_failed = policy.repair_tool_use_result_pairing
+            && !p.pairing.preserve_errored_assistant_results
+            && !owned_thinking;
+        t.before_pairing(msgs, drops_failed);
     }
     if policy.repair_tool_use_result_pairing {
         let text = if responses {
