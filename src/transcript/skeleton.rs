@@ -148,6 +148,16 @@ impl<'a> Cursor<'a> {
         Ok(self.code()? as usize)
     }
 
+    /// The count of a list whose items take a number at least each: a count past what is left is
+    /// a bad skeleton, not a reason to allocate.
+    fn list_count(&mut self) -> Read<usize> {
+        let n = self.count()?;
+        if n > self.nums.len() - self.at {
+            return self.stop("skeleton ended early (codec and parser disagree)".into());
+        }
+        Ok(n)
+    }
+
     /// The next string: up to the next separator.
     fn string(&mut self) -> Read<&'a str> {
         let start = self.string_start()?;
@@ -439,12 +449,7 @@ pub fn parse(nums: &[f64], strs: &str) -> Result<Vec<Msg>, String> {
 }
 
 fn parse_messages(c: &mut Cursor) -> Read<Vec<Msg>> {
-    let n = c.count()?;
-    // Each message takes a number at least: a count past what is left is a bad skeleton, not
-    // a reason to allocate.
-    if n > c.nums.len() - c.at {
-        return c.stop("skeleton ended early (codec and parser disagree)".into());
-    }
+    let n = c.list_count()?;
     // Built in place, then filled: a message is a few hundred bytes, and building each one
     // aside and moving it into the vector was a measurable share of the parse.
     let mut i = 0;
@@ -527,11 +532,7 @@ fn parse_message(c: &mut Cursor, m: &mut Msg, i: usize) -> Read<()> {
     }
     let code = c.code()?;
     if code == ARRAY {
-        let n = c.count()?;
-        // Each block takes a number at least (see `parse_messages`).
-        if n > c.nums.len() - c.at {
-            return c.stop("skeleton ended early (codec and parser disagree)".into());
-        }
+        let n = c.list_count()?;
         let mut j = 0;
         let mut blocks = Vec::with_capacity(n);
         blocks.resize_with(n, || {
