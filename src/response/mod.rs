@@ -241,7 +241,10 @@ impl Parsed {
     /// every block, not through the blocks' own text (a call block read alone is then one short
     /// search); no tag may overlap itself (`abab` would: the same hits either way for the rest).
     pub fn strip_markup(&mut self, text: &str, tags: &[&str]) {
-        self.blocks.sort_by_key(|b| b.start);
+        // Most parsers return their blocks in order (a call block read alone is one block).
+        if !self.blocks.is_sorted_by_key(|b| b.start) {
+            self.blocks.sort_by_key(|b| b.start);
+        }
         let mut extra = Vec::new();
         for tag in tags {
             debug_assert!(
@@ -258,8 +261,20 @@ impl Parsed {
             let (mut lo, mut far, mut at) = (0, 0, 0);
             for k in 0..=self.blocks.len() {
                 let hi = self.blocks.get(k).map_or(text.len(), |b| b.start);
+                let from_at = lo.max(far).max(at);
+                // A gap shorter than the tag holds no hit (a block read alone, its stream
+                // machine's one byte after it): no search set up for it.
+                if from_at >= hi
+                    || text.len().min(hi + tag.len()).saturating_sub(from_at) < tag.len()
+                {
+                    if let Some(b) = self.blocks.get(k) {
+                        lo = b.start;
+                        far = far.max(b.end);
+                    }
+                    continue;
+                }
                 let lim = ceil(hi + tag.len());
-                let mut from = ceil(lo.max(far).max(at));
+                let mut from = ceil(from_at);
                 while from < hi {
                     match scan::find_from(&text[..lim], tag, from).filter(|&i| i < hi) {
                         Some(i) => {

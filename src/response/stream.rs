@@ -985,6 +985,9 @@ pub struct Machine {
     memo: Vec<(&'static str, usize, Option<usize>, usize)>,
     /// Bytes parsed so far to test whether the current block is finished.
     spent: usize,
+    /// The current block was asked about at one of its family's section closers
+    /// ([`sections::ends_section`]): its section is closed ([`sections::unclosed`]).
+    section_closed: bool,
     finished: bool,
     em: Emitter,
     scratch: String,
@@ -1097,6 +1100,7 @@ impl Machine {
             table: EMPTY.clone(),
             memo: Vec::new(),
             spent: 0,
+            section_closed: false,
             finished: false,
             em,
             scratch: String::new(),
@@ -1894,6 +1898,7 @@ impl Machine {
                     self.rebuild_lits();
                 }
                 self.spent = 0;
+                self.section_closed = false;
                 self.state = State::Block(f);
             }
         }
@@ -1974,11 +1979,14 @@ impl Machine {
     /// not parsed a second time to be emitted). A section still open is not parsed at all
     /// ([`sections`]; debug builds parse it to check that answer).
     fn block_done(&mut self, f: Family, e: usize, tools: Option<&Value>) -> Option<Parsed> {
+        // `step_block` asks at every closer of the block in order, so a section closer inside
+        // `buf[..e]` was asked about before: remembered, the block is not searched for one.
+        self.section_closed |= sections::ends_section(f, &self.buf[..e]);
         self.spent = self.spent.saturating_add(e);
         if self.spent > e.saturating_mul(16).saturating_add(1 << 20) {
             return None;
         }
-        let unclosed = sections::unclosed(f, &self.buf[..e]);
+        let unclosed = sections::unclosed(f, &self.buf[..e], self.section_closed);
         if unclosed && !cfg!(debug_assertions) {
             return None;
         }

@@ -11,17 +11,30 @@
 
 use super::super::{deepseek_v3, kimi_k2, minimax_m2, scan, tokens, Family};
 
-/// Whether `block` (a call block of family `f`, from its opener up to a closer) opens with its
-/// family's section wrapper and holds none of that section's closers: the family's parser then
-/// reads the block as running on past its end, whatever follows.
-pub(super) fn unclosed(f: Family, block: &str) -> bool {
-    let (opens, closes): (&[&str], &[&str]) = match f {
+/// A family's section wrapper: its openers and its closers (none for a family without one).
+fn section(f: Family) -> (&'static [&'static str], &'static [&'static str]) {
+    match f {
         Family::MinimaxM2 => (&[minimax_m2::SECTION.0], &[minimax_m2::SECTION.1]),
         Family::DeepSeek => (&[deepseek_v3::CALLS_BEGIN], &[deepseek_v3::CALLS_END]),
         Family::KimiK2 => (&kimi_k2::SECTION_OPENERS, &kimi_k2::SECTION_CLOSERS),
         Family::Qwen3Coder => (&[scan::TOOL_CALL], &[scan::TOOL_CALL_END]),
-        _ => return false,
-    };
+        _ => (&[], &[]),
+    }
+}
+
+/// Whether `block` ends with one of its family's section closers.
+pub(super) fn ends_section(f: Family, block: &str) -> bool {
+    section(f).1.iter().any(|c| block.ends_with(c))
+}
+
+/// Whether `block` (a call block of family `f`, from its opener up to a closer) opens with its
+/// family's section wrapper and holds none of that section's closers: the family's parser then
+/// reads the block as running on past its end, whatever follows. `closed`: the block was asked
+/// about at one of those closers before, or now ([`ends_section`]). The machine asks at every
+/// closer of a block in order, so that is whether the block holds one: no search of the block
+/// (debug builds search it to check).
+pub(super) fn unclosed(f: Family, block: &str, closed: bool) -> bool {
+    let (opens, closes) = section(f);
     let Some(body) = opens.iter().find_map(|o| block.strip_prefix(o)) else {
         return false;
     };
@@ -29,18 +42,25 @@ pub(super) fn unclosed(f: Family, block: &str) -> bool {
     if f == Family::Qwen3Coder && !body.trim_start().starts_with("<function=") {
         return false;
     }
-    // Most blocks are asked about at their section's closer: no search then; otherwise a search
-    // for the one closer, or one pass over the body's `<` for Kimi's three spellings.
-    !(closes.iter().any(|c| body.ends_with(c))
-        || match closes {
+    debug_assert_eq!(
+        closed,
+        match closes {
             [c] => scan::find_from(body, c, 0).is_some(),
             _ => tokens::holds_any(body, closes),
-        })
+        },
+        "a section closer the machine did not ask about, or one it remembers wrongly"
+    );
+    !closed
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// As the machine asks at a block's last closer, the block's earlier closers aside.
+    fn unclosed(f: Family, block: &str) -> bool {
+        super::unclosed(f, block, ends_section(f, block))
+    }
 
     #[test]
     fn only_an_open_section_of_a_sectioned_family() {
