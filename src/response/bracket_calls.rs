@@ -12,8 +12,9 @@
 //! closing word must come, and the whole body must read. The one exception is the reply's last
 //! opener whose `{` never closes before the reply ends ([`cut_body`]): a call cut by `max_tokens`,
 //! removed from `content` and reported (`truncated`), never returned. `--key value` arguments are
-//! strings (a JSON-quoted value is decoded), typed by the tools' schemas as the XML families'
-//! values are ([`super::typing`]).
+//! strings (a JSON-quoted value is decoded; an unquoted one runs to the end of its line or to the
+//! next ` --key` on it, as in `--command echo "hello"`), typed by the tools' schemas as the XML
+//! families' values are ([`super::typing`]).
 
 use serde_json::Value;
 
@@ -188,7 +189,7 @@ fn arrow_call(body: &str, cx: &Ctx) -> Option<RawCall> {
         if key.is_empty() {
             return None;
         }
-        let (value, after) = word(r[k_end..].trim_start())?;
+        let (value, after) = flag_value(r[k_end..].trim_start())?;
         pairs.push((key.to_owned(), value));
         rest = after.trim_start();
     }
@@ -205,6 +206,34 @@ fn arrow_call(body: &str, cx: &Ctx) -> Option<RawCall> {
     })
 }
 
+/// The value of a `--key` at the start of `s`, and the rest: a JSON string, or unquoted text up to
+/// the end of its line or to the whitespace before the next `--key` on it (MiniMax writes
+/// `--command echo "hello"` as well as `--path "a.txt" --limit 20`). Read in one pass over the
+/// value's own bytes, so a block of many pairs stays linear.
+fn flag_value(s: &str) -> Option<(String, &str)> {
+    if s.starts_with('"') {
+        return word(s);
+    }
+    let b = s.as_bytes();
+    if b.starts_with(b"--") {
+        // A key where its value belongs: the pair before it has none.
+        return None;
+    }
+    let mut end = 0;
+    while end < b.len() && b[end] != b'\n' {
+        let next_key = b[end].is_ascii_whitespace()
+            && b[end + 1..].starts_with(b"--")
+            && b.get(end + 3)
+                .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_');
+        if next_key {
+            break;
+        }
+        end += 1;
+    }
+    let value = s[..end].trim_end();
+    (!value.is_empty()).then(|| (value.to_owned(), &s[end..]))
+}
+
 /// A JSON string or a bare word at the start of `s`, and the rest.
 fn word(s: &str) -> Option<(String, &str)> {
     if s.starts_with('"') {
@@ -216,4 +245,22 @@ fn word(s: &str) -> Option<(String, &str)> {
         .find(|c: char| c.is_whitespace() || c == ',')
         .unwrap_or(s.len());
     (end > 0).then(|| (s[..end].to_owned(), &s[end..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{clean_response, linearity::assert_grows_linearly, Options};
+
+    #[test]
+    fn unquoted_flag_values_on_one_line_stay_linear() {
+        // One block whose arguments are many unquoted `--key value` pairs on a single line: each
+        // value is read up to the next ` --key`, never to the end of the line again.
+        let make = |n: usize| {
+            let pairs = "--a 北京 x ".repeat(n / 14 + 1);
+            format!("[TOOL_CALL]{{tool => \"f\", args => {{{pairs}}}}}[/TOOL_CALL]")
+        };
+        assert_grows_linearly("bracket_calls unquoted values", &make, &|t| {
+            let _ = clean_response(t, &Options::default());
+        });
+    }
 }
