@@ -7,18 +7,94 @@
 //! split off by [`super::thinking`] before any call is read, so a complete `<seed:tool_call>`
 //! example inside the reasoning is never a call (vLLM's test). The opening tag may be missing
 //! (R1 style). A missing `</seed:tool_call>` (truncated reply) runs to the end and is reported.
+//!
+//! Doubao Seed 2.0 (Volcengine's API) writes the same wrapper around an attribute body,
+//! `<seed:tool_call>\n<function name="exec">\n<parameter name="command" string="true">ls</parameter>\n</function>\n</seed:tool_call>`
+//! (picoclaw#3153: leaked as text). A block whose body opens `<function name=` is read by
+//! [`super::xml_invoke`]: `string="true"` keeps the text, `string="false"` decodes it as JSON,
+//! otherwise (or when that fails) the schema rules type it, as for DeepSeek's DSML.
+
+use serde_json::{Map, Value};
 
 use super::qwen3_coder::parse_wrapped;
-use super::{Ctx, Parsed};
+use super::scan::find_from;
+use super::typing::{param_schema, type_value, Style};
+use super::xml_invoke::{invokes, Invoke, Tags};
+use super::{Block, Ctx, Parsed, RawCall};
+
+const NAME: &str = "seed_oss";
+const OPEN: &str = "<seed:tool_call>";
+const CLOSE: &str = "</seed:tool_call>";
+/// How a Seed 2.0 attribute body opens.
+const NAMED_OPEN: &str = "<function name=";
+const NAMED: Tags = Tags {
+    invoke: "<function",
+    invoke_end: "</function>",
+    param: "<parameter",
+    param_end: "</parameter>",
+};
 
 pub fn parse(text: &str, cx: &Ctx) -> Parsed {
-    parse_wrapped(
-        text,
-        "<seed:tool_call>",
-        "</seed:tool_call>",
-        "seed_oss",
-        cx,
-    )
+    let mut out = parse_wrapped(text, OPEN, CLOSE, NAME, cx);
+    if memchr::memmem::find(text.as_bytes(), NAMED_OPEN.as_bytes()).is_some() {
+        let before = out.blocks.len();
+        read_named(text, cx, &mut out);
+        if out.blocks.len() > before {
+            out.blocks.sort_by_key(|b| b.start);
+        }
+        out.set_format_if_calls(NAME);
+    }
+    out
+}
+
+/// The wrapped blocks whose body opens [`NAMED_OPEN`] (the ones [`parse_wrapped`] skips).
+fn read_named(text: &str, cx: &Ctx, out: &mut Parsed) {
+    let mut at = 0;
+    while let Some(start) = find_from(text, OPEN, at) {
+        let body_at = start + OPEN.len();
+        if !text[body_at..].trim_start().starts_with(NAMED_OPEN) {
+            at = body_at;
+            continue;
+        }
+        let (body_end, end) = match find_from(text, CLOSE, body_at) {
+            Some(c) => (c, c + CLOSE.len()),
+            None => {
+                out.problems
+                    .push(format!("{NAME}: {CLOSE} missing (truncated reply)"));
+                (text.len(), text.len())
+            }
+        };
+        let problems = &mut out.problems;
+        let calls: Vec<RawCall> = invokes(&text[body_at..body_end], &NAMED, NAME, problems)
+            .iter()
+            .map(|inv| call(inv, cx))
+            .collect();
+        out.blocks.push(Block::of_calls(start, end, calls, problems, || {
+            format!("{NAME}: call block holds no readable <function name=…>; raw text kept in content")
+        }));
+        at = end.max(body_at);
+    }
+}
+
+/// One attribute-form invoke as a call, each value typed by its `string` attribute.
+fn call(inv: &Invoke, cx: &Ctx) -> RawCall {
+    let style = Style::Schema { minimax: false };
+    let mut map = Map::new();
+    for p in &inv.params {
+        let schema = param_schema(cx.tools, inv.name, p.name);
+        let typed = match p.string() {
+            Some("true") => Value::String(p.value.to_owned()),
+            Some("false") => serde_json::from_str::<Value>(p.value)
+                .unwrap_or_else(|_| type_value(p.value, schema, style)),
+            _ => type_value(p.value, schema, style),
+        };
+        map.insert(p.name.to_owned(), typed);
+    }
+    RawCall {
+        name: inv.name.to_owned(),
+        arguments: Value::Object(map).to_string(),
+        id: None,
+    }
 }
 
 #[cfg(test)]
@@ -56,6 +132,59 @@ mod tests {
         let u = run(&t, None, None, None);
         assert_eq!(named(&u)[0].1["days"], json!(3));
         assert_eq!(named(&u)[1].1["location"], json!("007"));
+    }
+
+    #[test]
+    fn seed_2_attribute_body_is_read_beside_the_oss_body() {
+        let tools = json!([{"type": "function", "function": {"name": "exec", "parameters": {"properties": {
+            "command": {"type": "string"}, "timeout": {"type": "integer"}}}}}]);
+        let t = "先看目录。\n<seed:tool_call>\n  <function name=\"exec\">\n    \
+                 <parameter name=\"command\" string=\"true\">ls -la /tmp/虎嗅网/ && echo \"<ok>\"</parameter>\n    \
+                 <parameter name=\"timeout\" string=\"false\">30</parameter>\n    \
+                 <parameter name=\"opts\" string=\"false\">{\"a\": [1]}</parameter>\n  </function>\n</seed:tool_call>\
+                 <seed:tool_call><function=exec><parameter=timeout>007</parameter></function></seed:tool_call> 好了";
+        let c = run(t, None, None, Some(tools));
+        assert_eq!(c.format, Some("seed_oss"));
+        assert_eq!(c.content, "先看目录。 好了");
+        assert_eq!(
+            named(&c),
+            [
+                (
+                    "exec",
+                    json!({"command": "ls -la /tmp/虎嗅网/ && echo \"<ok>\"", "timeout": 30, "opts": {"a": [1]}})
+                ),
+                ("exec", json!({"timeout": 7}))
+            ]
+        );
+        assert!(c.problems.is_empty(), "{:?}", c.problems);
+        // Cut off after its value: the call is kept and the cut reported.
+        let cut = run(
+            "<seed:tool_call>\n<function name=\"exec\">\n<parameter name=\"command\" string=\"true\">ls</parameter>\n",
+            None,
+            None,
+            None,
+        );
+        assert_eq!(named(&cut), [("exec", json!({"command": "ls"}))]);
+        assert!(!cut.problems.is_empty());
+    }
+
+    #[test]
+    fn attribute_bodies_stay_linear() {
+        use super::super::{clean_response, linearity::assert_grows_linearly, Options};
+        // Many wrapped attribute-form blocks, and one block cut off after many parameters.
+        let many = |n: usize| {
+            "<seed:tool_call><function name=\"f\"><parameter name=\"q\" string=\"true\">北</parameter></function></seed:tool_call>"
+                .repeat(n / 100 + 1)
+        };
+        let cut = |n: usize| {
+            let params = "<parameter name=\"q\">北</parameter>".repeat(n / 40 + 1);
+            format!("<seed:tool_call><function name=\"f\">{params}")
+        };
+        for (name, make) in [("many", &many as &dyn Fn(usize) -> String), ("cut", &cut)] {
+            assert_grows_linearly(name, make, &|t| {
+                let _ = clean_response(t, &Options::default());
+            });
+        }
     }
 
     #[test]
