@@ -14,8 +14,12 @@
 //! so it is read only when `options.format` is `gemma4`, only when the name is one of
 //! `options.tools` (when given), and only when the whole object reads. A block whose call does
 //! not read stays in `content` and is reported; a block cut off by the end of the reply still gives
-//! its call when the arguments read (reported), and so does a stripped `call:NAME({…}` whose
-//! object the end of the reply follows (its `)` cut off; reported). Reasoning (`<|channel>thought…<channel|>`) is split
+//! its call when the arguments read (reported), a `call:NAME({…}` whose object only spaces follow
+//! included (its `)` went with the cut, as `<tool_call|>` did), and so does a stripped
+//! `call:NAME({…}` whose object the end of the reply follows (reported). Anything else after
+//! such an object (a line break and prose, the next `<|tool_call>`) is no cut call: the block is
+//! removed and reported. The stream machine also ends an unclosed block where reasoning begins,
+//! which is then the end of the text read. Reasoning (`<|channel>thought…<channel|>`) is split
 //! off by [`super::thinking`].
 
 use serde_json::{Map, Value};
@@ -49,7 +53,9 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
                 (e, e)
             }
         };
-        let calls = read_calls(&text[body_at..body_end]);
+        // Unclosed and running to the end of the text: the reply was cut inside this block.
+        let cut = body_end == text.len();
+        let calls = read_calls(&text[body_at..body_end], cut);
         out.blocks.push(Block::of_calls(
             start,
             end,
@@ -71,14 +77,16 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
     out
 }
 
-/// Every `call:NAME{…}` of a block body, one after another; none unless all of it reads.
-fn read_calls(body: &str) -> Vec<RawCall> {
+/// Every `call:NAME{…}` of a block body, one after another; none unless all of it reads. `cut`:
+/// the reply ends with this body (no `<tool_call|>`), so its last `call:NAME({…}` may lack only
+/// its `)` ([`Reader::paren_object`]).
+fn read_calls(body: &str, cut: bool) -> Vec<RawCall> {
     let mut calls = Vec::new();
     let mut r = Reader {
         s: body,
         i: 0,
         seen: 0,
-        at_end: false,
+        at_end: cut,
         cut: false,
     };
     loop {
