@@ -1075,6 +1075,7 @@ export type ResponseFormat =
   | 'kimi_k3'
   | 'tool_json'
   | 'named_tool_call'
+  | 'attr_tool_call'
 
 /** An OpenAI function tool definition, used to type argument values. */
 export interface OpenAIFunctionTool {

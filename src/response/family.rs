@@ -6,11 +6,11 @@
 
 use super::json_calls::parse_tagged;
 use super::{
-    apertus, bracket_calls, command_r, deepseek_v3, deepseek_v32, doubao, ernie45, functionary,
-    gemma4, gigachat3, glm45, gpt_oss, granite, granite_20b_fc, hermes, hunyuan_a13b, internlm2,
-    jamba, kimi_k2, kimi_k3, llama3_json, llama4_pythonic, longcat, minicpm5, minimax_m1,
-    minimax_m2, minimax_m3, mistral, named_tool_call, nemotron_v2, olmo3, phi4_mini, pythonic,
-    qwen3_coder, seed_oss, step3, tool_json, xlam, Ctx, Parsed,
+    apertus, attr_tool_call, bracket_calls, command_r, deepseek_v3, deepseek_v32, doubao, ernie45,
+    functionary, gemma4, gigachat3, glm45, gpt_oss, granite, granite_20b_fc, hermes, hunyuan_a13b,
+    internlm2, jamba, kimi_k2, kimi_k3, llama3_json, llama4_pythonic, longcat, minicpm5,
+    minimax_m1, minimax_m2, minimax_m3, mistral, named_tool_call, nemotron_v2, olmo3, phi4_mini,
+    pythonic, qwen3_coder, seed_oss, step3, tool_json, xlam, Ctx, Parsed,
 };
 
 /// The format names this module implements.
@@ -57,6 +57,7 @@ pub const FORMATS: &[&str] = &[
     "minicpm5",
     "tool_json",
     "named_tool_call",
+    "attr_tool_call",
 ];
 
 /// A tool-call family: the unit of detection and parsing.
@@ -117,6 +118,8 @@ pub enum Family {
     ToolJson,
     /// `<tool_call name="NAME">{…}</tool_call>`, optionally in `<tool_calls>` ([`named_tool_call`]).
     NamedToolCall,
+    /// `<tool_call id="ID" name="NAME">{…}</tool_call>` ([`attr_tool_call`]).
+    AttrToolCall,
 }
 
 impl Family {
@@ -162,6 +165,7 @@ impl Family {
             "minicpm5" => Family::Minicpm5,
             "tool_json" => Family::ToolJson,
             "named_tool_call" => Family::NamedToolCall,
+            "attr_tool_call" => Family::AttrToolCall,
             _ => return None,
         })
     }
@@ -324,5 +328,6 @@ fn parse_family_raw(family: Family, text: &str, cx: &Ctx) -> Parsed {
         Family::Minicpm5 => minicpm5::parse(text, cx),
         Family::ToolJson => tool_json::parse(text, cx),
         Family::NamedToolCall => named_tool_call::parse(text, cx),
+        Family::AttrToolCall => attr_tool_call::parse(text, cx),
     }
 }

@@ -182,6 +182,14 @@ const CASES: &[(&str, &[&str])] = &[
         "<tool_calls>\n<tool_call name=\"f\">{",
         &["auto", "named_tool_call"],
     ),
+    (
+        "<tool_call id=\"c\" name=\"f\">{\"a\": \"",
+        &["auto", "attr_tool_call"],
+    ),
+    (
+        "<tool_call id=\"c\" name=\"f\">{{",
+        &["auto", "attr_tool_call"],
+    ),
     // Openers inside a cut argument's string ([`super::json_calls::cut_block_end`]).
     (
         "<tool_call>{\"q\": \"北京 <tool_call> ",

@@ -45,6 +45,7 @@
 #[cfg(test)]
 mod agree;
 pub mod apertus;
+pub mod attr_tool_call;
 pub mod bare_json;
 pub mod bracket_calls;
 pub mod canonical;

@@ -150,6 +150,11 @@ fn detect_marker(text: &str, hint: Option<Family>) -> Option<Family> {
                 return Some(Family::NamedToolCall);
             }
         }
+        if let Some(after) = rest.strip_prefix(super::attr_tool_call::OPEN) {
+            if super::attr_tool_call::head(after, true) == Some(true) {
+                return Some(Family::AttrToolCall);
+            }
+        }
         if let Some(body) = rest.strip_prefix("<tool_calls>") {
             match body.trim_start().as_bytes().first() {
                 Some(b'{') => return Some(Family::MinimaxM1),

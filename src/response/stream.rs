@@ -256,6 +256,7 @@ fn openers(f: Family, unwrapped: bool) -> Vec<(&'static str, &'static str)> {
             super::named_tool_call::WRAP_OPEN,
             super::named_tool_call::OPEN,
         ],
+        Family::AttrToolCall => &[super::attr_tool_call::OPEN],
         // Their special-token wrappers, when `auto` found one; named, they are read at `finish`
         // (see the module doc).
         Family::Pythonic => &["<|tool_call_start|>"],
@@ -317,6 +318,7 @@ fn closers(f: Family) -> &'static [&'static str] {
             super::named_tool_call::CLOSE,
             super::named_tool_call::WRAP_CLOSE,
         ],
+        Family::AttrToolCall => &[super::attr_tool_call::CLOSE],
         _ => &[],
     }
 }
@@ -463,6 +465,10 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
     v.push(call(
         super::named_tool_call::OPEN,
         Check::Fam(Family::NamedToolCall),
+    ));
+    v.push(call(
+        super::attr_tool_call::OPEN,
+        Check::Fam(Family::AttrToolCall),
     ));
     v.extend(tool_json_lits());
     if hint == Some(Family::Mistral) {
@@ -1459,6 +1465,11 @@ impl Machine {
             // Prose names this tag too: a call only with the arguments' `{` after it.
             Check::Fam(Family::NamedToolCall) => match super::named_tool_call::head(rest, fin) {
                 Some(true) => yes(Family::NamedToolCall),
+                Some(false) => Verdict::No,
+                None => Verdict::More,
+            },
+            Check::Fam(Family::AttrToolCall) => match super::attr_tool_call::head(rest, fin) {
+                Some(true) => yes(Family::AttrToolCall),
                 Some(false) => Verdict::No,
                 None => Verdict::More,
             },

@@ -1,0 +1,353 @@
+//! A call written as a `<tool_call>` element whose attributes carry the call's id and name, its
+//! body the JSON arguments:
+//!
+//! ```text
+//! <tool_call id="call_00_xxx" name="wechat_get_chat_history">
+//! {"chat_name":"Aide & GPT-Runner 交流群","limit":80}
+//! </tool_call>
+//! ```
+//!
+//! Why: DeepSeek V4 (Pro, through `deepseek-chat` / `deepseek-reasoner`) now and then writes its
+//! call into the content in this shape instead of calling, more often with many tools and a long
+//! context (felinics/Memoh#435 and #436, in Chinese chat): the person reading the chat sees an
+//! XML fragment and the tool never runs. No chat template asks for it; it is what agent harnesses
+//! render earlier calls as, with the id the API gave them.
+//!
+//! Its opener starts with `id=` ([`OPEN`]), which [`super::named_tool_call`]'s `name=` opener
+//! does not cover. An opener starts a call only when it reads as one ([`head`]): quoted
+//! attributes (an `id`, a `name` that is a plain identifier, nothing else), `>`, whitespace,
+//! then `{` (the arguments) or `</tool_call>` (none). Prose that names the tag has no `{` after
+//! it and stays text; code spans and fences never get here (the stream machine keeps them as
+//! text). `auto` detects the family by that same shape. The model's id is kept when it is a
+//! plain token (letters, digits, `_`, `-`, `.`, `:`).
+//!
+//! Bad input: arguments that are not a JSON object, or JSON that does not parse, give no call
+//! (never a call with half its arguments): the block is removed and its raw text reported
+//! ([`super::unreadable`]). A closing tag inside a JSON string does not end the call. A call whose
+//! arguments end but whose `</tool_call>` never comes (a reply cut by `max_tokens`) is kept and
+//! reported as `truncated`; one cut inside its opener or its arguments is no call, reported as
+//! `truncated`, its raw text kept in the problem.
+
+use super::json_calls::read_value;
+use super::scan::{find_outside_strings, Finder};
+use super::{args_value_to_text, Block, Ctx, Parsed, RawCall};
+
+const NAME: &str = "attr_tool_call";
+/// The opener of a call, up to its id's opening quote.
+pub const OPEN: &str = "<tool_call id=";
+/// The closing tag of a call.
+pub const CLOSE: &str = "</tool_call>";
+/// How far after an opener [`head`] looks (the stream holds no more than this to decide).
+const HEAD_WINDOW: usize = 256;
+
+/// What follows an opener.
+enum Head<'t> {
+    /// A call: its id, its name and where its body starts (after `>`), offsets into the text
+    /// after `<tool_call`.
+    Call(&'t str, &'t str, usize),
+    /// The text ends inside the opener (a cut call, or more may come).
+    Cut,
+    /// Not a call.
+    No,
+}
+
+/// Whether `s` is a plain token: a name or an id as APIs write them.
+fn plain(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'))
+}
+
+/// Read the attributes after `<tool_call` (`tag` starts at the space before `id=`).
+fn read_head(tag: &str) -> Head<'_> {
+    let b = tag.as_bytes();
+    let (mut id, mut name) = (None, None);
+    let mut i = 0;
+    loop {
+        let start = i;
+        while i < b.len() && matches!(b[i], b' ' | b'\t') {
+            i += 1;
+        }
+        if i >= b.len() || i > HEAD_WINDOW {
+            return if i >= b.len() { Head::Cut } else { Head::No };
+        }
+        if b[i] == b'>' {
+            return match (id, name) {
+                (Some(id), Some(name)) => Head::Call(id, name, i + 1),
+                _ => Head::No,
+            };
+        }
+        if i == start {
+            // Attributes are separated by spaces.
+            return Head::No;
+        }
+        let k = i;
+        while i < b.len() && b[i].is_ascii_lowercase() {
+            i += 1;
+        }
+        let key = &tag[k..i];
+        if i >= b.len() {
+            return Head::Cut;
+        }
+        if b[i] != b'=' || !matches!(key, "id" | "name") {
+            return Head::No;
+        }
+        i += 1;
+        let Some(&q @ (b'"' | b'\'')) = b.get(i) else {
+            return if i >= b.len() { Head::Cut } else { Head::No };
+        };
+        let v = i + 1;
+        let Some(len) = b[v..]
+            .iter()
+            .position(|&c| c == q || matches!(c, b'<' | b'>' | b'\n'))
+        else {
+            return if b.len() - v <= HEAD_WINDOW {
+                Head::Cut
+            } else {
+                Head::No
+            };
+        };
+        if b[v + len] != q || !plain(&tag[v..v + len]) {
+            return Head::No;
+        }
+        let slot = if key == "id" { &mut id } else { &mut name };
+        if slot.replace(&tag[v..v + len]).is_some() {
+            return Head::No;
+        }
+        i = v + len + 1;
+    }
+}
+
+/// Whether the text `after` an [`OPEN`] starts a call: quoted attributes (an id, a name), `>`,
+/// whitespace, then `{` or [`CLOSE`]. `None` when the text ends before that is known and more may
+/// come (`finished` false). At the end of the reply (`finished`), a text cut inside the opener or
+/// right after its `>` is a cut call (examples: the unit test `head_settles_as_the_stream_needs`;
+/// no doctest, to spare CI a binary).
+pub fn head(after: &str, finished: bool) -> Option<bool> {
+    let mut n = HEAD_WINDOW.min(after.len());
+    while !after.is_char_boundary(n) {
+        n -= 1;
+    }
+    let more = n < after.len();
+    let view = &after[..n];
+    let pending = |cut: bool| match (more, finished) {
+        (true, _) => Some(false),
+        (false, true) => Some(cut),
+        (false, false) => None,
+    };
+    // Read from the space before `id=`, as [`parse`] does.
+    let tag = format!(" id={view}");
+    match read_head(&tag) {
+        Head::No => Some(false),
+        Head::Cut => pending(true),
+        Head::Call(_, _, body) => {
+            let b = tag[body..].trim_start();
+            if b.starts_with('{') || b.starts_with(CLOSE) {
+                Some(true)
+            } else if CLOSE.starts_with(b) {
+                pending(true)
+            } else {
+                Some(false)
+            }
+        }
+    }
+}
+
+/// Every call block of the family in `text`.
+pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
+    let mut out = Parsed::default();
+    let mut opens = Finder::new(OPEN);
+    let mut at = 0;
+    while let Some(open) = opens.find(text, at) {
+        let limit = opens.find(text, open + OPEN.len()).unwrap_or(text.len());
+        match read_call(text, open, limit, &mut out.problems) {
+            Read::No => at = open + OPEN.len(),
+            Read::Call(call, end) => {
+                let block = Block::of_calls(open, end, vec![call], &mut out.problems, || {
+                    format!("{NAME}: no call; raw text kept in content")
+                });
+                out.blocks.push(block);
+                at = end;
+            }
+            Read::Unreadable(end) => {
+                out.blocks.push(Block {
+                    start: open,
+                    end,
+                    calls: Vec::new(),
+                    keep_raw: true,
+                });
+                at = end;
+            }
+        }
+    }
+    out.set_format_if_calls(NAME);
+    out
+}
+
+/// One call read at an opener.
+enum Read {
+    /// Not a call: the opener is text.
+    No,
+    /// A call ending at the offset.
+    Call(RawCall, usize),
+    /// A block that holds no readable call, ending at the offset (reported).
+    Unreadable(usize),
+}
+
+/// The call whose opener is at `pos`; `limit` is the next opener (a cut call ends there).
+fn read_call(text: &str, pos: usize, limit: usize, problems: &mut Vec<String>) -> Read {
+    // From the space before `id=`.
+    let tag_at = pos + OPEN.len() - " id=".len();
+    let (id, name, body_at) = match read_head(&text[tag_at..limit]) {
+        Head::Call(id, name, body) => (id, name, tag_at + body),
+        Head::Cut if limit == text.len() => {
+            problems.push(format!(
+                "{NAME}: the call's opening tag was cut off (truncated reply)"
+            ));
+            problems.push(format!("{NAME}: no call; raw text kept in content"));
+            return Read::Unreadable(limit);
+        }
+        Head::Cut | Head::No => return Read::No,
+    };
+    let rest = text[body_at..limit].trim_start();
+    let json_at = limit - rest.len();
+    let call = |arguments: String| RawCall {
+        name: name.to_owned(),
+        arguments,
+        id: Some(id.to_owned()),
+    };
+    if let Some(after) = rest.strip_prefix(CLOSE) {
+        return Read::Call(call("{}".to_owned()), limit - after.len());
+    }
+    if limit == text.len() && CLOSE.starts_with(rest) {
+        problems.push(format!(
+            "{NAME}: call {name:?} was cut off after its opening tag (truncated reply)"
+        ));
+        problems.push(format!("{NAME}: no call; raw text kept in content"));
+        return Read::Unreadable(limit);
+    }
+    if !rest.starts_with('{') {
+        return Read::No;
+    }
+    match read_value(&text[..limit], json_at) {
+        Some((v, e)) if v.is_object() => {
+            let arguments = args_value_to_text(v, NAME, problems);
+            let tail = &text[e..limit];
+            let ws = tail.len() - tail.trim_start().len();
+            let end = if tail[ws..].starts_with(CLOSE) {
+                e + ws + CLOSE.len()
+            } else {
+                problems.push(format!("{NAME}: {CLOSE} missing (truncated reply)"));
+                e
+            };
+            Read::Call(call(arguments), end)
+        }
+        _ => match find_outside_strings(text, json_at, limit, CLOSE) {
+            Some(c) => {
+                problems.push(format!(
+                    "{NAME}: call {name:?} has arguments that are not a JSON object; raw text kept in content"
+                ));
+                Read::Unreadable(c + CLOSE.len())
+            }
+            None => {
+                problems.push(format!(
+                    "{NAME}: call {name:?} was cut off inside its arguments (truncated reply)"
+                ));
+                problems.push(format!("{NAME}: no call; raw text kept in content"));
+                Read::Unreadable(limit)
+            }
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `(name, arguments)` pairs, block spans, problem kinds.
+    type Got = (
+        Vec<(String, String)>,
+        Vec<(usize, usize)>,
+        Vec<&'static str>,
+    );
+
+    fn calls(text: &str) -> Got {
+        let p = parse(text, &Ctx::default());
+        let spans = p.blocks.iter().map(|b| (b.start, b.end)).collect();
+        (
+            p.call_pairs(),
+            spans,
+            crate::response::problem::kinds(&p.problems),
+        )
+    }
+
+    #[test]
+    fn attributes_in_either_order_and_the_id_kept() {
+        let t = "好\n<tool_call name='f' id=\"call_00_a\">{\"城市\": \"北京\"}</tool_call>\n完成";
+        let p = parse(t, &Ctx::default());
+        assert!(
+            p.blocks.is_empty(),
+            "the opener starts with name=: not this family"
+        );
+        let t =
+            "好\n<tool_call id=\"call_00_a\" name='f'>\n{\"城市\": \"北京\"}\n</tool_call>\n完成";
+        let p = parse(t, &Ctx::default());
+        assert_eq!(p.blocks.len(), 1);
+        assert_eq!(p.blocks[0].calls[0].id.as_deref(), Some("call_00_a"));
+        assert_eq!(&t[p.blocks[0].start..p.blocks[0].end], &t[4..t.len() - 7]);
+    }
+
+    #[test]
+    fn head_settles_as_the_stream_needs() {
+        assert_eq!(
+            head("\"call_00_x\" name=\"f\">\n{\"城市\": \"北京\"}", true),
+            Some(true)
+        );
+        assert_eq!(head("\"1\" name=\"f\"> 标签包住参数", true), Some(false));
+        assert_eq!(head("\"1\" name=\"f(x)\">{}", true), Some(false));
+        assert_eq!(head("\"call_00_x\" na", false), None);
+        assert_eq!(head("\"call_00_x\" na", true), Some(true));
+        assert_eq!(head("\"1\" name=\"f\">\n</tool_", false), None);
+        let long = format!("\"{}", "x".repeat(300));
+        assert_eq!(head(&long, false), Some(false));
+    }
+
+    #[test]
+    fn prose_and_garbage_heads_are_not_calls() {
+        for t in [
+            "用 <tool_call id=\"1\" name=\"x\"> 标签包住参数。",
+            "<tool_call id=\"1\">{}</tool_call>",
+            "<tool_call id=\"1\" name=\"a b\">{}</tool_call>",
+            "<tool_call id=\"1\" name=\"&quot;f\">{}</tool_call>",
+            "<tool_call id=\"1\" name=\"f\" name=\"g\">{}</tool_call>",
+            "<tool_call id=\"1\" type=\"x\" name=\"f\">{}</tool_call>",
+            "<tool_call id=1 name=\"f\">{}</tool_call>",
+        ] {
+            let (c, spans, _) = calls(t);
+            assert!(c.is_empty() && spans.is_empty(), "{t}");
+        }
+    }
+
+    #[test]
+    fn cut_and_bad_calls_are_reported_never_half_read() {
+        let cut = "<tool_call id=\"c\" name=\"f\">{\"s\": \"</tool_call> 今天";
+        let (c, spans, p) = calls(cut);
+        assert!(c.is_empty());
+        assert_eq!(spans, [(0, cut.len())]);
+        assert_eq!(p, ["truncated", "unreadable-block"]);
+        let t = "<tool_call id=\"c\" name=\"f\">{\"a\": 1,}</tool_call> ok";
+        let (c, spans, p) = calls(t);
+        assert!(c.is_empty());
+        assert_eq!(spans, [(0, t.len() - 3)]);
+        assert_eq!(p.len(), 1);
+        let t = "<tool_call id=\"c\" name=\"f\">{\"a\": 1}";
+        let (c, _, p) = calls(t);
+        assert_eq!(c, [("f".into(), r#"{"a":1}"#.into())]);
+        assert_eq!(p, ["truncated"]);
+        let t = "<tool_call id=\"c\" na";
+        let (c, spans, p) = calls(t);
+        assert!(c.is_empty());
+        assert_eq!(spans, [(0, t.len())]);
+        assert_eq!(p, ["truncated", "unreadable-block"]);
+    }
+}
