@@ -26,7 +26,14 @@ const SHORT_TEXT = 64
 // value is not sent, 16 + i the string VOCAB[i].
 // The vocabulary and the structure codes are defined once, in src/transcript/skeleton.rs.
 const CODES = native.transcriptSkeletonCodes()
-const VOCAB = CODES.vocab
+
+// Strings made by Node-API are not internalised: every comparison of one with the caller's
+// strings (a role, a block type, a usage key) and every map lookup keyed by one compared
+// characters, and a property written under one looked it up in the string table first. A
+// property key is always internalised, so reading a word back as one gives the string V8
+// compares by identity (a tenth of the skeleton's instructions were these comparisons).
+const internal = (w) => Object.keys({ [w]: 0 })[0]
+const VOCAB = CODES.vocab.map(internal)
 const CODE = new Map()
 VOCAB.forEach((w, i) => {
   if (!CODE.has(w)) CODE.set(w, 16 + i)
@@ -139,28 +146,23 @@ function fromPrivate(k, v) {
 }
 
 function val(v) {
-  switch (typeof v) {
-    case 'string': {
-      const c = CODE.get(v)
-      if (c !== undefined) nums[n++] = c
-      else str(v)
-      return
-    }
-    case 'undefined':
-      nums[n++] = 0
-      return
-    case 'number':
-      nums[n++] = 7
-      nums[n++] = v
-      return
-    case 'boolean':
-      nums[n++] = v ? 2 : 3
-      return
-    case 'object':
-      nums[n++] = v === null ? 1 : Array.isArray(v) ? 5 : 4
-      return
-    default:
-      nums[n++] = 6
+  // Tests of `typeof` against a literal compile to a type check; a `switch (typeof v)` built the
+  // type's name and compared it.
+  if (typeof v === 'string') {
+    const c = CODE.get(v)
+    if (c !== undefined) nums[n++] = c
+    else str(v)
+  } else if (typeof v === 'object') {
+    nums[n++] = v === null ? 1 : Array.isArray(v) ? 5 : 4
+  } else if (typeof v === 'number') {
+    nums[n++] = 7
+    nums[n++] = v
+  } else if (v === undefined) {
+    nums[n++] = 0
+  } else if (typeof v === 'boolean') {
+    nums[n++] = v ? 2 : 3
+  } else {
+    nums[n++] = 6
   }
 }
 
@@ -375,8 +377,8 @@ function object(u, deep) {
 // read per key in `object` cost more than the rest of the message); the names are Rust's
 // (src/transcript/skeleton.rs), checked here once.
 const USAGE = CODES.usage
-const USAGE_KEYS = CODES.usageKeys
-const COST_KEYS = CODES.costKeys
+const USAGE_KEYS = CODES.usageKeys.map(internal)
+const COST_KEYS = CODES.costKeys.map(internal)
 if (USAGE_KEYS.join() !== 'input,output,cacheRead,cacheWrite,totalTokens' || COST_KEYS.join() !== 'input,output,cacheRead,cacheWrite,total') {
   throw new Error('codec: the normalised usage keys changed; update usageNumbers()')
 }
@@ -643,7 +645,7 @@ function takePlan(buf, len) {
 }
 
 // Field names the plan sends as their index (-1: the name is among the values).
-const FIELDS = native.transcriptFieldNames()
+const FIELDS = native.transcriptFieldNames().map(internal)
 
 function name() {
   const c = f[at++]
