@@ -3,7 +3,12 @@
 //
 //   - The full pass at 1,000 and 10,000 messages: each step of the call (js/run.js) timed alone,
 //     repeated on the same input — the skeleton built by js/codec.js, the native call, the
-//     answer's JSON parsed, the plan applied — beside the whole call.
+//     answer's JSON parsed, the plan applied — beside the whole call, and beside the plain-JS pass
+//     of benchmark/js-baseline.mjs as a yardstick. On this shared VM the same code's CPU time
+//     moves by up to ~1.7× from one run to the next: the whole call read 856 µs in one run of this
+//     file and 1,620–1,816 in two bench.mjs runs minutes earlier, whose plain-JS pass read 422–434
+//     µs where later runs read 247–274; timed in one process, the two ways of calling agree
+//     (within ±15%). Compare a figure with another run's through its yardstick, never directly.
 //   - A turn appending 4 messages to a history of 1,000 and of 10,000 (createTranscriptSanitizer):
 //     the whole call, best of batches, with the caches warm (turn after turn) and cold (as between
 //     an agent's turns); then the warm turns with each step wrapped in a CPU clock
@@ -19,6 +24,7 @@
 import { createRequire } from 'node:module'
 import os from 'node:os'
 import { cpuSince, cpuTime, flushCaches } from './cpu-time.mjs'
+import { jsPass } from './js-baseline.mjs'
 
 const require = createRequire(import.meta.url)
 const th = require('../index.js')
@@ -60,9 +66,10 @@ for (const n of [1000, 10000]) {
   plan.texts = k < 0 ? [] : answer.slice(k).split(codec.SEP)
   const apply = cpuTime(() => codec.apply(messages, plan))
   const parts = encode + nativeCall + parse + apply
+  const yardstick = cpuTime(() => jsPass(messages, { dropThinking: true, sanitizeIds: true }))
   console.log(
-    `${n}: whole ${f(whole)} | encode ${f(encode)} | native ${f(nativeCall)} | parse ${f(parse)} | apply ${f(apply)} | rest ${f(whole - parts)} µs` +
-      ` (skeleton ${nums.length} numbers + ${strs.length} chars; plan ${buf[0]} numbers + ${json.length} chars of JSON; load ${load()})`,
+    `${n}: whole ${f(whole)} | encode ${f(encode)} | native ${f(nativeCall)} | parse ${f(parse)} | apply ${f(apply)} | rest ${f(whole - parts)}` +
+      ` | plain JS ${f(yardstick)} µs (skeleton ${nums.length} numbers + ${strs.length} chars; plan ${buf[0]} numbers + ${json.length} chars of JSON; load ${load()})`,
   )
 }
 

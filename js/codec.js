@@ -26,7 +26,14 @@ const SHORT_TEXT = 64
 // value is not sent, 16 + i the string VOCAB[i].
 // The vocabulary and the structure codes are defined once, in src/transcript/skeleton.rs.
 const CODES = native.transcriptSkeletonCodes()
-const VOCAB = CODES.vocab
+
+// Strings made by Node-API are not internalised: every comparison of one with the caller's
+// strings (a role, a block type, a usage key) and every map lookup keyed by one compared
+// characters, and a property written under one looked it up in the string table first. A
+// property key is always internalised, so reading a word back as one gives the string V8
+// compares by identity (a tenth of the skeleton's instructions were these comparisons).
+const internal = (w) => Object.keys({ [w]: 0 })[0]
+const VOCAB = CODES.vocab.map(internal)
 const CODE = new Map()
 VOCAB.forEach((w, i) => {
   if (!CODE.has(w)) CODE.set(w, 16 + i)
@@ -49,7 +56,7 @@ const EXTRA_FIELDS = ['tool_call_id', 'tool_use_id', 'callId', 'call_id', 'isErr
 if (CODES.extraFields.join() !== EXTRA_FIELDS.join()) throw new Error('codec: the 2026.9.6 message fields changed; update extraFields()')
 const RESULT_BLOCK_ID_FIELDS = ['toolCallId', 'tool_use_id', 'tool_call_id', 'callId', 'call_id']
 if (CODES.resultBlockIdFields.join() !== RESULT_BLOCK_ID_FIELDS.join()) throw new Error('codec: the 2026.9.6 result block id fields changed; update resultIds()')
-let extras = false
+var extras = false
 // In that mode an assistant text holding one of the needles, or opening with one of the leads (ASCII
 // case ignored), goes whole: a rule reads it. Each needle is looked for from its anchor, its first
 // character that is neither a letter nor a digit nor a space (`_`, `<`, `:` …): `indexOf` finds
@@ -86,7 +93,7 @@ function wholeText(v) {
   }
   return false
 }
-let assistant = false
+var assistant = false
 
 // Image payload digests Rust computed for the process-wide image cache, per block object:
 // block → [the data string hashed, its digest]. A later call with the same block and the same
@@ -95,9 +102,12 @@ let assistant = false
 // replaced no longer matches (the string is compared, by identity first).
 const DIGESTS = new WeakMap()
 
-let nums = new Float64Array(4096)
-let n = 0
-let strs = ''
+// The codec's working state is `var`, not `let`: a `let` read from a function is checked for its
+// temporal dead zone on every access, and the skeleton's hot loop reads `nums` and `n` a few
+// dozen times a message (with `let`, 8% more instructions per skeleton).
+var nums = new Float64Array(4096)
+var n = 0
+var strs = ''
 
 function room(k) {
   if (n + k > nums.length) {
@@ -139,28 +149,23 @@ function fromPrivate(k, v) {
 }
 
 function val(v) {
-  switch (typeof v) {
-    case 'string': {
-      const c = CODE.get(v)
-      if (c !== undefined) nums[n++] = c
-      else str(v)
-      return
-    }
-    case 'undefined':
-      nums[n++] = 0
-      return
-    case 'number':
-      nums[n++] = 7
-      nums[n++] = v
-      return
-    case 'boolean':
-      nums[n++] = v ? 2 : 3
-      return
-    case 'object':
-      nums[n++] = v === null ? 1 : Array.isArray(v) ? 5 : 4
-      return
-    default:
-      nums[n++] = 6
+  // Tests of `typeof` against a literal compile to a type check; a `switch (typeof v)` built the
+  // type's name and compared it.
+  if (typeof v === 'string') {
+    const c = CODE.get(v)
+    if (c !== undefined) nums[n++] = c
+    else str(v)
+  } else if (typeof v === 'object') {
+    nums[n++] = v === null ? 1 : Array.isArray(v) ? 5 : 4
+  } else if (typeof v === 'number') {
+    nums[n++] = 7
+    nums[n++] = v
+  } else if (v === undefined) {
+    nums[n++] = 0
+  } else if (typeof v === 'boolean') {
+    nums[n++] = v ? 2 : 3
+  } else {
+    nums[n++] = 6
   }
 }
 
@@ -375,8 +380,8 @@ function object(u, deep) {
 // read per key in `object` cost more than the rest of the message); the names are Rust's
 // (src/transcript/skeleton.rs), checked here once.
 const USAGE = CODES.usage
-const USAGE_KEYS = CODES.usageKeys
-const COST_KEYS = CODES.costKeys
+const USAGE_KEYS = CODES.usageKeys.map(internal)
+const COST_KEYS = CODES.costKeys.map(internal)
 if (USAGE_KEYS.join() !== 'input,output,cacheRead,cacheWrite,totalTokens' || COST_KEYS.join() !== 'input,output,cacheRead,cacheWrite,total') {
   throw new Error('codec: the normalised usage keys changed; update usageNumbers()')
 }
@@ -544,8 +549,8 @@ function message(m) {
 }
 
 // Where encode() was when a getter threw, for the error message.
-let pathMsg = -1
-let pathBlock = -1
+var pathMsg = -1
+var pathBlock = -1
 
 function pathOf(name, i, j) {
   return j >= 0 ? `${name}[${i}].content[${j}]` : `${name}[${i}]`
@@ -553,7 +558,7 @@ function pathOf(name, i, j) {
 
 // Where each message's skeleton begins (encode's `withMarks`): `marks[2i]` in `nums`, `marks[2i + 1]`
 // in `strs`; slot `2 * messages.length` is the end.
-let marks = new Float64Array(256)
+var marks = new Float64Array(256)
 
 /**
  * The skeleton of a message array: `{ nums, strs, lone }`. Throws a TypeError naming the path when
@@ -618,18 +623,18 @@ function encode(messages, name = 'messages', withExtras = false, withMarks = fal
 //   | n -2, v value (a new block) | n -3, n msg, v prefix (a text block from message msg's
 //   string content)
 
-let f = null
-let at = 0
-let v = null
-let vi = 0
-let t = null
-let ti = 0
+var f = null
+var at = 0
+var v = null
+var vi = 0
+var t = null
+var ti = 0
 
 // The answer's header (HEAD slots, src/napi/transcript.rs) and the plan's numbers arrive in this
 // buffer (kept across calls); numbers that did not fit are fetched from the native side, and the
 // buffer then grows for the next call.
 const HEAD = 4
-let planBuf = new Float64Array(4096)
+var planBuf = new Float64Array(4096)
 
 function planBuffer() {
   return planBuf
@@ -643,7 +648,7 @@ function takePlan(buf, len) {
 }
 
 // Field names the plan sends as their index (-1: the name is among the values).
-const FIELDS = native.transcriptFieldNames()
+const FIELDS = native.transcriptFieldNames().map(internal)
 
 function name() {
   const c = f[at++]
