@@ -68,6 +68,9 @@ fn main() {
     let policy = params.resolved_policy();
     let runs = runs(200);
     let mut best: Vec<(&str, f64)> = Vec::new();
+    // As the boundary does, each run parses over the model the run before left (its messages
+    // freed one by one as the new ones are read).
+    let mut kept: Vec<Msg> = Vec::new();
     for _ in 0..runs {
         let mut laps: Vec<(&str, f64)> = Vec::new();
         let mut t = Instant::now();
@@ -75,9 +78,10 @@ fn main() {
             laps.push((name, t.elapsed().as_secs_f64() * 1e6));
             *t = Instant::now();
         };
-        let mut msgs: Vec<Msg> = skeleton::parse(&nums, &strs).expect("a valid skeleton");
+        let mut msgs = std::mem::take(&mut kept);
+        skeleton::parse_into(&nums, &strs, &mut msgs).expect("a valid skeleton");
         let input_len = msgs.len();
-        lap("parse", &mut t);
+        lap("parse (over the last model)", &mut t);
         let source = NoSource;
         let mut ctx = Ctx::new(&source, false);
         let m = &mut msgs;
@@ -118,8 +122,8 @@ fn main() {
         let (json, plan) = ops::response_json(m, input_len, &ctx, &out, Vec::new());
         black_box((json, plan));
         lap("plan written", &mut t);
-        drop(msgs);
-        lap("model dropped", &mut t);
+        kept = msgs;
+        lap("model kept", &mut t);
         for (k, (name, us)) in laps.into_iter().enumerate() {
             match best.get_mut(k) {
                 Some(b) => b.1 = b.1.min(us),
