@@ -204,3 +204,26 @@ test('a checkpoint index JS cannot turn into a string (a symbol in an array) rea
   const twin = { ...owner, providerReplay: { ...replay, replayIndex: 1 } }
   assert.equal(th.sanitizeSessionHistory({ messages: [messages[0], twin], provider: 'ollama', modelApi: 'openai-completions', modelId: 'qwen3:8b', openclawVersion: '2026.9.6' })[1], twin)
 })
+
+describe('calls on one thread do not see each other', () => {
+  // The boundary keeps a call's working model and reads the next call's skeleton over it,
+  // message by message: longer, shorter, other roles and block shapes in every slot.
+  test('each answer equals the answer after a call on nothing', () => {
+    const odd = [
+      { role: 'user', content: '请读取说明', timestamp: 1, provenance: { kind: 'inter_session', sourceSession: '会话-7' } },
+      { role: 'assistant', content: [{ type: 'text', text: '' }, call('call_甲|fc_1'), call('call_甲|fc_1')], stopReason: 'toolUse', usage, timestamp: 2 },
+      result('call_甲|fc_1', '第一'),
+      { role: 'assistant', content: '字符串内容', stopReason: 'stop', timestamp: 4 },
+    ]
+    const inputs = [makeTranscript(240), odd, makeTranscript(37), [], makeTranscript(241).reverse(), odd.slice(1)]
+    const fresh = inputs.map((messages) => {
+      th.sanitizeSessionHistory({ messages: [], ...ANTHROPIC })
+      return th.sanitizeSessionHistory({ messages, ...RESPONSES })
+    })
+    for (const order of [[0, 1, 2, 3, 4, 5], [4, 5, 1, 0, 2, 3, 4]]) {
+      for (const k of order) assert.deepEqual(th.sanitizeSessionHistory({ messages: inputs[k], ...RESPONSES }), fresh[k], `input ${k}`)
+    }
+    // Its twin: the same transcript twice gives the same answer, the kept model its own.
+    assert.deepEqual(th.sanitizeSessionHistory({ messages: inputs[0], ...RESPONSES }), th.sanitizeSessionHistory({ messages: inputs[0], ...RESPONSES }))
+  })
+})

@@ -28,6 +28,28 @@ thread_local! {
     /// not fault in fresh pages for it on every call (each Node thread has its own). When they
     /// do not fit in the caller's buffer they wait here for `takeTranscriptPlan`.
     static PLAN_NUMS: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
+    /// The model of this thread's last call, kept until the next call parses over it
+    /// (`skeleton::parse_into`): freed whole at the end of each call, a long transcript's model
+    /// (~1 KB a message) was handed back to the system by glibc and faulted in again by the
+    /// next call. At most [`KEEP_MAX`] messages are kept.
+    static MODEL: RefCell<Vec<Msg>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The longest model kept between calls (~1 KB a message).
+const KEEP_MAX: usize = 20_000;
+
+/// The skeleton parsed over the model this thread's last call left.
+fn parse_model(nums: &[f64], strs: &str) -> Result<Vec<Msg>> {
+    let mut msgs = MODEL.with(|m| std::mem::take(&mut *m.borrow_mut()));
+    skeleton::parse_into(nums, strs, &mut msgs).map_err(invalid)?;
+    Ok(msgs)
+}
+
+/// Keeps `msgs` for the next call on this thread to parse over.
+fn keep_model(msgs: Vec<Msg>) {
+    if msgs.len() <= KEEP_MAX {
+        MODEL.with(|m| *m.borrow_mut() = msgs);
+    }
 }
 
 /// The slots at the start of `out` that describe the answer (js/run.js reads them):
@@ -54,12 +76,14 @@ pub fn run_transcript(
     mut out: Float64ArraySlice,
 ) -> Result<Either<String, Latin1String>> {
     let cfg = parse_config(&config)?;
-    let mut msgs = skeleton::parse(&nums, &strs).map_err(invalid)?;
+    let mut msgs = parse_model(&nums, &strs)?;
     let input_len = msgs.len();
     let source = HandleSource { messages };
     let mut ctx = Ctx::new(&source, reported(&cfg));
     let result = ops::run(&op, &cfg, &mut msgs, &mut ctx).map_err(invalid)?;
-    answer(&msgs, input_len, &ctx, &result, plan_buffer(&mut out))
+    let answer = answer(&msgs, input_len, &ctx, &result, plan_buffer(&mut out));
+    keep_model(msgs);
+    answer
 }
 
 fn parse_config(config: &str) -> Result<Value> {
