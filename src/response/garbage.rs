@@ -97,7 +97,8 @@ pub fn drop_garbage(p: &mut Parsed, text: &str, cx: &Ctx) {
 fn ends_complete(raw: &str) -> bool {
     // A fence the block was widened to (a call the model wrapped in one) closes after it.
     let t = raw.trim_end().trim_end_matches(['`', '~']).trim_end();
-    if t.ends_with(['}', ']', ')']) || t.ends_with("/>") {
+    // `}>`: the `>` of `<functioncall {…}>` right after the object it holds.
+    if t.ends_with(['}', ']', ')']) || t.ends_with("/>") || t.ends_with("}>") {
         return true;
     }
     if !t.ends_with('>') {

@@ -143,6 +143,9 @@ const CASES: &[(&str, &[&str])] = &[
     ("<tool_calls>{", &["minimax_m1"]),
     ("<tool_calls>[", &["hunyuan_a13b"]),
     ("<think>", &[]),
+    // Gemma's lone end tokens: each waits for what follows (end of the reply or not).
+    ("<eos> \n", &[]),
+    ("答<end_of_turn>", &[]),
     ("</think>", &["minimax_m2"]),
     ("<|action_start|><|plugin|>{", &["internlm2"]),
     ("<longcat_tool_call>{", &["longcat"]),

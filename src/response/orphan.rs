@@ -13,6 +13,14 @@
 //! empty call section (tenstorrent/tt-inference-server#2157). Such a lone token is also removed
 //! right before one of [`BEGINS`] (spaces between at most), wherever it stands.
 //!
+//! Gemma's end tokens are the same: `<eos>` (oMLX under `structured_outputs` returned
+//! `apple<eos>`, jundot/omlx#1087) and `<end_of_turn>` (gemma.cpp printed `Hey! What's up?
+//! 😊<end_of_turn>`, google/gemma.cpp#276). A lone token (one with no opening tag) is also removed
+//! when it is written right after the text (no space between) and only whitespace follows it to
+//! the end of the reply: that is where a server that forgot to stop on it leaves it. Inside a
+//! sentence (`序列以 <eos> 结束。`) or after a space at the end (`最后一个 token 是 <eos>`) it
+//! stays text.
+//!
 //! The rule (the stream machine applies it, [`super::stream`]): one of [`CLOSERS`] outside a call
 //! block is removed when only whitespace separates it from markup removed just before it, or when
 //! it stands alone on its line (up to three spaces before it, spaces then a line break or the end
@@ -29,9 +37,11 @@ pub const OPENERS: &[Option<&str>] = &[
     Some("<function_calls>"),
     None,
     None,
+    None,
+    None,
 ];
 
-/// The closing tags read as orphans.
+/// The closing tags read as orphans (at most 8: [`super::stream`] keeps one bit for each).
 pub const CLOSERS: &[&str] = &[
     "</tool_call>",
     "</minimax:tool_call>",
@@ -41,6 +51,9 @@ pub const CLOSERS: &[&str] = &[
     "<｜end▁of▁sentence｜>",
     // DeepSeek-Coder's end-of-turn token.
     "<|EOT|>",
+    // Gemma's end of sequence and end of turn.
+    "<eos>",
+    "<end_of_turn>",
 ];
 
 /// The call-section begin tokens before which a lone end token (no opening tag) is a leftover too.

@@ -446,6 +446,7 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
     ));
     v.push(call("<function_calls>", Check::InvokeWrapper));
     v.push(call(super::tool_json::TOOL_USE, Check::InvokeWrapper));
+    v.push(call(super::tool_json::FUNCTIONCALL, Check::InvokeWrapper));
     // Hunyuan's `<answer>` wrapper counts when a call block follows (`auto` would then detect
     // Hunyuan and strip it, as the whole-reply parse of the family does).
     for tag in ["<answer>", "</answer>"] {

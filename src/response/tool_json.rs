@@ -30,12 +30,18 @@ pub const NAME: &str = "tool_json";
 
 /// Tags models write around a bare JSON call, `(opening, closing)`: Anthropic's call wrapper
 /// (`<function_calls>\n[{"tool_name": …}]\n</function_calls>`, OpenClaw#26942) and its block
-/// name (`<tool_use>{"name": …, "input": {…}}</tool_use>`, MiniMax-M3 in MaiBot#1882). The block
+/// name (`<tool_use>{"name": …, "input": {…}}</tool_use>`, MiniMax-M3 in MaiBot#1882), and
+/// `<functioncall {…}>` (the JSON inside the tag, its `>` after the object). The block
 /// then runs from the opening tag through the closing one when it follows.
 pub const WRAPPERS: &[(&str, &str)] = &[
     ("<function_calls>", "</function_calls>"),
     (TOOL_USE, "</tool_use>"),
+    (FUNCTIONCALL, ">"),
 ];
+
+/// The opening of `<functioncall {json}>`, the call element Home Assistant's local-LLM guides
+/// teach (its JSON inside the tag, maxi1134/Home-Assistant-Config#66).
+pub const FUNCTIONCALL: &str = "<functioncall";
 
 /// The wrapper tag that only ever wraps JSON here.
 pub const TOOL_USE: &str = "<tool_use>";
@@ -382,6 +388,8 @@ mod tests {
             "[{\"name\": \"read_file\", \"arguments\": {",
             "{{{{[[[[",
             "{\"name\": \"read_file\", \"arguments\": {}} ",
+            "<functioncall {\"name\": \"read_file\", \"arguments\": {}} ",
+            "<functioncall ",
             "assistant to=functions.read_file json{\"a\": ",
             "to=functions.read_file {",
             "commentary to=functions.read_file ",

@@ -532,7 +532,7 @@ impl Machine {
 
     /// An orphan closing tag (`len` bytes at the start of `buf`) is removed right after removed
     /// markup or alone on its line, and a lone token also right before a call section's begin
-    /// token; otherwise it is text (`None`: wait for the next byte).
+    /// token or at the end of the reply; otherwise it is text (`None`: wait for the next byte).
     pub(super) fn orphan_is_text(&mut self, len: usize) -> Option<bool> {
         if self.em.after_removed {
             return Some(false);
@@ -546,6 +546,11 @@ impl Machine {
                 Some(true) => return Some(false),
                 None => return None,
                 Some(false) => {}
+            }
+            // A lone token written right after the text (no space between: `apple<eos>`) with
+            // only whitespace after it to the end of the reply.
+            if self.em.held.is_empty() && self.buf[len..].trim_start().is_empty() {
+                return if self.finished { Some(false) } else { None };
             }
         }
         if !self.at_line_start(0) {
