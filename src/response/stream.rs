@@ -49,6 +49,7 @@ use super::{
     call_id, mistral, parse_family, problem, Block, Ctx, Family, Mode, Options, Parsed, RawCall,
     ToolCall,
 };
+use block_scan::BlockScan;
 
 /// What one `push` (or the last part of `finish`) yields.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -585,11 +586,13 @@ fn think_lits() -> Vec<Lit> {
 /// none of those starts with `0xE2` unless `◁` follows (`0xE2 0x97`), so the other `0xE2` bytes
 /// (the `▁` of every DeepSeek token, `‖`, typographic quotes) are passed over here rather than
 /// each asked about (`block_markers_after_e2_are_triangles` checks the premise).
-fn next_block_cand(s: &str, from: usize) -> Option<usize> {
-    let b = s.as_bytes();
+///
+/// The search is [`find_any`]'s inlined one, not `memchr3`: the stops inside a block are a few
+/// bytes apart (a call's inner tags), where a call set up per stop cost more than the search.
+fn next_block_cand(b: &[u8], from: usize) -> Option<usize> {
     let mut at = from;
     loop {
-        let c = next_cand(s, at)?;
+        let c = at + find_any::find_any(b.get(at..)?, &find_any::MARKER_BYTES)?;
         if b[c] == 0xE2 && b.get(c + 1).is_some_and(|&x| x != 0x97) {
             at = c + 1;
             continue;
@@ -1025,6 +1028,8 @@ pub struct Machine {
     region: bool,
     /// Reasoning kept for the calls it may hold ([`in_reasoning`]).
     held: in_reasoning::Held,
+    /// What a block's scan may pass over ([`block_scan`]), for the last family seen.
+    block_scan: Option<Arc<BlockScan>>,
 }
 
 /// How far into a reply, for a model no family names, a lone closing reasoning tag still ends
@@ -1123,6 +1128,7 @@ impl Machine {
             harmony: false,
             json: leaks::JsonState::default(),
             held: in_reasoning::Held::new(opts, calls_on),
+            block_scan: None,
         };
         m.rebuild_lits();
         m
@@ -1309,8 +1315,18 @@ impl Machine {
                 };
                 // Both lists are in table order: merged as they are read, in place (no vector
                 // per candidate, and `<` and `[` are most of them); the first 64 are looked at.
+                // Once a family is chosen its table has no one-byte markers: the bucket alone.
                 let mut bucket = bucket.iter().copied().peekable();
                 let mut taken = 0;
+                if shorts.peek().is_none() {
+                    for k in bucket.by_ref().take(cands.len()) {
+                        if fits(k) {
+                            cands[m] = k;
+                            m += 1;
+                        }
+                    }
+                    taken = cands.len();
+                }
                 while taken < cands.len() {
                     let next = match (bucket.peek(), shorts.peek()) {
                         (Some(&a), Some(&b)) if b < a => shorts.next(),
@@ -1924,58 +1940,79 @@ impl Machine {
             return true;
         }
         let n_think = *N_THINK;
+        let scan = self.block_scan(f, n_think);
         let mut i = self.pos;
         loop {
-            let Some(c) = next_block_cand(&self.buf, i) else {
-                self.pos = self.buf.len();
+            // `buf` read once a stop (each read checks its start is a char boundary).
+            let b = self.buf.as_bytes();
+            let Some(c) = next_block_cand(b, i) else {
+                self.pos = b.len();
                 if self.finished {
-                    self.emit_block(f, self.buf.len(), tools);
+                    self.emit_block(f, self.pos, tools);
                     return true;
                 }
                 return false;
             };
-            match self.decide(c, n_think, tools) {
-                Decision::More => {
+            // Most candidates (the block's inner tags) start neither a reasoning marker nor a
+            // closer, told from the two bytes after them ([`block_scan`]).
+            let maybe = scan.at(b, c);
+            // Candidates are `<`, `[` or the lead byte of a three-byte character.
+            let step = if b[c] < 0x80 { 1 } else { 3 };
+            let closer = maybe.closer.then(|| scan.closer(&b[c..]));
+            // Debug builds (every test) check what was passed over against the full answers.
+            debug_assert!(
+                maybe.closer
+                    || closers(f).iter().all(|cl| {
+                        let (cl, rest) = (cl.as_bytes(), &b[c..]);
+                        !rest.starts_with(cl) && !cl.starts_with(rest)
+                    }),
+                "a closer passed over"
+            );
+            debug_assert!(
+                maybe.think || matches!(self.decide_at(c, n_think, tools), Decision::No),
+                "a reasoning marker passed over"
+            );
+            if maybe.think {
+                match self.decide(c, n_think, tools) {
+                    Decision::More => {
+                        self.pos = c;
+                        return false;
+                    }
+                    Decision::Yes { start, .. } => {
+                        self.emit_block(f, start, tools);
+                        return true;
+                    }
+                    Decision::No | Decision::Cut => {}
+                }
+            }
+            match closer {
+                Some(Ok(len)) => {
+                    let e = c + len;
+                    if let Some(p) = self.block_done(f, e, tools) {
+                        self.emit_parsed(f, e, p);
+                        return true;
+                    }
+                }
+                Some(Err(true)) if !self.finished => {
                     self.pos = c;
                     return false;
                 }
-                Decision::Yes { start, .. } => {
-                    self.emit_block(f, start, tools);
-                    return true;
-                }
-                Decision::No | Decision::Cut => {}
-            }
-            let rest = &self.buf[c..];
-            let step = rest.chars().next().map_or(1, char::len_utf8);
-            let mut partial = false;
-            let mut closed_at = None;
-            for cl in closers(f) {
-                // Most candidates in a block (its inner tags, the `▁` of DeepSeek's tokens)
-                // differ from a closer in their first two bytes: no compare of the whole closer.
-                if !same_start(rest.as_bytes(), cl.as_bytes()) {
-                    continue;
-                }
-                if rest.starts_with(cl) {
-                    closed_at = Some(c + cl.len());
-                    break;
-                }
-                if !self.finished
-                    && rest.len() < cl.len()
-                    && cl.as_bytes().starts_with(rest.as_bytes())
-                {
-                    partial = true;
-                }
-            }
-            if let Some(e) = closed_at {
-                if let Some(p) = self.block_done(f, e, tools) {
-                    self.emit_parsed(f, e, p);
-                    return true;
-                }
-            } else if partial {
-                self.pos = c;
-                return false;
+                _ => {}
             }
             i = c + step;
+        }
+    }
+
+    /// The scan tables of a block of `f` ([`block_scan`]), built when the family changes.
+    fn block_scan(&mut self, f: Family, n_think: usize) -> Arc<BlockScan> {
+        match &self.block_scan {
+            Some(s) if s.family == f => s.clone(),
+            _ => {
+                let think = self.table.lits.get(..n_think).unwrap_or(&[]);
+                let s = Arc::new(BlockScan::new(f, think.iter().map(|l| l.s), closers(f)));
+                self.block_scan = Some(s.clone());
+                s
+            }
         }
     }
 
@@ -2299,6 +2336,7 @@ fn batch_code(content: &str) -> Vec<std::ops::Range<usize>> {
         .collect()
 }
 
+mod block_scan;
 mod code;
 #[cfg(test)]
 mod code_props;

@@ -551,7 +551,7 @@ fn block_markers_after_e2_are_triangles() {
     let t = "a▁b‖c◁d<e[f▁";
     let mut at = 0;
     let mut found = Vec::new();
-    while let Some(c) = next_block_cand(t, at) {
+    while let Some(c) = next_block_cand(t.as_bytes(), at) {
         found.extend(t[c..].chars().next());
         at = c + 1;
     }
