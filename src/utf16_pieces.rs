@@ -160,61 +160,10 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
 }
 
 /// The UTF-16 length of valid UTF-8 `b`: one unit per character, two for a four-byte one.
-/// On x86-64 sixteen bytes a step in SSE2 (part of the base instruction set): two signed
-/// compares say which bytes begin a character and which begin a four-byte one, and each
-/// subtracts its mask (-1 per byte) from a byte counter, summed every 127 steps. Elsewhere
-/// [`utf16_len_portable`]. Counting the reply's bytes up to each kept range is all of the
-/// plan's cost; the portable count took 14 instructions for sixteen bytes, this 5.
+/// Counted 64 bytes at a time in a one-byte counter (at most 128 a block), which vectorises
+/// sixteen times wider than a sum of `usize`s. (Explicit SSE2 steps of sixteen bytes, two signed
+/// compares and two subtractions each, took as many instructions on a call-dense reply.)
 fn utf16_len(b: &[u8]) -> usize {
-    #[cfg(target_arch = "x86_64")]
-    {
-        utf16_len_sse2(b)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        utf16_len_portable(b)
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-fn utf16_len_sse2(b: &[u8]) -> usize {
-    use std::arch::x86_64::{
-        __m128i, _mm_add_epi64, _mm_cmpgt_epi8, _mm_cvtsi128_si64, _mm_loadu_si128, _mm_sad_epu8,
-        _mm_set1_epi8, _mm_setzero_si128, _mm_srli_si128, _mm_sub_epi8,
-    };
-    let whole = b.len() & !15;
-    let mut i = 0;
-    // SAFETY: SSE2 is part of x86-64; each load reads the sixteen bytes at `i`, and
-    // `i + 16 <= whole <= b.len()`.
-    let mut units = unsafe {
-        let (lead, four, zero) = (_mm_set1_epi8(-65), _mm_set1_epi8(-17), _mm_setzero_si128());
-        let mut total = zero;
-        while i < whole {
-            // At most two per byte lane a step: 127 steps stay below 256.
-            let stop = whole.min(i + 16 * 127);
-            let mut n = zero;
-            while i < stop {
-                let v = _mm_loadu_si128(b.as_ptr().add(i).cast::<__m128i>());
-                // A byte above -65 (not 0x80..=0xBF) begins a character; above -17
-                // (0xF0..=0xFF) a four-byte one.
-                n = _mm_sub_epi8(n, _mm_cmpgt_epi8(v, lead));
-                n = _mm_sub_epi8(n, _mm_cmpgt_epi8(v, four));
-                i += 16;
-            }
-            total = _mm_add_epi64(total, _mm_sad_epu8(n, zero));
-        }
-        _mm_cvtsi128_si64(_mm_add_epi64(total, _mm_srli_si128(total, 8))) as usize
-    };
-    for &x in &b[whole..] {
-        units += usize::from(x as i8 >= -64) + usize::from(x >= 0xF0);
-    }
-    units
-}
-
-/// [`utf16_len`] without SIMD intrinsics: 64 bytes at a time in a one-byte counter (at most
-/// 128 a block), which vectorises sixteen times wider than a sum of `usize`s.
-#[cfg(any(test, not(target_arch = "x86_64")))]
-fn utf16_len_portable(b: &[u8]) -> usize {
     let units = |c: &[u8]| {
         c.iter().fold(0u8, |n, &x| {
             n.wrapping_add(u8::from(x & 0xC0 != 0x80) + u8::from(x >= 0xF0))
@@ -294,12 +243,10 @@ mod tests {
     fn utf16_len_counts_units_across_blocks() {
         let s = "a中😀é".repeat(40);
         for (i, _) in s.char_indices() {
-            let want = s[..i].encode_utf16().count();
-            assert_eq!(utf16_len(&s.as_bytes()[..i]), want);
-            assert_eq!(utf16_len_portable(&s.as_bytes()[..i]), want);
+            assert_eq!(utf16_len(&s.as_bytes()[..i]), s[..i].encode_utf16().count());
         }
-        // Past the 127 steps of one byte counter, every lane counting two a step (four-byte
-        // characters), with every kind of lead and continuation byte in every lane.
+        // Past a block's one-byte counter, four-byte characters counting two; every kind of lead
+        // and continuation byte in every place of a block.
         for s in [
             "😀".repeat(1100),
             "\u{10FFFF}\u{7F}\u{80}\u{7FF}\u{800}\u{FFFF}\u{10000}".repeat(300),

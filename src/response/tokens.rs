@@ -405,7 +405,7 @@ mod tests {
                 "tool▁calls▁bogin",
                 "tool▁callx▁begin",
                 "xool▁calls▁begin",
-                "end▁of▁sentence▁and▁more▁than▁thirty▁two",
+                "end▁of▁sentence▁and▁more",
             ],
         };
         let spelled = W.spelled();
