@@ -14,6 +14,8 @@
 //! into UTF-16 offsets; the matching was a tenth of a call-dense reply's native call.
 
 use crate::response::scan::find_from;
+use crate::response::stream::Spans;
+use crate::response::{clean_response_spans, Cleaned, Options};
 
 /// `out` as pieces of `src`: `[start, end, start, end, …]`, UTF-16 offsets into `src`, in order,
 /// joining to exactly `out`. `None` when that takes more than `max` pieces (an output with text
@@ -97,6 +99,45 @@ pub(crate) fn plan(src: &str, ranges: &[(usize, usize)]) -> Option<Vec<i32>> {
     Some(plan)
 }
 
+/// The plan for `out` from the byte ranges of `src` the cleaner kept (`cleanResponse`'s way):
+/// `None` when they do not spell `out` (never expected: then match with [`pieces`]), `Some(None)`
+/// when they do but take more than `max` pieces or an offset does not fit an `i32` (a new
+/// string then), else the plan.
+pub(crate) fn from_spans(
+    src: &str,
+    out: &str,
+    spans: &Spans,
+    max: usize,
+) -> Option<Option<Vec<i32>>> {
+    if !spans.spell(src, out) {
+        return None;
+    }
+    Some(
+        (spans.0.len() <= max)
+            .then(|| plan(src, &spans.0))
+            .flatten(),
+    )
+}
+
+/// The ranges of a reply that `cleanResponse`'s content keeps, for `examples/clean_rate` to time
+/// the addon's boundary as the addon runs it ([`clean_kept`], [`Kept::plan`]).
+#[doc(hidden)]
+pub struct Kept(Spans);
+
+impl Kept {
+    /// [`from_spans`]: the plan of slices the addon hands back for `out`.
+    pub fn plan(&self, src: &str, out: &str, max: usize) -> Option<Option<Vec<i32>>> {
+        from_spans(src, out, &self.0, max)
+    }
+}
+
+/// `clean_response` as `cleanResponse` runs it: the kept ranges recorded.
+#[doc(hidden)]
+pub fn clean_kept(src: &str, opts: &Options) -> (Cleaned, Option<Kept>) {
+    let (cleaned, spans) = clean_response_spans(src, opts);
+    (cleaned, spans.map(Kept))
+}
+
 /// How many bytes of the output are looked for after a removed part: enough that prose rarely
 /// repeats them inside the markup that was removed.
 const NEEDLE: usize = 16;
@@ -120,7 +161,8 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
 
 /// The UTF-16 length of valid UTF-8 `b`: one unit per character, two for a four-byte one.
 /// Counted 64 bytes at a time in a one-byte counter (at most 128 a block), which vectorises
-/// sixteen times wider than a sum of `usize`s.
+/// sixteen times wider than a sum of `usize`s. (Explicit SSE2 steps of sixteen bytes, two signed
+/// compares and two subtractions each, took as many instructions on a call-dense reply.)
 fn utf16_len(b: &[u8]) -> usize {
     let units = |c: &[u8]| {
         c.iter().fold(0u8, |n, &x| {
@@ -202,6 +244,14 @@ mod tests {
         let s = "a中😀é".repeat(40);
         for (i, _) in s.char_indices() {
             assert_eq!(utf16_len(&s.as_bytes()[..i]), s[..i].encode_utf16().count());
+        }
+        // Past a block's one-byte counter, four-byte characters counting two; every kind of lead
+        // and continuation byte in every place of a block.
+        for s in [
+            "😀".repeat(1100),
+            "\u{10FFFF}\u{7F}\u{80}\u{7FF}\u{800}\u{FFFF}\u{10000}".repeat(300),
+        ] {
+            assert_eq!(utf16_len(s.as_bytes()), s.encode_utf16().count());
         }
     }
 

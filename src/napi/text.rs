@@ -211,13 +211,12 @@ impl Decoded {
     /// text again. Ranges that do not spell `out` (never expected) go to the matching.
     pub(crate) fn changed_from(&self, out: String, spans: Option<&Spans>) -> Changed {
         if let (Decoded::Plain(src), Some(spans)) = (self, spans) {
-            if plan_worth_it(out.len(), src.len()) && !out.is_ascii() && spans.spell(src, &out) {
-                if spans.0.len() <= MAX_PIECES {
-                    if let Some(plan) = crate::utf16_pieces::plan(src, &spans.0) {
-                        return Either::B(plan);
-                    }
+            if plan_worth_it(out.len(), src.len()) && !out.is_ascii() {
+                match crate::utf16_pieces::from_spans(src, &out, spans, MAX_PIECES) {
+                    Some(Some(plan)) => return Either::B(plan),
+                    Some(None) => return Either::A(self.restore(out)),
+                    None => {}
                 }
-                return Either::A(self.restore(out));
             }
         }
         self.changed(out)

@@ -54,13 +54,22 @@ const K_EOS: u32 = 1 << 5;
 pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
     let mut out = Parsed::default();
     let tokens = Tokens::scan(text, &TOKENS);
+    match one_section(text, &tokens, &mut out) {
+        Some(block) => out.blocks.push(block),
+        None => read_blocks(text, &tokens, &mut out),
+    }
+    out
+}
+
+/// Every block of `text` ([`parse`]'s general way, whatever its tokens).
+fn read_blocks(text: &str, tokens: &Tokens, out: &mut Parsed) {
     let mut sections = Next::new(K_CALLS_BEGIN);
     let mut lones = Next::new(K_CALL_BEGIN);
     let mut eoss = Next::new(K_EOS);
     let mut section_ends = Next::new(K_CALLS_END);
     let mut call_ends = Next::new(K_CALL_END);
     let mut seps = Next::new(K_SEP);
-    let t = &tokens;
+    let t = tokens;
     let pos = |hit: Option<(usize, u32)>| hit.map(|(p, _)| p);
     // The last stripped call found: searched again only once `at` passes it (linear).
     let mut stripped_memo: Option<Option<usize>> = None;
@@ -125,17 +134,42 @@ pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
             }
         };
         let calls = if Some(start) == stripped {
-            stripped_calls(&text[start..body_end], &mut out)
+            stripped_calls(&text[start..body_end], out)
         } else {
-            section_calls(text, t, (body_at, body_end), &mut out)
+            section_calls(text, t, (body_at, body_end), out)
         };
-        let block = Block::of_calls(start, end, calls, &mut out.problems, || {
-            "deepseek: tool-call section holds no readable call; raw text kept in content".into()
-        });
+        let block = Block::of_calls(start, end, calls, &mut out.problems, no_call);
         out.blocks.push(block);
         at = end.max(start + 1);
     }
-    out
+}
+
+/// The problem of a block with no readable call.
+fn no_call() -> String {
+    "deepseek: tool-call section holds no readable call; raw text kept in content".into()
+}
+
+/// The block of a text whose tokens are one section and what it holds (its first token
+/// `<｜tool▁calls▁begin｜>`, its last `<｜tool▁calls▁end｜>`, neither nor an end-of-sentence
+/// token between them): the block [`parse`]'s loop reads from such a text, without its searches
+/// for every other kind of start (what a call-dense reply's blocks are). Its section starts
+/// first, so no other start comes before it; a stripped call's separator is inside it; and
+/// nothing follows its end.
+fn one_section(text: &str, tokens: &Tokens, out: &mut Parsed) -> Option<Block> {
+    let (start, close) = tokens.wrapped(
+        K_CALLS_BEGIN,
+        K_CALLS_END,
+        K_CALLS_BEGIN | K_CALLS_END | K_EOS,
+    )?;
+    let calls = section_calls(text, tokens, (start + CALLS_BEGIN.len(), close), out);
+    let end = close + CALLS_END.len();
+    Some(Block::of_calls(
+        start,
+        end,
+        calls,
+        &mut out.problems,
+        no_call,
+    ))
 }
 
 /// The start of the next `function<｜tool▁sep｜>` at or after `at` that no begin token opens.
@@ -169,7 +203,9 @@ fn stripped_calls(body: &str, out: &mut Parsed) -> Vec<RawCall> {
 }
 
 /// Every call in the section body `text[lo..hi]` (`hi` is the end of the text, or the start or
-/// the end of a token, so every token that starts inside the body ends inside it).
+/// the end of a token, so every token that starts inside the body ends inside it). The body's
+/// tokens are walked once: a call is a begin token, the first end token after it (else the call
+/// runs to `hi`: cut) and the first separator between them; the next call begins after its end.
 fn section_calls(
     text: &str,
     tokens: &Tokens,
@@ -177,25 +213,28 @@ fn section_calls(
     out: &mut Parsed,
 ) -> Vec<RawCall> {
     let mut calls = Vec::new();
-    let mut begins = Next::new(K_CALL_BEGIN);
-    let mut ends = Next::new(K_CALL_END);
-    let mut seps = Next::new(K_SEP);
-    let mut at = lo;
-    while let Some(b) = begins.find_before(tokens, at, hi) {
-        let call_at = b + CALL_BEGIN.len();
-        let call_end = match ends.find_before(tokens, call_at, hi) {
-            Some(e) => e,
+    let mut rest = tokens.between(lo, hi);
+    let first = |toks: &[(usize, u32)], kind: u32| toks.iter().position(|&(_, k)| k & kind != 0);
+    while let Some(b) = first(rest, K_CALL_BEGIN) {
+        let call_at = rest[b].0 + CALL_BEGIN.len();
+        let inside = &rest[b + 1..];
+        let (call_end, body) = match first(inside, K_CALL_END) {
+            Some(e) => {
+                rest = &inside[e + 1..];
+                (inside[e].0, &inside[..e])
+            }
             None => {
                 out.problems
                     .push(format!("deepseek: {CALL_END} missing (truncated reply)"));
-                hi
+                rest = &[];
+                (hi, inside)
             }
         };
-        at = (call_end + CALL_END.len()).min(hi).max(call_at);
         // Both shapes split the body at its first separator.
-        let parts = seps
-            .find_before(tokens, call_at, call_end)
-            .map(|s| (&text[call_at..s], &text[s + SEP.len()..call_end]));
+        let parts = first(body, K_SEP).map(|s| {
+            let s = body[s].0;
+            (&text[call_at..s], &text[s + SEP.len()..call_end])
+        });
         let (name, raw_args, format) = if let Some((n, a)) = parts.and_then(v3_parts) {
             (n, a, "deepseek_v3")
         } else if let Some((n, a)) = parts.and_then(deepseek_v31::parts) {
@@ -263,6 +302,114 @@ mod tests {
         assert_eq!(calls[0].arguments, r#"{"query":"害羞"}"#);
         assert_eq!(&t[p.blocks[1].end..], "主人");
         assert_eq!(p.format, Some("deepseek_v3"));
+    }
+
+    #[test]
+    fn one_section_reads_as_the_general_loop() {
+        // Texts that are one section (the shortcut) and texts that are not: both ways agree,
+        // problems and format included. Names ending in `function` (a stripped call's head),
+        // both call shapes, a call without separator, an empty section, a cut call, text around.
+        let call = |name: &str, args: &str| format!("{CALL_BEGIN}{name}{SEP}{args}{CALL_END}");
+        let v3 = format!(
+            "{CALL_BEGIN}function{SEP}查询\n```json\n{{\"城市\": \"北京\"}}\n```{CALL_END}"
+        );
+        let bodies = [
+            call("read_file", r#"{"path": "src/中.rs", "limit": 3}"#),
+            call("get_function", "{}") + &call("b", r#"{"x": [1, 2]}"#),
+            v3.clone() + "\n" + &call("c", "not json"),
+            format!("{CALL_BEGIN}no separator{CALL_END}"),
+            String::new(),
+            format!("{CALL_BEGIN}cut{SEP}{{\"a\": 1"),
+            format!("function{SEP}x\n```json\n{{}}\n```{CALL_END}"),
+        ];
+        for body in &bodies {
+            for (before, after) in [("", ""), ("前言 ", ""), ("", " 后记"), ("", EOS)] {
+                let t = format!("{before}{CALLS_BEGIN}{body}{CALLS_END}{after}");
+                let tokens = Tokens::scan(&t, &TOKENS);
+                let mut general = Parsed::default();
+                read_blocks(&t, &tokens, &mut general);
+                assert_eq!(parse(&t, &Ctx::default()), general, "{t}");
+                let short = one_section(&t, &tokens, &mut Parsed::default()).is_some();
+                assert_eq!(short, after != EOS, "{t}");
+            }
+        }
+    }
+
+    /// [`section_calls`] by a search per question (as it was written before it walked the body's
+    /// tokens once): the reference the walk must agree with.
+    fn searched_calls(
+        text: &str,
+        tokens: &Tokens,
+        (lo, hi): (usize, usize),
+        out: &mut Parsed,
+    ) -> Vec<RawCall> {
+        let mut calls = Vec::new();
+        let (mut begins, mut ends, mut seps) = (
+            Next::new(K_CALL_BEGIN),
+            Next::new(K_CALL_END),
+            Next::new(K_SEP),
+        );
+        let mut at = lo;
+        while let Some(b) = begins.find_before(tokens, at, hi) {
+            let call_at = b + CALL_BEGIN.len();
+            let call_end = ends.find_before(tokens, call_at, hi).unwrap_or_else(|| {
+                out.problems
+                    .push(format!("deepseek: {CALL_END} missing (truncated reply)"));
+                hi
+            });
+            at = (call_end + CALL_END.len()).min(hi).max(call_at);
+            let parts = seps
+                .find_before(tokens, call_at, call_end)
+                .map(|s| (&text[call_at..s], &text[s + SEP.len()..call_end]));
+            let (name, raw_args, format) = if let Some((n, a)) = parts.and_then(v3_parts) {
+                (n, a, "deepseek_v3")
+            } else if let Some((n, a)) = parts.and_then(deepseek_v31::parts) {
+                (n, a, "deepseek_v31")
+            } else {
+                out.problems
+                    .push("deepseek: call without <｜tool▁sep｜> and a name skipped".into());
+                continue;
+            };
+            out.format.get_or_insert(format);
+            let arguments = normalize_json_args(raw_args, format, &mut out.problems);
+            calls.push(RawCall {
+                name: name.to_owned(),
+                arguments,
+                id: None,
+            });
+        }
+        calls
+    }
+
+    #[test]
+    fn section_calls_walk_as_the_searches_did() {
+        // Every sequence of up to five pieces (begin, end and separator tokens, a name, JSON,
+        // Chinese text) as a section's body, cut or not: the same calls, problems and format.
+        let pieces = [CALL_BEGIN, CALL_END, SEP, "f", "{\"a\":1}", "中"];
+        let mut seqs: Vec<Vec<usize>> = vec![vec![]];
+        let mut from = 0;
+        for _ in 0..5 {
+            let longest = seqs.len();
+            for k in from..longest {
+                for p in 0..pieces.len() {
+                    let longer = [seqs[k].as_slice(), &[p]].concat();
+                    seqs.push(longer);
+                }
+            }
+            from = longest;
+        }
+        for seq in &seqs {
+            let body: String = seq.iter().map(|&p| pieces[p]).collect();
+            for end in [CALLS_END, ""] {
+                let t = format!("{CALLS_BEGIN}{body}{end}");
+                let tokens = Tokens::scan(&t, &TOKENS);
+                let range = (CALLS_BEGIN.len(), t.len() - end.len());
+                let (mut walked, mut searched) = (Parsed::default(), Parsed::default());
+                let calls = section_calls(&t, &tokens, range, &mut walked);
+                let want = searched_calls(&t, &tokens, range, &mut searched);
+                assert_eq!((calls, walked), (want, searched), "{t}");
+            }
+        }
     }
 
     #[test]

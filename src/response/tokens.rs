@@ -42,7 +42,7 @@ pub struct Tokens {
     found: Vec<(usize, u32)>,
 }
 
-/// Longest name looked for after an opener.
+/// Longest name a dialect may hold.
 const MAX_NAME: usize = 48;
 
 /// Room for the tokens of a usual call block (a section, a call and its parts), so reading one
@@ -52,6 +52,13 @@ const FIRST_ROOM: usize = 16;
 impl Tokens {
     /// Every token of `d` in `text`: exactly the places where `text` holds `open + name + close`
     /// for one of `d.names`.
+    ///
+    /// At each `<`, each name is tried where it would stand: `close` after it first (the length
+    /// rules most names out), then the name compared a word at a time from its end (names of
+    /// one length mostly differ there: `reserved_token_163595`, `…596`). No `memchr` for the
+    /// name's end and no `memcmp` per name: those calls were most of a DeepSeek block's scan.
+    /// The same tokens as looking for `close` after the name: a name holds neither `<` nor
+    /// `close`'s first byte, so at most one name is followed by `close`.
     pub fn scan(text: &str, d: &Dialect) -> Tokens {
         let b = text.as_bytes();
         let (open, close) = (d.open.as_bytes(), d.close.as_bytes());
@@ -59,21 +66,25 @@ impl Tokens {
         let Some(&stop) = close.first() else {
             return Tokens { found };
         };
+        debug_assert!(d
+            .names
+            .iter()
+            .all(|n| n.len() <= MAX_NAME && !n.bytes().any(|c| c == b'<' || c == stop)));
         for p in memchr::memchr_iter(b'<', b) {
-            let Some(rest) = b.get(p..).filter(|r| r.starts_with(open)) else {
-                continue;
-            };
-            let name_at = open.len();
-            let window = &rest[name_at..rest.len().min(name_at + MAX_NAME + 1)];
-            let Some(n) = memchr::memchr(stop, window) else {
-                continue;
-            };
-            if !rest[name_at + n..].starts_with(close) {
+            let rest = &b[p..];
+            if rest.len() < open.len() || !same(&rest[..open.len()], open) {
                 continue;
             }
-            let name = &window[..n];
-            if let Some(k) = d.names.iter().position(|m| m.as_bytes() == name) {
-                found.push((p, 1 << k));
+            let after = &rest[open.len()..];
+            for (k, name) in d.names.iter().enumerate() {
+                let (name, n) = (name.as_bytes(), name.len());
+                if after.len() >= n + close.len()
+                    && same(&after[n..n + close.len()], close)
+                    && same(&after[..n], name)
+                {
+                    found.push((p, 1 << k));
+                    break;
+                }
             }
         }
         Tokens { found }
@@ -133,6 +144,25 @@ impl Tokens {
         Tokens { found }
     }
 
+    /// When the first token is of a kind in `first`, the last of a kind in `last`, and every
+    /// other token of none in `not_inside`: the offsets of the first and the last (a block
+    /// that is one section, read without searching for what else it might hold).
+    pub fn wrapped(&self, first: u32, last: u32, not_inside: u32) -> Option<(usize, usize)> {
+        let (&(lo, a), rest) = self.found.split_first()?;
+        let (&(hi, b), inside) = rest.split_last()?;
+        let ok =
+            a & first != 0 && b & last != 0 && inside.iter().all(|&(_, k)| k & not_inside == 0);
+        ok.then_some((lo, hi))
+    }
+
+    /// The tokens that start in `lo..hi`, in order, for a reader that walks a short range once
+    /// (cheaper there than a search per question).
+    pub fn between(&self, lo: usize, hi: usize) -> &[(usize, u32)] {
+        let from = self.found.partition_point(|&(p, _)| p < lo);
+        let to = self.found.partition_point(|&(p, _)| p < hi);
+        &self.found[from..to.max(from)]
+    }
+
     /// Whether a token of a kind in `mask` (bit `k` for kind `k`) is present.
     pub fn any(&self, mask: u32) -> bool {
         self.found.iter().any(|&(_, k)| mask & k != 0)
@@ -172,6 +202,34 @@ const fn const_word(b: &[u8], at: usize) -> u64 {
         i += 1;
     }
     w
+}
+
+/// Whether `a` and `b` (of one length) are equal, compared in words from the end (the last
+/// word overlapping the one before it) without a call: the tokens' names and delimiters are a
+/// few dozen bytes, where `memcmp`'s call and set-up cost more than the compare.
+#[inline(always)]
+fn same(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    if n < 8 {
+        if n < 4 {
+            return a.iter().zip(b).all(|(x, y)| x == y);
+        }
+        let w = |s: &[u8], at: usize| u32::from_le_bytes([s[at], s[at + 1], s[at + 2], s[at + 3]]);
+        return w(a, 0) == w(b, 0) && w(a, n - 4) == w(b, n - 4);
+    }
+    let mut end = n;
+    loop {
+        if word_at(a, end - 8) != word_at(b, end - 8) {
+            return false;
+        }
+        if end <= 16 {
+            return word_at(a, 0) == word_at(b, 0);
+        }
+        end -= 8;
+    }
 }
 
 /// `b[at..at + 8]` as a little-endian word (one load).
@@ -332,6 +390,42 @@ mod tests {
         assert_eq!(bc.find(&toks, 0), Some((6, 0b10)));
         assert_eq!(bc.find_before(&toks, 7, 20), None);
         assert!(toks.any(0b100) && !Tokens::scan("<|b|>", &D).any(0b111));
+
+        // Wide delimiters (DeepSeek's) and names of every length the word compare treats
+        // apart (under 4, under 8, 8–16, longer, one of the same length as another differing
+        // only at its start, middle or end); near misses in each place, tokens cut at the end.
+        const W: Dialect = Dialect {
+            open: "<｜",
+            close: "｜>",
+            names: &[
+                "ab",
+                "tool▁",
+                "tool▁sep",
+                "tool▁calls▁begin",
+                "tool▁calls▁bogin",
+                "tool▁callx▁begin",
+                "xool▁calls▁begin",
+                "end▁of▁sentence▁and▁more",
+            ],
+        };
+        let spelled = W.spelled();
+        let mut text = String::from("中<｜");
+        for (k, s) in spelled.iter().enumerate() {
+            text.push_str(s);
+            let cut = s.chars().count() - 1 - k % 3;
+            text.extend(s.chars().take(cut));
+            text.push_str(&s.replacen('o', "0", 1));
+            text.push_str(&s.replace('▁', "_"));
+            text.push_str("文<");
+        }
+        text.push_str("<｜ab｜");
+        for t in [text.as_str(), "<｜tool▁sep｜", "<｜", "<｜ab｜>", ""] {
+            let mut want: Vec<(usize, u32)> = (spelled.iter().enumerate())
+                .flat_map(|(k, m)| t.match_indices(m.as_str()).map(move |(i, _)| (i, 1 << k)))
+                .collect();
+            want.sort_unstable();
+            assert_eq!(Tokens::scan(t, &W).found, want, "{t}");
+        }
     }
 
     #[test]
