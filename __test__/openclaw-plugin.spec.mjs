@@ -35,6 +35,12 @@ const CASES = readdirSync(DIR)
   .filter((f) => f.endsWith('.jsonl'))
   .flatMap((f) => readFileSync(join(DIR, f), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)))
   .filter((c) => (c.lang === 'zh' || c.lang === 'mixed') && Object.keys(MODELS).some((k) => c.name.startsWith(k)))
+// Negative rows seed 000's sanitizer changes on purpose, with what it sends: its thinking step
+// removes an empty `<think> </think>` pair anywhere outside code (the Qwen3 `/no_think` leak), where
+// cleanResponse keeps a pair inside a sentence as text. Listed so that a change either way fails here.
+const SANITIZER_CHANGES = new Map([
+  ['qwen3-1396-think-pair-in-chinese-question', '怎么禁止输出 标签。测试发现，即使提示词中加了/no_think，也会输出" “标签'],
+])
 const familyOf = (c) => Object.keys(MODELS).find((k) => c.name.startsWith(k))
 
 const run = (family, sessionKey, channelId) => ({ run: { provider: MODELS[family][0], model: MODELS[family][1], sessionKey, channelId } })
@@ -118,7 +124,9 @@ function check(version, out) {
     CASES.forEach((c, i) => {
       const { text, cancelled } = sent[i]
       assert.equal(cancelled, false)
-      if (c.kind === 'negative') {
+      if (SANITIZER_CHANGES.has(c.name)) {
+        assert.equal(text, SANITIZER_CHANGES.get(c.name), `${c.name}: changed on purpose`)
+      } else if (c.kind === 'negative') {
         assert.equal(text, c.input, `${c.name}: a twin is sent as written`)
       } else {
         assert.equal(text, c.content.trim() === '' ? FALLBACK : c.content, `${c.name}`)
