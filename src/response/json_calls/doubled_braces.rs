@@ -5,12 +5,12 @@
 //! garbage. It exists so that such a body gives either the one call it plainly holds or none.
 //!
 //! `{{` is never JSON outside a string (an object's members start with a key), so each `{{` there
-//! is one brace written twice, and the `}` that closes it must be written twice too. The repair
-//! pairs the braces as it reads (a stack of the open ones, each marked single or doubled) and
-//! writes each doubled pair once; every other byte stays. The reading is unique, so the repair is
-//! unambiguous; it counts when a closer of a doubled brace is doubled and the text then reads as
-//! one JSON value, to its end, that is a call object. Otherwise the body gives no call (the
-//! caller reports it).
+//! is one brace written twice, and the `}` that closes it is written twice too (or once, by a
+//! model that doubled only the opening). The repair pairs the braces as it reads (a stack of the
+//! open ones, each marked single or doubled) and writes each doubled pair once; every other byte
+//! stays. The pairing is unique, so the repair is unambiguous; it counts when the text then reads
+//! as one JSON value, to its end, that is a call object. Otherwise (a `}` that closes nothing,
+//! invalid JSON inside, no call) the body gives no call (the caller reports it).
 
 use serde_json::Value;
 
@@ -31,8 +31,8 @@ pub(super) fn repaired(body: &str, tools: Option<&Value>) -> Option<Value> {
     (is_call && text[end..].trim().is_empty()).then_some(v)
 }
 
-/// `body` with each `{{` outside strings, and the `}}` that closes it, written once; `None` when
-/// such a closer is a single `}`, or a `}` closes nothing.
+/// `body` with each `{{` outside strings, and the `}}` that closes it, written once (a single `}`
+/// closing it stays); `None` when a `}` closes nothing.
 fn undoubled(body: &str) -> Option<String> {
     let bytes = body.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
@@ -63,8 +63,7 @@ fn undoubled(body: &str) -> Option<String> {
                 open.push(doubled);
             }
             b'}' => {
-                if open.pop()? {
-                    (bytes.get(i) == Some(&b'}')).then_some(())?;
+                if open.pop()? && bytes.get(i) == Some(&b'}') {
                     i += 1;
                 }
             }
@@ -112,6 +111,9 @@ mod tests {
         let b = r#"{{"name": "get_weather", "arguments": {"city": "北京"}}}"#;
         assert!(is_doubled(b));
         assert_eq!(args(b).as_deref(), Some(r#"{"city":"北京"}"#));
+        // Only the opening doubled.
+        let b = r#"{{"name": "get_weather", "arguments": {"city": "北京"}}"#;
+        assert_eq!(args(b).as_deref(), Some(r#"{"city":"北京"}"#));
     }
 
     #[test]
@@ -137,8 +139,8 @@ mod tests {
 
     #[test]
     fn what_does_not_repair_to_one_call_gives_none() {
-        // A closer short, a doubled body that is no call, invalid JSON inside.
-        assert_eq!(args(r#"{{"name": "f", "arguments": {"a": 1}}"#), None);
+        // A closer too many, a doubled body that is no call, invalid JSON inside.
+        assert_eq!(args(r#"{{"name": "f", "arguments": {"a": 1}}}}}"#), None);
         assert_eq!(args(r#"{{"城市": "北京"}}"#), None);
         assert_eq!(args(r#"{{"name": "f", "arguments": {"a": 1,}}}"#), None);
     }
