@@ -63,9 +63,8 @@ fn undoubled(body: &str) -> Option<String> {
                 open.push(doubled);
             }
             b'}' => {
-                if open.pop()? && bytes.get(i) == Some(&b'}') {
-                    i += 1;
-                }
+                let doubled = open.pop()?;
+                i += usize::from(doubled && bytes.get(i) == Some(&b'}'));
             }
             _ => {}
         }
