@@ -3,7 +3,9 @@
 //! value does not end the call, and a call cut off by `max_tokens` is recognised.
 //!
 //! Bad input: a missing `</tool_call>` after a complete JSON object still gives the call (reported);
-//! invalid JSON with a readable `"name"` gives the call with its raw arguments text (reported);
+//! invalid JSON with a readable `"name"` gives the call with its raw arguments text (reported),
+//! except braces written twice (`{{"name": …}}}`), which give the one call they plainly hold or
+//! none (reported; `json_calls::doubled_braces`);
 //! anything else leaves the raw block in `content` (reported), as vLLM's hermes does. Several
 //! objects in one block (one per line) are several calls.
 

@@ -9,6 +9,8 @@
 //!   end the call, and a call cut off by `max_tokens` is recognised;
 //! - invalid JSON that still has a readable `"name"` gives the call with its raw arguments text
 //!   (reported, never dropped); a body with nothing readable stays in `content` (reported);
+//! - except braces written twice (`{{…}}}`, see [`doubled_braces`]): the one call they plainly
+//!   hold is read (reported), else the body gives no call and stays in `content` (reported);
 //! - a missing closing tag after complete JSON still gives the call (reported when the format has
 //!   a closing tag); text after the JSON and before a late closing tag is dropped (reported).
 
@@ -20,6 +22,8 @@ use serde_json::{Map, Value};
 use super::bare_json::resolve;
 use super::scan::{balanced_end, find_outside_strings, floor, widen_to_fence, Budget, Finder};
 use super::{args_value_to_text, Block, Parsed, RawCall};
+
+mod doubled_braces;
 
 static NAME_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#""name"\s*:\s*"((?:[^"\\]|\\.)*)""#).expect("static regex"));
@@ -259,6 +263,19 @@ fn recover_span(
     for part in parts {
         if let Some((v, _)) = read_value(part, 0) {
             calls.extend(calls_of_value(v, family, tools, problems));
+        } else if doubled_braces::is_doubled(part) {
+            // Never a call with garbage arguments: the one call the braces plainly hold, or none.
+            match doubled_braces::repaired(part, tools) {
+                Some(v) => {
+                    problems.push(format!(
+                        "bad-arguments: {family}: call JSON written with doubled braces; read with them undone"
+                    ));
+                    calls.extend(calls_of_value(v, family, tools, problems));
+                }
+                None => problems.push(format!(
+                    "bad-arguments: {family}: call JSON with doubled braces does not read as one call; dropped, raw text: {part}"
+                )),
+            }
         } else if let Some(call) = recover(part) {
             problems.push(format!(
                 "{family}: call {:?} has invalid JSON; arguments kept as the raw text",

@@ -223,6 +223,23 @@ const CASES: &[(&str, &[&str])] = &[
         "<tool_call>{\"a\": \"北\\\"<tool_call>{\"b\": \"京\"}",
         &["hermes"],
     ),
+    // Doubled braces (`json_calls::doubled_braces`): blocks that repair, that do not, and one
+    // doubled body that never closes.
+    (
+        "<tool_call>{{\"name\": \"f\", \"arguments\": {{\"q\": \"北京\"}}}}</tool_call>",
+        &["hermes", "auto"],
+    ),
+    (
+        "<tool_call>{{\"name\": \"f\", \"arguments\": {\"q\": 1}}</tool_call>",
+        &["hermes"],
+    ),
+    (
+        "<tool_call>{{\"name\": \"f\", \"arguments\": {{",
+        &["hermes"],
+    ),
+    // Gemma 4's stripped thought channel: one that closes, and the word with no closer.
+    ("thought\n想一想<channel|>", &["gemma4"]),
+    ("thought\n想一想 ", &["gemma4"]),
 ];
 
 #[test]

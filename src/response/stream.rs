@@ -1072,6 +1072,7 @@ impl Machine {
         let extra = thinking::Extra {
             granite: hint == Some(Family::Granite),
             harmony_stripped: hint == Some(Family::GptOss),
+            gemma_stripped: hint == Some(Family::Gemma4),
             r1: opts.reasoning_open.unwrap_or(r1),
         };
         // Where the reply starts (see `Options::reasoning_open`).
