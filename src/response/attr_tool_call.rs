@@ -28,15 +28,15 @@
 //! reported as `truncated`; one cut inside its opener or its arguments is no call, reported as
 //! `truncated`, its raw text kept in the problem.
 
-use super::json_calls::read_value;
-use super::scan::{find_outside_strings, Finder};
-use super::{args_value_to_text, Block, Ctx, Parsed, RawCall};
+use super::named_tool_call::{read_body, Body};
+use super::scan::Finder;
+use super::{Block, Ctx, Parsed, RawCall};
 
 const NAME: &str = "attr_tool_call";
 /// The opener of a call, up to its id's opening quote.
 pub const OPEN: &str = "<tool_call id=";
 /// The closing tag of a call.
-pub const CLOSE: &str = "</tool_call>";
+pub const CLOSE: &str = super::named_tool_call::CLOSE;
 /// How far after an opener [`head`] looks (the stream holds no more than this to decide).
 const HEAD_WINDOW: usize = 256;
 
@@ -211,52 +211,17 @@ fn read_call(text: &str, pos: usize, limit: usize, problems: &mut Vec<String>) -
     };
     let rest = text[body_at..limit].trim_start();
     let json_at = limit - rest.len();
-    let call = |arguments: String| RawCall {
-        name: name.to_owned(),
-        arguments,
-        id: Some(id.to_owned()),
-    };
-    if let Some(after) = rest.strip_prefix(CLOSE) {
-        return Read::Call(call("{}".to_owned()), limit - after.len());
-    }
-    if limit == text.len() && CLOSE.starts_with(rest) {
-        problems.push(format!(
-            "{NAME}: call {name:?} was cut off after its opening tag (truncated reply)"
-        ));
-        problems.push(format!("{NAME}: no call; raw text kept in content"));
-        return Read::Unreadable(limit);
-    }
-    if !rest.starts_with('{') {
-        return Read::No;
-    }
-    match read_value(&text[..limit], json_at) {
-        Some((v, e)) if v.is_object() => {
-            let arguments = args_value_to_text(v, NAME, problems);
-            let tail = &text[e..limit];
-            let ws = tail.len() - tail.trim_start().len();
-            let end = if tail[ws..].starts_with(CLOSE) {
-                e + ws + CLOSE.len()
-            } else {
-                problems.push(format!("{NAME}: {CLOSE} missing (truncated reply)"));
-                e
+    match read_body(text, json_at, limit, name, NAME, problems) {
+        Body::Args(arguments, end) => {
+            let call = RawCall {
+                name: name.to_owned(),
+                arguments,
+                id: Some(id.to_owned()),
             };
-            Read::Call(call(arguments), end)
+            Read::Call(call, end)
         }
-        _ => match find_outside_strings(text, json_at, limit, CLOSE) {
-            Some(c) => {
-                problems.push(format!(
-                    "{NAME}: call {name:?} has arguments that are not a JSON object; raw text kept in content"
-                ));
-                Read::Unreadable(c + CLOSE.len())
-            }
-            None => {
-                problems.push(format!(
-                    "{NAME}: call {name:?} was cut off inside its arguments (truncated reply)"
-                ));
-                problems.push(format!("{NAME}: no call; raw text kept in content"));
-                Read::Unreadable(limit)
-            }
-        },
+        Body::Unreadable(end) => Read::Unreadable(end),
+        Body::NotJson => Read::No,
     }
 }
 

@@ -290,28 +290,19 @@ fn read_call(
         }
         Head::No => return Read::No,
     };
-    let body = &text[body_at..limit];
-    let lead = body.len() - body.trim_start().len();
-    let json_at = body_at + lead;
-    let rest = &text[json_at..limit];
-    if let Some(after) = rest.strip_prefix(CLOSE) {
-        let call = RawCall {
-            name: name.to_owned(),
-            arguments: "{}".to_owned(),
-            id: None,
-        };
-        return Read::Call(call, limit - after.len());
-    }
-    if limit == text.len() && CLOSE.starts_with(rest) {
-        // The reply ends right after the opening tag.
-        problems.push(format!(
-            "{NAME}: call {name:?} was cut off after its opening tag (truncated reply)"
-        ));
-        problems.push(format!("{NAME}: no call; raw text kept in content"));
-        return Read::Unreadable(limit);
-    }
-    if !rest.starts_with('{') {
-        return match find_outside_strings(text, json_at, limit, CLOSE) {
+    let rest = text[body_at..limit].trim_start();
+    let json_at = limit - rest.len();
+    match read_body(text, json_at, limit, name, NAME, problems) {
+        Body::Args(arguments, end) => {
+            let call = RawCall {
+                name: name.to_owned(),
+                arguments,
+                id: None,
+            };
+            Read::Call(call, end)
+        }
+        Body::Unreadable(end) => Read::Unreadable(end),
+        Body::NotJson => match find_outside_strings(text, json_at, limit, CLOSE) {
             Some(c) if after_call => {
                 problems.push(format!(
                     "{NAME}: call {name:?} has arguments that are not a JSON object; raw text kept in content"
@@ -319,38 +310,73 @@ fn read_call(
                 Read::Unreadable(c + CLOSE.len())
             }
             _ => Read::No,
-        };
+        },
+    }
+}
+
+/// What follows a `<tool_call …>` opening tag, read from `json_at` (past the tag's trailing
+/// spaces) up to `limit` (the next opener): a JSON object then [`CLOSE`], or [`CLOSE`] at once.
+/// Shared by this family and [`super::attr_tool_call`], whose tags differ only in their attributes;
+/// `family` names the one reporting.
+pub(super) enum Body {
+    /// The arguments' text and where the call ends.
+    Args(String, usize),
+    /// A block that holds no readable call, ending at the offset (reported).
+    Unreadable(usize),
+    /// Neither `{` nor the closing tag comes first: no body of this form.
+    NotJson,
+}
+
+/// Reads the body of call `name` at `json_at` (see [`Body`]).
+pub(super) fn read_body(
+    text: &str,
+    json_at: usize,
+    limit: usize,
+    name: &str,
+    family: &str,
+    problems: &mut Vec<String>,
+) -> Body {
+    let rest = &text[json_at..limit];
+    if let Some(after) = rest.strip_prefix(CLOSE) {
+        return Body::Args("{}".to_owned(), limit - after.len());
+    }
+    if limit == text.len() && CLOSE.starts_with(rest) {
+        // The reply ends right after the opening tag.
+        problems.push(format!(
+            "{family}: call {name:?} was cut off after its opening tag (truncated reply)"
+        ));
+        problems.push(format!("{family}: no call; raw text kept in content"));
+        return Body::Unreadable(limit);
+    }
+    if !rest.starts_with('{') {
+        return Body::NotJson;
     }
     match read_value(&text[..limit], json_at) {
         Some((v, e)) if v.is_object() => {
-            let call = RawCall {
-                name: name.to_owned(),
-                arguments: args_value_to_text(v, NAME, problems),
-                id: None,
-            };
+            let arguments = args_value_to_text(v, family, problems);
             let tail = &text[e..limit];
             let ws = tail.len() - tail.trim_start().len();
             let end = if tail[ws..].starts_with(CLOSE) {
                 e + ws + CLOSE.len()
             } else {
-                problems.push(format!("{NAME}: {CLOSE} missing (truncated reply)"));
+                problems.push(format!("{family}: {CLOSE} missing (truncated reply)"));
                 e
             };
-            Read::Call(call, end)
+            Body::Args(arguments, end)
         }
         _ => match find_outside_strings(text, json_at, limit, CLOSE) {
             Some(c) => {
                 problems.push(format!(
-                    "{NAME}: call {name:?} has arguments that are not a JSON object; raw text kept in content"
+                    "{family}: call {name:?} has arguments that are not a JSON object; raw text kept in content"
                 ));
-                Read::Unreadable(c + CLOSE.len())
+                Body::Unreadable(c + CLOSE.len())
             }
             None => {
                 problems.push(format!(
-                    "{NAME}: call {name:?} was cut off inside its arguments (truncated reply)"
+                    "{family}: call {name:?} was cut off inside its arguments (truncated reply)"
                 ));
-                problems.push(format!("{NAME}: no call; raw text kept in content"));
-                Read::Unreadable(limit)
+                problems.push(format!("{family}: no call; raw text kept in content"));
+                Body::Unreadable(limit)
             }
         },
     }

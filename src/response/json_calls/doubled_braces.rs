@@ -38,25 +38,16 @@ fn undoubled(body: &str) -> Option<String> {
     let mut out = Vec::with_capacity(bytes.len());
     // The open braces: true for a doubled one.
     let mut open: Vec<bool> = Vec::new();
-    let mut quote = false;
-    let mut escaped = false;
+    let mut strings = Strings::default();
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
         out.push(b);
         i += 1;
-        if quote {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                quote = false;
-            }
+        if strings.inside_after(b) {
             continue;
         }
         match b {
-            b'"' => quote = true,
             b'{' => {
                 let doubled = bytes.get(i) == Some(&b'{');
                 i += usize::from(doubled);
@@ -73,27 +64,39 @@ fn undoubled(body: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
+/// Where a byte-by-byte reading of JSON text stands: inside a string or not.
+#[derive(Default)]
+struct Strings {
+    quote: bool,
+    escaped: bool,
+}
+
+impl Strings {
+    /// Steps over `b`: whether `b` belongs to a string (its quotes included).
+    fn inside_after(&mut self, b: u8) -> bool {
+        if self.quote {
+            if self.escaped {
+                self.escaped = false;
+            } else if b == b'\\' {
+                self.escaped = true;
+            } else if b == b'"' {
+                self.quote = false;
+            }
+            return true;
+        }
+        self.quote = b == b'"';
+        self.quote
+    }
+}
+
 /// Calls `each(byte, next byte)` for every byte of `text` outside its JSON strings.
 fn outside_strings(text: &str, mut each: impl FnMut(u8, Option<u8>)) {
     let bytes = text.as_bytes();
-    let mut quote = false;
-    let mut escaped = false;
+    let mut strings = Strings::default();
     for (i, &b) in bytes.iter().enumerate() {
-        if quote {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                quote = false;
-            }
-            continue;
+        if !strings.inside_after(b) {
+            each(b, bytes.get(i + 1).copied());
         }
-        if b == b'"' {
-            quote = true;
-            continue;
-        }
-        each(b, bytes.get(i + 1).copied());
     }
 }
 
