@@ -28,8 +28,8 @@
 //! reported as `truncated`; one cut inside its opener or its arguments is no call, reported as
 //! `truncated`, its raw text kept in the problem.
 
-use super::named_tool_call::{read_body, Body};
-use super::scan::Finder;
+use super::named_tool_call::{body_head, read_body, Body};
+use super::scan::{Finder, HeadWindow, HEAD_WINDOW};
 use super::{Block, Ctx, Parsed, RawCall};
 
 const NAME: &str = "attr_tool_call";
@@ -37,8 +37,6 @@ const NAME: &str = "attr_tool_call";
 pub const OPEN: &str = "<tool_call id=";
 /// The closing tag of a call.
 pub const CLOSE: &str = super::named_tool_call::CLOSE;
-/// How far after an opener [`head`] looks (the stream holds no more than this to decide).
-const HEAD_WINDOW: usize = 256;
 
 /// What follows an opener.
 enum Head<'t> {
@@ -124,32 +122,13 @@ fn read_head(tag: &str) -> Head<'_> {
 /// right after its `>` is a cut call (examples: the unit test `head_settles_as_the_stream_needs`;
 /// no doctest, to spare CI a binary).
 pub fn head(after: &str, finished: bool) -> Option<bool> {
-    let mut n = HEAD_WINDOW.min(after.len());
-    while !after.is_char_boundary(n) {
-        n -= 1;
-    }
-    let more = n < after.len();
-    let view = &after[..n];
-    let pending = |cut: bool| match (more, finished) {
-        (true, _) => Some(false),
-        (false, true) => Some(cut),
-        (false, false) => None,
-    };
+    let window = HeadWindow::new(after, finished);
     // Read from the space before `id=`, as [`parse`] does.
-    let tag = format!(" id={view}");
+    let tag = format!(" id={}", window.view);
     match read_head(&tag) {
         Head::No => Some(false),
-        Head::Cut => pending(true),
-        Head::Call(_, _, body) => {
-            let b = tag[body..].trim_start();
-            if b.starts_with('{') || b.starts_with(CLOSE) {
-                Some(true)
-            } else if CLOSE.starts_with(b) {
-                pending(true)
-            } else {
-                Some(false)
-            }
-        }
+        Head::Cut => window.pending(true),
+        Head::Call(_, _, body) => body_head(&tag[body..], &window),
     }
 }
 

@@ -23,6 +23,7 @@
 use std::borrow::Cow;
 
 use super::minimax_m2::decode_entities;
+use super::scan::HeadWindow;
 use super::typing::Style;
 use super::xml_invoke::{blocks, typed_invokes, Tags, Wrappers};
 use super::{Ctx, Parsed};
@@ -44,8 +45,6 @@ const WRAPPERS: Wrappers = Wrappers {
 };
 const CDATA_OPEN: &str = "<![CDATA[";
 const CDATA_CLOSE: &str = "]]>";
-/// How far after an opener [`head`] looks (the stream holds no more than this to decide).
-const HEAD_WINDOW: usize = 256;
 
 pub fn parse(text: &str, cx: &Ctx) -> Parsed {
     let mut out = Parsed::default();
@@ -85,7 +84,7 @@ fn original<'m>(text: &'m str, base: usize, piece: &'m str) -> &'m str {
 /// `None` when the text ends before that is known and more may come (`finished` false). At the
 /// end of the reply (`finished`), an opener cut off inside its name or tag, or followed by part of
 /// `<param `, is a cut call; a tag with nothing after it is text. Undecided within
-/// [`HEAD_WINDOW`] bytes of a longer text: not a call.
+/// [`HEAD_WINDOW`](super::scan::HEAD_WINDOW) bytes of a longer text: not a call.
 ///
 /// ```
 /// use transcript_hygiene::response::minicpm5::head;
@@ -96,17 +95,9 @@ fn original<'m>(text: &'m str, base: usize, piece: &'m str) -> &'m str {
 /// assert_eq!(head("\"f\">", true), Some(false));
 /// ```
 pub fn head(after: &str, finished: bool) -> Option<bool> {
-    let mut n = HEAD_WINDOW.min(after.len());
-    while !after.is_char_boundary(n) {
-        n -= 1;
-    }
-    let more = n < after.len();
-    let after = &after[..n];
-    let pending = |cut: bool| match (more, finished) {
-        (true, _) => Some(false),
-        (false, true) => Some(cut),
-        (false, false) => None,
-    };
+    let window = HeadWindow::new(after, finished);
+    let after = window.view;
+    let pending = |cut: bool| window.pending(cut);
     let name_char = |c: char| !c.is_whitespace() && !matches!(c, '<' | '>' | '"' | '\'');
     let (name, rest) = match after.chars().next() {
         None => return pending(true),

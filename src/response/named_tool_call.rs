@@ -29,7 +29,7 @@
 //! its raw text kept. A missing `</tool_calls>` is not reported (the calls inside are complete).
 
 use super::json_calls::read_value;
-use super::scan::{find_outside_strings, Finder};
+use super::scan::{find_outside_strings, Finder, HeadWindow, HEAD_WINDOW};
 use super::{args_value_to_text, Block, Ctx, Parsed, RawCall};
 
 const NAME: &str = "named_tool_call";
@@ -40,8 +40,6 @@ pub const CLOSE: &str = "</tool_call>";
 /// The optional wrapper around one or more calls.
 pub const WRAP_OPEN: &str = "<tool_calls>";
 pub const WRAP_CLOSE: &str = "</tool_calls>";
-/// How far after an opener [`head`] looks (the stream holds no more than this to decide).
-const HEAD_WINDOW: usize = 256;
 
 /// What follows an opener.
 enum Head<'t> {
@@ -102,17 +100,8 @@ fn read_head(after: &str) -> Head<'_> {
 /// assert_eq!(head("\n{\"name\": \"f\"}", true), Some(false));
 /// ```
 pub fn head(after: &str, finished: bool) -> Option<bool> {
-    let mut n = HEAD_WINDOW.min(after.len());
-    while !after.is_char_boundary(n) {
-        n -= 1;
-    }
-    let more = n < after.len();
-    let view = &after[..n];
-    let pending = |cut: bool| match (more, finished) {
-        (true, _) => Some(false),
-        (false, true) => Some(cut),
-        (false, false) => None,
-    };
+    let window = HeadWindow::new(after, finished);
+    let view = window.view;
     if !view.starts_with(['"', '\'']) {
         // After the wrapper: whitespace, then a call's opener.
         let t = view.trim_start();
@@ -120,24 +109,29 @@ pub fn head(after: &str, finished: bool) -> Option<bool> {
         return if t.starts_with(OPEN) {
             head(&after[off + OPEN.len()..], finished)
         } else if OPEN.starts_with(t) {
-            pending(false)
+            window.pending(false)
         } else {
             Some(false)
         };
     }
     match read_head(view) {
         Head::No => Some(false),
-        Head::Cut => pending(true),
-        Head::Call(_, body) => {
-            let b = view[body..].trim_start();
-            if b.starts_with('{') || b.starts_with(CLOSE) {
-                Some(true)
-            } else if CLOSE.starts_with(b) {
-                pending(true)
-            } else {
-                Some(false)
-            }
-        }
+        Head::Cut => window.pending(true),
+        Head::Call(_, body) => body_head(&view[body..], &window),
+    }
+}
+
+/// Whether the text after a whole opening tag (its `>`) starts a call's body: `{` or [`CLOSE`]
+/// after whitespace; only the start of [`CLOSE`] so far is undecided (a cut call at the end).
+/// Shared with [`super::attr_tool_call::head`].
+pub(super) fn body_head(after_tag: &str, window: &HeadWindow) -> Option<bool> {
+    let b = after_tag.trim_start();
+    if b.starts_with('{') || b.starts_with(CLOSE) {
+        Some(true)
+    } else if CLOSE.starts_with(b) {
+        window.pending(true)
+    } else {
+        Some(false)
     }
 }
 

@@ -21,7 +21,7 @@
 //!
 //! [`typing`]: super::typing
 
-use super::scan::{find_from, Finder, TOOL_CALL, TOOL_CALL_END};
+use super::scan::{find_from, head_window, Finder, TOOL_CALL, TOOL_CALL_END};
 use super::tokens::{Next, Tokens, Words};
 use super::typing::{typed_arguments, Style};
 use super::{Block, Ctx, Parsed, RawCall};
@@ -33,8 +33,6 @@ const PARAM: &str = "<parameter=";
 const PARAM_END: &str = "</parameter>";
 /// The garbled heads' first tag: `<name>NAME`, or `<parameter=NAME>` ([`PARAM`]).
 pub const NAME_TAG: &str = "<name>";
-/// How far a head is read to tell whether it is one.
-const HEAD_WINDOW: usize = 256;
 
 pub fn parse(text: &str, cx: &Ctx) -> Parsed {
     let mut out = parse_wrapped(text, TOOL_CALL, TOOL_CALL_END, NAME, cx);
@@ -127,7 +125,7 @@ enum Head<'a> {
 /// Whether `rest` (which starts with `<name>` or `<parameter=`) opens a garbled call: a plain
 /// name, then (after whitespace and at most one stray `</parameter>`) `<parameter=` or
 /// `</function>`. `None` when more text is needed to tell (`full`: no more will come within
-/// reach; only the first [`HEAD_WINDOW`] bytes are read either way).
+/// reach; only the first [`HEAD_WINDOW`](super::scan::HEAD_WINDOW) bytes are read either way).
 pub fn garbled_head(rest: &str, full: bool) -> Option<bool> {
     let w = head_window(rest);
     match read_garbled(w) {
@@ -146,15 +144,6 @@ pub fn past_garbled_head(raw: &str) -> &str {
         Head::Yes(_, p) => &t[p..],
         _ => raw,
     }
-}
-
-/// The first [`HEAD_WINDOW`] bytes of `s` (to a character boundary).
-fn head_window(s: &str) -> &str {
-    let mut i = s.len().min(HEAD_WINDOW);
-    while !s.is_char_boundary(i) {
-        i -= 1;
-    }
-    &s[..i]
 }
 
 fn read_garbled(w: &str) -> Head<'_> {

@@ -208,11 +208,7 @@ fn bracket_call(text: &str, at: usize, ends: &mut (Finder, Finder)) -> bool {
         return ends.1.find(text, at).is_some();
     }
     let r = &rest[1..];
-    let r = &r[..r.len().min(WINDOW_LEN)];
-    let r = &r[..(0..=r.len())
-        .rev()
-        .find(|&i| r.is_char_boundary(i))
-        .unwrap_or(0)];
+    let r = head_window(r);
     let Some(close) = r.find(']') else {
         return false;
     };
@@ -224,8 +220,50 @@ fn bracket_call(text: &str, at: usize, ends: &mut (Finder, Finder)) -> bool {
         && ends.1.find(text, at).is_some()
 }
 
-/// How far after an opener the stream looks to settle it (the stream's `WINDOW`).
-const WINDOW_LEN: usize = 256;
+/// How far after an opener the stream holds text to settle what it opens; every reader's `head`
+/// decides within it (an opener still undecided that far is no call).
+pub const HEAD_WINDOW: usize = 256;
+
+/// The first [`HEAD_WINDOW`] bytes of `s` (to a character boundary).
+pub fn head_window(s: &str) -> &str {
+    let mut i = s.len().min(HEAD_WINDOW);
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    &s[..i]
+}
+
+/// What a reader's `head` decides on: the text after an opener as far as [`head_window`] reaches,
+/// and how a head still undecided there settles ([`HeadWindow::pending`]).
+pub struct HeadWindow<'a> {
+    /// The text read.
+    pub view: &'a str,
+    /// More text follows the view.
+    more: bool,
+    /// The reply has ended.
+    finished: bool,
+}
+
+impl<'a> HeadWindow<'a> {
+    pub fn new(after: &'a str, finished: bool) -> Self {
+        let view = head_window(after);
+        HeadWindow {
+            view,
+            more: view.len() < after.len(),
+            finished,
+        }
+    }
+
+    /// An undecided head: no call when text follows the window (no head is that long); at the end
+    /// of the reply, `cut` (whether what was read is a call cut off); else `None`, wait for more.
+    pub fn pending(&self, cut: bool) -> Option<bool> {
+        match (self.more, self.finished) {
+            (true, _) => Some(false),
+            (false, true) => Some(cut),
+            (false, false) => None,
+        }
+    }
+}
 
 /// Which `<tool_call>` grammar `body` (the text right after the marker) is written in.
 pub fn classify_tool_call(body: &str) -> Option<Family> {

@@ -102,7 +102,7 @@ impl StreamCleaner {
 }
 
 /// Longest window read after an opener to tell what it opens (`<tool_call>` + a GLM name, …).
-const WINDOW: usize = 256;
+const WINDOW: usize = super::scan::HEAD_WINDOW;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Check {
