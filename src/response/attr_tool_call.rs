@@ -13,8 +13,9 @@
 //! XML fragment and the tool never runs. No chat template asks for it; it is what agent harnesses
 //! render earlier calls as, with the id the API gave them.
 //!
-//! Its opener starts with `id=` ([`OPEN`]), which [`super::named_tool_call`]'s `name=` opener
-//! does not cover. An opener starts a call only when it reads as one ([`head`]): quoted
+//! Its opener starts with `id=` ([`OPEN`]); the same call with its name first
+//! (`<tool_call name="f" id="x">`) starts with [`super::named_tool_call`]'s `name=` opener and is
+//! read there, by this reader's attribute reader ([`read_attrs`]), its id kept too. An opener starts a call only when it reads as one ([`head`]): quoted
 //! attributes (an `id`, a `name` that is a plain identifier, nothing else), `>`, whitespace,
 //! then `{` (the arguments) or `</tool_call>` (none). Prose that names the tag has no `{` after
 //! it and stays text; code spans and fences never get here (the stream machine keeps them as
@@ -49,15 +50,32 @@ enum Head<'t> {
     No,
 }
 
+/// The attributes of a `<tool_call …>` tag as far as its `>`.
+pub(super) enum Attrs<'t> {
+    /// The tag's `id` and `name` (each at most once) and where its body starts (after `>`).
+    Tag {
+        id: Option<&'t str>,
+        name: Option<&'t str>,
+        body: usize,
+    },
+    /// The text ends inside the tag (a cut call, or more may come).
+    Cut,
+    /// Not such a tag.
+    No,
+}
+
 /// Whether `s` is a plain token: a name or an id as APIs write them.
-fn plain(s: &str) -> bool {
+pub(super) fn plain(s: &str) -> bool {
     !s.is_empty()
         && s.bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'))
 }
 
-/// Read the attributes after `<tool_call` (`tag` starts at the space before `id=`).
-fn read_head(tag: &str) -> Head<'_> {
+/// Read the attributes of a tag from `tag`, which starts at the space before the first one:
+/// `id` and `name`, each a quoted plain token, separated by spaces, then `>`. Offsets are into
+/// `tag`. Shared with [`super::named_tool_call`], whose opener has read the name already and
+/// may be followed by an `id` (`<tool_call name="f" id="x">`).
+pub(super) fn read_attrs(tag: &str) -> Attrs<'_> {
     let b = tag.as_bytes();
     let (mut id, mut name) = (None, None);
     let mut i = 0;
@@ -67,17 +85,18 @@ fn read_head(tag: &str) -> Head<'_> {
             i += 1;
         }
         if i >= b.len() || i > HEAD_WINDOW {
-            return if i >= b.len() { Head::Cut } else { Head::No };
+            return if i >= b.len() { Attrs::Cut } else { Attrs::No };
         }
         if b[i] == b'>' {
-            return match (id, name) {
-                (Some(id), Some(name)) => Head::Call(id, name, i + 1),
-                _ => Head::No,
+            return Attrs::Tag {
+                id,
+                name,
+                body: i + 1,
             };
         }
         if i == start {
             // Attributes are separated by spaces.
-            return Head::No;
+            return Attrs::No;
         }
         let k = i;
         while i < b.len() && b[i].is_ascii_lowercase() {
@@ -85,14 +104,14 @@ fn read_head(tag: &str) -> Head<'_> {
         }
         let key = &tag[k..i];
         if i >= b.len() {
-            return Head::Cut;
+            return Attrs::Cut;
         }
         if b[i] != b'=' || !matches!(key, "id" | "name") {
-            return Head::No;
+            return Attrs::No;
         }
         i += 1;
         let Some(&q @ (b'"' | b'\'')) = b.get(i) else {
-            return if i >= b.len() { Head::Cut } else { Head::No };
+            return if i >= b.len() { Attrs::Cut } else { Attrs::No };
         };
         let v = i + 1;
         let Some(len) = b[v..]
@@ -100,19 +119,33 @@ fn read_head(tag: &str) -> Head<'_> {
             .position(|&c| c == q || matches!(c, b'<' | b'>' | b'\n'))
         else {
             return if b.len() - v <= HEAD_WINDOW {
-                Head::Cut
+                Attrs::Cut
             } else {
-                Head::No
+                Attrs::No
             };
         };
         if b[v + len] != q || !plain(&tag[v..v + len]) {
-            return Head::No;
+            return Attrs::No;
         }
         let slot = if key == "id" { &mut id } else { &mut name };
         if slot.replace(&tag[v..v + len]).is_some() {
-            return Head::No;
+            return Attrs::No;
         }
         i = v + len + 1;
+    }
+}
+
+/// Read the attributes after `<tool_call` (`tag` starts at the space before `id=`): both an id
+/// and a name.
+fn read_head(tag: &str) -> Head<'_> {
+    match read_attrs(tag) {
+        Attrs::Tag {
+            id: Some(id),
+            name: Some(name),
+            body,
+        } => Head::Call(id, name, body),
+        Attrs::Cut => Head::Cut,
+        Attrs::Tag { .. } | Attrs::No => Head::No,
     }
 }
 

@@ -73,7 +73,8 @@ pub fn decode_entities(s: &str) -> Cow<'_, str> {
         out.push_str(&rest[..i]);
         rest = &rest[i..];
         let decoded = rest.get(1..).and_then(|r| {
-            let semi = r.get(..r.len().min(12))?.find(';')?;
+            // Twelve bytes at most, to a character boundary (Chinese text may follow).
+            let semi = r[..super::scan::floor(r, 12)].find(';')?;
             let name = &r[..semi];
             let c = match name {
                 "amp" => '&',

@@ -107,6 +107,7 @@ pub mod stream;
 mod test_util;
 pub mod thinking;
 pub mod tokens;
+pub mod tool_elements;
 pub mod tool_json;
 pub mod typing;
 pub mod units_scan;

@@ -28,6 +28,9 @@
 //! reported as `truncated`; one cut inside its arguments is no call, reported as `truncated` and
 //! its raw text kept. A missing `</tool_calls>` is not reported (the calls inside are complete).
 
+use serde_json::Value;
+
+use super::attr_tool_call::Attrs;
 use super::json_calls::read_value;
 use super::scan::{find_outside_strings, Finder, HeadWindow, HEAD_WINDOW};
 use super::{args_value_to_text, Block, Ctx, Parsed, RawCall};
@@ -43,8 +46,8 @@ pub const WRAP_CLOSE: &str = "</tool_calls>";
 
 /// What follows an opener.
 enum Head<'t> {
-    /// A call: its name and where its body starts (after `>`).
-    Call(&'t str, usize),
+    /// A call: its name, its id when the tag gives one, and where its body starts (after `>`).
+    Call(&'t str, Option<&'t str>, usize),
     /// The text ends inside the opener (a cut call, or more may come).
     Cut,
     /// Not a call.
@@ -52,6 +55,8 @@ enum Head<'t> {
 }
 
 /// Read the opener's tail `after` (the text right after [`OPEN`]); offsets are into `after`.
+/// After the name, an `id` attribute may come before `>` (DeepSeek V4's call with its
+/// attributes the other way round, read as [`super::attr_tool_call`] reads them).
 fn read_head(after: &str) -> Head<'_> {
     let Some(q @ ('"' | '\'')) = after.chars().next() else {
         return if after.is_empty() {
@@ -75,12 +80,23 @@ fn read_head(after: &str) -> Head<'_> {
     if inner.as_bytes()[e] != q as u8 || inner[..e].trim().is_empty() {
         return Head::No;
     }
+    let name = &inner[..e];
     let rest = &inner[e + 1..];
     let t = rest.trim_start_matches([' ', '\t']);
     match t.as_bytes().first() {
-        Some(b'>') => Head::Call(&inner[..e], after.len() - t.len() + 1),
+        Some(b'>') => Head::Call(name, None, after.len() - t.len() + 1),
         None => Head::Cut,
-        Some(_) => Head::No,
+        Some(_) => match super::attr_tool_call::read_attrs(rest) {
+            Attrs::Tag {
+                id: Some(id),
+                name: None,
+                body,
+            } if super::attr_tool_call::plain(name) => {
+                Head::Call(name, Some(id), after.len() - rest.len() + body)
+            }
+            Attrs::Cut => Head::Cut,
+            _ => Head::No,
+        },
     }
 }
 
@@ -117,7 +133,19 @@ pub fn head(after: &str, finished: bool) -> Option<bool> {
     match read_head(view) {
         Head::No => Some(false),
         Head::Cut => window.pending(true),
-        Head::Call(_, body) => body_head(&view[body..], &window),
+        Head::Call(_, _, body) => body_head(&view[body..], &window),
+    }
+}
+
+/// [`head`], or (after the wrapper) a call element of an offered tool
+/// ([`super::tool_elements::head`]): what the stream machine asks at this family's openers.
+pub fn head_offered(after: &str, finished: bool, tools: Option<&Value>) -> Option<bool> {
+    match head(after, finished) {
+        Some(true) => Some(true),
+        named => match super::tool_elements::head(after, finished, tools) {
+            Some(false) => named,
+            elements => elements,
+        },
     }
 }
 
@@ -136,7 +164,7 @@ pub(super) fn body_head(after_tag: &str, window: &HeadWindow) -> Option<bool> {
 }
 
 /// Every call block of the family in `text`.
-pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
+pub fn parse(text: &str, cx: &Ctx) -> Parsed {
     let mut out = Parsed::default();
     let mut opens = Finder::new(OPEN);
     let mut at = 0;
@@ -238,6 +266,8 @@ pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
             at = text.len();
         }
     }
+    // The same wrapper around call elements named after offered tools.
+    super::tool_elements::read(text, cx, &mut out);
     out.set_format_if_calls(NAME);
     out
 }
@@ -273,8 +303,8 @@ fn read_call(
     problems: &mut Vec<String>,
 ) -> Read {
     let after_open = pos + OPEN.len();
-    let (name, body_at) = match read_head(&text[after_open..]) {
-        Head::Call(name, body) => (name, after_open + body),
+    let (name, id, body_at) = match read_head(&text[after_open..]) {
+        Head::Call(name, id, body) => (name, id, after_open + body),
         Head::Cut => {
             problems.push(format!(
                 "{NAME}: the call's opening tag was cut off (truncated reply)"
@@ -291,7 +321,7 @@ fn read_call(
             let call = RawCall {
                 name: name.to_owned(),
                 arguments,
-                id: None,
+                id: id.map(str::to_owned),
             };
             Read::Call(call, end)
         }

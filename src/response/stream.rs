@@ -149,6 +149,8 @@ enum Kind {
     Call(Check),
     /// A call wrapper's closing tag outside any block ([`super::orphan`]).
     Orphan,
+    /// A marker of the `<final>` answer wrapper; `true`: its closer ([`final_tag`]).
+    Final(bool),
 }
 
 /// A marker the visible-text scanner looks for: `pre` (a word before the marker byte, possibly
@@ -1030,6 +1032,8 @@ pub struct Machine {
     held: in_reasoning::Held,
     /// What a block's scan may pass over ([`block_scan`]), for the last family seen.
     block_scan: Option<Arc<BlockScan>>,
+    /// A `<final>` opener was removed and its closer has not come ([`final_tag`]).
+    final_open: bool,
 }
 
 /// How far into a reply, for a model no family names, a lone closing reasoning tag still ends
@@ -1130,6 +1134,7 @@ impl Machine {
             json: leaks::JsonState::default(),
             held: in_reasoning::Held::new(opts, calls_on),
             block_scan: None,
+            final_open: false,
         };
         m.rebuild_lits();
         m
@@ -1201,6 +1206,8 @@ impl Machine {
             }
             v.extend(orphan_lits());
         }
+        // After every other marker: the reasoning markers lead the table.
+        v.extend(final_tag::final_lits());
         let table = Arc::new(Table::new(v));
         if let Ok(mut t) = TABLES.lock() {
             t.push((key, table.clone()));
@@ -1481,11 +1488,13 @@ impl Machine {
                 None => Verdict::More,
             },
             // Prose names this tag too: a call only with the arguments' `{` after it.
-            Check::Fam(Family::NamedToolCall) => match super::named_tool_call::head(rest, fin) {
-                Some(true) => yes(Family::NamedToolCall),
-                Some(false) => Verdict::No,
-                None => Verdict::More,
-            },
+            Check::Fam(Family::NamedToolCall) => {
+                match super::named_tool_call::head_offered(rest, fin, tools) {
+                    Some(true) => yes(Family::NamedToolCall),
+                    Some(false) => Verdict::No,
+                    None => Verdict::More,
+                }
+            }
             Check::Fam(Family::AttrToolCall) => match super::attr_tool_call::head(rest, fin) {
                 Some(true) => yes(Family::AttrToolCall),
                 Some(false) => Verdict::No,
@@ -1525,7 +1534,7 @@ impl Machine {
                     Verdict::More
                 }
             }
-            Check::ToolCalls => match super::named_tool_call::head(rest, fin) {
+            Check::ToolCalls => match super::named_tool_call::head_offered(rest, fin, tools) {
                 Some(true) => yes(Family::NamedToolCall),
                 None if first_solid(rest) == Some('<') => Verdict::More,
                 _ => brace(&['{', '['], &[Family::MinimaxM1, Family::HunyuanA13b]),
@@ -1834,6 +1843,7 @@ impl Machine {
     fn reasoning_tag_is_text(&mut self, kind: Kind, len: usize) -> Option<bool> {
         match kind {
             Kind::Orphan => self.orphan_is_text(len),
+            Kind::Final(close) => self.final_is_text(close, len),
             Kind::ThinkOpen(p)
                 if p < PROSE_PAIRS && self.em.any_visible && self.think_mode != Mode::Keep =>
             {
@@ -1910,7 +1920,7 @@ impl Machine {
                 self.drain(len);
                 self.state = State::Visible;
             }
-            Kind::Orphan => {
+            Kind::Orphan | Kind::Final(_) => {
                 self.em.removed();
                 self.drain(len);
             }
@@ -2341,6 +2351,7 @@ mod block_scan;
 mod code;
 #[cfg(test)]
 mod code_props;
+mod final_tag;
 mod find_any;
 mod in_reasoning;
 mod leaks;
