@@ -27,6 +27,12 @@
 //! arguments end but whose `</tool_call>` never comes (a reply cut by `max_tokens`) is kept and
 //! reported as `truncated`; one cut inside its arguments is no call, reported as `truncated` and
 //! its raw text kept. A missing `</tool_calls>` is not reported (the calls inside are complete).
+//!
+//! The opener's name may be followed by an `id` (`<tool_call name="f" id="call_00_x">`, DeepSeek
+//! V4's [`super::attr_tool_call`] call with its attributes the other way round): read the same,
+//! the id kept. The same wrapper around call elements named after an offered tool (Qwen 3.6's
+//! `<tool_calls><read path="/etc/hostname" /></tool_calls>`) is read by
+//! [`super::tool_elements`], with `tools` only.
 
 use serde_json::Value;
 

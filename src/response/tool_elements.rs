@@ -63,10 +63,7 @@ fn element<'t>(text: &'t str, at: usize, tools: Option<&Value>) -> Elem<'t> {
         let could = names(tools).any(|n| n.starts_with(name));
         return if could { Elem::Cut } else { Elem::No };
     }
-    if name.is_empty()
-        || !offered(tools, name)
-        || !matches!(b[i], b' ' | b'\t' | b'\n' | b'/' | b'>')
-    {
+    if name.is_empty() || !offered(tools, name) || !(space(b[i]) || matches!(b[i], b'/' | b'>')) {
         return Elem::No;
     }
     let mut attrs = Vec::new();

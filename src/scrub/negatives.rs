@@ -29,6 +29,14 @@ const CHANGED_ON_PURPOSE: &[(&str, &str)] = &[
         "gemma4-name-glued-not-offered-stays-zh",
         "stripModelSpecialTokens",
     ),
+    // OpenClaw's reasoning-tag scrubber removes `<final>` markers anywhere outside code (kept as
+    // OpenClaw has it); `cleanResponse` removes only a wrapper that opens the visible reply.
+    ("final-tag-in-prose-stays-zh", "stripThinkingTagsFromText"),
+    (
+        "final-wrapper-thinking-keep-stays-zh",
+        "stripThinkingTagsFromText",
+    ),
+    ("finally-word-tag-stays-zh", "stripThinkingTagsFromText"),
 ];
 
 /// Whether `f` leaves `text` as it is, run as the addon runs it with `codeAware: true`.
