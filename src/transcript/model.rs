@@ -37,7 +37,7 @@ impl Val {
 
     /// A string with at least one non-whitespace character.
     pub fn non_blank_str(&self) -> Option<&str> {
-        self.as_str().filter(|s| !s.trim().is_empty())
+        self.as_str().filter(|s| !super::text::trim(s).is_empty())
     }
 
     pub fn is_absent(&self) -> bool {
@@ -564,7 +564,7 @@ impl Block {
         let others = self.x.as_deref().and_then(|x| x.result_ids.as_deref());
         std::iter::once(self.tool_use_id())
             .chain(others.into_iter().flatten())
-            .filter_map(|v| v.as_str().map(str::trim).filter(|s| !s.is_empty()))
+            .filter_map(|v| v.as_str().map(super::text::trim).filter(|s| !s.is_empty()))
     }
 
     pub fn data(&self) -> Option<&ImageInfo> {

@@ -15,6 +15,7 @@
 use crate::transcript::context::{msg_path, Ctx, Path};
 use crate::transcript::model::{num_json, Block, Msg, Val};
 use crate::transcript::reorder::{self, apply_order};
+use crate::transcript::text::trim;
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use serde_json::{json, Value};
 
@@ -58,21 +59,15 @@ struct Call<'a> {
     name: Option<&'a str>,
 }
 
-fn calls_of(m: &Msg) -> Vec<Call<'_>> {
-    m.blocks()
-        .map(|blocks| {
-            blocks
-                .iter()
-                .filter(|b| b.is_tool_call())
-                .filter_map(|b| {
-                    Some(Call {
-                        id: b.call_id()?,
-                        name: b.name.as_str(),
-                    })
-                })
-                .collect()
+/// The calls of `m`, in `out` (cleared first: one buffer serves every turn).
+fn calls_of<'a>(m: &'a Msg, out: &mut Vec<Call<'a>>) {
+    out.clear();
+    out.extend(m.blocks().into_iter().flatten().filter_map(|b| {
+        Some(Call {
+            id: b.call_id().filter(|_| b.is_tool_call())?,
+            name: b.name.as_str(),
         })
-        .unwrap_or_default()
+    }));
 }
 
 /// Finds a call by id: a scan for the usual handful of calls, a map for a long parallel batch.
@@ -102,11 +97,11 @@ impl<'a> CallIndex<'a> {
 /// `"unknown"` if it was a string.
 pub(crate) fn result_name_fix(m: &Msg, call_name: Option<&str>) -> Option<String> {
     let raw = &m.tool_name;
-    let trimmed = raw.as_str().map(str::trim).filter(|s| !s.is_empty());
+    let trimmed = raw.as_str().map(trim).filter(|s| !s.is_empty());
     match trimmed {
         Some(t) if raw.as_str() == Some(t) => None,
         Some(t) => Some(t.to_string()),
-        None => match call_name.map(str::trim).filter(|s| !s.is_empty()) {
+        None => match call_name.map(trim).filter(|s| !s.is_empty()) {
             Some(n) => Some(n.to_string()),
             None if matches!(raw, Val::Str(_)) => Some("unknown".to_string()),
             None => None,
@@ -161,6 +156,10 @@ struct Planner<'a, 'c> {
     seen: HashSet<&'a str>,
     /// `toolName` fixes: (input index, new name).
     renames: Vec<(usize, String)>,
+    /// One turn's matched results and the other messages after its calls, reused from turn to
+    /// turn (two lists per assistant turn were two allocations, and two frees, a turn).
+    matched: Vec<Option<usize>>,
+    remainder: Vec<usize>,
     report: PairingReport,
     changed: bool,
 }
@@ -196,8 +195,11 @@ impl<'a> Planner<'a, '_> {
     fn turn(&mut self, a: usize, calls: &[Call<'a>], end: usize) {
         let msgs = self.msgs;
         let index = CallIndex::new(calls);
-        let mut matched: Vec<Option<usize>> = vec![None; calls.len()];
-        let mut remainder: Vec<usize> = Vec::new();
+        let mut matched = std::mem::take(&mut self.matched);
+        matched.clear();
+        matched.resize(calls.len(), None);
+        let mut remainder = std::mem::take(&mut self.remainder);
+        remainder.clear();
         for (i, next) in msgs.iter().enumerate().take(end).skip(a + 1) {
             if !next.is_role("toolResult") {
                 remainder.push(i);
@@ -286,7 +288,9 @@ impl<'a> Planner<'a, '_> {
                     )
                 });
         }
-        self.order.extend(remainder.into_iter().map(Slot::Src));
+        self.order.extend(remainder.iter().copied().map(Slot::Src));
+        self.matched = matched;
+        self.remainder = remainder;
     }
 }
 
@@ -316,16 +320,21 @@ pub fn repair_tool_use_result_pairing(
             opts,
             order: Vec::with_capacity(view.len()),
             synthetic: Vec::new(),
-            seen: HashSet::new(),
+            // About one result per three messages in an agent's history: sized once, not
+            // regrown (each growth rehashes every id).
+            seen: HashSet::with_capacity(view.len() / 3),
             renames: Vec::new(),
+            matched: Vec::new(),
+            remainder: Vec::new(),
             report: PairingReport::default(),
             changed: false,
         };
+        let mut calls = Vec::new();
         let mut i = 0;
         while i < view.len() {
             let m = &view[i];
             if m.is_role("assistant") {
-                let calls = calls_of(m);
+                calls_of(m, &mut calls);
                 if calls.is_empty() {
                     p.order.push(Slot::Src(i));
                     i += 1;

@@ -167,6 +167,7 @@ fn rename_calls(m: &mut Msg, ctx: &mut Ctx, alloc: &mut IdAllocator) -> bool {
 
 /// Records, for the incremental pass, the raw id the allocator was asked about and the id it
 /// gave: a later suffix whose ids meet none of these allocates as a continued pass would.
+#[inline]
 fn trace(t: &mut Option<Vec<(usize, Text)>>, src: Option<usize>, raw: &str, new: &str) {
     if let (Some(t), Some(i)) = (t, src) {
         t.push((i, Text::new(raw)));

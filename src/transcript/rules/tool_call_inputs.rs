@@ -10,6 +10,7 @@
 use crate::openclaw::OpenClawVersion;
 use crate::transcript::context::{block_origin_path, msg_path, Ctx};
 use crate::transcript::model::{Block, BlockOrigin, Kind, Msg, Val};
+use crate::transcript::text::trim;
 use crate::transcript::v2026_9::owned_thinking::OwnedTurns;
 use serde_json::Value;
 use std::collections::HashSet;
@@ -85,7 +86,7 @@ fn defect(
     if b.id.non_blank_str().is_none() {
         return Some("has no id");
     }
-    let Some(name) = b.name.as_str().map(str::trim).filter(|n| !n.is_empty()) else {
+    let Some(name) = b.name.as_str().map(trim).filter(|n| !n.is_empty()) else {
         return Some("has no name");
     };
     // `name` is not empty; a name of name bytes is ASCII, so its length counts its characters.
@@ -177,7 +178,7 @@ fn action(
         return Action::Drop("still carries partialJson");
     }
     let raw = b.name.as_str().unwrap_or("");
-    let trimmed = raw.trim();
+    let trimmed = trim(raw);
     let name = (trimmed != raw).then(|| trimmed.to_string());
     let mut fields = Vec::new();
     if release.redact_spawn_attachments && trimmed.eq_ignore_ascii_case("sessions_spawn") {

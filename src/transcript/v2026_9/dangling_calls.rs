@@ -26,7 +26,8 @@ const RULE: &str = "stripDanglingAnthropicToolUses";
 const OMITTED: &str = "[tool calls omitted]";
 
 fn trimmed(s: Option<&str>) -> Option<&str> {
-    s.map(str::trim).filter(|s| !s.is_empty())
+    s.map(crate::transcript::text::trim)
+        .filter(|s| !s.is_empty())
 }
 
 /// A call block of any shape (`isToolCallBlock`).

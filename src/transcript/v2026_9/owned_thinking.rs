@@ -62,14 +62,17 @@ pub fn replay_safe(m: &Msg, allowed: &dyn Fn(usize, &Block) -> bool) -> bool {
             continue;
         }
         calls += 1;
-        let id = b.id.as_str().map(str::trim).unwrap_or("");
+        let id =
+            b.id.as_str()
+                .map(crate::transcript::text::trim)
+                .unwrap_or("");
         let name = b.name.as_str();
         let safe = has_input(b)
             && !matches!(b.partial_json(), Val::Str(_))
             && !id.is_empty()
             && seen.insert(id)
             && allowed(j, b)
-            && name.is_none_or(|n| n.trim() == n);
+            && name.is_none_or(|n| crate::transcript::text::trim(n) == n);
         if !safe {
             return false;
         }

@@ -54,7 +54,9 @@ const RESULT_ID_FIELDS: [Option<usize>; 6] = [
 /// A result's ids (`extractToolResultIds`): every alias holding a string that is not blank,
 /// trimmed, in OpenClaw's order (repeats possible).
 pub fn result_ids(m: &Msg) -> impl Iterator<Item = &str> {
-    raw_result_ids(m).map(str::trim).filter(|s| !s.is_empty())
+    raw_result_ids(m)
+        .map(crate::transcript::text::trim)
+        .filter(|s| !s.is_empty())
 }
 
 /// Every alias of a result holding a string, as written (for the incremental pass, which must
@@ -186,7 +188,8 @@ impl<'a> Pending<'a> {
 }
 
 fn trimmed(v: Option<&str>) -> Option<&str> {
-    v.map(str::trim).filter(|s| !s.is_empty())
+    v.map(crate::transcript::text::trim)
+        .filter(|s| !s.is_empty())
 }
 
 /// The id a result without one adopts: the frame's only call's, when the names do not disagree.
