@@ -14,14 +14,6 @@ const MAX_DIGITS: usize = 5;
 /// The length of the `<unusedN>` token `s` starts with: `Some(Some(len))`; `Some(None)` when `s`
 /// does not start with one; `None` when `s` ends inside what may still become one (`finished`:
 /// nothing more comes, so it is not one).
-///
-/// ```
-/// use transcript_hygiene::response::gemma_unused::token_at;
-/// assert_eq!(token_at("<unused49>\n", false), Some(Some(10)));
-/// assert_eq!(token_at("<unused4", false), None);
-/// assert_eq!(token_at("<unused4", true), Some(None));
-/// assert_eq!(token_at("<unused>", false), Some(None));
-/// ```
 pub fn token_at(s: &str, finished: bool) -> Option<Option<usize>> {
     let Some(rest) = s.strip_prefix(PREFIX) else {
         return match PREFIX.starts_with(s) && !finished {
@@ -37,5 +29,21 @@ pub fn token_at(s: &str, finished: bool) -> Option<Option<usize>> {
         Some(b'>') if digits > 0 => Some(Some(PREFIX.len() + digits + 1)),
         None if !finished => None,
         _ => Some(None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::token_at;
+
+    #[test]
+    fn digits_then_a_bracket() {
+        assert_eq!(token_at("<unused49>\n", false), Some(Some(10)));
+        assert_eq!(token_at("<unused4", false), None);
+        assert_eq!(token_at("<unu", false), None);
+        assert_eq!(token_at("<unused4", true), Some(None));
+        assert_eq!(token_at("<unused>", false), Some(None));
+        assert_eq!(token_at("<unused123456>", false), Some(None));
+        assert_eq!(token_at("<unusual>", false), Some(None));
     }
 }
