@@ -1076,6 +1076,7 @@ export type ResponseFormat =
   | 'tool_json'
   | 'named_tool_call'
   | 'attr_tool_call'
+  | 'functiongemma'
 
 /** An OpenAI function tool definition, used to type argument values. */
 export interface OpenAIFunctionTool {

@@ -25,7 +25,7 @@ goes to stdout as it is (on a terminal, a final newline is added when it has non
                   granite_20b_fc, xlam, jamba, olmo3, gigachat3, deepseek_v4, gemma4, bracket_calls,
                   command_r, minimax_m3, apertus, nemotron_v2, functionary_v31, functionary_v32,
                   minicpm5, kimi_k3, doubao, tool_json, named_tool_call,
-                  attr_tool_call
+                  attr_tool_call, functiongemma
   --model M       the model that wrote it ("provider/model-id"); picks formats read only
                   for that model (Llama JSON, pythonic, ...) and R1-style reasoning
   --tools FILE    a JSON array of tool definitions (OpenAI or Anthropic); values of the

@@ -7,10 +7,10 @@
 use super::json_calls::parse_tagged;
 use super::{
     apertus, attr_tool_call, bracket_calls, command_r, deepseek_v3, deepseek_v32, doubao, ernie45,
-    functionary, gemma4, gigachat3, glm45, gpt_oss, granite, granite_20b_fc, hermes, hunyuan_a13b,
-    internlm2, jamba, kimi_k2, kimi_k3, llama3_json, llama4_pythonic, longcat, minicpm5,
-    minimax_m1, minimax_m2, minimax_m3, mistral, named_tool_call, nemotron_v2, olmo3, phi4_mini,
-    pythonic, qwen3_coder, seed_oss, step3, tool_json, xlam, Ctx, Parsed,
+    functionary, functiongemma, gemma4, gigachat3, glm45, gpt_oss, granite, granite_20b_fc, hermes,
+    hunyuan_a13b, internlm2, jamba, kimi_k2, kimi_k3, llama3_json, llama4_pythonic, longcat,
+    minicpm5, minimax_m1, minimax_m2, minimax_m3, mistral, named_tool_call, nemotron_v2, olmo3,
+    phi4_mini, pythonic, qwen3_coder, seed_oss, step3, tool_json, xlam, Ctx, Parsed,
 };
 
 /// The format names this module implements.
@@ -58,6 +58,7 @@ pub const FORMATS: &[&str] = &[
     "tool_json",
     "named_tool_call",
     "attr_tool_call",
+    "functiongemma",
 ];
 
 /// A tool-call family: the unit of detection and parsing.
@@ -120,6 +121,8 @@ pub enum Family {
     NamedToolCall,
     /// `<tool_call id="ID" name="NAME">{…}</tool_call>` ([`attr_tool_call`]).
     AttrToolCall,
+    /// FunctionGemma's `<start_function_call>call:NAME{…}<end_function_call>` ([`functiongemma`]).
+    FunctionGemma,
 }
 
 impl Family {
@@ -166,6 +169,7 @@ impl Family {
             "tool_json" => Family::ToolJson,
             "named_tool_call" => Family::NamedToolCall,
             "attr_tool_call" => Family::AttrToolCall,
+            "functiongemma" => Family::FunctionGemma,
             _ => return None,
         })
     }
@@ -182,12 +186,14 @@ impl Family {
     /// `apertus`, Functionary → `functionary_v31` (ids with `v3.1`) or `functionary_v32`,
     /// MiniCPM5 → `minicpm5` (in `auto` too, with its template's body after the tag), the Mistral family (Mistral, Mixtral, Magistral, Devstral, Ministral,
     /// Codestral) → `mistral`, and Qwen3-Coder, Seed-OSS, Step-3, LongCat, InternLM, Phi-4-mini,
-    /// GigaChat by name.
+    /// GigaChat, FunctionGemma by name.
     pub fn from_model(model: &str) -> Option<Family> {
         let m = model.to_ascii_lowercase();
         let has = |s: &[&str]| s.iter().any(|p| m.contains(p));
         Some(if has(&["qwen"]) && has(&["coder"]) {
             Family::Qwen3Coder
+        } else if has(&["functiongemma", "function-gemma", "function_gemma"]) {
+            Family::FunctionGemma
         } else if has(&["functionary"]) {
             if has(&["v3.1", "v3-1", "v31"]) {
                 Family::FunctionaryV31
@@ -329,5 +335,6 @@ fn parse_family_raw(family: Family, text: &str, cx: &Ctx) -> Parsed {
         Family::ToolJson => tool_json::parse(text, cx),
         Family::NamedToolCall => named_tool_call::parse(text, cx),
         Family::AttrToolCall => attr_tool_call::parse(text, cx),
+        Family::FunctionGemma => functiongemma::parse(text, cx),
     }
 }

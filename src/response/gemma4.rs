@@ -36,39 +36,37 @@ const CALL: &str = "call:";
 /// Nesting deeper than this is not a call (and keeps the reader's recursion bounded).
 const MAX_DEPTH: usize = 64;
 
+/// Whether `options.model` names a Gemma 4 model (`google/gemma-4-31b-it`, `gemma4:e4b`): its
+/// stripped thought channel is then read without the `thought` word too
+/// (`stream::gemma_lead`).
+pub fn names_gemma4(model: &str) -> bool {
+    let m = model.to_ascii_lowercase();
+    ["gemma-4", "gemma4", "gemma_4"]
+        .iter()
+        .any(|p| m.contains(p))
+}
+
+/// One wrapped call syntax of the Gemma family: its block tokens, its string quote, and whether
+/// the `call:` word may be missing before a name (FunctionGemma, [`super::functiongemma`]).
+pub(crate) struct Syntax {
+    pub(crate) name: &'static str,
+    pub(crate) open: &'static str,
+    /// The closing tokens (the first that comes ends the block).
+    pub(crate) closes: &'static [&'static str],
+    pub(crate) quote: &'static str,
+    pub(crate) call_word_optional: bool,
+}
+
+const GEMMA4: Syntax = Syntax {
+    name: NAME,
+    open: OPEN,
+    closes: &[CLOSE],
+    quote: QUOTE,
+    call_word_optional: false,
+};
+
 pub fn parse(text: &str, cx: &Ctx) -> Parsed {
-    let mut out = Parsed::default();
-    let mut closes = Finder::new(CLOSE);
-    let mut opens = Finder::new(OPEN);
-    let mut at = 0;
-    while let Some(start) = opens.find(text, at) {
-        let body_at = start + OPEN.len();
-        let next = opens.find(text, body_at);
-        let (body_end, end) = match closes.find(text, body_at) {
-            Some(c) if next.is_none_or(|n| c < n) => (c, c + CLOSE.len()),
-            _ => {
-                out.problems
-                    .push(format!("{NAME}: {CLOSE} missing (truncated reply)"));
-                let e = next.unwrap_or(text.len());
-                (e, e)
-            }
-        };
-        // Unclosed and running to the end of the text: the reply was cut inside this block.
-        let cut = body_end == text.len();
-        let calls = read_calls(&text[body_at..body_end], cut);
-        out.blocks.push(Block::of_calls(
-            start,
-            end,
-            calls,
-            &mut out.problems,
-            || {
-                format!(
-                    "{NAME}: call block does not read as call:NAME{{…}}; raw text kept in content"
-                )
-            },
-        ));
-        at = end.max(body_at);
-    }
+    let mut out = parse_blocks(text, &GEMMA4);
     if cx.unwrapped {
         add_stripped(text, cx, &mut out);
     }
@@ -77,10 +75,56 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
     out
 }
 
+/// The blocks `open`…`close` of `syn` in `text`, each read as its calls (the stripped form and
+/// lone closing tokens are the caller's).
+pub(crate) fn parse_blocks(text: &str, syn: &Syntax) -> Parsed {
+    let mut out = Parsed::default();
+    let mut closes: Vec<Finder> = syn.closes.iter().map(|c| Finder::new(c)).collect();
+    let mut opens = Finder::new(syn.open);
+    let name = syn.name;
+    let mut at = 0;
+    while let Some(start) = opens.find(text, at) {
+        let body_at = start + syn.open.len();
+        let next = opens.find(text, body_at);
+        let close = closes
+            .iter_mut()
+            .zip(syn.closes)
+            .filter_map(|(f, c)| f.find(text, body_at).map(|i| (i, c.len())))
+            .min();
+        let (body_end, end) = match close {
+            Some((c, len)) if next.is_none_or(|n| c < n) => (c, c + len),
+            _ => {
+                out.problems.push(format!(
+                    "{name}: {} missing (truncated reply)",
+                    syn.closes[0]
+                ));
+                let e = next.unwrap_or(text.len());
+                (e, e)
+            }
+        };
+        // Unclosed and running to the end of the text: the reply was cut inside this block.
+        let cut = body_end == text.len();
+        let calls = read_calls(&text[body_at..body_end], cut, syn);
+        out.blocks.push(Block::of_calls(
+            start,
+            end,
+            calls,
+            &mut out.problems,
+            || {
+                format!(
+                    "{name}: call block does not read as call:NAME{{…}}; raw text kept in content"
+                )
+            },
+        ));
+        at = end.max(body_at);
+    }
+    out
+}
+
 /// Every `call:NAME{…}` of a block body, one after another; none unless all of it reads. `cut`:
-/// the reply ends with this body (no `<tool_call|>`), so its last `call:NAME({…}` may lack only
+/// the reply ends with this body (no closing token), so its last `call:NAME({…}` may lack only
 /// its `)` ([`Reader::paren_object`]).
-fn read_calls(body: &str, cut: bool) -> Vec<RawCall> {
+fn read_calls(body: &str, cut: bool, syn: &Syntax) -> Vec<RawCall> {
     let mut calls = Vec::new();
     let mut r = Reader {
         s: body,
@@ -88,6 +132,8 @@ fn read_calls(body: &str, cut: bool) -> Vec<RawCall> {
         seen: 0,
         at_end: cut,
         cut: false,
+        quote: syn.quote,
+        call_word_optional: syn.call_word_optional,
     };
     loop {
         r.ws();
@@ -123,6 +169,8 @@ fn add_stripped(text: &str, cx: &Ctx, out: &mut Parsed) {
                 seen: i,
                 at_end: e == text.len(),
                 cut: false,
+                quote: QUOTE,
+                call_word_optional: false,
             };
             let read = r.call();
             if !budget.charge(r.seen.max(r.i) - i + 1) {
@@ -171,6 +219,8 @@ pub fn object_at(text: &str, at: usize) -> Option<(Value, usize)> {
         seen: at,
         at_end: false,
         cut: false,
+        quote: QUOTE,
+        call_word_optional: false,
     };
     let v = r.object(b'}', 0)?;
     Some((v, r.i))
@@ -187,6 +237,10 @@ struct Reader<'a> {
     at_end: bool,
     /// Set when the call read was such a cut one.
     cut: bool,
+    /// The string quote token (`<|"|>`, FunctionGemma's `<escape>`).
+    quote: &'static str,
+    /// A name may start the call without the `call:` word before it.
+    call_word_optional: bool,
 }
 
 impl Reader<'_> {
@@ -194,10 +248,12 @@ impl Reader<'_> {
         self.s.get(self.i..).unwrap_or("")
     }
 
-    /// The next `<|"|>`, charged to `seen`.
+    /// The next string quote, charged to `seen`.
     fn find_quote(&mut self) -> Option<usize> {
-        let hit = find_from(self.s, QUOTE, self.i);
-        self.seen = self.seen.max(hit.map_or(self.s.len(), |h| h + QUOTE.len()));
+        let hit = find_from(self.s, self.quote, self.i);
+        self.seen = self
+            .seen
+            .max(hit.map_or(self.s.len(), |h| h + self.quote.len()));
         hit
     }
 
@@ -215,9 +271,9 @@ impl Reader<'_> {
         }
     }
 
-    /// `call:NAME{…}` or `call:NAME(…)`.
+    /// `call:NAME{…}` or `call:NAME(…)` (the word optional when [`Reader::call_word_optional`]).
     fn call(&mut self) -> Option<RawCall> {
-        if !self.eat(CALL) {
+        if !self.eat(CALL) && !self.call_word_optional {
             return None;
         }
         let r = self.rest();
@@ -273,10 +329,10 @@ impl Reader<'_> {
             return None;
         }
         self.ws();
-        if self.eat(QUOTE) {
+        if self.eat(self.quote) {
             let end = self.find_quote()?;
             let v = self.s[self.i..end].to_owned();
-            self.i = end + QUOTE.len();
+            self.i = end + self.quote.len();
             return Some(Value::String(v));
         }
         match self.rest().as_bytes().first()? {
@@ -290,10 +346,10 @@ impl Reader<'_> {
 
     fn key(&mut self) -> Option<String> {
         self.ws();
-        if self.eat(QUOTE) {
+        if self.eat(self.quote) {
             let end = self.find_quote()?;
             let k = self.s[self.i..end].to_owned();
-            self.i = end + QUOTE.len();
+            self.i = end + self.quote.len();
             return Some(k);
         }
         if self.rest().starts_with('"') {

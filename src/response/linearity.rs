@@ -240,6 +240,15 @@ const CASES: &[(&str, &[&str])] = &[
     // Gemma 4's stripped thought channel: one that closes, and the word with no closer.
     ("thought\n想一想<channel|>", &["gemma4"]),
     ("thought\n想一想 ", &["gemma4"]),
+    // The same in `auto` (the stream holds the start until `<channel|>` or the end), with
+    // backticks counted on the way; the form without the word stops at the start region.
+    ("thought\n想一想 `", &["auto"]),
+    ("想一想\n<|channel", &["gemma4"]),
+    // FunctionGemma's blocks, never closed; Gemma's `<unusedNNNN>` tokens, each waiting for the
+    // next, and cut ones.
+    ("<start_function_call>call:f{a:<escape>", &["auto"]),
+    ("<unused49>", &[]),
+    ("答<unused1 ", &[]),
 ];
 
 #[test]

@@ -41,6 +41,7 @@ const OPENERS: &[(&str, Family)] = &[
     ("<|channel|>", Family::GptOss),
     ("<|start|>assistant", Family::GptOss),
     ("<|tool_call>", Family::Gemma4),
+    (super::functiongemma::OPEN, Family::FunctionGemma),
     ("<|python_start|>", Family::Llama4Pythonic),
     ("<|tool_call_start|>", Family::Pythonic),
     ("<|START_ACTION|>", Family::CommandR),

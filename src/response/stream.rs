@@ -238,6 +238,7 @@ fn openers(f: Family, unwrapped: bool) -> Vec<(&'static str, &'static str)> {
         Family::Mistral => &["[TOOL_CALLS"],
         Family::Granite20bFc => &["<function_call>"],
         Family::Gemma4 => &["<|tool_call>", "<tool_call|>"],
+        Family::FunctionGemma => &[super::functiongemma::OPEN],
         Family::CommandR => &["<|START_ACTION|>", "<|START_RESPONSE|>", "<|END_RESPONSE|>"],
         // Its openers need a look ahead (`bracket_lits`).
         Family::BracketCalls => &[],
@@ -306,6 +307,7 @@ fn closers(f: Family) -> &'static [&'static str] {
         Family::Longcat => &["</longcat_tool_call>"],
         Family::Internlm2 => &["<|action_end|>"],
         Family::Gemma4 => &["<tool_call|>"],
+        Family::FunctionGemma => super::functiongemma::CLOSES,
         Family::Pythonic => &["<|tool_call_end|>"],
         Family::BracketCalls => &["[/TOOL_CALL]", "[END_TOOL_REQUEST]"],
         Family::CommandR => &["<|END_ACTION|>", "<|START_RESPONSE|>", "<|END_RESPONSE|>"],
@@ -394,6 +396,10 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
         call("<|channel|>", Check::Fam(Family::GptOss)),
         call("<|start|>assistant", Check::Fam(Family::GptOss)),
         call("<|tool_call>", Check::Fam(Family::Gemma4)),
+        call(
+            super::functiongemma::OPEN,
+            Check::Fam(Family::FunctionGemma),
+        ),
         call("<|python_start|>", Check::Fam(Family::Llama4Pythonic)),
         call("<|tool_call_start|>", Check::Fam(Family::Pythonic)),
         call("<|START_ACTION|>", Check::Fam(Family::CommandR)),
@@ -515,10 +521,12 @@ fn tool_json_lits() -> Vec<Lit> {
         .collect()
 }
 
-/// The orphan closing tags ([`super::orphan`]).
+/// The orphan closing tags ([`super::orphan`]) and Gemma's `<unusedNNNN>` tokens
+/// ([`super::gemma_unused`], whose length [`Machine::decide_at`] reads).
 fn orphan_lits() -> Vec<Lit> {
     super::orphan::CLOSERS
         .iter()
+        .chain([&super::gemma_unused::PREFIX])
         .map(|s| Lit {
             pre: "",
             s,
@@ -640,6 +648,8 @@ enum State {
     Think(usize),
     /// Inside a fenced code block ([`code`]).
     Fence(code::Fence),
+    /// The reply's start may be Gemma 4's stripped thought channel ([`gemma_lead`]).
+    GemmaLead,
 }
 
 /// Applies the whitespace rule and collects output (see the module doc).
@@ -1034,6 +1044,8 @@ pub struct Machine {
     block_scan: Option<Arc<BlockScan>>,
     /// A `<final>` opener was removed and its closer has not come ([`final_tag`]).
     final_open: bool,
+    /// Where [`State::GemmaLead`] stands ([`gemma_lead`]).
+    lead: gemma_lead::Lead,
 }
 
 /// How far into a reply, for a model no family names, a lone closing reasoning tag still ends
@@ -1076,7 +1088,6 @@ impl Machine {
         let extra = thinking::Extra {
             granite: hint == Some(Family::Granite),
             harmony_stripped: hint == Some(Family::GptOss),
-            gemma_stripped: hint == Some(Family::Gemma4),
             r1: opts.reasoning_open.unwrap_or(r1),
         };
         // Where the reply starts (see `Options::reasoning_open`).
@@ -1101,6 +1112,23 @@ impl Machine {
             em.removed();
             em.reasoning_begin();
         }
+        // Gemma 4's stripped thought channel ([`gemma_lead`]): looked for in `auto` and when the
+        // format names Gemma 4; its form without the word only when Gemma 4 is named.
+        let gemma = lock == Some(Family::Gemma4);
+        let lead = gemma_lead::Lead::new(
+            start,
+            (gemma
+                || opts
+                    .model
+                    .as_deref()
+                    .is_some_and(super::gemma4::names_gemma4))
+                && opts.reasoning_open != Some(false),
+        );
+        let start = if (forced.is_none() || gemma) && !matches!(start, State::Think(_)) {
+            State::GemmaLead
+        } else {
+            start
+        };
         let mut m = Machine {
             buf: Buf::default(),
             consumed: 0,
@@ -1135,6 +1163,7 @@ impl Machine {
             held: in_reasoning::Held::new(opts, calls_on),
             block_scan: None,
             final_open: false,
+            lead,
         };
         m.rebuild_lits();
         m
@@ -1243,6 +1272,7 @@ impl Machine {
         self.finished = true;
         self.has_tools = has_tools(tools);
         if self.batch {
+            while self.state == State::GemmaLead && self.step_gemma_lead() {}
             let text = self.buf.take_all();
             self.batch_clean(&text, tools);
         } else {
@@ -1271,6 +1301,7 @@ impl Machine {
                 State::Block(f) => self.step_block(f, tools),
                 State::Think(p) => self.step_think(p),
                 State::Fence(f) => self.step_fence(f, tools),
+                State::GemmaLead => self.step_gemma_lead(),
             };
             if !moved {
                 break;
@@ -1405,6 +1436,16 @@ impl Machine {
             }
             let mut start = c - lit.pre.len();
             let mut len = lit.pre.len() + lit.s.len();
+            if lit.s == super::gemma_unused::PREFIX {
+                match super::gemma_unused::token_at(rest, self.finished) {
+                    Some(Some(n)) => len = n,
+                    Some(None) => continue,
+                    None => {
+                        more = true;
+                        continue;
+                    }
+                }
+            }
             let kind = match lit.kind {
                 Kind::Call(check) => match self.check(check, c + lit.s.len(), tools) {
                     Verdict::Yes(f) => Kind::Call(Check::Fam(f)),
@@ -2251,9 +2292,20 @@ impl Machine {
 
     /// The families read from plain text: the whole-reply algorithm, on the whole text.
     fn batch_clean(&mut self, content: &str, tools: Option<&Value>) {
+        // Where `content` starts in the reply (after a stripped thought channel, [`gemma_lead`]).
+        let base = self.consumed;
+        // A reasoning marker in code (an inline span, a fenced example) is text.
+        let all_code =
+            if self.ticks.off || memchr::memchr2(b'`', b'~', content.as_bytes()).is_none() {
+                Vec::new()
+            } else {
+                crate::scrub::code_regions::CodeRegions::find(content)
+                    .ranges()
+                    .to_vec()
+            };
         let thinks = super::late_think::reasoning_blocks(
             content,
-            thinking::find_blocks(content, self.extra),
+            thinking::find_blocks_outside(content, self.extra, &all_code),
             self.extra.r1,
         );
         let mut pieces: Vec<(usize, usize)> = Vec::with_capacity(thinks.len() + 1);
@@ -2274,8 +2326,8 @@ impl Machine {
                 .find_map(|&(s, e)| scan::detect(&content[s..e], self.hint))
                 .or(self.hint)
         };
-        let code = if family.is_some() && !self.ticks.off {
-            batch_code(content)
+        let code = if family.is_some() {
+            batch_code(content, &all_code)
         } else {
             Vec::new()
         };
@@ -2288,27 +2340,30 @@ impl Machine {
                         let (cs, ce) = (r.start.max(s), r.end.min(e));
                         if cs > at {
                             let part = &content[at..cs];
-                            self.em.parsed(part, at, parse_family(f, part, &cx), f);
+                            self.em
+                                .parsed(part, base + at, parse_family(f, part, &cx), f);
                         }
                         let quoted = &content[cs..ce];
                         if !parse_family(f, quoted, &cx).blocks.is_empty() {
                             self.code_problem("code");
                         }
-                        self.em.text(quoted, cs);
+                        self.em.text(quoted, base + cs);
                         at = ce;
                     }
                     if at < e {
                         let part = &content[at..e];
-                        self.em.parsed(part, at, parse_family(f, part, &cx), f);
+                        self.em
+                            .parsed(part, base + at, parse_family(f, part, &cx), f);
                     }
                 }
-                None => self.em.text(&content[s..e], s),
+                None => self.em.text(&content[s..e], base + s),
             }
             if let Some(t) = thinks.get(i) {
                 self.held.text(&content[t.inner.clone()]);
                 self.held.end_block();
                 if self.think_mode == Mode::Keep {
-                    self.em.text(&content[t.outer.clone()], t.outer.start);
+                    self.em
+                        .text(&content[t.outer.clone()], base + t.outer.start);
                     continue;
                 }
                 self.em.removed();
@@ -2329,22 +2384,13 @@ impl Machine {
 /// blocks, found as the scrubbers find them), except a fence that ends the reply (whitespace
 /// aside): with the model named, a fence with nothing after it is how the model wrote its call
 /// (`Calling:` and a fenced JSON array), while an example has prose after it.
-fn batch_code(content: &str) -> Vec<std::ops::Range<usize>> {
-    if memchr::memchr2(b'`', b'~', content.as_bytes()).is_none() {
-        return Vec::new();
-    }
-    let regions = crate::scrub::code_regions::CodeRegions::find(content);
+fn batch_code(content: &str, regions: &[std::ops::Range<usize>]) -> Vec<std::ops::Range<usize>> {
     let end = content.trim_end().len();
     let ends_reply = |r: &std::ops::Range<usize>| {
         let t = &content[r.start..];
         r.end >= end && (t.starts_with("```") || t.starts_with("~~~"))
     };
-    regions
-        .ranges()
-        .iter()
-        .filter(|r| !ends_reply(r))
-        .cloned()
-        .collect()
+    regions.iter().filter(|r| !ends_reply(r)).cloned().collect()
 }
 
 mod block_scan;
@@ -2353,6 +2399,7 @@ mod code;
 mod code_props;
 mod final_tag;
 mod find_any;
+mod gemma_lead;
 mod in_reasoning;
 mod leaks;
 mod sections;

@@ -138,9 +138,6 @@ pub struct Extra {
     pub granite: bool,
     /// gpt-oss with the Harmony markers stripped: `analysis…assistantfinal…`.
     pub harmony_stripped: bool,
-    /// Gemma 4 with its `<|channel>` token stripped: `thought\n…<channel|>answer` at the reply's
-    /// start is reasoning; without a later `<channel|>` (outside inline code) the word is text.
-    pub gemma_stripped: bool,
     /// The reply starts inside reasoning (the opening tag was in the prompt; see [`r1_hint`]): a
     /// closing tag with no opening tag before it makes everything before it reasoning. Without it
     /// such a tag is a stray tag, removed, and the text before it stays visible (a stream cannot
@@ -298,26 +295,6 @@ fn block(text: &str, markers: &Markers, pair: &Pair, open: usize, body: usize) -
     }
 }
 
-/// Gemma 4's thought channel at the start of `text` with its `<|channel>` stripped: `thought`
-/// and a line break, then reasoning up to the first `<channel|>`, unless that stands in inline
-/// code (an odd number of backticks before it) or never comes (then `thought` is a word).
-fn gemma_stripped(text: &str, markers: &Markers) -> Option<Think> {
-    const WORD: &str = "thought\n";
-    let start = text.len() - text.trim_start().len();
-    if !text[start..].starts_with(WORD) {
-        return None;
-    }
-    let t = block(
-        text,
-        markers,
-        &ALWAYS[pair_of("<|channel>")],
-        0,
-        start + WORD.len(),
-    );
-    let code = text[t.inner.clone()].bytes().filter(|&b| b == b'`').count() % 2 == 1;
-    (t.closed && !code).then_some(t)
-}
-
 /// The reasoning blocks of `text`, in order, not overlapping.
 pub fn find_blocks(text: &str, extra: Extra) -> Vec<Think> {
     blocks(text, extra).collect()
@@ -326,7 +303,25 @@ pub fn find_blocks(text: &str, extra: Extra) -> Vec<Think> {
 /// [`find_blocks`] one block at a time: a caller that stops early (the first block, the first
 /// visible text between blocks) reads the reply only up to there, not to its end.
 pub(crate) fn blocks(text: &str, extra: Extra) -> impl Iterator<Item = Think> + '_ {
+    blocks_outside(text, extra, &[])
+}
+
+/// [`find_blocks`] with the code of `text` given (`code`: inline spans and fenced blocks, in
+/// order): a marker inside code opens or closes nothing (code is text), as the stream machine
+/// reads visible text. Used where a whole reply is read at once (the families read from plain
+/// text).
+pub(crate) fn find_blocks_outside(text: &str, extra: Extra, code: &[Range<usize>]) -> Vec<Think> {
+    blocks_outside(text, extra, code).collect()
+}
+
+fn blocks_outside<'a>(
+    text: &'a str,
+    extra: Extra,
+    code: &'a [Range<usize>],
+) -> impl Iterator<Item = Think> + 'a {
     let markers = Markers::of(extra);
+    // The first code region that may still hold a marker (markers come in order).
+    let mut k = 0;
     let mut from = 0;
     let mut lead = None;
     if extra.harmony_stripped {
@@ -344,10 +339,6 @@ pub(crate) fn blocks(text: &str, extra: Extra) -> impl Iterator<Item = Think> + 
             lead = Some(t);
         }
     }
-    if extra.gemma_stripped && lead.is_none() {
-        lead = gemma_stripped(text, markers);
-        from = lead.as_ref().map_or(0, |t| t.outer.end);
-    }
     // Whether no block came before (a closing tag then reads R1-style), and whether an unclosed
     // block ended the search.
     let mut first = lead.is_none();
@@ -357,6 +348,13 @@ pub(crate) fn blocks(text: &str, extra: Extra) -> impl Iterator<Item = Think> + 
             return None;
         }
         while let Some(p) = markers.next(text, from) {
+            while code.get(k).is_some_and(|r| r.end <= p) {
+                k += 1;
+            }
+            if let Some(r) = code.get(k).filter(|r| r.start <= p) {
+                from = r.end;
+                continue;
+            }
             // At one place the shortest opening tag wins, then the pair listed first; an opening
             // tag wins over a closing tag.
             let open = markers
@@ -511,7 +509,6 @@ mod tests {
                 granite: k & 1 != 0,
                 harmony_stripped: k & 2 != 0,
                 r1: k & 4 != 0,
-                gemma_stripped: false,
             };
             for t in crate::scrub::sequences_of_four(&parts) {
                 assert_eq!(

@@ -213,7 +213,6 @@ fn visible_is_blank(text: &str) -> bool {
 const R1: thinking::Extra = thinking::Extra {
     granite: false,
     harmony_stripped: false,
-    gemma_stripped: false,
     r1: true,
 };
 

@@ -14,7 +14,9 @@ use serde_json::Value;
 
 use super::find_any::find_stop;
 use super::{Check, Decision, Kind, Machine, Verdict, WINDOW};
-use crate::response::{bare_json, kimi_k2, named_json, orphan, qwen3_coder, tool_json, Family};
+use crate::response::{
+    bare_json, gemma_unused, kimi_k2, named_json, orphan, qwen3_coder, tool_json, Family,
+};
 
 /// A stripped Harmony call's recipient.
 const TO: &str = "to=functions.";
@@ -541,7 +543,18 @@ impl Machine {
         if closer.is_some_and(|i| self.json.texts_open & (1 << i) != 0) {
             return Some(true);
         }
-        if closer.is_some_and(|i| orphan::OPENERS[i].is_none()) {
+        // A lone token: an end token, or one of Gemma's `<unusedNNNN>` (the one orphan marker
+        // that is not in the list).
+        if closer.is_none_or(|i| orphan::OPENERS[i].is_none()) {
+            // A run of Gemma's `<unusedNNNN>` tokens (ollama/ollama#17459): each before the next.
+            if closer.is_none() {
+                let rest = self.buf[len..].trim_start();
+                match gemma_unused::token_at(rest, self.finished) {
+                    Some(Some(_)) => return Some(false),
+                    None if !self.finished => return None,
+                    _ => {}
+                }
+            }
             match self.begin_follows(len) {
                 Some(true) => return Some(false),
                 None => return None,
