@@ -21,7 +21,7 @@
 
 use std::borrow::Cow;
 
-use super::scan::{head_window, is_name, Finder, HEAD_WINDOW};
+use super::scan::{find_from, head_window, is_name, Finder, HEAD_WINDOW};
 use super::typing::Style;
 use super::xml_invoke::{blocks, typed_invokes, typed_params, Tags, Wrappers};
 use super::{Block, Ctx, Parsed};
@@ -62,7 +62,8 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
             )
         },
     );
-    if text.contains(CALLING) {
+    // A memchr walk for `[` (rare in a block), not a searcher built for every block parsed.
+    if find_from(text, CALLING, 0).is_some() {
         calling_blocks(text, cx, &mut out);
     }
     if out.blocks.iter().any(|b| !b.calls.is_empty()) {
