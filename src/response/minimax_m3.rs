@@ -22,6 +22,11 @@
 //! (reported); a missing `</tool_call>`, `</invoke>` or closing parameter tag (truncated reply)
 //! runs to the end and is reported. MiniMax-M2's `<parameter name="k">` inside a bare
 //! `<tool_call>` (a server's rewrapping) is read as M2 writes it.
+//!
+//! A fragment whose `<tool_call>` head was lost (namespaced tags, then `</tool_call>`, with no
+//! head before them: github/app#2128) is a block too, from its first namespace token that starts
+//! a tag ([`headless`]): its invokes are read when it holds complete ones; otherwise it is removed
+//! from `content` and reported. Without a `</tool_call>` after it, a namespace token is text.
 
 use serde_json::{Map, Value};
 
@@ -44,13 +49,22 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
     let mut out = Parsed::default();
     let mut opens = Finder::new(OPEN);
     let mut closes = Finder::new(CLOSE);
+    let mut tokens = Finder::new(NS);
     let mut at = 0;
-    while let Some(o) = opens.find(text, at) {
-        let start = if text[..o].ends_with(NS) {
-            o - NS.len()
-        } else {
-            o
-        };
+    loop {
+        let next = opens.find(text, at);
+        let limit = next.map_or(text.len(), |o| back_over_ns(text, o));
+        if let Some((s, e)) = headless(text, at, limit, &mut tokens, &mut closes) {
+            let body = &text[s..back_over_ns(text, e - CLOSE.len())];
+            let calls = read_calls(body, cx, &mut out.problems);
+            out.blocks.push(Block::of_calls(s, e, calls, &mut out.problems, || {
+                format!("{NAME}: call fragment without its {OPEN} head holds no readable invoke; raw text kept in content")
+            }));
+            at = e;
+            continue;
+        }
+        let Some(o) = next else { break };
+        let start = back_over_ns(text, o);
         let body_at = o + OPEN.len();
         let next_open = opens.find(text, body_at);
         let (body_end, end) = match closes
@@ -77,6 +91,31 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
     }
     out.set_format_if_calls(NAME);
     out
+}
+
+/// A call fragment whose head was lost (github/app#2128: `]<]minimax[>[<initial_wait>10…
+/// ]<]minimax[>[</tool_call>`): from the first namespace token at or after `at` that starts a tag
+/// (`<` or another token right after it) to the end of the first `</tool_call>` after it, both
+/// before `limit` (the next head). Namespace tokens are special tokens: prose does not write them
+/// before a tag and a closing `</tool_call>` (in code it is text, as every marker is).
+fn headless(
+    text: &str,
+    at: usize,
+    limit: usize,
+    tokens: &mut Finder,
+    closes: &mut Finder,
+) -> Option<(usize, usize)> {
+    let mut from = at;
+    let n = loop {
+        let n = tokens.find(text, from).filter(|&n| n < limit)?;
+        let after = &text[n + NS.len()..];
+        if after.starts_with('<') || after.starts_with(NS) {
+            break n;
+        }
+        from = n + NS.len();
+    };
+    let c = closes.find(text, n).filter(|&c| c < limit)?;
+    Some((n, c + CLOSE.len()))
 }
 
 /// `i`, moved back over a namespace token right before it.
@@ -361,6 +400,43 @@ mod tests {
             super::super::linearity::assert_linear(NAME, unit, &|t| {
                 run(t, Some(NAME), None, None);
             });
+        }
+        // Fragments without their head: never closed, and each closed, named and in `auto`.
+        for unit in [
+            "]<]minimax[>[<a>x]<]minimax[>[</a>",
+            "中]<]minimax[>[<a>1]<]minimax[>[</tool_call>",
+        ] {
+            for format in [Some(NAME), None] {
+                super::super::linearity::assert_linear(NAME, unit, &|t| {
+                    run(t, format, None, None);
+                });
+            }
+        }
+    }
+
+    #[test]
+    fn fragment_without_head_is_read_or_removed() {
+        let t = "前文]<]minimax[>[<invoke name=\"f\">]<]minimax[>[<a>1]<]minimax[>[</a>]<]minimax[>[</invoke>]<]minimax[>[</tool_call>后文";
+        let c = run(t, None, None, None);
+        assert_eq!(c.content, "前文后文");
+        assert_eq!(named(&c), [("f", json!({"a": 1}))]);
+        let c = run(
+            "x]<]minimax[>[<a>1]<]minimax[>[</tool_call>",
+            None,
+            None,
+            None,
+        );
+        assert_eq!((c.content.as_str(), c.tool_calls.len()), ("x", 0));
+        assert_eq!(
+            super::super::problem::kinds(&c.problems),
+            ["unreadable-block"]
+        );
+        // A token before no tag, or with no `</tool_call>` after it, is text.
+        for t in [
+            "token ]<]minimax[>[ 在这里",
+            "]<]minimax[>[<a>1]<]minimax[>[</a>",
+        ] {
+            assert_eq!(run(t, None, None, None).content, t);
         }
     }
 }

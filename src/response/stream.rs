@@ -140,6 +140,12 @@ enum Check {
     /// `<function_calls>` then `<invoke name=`, with `</invoke>` later (MiniMax-M2's grammar), or
     /// it (or `<tool_use>`) then a bare JSON call of an offered tool.
     InvokeWrapper,
+    /// Hermes' `[Calling tool: NAME]` head with MiniMax's parameter lines after it
+    /// ([`super::minimax_m2::calling_head`]).
+    CallingTool,
+    /// A MiniMax-M3 namespace token before a tag, with `</tool_call>` later: a fragment whose
+    /// head was lost ([`super::minimax_m3`]).
+    M3Fragment,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -151,6 +157,10 @@ enum Kind {
     Orphan,
     /// A marker of the `<final>` answer wrapper; `true`: its closer ([`final_tag`]).
     Final(bool),
+    /// A lone `<parameter name="…">` line around text, with no call around it, and its
+    /// `</parameter>` line ([`super::xml_invoke::lone_param_tag`]).
+    WrapOpen,
+    WrapClose,
 }
 
 /// A marker the visible-text scanner looks for: `pre` (a word before the marker byte, possibly
@@ -453,6 +463,7 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
         "<invoke name=",
         Check::Later("</invoke>", Family::MinimaxM2),
     ));
+    v.extend(minimax_lits(None));
     v.push(call("<function_calls>", Check::InvokeWrapper));
     v.push(call(super::tool_json::TOOL_USE, Check::InvokeWrapper));
     v.push(call(super::tool_json::FUNCTIONCALL, Check::InvokeWrapper));
@@ -497,6 +508,28 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
     v
 }
 
+/// MiniMax's call forms whose head was lost or written otherwise, settled by a look at what
+/// follows ([`Check::CallingTool`], [`Check::M3Fragment`]): for `lock` (both before a family is
+/// chosen).
+fn minimax_lits(lock: Option<Family>) -> Vec<Lit> {
+    let mut v = Vec::new();
+    if matches!(lock, None | Some(Family::MinimaxM2)) {
+        v.push(Lit {
+            pre: "",
+            s: super::minimax_m2::CALLING,
+            kind: Kind::Call(Check::CallingTool),
+        });
+    }
+    if matches!(lock, None | Some(Family::MinimaxM3)) {
+        v.push(Lit {
+            pre: "]",
+            s: &super::minimax_m3::NS[1..],
+            kind: Kind::Call(Check::M3Fragment),
+        });
+    }
+    v
+}
+
 /// The garbled Qwen3-Coder heads ([`Check::Garbled`]).
 fn garbled_lits() -> Vec<Lit> {
     [super::qwen3_coder::NAME_TAG, "<parameter="]
@@ -533,6 +566,17 @@ fn orphan_lits() -> Vec<Lit> {
             kind: Kind::Orphan,
         })
         .collect()
+}
+
+/// The tags of a lone parameter wrapper ([`Kind::WrapOpen`]).
+fn wrap_lits() -> Vec<Lit> {
+    [
+        (super::xml_invoke::PARAM_OPEN, Kind::WrapOpen),
+        (super::xml_invoke::PARAM_END, Kind::WrapClose),
+    ]
+    .into_iter()
+    .map(|(s, kind)| Lit { pre: "", s, kind })
+    .collect()
 }
 
 /// The DSML openers in every bar spelling: `<` and the first character of the head, settled by
@@ -1046,6 +1090,8 @@ pub struct Machine {
     final_open: bool,
     /// Where [`State::GemmaLead`] stands ([`gemma_lead`]).
     lead: gemma_lead::Lead,
+    /// A lone parameter wrapper's opening line was removed: its `</parameter>` line goes too.
+    wrapped: bool,
 }
 
 /// How far into a reply, for a model no family names, a lone closing reasoning tag still ends
@@ -1164,6 +1210,7 @@ impl Machine {
             block_scan: None,
             final_open: false,
             lead,
+            wrapped: false,
         };
         m.rebuild_lits();
         m
@@ -1212,6 +1259,7 @@ impl Machine {
                     if f == Family::BracketCalls {
                         v.extend(bracket_lits());
                     }
+                    v.extend(minimax_lits(Some(f)));
                     if f == Family::Qwen3Coder && !self.unwrapped {
                         v.push(Lit {
                             pre: "",
@@ -1234,6 +1282,7 @@ impl Machine {
                 None => v.extend(detect_lits(self.hint, self.unwrapped)),
             }
             v.extend(orphan_lits());
+            v.extend(wrap_lits());
         }
         // After every other marker: the reasoning markers lead the table.
         v.extend(final_tag::final_lits());
@@ -1455,6 +1504,18 @@ impl Machine {
                         continue;
                     }
                 },
+                Kind::WrapOpen => match self.wrap_open_len(c) {
+                    Some(Some(l)) => {
+                        len = l;
+                        Kind::WrapOpen
+                    }
+                    Some(None) => continue,
+                    None => {
+                        more = true;
+                        continue;
+                    }
+                },
+                Kind::WrapClose if !self.wrapped => continue,
                 k => k,
             };
             if more {
@@ -1542,6 +1603,27 @@ impl Machine {
                 None => Verdict::More,
             },
             Check::Fam(f) => yes(f),
+            Check::CallingTool => match super::minimax_m2::calling_head(rest, fin) {
+                Some(Some(_)) => yes(Family::MinimaxM2),
+                Some(None) => Verdict::No,
+                None => Verdict::More,
+            },
+            Check::M3Fragment => {
+                let ns = super::minimax_m3::NS;
+                if rest.starts_with('<') || rest.starts_with(ns) {
+                    if self.later("</tool_call>", after) {
+                        yes(Family::MinimaxM3)
+                    } else if fin {
+                        Verdict::No
+                    } else {
+                        Verdict::More
+                    }
+                } else if !fin && ns.starts_with(rest) {
+                    Verdict::More
+                } else {
+                    Verdict::No
+                }
+            }
             Check::Function => self.check_function(after),
             Check::Garbled => self.check_garbled(after),
             Check::ToolJson => self.check_tool_json(after, tools),
@@ -1699,6 +1781,25 @@ impl Machine {
             None => self.memo.push(entry),
         }
         hit.is_some()
+    }
+
+    /// A lone `<parameter name="…">` line at candidate `c` (openclaw#98557: Qwen 3.6 wrapped a
+    /// list in one, no call around it): the tag's length when it starts and ends its line and a
+    /// `</parameter>` comes later; `Some(None)`: not such a tag; `None`: not known yet.
+    fn wrap_open_len(&mut self, c: usize) -> Option<Option<usize>> {
+        if !self.at_line_start(c) {
+            return Some(None);
+        }
+        let Some(len) = super::xml_invoke::lone_param_tag(&self.buf[c..], self.finished)? else {
+            return Some(None);
+        };
+        if self.later(super::xml_invoke::PARAM_END, c + len) {
+            Some(Some(len))
+        } else if self.finished {
+            Some(None)
+        } else {
+            None
+        }
     }
 
     /// Whether the reply so far may be a gpt-oss header continued from the prompt
@@ -1885,6 +1986,8 @@ impl Machine {
         match kind {
             Kind::Orphan => self.orphan_is_text(len),
             Kind::Final(close) => self.final_is_text(close, len),
+            Kind::WrapClose if !self.at_line_start(0) => Some(true),
+            Kind::WrapClose => self.ends_line(len).map(|e| !e),
             Kind::ThinkOpen(p)
                 if p < PROSE_PAIRS && self.em.any_visible && self.think_mode != Mode::Keep =>
             {
@@ -1964,6 +2067,11 @@ impl Machine {
             Kind::Orphan | Kind::Final(_) => {
                 self.em.removed();
                 self.drain(len);
+            }
+            Kind::WrapOpen | Kind::WrapClose => {
+                self.em.removed();
+                self.drain(len);
+                self.wrapped = kind == Kind::WrapOpen;
             }
             Kind::Call(check) => {
                 let f = match check {

@@ -77,6 +77,12 @@ pub fn attr<'a>(head: &'a str, key: &str) -> Option<&'a str> {
             let inner = &rest[1..];
             return Some(inner.find(q).map_or(inner, |e| &inner[..e]));
         }
+        // Typographic quotes (`name=“path”`), as a chat front end or the model itself writes
+        // them: the value is between them, not the quotes with it.
+        if let Some((open, close)) = CURLY.iter().find(|(o, _)| rest.starts_with(*o)) {
+            let inner = &rest[open.len_utf8()..];
+            return Some(inner.find(*close).map_or(inner, |e| &inner[..e]));
+        }
         let end = rest
             .find(|c: char| c.is_whitespace() || c == '/')
             .unwrap_or(rest.len());
@@ -84,6 +90,51 @@ pub fn attr<'a>(head: &'a str, key: &str) -> Option<&'a str> {
     }
     None
 }
+
+/// A parameter tag's opening, as a lone wrapper line starts ([`lone_param_tag`]).
+pub const PARAM_OPEN: &str = "<parameter name=";
+/// A parameter's closing tag.
+pub const PARAM_END: &str = "</parameter>";
+
+/// A `<parameter name="…">` tag at the start of `rest` that ends its line (spaces, then a line
+/// break): the tag's length. A model left such a line, and a `</parameter>` line after the text
+/// it wraps, with no call around them (openclaw#98557: Qwen 3.6 around a list of assumptions);
+/// the stream machine removes the two tags and keeps the text ([`super::stream`]). `Some(None)`:
+/// not such a tag (inside a sentence, a value on the same line, no name); `None`: not known
+/// before more text comes (`fin`: the reply ended). Decided within a head window.
+pub fn lone_param_tag(rest: &str, fin: bool) -> Option<Option<usize>> {
+    let w = super::scan::head_window(rest);
+    let full = fin || rest.len() >= super::scan::HEAD_WINDOW;
+    let wait = if full { Some(None) } else { None };
+    let Some(head) = w.strip_prefix(PARAM_OPEN) else {
+        return if PARAM_OPEN.starts_with(w) {
+            wait
+        } else {
+            Some(None)
+        };
+    };
+    let Some(gt) = head.find(['>', '\n']) else {
+        return wait;
+    };
+    if head.as_bytes()[gt] != b'>' {
+        return Some(None);
+    }
+    let name = attr(&format!(" name={}", &head[..gt]), "name")
+        .is_some_and(|n| super::scan::is_name(n.trim()));
+    if !name {
+        return Some(None);
+    }
+    let len = PARAM_OPEN.len() + gt + 1;
+    let after = w[len..].trim_start_matches([' ', '\t', '\r']);
+    match after.as_bytes().first() {
+        Some(b'\n') => Some(Some(len)),
+        Some(_) => Some(None),
+        None => wait,
+    }
+}
+
+/// Typographic quote pairs an attribute value may be written in: `“…”`, `”…”`, `‘…’`.
+const CURLY: [(char, char); 3] = [('“', '”'), ('”', '”'), ('‘', '’')];
 
 /// Is `rest` (the text at an opener without `>`) really that tag, not a longer name?
 fn tag_here(rest: &str, opener: &str) -> bool {
@@ -398,6 +449,44 @@ pub fn typed_invokes<'a, 'v>(
     calls
 }
 
+/// `body` read as the parameters of one invoke named `name` whose head was written some other
+/// way (MiniMax-M2.7 copying Hermes' `[Calling tool: NAME]`, see [`super::minimax_m2`]), each
+/// value read and typed as [`typed_invokes`] reads them; a missing closing tag is reported.
+#[allow(clippy::too_many_arguments)]
+pub fn typed_params<'a, 'v>(
+    body: &'a str,
+    name: &'a str,
+    tags: &Tags,
+    family: &str,
+    cx: &Ctx,
+    style: Style,
+    decode: impl Fn(&'a str) -> Cow<'v, str>,
+    problems: &mut Vec<String>,
+) -> RawCall {
+    let tokens = Tokens::prefixes(
+        body,
+        &[tags.invoke, tags.invoke_end, tags.param, tags.param_end],
+    );
+    let params = Params {
+        body,
+        tokens: &tokens,
+        opens: Next::new(1 << 2),
+        ends: Next::new(1 << 3),
+        at: 0,
+        hi: body.len(),
+        tags: *tags,
+        func: name,
+        family,
+        problems: Some(problems),
+    };
+    let pairs = params.map(|p| (p.name, decode(p.value)));
+    RawCall {
+        arguments: typed_arguments(pairs, cx.tools, name, style),
+        name: name.to_owned(),
+        id: None,
+    }
+}
+
 /// A value taken exactly as written (for [`typed_invokes`]).
 pub fn as_written(s: &str) -> Cow<'_, str> {
     Cow::Borrowed(s)
@@ -424,5 +513,9 @@ mod tests {
         assert_eq!(attr(" string =true", "string"), Some("true"));
         assert_eq!(attr(" xstring=1", "string"), None);
         assert_eq!(attr(" name", "name"), None);
+        // Typographic quotes: the value between them.
+        assert_eq!(attr(" name=“file_glob”", "name"), Some("file_glob"));
+        assert_eq!(attr(" name=‘路径’ x", "name"), Some("路径"));
+        assert_eq!(attr(" name=“cut", "name"), Some("cut"));
     }
 }

@@ -733,8 +733,23 @@ fn confirmed(kind: Kind, bytes: &[u8], at: usize) -> bool {
             let end = (at + 64).min(bytes.len());
             memchr::memmem::find(&bytes[at..end], b"<invoke").is_some()
         }
+        Kind::Call(Check::CallingTool) => {
+            let w = &bytes[at..(at + 300).min(bytes.len())];
+            let w = match std::str::from_utf8(w) {
+                Ok(w) => w,
+                Err(e) => std::str::from_utf8(&w[..e.valid_up_to()]).unwrap_or_default(),
+            };
+            let head = w.get(crate::response::minimax_m2::CALLING.len()..);
+            head.and_then(|h| crate::response::minimax_m2::calling_head(h, true))
+                .is_some_and(|h| h.is_some())
+        }
+        Kind::Call(Check::M3Fragment) => {
+            let after = &bytes[(at + 12).min(bytes.len())..];
+            (after.starts_with(b"<") || after.starts_with(b"]<]minimax[>["))
+                && memchr::memmem::find(after, b"</tool_call>").is_some()
+        }
         Kind::Call(c) if super::leaks::quiet(c) => false,
-        Kind::Orphan | Kind::Final(_) => false,
+        Kind::Orphan | Kind::Final(_) | Kind::WrapOpen | Kind::WrapClose => false,
         _ => true,
     }
 }
