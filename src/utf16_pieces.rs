@@ -277,6 +277,31 @@ mod tests {
     }
 
     #[test]
+    fn kept_spans_give_the_content_the_cleaner_did_not_write() {
+        use crate::response::clean_response_spans;
+        let opts = Options::default();
+        let call =
+            "<tool_call>\n{\"name\": \"读\", \"arguments\": {\"p\": \"文件\"}}\n</tool_call>";
+        for src in [
+            format!("前言😀\n\n{call}\n\n后记 end"),
+            format!("ascii only {call} tail"),
+            "没有标记的回复，原样返回。".to_owned(),
+            String::new(),
+        ] {
+            let (whole, _) = clean_response_spans(&src, &opts);
+            let (owned, spans, back) = clean_response_owned(src.clone(), &opts);
+            let spans = spans.unwrap_or_default();
+            assert_eq!((owned.content.as_str(), back.as_str()), ("", src.as_str()));
+            assert_eq!(kept_text(&src, &spans), whole.content, "{src:?}");
+            assert_eq!(kept_len(&spans), whole.content.len());
+            assert_eq!(kept_is_ascii(&src, &spans), whole.content.is_ascii());
+            assert_eq!(kept_all(&src, &spans), whole.content == src);
+            let plan = kept_plan(&src, &spans, 8).unwrap_or_default();
+            assert_eq!(apply(&src, &plan), whole.content);
+        }
+    }
+
+    #[test]
     fn offsets_count_utf16_units() {
         // 😀 is two units, 中 one.
         assert_eq!(pieces("😀中<x>a", "😀中a", 4), Some(vec![0, 3, 6, 7]));
