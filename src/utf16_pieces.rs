@@ -10,12 +10,13 @@
 //! the text it does not remove, in order), so no rule has to report where its text came from, and
 //! whatever is matched is equal byte for byte: the plan always spells the output exactly.
 //! `cleanResponse` needs no matching: its machine records the ranges it keeps
-//! ([`crate::response::stream`]'s spans, checked to spell the content), which [`plan`] turns
-//! into UTF-16 offsets; the matching was a tenth of a call-dense reply's native call.
+//! ([`crate::response::stream`]'s spans; the reply table checks that they spell the content),
+//! which [`plan`] turns into UTF-16 offsets; the matching was a tenth of a call-dense reply's
+//! native call. The content itself is not even written ([`kept_text`] when a string is needed).
 
 use crate::response::scan::find_from;
 use crate::response::stream::Spans;
-use crate::response::{clean_response_spans, Cleaned, Options};
+use crate::response::{clean_response_owned, Cleaned, Options};
 
 /// `out` as pieces of `src`: `[start, end, start, end, …]`, UTF-16 offsets into `src`, in order,
 /// joining to exactly `out`. `None` when that takes more than `max` pieces (an output with text
@@ -99,24 +100,43 @@ pub(crate) fn plan(src: &str, ranges: &[(usize, usize)]) -> Option<Vec<i32>> {
     Some(plan)
 }
 
-/// The plan for `out` from the byte ranges of `src` the cleaner kept (`cleanResponse`'s way):
-/// `None` when they do not spell `out` (never expected: then match with [`pieces`]), `Some(None)`
-/// when they do but take more than `max` pieces or an offset does not fit an `i32` (a new
-/// string then), else the plan.
-pub(crate) fn from_spans(
-    src: &str,
-    out: &str,
-    spans: &Spans,
-    max: usize,
-) -> Option<Option<Vec<i32>>> {
-    if !spans.spell(src, out) {
-        return None;
+/// The plan of the content the cleaner kept as `spans` of `src` (`cleanResponse`'s way: the
+/// content itself is never written, [`crate::response::clean_response_owned`]): `None` when it
+/// takes more than `max` pieces or an offset does not fit an `i32` (a new string then,
+/// [`kept_text`]).
+pub(crate) fn kept_plan(src: &str, spans: &Spans, max: usize) -> Option<Vec<i32>> {
+    (spans.0.len() <= max)
+        .then(|| plan(src, &spans.0))
+        .flatten()
+}
+
+/// The length in bytes of the text `spans` spell.
+pub(crate) fn kept_len(spans: &Spans) -> usize {
+    spans.0.iter().map(|&(a, b)| b.saturating_sub(a)).sum()
+}
+
+/// Whether the text `spans` of `src` spell is ASCII (read in place, not copied).
+pub(crate) fn kept_is_ascii(src: &str, spans: &Spans) -> bool {
+    let s = src.as_bytes();
+    spans
+        .0
+        .iter()
+        .all(|&(a, b)| s.get(a..b).is_none_or(<[u8]>::is_ascii))
+}
+
+/// The text `spans` of `src` spell, as a new string (when no plan is handed back).
+pub(crate) fn kept_text(src: &str, spans: &Spans) -> String {
+    let mut out = String::with_capacity(kept_len(spans));
+    for &(a, b) in &spans.0 {
+        out.push_str(src.get(a..b).unwrap_or(""));
     }
-    Some(
-        (spans.0.len() <= max)
-            .then(|| plan(src, &spans.0))
-            .flatten(),
-    )
+    out
+}
+
+/// Whether `spans` keep all of `src`: the content is the reply, unchanged (adjacent ranges are
+/// merged, so only one range can span it).
+pub(crate) fn kept_all(src: &str, spans: &Spans) -> bool {
+    src.is_empty() || spans.0 == [(0, src.len())]
 }
 
 /// The ranges of a reply that `cleanResponse`'s content keeps, for `examples/clean_rate` to time
@@ -125,17 +145,18 @@ pub(crate) fn from_spans(
 pub struct Kept(Spans);
 
 impl Kept {
-    /// [`from_spans`]: the plan of slices the addon hands back for `out`.
-    pub fn plan(&self, src: &str, out: &str, max: usize) -> Option<Option<Vec<i32>>> {
-        from_spans(src, out, &self.0, max)
+    /// [`kept_plan`]: the plan of slices the addon hands back for the content.
+    pub fn plan(&self, src: &str, max: usize) -> Option<Vec<i32>> {
+        kept_plan(src, &self.0, max)
     }
 }
 
-/// `clean_response` as `cleanResponse` runs it: the kept ranges recorded.
+/// `clean_response` as `cleanResponse` runs it: the reply handed over and given back (third), the
+/// kept ranges recorded and the content not written.
 #[doc(hidden)]
-pub fn clean_kept(src: &str, opts: &Options) -> (Cleaned, Option<Kept>) {
-    let (cleaned, spans) = clean_response_spans(src, opts);
-    (cleaned, spans.map(Kept))
+pub fn clean_kept(src: String, opts: &Options) -> (Cleaned, Option<Kept>, String) {
+    let (cleaned, spans, src) = clean_response_owned(src, opts);
+    (cleaned, spans.map(Kept), src)
 }
 
 /// How many bytes of the output are looked for after a removed part: enough that prose rarely
@@ -252,6 +273,31 @@ mod tests {
             "\u{10FFFF}\u{7F}\u{80}\u{7FF}\u{800}\u{FFFF}\u{10000}".repeat(300),
         ] {
             assert_eq!(utf16_len(s.as_bytes()), s.encode_utf16().count());
+        }
+    }
+
+    #[test]
+    fn kept_spans_give_the_content_the_cleaner_did_not_write() {
+        use crate::response::clean_response_spans;
+        let opts = Options::default();
+        let call =
+            "<tool_call>\n{\"name\": \"读\", \"arguments\": {\"p\": \"文件\"}}\n</tool_call>";
+        for src in [
+            format!("前言😀\n\n{call}\n\n后记 end"),
+            format!("ascii only {call} tail"),
+            "没有标记的回复，原样返回。".to_owned(),
+            String::new(),
+        ] {
+            let (whole, _) = clean_response_spans(&src, &opts);
+            let (owned, spans, back) = clean_response_owned(src.clone(), &opts);
+            let spans = spans.unwrap_or_default();
+            assert_eq!((owned.content.as_str(), back.as_str()), ("", src.as_str()));
+            assert_eq!(kept_text(&src, &spans), whole.content, "{src:?}");
+            assert_eq!(kept_len(&spans), whole.content.len());
+            assert_eq!(kept_is_ascii(&src, &spans), whole.content.is_ascii());
+            assert_eq!(kept_all(&src, &spans), whole.content == src);
+            let plan = kept_plan(&src, &spans, 8).unwrap_or_default();
+            assert_eq!(apply(&src, &plan), whole.content);
         }
     }
 

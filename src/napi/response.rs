@@ -4,7 +4,7 @@
 use std::cell::RefCell;
 
 use super::text::{js_string, Changed, Decoded, Text};
-use crate::response::{clean_response_spans, json, scan, unmarked, Options};
+use crate::response::{clean_response_owned, json, scan, unmarked, Options};
 use napi::bindgen_prelude::{Either, Latin1String, Utf16String};
 use napi::{Error, JsString, Result, Status};
 use napi_derive::napi;
@@ -130,11 +130,21 @@ fn clean_with(content: JsString, opts: &Options) -> Result<CleanedParts> {
             });
         }
     }
-    let text = raw.decode();
-    let input = text.as_str();
-    let (mut cleaned, spans) = clean_response_spans(input, opts);
-    let content = std::mem::take(&mut cleaned.content);
-    let content = (content != input).then(|| text.changed_from(content, spans.as_ref()));
+    let mut text = raw.decode();
+    // The text is handed to the cleaner (not copied) and back; the content is not written, the
+    // kept spans say what it is.
+    let (mut cleaned, spans) = text.lend(|s| {
+        let (c, spans, s) = clean_response_owned(s, opts);
+        ((c, spans), s)
+    });
+    let content = match &spans {
+        Some(spans) => text.changed_from_spans(spans),
+        // Only when the machine failed (never expected): its empty content, as before.
+        None => {
+            let content = std::mem::take(&mut cleaned.content);
+            (content != text.as_str()).then(|| text.changed(content))
+        }
+    };
     if let Decoded::Mapped(..) = text {
         let json = js_string(text.restore_json(json::cleaned_to_json(&cleaned)));
         return Ok(CleanedParts {

@@ -206,20 +206,33 @@ impl Decoded {
         Either::A(self.restore(out))
     }
 
-    /// [`Decoded::changed`] when the byte ranges of this text that spell `out` are known
-    /// (the cleaner's [`Spans`]): the plan is made of them, without matching `out` against the
-    /// text again. Ranges that do not spell `out` (never expected) go to the matching.
-    pub(crate) fn changed_from(&self, out: String, spans: Option<&Spans>) -> Changed {
-        if let (Decoded::Plain(src), Some(spans)) = (self, spans) {
-            if plan_worth_it(out.len(), src.len()) && !out.is_ascii() {
-                match crate::utf16_pieces::from_spans(src, &out, spans, MAX_PIECES) {
-                    Some(Some(plan)) => return Either::B(plan),
-                    Some(None) => return Either::A(self.restore(out)),
-                    None => {}
-                }
+    /// The content a cleaner kept as `spans` of this text (it wrote no content of its own,
+    /// [`crate::response::clean_response_owned`]), for JS as [`Decoded::changed`] would give it:
+    /// `None` when it is the whole text, else a plan made of the spans (no matching) when it may
+    /// be one, else a new string.
+    pub(crate) fn changed_from_spans(&self, spans: &Spans) -> Option<Changed> {
+        use crate::utf16_pieces::{kept_all, kept_is_ascii, kept_len, kept_plan, kept_text};
+        let src = self.as_str();
+        if kept_all(src, spans) {
+            return None;
+        }
+        if let Decoded::Plain(src) = self {
+            if plan_worth_it(kept_len(spans), src.len()) && !kept_is_ascii(src, spans) {
+                return Some(match kept_plan(src, spans, MAX_PIECES) {
+                    Some(plan) => Either::B(plan),
+                    None => Either::A(self.restore(kept_text(src, spans))),
+                });
             }
         }
-        self.changed(out)
+        Some(self.changed(kept_text(src, spans)))
+    }
+
+    /// Runs `f` on this text handed over, and takes it back from what `f` returns.
+    pub(crate) fn lend<R>(&mut self, f: impl FnOnce(String) -> (R, String)) -> R {
+        let (Decoded::Plain(s) | Decoded::Mapped(s, _)) = self;
+        let (r, back) = f(std::mem::take(s));
+        *s = back;
+        r
     }
 
     /// JSON text (derived from this text) with lone surrogates restored as `\uXXXX` escapes.

@@ -283,8 +283,23 @@ fn every_reply_case_whole_and_streamed() {
         for b in case.check(&whole) {
             failures.push(format!("{} (whole): {b}", case.name));
         }
-        if !spans.is_some_and(|s| s.spell(&case.input, &whole.content)) {
+        if !spans
+            .as_ref()
+            .is_some_and(|s| s.spell(&case.input, &whole.content))
+        {
             failures.push(format!("{}: the spans do not spell the content", case.name));
+        }
+        // As the addon runs it: the reply handed over and back, the content left to the spans.
+        let (owned, owned_spans, back) = super::clean_response_owned(case.input.clone(), &opts);
+        let bare = super::Cleaned {
+            content: String::new(),
+            ..whole.clone()
+        };
+        if owned != bare || owned_spans != spans || back != case.input {
+            failures.push(format!(
+                "{}: cleaned as the addon does, {owned:?} {owned_spans:?} != {bare:?} {spans:?}",
+                case.name
+            ));
         }
         for pieces in chunkings(&case.input, n as u64 + 7) {
             let s = streamed(&pieces, &opts);

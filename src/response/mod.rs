@@ -423,9 +423,10 @@ pub(crate) fn clean_response_r1(content: &str, opts: &Options, r1: bool) -> Clea
 }
 
 /// [`clean_response`], with the byte ranges of `content` that spell the cleaned content
-/// ([`stream::Spans`]): the addon hands JavaScript those slices of the caller's own string
-/// instead of matching the content against the reply again. `None` only when the machine gave
-/// no answer (never in practice).
+/// ([`stream::Spans`]): the tests check them against the content, which the addon does not
+/// write ([`clean_response_owned`]) but hands JavaScript as slices of the caller's own string.
+/// `None` only when the machine gave no answer (never in practice).
+#[cfg(test)]
 pub(crate) fn clean_response_spans(
     content: &str,
     opts: &Options,
@@ -455,7 +456,41 @@ fn clean_whole(
     if spans {
         m.keep_spans();
     }
-    let (first, end) = match (m.push(content, tools), m.finish(tools)) {
+    let first = m.push(content, tools);
+    finish_whole(&mut m, first, tools)
+}
+
+/// [`clean_response_spans`] as the addon runs it: the reply handed over, not copied into the
+/// machine, and given back (third); the content not written (left empty): the spans, always
+/// given, say what it is, and the addon hands JavaScript slices of its own string
+/// ([`crate::utf16_pieces::kept_plan`]). A 50 KB reply was copied in, its content copied out,
+/// checked against the spans and dropped.
+pub(crate) fn clean_response_owned(
+    content: String,
+    opts: &Options,
+) -> (Cleaned, Option<stream::Spans>, String) {
+    if !scan::may_hold_markers(&content) {
+        if let Some(out) = unmarked(opts, braced_call(opts, &content)) {
+            let whole = stream::Spans(vec![(0, content.len())]);
+            return (out, Some(whole), content);
+        }
+    }
+    let r1 = thinking::r1_hint(opts.format.as_deref(), opts.model.as_deref());
+    let tools = opts.tools.as_ref();
+    let mut m = stream::Machine::with_r1(opts, r1);
+    m.keep_spans_only();
+    let first = m.push_owned(content, tools);
+    let (out, spans) = finish_whole(&mut m, first, tools);
+    (out, spans, m.take_text())
+}
+
+/// The end of [`clean_whole`]: the machine finished, its two outputs joined.
+fn finish_whole(
+    m: &mut stream::Machine,
+    first: Result<stream::StreamChunk, &'static str>,
+    tools: Option<&Value>,
+) -> (Cleaned, Option<stream::Spans>) {
+    let (first, end) = match (first, m.finish(tools)) {
         (Ok(first), Ok(end)) => (first, end),
         // A fresh machine is never finished; kept total rather than unwrapped.
         _ => return (Cleaned::default(), None),

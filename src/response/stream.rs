@@ -719,6 +719,8 @@ struct Emitter {
     spans: Option<Spans>,
     /// Where `held` came from (kept only while `spans` is).
     held_spans: Spans,
+    /// Only the spans are kept, the content is not written ([`Machine::keep_spans_only`]).
+    content_off: bool,
 }
 
 /// Byte ranges of the reply, in order, that spell a text (adjacent ranges merged): the content
@@ -738,7 +740,8 @@ impl Spans {
         }
     }
 
-    /// Whether the ranges of `src` spell exactly `text` (a check as cheap as a copy).
+    /// Whether the ranges of `src` spell exactly `text` (the tests' check).
+    #[cfg(test)]
     pub(crate) fn spell(&self, src: &str, text: &str) -> bool {
         let mut at = 0;
         for &(a, b) in &self.0 {
@@ -764,8 +767,11 @@ impl Emitter {
             return;
         }
         let t = s.trim_start();
+        let write = !self.content_off;
         if t.is_empty() {
-            self.held.push_str(s);
+            if write {
+                self.held.push_str(s);
+            }
             self.hold(at, at + s.len());
             return;
         }
@@ -774,9 +780,11 @@ impl Emitter {
             self.held.clear();
             self.held_spans.0.clear();
         } else {
-            self.out.content.push_str(&self.held);
-            self.held.clear();
-            self.out.content.push_str(&s[..lead]);
+            if write {
+                self.out.content.push_str(&self.held);
+                self.held.clear();
+                self.out.content.push_str(&s[..lead]);
+            }
             if let Some(spans) = &mut self.spans {
                 for &(a, b) in &self.held_spans.0 {
                     spans.push(a, b);
@@ -786,8 +794,10 @@ impl Emitter {
             }
         }
         let body = t.trim_end();
-        self.out.content.push_str(body);
-        self.held.push_str(&t[body.len()..]);
+        if write {
+            self.out.content.push_str(body);
+            self.held.push_str(&t[body.len()..]);
+        }
         let (body_end, end) = (at + lead + body.len(), at + s.len());
         if let Some(spans) = &mut self.spans {
             spans.push(at + lead, body_end);
@@ -795,6 +805,16 @@ impl Emitter {
         self.hold(body_end, end);
         self.any_visible = true;
         self.after_removed = false;
+    }
+
+    /// No trailing whitespace is held back (its text when the content is written, else its
+    /// spans, which are kept with it).
+    fn held_is_empty(&self) -> bool {
+        if self.content_off {
+            self.held_spans.0.is_empty()
+        } else {
+            self.held.is_empty()
+        }
     }
 
     /// `start..end` of the reply was added to `held`.
@@ -874,7 +894,9 @@ impl Emitter {
     /// The end of the reply: trailing whitespace stays unless markup was removed right before it.
     fn end(&mut self) {
         if !self.after_removed {
-            self.out.content.push_str(&self.held);
+            if !self.content_off {
+                self.out.content.push_str(&self.held);
+            }
             if let Some(spans) = &mut self.spans {
                 for &(a, b) in &self.held_spans.0 {
                     spans.push(a, b);
@@ -1019,10 +1041,9 @@ impl Buf {
         self.head = (self.head + n).min(self.data.len());
     }
 
-    fn take_all(&mut self) -> String {
-        let s = self.to_string();
-        *self = Buf::default();
-        s
+    /// A whole reply handed over ([`Machine::push_owned`]): kept as it is, not copied.
+    fn set_owned(&mut self, s: String) {
+        *self = Buf { data: s, head: 0 };
     }
 }
 
@@ -1227,6 +1248,38 @@ impl Machine {
         self.em.spans.take()
     }
 
+    /// [`Machine::keep_spans`] without writing the content: the spans alone say what it is
+    /// (the addon hands JavaScript slices of its string, so a content string built here was
+    /// copied, checked against the spans and dropped). `content` then stays empty.
+    pub(crate) fn keep_spans_only(&mut self) {
+        self.keep_spans();
+        self.em.content_off = true;
+    }
+
+    /// [`Machine::push`] of a whole reply handed over rather than copied, to a machine not fed
+    /// before (`clean_response`'s way); [`Machine::take_text`] gives it back once finished.
+    pub(crate) fn push_owned(
+        &mut self,
+        text: String,
+        tools: Option<&Value>,
+    ) -> Result<StreamChunk, &'static str> {
+        debug_assert!(
+            self.consumed == 0 && self.buf.data.is_empty(),
+            "a fed machine"
+        );
+        if !self.em.content_off {
+            self.em.out.content.reserve(text.len());
+        }
+        self.buf.set_owned(text);
+        self.push("", tools)
+    }
+
+    /// The reply [`Machine::push_owned`] handed over, after [`Machine::finish`] (the machine
+    /// only moves its start over it: it is given back whole).
+    pub(crate) fn take_text(&mut self) -> String {
+        std::mem::take(&mut self.buf.data)
+    }
+
     fn rebuild_lits(&mut self) {
         let key = (
             self.calls_on,
@@ -1301,7 +1354,7 @@ impl Machine {
         if self.finished {
             return Err(FINISHED);
         }
-        if self.consumed == 0 && self.buf.is_empty() {
+        if self.consumed == 0 && self.buf.is_empty() && !self.em.content_off {
             // Most of a reply comes back as content, emitted in pieces (code, text between):
             // one allocation for them instead of a string doubled again and again.
             self.em.out.content.reserve(delta.len());
@@ -1322,8 +1375,15 @@ impl Machine {
         self.has_tools = has_tools(tools);
         if self.batch {
             while self.state == State::GemmaLead && self.step_gemma_lead() {}
-            let text = self.buf.take_all();
-            self.batch_clean(&text, tools);
+            // The text is lent to the reading, not copied, and kept (all consumed) afterwards:
+            // a whole reply handed over is given back by `take_text`.
+            let data = std::mem::take(&mut self.buf.data);
+            let head = self.buf.head.min(data.len());
+            self.batch_clean(&data[head..], tools);
+            self.buf = Buf {
+                head: data.len(),
+                data,
+            };
         } else {
             self.run(tools);
         }

@@ -562,7 +562,7 @@ impl Machine {
             }
             // A lone token written right after the text (no space between: `apple<eos>`) with
             // only whitespace after it to the end of the reply.
-            if self.em.held.is_empty() && self.buf[len..].trim_start().is_empty() {
+            if self.em.held_is_empty() && self.buf[len..].trim_start().is_empty() {
                 return if self.finished { Some(false) } else { None };
             }
         }
