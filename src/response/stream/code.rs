@@ -734,7 +734,7 @@ fn confirmed(kind: Kind, bytes: &[u8], at: usize) -> bool {
             memchr::memmem::find(&bytes[at..end], b"<invoke").is_some()
         }
         Kind::Call(c) if super::leaks::quiet(c) => false,
-        Kind::Orphan => false,
+        Kind::Orphan | Kind::Lone => false,
         _ => true,
     }
 }
