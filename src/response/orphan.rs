@@ -44,7 +44,8 @@
 //! GLM's argument pairs are left the same way when a server or the model dropped the call's head
 //! (THUDM/GLM#224: `<arg_key>filePath</arg_key><arg_value>…</arg_value>` then `</tool_call>`):
 //! such a pair outside every call is markup, removed and reported, when it follows removed markup
-//! (only whitespace between) or stands at a line's start with `</tool_call>` right after it; see
+//! (only whitespace between) or stands at a line's start with `</tool_call>` right after it, and
+//! no `<tool_call>` was kept as text before it (then the pair is that text's); see
 //! [`super::glm45::orphan_pair_head`]. A pair inside a sentence or alone in prose is text.
 
 /// The opening tag of each of [`CLOSERS`] (none for a lone token).

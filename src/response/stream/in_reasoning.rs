@@ -8,8 +8,9 @@
 //! - when none does and a reasoning block holds a **complete** call block (its closing marker
 //!   written, read as the visible-text scanner reads it: code spans and example fences inside the
 //!   reasoning stay text; a Kimi section whose end token alone was cut holds whole calls, and its
-//!   cut is reported with them, [`kimi_k2::SECTION_END_CUT`]), its calls are returned, reported as `call-in-reasoning` — when `tools`
-//!   are offered, only calls naming one of them (an example the model considers names none);
+//!   cut is reported with them, [`kimi_k2::SECTION_END_CUT`]), its calls are returned, reported
+//!   as `call-in-reasoning` — when `tools` are offered, only calls naming one of them (an example
+//!   the model considers names none);
 //! - the reasoning text keeps the block as written: a reader of the reasoning sees what the model
 //!   thought, and the reasoning can stream as it comes.
 //!

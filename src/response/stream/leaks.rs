@@ -678,6 +678,13 @@ impl Machine {
     /// pair's length when it follows removed markup or stands at a line's start with
     /// `</tool_call>` after it.
     fn orphan_pair_at(&mut self, c: usize, after: usize) -> Option<Option<usize>> {
+        // A `<tool_call>` kept as text (another family's reply, an example) holds its own pairs.
+        let tool_call = orphan::OPENERS
+            .iter()
+            .position(|o| *o == Some("<tool_call>"));
+        if tool_call.is_some_and(|i| self.json.texts_open & (1 << i) != 0) {
+            return Some(None);
+        }
         let after_removed = self.em.after_removed && self.buf[..c].trim().is_empty();
         if !after_removed && !self.at_line_start(c) {
             return Some(None);
