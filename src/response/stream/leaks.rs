@@ -643,8 +643,9 @@ impl Machine {
         }
         let r = &self.buf[after..];
         let t = r.trim_start();
-        if r.len() == t.len() && !t.is_empty() {
-            // Something written right after it (`<function=`, `<tool_call>{`): not lone.
+        if !t.is_empty() && (r.len() == t.len() || !t.starts_with('<')) {
+            // Something written right after it (`<function=`, `<tool_call>{`), or a call's body
+            // after spaces (`<tool_call>\n{`): not lone. Told first: every call opens so.
             return Some(None);
         }
         let hinted = matches!(self.hint, Some(Family::Hermes | Family::Qwen3Coder));
