@@ -24,10 +24,12 @@ use super::scan::{
 use super::typing::{typed_arguments, Style};
 use super::{Block, Ctx, Family, Parsed, RawCall};
 
-const KEY: &str = "<arg_key>";
+/// An argument's key tag (an orphan pair starts with it, [`super::orphan`]).
+pub const KEY: &str = "<arg_key>";
 const KEY_END: &str = "</arg_key>";
 const VALUE: &str = "<arg_value>";
-const VALUE_END: &str = "</arg_value>";
+/// The end of an argument's value.
+pub const VALUE_END: &str = "</arg_value>";
 
 pub fn parse(text: &str, cx: &Ctx) -> Parsed {
     let mut out = Parsed::default();
@@ -77,6 +79,45 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
         at = end;
     }
     out
+}
+
+/// The head of an argument pair written outside any call at the start of `t` (which starts with
+/// [`KEY`]): `<arg_key>K</arg_key>` (K on one line, at most 256 bytes, no tag in it) or a bare
+/// `<arg_key>` (the key lost, THUDM/GLM#224), then spaces and `<arg_value>`. `Some(Some(at))`: a
+/// pair head, its value starting at `at`; `Some(None)`: not one; `None`: not known before more
+/// text comes (`finished`: none will).
+pub fn orphan_pair_head(t: &str, finished: bool) -> Option<Option<usize>> {
+    let after_key = |k: usize| -> Option<Option<usize>> {
+        let r = &t[k..];
+        let v = r.trim_start();
+        let at = k + r.len() - v.len();
+        if v.starts_with(VALUE) {
+            Some(Some(at + VALUE.len()))
+        } else if !finished && VALUE.starts_with(v) {
+            None
+        } else {
+            Some(None)
+        }
+    };
+    let r = t.get(KEY.len()..)?;
+    if r.trim_start().starts_with('<') || (!finished && r.trim_start().is_empty()) {
+        // No key (`<arg_key><arg_value>`), or not known yet.
+        return match after_key(KEY.len()) {
+            Some(Some(at)) => Some(Some(at)),
+            Some(None) if r.trim_start().starts_with(KEY_END) => {
+                after_key(KEY.len() + (r.len() - r.trim_start().len()) + KEY_END.len())
+            }
+            other => other,
+        };
+    }
+    let window = &r.as_bytes()[..r.len().min(256)];
+    match memchr::memchr2(b'<', b'\n', window) {
+        Some(i) if r[i..].starts_with(KEY_END) => after_key(KEY.len() + i + KEY_END.len()),
+        Some(i) if !finished && KEY_END.starts_with(&r[i..]) => None,
+        Some(_) => Some(None),
+        None if !finished && r.len() < 256 => None,
+        None => Some(None),
+    }
 }
 
 /// GLM-5.3-Flash's JSON form at the start of `t` (the text after `<tool_call>`, spaces trimmed):

@@ -148,6 +148,7 @@ fn parse_named(text: &str, tokens: &Tokens, cx: &Ctx) -> Parsed {
     let mut lones = Next::new(K_CALL_BEGIN);
     let mut call_ends = Next::new(K_CALL_END);
     let mut at = 0;
+    let mut cut_tail = None;
     loop {
         let section = begins.find(tokens, at).map(|(i, k)| (i, token_len(k)));
         let lone = lones.find(tokens, at).map(|(i, _)| i);
@@ -161,11 +162,18 @@ fn parse_named(text: &str, tokens: &Tokens, cx: &Ctx) -> Parsed {
                 let body_at = s + len;
                 match ends.find(tokens, body_at) {
                     Some((c, k)) => (s, body_at, c, c + token_len(k)),
-                    None => {
-                        out.problems
-                            .push(format!("{NAME}: section end missing (truncated reply)"));
-                        (s, body_at, text.len(), text.len())
-                    }
+                    None => match cut_end(text, body_at) {
+                        Some(last) => {
+                            out.problems.push(SECTION_END_CUT.to_owned());
+                            cut_tail = Some(last);
+                            (s, body_at, last, last)
+                        }
+                        None => {
+                            out.problems
+                                .push(format!("{NAME}: section end missing (truncated reply)"));
+                            (s, body_at, text.len(), text.len())
+                        }
+                    },
                 }
             }
             (_, Some(l)) => match call_ends.find(tokens, l) {
@@ -183,9 +191,38 @@ fn parse_named(text: &str, tokens: &Tokens, cx: &Ctx) -> Parsed {
         });
         out.blocks.push(block);
         at = end.max(start + 1);
+        if let Some(tail) = cut_tail.take() {
+            // The cut end token: markup, removed with the section (its cut is reported).
+            out.blocks.push(Block {
+                start: tail,
+                end: text.len(),
+                calls: Vec::new(),
+                keep_raw: false,
+            });
+            at = text.len();
+        }
     }
     bare_id_calls(text, tokens, cx, &mut out);
     out
+}
+
+/// The problem reported for a section whose end token the reply cut off mid-token right after
+/// its last complete call (`…<|tool_call_end|> <|tool_calls_section_end|`, opencode#8851): every
+/// call is whole, so all are read; only the cut is reported. [`super::stream`]'s reading of
+/// reasoning takes such a section as complete.
+pub const SECTION_END_CUT: &str =
+    "truncated: kimi_k2: the section's end token is cut off after its last complete call";
+
+/// The end of the section's last `<|tool_call_end|>` when all that follows it (after spaces) is
+/// the start of a section end token cut by the end of the text; `None` otherwise.
+fn cut_end(text: &str, body_at: usize) -> Option<usize> {
+    let last = body_at + text.get(body_at..)?.rfind(CALL_END)? + CALL_END.len();
+    let rest = text[last..].trim_start();
+    let cut = !rest.is_empty()
+        && SECTION_CLOSERS
+            .iter()
+            .any(|c| c.len() > rest.len() && c.starts_with(rest));
+    cut.then_some(last)
 }
 
 /// Where the bare call id `functions.NAME:IDX` (then spaces) that ends `before` starts, if it does.

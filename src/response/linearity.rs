@@ -237,6 +237,17 @@ const CASES: &[(&str, &[&str])] = &[
         "<tool_call>{{\"name\": \"f\", \"arguments\": {{",
         &["hermes"],
     ),
+    // Lone openers ([`super::orphan::LONE`]), GLM argument pairs outside any call (with and
+    // without their `</arg_value>`, after removed markup), a Kimi section whose end token is cut.
+    ("<tool_call>\n", &["auto", "hermes"]),
+    ("<function\n", &["auto"]),
+    ("\n<arg_key>k</arg_key><arg_value>", &["auto"]),
+    ("\n<arg_key>k</arg_key><arg_value>值</arg_value> ", &["auto", "glm47"]),
+    ("<tool_call>f</tool_call><arg_key><arg_value>值</arg_value>", &["auto"]),
+    (
+        "<|tool_calls_section_begin|><|tool_call_begin|>f:1<|tool_call_argument_begin|>{}<|tool_call_end|> <|tool_calls_sec",
+        &["kimi_k2", "auto"],
+    ),
     // Gemma 4's stripped thought channel: one that closes, and the word with no closer.
     ("thought\n想一想<channel|>", &["gemma4"]),
     ("thought\n想一想 ", &["gemma4"]),

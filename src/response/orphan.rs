@@ -28,6 +28,25 @@
 //! that text: `<function_calls>` … `</function_calls>` in an OLMo reply read without its hint).
 //! Anywhere else, inside a sentence (`end each call with </tool_call>.`), it is text; in inline
 //! code and fenced blocks it is always text.
+//!
+//! Lone openers are the other leftover: a server that read the call into `tool_calls` may leave
+//! its opening tag in `content` (Rapid-MLX#448: `<tool_call>` whole, `<function` streamed), and a
+//! reply cut right after its opener is nothing else (signalnine/q27#32: a reply that is only
+//! `<tool_call>` twice). One of [`LONE`] with nothing of a call after it (only whitespace to the
+//! end of the reply, or a line break and the same opener again) is removed and reported
+//! (`unreadable-block`, its raw text kept) when it stands at a line's start (up to three spaces
+//! before it), right after the text (no space between: `…查看<tool_call>`), or, at the very end of
+//! the reply, anywhere when the format or model names a family that writes it (Hermes,
+//! Qwen3-Coder).
+//! Inside a sentence (`用 <tool_call> 包住调用`), after a space at the end of a reply of any other
+//! model, and in code it is text.
+//!
+//! GLM's argument pairs are left the same way when a server or the model dropped the call's head
+//! (THUDM/GLM#224: `<arg_key>filePath</arg_key><arg_value>…</arg_value>` then `</tool_call>`):
+//! such a pair outside every call is markup, removed and reported, when it follows removed markup
+//! (only whitespace between) or stands at a line's start with `</tool_call>` right after it, and
+//! no `<tool_call>` was kept as text before it (then the pair is that text's); see
+//! [`super::glm45::orphan_pair_head`]. A pair inside a sentence or alone in prose is text.
 
 /// The opening tag of each of [`CLOSERS`] (none for a lone token).
 pub const OPENERS: &[Option<&str>] = &[
@@ -55,6 +74,9 @@ pub const CLOSERS: &[&str] = &[
     "<eos>",
     "<end_of_turn>",
 ];
+
+/// Call openers removed when nothing of a call follows them (see the module doc).
+pub const LONE: &[&str] = &["<tool_call>", "<function"];
 
 /// The call-section begin tokens before which a lone end token (no opening tag) is a leftover too.
 pub const BEGINS: &[&str] = &[

@@ -301,8 +301,8 @@ pub fn classify_tool_call(body: &str) -> Option<Family> {
     }
 }
 
-/// A plausible function name: a letter or digit, no whitespace, no quotes or brackets (`.` alone
-/// at the end of a sentence is not a name).
+/// A plausible function name: a letter or digit, no whitespace, no quotes or brackets, no CJK
+/// punctuation (`.` alone at the end of a sentence is not a name, nor `标签，` in one).
 pub fn is_name(s: &str) -> bool {
     if s.len() > 256 {
         return false;
@@ -317,7 +317,13 @@ pub fn is_name(s: &str) -> bool {
     s.chars().any(char::is_alphanumeric)
         && !s
             .chars()
-            .any(|c| c.is_whitespace() || "\"'<>{}[]()=,;`".contains(c))
+            .any(|c| c.is_whitespace() || "\"'<>{}[]()=,;`".contains(c) || is_cjk_punctuation(c))
+}
+
+/// CJK and full-width punctuation (`。`, `，`, `、`, `：`, `「`…): a sentence's, never a name's.
+fn is_cjk_punctuation(c: char) -> bool {
+    matches!(c, '\u{3000}'..='\u{303F}' | '\u{FF01}'..='\u{FF0F}' | '\u{FF1A}'..='\u{FF20}'
+        | '\u{FF3B}'..='\u{FF40}' | '\u{FF5B}'..='\u{FF65}')
 }
 
 /// The ASCII characters [`is_name`] rules out.

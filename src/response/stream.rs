@@ -161,6 +161,9 @@ enum Kind {
     /// `</parameter>` line ([`super::xml_invoke::lone_param_tag`]).
     WrapOpen,
     WrapClose,
+    /// A call's opener with nothing of a call after it, or a GLM argument pair outside every
+    /// call ([`super::orphan`]): removed and reported.
+    Lone,
 }
 
 /// A marker the visible-text scanner looks for: `pre` (a word before the marker byte, possibly
@@ -550,6 +553,17 @@ fn tool_json_lits() -> Vec<Lit> {
             pre: "",
             s,
             kind: Kind::Call(Check::ToolJson),
+        })
+        .collect()
+}
+
+/// The lone openers and GLM's argument key ([`Kind::Lone`]), settled by [`Machine::lone_at`].
+fn lone_lits() -> Vec<Lit> {
+    (super::orphan::LONE.iter().chain([&super::glm45::KEY]))
+        .map(|s| Lit {
+            pre: "",
+            s,
+            kind: Kind::Lone,
         })
         .collect()
 }
@@ -1299,6 +1313,8 @@ impl Machine {
         }
         let mut v = think_lits();
         if self.calls_on {
+            // Before the call openers: settled first, a lone opener never opens a block.
+            v.extend(lone_lits());
             match self.lock {
                 Some(f) => {
                     v.extend(openers(f, self.unwrapped).into_iter().map(|(pre, s)| Lit {
@@ -1568,6 +1584,17 @@ impl Machine {
                     Some(Some(l)) => {
                         len = l;
                         Kind::WrapOpen
+                    }
+                    Some(None) => continue,
+                    None => {
+                        more = true;
+                        continue;
+                    }
+                },
+                Kind::Lone => match self.lone_at(c, lit.s) {
+                    Some(Some(n)) => {
+                        len = n;
+                        Kind::Lone
                     }
                     Some(None) => continue,
                     None => {
@@ -2132,6 +2159,21 @@ impl Machine {
                 self.em.removed();
                 self.drain(len);
                 self.wrapped = kind == Kind::WrapOpen;
+            }
+            Kind::Lone => {
+                let raw = &self.buf[..len];
+                let what = if raw.starts_with(super::glm45::KEY) {
+                    // The arguments of a call whose head was lost.
+                    self.em.call_block_seen = true;
+                    "glm: an argument pair outside any call"
+                } else {
+                    "a call opener with no call after it"
+                };
+                self.em.problems.push(format!(
+                    "unreadable-block: {what}; removed from content, raw text: {raw}"
+                ));
+                self.em.removed();
+                self.drain(len);
             }
             Kind::Call(check) => {
                 let f = match check {

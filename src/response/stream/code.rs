@@ -749,7 +749,7 @@ fn confirmed(kind: Kind, bytes: &[u8], at: usize) -> bool {
                 && memchr::memmem::find(after, b"</tool_call>").is_some()
         }
         Kind::Call(c) if super::leaks::quiet(c) => false,
-        Kind::Orphan | Kind::Final(_) | Kind::WrapOpen | Kind::WrapClose => false,
+        Kind::Orphan | Kind::Final(_) | Kind::WrapOpen | Kind::WrapClose | Kind::Lone => false,
         _ => true,
     }
 }

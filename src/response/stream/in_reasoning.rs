@@ -7,8 +7,10 @@
 //!   reasoning text, never run;
 //! - when none does and a reasoning block holds a **complete** call block (its closing marker
 //!   written, read as the visible-text scanner reads it: code spans and example fences inside the
-//!   reasoning stay text), its calls are returned, reported as `call-in-reasoning` — when `tools`
-//!   are offered, only calls naming one of them (an example the model considers names none);
+//!   reasoning stay text; a Kimi section whose end token alone was cut holds whole calls, and its
+//!   cut is reported with them, [`kimi_k2::SECTION_END_CUT`]), its calls are returned, reported
+//!   as `call-in-reasoning` — when `tools` are offered, only calls naming one of them (an example
+//!   the model considers names none);
 //! - the reasoning text keeps the block as written: a reader of the reasoning sees what the model
 //!   thought, and the reasoning can stream as it comes.
 //!
@@ -19,7 +21,7 @@
 use serde_json::Value;
 
 use super::Machine;
-use crate::response::{call_id, mistral, problem, scan, Family, Mode, Options, RawCall};
+use crate::response::{call_id, kimi_k2, mistral, problem, scan, Family, Mode, Options, RawCall};
 
 /// The raw text of each reasoning block.
 #[derive(Debug, Default)]
@@ -76,6 +78,7 @@ impl Machine {
             return;
         };
         let mut found: Vec<(Option<Family>, Vec<RawCall>)> = Vec::new();
+        let mut cuts = 0;
         for text in std::mem::take(&mut self.held.blocks) {
             // Reasoning with no `<` or `[` holds no call marker: one `memchr2` pass.
             if !scan::may_hold_markers(&text) {
@@ -87,9 +90,13 @@ impl Machine {
             let (Ok(first), Ok(end)) = (m.push(&text, tools), m.finish(tools)) else {
                 continue;
             };
-            let incomplete = problem::kinds(&end.problems)
+            // A Kimi section whose end token alone was cut holds whole calls: complete, its cut
+            // reported with them.
+            let cut = |m: &String| m == kimi_k2::SECTION_END_CUT;
+            let incomplete = end
+                .problems
                 .iter()
-                .any(|k| matches!(*k, "truncated" | "unreadable-block"));
+                .any(|m| !cut(m) && matches!(problem::kind(m), "truncated" | "unreadable-block"));
             if incomplete {
                 continue;
             }
@@ -118,6 +125,7 @@ impl Machine {
                 })
                 .collect::<Vec<_>>();
             if !raw.is_empty() {
+                cuts += end.problems.iter().filter(|m| cut(m)).count();
                 found.push((m.lock, raw));
             }
         }
@@ -128,6 +136,9 @@ impl Machine {
         self.em.problems.push(format!(
             "call-in-reasoning: {n} call(s) read from reasoning, none was written outside it"
         ));
+        for _ in 0..cuts {
+            self.em.problems.push(kimi_k2::SECTION_END_CUT.to_owned());
+        }
         for (family, calls) in found {
             self.em.calls(calls, family.unwrap_or(Family::Hermes));
         }

@@ -15,7 +15,7 @@ use serde_json::Value;
 use super::find_any::find_stop;
 use super::{Check, Decision, Kind, Machine, Verdict, WINDOW};
 use crate::response::{
-    bare_json, gemma_unused, kimi_k2, named_json, orphan, qwen3_coder, tool_json, Family,
+    bare_json, gemma_unused, glm45, kimi_k2, named_json, orphan, qwen3_coder, tool_json, Family,
 };
 
 /// A stripped Harmony call's recipient.
@@ -641,4 +641,91 @@ impl Machine {
 /// For [`Machine::mentions_marker`]: the checks above are not markup by themselves in code.
 pub(super) fn quiet(check: Check) -> bool {
     matches!(check, Check::ToolJson | Check::MistralArray)
+}
+
+impl Machine {
+    /// One of [`orphan::LONE`] (`s`) or an orphan GLM argument pair at candidate `c`: the length
+    /// of the leftover to remove, when it is one ([`orphan`]'s rules); `Some(None)`: text; `None`:
+    /// not known before more text comes.
+    pub(super) fn lone_at(&mut self, c: usize, s: &str) -> Option<Option<usize>> {
+        let after = c + s.len();
+        if s == glm45::KEY {
+            return self.orphan_pair_at(c, after);
+        }
+        let r = &self.buf[after..];
+        let t = r.trim_start();
+        if !t.is_empty() && (r.len() == t.len() || !t.starts_with('<')) {
+            // Something written right after it (`<function=`, `<tool_call>{`), or a call's body
+            // after spaces (`<tool_call>\n{`): not lone. Told first: every call opens so.
+            return Some(None);
+        }
+        let hinted = matches!(self.hint, Some(Family::Hermes | Family::Qwen3Coder));
+        let placed = self.at_line_start(c) || self.glued(c);
+        if t.is_empty() {
+            if !self.finished {
+                return None;
+            }
+            return Some((placed || hinted).then_some(s.len()));
+        }
+        // The same opener again on a later line.
+        let again = r[..r.len() - t.len()].contains('\n');
+        if again && t.starts_with(s) {
+            return Some(placed.then_some(s.len()));
+        }
+        if again && !self.finished && s.starts_with(t) {
+            return None;
+        }
+        Some(None)
+    }
+
+    /// Whether the text right before candidate `c` is visible text with no space before `c`.
+    fn glued(&self, c: usize) -> bool {
+        match self.buf[..c].chars().next_back() {
+            Some(ch) => !ch.is_whitespace(),
+            None => self.em.held.is_empty() && self.em.any_visible,
+        }
+    }
+
+    /// A GLM argument pair at `c` (its `<arg_key>` ending at `after`) outside every call: the
+    /// pair's length when it follows removed markup or stands at a line's start with
+    /// `</tool_call>` after it.
+    fn orphan_pair_at(&mut self, c: usize, after: usize) -> Option<Option<usize>> {
+        // A `<tool_call>` kept as text (another family's reply, an example) holds its own pairs.
+        let tool_call = orphan::OPENERS
+            .iter()
+            .position(|o| *o == Some("<tool_call>"));
+        if tool_call.is_some_and(|i| self.json.texts_open & (1 << i) != 0) {
+            return Some(None);
+        }
+        let after_removed = self.em.after_removed && self.buf[..c].trim().is_empty();
+        if !after_removed && !self.at_line_start(c) {
+            return Some(None);
+        }
+        let value_at = match glm45::orphan_pair_head(&self.buf[c..], self.finished) {
+            Some(Some(v)) => c + v,
+            Some(None) => return Some(None),
+            None => return None,
+        };
+        if !self.later(glm45::VALUE_END, value_at.max(after)) {
+            return if self.finished { Some(None) } else { None };
+        }
+        // Where `later` found it (remembered: many pairs before one far `</arg_value>` stay
+        // linear).
+        let hit = (self.memo.iter().find(|e| e.0 == glm45::VALUE_END))
+            .and_then(|e| e.2?.checked_sub(self.consumed));
+        let Some(end) = hit.map(|h| h + glm45::VALUE_END.len()) else {
+            return Some(None);
+        };
+        if !after_removed {
+            let t = self.buf[end..].trim_start();
+            if !t.starts_with("</tool_call>") {
+                return if !self.finished && "</tool_call>".starts_with(t) {
+                    None
+                } else {
+                    Some(None)
+                };
+            }
+        }
+        Some(Some(end - c))
+    }
 }
