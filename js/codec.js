@@ -39,6 +39,64 @@ VOCAB.forEach((w, i) => {
   if (!CODE.has(w)) CODE.set(w, 16 + i)
 })
 
+// Roles and block types are compared with the words they mostly are before any map lookup: a
+// comparison of internalised strings is one of addresses, where the lookup hashed and probed (the
+// lookups were an eighth of the skeleton's instructions, two in three of them for these words).
+function codeOf(w) {
+  const c = CODE.get(w)
+  if (c === undefined) throw new Error(`codec: ${JSON.stringify(w)} is not in the vocabulary`)
+  return c
+}
+const ROLE_USER = codeOf('user')
+const ROLE_ASSISTANT = codeOf('assistant')
+const ROLE_TOOL_RESULT = codeOf('toolResult')
+const TYPE = {
+  text: codeOf('text'),
+  thinking: codeOf('thinking'),
+  redactedThinking: codeOf('redacted_thinking'),
+  toolCall: codeOf('toolCall'),
+  toolUse: codeOf('toolUse'),
+  functionCall: codeOf('functionCall'),
+  image: codeOf('image'),
+  toolResult: codeOf('toolResult'),
+}
+const T_TEXT = TYPE.text
+const T_THINKING = TYPE.thinking
+const T_REDACTED = TYPE.redactedThinking
+const T_TOOL_CALL = TYPE.toolCall
+const T_TOOL_USE = TYPE.toolUse
+const T_FUNCTION_CALL = TYPE.functionCall
+const T_IMAGE = TYPE.image
+const T_TOOL_RESULT = TYPE.toolResult
+
+// A value at a call site that mostly sees one word again and again (a stop reason, a tool name):
+// the last word found there and its code, compared before the map is asked.
+// (Each starts as a true pair: the first word and its code.)
+const siteWord = [VOCAB[0], VOCAB[0], VOCAB[0]]
+const siteCode = [16, 16, 16]
+const SITE_STOP = 0
+const SITE_TOOL_NAME = 1
+const SITE_CALL_NAME = 2
+
+function word(v, site) {
+  if (typeof v === 'string') {
+    if (v === siteWord[site]) {
+      nums[n++] = siteCode[site]
+      return
+    }
+    const c = CODE.get(v)
+    if (c !== undefined) {
+      nums[n++] = c
+      siteWord[site] = v
+      siteCode[site] = c
+    } else {
+      str(v)
+    }
+  } else {
+    val(v)
+  }
+}
+
 // Structure codes. Those that can stand where a value could (content, text, data) are kept
 // apart from the value codes: 11 and up.
 const MESSAGE = CODES.message
@@ -224,15 +282,17 @@ function block(b, wantHead) {
   }
   const type = b.type
   nums[n++] = BLOCK
-  val(type)
+  // Each case writes its word's code; a type no case names goes through `val`.
   switch (type) {
     case 'text':
+      nums[n++] = T_TEXT
       text(b.text, wantHead, extras, assistant)
       // 2026.9.6 reduces an OpenAI Responses text signature to its phase after a model switch.
       if (extras) signature(b.textSignature)
       signatures(b)
       break
     case 'thinking': {
+      nums[n++] = T_THINKING
       text(b.thinking, false, false)
       const sig = b.thinkingSignature
       if (isPlainObject(sig)) {
@@ -247,6 +307,7 @@ function block(b, wantHead) {
       break
     }
     case 'redacted_thinking':
+      nums[n++] = T_REDACTED
       if (extras) {
         presence(b.signature)
         presence(b.thinkingSignature)
@@ -257,8 +318,9 @@ function block(b, wantHead) {
     case 'toolCall':
     case 'toolUse':
     case 'functionCall':
+      nums[n++] = type === 'toolCall' ? T_TOOL_CALL : type === 'toolUse' ? T_TOOL_USE : T_FUNCTION_CALL
       plain(b.id)
-      val(b.name)
+      word(b.name, SITE_CALL_NAME)
       kind(b.input)
       kind(b.arguments)
       if (extras) {
@@ -270,6 +332,7 @@ function block(b, wantHead) {
       signatures(b)
       break
     case 'image': {
+      nums[n++] = T_IMAGE
       const d = b.data
       if (typeof d === 'string') {
         nums[n++] = DATA
@@ -286,11 +349,13 @@ function block(b, wantHead) {
       break
     }
     case 'toolResult':
+      nums[n++] = T_TOOL_RESULT
       plain(b.toolUseId)
       if (extras) resultIds(b)
       signatures(b)
       break
     case 'tool':
+      val(type)
       if (extras) {
         plain(b.toolUseId)
         resultIds(b)
@@ -298,6 +363,7 @@ function block(b, wantHead) {
       signatures(b)
       break
     default:
+      val(type)
       signatures(b)
   }
 }
@@ -488,8 +554,12 @@ function message(m) {
     return
   }
   nums[n++] = MESSAGE
-  val(m.role)
-  assistant = extras && m.role === 'assistant'
+  const role = m.role
+  if (role === 'assistant') nums[n++] = ROLE_ASSISTANT
+  else if (role === 'user') nums[n++] = ROLE_USER
+  else if (role === 'toolResult') nums[n++] = ROLE_TOOL_RESULT
+  else val(role)
+  assistant = extras && role === 'assistant'
   const stopReason = m.stopReason
   const timestamp = m.timestamp
   const toolCallId = m.toolCallId
@@ -510,11 +580,11 @@ function message(m) {
     (u !== undefined ? 256 : 0) |
     (extras ? 512 : 0)
   nums[n++] = mask
-  if (mask & 1) val(stopReason)
+  if (mask & 1) word(stopReason, SITE_STOP)
   if (mask & 2) val(timestamp)
   if (mask & 4) plain(toolCallId)
   if (mask & 8) plain(toolUseId)
-  if (mask & 16) val(toolName)
+  if (mask & 16) word(toolName, SITE_TOOL_NAME)
   if (mask & 32) val(errorMessage)
   const wantHead = isPlainObject(p)
   if (mask & 128) {

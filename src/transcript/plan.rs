@@ -134,7 +134,13 @@ impl Writer<'_> {
 
     /// A field name: its index in [`FIELD_NAMES`], or -1 and the name among the values.
     fn name(&mut self, name: &str) {
-        match FIELD_NAMES.iter().position(|f| *f == name) {
+        // An edit's name is nearly always the list's own word (see `model::field_name`): found
+        // by its address before any text is compared.
+        let at = FIELD_NAMES
+            .iter()
+            .position(|f| std::ptr::eq(*f, name))
+            .or_else(|| FIELD_NAMES.iter().position(|f| *f == name));
+        match at {
             Some(i) => self.n(i),
             None => {
                 self.code(-1);
