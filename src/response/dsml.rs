@@ -147,6 +147,21 @@ pub fn head(s: &str) -> Option<(usize, &'static str)> {
     Some((a + 4 + b + word.len(), canon))
 }
 
+/// After an `invoke` head: `Some(true)` when its name is empty (`name=""`: a sentence quoting the
+/// tag, as in `回复里出现了 < | DSML| invoke name="" > 这样的字符串`; no call has an empty name),
+/// `None` when `s` is cut short before that is known, `Some(false)` otherwise.
+pub fn empty_name(s: &str) -> Option<bool> {
+    const EMPTY: &[&str] = &["name=\"\"", "name=''"];
+    let t = s.trim_start_matches(' ');
+    if EMPTY.iter().any(|e| t.starts_with(e)) {
+        Some(true)
+    } else if EMPTY.iter().any(|e| e.starts_with(t)) {
+        None
+    } else {
+        Some(false)
+    }
+}
+
 /// Whether `s` (right after `<`, cut short by the end of a stream's buffer) may still become a
 /// DSML tag head.
 pub fn head_prefix(s: &str) -> bool {

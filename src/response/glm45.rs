@@ -40,7 +40,9 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
         let body_at = start + TOOL_CALL.len();
         let close = closes.find(text, body_at);
         let body_end = close.unwrap_or(text.len());
-        if classify_tool_call(&text[body_at..body_end]) != Some(Family::Glm) {
+        // Classified with its closer, so that a body running to the text's end is a cut one.
+        let head_end = close.map_or(text.len(), |c| c + TOOL_CALL_END.len());
+        if classify_tool_call(&text[body_at..head_end]) != Some(Family::Glm) {
             at = body_at;
             continue;
         }

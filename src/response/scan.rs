@@ -294,6 +294,12 @@ pub fn classify_tool_call(body: &str) -> Option<Family> {
         || next.starts_with("<arg_key>")
         || next.starts_with("</arg_value>")
         || next.starts_with(TOOL_CALL_END);
+    // The text ending right after the name is a call cut off, or a sentence naming the tag
+    // (`会带出<think>,<tool_call>字符`): a cut name is an identifier a tool has, so one that is
+    // not ASCII there is prose.
+    if next.is_empty() && !name.is_ascii() {
+        return None;
+    }
     if follows_ok && is_name(name) {
         Some(Family::Glm)
     } else {

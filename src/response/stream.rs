@@ -1789,7 +1789,12 @@ impl Machine {
                 let head = &self.buf[after - back..];
                 let head = &head[..floor(head, WINDOW)];
                 match super::dsml::head(head) {
-                    Some((_, "function_calls" | "invoke" | "toolcall")) => yes(Family::DeepSeekV32),
+                    Some((n, "invoke")) => match super::dsml::empty_name(&head[n..]) {
+                        Some(true) => Verdict::No,
+                        None if !full => Verdict::More,
+                        _ => yes(Family::DeepSeekV32),
+                    },
+                    Some((_, "function_calls" | "toolcall")) => yes(Family::DeepSeekV32),
                     None if !full && super::dsml::head_prefix(head) => Verdict::More,
                     // A tag named after an offered tool ([`super::dsml_named`]).
                     _ => match super::dsml_named::head(&self.buf[after - back - 1..], tools) {
