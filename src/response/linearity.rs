@@ -272,3 +272,21 @@ fn every_family_grows_linearly_on_adversarial_replies() {
         }
     }
 }
+
+/// Markup kept as code: every candidate marker in a code span is checked for what settles it,
+/// some by a look at the whole span (a MiniMax-M3 fragment needs a `</tool_call>` after it, LM
+/// Studio's `[` its `[END_TOOL_REQUEST]`). That look is taken once per span, so a fence holding a
+/// fragment on every line stays linear (it was a search to the span's end per line: 1 MB took
+/// seconds).
+#[test]
+fn markers_in_one_code_span_grow_linearly() {
+    let fence = |line: &'static str| {
+        move |n: usize| format!("说明：\n```\n{}```\n", line.repeat(n / line.len()))
+    };
+    for (label, line) in [
+        ("m3 fragments in a fence", "]<]minimax[><a>\n"),
+        ("lm studio heads in a fence", "[f]\n{}\n"),
+    ] {
+        assert_grows_linearly(label, &fence(line), &clean_with("auto"));
+    }
+}

@@ -23,6 +23,8 @@
 //! or the paragraph ends), and every scan resumes where the previous one stopped, so the work
 //! stays linear in the reply whatever the chunking.
 
+use std::cell::OnceCell;
+
 use serde_json::Value;
 
 use super::find_any::{find_any, SPAN_BYTES};
@@ -475,6 +477,7 @@ impl Machine {
     pub(super) fn mentions_marker(&self, s: &str) -> bool {
         let t = &*self.table;
         let bytes = s.as_bytes();
+        let span = Span::new(bytes);
         let mut i = 0;
         while let Some(c) = next_cand(s, i) {
             i = c + 1;
@@ -487,7 +490,7 @@ impl Machine {
                 t.lits.get(usize::from(k)).is_some_and(|l| {
                     bytes[c..].starts_with(l.s.as_bytes())
                         && (l.pre.is_empty() || bytes[..c].ends_with(l.pre.as_bytes()))
-                        && confirmed(l.kind, bytes, c)
+                        && confirmed(l.kind, &span, c)
                 })
             });
             if hit {
@@ -705,48 +708,81 @@ impl Machine {
     }
 }
 
+/// A code span [`confirmed`] looks into: what it asks of the whole span (is a closing word
+/// anywhere in it, or after a point) is found once, not once per candidate marker, so a span
+/// full of candidates stays linear.
+struct Span<'a> {
+    bytes: &'a [u8],
+    /// Whether `[END_TOOL_REQUEST]` is in the span.
+    end_request: OnceCell<bool>,
+    /// Where the last `</tool_call>` of the span starts.
+    last_close: OnceCell<Option<usize>>,
+}
+
+impl<'a> Span<'a> {
+    fn new(bytes: &'a [u8]) -> Self {
+        Span {
+            bytes,
+            end_request: OnceCell::new(),
+            last_close: OnceCell::new(),
+        }
+    }
+
+    /// The longest whole-character text in the `n` bytes from `at`.
+    fn text(&self, at: usize, n: usize) -> &'a str {
+        let w = &self.bytes[at..(at + n).min(self.bytes.len())];
+        match std::str::from_utf8(w) {
+            Ok(w) => w,
+            Err(e) => std::str::from_utf8(&w[..e.valid_up_to()]).unwrap_or_default(),
+        }
+    }
+
+    /// Whether a `</tool_call>` starts at `from` or later.
+    fn close_from(&self, from: usize) -> bool {
+        let last = self
+            .last_close
+            .get_or_init(|| memchr::memmem::rfind(self.bytes, b"</tool_call>"));
+        last.is_some_and(|l| l >= from)
+    }
+}
+
 /// For [`Machine::mentions_marker`]: a marker settled by a look-ahead (DSML's `<|`, `< `…; LM
 /// Studio's bare `[`) is markup only with its word nearby (`DSML` after the bar) or its closing
 /// word in the same code (`[END_TOOL_REQUEST]`); every other marker is markup by itself.
-fn confirmed(kind: Kind, bytes: &[u8], at: usize) -> bool {
+fn confirmed(kind: Kind, span: &Span, at: usize) -> bool {
+    let bytes = span.bytes;
     match kind {
         Kind::Call(Check::Dsml) => {
             let end = (at + 16).min(bytes.len());
             memchr::memmem::find(&bytes[at..end], b"DSML").is_some()
         }
-        Kind::Call(Check::NamedRequest) => {
-            memchr::memmem::find(bytes, b"[END_TOOL_REQUEST]").is_some()
-        }
+        Kind::Call(Check::NamedRequest) => *span
+            .end_request
+            .get_or_init(|| memchr::memmem::find(bytes, b"[END_TOOL_REQUEST]").is_some()),
         Kind::Call(Check::Function) => {
             let end = (at + 300).min(bytes.len());
             memchr::memmem::find(&bytes[at..end], b"<parameter=").is_some()
         }
         Kind::Call(Check::Garbled) => {
-            let w = &bytes[at..(at + 256).min(bytes.len())];
-            let w = match std::str::from_utf8(w) {
-                Ok(w) => w,
-                Err(e) => std::str::from_utf8(&w[..e.valid_up_to()]).unwrap_or_default(),
-            };
-            crate::response::qwen3_coder::garbled_head(w, true) == Some(true)
+            crate::response::qwen3_coder::garbled_head(span.text(at, 256), true) == Some(true)
         }
         Kind::Call(Check::InvokeWrapper) => {
             let end = (at + 64).min(bytes.len());
             memchr::memmem::find(&bytes[at..end], b"<invoke").is_some()
         }
         Kind::Call(Check::CallingTool) => {
-            let w = &bytes[at..(at + 300).min(bytes.len())];
-            let w = match std::str::from_utf8(w) {
-                Ok(w) => w,
-                Err(e) => std::str::from_utf8(&w[..e.valid_up_to()]).unwrap_or_default(),
-            };
-            let head = w.get(crate::response::minimax_m2::CALLING.len()..);
+            let head = span
+                .text(at, 300)
+                .get(crate::response::minimax_m2::CALLING.len()..);
             head.and_then(|h| crate::response::minimax_m2::calling_head(h, true))
                 .is_some_and(|h| h.is_some())
         }
         Kind::Call(Check::M3Fragment) => {
-            let after = &bytes[(at + 12).min(bytes.len())..];
-            (after.starts_with(b"<") || after.starts_with(b"]<]minimax[>["))
-                && memchr::memmem::find(after, b"</tool_call>").is_some()
+            // The marker is the namespace token less its first byte (read before it).
+            let ns = crate::response::minimax_m3::NS.as_bytes();
+            let from = (at + ns.len() - 1).min(bytes.len());
+            let after = &bytes[from..];
+            (after.starts_with(b"<") || after.starts_with(ns)) && span.close_from(from)
         }
         Kind::Call(c) if super::leaks::quiet(c) => false,
         Kind::Orphan | Kind::Final(_) | Kind::WrapOpen | Kind::WrapClose | Kind::Lone => false,
