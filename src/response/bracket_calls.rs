@@ -15,6 +15,16 @@
 //! strings (a JSON-quoted value is decoded; an unquoted one runs to the end of its line or to the
 //! next ` --key` on it, as in `--command echo "hello"`), typed by the tools' schemas as the XML
 //! families' values are ([`super::typing`]).
+//!
+//! - Hermes Agent's text for a call in its history, `[Calling tool: NAME with arguments: {…}]`
+//!   (hermes-studio's web UI converts a tool-call message to it), which models behind Hermes
+//!   copy instead of calling (EKKOLearnAI/hermes-studio#942, MiniMax-M2.7, with the JSON's quotes
+//!   typographic: `{“command”: “free -h”}`). The head names the form, so no tools need be
+//!   offered; the arguments are one JSON object (typographic quotes read as its string
+//!   delimiters only where they stand as delimiters, [`straight_quotes`]) then `]`. Arguments
+//!   that do not read, or a reply cut inside them, give no call: the block is removed and
+//!   reported. A reply cut right after the object (the `]` lost) still gives the call, reported
+//!   truncated. In code, or followed by anything but `]`, it is text.
 
 use serde_json::Value;
 
@@ -34,6 +44,9 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
     tagged(text, TC_OPEN, TC_CLOSE, cx, &mut out);
     tagged(text, TR_OPEN, TR_CLOSE, cx, &mut out);
     named_requests(text, cx, &mut out);
+    if find_from(text, CALLING, 0).is_some() {
+        calling_with_args(text, &mut out);
+    }
     out.blocks.sort_by_key(|b| b.start);
     out.set_format_if_calls(NAME);
     out
@@ -78,6 +91,192 @@ fn tagged(text: &str, open: &str, close: &str, cx: &Ctx, out: &mut Parsed) {
         ));
         at = end;
     }
+}
+
+/// Hermes Agent's call head (shared with MiniMax-M2.7's parameter form, [`super::minimax_m2`]).
+pub(crate) const CALLING: &str = super::minimax_m2::CALLING;
+/// The words between the name and the arguments.
+const WITH_ARGS: &str = " with arguments: ";
+
+/// What follows [`CALLING`] in `rest`: an ASCII name, [`WITH_ARGS`], spaces, then `{`.
+/// `Some(Some(at))`: that head, its `{` at `rest[at]`; `Some(None)`: not that head; `None`: not
+/// known before more text comes (`fin`: the reply ended). Decided within a name's length and the
+/// words after it.
+pub(crate) fn calling_args_head(rest: &str, fin: bool) -> Option<Option<usize>> {
+    let wait = if fin { Some(None) } else { None };
+    let n = name_len(rest);
+    let after = &rest[n..];
+    if after.is_empty() {
+        return if n <= 256 { wait } else { Some(None) };
+    }
+    if n == 0 || !is_name(&rest[..n]) {
+        return Some(None);
+    }
+    let Some(t) = after.strip_prefix(WITH_ARGS) else {
+        return if WITH_ARGS.starts_with(after) {
+            wait
+        } else {
+            Some(None)
+        };
+    };
+    let body = t.trim_start_matches([' ', '\t']);
+    match body.as_bytes().first() {
+        Some(b'{') => Some(Some(rest.len() - body.len())),
+        None => wait,
+        Some(_) => Some(None),
+    }
+}
+
+/// The length of the ASCII name that starts `rest` (at most 257 bytes are looked at).
+fn name_len(rest: &str) -> usize {
+    rest.bytes()
+        .take(257)
+        .take_while(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'))
+        .count()
+}
+
+/// The spaces allowed between the arguments object and its `]`.
+pub(crate) const ARGS_SPACES: usize = 8;
+
+/// Where a call whose arguments object ends at `end` ends: past its `]` (`Ok`), or, in a reply
+/// that ends there (`fin`; spaces aside), at the reply's end with the `]` lost (`Err(true)`).
+/// `Err(false)`: no `]` follows (a stream asks only once more text cannot make one follow).
+pub(crate) fn args_close(text: &str, end: usize, fin: bool) -> Result<usize, bool> {
+    let rest = &text[end..];
+    let t = rest.trim_start_matches([' ', '\t']);
+    let spaces = rest.len() - t.len();
+    if spaces > ARGS_SPACES {
+        return Err(false);
+    }
+    match t.as_bytes().first() {
+        Some(b']') => Ok(end + spaces + 1),
+        None if fin => Err(true),
+        _ => Err(false),
+    }
+}
+
+/// `[Calling tool: NAME with arguments: {…}]` blocks outside the blocks already in `out`.
+fn calling_with_args(text: &str, out: &mut Parsed) {
+    let mut taken: Vec<(usize, usize)> = out.blocks.iter().map(|b| (b.start, b.end)).collect();
+    taken.sort_unstable();
+    let mut k = 0;
+    let mut heads = Finder::new(CALLING);
+    let mut at = 0;
+    while let Some(i) = heads.find(text, at) {
+        let head = i + CALLING.len();
+        at = head;
+        while taken.get(k).is_some_and(|b| b.1 <= i) {
+            k += 1;
+        }
+        if taken.get(k).is_some_and(|b| b.0 <= i) {
+            continue;
+        }
+        let Some(Some(off)) = calling_args_head(&text[head..], true) else {
+            continue;
+        };
+        let json_at = head + off;
+        let name = &text[head..head + name_len(&text[head..])];
+        let (end, call) = match balanced_end(text, json_at, false) {
+            None => {
+                out.problems.push(format!(
+                    "{NAME}: [Calling tool: {name}] arguments cut off (truncated reply)"
+                ));
+                (text.len(), None)
+            }
+            Some(obj_end) => match args_close(text, obj_end, true) {
+                Ok(end) => (end, args_call(name, &text[json_at..obj_end])),
+                Err(true) => {
+                    out.problems.push(format!(
+                        "{NAME}: ] missing after [Calling tool: {name}] (truncated reply)"
+                    ));
+                    (text.len(), args_call(name, &text[json_at..obj_end]))
+                }
+                Err(false) => continue,
+            },
+        };
+        out.blocks.push(Block::of_calls(
+            i,
+            end,
+            call.into_iter().collect(),
+            &mut out.problems,
+            || format!("{NAME}: [Calling tool: {name}] arguments do not read as a JSON object; raw text kept in content"),
+        ));
+        at = end.max(at);
+    }
+}
+
+/// The call of `[Calling tool: NAME with arguments: ARGS]`, when `ARGS` reads as a JSON object.
+fn args_call(name: &str, args: &str) -> Option<RawCall> {
+    match serde_json::from_str::<Value>(&straight_quotes(args)) {
+        Ok(Value::Object(obj)) => Some(RawCall {
+            name: name.to_owned(),
+            arguments: Value::Object(obj).to_string(),
+            id: None,
+        }),
+        _ => None,
+    }
+}
+
+/// `json` with typographic double quotes (`“`, `”`) read as string delimiters where they stand as
+/// delimiters: outside a string, `“` or `”` opens one; inside a string a typographic opening
+/// closes at a `”` (or `“`) followed, after spaces, by `:`, `,`, `}`, `]` or the end. Straight
+/// quotes inside such a string are escaped; every other character (`‘…’` included) is kept.
+/// Borrowed when `json` has no typographic double quote.
+fn straight_quotes(json: &str) -> std::borrow::Cow<'_, str> {
+    if !json.contains(['“', '”']) {
+        return std::borrow::Cow::Borrowed(json);
+    }
+    let mut out = String::with_capacity(json.len());
+    // The string being read: opened by a straight quote, or by a typographic one.
+    let mut open: Option<bool> = None;
+    let mut escaped = false;
+    for (i, ch) in json.char_indices() {
+        match open {
+            None => match ch {
+                '"' => {
+                    open = Some(false);
+                    out.push('"');
+                }
+                '“' | '”' => {
+                    open = Some(true);
+                    out.push('"');
+                }
+                _ => out.push(ch),
+            },
+            Some(false) => {
+                out.push(ch);
+                if escaped {
+                    escaped = false;
+                } else if ch == '\\' {
+                    escaped = true;
+                } else if ch == '"' {
+                    open = None;
+                }
+            }
+            Some(true) => match ch {
+                '”' | '“' if closes_string(&json[i + ch.len_utf8()..]) => {
+                    open = None;
+                    out.push('"');
+                }
+                '"' if closes_string(&json[i + 1..]) => {
+                    open = None;
+                    out.push('"');
+                }
+                '"' => out.push_str("\\\""),
+                _ => out.push(ch),
+            },
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// Whether a quote followed by `rest` ends a JSON string: spaces, then `:`, `,`, `}`, `]` or the
+/// end.
+fn closes_string(rest: &str) -> bool {
+    matches!(
+        rest.trim_start().as_bytes().first(),
+        None | Some(b':' | b',' | b'}' | b']')
+    )
 }
 
 /// Whether `body` (what follows the last opener of a reply that has no closing word after it) is
@@ -250,6 +449,35 @@ fn word(s: &str) -> Option<(String, &str)> {
 #[cfg(test)]
 mod tests {
     use super::super::{clean_response, linearity::assert_grows_linearly, Options};
+    use super::{args_close, calling_args_head, straight_quotes};
+
+    #[test]
+    fn calling_tool_with_arguments_head_and_quotes() {
+        assert_eq!(
+            calling_args_head("terminal with arguments: {}]", true),
+            Some(Some(25))
+        );
+        assert_eq!(calling_args_head("terminal with argu", false), None);
+        assert_eq!(calling_args_head("terminal with argu", true), Some(None));
+        assert_eq!(calling_args_head("search_files]\n", false), Some(None));
+        assert_eq!(
+            calling_args_head("名字 with arguments: {}", true),
+            Some(None)
+        );
+        assert_eq!(args_close("{} ]", 2, false), Ok(4));
+        assert_eq!(args_close("{}  ", 2, true), Err(true));
+        assert_eq!(args_close("{} 好", 2, true), Err(false));
+        assert_eq!(
+            straight_quotes("{“cmd”: “echo ‘好’ \"x\"”}"),
+            r#"{"cmd": "echo ‘好’ \"x\""}"#
+        );
+        // Inside a straight-quoted string typographic quotes are text.
+        assert_eq!(
+            straight_quotes("{\"a\": \"他说“好”\"}"),
+            "{\"a\": \"他说“好”\"}"
+        );
+        assert_eq!(straight_quotes("{“a”: \"b\"}"), "{\"a\": \"b\"}");
+    }
 
     #[test]
     fn unquoted_flag_values_on_one_line_stay_linear() {

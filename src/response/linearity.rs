@@ -260,6 +260,31 @@ const CASES: &[(&str, &[&str])] = &[
     ("<start_function_call>call:f{a:<escape>", &["auto"]),
     ("<unused49>", &[]),
     ("答<unused1 ", &[]),
+    // A `<final>` in reasoning never closed: held to the end, read once there (the reply ending
+    // with `</final>` or not).
+    ("<think><final>答</final>", &[]),
+    ("<think><final>答 ", &[]),
+    // Hermes' `[Calling tool: NAME with arguments: {…}]`: complete, never closed, not followed by
+    // `]`, with typographic quotes.
+    // (Words between the heads keep the test's time down; a look-ahead per head would still be
+    // a thousandfold step.)
+    (
+        "[Calling tool: f with arguments: {\"a\": 1}] 好的，继续。",
+        &["auto"],
+    ),
+    ("[Calling tool: f with arguments: {“a”: “北", &["auto"]),
+    (
+        "[Calling tool: f with arguments: {} x 然后是一段说明文字。",
+        &["auto"],
+    ),
+    // MiniMax-M3 fragments that never reach `</tool_call>`: cut by the reply's end, quoted in
+    // prose (each asks what the reply's end says), followed by prose.
+    ("中]<]minimax[>[<a>1", &["auto"]),
+    ("“]<]minimax[>[<a>1”", &["auto"]),
+    (
+        "]<]minimax[>[<a>1]<]minimax[>[</a> 之后还有一段正文，说明片段没被解析。",
+        &["auto"],
+    ),
 ];
 
 #[test]
@@ -285,8 +310,19 @@ fn markers_in_one_code_span_grow_linearly() {
     };
     for (label, line) in [
         ("m3 fragments in a fence", "]<]minimax[><a>\n"),
+        ("cut m3 fragments in a fence", "]<]minimax[>[<a>1\n"),
+        (
+            "calling-tool heads in a fence",
+            "[Calling tool: f with arguments: {}]\n",
+        ),
         ("lm studio heads in a fence", "[f]\n{}\n"),
     ] {
         assert_grows_linearly(label, &fence(line), &clean_with("auto"));
     }
+    // One long inline span full of cut fragments.
+    assert_grows_linearly(
+        "cut m3 fragments in an inline span",
+        &|n: usize| format!("说明：`{}`。", "]<]minimax[>[<a>1 ".repeat(n / 20)),
+        &clean_with("auto"),
+    );
 }

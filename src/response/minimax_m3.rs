@@ -26,7 +26,12 @@
 //! A fragment whose `<tool_call>` head was lost (namespaced tags, then `</tool_call>`, with no
 //! head before them: github/app#2128) is a block too, from its first namespace token that starts
 //! a tag ([`headless`]): its invokes are read when it holds complete ones; otherwise it is removed
-//! from `content` and reported. Without a `</tool_call>` after it, a namespace token is text.
+//! from `content` and reported. A fragment that never reaches its `</tool_call>` (the reply cut by
+//! `max_tokens` inside it) is removed and reported too, never read as a call ([`cut_fragment`]):
+//! it must run to the end of the reply, its last namespace token starting a tag that the cut
+//! left open (or a closing tag with nothing after it), and its first token must not sit right
+//! after a quote mark (`“]<]minimax[>[<a>…”` in prose is a mention). Otherwise a namespace token
+//! without a `</tool_call>` after it is text.
 
 use serde_json::{Map, Value};
 
@@ -63,7 +68,21 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
             at = e;
             continue;
         }
-        let Some(o) = next else { break };
+        let Some(o) = next else {
+            if let Some(s) = cut_start(text, at) {
+                out.problems.push(format!(
+                    "{NAME}: call fragment without its {OPEN} head cut off before {CLOSE} (truncated reply)"
+                ));
+                out.blocks.push(Block::of_calls(
+                    s,
+                    text.len(),
+                    Vec::new(),
+                    &mut out.problems,
+                    || format!("{NAME}: call fragment cut off; raw text kept in content"),
+                ));
+            }
+            break;
+        };
         let start = back_over_ns(text, o);
         let body_at = o + OPEN.len();
         let next_open = opens.find(text, body_at);
@@ -116,6 +135,46 @@ fn headless(
     };
     let c = closes.find(text, n).filter(|&c| c < limit)?;
     Some((n, c + CLOSE.len()))
+}
+
+/// Where a headless fragment with no `</tool_call>` after it starts, at or after `at` (the first
+/// namespace token that starts a tag), when the reply was cut inside it ([`cut_fragment`]).
+fn cut_start(text: &str, at: usize) -> Option<usize> {
+    let mut tokens = Finder::new(NS);
+    let mut from = at;
+    let n = loop {
+        let n = tokens.find(text, from)?;
+        let after = &text[n + NS.len()..];
+        if after.starts_with('<') || after.starts_with(NS) {
+            break n;
+        }
+        from = n + NS.len();
+    };
+    (!quoted_before(&text[..n]) && cut_fragment(text)).then_some(n)
+}
+
+/// Whether `before` (the text before a fragment's first namespace token) ends with a quote mark:
+/// the fragment is quoted in prose, a mention.
+pub(crate) fn quoted_before(before: &str) -> bool {
+    before.ends_with(['"', '\'', '“', '‘', '「', '『'])
+}
+
+/// Whether `text` (a reply that holds a headless fragment and no `</tool_call>` after it) ends
+/// the way a reply cut inside such a fragment does: after its last namespace token, an opening tag
+/// (the cut came in the tag or the value after it), a closing tag with only whitespace after it,
+/// or only whitespace. Text after a closing tag (`…]<]minimax[>[</a> 这样的片段。`) means the
+/// fragment ended and prose followed: not a cut.
+pub(crate) fn cut_fragment(text: &str) -> bool {
+    let Some(last) = memchr::memmem::rfind(text.as_bytes(), NS.as_bytes()) else {
+        return false;
+    };
+    let tail = &text[last + NS.len()..];
+    match tail.strip_prefix("</") {
+        Some(close) => close
+            .find('>')
+            .is_none_or(|gt| close[gt + 1..].trim().is_empty()),
+        None => tail.trim().is_empty() || tail.starts_with('<'),
+    }
 }
 
 /// `i`, moved back over a namespace token right before it.
@@ -431,12 +490,27 @@ mod tests {
             super::super::problem::kinds(&c.problems),
             ["unreadable-block"]
         );
-        // A token before no tag, or with no `</tool_call>` after it, is text.
+        // A token before no tag is text; so is a fragment with no `</tool_call>` after it that
+        // prose follows, or that is quoted.
         for t in [
             "token ]<]minimax[>[ 在这里",
-            "]<]minimax[>[<a>1]<]minimax[>[</a>",
+            "]<]minimax[>[<a>1]<]minimax[>[</a> 之后是正文",
+            "日志里只有“]<]minimax[>[<a>1”",
         ] {
             assert_eq!(run(t, None, None, None).content, t);
+        }
+        // One the reply's end cut (inside a value, or right after a closing tag): removed and
+        // reported, never a call.
+        for t in [
+            "好]<]minimax[>[<invoke name=\"f\">]<]minimax[>[<a>1",
+            "好]<]minimax[>[<a>1]<]minimax[>[</a>\n",
+        ] {
+            let c = run(t, None, None, None);
+            assert_eq!((c.content.as_str(), c.tool_calls.len()), ("好", 0), "{t}");
+            assert_eq!(
+                super::super::problem::kinds(&c.problems),
+                ["truncated", "unreadable-block"]
+            );
         }
     }
 }

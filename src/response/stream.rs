@@ -1123,10 +1123,16 @@ pub struct Machine {
     block_scan: Option<Arc<BlockScan>>,
     /// A `<final>` opener was removed and its closer has not come ([`final_tag`]).
     final_open: bool,
+    /// Inside reasoning, `buf` starts at a `<final>` whose block's end has not come: held until
+    /// the reply's end says whether it opens the answer ([`final_tag`]).
+    final_in_think: bool,
     /// Where [`State::GemmaLead`] stands ([`gemma_lead`]).
     lead: gemma_lead::Lead,
     /// A lone parameter wrapper's opening line was removed: its `</parameter>` line goes too.
     wrapped: bool,
+    /// At `finish`, whether the reply ends as one cut inside a MiniMax-M3 fragment does
+    /// ([`Machine::m3_cut`]).
+    m3_tail: Option<bool>,
 }
 
 /// How far into a reply, for a model no family names, a lone closing reasoning tag still ends
@@ -1244,8 +1250,10 @@ impl Machine {
             held: in_reasoning::Held::new(opts, calls_on),
             block_scan: None,
             final_open: false,
+            final_in_think: false,
             lead,
             wrapped: false,
+            m3_tail: None,
         };
         m.rebuild_lits();
         m
@@ -1692,13 +1700,16 @@ impl Machine {
             Check::Fam(f) => yes(f),
             Check::CallingTool => match super::minimax_m2::calling_head(rest, fin) {
                 Some(Some(_)) => yes(Family::MinimaxM2),
-                Some(None) => Verdict::No,
+                Some(None) => self.check_calling_args(after),
                 None => Verdict::More,
             },
             Check::M3Fragment => {
                 let ns = super::minimax_m3::NS;
                 if rest.starts_with('<') || rest.starts_with(ns) {
                     if self.later("</tool_call>", after) {
+                        yes(Family::MinimaxM3)
+                    } else if fin && self.m3_cut(after - ns.len()) {
+                        // The reply was cut inside the fragment: removed and reported.
                         yes(Family::MinimaxM3)
                     } else if fin {
                         Verdict::No
@@ -1845,6 +1856,18 @@ impl Machine {
                 }
             }
         }
+    }
+
+    /// Whether the headless MiniMax-M3 fragment whose first token starts at `at` was cut by the
+    /// end of the finished reply ([`super::minimax_m3::cut_fragment`]; what the reply's end says
+    /// is read once, so many candidates stay linear).
+    fn m3_cut(&mut self, at: usize) -> bool {
+        if super::minimax_m3::quoted_before(&self.buf[..at]) {
+            return false;
+        }
+        *self
+            .m3_tail
+            .get_or_insert_with(|| super::minimax_m3::cut_fragment(&self.buf))
     }
 
     /// Whether `marker` occurs at or after `after` in `buf`. Remembers its last answer per marker
@@ -2338,6 +2361,7 @@ impl Machine {
         };
         let mut best: Option<(usize, usize, bool)> = None;
         let from = floor(&self.buf, self.pos);
+        let wrapper = p < PROSE_PAIRS && self.think_mode != Mode::Keep;
         for (marks, close) in [(pair.closes, true), (pair.ends, false)] {
             for m in marks {
                 if let Some(i) = scan::find_from(&self.buf, m, from) {
@@ -2351,8 +2375,19 @@ impl Machine {
                 }
             }
         }
+        if wrapper && !self.final_in_think {
+            // A `<final>` before the block's end: the answer may start there ([`final_tag`]).
+            let end = best.map_or(self.buf.len(), |(c, ..)| c);
+            if let Some(f) = scan::find_from(&self.buf[..end], final_tag::OPEN, from) {
+                self.think_text(f);
+                self.final_in_think = true;
+                self.pos = 0;
+                return true;
+            }
+        }
         match best {
             Some((c, len, close)) => {
+                self.final_in_think = false;
                 self.think_text(c);
                 let used = if close {
                     if self.think_mode == Mode::Keep {
@@ -2372,7 +2407,9 @@ impl Machine {
                 self.pos = 0;
                 true
             }
+            None if self.finished && self.final_in_think && self.final_ends_reasoning() => true,
             None if self.finished => {
+                self.final_in_think = false;
                 self.think_text(self.buf.len());
                 self.em.reasoning_end();
                 self.held.end_block();
@@ -2389,7 +2426,8 @@ impl Machine {
                 // Hold back only a tail that may still become a closing or ending marker.
                 let len = self.buf.len();
                 let mut safe = len;
-                for m in pair.closes.iter().chain(pair.ends) {
+                let opener: &[&str] = if wrapper { &[final_tag::OPEN] } else { &[] };
+                for m in pair.closes.iter().chain(pair.ends).chain(opener) {
                     let from = floor(&self.buf, len.saturating_sub(m.len() - 1));
                     for (i, _) in self.buf[from..].char_indices() {
                         if m.as_bytes().starts_with(&self.buf.as_bytes()[from + i..]) {
@@ -2398,8 +2436,14 @@ impl Machine {
                         }
                     }
                 }
-                self.think_text(safe);
-                self.pos = 0;
+                if self.final_in_think {
+                    // Held from the `<final>` until the block's end or the reply's says what
+                    // it is; the next search starts where this one could not match.
+                    self.pos = safe;
+                } else {
+                    self.think_text(safe);
+                    self.pos = 0;
+                }
                 false
             }
         }

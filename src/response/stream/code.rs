@@ -774,8 +774,11 @@ fn confirmed(kind: Kind, span: &Span, at: usize) -> bool {
             let head = span
                 .text(at, 300)
                 .get(crate::response::minimax_m2::CALLING.len()..);
-            head.and_then(|h| crate::response::minimax_m2::calling_head(h, true))
-                .is_some_and(|h| h.is_some())
+            head.is_some_and(|h| {
+                crate::response::minimax_m2::calling_head(h, true).is_some_and(|h| h.is_some())
+                    || crate::response::bracket_calls::calling_args_head(h, true)
+                        .is_some_and(|h| h.is_some())
+            })
         }
         Kind::Call(Check::M3Fragment) => {
             // The marker is the namespace token less its first byte (read before it).

@@ -13,18 +13,32 @@
 //! - Inside code spans and fences both are text, and with `thinking: 'keep'` too (the reply's
 //!   wrapper goes with its reasoning markup). Nothing is reported: the words are all kept.
 //!
-//! The markers are looked for in visible text only (never inside a call block or reasoning), after
-//! every other marker of the stream machine's table, so the reasoning markers still lead it.
+//! The markers are looked for in visible text (never inside a call block), after every other
+//! marker of the stream machine's table, so the reasoning markers still lead it.
+//!
+//! Inside reasoning a `<final>` is reasoning, except in the one reply shape where it can only be
+//! the answer (openclaw#87712, in Chinese: `<think>…<final>老板，…</final>` with no `</think>`,
+//! so the whole answer ended up in reasoning): the reasoning block (`<think>`, `<seed:think>`,
+//! `[THINK]`, `<mm:think>`) is never closed, and the reply ends with a `</final>` (whitespace
+//! aside). Then the reasoning ends at the last `<final>` before that `</final>`, and the wrapper
+//! is removed as above. A `<final>` written in reasoning that is closed later (quoted in code,
+//! or named in prose) stays reasoning, and so does one when the reply does not end with the
+//! wrapper's closer. A stream holds the reasoning from such a `<final>` back until the block's
+//! closing tag or the reply's end decides.
 
 use super::{Kind, Lit, Machine};
 use crate::response::Mode;
 
+/// The wrapper's opener.
+pub(super) const OPEN: &str = "<final>";
+const CLOSE: &str = "</final>";
+
 /// The opener, its garbled form, the closer, and the closer cut before its `>` (the closer
 /// before the cut one: the table is read in order).
 const MARKERS: [(&str, bool); 4] = [
-    ("<final>", false),
+    (OPEN, false),
     ("<final.", false),
-    ("</final>", true),
+    (CLOSE, true),
     ("</final", true),
 ];
 
@@ -38,6 +52,26 @@ pub(super) fn final_lits() -> impl Iterator<Item = Lit> {
 }
 
 impl Machine {
+    /// At the end of a reply whose reasoning was never closed and holds a `<final>` (`buf`
+    /// starts there): when the reply ends with `</final>`, the reasoning ends at the last
+    /// `<final>` before it and the rest is read as visible text. `false`: it stays reasoning.
+    pub(super) fn final_ends_reasoning(&mut self) -> bool {
+        let t = self.buf.trim_end();
+        let Some(close) = t.strip_suffix(CLOSE) else {
+            return false;
+        };
+        let Some(open) = close.rfind(OPEN) else {
+            return false;
+        };
+        self.final_in_think = false;
+        self.think_text(open);
+        self.em.reasoning_end();
+        self.held.end_block();
+        self.state = super::State::Visible;
+        self.pos = 0;
+        true
+    }
+
     /// Whether the wrapper marker of `len` bytes at the start of `buf` is text (`None`: not known
     /// before more text comes). A removed opener is remembered until its closer.
     pub(super) fn final_is_text(&mut self, close: bool, len: usize) -> Option<bool> {

@@ -15,7 +15,8 @@ use serde_json::Value;
 use super::find_any::find_stop;
 use super::{Check, Decision, Kind, Machine, Verdict, WINDOW};
 use crate::response::{
-    bare_json, gemma_unused, glm45, kimi_k2, named_json, orphan, qwen3_coder, tool_json, Family,
+    bare_json, bracket_calls, gemma_unused, glm45, kimi_k2, named_json, orphan, qwen3_coder,
+    tool_json, Family,
 };
 
 /// A stripped Harmony call's recipient.
@@ -273,6 +274,44 @@ impl Machine {
             len: end - start,
             kind: Kind::Call(Check::Fam(Family::ToolJson)),
         })
+    }
+
+    /// Hermes Agent's `[Calling tool: NAME with arguments: {…}]` whose head ends at `after`
+    /// ([`crate::response::bracket_calls`]): settled whole once its object and `]` are there (or
+    /// the reply ends inside or right after the object), the family left unchosen (the head is
+    /// Hermes', whatever model wrote it).
+    pub(super) fn check_calling_args(&mut self, after: usize) -> Verdict {
+        let fin = self.finished;
+        let off = match bracket_calls::calling_args_head(&self.buf[after..], fin) {
+            Some(Some(off)) => off,
+            Some(None) => return Verdict::No,
+            None => return Verdict::More,
+        };
+        let json_at = after + off;
+        let end = match self.settle_json(json_at) {
+            Verdict::Yes(_) => {
+                let settled = self.json.settled;
+                let rest = &self.buf.as_bytes()[settled..];
+                if !fin
+                    && rest.len() <= bracket_calls::ARGS_SPACES
+                    && rest.iter().all(|&b| b == b' ' || b == b'\t')
+                {
+                    return Verdict::More;
+                }
+                match bracket_calls::args_close(&self.buf, settled, fin) {
+                    Ok(end) => end,
+                    Err(true) => self.buf.len(),
+                    Err(false) => return Verdict::No,
+                }
+            }
+            Verdict::More => return Verdict::More,
+            Verdict::No if self.cut_at(json_at) => self.buf.len(),
+            Verdict::No => return Verdict::No,
+        };
+        let start = self.consumed + after - bracket_calls::CALLING.len();
+        self.json.fixed = Some((start, self.consumed + end - start));
+        self.json.unchosen = Some(start);
+        Verdict::Yes(Family::BracketCalls)
     }
 
     /// Where the lead naming a tool that ends at candidate `c` begins (`c` when none): before a
