@@ -183,8 +183,29 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
 /// The UTF-16 length of valid UTF-8 `b`: one unit per character, two for a four-byte one.
 /// Counted 64 bytes at a time in a one-byte counter (at most 128 a block), which vectorises
 /// sixteen times wider than a sum of `usize`s. (Explicit SSE2 steps of sixteen bytes, two signed
-/// compares and two subtractions each, took as many instructions on a call-dense reply.)
+/// compares and two subtractions each, took as many instructions on a call-dense reply.) Where
+/// the CPU has AVX2 (asked at run time; the standard library remembers the answer) the same
+/// count is compiled for it: 32 bytes a step, where this count over the whole reply for the
+/// content's plan was 4–6% of a call-dense reply's cleaning (callgrind).
 fn utf16_len(b: &[u8]) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (checked just now).
+        return unsafe { utf16_len_avx2(b) };
+    }
+    utf16_len_any(b)
+}
+
+/// [`utf16_len`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn utf16_len_avx2(b: &[u8]) -> usize {
+    utf16_len_any(b)
+}
+
+/// [`utf16_len`]'s count, for any CPU.
+#[inline(always)]
+fn utf16_len_any(b: &[u8]) -> usize {
     let units = |c: &[u8]| {
         c.iter().fold(0u8, |n, &x| {
             n.wrapping_add(u8::from(x & 0xC0 != 0x80) + u8::from(x >= 0xF0))
@@ -273,6 +294,8 @@ mod tests {
             "\u{10FFFF}\u{7F}\u{80}\u{7FF}\u{800}\u{FFFF}\u{10000}".repeat(300),
         ] {
             assert_eq!(utf16_len(s.as_bytes()), s.encode_utf16().count());
+            // The count for any CPU too (the AVX2 one is taken where the CPU has it).
+            assert_eq!(utf16_len_any(s.as_bytes()), s.encode_utf16().count());
         }
     }
 

@@ -62,8 +62,10 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
             )
         },
     );
-    // A memchr walk for `[` (rare in a block), not a searcher built for every block parsed.
-    if find_from(text, CALLING, 0).is_some() {
+    // Only a text with a `[` can hold the head: one `memchr` (a block's parameters seldom hold
+    // a `[`) before the pair search, which read every block the stream machine parsed (+2.8%
+    // instructions on a reply dense with MiniMax calls).
+    if memchr::memchr(b'[', text.as_bytes()).is_some() && find_from(text, CALLING, 0).is_some() {
         calling_blocks(text, cx, &mut out);
     }
     if out.blocks.iter().any(|b| !b.calls.is_empty()) {

@@ -450,31 +450,52 @@ fn find_pair_sse2(rest: &[u8], near: usize, pair: [u8; 2], tail: &[u8]) -> Optio
     // Positions `p < end` have a byte after them.
     let end = near.min(rest.len().saturating_sub(1));
     let hit = |p: usize| rest[p] == pair[0] && rest[p + 1..].starts_with(tail);
-    let mut p = 0;
-    // SAFETY: SSE2 is part of the x86-64 baseline; the loads read `rest[p..p + 16]` and
-    // `rest[p + 1..p + 17]`, and `p + 17 <= rest.len()` holds at each (the loop's condition).
+    if rest.len() < 17 {
+        return (0..end).find(|&q| rest[q + 1] == pair[1] && hit(q));
+    }
+    // The first position in `p..end` of the 16 from `at` (`at <= p`) where both bytes agree
+    // and the rest of the needle follows.
+    let first = |at: usize, p: usize, m: u32| -> Option<usize> {
+        let mut m = m >> (p - at);
+        if end - p < 16 {
+            m &= (1u32 << (end - p)) - 1;
+        }
+        while m != 0 {
+            let q = p + m.trailing_zeros() as usize;
+            if rest[q + 1..].starts_with(tail) {
+                return Some(q);
+            }
+            m &= m - 1;
+        }
+        None
+    };
+    // SAFETY: SSE2 is part of the x86-64 baseline; each load reads `rest[at..at + 16]` and
+    // `rest[at + 1..at + 17]`, and `at + 17 <= rest.len()` holds at each (the loop's condition,
+    // and `rest.len() - 17` for the last block, `rest.len() >= 17` above).
     unsafe {
         let (a, b) = (_mm_set1_epi8(pair[0] as i8), _mm_set1_epi8(pair[1] as i8));
+        let mask_at = |at: usize| -> u32 {
+            let p = rest.as_ptr().add(at);
+            let x = _mm_cmpeq_epi8(_mm_loadu_si128(p.cast::<__m128i>()), a);
+            let y = _mm_cmpeq_epi8(_mm_loadu_si128(p.add(1).cast::<__m128i>()), b);
+            _mm_movemask_epi8(_mm_and_si128(x, y)) as u32
+        };
+        let mut p = 0;
         while p < end && p + 17 <= rest.len() {
-            let at = rest.as_ptr().add(p);
-            let x = _mm_cmpeq_epi8(_mm_loadu_si128(at.cast::<__m128i>()), a);
-            let y = _mm_cmpeq_epi8(_mm_loadu_si128(at.add(1).cast::<__m128i>()), b);
-            let mut m = _mm_movemask_epi8(_mm_and_si128(x, y)) as u32;
-            if end - p < 16 {
-                m &= (1u32 << (end - p)) - 1;
-            }
-            while m != 0 {
-                let q = p + m.trailing_zeros() as usize;
-                if rest[q + 1..].starts_with(tail) {
-                    return Some(q);
-                }
-                m &= m - 1;
+            if let Some(q) = first(p, p, mask_at(p)) {
+                return Some(q);
             }
             p += 16;
         }
+        if p >= end {
+            return None;
+        }
+        // The last positions, fewer than 17 bytes from the end: one block that ends at the
+        // text's end, overlapping positions already tried (their bits dropped), where a
+        // position-by-position loop was most of a search through a short call block.
+        let last = rest.len() - 17;
+        first(last, p, mask_at(last))
     }
-    // The last positions, fewer than 17 bytes from the end.
-    (p..end).find(|&q| rest[q + 1] == pair[1] && hit(q))
 }
 
 /// `haystack.split_once(needle)` by [`find_from`]: `str`'s own builds a Two-Way searcher for
