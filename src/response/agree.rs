@@ -3,7 +3,8 @@
 //!
 //! - **nothing of the markup stays visible**: the `content` of a positive case holds no marker of
 //!   any family or of reasoning ([`super::stream::vocabulary`], the one marker list) and no
-//!   special token (`<|word|>`, `<｜word｜>`) outside code;
+//!   special token (`<|word|>`, `<｜word｜>`) outside code (a prose reasoning tag after visible
+//!   text and Gemma 4's `<|channel>` inside a sentence are text by rule);
 //! - **extraction and stripping agree**: what `toolCalls: 'strip'` removes, extraction removes
 //!   too, and what `sanitizeToolCall` (seed 000's API) removes from a reply `cleanResponse`
 //!   either returns as a call or reports in `problems`.
@@ -32,6 +33,13 @@ fn visible_markup(content: &str, vocab: &[&str]) -> Vec<(usize, String)> {
         if let Some(m) = vocab.iter().find(|m| rest.starts_with(**m)) {
             if prose.contains(m) && !content[..i].trim().is_empty() {
                 continue;
+            }
+            // Gemma 4's `<|channel>` named inside a sentence is text by rule too.
+            if m.starts_with(super::gemma_channel::OPEN) {
+                let before = super::gemma_channel::words_before(content, i);
+                if super::gemma_channel::in_sentence(before, rest, true) == Some(true) {
+                    continue;
+                }
             }
             // MiniCPM5's opener is a call only with the template's shape after it.
             let minicpm5 = super::minicpm5::OPEN;

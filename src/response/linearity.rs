@@ -255,6 +255,10 @@ const CASES: &[(&str, &[&str])] = &[
     // backticks counted on the way; the form without the word stops at the start region.
     ("thought\n想一想 `", &["auto"]),
     ("想一想\n<|channel", &["gemma4"]),
+    // Gemma 4's `<|channel>` named in sentences: each read for the words on both sides (the
+    // spaces before it, the label and the spaces after it); and one after a line's spaces.
+    ("说 <|channel>thought  是开头", &["auto", "llama3_json"]),
+    ("说   <|channel>", &["auto"]),
     // FunctionGemma's blocks, never closed; Gemma's `<unusedNNNN>` tokens, each waiting for the
     // next, and cut ones.
     ("<start_function_call>call:f{a:<escape>", &["auto"]),

@@ -65,6 +65,7 @@ pub mod functionary;
 pub mod functiongemma;
 pub(crate) mod garbage;
 pub mod gemma4;
+pub(crate) mod gemma_channel;
 pub mod gemma_unused;
 pub mod gigachat3;
 pub mod glm45;

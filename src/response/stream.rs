@@ -44,7 +44,7 @@ use std::sync::{Arc, LazyLock, Mutex};
 use serde_json::Value;
 
 use super::scan::{self, classify_tool_call, floor};
-use super::thinking::{self, ALWAYS, PROSE_PAIRS};
+use super::thinking::{self, ALWAYS, GEMMA_CHANNEL, PROSE_PAIRS};
 use super::{
     call_id, mistral, parse_family, problem, Block, Ctx, Family, Mode, Options, Parsed, RawCall,
     ToolCall,
@@ -2093,6 +2093,9 @@ impl Machine {
     /// (`<think>`, `<seed:think>`, `[THINK]`); special-token pairs (Harmony's analysis channel
     /// after a visible commentary preamble, `◁think▷`, Cohere's) open reasoning anywhere.
     ///
+    /// Gemma 4's `<|channel>` named inside a sentence (words both sides) is text
+    /// ([`super::gemma_channel`]).
+    ///
     /// A closing tag with no reasoning open (at the start of `buf`, `len` bytes) is a stray tag,
     /// removed, only when it ends its line (spaces, then a line break or the end of the reply), as
     /// models write it; inside a sentence (`输出仅有</think>，没有<think>`) it is text. `None`:
@@ -2103,6 +2106,10 @@ impl Machine {
             Kind::Final(close) => self.final_is_text(close, len),
             Kind::WrapClose if !self.at_line_start(0) => Some(true),
             Kind::WrapClose => self.ends_line(len).map(|e| !e),
+            // `col` is `usize::MAX` once the line holds more than spaces.
+            Kind::ThinkOpen(GEMMA_CHANNEL) => {
+                super::gemma_channel::in_sentence(self.col == usize::MAX, &self.buf, self.finished)
+            }
             Kind::ThinkOpen(p)
                 if p < PROSE_PAIRS && self.em.any_visible && self.think_mode != Mode::Keep =>
             {

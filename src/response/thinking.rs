@@ -105,6 +105,17 @@ pub(crate) const ALWAYS: &[Pair] = &[
     },
 ];
 
+/// The index in [`ALWAYS`] of Gemma 4's channel pair, whose opener named inside a sentence is
+/// text ([`super::gemma_channel`]).
+pub(crate) const GEMMA_CHANNEL: usize = 7;
+
+/// Whether the opener of pair `i` (of [`ALWAYS`]) at byte `at` of `text` is text: Gemma 4's
+/// `<|channel>` named inside a sentence ([`super::gemma_channel`]). Read on a whole reply.
+fn opener_in_sentence(text: &str, at: usize, i: usize) -> bool {
+    use super::gemma_channel::{in_sentence, words_before};
+    i == GEMMA_CHANNEL && in_sentence(words_before(text, at), &text[at..], true) == Some(true)
+}
+
 /// The index in [`ALWAYS`] of the pair opened by `open` (0, `<think>`, when none is).
 pub(crate) fn pair_of(open: &str) -> usize {
     ALWAYS
@@ -364,6 +375,10 @@ fn blocks_outside<'a>(
                 .filter_map(|(i, pair)| shortest_at(text, p, pair.opens).map(|len| (len, i)))
                 .min();
             if let Some((len, i)) = open {
+                if opener_in_sentence(text, p, i) {
+                    from = p + 1;
+                    continue;
+                }
                 let t = block(text, markers, markers.pairs[i], p, p + len);
                 from = t.outer.end;
                 done = !t.closed;
@@ -472,6 +487,7 @@ mod tests {
                     });
                     at = c + len;
                 }
+                (Some((o, _, i)), _) if opener_in_sentence(text, o, i) => at = o + 1,
                 (Some((o, len, i)), _) => {
                     let t = block(pairs[i], o, o + len);
                     at = t.outer.end;
@@ -518,6 +534,17 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn gemma_channel_index_names_the_channel_pair() {
+        assert_eq!(pair_of(super::super::gemma_channel::OPEN), GEMMA_CHANNEL);
+    }
+
+    #[test]
+    fn gemma_channel_named_in_a_sentence_opens_nothing() {
+        let t = "不同的标记：<|channel>thought 开头，<channel|> 结尾。\n<|channel>thought\n想<channel|>答";
+        assert_eq!(inners(t), ["thought\n想"]);
     }
 
     #[test]

@@ -2,7 +2,9 @@
 //! unchanged from every OpenClaw-compatible scrubber in its default mode (`codeAware: true`), as
 //! the addon runs it: on the proxy of the JS string, code masked first for the three tool-call
 //! scrubbers; the exceptions are listed with their reason. The same check `agree.rs` makes for
-//! `sanitizeToolCall`, for the scrubbers.
+//! `sanitizeToolCall`, for the scrubbers. And on each of them, listed or not, the code-aware
+//! reasoning-tag scrubber keeps at least as much as OpenClaw's own bytes (`codeAware: false`)
+//! would: reading tags as `cleanResponse` does may keep more, never less.
 
 use super::code_regions;
 use super::reasoning_tags::{self, TagMode, Trim};
@@ -27,6 +29,21 @@ const CHANGED_ON_PURPOSE: &[(&str, &str)] = &[
     // Gemma 4's `<|"|>` string token in a call naming a tool that was not offered.
     (
         "gemma4-name-glued-not-offered-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    // Gemma 4's `<|channel>thought` and `<channel|>` named in one sentence: OpenClaw's token
+    // pattern (`<|`, no bar, `|>`) takes everything from the one to the other for one token, the
+    // words between included (`cleanResponse` keeps the sentence).
+    (
+        "lmstudio-2013-gemma4-channel-pair-named-in-description",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "lmstudio-2013-gemma4-channel-pair-named-model-named",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "gemma4-channel-pair-named-in-sentence-stays-zh",
         "stripModelSpecialTokens",
     ),
     // OpenClaw's reasoning-tag scrubber removes `<final>` markers anywhere outside code (kept as
@@ -79,6 +96,20 @@ fn every_negative_case_passes_every_scrubber_unchanged() {
             continue;
         }
         n += 1;
+        let exact = reasoning_tags::strip_reasoning_tags_from_text(
+            &case.input,
+            TagMode::Strict,
+            Trim::Both,
+        );
+        let aware = thinking(Spliced::new(&case.input));
+        if aware.as_str().len() < exact.len() {
+            bad.push(format!(
+                "{}: stripThinkingTagsFromText keeps {:?}, less than OpenClaw's {:?}",
+                case.name,
+                aware.as_str(),
+                exact
+            ));
+        }
         for (name, mask, f) in scrubbers {
             let listed = CHANGED_ON_PURPOSE.contains(&(case.name.as_str(), name));
             if unchanged(&case.input, mask, f) == listed {

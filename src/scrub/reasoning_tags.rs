@@ -94,7 +94,9 @@ pub fn strip_spliced_code_aware(text: Spliced<'_>, mode: TagMode, trim: Trim) ->
 
 /// Where a tag outside code is reasoning under `codeAware: true`, as `cleanResponse` reads a reply
 /// for a model it does not know: an opening tag only while nothing visible precedes it (the reply
-/// starts with its reasoning; a later one is text, and so is the closing tag after it); a closing
+/// starts with its reasoning; a later one is text, and so is every closing tag after it: a
+/// sentence that names the pair and then a lone closer, `emits both <think> and </think>, but …
+/// emits only </think>`, is text to its end, never reasoning the prompt opened); a closing
 /// tag with no block open only when it ends its line (inside a sentence it is text), and then, if
 /// it ends within the first [`START_REGION`] bytes and nothing was removed before it, what
 /// precedes it is reasoning the prompt opened and goes with it.
@@ -102,7 +104,7 @@ pub fn strip_spliced_code_aware(text: Spliced<'_>, mode: TagMode, trim: Trim) ->
 struct Reading {
     /// Visible text was kept before the current position.
     visible: bool,
-    /// An opening tag was kept as text: its closing tag is text too.
+    /// An opening tag was kept as text: every closing tag after it is text too.
     text_open: bool,
     /// A tag was removed.
     removed: bool,
@@ -131,7 +133,7 @@ impl Reading {
             self.removed = true;
             return Verdict::Remove;
         }
-        if std::mem::take(&mut self.text_open) || !ends_line(c, at.end) {
+        if self.text_open || !ends_line(c, at.end) {
             return Verdict::Text;
         }
         let start = !self.removed && at.end <= START_REGION;
@@ -338,6 +340,25 @@ mod tests {
             aware("<think>r</think>Hello\n</think>\nWorld"),
             "Hello\n\nWorld"
         );
+        // Once a tag was kept as text, every closing tag after it is text, one that ends the
+        // text too (Cerebras/cerebras-cloud-sdk-python#10's title: everything was lost).
+        let title = "Inconsistent behavior: qwen-3-32b emits both <think> and </think>, but \
+                     qwen-3-235b emits only </think>";
+        assert_eq!(aware(title), title);
+        assert_eq!(
+            s(title),
+            "Inconsistent behavior: qwen-3-32b emits both , but qwen-3-235b emits only"
+        );
+        let zh = "模型有时输出 <think> 和 </think>，有时只有 </think>\n见上";
+        assert_eq!(aware(zh), zh);
+        // Reasoning that starts the text still goes, and a later lone closer with it.
+        assert_eq!(
+            aware("<think>想一想</think>北京晴。\n</think>\n"),
+            "北京晴。"
+        );
+        // SkyworkAI/Skywork-R1V#14: reasoning the prompt opened, closed on its own line.
+        let r1v = "No, there is no dog in the image.\n</think>\n\nThe image shows a traffic sign.";
+        assert_eq!(aware(r1v), "The image shows a traffic sign.");
         // An indented fence is code.
         let fenced = "Example:\n  ```\n  <think>x</think> ok";
         assert_eq!(aware(fenced), fenced);

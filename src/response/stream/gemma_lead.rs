@@ -21,15 +21,12 @@
 //!   reasoning that began in the prompt. Anywhere else the reply is read as usual.
 
 use super::{Machine, State, START_REGION};
+use crate::response::gemma_channel::{CLOSE, OPEN};
 use crate::response::scan::{find_from, floor};
 use crate::response::Mode;
 
 /// The word Gemma 4 writes after `<|channel>` to open its thought channel, with its line break.
 pub(crate) const WORD: &str = "thought\n";
-/// The token that closes the channel.
-pub(crate) const CLOSE: &str = "<channel|>";
-/// The token that opens it.
-const OPEN: &str = "<|channel>";
 
 /// Where the machine stands in the reply's start.
 #[derive(Debug, Clone, Copy)]
