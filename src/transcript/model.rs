@@ -1005,51 +1005,6 @@ impl Msg {
         }
     }
 
-    /// Makes this message [`Msg::src`]`(i)` again in place, field by field: a parse over an
-    /// earlier model does it for every message, and a whole new message built aside and copied
-    /// over it was ~430 bytes written twice. Every field is named, so a field added to `Msg`
-    /// must be reset here too (the pattern does not compile without it).
-    pub fn reset(&mut self, i: usize) {
-        let Msg {
-            origin,
-            is_object,
-            role,
-            stop_reason,
-            timestamp,
-            tool_call_id,
-            tool_use_id,
-            tool_name,
-            error_message,
-            has_details,
-            provenance,
-            usage,
-            content,
-            content_dirty,
-            edits,
-            extra,
-        } = self;
-        *origin = MsgOrigin::Src(i);
-        *is_object = true;
-        for v in [
-            role,
-            stop_reason,
-            timestamp,
-            tool_call_id,
-            tool_use_id,
-            tool_name,
-            error_message,
-        ] {
-            *v = Val::Absent;
-        }
-        *has_details = false;
-        *provenance = None;
-        *usage = UsageView::NotObject(Val::Absent);
-        *content = Content::Other(Val::Absent);
-        *content_dirty = false;
-        *edits = Edits::default();
-        *extra = Extras::default();
-    }
-
     /// Extra field `k` (an index of [`EXTRA_FIELDS`]).
     pub fn extra(&self, k: usize) -> &Val {
         self.extra.get(k)

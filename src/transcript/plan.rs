@@ -203,28 +203,14 @@ impl Writer<'_> {
     }
 
     fn edits(&mut self, e: &Edits, content_slot: bool) {
-        // Most messages and blocks of a plan carry no edit, or one: an empty list is two zeros,
-        // and a count is written where it goes once its items are (one walk of the list each).
-        if e.is_empty() {
-            self.nums.extend_from_slice(&[0.0, 0.0]);
-            return;
-        }
-        let at = self.nums.len();
-        self.n(0);
-        let mut count = 0;
+        self.n(e.sets().count());
         for (k, v) in e.sets() {
             self.set(k, v, content_slot && k == "content");
-            count += 1;
         }
-        self.nums[at] = count as f64;
-        let at = self.nums.len();
-        self.n(0);
-        let mut count = 0;
+        self.n(e.dels().count());
         for k in e.dels() {
             self.name(k);
-            count += 1;
         }
-        self.nums[at] = count as f64;
     }
 
     fn msg(&mut self, m: &Msg) {

@@ -181,17 +181,6 @@ fn extra<'b>(c: &mut Cursor, b: &'b mut Block) -> &'b mut BlockExtra {
     })
 }
 
-/// A candidate code for `v`: `v` itself when it is an integer in `0..2^32`, else some `u32` that
-/// does not round-trip to `v` (the caller compares). Adding 1.5 × 2^52 leaves a number below
-/// 2^51 rounded to an integer in the low bits of the sum's mantissa: two instructions where a
-/// saturating `as u32` (the clamps Rust's casts make) took several, ~24 times a message. Whatever
-/// `v` is (a fraction, a negative, 2^32 or more, NaN, an infinity), the low 32 bits read back as a
-/// `u32` other than `v`, so the round trip rejects it.
-#[inline(always)]
-fn code_bits(v: f64) -> u32 {
-    (v + 6_755_399_441_055_744.0).to_bits() as u32
-}
-
 impl<'a> Cursor<'a> {
     /// Stops the parse, saying why.
     #[cold]
@@ -216,8 +205,9 @@ impl<'a> Cursor<'a> {
     #[inline(always)]
     fn code(&mut self) -> Read<u32> {
         let v = self.num()?;
-        let c = code_bits(v);
-        if f64::from(c) == v {
+        // A saturating cast and a round trip: cheaper than `fract()` (a libm call) on a hot path.
+        let c = v as u32;
+        if c as f64 == v {
             Ok(c)
         } else {
             self.stop(format!("skeleton: expected a code, got {v}"))
@@ -328,24 +318,6 @@ impl<'a> Cursor<'a> {
         if c != TEXT && c != TEXT_HEAD {
             return Ok((None, self.val_of(c)?));
         }
-        Ok((Some(self.text_info(c)?), Val::Str(Text::Borrowed(""))))
-    }
-
-    /// A block's `text` or `thinking`: its [`TextInfo`] when it is a string (any other value
-    /// read and left: the rules ask those fields for nothing else). Not the pair [`Cursor::text`]
-    /// returns, moved through memory once a text block.
-    #[inline(always)]
-    fn block_text(&mut self) -> Read<Option<TextInfo>> {
-        let c = self.code()?;
-        if c != TEXT && c != TEXT_HEAD {
-            self.val_of(c)?;
-            return Ok(None);
-        }
-        self.text_info(c).map(Some)
-    }
-
-    /// The [`TextInfo`] of a string sent as `c` ([`TEXT`] or [`TEXT_HEAD`], already read).
-    fn text_info(&mut self, c: u32) -> Read<TextInfo> {
         let blank = self.num()? != 0.0;
         let len = self.count()?;
         let head = if c == TEXT_HEAD {
@@ -356,12 +328,15 @@ impl<'a> Cursor<'a> {
         let head_is_whole = head
             .as_deref()
             .is_some_and(|h| h.len() == len || h.encode_utf16().count() == len);
-        Ok(TextInfo {
-            len,
-            blank,
-            head,
-            head_is_whole,
-        })
+        Ok((
+            Some(TextInfo {
+                len,
+                blank,
+                head,
+                head_is_whole,
+            }),
+            Val::Str(Text::Borrowed("")),
+        ))
     }
 
     /// A thinking block's `thinkingSignature`: a string that does not open with `{` (after JS
@@ -581,7 +556,7 @@ fn parse_messages(c: &mut Cursor, msgs: &mut Vec<Msg>) -> Read<()> {
     for (i, m) in msgs.iter_mut().enumerate() {
         if i < kept {
             c.spare.take_from(m);
-            m.reset(i);
+            *m = Msg::src(i);
         }
         parse_message(c, m, i)?;
     }
@@ -685,8 +660,7 @@ fn parse_message(c: &mut Cursor, m: &mut Msg, i: usize) -> Read<()> {
     Ok(())
 }
 
-// Inlined: every block ends with it (a call was ~10 instructions of a block's ~100).
-#[inline(always)]
+#[inline]
 fn signatures(c: &mut Cursor, b: &mut Block) -> Read<()> {
     let mask = c.code()?;
     if mask & 1 != 0 {
@@ -709,7 +683,7 @@ fn parse_block(c: &mut Cursor, b: &mut Block, extras: bool) -> Read<()> {
     b.ty = c.val()?;
     match b.ty.as_str() {
         Some("text") => {
-            b.text = c.block_text()?;
+            b.text = c.text()?.0;
             if extras {
                 let sig = c.signature()?;
                 if sig != Val::Absent {
@@ -719,7 +693,7 @@ fn parse_block(c: &mut Cursor, b: &mut Block, extras: bool) -> Read<()> {
             signatures(c, b)?;
         }
         Some("thinking") => {
-            let thinking = c.block_text()?;
+            let thinking = c.text()?.0;
             let sig = c.signature()?;
             let obj = if sig == Val::Object {
                 Some((c.val()?, c.val()?))
@@ -1014,46 +988,6 @@ mod code_tests {
             16 + VOCAB.len() < USAGE as usize,
             "the vocabulary reaches USAGE"
         );
-    }
-
-    /// A code is a whole number in `0..2^32`, and nothing else reads as one: a skeleton holding
-    /// anything else where a code stands is refused, never read as some other code.
-    #[test]
-    fn a_code_is_exactly_a_u32() {
-        let read = |v: f64| {
-            let (nums, strs) = ([v], "\u{1f}");
-            let mut c = Cursor {
-                nums: &nums,
-                at: 0,
-                strs,
-                next: Some(1),
-                why: String::new(),
-                spare: Spare::default(),
-            };
-            c.code().ok()
-        };
-        for k in [0u32, 1, 7, 16, 240, 65_535, 1 << 31, u32::MAX] {
-            assert_eq!(read(f64::from(k)), Some(k));
-        }
-        assert_eq!(read(-0.0), Some(0));
-        let two32 = 4_294_967_296.0;
-        for v in [
-            -1.0,
-            -0.25,
-            0.5,
-            7.000_000_1,
-            two32,
-            two32 + 7.0,
-            2f64.powi(51) + 7.0,
-            2f64.powi(53),
-            -(2f64.powi(52)) + 7.0,
-            f64::MAX,
-            f64::INFINITY,
-            f64::NEG_INFINITY,
-            f64::NAN,
-        ] {
-            assert_eq!(read(v), None, "{v} read as a code");
-        }
     }
 
     /// A skeleton parsed over the model of another (the boundary keeps its thread's last model,
