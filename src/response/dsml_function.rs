@@ -16,14 +16,16 @@
 //! `</｜DSML｜parameter>` or `</parameter>`; values are typed as DSML's are
 //! ([`super::deepseek_v32::typed_param`]). The section closer after the invoke, with no section
 //! opener before it, belongs to the block. Read with or without tools (the DSML tokens are the
-//! evidence, as for every DSML call). A head whose call does not read up to the invoke closer is
-//! left to the rest of the text. Each head's search stops at the next head, so many heads stay
+//! evidence, as for every DSML call). A head whose parameters do not read up to its invoke closer
+//! is removed with them and reported (`unreadable-block`, the raw text kept); a head with no
+//! invoke closer after it is text. Each head's search stops at the next head, so many heads stay
 //! linear. This reader sees the canonical spelling.
 
 use super::deepseek_v32::typed_param;
+use super::dsml::FORMAT;
 use super::scan::{find_from, is_name};
 use super::xml_invoke::attr;
-use super::{Ctx, Parsed};
+use super::{Block, Ctx, Parsed};
 
 /// The head's first tag.
 pub const OPEN: &str = "<function>";
@@ -84,12 +86,40 @@ pub fn read(text: &str, cx: &Ctx, out: &mut Parsed) {
             continue;
         };
         let Some((arguments, end)) = call(text, after + len, hi, cx, name) else {
+            // Its DSML closer says it was a call: removed, and reported with its raw text.
+            if let Some(k) = find_from(&text[..hi], INVOKE_END, after + len) {
+                let end = section_end(text, k + INVOKE_END.len());
+                out.blocks.push(Block::of_calls(
+                    start,
+                    end,
+                    Vec::new(),
+                    &mut out.problems,
+                    || format!("{FORMAT}: {OPEN} call does not read; raw text kept in content"),
+                ));
+                if next.is_some_and(|n| n < end) {
+                    next = find_from(text, OPEN, end);
+                }
+            }
             continue;
         };
         super::dsml::push_call(out, (start, end), name, arguments);
         if next.is_some_and(|n| n < end) {
             next = find_from(text, OPEN, end);
         }
+    }
+}
+
+/// The end of a block whose invoke closer ends at `at`: past a section closer right after it (a
+/// section opener never came), or at the end of `text` when only the stream machine's NUL ("more
+/// may come") follows, so the section closer may still come.
+fn section_end(text: &str, at: usize) -> usize {
+    let r = text[at..].trim_start();
+    if let Some(after) = r.strip_prefix(SECTION_END) {
+        text.len() - after.len()
+    } else if r == "\0" {
+        text.len()
+    } else {
+        at
     }
 }
 
@@ -104,22 +134,12 @@ fn call(text: &str, mut at: usize, hi: usize, cx: &Ctx, name: &str) -> Option<(S
         let t = text[at..hi].trim_start();
         at = hi - t.len();
         if let Some(rest) = t.strip_prefix(INVOKE_END) {
-            let rest_at = hi - rest.len();
-            let r = text[rest_at..].trim_start();
-            let end = if let Some(after) = r.strip_prefix(SECTION_END) {
-                text.len() - after.len()
-            } else if r == "\0" {
-                // The stream machine asks with a NUL after the text: the section closer may
-                // still come.
-                text.len()
-            } else {
-                rest_at
-            };
+            let end = section_end(text, hi - rest.len());
             return Some((serde_json::Value::Object(map).to_string(), end));
         }
         let open = PARAM_OPENS.iter().find(|o| t.starts_with(**o))?;
         let head_at = at + open.len();
-        let gt = head_at + memchr::memchr(b'>', text[head_at..hi].as_bytes())?;
+        let gt = head_at + memchr::memchr(b'>', &text.as_bytes()[head_at..hi])?;
         let head = &text[head_at..gt];
         if !head.starts_with([' ', '\t', '\n']) {
             return None;

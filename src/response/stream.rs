@@ -1730,7 +1730,7 @@ impl Machine {
                     let closers = super::dsml::CLOSERS
                         .iter()
                         .filter(|c| c.ends_with("invoke>"));
-                    if closers.fold(false, |hit, c| hit || self.later(c, after)) {
+                    if closers.into_iter().any(|c| self.later(c, after)) {
                         yes(Family::DeepSeekV32)
                     } else if fin {
                         Verdict::No
