@@ -6,7 +6,9 @@
 //!   its JSON variant `[TOOL_CALL]{"tool": "read", "args": {…}}[/TOOL_CALL]` (or `name` /
 //!   `arguments`);
 //! - LM Studio's `[TOOL_REQUEST]{"name": …, "arguments": {…}}[END_TOOL_REQUEST]`, and the form
-//!   with the name in brackets on its own line: `[read]\n{"path": "a.txt"}\n[END_TOOL_REQUEST]`.
+//!   with the name in brackets on its own line: `[read]\n{"path": "a.txt"}\n[END_TOOL_REQUEST]`;
+//! - Qwen 3.6's narrated `[tool_call: NAME] key: "value"]`, only for an offered tool
+//!   ([`super::bracket_colon`]).
 //!
 //! The closing words are what makes them calls: a block is read only up to its closing word, the
 //! closing word must come, and the whole body must read. The one exception is the reply's last
@@ -47,6 +49,7 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
     if find_from(text, CALLING, 0).is_some() {
         calling_with_args(text, &mut out);
     }
+    super::bracket_colon::read(text, cx.tools, &mut out);
     out.blocks.sort_by_key(|b| b.start);
     out.set_format_if_calls(NAME);
     out

@@ -19,11 +19,13 @@
 //! DeepSeek-V4 writes the same grammar with the block named `<｜DSML｜tool_calls>` (reported as
 //! `deepseek_v4`); the bars of every tag may be spelled `｜｜`, `‖` or `|`, with spaces around
 //! them, when a server mangles the special token ([`super::dsml`] maps them all to one spelling).
-//! V4's `<｜DSML｜toolcall>NAME` followed by fenced JSON is read by [`super::dsml_toolcall`].
+//! V4's `<｜DSML｜toolcall>NAME` followed by fenced JSON is read by [`super::dsml_toolcall`], a
+//! `<function><name>NAME</name>` head with DSML closers by [`super::dsml_function`].
 
 use serde_json::{Map, Value};
 
 use super::dsml::canonical;
+use super::dsml_function;
 use super::dsml_toolcall;
 use super::typing::{param_schema, type_value, Style};
 use super::xml_invoke::{blocks, invokes, Invoke, Tags, Wrappers};
@@ -77,6 +79,10 @@ fn parse_canonical(text: &str, cx: &Ctx) -> Parsed {
         out.blocks.sort_by_key(|b| b.start);
     }
     super::dsml_named::read(text, cx, &mut out);
+    if memchr::memmem::find(text.as_bytes(), dsml_function::OPEN.as_bytes()).is_some() {
+        dsml_function::read(text, cx, &mut out);
+        out.blocks.sort_by_key(|b| b.start);
+    }
     out
 }
 
@@ -87,14 +93,7 @@ fn call(inv: &Invoke, cx: &Ctx, problems: &mut Vec<String>) -> RawCall {
     } else {
         let mut map = Map::new();
         for p in &inv.params {
-            let schema = param_schema(cx.tools, inv.name, p.name);
-            let typed = match p.string() {
-                Some("true") => Value::String(p.value.to_owned()),
-                Some("false") => serde_json::from_str::<Value>(p.value).unwrap_or_else(|_| {
-                    type_value(p.value, schema, Style::Schema { minimax: false })
-                }),
-                _ => type_value(p.value, schema, Style::Schema { minimax: false }),
-            };
+            let typed = typed_param(cx, inv.name, p.name, p.string(), p.value);
             map.insert(p.name.to_owned(), typed);
         }
         Value::Object(map).to_string()
@@ -103,6 +102,18 @@ fn call(inv: &Invoke, cx: &Ctx, problems: &mut Vec<String>) -> RawCall {
         name: inv.name.to_owned(),
         arguments,
         id: None,
+    }
+}
+
+/// A parameter's value typed as DSML types it: by its `string` attribute (`"true"` keeps the
+/// text, `"false"` decodes JSON), else (or when that JSON does not parse) by the tool's schema.
+pub fn typed_param(cx: &Ctx, func: &str, name: &str, string: Option<&str>, value: &str) -> Value {
+    let schema = param_schema(cx.tools, func, name);
+    match string {
+        Some("true") => Value::String(value.to_owned()),
+        Some("false") => serde_json::from_str::<Value>(value)
+            .unwrap_or_else(|_| type_value(value, schema, Style::Schema { minimax: false })),
+        _ => type_value(value, schema, Style::Schema { minimax: false }),
     }
 }
 

@@ -48,6 +48,7 @@ pub mod apertus;
 pub mod attr_tool_call;
 pub mod bare_json;
 pub mod bracket_calls;
+pub mod bracket_colon;
 pub mod canonical;
 #[cfg(test)]
 pub(crate) mod cases;
@@ -57,6 +58,7 @@ pub mod deepseek_v31;
 pub mod deepseek_v32;
 pub mod doubao;
 pub mod dsml;
+pub mod dsml_function;
 pub mod dsml_named;
 pub mod dsml_toolcall;
 pub mod ernie45;

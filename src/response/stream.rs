@@ -146,6 +146,12 @@ enum Check {
     /// A MiniMax-M3 namespace token before a tag, with `</tool_call>` later: a fragment whose
     /// head was lost ([`super::minimax_m3`]).
     M3Fragment,
+    /// `<function>` then `<name>NAME</name>`, with a DSML invoke closer later
+    /// ([`super::dsml_function`]).
+    DsmlFunction,
+    /// `[tool_call: NAME] key: value]` naming an offered tool (`true`: with the stray `[` before
+    /// it), settled whole ([`super::bracket_colon`]).
+    Colon(bool),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -596,14 +602,20 @@ fn wrap_lits() -> Vec<Lit> {
 /// The DSML openers in every bar spelling: `<` and the first character of the head, settled by
 /// [`Check::Dsml`].
 fn dsml_lits() -> Vec<Lit> {
-    ["<｜", "<‖", "<|", "< "]
+    let mut v: Vec<Lit> = ["<｜", "<‖", "<|", "< "]
         .into_iter()
         .map(|s| Lit {
             pre: "",
             s,
             kind: Kind::Call(Check::Dsml),
         })
-        .collect()
+        .collect();
+    v.push(Lit {
+        pre: "",
+        s: super::dsml_function::OPEN,
+        kind: Kind::Call(Check::DsmlFunction),
+    });
+    v
 }
 
 /// The openers of [`Family::BracketCalls`], each counted only when its closing word follows.
@@ -623,6 +635,8 @@ fn bracket_lits() -> Vec<Lit> {
             Check::Later("[END_TOOL_REQUEST]", Family::BracketCalls),
         ),
         call("[", Check::NamedRequest),
+        call(super::bracket_colon::OPEN2, Check::Colon(true)),
+        call(super::bracket_colon::OPEN, Check::Colon(false)),
     ]
 }
 
@@ -1720,6 +1734,39 @@ impl Machine {
                     Verdict::More
                 } else {
                     Verdict::No
+                }
+            }
+            Check::DsmlFunction => match super::dsml_function::head(rest, fin) {
+                Some(Some(_)) => {
+                    let closers = super::dsml::CLOSERS
+                        .iter()
+                        .filter(|c| c.ends_with("invoke>"));
+                    if closers.into_iter().any(|c| self.later(c, after)) {
+                        yes(Family::DeepSeekV32)
+                    } else if fin {
+                        Verdict::No
+                    } else {
+                        Verdict::More
+                    }
+                }
+                Some(None) => Verdict::No,
+                None => Verdict::More,
+            },
+            Check::Colon(stray) => {
+                let open = if stray {
+                    super::bracket_colon::OPEN2
+                } else {
+                    super::bracket_colon::OPEN
+                };
+                let start = after - open.len();
+                match super::bracket_colon::call_at(&self.buf[start..], fin, tools) {
+                    Some(Some((_, len))) => {
+                        // The block is the call, settled here.
+                        self.json.fixed = Some((self.consumed + start, len));
+                        yes(Family::BracketCalls)
+                    }
+                    Some(None) => Verdict::No,
+                    None => Verdict::More,
                 }
             }
             Check::Function => self.check_function(after),

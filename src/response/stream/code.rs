@@ -787,6 +787,17 @@ fn confirmed(kind: Kind, span: &Span, at: usize) -> bool {
             let after = &bytes[from..];
             (after.starts_with(b"<") || after.starts_with(ns)) && span.close_from(from)
         }
+        Kind::Call(Check::DsmlFunction) => {
+            let head = span
+                .text(at, 300)
+                .get(crate::response::dsml_function::OPEN.len()..);
+            let end = (at + 1024).min(bytes.len());
+            head.and_then(|h| crate::response::dsml_function::head(h, true))
+                .is_some_and(|h| h.is_some())
+                && memchr::memmem::find(&bytes[at..end], b"DSML").is_some()
+        }
+        // Named only by an offered tool: not markup by itself.
+        Kind::Call(Check::Colon(_)) => false,
         Kind::Call(c) if super::leaks::quiet(c) => false,
         Kind::Orphan | Kind::Final(_) | Kind::WrapOpen | Kind::WrapClose | Kind::Lone => false,
         _ => true,
