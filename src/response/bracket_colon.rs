@@ -17,7 +17,7 @@
 use serde_json::Value;
 
 use super::bare_json::offered;
-use super::scan::{find_from, is_name};
+use super::scan::{find_from, floor, is_name};
 use super::typing::{typed_arguments, Style};
 use super::RawCall;
 
@@ -29,11 +29,25 @@ pub const OPEN2: &str = "[[tool_call:";
 /// The longest name read.
 const MAX_NAME: usize = 64;
 
+/// The longest call read: a narrated call is one short line, and a longer one is text. A stream
+/// re-reads a held call from its opener on each delta, so this bound is what keeps a long line
+/// after an opener (a value that never ends) linear when it arrives in small deltas.
+const MAX_CALL: usize = 4096;
+
 /// The call at the start of `s` (which starts with [`OPEN`] or [`OPEN2`]): `Some(Some((call,
 /// len)))` when one is there whole, naming an offered tool; `Some(None)` when it is text; `None`
 /// when `s` ends before that is known and more may come (`fin` false). Reads no further than the
-/// first thing that is not part of the call (a line break among them).
+/// first thing that is not part of the call (a line break among them), nor past [`MAX_CALL`].
 pub fn call_at(s: &str, fin: bool, tools: Option<&Value>) -> Option<Option<(RawCall, usize)>> {
+    if s.len() > MAX_CALL {
+        // What would still need more text past the bound is too long to be a call.
+        return Some(call_within(&s[..floor(s, MAX_CALL)], false, tools).unwrap_or(None));
+    }
+    call_within(s, fin, tools)
+}
+
+/// [`call_at`] without the bound.
+fn call_within(s: &str, fin: bool, tools: Option<&Value>) -> Option<Option<(RawCall, usize)>> {
     let more = if fin { Some(None) } else { None };
     let skip = usize::from(s.starts_with(OPEN2));
     let Some(rest) = s[skip..].strip_prefix(OPEN) else {
@@ -196,6 +210,10 @@ mod tests {
         // Cut by the end of a stream's buffer: not known yet.
         assert_eq!(read("[tool_call: read_file] path: \"/a", false), None);
         assert_eq!(read("[tool_call: read_fi", false), None);
+        // A value longer than a call can be: text, also while it is still arriving.
+        let long = format!("[tool_call: read_file] path: \"{}", "北京".repeat(MAX_CALL));
+        assert_eq!(read(&long, false), Some(None));
+        assert_eq!(read(&format!("{long}\"]"), true), Some(None));
     }
 
     #[test]
@@ -217,6 +235,24 @@ mod tests {
         };
         assert_grows_linearly("bracket_colon openers in code", &code, &|t| {
             let _ = clean_response(t, &opts);
+        });
+        // A value that never ends, arriving in 64-byte deltas: the held call is re-read on each
+        // delta only up to its bound (it was re-read whole: 1 MB took ~50× its 100 KB time).
+        let value = |n: usize| {
+            format!(
+                "[tool_call: read_file] path: \"{}",
+                "北京abc ".repeat(n / 10)
+            )
+        };
+        assert_grows_linearly("bracket_colon long value, streamed", &value, &|t| {
+            let mut s = crate::response::stream::StreamCleaner::new(opts.clone());
+            let mut at = 0;
+            while at < t.len() {
+                let end = floor(t, (at + 64).min(t.len()));
+                s.push(&t[at..end]).unwrap();
+                at = end;
+            }
+            s.finish().unwrap();
         });
     }
 }
