@@ -139,7 +139,7 @@ fn detect_marker(text: &str, hint: Option<Family>) -> Option<Family> {
             return Some(f);
         }
         if let Some(body) = rest.strip_prefix(TOOL_CALL) {
-            if let Some(f) = classify_tool_call(body) {
+            if let Some(f) = classify_tool_call(body, None) {
                 return Some(f);
             }
         }
@@ -266,8 +266,9 @@ impl<'a> HeadWindow<'a> {
     }
 }
 
-/// Which `<tool_call>` grammar `body` (the text right after the marker) is written in.
-pub fn classify_tool_call(body: &str) -> Option<Family> {
+/// Which `<tool_call>` grammar `body` (the text right after the marker) is written in. `tools`
+/// (the offered tools, when known) settles a GLM name that is no ASCII word.
+pub fn classify_tool_call(body: &str, tools: Option<&serde_json::Value>) -> Option<Family> {
     let t = body.trim_start();
     if t.starts_with('{') {
         return Some(Family::Hermes);
@@ -289,18 +290,28 @@ pub fn classify_tool_call(body: &str) -> Option<Family> {
     let end = t.find(['<', '\n']).unwrap_or(t.len());
     let name = t[..end].trim();
     let next = &t[end..];
+    // The name glued to its first key, the `<arg_key>` between lost (vLLM PR 47190): GLM's
+    // markup, read by [`super::glm45`] when an offered tool's name starts the word.
+    if next.starts_with(super::glm45::KEY_END) {
+        return super::glm45::glued_word(name).then_some(Family::Glm);
+    }
     let follows_ok = next.is_empty()
         || next.starts_with('\n')
-        || next.starts_with("<arg_key>")
-        || next.starts_with("</arg_value>")
+        || next.starts_with(super::glm45::KEY)
+        || next.starts_with(super::glm45::VALUE_END)
         || next.starts_with(TOOL_CALL_END);
-    // The text ending right after the name is a call cut off, or a sentence naming the tag
-    // (`会带出<think>,<tool_call>字符`): a cut name is an identifier a tool has, so one that is
-    // not ASCII there is prose.
-    if next.is_empty() && !name.is_ascii() {
+    if !follows_ok || !is_name(name) {
         return None;
     }
-    if follows_ok && is_name(name) {
+    // A GLM name is a tool's: an ASCII word, or an offered tool. Another word is a call only
+    // with GLM's argument markup right after it; else it is prose that names the tag
+    // (`会带出<think>,<tool_call>字符`, then the text's end or a line break).
+    let markup = next.starts_with(super::glm45::KEY)
+        || next.starts_with(super::glm45::VALUE_END)
+        || next
+            .strip_prefix('\n')
+            .is_some_and(|r| r.starts_with(super::glm45::KEY));
+    if name.is_ascii() || markup || super::bare_json::offered(tools, name) {
         Some(Family::Glm)
     } else {
         None

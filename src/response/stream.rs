@@ -1414,6 +1414,9 @@ impl Machine {
 
     fn drain(&mut self, n: usize) {
         self.track_columns(n);
+        self.json
+            .data
+            .pass(&self.buf.as_bytes()[..n], self.consumed);
         self.buf.advance(n);
         self.consumed += n;
     }
@@ -1718,7 +1721,7 @@ impl Machine {
             Check::InvokeWrapper => self.check_invoke_wrapper(after, tools),
             Check::ToolCall => {
                 if let Some(f @ (Family::Hermes | Family::Qwen3Coder | Family::Granite)) =
-                    classify_tool_call(rest)
+                    classify_tool_call(rest, tools)
                 {
                     return yes(f);
                 }
@@ -1736,7 +1739,7 @@ impl Machine {
                     .find(['<', '\n'])
                     .is_some_and(|p| lead + p + 12 <= WINDOW && rest.len() >= lead + p + 12);
                 if full || settled {
-                    match classify_tool_call(&rest[..floor(rest, WINDOW)]) {
+                    match classify_tool_call(&rest[..floor(rest, WINDOW)], tools) {
                         Some(f) => yes(f),
                         None => Verdict::No,
                     }
@@ -2616,6 +2619,7 @@ mod final_tag;
 mod find_any;
 mod gemma_lead;
 mod in_reasoning;
+mod json_data;
 mod leaks;
 mod sections;
 #[cfg(test)]
