@@ -304,13 +304,15 @@ pub fn classify_tool_call(body: &str, tools: Option<&serde_json::Value>) -> Opti
         return None;
     }
     // A GLM name is a tool's: an ASCII word, or an offered tool. Another word is a call only
-    // with GLM's argument markup right after it; else it is prose that names the tag
-    // (`会带出<think>,<tool_call>字符`, then the text's end or a line break).
-    let markup = next.starts_with(super::glm45::KEY)
-        || next.starts_with(super::glm45::VALUE_END)
-        || next
-            .strip_prefix('\n')
-            .is_some_and(|r| r.starts_with(super::glm45::KEY));
+    // with GLM's markup right after it (an argument, or the closer: `NAME\n</tool_call>` is
+    // GLM-4.5's call without arguments); else it is prose that names the tag
+    // (`会带出<think>,<tool_call>字符`, then the text's end or a line break and more prose).
+    let markup = |r: &str| {
+        r.starts_with(super::glm45::KEY)
+            || r.starts_with(super::glm45::VALUE_END)
+            || r.starts_with(TOOL_CALL_END)
+    };
+    let markup = markup(next) || next.strip_prefix('\n').is_some_and(markup);
     if name.is_ascii() || markup || super::bare_json::offered(tools, name) {
         Some(Family::Glm)
     } else {
@@ -848,6 +850,22 @@ mod tests {
     #[test]
     fn prose_after_tool_call_tag_is_not_glm() {
         assert_eq!(detect("use the <tool_call> tag like this", None), None);
+        // A GLM name is a tool's: an ASCII word, an offered tool, or one with GLM's markup after.
+        let tools = serde_json::json!([{"name": "刷新缓存"}]);
+        for (body, tools, glm) in [
+            ("字符\n测试的模型包含", None, false),
+            ("字符", None, false),
+            ("刷新缓存", Some(&tools), true),
+            ("刷新缓存\n</tool_call>", None, true),
+            ("查询天气\n<arg_key>城市</arg_key>", None, true),
+            ("refresh\nmore", None, true),
+            ("send_command_to_shellcommand</arg_key>", None, true),
+            ("browser_action task</arg_key>", None, true),
+            ("a b c</arg_key>", None, false),
+        ] {
+            let want = glm.then_some(Family::Glm);
+            assert_eq!(classify_tool_call(body, tools), want, "{body:?}");
+        }
         assert_eq!(detect("<function=f>x</function>", None), None);
         assert_eq!(
             detect("<function=f>x</function>", Some(Family::Qwen3Coder)),

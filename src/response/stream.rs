@@ -1735,9 +1735,10 @@ impl Machine {
                     }
                 }
                 let lead = rest.len() - t.len();
+                // What follows the name decides: up to `\n</tool_call>` (13 bytes) after it.
                 let settled = t
                     .find(['<', '\n'])
-                    .is_some_and(|p| lead + p + 12 <= WINDOW && rest.len() >= lead + p + 12);
+                    .is_some_and(|p| lead + p + 13 <= WINDOW && rest.len() >= lead + p + 13);
                 if full || settled {
                     match classify_tool_call(&rest[..floor(rest, WINDOW)], tools) {
                         Some(f) => yes(f),
