@@ -501,13 +501,9 @@ mod tests {
             "<function_calls>\n[ ",
             // Devstral's wrapper, and call-shaped values inside JSON data (stream/json_data.rs).
             "{\"tool_calls\": [{\"name\": \"read_file\", \"arguments\": {\"a\": \"",
-            "{\"tool_calls\": [{\"name\": \"read_file\", \"arguments\": {}}]} ",
             "{\"k\": [{\"name\": \"read_file\", \"arguments\": {}}, ",
-            "{\"k\": 1} {\"name\": \"read_file\", \"arguments\": {}} ",
-            "{\"",
             // GLM heads: the name glued to its first key, a word that is not ASCII.
             "<tool_call>read_filepath</arg_key><arg_value>北京",
-            "<tool_call>read_filepath</arg_key><arg_value>北京</arg_value></tool_call>\n",
             "<tool_call>读取文件\n",
         ] {
             assert_linear("tool_json", unit, &with_tools);
