@@ -215,11 +215,6 @@ fn read_call(
     problems: &mut Vec<String>,
 ) -> (Option<RawCall>, &'static str) {
     let lead = body.len() - body.trim_start_matches([' ', '\t']).len();
-    if let Some(lt) = body[lead..].find('<').map(|i| lead + i) {
-        if body[lt..].starts_with(KEY_END) {
-            return read_glued(body, &body[lead..lt], lt, closed, cx, problems);
-        }
-    }
     let name_end = [body[lead..].find(KEY), body[lead..].find('\n')]
         .into_iter()
         .flatten()
@@ -234,6 +229,12 @@ fn read_call(
     let name = body[..name_end].trim();
     let name = name.strip_suffix(VALUE_END).map_or(name, str::trim_end);
     if !is_name(name) {
+        // The name glued to its first key (no `<arg_key>` before the first `</arg_key>`).
+        if let Some(lt) = body[lead..].find('<').map(|i| lead + i) {
+            if body[lt..].starts_with(KEY_END) {
+                return read_glued(body, &body[lead..lt], lt, closed, cx, problems);
+            }
+        }
         problems.push("glm: call has no valid name; raw text kept in content".into());
         return (None, format);
     }
