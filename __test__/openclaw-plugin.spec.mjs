@@ -42,6 +42,8 @@ const SANITIZER_CHANGES = new Map([
   ['qwen3-1396-think-pair-in-chinese-question', '怎么禁止输出 标签。测试发现，即使提示词中加了/no_think，也会输出" “标签'],
   // Its thinking step also removes a lone `<think>` named in a sentence (Qwen3-VL#1765's title).
   ['qwen3-vl-1765-tags-named-in-chinese-title-zh', '非思考模型在指令微调后，回答时会带出,<tool_call>字符'],
+  // The same title with the issue's description after it (the `<tool_call>` then a Chinese word and a line break).
+  ['qwen3-vl-1765-title-and-body-zh', '非思考模型在指令微调后，回答时会带出,<tool_call>字符\n测试的模型包含\nQwen3-4B-Instruct-2507\nQwen3-30B-A3B-Instruct-2507\nQwen3-14B'],
 ])
 const familyOf = (c) => Object.keys(MODELS).find((k) => c.name.startsWith(k))
 

@@ -17,16 +17,26 @@
 //! names may be written `Display/function` (`Weather/get_weather_by_city`): a `/`-separated
 //! name becomes the segment that is an offered tool, else its last segment (OpenAI tool names
 //! cannot hold `/`). An object that never closes is a truncated call: no call, raw text reported.
+//!
+//! A third slip loses the `<arg_key>` between the name and the first key, so the two are one word
+//! (`<tool_call>send_command_to_shellcommand</arg_key><arg_value>echo test</arg_value>`, vLLM PR
+//! 47190): only an offered tool whose name starts the word, with a key the tool takes after it,
+//! splits it ([`read_glued`]); otherwise the block is reported, never a guessed call. A GLM name
+//! is a tool's: a word that is not ASCII is a head only when `tools` offers it or `<arg_key>`
+//! follows ([`super::scan::classify_tool_call`]), so Chinese prose after a `<tool_call>` that a
+//! sentence names (`…会带出<think>,<tool_call>字符` then a line break) stays text.
 
 use super::scan::{
     balanced_end, classify_tool_call, find_from, is_name, Finder, TOOL_CALL, TOOL_CALL_END,
 };
 use super::typing::{typed_arguments, Style};
 use super::{Block, Ctx, Family, Parsed, RawCall};
+use serde_json::Value;
 
 /// An argument's key tag (an orphan pair starts with it, [`super::orphan`]).
 pub const KEY: &str = "<arg_key>";
-const KEY_END: &str = "</arg_key>";
+/// The end of an argument's key.
+pub const KEY_END: &str = "</arg_key>";
 const VALUE: &str = "<arg_value>";
 /// The end of an argument's value.
 pub const VALUE_END: &str = "</arg_value>";
@@ -42,7 +52,7 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
         let body_end = close.unwrap_or(text.len());
         // Classified with its closer, so that a body running to the text's end is a cut one.
         let head_end = close.map_or(text.len(), |c| c + TOOL_CALL_END.len());
-        if classify_tool_call(&text[body_at..head_end]) != Some(Family::Glm) {
+        if classify_tool_call(&text[body_at..head_end], cx.tools) != Some(Family::Glm) {
             at = body_at;
             continue;
         }
@@ -219,6 +229,12 @@ fn read_call(
     let name = body[..name_end].trim();
     let name = name.strip_suffix(VALUE_END).map_or(name, str::trim_end);
     if !is_name(name) {
+        // The name glued to its first key (no `<arg_key>` before the first `</arg_key>`).
+        if let Some(lt) = body[lead..].find('<').map(|i| lead + i) {
+            if body[lt..].starts_with(KEY_END) {
+                return read_glued(body, &body[lead..lt], lt, closed, cx, problems);
+            }
+        }
         problems.push("glm: call has no valid name; raw text kept in content".into());
         return (None, format);
     }
@@ -293,6 +309,78 @@ fn read_call(
         }),
         format,
     )
+}
+
+/// Whether `word` (the text between `<tool_call>` and a `</arg_key>`) may be a tool's name glued
+/// to its first key: one word, or two words a space apart (`browser_action task`), each a name.
+pub fn glued_word(word: &str) -> bool {
+    let mut words = word.split_whitespace();
+    words.next().is_some_and(is_name) && words.next().is_none_or(is_name) && words.next().is_none()
+}
+
+/// A call whose head lost the `<arg_key>` between the name and the first key (vLLM PR 47190:
+/// `<tool_call>send_command_to_shellcommand</arg_key><arg_value>echo test</arg_value>`): `word`
+/// is the two glued, `</arg_key>` at `key_end`. Only an offered tool whose name starts the word,
+/// with a plausible key after it (one of the tool's `properties` when its schema lists them;
+/// such a tool is preferred, then the longest name), splits it; else there is no call (no
+/// guess), the block is reported with its raw text.
+fn read_glued(
+    body: &str,
+    word: &str,
+    key_end: usize,
+    closed: bool,
+    cx: &Ctx,
+    problems: &mut Vec<String>,
+) -> (Option<RawCall>, &'static str) {
+    match split_glued(word.trim(), cx.tools) {
+        Some((name, key)) => {
+            let mended = format!("{name}{KEY}{key}{}", &body[key_end..]);
+            read_call(&mended, closed, cx, problems)
+        }
+        None => {
+            problems.push(format!(
+                "glm: call name and first key glued ({:?}, the <arg_key> lost) and no offered tool's name starts it; raw text kept in content",
+                word.trim()
+            ));
+            (None, "glm47")
+        }
+    }
+}
+
+/// The offered tool's name and the key that `word` glues together (see [`read_glued`]).
+fn split_glued<'w>(word: &'w str, tools: Option<&Value>) -> Option<(&'w str, &'w str)> {
+    let mut best: Option<(&str, &str, bool)> = None;
+    for tool in super::bare_json::names(tools) {
+        let Some(rest) = word.strip_prefix(tool) else {
+            continue;
+        };
+        let key = rest.trim_start();
+        if !plausible_key(key) {
+            continue;
+        }
+        let props = super::bare_json::schema(tools, tool)
+            .and_then(|s| s.get("properties"))
+            .and_then(Value::as_object);
+        let fits = match props {
+            Some(p) if !p.contains_key(key) => continue,
+            Some(_) => true,
+            None => false,
+        };
+        if best.is_none_or(|(n, _, f)| (fits, tool.len()) > (f, n.len())) {
+            best = Some((&word[..tool.len()], key, fits));
+        }
+    }
+    best.map(|(n, k, _)| (n, k))
+}
+
+/// An argument key as tools name them: an ASCII letter or `_`, then letters, digits, `_`, `-`, `.`.
+fn plausible_key(k: &str) -> bool {
+    let b = k.as_bytes();
+    b.first()
+        .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
+        && b.len() <= 64
+        && b.iter()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.'))
 }
 
 #[cfg(test)]

@@ -174,6 +174,8 @@ const CASES: &[(&str, &[&str])] = &[
     ("<｜DSML｜toolcall>f\n{\"a\": 1}\n", &["auto"]),
     ("<‖DSML‖toolcall>", &["auto"]),
     ("<tool_call>f<arg_key>k</arg_key>v ", &["glm45", "auto"]),
+    ("<tool_call>字符\n", &["auto"]),
+    ("<tool_call>f k</arg_key><arg_value>值", &["auto"]),
     ("<tool_call>f</arg_value>", &["auto"]),
     ("<tool_call>f>{\"a\": ", &["auto", "glm47"]),
     ("<tool_call>a/b>{", &["auto"]),

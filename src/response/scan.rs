@@ -139,7 +139,7 @@ fn detect_marker(text: &str, hint: Option<Family>) -> Option<Family> {
             return Some(f);
         }
         if let Some(body) = rest.strip_prefix(TOOL_CALL) {
-            if let Some(f) = classify_tool_call(body) {
+            if let Some(f) = classify_tool_call(body, None) {
                 return Some(f);
             }
         }
@@ -266,8 +266,9 @@ impl<'a> HeadWindow<'a> {
     }
 }
 
-/// Which `<tool_call>` grammar `body` (the text right after the marker) is written in.
-pub fn classify_tool_call(body: &str) -> Option<Family> {
+/// Which `<tool_call>` grammar `body` (the text right after the marker) is written in. `tools`
+/// (the offered tools, when known) settles a GLM name that is no ASCII word.
+pub fn classify_tool_call(body: &str, tools: Option<&serde_json::Value>) -> Option<Family> {
     let t = body.trim_start();
     if t.starts_with('{') {
         return Some(Family::Hermes);
@@ -289,18 +290,30 @@ pub fn classify_tool_call(body: &str) -> Option<Family> {
     let end = t.find(['<', '\n']).unwrap_or(t.len());
     let name = t[..end].trim();
     let next = &t[end..];
+    // The name glued to its first key, the `<arg_key>` between lost (vLLM PR 47190): GLM's
+    // markup, read by [`super::glm45`] when an offered tool's name starts the word.
+    if next.starts_with(super::glm45::KEY_END) {
+        return super::glm45::glued_word(name).then_some(Family::Glm);
+    }
     let follows_ok = next.is_empty()
         || next.starts_with('\n')
-        || next.starts_with("<arg_key>")
-        || next.starts_with("</arg_value>")
+        || next.starts_with(super::glm45::KEY)
+        || next.starts_with(super::glm45::VALUE_END)
         || next.starts_with(TOOL_CALL_END);
-    // The text ending right after the name is a call cut off, or a sentence naming the tag
-    // (`会带出<think>,<tool_call>字符`): a cut name is an identifier a tool has, so one that is
-    // not ASCII there is prose.
-    if next.is_empty() && !name.is_ascii() {
+    if !follows_ok || !is_name(name) {
         return None;
     }
-    if follows_ok && is_name(name) {
+    // A GLM name is a tool's: an ASCII word, or an offered tool. Another word is a call only
+    // with GLM's markup right after it (an argument, or the closer: `NAME\n</tool_call>` is
+    // GLM-4.5's call without arguments); else it is prose that names the tag
+    // (`会带出<think>,<tool_call>字符`, then the text's end or a line break and more prose).
+    let markup = |r: &str| {
+        r.starts_with(super::glm45::KEY)
+            || r.starts_with(super::glm45::VALUE_END)
+            || r.starts_with(TOOL_CALL_END)
+    };
+    let markup = markup(next) || next.strip_prefix('\n').is_some_and(markup);
+    if name.is_ascii() || markup || super::bare_json::offered(tools, name) {
         Some(Family::Glm)
     } else {
         None
@@ -858,6 +871,22 @@ mod tests {
     #[test]
     fn prose_after_tool_call_tag_is_not_glm() {
         assert_eq!(detect("use the <tool_call> tag like this", None), None);
+        // A GLM name is a tool's: an ASCII word, an offered tool, or one with GLM's markup after.
+        let tools = serde_json::json!([{"name": "刷新缓存"}]);
+        for (body, tools, glm) in [
+            ("字符\n测试的模型包含", None, false),
+            ("字符", None, false),
+            ("刷新缓存", Some(&tools), true),
+            ("刷新缓存\n</tool_call>", None, true),
+            ("查询天气\n<arg_key>城市</arg_key>", None, true),
+            ("refresh\nmore", None, true),
+            ("send_command_to_shellcommand</arg_key>", None, true),
+            ("browser_action task</arg_key>", None, true),
+            ("a b c</arg_key>", None, false),
+        ] {
+            let want = glm.then_some(Family::Glm);
+            assert_eq!(classify_tool_call(body, tools), want, "{body:?}");
+        }
         assert_eq!(detect("<function=f>x</function>", None), None);
         assert_eq!(
             detect("<function=f>x</function>", Some(Family::Qwen3Coder)),

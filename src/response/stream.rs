@@ -1436,6 +1436,9 @@ impl Machine {
 
     fn drain(&mut self, n: usize) {
         self.track_columns(n);
+        self.json
+            .data
+            .pass(&self.buf.as_bytes()[..n], self.consumed);
         self.buf.advance(n);
         self.consumed += n;
     }
@@ -1776,7 +1779,7 @@ impl Machine {
             Check::InvokeWrapper => self.check_invoke_wrapper(after, tools),
             Check::ToolCall => {
                 if let Some(f @ (Family::Hermes | Family::Qwen3Coder | Family::Granite)) =
-                    classify_tool_call(rest)
+                    classify_tool_call(rest, tools)
                 {
                     return yes(f);
                 }
@@ -1790,11 +1793,12 @@ impl Machine {
                     }
                 }
                 let lead = rest.len() - t.len();
+                // What follows the name decides: up to `\n</tool_call>` (13 bytes) after it.
                 let settled = t
                     .find(['<', '\n'])
-                    .is_some_and(|p| lead + p + 12 <= WINDOW && rest.len() >= lead + p + 12);
+                    .is_some_and(|p| lead + p + 13 <= WINDOW && rest.len() >= lead + p + 13);
                 if full || settled {
-                    match classify_tool_call(&rest[..floor(rest, WINDOW)]) {
+                    match classify_tool_call(&rest[..floor(rest, WINDOW)], tools) {
                         Some(f) => yes(f),
                         None => Verdict::No,
                     }
@@ -2714,6 +2718,7 @@ mod final_tag;
 mod find_any;
 mod gemma_lead;
 mod in_reasoning;
+mod json_data;
 mod leaks;
 mod sections;
 #[cfg(test)]

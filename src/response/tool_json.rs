@@ -13,14 +13,16 @@
 //! is a call; JSON that names no offered tool, JSON in inline code and fenced examples stay text.
 //! An array counts only when every item is such a call. OpenAI's parallel-call wrapper, which GPT
 //! models leak as text (`{"tool_uses": [{"recipient_name": "functions.f", "parameters": {…}}]}`),
-//! is read by the same rule: every recipient must be an offered tool. A call that names its tool
+//! is read by the same rule: every recipient must be an offered tool, and so is the
+//! `{"tool_calls": [{"name": …, "arguments": {…}, "id": …}]}` wrapper Devstral writes as text
+//! (llama.cpp#14697), when that array is all the object holds. A call that names its tool
 //! under `"tool"` (`{"tool": "get_weather", "arguments": {…}}`) is read the same way, bare or
 //! inside any JSON family's markup, only when that name is an offered tool.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::bare_json::resolve;
-use super::json_calls::{bare_blocks, read_value, Body, ARG_KEYS};
+use super::json_calls::{bare_blocks, calls_of_value, is_call_object, read_value, Body, ARG_KEYS};
 use super::named_json;
 use super::scan::Budget;
 use super::{args_value_to_text, Block, Ctx, Parsed, RawCall};
@@ -71,6 +73,9 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
     let mut scratch = Vec::new();
     let mut blocks = named_json::blocks(text, cx.tools, &mut out.problems);
     in_gaps(text, &mut blocks, tool_uses_blocks);
+    in_gaps(text, &mut blocks, |t| {
+        tool_calls_blocks(t, cx.tools, &mut out.problems)
+    });
     in_gaps(text, &mut blocks, |t| {
         bare_blocks(t, Body::Either, NAME, cx.tools, &mut scratch)
     });
@@ -166,32 +171,46 @@ fn in_gaps(text: &str, blocks: &mut Vec<Block>, mut find: impl FnMut(&str) -> Ve
     blocks.sort_by_key(|b| b.start);
 }
 
-/// OpenAI's parallel-call wrapper objects: `{"tool_uses": [{"recipient_name": "functions.f",
-/// "parameters": {…}}, …]}`, each read as its calls (names checked by [`parse`]).
-fn tool_uses_blocks(text: &str) -> Vec<Block> {
-    let mut out = Vec::new();
+/// Every object in `text` whose first key is `key` (quoted), read whole: `each(start, end,
+/// object)` says whether it made a block (the search then goes on after it). Bounded first, so
+/// openers that never close stay linear.
+fn keyed_objects(
+    text: &str,
+    key: &str,
+    mut each: impl FnMut(usize, usize, Map<String, Value>) -> bool,
+) {
     let mut budget = Budget::for_text(text);
     let mut at = 0;
-    while let Some(k) = memchr::memmem::find(&text.as_bytes()[at..], TOOL_USES.as_bytes()) {
-        let key = at + k;
-        at = key + TOOL_USES.len();
-        let open = text[..key].trim_end();
+    while let Some(k) = memchr::memmem::find(&text.as_bytes()[at..], key.as_bytes()) {
+        let found = at + k;
+        at = found + key.len();
+        let open = text[..found].trim_end();
         if !open.ends_with('{') {
             continue;
         }
         let start = open.len() - 1;
-        // Bounded first, so openers that never close stay linear.
         let Some(close) = budget.balanced_end(text, start, false) else {
             if budget.spent() {
                 break;
             }
             continue;
         };
-        let Some((Value::Object(mut o), end)) = read_value(&text[..close], start) else {
+        let Some((Value::Object(o), end)) = read_value(&text[..close], start) else {
             continue;
         };
+        if each(start, end, o) {
+            at = end;
+        }
+    }
+}
+
+/// OpenAI's parallel-call wrapper objects: `{"tool_uses": [{"recipient_name": "functions.f",
+/// "parameters": {…}}, …]}`, each read as its calls (names checked by [`parse`]).
+fn tool_uses_blocks(text: &str) -> Vec<Block> {
+    let mut out = Vec::new();
+    keyed_objects(text, TOOL_USES, |start, end, mut o| {
         let Some(Value::Array(items)) = o.remove("tool_uses") else {
-            continue;
+            return false;
         };
         let calls: Option<Vec<RawCall>> = items
             .into_iter()
@@ -206,20 +225,55 @@ fn tool_uses_blocks(text: &str) -> Vec<Block> {
                 })
             })
             .collect();
-        if let Some(calls) = calls.filter(|c| !c.is_empty()) {
-            out.push(Block {
-                start,
-                end,
-                calls,
-                keep_raw: false,
-            });
-            at = end;
+        let Some(calls) = calls.filter(|c| !c.is_empty()) else {
+            return false;
+        };
+        out.push(Block {
+            start,
+            end,
+            calls,
+            keep_raw: false,
+        });
+        true
+    });
+    out
+}
+
+/// The wrapper Devstral writes its calls in as text (llama.cpp#14697): `{"tool_calls": [{"name":
+/// …, "arguments": {…}, "id": …}, …]}`, read as its calls when the array is all the object holds
+/// and every item is a call (names checked by [`parse`]); an object with other keys beside it is
+/// data (a message quoted whole), never a call.
+fn tool_calls_blocks(text: &str, tools: Option<&Value>, problems: &mut Vec<String>) -> Vec<Block> {
+    let mut out = Vec::new();
+    keyed_objects(text, TOOL_CALLS, |start, end, mut o| {
+        if o.len() != 1 {
+            return false;
         }
-    }
+        let Some(items @ Value::Array(_)) = o.remove("tool_calls") else {
+            return false;
+        };
+        let all_calls = items.as_array().is_some_and(|a| {
+            !a.is_empty()
+                && a.iter()
+                    .all(|i| i.as_object().is_some_and(|c| is_call_object(c, tools)))
+        });
+        if !all_calls {
+            return false;
+        }
+        let calls = calls_of_value(items, NAME, tools, problems);
+        out.push(Block {
+            start,
+            end,
+            calls,
+            keep_raw: false,
+        });
+        true
+    });
     out
 }
 
 const TOOL_USES: &str = "\"tool_uses\"";
+const TOOL_CALLS: &str = "\"tool_calls\"";
 
 /// The keys a call object names its tool with, quoted: `name`, Cohere's `tool_name`, which
 /// other models write too, and `tool` (read only when it names an offered tool, as every name here).
@@ -250,7 +304,12 @@ pub fn opens_call(rest: &str, tools: Option<&Value>, full: bool) -> Option<bool>
     let mut r = r.trim_start();
     if let Some(after) = r.strip_prefix(TOOL_USES) {
         return tool_uses_head(after, tools, more);
-    } else if r.len() < TOOL_USES.len() && TOOL_USES.starts_with(r) {
+    } else if let Some(after) = r.strip_prefix(TOOL_CALLS) {
+        return tool_calls_head(after, tools, full);
+    } else if [TOOL_USES, TOOL_CALLS]
+        .iter()
+        .any(|k| r.len() < k.len() && k.starts_with(r))
+    {
         return more;
     }
     // Llama 3.x writes `{"type": "function", "name": …}`.
@@ -287,6 +346,17 @@ pub fn opens_call(rest: &str, tools: Option<&Value>, full: bool) -> Option<bool>
         Some(_) => Some(false),
         None if r.len() > 256 => Some(false),
         None => more,
+    }
+}
+
+/// After `{"tool_calls"`: `:` then an array that opens a call ([`opens_call`]).
+fn tool_calls_head(rest: &str, tools: Option<&Value>, full: bool) -> Option<bool> {
+    let t = rest.trim_start();
+    match t.strip_prefix(':') {
+        Some(r) if r.trim_start().starts_with('[') => opens_call(r.trim_start(), tools, full),
+        Some(r) if r.trim_start().is_empty() && !full => None,
+        None if t.is_empty() && !full => None,
+        _ => Some(false),
     }
 }
 
@@ -429,6 +499,12 @@ mod tests {
             // Cut calls inside their wrapper.
             "<tool_use>\n[{\"name\": \"read_file\", \"input\": {\"a\": \"",
             "<function_calls>\n[ ",
+            // Devstral's wrapper, and call-shaped values inside JSON data (stream/json_data.rs).
+            "{\"tool_calls\": [{\"name\": \"read_file\", \"arguments\": {\"a\": \"",
+            "{\"k\": [{\"name\": \"read_file\", \"arguments\": {}}, ",
+            // GLM heads: the name glued to its first key, a word that is not ASCII.
+            "<tool_call>read_filepath</arg_key><arg_value>北京",
+            "<tool_call>读取文件\n",
         ] {
             assert_linear("tool_json", unit, &with_tools);
         }

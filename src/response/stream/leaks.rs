@@ -13,6 +13,7 @@
 use serde_json::Value;
 
 use super::find_any::find_stop;
+use super::json_data;
 use super::{Check, Decision, Kind, Machine, Verdict, WINDOW};
 use crate::response::{
     bare_json, bracket_calls, gemma_unused, glm45, kimi_k2, named_json, orphan, qwen3_coder,
@@ -55,6 +56,8 @@ pub(super) struct JsonState {
     /// The absolute start of a settled block that leaves the family unchosen (Mistral's call
     /// abandoned after its id: another format's call after it is still read).
     pub(super) unchosen: Option<usize>,
+    /// The JSON object of visible text whose values are data, not calls ([`json_data`]).
+    pub(super) data: json_data::DataObject,
 }
 
 impl JsonState {
@@ -439,8 +442,23 @@ impl Machine {
 
     /// `{` or `[` (ending at `after`): a bare JSON call naming an offered tool, settled once the
     /// value is complete.
+    /// A value inside an object that is no call is that object's data ([`json_data`]).
     pub(super) fn check_tool_json(&mut self, after: usize, tools: Option<&Value>) -> Verdict {
-        self.settle_call_json(after - 1, after - 1, tools)
+        let c = after - 1;
+        let q = self.consumed + c;
+        if self.json.data.holds(self.buf.as_bytes(), self.consumed, q) {
+            return Verdict::No;
+        }
+        let v = self.settle_call_json(c, c, tools);
+        let text = matches!(v, Verdict::No);
+        if text && self.buf.as_bytes()[c] == b'{' && self.braces && self.has_tools {
+            match json_data::object_head(&self.buf[c..], self.finished) {
+                Some(true) => self.json.data.start(q),
+                Some(false) => {}
+                None => return Verdict::More,
+            }
+        }
+        v
     }
 
     /// The bare JSON call whose value opens at `json_at` and whose block starts at `open` (the
