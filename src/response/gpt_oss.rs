@@ -95,6 +95,15 @@ pub(crate) fn lead_is_recipient(s: &str) -> bool {
             .is_some_and(|name| !name.is_empty() && !name.contains(not_in_name))
 }
 
+/// Whether `s` (what follows a header's `<|channel|>`) is header words only: a channel, a
+/// `<|constrain|>` and its format (`commentary <|constrain|>json`), on one short line.
+fn header_words(s: &str) -> bool {
+    s.len() <= MAX_LEAD
+        && s.bytes().all(|b| {
+            b.is_ascii_alphanumeric() || matches!(b, b' ' | b'<' | b'|' | b'>' | b'_' | b'.' | b'-')
+        })
+}
+
 /// Characters that end a recipient (a code span's backtick or tilde never belongs to one).
 fn not_in_name(c: char) -> bool {
     c.is_whitespace() || matches!(c, '<' | '`' | '~')
@@ -125,22 +134,32 @@ fn marked(text: &str, out: &mut Parsed) {
     let mut channels = Finder::new(CHANNEL);
     let mut messages = Finder::new(MESSAGE);
     let mut ends = ENDS.map(Finder::new);
-    let lead = continued_header(text);
+    let mut lead = continued_header(text);
     let mut at = 0;
-    while let Some(mut start) = [starts.find(text, at), channels.find(text, at)]
+    while let Some(found) = [starts.find(text, at), channels.find(text, at)]
         .into_iter()
         .flatten()
         .min()
     {
         // The reply continues a header the prompt began (`<|start|>assistant`): its recipient
-        // comes before the first `<|channel|>`.
-        if lead == Some(start) {
-            start = 0;
-        }
+        // comes before the first `<|channel|>`. Only the first header found can be that one
+        // (taken once: reading it again after a header with no message went round forever).
+        let start = if lead.take() == Some(found) { 0 } else { found };
         let next_start = starts.find(text, start + 1).unwrap_or(text.len());
         let Some(msg) = messages.find(text, start).filter(|&m| m < next_start) else {
             // A header with no message (`<|start|>assistant` left before a removed analysis):
-            // remove the token and a role word after `<|start|>`, keep any other text.
+            // remove the token and a role word after `<|start|>`, keep any other text (the
+            // text before a continued header's token is kept too). A continued header that
+            // runs to the end of the reply in header words was cut before its message: it goes
+            // whole, reported.
+            let rest = &text[found + CHANNEL.len()..];
+            if start == 0 && found > 0 && next_start == text.len() && header_words(rest) {
+                out.problems
+                    .push(format!("{NAME}: <|message|> missing (truncated reply)"));
+                out.blocks.push(markup(0, text.len()));
+                break;
+            }
+            let start = found;
             let token = if text[start..].starts_with(START) {
                 START
             } else {
@@ -311,6 +330,22 @@ mod tests {
         assert!(c.tool_calls.is_empty(), "cut off inside its arguments");
         assert!(c.problems.len() >= 2);
         assert_eq!(c.content, "");
+    }
+
+    #[test]
+    fn a_continued_header_without_a_message_is_read_once() {
+        // Both went round forever (the header taken for the continued one on every turn), until
+        // memory ran out: cut in its header words, the header goes whole and is reported; with
+        // other words after it, only its `<|channel|>` token goes.
+        use super::super::{clean_response, Options};
+        let cut = clean_response(
+            " to=functions.f<|channel|>commentary <|constrain|>json",
+            &Options::default(),
+        );
+        assert_eq!((cut.content.as_str(), cut.problems.len()), ("", 1));
+        let prose = "to=functions.f<|channel|>commentary <|constrain|>北京今天晴";
+        let kept = clean_response(prose, &Options::default());
+        assert_eq!(kept.content, prose.replace("<|channel|>", ""));
     }
 
     #[test]
