@@ -101,6 +101,10 @@ impl StreamCleaner {
     }
 }
 
+/// Held bytes past which an undecided candidate is asked again only after a quarter more text
+/// (see `Machine::recheck`).
+const RECHECK_FROM: usize = 4096;
+
 /// Longest window read after an opener to tell what it opens (`<tool_call>` + a GLM name, …).
 const WINDOW: usize = super::scan::HEAD_WINDOW;
 
@@ -1085,6 +1089,13 @@ pub struct Machine {
     state: State,
     /// Scan position in `buf` (its meaning depends on `state`).
     pos: usize,
+    /// After a visible candidate needed more text: the length `buf` must reach before it is
+    /// asked again (0: none). A check reads its candidate from the start, so asking on every
+    /// delta made a long undecided stretch (spaces after `<tool_call>`, a value still arriving)
+    /// quadratic in small deltas; past [`RECHECK_FROM`] held bytes it is asked again only after
+    /// a quarter more, which keeps it linear (a decision comes at most that much later; below,
+    /// on every delta, so a call comes as soon as its markup closes), and `finish` always asks.
+    recheck: usize,
     hint: Option<Family>,
     lock: Option<Family>,
     calls_on: bool,
@@ -1236,6 +1247,7 @@ impl Machine {
             state: start,
             region,
             pos: 0,
+            recheck: 0,
             hint,
             lock,
             calls_on,
@@ -2019,6 +2031,7 @@ impl Machine {
     fn step_visible(&mut self, tools: Option<&Value>) -> bool {
         let mut i = self.pos;
         let n = self.table.lits.len();
+        let recheck = std::mem::take(&mut self.recheck);
         loop {
             // The next candidate or (code tracking on) backtick or tilde: one search for both.
             let m = self.next_visible_cand(i);
@@ -2076,6 +2089,11 @@ impl Machine {
                 };
                 return false;
             };
+            if c == self.pos && !self.finished && self.buf.len() < recheck {
+                // The candidate that needed more text, with too little more yet.
+                self.recheck = recheck;
+                return false;
+            }
             let decision = if self.buf.as_bytes()[c] == b't' {
                 self.decide_harmony(c, tools)
             } else if let Some(d) = self.decide_kimi_bare(c) {
@@ -2118,6 +2136,12 @@ impl Machine {
                         .min(self.named_start(c, tools));
                     self.emit_text(s);
                     self.pos = c - s;
+                    let held = self.buf.len();
+                    self.recheck = if held > RECHECK_FROM {
+                        held + held / 4
+                    } else {
+                        0
+                    };
                     return false;
                 }
                 Decision::Yes { start, len, kind } => {

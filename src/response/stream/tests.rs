@@ -557,3 +557,26 @@ fn block_markers_after_e2_are_triangles() {
     }
     assert_eq!(found, ['◁', '<', '[']);
 }
+
+#[test]
+fn a_long_undecided_stretch_after_a_candidate_stays_linear_in_small_deltas() {
+    // Spaces after an opener leave its check undecided on every delta: asked again on each one,
+    // it read the whole stretch each time (`<tool_call>` and 100 KB of spaces in 16-byte deltas:
+    // 1.4 s, 142× the 10 KB time).
+    use crate::response::linearity::assert_grows_linearly;
+    for lead in [
+        "<tool_call>",
+        "我看看配置。<tool_use>{",
+        "我来查一下显卡。\n[Calling tool: terminal with arguments:",
+    ] {
+        let make = |n: usize| format!("{lead}{}", " ".repeat(n));
+        assert_grows_linearly(lead, &make, &|t| {
+            let mut s = StreamCleaner::new(Options::default());
+            for piece in t.as_bytes().chunks(256) {
+                // Spaces after an ASCII or whole-character lead: every piece is UTF-8.
+                s.push(std::str::from_utf8(piece).unwrap_or("")).unwrap();
+            }
+            s.finish().unwrap();
+        });
+    }
+}
