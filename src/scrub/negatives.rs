@@ -26,6 +26,15 @@ const CHANGED_ON_PURPOSE: &[(&str, &str)] = &[
     ("mistral-token-mentioned", "stripModelSpecialTokens"),
     // `<|EOT|>` named in a sentence.
     ("eot-in-prose-stays", "stripModelSpecialTokens"),
+    // `<|im_end|>` named in issue titles: after a full-width colon at the end, and in a question.
+    (
+        "lmdeploy-2151-im-end-named-after-colon-in-title-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "koboldcpp-543-im-end-named-in-question",
+        "stripModelSpecialTokens",
+    ),
     // Gemma 4's `<|"|>` string token in a call naming a tool that was not offered.
     (
         "gemma4-name-glued-not-offered-stays-zh",
