@@ -95,13 +95,80 @@ pub(crate) fn lead_is_recipient(s: &str) -> bool {
             .is_some_and(|name| !name.is_empty() && !name.contains(not_in_name))
 }
 
-/// Whether `s` (what follows a header's `<|channel|>`) is header words only: a channel, a
-/// `<|constrain|>` and its format (`commentary <|constrain|>json`), on one short line.
-fn header_words(s: &str) -> bool {
-    s.len() <= MAX_LEAD
-        && s.bytes().all(|b| {
-            b.is_ascii_alphanumeric() || matches!(b, b' ' | b'<' | b'|' | b'>' | b'_' | b'.' | b'-')
-        })
+/// The markup of a header with no `<|message|>`, read from its token at `at` up to `limit` (the
+/// next `<|start|>` or the end).
+struct Header {
+    /// Where its markup ends.
+    end: usize,
+    /// It names a recipient (`to=…`): a call whose arguments never came.
+    recipient: bool,
+    /// It runs to the end of the reply in header words (a reply cut inside its header).
+    cut: bool,
+}
+
+/// Channel names (after `<|channel|>`) and the constraint's format (after `<|constrain|>`).
+const CHANNELS: [&str; 3] = ["analysis", "commentary", "final"];
+const CONSTRAIN: &str = "<|constrain|>";
+const FORMAT: &str = "json";
+
+/// The header at `at` (`<|start|>` and its role word, or `<|channel|>` and its channel), then,
+/// separated by spaces, `to=RECIPIENT`, `<|constrain|>` (with `json`) and, once either came, a
+/// bare `json`, and `<|channel|>` with its channel; nothing else. What is left up to the end
+/// of the reply, when only spaces or the start of one of these (a cut word), makes it `cut`.
+fn no_message(text: &str, at: usize, limit: usize) -> Header {
+    let word = |s: &str, w: &str| {
+        s.strip_prefix(w)
+            .is_some_and(|r| !r.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
+    };
+    let mut h = Header {
+        end: at,
+        recipient: false,
+        cut: false,
+    };
+    let mut formatted = false;
+    let mut pos = at;
+    loop {
+        let r = &text[pos..limit];
+        let t = r.trim_start_matches([' ', '\t']);
+        let gap = r.len() - t.len();
+        let len = if pos == at && r.starts_with(START) {
+            let rest = &r[START.len()..];
+            START.len()
+                + rest
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(rest.len())
+        } else if t.starts_with(CHANNEL) && (gap == 0 || pos > at) {
+            let rest = &t[CHANNEL.len()..];
+            gap + CHANNEL.len()
+                + CHANNELS
+                    .iter()
+                    .find(|c| word(rest, c))
+                    .map_or(0, |c| c.len())
+        } else if pos > at && t.starts_with("to=") {
+            let name = t[3..].find(not_in_name).unwrap_or(t.len() - 3);
+            if name == 0 {
+                break;
+            }
+            h.recipient = true;
+            gap + 3 + name
+        } else if pos > at && t.starts_with(CONSTRAIN) {
+            formatted = true;
+            let rest = &t[CONSTRAIN.len()..];
+            gap + CONSTRAIN.len() + if word(rest, FORMAT) { FORMAT.len() } else { 0 }
+        } else if pos > at && (h.recipient || formatted) && gap > 0 && word(t, FORMAT) {
+            gap + FORMAT.len()
+        } else {
+            break;
+        };
+        pos += len;
+    }
+    h.end = pos;
+    if limit == text.len() {
+        let t = text[pos..].trim_start_matches([' ', '\t']);
+        let words = [CHANNEL, CONSTRAIN, MESSAGE, "to=", FORMAT];
+        h.cut = words.iter().chain(&CHANNELS).any(|w| w.starts_with(t));
+    }
+    h
 }
 
 /// Characters that end a recipient (a code span's backtick or tilde never belongs to one).
@@ -147,32 +214,26 @@ fn marked(text: &str, out: &mut Parsed) {
         let start = if lead.take() == Some(found) { 0 } else { found };
         let next_start = starts.find(text, start + 1).unwrap_or(text.len());
         let Some(msg) = messages.find(text, start).filter(|&m| m < next_start) else {
-            // A header with no message (`<|start|>assistant` left before a removed analysis):
-            // remove the token and a role word after `<|start|>`, keep any other text (the
-            // text before a continued header's token is kept too). A continued header that
-            // runs to the end of the reply in header words was cut before its message: it goes
-            // whole, reported.
-            let rest = &text[found + CHANNEL.len()..];
-            if start == 0 && found > 0 && next_start == text.len() && header_words(rest) {
-                out.problems
-                    .push(format!("{NAME}: <|message|> missing (truncated reply)"));
-                out.blocks.push(markup(0, text.len()));
+            // A header with no message (`<|start|>assistant` left before a removed analysis, a
+            // reply cut inside its header, a header followed by prose): its markup goes (tokens,
+            // the role or channel word, a recipient, a constraint), any other text stays (a
+            // continued header's recipient before its token goes too).
+            let h = no_message(text, found, next_start);
+            let from = if start == 0 && found > 0 { 0 } else { found };
+            let recipient = h.recipient || from < found;
+            let end = if h.cut { text.len() } else { h.end };
+            out.blocks.push(markup(from, end));
+            if recipient {
+                let raw = &text[from..end];
+                out.problems.push(if h.cut {
+                    format!("{NAME}: <|message|> missing (truncated reply); removed, raw text: {raw}")
+                } else {
+                    format!("unreadable-block: {NAME}: a call header with no <|message|>, prose after it; removed, raw text: {raw}")
+                });
+            }
+            if h.cut {
                 break;
             }
-            let start = found;
-            let token = if text[start..].starts_with(START) {
-                START
-            } else {
-                CHANNEL
-            };
-            let mut end = start + token.len();
-            if token == START {
-                let rest = &text[end..];
-                end += rest
-                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                    .unwrap_or(rest.len());
-            }
-            out.blocks.push(markup(start, end));
             at = end;
             continue;
         };
@@ -336,7 +397,7 @@ mod tests {
     fn a_continued_header_without_a_message_is_read_once() {
         // Both went round forever (the header taken for the continued one on every turn), until
         // memory ran out: cut in its header words, the header goes whole and is reported; with
-        // other words after it, only its `<|channel|>` token goes.
+        // prose after it, the header's words go, the prose stays, and the header is reported.
         use super::super::{clean_response, Options};
         let cut = clean_response(
             " to=functions.f<|channel|>commentary <|constrain|>json",
@@ -345,7 +406,8 @@ mod tests {
         assert_eq!((cut.content.as_str(), cut.problems.len()), ("", 1));
         let prose = "to=functions.f<|channel|>commentary <|constrain|>北京今天晴";
         let kept = clean_response(prose, &Options::default());
-        assert_eq!(kept.content, prose.replace("<|channel|>", ""));
+        assert_eq!(kept.content, "北京今天晴");
+        assert_eq!(kept.problems.len(), 1);
     }
 
     #[test]

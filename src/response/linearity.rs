@@ -270,6 +270,13 @@ const CASES: &[(&str, &[&str])] = &[
     // with `</final>` or not).
     ("<think><final>答</final>", &[]),
     ("<think><final>答 ", &[]),
+    // The wrapper's markers in a reply read whole (a plain-text family), and Harmony headers
+    // with no `<|message|>`, each read up to its prose.
+    ("<final>答</final", &["llama3_json"]),
+    (
+        "<|channel|>commentary to=functions.f <|constrain|>json 北京",
+        &["gpt_oss", "auto"],
+    ),
     // Hermes' `[Calling tool: NAME with arguments: {…}]`: complete, never closed, not followed by
     // `]`, with typographic quotes.
     // (Words between the heads keep the test's time down; a look-ahead per head would still be

@@ -941,7 +941,20 @@ impl Emitter {
 
     /// Text and blocks of one parsed piece of visible text, which starts at byte `base` of the
     /// reply.
-    fn parsed(&mut self, text: &str, base: usize, mut p: Parsed, family: Family) {
+    fn parsed(&mut self, text: &str, base: usize, p: Parsed, family: Family) {
+        self.parsed_with(text, base, p, family, |em, s, at| em.text(s, at));
+    }
+
+    /// [`Emitter::parsed`] with the text between blocks given to `visible` (the emitter, the
+    /// piece, where it starts in the reply).
+    fn parsed_with(
+        &mut self,
+        text: &str,
+        base: usize,
+        mut p: Parsed,
+        family: Family,
+        mut visible: impl FnMut(&mut Emitter, &str, usize),
+    ) {
         if self.format.is_none() {
             self.format = p.format;
         }
@@ -955,11 +968,11 @@ impl Emitter {
         for b in p.blocks {
             let (s, e) = block_range(&b, at, text.len());
             self.calls(b.calls, family);
-            self.text(&text[at..s], base + at);
+            visible(self, &text[at..s], base + at);
             self.removed();
             at = e;
         }
-        self.text(&text[at..], base + at);
+        visible(self, &text[at..], base + at);
     }
 }
 
@@ -2644,11 +2657,21 @@ impl Machine {
                     .ranges()
                     .to_vec()
             };
-        let thinks = super::late_think::reasoning_blocks(
+        let mut thinks = super::late_think::reasoning_blocks(
             content,
             thinking::find_blocks_outside(content, self.extra, &all_code),
             self.extra.r1,
         );
+        let keep = self.think_mode == Mode::Keep;
+        final_tag::batch_reasoning_end(content, &mut thinks, keep);
+        // The `<final>` wrapper is read in the text between blocks as the stream reads it.
+        let whole = final_tag::Whole {
+            text: content,
+            base,
+            code: &all_code,
+            keep,
+        };
+        let mut fin = false;
         let mut pieces: Vec<(usize, usize)> = Vec::with_capacity(thinks.len() + 1);
         let mut at = 0;
         for t in &thinks {
@@ -2681,8 +2704,16 @@ impl Machine {
                         let (cs, ce) = (r.start.max(s), r.end.min(e));
                         if cs > at {
                             let part = &content[at..cs];
-                            self.em
-                                .parsed(part, base + at, parse_family(f, part, &cx), f);
+                            let p = parse_family(f, part, &cx);
+                            self.em.parsed_with(part, base + at, p, f, |em, t, a| {
+                                final_tag::batch_text(
+                                    em,
+                                    &mut fin,
+                                    &whole,
+                                    a - base,
+                                    a - base + t.len(),
+                                )
+                            });
                         }
                         let quoted = &content[cs..ce];
                         if !parse_family(f, quoted, &cx).blocks.is_empty() {
@@ -2693,11 +2724,19 @@ impl Machine {
                     }
                     if at < e {
                         let part = &content[at..e];
-                        self.em
-                            .parsed(part, base + at, parse_family(f, part, &cx), f);
+                        let p = parse_family(f, part, &cx);
+                        self.em.parsed_with(part, base + at, p, f, |em, t, a| {
+                            final_tag::batch_text(
+                                em,
+                                &mut fin,
+                                &whole,
+                                a - base,
+                                a - base + t.len(),
+                            )
+                        });
                     }
                 }
-                None => self.em.text(&content[s..e], base + s),
+                None => final_tag::batch_text(&mut self.em, &mut fin, &whole, s, e),
             }
             if let Some(t) = thinks.get(i) {
                 self.held.text(&content[t.inner.clone()]);
