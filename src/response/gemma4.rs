@@ -8,7 +8,9 @@
 //! leaves `call:NAME{…}` with the quotes gone (`call:write_file{content:hello,path:a.txt}`), and
 //! some replies write `call:NAME(key: "value")` with parentheses and JSON strings, or a JSON object
 //! inside the parentheses (`call:NAME({"key": "value"})`); all of these are read, a bare value that
-//! is not a number or literal being a string.
+//! is not a number or literal being a string (one in single quotes without them: Gemma 4 writes
+//! `save_as='report.docx'` at times, ollama/ollama#17882). A namespaced name
+//! (`call:google:mcp:search{…}`, which QAT Gemma 4 builds write) is its last segment.
 //!
 //! The wrapped form is a special token and `auto` detects it. The stripped form looks like prose,
 //! so it is read only when `options.format` is `gemma4`, only when the name is one of
@@ -276,12 +278,12 @@ impl Reader<'_> {
         if !self.eat(CALL) && !self.call_word_optional {
             return None;
         }
-        let r = self.rest();
-        let n = r
-            .find(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '-' | '.')))
-            .unwrap_or(r.len());
-        let name = r[..n].to_owned();
-        self.i += n;
+        let mut name = self.word();
+        // A namespaced name (`call:google:mcp:search{…}`, jundot/omlx#1830) is its last segment:
+        // a tool name holds no `:`.
+        while !name.is_empty() && self.eat(":") {
+            name = self.word();
+        }
         if name.is_empty() || !matches!(self.rest().as_bytes().first(), Some(b'{' | b'(')) {
             return None;
         }
@@ -294,6 +296,17 @@ impl Reader<'_> {
             arguments: args.to_string(),
             id: None,
         })
+    }
+
+    /// The name word at `i` (letters, digits, `_`, `-`, `.`), read past.
+    fn word(&mut self) -> String {
+        let r = self.rest();
+        let n = r
+            .find(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '-' | '.')))
+            .unwrap_or(r.len());
+        let w = r[..n].to_owned();
+        self.i += n;
+        w
     }
 
     /// `({…})`: one JSON object inside the parentheses (`call:NAME({"k": "v"})`, the call written
@@ -434,7 +447,8 @@ impl Reader<'_> {
     }
 
     /// A bare scalar up to the next `,` or closing bracket: a number or literal when it parses
-    /// as one, otherwise the text (a string whose quotes were stripped).
+    /// as one, otherwise the text (a string whose quotes were stripped; a single-quoted one
+    /// loses its quotes).
     fn bare(&mut self) -> Option<Value> {
         let r = self.s.get(self.i..).unwrap_or("");
         let found = r.find([',', '}', ')', ']']);
@@ -444,8 +458,11 @@ impl Reader<'_> {
         if raw.is_empty() {
             return None;
         }
+        // Single quotes are a string's (`save_as='report.docx'`, ollama/ollama#17882), not its text.
+        let quoted = raw.len() >= 2 && raw.starts_with('\'') && raw.ends_with('\'');
         let v = match serde_json::from_str::<Value>(raw) {
             Ok(v @ (Value::Number(_) | Value::Bool(_) | Value::Null)) => v,
+            _ if quoted => Value::String(raw[1..raw.len() - 1].to_owned()),
             _ => Value::String(raw.to_owned()),
         };
         self.i += n;

@@ -146,6 +146,9 @@ const CASES: &[(&str, &[&str])] = &[
     // Gemma's lone end tokens: each waits for what follows (end of the reply or not).
     ("<eos> \n", &[]),
     ("答<end_of_turn>", &[]),
+    // Other end and role tokens, a colon before one, and GLM-V's answer box.
+    ("答<|im_end|>：<|eot_id|>", &[]),
+    ("<|begin_of_box|>答<|end_of_box|>", &[]),
     ("</think>", &["minimax_m2"]),
     ("<|action_start|><|plugin|>{", &["internlm2"]),
     ("<longcat_tool_call>{", &["longcat"]),
@@ -154,6 +157,7 @@ const CASES: &[(&str, &[&str])] = &[
     ("function call<|role_sep|>{", &["gigachat3"]),
     ("<function_calls>\nf(", &["olmo3"]),
     ("<|tool_call>call:f{a:<|\"|>", &["gemma4"]),
+    ("<|tool_call>call:g:m:f{a:'x',", &["gemma4"]),
     ("call:f{a:{", &["gemma4"]),
     (
         "<‖DSML‖tool_calls><｜｜DSML｜｜invoke name=\"f\">",

@@ -21,6 +21,17 @@
 //! sentence (`序列以 <eos> 结束。`) or after a space at the end (`最后一个 token 是 <eos>`) it
 //! stays text.
 //!
+//! Other models' end and role tokens are the same leftovers, glued to a reply's last word by a
+//! server that did not stop on them: ChatML's `<|im_end|>` (moltis-org/moltis#306: `Hello! How
+//! can I help you today?<|im_end|>`; LostRuins/koboldcpp#543 for Yi), Llama 3's `<|eot_id|>`
+//! after a JSON call (deepseek-ai/DeepSeek-V3#826), Phi-3's `<|end|>`, and Kimi-VL's
+//! `<|im_assistant|>` at an answer's end (Blaizzy/mlx-vlm#1932). Right after a colon
+//! (`返回结果中有：<|im_end|>`, an issue title) the token is named, not leaked, and stays.
+//! GLM-4.5V/4.6V box their answer in `<|begin_of_box|>…<|end_of_box|>` (Blaizzy/mlx-vlm#2170):
+//! the opener is also removed where it opens the reply (nothing visible before it), and the
+//! closer is text when its opener was kept as text (`答案是 <|begin_of_box|>42<|end_of_box|>`
+//! stays whole).
+//!
 //! The rule (the stream machine applies it, [`super::stream`]): one of [`CLOSERS`] outside a call
 //! block is removed when only whitespace separates it from markup removed just before it, or when
 //! it stands alone on its line (up to three spaces before it, spaces then a line break or the end
@@ -58,9 +69,16 @@ pub const OPENERS: &[Option<&str>] = &[
     None,
     None,
     None,
+    None,
+    None,
+    None,
+    None,
+    None,
+    None,
 ];
 
-/// The closing tags read as orphans (at most 8: [`super::stream`] keeps one bit for each).
+/// The closing tags read as orphans, then the lone tokens (at most 16: [`super::stream`] keeps one
+/// bit for each).
 pub const CLOSERS: &[&str] = &[
     "</tool_call>",
     "</minimax:tool_call>",
@@ -73,7 +91,21 @@ pub const CLOSERS: &[&str] = &[
     // Gemma's end of sequence and end of turn.
     "<eos>",
     "<end_of_turn>",
+    // ChatML's end of turn (Qwen, Yi), Llama 3's, Phi-3's, and Kimi's assistant role token.
+    "<|im_end|>",
+    "<|eot_id|>",
+    "<|end|>",
+    "<|im_assistant|>",
+    // GLM-4.5V/4.6V's answer box.
+    BOX_BEGIN,
+    BOX_END,
 ];
+
+/// GLM-4.5V/4.6V's answer-box opener: the one lone token also removed where it opens the reply
+/// (nothing visible before it).
+pub const BOX_BEGIN: &str = "<|begin_of_box|>";
+/// Its closer, text when its opener was kept as text.
+pub const BOX_END: &str = "<|end_of_box|>";
 
 /// Call openers removed when nothing of a call follows them (see the module doc).
 pub const LONE: &[&str] = &["<tool_call>", "<function"];

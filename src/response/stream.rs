@@ -753,6 +753,8 @@ struct Emitter {
     held_spans: Spans,
     /// Only the spans are kept, the content is not written ([`Machine::keep_spans_only`]).
     content_off: bool,
+    /// The last visible character written (a lone token right after a colon is named).
+    last: Option<char>,
 }
 
 /// Byte ranges of the reply, in order, that spell a text (adjacent ranges merged): the content
@@ -826,6 +828,7 @@ impl Emitter {
             }
         }
         let body = t.trim_end();
+        self.last = body.chars().next_back().or(self.last);
         if write {
             self.out.content.push_str(body);
             self.held.push_str(&t[body.len()..]);

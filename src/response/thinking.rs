@@ -176,6 +176,9 @@ const OPENED_BY_TEMPLATE: &[&[&[&str]]] = &[
     &[&["step3", "step-3"]],
     &[&["kimi-k2.5", "kimi-k2-5", "kimi_k2.5", "kimi_k2_5"]],
     &[&["ernie"], &["thinking"]],
+    // GLM-5.x: GLM-5.3's generation prompt opens `<think>` always, GLM-5.2's unless thinking is
+    // switched off (then it closes it in the prompt and the reply has no `</think>`).
+    &[&["glm-5", "glm5", "glm_5"]],
     // Seed-OSS opens `<seed:think>` only with a thinking budget of 0; held, never forced.
     &[&["seed-oss", "seed_oss"]],
 ];

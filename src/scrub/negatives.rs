@@ -35,6 +35,32 @@ const CHANGED_ON_PURPOSE: &[(&str, &str)] = &[
         "koboldcpp-543-im-end-named-in-question",
         "stripModelSpecialTokens",
     ),
+    // End and role tokens named in sentences, after a colon at the end, or after a space at the
+    // end (fix27b's twins of the same tokens glued to a reply's last word).
+    ("im-end-named-in-sentence-zh", "stripModelSpecialTokens"),
+    (
+        "eot-id-named-after-space-at-end-zh",
+        "stripModelSpecialTokens",
+    ),
+    ("phi3-end-named-after-colon-zh", "stripModelSpecialTokens"),
+    ("im-end-named-after-ascii-colon", "stripModelSpecialTokens"),
+    (
+        "lmdeploy-2151-style-eot-id-after-colon-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "im-assistant-named-in-sentence-zh",
+        "stripModelSpecialTokens",
+    ),
+    // GLM-V's answer-box tokens named in a sentence, and a box opened inside a line.
+    (
+        "glm-v-box-tokens-named-in-prose-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "glm-v-box-opened-mid-line-stays-whole-zh",
+        "stripModelSpecialTokens",
+    ),
     // Gemma 4's `<|"|>` string token in a call naming a tool that was not offered.
     (
         "gemma4-name-glued-not-offered-stays-zh",

@@ -49,7 +49,9 @@ pub(super) struct JsonState {
     /// The end (in `buf`) of the value [`Machine::settle_json`] settled last.
     settled: usize,
     /// Which orphan closers' opening tags were kept as text (bit `i` for `orphan::CLOSERS[i]`).
-    texts_open: u8,
+    texts_open: u16,
+    /// A GLM-V answer-box opener was kept as text: its closer is that text's too.
+    box_kept: bool,
     /// The call settled last, `(absolute start, length)`: the block [`Machine::step_block`]
     /// emits when it opens there.
     pub(super) fixed: Option<(usize, usize)>,
@@ -593,6 +595,18 @@ impl Machine {
     /// markup or alone on its line, and a lone token also right before a call section's begin
     /// token or at the end of the reply; otherwise it is text (`None`: wait for the next byte).
     pub(super) fn orphan_is_text(&mut self, len: usize) -> Option<bool> {
+        if self.json.box_kept && self.buf.starts_with(orphan::BOX_END) {
+            return Some(true);
+        }
+        let text = self.lone_is_text(len);
+        if text == Some(true) && self.buf.starts_with(orphan::BOX_BEGIN) {
+            self.json.box_kept = true;
+        }
+        text
+    }
+
+    /// [`Machine::orphan_is_text`] but for the answer box's pairing.
+    fn lone_is_text(&mut self, len: usize) -> Option<bool> {
         if self.em.after_removed {
             return Some(false);
         }
@@ -617,9 +631,17 @@ impl Machine {
                 None => return None,
                 Some(false) => {}
             }
+            // GLM-V's answer-box opener where it opens the reply.
+            if self.buf.starts_with(orphan::BOX_BEGIN) && !self.em.any_visible {
+                return Some(false);
+            }
             // A lone token written right after the text (no space between: `apple<eos>`) with
-            // only whitespace after it to the end of the reply.
-            if self.em.held_is_empty() && self.buf[len..].trim_start().is_empty() {
+            // only whitespace after it to the end of the reply; after a colon it is named
+            // (`返回结果中有：<|im_end|>`).
+            if self.em.held_is_empty()
+                && !matches!(self.em.last, Some(':' | '：'))
+                && self.buf[len..].trim_start().is_empty()
+            {
                 return if self.finished { Some(false) } else { None };
             }
         }
