@@ -157,7 +157,16 @@ pub struct TranscriptSession {
     /// attachments) from a message before the cut: the prefix's output then depends on more than
     /// its skeleton, and a caller that sent new objects with the same skeleton cannot reuse it.
     read_before_cut: bool,
+    /// The model of the last continued call (a few messages), parsed over by the next one
+    /// (`skeleton::parse_into`): a turn's block lists, extras and usage boxes are the last
+    /// turn's memory again instead of a fresh allocation and a free each. Not the thread's kept
+    /// model, which a continued call would cut down to its few messages, freeing a whole
+    /// transcript's model on the way. At most [`SESSION_KEEP_MAX`] messages.
+    model: Vec<Msg>,
 }
+
+/// The longest continued call's model a session keeps (a turn appends a few messages).
+const SESSION_KEEP_MAX: usize = 64;
 
 #[napi]
 impl TranscriptSession {
@@ -171,6 +180,7 @@ impl TranscriptSession {
             prefix: None,
             entries: None,
             read_before_cut: false,
+            model: Vec::new(),
         })
     }
 
@@ -224,7 +234,12 @@ pub fn run_transcript_session(
         session.entries = entries;
     }
     session.params.now = now;
-    let mut msgs = skeleton::parse(&nums, &strs).map_err(invalid)?;
+    let mut msgs = if start == 0 {
+        Vec::new()
+    } else {
+        std::mem::take(&mut session.model)
+    };
+    skeleton::parse_into(&nums, &strs, &mut msgs).map_err(invalid)?;
     let input_len = msgs.len();
     let source = Watched {
         inner: HandleSource { messages },
@@ -265,6 +280,9 @@ pub fn run_transcript_session(
     let a = answer(&msgs, input_len, &ctx, &result, out)?;
     out[2] = cut as f64;
     out[3] = cut_out as f64;
+    if start > 0 && msgs.len() <= SESSION_KEEP_MAX {
+        session.model = msgs;
+    }
     Ok(a)
 }
 

@@ -190,6 +190,9 @@ pub enum Override {
     /// A literal JSON value, the field moved last (`{...rest, [name]: value}`): 2026.9.6 rebuilds
     /// some blocks that way, and a host reading keys in order sees the difference.
     Last(Box<Value>),
+    /// A literal JSON value every message that sets it shares (a synthetic result's `isError`
+    /// and `details`): nothing built or freed per message. Written as [`Override::Json`] is.
+    Static(&'static Value),
 }
 
 impl Override {
@@ -197,6 +200,7 @@ impl Override {
     pub fn literal(&self) -> Option<std::borrow::Cow<'_, Value>> {
         match self {
             Override::Json(v) | Override::Last(v) => Some(std::borrow::Cow::Borrowed(&**v)),
+            Override::Static(v) => Some(std::borrow::Cow::Borrowed(*v)),
             Override::Str(t) => Some(std::borrow::Cow::Owned(Value::String(t.to_string()))),
             _ => None,
         }
@@ -332,6 +336,17 @@ fn field_name(name: &str) -> Text {
 }
 
 impl Edits {
+    /// No edits yet, with room for `n` (a message a rule makes sets all its fields).
+    pub fn with_capacity(n: usize) -> Edits {
+        Edits {
+            list: if n > 1 {
+                EditList::Many(Vec::with_capacity(n))
+            } else {
+                EditList::None
+            },
+        }
+    }
+
     pub fn is_empty(&self) -> bool {
         self.list.as_slice().is_empty()
     }
@@ -618,9 +633,19 @@ impl Block {
         b
     }
 
-    /// `{type:"text", text}`.
+    /// `{type:"text", text}`. Its view is written directly, not read back from the JSON as
+    /// [`Block::new_json`] does (a field lookup, hashed, for every field a block can have: most
+    /// of what a synthetic tool result cost); a test checks the two agree.
     pub fn new_text(text: &str) -> Block {
-        Block::new_json(serde_json::json!({"type": "text", "text": text}))
+        let mut map = serde_json::Map::with_capacity(2);
+        map.insert("type".into(), Value::String("text".into()));
+        map.insert("text".into(), Value::String(text.into()));
+        Block {
+            origin: BlockOrigin::New(Box::new(Value::Object(map))),
+            ty: Val::Str(Text::Borrowed("text")),
+            text: Some(TextInfo::of_str(text)),
+            ..Block::src(0, 0)
+        }
     }
 
     pub fn ty(&self) -> Option<&str> {
@@ -1095,6 +1120,21 @@ impl Msg {
         self.edits.set(name, Override::Json(Box::new(v)));
     }
 
+    /// [`Msg::set`] to a value shared by every message that sets it ([`Override::Static`]).
+    pub fn set_static(&mut self, name: &str, v: &'static Value) {
+        self.view_set(name, v);
+        self.edits.set(name, Override::Static(v));
+    }
+
+    /// A message made by a rule, with room for `fields` fields, to be set in key order
+    /// ([`Msg::set`], [`Msg::set_text`], [`Msg::set_blocks`] …).
+    pub fn new_empty(fields: usize) -> Msg {
+        let mut m = Msg::src(0);
+        m.origin = MsgOrigin::New;
+        m.edits = Edits::with_capacity(fields);
+        m
+    }
+
     /// In object field `name` (of a message read from the input), sets `key` to `value`
     /// ([`Override::SetKey`]); the view of an [`EXTRA_FIELDS`] entry `name.key` follows.
     pub fn set_in_object(&mut self, name: &str, key: &str, value: Value) {
@@ -1149,8 +1189,10 @@ impl Msg {
 
     pub fn del(&mut self, name: &str) {
         // The extra fields read inside the removed one go with it.
+        // (`a.b` is read inside `a`; compared bytewise: a `split_once` per field cost more than
+        // the delete itself.)
         for (k, f) in EXTRA_FIELDS.iter().enumerate() {
-            if f.split_once('.').is_some_and(|(a, _)| a == name) {
+            if f.as_bytes().get(name.len()) == Some(&b'.') && f.starts_with(name) {
                 self.extra.set(k, Val::Absent);
             }
         }
@@ -1225,7 +1267,16 @@ impl Msg {
 
 #[cfg(test)]
 mod tests {
-    use super::{extra, Extras, Val};
+    use super::{extra, Block, Extras, Val};
+
+    #[test]
+    fn a_new_text_block_reads_as_its_json_does() {
+        // `new_text` writes its view directly: it must be the one read back from its JSON.
+        for t in ["", "北京今天晴", "[openclaw] missing tool result", " \n "] {
+            let json = serde_json::json!({"type": "text", "text": t});
+            assert_eq!(Block::new_text(t), Block::new_json(json), "{t:?}");
+        }
+    }
 
     fn text(s: &'static str) -> Val {
         Val::Str(s.into())

@@ -165,6 +165,17 @@ impl Writer<'_> {
                 self.code(0);
                 self.json(v);
             }
+            Override::Static(v) => match v {
+                Value::String(t) if !has_sep(t) => {
+                    self.code(5);
+                    self.texts.push(TEXT_SEP);
+                    self.texts.push_str(t);
+                }
+                _ => {
+                    self.code(0);
+                    self.json(v);
+                }
+            },
             Override::Str(t) if !has_sep(t) => {
                 self.code(5);
                 self.texts.push(TEXT_SEP);

@@ -15,7 +15,7 @@
 use crate::transcript::context::{msg_path, Ctx, Path};
 use crate::transcript::model::{num_json, Block, Msg, Val};
 use crate::transcript::reorder::{self, apply_order};
-use crate::transcript::text::trim;
+use crate::transcript::text::{trim, Text};
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use serde_json::{json, Value};
 
@@ -112,26 +112,31 @@ pub(crate) fn result_name_fix(m: &Msg, call_name: Option<&str>) -> Option<String
 /// A synthetic error result answering call `id` (named `name`, else `"unknown"`), stamped with
 /// `timestamp` when it is a number (else 0). Both releases' pairing rules build theirs here:
 /// 2026.9.6 adds `details` (placed before `isError`, as it writes them); 2026.3.23 passes `None`.
+/// Its fields are set one by one, in key order, with no JSON map built (as `Msg::new` would from
+/// a field list): a turn ending in an open call spent a sixth of its instructions on the maps.
 pub(crate) fn synthetic_result(
     id: &str,
     name: Option<&str>,
     text: &str,
     timestamp: &Val,
-    details: Option<Value>,
+    details: Option<&'static Value>,
 ) -> Msg {
+    static TRUE: Value = Value::Bool(true);
     let ts = match timestamp {
         Val::Num(n) => num_json(*n),
         _ => json!(0),
     };
-    let mut fields = vec![
-        ("role", json!("toolResult")),
-        ("toolCallId", json!(id)),
-        ("toolName", json!(name.unwrap_or("unknown"))),
-        ("content", Value::Null),
-    ];
-    fields.extend(details.map(|d| ("details", d)));
-    fields.extend([("isError", json!(true)), ("timestamp", ts)]);
-    Msg::new(fields, Some(vec![Block::new_text(text)]))
+    let mut m = Msg::new_empty(7);
+    m.set_text("role", Text::Borrowed("toolResult"));
+    m.set_text("toolCallId", Text::new(id));
+    m.set_text("toolName", Text::new(name.unwrap_or("unknown")));
+    m.set_blocks(vec![Block::new_text(text)]);
+    if let Some(d) = details {
+        m.set_static("details", d);
+    }
+    m.set_static("isError", &TRUE);
+    m.set("timestamp", ts);
+    m
 }
 
 /// One output message: an input message, or a synthetic result (an index into `synthetic`).

@@ -30,6 +30,7 @@ use crate::transcript::rules::pairing::{result_name_fix, synthetic_result};
 use foldhash::{HashMap, HashMapExt};
 use serde_json::{json, Value};
 use std::collections::VecDeque;
+use std::sync::LazyLock;
 
 /// OpenClaw's synthetic result text (also how an input result is recognised as one).
 pub const MISSING_TEXT: &str =
@@ -434,7 +435,7 @@ pub fn repair_tool_use_result_pairing(
                             )
                         });
                         order.push(Slot::New(synthetic.len()));
-                        let details = Some(synthetic_details());
+                        let details = Some(&*SYNTHETIC_DETAILS);
                         let s =
                             synthetic_result(o.id, o.name, synthetic_text, &a.timestamp, details);
                         synthetic.push(s);
@@ -467,10 +468,10 @@ pub fn repair_tool_use_result_pairing(
     changed
 }
 
-/// What 2026.9.6 writes into a synthetic result's `details`.
-fn synthetic_details() -> Value {
-    json!({"openclawSyntheticMissingToolResult": true, "reason": "missing_tool_result"})
-}
+/// What 2026.9.6 writes into a synthetic result's `details` (one value, shared).
+static SYNTHETIC_DETAILS: LazyLock<Value> = LazyLock::new(
+    || json!({"openclawSyntheticMissingToolResult": true, "reason": "missing_tool_result"}),
+);
 
 #[cfg(test)]
 mod tests {
