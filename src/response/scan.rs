@@ -14,7 +14,7 @@
 //! (the format named by the caller, or the family named by `options.model`, see
 //! [`super::Family::from_model`]) is that family.
 
-pub mod depth;
+pub(crate) mod depth;
 
 use super::Family;
 use depth::{Brackets, Depth};
@@ -577,8 +577,8 @@ pub fn floor(s: &str, i: usize) -> usize {
 
 /// The end (exclusive) of the bracketed value that opens at `at` (`{`, `[` or `(`), skipping
 /// strings in `"` (and in `'` when `single_quotes`, for Python literals) with backslash escapes.
-/// Bracket kinds are not matched against each other, only counted ([`Depth`]). `None` when the
-/// text ends first. Linear in the bytes scanned.
+/// Bracket kinds are not matched against each other, only counted (`depth::Depth`). `None` when
+/// the text ends first. Linear in the bytes scanned.
 pub fn balanced_end(text: &str, at: usize, single_quotes: bool) -> Option<usize> {
     let bytes = text.as_bytes();
     // `at` must hold a bracket (a closing one closes at once).

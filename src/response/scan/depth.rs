@@ -56,13 +56,6 @@ static TABLES: [[u8; 256]; 4] = [
 /// and whether the last byte was a backslash in that string. Bracket kinds are counted, not
 /// matched against each other; a closing bracket at depth 0 ends the value too (no level goes
 /// below 0), and so does the end of a string at depth 0 (a value that is a string).
-///
-/// ```
-/// use transcript_hygiene::response::scan::depth::{Brackets, Depth};
-/// let mut d = Depth::new(Brackets::Json);
-/// assert_eq!(d.scan(br#"{"a": "}", "#), None); // still open, across pieces
-/// assert_eq!(d.scan(br#""b": [1]} 然后"#), Some(9));
-/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Depth {
     depth: usize,
