@@ -12,6 +12,7 @@
 //! - [`image`]: measuring, downscaling and re-encoding base64 image payloads.
 //! - [`session_file`]: repairing a session's JSONL file on disk.
 //! - [`atomic_file`]: the one crash-safe file writer (session repair and the CLI).
+//! - [`poison`]: a stream's state that a caught panic left half-updated is not used again.
 //! - `allocator`: the global allocator and its tuning.
 //! - `napi`: the JS boundary and nothing else (only in the addon build).
 //!
@@ -28,6 +29,7 @@ pub mod image;
 pub mod js_text;
 pub mod lone_surrogates;
 pub mod openclaw;
+pub mod poison;
 pub mod response;
 pub mod scrub;
 pub mod session_file;

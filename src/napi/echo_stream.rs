@@ -5,6 +5,7 @@
 
 use super::text::{JsText, Text};
 use crate::lone_surrogates::PieceMap;
+use crate::poison::Poison;
 use crate::scrub::visible::prompt_echo::stream::EchoStream;
 use crate::scrub::visible::prompt_echo::PromptEcho;
 use napi::{Error, JsString, Result, Status};
@@ -21,7 +22,7 @@ fn finished(msg: &str) -> Error {
 /// rejoins a surrogate pair split across two deltas before they get here.
 #[napi(js_name = "ConversationContextStreamNative")]
 pub struct ConversationContextStreamNative {
-    inner: EchoStream,
+    inner: Poison<EchoStream>,
     lone: PieceMap,
 }
 
@@ -34,7 +35,7 @@ impl ConversationContextStreamNative {
             .as_deref()
             .and_then(PromptEcho::prepare);
         ConversationContextStreamNative {
-            inner: EchoStream::new(echo),
+            inner: Poison::new(EchoStream::new(echo)),
             lone: PieceMap::default(),
         }
     }
@@ -43,14 +44,14 @@ impl ConversationContextStreamNative {
     #[napi(catch_unwind)]
     pub fn push(&mut self, delta: JsString) -> Result<JsText> {
         let delta = Text::read(delta)?.decode_piece(&mut self.lone);
-        let out = self.inner.push(&delta).map_err(finished)?;
+        let out = self.inner.run(|s| s.push(&delta)).map_err(finished)?;
         Ok(self.lone.restore(out))
     }
 
     /// The rest.
     #[napi(catch_unwind)]
     pub fn finish(&mut self) -> Result<JsText> {
-        let out = self.inner.finish().map_err(finished)?;
+        let out = self.inner.run(|s| s.finish()).map_err(finished)?;
         Ok(self.lone.restore(out))
     }
 }

@@ -4,6 +4,7 @@
 
 use super::text::{JsText, Text};
 use crate::lone_surrogates::PieceMap;
+use crate::poison::Poison;
 use crate::response::stream::{StreamChunk, StreamCleaner};
 use crate::response::{json, ToolCall};
 use napi::bindgen_prelude::Either;
@@ -39,7 +40,7 @@ fn finished(msg: &str) -> Error {
 /// rejoins a surrogate pair split across two deltas before they get here.
 #[napi(js_name = "ResponseStreamCleanerNative")]
 pub struct ResponseStreamCleanerNative {
-    inner: StreamCleaner,
+    inner: Poison<StreamCleaner>,
     lone: PieceMap,
 }
 
@@ -62,7 +63,7 @@ impl ResponseStreamCleanerNative {
             .map_err(|e| Error::new(Status::InvalidArg, format!("options: {e}")))?;
         let opts = json::options_from_json(&v).map_err(|e| Error::new(Status::InvalidArg, e))?;
         Ok(ResponseStreamCleanerNative {
-            inner: StreamCleaner::new(opts),
+            inner: Poison::new(StreamCleaner::new(opts)),
             lone: PieceMap::default(),
         })
     }
@@ -71,7 +72,7 @@ impl ResponseStreamCleanerNative {
     #[napi(catch_unwind)]
     pub fn push(&mut self, delta: JsString) -> Result<JsText> {
         let delta = Text::read(delta)?.decode_piece(&mut self.lone);
-        let c = self.inner.push(&delta).map_err(finished)?;
+        let c = self.inner.run(|s| s.push(&delta)).map_err(finished)?;
         if c.reasoning.is_empty() && c.tool_calls.is_empty() {
             let mut s = String::with_capacity(c.content.len() + 1);
             s.push('c');
@@ -85,7 +86,7 @@ impl ResponseStreamCleanerNative {
     /// The rest: `{content, reasoning, toolCalls, format, problems}` as JSON.
     #[napi(catch_unwind)]
     pub fn finish(&mut self) -> Result<String> {
-        let end = self.inner.finish().map_err(finished)?;
+        let end = self.inner.run(|s| s.finish()).map_err(finished)?;
         let mut m = chunk_json(&end.chunk);
         m.insert("format".into(), json!(end.format));
         m.insert("problems".into(), json!(end.problems));

@@ -14,7 +14,10 @@
 //! (the format named by the caller, or the family named by `options.model`, see
 //! [`super::Family::from_model`]) is that family.
 
+pub(crate) mod depth;
+
 use super::Family;
+use depth::{Brackets, Depth};
 
 pub const TOOL_CALL: &str = "<tool_call>";
 pub const TOOL_CALL_END: &str = "</tool_call>";
@@ -574,42 +577,20 @@ pub fn floor(s: &str, i: usize) -> usize {
 
 /// The end (exclusive) of the bracketed value that opens at `at` (`{`, `[` or `(`), skipping
 /// strings in `"` (and in `'` when `single_quotes`, for Python literals) with backslash escapes.
-/// Bracket kinds are not matched against each other, only counted. `None` when the text ends
-/// first. Linear in the bytes scanned.
+/// Bracket kinds are not matched against each other, only counted (`depth::Depth`). `None` when
+/// the text ends first. Linear in the bytes scanned.
 pub fn balanced_end(text: &str, at: usize, single_quotes: bool) -> Option<usize> {
     let bytes = text.as_bytes();
-    let mut depth = 0usize;
-    let mut quote: Option<u8> = None;
-    let mut escaped = false;
-    for (i, &b) in bytes.iter().enumerate().skip(at) {
-        if let Some(q) = quote {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == q {
-                quote = None;
-            }
-            continue;
-        }
-        match b {
-            b'"' => quote = Some(b),
-            b'\'' if single_quotes => quote = Some(b),
-            b'{' | b'[' | b'(' => depth += 1,
-            b'}' | b']' | b')' => {
-                depth = depth.saturating_sub(1);
-                if depth == 0 {
-                    return Some(i + 1);
-                }
-            }
-            _ => {}
-        }
-        if depth == 0 {
-            // `at` did not hold an opening bracket.
-            return None;
-        }
+    // `at` must hold a bracket (a closing one closes at once).
+    if !matches!(bytes.get(at)?, b'{' | b'[' | b'(' | b'}' | b']' | b')') {
+        return None;
     }
-    None
+    let brackets = if single_quotes {
+        Brackets::Python
+    } else {
+        Brackets::Parens
+    };
+    Depth::new(brackets).scan(&bytes[at..]).map(|n| at + n)
 }
 
 /// A work budget for scans that try many candidate positions (bare JSON, pythonic lists): each

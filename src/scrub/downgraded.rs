@@ -19,6 +19,7 @@ use std::borrow::Cow;
 use super::splice::Spliced;
 use super::text::{any_after, find_ci};
 use crate::js_text::{is_js_whitespace, js_trim};
+use crate::response::scan::depth::{Brackets, Depth};
 use crate::response::scan::Budget;
 
 /// Text with none of these bytes is returned unchanged (every marker starts with `[`, and text without one is returned untrimmed).
@@ -150,57 +151,13 @@ pub(crate) fn consume_jsonish(b: &[u8], start: usize, budget: &mut Budget) -> Op
         i += 1;
     }
     match *b.get(i)? {
-        b'{' | b'[' => {
+        b'{' | b'[' | b'"' => {
             if budget.spent() {
                 return None;
             }
-            let mut depth = 0i64;
-            let mut in_string = false;
-            let mut escape = false;
-            for (j, &c) in b.iter().enumerate().skip(i) {
-                if in_string {
-                    if escape {
-                        escape = false;
-                    } else if c == b'\\' {
-                        escape = true;
-                    } else if c == b'"' {
-                        in_string = false;
-                    }
-                    continue;
-                }
-                match c {
-                    b'"' => in_string = true,
-                    b'{' | b'[' => depth += 1,
-                    b'}' | b']' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            budget.charge(j + 1 - i);
-                            return Some(j + 1);
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            budget.charge(b.len() - i);
-            None
-        }
-        b'"' => {
-            if budget.spent() {
-                return None;
-            }
-            let mut escape = false;
-            for (j, &c) in b.iter().enumerate().skip(i + 1) {
-                if escape {
-                    escape = false;
-                } else if c == b'\\' {
-                    escape = true;
-                } else if c == b'"' {
-                    budget.charge(j + 1 - i);
-                    return Some(j + 1);
-                }
-            }
-            budget.charge(b.len() - i);
-            None
+            let end = Depth::new(Brackets::Json).scan(&b[i..]);
+            budget.charge(end.unwrap_or(b.len() - i));
+            end.map(|n| i + n)
         }
         _ => Some(
             memchr::memchr2(b'\n', b'\r', &b[i..])

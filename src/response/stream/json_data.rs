@@ -11,18 +11,19 @@
 //! each once (as they are drained, or when a candidate inside asks), so the reading depends on the
 //! text alone, however it was cut.
 
-/// The object being followed: `(absolute start, absolute scanned-to, depth, in a string, after a
-/// backslash)`.
+use crate::response::scan::depth::{Brackets, Depth};
+
+/// The object being followed: `(absolute start, absolute scanned-to, its scan)`.
 #[derive(Debug, Default)]
 pub(in crate::response) struct DataObject {
-    open: Option<(usize, usize, u32, bool, bool)>,
+    open: Option<(usize, usize, Depth)>,
 }
 
 impl DataObject {
     /// Follow the object whose `{` is at absolute `at` (no-op when it is followed already).
     pub(in crate::response) fn start(&mut self, at: usize) {
         if self.open.is_none() {
-            self.open = Some((at, at, 0, false, false));
+            self.open = Some((at, at, Depth::new(Brackets::Json)));
         }
     }
 
@@ -37,39 +38,16 @@ impl DataObject {
     }
 
     fn follow(&mut self, bytes: &[u8], from: usize) {
-        let Some((start, to, mut depth, mut quote, mut escaped)) = self.open else {
+        let Some((start, to, mut depth)) = self.open else {
             return;
         };
         let Some(rest) = bytes.get(to.saturating_sub(from)..) else {
             return;
         };
-        let mut at = to.max(from);
-        for &b in rest {
-            at += 1;
-            if quote {
-                if escaped {
-                    escaped = false;
-                } else if b == b'\\' {
-                    escaped = true;
-                } else if b == b'"' {
-                    quote = false;
-                }
-                continue;
-            }
-            match b {
-                b'"' => quote = true,
-                b'{' | b'[' => depth += 1,
-                b'}' | b']' => {
-                    depth = depth.saturating_sub(1);
-                    if depth == 0 {
-                        self.open = None;
-                        return;
-                    }
-                }
-                _ => {}
-            }
-        }
-        self.open = Some((start, at, depth, quote, escaped));
+        self.open = match depth.scan(rest) {
+            Some(_) => None,
+            None => Some((start, to.max(from) + rest.len(), depth)),
+        };
     }
 
     /// Whether absolute `q` lies inside the object followed, `bytes` (from absolute `from`)

@@ -15,6 +15,7 @@ use serde_json::Value;
 use super::find_any::find_stop;
 use super::json_data;
 use super::{Check, Decision, Kind, Machine, Verdict, WINDOW};
+use crate::response::scan::depth::{Brackets, Depth};
 use crate::response::{
     bare_json, bracket_calls, gemma_unused, glm45, kimi_k2, named_json, orphan, qwen3_coder,
     tool_json, Family,
@@ -34,9 +35,8 @@ const HARMONY_PRES: &[&str] = &[
 /// Where the scan for the end of a bare JSON value stands.
 #[derive(Debug, Default)]
 pub(super) struct JsonState {
-    /// The value being scanned: `(absolute start, absolute scanned-to, depth, in a string,
-    /// after a backslash)`.
-    scan: Option<(usize, usize, usize, bool, bool)>,
+    /// The value being scanned: `(absolute start, absolute scanned-to, its scan)`.
+    scan: Option<(usize, usize, Depth)>,
     /// Bytes charged so far, and the first position not charged yet.
     spent: usize,
     charged_to: usize,
@@ -556,38 +556,16 @@ impl Machine {
     /// [`crate::response::scan::balanced_end`] finds it, resuming an earlier scan of the same value.
     fn json_end(&mut self, c: usize) -> Option<usize> {
         let q = self.consumed + c;
-        let (mut at, mut depth, mut quote, mut escaped) = match self.json.scan {
-            Some((s, to, d, qu, e)) if s == q => (to - self.consumed, d, qu, e),
-            _ => (c, 0, false, false),
+        let (at, mut depth) = match self.json.scan {
+            Some((s, to, d)) if s == q => (to - self.consumed, d),
+            _ => (c, Depth::new(Brackets::Parens)),
         };
         let bytes = self.buf.as_bytes();
-        while at < bytes.len() {
-            let b = bytes[at];
-            at += 1;
-            if quote {
-                if escaped {
-                    escaped = false;
-                } else if b == b'\\' {
-                    escaped = true;
-                } else if b == b'"' {
-                    quote = false;
-                }
-                continue;
-            }
-            match b {
-                b'"' => quote = true,
-                b'{' | b'[' | b'(' => depth += 1,
-                b'}' | b']' | b')' => {
-                    depth = depth.saturating_sub(1);
-                    if depth == 0 {
-                        self.json.scan = None;
-                        return Some(at);
-                    }
-                }
-                _ => {}
-            }
+        if let Some(n) = depth.scan(bytes.get(at..).unwrap_or_default()) {
+            self.json.scan = None;
+            return Some(at + n);
         }
-        self.json.scan = Some((q, self.consumed + at, depth, quote, escaped));
+        self.json.scan = Some((q, self.consumed + at.max(bytes.len()), depth));
         None
     }
 

@@ -8,6 +8,7 @@
 use std::ops::Range;
 
 use super::grammar::{cut, is_tool_name_byte, line_end, Branch, MAX_NAME};
+use crate::response::scan::depth::{Brackets, Depth};
 use crate::scrub::visible::text::{skip_blank, skip_ws};
 
 const END_TOOL_REQUEST: &[u8] = b"[END_TOOL_REQUEST]";
@@ -158,34 +159,11 @@ fn harmony(text: &str, start: usize) -> Result<Opening, Branch> {
     })
 }
 
-/// The end of the JSON object at `start` (its braces balanced outside strings), or `Err` with
-/// the text's end when it is not closed.
+/// The end of the JSON object at `start` (its braces balanced outside strings; brackets are not
+/// counted), or `Err` with the text's end when it is not closed.
 fn object_end(b: &[u8], start: usize) -> Result<usize, usize> {
-    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
-    for (i, &c) in b.iter().enumerate().skip(start) {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if c == b'\\' {
-                escaped = true;
-            } else if c == b'"' {
-                in_string = false;
-            }
-            continue;
-        }
-        match c {
-            b'"' => in_string = true,
-            b'{' => depth += 1,
-            b'}' => {
-                depth = depth.saturating_sub(1);
-                if depth == 0 {
-                    return Ok(i + 1);
-                }
-            }
-            _ => {}
-        }
-    }
-    Err(b.len())
+    let end = Depth::new(Brackets::Braces).scan(&b[start..]);
+    end.map(|n| start + n).ok_or(b.len())
 }
 
 /// Reads the call that may start at `start` (`breaks`: see [`line_end`]).
