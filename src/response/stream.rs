@@ -1758,6 +1758,12 @@ impl Machine {
                         .filter(|c| c.ends_with("invoke>"));
                     if closers.into_iter().any(|c| self.later(c, after)) {
                         yes(Family::DeepSeekV32)
+                    } else if fin
+                        && !self.later(super::dsml_function::OPEN, after)
+                        && self.dsml_function_cut(after, tools)
+                    {
+                        // The reply's last head, cut inside its parameters: removed, reported.
+                        yes(Family::DeepSeekV32)
                     } else if fin {
                         Verdict::No
                     } else {
@@ -1778,6 +1784,11 @@ impl Machine {
                     Some(Some((_, len))) => {
                         // The block is the call, settled here.
                         self.json.fixed = Some((self.consumed + start, len));
+                        yes(Family::BracketCalls)
+                    }
+                    // Cut by the end of the reply: the rest of it is the block.
+                    Some(None) if fin && super::bracket_colon::cut(&self.buf[start..], tools) => {
+                        self.json.fixed = Some((self.consumed + start, self.buf.len() - start));
                         yes(Family::BracketCalls)
                     }
                     Some(None) => Verdict::No,
@@ -1918,6 +1929,18 @@ impl Machine {
                     Verdict::More
                 }
             }
+        }
+    }
+
+    /// Whether the `<function>` head ending at `after` is the finished reply's last one, cut
+    /// inside its parameters ([`super::dsml_function::cut`]).
+    fn dsml_function_cut(&self, after: usize, tools: Option<&Value>) -> bool {
+        let rest = &self.buf[after..];
+        match super::dsml_function::head(rest, true) {
+            Some(Some((name, len))) => {
+                super::dsml_function::cut(&rest[len..], name, &self.ctx(tools))
+            }
+            _ => false,
         }
     }
 
