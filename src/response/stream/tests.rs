@@ -582,6 +582,8 @@ fn a_long_undecided_stretch_after_a_candidate_stays_linear_in_small_deltas() {
         "<tool_call>",
         "我看看配置。<tool_use>{",
         "我来查一下显卡。\n[Calling tool: terminal with arguments:",
+        // A bare DSML invoke waiting to see whether its section closer follows.
+        "好的。<｜DSML｜invoke name=\"f\"></｜DSML｜invoke>",
     ] {
         let make = |n: usize| format!("{lead}{}", " ".repeat(n));
         assert_grows_linearly(lead, &make, &|t| {
