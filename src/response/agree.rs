@@ -86,6 +86,10 @@ const SANITIZE_REMOVES_TEXT: &[&str] = &[
     // rule takes it as markup; for a model that does not write the tag the cleaner keeps it, as a
     // person naming the tag writes it (README, "A call's opener left alone").
     "lone-tool-call-after-space-at-end-stays-zh",
+    // A `<function>` tag alone on its line is markup for the seed's generic rule; a plain XML
+    // head cut at the reply's end, naming a tool not offered and with no DSML markup after it,
+    // is text for the cleaner (nothing says it is a call).
+    "dsml-function-head-cut-plain-xml-not-offered-stays-zh",
 ];
 
 fn keeps_markup(case: &Case) -> bool {

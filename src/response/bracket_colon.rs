@@ -12,7 +12,10 @@
 //! line's end, typed by the tool's schema as the XML families' values are, [`super::typing`]),
 //! then the call's own `]`. The stray `[` the model wrote before its first call (`[[tool_call:`)
 //! belongs to the call. Each call is read on its own, within its line, so many openers stay
-//! linear; a call that does not close on its line is text.
+//! linear; a call that does not close on its line is text. A call the reply ends inside (cut by
+//! `max_tokens` after its first `key:`, within the bound) is removed to the end of the reply and
+//! reported (`truncated`, the raw text kept); cut before a key it is text (`[tool_call: NAME]` at
+//! the end of a sentence is a mention).
 
 use serde_json::Value;
 
@@ -44,6 +47,27 @@ pub fn call_at(s: &str, fin: bool, tools: Option<&Value>) -> Option<Option<(RawC
         return Some(call_within(&s[..floor(s, MAX_CALL)], false, tools).unwrap_or(None));
     }
     call_within(s, fin, tools)
+}
+
+/// Whether the finished reply ends inside the call at the start of `s` (which starts with
+/// [`OPEN`] or [`OPEN2`]): within [`MAX_CALL`], naming an offered tool, one `key:` read at least,
+/// and everything after it a call still arriving.
+pub fn cut(s: &str, tools: Option<&Value>) -> bool {
+    if s.len() > MAX_CALL || call_within(s, false, tools).is_some() {
+        return false;
+    }
+    // A call still arriving: the name is complete and offered once a `]` closes it.
+    let skip = usize::from(s.starts_with(OPEN2));
+    let head = s[skip + OPEN.len()..].trim_start_matches(' ');
+    let Some(close) = memchr::memchr(b']', head.as_bytes()) else {
+        return false;
+    };
+    let t = head[close + 1..].trim_start_matches([' ', ',', '\t']);
+    let key_len = t
+        .bytes()
+        .position(|b| !(b.is_ascii_alphanumeric() || b == b'_' || b == b'-'))
+        .unwrap_or(t.len());
+    key_len > 0 && t[key_len..].starts_with(':')
 }
 
 /// [`call_at`] without the bound.
@@ -157,6 +181,19 @@ pub fn read(text: &str, tools: Option<&Value>, out: &mut super::Parsed) {
                 });
                 at = start + len;
             }
+            _ if cut(&text[start..], tools) => {
+                out.problems.push(format!(
+                    "bracket_calls: {OPEN} call cut off by the end of the reply (truncated); no call"
+                ));
+                out.blocks.push(super::Block::of_calls(
+                    start,
+                    text.len(),
+                    Vec::new(),
+                    &mut out.problems,
+                    || format!("bracket_calls: {OPEN} call cut off; raw text kept in content"),
+                ));
+                return;
+            }
             _ => at = i + OPEN.len(),
         }
     }
@@ -164,7 +201,8 @@ pub fn read(text: &str, tools: Option<&Value>, out: &mut super::Parsed) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{clean_response, linearity::assert_grows_linearly, Options};
+    use super::super::linearity::{assert_grows_linearly, stream_in_deltas};
+    use super::super::{clean_response, Options};
     use super::*;
     use serde_json::json;
 
@@ -245,14 +283,13 @@ mod tests {
             )
         };
         assert_grows_linearly("bracket_colon long value, streamed", &value, &|t| {
-            let mut s = crate::response::stream::StreamCleaner::new(opts.clone());
-            let mut at = 0;
-            while at < t.len() {
-                let end = floor(t, (at + 64).min(t.len()));
-                s.push(&t[at..end]).unwrap();
-                at = end;
-            }
-            s.finish().unwrap();
+            stream_in_deltas(&opts, t, 64);
+        });
+        // Openers whose string values never close, each asked at the end of the reply whether
+        // it was cut there (only the last 4,096 bytes can hold such a call).
+        let cut = |n: usize| "[tool_call: read_file] path: \"北京 ".repeat(n / 36 + 1);
+        assert_grows_linearly("bracket_colon cut calls, streamed", &cut, &|t| {
+            stream_in_deltas(&opts, t, 64);
         });
     }
 }

@@ -13,8 +13,8 @@
 //! `string="true"` keeps the text, `string="false"` decodes it as JSON (text that is not JSON falls
 //! back to the schema rules, see [`super::typing`]); without the attribute the schema rules apply.
 //! An invoke whose body is a bare JSON object (no parameters) takes that object as its arguments
-//! (smg's `direct_json` case). An invoke without the section wrapper is read too; text around
-//! calls is kept. V3.2-Exp writes V3.1's form, which [`super::deepseek_v3`] reads.
+//! (smg's `direct_json` case). An invoke without the section wrapper is read too, and a section
+//! closer right after it (its opener lost) is removed with it; text around calls is kept. V3.2-Exp writes V3.1's form, which [`super::deepseek_v3`] reads.
 //!
 //! DeepSeek-V4 writes the same grammar with the block named `<｜DSML｜tool_calls>` (reported as
 //! `deepseek_v4`); the bars of every tag may be spelled `｜｜`, `‖` or `|`, with spaces around
@@ -24,7 +24,7 @@
 
 use serde_json::{Map, Value};
 
-use super::dsml::canonical;
+use super::dsml::{canonical, section_end};
 use super::dsml_function;
 use super::dsml_toolcall;
 use super::typing::{param_schema, type_value, Style};
@@ -71,6 +71,12 @@ fn parse_canonical(text: &str, cx: &Ctx) -> Parsed {
                 .collect()
         },
     );
+    // A section closer right after an invoke with no section opener before it is the call's.
+    for b in &mut out.blocks {
+        if text[b.start..].starts_with(TAGS.invoke) {
+            b.end = section_end(text, b.end);
+        }
+    }
     if out.blocks.iter().any(|b| !b.calls.is_empty()) {
         out.format = Some(NAME);
     }

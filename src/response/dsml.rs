@@ -4,10 +4,11 @@
 //! name), `<｜DSML｜invoke name=…>` and `<｜DSML｜parameter name=… string="true|false">` with the
 //! full-width bar U+FF5C. Servers whose tokenizer or detokenizer mangles the special token leak
 //! them with other bars: doubled `｜｜` (GenericAgent issue #804, opencrabs issue #419), the double
-//! vertical line `‖` U+2016, the ASCII `|`, and with spaces around the bars. [`canonical`] rewrites
-//! every such tag to `<｜DSML｜NAME` (and `tool_calls` to `function_calls`) and keeps a map from the
-//! rewritten text back to the original, so [`super::deepseek_v32`] reads one spelling and reports
-//! ranges of the text it was given.
+//! vertical line `‖` U+2016, the ASCII `|`, and with spaces around the bars. V4.1 also names the
+//! section `calls` (`<｜｜DSML｜｜ calls>`, command-code issue 909). [`canonical`] rewrites every
+//! such tag to `<｜DSML｜NAME` (and `tool_calls` and `calls` to `function_calls`) and keeps a map
+//! from the rewritten text back to the original, so [`super::deepseek_v32`] reads one spelling and
+//! reports ranges of the text it was given.
 
 use std::borrow::Cow;
 
@@ -48,6 +49,7 @@ pub const HEAD: &str = "｜DSML｜";
 const NAMES: &[(&str, &str)] = &[
     ("function_calls", "function_calls"),
     ("tool_calls", "function_calls"),
+    ("calls", "function_calls"),
     ("invoke", "invoke"),
     ("parameter", "parameter"),
     ("toolcall", "toolcall"),
@@ -64,11 +66,33 @@ pub const CLOSERS: &[&str] = &[
     "</｜｜DSML｜｜tool_calls>",
     "</‖DSML‖tool_calls>",
     "</|DSML|tool_calls>",
+    "</｜DSML｜calls>",
+    "</｜｜DSML｜｜calls>",
+    "</‖DSML‖calls>",
+    "</|DSML|calls>",
     "</｜DSML｜invoke>",
     "</｜｜DSML｜｜invoke>",
     "</‖DSML‖invoke>",
     "</|DSML|invoke>",
 ];
+
+/// The canonical section closer.
+const SECTION_END: &str = "</｜DSML｜function_calls>";
+
+/// The end of a call block whose invoke closer ends at `at` in `text` (canonical spelling), when
+/// no section opener came before it: past a section closer right after it (whitespace between),
+/// which belongs to the call, or at the end of `text` when only the stream machine's NUL ("more
+/// may come") follows, so that the section closer may still come; else `at`.
+pub fn section_end(text: &str, at: usize) -> usize {
+    let r = text[at..].trim_start();
+    if let Some(after) = r.strip_prefix(SECTION_END) {
+        text.len() - after.len()
+    } else if r == "\0" {
+        text.len()
+    } else {
+        at
+    }
+}
 
 /// One rewritten tag head: `orig` bytes at `orig_at` became `canon` bytes at `canon_at`.
 #[derive(Debug, Clone, Copy)]
@@ -84,7 +108,7 @@ struct Edit {
 pub struct Canonical<'a> {
     pub text: Cow<'a, str>,
     edits: Vec<Edit>,
-    /// The block name of the first section tag seen: `true` for V4's `tool_calls`.
+    /// The block name of the first section tag seen: `true` for V4's `tool_calls` (or `calls`).
     pub v4: bool,
 }
 
@@ -209,7 +233,7 @@ pub fn canonical(text: &str) -> Canonical<'_> {
         };
         let orig = &text[h_at..h_at + len];
         if v4.is_none() && name == "function_calls" {
-            v4 = Some(orig.ends_with("tool_calls"));
+            v4 = Some(!orig.ends_with("function_calls"));
         }
         // A section opener that lost its `>` (`<｜DSML｜tool_calls`, then a line break and the
         // next tag, opencode#24566) gets it back: the section tag takes no attributes.
@@ -273,6 +297,9 @@ mod tests {
             ("</|DSML|parameter>", "</｜DSML｜parameter>"),
             ("< ｜ DSML ｜ invoke>", "<｜DSML｜invoke>"),
             ("<|DSML|invokes>", "<|DSML|invokes>"),
+            ("<｜｜DSML｜｜ calls>", "<｜DSML｜function_calls>"),
+            ("</｜｜DSML｜｜ calls>", "</｜DSML｜function_calls>"),
+            ("<|DSML|callsign>", "<|DSML|callsign>"),
             ("<DSML>", "<DSML>"),
             ("<｜DSML｜tool_calls\n<", "<｜DSML｜function_calls>\n<"),
             ("</｜DSML｜tool_calls\n<", "</｜DSML｜function_calls\n<"),
@@ -285,6 +312,7 @@ mod tests {
         }
         assert!(canonical("<‖DSML‖tool_calls>").v4);
         assert!(!canonical("<｜DSML｜function_calls>").v4);
+        assert!(canonical("<｜｜DSML｜｜ calls>").v4);
     }
 
     #[test]

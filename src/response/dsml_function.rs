@@ -18,11 +18,16 @@
 //! opener before it, belongs to the block. Read with or without tools (the DSML tokens are the
 //! evidence, as for every DSML call). A head whose parameters do not read up to its invoke closer
 //! is removed with them and reported (`unreadable-block`, the raw text kept); a head with no
-//! invoke closer after it is text. Each head's search stops at the next head, so many heads stay
-//! linear. This reader sees the canonical spelling.
+//! invoke closer after it is text, but for the reply's last head when the reply ends inside its
+//! parameters (cut by `max_tokens`: parameters from the head on, the last one cut or the invoke
+//! closer missing) and something says it is a call: the tool is offered, or DSML markup or a
+//! `string="…"` attribute follows the head. That call is removed to the end of the reply and
+//! reported (`truncated`, the raw text kept). Each head's search stops at the next head, so many
+//! heads stay linear. This reader sees the canonical spelling.
 
+use super::bare_json::offered;
 use super::deepseek_v32::typed_param;
-use super::dsml::FORMAT;
+use super::dsml::{canonical, section_end, FORMAT};
 use super::scan::{find_from, is_name};
 use super::xml_invoke::attr;
 use super::{Block, Ctx, Parsed};
@@ -34,7 +39,6 @@ const NAME_CLOSE: &str = "</name>";
 const PARAM_OPENS: [&str; 2] = ["<｜DSML｜parameter", "<parameter"];
 const PARAM_ENDS: [&str; 2] = ["</｜DSML｜parameter>", "</parameter>"];
 const INVOKE_END: &str = "</｜DSML｜invoke>";
-const SECTION_END: &str = "</｜DSML｜function_calls>";
 /// The longest name read.
 const MAX_NAME: usize = 64;
 
@@ -85,22 +89,38 @@ pub fn read(text: &str, cx: &Ctx, out: &mut Parsed) {
         let Some(Some((name, len))) = head(&text[after..hi], true) else {
             continue;
         };
-        let Some((arguments, end)) = call(text, after + len, hi, cx, name) else {
-            // Its DSML closer says it was a call: removed, and reported with its raw text.
-            if let Some(k) = find_from(&text[..hi], INVOKE_END, after + len) {
-                let end = section_end(text, k + INVOKE_END.len());
+        let (arguments, end) = match call(text, after + len, hi, cx, name) {
+            Read::Call(arguments, end) => (arguments, end),
+            Read::Cut if next.is_none() && cut_at_end(&text[after + len..], name, cx) => {
+                out.problems.push(format!(
+                    "{FORMAT}: {OPEN} call {name:?} cut off by the end of the reply (truncated); no call"
+                ));
                 out.blocks.push(Block::of_calls(
                     start,
-                    end,
+                    text.len(),
                     Vec::new(),
                     &mut out.problems,
-                    || format!("{FORMAT}: {OPEN} call does not read; raw text kept in content"),
+                    || format!("{FORMAT}: {OPEN} call cut off; raw text kept in content"),
                 ));
-                if next.is_some_and(|n| n < end) {
-                    next = find_from(text, OPEN, end);
-                }
+                return;
             }
-            continue;
+            Read::Cut | Read::No => {
+                // Its DSML closer says it was a call: removed, and reported with its raw text.
+                if let Some(k) = find_from(&text[..hi], INVOKE_END, after + len) {
+                    let end = section_end(text, k + INVOKE_END.len());
+                    out.blocks.push(Block::of_calls(
+                        start,
+                        end,
+                        Vec::new(),
+                        &mut out.problems,
+                        || format!("{FORMAT}: {OPEN} call does not read; raw text kept in content"),
+                    ));
+                    if next.is_some_and(|n| n < end) {
+                        next = find_from(text, OPEN, end);
+                    }
+                }
+                continue;
+            }
         };
         super::dsml::push_call(out, (start, end), name, arguments);
         if next.is_some_and(|n| n < end) {
@@ -109,37 +129,76 @@ pub fn read(text: &str, cx: &Ctx, out: &mut Parsed) {
     }
 }
 
-/// The end of a block whose invoke closer ends at `at`: past a section closer right after it (a
-/// section opener never came), or at the end of `text` when only the stream machine's NUL ("more
-/// may come") follows, so the section closer may still come.
-fn section_end(text: &str, at: usize) -> usize {
-    let r = text[at..].trim_start();
-    if let Some(after) = r.strip_prefix(SECTION_END) {
-        text.len() - after.len()
-    } else if r == "\0" {
-        text.len()
-    } else {
-        at
+/// What the parameters after a head read as.
+enum Read {
+    /// The arguments and the block's end (past a section closer right after the invoke closer).
+    Call(String, usize),
+    /// No call: something other than a parameter or the invoke closer comes first.
+    No,
+    /// The text ends (at `hi`, or at the stream machine's NUL) inside the parameters or before
+    /// the invoke closer.
+    Cut,
+}
+
+/// Whether the head of the tool `name` whose parameters (`rest`, right after the head) run to the
+/// end of the reply says it is a call: the tool is offered, DSML markup follows it, or a parameter
+/// carries DSML's `string="…"` attribute.
+fn evidence(rest: &str, name: &str, cx: &Ctx) -> bool {
+    offered(cx.tools, name)
+        || memchr::memmem::find(rest.as_bytes(), b"DSML").is_some()
+        || memchr::memmem::find(rest.as_bytes(), b" string=").is_some()
+}
+
+/// Whether the reply, ending in `rest` (what follows the head of the tool `name`, any DSML
+/// spelling), was cut inside that call's parameters and something says it is a call (see the
+/// module doc): the stream machine asks this of the reply's last head at its end.
+pub fn cut(rest: &str, name: &str, cx: &Ctx) -> bool {
+    let c = canonical(rest);
+    matches!(call(&c.text, 0, c.text.len(), cx, name), Read::Cut) && cut_at_end(&c.text, name, cx)
+}
+
+/// For a head whose parameters (`rest`, canonical) read as [`Read::Cut`] at the end of the
+/// reply: no invoke closer comes after it (one that does makes it an unreadable call, not a cut
+/// one) and something says it is a call.
+fn cut_at_end(rest: &str, name: &str, cx: &Ctx) -> bool {
+    find_from(rest, INVOKE_END, 0).is_none() && evidence(rest, name, cx)
+}
+
+/// The parameters of the call named `name` from `at` to its invoke closer (before `hi`).
+fn call(text: &str, mut at: usize, hi: usize, cx: &Ctx, name: &str) -> Read {
+    match params(text, &mut at, hi, cx, name) {
+        Some(r) => r,
+        None => Read::No,
     }
 }
 
-/// The parameters of the call named `name` from `at` to its invoke closer (before `hi`): its
-/// arguments and the block's end (past a section closer right after it). `None`: no call.
-fn call(text: &str, mut at: usize, hi: usize, cx: &Ctx, name: &str) -> Option<(String, usize)> {
+/// [`call`]'s loop (`None`: [`Read::No`]).
+fn params(text: &str, at: &mut usize, hi: usize, cx: &Ctx, name: &str) -> Option<Read> {
     let mut map = serde_json::Map::new();
     // The next of each parameter closer at or after where it was last looked for: each closer
     // is searched for once over the call, however many parameters close with the other one.
     let mut ends: [Option<Option<usize>>; 2] = [None; 2];
     loop {
-        let t = text[at..hi].trim_start();
-        at = hi - t.len();
+        let t = text[*at..hi].trim_start();
+        *at = hi - t.len();
         if let Some(rest) = t.strip_prefix(INVOKE_END) {
             let end = section_end(text, hi - rest.len());
-            return Some((serde_json::Value::Object(map).to_string(), end));
+            return Some(Read::Call(serde_json::Value::Object(map).to_string(), end));
         }
-        let open = PARAM_OPENS.iter().find(|o| t.starts_with(**o))?;
-        let head_at = at + open.len();
-        let gt = head_at + memchr::memchr(b'>', &text.as_bytes()[head_at..hi])?;
+        if t.is_empty() || t == "\0" || INVOKE_END.starts_with(t.trim_end_matches('\0')) {
+            return Some(Read::Cut);
+        }
+        let Some(open) = PARAM_OPENS.iter().find(|o| t.starts_with(**o)) else {
+            let cut_tag = PARAM_OPENS
+                .iter()
+                .any(|o| o.starts_with(t.trim_end_matches('\0')));
+            return cut_tag.then_some(Read::Cut);
+        };
+        let head_at = *at + open.len();
+        let Some(gt) = memchr::memchr(b'>', &text.as_bytes()[head_at..hi]).map(|g| head_at + g)
+        else {
+            return Some(Read::Cut);
+        };
         let head = &text[head_at..gt];
         if !head.starts_with([' ', '\t', '\n']) {
             return None;
@@ -159,18 +218,21 @@ fn call(text: &str, mut at: usize, hi: usize, cx: &Ctx, name: &str) -> Option<(S
                 best = Some((i, c.len()));
             }
         }
-        let (value_end, close) = best?;
+        let Some((value_end, close)) = best else {
+            return Some(Read::Cut);
+        };
         let value = text[gt + 1..value_end].trim();
         let typed = typed_param(cx, name, pname, attr(head, "string"), value);
         map.insert(pname.to_owned(), typed);
-        at = value_end + close;
+        *at = value_end + close;
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::linearity::{assert_grows_linearly, stream_in_deltas};
     use super::super::test_util::{named, run};
-    use super::super::{clean_response, linearity::assert_grows_linearly, Options};
+    use super::super::{clean_response, Options};
     use super::*;
     use serde_json::json;
 
@@ -221,6 +283,18 @@ mod tests {
         };
         assert_grows_linearly("dsml_function heads in code", &code, &|t| {
             let _ = clean_response(t, &opts);
+        });
+        // Heads with DSML's attribute and no closer at all: the reply's end cuts the last one,
+        // whole and streamed in small deltas.
+        let cut = |n: usize| {
+            "<function>\n<name>bash</name>\n<parameter name=\"c\" string=\"true\">北京 "
+                .repeat(n / 70 + 1)
+        };
+        assert_grows_linearly("dsml_function cut heads", &cut, &|t| {
+            let _ = clean_response(t, &opts);
+        });
+        assert_grows_linearly("dsml_function cut heads, streamed", &cut, &|t| {
+            stream_in_deltas(&opts, t, 64);
         });
     }
 }

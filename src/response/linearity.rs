@@ -77,6 +77,22 @@ pub(crate) fn assert_growth_within(
     );
 }
 
+/// `t` streamed through a cleaner with `opts` in deltas of about `delta` bytes (each cut at a
+/// character boundary), then finished: the streamed half of a reader's linearity row.
+pub(crate) fn stream_in_deltas(opts: &Options, t: &str, delta: usize) {
+    let mut s = super::stream::StreamCleaner::new(opts.clone());
+    let mut at = 0;
+    while at < t.len() {
+        let mut end = super::scan::floor(t, (at + delta).min(t.len()));
+        if end <= at {
+            end = at + t[at..].chars().next().map_or(1, char::len_utf8);
+        }
+        let _ = s.push(&t[at..end]);
+        at = end;
+    }
+    let _ = s.finish();
+}
+
 fn clean_with(format: &'static str) -> impl Fn(&str) {
     move |text: &str| {
         let o = Options {

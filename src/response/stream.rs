@@ -1130,6 +1130,10 @@ pub struct Machine {
     /// The current block was asked about at one of its family's section closers
     /// ([`sections::ends_section`]): its section is closed ([`sections::unclosed`]).
     section_closed: bool,
+    /// A DSML block not finished at its last closer, which ends at `.0`, because a section closer
+    /// may follow it (a bare invoke, [`super::dsml::section_end`]); `.1`: where the whitespace
+    /// after it was read up to. Text that cannot be that closer finishes it there.
+    dsml_trail: Option<(usize, usize)>,
     finished: bool,
     em: Emitter,
     scratch: String,
@@ -1275,6 +1279,7 @@ impl Machine {
             memo: Vec::new(),
             spent: 0,
             section_closed: false,
+            dsml_trail: None,
             finished: false,
             em,
             scratch: String::new(),
@@ -1774,6 +1779,12 @@ impl Machine {
                         .filter(|c| c.ends_with("invoke>"));
                     if closers.into_iter().any(|c| self.later(c, after)) {
                         yes(Family::DeepSeekV32)
+                    } else if fin
+                        && !self.later(super::dsml_function::OPEN, after)
+                        && self.dsml_function_cut(after, tools)
+                    {
+                        // The reply's last head, cut inside its parameters: removed, reported.
+                        yes(Family::DeepSeekV32)
                     } else if fin {
                         Verdict::No
                     } else {
@@ -1794,6 +1805,11 @@ impl Machine {
                     Some(Some((_, len))) => {
                         // The block is the call, settled here.
                         self.json.fixed = Some((self.consumed + start, len));
+                        yes(Family::BracketCalls)
+                    }
+                    // Cut by the end of the reply: the rest of it is the block.
+                    Some(None) if fin && super::bracket_colon::cut(&self.buf[start..], tools) => {
+                        self.json.fixed = Some((self.consumed + start, self.buf.len() - start));
                         yes(Family::BracketCalls)
                     }
                     Some(None) => Verdict::No,
@@ -1934,6 +1950,18 @@ impl Machine {
                     Verdict::More
                 }
             }
+        }
+    }
+
+    /// Whether the `<function>` head ending at `after` is the finished reply's last one, cut
+    /// inside its parameters ([`super::dsml_function::cut`]).
+    fn dsml_function_cut(&self, after: usize, tools: Option<&Value>) -> bool {
+        let rest = &self.buf[after..];
+        match super::dsml_function::head(rest, true) {
+            Some(Some((name, len))) => {
+                super::dsml_function::cut(&rest[len..], name, &self.ctx(tools))
+            }
+            _ => false,
         }
     }
 
@@ -2315,6 +2343,7 @@ impl Machine {
                 }
                 self.spent = 0;
                 self.section_closed = false;
+                self.dsml_trail = None;
                 self.state = State::Block(f);
             }
         }
@@ -2325,6 +2354,10 @@ impl Machine {
         if let Some(end) = self.json.fixed_block(self.consumed) {
             // Settled whole by its check (a bare JSON call, a stripped Harmony call).
             self.emit_block(f, end.min(self.buf.len()), tools);
+            return true;
+        }
+        if let Some((e, p)) = self.dsml_trail_done(f, tools) {
+            self.emit_parsed(f, e, p);
             return true;
         }
         let n_think = *N_THINK;
@@ -2380,6 +2413,9 @@ impl Machine {
                         self.emit_parsed(f, e, p);
                         return true;
                     }
+                    if f == Family::DeepSeekV32 && self.bare_dsml_call() {
+                        self.dsml_trail = Some((e, e));
+                    }
                 }
                 Some(Err(true)) if !self.finished => {
                     self.pos = c;
@@ -2434,6 +2470,53 @@ impl Machine {
         let done = p.blocks.iter().all(|b| b.end <= e);
         debug_assert!(!(unclosed && done), "an unclosed section ended early");
         done.then_some(p)
+    }
+
+    /// The DSML block waiting at [`Machine::dsml_trail`], read as ending there (its end and
+    /// reading) once the text after its whitespace shows no section closer comes (`None`: not
+    /// known yet, or not finished there). The whitespace is read once over the deltas.
+    fn dsml_trail_done(&mut self, f: Family, tools: Option<&Value>) -> Option<(usize, Parsed)> {
+        let (e, from) = self.dsml_trail?;
+        let rest = self.buf.get(from..)?;
+        let t = rest.trim_start();
+        let at = self.buf.len() - t.len();
+        self.dsml_trail = Some((e, at));
+        let closer = t
+            .strip_prefix("</")
+            .map(|h| super::dsml::head(h).map(|(_, n)| n));
+        match closer {
+            // The closer: the scan asks there.
+            Some(Some("function_calls")) => return None,
+            // Still arriving.
+            _ if t.is_empty()
+                || (t.len() < WINDOW
+                    && ("</".starts_with(t)
+                        || t.starts_with("</") && super::dsml::head_prefix(&t[2..]))) =>
+            {
+                return None
+            }
+            _ => {}
+        }
+        // Anything else follows: the block ends at `e` if its reading says so.
+        self.dsml_trail = None;
+        self.spent = self.spent.saturating_add(e);
+        if self.spent > e.saturating_mul(16).saturating_add(1 << 20) {
+            return None;
+        }
+        self.scratch.clear();
+        self.scratch.push_str(&self.buf[..e]);
+        self.scratch.push('\u{1}');
+        let p = parse_family(f, &self.scratch, &self.ctx(tools));
+        p.blocks.iter().all(|b| b.end <= e).then_some((e, p))
+    }
+
+    /// Whether the current block opens with a DSML call that has no section around it: an
+    /// invoke, or a `<function>` head ([`super::dsml_function`]).
+    fn bare_dsml_call(&self) -> bool {
+        self.buf.starts_with(super::dsml_function::OPEN)
+            || (self.buf.get(1..))
+                .and_then(super::dsml::head)
+                .is_some_and(|(_, n)| n == "invoke")
     }
 
     fn emit_block(&mut self, f: Family, end: usize, tools: Option<&Value>) {

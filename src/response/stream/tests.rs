@@ -257,6 +257,20 @@ fn content_is_released_early() {
     assert_eq!(c.content, " after");
     let end = s.finish().unwrap_or_default();
     assert_eq!(end.format, Some("minimax_m2"));
+    // A DSML invoke whose section opener was lost waits for what follows its closer: the section
+    // closer (removed with it) or anything else (the call then, and the text with it).
+    let invoke = "好的。<｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"a\" string=\"true\">北京</｜DSML｜parameter></｜DSML｜invoke>";
+    for (then, text) in [("\n</｜DSML｜tool_calls>", ""), ("\n稍等，", "稍等，")] {
+        let mut s = StreamCleaner::new(Options {
+            format: Some("deepseek_v32".into()),
+            ..Options::default()
+        });
+        let c = s.push(invoke).unwrap_or_default();
+        assert!(c.tool_calls.is_empty(), "{then:?}");
+        let c = s.push(then).unwrap_or_default();
+        assert_eq!(c.tool_calls.len(), 1, "{then:?}");
+        assert_eq!(c.content.trim_start(), text, "{then:?}");
+    }
 }
 
 #[test]
@@ -568,6 +582,8 @@ fn a_long_undecided_stretch_after_a_candidate_stays_linear_in_small_deltas() {
         "<tool_call>",
         "我看看配置。<tool_use>{",
         "我来查一下显卡。\n[Calling tool: terminal with arguments:",
+        // A bare DSML invoke waiting to see whether its section closer follows.
+        "好的。<｜DSML｜invoke name=\"f\"></｜DSML｜invoke>",
     ] {
         let make = |n: usize| format!("{lead}{}", " ".repeat(n));
         assert_grows_linearly(lead, &make, &|t| {
