@@ -2663,6 +2663,18 @@ impl Machine {
                         continue;
                     }
                     None => {
+                        // A fence still open (it is code up to its closer or the reply's end)
+                        // reaching past the start region: no closing tag can end reasoning now
+                        // (every one comes after the fence). Waiting for it to close re-read its
+                        // last line and the text after `k` on every delta (an unclosed ```json
+                        // line and 200 KB more in 16-byte deltas: ~100× the 20 KB time).
+                        let open = self.r1_fence.is_some_and(|(o, _)| o == self.consumed + k);
+                        if open && self.region && self.consumed + self.buf.len() > START_REGION {
+                            self.r1_fence = None;
+                            self.state = State::Visible;
+                            self.pos = 0;
+                            return true;
+                        }
                         self.pos = k;
                         return false;
                     }

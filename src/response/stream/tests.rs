@@ -596,3 +596,33 @@ fn a_long_undecided_stretch_after_a_candidate_stays_linear_in_small_deltas() {
         });
     }
 }
+
+#[test]
+fn an_open_fence_at_the_start_stays_linear_in_small_deltas() {
+    // With no model named, the reply's start is held while a closing reasoning tag may still
+    // come within the start region; an open fence there was waited for, its last line and the
+    // text after it read again on every delta (the stream sweep: 70-150x for 10x the text).
+    use crate::response::linearity::assert_grows_linearly;
+    let tools = serde_json::json!([{"type": "function", "function": {"name": "search_web",
+        "parameters": {"type": "object", "properties": {"query": {"type": "string"}}}}}]);
+    for (lead, tools) in [
+        (
+            "我来查一下。\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{",
+            None,
+        ),
+        ("我搜一下。\n```json\n<tool_call>\n{\"name\": \"search_web\"", Some(&tools)),
+    ] {
+        let make = |n: usize| format!("{lead}{}", " ".repeat(n));
+        assert_grows_linearly(lead, &make, &|t| {
+            let mut s = StreamCleaner::new(Options {
+                tools: tools.cloned(),
+                ..Options::default()
+            });
+            for piece in t.as_bytes().chunks(256) {
+                // Spaces after a whole-character lead: every piece is UTF-8.
+                s.push(std::str::from_utf8(piece).unwrap_or("")).unwrap();
+            }
+            s.finish().unwrap();
+        });
+    }
+}
