@@ -146,15 +146,21 @@ impl ToolCall {
     pub fn new(id: &str, name: &str, arguments: &str) -> ToolCall {
         let mut text = String::with_capacity(id.len() + name.len() + arguments.len());
         text.push_str(arguments);
-        ToolCall::after_arguments(text, name, |t| t.push_str(id))
+        ToolCall::after_arguments(text, name, id.len(), |t| t.push_str(id))
     }
 
-    /// The call whose arguments are `arguments` (kept as the buffer), named `name`, its id
-    /// written by `id` after the name.
-    fn after_arguments(mut text: String, name: &str, id: impl FnOnce(&mut String)) -> ToolCall {
+    /// The call whose arguments are `arguments` (kept as the buffer), named `name`, its id (of
+    /// `id_len` bytes) written by `id` after the name. The buffer grows only when its spare room
+    /// is short of the two: a `realloc` that moved it cost more than the allocations it saved
+    /// ([`typed_arguments`](typing::typed_arguments) leaves that room).
+    fn after_arguments(
+        mut text: String,
+        name: &str,
+        id_len: usize,
+        id: impl FnOnce(&mut String),
+    ) -> ToolCall {
         let name_at = text.len();
-        // Room for a generated id (`call_<index>_<8 hex>`) too.
-        text.reserve(name.len() + 24);
+        text.reserve(name.len() + id_len);
         text.push_str(name);
         let id_at = text.len();
         id(&mut text);
@@ -175,14 +181,15 @@ impl ToolCall {
             id,
         } = c;
         match id {
-            Some(id) => ToolCall::after_arguments(arguments, &name, |t| t.push_str(&id)),
+            Some(id) => ToolCall::after_arguments(arguments, &name, id.len(), |t| t.push_str(&id)),
             None if mistral => {
                 let id = mistral::call_id(index, &name, &arguments);
-                ToolCall::after_arguments(arguments, &name, |t| t.push_str(&id))
+                ToolCall::after_arguments(arguments, &name, id.len(), |t| t.push_str(&id))
             }
             None => {
                 let h = call_hash(&name, &arguments);
-                ToolCall::after_arguments(arguments, &name, |t| push_call_id(t, index, h))
+                let len = CALL_ID_LEN + decimal_len(index);
+                ToolCall::after_arguments(arguments, &name, len, |t| push_call_id(t, index, h))
             }
         }
     }
@@ -614,6 +621,14 @@ pub fn call_id(index: usize, name: &str, arguments: &str) -> String {
     let mut out = String::with_capacity(24);
     push_call_id(&mut out, index, call_hash(name, arguments));
     out
+}
+
+/// Length of a generated id (`call_<index>_<8 hex>`) but its index's digits.
+pub(crate) const CALL_ID_LEN: usize = "call__".len() + 8;
+
+/// How many decimal digits `n` has.
+fn decimal_len(n: usize) -> usize {
+    n.checked_ilog10().map_or(1, |d| d as usize + 1)
 }
 
 /// [`call_id`] of a call whose [`call_hash`] is `h`, written at the end of `out`.

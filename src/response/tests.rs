@@ -318,6 +318,16 @@ fn ids_are_deterministic_and_distinct() {
         t,
         ToolCall::new("all_3_c10c58ac", "read_filec", r#"{"path":"src/读.rs"}"#)
     );
+    for (i, id) in [
+        (0, "call_0_"),
+        (9, "call_9_"),
+        (10, "call_10_"),
+        (1234, "call_1234_"),
+    ] {
+        let t = ToolCall::of_raw(raw(None), i, false);
+        assert!(t.id().starts_with(id) && t.id().len() == CALL_ID_LEN + decimal_len(i));
+        assert_eq!(t.id(), call_id(i, t.name(), t.arguments()));
+    }
     let own = ToolCall::of_raw(raw(Some("functions.read_file:0")), 3, false);
     assert_eq!(own.id(), "functions.read_file:0");
     let m = ToolCall::of_raw(raw(None), 3, true);
