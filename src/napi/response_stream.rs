@@ -15,7 +15,7 @@ use serde_json::{json, Value};
 fn calls_json(calls: &[ToolCall]) -> Vec<Value> {
     calls
         .iter()
-        .map(|t| json!({"id": t.id, "type": "function", "function": {"name": t.name, "arguments": t.arguments}}))
+        .map(|t| json!({"id": t.id(), "type": "function", "function": {"name": t.name(), "arguments": t.arguments()}}))
         .collect()
 }
 

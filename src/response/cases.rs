@@ -148,11 +148,11 @@ impl Case {
             .iter()
             .zip(want.iter().chain(std::iter::repeat(&Value::Null)))
             .map(|(t, w)| {
-                let args = serde_json::from_str::<Value>(&t.arguments)
-                    .unwrap_or_else(|_| Value::String(t.arguments.clone()));
-                let mut m = serde_json::json!({"name": t.name, "arguments": args});
+                let args = serde_json::from_str::<Value>(t.arguments())
+                    .unwrap_or_else(|_| Value::String(t.arguments().to_owned()));
+                let mut m = serde_json::json!({"name": t.name(), "arguments": args});
                 if w.get("id").is_some() {
-                    m["id"] = Value::String(t.id.clone());
+                    m["id"] = Value::String(t.id().to_owned());
                 }
                 m
             })

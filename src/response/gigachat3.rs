@@ -111,7 +111,7 @@ mod tests {
             None,
             None,
         );
-        assert_eq!(c.tool_calls[0].arguments, "{\"a\": tru}");
+        assert_eq!(c.tool_calls[0].arguments(), "{\"a\": tru}");
         assert_eq!(c.problems.len(), 1);
         let t = "function call<|role_sep|>{\"name\": \"f\", \"argu";
         let c = run(t, None, None, None);

@@ -60,7 +60,7 @@ mod tests {
     fn malformed_list_is_recovered_per_call() {
         let t = "<tool_call>[{\"name\": \"f\", \"arguments\": {\"a\": 'x'}}]";
         let c = run(t, None, None, None);
-        assert_eq!(c.tool_calls[0].arguments, "{\"a\": 'x'}");
+        assert_eq!(c.tool_calls[0].arguments(), "{\"a\": 'x'}");
         assert!(!c.problems.is_empty());
     }
 }

@@ -27,7 +27,7 @@ mod tests {
             None,
             None,
         );
-        assert_eq!(m.tool_calls[0].arguments, "{\"a\": 1,}");
+        assert_eq!(m.tool_calls[0].arguments(), "{\"a\": 1,}");
         assert_eq!(m.problems.len(), 1);
     }
 }

@@ -67,11 +67,11 @@ pub fn cleaned_to_json(c: &Cleaned) -> String {
         None,
         Some(&mut |out, t| {
             out.extend_from_slice(b"{\"id\":");
-            string(out, &t.id);
+            string(out, t.id());
             out.extend_from_slice(b",\"type\":\"function\",\"function\":{\"name\":");
-            string(out, &t.name);
+            string(out, t.name());
             out.extend_from_slice(b",\"arguments\":");
-            string(out, &t.arguments);
+            string(out, t.arguments());
             out.extend_from_slice(b"}}");
         }),
     )
@@ -89,7 +89,7 @@ pub fn cleaned_to_json_apart(c: &Cleaned, plan: Option<&[i32]>) -> (String, Stri
     let mut calls = String::with_capacity(
         c.tool_calls
             .iter()
-            .map(|t| t.id.len() + t.name.len() + t.arguments.len())
+            .map(|t| t.id().len() + t.name().len() + t.arguments().len())
             .sum(),
     );
     let plan = plan.unwrap_or_default();
@@ -100,8 +100,11 @@ pub fn cleaned_to_json_apart(c: &Cleaned, plan: Option<&[i32]>) -> (String, Stri
     };
     plan.iter().for_each(|&n| push(n));
     for t in &c.tool_calls {
-        for s in [&t.id, &t.name, &t.arguments] {
-            push(i32::try_from(utf16_len(s)).unwrap_or(i32::MAX));
+        // A call's three pieces are one buffer: when it is ASCII, so is each piece.
+        let ascii = t.is_ascii();
+        for s in [t.id(), t.name(), t.arguments()] {
+            let n = if ascii { s.len() } else { utf16_len(s) };
+            push(i32::try_from(n).unwrap_or(i32::MAX));
             calls.push_str(s);
         }
     }
@@ -241,11 +244,11 @@ mod tests {
     fn result_json_escapes_every_string() {
         let c = Cleaned {
             content: "前言 \"q\" \\ \u{1}\n".into(),
-            tool_calls: vec![super::super::ToolCall {
-                id: "call_0_1".into(),
-                name: "读\"文件".into(),
-                arguments: "{\"路径\":\"a\\b\"}".into(),
-            }],
+            tool_calls: vec![super::super::ToolCall::new(
+                "call_0_1",
+                "读\"文件",
+                "{\"路径\":\"a\\b\"}",
+            )],
             reasoning: "想\t一想".into(),
             format: None,
             problems: vec!["truncated: cut".into(), "x\"y".into()],
@@ -255,7 +258,7 @@ mod tests {
             v,
             json!({
                 "content": c.content,
-                "toolCalls": [{"id": "call_0_1", "type": "function", "function": {"name": "读\"文件", "arguments": c.tool_calls[0].arguments}}],
+                "toolCalls": [{"id": "call_0_1", "type": "function", "function": {"name": "读\"文件", "arguments": c.tool_calls[0].arguments()}}],
                 "reasoning": "想\t一想",
                 "format": null,
                 "problems": c.problems,
@@ -266,11 +269,7 @@ mod tests {
 
     #[test]
     fn calls_apart_are_cut_by_their_utf16_lengths() {
-        let call = |id: &str, name: &str, arguments: &str| super::super::ToolCall {
-            id: id.into(),
-            name: name.into(),
-            arguments: arguments.into(),
-        };
+        let call = super::super::ToolCall::new;
         let c = Cleaned {
             tool_calls: vec![
                 call("call_0_1", "读文件", "{\"q\":\"北京 🚀\"}"),

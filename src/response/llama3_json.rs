@@ -127,7 +127,7 @@ mod tests {
             None,
             None,
         );
-        assert_eq!(c.tool_calls[0].arguments, "{\"a\": 1,}");
+        assert_eq!(c.tool_calls[0].arguments(), "{\"a\": 1,}");
         assert_eq!(c.problems.len(), 1);
         let t = "Sure <|python_tag|>{\"name\": \"f\", \"parameters\": {\"a\": ";
         let c = run(t, Some("llama3_json"), None, None);

@@ -50,7 +50,7 @@ mod tests {
             None,
             None,
         );
-        assert_eq!(c.tool_calls[0].arguments, "{a: 1}");
+        assert_eq!(c.tool_calls[0].arguments(), "{a: 1}");
         assert_eq!(c.problems.len(), 1);
         let c = run("<longcat_tool_call>{\"na", None, None, None);
         assert!(c.tool_calls.is_empty());

@@ -448,8 +448,8 @@ mod tests {
                 ("get_time", json!({}))
             ]
         );
-        assert_eq!(c.tool_calls[0].id, "abcDEF123");
-        assert!(is_mistral_id(&c.tool_calls[1].id));
+        assert_eq!(c.tool_calls[0].id(), "abcDEF123");
+        assert!(is_mistral_id(c.tool_calls[1].id()));
         let v11 =
             "[TOOL_CALLS]get_weather{\"city\": \"Paris\"}[TOOL_CALLS]get_time{\"tz\": \"a\\nb\"}";
         assert_eq!(
@@ -471,7 +471,7 @@ mod tests {
         let c = run("[TOOL_CALLSf[ARGS{\"a\": 1}", Some("mistral"), None, None);
         assert_eq!(named(&c), [("f", json!({"a": 1}))]);
         let c = run("[TOOL_CALLS]f[ARGS]{\"a\": 'x'}", None, None, None);
-        assert_eq!(c.tool_calls[0].arguments, "{\"a\": 'x'}");
+        assert_eq!(c.tool_calls[0].arguments(), "{\"a\": 'x'}");
         assert_eq!(c.problems.len(), 1);
         let t = "Ok [TOOL_CALLS]f[ARGS]{\"a\": \"cut";
         let c = run(t, None, None, None);

@@ -46,8 +46,7 @@ use serde_json::Value;
 use super::scan::{self, classify_tool_call, floor};
 use super::thinking::{self, ALWAYS, GEMMA_CHANNEL, PROSE_PAIRS};
 use super::{
-    call_id, mistral, parse_family, problem, Block, Ctx, Family, Mode, Options, Parsed, RawCall,
-    ToolCall,
+    mistral, parse_family, problem, Block, Ctx, Family, Mode, Options, Parsed, RawCall, ToolCall,
 };
 use block_scan::BlockScan;
 
@@ -914,15 +913,7 @@ impl Emitter {
             }
             let i = self.calls;
             self.calls += 1;
-            let id = c.id.unwrap_or_else(|| match family {
-                Family::Mistral => mistral::call_id(i, &c.name, &c.arguments),
-                _ => call_id(i, &c.name, &c.arguments),
-            });
-            self.out.tool_calls.push(ToolCall {
-                id,
-                name: c.name,
-                arguments: c.arguments,
-            });
+            (self.out.tool_calls).push(ToolCall::of_raw(c, i, family == Family::Mistral));
         }
     }
 

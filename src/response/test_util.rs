@@ -23,9 +23,9 @@ pub fn named(c: &Cleaned) -> Vec<(&str, Value)> {
         .iter()
         .map(|t| {
             (
-                t.name.as_str(),
-                serde_json::from_str(&t.arguments)
-                    .unwrap_or_else(|_| Value::String(t.arguments.clone())),
+                t.name(),
+                serde_json::from_str(t.arguments())
+                    .unwrap_or_else(|_| Value::String(t.arguments().to_owned())),
             )
         })
         .collect()

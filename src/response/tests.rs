@@ -22,8 +22,8 @@ fn named(c: &Cleaned) -> Vec<(&str, Value)> {
         .iter()
         .map(|t| {
             (
-                t.name.as_str(),
-                serde_json::from_str(&t.arguments).unwrap_or(Value::Null),
+                t.name(),
+                serde_json::from_str(t.arguments()).unwrap_or(Value::Null),
             )
         })
         .collect()
@@ -94,7 +94,7 @@ fn hermes_malformed_arguments_are_kept_as_a_string_and_reported() {
     let t = "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": 'x'}}</tool_call>";
     let c = clean_response(t, &auto());
     assert_eq!(c.tool_calls.len(), 1);
-    assert_eq!(c.tool_calls[0].arguments, "{\"a\": 'x'}");
+    assert_eq!(c.tool_calls[0].arguments(), "{\"a\": 'x'}");
     assert_eq!(c.problems.len(), 1);
 }
 
@@ -288,7 +288,7 @@ fn ids_are_deterministic_and_distinct() {
     let t = "<tool_call>{\"name\": \"a\", \"arguments\": {\"x\": 1}}</tool_call><tool_call>{\"name\": \"a\", \"arguments\": {\"x\": 1}}</tool_call>";
     let a = clean_response(t, &auto());
     assert_eq!(a, clean_response(t, &auto()));
-    assert_ne!(a.tool_calls[0].id, a.tool_calls[1].id);
+    assert_ne!(a.tool_calls[0].id(), a.tool_calls[1].id());
     assert_eq!(call_id(0, "a", "{}"), call_id(0, "a", "{}"));
     assert_ne!(call_id(0, "a", "{}"), call_id(0, "b", "{}"));
     // Ids stay what earlier versions gave: FNV-1a of "a\0" is the reference suite's 0x089be207b544f1e4.
@@ -296,6 +296,48 @@ fn ids_are_deterministic_and_distinct() {
     assert_eq!(
         call_id(3, "read_file", r#"{"path":"src/读.rs"}"#),
         "call_3_c10c58ac"
+    );
+    // A call's id, name and arguments share one buffer: each reads back as written, the
+    // generated id as `call_id` spells it.
+    let raw = |id: Option<&str>| RawCall {
+        name: "read_file".into(),
+        arguments: r#"{"path":"src/读.rs"}"#.into(),
+        id: id.map(str::to_owned),
+    };
+    let t = ToolCall::of_raw(raw(None), 3, false);
+    assert_eq!(
+        (t.id(), t.name(), t.arguments()),
+        ("call_3_c10c58ac", "read_file", r#"{"path":"src/读.rs"}"#)
+    );
+    assert_eq!(
+        t,
+        ToolCall::new("call_3_c10c58ac", "read_file", r#"{"path":"src/读.rs"}"#)
+    );
+    // The same bytes cut elsewhere are another call.
+    assert_ne!(
+        t,
+        ToolCall::new("all_3_c10c58ac", "read_filec", r#"{"path":"src/读.rs"}"#)
+    );
+    for (i, id) in [
+        (0, "call_0_"),
+        (9, "call_9_"),
+        (10, "call_10_"),
+        (1234, "call_1234_"),
+    ] {
+        let t = ToolCall::of_raw(raw(None), i, false);
+        assert!(t.id().starts_with(id) && t.id().len() == CALL_ID_LEN + decimal_len(i));
+        assert_eq!(t.id(), call_id(i, t.name(), t.arguments()));
+    }
+    let own = ToolCall::of_raw(raw(Some("functions.read_file:0")), 3, false);
+    assert_eq!(own.id(), "functions.read_file:0");
+    let m = ToolCall::of_raw(raw(None), 3, true);
+    assert_eq!(
+        m.id(),
+        mistral::call_id(3, "read_file", r#"{"path":"src/读.rs"}"#)
+    );
+    assert_eq!(
+        format!("{t:?}"),
+        r#"ToolCall { id: "call_3_c10c58ac", name: "read_file", arguments: "{\"path\":\"src/读.rs\"}" }"#
     );
 }
 

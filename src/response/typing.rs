@@ -91,7 +91,9 @@ pub fn typed_arguments<'k, V: AsRef<str>>(
     if let Some(m) = map {
         return Value::Object(m).to_string();
     }
-    let mut out = Vec::with_capacity(64);
+    // Room for the name and the generated id the call's buffer takes after its arguments
+    // ([`super::ToolCall`]): without it most calls were moved by a `realloc`.
+    let mut out = Vec::with_capacity(64 + func.len() + super::CALL_ID_LEN + 3);
     out.push(b'{');
     for (i, (k, v, t)) in members[..n].iter().flatten().enumerate() {
         if i > 0 {

@@ -117,7 +117,7 @@ mod tests {
             None,
             None,
         );
-        assert_eq!(c.tool_calls[0].arguments, "{\"a\": 'x'}");
+        assert_eq!(c.tool_calls[0].arguments(), "{\"a\": 'x'}");
         assert_eq!(c.content, "");
         let t = "Scores: [1, 2, 3] and [{\"name\": \"bob\", \"age\": 3}]";
         let c = run(t, Some("xlam"), None, None);

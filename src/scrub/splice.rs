@@ -63,13 +63,16 @@ pub fn proxy(units: &[u16]) -> String {
     String::from_utf8(bytes).unwrap_or_default()
 }
 
-/// [`proxy`] written into `bytes` (cleared first), so a caller can reuse one buffer.
+/// [`proxy`] written into `bytes` (cleared first), so a caller can reuse one buffer. Each block
+/// of sixteen is made on the stack and copied into the buffer's spare room: a buffer zero-filled
+/// first and then written over cost a `memset` of the whole reply (7.6% of
+/// `stripThinkingTagsFromText` on a 50 KB half-Chinese reply, callgrind).
 pub fn proxy_into(units: &[u16], bytes: &mut Vec<u8>) {
     bytes.clear();
-    bytes.resize(units.len(), 0);
-    let mut dst = bytes.chunks_exact_mut(16);
+    bytes.reserve(units.len());
     let mut src = units.chunks_exact(16);
-    for (d, s) in (&mut dst).zip(&mut src) {
+    for s in &mut src {
+        let mut d = [0u8; 16];
         let mut rare = false;
         for (d, &u) in d.iter_mut().zip(s) {
             *d = if u < 0x80 { u as u8 } else { OPAQUE };
@@ -80,10 +83,9 @@ pub fn proxy_into(units: &[u16], bytes: &mut Vec<u8>) {
                 *d = proxy_byte(u);
             }
         }
+        bytes.extend_from_slice(&d);
     }
-    for (d, &u) in dst.into_remainder().iter_mut().zip(src.remainder()) {
-        *d = proxy_byte(u);
-    }
+    bytes.extend(src.remainder().iter().map(|&u| proxy_byte(u)));
 }
 
 /// The byte of every non-ASCII unit in the proxy of a rule that reads ASCII markup only

@@ -105,22 +105,19 @@ impl Machine {
                 .tool_calls
                 .into_iter()
                 .chain(end.chunk.tool_calls)
-                .filter(|t| {
-                    offered
-                        .as_ref()
-                        .is_none_or(|o| o.contains(&t.name.as_str()))
-                });
+                .filter(|t| offered.as_ref().is_none_or(|o| o.contains(&t.name())));
             let raw = calls
                 .enumerate()
                 .map(|(j, t)| {
                     // The model's own id (Kimi's `functions.f:0`) is kept; a generated one is
                     // generated again for the call's place in the whole reply.
-                    let own = t.id != call_id(j, &t.name, &t.arguments)
-                        && t.id != mistral::call_id(j, &t.name, &t.arguments);
+                    let (id, name, arguments) = (t.id(), t.name(), t.arguments());
+                    let own = id != call_id(j, name, arguments)
+                        && id != mistral::call_id(j, name, arguments);
                     RawCall {
-                        id: own.then_some(t.id),
-                        name: t.name,
-                        arguments: t.arguments,
+                        id: own.then(|| id.to_owned()),
+                        name: name.to_owned(),
+                        arguments: arguments.to_owned(),
                     }
                 })
                 .collect::<Vec<_>>();

@@ -253,7 +253,7 @@ fn content_is_released_early() {
     assert!(c.content.is_empty() && c.tool_calls.is_empty());
     let c = s.push("</minimax:tool_call> after").unwrap_or_default();
     assert_eq!(c.tool_calls.len(), 1);
-    assert_eq!(c.tool_calls[0].name, "f");
+    assert_eq!(c.tool_calls[0].name(), "f");
     assert_eq!(c.content, " after");
     let end = s.finish().unwrap_or_default();
     assert_eq!(end.format, Some("minimax_m2"));
