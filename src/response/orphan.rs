@@ -26,6 +26,8 @@
 //! it stands alone on its line (up to three spaces before it, spaces then a line break or the end
 //! of the reply after it) and its opening tag was not written as text before it (then it closes
 //! that text: `<function_calls>` … `</function_calls>` in an OLMo reply read without its hint).
+//! `</invoke>` and `</parameter>` (an XML call's closers, QwenLM/qwen-code#10700: a reply ending
+//! `Done.\n</parameter>\n</invoke>`) follow the same rule.
 //! Anywhere else, inside a sentence (`end each call with </tool_call>.`), it is text; in inline
 //! code and fenced blocks it is always text.
 //!
@@ -58,9 +60,11 @@ pub const OPENERS: &[Option<&str>] = &[
     None,
     None,
     None,
+    Some("<invoke"),
+    Some("<parameter"),
 ];
 
-/// The closing tags read as orphans (at most 8: [`super::stream`] keeps one bit for each).
+/// The closing tags read as orphans (at most 16: [`super::stream`] keeps one bit for each).
 pub const CLOSERS: &[&str] = &[
     "</tool_call>",
     "</minimax:tool_call>",
@@ -73,6 +77,10 @@ pub const CLOSERS: &[&str] = &[
     // Gemma's end of sequence and end of turn.
     "<eos>",
     "<end_of_turn>",
+    // An invoke's and a parameter's closers left at the end of a reply whose call markup was
+    // stripped (qwen-code#10700: `</parameter></invoke>` in the visible text).
+    "</invoke>",
+    "</parameter>",
 ];
 
 /// Call openers removed when nothing of a call follows them (see the module doc).

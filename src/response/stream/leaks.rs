@@ -49,7 +49,7 @@ pub(super) struct JsonState {
     /// The end (in `buf`) of the value [`Machine::settle_json`] settled last.
     settled: usize,
     /// Which orphan closers' opening tags were kept as text (bit `i` for `orphan::CLOSERS[i]`).
-    texts_open: u8,
+    texts_open: u16,
     /// The call settled last, `(absolute start, length)`: the block [`Machine::step_block`]
     /// emits when it opens there.
     pub(super) fixed: Option<(usize, usize)>,
@@ -117,7 +117,7 @@ impl Machine {
         if !full && (self.finished || !kimi_k2::ARG_BEGIN.starts_with(rest)) {
             return None;
         }
-        let start = kimi_k2::bare_id_start(&self.buf[..c])?;
+        let start = kimi_k2::bare_id_start(&self.buf[..c], self.kimi_plain())?;
         if !full {
             return Some(Decision::More);
         }
@@ -133,7 +133,7 @@ impl Machine {
         if !(self.calls_on && matches!(self.lock, None | Some(Family::KimiK2))) {
             return c;
         }
-        kimi_k2::bare_id_start(&self.buf[..c]).unwrap_or(c)
+        kimi_k2::bare_id_start(&self.buf[..c], self.kimi_plain()).unwrap_or(c)
     }
 
     /// How much of `buf` may be emitted without cutting a bare Kimi call id still completing.
@@ -142,7 +142,18 @@ impl Machine {
         if !(self.calls_on && matches!(self.lock, None | Some(Family::KimiK2))) {
             return len;
         }
-        kimi_k2::partial_id_start(&self.buf).unwrap_or(len)
+        kimi_k2::partial_id_start(&self.buf, self.kimi_plain()).unwrap_or(len)
+    }
+
+    /// Where a Kimi call id without its `functions.` prefix is read: first in the reply (nothing
+    /// visible before it), or at any line's start once a Kimi block was read. Elsewhere
+    /// `NAME:0` is an ordinary word (and a stream does not hold every line's first word back).
+    fn kimi_plain(&self) -> kimi_k2::Plain {
+        let kimi = self.lock == Some(Family::KimiK2);
+        kimi_k2::Plain {
+            first: !self.em.any_visible || kimi,
+            lines: kimi,
+        }
     }
 
     /// Where a stripped Harmony header that ends at candidate `c` (a `t` of [`TO`]) begins.
@@ -452,6 +463,16 @@ impl Machine {
         let v = self.settle_call_json(c, c, tools);
         let text = matches!(v, Verdict::No);
         if text && self.buf.as_bytes()[c] == b'{' && self.braces && self.has_tools {
+            // The empty call wrapper as the whole reply: held to the end, which decides.
+            let first = !self.em.any_visible && self.buf[..c].trim().is_empty();
+            match first.then(|| tool_json::empty_tool_calls(&self.buf[c..])) {
+                Some(Some(true)) if self.finished => {
+                    self.json.fixed = Some((q, self.buf.len() - c));
+                    return Verdict::Yes(Family::ToolJson);
+                }
+                Some(Some(true) | None) if !self.finished => return Verdict::More,
+                _ => {}
+            }
             match json_data::object_head(&self.buf[c..], self.finished) {
                 Some(true) => self.json.data.start(q),
                 Some(false) => {}
