@@ -2184,9 +2184,7 @@ impl Machine {
         match kind {
             Kind::Orphan => self.orphan_is_text(len),
             Kind::Final(close) => self.final_is_text(close, len),
-            Kind::Call(_) if self.think_mode != Mode::Keep => {
-                self.answer_is_text(kind).or(Some(false))
-            }
+            Kind::Call(_) => self.answer_is_text(kind).or(Some(false)),
             Kind::WrapClose if !self.at_line_start(0) => Some(true),
             Kind::WrapClose => self.ends_line(len).map(|e| !e),
             // `col` is `usize::MAX` once the line holds more than spaces.

@@ -146,12 +146,15 @@ impl Machine {
     }
 
     /// Where a Kimi call id without its `functions.` prefix is read: first in the reply (nothing
-    /// visible before it), or at any line's start once a Kimi block was read. Elsewhere
-    /// `NAME:0` is an ordinary word (and a stream does not hold every line's first word back).
+    /// visible before it) when `tools` are offered or the format names Kimi K2, or at any line's
+    /// start once a Kimi block was read. Elsewhere `NAME:0` is an ordinary word: a stream holds
+    /// back a word that may still become such an id, and a plain reply's first word (`Hi`) is
+    /// not held.
     fn kimi_plain(&self) -> kimi_k2::Plain {
         let kimi = self.lock == Some(Family::KimiK2);
+        let asked = self.has_tools || self.hint == Some(Family::KimiK2);
         kimi_k2::Plain {
-            first: !self.em.any_visible || kimi,
+            first: (!self.em.any_visible && asked) || kimi,
             lines: kimi,
         }
     }
