@@ -226,9 +226,41 @@ fn cut_end(text: &str, body_at: usize) -> Option<usize> {
 }
 
 /// Where the bare call id `functions.NAME:IDX` (then spaces) that ends `before` starts, if it does.
-pub fn bare_id_start(before: &str) -> Option<usize> {
-    find_in_tail(&BARE_ID_RE, before)
+///
+/// Some servers strip the `functions.` prefix too (typeclaw#344:
+/// `channel_reply:0<|tool_call_argument_begin|>{…}<|tool_calls_section_end|>`). Such an id,
+/// `NAME:IDX`, is taken only alone on its line ([`Plain`] says which lines).
+pub fn bare_id_start(before: &str, plain: Plain) -> Option<usize> {
+    find_in_tail(&BARE_ID_RE, before).or_else(|| plain_start(&PLAIN_ID_RE, before, plain))
 }
+
+/// Where an unprefixed `NAME:IDX` id may be taken (the prefixed one is taken anywhere).
+#[derive(Debug, Clone, Copy)]
+pub struct Plain {
+    /// When only spaces and line breaks come before it.
+    pub first: bool,
+    /// At the start of any line.
+    pub lines: bool,
+}
+
+/// The start of `re`'s match ending `s` when the match is alone on its line as `plain` allows.
+fn plain_start(re: &Regex, s: &str, plain: Plain) -> Option<usize> {
+    let i = find_in_tail(re, s)?;
+    let lead = s[..i].trim_end_matches([' ', '\t']);
+    let ok = if lead.trim_start().is_empty() {
+        plain.first || (plain.lines && lead.ends_with('\n'))
+    } else {
+        plain.lines && lead.ends_with('\n')
+    };
+    ok.then_some(i)
+}
+
+static PLAIN_ID_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"[A-Za-z_][A-Za-z0-9_.\-]*:\d+[ \t]*$").expect("static regex"));
+
+static PARTIAL_PLAIN_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"[A-Za-z_][A-Za-z0-9_.\-]*(?::\d*)?[ \t]*$").expect("static regex")
+});
 
 /// The start of the match of `re` (anchored at the end) within the last 300 bytes of `s`.
 fn find_in_tail(re: &Regex, s: &str) -> Option<usize> {
@@ -248,8 +280,8 @@ static PARTIAL_ID_RE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// Where a bare call id that may still be completing ends `tail` (a stream holds it back).
-pub fn partial_id_start(tail: &str) -> Option<usize> {
-    find_in_tail(&PARTIAL_ID_RE, tail)
+pub fn partial_id_start(tail: &str, plain: Plain) -> Option<usize> {
+    find_in_tail(&PARTIAL_ID_RE, tail).or_else(|| plain_start(&PARTIAL_PLAIN_RE, tail, plain))
 }
 
 /// Calls written `functions.NAME:IDX<|tool_call_argument_begin|>{…}<|tool_call_end|>` outside
@@ -257,6 +289,7 @@ pub fn partial_id_start(tail: &str) -> Option<usize> {
 fn bare_id_calls(text: &str, tokens: &Tokens, cx: &Ctx, out: &mut Parsed) {
     let mut args = Next::new(K_ARG_BEGIN);
     let mut call_ends = Next::new(K_CALL_END);
+    let mut section_ends = Next::new(K_SECTION_END);
     let mut at = 0;
     let mut found = Vec::new();
     while let Some((a, _)) = args.find(tokens, at) {
@@ -266,13 +299,28 @@ fn bare_id_calls(text: &str, tokens: &Tokens, cx: &Ctx, out: &mut Parsed) {
         if before > 0 && out.blocks[before - 1].end > a {
             continue;
         }
-        let Some(start) = bare_id_start(&text[..a]) else {
+        let plain = Plain {
+            first: true,
+            lines: true,
+        };
+        let Some(start) = bare_id_start(&text[..a], plain) else {
             continue;
         };
-        let end = call_ends
+        // The call ends at its end token, or at a section's end token when that comes first
+        // (the section closer is then markup of the block, not part of the arguments).
+        let call_end = call_ends.find(tokens, at).map(|(e, _)| (e, CALL_END.len()));
+        let section_end = section_ends
             .find(tokens, at)
-            .map_or(text.len(), |(e, _)| e + CALL_END.len());
-        let body = format!("{CALL_BEGIN}{}", &text[start..end]);
+            .map(|(e, k)| (e, token_len(k)));
+        let (body_end, end, closed) = match (call_end, section_end) {
+            (Some((c, _)), Some((s, n))) if s < c => (s, s + n, true),
+            (Some((c, n)), _) => (c + n, c + n, false),
+            (None, Some((s, n))) => (s, s + n, true),
+            (None, None) => (text.len(), text.len(), false),
+        };
+        // Ended by the section's closer: the call is complete (its end token is implied).
+        let implied = if closed { CALL_END } else { "" };
+        let body = format!("{CALL_BEGIN}{}{implied}", &text[start..body_end]);
         let body_tokens = Tokens::scan(&body, &TOKENS);
         let calls = section_calls(&body, &body_tokens, (0, body.len()), cx, &mut out.problems);
         if !calls.is_empty() {

@@ -270,6 +270,17 @@ const CASES: &[(&str, &[&str])] = &[
         "<|tool_calls_section_begin|><|tool_call_begin|>f:1<|tool_call_argument_begin|>{}<|tool_call_end|> <|tool_calls_sec",
         &["kimi_k2", "auto"],
     ),
+    // Kimi calls with no begin tokens nor `functions.` prefix, each alone on its line (closed by a
+    // section's end token, never closed); orphan XML closers on their lines; Hunyuan's wrapper
+    // after visible text and a nameless `<invoke>` around JSON that never closes.
+    (
+        "\nf:0<|tool_call_argument_begin|>{\"a\": \"北\"}<|tool_calls_section_end|>",
+        &["auto"],
+    ),
+    ("\nf:0<|tool_call_argument_begin|>{", &["auto", "kimi_k2"]),
+    ("好\n</parameter>\n</invoke>\n", &["auto"]),
+    ("好 <answer> 答 </answer> <tool_calls> ", &["auto", "hunyuan_a13b"]),
+    ("<invoke>\n{\"a\": ", &["auto"]),
     // Gemma 4's stripped thought channel: one that closes, and the word with no closer.
     ("thought\n想一想<channel|>", &["gemma4"]),
     ("thought\n想一想 ", &["gemma4"]),

@@ -37,6 +37,8 @@
 //! it stands alone on its line (up to three spaces before it, spaces then a line break or the end
 //! of the reply after it) and its opening tag was not written as text before it (then it closes
 //! that text: `<function_calls>` … `</function_calls>` in an OLMo reply read without its hint).
+//! `</invoke>` and `</parameter>` (an XML call's closers, QwenLM/qwen-code#10700: a reply ending
+//! `Done.\n</parameter>\n</invoke>`) follow the same rule.
 //! Anywhere else, inside a sentence (`end each call with </tool_call>.`), it is text; in inline
 //! code and fenced blocks it is always text.
 //!
@@ -65,6 +67,8 @@ pub const OPENERS: &[Option<&str>] = &[
     Some("<minimax:tool_call>"),
     Some("<tool_calls>"),
     Some("<function_calls>"),
+    Some("<invoke"),
+    Some("<parameter"),
     None,
     None,
     None,
@@ -84,6 +88,10 @@ pub const CLOSERS: &[&str] = &[
     "</minimax:tool_call>",
     "</tool_calls>",
     "</function_calls>",
+    // An invoke's and a parameter's closers left at the end of a reply whose call markup was
+    // stripped (qwen-code#10700: `</parameter></invoke>` in the visible text).
+    "</invoke>",
+    "</parameter>",
     // DeepSeek's end-of-sentence token, left after a DSML block.
     "<｜end▁of▁sentence｜>",
     // DeepSeek-Coder's end-of-turn token.
@@ -106,6 +114,9 @@ pub const CLOSERS: &[&str] = &[
 pub const BOX_BEGIN: &str = "<|begin_of_box|>";
 /// Its closer, text when its opener was kept as text.
 pub const BOX_END: &str = "<|end_of_box|>";
+
+// One opener slot per closer, and one bit per closer in the stream's `u16` masks.
+const _: () = assert!(OPENERS.len() == CLOSERS.len() && CLOSERS.len() <= 16);
 
 /// Call openers removed when nothing of a call follows them (see the module doc).
 pub const LONE: &[&str] = &["<tool_call>", "<function"];

@@ -479,6 +479,7 @@ fn detect_lits(hint: Option<Family>, unwrapped: bool) -> Vec<Lit> {
     v.push(call("<function_calls>", Check::InvokeWrapper));
     v.push(call(super::tool_json::TOOL_USE, Check::InvokeWrapper));
     v.push(call(super::tool_json::FUNCTIONCALL, Check::InvokeWrapper));
+    v.push(call(super::tool_json::INVOKE, Check::InvokeWrapper));
     // Hunyuan's `<answer>` wrapper counts when a call block follows (`auto` would then detect
     // Hunyuan and strip it, as the whole-reply parse of the family does).
     for tag in ["<answer>", "</answer>"] {
@@ -1159,6 +1160,8 @@ pub struct Machine {
     block_scan: Option<Arc<BlockScan>>,
     /// A `<final>` opener was removed and its closer has not come ([`final_tag`]).
     final_open: bool,
+    /// A Hunyuan `<answer>` opener was removed and its closer has not come ([`answer_tag`]).
+    answer_open: bool,
     /// Inside reasoning, `buf` starts at a `<final>` whose block's end has not come: held until
     /// the reply's end says whether it opens the answer ([`final_tag`]).
     final_in_think: bool,
@@ -1288,6 +1291,7 @@ impl Machine {
             held: in_reasoning::Held::new(opts, calls_on),
             block_scan: None,
             final_open: false,
+            answer_open: false,
             final_in_think: false,
             lead,
             wrapped: false,
@@ -1396,8 +1400,9 @@ impl Machine {
                 }
                 None => v.extend(detect_lits(self.hint, self.unwrapped)),
             }
-            v.extend(orphan_lits());
+            // The wrapper's closer first: `</parameter>` is an orphan closer too when no wrapper is open.
             v.extend(wrap_lits());
+            v.extend(orphan_lits());
         }
         // After every other marker: the reasoning markers lead the table.
         v.extend(final_tag::final_lits());
@@ -2214,6 +2219,7 @@ impl Machine {
         match kind {
             Kind::Orphan => self.orphan_is_text(len),
             Kind::Final(close) => self.final_is_text(close, len),
+            Kind::Call(_) => self.answer_is_text(kind).or(Some(false)),
             Kind::WrapClose if !self.at_line_start(0) => Some(true),
             Kind::WrapClose => self.ends_line(len).map(|e| !e),
             // `col` is `usize::MAX` once the line holds more than spaces.
@@ -2862,6 +2868,7 @@ fn batch_code(content: &str, regions: &[std::ops::Range<usize>]) -> Vec<std::ops
     regions.iter().filter(|r| !ends_reply(r)).cloned().collect()
 }
 
+mod answer_tag;
 mod block_scan;
 mod code;
 #[cfg(test)]

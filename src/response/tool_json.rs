@@ -33,13 +33,19 @@ pub const NAME: &str = "tool_json";
 /// Tags models write around a bare JSON call, `(opening, closing)`: Anthropic's call wrapper
 /// (`<function_calls>\n[{"tool_name": …}]\n</function_calls>`, OpenClaw#26942) and its block
 /// name (`<tool_use>{"name": …, "input": {…}}</tool_use>`, MiniMax-M3 in MaiBot#1882), and
-/// `<functioncall {…}>` (the JSON inside the tag, its `>` after the object). The block
+/// `<functioncall {…}>` (the JSON inside the tag, its `>` after the object), and a nameless
+/// `<invoke>` ([`INVOKE`]). The block
 /// then runs from the opening tag through the closing one when it follows.
 pub const WRAPPERS: &[(&str, &str)] = &[
     ("<function_calls>", "</function_calls>"),
     (TOOL_USE, "</tool_use>"),
     (FUNCTIONCALL, ">"),
+    (INVOKE, "</invoke>"),
 ];
+
+/// An `<invoke>` with no name wrapping a JSON call (zeroclaw#746: `<invoke>\n{"name": "shell",
+/// "arguments": {…}}\n</invoke>`); MiniMax's `<invoke name=…>` is its own grammar.
+pub const INVOKE: &str = "<invoke>";
 
 /// The opening of `<functioncall {json}>`, the call element Home Assistant's local-LLM guides
 /// teach (its JSON inside the tag, maxi1134/Home-Assistant-Config#66).
@@ -96,7 +102,9 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
                 }
                 None => false,
             });
-        if all_offered && !b.calls.is_empty() {
+        // A block without calls only for the empty wrapper that is all the rest of the text.
+        let empty_wrapper = || empty_tool_calls(&text[b.start..]) == Some(true);
+        if all_offered && (!b.calls.is_empty() || empty_wrapper()) {
             out.blocks.push(b);
         }
     }
@@ -252,6 +260,19 @@ fn tool_calls_blocks(text: &str, tools: Option<&Value>, problems: &mut Vec<Strin
         let Some(items @ Value::Array(_)) = o.remove("tool_calls") else {
             return false;
         };
+        if items.as_array().is_some_and(Vec::is_empty) {
+            // The wrapper with no call ([`empty_tool_calls`]): markup only as the whole reply.
+            let whole = text[..start].trim().is_empty() && text[end..].trim().is_empty();
+            if whole {
+                out.push(Block {
+                    start,
+                    end,
+                    calls: Vec::new(),
+                    keep_raw: false,
+                });
+            }
+            return whole;
+        }
         let all_calls = items.as_array().is_some_and(|a| {
             !a.is_empty()
                 && a.iter()
@@ -347,6 +368,24 @@ pub fn opens_call(rest: &str, tools: Option<&Value>, full: bool) -> Option<bool>
         None if r.len() > 256 => Some(false),
         None => more,
     }
+}
+
+/// Whether `s` (from a `{`) is `{"tool_calls": []}` and nothing but whitespace after it: the call
+/// wrapper with no call, which Qwen3-Coder on llama.cpp writes as a whole reply
+/// (ggml-org/llama.cpp#15012). Offered tools and nothing else in the reply make it markup,
+/// removed with nothing reported (it holds no call); after prose or in code it is an example.
+/// `None`: `s` may still grow into it.
+pub fn empty_tool_calls(s: &str) -> Option<bool> {
+    let mut r = s;
+    for lit in ["{", TOOL_CALLS, ":", "[", "]", "}"] {
+        let t = r.trim_start();
+        match t.strip_prefix(lit) {
+            Some(after) => r = after,
+            None if t.len() < lit.len() && lit.starts_with(t) => return None,
+            None => return Some(false),
+        }
+    }
+    Some(r.trim().is_empty())
 }
 
 /// After `{"tool_calls"`: `:` then an array that opens a call ([`opens_call`]).

@@ -20,6 +20,16 @@ type Scrub = for<'a> fn(Spliced<'a>) -> Spliced<'a>;
 /// a vocabulary of real tokens (`cleanResponse` removes only the markers it knows). Listed, so
 /// each is seen and a fixed one fails here until it is taken off.
 const CHANGED_ON_PURPOSE: &[(&str, &str)] = &[
+    // Kimi's `<|tool_call_argument_begin|>` after an id in a Chinese sentence, and typeclaw#344's
+    // reply read with neither tools nor a Kimi format: the special-token scrubber takes the tokens.
+    (
+        "kimi-k2-plain-id-inside-sentence-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "typeclaw-344-kimi-k2-plain-ids-without-tools-or-format-stay",
+        "stripModelSpecialTokens",
+    ),
     // `<|begin_of_thought|><|end_of_thought|>` in a bullet list of tag formats (not code).
     ("gpt-markdown-thinking-tags-list", "stripModelSpecialTokens"),
     // `<|python_tag|>{…}` named in a sentence.

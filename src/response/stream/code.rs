@@ -768,7 +768,13 @@ fn confirmed(kind: Kind, span: &Span, at: usize) -> bool {
         }
         Kind::Call(Check::InvokeWrapper) => {
             let end = (at + 64).min(bytes.len());
-            memchr::memmem::find(&bytes[at..end], b"<invoke").is_some()
+            let w = &bytes[at..end];
+            // A nameless `<invoke>` wraps JSON only (`tool_json::INVOKE`).
+            if let Some(rest) = w.strip_prefix(crate::response::tool_json::INVOKE.as_bytes()) {
+                let first = rest.iter().find(|b| !b.is_ascii_whitespace());
+                return matches!(first, Some(b'{' | b'['));
+            }
+            memchr::memmem::find(w, b"<invoke").is_some()
         }
         Kind::Call(Check::CallingTool) => {
             let head = span

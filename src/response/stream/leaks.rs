@@ -119,7 +119,7 @@ impl Machine {
         if !full && (self.finished || !kimi_k2::ARG_BEGIN.starts_with(rest)) {
             return None;
         }
-        let start = kimi_k2::bare_id_start(&self.buf[..c])?;
+        let start = kimi_k2::bare_id_start(&self.buf[..c], self.kimi_plain())?;
         if !full {
             return Some(Decision::More);
         }
@@ -135,7 +135,7 @@ impl Machine {
         if !(self.calls_on && matches!(self.lock, None | Some(Family::KimiK2))) {
             return c;
         }
-        kimi_k2::bare_id_start(&self.buf[..c]).unwrap_or(c)
+        kimi_k2::bare_id_start(&self.buf[..c], self.kimi_plain()).unwrap_or(c)
     }
 
     /// How much of `buf` may be emitted without cutting a bare Kimi call id still completing.
@@ -144,7 +144,21 @@ impl Machine {
         if !(self.calls_on && matches!(self.lock, None | Some(Family::KimiK2))) {
             return len;
         }
-        kimi_k2::partial_id_start(&self.buf).unwrap_or(len)
+        kimi_k2::partial_id_start(&self.buf, self.kimi_plain()).unwrap_or(len)
+    }
+
+    /// Where a Kimi call id without its `functions.` prefix is read: first in the reply (nothing
+    /// visible before it) when `tools` are offered or the format names Kimi K2, or at any line's
+    /// start once a Kimi block was read. Elsewhere `NAME:0` is an ordinary word: a stream holds
+    /// back a word that may still become such an id, and a plain reply's first word (`Hi`) is
+    /// not held.
+    fn kimi_plain(&self) -> kimi_k2::Plain {
+        let kimi = self.lock == Some(Family::KimiK2);
+        let asked = self.has_tools || self.hint == Some(Family::KimiK2);
+        kimi_k2::Plain {
+            first: (!self.em.any_visible && asked) || kimi,
+            lines: kimi,
+        }
     }
 
     /// Where a stripped Harmony header that ends at candidate `c` (a `t` of [`TO`]) begins.
@@ -454,6 +468,16 @@ impl Machine {
         let v = self.settle_call_json(c, c, tools);
         let text = matches!(v, Verdict::No);
         if text && self.buf.as_bytes()[c] == b'{' && self.braces && self.has_tools {
+            // The empty call wrapper as the whole reply: held to the end, which decides.
+            let first = !self.em.any_visible && self.buf[..c].trim().is_empty();
+            match first.then(|| tool_json::empty_tool_calls(&self.buf[c..])) {
+                Some(Some(true)) if self.finished => {
+                    self.json.fixed = Some((q, self.buf.len() - c));
+                    return Verdict::Yes(Family::ToolJson);
+                }
+                Some(Some(true) | None) if !self.finished => return Verdict::More,
+                _ => {}
+            }
             match json_data::object_head(&self.buf[c..], self.finished) {
                 Some(true) => self.json.data.start(q),
                 Some(false) => {}

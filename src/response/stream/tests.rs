@@ -595,6 +595,24 @@ fn a_long_undecided_stretch_after_a_candidate_stays_linear_in_small_deltas() {
             s.finish().unwrap();
         });
     }
+    // With tools: a reply that may still become the empty call wrapper `{"tool_calls": []}` is
+    // held to its end ([`crate::response::tool_json::empty_tool_calls`]), asked again per delta.
+    let tools =
+        json!([{"type": "function", "function": {"name": "f", "parameters": {"type": "object"}}}]);
+    for lead in ["{", "{\"tool_calls\": [", "{\"tool_calls\": []}"] {
+        let make = |n: usize| format!("{lead}{}", " ".repeat(n));
+        assert_grows_linearly(lead, &make, &|t| {
+            let o = Options {
+                tools: Some(tools.clone()),
+                ..Options::default()
+            };
+            let mut s = StreamCleaner::new(o);
+            for piece in t.as_bytes().chunks(256) {
+                s.push(std::str::from_utf8(piece).unwrap_or("")).unwrap();
+            }
+            s.finish().unwrap();
+        });
+    }
 }
 
 #[test]
