@@ -313,7 +313,7 @@ fn parse_family_raw(family: Family, text: &str, cx: &Ctx) -> Parsed {
         Family::Step3 => step3::parse(text, cx),
         Family::HunyuanA13b => hunyuan_a13b::parse(text, cx),
         Family::Ernie45 => ernie45::parse(text, cx),
-        Family::Longcat => parse_tagged(text, &longcat::SPEC, cx.tools),
+        Family::Longcat => longcat::parse(text, cx),
         Family::Internlm2 => parse_tagged(text, &internlm2::SPEC, cx.tools),
         Family::Phi4Mini => parse_tagged(text, &phi4_mini::SPEC, cx.tools),
         Family::Granite => parse_tagged(text, &granite::SPEC, cx.tools),

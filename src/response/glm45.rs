@@ -25,6 +25,10 @@
 //! is a tool's: a word that is not ASCII is a head only when `tools` offers it or `<arg_key>`
 //! follows ([`super::scan::classify_tool_call`]), so Chinese prose after a `<tool_call>` that a
 //! sentence names (`…会带出<think>,<tool_call>字符` then a line break) stays text.
+//!
+//! LongCat writes the same grammar with its own tag names (`<longcat_tool_call>NAME
+//! <longcat_arg_key>K</longcat_arg_key> <longcat_arg_value>V</longcat_arg_value>
+//! </longcat_tool_call>`): the tag names are a parameter ([`Tags`]), one reader for both.
 
 use super::scan::{
     balanced_end, classify_tool_call, find_from, is_name, Finder, TOOL_CALL, TOOL_CALL_END,
@@ -41,22 +45,76 @@ const VALUE: &str = "<arg_value>";
 /// The end of an argument's value.
 pub const VALUE_END: &str = "</arg_value>";
 
+/// The tag names of one spelling of GLM's grammar, and the format names it reports.
+pub struct Tags {
+    pub open: &'static str,
+    pub close: &'static str,
+    pub key: &'static str,
+    pub key_end: &'static str,
+    pub value: &'static str,
+    pub value_end: &'static str,
+    /// The format when a line break ends the name (GLM-4.5), and when not (GLM-4.7).
+    pub formats: (&'static str, &'static str),
+    /// The label of its problems.
+    pub label: &'static str,
+}
+
+/// GLM's own tags.
+pub const GLM: Tags = Tags {
+    open: TOOL_CALL,
+    close: TOOL_CALL_END,
+    key: KEY,
+    key_end: KEY_END,
+    value: VALUE,
+    value_end: VALUE_END,
+    formats: ("glm45", "glm47"),
+    label: "glm",
+};
+
 pub fn parse(text: &str, cx: &Ctx) -> Parsed {
+    parse_with(text, cx, &GLM)
+}
+
+/// Whether `body` (the text after the opener, up to and with its closer) is a call head in
+/// `tags`' spelling: a name, then a key tag, the closer, a stray value closer or a line break
+/// ([`classify_tool_call`] for GLM's own tags; another spelling has no JSON form to tell apart).
+fn is_head(body: &str, tags: &Tags, cx: &Ctx) -> bool {
+    if std::ptr::eq(tags, &GLM) {
+        return classify_tool_call(body, cx.tools) == Some(Family::Glm);
+    }
+    let t = body.trim_start();
+    let end = t.find(['<', '\n']).unwrap_or(t.len());
+    let (name, next) = (t[..end].trim(), &t[end..]);
+    let markup = |r: &str| {
+        r.starts_with(tags.key) || r.starts_with(tags.value_end) || r.starts_with(tags.close)
+    };
+    // A tool's name (an ASCII word or an offered tool) with the markup right after it; a
+    // sentence that names the tags (`<longcat_tool_call> 标签里用 <longcat_arg_key>`) is text.
+    is_name(name)
+        && (name.is_ascii() || super::bare_json::offered(cx.tools, name))
+        && (markup(next) || next.strip_prefix('\n').is_some_and(markup))
+}
+
+/// [`parse`] with the tag names of `tags`.
+pub fn parse_with(text: &str, cx: &Ctx, tags: &Tags) -> Parsed {
     let mut out = Parsed::default();
-    let mut closes = Finder::new(TOOL_CALL_END);
-    let mut opens = Finder::new(TOOL_CALL);
+    let mut closes = Finder::new(tags.close);
+    let mut opens = Finder::new(tags.open);
     let mut at = 0;
-    while let Some(start) = find_from(text, TOOL_CALL, at) {
-        let body_at = start + TOOL_CALL.len();
+    while let Some(start) = find_from(text, tags.open, at) {
+        let body_at = start + tags.open.len();
         let close = closes.find(text, body_at);
         let body_end = close.unwrap_or(text.len());
         // Classified with its closer, so that a body running to the text's end is a cut one.
-        let head_end = close.map_or(text.len(), |c| c + TOOL_CALL_END.len());
-        if classify_tool_call(&text[body_at..head_end], cx.tools) != Some(Family::Glm) {
+        let head_end = close.map_or(text.len(), |c| c + tags.close.len());
+        if !is_head(&text[body_at..head_end], tags, cx) {
             at = body_at;
             continue;
         }
-        if let Some(b) = json_block(text, body_at, &mut opens, cx, &mut out) {
+        let json = std::ptr::eq(tags, &GLM)
+            .then(|| json_block(text, body_at, &mut opens, cx, &mut out))
+            .flatten();
+        if let Some(b) = json {
             if out.format.is_none() && !b.calls.is_empty() {
                 out.format = Some("glm47");
             }
@@ -64,13 +122,15 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
             out.blocks.push(b);
             continue;
         }
-        let end = close.map_or(text.len(), |c| c + TOOL_CALL_END.len());
+        let end = close.map_or(text.len(), |c| c + tags.close.len());
         if close.is_none() {
-            out.problems
-                .push("glm: </tool_call> missing (truncated reply)".into());
+            out.problems.push(format!(
+                "{}: {} missing (truncated reply)",
+                tags.label, tags.close
+            ));
         }
         let body = &text[body_at..body_end];
-        let (call, format) = read_call(body, close.is_some(), cx, &mut out.problems);
+        let (call, format) = read_call(body, close.is_some(), cx, tags, &mut out.problems);
         if out.format.is_none() && call.is_some() {
             out.format = Some(format);
         }
@@ -212,50 +272,57 @@ fn read_call(
     body: &str,
     closed: bool,
     cx: &Ctx,
+    tags: &Tags,
     problems: &mut Vec<String>,
 ) -> (Option<RawCall>, &'static str) {
     let lead = body.len() - body.trim_start_matches([' ', '\t']).len();
-    let name_end = [body[lead..].find(KEY), body[lead..].find('\n')]
+    let name_end = [body[lead..].find(tags.key), body[lead..].find('\n')]
         .into_iter()
         .flatten()
         .min()
         .map_or(body.len(), |i| i + lead);
     let format = if body[name_end..].starts_with('\n') {
-        "glm45"
+        tags.formats.0
     } else {
-        "glm47"
+        tags.formats.1
     };
     // GLM-5.2 writes a no-argument call as `NAME</arg_value>` (a stray closing tag).
     let name = body[..name_end].trim();
-    let name = name.strip_suffix(VALUE_END).map_or(name, str::trim_end);
+    let name = name
+        .strip_suffix(tags.value_end)
+        .map_or(name, str::trim_end);
     if !is_name(name) {
         // The name glued to its first key (no `<arg_key>` before the first `</arg_key>`).
         if let Some(lt) = body[lead..].find('<').map(|i| lead + i) {
-            if body[lt..].starts_with(KEY_END) {
-                return read_glued(body, &body[lead..lt], lt, closed, cx, problems);
+            if body[lt..].starts_with(tags.key_end) {
+                return read_glued(body, &body[lead..lt], lt, closed, cx, tags, problems);
             }
         }
-        problems.push("glm: call has no valid name; raw text kept in content".into());
+        problems.push(format!(
+            "{}: call has no valid name; raw text kept in content",
+            tags.label
+        ));
         return (None, format);
     }
     let mut pairs = Vec::new();
-    let mut key_ends = Finder::new(KEY_END);
-    let mut value_ends = Finder::new(VALUE_END);
-    let mut keys = Finder::new(KEY);
+    let mut key_ends = Finder::new(tags.key_end);
+    let mut value_ends = Finder::new(tags.value_end);
+    let mut keys = Finder::new(tags.key);
     let mut at = name_end;
     while let Some(k) = keys.find(body, at) {
-        let key_at = k + KEY.len();
+        let key_at = k + tags.key.len();
         let Some(key_end) = key_ends.find(body, key_at) else {
             problems.push(format!(
-                "glm: call {name:?}: </arg_key> missing; argument dropped"
+                "{}: call {name:?}: {} missing; argument dropped",
+                tags.label, tags.key_end
             ));
             break;
         };
-        let after_key = key_end + KEY_END.len();
+        let after_key = key_end + tags.key_end.len();
         let rest = &body[after_key..];
         let ws = rest.len() - rest.trim_start().len();
-        let value_at = if rest[ws..].starts_with(VALUE) {
-            after_key + ws + VALUE.len()
+        let value_at = if rest[ws..].starts_with(tags.value) {
+            after_key + ws + tags.value.len()
         } else {
             // The opening `<arg_value>` left out (GLM-4.7 family under load): the value still
             // ends at its `</arg_value>`, when that comes before the next key.
@@ -263,7 +330,10 @@ fn read_call(
             match value_ends.find(body, after_key) {
                 Some(e) if next_key.is_none_or(|n| e < n) => after_key,
                 _ => {
-                    problems.push(format!("glm: call {name:?}: <arg_key> without <arg_value>"));
+                    problems.push(format!(
+                        "{}: call {name:?}: {} without {}",
+                        tags.label, tags.key, tags.value
+                    ));
                     at = after_key;
                     continue;
                 }
@@ -274,14 +344,15 @@ fn read_call(
                 let next_key = keys.find(body, first).unwrap_or(body.len());
                 let mut last = first;
                 while let Some(e) = value_ends
-                    .find(body, last + VALUE_END.len())
+                    .find(body, last + tags.value_end.len())
                     .filter(|&e| e < next_key)
                 {
                     last = e;
                 }
                 if last != first && !closed {
                     problems.push(format!(
-                        "skipped-call: glm: call {name:?}: a value holds </arg_value> and the reply was cut; its end is unknown"
+                        "skipped-call: {}: call {name:?}: a value holds {} and the reply was cut; its end is unknown",
+                        tags.label, tags.value_end
                     ));
                     return (None, format);
                 }
@@ -289,7 +360,8 @@ fn read_call(
             }
             None => {
                 problems.push(format!(
-                    "glm: call {name:?}: </arg_value> missing (truncated)"
+                    "{}: call {name:?}: {} missing (truncated)",
+                    tags.label, tags.value_end
                 ));
                 body.len()
             }
@@ -298,7 +370,7 @@ fn read_call(
             body[key_at..key_end].trim(),
             body[value_at..value_end].trim(),
         ));
-        at = (value_end + VALUE_END.len()).min(body.len());
+        at = (value_end + tags.value_end.len()).min(body.len());
     }
     let arguments = typed_arguments(pairs, cx.tools, name, Style::Glm);
     (
@@ -330,19 +402,22 @@ fn read_glued(
     key_end: usize,
     closed: bool,
     cx: &Ctx,
+    tags: &Tags,
     problems: &mut Vec<String>,
 ) -> (Option<RawCall>, &'static str) {
     match split_glued(word.trim(), cx.tools) {
         Some((name, key)) => {
-            let mended = format!("{name}{KEY}{key}{}", &body[key_end..]);
-            read_call(&mended, closed, cx, problems)
+            let mended = format!("{name}{}{key}{}", tags.key, &body[key_end..]);
+            read_call(&mended, closed, cx, tags, problems)
         }
         None => {
             problems.push(format!(
-                "glm: call name and first key glued ({:?}, the <arg_key> lost) and no offered tool's name starts it; raw text kept in content",
-                word.trim()
+                "{}: call name and first key glued ({:?}, the {} lost) and no offered tool's name starts it; raw text kept in content",
+                tags.label,
+                word.trim(),
+                tags.key
             ));
-            (None, "glm47")
+            (None, tags.formats.1)
         }
     }
 }

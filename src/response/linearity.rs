@@ -168,6 +168,14 @@ const CASES: &[(&str, &[&str])] = &[
     ("</think>", &["minimax_m2"]),
     ("<|action_start|><|plugin|>{", &["internlm2"]),
     ("<longcat_tool_call>{", &["longcat"]),
+    (
+        "<longcat_tool_call>f <longcat_arg_key>k</longcat_arg_key> <longcat_arg_value>",
+        &["longcat", "auto"],
+    ),
+    (
+        "<longcat_tool_call>f<longcat_arg_key>k</longcat_arg_key><longcat_arg_value>值</longcat_arg_value>",
+        &["longcat", "auto"],
+    ),
     ("functools[{", &["phi4_mini"]),
     ("<function_call>{", &["granite_20b_fc"]),
     ("function call<|role_sep|>{", &["gigachat3"]),
