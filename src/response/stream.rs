@@ -1128,6 +1128,9 @@ pub struct Machine {
     /// ([`sections::ends_section`]): its section is closed ([`sections::unclosed`]).
     section_closed: bool,
     finished: bool,
+    /// An opener was asked whether the finished reply ends inside its closer
+    /// ([`Machine::ends_in_closer`]): asked once, so openers that never close stay linear.
+    cut_asked: bool,
     em: Emitter,
     scratch: String,
     /// Spaces since the last line break at `buf[0]` (`usize::MAX`: other text), for fences.
@@ -1275,6 +1278,7 @@ impl Machine {
             finished: false,
             em,
             scratch: String::new(),
+            cut_asked: false,
             col: 0,
             code_memo: None,
             ticks: code::Ticks::new(opts.markup_in_code),
@@ -1825,6 +1829,9 @@ impl Machine {
                 if full || settled {
                     match classify_tool_call(&rest[..floor(rest, WINDOW)], tools) {
                         Some(f) => yes(f),
+                        None if fin && self.ends_in_closer(Family::Glm, after, tools) => {
+                            yes(Family::Glm)
+                        }
                         None => Verdict::No,
                     }
                 } else {
@@ -1913,6 +1920,8 @@ impl Machine {
             }
             Check::Later(marker, f) => {
                 if self.later(marker, after) {
+                    yes(f)
+                } else if fin && self.ends_in_closer(f, after, tools) {
                     yes(f)
                 } else if fin && f == Family::BracketCalls {
                     // The last opener, cut inside its arguments by the end of the reply.
@@ -2327,12 +2336,19 @@ impl Machine {
         let n_think = *N_THINK;
         let scan = self.block_scan(f, n_think);
         let mut i = self.pos;
+        // Where the reply, finished, ends inside one of the block's closers ([`cut_closer`]).
+        let mut cut = None;
         loop {
             // `buf` read once a stop (each read checks its start is a char boundary).
             let b = self.buf.as_bytes();
             let Some(c) = next_block_cand(b, i) else {
                 self.pos = b.len();
                 if self.finished {
+                    if let Some(c) = cut {
+                        if self.emit_cut_closer(f, c, tools) {
+                            return true;
+                        }
+                    }
                     self.emit_block(f, self.pos, tools);
                     return true;
                 }
@@ -2381,6 +2397,9 @@ impl Machine {
                 Some(Err(true)) if !self.finished => {
                     self.pos = c;
                     return false;
+                }
+                Some(Err(true)) => {
+                    cut = cut.or(Some(c));
                 }
                 _ => {}
             }
@@ -2431,6 +2450,33 @@ impl Machine {
         let done = p.blocks.iter().all(|b| b.end <= e);
         debug_assert!(!(unclosed && done), "an unclosed section ended early");
         done.then_some(p)
+    }
+
+    /// Whether the finished reply ends inside a closer of `f` after the opener that ends at
+    /// `after`, the call before it whole ([`cut_closer`]): the opener is a call's.
+    fn ends_in_closer(&mut self, f: Family, after: usize, tools: Option<&Value>) -> bool {
+        let Some(cut) = cut_closer::cut_at(&self.buf[after..], closers(f)) else {
+            return false;
+        };
+        if std::mem::replace(&mut self.cut_asked, true) {
+            return false;
+        }
+        let cx = self.ctx(tools);
+        cut_closer::complete(f, &self.buf, after + cut, closers(f), &cx).is_some()
+    }
+
+    /// The block, at the end of the finished reply, cut inside its closer at `cut`: emitted with
+    /// the closer completed when that reads as a whole call ([`cut_closer`]); `false` otherwise.
+    fn emit_cut_closer(&mut self, f: Family, cut: usize, tools: Option<&Value>) -> bool {
+        let cx = self.ctx(tools);
+        let Some((text, p)) = cut_closer::complete(f, &self.buf, cut, closers(f), &cx) else {
+            return false;
+        };
+        self.em.parsed(&text, self.consumed, p, f);
+        self.drain(self.buf.len());
+        self.state = State::Visible;
+        self.pos = 0;
+        true
     }
 
     fn emit_block(&mut self, f: Family, end: usize, tools: Option<&Value>) {
@@ -2777,6 +2823,7 @@ mod block_scan;
 mod code;
 #[cfg(test)]
 mod code_props;
+mod cut_closer;
 mod final_tag;
 mod find_any;
 mod gemma_lead;
