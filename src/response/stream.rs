@@ -1919,9 +1919,7 @@ impl Machine {
                 }
             }
             Check::Later(marker, f) => {
-                if self.later(marker, after) {
-                    yes(f)
-                } else if fin && self.ends_in_closer(f, after, tools) {
+                if self.later(marker, after) || (fin && self.ends_in_closer(f, after, tools)) {
                     yes(f)
                 } else if fin && f == Family::BracketCalls {
                     // The last opener, cut inside its arguments by the end of the reply.
