@@ -337,6 +337,12 @@ const CASES: &[(&str, &[&str])] = &[
         "]<]minimax[>[<a>1]<]minimax[>[</a> 之后还有一段正文，说明片段没被解析。",
         &["auto"],
     ),
+    // A reply ending inside a call's closer: the block, closer completed, is read once more.
+    (
+        "[TOOL_CALL]{\"tool\": \"f\", \"args\": {\"a\": \"值\"}}\n[/T",
+        &["auto"],
+    ),
+    ("<tool_call>f</to", &["auto"]),
 ];
 
 #[test]

@@ -1127,6 +1127,9 @@ pub struct Machine {
     /// after it was read up to. Text that cannot be that closer finishes it there.
     dsml_trail: Option<(usize, usize)>,
     finished: bool,
+    /// An opener was asked whether the finished reply ends inside its closer
+    /// ([`Machine::ends_in_closer`]): asked once, so openers that never close stay linear.
+    cut_asked: bool,
     em: Emitter,
     scratch: String,
     /// Spaces since the last line break at `buf[0]` (`usize::MAX`: other text), for fences.
@@ -1277,6 +1280,7 @@ impl Machine {
             finished: false,
             em,
             scratch: String::new(),
+            cut_asked: false,
             col: 0,
             code_memo: None,
             ticks: code::Ticks::new(opts.markup_in_code),
@@ -1840,6 +1844,9 @@ impl Machine {
                 if full || settled {
                     match classify_tool_call(&rest[..floor(rest, WINDOW)], tools) {
                         Some(f) => yes(f),
+                        None if fin && self.ends_in_closer(Family::Glm, after, tools) => {
+                            yes(Family::Glm)
+                        }
                         None => Verdict::No,
                     }
                 } else {
@@ -1927,7 +1934,7 @@ impl Machine {
                 }
             }
             Check::Later(marker, f) => {
-                if self.later(marker, after) {
+                if self.later(marker, after) || (fin && self.ends_in_closer(f, after, tools)) {
                     yes(f)
                 } else if fin && f == Family::BracketCalls {
                     // The last opener, cut inside its arguments by the end of the reply.
@@ -2360,12 +2367,19 @@ impl Machine {
         let n_think = *N_THINK;
         let scan = self.block_scan(f, n_think);
         let mut i = self.pos;
+        // Where the reply, finished, ends inside one of the block's closers ([`cut_closer`]).
+        let mut cut = None;
         loop {
             // `buf` read once a stop (each read checks its start is a char boundary).
             let b = self.buf.as_bytes();
             let Some(c) = next_block_cand(b, i) else {
                 self.pos = b.len();
                 if self.finished {
+                    if let Some(c) = cut {
+                        if self.emit_cut_closer(f, c, tools) {
+                            return true;
+                        }
+                    }
                     self.emit_block(f, self.pos, tools);
                     return true;
                 }
@@ -2417,6 +2431,9 @@ impl Machine {
                 Some(Err(true)) if !self.finished => {
                     self.pos = c;
                     return false;
+                }
+                Some(Err(true)) => {
+                    cut = cut.or(Some(c));
                 }
                 _ => {}
             }
@@ -2514,6 +2531,33 @@ impl Machine {
             || (self.buf.get(1..))
                 .and_then(super::dsml::head)
                 .is_some_and(|(_, n)| n == "invoke")
+    }
+
+    /// Whether the finished reply ends inside a closer of `f` after the opener that ends at
+    /// `after`, the call before it whole ([`cut_closer`]): the opener is a call's.
+    fn ends_in_closer(&mut self, f: Family, after: usize, tools: Option<&Value>) -> bool {
+        let Some(cut) = cut_closer::cut_at(&self.buf[after..], closers(f)) else {
+            return false;
+        };
+        if std::mem::replace(&mut self.cut_asked, true) {
+            return false;
+        }
+        let cx = self.ctx(tools);
+        cut_closer::complete(f, &self.buf, after + cut, closers(f), &cx).is_some()
+    }
+
+    /// The block, at the end of the finished reply, cut inside its closer at `cut`: emitted with
+    /// the closer completed when that reads as a whole call ([`cut_closer`]); `false` otherwise.
+    fn emit_cut_closer(&mut self, f: Family, cut: usize, tools: Option<&Value>) -> bool {
+        let cx = self.ctx(tools);
+        let Some((text, p)) = cut_closer::complete(f, &self.buf, cut, closers(f), &cx) else {
+            return false;
+        };
+        self.em.parsed(&text, self.consumed, p, f);
+        self.drain(self.buf.len());
+        self.state = State::Visible;
+        self.pos = 0;
+        true
     }
 
     fn emit_block(&mut self, f: Family, end: usize, tools: Option<&Value>) {
@@ -2873,6 +2917,7 @@ mod block_scan;
 mod code;
 #[cfg(test)]
 mod code_props;
+mod cut_closer;
 mod final_tag;
 mod find_any;
 mod gemma_lead;

@@ -21,7 +21,7 @@
 
 use serde_json::{Map, Value};
 
-use super::bare_json::resolve;
+use super::bare_json::{resolve, OfferedNames};
 use super::json_calls::{bare_blocks, calls_of_value, is_call_object, read_value, Body, ARG_KEYS};
 use super::named_json;
 use super::scan::Budget;
@@ -136,6 +136,15 @@ fn cut_tail(text: &str, tools: Option<&Value>, out: &mut Parsed) {
             skip_to = end;
             continue;
         }
+        // The arguments written before the name: a cut object is a call only when it names an
+        // offered tool (`{"arguments": {…}, "na` is a JSON sample), as a whole reply with no
+        // such name is never read ([`super::unmarked`]).
+        if start == at
+            && args_first(text[at + 1..].trim_start())
+            && !OfferedNames::default().may_name(tools, &text[at..])
+        {
+            return;
+        }
         let start = cut_opening(text, start).max(from);
         out.problems.push(format!(
             "{NAME}: a call of an offered tool was cut off before its object closed (truncated reply)"
@@ -149,6 +158,16 @@ fn cut_tail(text: &str, tools: Option<&Value>, out: &mut Parsed) {
         ));
         return;
     }
+}
+
+/// Whether an object whose text after its `{` (spaces skipped) is `r` writes the arguments
+/// before the name.
+fn args_first(r: &str) -> bool {
+    ARG_KEYS.iter().any(|k| {
+        r.strip_prefix('"')
+            .and_then(|q| q.strip_prefix(k))
+            .is_some_and(|q| q.starts_with('"'))
+    })
 }
 
 /// Where the cut call at `start` opens: at the `[` of the call array it starts (spaces between),
@@ -342,11 +361,7 @@ pub fn opens_call(rest: &str, tools: Option<&Value>, full: bool) -> Option<bool>
     }
     let Some(r) = NAME_KEYS.iter().find_map(|k| r.strip_prefix(k)) else {
         // The arguments written before the name: the whole object decides, once complete.
-        if ARG_KEYS.iter().any(|k| {
-            r.strip_prefix('"')
-                .and_then(|q| q.strip_prefix(k))
-                .is_some_and(|q| q.starts_with('"'))
-        }) {
+        if args_first(r) {
             return Some(true);
         }
         let quoted = |k: &str| format!("\"{k}\"");

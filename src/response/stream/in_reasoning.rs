@@ -90,9 +90,9 @@ impl Machine {
             let (Ok(first), Ok(end)) = (m.push(&text, tools), m.finish(tools)) else {
                 continue;
             };
-            // A Kimi section whose end token alone was cut holds whole calls: complete, its cut
-            // reported with them.
-            let cut = |m: &String| m == kimi_k2::SECTION_END_CUT;
+            // A Kimi section whose end token alone was cut, or any block cut inside its closer
+            // ([`super::cut_closer`]), holds whole calls: complete, its cut reported with them.
+            let cut = |m: &String| m == kimi_k2::SECTION_END_CUT || super::cut_closer::is_cut(m);
             let incomplete = end
                 .problems
                 .iter()
