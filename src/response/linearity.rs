@@ -287,6 +287,9 @@ const CASES: &[(&str, &[&str])] = &[
     ),
     ("\nf:0<|tool_call_argument_begin|>{", &["auto", "kimi_k2"]),
     ("好\n</parameter>\n</invoke>\n", &["auto"]),
+    // DSML's orphan closers in their bar spellings, and a spaced head that never closes.
+    ("好\n</｜DSML｜parameter>\n</ ‖ DSML ‖ invoke >\n", &["auto"]),
+    ("好 </ | DSML | tool_calls ", &["auto"]),
     ("好 <answer> 答 </answer> <tool_calls> ", &["auto", "hunyuan_a13b"]),
     ("<invoke>\n{\"a\": ", &["auto"]),
     // Gemma 4's stripped thought channel: one that closes, and the word with no closer.

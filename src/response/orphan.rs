@@ -38,7 +38,10 @@
 //! of the reply after it) and its opening tag was not written as text before it (then it closes
 //! that text: `<function_calls>` … `</function_calls>` in an OLMo reply read without its hint).
 //! `</invoke>` and `</parameter>` (an XML call's closers, QwenLM/qwen-code#10700: a reply ending
-//! `Done.\n</parameter>\n</invoke>`) follow the same rule.
+//! `Done.\n</parameter>\n</invoke>`) follow the same rule, and so do DeepSeek's DSML closers in
+//! every bar spelling (can1357/oh-my-pi#10556: a V4 reply ending `…状态。\n\n</｜DSML｜parameter>\n
+//! </｜DSML｜invoke>\n</｜DSML｜tool_calls>` with no opener anywhere), read by
+//! [`super::dsml::head`] ([`dsml_closer`]) rather than listed.
 //! Anywhere else, inside a sentence (`end each call with </tool_call>.`), it is text; in inline
 //! code and fenced blocks it is always text.
 //!
@@ -81,8 +84,8 @@ pub const OPENERS: &[Option<&str>] = &[
     None,
 ];
 
-/// The closing tags read as orphans, then the lone tokens (at most 16: [`super::stream`] keeps one
-/// bit for each).
+/// The closing tags read as orphans, then the lone tokens ([`super::stream`] keeps one bit for
+/// each and for each of DSML's closers: see [`DSML_STARTS`]).
 pub const CLOSERS: &[&str] = &[
     "</tool_call>",
     "</minimax:tool_call>",
@@ -115,8 +118,65 @@ pub const BOX_BEGIN: &str = "<|begin_of_box|>";
 /// Its closer, text when its opener was kept as text.
 pub const BOX_END: &str = "<|end_of_box|>";
 
-// One opener slot per closer, and one bit per closer in the stream's `u16` masks.
-const _: () = assert!(OPENERS.len() == CLOSERS.len() && CLOSERS.len() <= 16);
+/// The starts of DSML's closing tags in every bar spelling [`super::dsml::head`] reads (`</`
+/// and the head's first character); [`dsml_closer`] settles the rest.
+pub const DSML_STARTS: &[&str] = &["</｜", "</‖", "</|", "</ "];
+
+/// DSML's canonical tag names ([`super::dsml::head`]): the closer of each has the bit after
+/// [`CLOSERS`]' bits, in this order.
+const DSML_NAMES: &[&str] = &["function_calls", "invoke", "parameter", "toolcall"];
+
+// One opener slot per closer, and one bit per closer and DSML name in the stream's `u32` masks.
+const _: () = assert!(OPENERS.len() == CLOSERS.len() && CLOSERS.len() + DSML_NAMES.len() <= 32);
+
+/// A DSML closing tag at the start of `s` (which starts with one of [`DSML_STARTS`]), in any
+/// spelling DSML is read in (`</｜DSML｜invoke>`, `</｜｜DSML｜｜tool_calls>`, `</ | DSML | parameter >`):
+/// `(its bit, its length)`; `Some(None)`: not one; `None`: `s` is cut short before that is known.
+/// Only the first `window` bytes are read (a longer head is none).
+pub fn dsml_closer(s: &str, finished: bool, window: usize) -> Option<Option<(usize, usize)>> {
+    let full = finished || s.len() >= window;
+    let mut end = s.len().min(window);
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    let h = s.get(2..end).unwrap_or_default();
+    let Some((n, canon)) = super::dsml::head(h) else {
+        return (full || !super::dsml::head_prefix(h)).then_some(None);
+    };
+    let t = h[n..].trim_start_matches(' ');
+    if t.starts_with('>') {
+        let bit = CLOSERS.len() + DSML_NAMES.iter().position(|&w| w == canon)?;
+        return Some(Some((bit, 2 + h.len() - t.len() + 1)));
+    }
+    (full || !t.is_empty()).then_some(None)
+}
+
+/// The bits of every DSML closer: set together when a DSML tag is kept as text.
+pub const DSML_BITS: u32 = ((1 << DSML_NAMES.len()) - 1) << CLOSERS.len();
+
+/// Whether a DSML opening tag of any name starts `s` (`<`, bars, `DSML`: `<｜DSML｜invoke`,
+/// `<｜DSML｜read_file>`, `< | DSML | …`); read in the first 64 bytes.
+pub fn dsml_opener(s: &str) -> bool {
+    let mut end = s.len().min(64);
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    let Some(h) = s[..end].strip_prefix('<') else {
+        return false;
+    };
+    let t = h.trim_start_matches([' ', '｜', '‖', '|']);
+    t.len() < h.len() && t.starts_with("DSML")
+}
+
+/// The orphan closer at the start of `s` and whether it has an opening tag (`false`: a lone
+/// token): its bit.
+pub fn closer_at(s: &str) -> Option<(usize, bool)> {
+    if let Some(i) = CLOSERS.iter().position(|c| s.starts_with(c)) {
+        return Some((i, OPENERS[i].is_some()));
+    }
+    let (bit, _) = dsml_closer(s, true, usize::MAX)??;
+    Some((bit, true))
+}
 
 /// Call openers removed when nothing of a call follows them (see the module doc).
 pub const LONE: &[&str] = &["<tool_call>", "<function"];

@@ -578,12 +578,14 @@ fn lone_lits() -> Vec<Lit> {
         .collect()
 }
 
-/// The orphan closing tags ([`super::orphan`]) and Gemma's `<unusedNNNN>` tokens
-/// ([`super::gemma_unused`], whose length [`Machine::decide_at`] reads).
+/// The orphan closing tags ([`super::orphan`]), Gemma's `<unusedNNNN>` tokens
+/// ([`super::gemma_unused`]) and the starts of DSML's closers ([`super::orphan::DSML_STARTS`]),
+/// the last two's length read by [`Machine::decide_at`].
 fn orphan_lits() -> Vec<Lit> {
     super::orphan::CLOSERS
         .iter()
         .chain([&super::gemma_unused::PREFIX])
+        .chain(super::orphan::DSML_STARTS)
         .map(|s| Lit {
             pre: "",
             s,
@@ -1622,6 +1624,21 @@ impl Machine {
             if lit.s == super::gemma_unused::PREFIX {
                 match super::gemma_unused::token_at(rest, self.finished) {
                     Some(Some(n)) => len = n,
+                    Some(None) => continue,
+                    None => {
+                        more = true;
+                        continue;
+                    }
+                }
+            }
+            if lit.kind == Kind::Orphan && super::orphan::DSML_STARTS.contains(&lit.s) {
+                // Another family's reply: its DSML openers are never candidates, so one kept as
+                // text is not known; DSML's closers stay text there.
+                if self.lock.is_some_and(|f| f != Family::DeepSeekV32) {
+                    continue;
+                }
+                match super::orphan::dsml_closer(rest, self.finished, WINDOW) {
+                    Some(Some((_, n))) => len = n,
                     Some(None) => continue,
                     None => {
                         more = true;

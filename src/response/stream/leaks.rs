@@ -48,8 +48,9 @@ pub(super) struct JsonState {
     cand_memo: Option<(usize, Option<usize>, usize)>,
     /// The end (in `buf`) of the value [`Machine::settle_json`] settled last.
     settled: usize,
-    /// Which orphan closers' opening tags were kept as text (bit `i` for `orphan::CLOSERS[i]`).
-    texts_open: u16,
+    /// Which orphan closers' opening tags were kept as text (bit `i` for `orphan::CLOSERS[i]`,
+    /// then one per DSML tag name: [`orphan::closer_at`]).
+    texts_open: u32,
     /// A GLM-V answer-box opener was kept as text: its closer is that text's too.
     box_kept: bool,
     /// The call settled last, `(absolute start, length)`: the block [`Machine::step_block`]
@@ -612,13 +613,13 @@ impl Machine {
         if self.em.after_removed {
             return Some(false);
         }
-        let closer = orphan::CLOSERS.iter().position(|c| self.buf.starts_with(c));
-        if closer.is_some_and(|i| self.json.texts_open & (1 << i) != 0) {
+        let closer = orphan::closer_at(&self.buf);
+        if closer.is_some_and(|(i, _)| self.json.texts_open & (1 << i) != 0) {
             return Some(true);
         }
         // A lone token: an end token, or one of Gemma's `<unusedNNNN>` (the one orphan marker
         // that is not in the list).
-        if closer.is_none_or(|i| orphan::OPENERS[i].is_none()) {
+        if closer.is_none_or(|(_, opened)| !opened) {
             // A run of Gemma's `<unusedNNNN>` tokens (ollama/ollama#17459): each before the next.
             if closer.is_none() {
                 let rest = self.buf[len..].trim_start();
@@ -704,6 +705,10 @@ impl Machine {
     pub(super) fn note_text_opener(&mut self, c: usize) -> bool {
         let rest = &self.buf[c..];
         let mut wait = false;
+        // A DSML tag kept as text (any name, any bar spelling): DSML's closers are that text's.
+        if orphan::dsml_opener(rest) {
+            self.json.texts_open |= orphan::DSML_BITS;
+        }
         for (i, o) in orphan::OPENERS.iter().enumerate() {
             let Some(o) = o else { continue };
             if !super::same_start(rest.as_bytes(), o.as_bytes()) {
