@@ -2855,9 +2855,11 @@ impl Machine {
             match family {
                 Some(f) => {
                     // Code (inline spans, fenced examples) is text; what lies between is read.
+                    // An empty region at `e` reads what follows the last one.
+                    let quoted = code.iter().filter(|r| r.end > s && r.start < e);
+                    let regions = quoted.map(|r| (r.start.max(s), r.end.min(e)));
                     let mut at = s;
-                    for r in code.iter().filter(|r| r.end > s && r.start < e) {
-                        let (cs, ce) = (r.start.max(s), r.end.min(e));
+                    for (cs, ce) in regions.chain([(e, e)]) {
                         if cs > at {
                             let part = &content[at..cs];
                             let p = parse_family(f, part, &cx);
@@ -2871,25 +2873,14 @@ impl Machine {
                                 )
                             });
                         }
-                        let quoted = &content[cs..ce];
-                        if !parse_family(f, quoted, &cx).blocks.is_empty() {
-                            self.code_problem("code");
+                        if ce > cs {
+                            let quoted = &content[cs..ce];
+                            if !parse_family(f, quoted, &cx).blocks.is_empty() {
+                                self.code_problem("code");
+                            }
+                            self.em.text(quoted, base + cs);
                         }
-                        self.em.text(quoted, base + cs);
                         at = ce;
-                    }
-                    if at < e {
-                        let part = &content[at..e];
-                        let p = parse_family(f, part, &cx);
-                        self.em.parsed_with(part, base + at, p, f, |em, t, a| {
-                            final_tag::batch_text(
-                                em,
-                                &mut fin,
-                                &whole,
-                                a - base,
-                                a - base + t.len(),
-                            )
-                        });
                     }
                 }
                 None => final_tag::batch_text(&mut self.em, &mut fin, &whole, s, e),
