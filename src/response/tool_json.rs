@@ -198,14 +198,15 @@ fn in_gaps(text: &str, blocks: &mut Vec<Block>, mut find: impl FnMut(&str) -> Ve
     blocks.sort_by_key(|b| b.start);
 }
 
-/// Every object in `text` whose first key is `key` (quoted), read whole: `each(start, end,
-/// object)` says whether it made a block (the search then goes on after it). Bounded first, so
-/// openers that never close stay linear.
+/// The blocks of the objects in `text` whose first key is `key` (quoted), each read whole:
+/// `each(start, end, object)` gives the calls of the block it makes, if it makes one (the search
+/// then goes on after it). Bounded first, so openers that never close stay linear.
 fn keyed_objects(
     text: &str,
     key: &str,
-    mut each: impl FnMut(usize, usize, Map<String, Value>) -> bool,
-) {
+    mut each: impl FnMut(usize, usize, Map<String, Value>) -> Option<Vec<RawCall>>,
+) -> Vec<Block> {
+    let mut out = Vec::new();
     let mut budget = Budget::for_text(text);
     let mut at = 0;
     while let Some(k) = memchr::memmem::find(&text.as_bytes()[at..], key.as_bytes()) {
@@ -225,19 +226,25 @@ fn keyed_objects(
         let Some((Value::Object(o), end)) = read_value(&text[..close], start) else {
             continue;
         };
-        if each(start, end, o) {
+        if let Some(calls) = each(start, end, o) {
+            out.push(Block {
+                start,
+                end,
+                calls,
+                keep_raw: false,
+            });
             at = end;
         }
     }
+    out
 }
 
 /// OpenAI's parallel-call wrapper objects: `{"tool_uses": [{"recipient_name": "functions.f",
 /// "parameters": {…}}, …]}`, each read as its calls (names checked by [`parse`]).
 fn tool_uses_blocks(text: &str) -> Vec<Block> {
-    let mut out = Vec::new();
-    keyed_objects(text, TOOL_USES, |start, end, mut o| {
+    keyed_objects(text, TOOL_USES, |_, _, mut o| {
         let Some(Value::Array(items)) = o.remove("tool_uses") else {
-            return false;
+            return None;
         };
         let calls: Option<Vec<RawCall>> = items
             .into_iter()
@@ -252,18 +259,8 @@ fn tool_uses_blocks(text: &str) -> Vec<Block> {
                 })
             })
             .collect();
-        let Some(calls) = calls.filter(|c| !c.is_empty()) else {
-            return false;
-        };
-        out.push(Block {
-            start,
-            end,
-            calls,
-            keep_raw: false,
-        });
-        true
-    });
-    out
+        calls.filter(|c| !c.is_empty())
+    })
 }
 
 /// The wrapper Devstral writes its calls in as text (llama.cpp#14697): `{"tool_calls": [{"name":
@@ -271,45 +268,25 @@ fn tool_uses_blocks(text: &str) -> Vec<Block> {
 /// and every item is a call (names checked by [`parse`]); an object with other keys beside it is
 /// data (a message quoted whole), never a call.
 fn tool_calls_blocks(text: &str, tools: Option<&Value>, problems: &mut Vec<String>) -> Vec<Block> {
-    let mut out = Vec::new();
     keyed_objects(text, TOOL_CALLS, |start, end, mut o| {
         if o.len() != 1 {
-            return false;
+            return None;
         }
         let Some(items @ Value::Array(_)) = o.remove("tool_calls") else {
-            return false;
+            return None;
         };
         if items.as_array().is_some_and(Vec::is_empty) {
             // The wrapper with no call ([`empty_tool_calls`]): markup only as the whole reply.
             let whole = text[..start].trim().is_empty() && text[end..].trim().is_empty();
-            if whole {
-                out.push(Block {
-                    start,
-                    end,
-                    calls: Vec::new(),
-                    keep_raw: false,
-                });
-            }
-            return whole;
+            return whole.then(Vec::new);
         }
         let all_calls = items.as_array().is_some_and(|a| {
             !a.is_empty()
                 && a.iter()
                     .all(|i| i.as_object().is_some_and(|c| is_call_object(c, tools)))
         });
-        if !all_calls {
-            return false;
-        }
-        let calls = calls_of_value(items, NAME, tools, problems);
-        out.push(Block {
-            start,
-            end,
-            calls,
-            keep_raw: false,
-        });
-        true
-    });
-    out
+        all_calls.then(|| calls_of_value(items, NAME, tools, problems))
+    })
 }
 
 const TOOL_USES: &str = "\"tool_uses\"";
