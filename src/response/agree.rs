@@ -93,6 +93,10 @@ const SANITIZE_REMOVES_TEXT: &[&str] = &[
     // head cut at the reply's end, naming a tool not offered and with no DSML markup after it,
     // is text for the cleaner (nothing says it is a call).
     "dsml-function-head-cut-plain-xml-not-offered-stays-zh",
+    // The same head with nothing after it (this check runs without `tools`, which would make the
+    // cleaner remove it as a cut call).
+    "cut-dsml-function-head-before-any-parameter-offered-zh",
+    "cut-dsml-function-head-before-any-parameter-no-tools-stays-zh",
 ];
 
 fn keeps_markup(case: &Case) -> bool {

@@ -80,7 +80,7 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
 /// ([`classify_tool_call`] for GLM's own tags; another spelling has no JSON form to tell apart).
 fn is_head(body: &str, tags: &Tags, cx: &Ctx) -> bool {
     if std::ptr::eq(tags, &GLM) {
-        return classify_tool_call(body, cx.tools) == Some(Family::Glm);
+        return classify_tool_call(body, cx.tools) == Some(Family::Glm) || cut_head(body, cx.tools);
     }
     let t = body.trim_start();
     let end = t.find(['<', '\n']).unwrap_or(t.len());
@@ -123,34 +123,131 @@ pub fn parse_with(text: &str, cx: &Ctx, tags: &Tags) -> Parsed {
             continue;
         }
         let end = close.map_or(text.len(), |c| c + tags.close.len());
+        // A closing tag the end of the reply cut, after a call written whole ([`cut_closer`]).
+        let mut cut = None;
         if close.is_none() {
             out.problems.push(format!(
                 "{}: {} missing (truncated reply)",
                 tags.label, tags.close
             ));
+            cut = cut_closer(&text[body_at..], tags, cx).map(|k| body_at + k);
         }
-        let body = &text[body_at..body_end];
-        let (call, format) = read_call(body, close.is_some(), cx, tags, &mut out.problems);
-        if out.format.is_none() && call.is_some() {
-            out.format = Some(format);
-        }
-        out.blocks.push(match call {
-            Some(c) => Block {
-                start,
-                end,
-                calls: vec![c],
-                keep_raw: false,
-            },
-            None => Block {
+        let body = &text[body_at..cut.unwrap_or(body_end)];
+        if close.is_none() && cut.is_none() && cut_head(body, cx.tools) {
+            // A bare name and a cut tag that may have gone on as `</arg_key>`: arguments unknown.
+            out.problems.push(format!(
+                "{}: call {:?} cut off inside a closing tag that may start {} (truncated reply, its arguments unknown); raw text kept in content",
+                tags.label,
+                body[..body.rfind('<').unwrap_or(0)].trim(),
+                tags.key_end
+            ));
+            out.blocks.push(Block {
                 start,
                 end,
                 calls: Vec::new(),
                 keep_raw: true,
-            },
-        });
+            });
+            at = end;
+            continue;
+        }
+        let (call, format) = read_call(body, close.is_some(), cx, tags, &mut out.problems);
+        if out.format.is_none() && call.is_some() {
+            out.format = Some(format);
+        }
+        match (call, cut) {
+            (Some(c), Some(k)) => {
+                // The call's block ends where the cut tag starts, which is markup of its own:
+                // the call is not taken for one cut inside its arguments ([`super::garbage`]).
+                out.blocks.push(Block {
+                    start,
+                    end: k,
+                    calls: vec![c],
+                    keep_raw: false,
+                });
+                out.blocks.push(Block {
+                    start: k,
+                    end,
+                    calls: Vec::new(),
+                    keep_raw: false,
+                });
+            }
+            (Some(c), None) => out.blocks.push(Block {
+                start,
+                end,
+                calls: vec![c],
+                keep_raw: false,
+            }),
+            (None, _) => out.blocks.push(Block {
+                start,
+                end,
+                calls: Vec::new(),
+                keep_raw: true,
+            }),
+        }
         at = end;
     }
     out
+}
+
+/// Where a closing tag that the end of the reply cut starts in `body` (the text after a call's
+/// opener, which no closer follows), when the call before it is whole: every argument's value
+/// closed (`…</arg_value>`, then `</`, `</to`… of `</tool_call>`), or a call without arguments
+/// whose cut tag can only be its closer or the stray `</arg_value>` GLM-5.2 writes after such a
+/// name (`tool_12</t`, `tool_12</arg_v`). A piece that may also start `</arg_key>` after a bare
+/// name (`tool_12</`, `tool_12</arg_`: the name may be glued to a first key, vLLM PR 47190, and
+/// its arguments cut) is a whole call only when `tools` offers that name and no offered tool
+/// starts it; `None` otherwise, so the call is read as cut ([`super::garbage`]).
+fn cut_closer(body: &str, tags: &Tags, cx: &Ctx) -> Option<usize> {
+    let (lt, piece) = cut_piece(body, tags)?;
+    let starts = |tag: &str| tag.len() > piece.len() && tag.starts_with(piece);
+    let before = body[..lt].trim_end();
+    if let Some(head) = before.strip_suffix(tags.value_end) {
+        // After a closed value, or after a bare name's stray `</arg_value>`: only the closer.
+        // Every call with arguments holds a key's closer (the glued head of vLLM PR 47190 too).
+        let args = head.contains(tags.key_end);
+        return (starts(tags.close) && (args || is_name(head.trim()))).then_some(lt);
+    }
+    let name = before.trim_start();
+    if !is_name(name) || !(starts(tags.close) || starts(tags.value_end)) {
+        return None;
+    }
+    // `</arg_key>` too: a name glued to its first key unless tools say the name is a tool's.
+    let certain = !starts(tags.key_end)
+        || (super::bare_json::offered(cx.tools, name) && split_glued(name, cx.tools).is_none());
+    certain.then_some(lt)
+}
+
+/// The last tag of `body` when the end of the text cut it right after its `</` or later (no `>`
+/// yet; only the last closing tag's length of `tags` is looked at): where it starts, its bytes.
+fn cut_piece<'b>(body: &'b str, tags: &Tags) -> Option<(usize, &'b str)> {
+    let longest = tags
+        .close
+        .len()
+        .max(tags.key_end.len())
+        .max(tags.value_end.len());
+    let tail = &body.as_bytes()[body.len().saturating_sub(longest)..];
+    let lt = body.len() - tail.len() + memchr::memrchr(b'<', tail)?;
+    let piece = &body[lt..];
+    (piece.starts_with("</") && !piece.contains(['>', ' ', '\n'])).then_some((lt, piece))
+}
+
+/// Whether `body` (the text after a `<tool_call>` that no closer follows, to the end of the
+/// reply) is a call head the end of the reply cut inside its first closing tag: a tool's name
+/// (an ASCII word, or an offered tool), then `</` and up to all but the last byte of
+/// `</tool_call>`, `</arg_value>` or `</arg_key>` (`tool_12</`, `list</arg_va`). The stream asks
+/// this of a finished reply's last opener, the parser of a block with no closer.
+pub fn cut_head(body: &str, tools: Option<&Value>) -> bool {
+    if body.len() > super::scan::HEAD_WINDOW {
+        return false;
+    }
+    let Some((lt, piece)) = cut_piece(body, &GLM) else {
+        return false;
+    };
+    let name = body[..lt].trim();
+    let starts = |tag: &str| tag.len() > piece.len() && tag.starts_with(piece);
+    is_name(name)
+        && (name.is_ascii() || super::bare_json::offered(tools, name))
+        && (starts(TOOL_CALL_END) || starts(VALUE_END) || starts(KEY_END))
 }
 
 /// The head of an argument pair written outside any call at the start of `t` (which starts with

@@ -346,6 +346,16 @@ const CASES: &[(&str, &[&str])] = &[
         &["auto"],
     ),
     ("<tool_call>f</to", &["auto"]),
+    // A reply ending in a closing tag cut after a call's last value closed, or after a bare GLM
+    // name ([`super::glm45`], [`super::qwen3_coder`], [`super::xml_invoke`]: the cut tag looked
+    // for once, at the block's end).
+    ("<tool_call>f<arg_key>k</arg_key><arg_value>值</arg_value>\n</", &["auto"]),
+    ("<tool_call>\n<function=f>\n<parameter=a>\n值\n</parameter>\n</fun", &["auto"]),
+    (
+        "<minimax:tool_call><invoke name=\"x\"><parameter name=\"y\">值</parameter></inv",
+        &["auto"],
+    ),
+    ("好<tool_call>tool_12</", &["auto"]),
 ];
 
 #[test]

@@ -53,15 +53,11 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
                     (text.len(), text.len())
                 }
             };
-            out.blocks.push(block(
-                text,
-                start,
-                start,
-                body_end,
-                end,
-                cx,
-                (NAME, &mut out.problems),
-            ));
+            let cut = (body_end == text.len())
+                .then(|| cut_closer(&text[start..], FUNCTION_END))
+                .flatten()
+                .map(|k| start + k);
+            push_wrapped(text, (start, start, body_end, end), cut, NAME, cx, &mut out);
             at = end;
         }
     }
@@ -224,29 +220,101 @@ pub fn parse_wrapped(text: &str, open: &str, close: &str, name: &'static str, cx
             at = body_at;
             continue;
         }
-        let (body_end, end) = match closes.find(text, body_at) {
-            Some(c) => (c, c + close.len()),
+        let (body_end, end, cut) = match closes.find(text, body_at) {
+            Some(c) => (c, c + close.len(), None),
             None => {
                 out.problems
                     .push(format!("{name}: {close} missing (truncated reply)"));
-                (text.len(), text.len())
+                let cut = cut_closer(&text[body_at..], close).map(|k| body_at + k);
+                (text.len(), text.len(), cut)
             }
         };
-        out.blocks.push(block(
+        push_wrapped(
             text,
-            start,
-            body_at,
-            body_end,
-            end,
+            (start, body_at, body_end, end),
+            cut,
+            name,
             cx,
-            (name, &mut out.problems),
-        ));
+            &mut out,
+        );
         at = end;
     }
     if out.blocks.iter().any(|b| !b.calls.is_empty()) {
         out.format = Some(name);
     }
     out
+}
+
+/// Where, in `body` (a call block's text from its `<function=`, which the end of the reply cut
+/// before `close`), a tag cut by that end starts when the calls before it are whole: the last
+/// parameter closed (`…</parameter>`), or no parameter after `<function=NAME>`, then `</` up to
+/// all but the last byte of `</function>` or `close`; or the last function closed, then any tag
+/// cut before its `>` (`close`, or a next function, which could not be read). A value ends at its
+/// first `</parameter>`, so nothing after one can be part of it; after a parameter, a lone `<`
+/// may open another parameter and is no such tag.
+fn cut_closer(body: &str, close: &str) -> Option<usize> {
+    let tail = &body.as_bytes()[body.len().saturating_sub(super::scan::HEAD_WINDOW)..];
+    let lt = body.len() - tail.len() + memchr::memrchr(b'<', tail)?;
+    let piece = &body[lt..];
+    if piece.contains('>') {
+        return None;
+    }
+    let before = body[..lt].trim_end();
+    if before.ends_with(FUNCTION_END) {
+        return Some(lt);
+    }
+    let starts = |tag: &str| tag.len() > piece.len() && tag.starts_with(piece);
+    let whole = piece.starts_with("</")
+        && (before.ends_with(PARAM_END) || ends_in_function_head(before))
+        && (starts(FUNCTION_END) || starts(close));
+    whole.then_some(lt)
+}
+
+/// Whether `s` ends with a `<function=NAME>` head (no parameter after it).
+fn ends_in_function_head(s: &str) -> bool {
+    s.ends_with('>')
+        && s.rfind(FUNCTION).is_some_and(|f| {
+            let name = &s[f + FUNCTION.len()..s.len() - 1];
+            super::scan::is_name(name)
+        })
+}
+
+/// The block `start..end` (its body `body_at..body_end`) pushed to `out`; with `cut` (a closing
+/// tag cut by the end of the reply, [`cut_closer`]) and a call before it, the call block ends
+/// there and the cut tag is markup of its own, so the call is not taken for one cut inside its
+/// arguments ([`super::garbage`]).
+fn push_wrapped(
+    text: &str,
+    (start, body_at, body_end, end): (usize, usize, usize, usize),
+    cut: Option<usize>,
+    name: &str,
+    cx: &Ctx,
+    out: &mut Parsed,
+) {
+    if let Some(k) = cut {
+        let mut problems = Vec::new();
+        let b = block(text, start, body_at, k, k, cx, (name, &mut problems));
+        if !b.calls.is_empty() {
+            out.problems.append(&mut problems);
+            out.blocks.push(b);
+            out.blocks.push(Block {
+                start: k,
+                end,
+                calls: Vec::new(),
+                keep_raw: false,
+            });
+            return;
+        }
+    }
+    out.blocks.push(block(
+        text,
+        start,
+        body_at,
+        body_end,
+        end,
+        cx,
+        (name, &mut out.problems),
+    ));
 }
 
 fn block(

@@ -1864,6 +1864,10 @@ impl Machine {
                         None if fin && self.ends_in_closer(Family::Glm, after, tools) => {
                             yes(Family::Glm)
                         }
+                        // A name, then a closing tag cut after `</` ([`super::glm45::cut_head`]).
+                        None if fin && super::glm45::cut_head(&self.buf[after..], tools) => {
+                            yes(Family::Glm)
+                        }
                         None => Verdict::No,
                     }
                 } else {

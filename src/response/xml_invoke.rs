@@ -401,14 +401,45 @@ pub fn blocks(
             continue;
         }
         let body_at = if bare { start } else { start + open.len() };
-        let (body_end, end) = match closes[k].find(&tokens, body_at) {
-            Some((c, _)) if bare => (c + close.len(), c + close.len()),
-            Some((c, _)) => (c, c + close.len()),
+        let (body_end, end, cut) = match closes[k].find(&tokens, body_at) {
+            Some((c, _)) if bare => (c + close.len(), c + close.len(), None),
+            Some((c, _)) => (c, c + close.len(), None),
             None => {
                 problems.push(format!("{family}: {close} missing (truncated reply)"));
-                (text.len(), text.len())
+                let cut = cut_closer(&text[body_at..], tags, close).map(|c| body_at + c);
+                (text.len(), text.len(), cut)
             }
         };
+        if let Some(c) = cut {
+            // The calls before a closing tag the end of the reply cut: the block ends where that
+            // tag starts, which is markup of its own, so the last call is not taken for one cut
+            // inside its arguments ([`super::garbage`]).
+            let body = Body {
+                text,
+                lo: body_at,
+                hi: c,
+                tokens: Some((&tokens, shift)),
+            };
+            let mut read_problems = Vec::new();
+            let calls = read(body, &mut read_problems);
+            if !calls.is_empty() {
+                problems.append(&mut read_problems);
+                out.push(Block {
+                    start,
+                    end: c,
+                    calls,
+                    keep_raw: false,
+                });
+                out.push(Block {
+                    start: c,
+                    end,
+                    calls: Vec::new(),
+                    keep_raw: false,
+                });
+                at = end;
+                continue;
+            }
+        }
         let body = Body {
             text,
             lo: body_at,
@@ -422,6 +453,40 @@ pub fn blocks(
         at = end.max(start + 1);
     }
     out
+}
+
+/// Where, in `body` (a block's text after its opener, which the end of the reply cut before
+/// `close`), a tag cut by that end starts when the calls before it are whole: the last invoke's
+/// last parameter closed (or the invoke has none after its head), then `</` and up to all but the
+/// last byte of the invoke's closer or of `close`; or the last invoke closed, then any tag cut
+/// before its `>` (`close`, or the next invoke, which could not be read). A value ends only at
+/// its exact closing tag, so nothing after one is part of it; after a parameter, a lone `<` may
+/// open another parameter of the same invoke and is no such tag.
+fn cut_closer(body: &str, tags: &Tags, close: &str) -> Option<usize> {
+    let tail = &body.as_bytes()[body.len().saturating_sub(super::scan::HEAD_WINDOW)..];
+    let lt = body.len() - tail.len() + memchr::memrchr(b'<', tail)?;
+    let piece = &body[lt..];
+    if piece.contains('>') {
+        return None;
+    }
+    let before = body[..lt].trim_end();
+    if before.ends_with(tags.invoke_end) {
+        return Some(lt);
+    }
+    let starts = |tag: &str| tag.len() > piece.len() && tag.starts_with(piece);
+    let whole = piece.starts_with("</")
+        && (before.ends_with(tags.param_end) || ends_in_invoke_head(before, tags))
+        && (starts(tags.invoke_end) || starts(close));
+    whole.then_some(lt)
+}
+
+/// Whether `s` ends with an invoke's head (`<invoke name="f">`) and no parameter after it.
+fn ends_in_invoke_head(s: &str, tags: &Tags) -> bool {
+    s.ends_with('>')
+        && s.rfind(tags.invoke).is_some_and(|i| {
+            let head = &s[i + tags.invoke.len()..s.len() - 1];
+            tag_here(&s[i..], tags.invoke) && !head.contains(['<', '>'])
+        })
 }
 
 /// The invokes of `body` as calls, each value first read by `decode` (entities, CDATA, or
