@@ -94,7 +94,7 @@ const SANITIZE_REMOVES_TEXT: &[&str] = &[
     // person naming the tag writes it (README, "A call's opener left alone").
     "lone-tool-call-after-space-at-end-stays-zh",
     // The same reply with GLM-4.5's format and tools (tidy28): the cleaner keeps it too.
-    "glm45-lone-tool-call-after-space-at-end-with-tools-stays-zh",
+    "lone-tool-call-after-space-at-end-glm45-tools-stays-zh",
     // A `<function>` tag alone on its line is markup for the seed's generic rule; a plain XML
     // head cut at the reply's end, naming a tool not offered and with no DSML markup after it,
     // is text for the cleaner (nothing says it is a call).
