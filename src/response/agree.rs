@@ -7,7 +7,11 @@
 //!   text and Gemma 4's `<|channel>` inside a sentence are text by rule);
 //! - **extraction and stripping agree**: what `toolCalls: 'strip'` removes, extraction removes
 //!   too, and what `sanitizeToolCall` (seed 000's API) removes from a reply `cleanResponse`
-//!   either returns as a call or reports in `problems`.
+//!   either returns as a call or reports in `problems`;
+//! - **a cut or altered reply never panics**: every case cut at 16 fixed fractions of its length,
+//!   and with a multi-byte character (`中`, `｜`, `▁`, an emoji) put right after each of its
+//!   first marker starts, cleaned whole as the addon runs it, by `sanitizeToolCall`, and streamed:
+//!   no panic, and the addon's whole path and the stream give what `clean_response` gives.
 
 use super::cases::{load, Case};
 use super::thinking::{ALWAYS, PROSE_PAIRS};
@@ -89,6 +93,8 @@ const SANITIZE_REMOVES_TEXT: &[&str] = &[
     // rule takes it as markup; for a model that does not write the tag the cleaner keeps it, as a
     // person naming the tag writes it (README, "A call's opener left alone").
     "lone-tool-call-after-space-at-end-stays-zh",
+    // The same reply with GLM-4.5's format and tools (tidy28): the cleaner keeps it too.
+    "lone-tool-call-after-space-at-end-glm45-tools-stays-zh",
     // A `<function>` tag alone on its line is markup for the seed's generic rule; a plain XML
     // head cut at the reply's end, naming a tool not offered and with no DSML markup after it,
     // is text for the cleaner (nothing says it is a call).
@@ -265,4 +271,88 @@ fn calls_in_reasoning_shadows_and_late_tags_grow_linearly() {
         &clean(llama.clone()),
     );
     assert_linear("stray </think> (llama3_json)", "a</think>\n", &clean(llama));
+}
+
+/// The texts [`cut_and_altered_replies_never_panic`] cleans for `t`: `t` cut at 16 fixed
+/// fractions of its length (rounded down to a character), and `t` with one of four multi-byte
+/// characters put right after each of its first 12 `<`, `[`, `|`, `｜` and `▁` (where a slice
+/// computed from a marker's position would land inside the character).
+fn cut_and_altered(t: &str, n: usize) -> Vec<String> {
+    const INSERTS: [&str; 4] = ["中", "｜", "▁", "😀"];
+    let mut out = Vec::new();
+    for k in 1..=16 {
+        let mut c = t.len() * k / 17;
+        while !t.is_char_boundary(c) {
+            c -= 1;
+        }
+        out.push(t[..c].to_owned());
+    }
+    let starts = t
+        .char_indices()
+        .filter(|(_, c)| matches!(c, '<' | '[' | '|' | '｜' | '▁'))
+        .take(12);
+    for (j, (i, c)) in starts.enumerate() {
+        let at = i + c.len_utf8();
+        let x = INSERTS[(n + j) % INSERTS.len()];
+        out.push(format!("{}{x}{}", &t[..at], &t[at..]));
+    }
+    out
+}
+
+#[test]
+fn cut_and_altered_replies_never_panic() {
+    use super::cases::streamed;
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+    let mut bad = Vec::new();
+    for (n, case) in load().iter().enumerate() {
+        let opts = case.options();
+        let model = opts.model.clone().unwrap_or_default();
+        for v in cut_and_altered(&case.input, n) {
+            let run = catch_unwind(AssertUnwindSafe(|| {
+                let whole = clean_response(&v, &opts);
+                let (owned, spans, back) = super::clean_response_owned(v.clone(), &opts);
+                let spelled = spans.is_some_and(|s| s.spell(&back, &whole.content));
+                let pieces: Vec<&str> = v
+                    .char_indices()
+                    .map(|(i, _)| i)
+                    .filter(|i| i % 7 == 0)
+                    .chain([v.len()])
+                    .collect::<Vec<_>>()
+                    .windows(2)
+                    .map(|w| &v[w[0]..w[1]])
+                    .collect();
+                let s = streamed(&pieces, &opts);
+                let steps = Steps {
+                    tool_calls: true,
+                    thinking: true,
+                    fallback: None,
+                };
+                drop(sanitize(&model, &v, steps));
+                let same = |c: &super::Cleaned| {
+                    c.tool_calls == whole.tool_calls && c.problems == whole.problems
+                };
+                match (
+                    spelled && same(&owned),
+                    s.content == whole.content && same(&s),
+                ) {
+                    (true, true) => None,
+                    (false, _) => Some(format!(
+                        "the addon's whole path gives {owned:?}, clean_response {whole:?}"
+                    )),
+                    (_, false) => Some(format!("streamed {s:?}, whole {whole:?}")),
+                }
+            }));
+            match run {
+                Ok(None) => {}
+                Ok(Some(why)) => bad.push(format!("{} {v:?}: {why}", case.name)),
+                Err(_) => bad.push(format!("{} {v:?}: panicked", case.name)),
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "{} failures:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
 }

@@ -241,13 +241,17 @@ pub struct Plain {
     pub first: bool,
     /// At the start of any line.
     pub lines: bool,
+    /// What comes before the text searched (a stream's text already released) ends inside a
+    /// line that holds more than spaces: an id with only spaces before it in the text searched
+    /// neither comes first nor starts its line.
+    pub mid_line: bool,
 }
 
 /// The start of `re`'s match ending `s` when the match is alone on its line as `plain` allows.
 fn plain_start(re: &Regex, s: &str, plain: Plain) -> Option<usize> {
     let i = find_in_tail(re, s)?;
     let lead = s[..i].trim_end_matches([' ', '\t']);
-    let ok = if lead.trim_start().is_empty() {
+    let ok = if lead.trim_start().is_empty() && !plain.mid_line {
         plain.first || (plain.lines && lead.ends_with('\n'))
     } else {
         plain.lines && lead.ends_with('\n')
@@ -302,6 +306,7 @@ fn bare_id_calls(text: &str, tokens: &Tokens, cx: &Ctx, out: &mut Parsed) {
         let plain = Plain {
             first: true,
             lines: true,
+            mid_line: false,
         };
         let Some(start) = bare_id_start(&text[..a], plain) else {
             continue;

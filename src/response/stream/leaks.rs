@@ -159,6 +159,8 @@ impl Machine {
         kimi_k2::Plain {
             first: (!self.em.any_visible && asked) || kimi,
             lines: kimi,
+            // Released text ends mid-line: `buf`'s start is not a line's (whole and streamed alike).
+            mid_line: self.col == usize::MAX,
         }
     }
 
@@ -768,7 +770,8 @@ impl Machine {
     fn glued(&self, c: usize) -> bool {
         match self.buf[..c].chars().next_back() {
             Some(ch) => !ch.is_whitespace(),
-            None => self.em.held.is_empty() && self.em.any_visible,
+            // Trailing whitespace held back counts, written or (the addon's way) only spanned.
+            None => self.em.held_is_empty() && self.em.any_visible,
         }
     }
 
