@@ -1172,6 +1172,7 @@ export type ProblemKind =
   | 'overlap'
   | 'kept-as-code'
   | 'call-in-reasoning'
+  | 'invented-result'
   | 'other'
 
 /**

@@ -82,9 +82,9 @@ fn special_token(s: &str) -> Option<&str> {
 /// an example (the cleaner keeps it, rightly): the seed's rules live in `src/scrub/seed.rs`.
 /// Listed, so each is seen and a fixed one fails here until it is taken off.
 const SANITIZE_REMOVES_TEXT: &[&str] = &[
-    // The seed removes a nameless `<invoke>` block whatever it holds; the cleaner reads the JSON
-    // call in it only with `tools` (this check runs without them), and keeps it otherwise.
-    "zeroclaw-746-nameless-invoke-wrapping-json-call",
+    // The seed removes a nameless `<invoke>` block wherever it stands; the cleaner reads a call
+    // object alone in it only when the tag opens its line, and keeps it inside a sentence.
+    "nameless-invoke-inside-sentence-without-tools-zh",
     // A `<function name="…">` that ends the reply stands as markup for the seed's generic rule;
     // the cleaner keeps a MiniCPM5 opener with no call body after it (a leaked tag is the lesser
     // harm than words taken for a cut call).

@@ -245,10 +245,16 @@ pub struct Plain {
     /// line that holds more than spaces: an id with only spaces before it in the text searched
     /// neither comes first nor starts its line.
     pub mid_line: bool,
+    /// Only glued to the token after it (no space between): a stream then holds a first word
+    /// back only until a space follows it.
+    pub tight: bool,
 }
 
 /// The start of `re`'s match ending `s` when the match is alone on its line as `plain` allows.
 fn plain_start(re: &Regex, s: &str, plain: Plain) -> Option<usize> {
+    if plain.tight && s.ends_with([' ', '\t']) {
+        return None;
+    }
     let i = find_in_tail(re, s)?;
     let lead = s[..i].trim_end_matches([' ', '\t']);
     let ok = if lead.trim_start().is_empty() && !plain.mid_line {
@@ -307,6 +313,7 @@ fn bare_id_calls(text: &str, tokens: &Tokens, cx: &Ctx, out: &mut Parsed) {
             first: true,
             lines: true,
             mid_line: false,
+            tight: false,
         };
         let Some(start) = bare_id_start(&text[..a], plain) else {
             continue;

@@ -356,6 +356,25 @@ const CASES: &[(&str, &[&str])] = &[
         &["auto"],
     ),
     ("好<tool_call>tool_12</", &["auto"]),
+    // Without tools: a call tag around a call object alone (read, never closed, or its closer
+    // not ending the line); Google's `tool_code` fence; an invented result opening the reply
+    // then the same tags later; Kimi calls whose ids open their lines.
+    (
+        "<invoke>\n{\"name\": \"f\", \"arguments\": {\"a\": \"北\"}}\n</invoke>\n",
+        &["auto"],
+    ),
+    ("\n<tool_use>{\"name\": \"f\", \"arguments\": {", &["auto"]),
+    ("\n<invoke>{\"name\": \"f\", \"arguments\": {}}</invoke> 好", &["auto"]),
+    (
+        "```tool_code\nprint(default_api.f(a = \"北\"))\n```\n",
+        &["auto"],
+    ),
+    ("```tool_code\nf(a = \"北\"\n", &["auto"]),
+    ("[TOOL_RESULT]\n北 [END_TOOL_RESULT] 京\n", &["auto"]),
+    (
+        "f:0<|tool_call_argument_begin|>{\"a\": \"北\"}<|tool_call_end|>\n",
+        &["auto"],
+    ),
 ];
 
 #[test]

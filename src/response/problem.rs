@@ -14,6 +14,7 @@ pub const KINDS: &[&str] = &[
     "overlap",
     "kept-as-code",
     "call-in-reasoning",
+    "invented-result",
     "other",
 ];
 

@@ -2,7 +2,8 @@
 //!
 //! Detection must be cheap on a reply with no markers (the common case): [`may_hold_markers`] is
 //! one `memchr2` pass for `<` and `[` (every special-token marker contains one of them; `◁think▷`
-//! is checked with one more `memmem` pass), and [`detect`] then jumps from `<`/`[` to `<`/`[` and
+//! and Google's fence label `tool_code`, [`super::tool_code`], are checked with one more `memmem`
+//! pass each), and [`detect`] then jumps from `<`/`[` to `<`/`[` and
 //! compares marker literals only there. Only families whose markers are unambiguous are detected
 //! without a hint; the first marker in the text wins. `<tool_call>` is shared by several grammars and
 //! is told apart by what follows it (reference §4): `{` is Hermes, `<function=` is Qwen3-Coder, `[`
@@ -64,7 +65,9 @@ const HINTED_OPENERS: &[(&str, Family)] = &[
 
 /// Cheap prefilter: false when `text` cannot hold any special-token marker of any family.
 pub fn may_hold_markers(text: &str) -> bool {
-    memchr::memchr2(b'<', b'[', text.as_bytes()).is_some() || text.contains(MARKER_CHAR)
+    memchr::memchr2(b'<', b'[', text.as_bytes()).is_some()
+        || text.contains(MARKER_CHAR)
+        || memchr::memmem::find(text.as_bytes(), super::tool_code::LABEL.as_bytes()).is_some()
 }
 
 /// The same test on UTF-16 units (the addon runs it before transcoding a JS string).
@@ -831,7 +834,17 @@ mod tests {
         ));
         assert!(may_hold_markers("a [TOOL_CALLS]"));
         assert!(may_hold_markers("x ◁think▷"));
-        for t in ["a [TOOL_CALLS]", "x ◁think▷", "a <", "plain 中文 text"] {
+        assert!(may_hold_markers(
+            "```tool_code\nprint(default_api.f())\n```"
+        ));
+        for t in [
+            "a [TOOL_CALLS]",
+            "x ◁think▷",
+            "a <",
+            "plain 中文 text",
+            "```tool_code\nf()\n```",
+            "tool_cod tool code",
+        ] {
             let units: Vec<u16> = t.encode_utf16().collect();
             assert_eq!(units_may_hold_markers(&units), may_hold_markers(t), "{t}");
         }

@@ -569,7 +569,8 @@ fn tool_json_lits() -> Vec<Lit> {
 
 /// The lone openers and GLM's argument key ([`Kind::Lone`]), settled by [`Machine::lone_at`].
 fn lone_lits() -> Vec<Lit> {
-    (super::orphan::LONE.iter().chain([&super::glm45::KEY]))
+    (super::orphan::LONE.iter())
+        .chain([&super::glm45::KEY, &super::tool_result::OPEN])
         .map(|s| Lit {
             pre: "",
             s,
@@ -1165,6 +1166,8 @@ pub struct Machine {
     block_scan: Option<Arc<BlockScan>>,
     /// A `<final>` opener was removed and its closer has not come ([`final_tag`]).
     final_open: bool,
+    /// A marker was read (reasoning, markup): the reply no longer opens here ([`leaks`]' Kimi ids).
+    marked: bool,
     /// A Hunyuan `<answer>` opener was removed and its closer has not come ([`answer_tag`]).
     answer_open: bool,
     /// Inside reasoning, `buf` starts at a `<final>` whose block's end has not come: held until
@@ -1297,6 +1300,7 @@ impl Machine {
             held: in_reasoning::Held::new(opts, calls_on),
             block_scan: None,
             final_open: false,
+            marked: false,
             answer_open: false,
             final_in_think: false,
             lead,
@@ -2304,6 +2308,7 @@ impl Machine {
 
     /// A marker of `len` bytes at the start of `buf`.
     fn open(&mut self, len: usize, kind: Kind) {
+        self.marked = true;
         match kind {
             Kind::ThinkOpen(p) => {
                 if self.think_mode == Mode::Keep {
@@ -2341,16 +2346,20 @@ impl Machine {
             }
             Kind::Lone => {
                 let raw = &self.buf[..len];
-                let what = if raw.starts_with(super::glm45::KEY) {
-                    // The arguments of a call whose head was lost.
-                    self.em.call_block_seen = true;
-                    "glm: an argument pair outside any call"
+                let m = if raw.starts_with(super::tool_result::OPEN) {
+                    let kind = super::tool_result::KIND;
+                    format!("{kind}: a tool result the model wrote itself; removed from content, raw text: {raw}")
                 } else {
-                    "a call opener with no call after it"
+                    let what = if raw.starts_with(super::glm45::KEY) {
+                        // The arguments of a call whose head was lost.
+                        self.em.call_block_seen = true;
+                        "glm: an argument pair outside any call"
+                    } else {
+                        "a call opener with no call after it"
+                    };
+                    format!("unreadable-block: {what}; removed from content, raw text: {raw}")
                 };
-                self.em.problems.push(format!(
-                    "unreadable-block: {what}; removed from content, raw text: {raw}"
-                ));
+                self.em.problems.push(m);
                 self.em.removed();
                 self.drain(len);
             }
@@ -2716,8 +2725,14 @@ impl Machine {
     fn step_r1(&mut self) -> bool {
         let n = *N_THINK;
         let mut i = self.pos;
+        // The next candidate, searched again only once passed (code skipped before it does not
+        // move it: a reply of fences with no candidate after them was searched to its end once
+        // per fence).
+        let mut m = next_cand(&self.buf, i);
         loop {
-            let m = next_cand(&self.buf, i);
+            if m.is_some_and(|c| c < i) {
+                m = next_cand(&self.buf, i);
+            }
             if let Some(k) = self.next_code(i).filter(|&k| m.is_none_or(|m| k < m)) {
                 match self.skip_code(k) {
                     Some(next) => {
@@ -2766,6 +2781,7 @@ impl Machine {
                     len,
                 } if !self.region || self.ends_line(start + len).is_some_and(|e| e) => {
                     // R1 style: everything before the first closing tag was reasoning.
+                    self.marked = true;
                     self.held.text(&self.buf[..start]);
                     self.held.end_block();
                     if self.think_mode == Mode::Keep {

@@ -73,7 +73,9 @@ pub fn closer_after(text: &str, at: usize, close: &str) -> Option<usize> {
 /// Every bare JSON call in `text` whose name is an offered tool (renamed to that tool).
 pub fn parse(text: &str, cx: &Ctx) -> Parsed {
     let mut out = Parsed::default();
-    if cx.tools.is_none() {
+    if !offers_tools(cx.tools) {
+        out.blocks = wrapped_blocks(text);
+        out.set_format_if_calls(NAME);
         return out;
     }
     let mut scratch = Vec::new();
@@ -111,6 +113,119 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
     cut_tail(text, cx.tools, &mut out);
     out.set_format_if_calls(NAME);
     out
+}
+
+/// The wrappers whose call object alone is read without `tools` ([`wrapped_blocks`]). Not
+/// `<functioncall {…}>`: a tag closed by `>` is what Home Assistant's guides show people.
+pub const ALONE: &[&str] = &[INVOKE, "<function_calls>", TOOL_USE];
+
+/// Without `tools`, the one form read here: a call wrapper ([`ALONE`]: a nameless `<invoke>`,
+/// `<function_calls>`, `<tool_use>`) opening its line (up to three spaces
+/// before it) that holds one JSON object of exactly two keys, `"name"` (a string with no spaces)
+/// and `"arguments"` (an object), its closing tag right after it (spaces between) and then the
+/// end of the line (zeroclaw#746: `<invoke>\n{"name": "shell", "arguments": {…}}\n</invoke>`).
+/// A call tag around a call object alone is how a model writes a call, not how a person shows
+/// one: a sample in prose has no tag around it or sits inside a sentence, and one in code is
+/// code's. Linear: each value is scanned once, within a budget of a few passes over the text.
+fn wrapped_blocks(text: &str) -> Vec<Block> {
+    let mut out = Vec::new();
+    let mut budget = Budget::for_text(text);
+    let mut at = 0;
+    while let Some(k) = memchr::memchr(b'<', &text.as_bytes()[at..]) {
+        let s = at + k;
+        at = s + 1;
+        let Some((open, close)) = WRAPPERS
+            .iter()
+            .find(|(o, _)| ALONE.contains(o) && text[s..].starts_with(o))
+        else {
+            continue;
+        };
+        if !opens_line(text, s) {
+            continue;
+        }
+        let after = s + open.len();
+        let json_at = text.len() - text[after..].trim_start().len();
+        if strict_head(&text[json_at..]) != Some(true) {
+            continue;
+        }
+        let Some(vend) = budget.balanced_end(text, json_at, false) else {
+            if budget.spent() {
+                break;
+            }
+            continue;
+        };
+        let Some((Value::Object(o), vend)) = read_value(&text[..vend], json_at) else {
+            continue;
+        };
+        let Some(call) = strict_call(o) else {
+            continue;
+        };
+        let Some(end) = closer_after(text, vend, close) else {
+            continue;
+        };
+        let rest = text[end..].trim_start_matches([' ', '\t']);
+        if !(rest.is_empty() || rest.starts_with(['\n', '\r'])) {
+            continue;
+        }
+        out.push(Block {
+            start: s,
+            end,
+            calls: vec![call],
+            keep_raw: false,
+        });
+        at = end;
+    }
+    out
+}
+
+/// Whether only up to three spaces stand between the line's start and `at`.
+fn opens_line(text: &str, at: usize) -> bool {
+    let line = &text[..at];
+    let lead = line.len() - line.rfind('\n').map_or(0, |i| i + 1);
+    lead <= 3
+        && line.as_bytes()[line.len() - lead..]
+            .iter()
+            .all(|&b| b == b' ')
+}
+
+/// Whether the text at a `{` (`rest` starts with it) opens `{"name"` or `{"arguments"`, the head
+/// of [`wrapped_blocks`]'s object. `None`: more text is needed to tell.
+pub fn strict_head(rest: &str) -> Option<bool> {
+    let Some(r) = rest.strip_prefix('{') else {
+        return Some(false);
+    };
+    let r = r.trim_start();
+    for k in ["\"name\"", "\"arguments\""] {
+        if r.starts_with(k) {
+            return Some(true);
+        }
+        if r.len() < k.len() && k.starts_with(r) {
+            return None;
+        }
+    }
+    Some(false)
+}
+
+/// The call of an object holding exactly `"name"` (a string with no whitespace) and
+/// `"arguments"` (an object).
+fn strict_call(mut o: Map<String, Value>) -> Option<RawCall> {
+    if o.len() != 2 {
+        return None;
+    }
+    let args @ Value::Object(_) = o.remove("arguments")? else {
+        return None;
+    };
+    let Value::String(name) = o.remove("name")? else {
+        return None;
+    };
+    if name.is_empty() || name.len() > 256 || name.contains(char::is_whitespace) {
+        return None;
+    }
+    Some(RawCall {
+        name,
+        arguments: args.to_string(),
+        id: None,
+    })
 }
 
 /// A call cut off by the end of the reply (`max_tokens`) after the last block: a `{` that never

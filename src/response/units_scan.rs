@@ -6,7 +6,8 @@
 //! with SSE2 (part of every x86-64 CPU, so no feature check), compared against four constants —
 //! `<`, `[`, `◁`, and `{` while a brace is still looked for, `<` again after — with one movemask
 //! a chunk; only a chunk that hit is looked at again. Elsewhere each constant gets its own fold,
-//! which the compiler vectorises.
+//! which the compiler vectorises. A reply with no marker start is then looked at once more for
+//! Google's fence label `tool_code` (its `_` compared the same way).
 
 /// A marker start other than `<` and `[`: the `◁` of Kimi's `◁think▷`.
 const BAR: u16 = super::scan::MARKER_CHAR as u16;
@@ -35,10 +36,39 @@ pub fn units_scan(units: &[u16], brace: bool) -> (bool, bool) {
         seen = true;
         fourth = LT;
     }
-    if has_marker(tail) {
+    if has_marker(tail) || holds_label(units) {
         return (true, seen);
     }
     (false, seen || (brace && tail.contains(&BRACE)))
+}
+
+/// Google's fence label `tool_code` in UTF-16 ([`super::tool_code::LABEL`]).
+const LABEL: [u16; 9] = {
+    let b = super::tool_code::LABEL.as_bytes();
+    let mut out = [0u16; 9];
+    let mut i = 0;
+    while i < out.len() {
+        out[i] = b[i] as u16;
+        i += 1;
+    }
+    out
+};
+
+/// Whether `units` spell [`LABEL`] (a reply with no marker start may still hold a `tool_code`
+/// fence): chunks are passed over by the `_` in its middle, as markers are.
+fn holds_label(units: &[u16]) -> bool {
+    const US: u16 = LABEL[4];
+    let at = |i: usize| i >= 4 && units.get(i - 4..i + 5) == Some(&LABEL[..]);
+    let (chunks, _) = units.as_chunks::<CHUNK>();
+    let hit =
+        |base: usize, c: &[u16]| (c.iter().enumerate()).any(|(k, &u)| u == US && at(base + k));
+    for (n, c) in chunks.iter().enumerate() {
+        if any_of(c, [US; 4]) && hit(n * CHUNK, c) {
+            return true;
+        }
+    }
+    let from = chunks.len() * CHUNK;
+    hit(from, &units[from..])
 }
 
 /// Whether `c` holds a marker start: one fold per unit looked for, so each vectorises (one fold

@@ -57,6 +57,8 @@ pub(super) struct Fence {
     pub call: bool,
     /// The info word is a call label.
     pub labelled: bool,
+    /// The label is Google's `tool_code` ([`crate::response::tool_code`]).
+    pub tool_code: bool,
 }
 
 /// Backtick runs seen after `origin` up to `reach` (absolute), by length, and the paragraph
@@ -425,6 +427,7 @@ impl Machine {
             n,
             call: labelled || data,
             labelled,
+            tool_code: labelled && word == crate::response::tool_code::LABEL,
         }
     }
 
@@ -656,6 +659,11 @@ impl Machine {
     ) -> Option<(crate::response::Family, Parsed)> {
         if !(f.labelled || tail_ok) {
             return None;
+        }
+        if f.tool_code {
+            if let Some(p) = crate::response::tool_code::read(body, tools) {
+                return Some((crate::response::Family::ToolJson, p));
+            }
         }
         let fam = self
             .lock

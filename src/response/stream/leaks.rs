@@ -18,7 +18,7 @@ use super::{Check, Decision, Kind, Machine, Verdict, WINDOW};
 use crate::response::scan::depth::{Brackets, Depth};
 use crate::response::{
     bare_json, bracket_calls, gemma_unused, glm45, kimi_k2, named_json, orphan, qwen3_coder,
-    tool_json, Family,
+    tool_json, tool_result, Family,
 };
 
 /// A stripped Harmony call's recipient.
@@ -149,18 +149,24 @@ impl Machine {
     }
 
     /// Where a Kimi call id without its `functions.` prefix is read: first in the reply (nothing
-    /// visible before it) when `tools` are offered or the format names Kimi K2, or at any line's
-    /// start once a Kimi block was read. Elsewhere `NAME:0` is an ordinary word: a stream holds
-    /// back a word that may still become such an id, and a plain reply's first word (`Hi`) is
-    /// not held.
+    /// visible before it) when `tools` are offered or the format names Kimi K2; opening the
+    /// reply (nothing before it but spaces, not even reasoning) and glued to the token after it
+    /// whatever the options (Kimi's `<|tool_call_argument_begin|>` is the evidence:
+    /// typeclaw#344); at any line's start once a Kimi block was read. Elsewhere `NAME:0` is an
+    /// ordinary word. So a stream holds back the reply's first word while the text so far is
+    /// that one word with nothing after it (`Answer` until the space or `,` after it comes; with
+    /// no model or format named the start of the reply is held longer anyway, for a closing
+    /// reasoning tag); the first word after reasoning and every other line's go out at once.
     fn kimi_plain(&self) -> kimi_k2::Plain {
         let kimi = self.lock == Some(Family::KimiK2);
         let asked = self.has_tools || self.hint == Some(Family::KimiK2);
+        let opens = !(self.em.any_visible || self.marked);
         kimi_k2::Plain {
-            first: (!self.em.any_visible && asked) || kimi,
+            first: (!self.em.any_visible && asked) || opens || kimi,
             lines: kimi,
             // Released text ends mid-line: `buf`'s start is not a line's (whole and streamed alike).
             mid_line: self.col == usize::MAX,
+            tight: !asked && !kimi,
         }
     }
 
@@ -409,6 +415,9 @@ impl Machine {
             let Some((open, _)) = tool_json::wrapper_before(&self.buf[..after]) else {
                 return Verdict::No;
             };
+            if !self.has_tools {
+                return self.settle_wrapped(open, json_at);
+            }
             return self.settle_call_json(open, json_at, tools);
         }
         if self.buf[..after].ends_with(tool_json::TOOL_USE) {
@@ -528,6 +537,49 @@ impl Machine {
         }
         let span = &self.buf[open..end];
         let p = tool_json::parse(span, &self.ctx(tools));
+        if p.blocks.len() == 1 && p.blocks[0].start == 0 && p.blocks[0].end == span.len() {
+            self.json.fixed = Some((q, end - open));
+            Verdict::Yes(Family::ToolJson)
+        } else {
+            Verdict::No
+        }
+    }
+
+    /// Without tools: the wrapper at `open` (its JSON at `json_at`) holding one call object alone
+    /// ([`tool_json::parse`]'s one form without tools), settled once its closing tag and the end
+    /// of its line came.
+    fn settle_wrapped(&mut self, open: usize, json_at: usize) -> Verdict {
+        let q = self.consumed + open;
+        let alone = tool_json::ALONE
+            .iter()
+            .any(|o| self.buf[open..].starts_with(o));
+        if !alone || !self.braces || self.over_budget(q) || !self.at_line_start(open) {
+            return Verdict::No;
+        }
+        match tool_json::strict_head(&self.buf[json_at..]) {
+            Some(true) => {}
+            None if !self.finished => return Verdict::More,
+            _ => return Verdict::No,
+        }
+        let end = match self.settle_json(json_at) {
+            Verdict::Yes(_) => self.json.settled,
+            v => return v,
+        };
+        let Some((_, close)) = tool_json::wrapper_before(&self.buf[..json_at]) else {
+            return Verdict::No;
+        };
+        let Some(end) = tool_json::closer_after(&self.buf, end, close) else {
+            let t = self.buf[end..].trim_start();
+            let more = !self.finished && t.len() < close.len() && close.starts_with(t);
+            return if more { Verdict::More } else { Verdict::No };
+        };
+        match self.ends_line(end) {
+            None => return Verdict::More,
+            Some(false) => return Verdict::No,
+            Some(true) => {}
+        }
+        let span = &self.buf[open..end];
+        let p = tool_json::parse(span, &self.ctx(None));
         if p.blocks.len() == 1 && p.blocks[0].start == 0 && p.blocks[0].end == span.len() {
             self.json.fixed = Some((q, end - open));
             Verdict::Yes(Family::ToolJson)
@@ -740,6 +792,9 @@ impl Machine {
         if s == glm45::KEY {
             return self.orphan_pair_at(c, after);
         }
+        if s == tool_result::OPEN {
+            return self.tool_result_at(c, after);
+        }
         let r = &self.buf[after..];
         let t = r.trim_start();
         if !t.is_empty() && (r.len() == t.len() || !t.starts_with('<')) {
@@ -764,6 +819,20 @@ impl Machine {
             return None;
         }
         Some(None)
+    }
+
+    /// A `[TOOL_RESULT]` block opening the reply at `c` ([`tool_result`]): its length through
+    /// the closer that ends its line.
+    fn tool_result_at(&mut self, c: usize, after: usize) -> Option<Option<usize>> {
+        if self.em.any_visible || !self.buf[..c].trim().is_empty() {
+            return Some(None);
+        }
+        if !self.later(tool_result::CLOSE, after) {
+            return if self.finished { Some(None) } else { None };
+        }
+        let memo = self.memo.iter().find(|e| e.0 == tool_result::CLOSE);
+        let end = memo.and_then(|e| e.2)? - self.consumed + tool_result::CLOSE.len();
+        Some(self.ends_line(end)?.then_some(end - c))
     }
 
     /// Whether the text right before candidate `c` is visible text with no space before `c`.

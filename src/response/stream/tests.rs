@@ -584,6 +584,13 @@ fn a_long_undecided_stretch_after_a_candidate_stays_linear_in_small_deltas() {
         "我来查一下显卡。\n[Calling tool: terminal with arguments:",
         // A bare DSML invoke waiting to see whether its section closer follows.
         "好的。<｜DSML｜invoke name=\"f\"></｜DSML｜invoke>",
+        // Without tools: an invented result opening the reply, held until its closer; a call
+        // tag around a call object, held until its value closes, then its closer and line end;
+        // a first word that may become a Kimi call id.
+        "[TOOL_RESULT]\n",
+        "<invoke>\n{\"name\": \"f\", \"arguments\": {\"a\": \"",
+        "<invoke>\n{\"name\": \"f\", \"arguments\": {}}",
+        "channel_reply:0",
     ] {
         let make = |n: usize| format!("{lead}{}", " ".repeat(n));
         assert_grows_linearly(lead, &make, &|t| {
