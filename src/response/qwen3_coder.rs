@@ -19,6 +19,11 @@
 //! piece of evidence that the name is a tool's and not a parameter's), otherwise its raw text
 //! goes to `problems` (`unreadable-block`), never a guessed call.
 //!
+//! **Lost `<`** ([`lost_head_before`]): a head written `function=NAME">` (or `=NAME">`) with
+//! its `<` lost and a stray quote, alone on its line, the next line opening `<parameter=`
+//! (xalgorix#248). The block runs from that line to `</function>`, is always removed, and is a
+//! call only when `NAME` is an offered tool, as for the garbled heads.
+//!
 //! [`typing`]: super::typing
 
 use super::scan::{find_from, head_window, Finder, TOOL_CALL, TOOL_CALL_END};
@@ -62,6 +67,9 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
         }
     }
     if out.blocks.is_empty() {
+        lost_head_blocks(text, cx, &mut out);
+    }
+    if out.blocks.is_empty() {
         garbled_blocks(text, cx, &mut out);
     }
     if out.blocks.iter().any(|b| !b.calls.is_empty()) {
@@ -97,6 +105,142 @@ fn garbled_blocks(text: &str, cx: &Ctx, out: &mut Parsed) {
             .push(block(text, lt, lt, end, end, cx, (NAME, &mut out.problems)));
         at = end;
     }
+}
+
+/// Each block of `text` whose head lost its `<` ([`lost_head_before`] a `<parameter=`), up to
+/// `</function>` or the end of the reply.
+fn lost_head_blocks(text: &str, cx: &Ctx, out: &mut Parsed) {
+    let mut fn_ends = Finder::new(FUNCTION_END);
+    let mut at = 0;
+    while let Some(p) = find_from(text, PARAM, at) {
+        at = p + PARAM.len();
+        let Some(h) = lost_head_before(&text[..p]).filter(|&h| line_start(text, h)) else {
+            continue;
+        };
+        let end = match fn_ends.find(text, p) {
+            Some(c) => c + FUNCTION_END.len(),
+            None => {
+                out.problems
+                    .push(format!("{NAME}: </function> missing (truncated reply)"));
+                text.len()
+            }
+        };
+        let name = lost_name(&text[h..p]);
+        let calls = super::bare_json::resolve(cx.tools, name)
+            .map(|n| {
+                let body = &text[p..end];
+                let stop = find_from(body, FUNCTION_END, 0).unwrap_or(body.len());
+                let tokens = block_tokens(&body[..stop]);
+                RawCall {
+                    name: n.to_owned(),
+                    arguments: typed_arguments(
+                        parameters(body, &tokens, (0, stop)),
+                        cx.tools,
+                        n,
+                        Style::Schema { minimax: false },
+                    ),
+                    id: None,
+                }
+            })
+            .into_iter()
+            .collect();
+        out.blocks
+            .push(Block::of_calls(h, end, calls, &mut out.problems, || {
+                format!(
+                    "{NAME}: call head with its < lost (function={name}) naming no offered \
+                     tool; raw text kept in content"
+                )
+            }));
+        at = end;
+    }
+}
+
+/// The longest head line [`lost_head_before`] looks back over (a name is at most 256 bytes).
+const LOST_HEAD_REACH: usize = 320;
+
+/// Where the head begins when `before` (the text up to a `<parameter=`) ends with a line that is
+/// only `function=NAME>` or `=NAME>` (a stray `"` allowed before the `>`: Qwen3-Coder's head
+/// with its `<` lost, xalgorix#248), then a line break and spaces. Reads back at most
+/// [`LOST_HEAD_REACH`] bytes; the caller checks the head starts its line.
+pub fn lost_head_before(before: &str) -> Option<usize> {
+    let b = before.as_bytes();
+    let lo = b.len().saturating_sub(LOST_HEAD_REACH);
+    let mut e = b.len();
+    while e > lo && matches!(b[e - 1], b' ' | b'\t') {
+        e -= 1;
+    }
+    if e == lo || b[e - 1] != b'\n' {
+        return None;
+    }
+    e -= 1;
+    if e > lo && b[e - 1] == b'\r' {
+        e -= 1;
+    }
+    let s = memchr::memrchr(b'\n', &b[lo..e]).map_or(lo, |i| lo + i + 1);
+    if s == lo && lo > 0 {
+        return None;
+    }
+    let line = &before[s..e];
+    let t = line.trim_start_matches(' ');
+    let lead = line.len() - t.len();
+    (lead <= 3 && is_lost_head(t)).then_some(s + lead)
+}
+
+/// Whether `line` (no leading spaces) is a whole lost-`<` head: `function=NAME"?>` or `=NAME"?>`.
+fn is_lost_head(line: &str) -> bool {
+    let l = line.trim_end_matches([' ', '\t']);
+    let l = l.strip_prefix("function").unwrap_or(l);
+    let Some(l) = l.strip_prefix('=').and_then(|l| l.strip_suffix('>')) else {
+        return false;
+    };
+    let name = l.strip_suffix('"').unwrap_or(l);
+    super::scan::is_name(name) && !name.contains(['=', '"', '<', '>'])
+}
+
+/// The name of a lost-`<` head (`head`: from its line's start to the `<parameter=`).
+fn lost_name(head: &str) -> &str {
+    let l = head.trim();
+    let l = l.strip_prefix("function").unwrap_or(l);
+    let l = l.strip_prefix('=').unwrap_or(l);
+    let l = l.strip_suffix('>').unwrap_or(l);
+    l.strip_suffix('"').unwrap_or(l)
+}
+
+/// Where, in `buf` (visible text held by a stream), the last line begins when it may still
+/// become a lost-`<` head or is one with only spaces after it: a stream holds it until the
+/// `<parameter=` that makes it a call's head, or anything else, comes. Reads back at most
+/// [`LOST_HEAD_REACH`] bytes. `None`: nothing to hold.
+pub fn lost_head_partial(buf: &str) -> Option<usize> {
+    let b = buf.as_bytes();
+    let lo = b.len().saturating_sub(LOST_HEAD_REACH);
+    let mut s = memchr::memrchr(b'\n', &b[lo..]).map_or(lo, |i| lo + i + 1);
+    if s == lo && lo > 0 {
+        return None;
+    }
+    if buf[s..].trim_matches([' ', '\t', '\r']).is_empty() && s > 0 {
+        // A head line, then the break: held while only spaces follow.
+        return lost_head_before(buf);
+    }
+    let t = buf[s..].trim_start_matches(' ');
+    if buf.len() - s - t.len() > 3 {
+        return None;
+    }
+    s += buf.len() - s - t.len();
+    let may = if "function=".len() > t.len() && "function=".starts_with(t) {
+        true
+    } else {
+        let r = t.strip_prefix("function").unwrap_or(t);
+        match r.strip_prefix('=') {
+            Some(r) => {
+                let r = r.trim_end_matches([' ', '\t', '\r']);
+                let r = r.strip_suffix('>').unwrap_or(r);
+                let r = r.strip_suffix('"').unwrap_or(r);
+                r.is_empty() || (super::scan::is_name(r) && !r.contains(['=', '"', '<', '>']))
+            }
+            None => false,
+        }
+    };
+    may.then_some(s)
 }
 
 /// Whether only up to three spaces stand between the line's start and `at`.
@@ -522,6 +666,44 @@ mod tests {
         assert_eq!(strong_head("<function=a b>", true), Some(false));
         assert_eq!(strong_head("<function=f>\n<param", false), None);
         assert_eq!(strong_head("<function=f>\n<param", true), Some(false));
+    }
+
+    #[test]
+    fn lost_lt_heads_are_read_only_alone_on_their_line() {
+        let h = |s: &str| lost_head_before(s);
+        assert_eq!(h("function=t\">\n   "), Some(0));
+        assert_eq!(h("说明\n  =t>\r\n"), Some("说明\n  ".len()));
+        assert_eq!(h("see function=t\">\n"), None);
+        assert_eq!(h("function=a b\">\n"), None);
+        assert_eq!(h("function=t\">"), None);
+        assert_eq!(lost_head_partial("ok\nfunct"), Some(3));
+        assert_eq!(lost_head_partial("ok\nfunction=t\">\n  "), Some(3));
+        assert_eq!(lost_head_partial("ok\nfunny"), None);
+        assert_eq!(lost_head_partial(&"x".repeat(400)), None);
+    }
+
+    /// Lost-`<` heads that never close, and head lines with no parameter after them, whole and
+    /// streamed: each looks back over one line at most.
+    #[test]
+    fn lost_lt_heads_grow_linearly() {
+        use super::super::linearity::{assert_linear, stream_in_deltas};
+        use super::super::{clean_response, Options};
+        let tools = json!([{"type": "function", "function": {"name": "f"}}]);
+        let opts = Options {
+            tools: Some(tools),
+            ..Options::default()
+        };
+        for unit in [
+            "function=f\">\n<parameter=a>北京\n",
+            "=f>\n北京 function=f\n",
+        ] {
+            assert_linear("lost-< heads", unit, &|t| {
+                let _ = clean_response(t, &opts);
+            });
+            assert_linear("lost-< heads, streamed", unit, &|t| {
+                stream_in_deltas(&opts, t, 64);
+            });
+        }
     }
 
     #[test]

@@ -1696,6 +1696,12 @@ impl Machine {
                 len += start;
                 start = 0;
             }
+            if kind == Kind::Call(Check::Fam(Family::Qwen3Coder)) && lit.s == "<parameter=" {
+                // A Qwen3-Coder head that lost its `<`, on the line before, opens the block.
+                let h = self.lost_head_start(c);
+                len += start - h;
+                start = h;
+            }
             return Decision::Yes { start, len, kind };
         }
         if more {
@@ -2150,7 +2156,9 @@ impl Machine {
                 let keep = if self.finished {
                     self.buf.len()
                 } else {
-                    self.hold_pre().min(self.hold_tool_name(tools))
+                    self.hold_pre()
+                        .min(self.hold_tool_name(tools))
+                        .min(self.hold_lost_head())
                 };
                 self.emit_text(keep);
                 // A held Harmony header is scanned again when the rest of it comes.
@@ -2205,7 +2213,8 @@ impl Machine {
                         .before_pre(c)
                         .min(self.harmony_start(c))
                         .min(self.kimi_id_start(c))
-                        .min(self.named_start(c, tools));
+                        .min(self.named_start(c, tools))
+                        .min(self.lost_head_start(c));
                     self.emit_text(s);
                     self.pos = c - s;
                     let held = self.buf.len();

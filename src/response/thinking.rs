@@ -2,8 +2,10 @@
 //! reasoning (a documented example, reference §0.5) is never taken for a real call.
 //!
 //! Markers (reference §22): `<think>…</think>` (DeepSeek-R1, Qwen3, GLM, MiniMax-M2, Step-3, ERNIE,
-//! Kimi-K2 thinking, Hunyuan, Nemotron), `<mm:think>…</mm:think>` (MiniMax-M3),
-//! `<|inner_prefix|>…<|inner_suffix|>` (Apertus), `<seed:think>…</seed:think>` (Seed-OSS; its
+//! Kimi-K2 thinking, Hunyuan, Nemotron), `<thinking>…</thinking>` / `<thought>…</thought>` (Gemini
+//! 2.5 and Gemma 4 through Google's OpenAI-compatible endpoint, Kimi K2.5 through Bedrock; read
+//! only at the reply's start, their lone closers closing nothing), `<mm:think>…</mm:think>`
+//! (MiniMax-M3), `<|inner_prefix|>…<|inner_suffix|>` (Apertus), `<seed:think>…</seed:think>` (Seed-OSS; its
 //! `<seed:cot_budget_reflect>` notes sit inside and stay part of the reasoning), `[THINK]…[/THINK]`
 //! (Magistral), `◁think▷…◁/think▷` (legacy Kimi), `<|START_THINKING|>…<|END_THINKING|>` (Cohere)
 //! and gpt-oss's Harmony `analysis` channel (`<|channel|>analysis<|message|>…<|end|>`). These are
@@ -37,9 +39,9 @@ pub(crate) struct Pair {
     pub(crate) ends: &'static [&'static str],
 }
 
-/// The first pairs of [`ALWAYS`] (`<think>`, `<seed:think>`, `[THINK]`, `<mm:think>`) open
-/// reasoning only before any visible text.
-pub(crate) const PROSE_PAIRS: usize = 4;
+/// The first pairs of [`ALWAYS`] (`<think>`, `<seed:think>`, `[THINK]`, `<mm:think>`,
+/// `<thinking>`/`<thought>`) open reasoning only before any visible text.
+pub(crate) const PROSE_PAIRS: usize = 5;
 
 /// The special-token pairs, always recognised (the stream cleaner scans for the same ones).
 pub(crate) const ALWAYS: &[Pair] = &[
@@ -65,6 +67,16 @@ pub(crate) const ALWAYS: &[Pair] = &[
         opens: &["<mm:think>"],
         closes: &["</mm:think>"],
         r1: true,
+        ends: &[],
+    },
+    // `<thinking>…</thinking>` / `<thought>…</thought>`: Gemini 2.5 in OpenAI-compatible mode,
+    // Gemma 4 through Google's OpenAI-compatible endpoint, Kimi K2.5 through Bedrock. Plain tag
+    // names people write in prose, so read only where a reply starts, and a lone closer is text
+    // (no template opens them in the prompt).
+    Pair {
+        opens: &["<thinking>", "<thought>"],
+        closes: &["</thinking>", "</thought>"],
+        r1: false,
         ends: &[],
     },
     Pair {
@@ -107,7 +119,7 @@ pub(crate) const ALWAYS: &[Pair] = &[
 
 /// The index in [`ALWAYS`] of Gemma 4's channel pair, whose opener named inside a sentence is
 /// text ([`super::gemma_channel`]).
-pub(crate) const GEMMA_CHANNEL: usize = 7;
+pub(crate) const GEMMA_CHANNEL: usize = 8;
 
 /// Whether the opener of pair `i` (of [`ALWAYS`]) at byte `at` of `text` is text: Gemma 4's
 /// `<|channel>` named inside a sentence ([`super::gemma_channel`]). Read on a whole reply.

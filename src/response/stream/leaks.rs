@@ -391,6 +391,14 @@ impl Machine {
             "<parameter="
         };
         let at = after - tag.len();
+        if tag != qwen3_coder::NAME_TAG && self.lost_head_start(at) < at {
+            // The head written `function=NAME">`, its `<` lost, on the line before.
+            return if self.later("</function>", after) || self.finished {
+                Verdict::Yes(Family::Qwen3Coder)
+            } else {
+                Verdict::More
+            };
+        }
         if !self.at_line_start(at) {
             return Verdict::No;
         }
@@ -401,6 +409,31 @@ impl Machine {
             }
             Some(true) | None => Verdict::More,
             Some(false) => Verdict::No,
+        }
+    }
+
+    /// Where the Qwen3-Coder head that lost its `<` ([`qwen3_coder::lost_head_before`]), at a
+    /// line's start, begins before candidate `c`; `c` when none (or no such call is looked for).
+    pub(super) fn lost_head_start(&self, c: usize) -> usize {
+        if !(self.calls_on && matches!(self.lock, None | Some(Family::Qwen3Coder))) {
+            return c;
+        }
+        match qwen3_coder::lost_head_before(&self.buf[..c]) {
+            Some(h) if self.at_line_start(h) => h,
+            _ => c,
+        }
+    }
+
+    /// How much of `buf` may be emitted without cutting off a last line that may still become a
+    /// lost-`<` head ([`qwen3_coder::lost_head_partial`]).
+    pub(super) fn hold_lost_head(&self) -> usize {
+        let len = self.buf.len();
+        if !(self.calls_on && matches!(self.lock, None | Some(Family::Qwen3Coder))) {
+            return len;
+        }
+        match qwen3_coder::lost_head_partial(&self.buf) {
+            Some(h) if self.at_line_start(h) => h,
+            _ => len,
         }
     }
 
