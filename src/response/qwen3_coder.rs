@@ -359,7 +359,7 @@ pub fn parse_wrapped(text: &str, open: &str, close: &str, name: &'static str, cx
     let mut at = 0;
     while let Some(start) = find_from(text, open, at) {
         let body_at = start + open.len();
-        let body = text[body_at..].trim_start();
+        let body = super::typing::trim_start(&text[body_at..]);
         if !body.starts_with(FUNCTION) && garbled_head(body, true) != Some(true) {
             at = body_at;
             continue;
@@ -471,7 +471,7 @@ fn block(
     (name, problems): (&str, &mut Vec<String>),
 ) -> Block {
     let body = &text[body_at..body_end];
-    let t = body.trim_start();
+    let t = super::typing::trim_start(body);
     if !t.starts_with(FUNCTION) {
         if let Head::Yes(n, p) = read_garbled(head_window(t)) {
             let calls = garbled_call(n, &t[p..], cx).into_iter().collect();
@@ -506,6 +506,14 @@ fn block_tokens(body: &str) -> Tokens {
 
 /// Every `<function=NAME>` in `body`, with its parameters.
 fn functions(body: &str, cx: &Ctx) -> Vec<RawCall> {
+    match plain_function(body, cx) {
+        Some(call) => vec![call],
+        None => tagged_functions(body, cx),
+    }
+}
+
+/// [`functions`] by the list of `body`'s tags: any body.
+fn tagged_functions(body: &str, cx: &Ctx) -> Vec<RawCall> {
     // Most blocks hold one function.
     let mut calls = Vec::with_capacity(1);
     let tokens = block_tokens(body);
@@ -537,6 +545,72 @@ fn functions(body: &str, cx: &Ctx) -> Vec<RawCall> {
         });
     }
     calls
+}
+
+/// How many parameters [`plain_function`] reads (on the stack); a block with more is read by
+/// the general reader.
+const PLAIN_PARAMS: usize = 8;
+
+/// The call of `body` when it is the plain block models write (most of them): one
+/// `<function=NAME>`, then `<parameter=KEY>VALUE</parameter>` pairs, then `</function>`, and no
+/// other `<` anywhere in it (values without markup). Read in one pass over its `<`, to what
+/// [`functions`] reads of it (every search of its tags finds the next `<`); `None` for any other
+/// body, which [`functions`] reads. Building the tag list and searching it was ~1K instructions a
+/// call (callgrind, a reply dense with calls).
+fn plain_function(body: &str, cx: &Ctx) -> Option<RawCall> {
+    let b = body.as_bytes();
+    let mut lts = memchr::memchr_iter(b'<', b);
+    let f = lts.next()?;
+    if !b[f..].starts_with(FUNCTION.as_bytes()) {
+        return None;
+    }
+    let name_at = f + FUNCTION.len();
+    let mut tag = lts.next()?;
+    let gt = byte_from(body, b'>', name_at, tag)?;
+    let name = super::typing::trim(&body[name_at..gt]);
+    if name.is_empty() || name.contains('\n') {
+        return None;
+    }
+    let mut pairs = [("", ""); PLAIN_PARAMS];
+    let mut n = 0;
+    while !b[tag..].starts_with(FUNCTION_END.as_bytes()) {
+        if !b[tag..].starts_with(PARAM.as_bytes()) || n == PLAIN_PARAMS {
+            return None;
+        }
+        let key_at = tag + PARAM.len();
+        let close = lts.next()?;
+        if !b[close..].starts_with(PARAM_END.as_bytes()) {
+            return None;
+        }
+        // The key's `>` before the value's `</parameter>` (else the general reader takes the
+        // closer's `>`).
+        let key_gt = byte_from(body, b'>', key_at, close)?;
+        let value = &body[key_gt + 1..close];
+        let value = value.strip_prefix('\n').unwrap_or(value);
+        let value = value.strip_suffix('\n').unwrap_or(value);
+        let key = super::typing::trim(&body[key_at..key_gt]);
+        // As [`parameters`]: a pair with no key, or a key over lines, is passed over.
+        if !key.is_empty() && !key.contains('\n') {
+            pairs[n] = (key, value);
+            n += 1;
+        }
+        tag = lts.next()?;
+    }
+    // `</function>`: nothing after it may hold markup.
+    if lts.next().is_some() {
+        return None;
+    }
+    let arguments = typed_arguments(
+        pairs[..n].iter().copied(),
+        cx.tools,
+        name,
+        Style::Schema { minimax: false },
+    );
+    Some(RawCall {
+        name: name.to_owned(),
+        arguments,
+        id: None,
+    })
 }
 
 /// The first `byte` in `s[from..to]`.
@@ -666,6 +740,49 @@ mod tests {
         assert_eq!(strong_head("<function=a b>", true), Some(false));
         assert_eq!(strong_head("<function=f>\n<param", false), None);
         assert_eq!(strong_head("<function=f>\n<param", true), Some(false));
+    }
+
+    /// The one-pass reading of plain blocks reads what the tag list reads, on plain blocks and
+    /// on every near miss (markup in a value, a missing `>` or closer, keys to pass over,
+    /// spaces and lines around names and keys, more pairs than it holds, text after the end).
+    #[test]
+    fn plain_blocks_read_as_the_tag_list_reads_them() {
+        let tools = json!([{"function": {"name": "读", "parameters": {"properties": {"n": {"type": "integer"}}}}}]);
+        let pair = |k: &str, v: &str| format!("<parameter={k}>{v}</parameter>\n");
+        let many: String = (0..9).map(|i| pair(&format!("k{i}"), "1")).collect();
+        let eight: String = (0..8).map(|i| pair(&format!("k{i}"), "\n2\n")).collect();
+        let bodies = [
+            "\n<function=读>\n<parameter=path>\nsrc/文件_3.rs\n</parameter>\n<parameter=n>\n3\n</parameter>\n</function>\n".to_owned(),
+            "<function= 读 >\n<parameter= n >\n\n42\n\n</parameter></function>".to_owned(),
+            "<function=f>\n</function>".to_owned(),
+            "<function=f><parameter=>x</parameter><parameter=a\nb>y</parameter><parameter=c>z</parameter></function>".to_owned(),
+            "<function=f><parameter=a>x<b>y</parameter></function>".to_owned(),
+            "<function=f><parameter=a>x</parameter><parameter=b>y</function>".to_owned(),
+            "<function=f><parameter=a</parameter></function>".to_owned(),
+            "<function=f\n><parameter=a>1</parameter></function>".to_owned(),
+            "<function=><parameter=a>1</parameter></function>".to_owned(),
+            "<function=f<parameter=a>1</parameter></function>".to_owned(),
+            "<function=f><parameter=a>1</parameter></function>\n<function=g></function>".to_owned(),
+            "<function=f><parameter=a>1</parameter></function> tail <br>".to_owned(),
+            "<function=f><parameter=a>1</parameter>".to_owned(),
+            "<function=f><parameter=a>1</parameter><parameter=a>\u{3000}true\u{a0}</parameter></function>".to_owned(),
+            "<function=f><parameter=a>\u{b}-7\u{c}</parameter></function>".to_owned(),
+            format!("<function=f>{many}</function>"),
+            format!("<function=f>{eight}</function>"),
+        ];
+        for body in &bodies {
+            for tools in [None, Some(&tools)] {
+                let cx = Ctx {
+                    tools,
+                    unwrapped: false,
+                };
+                assert_eq!(functions(body, &cx), tagged_functions(body, &cx), "{body}");
+            }
+        }
+        // The plain ones are read in one pass.
+        for body in [&bodies[0], &bodies[1], &bodies[2], &bodies[3], &bodies[16]] {
+            assert!(plain_function(body, &Ctx::default()).is_some(), "{body}");
+        }
     }
 
     #[test]

@@ -103,7 +103,7 @@ pub fn typed_arguments<'k, V: AsRef<str>>(
         out.push(b':');
         match t {
             Typed::Text => push_json_str(&mut out, v.as_ref()),
-            Typed::Trimmed => out.extend_from_slice(v.as_ref().trim().as_bytes()),
+            Typed::Trimmed => out.extend_from_slice(trim(v.as_ref()).as_bytes()),
             Typed::Lit(t) => out.extend_from_slice(t.as_bytes()),
             Typed::Value(v) => {
                 // Writing to a Vec cannot fail, and a Value always serialises.
@@ -148,7 +148,7 @@ fn type_text(raw: &str, schema: Option<&Value>, style: Style) -> Typed {
     if schema.is_some() {
         return Typed::Value(type_value(raw, schema, style));
     }
-    let t = raw.trim();
+    let t = trim(raw);
     match style {
         Style::Schema { .. } => match t {
             "true" | "True" => Typed::Lit("true"),
@@ -172,6 +172,44 @@ fn type_text(raw: &str, schema: Option<&Value>, style: Style) -> Typed {
             _ => Typed::Text,
         },
     }
+}
+
+/// `s.trim()`, with the bytes at its ends looked at as bytes while they are ASCII (keys, names
+/// and most values): `str::trim` decodes a character at each end and asks Unicode's table, a few
+/// per cent of reading a reply dense with calls. A non-ASCII end is left to `str::trim`.
+pub(crate) fn trim(s: &str) -> &str {
+    let b = s.as_bytes();
+    let (mut i, mut j) = (0, b.len());
+    while i < j && ascii_space(b[i]) {
+        i += 1;
+    }
+    while j > i && ascii_space(b[j - 1]) {
+        j -= 1;
+    }
+    if i < j && (b[i] >= 0x80 || b[j - 1] >= 0x80) {
+        return s.trim();
+    }
+    // Only ASCII bytes were passed over: `i` and `j` are character boundaries.
+    s.get(i..j).unwrap_or_default()
+}
+
+/// `s.trim_start()`, as [`trim`] does it.
+pub(crate) fn trim_start(s: &str) -> &str {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() && ascii_space(b[i]) {
+        i += 1;
+    }
+    match b.get(i) {
+        Some(&c) if c >= 0x80 => s.trim_start(),
+        // Only ASCII bytes were passed over.
+        _ => s.get(i..).unwrap_or_default(),
+    }
+}
+
+/// `char::is_whitespace` of an ASCII byte (vertical tab included).
+fn ascii_space(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | b'\x0B' | b'\x0C' | b'\r')
 }
 
 /// An integer serde reads as an `i64`/`u64` and writes back digit for digit: no leading zero, no
@@ -351,6 +389,29 @@ mod tests {
 
     fn ty(raw: &str, schema: Value, style: Style) -> Value {
         type_value(raw, Some(&schema), style)
+    }
+
+    #[test]
+    fn trim_is_str_trim() {
+        for s in [
+            "",
+            " ",
+            "\u{b}\u{c}\r\n\t ",
+            "a",
+            " 42 ",
+            "\n路径\n",
+            "\u{3000}x\u{3000}",
+            "\u{a0}1",
+            "1\u{85}",
+            "x\u{1f}",
+            "\u{1f}x",
+            " 中 ",
+            "\u{b}true\u{c}",
+            "é ",
+        ] {
+            assert_eq!(trim(s), s.trim(), "{s:?}");
+            assert_eq!(trim_start(s), s.trim_start(), "{s:?}");
+        }
     }
 
     #[test]
