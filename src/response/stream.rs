@@ -49,6 +49,7 @@ use super::{
     mistral, parse_family, problem, Block, Ctx, Family, Mode, Options, Parsed, RawCall, ToolCall,
 };
 use block_scan::BlockScan;
+use reply_end::cut_marker;
 
 /// What one `push` (or the last part of `finish`) yields.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -699,13 +700,6 @@ fn same_start(rest: &[u8], marker: &[u8]) -> bool {
 fn next_cand(s: &str, from: usize) -> Option<usize> {
     let b = s.as_bytes().get(from..)?;
     memchr::memchr3(b'<', b'[', 0xE2, b).map(|i| i + from)
-}
-
-/// Whether `rest`, the end of a reply and the start of a call marker, is clearly a cut marker
-/// rather than prose ending in `<tool`: four characters or more, with the `|`, `｜`, `:`, `_` or `▁`
-/// of a special token or a tag name (`<minimax:tool_c`, `<｜tool▁ca`, `<|tool_call`).
-fn cut_marker(rest: &str) -> bool {
-    rest.chars().count() >= 4 && rest.contains(['|', '｜', ':', '_', '▁'])
 }
 
 use super::tool_json::offers_tools as has_tools;
@@ -1973,30 +1967,6 @@ impl Machine {
         }
     }
 
-    /// Whether the `<function>` head ending at `after` is the finished reply's last one, cut
-    /// inside its parameters ([`super::dsml_function::cut`]).
-    fn dsml_function_cut(&self, after: usize, tools: Option<&Value>) -> bool {
-        let rest = &self.buf[after..];
-        match super::dsml_function::head(rest, true) {
-            Some(Some((name, len))) => {
-                super::dsml_function::cut(&rest[len..], name, &self.ctx(tools))
-            }
-            _ => false,
-        }
-    }
-
-    /// Whether the headless MiniMax-M3 fragment whose first token starts at `at` was cut by the
-    /// end of the finished reply ([`super::minimax_m3::cut_fragment`]; what the reply's end says
-    /// is read once, so many candidates stay linear).
-    fn m3_cut(&mut self, at: usize) -> bool {
-        if super::minimax_m3::quoted_before(&self.buf[..at]) {
-            return false;
-        }
-        *self
-            .m3_tail
-            .get_or_insert_with(|| super::minimax_m3::cut_fragment(&self.buf))
-    }
-
     /// Whether `marker` occurs at or after `after` in `buf`. Remembers its last answer per marker
     /// (as [`scan::Finder`] does), so many openers waiting for one marker stay linear.
     fn later(&mut self, marker: &'static str, after: usize) -> bool {
@@ -2503,80 +2473,6 @@ impl Machine {
         done.then_some(p)
     }
 
-    /// The DSML block waiting at [`Machine::dsml_trail`], read as ending there (its end and
-    /// reading) once the text after its whitespace shows no section closer comes (`None`: not
-    /// known yet, or not finished there). The whitespace is read once over the deltas.
-    fn dsml_trail_done(&mut self, f: Family, tools: Option<&Value>) -> Option<(usize, Parsed)> {
-        let (e, from) = self.dsml_trail?;
-        let rest = self.buf.get(from..)?;
-        let t = rest.trim_start();
-        let at = self.buf.len() - t.len();
-        self.dsml_trail = Some((e, at));
-        let closer = t
-            .strip_prefix("</")
-            .map(|h| super::dsml::head(h).map(|(_, n)| n));
-        match closer {
-            // The closer: the scan asks there.
-            Some(Some("function_calls")) => return None,
-            // Still arriving.
-            _ if t.is_empty()
-                || (t.len() < WINDOW
-                    && ("</".starts_with(t)
-                        || t.starts_with("</") && super::dsml::head_prefix(&t[2..]))) =>
-            {
-                return None
-            }
-            _ => {}
-        }
-        // Anything else follows: the block ends at `e` if its reading says so.
-        self.dsml_trail = None;
-        self.spent = self.spent.saturating_add(e);
-        if self.spent > e.saturating_mul(16).saturating_add(1 << 20) {
-            return None;
-        }
-        self.scratch.clear();
-        self.scratch.push_str(&self.buf[..e]);
-        self.scratch.push('\u{1}');
-        let p = parse_family(f, &self.scratch, &self.ctx(tools));
-        p.blocks.iter().all(|b| b.end <= e).then_some((e, p))
-    }
-
-    /// Whether the current block opens with a DSML call that has no section around it: an
-    /// invoke, or a `<function>` head ([`super::dsml_function`]).
-    fn bare_dsml_call(&self) -> bool {
-        self.buf.starts_with(super::dsml_function::OPEN)
-            || (self.buf.get(1..))
-                .and_then(super::dsml::head)
-                .is_some_and(|(_, n)| n == "invoke")
-    }
-
-    /// Whether the finished reply ends inside a closer of `f` after the opener that ends at
-    /// `after`, the call before it whole ([`cut_closer`]): the opener is a call's.
-    fn ends_in_closer(&mut self, f: Family, after: usize, tools: Option<&Value>) -> bool {
-        let Some(cut) = cut_closer::cut_at(&self.buf[after..], closers(f)) else {
-            return false;
-        };
-        if std::mem::replace(&mut self.cut_asked, true) {
-            return false;
-        }
-        let cx = self.ctx(tools);
-        cut_closer::complete(f, &self.buf, after + cut, closers(f), &cx).is_some()
-    }
-
-    /// The block, at the end of the finished reply, cut inside its closer at `cut`: emitted with
-    /// the closer completed when that reads as a whole call ([`cut_closer`]); `false` otherwise.
-    fn emit_cut_closer(&mut self, f: Family, cut: usize, tools: Option<&Value>) -> bool {
-        let cx = self.ctx(tools);
-        let Some((text, p)) = cut_closer::complete(f, &self.buf, cut, closers(f), &cx) else {
-            return false;
-        };
-        self.em.parsed(&text, self.consumed, p, f);
-        self.drain(self.buf.len());
-        self.state = State::Visible;
-        self.pos = 0;
-        true
-    }
-
     fn emit_block(&mut self, f: Family, end: usize, tools: Option<&Value>) {
         let p = parse_family(f, &self.buf[..end], &self.ctx(tools));
         self.emit_parsed(f, end, p);
@@ -2932,6 +2828,7 @@ mod gemma_lead;
 mod in_reasoning;
 mod json_data;
 mod leaks;
+mod reply_end;
 mod sections;
 #[cfg(test)]
 mod tests;
