@@ -174,6 +174,9 @@ enum Kind {
     /// A call's opener with nothing of a call after it, or a GLM argument pair outside every
     /// call ([`super::orphan`]): removed and reported.
     Lone,
+    /// The reply ends inside the call this opener starts ([`cut_body`]): removed to the end and
+    /// reported (`true`), or only the opener, a wrapper, when the call in it is one (`false`).
+    CutCall(bool),
 }
 
 /// A marker the visible-text scanner looks for: `pre` (a word before the marker byte, possibly
@@ -1588,6 +1591,8 @@ impl Machine {
         }
         let mut more = false;
         let mut cut = false;
+        // The finished reply ends inside the call this opener starts ([`cut_body`]).
+        let mut cut_call = None;
         for &k in &cands[..m] {
             let k = usize::from(k);
             if k >= n {
@@ -1643,7 +1648,12 @@ impl Machine {
             let kind = match lit.kind {
                 Kind::Call(check) => match self.check(check, c + lit.s.len(), tools) {
                     Verdict::Yes(f) => Kind::Call(Check::Fam(f)),
-                    Verdict::No => continue,
+                    Verdict::No => {
+                        if self.finished && cut_call.is_none() {
+                            cut_call = self.cut_call_at(c);
+                        }
+                        continue;
+                    }
                     Verdict::More => {
                         more = true;
                         continue;
@@ -1690,6 +1700,12 @@ impl Machine {
         }
         if more {
             Decision::More
+        } else if let Some((len, whole)) = cut_call {
+            Decision::Yes {
+                start: c,
+                len,
+                kind: Kind::CutCall(whole),
+            }
         } else if cut {
             Decision::Cut
         } else {
@@ -2320,6 +2336,7 @@ impl Machine {
                 self.em.removed();
                 self.drain(len);
             }
+            Kind::CutCall(whole) => self.open_cut_call(len, whole),
             Kind::Call(check) => {
                 let f = match check {
                     Check::Fam(f) => f,
@@ -2367,7 +2384,7 @@ impl Machine {
                             return true;
                         }
                     }
-                    self.emit_block(f, self.pos, tools);
+                    self.emit_last_block(f, tools);
                     return true;
                 }
                 return false;
@@ -2821,6 +2838,7 @@ mod block_scan;
 mod code;
 #[cfg(test)]
 mod code_props;
+mod cut_body;
 mod cut_closer;
 mod final_tag;
 mod find_any;

@@ -10,11 +10,14 @@
 //! - DSML's `<function>` head and MiniMax-M3's headless fragment cut inside their parameters:
 //!   [`Machine::dsml_function_cut`], [`Machine::m3_cut`];
 //! - a call's opener with nothing of a call after it ([`crate::response::orphan`]'s lone
-//!   openers): [`Machine::lone_at`].
+//!   openers): [`Machine::lone_at`];
+//! - a call's opener with only the start of its body after it ([`cut_body`]), as a candidate
+//!   of visible text ([`Machine::cut_call_at`], [`Machine::open_cut_call`]) or as a block that
+//!   runs to the end and reads as nothing ([`Machine::emit_last_block`]).
 
 use serde_json::Value;
 
-use super::{closers, cut_closer, Machine, State, WINDOW};
+use super::{closers, cut_body, cut_closer, Machine, State, WINDOW};
 use crate::response::{glm45, parse_family, Family, Parsed};
 
 /// Whether `rest`, the end of a reply and the start of a call marker, is clearly a cut marker
@@ -161,17 +164,89 @@ impl Machine {
         if again && t.starts_with(s) {
             return Some(placed.then_some(s.len()));
         }
-        if again && !self.finished && s.starts_with(t) {
-            return None;
+        if again && s.starts_with(t) {
+            // The same opener still arriving, or cut by the reply's end (removed as a cut marker
+            // when it says so, [`cut_marker`]).
+            return if self.finished {
+                Some(placed.then_some(s.len()))
+            } else {
+                None
+            };
         }
         Some(None)
     }
 
-    /// Whether the text right before candidate `c` is visible text with no space before `c`.
+    /// Whether the text right before candidate `c` is visible text or removed markup (a call
+    /// read before it) with no space before `c`.
     fn glued(&self, c: usize) -> bool {
         match self.buf[..c].chars().next_back() {
             Some(ch) => !ch.is_whitespace(),
-            None => self.em.held.is_empty() && self.em.any_visible,
+            None => self.em.held.is_empty() && (self.em.any_visible || self.em.after_removed),
         }
+    }
+
+    /// At the finished reply's end, the call the opener at candidate `c` starts and the reply
+    /// ends inside ([`cut_body`]): how much to remove, and whether that is all the rest. Asked
+    /// once per opener still undecided at the end, reading a window after it: linear.
+    pub(super) fn cut_call_at(&mut self, c: usize) -> Option<(usize, bool)> {
+        let cut = cut_body::cut_call(&self.buf[c..])?;
+        if cut.empty && !(self.at_line_start(c) || self.glued(c)) {
+            return None;
+        }
+        self.ends_inside(&cut, c).then_some((cut.len, cut.whole))
+    }
+
+    /// Whether the reply ends inside `cut`, found at `c`: no closer of it comes later (each
+    /// search remembered per closer, [`Machine::later`], so many openers stay linear).
+    fn ends_inside(&mut self, cut: &cut_body::Cut, c: usize) -> bool {
+        let after = c + cut.opener.len();
+        !cut.past || !cut.closers().any(|cl| self.later(cl, after))
+    }
+
+    /// The `len` bytes at the start of `buf` found by [`Machine::cut_call_at`]: removed, and
+    /// reported when they are the cut call (a wrapper's opener goes silently; the call in it is
+    /// read and reported on its own).
+    pub(super) fn open_cut_call(&mut self, len: usize, whole: bool) {
+        if whole {
+            self.report_cut_call(len);
+        }
+        self.em.removed();
+        self.drain(len);
+    }
+
+    /// The `truncated` problem of the cut call `buf[..len]`, its raw text kept.
+    fn report_cut_call(&mut self, len: usize) {
+        self.em.call_block_seen = true;
+        self.em.problems.push(format!(
+            "truncated: the reply ends inside a call's start (its opener and the first bytes of \
+             its body); removed from content, raw text: {}",
+            &self.buf[..len]
+        ));
+    }
+
+    /// The block at the start of `buf`, which runs to the end of the finished reply: emitted as
+    /// its family reads it, or, when that reading leaves it all text and it is a cut call's
+    /// start ([`cut_body`]), removed and reported.
+    pub(super) fn emit_last_block(&mut self, f: Family, tools: Option<&Value>) {
+        let end = self.buf.len();
+        let p = parse_family(f, &self.buf[..end], &self.ctx(tools));
+        // What the reading leaves as text after its last block (all of it when none).
+        let tail = p.blocks.last().map_or(0, |b| b.end.min(end));
+        let at = end - self.buf[tail..].trim_start().len();
+        if let Some(cut) = cut_body::cut_call(&self.buf[at..]) {
+            if self.ends_inside(&cut, at) {
+                if at > 0 {
+                    self.emit_parsed(f, at, p);
+                } else {
+                    self.state = State::Visible;
+                    self.pos = 0;
+                }
+                self.report_cut_call(end - at);
+                self.em.removed();
+                self.drain(end - at);
+                return;
+            }
+        }
+        self.emit_parsed(f, end, p);
     }
 }
