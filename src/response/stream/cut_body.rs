@@ -22,7 +22,7 @@
 //! searched with the machine's remembered searches: linear in the reply.
 
 use super::{closers, WINDOW};
-use crate::response::scan::floor;
+use crate::response::scan::{floor, name_char};
 use crate::response::{
     functionary, glm45, kimi_k2, kimi_k3, minimax_m2, mistral, named_tool_call, nemotron_v2,
     qwen3_coder, tool_json, xml_invoke, Family,
@@ -311,14 +311,6 @@ pub(super) enum Reach {
     Inside { lit: bool },
     /// The whole head, then more.
     Past,
-}
-
-/// Whether `c` may be part of a tool's name (what [`crate::response::scan::is_name`] allows).
-fn name_char(c: char) -> bool {
-    !(c.is_whitespace()
-        || "\"'<>{}[]()=,;`".contains(c)
-        || matches!(c, '\u{3000}'..='\u{303F}' | '\u{FF01}'..='\u{FF0F}' | '\u{FF1A}'..='\u{FF20}'
-            | '\u{FF3B}'..='\u{FF40}' | '\u{FF5B}'..='\u{FF65}'))
 }
 
 /// How far `text` (what follows an opener, to the end of the reply) goes into `head`.
