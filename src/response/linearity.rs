@@ -375,6 +375,11 @@ const CASES: &[(&str, &[&str])] = &[
         "f:0<|tool_call_argument_begin|>{\"a\": \"北\"}<|tool_call_end|>\n",
         &["auto"],
     ),
+    // Openers still undecided when the reply ends, each asked whether the reply ends inside the
+    // call it starts (a window after it, [`super::stream`]'s cut_body).
+    ("MiniMax 用 <invoke name=\"工具名\"> 包住参数，", &["auto"]),
+    ("<tool_call>\n<fun", &["auto", "hermes"]),
+    ("[TOOL_CALLS]get_", &["auto", "mistral"]),
 ];
 
 #[test]

@@ -339,11 +339,17 @@ pub fn is_name(s: &str) -> bool {
         return b.iter().any(u8::is_ascii_alphanumeric)
             && !b.iter().any(|&c| NAME_STOPS[usize::from(c)]);
     }
-    s.chars().any(char::is_alphanumeric)
-        && !s
-            .chars()
-            .any(|c| c.is_whitespace() || "\"'<>{}[]()=,;`".contains(c) || is_cjk_punctuation(c))
+    s.chars().any(char::is_alphanumeric) && s.chars().all(name_char)
 }
+
+/// Whether `c` may stand in a name ([`is_name`]'s characters: no whitespace, quotes, brackets or
+/// CJK punctuation).
+pub(crate) fn name_char(c: char) -> bool {
+    !(c.is_whitespace() || NAME_STOP_CHARS.contains(c) || is_cjk_punctuation(c))
+}
+
+/// The ASCII characters besides whitespace that no name holds.
+const NAME_STOP_CHARS: &str = "\"'<>{}[]()=,;`";
 
 /// CJK and full-width punctuation (`。`, `，`, `、`, `：`, `「`…): a sentence's, never a name's.
 fn is_cjk_punctuation(c: char) -> bool {
@@ -352,7 +358,7 @@ fn is_cjk_punctuation(c: char) -> bool {
 }
 
 /// The ASCII characters [`is_name`] rules out.
-const NAME_STOPS: [bool; 128] = ascii_set(b"\"'<>{}[]()=,;`");
+const NAME_STOPS: [bool; 128] = ascii_set(NAME_STOP_CHARS.as_bytes());
 
 /// A table of ASCII characters: `char::is_whitespace`'s (tab, line feed, vertical tab, form feed,
 /// carriage return, space) and `extra`.

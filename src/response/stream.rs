@@ -49,6 +49,7 @@ use super::{
     mistral, parse_family, problem, Block, Ctx, Family, Mode, Options, Parsed, RawCall, ToolCall,
 };
 use block_scan::BlockScan;
+use reply_end::cut_marker;
 
 /// What one `push` (or the last part of `finish`) yields.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -173,6 +174,9 @@ enum Kind {
     /// A call's opener with nothing of a call after it, or a GLM argument pair outside every
     /// call ([`super::orphan`]): removed and reported.
     Lone,
+    /// The reply ends inside the call this opener starts ([`cut_body`]): removed to the end and
+    /// reported (`true`), or only the opener, a wrapper, when the call in it is one (`false`).
+    CutCall(bool),
 }
 
 /// A marker the visible-text scanner looks for: `pre` (a word before the marker byte, possibly
@@ -700,13 +704,6 @@ fn same_start(rest: &[u8], marker: &[u8]) -> bool {
 fn next_cand(s: &str, from: usize) -> Option<usize> {
     let b = s.as_bytes().get(from..)?;
     memchr::memchr3(b'<', b'[', 0xE2, b).map(|i| i + from)
-}
-
-/// Whether `rest`, the end of a reply and the start of a call marker, is clearly a cut marker
-/// rather than prose ending in `<tool`: four characters or more, with the `|`, `｜`, `:`, `_` or `▁`
-/// of a special token or a tag name (`<minimax:tool_c`, `<｜tool▁ca`, `<|tool_call`).
-fn cut_marker(rest: &str) -> bool {
-    rest.chars().count() >= 4 && rest.contains(['|', '｜', ':', '_', '▁'])
 }
 
 use super::tool_json::offers_tools as has_tools;
@@ -1598,6 +1595,8 @@ impl Machine {
         }
         let mut more = false;
         let mut cut = false;
+        // The finished reply ends inside the call this opener starts ([`cut_body`]).
+        let mut cut_call = None;
         for &k in &cands[..m] {
             let k = usize::from(k);
             if k >= n {
@@ -1653,7 +1652,12 @@ impl Machine {
             let kind = match lit.kind {
                 Kind::Call(check) => match self.check(check, c + lit.s.len(), tools) {
                     Verdict::Yes(f) => Kind::Call(Check::Fam(f)),
-                    Verdict::No => continue,
+                    Verdict::No => {
+                        if self.finished && cut_call.is_none() {
+                            cut_call = self.cut_call_at(c);
+                        }
+                        continue;
+                    }
                     Verdict::More => {
                         more = true;
                         continue;
@@ -1706,6 +1710,12 @@ impl Machine {
         }
         if more {
             Decision::More
+        } else if let Some((len, whole)) = cut_call {
+            Decision::Yes {
+                start: c,
+                len,
+                kind: Kind::CutCall(whole),
+            }
         } else if cut {
             Decision::Cut
         } else {
@@ -1985,30 +1995,6 @@ impl Machine {
                 }
             }
         }
-    }
-
-    /// Whether the `<function>` head ending at `after` is the finished reply's last one, cut
-    /// inside its parameters ([`super::dsml_function::cut`]).
-    fn dsml_function_cut(&self, after: usize, tools: Option<&Value>) -> bool {
-        let rest = &self.buf[after..];
-        match super::dsml_function::head(rest, true) {
-            Some(Some((name, len))) => {
-                super::dsml_function::cut(&rest[len..], name, &self.ctx(tools))
-            }
-            _ => false,
-        }
-    }
-
-    /// Whether the headless MiniMax-M3 fragment whose first token starts at `at` was cut by the
-    /// end of the finished reply ([`super::minimax_m3::cut_fragment`]; what the reply's end says
-    /// is read once, so many candidates stay linear).
-    fn m3_cut(&mut self, at: usize) -> bool {
-        if super::minimax_m3::quoted_before(&self.buf[..at]) {
-            return false;
-        }
-        *self
-            .m3_tail
-            .get_or_insert_with(|| super::minimax_m3::cut_fragment(&self.buf))
     }
 
     /// Whether `marker` occurs at or after `after` in `buf`. Remembers its last answer per marker
@@ -2372,6 +2358,7 @@ impl Machine {
                 self.em.removed();
                 self.drain(len);
             }
+            Kind::CutCall(whole) => self.open_cut_call(len, whole),
             Kind::Call(check) => {
                 let f = match check {
                     Check::Fam(f) => f,
@@ -2419,7 +2406,7 @@ impl Machine {
                             return true;
                         }
                     }
-                    self.emit_block(f, self.pos, tools);
+                    self.emit_last_block(f, tools);
                     return true;
                 }
                 return false;
@@ -2523,80 +2510,6 @@ impl Machine {
         let done = p.blocks.iter().all(|b| b.end <= e);
         debug_assert!(!(unclosed && done), "an unclosed section ended early");
         done.then_some(p)
-    }
-
-    /// The DSML block waiting at [`Machine::dsml_trail`], read as ending there (its end and
-    /// reading) once the text after its whitespace shows no section closer comes (`None`: not
-    /// known yet, or not finished there). The whitespace is read once over the deltas.
-    fn dsml_trail_done(&mut self, f: Family, tools: Option<&Value>) -> Option<(usize, Parsed)> {
-        let (e, from) = self.dsml_trail?;
-        let rest = self.buf.get(from..)?;
-        let t = rest.trim_start();
-        let at = self.buf.len() - t.len();
-        self.dsml_trail = Some((e, at));
-        let closer = t
-            .strip_prefix("</")
-            .map(|h| super::dsml::head(h).map(|(_, n)| n));
-        match closer {
-            // The closer: the scan asks there.
-            Some(Some("function_calls")) => return None,
-            // Still arriving.
-            _ if t.is_empty()
-                || (t.len() < WINDOW
-                    && ("</".starts_with(t)
-                        || t.starts_with("</") && super::dsml::head_prefix(&t[2..]))) =>
-            {
-                return None
-            }
-            _ => {}
-        }
-        // Anything else follows: the block ends at `e` if its reading says so.
-        self.dsml_trail = None;
-        self.spent = self.spent.saturating_add(e);
-        if self.spent > e.saturating_mul(16).saturating_add(1 << 20) {
-            return None;
-        }
-        self.scratch.clear();
-        self.scratch.push_str(&self.buf[..e]);
-        self.scratch.push('\u{1}');
-        let p = parse_family(f, &self.scratch, &self.ctx(tools));
-        p.blocks.iter().all(|b| b.end <= e).then_some((e, p))
-    }
-
-    /// Whether the current block opens with a DSML call that has no section around it: an
-    /// invoke, or a `<function>` head ([`super::dsml_function`]).
-    fn bare_dsml_call(&self) -> bool {
-        self.buf.starts_with(super::dsml_function::OPEN)
-            || (self.buf.get(1..))
-                .and_then(super::dsml::head)
-                .is_some_and(|(_, n)| n == "invoke")
-    }
-
-    /// Whether the finished reply ends inside a closer of `f` after the opener that ends at
-    /// `after`, the call before it whole ([`cut_closer`]): the opener is a call's.
-    fn ends_in_closer(&mut self, f: Family, after: usize, tools: Option<&Value>) -> bool {
-        let Some(cut) = cut_closer::cut_at(&self.buf[after..], closers(f)) else {
-            return false;
-        };
-        if std::mem::replace(&mut self.cut_asked, true) {
-            return false;
-        }
-        let cx = self.ctx(tools);
-        cut_closer::complete(f, &self.buf, after + cut, closers(f), &cx).is_some()
-    }
-
-    /// The block, at the end of the finished reply, cut inside its closer at `cut`: emitted with
-    /// the closer completed when that reads as a whole call ([`cut_closer`]); `false` otherwise.
-    fn emit_cut_closer(&mut self, f: Family, cut: usize, tools: Option<&Value>) -> bool {
-        let cx = self.ctx(tools);
-        let Some((text, p)) = cut_closer::complete(f, &self.buf, cut, closers(f), &cx) else {
-            return false;
-        };
-        self.em.parsed(&text, self.consumed, p, f);
-        self.drain(self.buf.len());
-        self.state = State::Visible;
-        self.pos = 0;
-        true
     }
 
     fn emit_block(&mut self, f: Family, end: usize, tools: Option<&Value>) {
@@ -2954,6 +2867,7 @@ mod block_scan;
 mod code;
 #[cfg(test)]
 mod code_props;
+mod cut_body;
 mod cut_closer;
 mod final_tag;
 mod find_any;
@@ -2961,6 +2875,7 @@ mod gemma_lead;
 mod in_reasoning;
 mod json_data;
 mod leaks;
+mod reply_end;
 mod sections;
 #[cfg(test)]
 mod tests;

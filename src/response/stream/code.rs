@@ -813,7 +813,12 @@ fn confirmed(kind: Kind, span: &Span, at: usize) -> bool {
         // Named only by an offered tool: not markup by itself.
         Kind::Call(Check::Colon(_)) => false,
         Kind::Call(c) if super::leaks::quiet(c) => false,
-        Kind::Orphan | Kind::Final(_) | Kind::WrapOpen | Kind::WrapClose | Kind::Lone => false,
+        Kind::Orphan
+        | Kind::Final(_)
+        | Kind::WrapOpen
+        | Kind::WrapClose
+        | Kind::Lone
+        | Kind::CutCall(_) => false,
         _ => true,
     }
 }

@@ -817,46 +817,9 @@ pub(super) fn quiet(check: Check) -> bool {
 }
 
 impl Machine {
-    /// One of [`orphan::LONE`] (`s`) or an orphan GLM argument pair at candidate `c`: the length
-    /// of the leftover to remove, when it is one ([`orphan`]'s rules); `Some(None)`: text; `None`:
-    /// not known before more text comes.
-    pub(super) fn lone_at(&mut self, c: usize, s: &str) -> Option<Option<usize>> {
-        let after = c + s.len();
-        if s == glm45::KEY {
-            return self.orphan_pair_at(c, after);
-        }
-        if s == tool_result::OPEN {
-            return self.tool_result_at(c, after);
-        }
-        let r = &self.buf[after..];
-        let t = r.trim_start();
-        if !t.is_empty() && (r.len() == t.len() || !t.starts_with('<')) {
-            // Something written right after it (`<function=`, `<tool_call>{`), or a call's body
-            // after spaces (`<tool_call>\n{`): not lone. Told first: every call opens so.
-            return Some(None);
-        }
-        let hinted = matches!(self.hint, Some(Family::Hermes | Family::Qwen3Coder));
-        let placed = self.at_line_start(c) || self.glued(c);
-        if t.is_empty() {
-            if !self.finished {
-                return None;
-            }
-            return Some((placed || hinted).then_some(s.len()));
-        }
-        // The same opener again on a later line.
-        let again = r[..r.len() - t.len()].contains('\n');
-        if again && t.starts_with(s) {
-            return Some(placed.then_some(s.len()));
-        }
-        if again && !self.finished && s.starts_with(t) {
-            return None;
-        }
-        Some(None)
-    }
-
     /// A `[TOOL_RESULT]` block opening the reply at `c` ([`tool_result`]): its length through
     /// the closer that ends its line.
-    fn tool_result_at(&mut self, c: usize, after: usize) -> Option<Option<usize>> {
+    pub(super) fn tool_result_at(&mut self, c: usize, after: usize) -> Option<Option<usize>> {
         if self.em.any_visible || !self.buf[..c].trim().is_empty() {
             return Some(None);
         }
@@ -868,19 +831,10 @@ impl Machine {
         Some(self.ends_line(end)?.then_some(end - c))
     }
 
-    /// Whether the text right before candidate `c` is visible text with no space before `c`.
-    fn glued(&self, c: usize) -> bool {
-        match self.buf[..c].chars().next_back() {
-            Some(ch) => !ch.is_whitespace(),
-            // Trailing whitespace held back counts, written or (the addon's way) only spanned.
-            None => self.em.held_is_empty() && self.em.any_visible,
-        }
-    }
-
     /// A GLM argument pair at `c` (its `<arg_key>` ending at `after`) outside every call: the
     /// pair's length when it follows removed markup or stands at a line's start with
     /// `</tool_call>` after it.
-    fn orphan_pair_at(&mut self, c: usize, after: usize) -> Option<Option<usize>> {
+    pub(super) fn orphan_pair_at(&mut self, c: usize, after: usize) -> Option<Option<usize>> {
         // A `<tool_call>` kept as text (another family's reply, an example) holds its own pairs.
         let tool_call = orphan::OPENERS
             .iter()

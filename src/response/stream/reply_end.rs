@@ -1,0 +1,256 @@
+//! What the machine decides when the reply ends (`finish`), gathered here: a reply cut by
+//! `max_tokens` leaves a call half written, and what is left of it is told apart from prose only
+//! once no more text can come. Each decision is asked at the reply's end (or once a block's next
+//! bytes rule a wait out), never per delta, so it costs the reply's end and nothing before it.
+//!
+//! - a call marker cut mid-token (`<minimax:tool_c`): [`cut_marker`];
+//! - a complete call cut inside its closer ([`super::cut_closer`]): [`Machine::ends_in_closer`],
+//!   [`Machine::emit_cut_closer`];
+//! - a bare DSML invoke that a section closer may still follow: [`Machine::dsml_trail_done`];
+//! - DSML's `<function>` head and MiniMax-M3's headless fragment cut inside their parameters:
+//!   [`Machine::dsml_function_cut`], [`Machine::m3_cut`];
+//! - a call's opener with nothing of a call after it ([`crate::response::orphan`]'s lone
+//!   openers): [`Machine::lone_at`];
+//! - a call's opener with only the start of its body after it ([`cut_body`]), as a candidate
+//!   of visible text ([`Machine::cut_call_at`], [`Machine::open_cut_call`]) or as a block that
+//!   runs to the end and reads as nothing ([`Machine::emit_last_block`]).
+
+use serde_json::Value;
+
+use super::{closers, cut_body, cut_closer, Machine, State, WINDOW};
+use crate::response::{glm45, parse_family, tool_result, Family, Parsed};
+
+/// Whether `rest`, the end of a reply and the start of a call marker, is clearly a cut marker
+/// rather than prose ending in `<tool`: four characters or more, with the `|`, `｜`, `:`, `_` or `▁`
+/// of a special token or a tag name (`<minimax:tool_c`, `<｜tool▁ca`, `<|tool_call`).
+pub(super) fn cut_marker(rest: &str) -> bool {
+    rest.chars().count() >= 4 && rest.contains(['|', '｜', ':', '_', '▁'])
+}
+
+impl Machine {
+    /// Whether the finished reply ends inside a closer of `f` after the opener that ends at
+    /// `after`, the call before it whole ([`cut_closer`]): the opener is a call's.
+    pub(super) fn ends_in_closer(
+        &mut self,
+        f: Family,
+        after: usize,
+        tools: Option<&Value>,
+    ) -> bool {
+        let Some(cut) = cut_closer::cut_at(&self.buf[after..], closers(f)) else {
+            return false;
+        };
+        if std::mem::replace(&mut self.cut_asked, true) {
+            return false;
+        }
+        let cx = self.ctx(tools);
+        cut_closer::complete(f, &self.buf, after + cut, closers(f), &cx).is_some()
+    }
+
+    /// The block, at the end of the finished reply, cut inside its closer at `cut`: emitted with
+    /// the closer completed when that reads as a whole call ([`cut_closer`]); `false` otherwise.
+    pub(super) fn emit_cut_closer(&mut self, f: Family, cut: usize, tools: Option<&Value>) -> bool {
+        let cx = self.ctx(tools);
+        let Some((text, p)) = cut_closer::complete(f, &self.buf, cut, closers(f), &cx) else {
+            return false;
+        };
+        self.em.parsed(&text, self.consumed, p, f);
+        self.drain(self.buf.len());
+        self.state = State::Visible;
+        self.pos = 0;
+        true
+    }
+
+    /// The DSML block waiting at [`Machine::dsml_trail`], read as ending there (its end and
+    /// reading) once the text after its whitespace shows no section closer comes (`None`: not
+    /// known yet, or not finished there). The whitespace is read once over the deltas.
+    pub(super) fn dsml_trail_done(
+        &mut self,
+        f: Family,
+        tools: Option<&Value>,
+    ) -> Option<(usize, Parsed)> {
+        let (e, from) = self.dsml_trail?;
+        let rest = self.buf.get(from..)?;
+        let t = rest.trim_start();
+        let at = self.buf.len() - t.len();
+        self.dsml_trail = Some((e, at));
+        let closer = t
+            .strip_prefix("</")
+            .map(|h| crate::response::dsml::head(h).map(|(_, n)| n));
+        match closer {
+            // The closer: the scan asks there.
+            Some(Some("function_calls")) => return None,
+            // Still arriving.
+            _ if t.is_empty()
+                || (t.len() < WINDOW
+                    && ("</".starts_with(t)
+                        || t.starts_with("</") && crate::response::dsml::head_prefix(&t[2..]))) =>
+            {
+                return None
+            }
+            _ => {}
+        }
+        // Anything else follows: the block ends at `e` if its reading says so.
+        self.dsml_trail = None;
+        self.spent = self.spent.saturating_add(e);
+        if self.spent > e.saturating_mul(16).saturating_add(1 << 20) {
+            return None;
+        }
+        self.scratch.clear();
+        self.scratch.push_str(&self.buf[..e]);
+        self.scratch.push('\u{1}');
+        let p = parse_family(f, &self.scratch, &self.ctx(tools));
+        p.blocks.iter().all(|b| b.end <= e).then_some((e, p))
+    }
+
+    /// Whether the current block opens with a DSML call that has no section around it: an
+    /// invoke, or a `<function>` head ([`crate::response::dsml_function`]).
+    pub(super) fn bare_dsml_call(&self) -> bool {
+        self.buf.starts_with(crate::response::dsml_function::OPEN)
+            || (self.buf.get(1..))
+                .and_then(crate::response::dsml::head)
+                .is_some_and(|(_, n)| n == "invoke")
+    }
+
+    /// Whether the `<function>` head ending at `after` is the finished reply's last one, cut
+    /// inside its parameters ([`crate::response::dsml_function::cut`]).
+    pub(super) fn dsml_function_cut(&self, after: usize, tools: Option<&Value>) -> bool {
+        let rest = &self.buf[after..];
+        match crate::response::dsml_function::head(rest, true) {
+            Some(Some((name, len))) => {
+                crate::response::dsml_function::cut(&rest[len..], name, &self.ctx(tools))
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether the headless MiniMax-M3 fragment whose first token starts at `at` was cut by the
+    /// end of the finished reply ([`crate::response::minimax_m3::cut_fragment`]; what the
+    /// reply's end says is read once, so many candidates stay linear).
+    pub(super) fn m3_cut(&mut self, at: usize) -> bool {
+        if crate::response::minimax_m3::quoted_before(&self.buf[..at]) {
+            return false;
+        }
+        *self
+            .m3_tail
+            .get_or_insert_with(|| crate::response::minimax_m3::cut_fragment(&self.buf))
+    }
+
+    /// One of [`crate::response::orphan::LONE`] (`s`) or an orphan GLM argument pair at
+    /// candidate `c`: the length of the leftover to remove, when it is one
+    /// ([`crate::response::orphan`]'s rules); `Some(None)`: text; `None`: not known before more
+    /// text comes.
+    pub(super) fn lone_at(&mut self, c: usize, s: &str) -> Option<Option<usize>> {
+        let after = c + s.len();
+        if s == glm45::KEY {
+            return self.orphan_pair_at(c, after);
+        }
+        if s == tool_result::OPEN {
+            return self.tool_result_at(c, after);
+        }
+        let r = &self.buf[after..];
+        let t = r.trim_start();
+        if !t.is_empty() && (r.len() == t.len() || !t.starts_with('<')) {
+            // Something written right after it (`<function=`, `<tool_call>{`), or a call's body
+            // after spaces (`<tool_call>\n{`): not lone. Told first: every call opens so.
+            return Some(None);
+        }
+        let hinted = matches!(self.hint, Some(Family::Hermes | Family::Qwen3Coder));
+        let placed = self.at_line_start(c) || self.glued(c);
+        if t.is_empty() {
+            if !self.finished {
+                return None;
+            }
+            return Some((placed || hinted).then_some(s.len()));
+        }
+        // The same opener again on a later line.
+        let again = r[..r.len() - t.len()].contains('\n');
+        if again && t.starts_with(s) {
+            return Some(placed.then_some(s.len()));
+        }
+        if again && s.starts_with(t) {
+            // The same opener still arriving, or cut by the reply's end (removed as a cut marker
+            // when it says so, [`cut_marker`]).
+            return if self.finished {
+                Some(placed.then_some(s.len()))
+            } else {
+                None
+            };
+        }
+        Some(None)
+    }
+
+    /// Whether the text right before candidate `c` is visible text or removed markup (a call
+    /// read before it) with no space before `c`.
+    fn glued(&self, c: usize) -> bool {
+        match self.buf[..c].chars().next_back() {
+            Some(ch) => !ch.is_whitespace(),
+            // Trailing whitespace held back counts, written or (the addon's way) only spanned.
+            None => self.em.held_is_empty() && (self.em.any_visible || self.em.after_removed),
+        }
+    }
+
+    /// At the finished reply's end, the call the opener at candidate `c` starts and the reply
+    /// ends inside ([`cut_body`]): how much to remove, and whether that is all the rest. Asked
+    /// once per opener still undecided at the end, reading a window after it: linear.
+    pub(super) fn cut_call_at(&mut self, c: usize) -> Option<(usize, bool)> {
+        let cut = cut_body::cut_call(&self.buf[c..])?;
+        if cut.empty && !(self.at_line_start(c) || self.glued(c)) {
+            return None;
+        }
+        self.ends_inside(&cut, c).then_some((cut.len, cut.whole))
+    }
+
+    /// Whether the reply ends inside `cut`, found at `c`: no closer of it comes later (each
+    /// search remembered per closer, [`Machine::later`], so many openers stay linear).
+    fn ends_inside(&mut self, cut: &cut_body::Cut, c: usize) -> bool {
+        let after = c + cut.opener.len();
+        !cut.past || !cut.closers().any(|cl| self.later(cl, after))
+    }
+
+    /// The `len` bytes at the start of `buf` found by [`Machine::cut_call_at`]: removed, and
+    /// reported when they are the cut call (a wrapper's opener goes silently; the call in it is
+    /// read and reported on its own).
+    pub(super) fn open_cut_call(&mut self, len: usize, whole: bool) {
+        if whole {
+            self.report_cut_call(len);
+        }
+        self.em.removed();
+        self.drain(len);
+    }
+
+    /// The `truncated` problem of the cut call `buf[..len]`, its raw text kept.
+    fn report_cut_call(&mut self, len: usize) {
+        self.em.call_block_seen = true;
+        self.em.problems.push(format!(
+            "truncated: the reply ends inside a call's start (its opener and the first bytes of \
+             its body); removed from content, raw text: {}",
+            &self.buf[..len]
+        ));
+    }
+
+    /// The block at the start of `buf`, which runs to the end of the finished reply: emitted as
+    /// its family reads it, or, when that reading leaves it all text and it is a cut call's
+    /// start ([`cut_body`]), removed and reported.
+    pub(super) fn emit_last_block(&mut self, f: Family, tools: Option<&Value>) {
+        let end = self.buf.len();
+        let p = parse_family(f, &self.buf[..end], &self.ctx(tools));
+        // What the reading leaves as text after its last block (all of it when none).
+        let tail = p.blocks.last().map_or(0, |b| b.end.min(end));
+        let at = end - self.buf[tail..].trim_start().len();
+        if let Some(cut) = cut_body::cut_call(&self.buf[at..]) {
+            if self.ends_inside(&cut, at) {
+                if at > 0 {
+                    self.emit_parsed(f, at, p);
+                } else {
+                    self.state = State::Visible;
+                    self.pos = 0;
+                }
+                self.report_cut_call(end - at);
+                self.em.removed();
+                self.drain(end - at);
+                return;
+            }
+        }
+        self.emit_parsed(f, end, p);
+    }
+}
