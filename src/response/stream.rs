@@ -1140,6 +1140,11 @@ pub struct Machine {
     ticks: code::Ticks,
     /// A fence skipped while the start may be reasoning: `(opener, next line)`, absolute.
     r1_fence: Option<(usize, usize)>,
+    /// How far a fence's last line was read ([`code::FenceTail`]).
+    fence_tail: Option<code::FenceTail>,
+    /// A fence's opening line not ended yet: `(where its info string starts, searched up to)`,
+    /// absolute.
+    info_seen: Option<(usize, usize)>,
     /// Absolute start of the current fence's body, and whether it holds markup so far.
     fence_body: usize,
     fence_markup: bool,
@@ -1287,6 +1292,8 @@ impl Machine {
             code_memo: None,
             ticks: code::Ticks::new(opts.markup_in_code),
             r1_fence: None,
+            fence_tail: None,
+            info_seen: None,
             fence_body: 0,
             fence_markup: false,
             has_tools: false,
@@ -2647,15 +2654,12 @@ impl Machine {
     fn step_r1(&mut self) -> bool {
         let n = *N_THINK;
         let mut i = self.pos;
-        // The next candidate, searched again only once passed (code skipped before it does not
-        // move it: a reply of fences with no candidate after them was searched to its end once
-        // per fence).
-        let mut m = next_cand(&self.buf, i);
         loop {
-            if m.is_some_and(|c| c < i) {
-                m = next_cand(&self.buf, i);
-            }
-            if let Some(k) = self.next_code(i).filter(|&k| m.is_none_or(|m| k < m)) {
+            // Markers are looked for only before the next code: a held fence still open is not
+            // searched again to its end on every delta.
+            let code = self.next_code(i);
+            let m = next_cand(&self.buf[..code.unwrap_or(self.buf.len())], i);
+            if let Some(k) = code.filter(|_| m.is_none()) {
                 match self.skip_code(k) {
                     Some(next) => {
                         i = next;

@@ -113,21 +113,86 @@ enum FenceEnd {
     Open(usize),
 }
 
+/// How much of a fence's last, unterminated line has been read ([`Machine::fence_end`]), so that
+/// a long line still arriving is read once over the deltas, not again from its start on each one
+/// (a fence whose last line never ended, 1 MB in 16-byte deltas: the whole line searched
+/// 60,000 times).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct FenceTail {
+    /// Absolute start of the line, and the fence it was read for.
+    line: usize,
+    ch: u8,
+    /// Absolute position read up to, and what the line is so far.
+    seen: usize,
+    so_far: Line,
+}
+
+/// A fence's line read from its start: whether it can still be the closing line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Line {
+    /// Up to three spaces so far.
+    Lead(usize),
+    /// The spaces, then this long a run of the fence's character.
+    Run(usize),
+    /// The run, then spaces, tabs or `\r`.
+    Trail(usize),
+    /// Not a closing line.
+    Text,
+}
+
+impl Line {
+    /// The line after one more byte (not a line break).
+    fn step(self, byte: u8, ch: u8) -> Line {
+        match (self, byte) {
+            (Line::Lead(k), b' ') if k < 3 => Line::Lead(k + 1),
+            (Line::Lead(_), x) if x == ch => Line::Run(1),
+            (Line::Run(r), x) if x == ch => Line::Run(r + 1),
+            (Line::Run(r) | Line::Trail(r), b' ' | b'\t' | b'\r') => Line::Trail(r),
+            _ => Line::Text,
+        }
+    }
+
+    /// Read `b[from..]` on from `self` up to the line's end: the line so far, and where its line
+    /// break is, if it came.
+    fn read(mut self, b: &[u8], from: usize, ch: u8) -> (Line, Option<usize>) {
+        let mut p = from;
+        while p < b.len() {
+            if self == Line::Text {
+                return (self, memchr::memchr(b'\n', &b[p..]).map(|k| p + k));
+            }
+            if b[p] == b'\n' {
+                return (self, Some(p));
+            }
+            self = self.step(b[p], ch);
+            p += 1;
+        }
+        (self, None)
+    }
+
+    /// Whether the line, ended here, closes a fence of `n`.
+    fn closes(self, n: usize) -> bool {
+        matches!(self, Line::Run(r) | Line::Trail(r) if r >= n)
+    }
+}
+
 /// The usual inline span, told without the [`Ticks`] index: a lone backtick at `c` (the start of
 /// a run) whose closer, a lone backtick too, comes before any line break. Its end (exclusive) and
 /// whether a byte that may begin a marker lies inside, or `None` when the general search must
 /// answer (a longer run, a line break first, the end of the text so far). The answer is the
 /// general one: the first run after the opener is a run of one, so it is the first closer, and
-/// no paragraph break lies before it.
+/// no paragraph break lies before it. It looks [`SINGLE_SPAN`] bytes ahead at most: a backtick
+/// whose closer is not there yet would be looked at again, from the opener, on every delta (a
+/// lone backtick and 1 MB of text after it in 16-byte deltas); the general search resumes.
 #[inline]
 pub(super) fn single_tick_span(b: &[u8], c: usize, fin: bool) -> Option<(usize, bool)> {
     if b.get(c + 1).is_none_or(|&x| x == b'`') || b[c] != b'`' {
         return None;
     }
+    let lim = b.len().min(c + SINGLE_SPAN);
     let mut markup = false;
     let mut p = c + 1;
     let q = loop {
-        let q = p + find_any(&b[p..], &SPAN_BYTES)?;
+        let q = p + find_any(&b[p..lim], &SPAN_BYTES)?;
         match b[q] {
             b'`' => break q,
             b'\n' => return None,
@@ -143,6 +208,9 @@ pub(super) fn single_tick_span(b: &[u8], c: usize, fin: bool) -> Option<(usize, 
         None => fin.then_some((q + 1, markup)),
     }
 }
+
+/// How far [`single_tick_span`] looks for the closer.
+const SINGLE_SPAN: usize = 512;
 
 fn run_len(b: &[u8], at: usize, ch: u8) -> usize {
     b.get(at..)
@@ -338,8 +406,14 @@ impl Machine {
         }
         if run >= 3 && self.at_line_start(c) {
             let after = c + run;
-            let nl = memchr::memchr(b'\n', &b[after..]).map(|k| after + k);
+            // An opening line still arriving is searched on from where the last look stopped.
+            let from = match self.info_seen {
+                Some((a, seen)) if a == self.consumed + after => seen - self.consumed,
+                _ => after,
+            };
+            let nl = memchr::memchr(b'\n', &b[from..]).map(|k| from + k);
             if nl.is_none() && !fin {
+                self.info_seen = Some((self.consumed + after, self.consumed + b.len()));
                 return CodeAt::More;
             }
             let eol = nl.unwrap_or(b.len());
@@ -435,8 +509,49 @@ impl Machine {
     /// (the last, unterminated line counts once the reply is finished).
     /// Only the fence's own character is searched for: a line is looked at only when it starts
     /// with one (after at most three spaces), so a block of many lines costs one search, not one
-    /// per line.
-    fn fence_end(&self, f: Fence, at: usize) -> FenceEnd {
+    /// per line; the last line, still arriving, is read on from where the previous look stopped
+    /// ([`FenceTail`]).
+    fn fence_end(&mut self, f: Fence, at: usize) -> FenceEnd {
+        let mut at = at;
+        let b = self.buf.as_bytes();
+        // The last line as far as the previous look read it: read on from there.
+        let tail = self.fence_tail.take();
+        if let Some(t) = tail.filter(|t| t.line == self.consumed + at && t.ch == f.ch) {
+            match t.so_far.read(b, t.seen - self.consumed, f.ch) {
+                (line, Some(e)) if line.closes(f.n) => return FenceEnd::Closed(at, e),
+                (_, Some(e)) => at = e + 1,
+                (line, None) if self.finished => {
+                    return if line.closes(f.n) {
+                        FenceEnd::Closed(at, b.len())
+                    } else {
+                        FenceEnd::Open(b.len())
+                    };
+                }
+                (so_far, None) => {
+                    self.fence_tail = Some(FenceTail {
+                        seen: self.consumed + b.len(),
+                        so_far,
+                        ..t
+                    });
+                    return FenceEnd::Open(at);
+                }
+            }
+        }
+        let end = self.fence_scan(f, at);
+        if let (FenceEnd::Open(ls), false) = (&end, self.finished) {
+            let b = self.buf.as_bytes();
+            self.fence_tail = Some(FenceTail {
+                line: self.consumed + ls,
+                ch: f.ch,
+                seen: self.consumed + b.len(),
+                so_far: Line::Lead(0).read(b, *ls, f.ch).0,
+            });
+        }
+        end
+    }
+
+    /// [`Machine::fence_end`] read from line start `at`, every line from its start.
+    fn fence_scan(&self, f: Fence, at: usize) -> FenceEnd {
         let b = self.buf.as_bytes();
         let mut p = at;
         while let Some(k) = memchr::memchr(f.ch, &b[p..]) {

@@ -651,3 +651,39 @@ fn an_open_fence_at_the_start_stays_linear_in_small_deltas() {
         });
     }
 }
+
+/// Rows of the reply table cut inside their markup (`cut`: the share of the row's characters
+/// kept), then text that never closes it, streamed in 16-byte deltas with the row's options (and
+/// `model`, when given, in place of the row's: an R1-style model holds the reply's start until a
+/// reasoning tag or the end). The stream sweep over every row found each of these re-reading what
+/// it held on every delta: 45-100× the time for 10× the text.
+#[test]
+fn rows_cut_inside_markup_stay_linear_in_small_deltas() {
+    use crate::response::linearity::{assert_grows_linearly, stream_in_deltas};
+    let cases = crate::response::cases::load();
+    for (name, cut, filler, model) in [
+        // An open fence held while the start may still be reasoning: its last line was read
+        // again from its start on each delta, and the held text searched for markers to its end.
+        ("fence-whole-reply-minimax-call", 0.6, "a", Some("QwQ-32B")),
+        // A fence that may be the reply's call, held until it closes (no model named).
+        ("fence-whole-reply-minimax-call", 0.6, "北京abc ", None),
+        // An example fence, streamed line by line: a line that never ends.
+        ("cut-bracket-closer-in-fence-stays-zh", 0.6, "a", None),
+        // A lone backtick whose span has not closed.
+        ("cut-bracket-closer-in-inline-code-stays-zh", 0.6, "a", None),
+        // A fence's opening line that never ends (```` ```j ````…).
+        ("eot-mid-line-before-call-section", 0.6, "a", None),
+    ] {
+        let case = cases.iter().find(|c| c.name == name).expect(name);
+        let mut opts = case.options();
+        if let Some(m) = model {
+            opts.model = Some(m.into());
+        }
+        let keep = (case.input.chars().count() as f64 * cut) as usize;
+        let lead: String = case.input.chars().take(keep).collect();
+        let make = |n: usize| format!("{lead}{}", filler.repeat(n / filler.len()));
+        assert_grows_linearly(&format!("{name} {cut} {filler:?} {model:?}"), &make, &|t| {
+            stream_in_deltas(&opts, t, 16)
+        });
+    }
+}
