@@ -157,10 +157,11 @@ const CUT_STILL_SHOWN: &[(&str, u8)] = &[
     ("chinese-tool-name-glm-call-without-arguments-zh", 7),
     ("chinese-tool-name-glm-call-without-arguments-zh", 8),
     ("offered-chinese-tool-name-cut-after-glm-head-zh", 9),
-    ("cut-opener-glm-chinese-name-then-key-start-zh", 6),
     ("cut-opener-glm-chinese-name-then-key-start-zh", 7),
     ("cut-opener-glm-chinese-name-then-key-start-zh", 8),
-    ("cut-opener-glm-chinese-name-then-key-start-zh", 9),
+    ("cut-glm-chinese-name-two-bytes-of-closer-zh", 2),
+    ("cut-glm-chinese-name-two-bytes-of-closer-zh", 3),
+    ("cut-glm-next-argument-one-byte-no-call-zh", 3),
     ("vllm-47190-glued-head-with-space-zh", 3),
     // A whole `[TOOL_CALL]` body with no closer at all, as an unclosed example is written
     // (`minimax-tool-call-unclosed-stays`).
