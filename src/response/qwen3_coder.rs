@@ -306,7 +306,7 @@ fn functions(body: &str, cx: &Ctx) -> Vec<RawCall> {
         let Some(gt) = byte_from(body, b'>', name_at, body.len()) else {
             break;
         };
-        let name = body[name_at..gt].trim();
+        let name = unquoted(&body[name_at..gt]);
         let fn_end = fn_ends.find(&tokens, gt).map_or(body.len(), |(p, _)| p);
         at = fn_end.max(gt + 1);
         if name.is_empty() || name.contains(['\n', '<']) {
@@ -325,6 +325,21 @@ fn functions(body: &str, cx: &Ctx) -> Vec<RawCall> {
         });
     }
     calls
+}
+
+/// A function or parameter name as written after `=`, its spaces and a matching pair of quotes
+/// around it trimmed: Qwen3-Coder fleets write `<parameter="command">` and `<function="bash">`
+/// (openvinotoolkit/model_server#4487, 54 of 171 schema-invalid calls), which read as the key
+/// `"command"` with its quotes, a call no schema accepts; vLLM and OVMS trim them too. A lone
+/// quote stays (the name is then no tool's, and [`super::garbage`] drops the call).
+fn unquoted(s: &str) -> &str {
+    let s = s.trim();
+    for q in ['"', '\''] {
+        if let Some(inner) = s.strip_prefix(q).and_then(|r| r.strip_suffix(q)) {
+            return inner.trim();
+        }
+    }
+    s
 }
 
 /// The first `byte` in `s[from..to]`.
@@ -377,7 +392,7 @@ fn parameters<'a>(
         let value = &body[value_at..value_end];
         let value = value.strip_prefix('\n').unwrap_or(value);
         let value = value.strip_suffix('\n').unwrap_or(value);
-        let key = body[key_at..gt].trim();
+        let key = unquoted(&body[key_at..gt]);
         if !key.is_empty() && !key.contains('\n') {
             return Some((key, value));
         }
