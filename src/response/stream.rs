@@ -2783,7 +2783,12 @@ impl Machine {
                     start,
                     len,
                 } if self.ends_line(start + len).is_some_and(|e| e)
-                    || !self.region && thinking::ends_opened_reasoning(&self.buf[..start]) =>
+                    || !self.region
+                        && self.ends_line(start + len).is_some()
+                        && thinking::ends_opened_reasoning(
+                            &self.buf[..start],
+                            &self.buf[start + len..],
+                        ) =>
                 {
                     // R1 style: everything before the first closing tag was reasoning.
                     self.held.text(&self.buf[..start]);

@@ -212,17 +212,20 @@ pub fn r1_hint(format: Option<&str>, model: Option<&str>) -> bool {
     by_format || by_model
 }
 
-/// Whether a closing tag with no opening tag, after `before` (the reply up to it), ends the
-/// reasoning a model's template opened ([`r1_hint`]), the caller having seen that it neither
-/// starts nor ends its line: when it is glued to an ASCII letter or digit
-/// (`…= 408</think>408`, `…straightforward</think>Answer`) or the text before it on its line ends
-/// a sentence (`.`, `。`, `!`, `?`, `…`, a closing bracket or quote, spaces after it or not), as a
-/// model closes its reasoning. Inside a sentence (`修复百炼 qwen 下</think> token前的…`, `补出
-/// </think> 时`, a reply that names the tag, as an answer a server already split writes it) it is
-/// text.
-pub(crate) fn ends_opened_reasoning(before: &str) -> bool {
+/// Whether a closing tag with no opening tag, between `before` (the reply up to it) and `after`
+/// (the reply after it), ends the reasoning a model's template opened ([`r1_hint`]): when it
+/// starts or ends its line, is glued to an ASCII letter or digit (`…= 408</think>408`,
+/// `…straightforward</think>Answer`) or to markup (`…</tool_call></think>`, `…</think><tool_call>`),
+/// or the text before it on its line ends a sentence (`.`, `。`, `!`, `?`, `…`, a closing bracket
+/// or quote, spaces after it or not), as a model closes its reasoning. Inside a sentence
+/// (`修复百炼 qwen 下</think> token前的…`, `补出 </think> 时`, a reply that names the tag, as an
+/// answer a server already split writes it) it is text.
+pub(crate) fn ends_opened_reasoning(before: &str, after: &str) -> bool {
+    if ends_line(after) || after.starts_with('<') {
+        return true;
+    }
     let line = before.rsplit('\n').next().unwrap_or("");
-    if line.ends_with(|c: char| c.is_ascii_alphanumeric()) {
+    if line.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '>') {
         return true;
     }
     let t = line.trim_end_matches([' ', '\t', '\r']);
@@ -442,8 +445,7 @@ fn blocks_outside<'a>(
                     let r1 = first
                         && extra.r1
                         && (!extra.r1_sentence
-                            || ends_opened_reasoning(&text[..p])
-                            || ends_line(&text[p + len..]));
+                            || ends_opened_reasoning(&text[..p], &text[p + len..]));
                     let start = if r1 { 0 } else { p };
                     from = p + len;
                     first = false;
@@ -532,8 +534,7 @@ mod tests {
                     let r1 = out.is_empty()
                         && extra.r1
                         && (!extra.r1_sentence
-                            || ends_opened_reasoning(&text[..c])
-                            || ends_line(&text[c + len..]));
+                            || ends_opened_reasoning(&text[..c], &text[c + len..]));
                     let start = if r1 { 0 } else { c };
                     out.push(Think {
                         outer: start..c + len,
