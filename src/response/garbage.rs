@@ -14,7 +14,7 @@
 //!   (`{"q": "北京`): the text was cut there (a reply cut by `max_tokens` inside a value that held
 //!   the block's closing tag, so the block ended at that tag), and no tool can run half a value;
 //! - it has no arguments while its block shows it had some (`<parameter…` or `<arg_key>` that the
-//!   family could not read).
+//!   family could not read, or a JSON call's arguments under the schema's `"properties"` key).
 //!
 //! A block whose every call is dropped leaves the visible text all the same: its markup is removed
 //! (the user never sees it) and its raw text is in `problems`.
@@ -53,7 +53,8 @@ pub fn drop_garbage(p: &mut Parsed, text: &str, cx: &Ctx) {
             }
             if lone
                 && c.arguments.trim() == "{}"
-                && shows_arguments(super::qwen3_coder::past_garbled_head(raw))
+                && (shows_arguments(super::qwen3_coder::past_garbled_head(raw))
+                    || shows_schema_arguments(raw))
             {
                 dropped.push(format!(
                     "call {:?} has arguments in its markup that could not be read",
@@ -139,6 +140,20 @@ fn shows_arguments(raw: &str) -> bool {
     ["<parameter", "parameter name=", "<arg_key>", "<param name="]
         .iter()
         .any(|m| memchr::memmem::find(raw.as_bytes(), m.as_bytes()).is_some())
+}
+
+/// Whether a JSON call's raw text holds a non-empty object under `"properties"`, the schema's
+/// word, where no reader looks for arguments: a web-chat model behind Chat2API wrote
+/// `{"tool_name": "exec", "properties": {"command": …}}` (Chat2API#38), read as `exec {}`.
+fn shows_schema_arguments(raw: &str) -> bool {
+    const KEY: &str = "\"properties\"";
+    memchr::memmem::find_iter(raw.as_bytes(), KEY).any(|i| {
+        raw[i + KEY.len()..]
+            .trim_start()
+            .strip_prefix(':')
+            .and_then(|r| r.trim_start().strip_prefix('{'))
+            .is_some_and(|r| !r.trim_start().starts_with('}'))
+    })
 }
 
 /// A name a tool can have: no quotes, backslashes, angle brackets, braces or whitespace.

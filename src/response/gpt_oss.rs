@@ -36,7 +36,7 @@ use super::{normalize_json_args, Block, Ctx, Parsed, RawCall};
 
 const NAME: &str = "gpt_oss";
 const START: &str = "<|start|>";
-const CHANNEL: &str = "<|channel|>";
+pub(crate) const CHANNEL: &str = "<|channel|>";
 const MESSAGE: &str = "<|message|>";
 /// Message terminators, consumed with the message.
 const ENDS: [&str; 3] = ["<|call|>", "<|end|>", "<|return|>"];
@@ -93,6 +93,46 @@ pub(crate) fn lead_is_recipient(s: &str) -> bool {
             .strip_prefix("to=")
             .map(|r| r.trim_end_matches([' ', '\t']))
             .is_some_and(|name| !name.is_empty() && !name.contains(not_in_name))
+}
+
+/// Whether the `<|channel|>` that starts `rest` is named in a sentence (text), given whether
+/// words stand before it on its line ([`super::gemma_channel::words_before`]): after it, spaces
+/// then anything but a line break, the end of the reply, another token (`<|`) or a channel word
+/// (`analysis`, `commentary`, `final`). A header lacks one side: it starts its line or follows
+/// `<|start|>assistant`, and names its channel (MCPJam/inspector#720: "The tags like
+/// \"<|channel|>\" is not being handled perfectly." lost the token). The rule Gemma 4's
+/// `<|channel>` follows ([`super::gemma_channel`]). `None` when `rest` may still grow
+/// (`finished` false) and does not tell yet; reads at most the spaces and one word after it.
+pub(crate) fn channel_in_sentence(words_before: bool, rest: &str, finished: bool) -> Option<bool> {
+    if !words_before {
+        return Some(false);
+    }
+    let t = rest
+        .get(CHANNEL.len()..)
+        .unwrap_or("")
+        .trim_start_matches([' ', '\t']);
+    let Some(&first) = t.as_bytes().first() else {
+        return if finished { Some(false) } else { None };
+    };
+    if matches!(first, b'\n' | b'\r') || t.starts_with("<|") {
+        return Some(false);
+    }
+    for c in CHANNELS {
+        if let Some(r) = t.strip_prefix(c) {
+            return match r.as_bytes().first() {
+                None if !finished => None,
+                Some(&b) if b.is_ascii_alphanumeric() || b == b'_' => Some(true),
+                _ => Some(false),
+            };
+        }
+        if !finished && c.starts_with(t) {
+            return None;
+        }
+    }
+    if !finished && "<|".starts_with(t) {
+        return None;
+    }
+    Some(true)
 }
 
 /// The markup of a header with no `<|message|>`, read from its token at `at` up to `limit` (the
@@ -212,6 +252,18 @@ fn marked(text: &str, out: &mut Parsed) {
         // comes before the first `<|channel|>`. Only the first header found can be that one
         // (taken once: reading it again after a header with no message went round forever).
         let start = if lead.take() == Some(found) { 0 } else { found };
+        if start == found
+            && text[found..].starts_with(CHANNEL)
+            && channel_in_sentence(
+                super::gemma_channel::words_before(text, found),
+                &text[found..],
+                true,
+            ) == Some(true)
+        {
+            // A `<|channel|>` named in a sentence is text.
+            at = found + CHANNEL.len();
+            continue;
+        }
         let next_start = starts.find(text, start + 1).unwrap_or(text.len());
         let Some(msg) = messages.find(text, start).filter(|&m| m < next_start) else {
             // A header with no message (`<|start|>assistant` left before a removed analysis, a

@@ -8,10 +8,14 @@
 //!   tag after it;
 //! - a closing tag with no reasoning open is a stray tag, removed, only when it ends its line;
 //!   inside a sentence it is text;
-//! - special-token pairs (`◁think▷`, `<|START_THINKING|>`, Harmony's analysis channel) and the
-//!   prose forms a family names (Granite's `Here is my thought process:`) open reasoning anywhere.
+//! - special-token pairs (`<|START_THINKING|>`, Harmony's analysis channel) and the prose forms a
+//!   family names (Granite's `Here is my thought process:`) open reasoning anywhere; Kimi's
+//!   `◁think▷` and Gemma 4's `<|channel>` named inside a sentence are text
+//!   ([`super::thinking::find_blocks`] skips them), and so is a `◁/think▷` with no reasoning
+//!   open after such a `◁think▷` ([`super::kimi_think`]; any other stray one is removed).
 
-use super::thinking::{Think, ALWAYS, PROSE_PAIRS};
+use super::kimi_think;
+use super::thinking::{ends_line, Think, ALWAYS, KIMI, PROSE_PAIRS};
 
 /// The blocks of `blocks` (found in `text` by [`super::thinking::find_blocks`]) that are
 /// reasoning under the rules above; the others are text. `r1`: the reply starts inside
@@ -31,7 +35,10 @@ pub fn reasoning_blocks(text: &str, blocks: Vec<Think>, r1: bool) -> Vec<Think> 
     let mut at = 0;
     for b in blocks {
         let start = b.outer.start;
-        visible |= text.get(at..start).is_some_and(|s| !s.trim().is_empty());
+        let gap = text.get(at..start).unwrap_or("");
+        visible |= !gap.trim().is_empty();
+        // A `◁think▷` between blocks was kept as text (named in a sentence).
+        as_text |= gap.contains(kimi_think::OPEN);
         at = b.outer.end;
         let from = &text[start..];
         let opens = prose
@@ -40,10 +47,13 @@ pub fn reasoning_blocks(text: &str, blocks: Vec<Think>, r1: bool) -> Vec<Think> 
         let closes = prose
             .iter()
             .any(|p| p.closes.iter().any(|c| from.starts_with(c)));
+        let kimi_closes = ALWAYS[KIMI].closes.iter().any(|c| from.starts_with(c));
         let keep = if opens {
             !(visible || as_text)
         } else if closes && b.inner.is_empty() && !(r1 && start == 0) {
             !as_text && ends_line(&text[b.outer.end..])
+        } else if kimi_closes && b.inner.is_empty() && !(r1 && start == 0) {
+            !as_text
         } else {
             true
         };
@@ -55,12 +65,4 @@ pub fn reasoning_blocks(text: &str, blocks: Vec<Think>, r1: bool) -> Vec<Think> 
         }
     }
     out
-}
-
-/// Whether `rest` starts with spaces, then a line break or the end.
-fn ends_line(rest: &str) -> bool {
-    matches!(
-        rest.trim_start_matches([' ', '\t']).as_bytes().first(),
-        None | Some(b'\n' | b'\r')
-    )
 }

@@ -380,6 +380,16 @@ const CASES: &[(&str, &[&str])] = &[
     ("MiniMax 用 <invoke name=\"工具名\"> 包住参数，", &["auto"]),
     ("<tool_call>\n<fun", &["auto", "hermes"]),
     ("[TOOL_CALLS]get_", &["auto", "mistral"]),
+    // Kimi's `◁think▷` and gpt-oss's `<|channel|>` named in sentences, each read for the words
+    // after it; a `</think>` inside a sentence with a template that opens reasoning (the line
+    // before the first read back once); JSON calls whose arguments sit under `"properties"`.
+    ("说 ◁think▷（或类似） ◁/think▷ ", &["auto", "llama3_json"]),
+    ("说 <|channel|> 这样 ", &["auto"]),
+    ("下</think> token前 ", &["minimax_m2", "llama3_json"]),
+    (
+        "<tool_call>{\"name\": \"f\", \"properties\": {\"a\": \"北\"}}</tool_call>\n",
+        &["auto"],
+    ),
 ];
 
 #[test]

@@ -82,6 +82,7 @@ pub mod json;
 pub mod json_calls;
 pub mod kimi_k2;
 pub mod kimi_k3;
+pub(crate) mod kimi_think;
 pub mod late_think;
 #[cfg(test)]
 pub(crate) mod linearity;

@@ -526,7 +526,7 @@ fn tagged_functions(body: &str, cx: &Ctx) -> Vec<RawCall> {
         let Some(gt) = byte_from(body, b'>', name_at, body.len()) else {
             break;
         };
-        let name = body[name_at..gt].trim();
+        let name = unquoted(&body[name_at..gt]);
         let fn_end = fn_ends.find(&tokens, gt).map_or(body.len(), |(p, _)| p);
         at = fn_end.max(gt + 1);
         if name.is_empty() || name.contains(['\n', '<']) {
@@ -567,7 +567,7 @@ fn plain_function(body: &str, cx: &Ctx) -> Option<RawCall> {
     let name_at = f + FUNCTION.len();
     let mut tag = lts.next()?;
     let gt = byte_from(body, b'>', name_at, tag)?;
-    let name = super::typing::trim(&body[name_at..gt]);
+    let name = unquoted(&body[name_at..gt]);
     if name.is_empty() || name.contains('\n') {
         return None;
     }
@@ -588,7 +588,7 @@ fn plain_function(body: &str, cx: &Ctx) -> Option<RawCall> {
         let value = &body[key_gt + 1..close];
         let value = value.strip_prefix('\n').unwrap_or(value);
         let value = value.strip_suffix('\n').unwrap_or(value);
-        let key = super::typing::trim(&body[key_at..key_gt]);
+        let key = unquoted(&body[key_at..key_gt]);
         // As [`parameters`]: a pair with no key, or a key over lines, is passed over.
         if !key.is_empty() && !key.contains('\n') {
             pairs[n] = (key, value);
@@ -611,6 +611,21 @@ fn plain_function(body: &str, cx: &Ctx) -> Option<RawCall> {
         arguments,
         id: None,
     })
+}
+
+/// A function or parameter name as written after `=`, its spaces and a matching pair of quotes
+/// around it trimmed: Qwen3-Coder fleets write `<parameter="command">` and `<function="bash">`
+/// (openvinotoolkit/model_server#4487, 54 of 171 schema-invalid calls), which read as the key
+/// `"command"` with its quotes, a call no schema accepts; vLLM and OVMS trim them too. A lone
+/// quote stays (the name is then no tool's, and [`super::garbage`] drops the call).
+fn unquoted(s: &str) -> &str {
+    let s = super::typing::trim(s);
+    for q in ['"', '\''] {
+        if let Some(inner) = s.strip_prefix(q).and_then(|r| r.strip_suffix(q)) {
+            return super::typing::trim(inner);
+        }
+    }
+    s
 }
 
 /// The first `byte` in `s[from..to]`.
@@ -663,7 +678,7 @@ fn parameters<'a>(
         let value = &body[value_at..value_end];
         let value = value.strip_prefix('\n').unwrap_or(value);
         let value = value.strip_suffix('\n').unwrap_or(value);
-        let key = body[key_at..gt].trim();
+        let key = unquoted(&body[key_at..gt]);
         if !key.is_empty() && !key.contains('\n') {
             return Some((key, value));
         }

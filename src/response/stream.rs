@@ -44,7 +44,7 @@ use std::sync::{Arc, LazyLock, Mutex};
 use serde_json::Value;
 
 use super::scan::{self, classify_tool_call, floor};
-use super::thinking::{self, ALWAYS, GEMMA_CHANNEL, PROSE_PAIRS};
+use super::thinking::{self, ALWAYS, GEMMA_CHANNEL, KIMI, PROSE_PAIRS};
 use super::{
     mistral, parse_family, problem, Block, Ctx, Family, Mode, Options, Parsed, RawCall, ToolCall,
 };
@@ -1225,6 +1225,7 @@ impl Machine {
             granite: hint == Some(Family::Granite),
             harmony_stripped: hint == Some(Family::GptOss),
             r1: opts.reasoning_open.unwrap_or(r1),
+            r1_sentence: opts.reasoning_open.is_none(),
         };
         // Where the reply starts (see `Options::reasoning_open`).
         let (start, region) = match opts.reasoning_open {
@@ -2242,8 +2243,10 @@ impl Machine {
     /// (`<think>`, `<seed:think>`, `[THINK]`); special-token pairs (Harmony's analysis channel
     /// after a visible commentary preamble, `◁think▷`, Cohere's) open reasoning anywhere.
     ///
-    /// Gemma 4's `<|channel>` named inside a sentence (words both sides) is text
-    /// ([`super::gemma_channel`]).
+    /// Gemma 4's `<|channel>` and Kimi's `◁think▷` named inside a sentence (words both sides) are
+    /// text ([`super::gemma_channel`], [`super::kimi_think`]); a `◁/think▷` with no reasoning open
+    /// after such a `◁think▷` is text too. So is gpt-oss's `<|channel|>` with no channel word after it
+    /// ([`super::gpt_oss::channel_in_sentence`]).
     ///
     /// A closing tag with no reasoning open (at the start of `buf`, `len` bytes) is a stray tag,
     /// removed, only when it ends its line (spaces, then a line break or the end of the reply), as
@@ -2253,6 +2256,15 @@ impl Machine {
         match kind {
             Kind::Orphan => self.orphan_is_text(len),
             Kind::Final(close) => self.final_is_text(close, len),
+            Kind::Call(Check::Fam(Family::GptOss))
+                if self.buf.starts_with(super::gpt_oss::CHANNEL) =>
+            {
+                super::gpt_oss::channel_in_sentence(
+                    self.col == usize::MAX,
+                    &self.buf,
+                    self.finished,
+                )
+            }
             Kind::Call(_) => self.answer_is_text(kind).or(Some(false)),
             Kind::WrapClose if !self.at_line_start(0) => Some(true),
             Kind::WrapClose => self.ends_line(len).map(|e| !e),
@@ -2260,12 +2272,22 @@ impl Machine {
             Kind::ThinkOpen(GEMMA_CHANNEL) => {
                 super::gemma_channel::in_sentence(self.col == usize::MAX, &self.buf, self.finished)
             }
+            Kind::ThinkOpen(KIMI) => {
+                let named = super::kimi_think::in_sentence(
+                    self.col == usize::MAX,
+                    &self.buf,
+                    self.finished,
+                );
+                self.think_as_text |= named == Some(true);
+                named
+            }
             Kind::ThinkOpen(p)
                 if p < PROSE_PAIRS && self.em.any_visible && self.think_mode != Mode::Keep =>
             {
                 self.think_as_text = true;
                 Some(true)
             }
+            Kind::ThinkClose(KIMI) if self.think_as_text => Some(true),
             Kind::ThinkClose(p) if p < PROSE_PAIRS && self.think_mode != Mode::Keep => {
                 if self.think_as_text {
                     return Some(true);
@@ -2705,7 +2727,14 @@ impl Machine {
                     kind: Kind::ThinkClose(_),
                     start,
                     len,
-                } if !self.region || self.ends_line(start + len).is_some_and(|e| e) => {
+                } if self.ends_line(start + len).is_some_and(|e| e)
+                    || !self.region
+                        && self.ends_line(start + len).is_some()
+                        && thinking::ends_opened_reasoning(
+                            &self.buf[..start],
+                            &self.buf[start + len..],
+                        ) =>
+                {
                     // R1 style: everything before the first closing tag was reasoning.
                     self.marked = true;
                     self.held.text(&self.buf[..start]);

@@ -121,11 +121,21 @@ pub(crate) const ALWAYS: &[Pair] = &[
 /// text ([`super::gemma_channel`]).
 pub(crate) const GEMMA_CHANNEL: usize = 8;
 
+/// The index in [`ALWAYS`] of Kimi's `◁think▷` pair, whose opener named inside a sentence is
+/// text ([`super::kimi_think`]).
+pub(crate) const KIMI: usize = 4;
+
 /// Whether the opener of pair `i` (of [`ALWAYS`]) at byte `at` of `text` is text: Gemma 4's
-/// `<|channel>` named inside a sentence ([`super::gemma_channel`]). Read on a whole reply.
+/// `<|channel>` ([`super::gemma_channel`]) or Kimi's `◁think▷` ([`super::kimi_think`]) named
+/// inside a sentence. Read on a whole reply.
 fn opener_in_sentence(text: &str, at: usize, i: usize) -> bool {
     use super::gemma_channel::{in_sentence, words_before};
-    i == GEMMA_CHANNEL && in_sentence(words_before(text, at), &text[at..], true) == Some(true)
+    let named = match i {
+        GEMMA_CHANNEL => in_sentence,
+        KIMI => super::kimi_think::in_sentence,
+        _ => return false,
+    };
+    named(words_before(text, at), &text[at..], true) == Some(true)
 }
 
 /// The index in [`ALWAYS`] of the pair opened by `open` (0, `<think>`, when none is).
@@ -166,6 +176,9 @@ pub struct Extra {
     /// such a tag is a stray tag, removed, and the text before it stays visible (a stream cannot
     /// hold back every reply on the chance that a `</think>` comes at its end).
     pub r1: bool,
+    /// With [`Extra::r1`] from the model hint ([`r1_hint`]), not the caller's `reasoningOpen`: a
+    /// closing tag inside a sentence does not end the reasoning ([`ends_opened_reasoning`]).
+    pub r1_sentence: bool,
 }
 
 /// Model families whose chat template ends the prompt inside reasoning, so that their replies
@@ -209,6 +222,30 @@ pub fn r1_hint(format: Option<&str>, model: Option<&str>) -> bool {
             .any(|all| all.iter().all(|any| any.iter().any(|p| m.contains(p))))
     });
     by_format || by_model
+}
+
+/// Whether a closing tag with no opening tag, between `before` (the reply up to it) and `after`
+/// (the reply after it), ends the reasoning a model's template opened ([`r1_hint`]): when it
+/// starts or ends its line, is glued to an ASCII letter or digit (`…= 408</think>408`,
+/// `…straightforward</think>Answer`) or to markup (`…</tool_call></think>`, `…</think><tool_call>`),
+/// or the text before it on its line ends a sentence (`.`, `。`, `!`, `?`, `…`, a closing bracket
+/// or quote, spaces after it or not), as a model closes its reasoning. Inside a sentence
+/// (`修复百炼 qwen 下</think> token前的…`, `补出 </think> 时`, a reply that names the tag, as an
+/// answer a server already split writes it) it is text.
+pub(crate) fn ends_opened_reasoning(before: &str, after: &str) -> bool {
+    if ends_line(after) || after.starts_with('<') {
+        return true;
+    }
+    let line = before.rsplit('\n').next().unwrap_or("");
+    if line.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '>') {
+        return true;
+    }
+    let t = line.trim_end_matches([' ', '\t', '\r']);
+    t.is_empty()
+        || t.ends_with([
+            '.', '。', '!', '！', '?', '？', '…', ')', '）', ']', '】', '"', '”', '」', '』', '\'',
+            '’',
+        ])
 }
 
 /// One reasoning block: `outer` covers the tags, `inner` the reasoning text.
@@ -280,6 +317,14 @@ pub(crate) fn marker_at(text: &str, at: usize, extra: Extra) -> bool {
         .iter()
         .flat_map(|p| p.opens.iter().chain(p.closes).chain(p.ends))
         .any(|m| rest.starts_with(m.as_bytes()))
+}
+
+/// Whether `rest` starts with spaces, then a line break or the end.
+pub(crate) fn ends_line(rest: &str) -> bool {
+    matches!(
+        rest.trim_start_matches([' ', '\t']).as_bytes().first(),
+        None | Some(b'\n' | b'\r')
+    )
 }
 
 /// The length of the shortest of `markers` that starts at `at` in `text`.
@@ -409,7 +454,11 @@ fn blocks_outside<'a>(
             match close {
                 // A closing tag first: R1-style at the start, otherwise a stray tag.
                 Some(len) => {
-                    let start = if first && extra.r1 { 0 } else { p };
+                    let r1 = first
+                        && extra.r1
+                        && (!extra.r1_sentence
+                            || ends_opened_reasoning(&text[..p], &text[p + len..]));
+                    let start = if r1 { 0 } else { p };
                     from = p + len;
                     first = false;
                     return Some(Think {
@@ -494,7 +543,11 @@ mod tests {
                 .min();
             match (open, close) {
                 (o, Some((c, len))) if o.is_none_or(|(o, _, _)| c < o) => {
-                    let start = if out.is_empty() && extra.r1 { 0 } else { c };
+                    let r1 = out.is_empty()
+                        && extra.r1
+                        && (!extra.r1_sentence
+                            || ends_opened_reasoning(&text[..c], &text[c + len..]));
+                    let start = if r1 { 0 } else { c };
                     out.push(Think {
                         outer: start..c + len,
                         inner: start..c,
@@ -540,6 +593,7 @@ mod tests {
                 granite: k & 1 != 0,
                 harmony_stripped: k & 2 != 0,
                 r1: k & 4 != 0,
+                r1_sentence: k & 4 != 0,
             };
             for t in crate::scrub::sequences_of_four(&parts) {
                 assert_eq!(
@@ -554,6 +608,7 @@ mod tests {
     #[test]
     fn gemma_channel_index_names_the_channel_pair() {
         assert_eq!(pair_of(super::super::gemma_channel::OPEN), GEMMA_CHANNEL);
+        assert_eq!(pair_of(super::super::kimi_think::OPEN), KIMI);
     }
 
     #[test]
@@ -598,7 +653,7 @@ mod tests {
     #[test]
     fn other_special_token_markers() {
         assert_eq!(
-            inners("[THINK]a[/THINK]b◁think▷c◁/think▷d<|START_THINKING|>e<|END_THINKING|>f<seed:think>g</seed:think>"),
+            inners("[THINK]a[/THINK]b\n◁think▷c◁/think▷d<|START_THINKING|>e<|END_THINKING|>f<seed:think>g</seed:think>"),
             ["a", "c", "e", "g"]
         );
         let seed = "only seed\n</seed:think>rest";

@@ -127,6 +127,16 @@ const CHANGED_ON_PURPOSE: &[(&str, &str)] = &[
         "kimi-k2-plain-id-inside-sentence-with-format-and-tools-stays-zh",
         "stripModelSpecialTokens",
     ),
+    // gpt-oss's `<|channel|>` named in a sentence (MCPJam/inspector#720 and its Chinese twin): a
+    // `<|…|>` token outside code, which the special-token scrubber takes.
+    (
+        "mcpjam-720-gpt-oss-channel-token-quoted-in-a-sentence",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "gpt-oss-channel-token-named-in-a-chinese-sentence",
+        "stripModelSpecialTokens",
+    ),
 ];
 
 /// Whether `f` leaves `text` as it is, run as the addon runs it with `codeAware: true`.

@@ -214,6 +214,7 @@ const R1: thinking::Extra = thinking::Extra {
     granite: false,
     harmony_stripped: false,
     r1: true,
+    r1_sentence: false,
 };
 
 /// The seed's R1 reading, whatever the model: a closing tag with no opening tag before it ends

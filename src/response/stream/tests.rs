@@ -513,11 +513,15 @@ fn r1_models_hold_the_start_others_do_not() {
     // Inside a sentence the tag is prose.
     let whole = clean_response("Answer </think> more", &chat);
     assert_eq!(whole.content, "Answer </think> more");
-    let whole = clean_response("Plan </think> Answer", &r1);
+    let whole = clean_response("Plan. </think> Answer", &r1);
     assert_eq!(
         (whole.content.as_str(), whole.reasoning.as_str()),
-        ("Answer", "Plan")
+        ("Answer", "Plan.")
     );
+    // With a model default too, a closer inside a sentence (no sentence end before it, words
+    // after it) ends nothing.
+    let whole = clean_response("Plan </think> Answer", &r1);
+    assert_eq!(whole.content, "Plan </think> Answer");
 }
 
 /// The word a marker is ruled out by: its first eight bytes (fewer for a shorter one), the rest
