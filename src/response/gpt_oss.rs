@@ -101,7 +101,8 @@ pub(crate) fn lead_is_recipient(s: &str) -> bool {
 /// (`analysis`, `commentary`, `final`). A header lacks one side: it starts its line or follows
 /// `<|start|>assistant`, and names its channel (MCPJam/inspector#720: "The tags like
 /// \"<|channel|>\" is not being handled perfectly." lost the token). The rule Gemma 4's
-/// `<|channel>` follows ([`super::gemma_channel`]). `None` when `rest` may still grow
+/// `<|channel>` follows ([`super::gemma_channel`]); a channel word cut by the reply's end is a
+/// header's. `None` when `rest` may still grow
 /// (`finished` false) and does not tell yet; reads at most the spaces and one word after it.
 pub(crate) fn channel_in_sentence(words_before: bool, rest: &str, finished: bool) -> Option<bool> {
     if !words_before {
@@ -125,12 +126,13 @@ pub(crate) fn channel_in_sentence(words_before: bool, rest: &str, finished: bool
                 _ => Some(false),
             };
         }
-        if !finished && c.starts_with(t) {
-            return None;
+        // A channel word the reply's end cut (`<|channel|>fin`): a header cut by `max_tokens`.
+        if c.starts_with(t) {
+            return if finished { Some(false) } else { None };
         }
     }
-    if !finished && "<|".starts_with(t) {
-        return None;
+    if "<|".starts_with(t) {
+        return if finished { Some(false) } else { None };
     }
     Some(true)
 }

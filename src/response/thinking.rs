@@ -123,7 +123,7 @@ pub(crate) const GEMMA_CHANNEL: usize = 8;
 
 /// The index in [`ALWAYS`] of Kimi's `◁think▷` pair, whose opener named inside a sentence is
 /// text ([`super::kimi_think`]).
-pub(crate) const KIMI: usize = 4;
+pub(crate) const KIMI: usize = 5;
 
 /// Whether the opener of pair `i` (of [`ALWAYS`]) at byte `at` of `text` is text: Gemma 4's
 /// `<|channel>` ([`super::gemma_channel`]) or Kimi's `◁think▷` ([`super::kimi_think`]) named
