@@ -92,18 +92,22 @@ fn garbled_blocks(text: &str, cx: &Ctx, out: &mut Parsed) {
         if garbled_head(rest, true) != Some(true) {
             continue;
         }
-        // Without `</function>` the call runs to the end of the reply (cut off there).
-        let end = match fn_ends.find(text, lt) {
-            Some(c) => c + FUNCTION_END.len(),
-            None => {
-                out.problems
-                    .push(format!("{NAME}: </function> missing (truncated reply)"));
-                text.len()
-            }
-        };
+        let end = function_end(text, lt, &mut fn_ends, &mut out.problems);
         out.blocks
             .push(block(text, lt, lt, end, end, cx, (NAME, &mut out.problems)));
         at = end;
+    }
+}
+
+/// Where a block of `text` read from `from` ends: after the first `</function>`, or, without
+/// one, at the end of the reply (cut off there, reported).
+fn function_end(text: &str, from: usize, ends: &mut Finder, problems: &mut Vec<String>) -> usize {
+    match ends.find(text, from) {
+        Some(c) => c + FUNCTION_END.len(),
+        None => {
+            problems.push(format!("{NAME}: </function> missing (truncated reply)"));
+            text.len()
+        }
     }
 }
 
@@ -117,14 +121,7 @@ fn lost_head_blocks(text: &str, cx: &Ctx, out: &mut Parsed) {
         let Some(h) = lost_head_before(&text[..p]).filter(|&h| line_start(text, h)) else {
             continue;
         };
-        let end = match fn_ends.find(text, p) {
-            Some(c) => c + FUNCTION_END.len(),
-            None => {
-                out.problems
-                    .push(format!("{NAME}: </function> missing (truncated reply)"));
-                text.len()
-            }
-        };
+        let end = function_end(text, p, &mut fn_ends, &mut out.problems);
         let name = lost_name(&text[h..p]);
         let calls = super::bare_json::resolve(cx.tools, name)
             .map(|n| {
@@ -397,13 +394,8 @@ pub fn parse_wrapped(text: &str, open: &str, close: &str, name: &'static str, cx
 /// first `</parameter>`, so nothing after one can be part of it; after a parameter, a lone `<`
 /// may open another parameter and is no such tag.
 fn cut_closer(body: &str, close: &str) -> Option<usize> {
-    let tail = &body.as_bytes()[body.len().saturating_sub(super::scan::HEAD_WINDOW)..];
-    let lt = body.len() - tail.len() + memchr::memrchr(b'<', tail)?;
+    let (lt, before) = super::scan::cut_tag(body)?;
     let piece = &body[lt..];
-    if piece.contains('>') {
-        return None;
-    }
-    let before = body[..lt].trim_end();
     if before.ends_with(FUNCTION_END) {
         return Some(lt);
     }

@@ -378,6 +378,18 @@ pub(crate) const fn ascii_set(extra: &[u8]) -> [bool; 128] {
     t
 }
 
+/// The tag the end of `body` cut before its `>` (its last `<`, within the last
+/// [`HEAD_WINDOW`] bytes, with no `>` after it): where it starts, and the text before it with its
+/// trailing whitespace trimmed. How the parsers find a closing tag cut by `max_tokens`.
+pub fn cut_tag(body: &str) -> Option<(usize, &str)> {
+    let tail = &body.as_bytes()[body.len().saturating_sub(HEAD_WINDOW)..];
+    let lt = body.len() - tail.len() + memchr::memrchr(b'<', tail)?;
+    if body[lt..].contains('>') {
+        return None;
+    }
+    Some((lt, body[..lt].trim_end()))
+}
+
 /// Repeated forward searches for one needle in one text, amortised linear: it remembers its last
 /// answer, so openers without closers (`<tool_call>` ×100 000, no `</tool_call>`) do not rescan
 /// the rest of the text each time. `from` must not decrease between calls for the cache to help

@@ -463,13 +463,8 @@ pub fn blocks(
 /// its exact closing tag, so nothing after one is part of it; after a parameter, a lone `<` may
 /// open another parameter of the same invoke and is no such tag.
 fn cut_closer(body: &str, tags: &Tags, close: &str) -> Option<usize> {
-    let tail = &body.as_bytes()[body.len().saturating_sub(super::scan::HEAD_WINDOW)..];
-    let lt = body.len() - tail.len() + memchr::memrchr(b'<', tail)?;
+    let (lt, before) = super::scan::cut_tag(body)?;
     let piece = &body[lt..];
-    if piece.contains('>') {
-        return None;
-    }
-    let before = body[..lt].trim_end();
     if before.ends_with(tags.invoke_end) {
         return Some(lt);
     }
