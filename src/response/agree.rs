@@ -152,6 +152,9 @@ const CUT_STILL_SHOWN: &[(&str, u8)] = &[
         3,
     ),
     ("cut-opener-function-calls-wrapper-around-invoke-name", 8),
+    // An end token before a second one the reply's end cut (`<|end|><|endo`): neither removed.
+    ("phi3-end-then-endoftext-glued-at-end", 8),
+    ("phi3-end-then-endoftext-glued-at-end", 9),
     // A bare word after `<tool_call>`, as prose that names the tag writes it
     // (`这里漏出了<tool_call>标签`).
     ("chinese-tool-name-glm-call-without-arguments-zh", 7),

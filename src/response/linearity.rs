@@ -371,6 +371,9 @@ const CASES: &[(&str, &[&str])] = &[
     ),
     ("```tool_code\nf(a = \"北\"\n", &["auto"]),
     ("[TOOL_RESULT]\n北 [END_TOOL_RESULT] 京\n", &["auto"]),
+    // Runs of end tokens glued to text: a short run at the end goes as one, a long one is text.
+    ("北<|end|><|endoftext|>", &["auto"]),
+    ("<|end|>", &["auto"]),
     (
         "f:0<|tool_call_argument_begin|>{\"a\": \"北\"}<|tool_call_end|>\n",
         &["auto"],

@@ -24,8 +24,10 @@
 //! Other models' end and role tokens are the same leftovers, glued to a reply's last word by a
 //! server that did not stop on them: ChatML's `<|im_end|>` (moltis-org/moltis#306: `Hello! How
 //! can I help you today?<|im_end|>`; LostRuins/koboldcpp#543 for Yi), Llama 3's `<|eot_id|>`
-//! after a JSON call (deepseek-ai/DeepSeek-V3#826), Phi-3's `<|end|>`, and Kimi-VL's
-//! `<|im_assistant|>` at an answer's end (Blaizzy/mlx-vlm#1932). Right after a colon
+//! after a JSON call (deepseek-ai/DeepSeek-V3#826), Phi-3's `<|end|>`, Kimi-VL's
+//! `<|im_assistant|>` at an answer's end (Blaizzy/mlx-vlm#1932), `<|endoftext|>` (Phi-3 writes
+//! `<|end|><|endoftext|>`: the second follows removed markup), GLM's `<|user|>` and `<|observation|>`
+//! and Cohere's `<|END_RESPONSE|>`. Right after a colon
 //! (`返回结果中有：<|im_end|>`, an issue title) the token is named, not leaked, and stays.
 //! GLM-4.5V/4.6V box their answer in `<|begin_of_box|>…<|end_of_box|>` (Blaizzy/mlx-vlm#2170):
 //! the opener is also removed where it opens the reply (nothing visible before it), and the
@@ -82,6 +84,10 @@ pub const OPENERS: &[Option<&str>] = &[
     None,
     None,
     None,
+    None,
+    None,
+    None,
+    None,
 ];
 
 /// The closing tags read as orphans, then the lone tokens ([`super::stream`] keeps one bit for
@@ -110,6 +116,14 @@ pub const CLOSERS: &[&str] = &[
     // GLM-4.5V/4.6V's answer box.
     BOX_BEGIN,
     BOX_END,
+    // The end of text of Qwen, GLM and Phi (after `<|end|>` on every Phi-3 reply in
+    // Vali-98/ChatterUI#66), GLM's user and observation role tokens (its stop tokens: the reply
+    // ends where they come; AstrBotDevs/AstrBot#5675), and Cohere's end of response
+    // (lmstudio-ai/lmstudio-bug-tracker#1535: every reply ending `<|END_RESPONSE|>`).
+    "<|endoftext|>",
+    "<|user|>",
+    "<|observation|>",
+    "<|END_RESPONSE|>",
 ];
 
 /// GLM-4.5V/4.6V's answer-box opener: the one lone token also removed where it opens the reply

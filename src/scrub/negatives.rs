@@ -137,6 +137,20 @@ const CHANGED_ON_PURPOSE: &[(&str, &str)] = &[
         "gpt-oss-channel-token-named-in-a-chinese-sentence",
         "stripModelSpecialTokens",
     ),
+    // End and role tokens named after a space, a colon or inside a sentence (twins of the glued
+    // `<|endoftext|>`, GLM `<|user|>` and Cohere `<|END_RESPONSE|>` rows).
+    (
+        "endoftext-named-after-space-at-end-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "glm-role-tokens-named-after-colon-stay-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "end-response-named-in-a-sentence-stays-zh",
+        "stripModelSpecialTokens",
+    ),
 ];
 
 /// Whether `f` leaves `text` as it is, run as the addon runs it with `codeAware: true`.

@@ -728,11 +728,20 @@ impl Machine {
             // A lone token written right after the text (no space between: `apple<eos>`) with
             // only whitespace after it to the end of the reply; after a colon it is named
             // (`返回结果中有：<|im_end|>`).
-            if self.em.held_is_empty()
-                && !matches!(self.em.last, Some(':' | '：'))
-                && self.buf[len..].trim_start().is_empty()
-            {
-                return if self.finished { Some(false) } else { None };
+            // A short run of such tokens counts as one (Phi-3's `<|end|><|endoftext|>`): the first
+            // goes, and the rest follow removed markup. At most four more are read, so a long run
+            // kept as text is not read again from each of its tokens.
+            if self.em.held_is_empty() && !matches!(self.em.last, Some(':' | '：')) {
+                let mut rest = self.buf[len..].trim_start();
+                for _ in 0..4 {
+                    let Some((i, false)) = orphan::closer_at(rest) else {
+                        break;
+                    };
+                    rest = rest[orphan::CLOSERS[i].len()..].trim_start();
+                }
+                if rest.is_empty() {
+                    return if self.finished { Some(false) } else { None };
+                }
             }
         }
         if !self.at_line_start(0) {
