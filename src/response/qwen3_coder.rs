@@ -123,24 +123,7 @@ fn lost_head_blocks(text: &str, cx: &Ctx, out: &mut Parsed) {
         };
         let end = function_end(text, p, &mut fn_ends, &mut out.problems);
         let name = lost_name(&text[h..p]);
-        let calls = super::bare_json::resolve(cx.tools, name)
-            .map(|n| {
-                let body = &text[p..end];
-                let stop = find_from(body, FUNCTION_END, 0).unwrap_or(body.len());
-                let tokens = block_tokens(&body[..stop]);
-                RawCall {
-                    name: n.to_owned(),
-                    arguments: typed_arguments(
-                        parameters(body, &tokens, (0, stop)),
-                        cx.tools,
-                        n,
-                        Style::Schema { minimax: false },
-                    ),
-                    id: None,
-                }
-            })
-            .into_iter()
-            .collect();
+        let calls = garbled_call(name, &text[p..end], cx).into_iter().collect();
         out.blocks
             .push(Block::of_calls(h, end, calls, &mut out.problems, || {
                 format!(
@@ -626,8 +609,8 @@ fn byte_from(s: &str, byte: u8, from: usize, to: usize) -> Option<usize> {
     memchr::memchr(byte, hay).map(|i| from + i)
 }
 
-/// The call of a garbled head naming `name`, its parameters in `body`: only when `name` is an
-/// offered tool (spelled as [`super::bare_json::resolve`] allows).
+/// The call of a garbled head (or one that lost its `<`) naming `name`, its parameters in `body`:
+/// only when `name` is an offered tool (spelled as [`super::bare_json::resolve`] allows).
 fn garbled_call(name: &str, body: &str, cx: &Ctx) -> Option<RawCall> {
     let name = super::bare_json::resolve(cx.tools, name)?;
     let end = find_from(body, FUNCTION_END, 0).unwrap_or(body.len());
