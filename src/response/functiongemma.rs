@@ -10,6 +10,8 @@
 //! the `call:` word may be missing, and `</end_function_call>` closes a block as
 //! `<end_function_call>` does. A block whose call does not read stays out of `content` and is
 //! reported; one cut off by the end of the reply still gives its call when the arguments read.
+//! A `call:NAME{…}` written again after a block's closing token, without the opener, is read by
+//! [`super::functiongemma_chain`].
 
 use super::gemma4::{parse_blocks, Syntax};
 use super::{Ctx, Parsed};
@@ -30,8 +32,9 @@ const SYNTAX: Syntax = Syntax {
     call_word_optional: true,
 };
 
-pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
+pub fn parse(text: &str, cx: &Ctx) -> Parsed {
     let mut out = parse_blocks(text, &SYNTAX);
+    super::functiongemma_chain::add_chained(text, &SYNTAX, cx, &mut out);
     out.strip_markup(text, CLOSES);
     out.set_format_if_calls(NAME);
     out

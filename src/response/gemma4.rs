@@ -34,7 +34,8 @@ const OPEN: &str = "<|tool_call>";
 const CLOSE: &str = "<tool_call|>";
 /// Gemma 4's string quote token.
 pub const QUOTE: &str = "<|\"|>";
-const CALL: &str = "call:";
+/// The word before a call's name.
+pub(crate) const CALL: &str = "call:";
 /// Nesting deeper than this is not a call (and keeps the reader's recursion bounded).
 const MAX_DEPTH: usize = 64;
 
@@ -146,6 +147,36 @@ fn read_calls(body: &str, cut: bool, syn: &Syntax) -> Vec<RawCall> {
             Some(c) => calls.push(c),
             None => return Vec::new(),
         }
+    }
+}
+
+/// What [`call_at`] finds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum CallAt {
+    /// A call, read up to this byte.
+    Read(RawCall, usize),
+    /// The text ends inside what could still be a call: a reply cut there.
+    Cut,
+    /// No call.
+    No,
+}
+
+/// The `call:NAME{…}` at `at` in `text` (the `call:` word required), strings quoted with `syn`'s
+/// token; `text` ends where the reply ends (a `call:NAME({…}` whose `)` the end took reads).
+pub(crate) fn call_at(text: &str, at: usize, syn: &Syntax) -> CallAt {
+    let mut r = Reader {
+        s: text,
+        i: at,
+        seen: at,
+        at_end: true,
+        cut: false,
+        quote: syn.quote,
+        call_word_optional: false,
+    };
+    match r.call() {
+        Some(c) => CallAt::Read(c, r.i),
+        None if r.i.max(r.seen) >= text.len() => CallAt::Cut,
+        None => CallAt::No,
     }
 }
 

@@ -65,6 +65,7 @@ pub mod ernie45;
 pub mod family;
 pub mod functionary;
 pub mod functiongemma;
+pub mod functiongemma_chain;
 pub(crate) mod garbage;
 pub mod gemma4;
 pub(crate) mod gemma_channel;

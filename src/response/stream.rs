@@ -1126,6 +1126,10 @@ pub struct Machine {
     /// may follow it (a bare invoke, [`super::dsml::section_end`]); `.1`: where the whitespace
     /// after it was read up to. Text that cannot be that closer finishes it there.
     dsml_trail: Option<(usize, usize)>,
+    /// A FunctionGemma block finished at a closing token, waiting to see whether a chained call
+    /// follows it ([`call_chain`]): its end, where the whitespace after it was read up to, and
+    /// its reading.
+    chain: Option<(usize, usize, Parsed)>,
     finished: bool,
     /// An opener was asked whether the finished reply ends inside its closer
     /// ([`Machine::ends_in_closer`]): asked once, so openers that never close stay linear.
@@ -1285,6 +1289,7 @@ impl Machine {
             spent: 0,
             section_closed: false,
             dsml_trail: None,
+            chain: None,
             finished: false,
             em,
             scratch: String::new(),
@@ -2410,6 +2415,13 @@ impl Machine {
     }
 
     fn step_block(&mut self, f: Family, tools: Option<&Value>) -> bool {
+        if let Some((e, from, p)) = self.chain.take() {
+            match self.chain_end(f, e, from, p) {
+                Some(moved) => return moved,
+                // A chained call follows: the block runs on, scanned from its last closer.
+                None => self.pos = e,
+            }
+        }
         if let Some(end) = self.json.fixed_block(self.consumed) {
             // Settled whole by its check (a bare JSON call, a stripped Harmony call).
             self.emit_block(f, end.min(self.buf.len()), tools);
@@ -2476,8 +2488,13 @@ impl Machine {
                 Some(Ok(len)) => {
                     let e = c + len;
                     if let Some(p) = self.block_done(f, e, tools) {
-                        self.emit_parsed(f, e, p);
-                        return true;
+                        if f != Family::FunctionGemma {
+                            self.emit_parsed(f, e, p);
+                            return true;
+                        }
+                        if let Some(moved) = self.chain_end(f, e, e, p) {
+                            return moved;
+                        }
                     }
                     if f == Family::DeepSeekV32 && self.bare_dsml_call() {
                         self.dsml_trail = Some((e, e));
@@ -2897,6 +2914,7 @@ fn batch_code(content: &str, regions: &[std::ops::Range<usize>]) -> Vec<std::ops
 
 mod answer_tag;
 mod block_scan;
+mod call_chain;
 mod code;
 #[cfg(test)]
 mod code_props;
