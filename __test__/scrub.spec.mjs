@@ -143,6 +143,9 @@ describe('stripThinkingTagsFromText / stripReasoningTagsFromText', () => {
     assert.equal(stripThinkingTagsFromText(sentence), sentence)
     assert.equal(stripThinkingTagsFromText('I should look.\n</think>\n\nHere it is.'), 'Here it is.')
     assert.equal(stripThinkingTagsFromText('I should look.\n</think>\n\nHere it is.', EXACT), 'I should look.\n\n\nHere it is.')
+    // One that ends the text takes only itself (strict mode emptied a sentence someone wrote).
+    assert.equal(stripThinkingTagsFromText('模型回复的最后多了一个\n</thinking>'), '模型回复的最后多了一个')
+    assert.equal(stripReasoningTagsFromText('模型回复的最后多了一个\n</thinking>', { mode: 'strict' }), '模型回复的最后多了一个')
     // A fence indented by two spaces is code.
     const fenced = 'Example:\n  ```\n  <think>x</think> ok'
     assert.equal(stripReasoningTagsFromText(fenced), fenced)

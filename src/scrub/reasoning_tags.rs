@@ -98,8 +98,8 @@ pub fn strip_spliced_code_aware(text: Spliced<'_>, mode: TagMode, trim: Trim) ->
 /// sentence that names the pair and then a lone closer, `emits both <think> and </think>, but …
 /// emits only </think>`, is text to its end, never reasoning the prompt opened); a closing
 /// tag with no block open only when it ends its line (inside a sentence it is text), and then, if
-/// it ends within the first [`START_REGION`] bytes and nothing was removed before it, what
-/// precedes it is reasoning the prompt opened and goes with it.
+/// it ends within the first [`START_REGION`] bytes, nothing was removed before it and text follows
+/// it, what precedes it is reasoning the prompt opened and goes with it.
 #[derive(Debug, Default)]
 struct Reading {
     /// Visible text was kept before the current position.
@@ -136,7 +136,10 @@ impl Reading {
         if self.text_open || !ends_line(c, at.end) {
             return Verdict::Text;
         }
-        let start = !self.removed && at.end <= START_REGION;
+        // Only when text follows it (OpenClaw 2026.9.6's rule for a stray closer): one that ends
+        // the text leaves what precedes it (`模型回复的最后多了一个\n</thinking>`, a sentence
+        // someone wrote, is kept without its tag rather than emptied).
+        let start = !self.removed && at.end <= START_REGION && !js_trim(&c[at.end..]).is_empty();
         self.removed = true;
         if start {
             self.visible = false;
@@ -356,6 +359,13 @@ mod tests {
             aware("<think>想一想</think>北京晴。\n</think>\n"),
             "北京晴。"
         );
+        // A closing tag that ends the text takes only itself: the text before it was written
+        // as the reply (strict mode emptied it).
+        assert_eq!(
+            aware("模型回复的最后多了一个\n</thinking>"),
+            "模型回复的最后多了一个"
+        );
+        assert_eq!(aware("I should look.\n</think>\n \n"), "I should look.");
         // SkyworkAI/Skywork-R1V#14: reasoning the prompt opened, closed on its own line.
         let r1v = "No, there is no dog in the image.\n</think>\n\nThe image shows a traffic sign.";
         assert_eq!(aware(r1v), "The image shows a traffic sign.");
