@@ -434,3 +434,48 @@ fn markers_in_one_code_span_grow_linearly() {
         &clean_with("auto"),
     );
 }
+
+/// FunctionGemma's call written again and again after its closing token without its opener
+/// ([`super::functiongemma_chain`]), as a server that does not stop on the token lets it run to
+/// `max_tokens`: every closing token asks whether the run goes on (the block so far parsed, up to
+/// the stream machine's budget), whole and in 16-byte deltas; the run cut, or ended by prose that
+/// starts with `call:`; and whitespace after a closing token arriving in small deltas.
+#[test]
+fn functiongemma_runs_of_calls_without_their_opener_grow_linearly() {
+    let tools = serde_json::json!([{"type": "function", "function": {"name": "get_time",
+        "parameters": {"type": "object", "properties": {}}}}]);
+    let unit = "call:get_time{}<end_function_call>\n";
+    for tail in ["call:get_ti", "call: 说明文字"] {
+        let make = |n: usize| {
+            format!(
+                "<start_function_call>call:get_time{{}}<end_function_call>\n{}{tail}",
+                unit.repeat(n / unit.len())
+            )
+        };
+        let offered = Options {
+            tools: Some(tools.clone()),
+            ..Options::default()
+        };
+        let label = format!("functiongemma run + {tail:?}");
+        for (label, opts) in [
+            (label.clone(), Options::default()),
+            (format!("{label} tools"), offered),
+        ] {
+            assert_grows_linearly(&label, &make, &|t| {
+                let _ = clean_response(t, &opts);
+            });
+        }
+        assert_grows_linearly(&format!("{label} streamed"), &make, &|t| {
+            stream_in_deltas(&Options::default(), t, 16)
+        });
+    }
+    let spaces = |n: usize| {
+        format!(
+            "<start_function_call>call:f{{}}<end_function_call>{}",
+            " ".repeat(n)
+        )
+    };
+    assert_grows_linearly("functiongemma closer + spaces", &spaces, &|t| {
+        stream_in_deltas(&Options::default(), t, 16)
+    });
+}

@@ -691,3 +691,40 @@ fn rows_cut_inside_markup_stay_linear_in_small_deltas() {
         });
     }
 }
+
+/// A fence labelled as a call (```` ```tool_call ````, or ```` ```json ```` holding a call) whose
+/// last line never ends, streamed in 16-byte deltas: that line was read again from its start on
+/// every delta (16-22× the time for 10× the text) until the fence's last line was read on from
+/// where the previous look stopped ([`code::FenceTail`]; measured 9-11× now, 77-105× with that
+/// look disabled). With tools and without, a model named (its start not held) and not.
+#[test]
+fn a_call_fence_whose_last_line_grows_stays_linear_in_small_deltas() {
+    use crate::response::linearity::{assert_grows_linearly, stream_in_deltas};
+    let tools = json!([{"type": "function", "function": {"name": "search_web",
+        "parameters": {"type": "object", "properties": {"query": {"type": "string"}}}}}]);
+    let call = "{\"name\": \"search_web\", \"arguments\": {\"query\": \"";
+    for (lead, with_tools, model) in [
+        (format!("我搜一下。\n```tool_call\n{call}"), false, None),
+        (format!("我搜一下。\n```tool_call\n{call}"), true, None),
+        (format!("我搜一下。\n```json\n{call}"), true, None),
+        (format!("我搜一下。\n```json\n{call}"), true, Some("gpt-4o")),
+        (format!("```tool_call\n{call}"), false, Some("gpt-4o")),
+        // Whole lines of the call before the one still arriving.
+        (
+            "好的。\n```json\n{\n  \"name\": \"search_web\",\n  \"arguments\": {\"query\": \""
+                .to_owned(),
+            true,
+            None,
+        ),
+    ] {
+        let opts = Options {
+            tools: with_tools.then(|| tools.clone()),
+            model: model.map(str::to_owned),
+            ..Options::default()
+        };
+        let make = |n: usize| format!("{lead}{}", "北京abc ".repeat(n / 10));
+        assert_grows_linearly(&format!("{lead:?} {with_tools} {model:?}"), &make, &|t| {
+            stream_in_deltas(&opts, t, 16)
+        });
+    }
+}
