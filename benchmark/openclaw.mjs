@@ -164,6 +164,8 @@ export async function invoke(fns, calls, version) {
 
 let registered = null
 const loaded = new Map()
+// The chunk URLs this process has imported.
+const imported = new Set()
 
 /**
  * Which dist chunk defines each of `names`: `Map(url -> [name])`. Finding them reads every chunk
@@ -218,7 +220,15 @@ export async function loadOpenClaw({ version = DEFAULT_VERSION, names = NAMES } 
   if (dir === null) return null
   const key = `${dir}\0${names.join(',')}`
   if (loaded.has(key)) return loaded.get(key)
-  const byFile = chunksDefining(dir, names)
+  // A chunk this process imported already answers from Node's module cache, without the exports
+  // this load appends: it is imported again, as a new instance, under a query of its own.
+  const byFile = new Map(
+    [...chunksDefining(dir, names)].map(([url, defined]) => {
+      const again = imported.has(url) ? `${url}?oc=${loaded.size}` : url
+      imported.add(url)
+      return [again, defined]
+    }),
+  )
   if (registered === null) {
     const { register } = await import('node:module')
     const { port1, port2 } = new MessageChannel()

@@ -27,7 +27,10 @@ export async function memoized(version, calls, ask) {
     }
   }
   const answers = await ask(calls)
-  if (answers !== null) {
+  // An answer saying the oracle lacks a function is this process failing to load it, not the
+  // package's answer: it is not remembered.
+  const unloaded = (a) => typeof a?.error === 'string' && a.error.startsWith(`openclaw ${version} has no `)
+  if (answers !== null && !answers.some(unloaded)) {
     try {
       mkdirSync(join(file, '..'), { recursive: true })
       writeFileSync(`${file}.${process.pid}`, JSON.stringify(answers))
