@@ -1724,7 +1724,7 @@ impl Machine {
                 len,
                 kind: Kind::CutCall(whole),
             }
-        } else if cut {
+        } else if cut || self.cut_after_removed(c) {
             Decision::Cut
         } else {
             Decision::No
@@ -1853,7 +1853,16 @@ impl Machine {
                         yes(Family::BracketCalls)
                     }
                     // Cut by the end of the reply: the rest of it is the block.
-                    Some(None) if fin && super::bracket_colon::cut(&self.buf[start..], tools) => {
+                    Some(None)
+                        if fin
+                            && super::bracket_colon::cut(
+                                &self.buf[start..],
+                                tools,
+                                self.at_line_start(start)
+                                    || (self.em.after_removed
+                                        && self.buf[..start].trim().is_empty()),
+                            ) =>
+                    {
                         self.json.fixed = Some((self.consumed + start, self.buf.len() - start));
                         yes(Family::BracketCalls)
                     }
