@@ -181,17 +181,11 @@ const CUT_STILL_SHOWN: &[(&str, u8)] = &[
     ("minimax-tool-call-arrows", 9),
     ("cut-minimax-json-variant-in-closer", 9),
     // JSON in `<function_calls>` before an offered tool's name is known
-    // (`cut-wrapper-call-of-a-tool-not-offered-stays-zh`), or a named element whose body is not
-    // JSON.
+    // (`cut-wrapper-call-of-a-tool-not-offered-stays-zh`).
     ("cut-call-inside-function-calls-wrapper-zh", 5),
     ("cut-call-inside-function-calls-wrapper-zh", 6),
     ("openclaw-26942-function-calls-json-tool-name", 1),
     ("openclaw-26942-function-calls-json-tool-name", 7),
-    ("named-wrapper-one-call-not-json-zh", 7),
-    ("named-wrapper-one-call-not-json-zh", 8),
-    // Hunyuan's `<answer>` before its `<tool_calls>` came (an answer tag alone is text).
-    ("hunyuan-answer-wraps-reply-with-call-zh", 3),
-    ("hunyuan-answer-wraps-reply-with-call-zh", 4),
 ];
 
 /// `input` cut at `tenth` tenths of its length (on a character boundary).

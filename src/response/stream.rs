@@ -755,6 +755,9 @@ struct Emitter {
     content_off: bool,
     /// The last visible character written (a lone token right after a colon is named).
     last: Option<char>,
+    /// A reasoning block ended (read or not): Hunyuan's `<answer>` right after it is its wrapper
+    /// ([`answer_tag`]).
+    reasoned: bool,
 }
 
 /// Byte ranges of the reply, in order, that spell a text (adjacent ranges merged): the content
@@ -897,6 +900,7 @@ impl Emitter {
     }
 
     fn reasoning_end(&mut self) {
+        self.reasoned = true;
         self.r_held.clear();
         if self.r_started {
             self.r_any = true;
@@ -1993,6 +1997,8 @@ impl Machine {
             }
             Check::Later(marker, f) => {
                 if self.later(marker, after) || (fin && self.ends_in_closer(f, after, tools)) {
+                    yes(f)
+                } else if fin && f == Family::HunyuanA13b && self.answer_cut(after) {
                     yes(f)
                 } else if fin && f == Family::BracketCalls {
                     // The last opener, cut inside its arguments by the end of the reply.

@@ -247,6 +247,14 @@ pub(super) const BODIES: &[Body] = &[
         strong: true,
         head: &[Lit("\""), Name, Lit("\">"), Ws, Lit("{")],
     },
+    // A body that is a JSON string, not an object (internetsb/Maizone#36's form): whole, such a
+    // call is removed and reported as unreadable; cut, it goes the same way.
+    Body {
+        family: Family::NamedToolCall,
+        opener: named_tool_call::OPEN,
+        strong: true,
+        head: &[Lit("\""), Name, Lit("\">"), Ws, Lit("\"")],
+    },
     Body {
         family: Family::NemotronV2,
         opener: nemotron_v2::OPEN,
