@@ -1996,9 +1996,12 @@ impl Machine {
                 }
             }
             Check::Later(marker, f) => {
-                if self.later(marker, after) || (fin && self.ends_in_closer(f, after, tools)) {
-                    yes(f)
-                } else if fin && f == Family::HunyuanA13b && self.answer_cut(after) {
+                // Hunyuan's `<answer>` in a reply cut before its call block came.
+                let answer = |m: &mut Self| fin && f == Family::HunyuanA13b && m.answer_cut(after);
+                if self.later(marker, after)
+                    || (fin && self.ends_in_closer(f, after, tools))
+                    || answer(self)
+                {
                     yes(f)
                 } else if fin && f == Family::BracketCalls {
                     // The last opener, cut inside its arguments by the end of the reply.

@@ -250,8 +250,16 @@ impl Machine {
         // What the reading leaves as text after its last block (all of it when none).
         let tail = p.blocks.last().map_or(0, |b| b.end.min(end));
         let mut at = end - self.buf[tail..].trim_start().len();
-        let mut cut =
-            cut_body::cut_call(&self.buf[at..]).is_some_and(|cut| self.ends_inside(&cut, at));
+        // In a `<tool_calls>` wrapper after a call read, a named element with a string body
+        // (removed whole, [`crate::response::named_tool_call`]) is a cut call too.
+        let wrapped_call = f == Family::NamedToolCall
+            && self
+                .buf
+                .starts_with(crate::response::named_tool_call::WRAP_OPEN)
+            && p.blocks.iter().any(|b| !b.calls.is_empty());
+        let mut cut = cut_body::cut_call(&self.buf[at..])
+            .or_else(|| wrapped_call.then(|| cut_body::cut_after_call(&self.buf[at..]))?)
+            .is_some_and(|cut| self.ends_inside(&cut, at));
         // Kimi K3's closing token cut inside its word (`<|close|>to`), glued to what is before.
         if !cut && f == Family::KimiK3 {
             let close = crate::response::kimi_k3::CLOSE;
