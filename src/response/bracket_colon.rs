@@ -19,8 +19,9 @@
 
 use serde_json::Value;
 
-use super::bare_json::offered;
+use super::bare_json::{names, offered};
 use super::scan::{find_from, floor, is_name};
+use super::tool_json::offers_tools;
 use super::typing::{typed_arguments, Style};
 use super::RawCall;
 
@@ -44,34 +45,56 @@ const MAX_CALL: usize = 4096;
 pub fn call_at(s: &str, fin: bool, tools: Option<&Value>) -> Option<Option<(RawCall, usize)>> {
     if s.len() > MAX_CALL {
         // What would still need more text past the bound is too long to be a call.
-        return Some(call_within(&s[..floor(s, MAX_CALL)], false, tools).unwrap_or(None));
+        return Some(call_within(&s[..floor(s, MAX_CALL)], false, tools, false).unwrap_or(None));
     }
-    call_within(s, fin, tools)
+    call_within(s, fin, tools, false)
 }
 
 /// Whether the finished reply ends inside the call at the start of `s` (which starts with
-/// [`OPEN`] or [`OPEN2`]): within [`MAX_CALL`], naming an offered tool, one `key:` read at least,
-/// and everything after it a call still arriving.
-pub fn cut(s: &str, tools: Option<&Value>) -> bool {
-    if s.len() > MAX_CALL || call_within(s, false, tools).is_some() {
+/// [`OPEN`] or [`OPEN2`]), within [`MAX_CALL`], everything after the opener a call still
+/// arriving; `placed`: the opener stands where a call does (a line's start, right after removed
+/// markup), not inside a sentence. With tools offered: the name closed and offered with a `key:`
+/// read (anywhere), or, where placed, the name or the text after it cut (`[tool_call: read_f`
+/// naming the start of an offered tool, `[tool_call: read_file] p`). With no tools offered, only
+/// the strong evidence where placed: the whole `[tool_call: NAME]` head and a `key:` after it.
+pub fn cut(s: &str, tools: Option<&Value>, placed: bool) -> bool {
+    if s.len() > MAX_CALL {
         return false;
     }
-    // A call still arriving: the name is complete and offered once a `]` closes it.
     let skip = usize::from(s.starts_with(OPEN2));
-    let head = s[skip + OPEN.len()..].trim_start_matches(' ');
-    let Some(close) = memchr::memchr(b']', head.as_bytes()) else {
+    let Some(rest) = s[skip..].strip_prefix(OPEN) else {
         return false;
+    };
+    let head = rest.trim_start_matches(' ');
+    let Some(close) = memchr::memchr(b']', head.as_bytes()) else {
+        // The name cut: the start of an offered tool's name.
+        return placed
+            && !head.is_empty()
+            && head.len() <= MAX_NAME
+            && names(tools).any(|n| n.starts_with(head));
     };
     let t = head[close + 1..].trim_start_matches([' ', ',', '\t']);
     let key_len = t
         .bytes()
         .position(|b| !(b.is_ascii_alphanumeric() || b == b'_' || b == b'-'))
         .unwrap_or(t.len());
-    key_len > 0 && t[key_len..].starts_with(':')
+    let keyed = key_len > 0 && t[key_len..].starts_with(':');
+    if offers_tools(tools) {
+        // Still arriving: the name is offered, the rest is a call's.
+        call_within(s, false, tools, false).is_none() && (keyed || placed)
+    } else {
+        keyed && placed && call_within(s, false, tools, true).is_none()
+    }
 }
 
 /// [`call_at`] without the bound.
-fn call_within(s: &str, fin: bool, tools: Option<&Value>) -> Option<Option<(RawCall, usize)>> {
+/// `any`: any name is read, offered or not (to tell a cut call from text with no tools offered).
+fn call_within(
+    s: &str,
+    fin: bool,
+    tools: Option<&Value>,
+    any: bool,
+) -> Option<Option<(RawCall, usize)>> {
     let more = if fin { Some(None) } else { None };
     let skip = usize::from(s.starts_with(OPEN2));
     let Some(rest) = s[skip..].strip_prefix(OPEN) else {
@@ -87,7 +110,7 @@ fn call_within(s: &str, fin: bool, tools: Option<&Value>) -> Option<Option<(RawC
         };
     };
     let name = head[..close].trim_end_matches(' ');
-    if !is_name(name) || !offered(tools, name) {
+    if !is_name(name) || !(any || offered(tools, name)) {
         return Some(None);
     }
     let mut t = &head[close + 1..];
@@ -159,11 +182,10 @@ fn value(s: &str) -> Result<(String, &str), bool> {
     Ok((v.to_owned(), &s[end..]))
 }
 
-/// The calls of `text` added to `out`, each its own block.
+/// The calls of `text` added to `out`, each its own block, and a call the text ends inside
+/// ([`cut`]: placed at the text's start, a line's start or right after a call read).
 pub fn read(text: &str, tools: Option<&Value>, out: &mut super::Parsed) {
-    if !super::tool_json::offers_tools(tools) {
-        return;
-    }
+    let tooled = offers_tools(tools);
     let mut at = 0;
     while let Some(i) = find_from(text, OPEN, at) {
         let start = if i > 0 && text.as_bytes()[i - 1] == b'[' && i > at {
@@ -171,7 +193,12 @@ pub fn read(text: &str, tools: Option<&Value>, out: &mut super::Parsed) {
         } else {
             i
         };
-        match call_at(&text[start..], true, tools) {
+        let call = if tooled {
+            call_at(&text[start..], true, tools)
+        } else {
+            None
+        };
+        match call {
             Some(Some((call, len))) => {
                 out.blocks.push(super::Block {
                     start,
@@ -181,7 +208,7 @@ pub fn read(text: &str, tools: Option<&Value>, out: &mut super::Parsed) {
                 });
                 at = start + len;
             }
-            _ if cut(&text[start..], tools) => {
+            _ if cut(&text[start..], tools, placed(text, start, at)) => {
                 out.problems.push(format!(
                     "bracket_calls: {OPEN} call cut off by the end of the reply (truncated); no call"
                 ));
@@ -197,6 +224,13 @@ pub fn read(text: &str, tools: Option<&Value>, out: &mut super::Parsed) {
             _ => at = i + OPEN.len(),
         }
     }
+}
+
+/// Whether the opener at `start` of `text` stands where a call does: at the text's start or a
+/// line's start (up to three spaces before it), or right after the call read up to `read_to`.
+fn placed(text: &str, start: usize, read_to: usize) -> bool {
+    let line = text[..start].rsplit('\n').next().unwrap_or_default();
+    (start == read_to && start > 0) || (line.len() <= 3 && line.bytes().all(|b| b == b' '))
 }
 
 #[cfg(test)]

@@ -152,6 +152,24 @@ impl CallOpens {
     }
 }
 
+/// Whether `rest`, from a [`CLOSE`] to the end of the finished reply, is a closing token the
+/// reply's end cut (`<|close|>to`, `<|close|>respons`, `<|close|>call<|`): its word (ASCII
+/// letters and `_`, at most 64, as [`strip_closers`] reads it) then the first bytes of `<|sep|>`,
+/// something after the token at least. The caller asks it only where markup stands (glued to
+/// the text or to removed markup).
+pub fn cut_closer(rest: &str) -> bool {
+    let Some(after) = rest.strip_prefix(CLOSE) else {
+        return false;
+    };
+    let word = after
+        .bytes()
+        .take(65)
+        .take_while(|b| b.is_ascii_alphabetic() || *b == b'_')
+        .count();
+    let sep = &after[word..];
+    word <= 64 && !after.is_empty() && sep.len() < SEP.len() && SEP.starts_with(sep)
+}
+
 /// A markup block for every `<|close|>WORD<|sep|>` outside the blocks found (the known closers
 /// and the garbled ones).
 fn strip_closers(text: &str, out: &mut Parsed) {

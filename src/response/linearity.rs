@@ -374,6 +374,17 @@ const CASES: &[(&str, &[&str])] = &[
     // Runs of end tokens glued to text: a short run at the end goes as one, a long one is text.
     ("北<|end|><|endoftext|>", &["auto"]),
     ("<|end|>", &["auto"]),
+    // Tokens and tags the reply's end may cut, each asked once at the end (cut29): an end token
+    // before a cut one, Kimi K3's closer, MiniMax-M3's namespace token, `[tool_call: NAME] key:`
+    // on its own line with no tools, Hunyuan's `<answer>` after reasoning, a named element's
+    // string body.
+    ("北<|end|><|endo", &["auto"]),
+    ("好<|EOT|><｜t", &["auto"]),
+    ("<|open|>response<|sep|>北<|close|>respon", &["auto"]),
+    ("好]<]minimax[>[<a>北]<]minimax[>[</a>]<]mini", &["auto"]),
+    ("\n[tool_call: f] k: \"北", &["auto"]),
+    ("<think>北</think><answer>北", &["auto"]),
+    ("<tool_call name=\"f\">\"北", &["auto"]),
     (
         "f:0<|tool_call_argument_begin|>{\"a\": \"北\"}<|tool_call_end|>\n",
         &["auto"],

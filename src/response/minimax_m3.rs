@@ -164,7 +164,11 @@ pub(crate) fn quoted_before(before: &str) -> bool {
 /// (the cut came in the tag or the value after it), a closing tag with only whitespace after it,
 /// or only whitespace. Text after a closing tag (`…]<]minimax[>[</a> 这样的片段。`) means the
 /// fragment ended and prose followed: not a cut.
+///
+/// A namespace token the cut took in half (`…]<]minimax[>[</city>]<]mini`) is left out first: the
+/// fragment ends where it started.
 pub(crate) fn cut_fragment(text: &str) -> bool {
+    let text = without_cut_token(text);
     let Some(last) = memchr::memmem::rfind(text.as_bytes(), NS.as_bytes()) else {
         return false;
     };
@@ -175,6 +179,15 @@ pub(crate) fn cut_fragment(text: &str) -> bool {
             .is_none_or(|gt| close[gt + 1..].trim().is_empty()),
         None => tail.trim().is_empty() || tail.starts_with('<'),
     }
+}
+
+/// `text` without the first bytes of a namespace token at its end (`]<]mini`, `]`), which a reply
+/// cut inside the token ends with.
+fn without_cut_token(text: &str) -> &str {
+    (1..NS.len())
+        .rev()
+        .find(|&k| text.ends_with(&NS[..k]))
+        .map_or(text, |k| &text[..text.len() - k])
 }
 
 /// `i`, moved back over a namespace token right before it.

@@ -200,3 +200,19 @@ pub const BEGINS: &[&str] = &[
     super::deepseek_v3::CALLS_BEGIN,
     super::deepseek_v3::CALL_BEGIN,
 ];
+
+/// Whether `s`, what follows a lone end token (and the run of them after it) to the end of the
+/// reply, is the start of another lone token or of one of [`BEGINS`] that the reply's end cut
+/// (`<|end|><|endo`, `<|EOT|><｜t`): not empty, shorter than the token, and its first bytes. The
+/// lone token before it goes, and so does the cut one (nothing of it can be read).
+pub fn cut_lone(s: &str) -> bool {
+    let lone = CLOSERS
+        .iter()
+        .zip(OPENERS)
+        .filter(|(_, o)| o.is_none())
+        .map(|(c, _)| *c);
+    !s.is_empty()
+        && lone
+            .chain(BEGINS.iter().copied())
+            .any(|t| t.len() > s.len() && t.starts_with(s))
+}

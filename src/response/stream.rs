@@ -755,6 +755,9 @@ struct Emitter {
     content_off: bool,
     /// The last visible character written (a lone token right after a colon is named).
     last: Option<char>,
+    /// A reasoning block ended (read or not): Hunyuan's `<answer>` right after it is its wrapper
+    /// ([`answer_tag`]).
+    reasoned: bool,
 }
 
 /// Byte ranges of the reply, in order, that spell a text (adjacent ranges merged): the content
@@ -897,6 +900,7 @@ impl Emitter {
     }
 
     fn reasoning_end(&mut self) {
+        self.reasoned = true;
         self.r_held.clear();
         if self.r_started {
             self.r_any = true;
@@ -1729,7 +1733,7 @@ impl Machine {
                 len,
                 kind: Kind::CutCall(whole),
             }
-        } else if cut {
+        } else if cut || self.cut_after_removed(c) {
             Decision::Cut
         } else {
             Decision::No
@@ -1858,7 +1862,16 @@ impl Machine {
                         yes(Family::BracketCalls)
                     }
                     // Cut by the end of the reply: the rest of it is the block.
-                    Some(None) if fin && super::bracket_colon::cut(&self.buf[start..], tools) => {
+                    Some(None)
+                        if fin
+                            && super::bracket_colon::cut(
+                                &self.buf[start..],
+                                tools,
+                                self.at_line_start(start)
+                                    || (self.em.after_removed
+                                        && self.buf[..start].trim().is_empty()),
+                            ) =>
+                    {
                         self.json.fixed = Some((self.consumed + start, self.buf.len() - start));
                         yes(Family::BracketCalls)
                     }
@@ -1988,7 +2001,12 @@ impl Machine {
                 }
             }
             Check::Later(marker, f) => {
-                if self.later(marker, after) || (fin && self.ends_in_closer(f, after, tools)) {
+                // Hunyuan's `<answer>` in a reply cut before its call block came.
+                let answer = |m: &mut Self| fin && f == Family::HunyuanA13b && m.answer_cut(after);
+                if self.later(marker, after)
+                    || (fin && self.ends_in_closer(f, after, tools))
+                    || answer(self)
+                {
                     yes(f)
                 } else if fin && f == Family::BracketCalls {
                     // The last opener, cut inside its arguments by the end of the reply.

@@ -151,6 +151,20 @@ const CHANGED_ON_PURPOSE: &[(&str, &str)] = &[
         "end-response-named-in-a-sentence-stays-zh",
         "stripModelSpecialTokens",
     ),
+    // End tokens and Kimi K3's closer named after a space, a cut token after them (twins of the
+    // cut29 rows `<|end|><|endo`, `<|EOT|><｜t`, `<|close|>respon`).
+    (
+        "phi3-end-then-cut-token-named-after-space-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "eot-before-cut-token-named-after-space-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "kimi-k3-closer-named-after-space-stays-zh",
+        "stripModelSpecialTokens",
+    ),
 ];
 
 /// Whether `f` leaves `text` as it is, run as the addon runs it with `codeAware: true`.

@@ -10,7 +10,9 @@
 //!   in this reply; otherwise it is text.
 //!
 //! The family itself is still chosen as before (the opener with `<tool_calls>` later, the model
-//! hint, or a call block read); this rule only says which of its wrapper tags are markup.
+//! hint, or a call block read); this rule only says which of its wrapper tags are markup. One more
+//! way: a reply cut by `max_tokens` before its `<tool_calls>` came, `<think>…</think>` then
+//! `<answer>` opening the visible reply and no `</answer>` after it ([`Machine::answer_cut`]).
 
 use super::{Check, Kind, Machine};
 use crate::response::Family;
@@ -41,5 +43,19 @@ impl Machine {
             return Some(false);
         }
         None
+    }
+
+    /// Whether the `<answer>` ending at `after` is Hunyuan's, in a reply cut before its call
+    /// block came: it opens the visible reply right after a reasoning block (only whitespace
+    /// between), and no `</answer>` follows it. (A whole reply without a call keeps its tags
+    /// unless the model is named: the tag alone does not say Hunyuan.)
+    pub(super) fn answer_cut(&mut self, after: usize) -> bool {
+        let Some(before) = self.buf[..after].strip_suffix(OPEN) else {
+            return false;
+        };
+        self.em.reasoned
+            && !self.em.any_visible
+            && before.trim().is_empty()
+            && !self.later(CLOSE, after)
     }
 }

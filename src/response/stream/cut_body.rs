@@ -302,6 +302,16 @@ pub(super) const BODIES: &[Body] = &[
     },
 ];
 
+/// A named element whose body is a JSON string, not an object (internetsb/Maizone#36's form):
+/// inside `<tool_calls>` after a call read, such an element is removed whole and reported
+/// ([`named_tool_call`]), so cut it goes the same way; asked only there ([`cut_after_call`]).
+const STRING_BODY: &[Body] = &[Body {
+    family: Family::NamedToolCall,
+    opener: named_tool_call::OPEN,
+    strong: true,
+    head: &[Lit("\""), Name, Lit("\">"), Ws, Lit("\"")],
+}];
+
 /// How far a reply's end reaches into a head.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Reach {
@@ -358,14 +368,20 @@ pub(super) fn reach(head: &[Step], text: &str) -> Reach {
 /// The call cut at the reply's end that `text` (from an opener to the end of the reply) is (see
 /// the module doc); `None`: not a cut call. Reads at most [`WINDOW`] bytes, twice for a wrapper.
 pub(super) fn cut_call(text: &str) -> Option<Cut> {
-    find(text, true)
+    find(text, true, BODIES)
 }
 
-/// [`cut_call`], with wrappers or not (the call in a wrapper is not one).
-fn find(text: &str, wrappers: bool) -> Option<Cut> {
+/// [`cut_call`] for the bodies that are a call's only inside a wrapper after a call read
+/// ([`STRING_BODY`]).
+pub(super) fn cut_after_call(text: &str) -> Option<Cut> {
+    find(text, false, STRING_BODY)
+}
+
+/// [`cut_call`] over `bodies`, with wrappers or not (the call in a wrapper is not one).
+fn find(text: &str, wrappers: bool, bodies: &[Body]) -> Option<Cut> {
     let short = text.len() <= WINDOW;
     let window = &text[..floor(text, WINDOW)];
-    BODIES.iter().find_map(|b| {
+    bodies.iter().find_map(|b| {
         let body = window.strip_prefix(b.opener)?;
         let solid = body.trim_start();
         // An opener alone is the lone-opener rule's, except where its syntax wants a value.
@@ -383,7 +399,7 @@ fn find(text: &str, wrappers: bool) -> Option<Cut> {
         };
         if b.head.is_empty() {
             let inner = &text[b.opener.len() + body.len() - solid.len()..];
-            let call = find(inner, false).filter(|_| wrappers)?;
+            let call = find(inner, false, bodies).filter(|_| wrappers)?;
             return Some(Cut {
                 inner: Some(call.family),
                 len: b.opener.len(),

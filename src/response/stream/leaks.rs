@@ -739,7 +739,9 @@ impl Machine {
                     };
                     rest = rest[orphan::CLOSERS[i].len()..].trim_start();
                 }
-                if rest.is_empty() {
+                // A last token cut by the reply's end (`<|end|><|endo`, `<|EOT|><｜t`) is one of
+                // the run too (the cut one goes as a cut marker, [`Machine::cut_after_removed`]).
+                if rest.is_empty() || orphan::cut_lone(rest) {
                     return if self.finished { Some(false) } else { None };
                 }
             }

@@ -3,7 +3,9 @@
 //! once no more text can come. Each decision is asked at the reply's end (or once a block's next
 //! bytes rule a wait out), never per delta, so it costs the reply's end and nothing before it.
 //!
-//! - a call marker cut mid-token (`<minimax:tool_c`): [`cut_marker`];
+//! - a call marker cut mid-token (`<minimax:tool_c`): [`cut_marker`]; an end token or call
+//!   section's begin token cut right after removed markup (`<|end|><|endo`):
+//!   [`Machine::cut_after_removed`];
 //! - a complete call cut inside its closer ([`super::cut_closer`]): [`Machine::ends_in_closer`],
 //!   [`Machine::emit_cut_closer`];
 //! - a bare DSML invoke that a section closer may still follow: [`Machine::dsml_trail_done`];
@@ -13,7 +15,8 @@
 //!   openers): [`Machine::lone_at`];
 //! - a call's opener with only the start of its body after it ([`cut_body`]), as a candidate
 //!   of visible text ([`Machine::cut_call_at`], [`Machine::open_cut_call`]) or as a block that
-//!   runs to the end and reads as nothing ([`Machine::emit_last_block`]).
+//!   runs to the end and reads as nothing ([`Machine::emit_last_block`]), and so does Kimi K3's
+//!   closing token cut inside its word (`<|close|>to`, [`crate::response::kimi_k3::cut_closer`]).
 
 use serde_json::Value;
 
@@ -28,6 +31,16 @@ pub(super) fn cut_marker(rest: &str) -> bool {
 }
 
 impl Machine {
+    /// Whether the finished reply ends, at candidate `c`, inside a lone token or a call section's
+    /// begin token right after removed markup (only whitespace between): the end token run before
+    /// it went ([`crate::response::orphan::cut_lone`]), and its cut rest goes with it.
+    pub(super) fn cut_after_removed(&self, c: usize) -> bool {
+        self.finished
+            && self.em.after_removed
+            && self.buf[..c].trim().is_empty()
+            && crate::response::orphan::cut_lone(&self.buf[c..])
+    }
+
     /// Whether the finished reply ends inside a closer of `f` after the opener that ends at
     /// `after`, the call before it whole ([`cut_closer`]): the opener is a call's.
     pub(super) fn ends_in_closer(
@@ -236,20 +249,37 @@ impl Machine {
         let p = parse_family(f, &self.buf[..end], &self.ctx(tools));
         // What the reading leaves as text after its last block (all of it when none).
         let tail = p.blocks.last().map_or(0, |b| b.end.min(end));
-        let at = end - self.buf[tail..].trim_start().len();
-        if let Some(cut) = cut_body::cut_call(&self.buf[at..]) {
-            if self.ends_inside(&cut, at) {
-                if at > 0 {
-                    self.emit_parsed(f, at, p);
-                } else {
-                    self.state = State::Visible;
-                    self.pos = 0;
+        let mut at = end - self.buf[tail..].trim_start().len();
+        // In a `<tool_calls>` wrapper after a call read, a named element with a string body
+        // (removed whole, [`crate::response::named_tool_call`]) is a cut call too.
+        let wrapped_call = f == Family::NamedToolCall
+            && self
+                .buf
+                .starts_with(crate::response::named_tool_call::WRAP_OPEN)
+            && p.blocks.iter().any(|b| !b.calls.is_empty());
+        let mut cut = cut_body::cut_call(&self.buf[at..])
+            .or_else(|| wrapped_call.then(|| cut_body::cut_after_call(&self.buf[at..]))?)
+            .is_some_and(|cut| self.ends_inside(&cut, at));
+        // Kimi K3's closing token cut inside its word (`<|close|>to`), glued to what is before.
+        if !cut && f == Family::KimiK3 {
+            let close = crate::response::kimi_k3::CLOSE;
+            if let Some(k) = self.buf[tail..].rfind(close).map(|k| tail + k) {
+                if crate::response::kimi_k3::cut_closer(&self.buf[k..]) && self.glued(k) {
+                    (at, cut) = (k, true);
                 }
-                self.report_cut_call(end - at);
-                self.em.removed();
-                self.drain(end - at);
-                return;
             }
+        }
+        if cut {
+            if at > 0 {
+                self.emit_parsed(f, at, p);
+            } else {
+                self.state = State::Visible;
+                self.pos = 0;
+            }
+            self.report_cut_call(end - at);
+            self.em.removed();
+            self.drain(end - at);
+            return;
         }
         self.emit_parsed(f, end, p);
     }
