@@ -204,6 +204,9 @@ const OPENED_BY_TEMPLATE: &[&[&[&str]]] = &[
     // GLM-5.x: GLM-5.3's generation prompt opens `<think>` always, GLM-5.2's unless thinking is
     // switched off (then it closes it in the prompt and the reply has no `</think>`).
     &[&["glm-5", "glm5", "glm_5"]],
+    // GLM-4.7 (and its Flash): the generation prompt is `<|assistant|><think>` unless thinking is
+    // switched off (`</think>` then); GLM-4.5 and GLM-4.6 write their own `<think>`.
+    &[&["glm-4.7", "glm4.7", "glm_4.7", "glm-4-7", "glm_4_7"]],
     // Seed-OSS opens `<seed:think>` only with a thinking budget of 0; held, never forced.
     &[&["seed-oss", "seed_oss"]],
 ];

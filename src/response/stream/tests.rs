@@ -469,7 +469,8 @@ fn r1_models_hold_the_start_others_do_not() {
     assert!(thinking::r1_hint(None, Some("MiniMax/MiniMax-M2.5")));
     assert!(thinking::r1_hint(Some("step3"), None));
     assert!(!thinking::r1_hint(None, Some("deepseek/deepseek-chat")));
-    assert!(!thinking::r1_hint(None, Some("zai/glm-4.7")));
+    assert!(thinking::r1_hint(None, Some("zai/glm-4.7")));
+    assert!(!thinking::r1_hint(None, Some("zai/glm-4.6")));
     assert!(!thinking::r1_hint(Some("deepseek_v31"), None));
     let r1 = Options {
         model: Some("deepseek/deepseek-r1".into()),
