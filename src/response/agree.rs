@@ -404,7 +404,17 @@ fn calls_in_reasoning_shadows_and_late_tags_grow_linearly() {
         "说明 <think>x</think> ",
         &clean(llama.clone()),
     );
-    assert_linear("stray </think> (llama3_json)", "a</think>\n", &clean(llama));
+    assert_linear(
+        "stray </think> (llama3_json)",
+        "a</think>\n",
+        &clean(llama.clone()),
+    );
+    // A closer named after words and a space at a line's end (`thinking::named_at_line_end`):
+    // in a plain-text family, in the visible scanner, and on one long line of them.
+    let named = "包含思考内容 + </think>\n";
+    assert_linear("named </think> (llama3_json)", named, &clean(llama));
+    assert_linear("named </think> (auto)", named, &clean(auto.clone()));
+    assert_linear("named </think>, one line", "内容 + </think> ", &clean(auto));
 }
 
 /// The texts [`cut_and_altered_replies_never_panic`] cleans for `t`: `t` cut at 16 fixed

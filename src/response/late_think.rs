@@ -6,8 +6,8 @@
 //! - a `<think>`, `<seed:think>`, `[THINK]` or `<mm:think>` after visible text is text (reasoning is where a
 //!   reply starts; people write the tags in prose), and so is every later one and every closing
 //!   tag after it;
-//! - a closing tag with no reasoning open is a stray tag, removed, only when it ends its line;
-//!   inside a sentence it is text;
+//! - a closing tag with no reasoning open is a stray tag, removed, only when it ends its line
+//!   and no words and a space come before it on its line; inside a sentence it is text;
 //! - special-token pairs (`<|START_THINKING|>`, Harmony's analysis channel) and the prose forms a
 //!   family names (Granite's `Here is my thought process:`) open reasoning anywhere; Kimi's
 //!   `◁think▷` and Gemma 4's `<|channel>` named inside a sentence are text
@@ -51,7 +51,9 @@ pub fn reasoning_blocks(text: &str, blocks: Vec<Think>, r1: bool) -> Vec<Think> 
         let keep = if opens {
             !(visible || as_text)
         } else if closes && b.inner.is_empty() && !(r1 && start == 0) {
-            !as_text && ends_line(&text[b.outer.end..])
+            !as_text
+                && ends_line(&text[b.outer.end..])
+                && !super::thinking::named_at_line_end(&text[..start])
         } else if kimi_closes && b.inner.is_empty() && !(r1 && start == 0) {
             !as_text
         } else {

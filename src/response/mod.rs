@@ -72,6 +72,7 @@ pub(crate) mod gemma_channel;
 pub mod gemma_unused;
 pub mod gigachat3;
 pub mod glm45;
+pub mod glm4_line;
 pub mod gpt_oss;
 pub mod granite;
 pub mod granite_20b_fc;

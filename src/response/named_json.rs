@@ -111,7 +111,8 @@ const GEMINI_NS: &str = "default_api:";
 /// a garbled token) that goes with the call.
 const GEMINI_PREFIX: usize = 16;
 
-/// The lead that ends `before` (an offered tool's name glued to the `{`, or the log line).
+/// The lead that ends `before` (an offered tool's name glued to the `{`, the log line, a ReAct
+/// step, or GLM-4's name alone on the line before).
 pub fn lead_before(before: &str, tools: Option<&Value>) -> Option<Lead> {
     if let Some(start) = name_before(before, tools) {
         if let Some(ns) = prefix_start(&before[..start]) {
@@ -157,7 +158,16 @@ pub fn lead_before(before: &str, tools: Option<&Value>) -> Option<Lead> {
             tail: Tail::None,
         });
     }
-    react_before(before, tools)
+    react_before(before, tools).or_else(|| {
+        // GLM-4's name alone on its line, the object on the next (`glm4_line`).
+        let name = super::glm4_line::lead(before, tools)?;
+        Some(Lead {
+            start: name.start,
+            name,
+            args: Args::Json,
+            tail: Tail::None,
+        })
+    })
 }
 
 /// ReAct's words: `Action: NAME` then, on a later line, `Action Input: `.
@@ -429,10 +439,18 @@ pub fn partial_lead_start(text: &str, tools: Option<&Value>) -> Option<usize> {
         .map(|k| from + k)
         .find(|&k| partial_react(&text[k..], tools));
     let gemini = partial_gemini_start(text, tools);
-    [word, called, react, gemini, partial_stripped(text, tools)]
-        .into_iter()
-        .flatten()
-        .min()
+    let glm4 = super::glm4_line::partial(text, tools);
+    [
+        word,
+        called,
+        react,
+        gemini,
+        glm4,
+        partial_stripped(text, tools),
+    ]
+    .into_iter()
+    .flatten()
+    .min()
 }
 
 /// Where a lead of a call whose special tokens were stripped, still completing at the end of

@@ -1142,6 +1142,10 @@ pub struct Machine {
     scratch: String,
     /// Spaces since the last line break at `buf[0]` (`usize::MAX`: other text), for fences.
     col: usize,
+    /// The line before `buf[0]` holds words, then spaces, and the words do not end a sentence:
+    /// a closing reasoning tag here that ends its line is named in a sentence
+    /// ([`thinking::named_at_line_end`]).
+    spaced_words: thinking::LineTail,
     /// The last search for a backtick or tilde: `(from, hit, searched up to)`, absolute.
     code_memo: Option<(usize, Option<usize>, usize)>,
     /// Backtick runs indexed while looking for inline spans' closers.
@@ -1299,6 +1303,7 @@ impl Machine {
             scratch: String::new(),
             cut_asked: false,
             col: 0,
+            spaced_words: thinking::LineTail::default(),
             code_memo: None,
             ticks: code::Ticks::new(opts.markup_in_code),
             r1_fence: None,
@@ -2273,7 +2278,8 @@ impl Machine {
     ///
     /// A closing tag with no reasoning open (at the start of `buf`, `len` bytes) is a stray tag,
     /// removed, only when it ends its line (spaces, then a line break or the end of the reply), as
-    /// models write it; inside a sentence (`输出仅有</think>，没有<think>`) it is text. `None`:
+    /// models write it; inside a sentence (`输出仅有</think>，没有<think>`, or after words and a
+    /// space at a line's end, `…思考内容 + </think>`) it is text. `None`:
     /// wait for the next byte.
     fn reasoning_tag_is_text(&mut self, kind: Kind, len: usize) -> Option<bool> {
         match kind {
@@ -2323,6 +2329,9 @@ impl Machine {
                         .is_some_and(|q| q.closes.contains(&"</mm:think>"));
                 if m3 && !self.em.any_visible {
                     return Some(false);
+                }
+                if self.spaced_words.named() {
+                    return Some(true);
                 }
                 self.ends_line(len).map(|e| !e)
             }
@@ -2763,6 +2772,7 @@ impl Machine {
                     start,
                     len,
                 } if self.ends_line(start + len).is_some_and(|e| e)
+                    && !thinking::named_at_line_end(&self.buf[..start])
                     || !self.region
                         && self.ends_line(start + len).is_some()
                         && thinking::ends_opened_reasoning(

@@ -204,6 +204,9 @@ const OPENED_BY_TEMPLATE: &[&[&[&str]]] = &[
     // GLM-5.x: GLM-5.3's generation prompt opens `<think>` always, GLM-5.2's unless thinking is
     // switched off (then it closes it in the prompt and the reply has no `</think>`).
     &[&["glm-5", "glm5", "glm_5"]],
+    // GLM-4.7 (and its Flash): the generation prompt is `<|assistant|><think>` unless thinking is
+    // switched off (`</think>` then); GLM-4.5 and GLM-4.6 write their own `<think>`.
+    &[&["glm-4.7", "glm4.7", "glm_4.7", "glm-4-7", "glm_4_7"]],
     // Seed-OSS opens `<seed:think>` only with a thinking budget of 0; held, never forced.
     &[&["seed-oss", "seed_oss"]],
 ];
@@ -226,26 +229,78 @@ pub fn r1_hint(format: Option<&str>, model: Option<&str>) -> bool {
 
 /// Whether a closing tag with no opening tag, between `before` (the reply up to it) and `after`
 /// (the reply after it), ends the reasoning a model's template opened ([`r1_hint`]): when it
-/// starts or ends its line, is glued to an ASCII letter or digit (`…= 408</think>408`,
+/// starts or ends its line (not after words and a space, [`named_at_line_end`]), is glued to an
+/// ASCII letter or digit (`…= 408</think>408`,
 /// `…straightforward</think>Answer`) or to markup (`…</tool_call></think>`, `…</think><tool_call>`),
 /// or the text before it on its line ends a sentence (`.`, `。`, `!`, `?`, `…`, a closing bracket
 /// or quote, spaces after it or not), as a model closes its reasoning. Inside a sentence
 /// (`修复百炼 qwen 下</think> token前的…`, `补出 </think> 时`, a reply that names the tag, as an
 /// answer a server already split writes it) it is text.
 pub(crate) fn ends_opened_reasoning(before: &str, after: &str) -> bool {
-    if ends_line(after) || after.starts_with('<') {
+    if after.starts_with('<') {
         return true;
+    }
+    if ends_line(after) {
+        return !named_at_line_end(before);
     }
     let line = before.rsplit('\n').next().unwrap_or("");
     if line.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '>') {
         return true;
     }
     let t = line.trim_end_matches([' ', '\t', '\r']);
-    t.is_empty()
-        || t.ends_with([
-            '.', '。', '!', '！', '?', '？', '…', ')', '）', ']', '】', '"', '”', '」', '』', '\'',
-            '’',
-        ])
+    t.is_empty() || ends_sentence(t)
+}
+
+/// Whether `t` ends a sentence: `.`, `。`, `!`, `?`, `…`, a closing bracket or quote.
+fn ends_sentence(t: &str) -> bool {
+    t.ends_with([
+        '.', '。', '!', '！', '?', '？', '…', ')', '）', ']', '】', '"', '”', '」', '』', '\'', '’',
+    ])
+}
+
+/// Whether a closing tag that ends its line, after `before` (the reply up to it), is named in a
+/// sentence rather than closing reasoning: words before it on its line, then spaces, and those
+/// words do not end a sentence (`content 中包含思考内容 + </think>`, `…有时只有 </think>`). A model
+/// closes its reasoning glued to its last word, after a sentence's end, or on a line of its own.
+pub(crate) fn named_at_line_end(before: &str) -> bool {
+    let mut tail = LineTail::default();
+    tail.pass(before.rsplit('\n').next().unwrap_or(""));
+    tail.named()
+}
+
+/// The end of the line a stream has passed, kept as text goes by in pieces, for
+/// [`named_at_line_end`]: its last character other than a space and whether spaces followed it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct LineTail {
+    last: Option<char>,
+    spaced: bool,
+}
+
+impl LineTail {
+    /// `text` went by (the reply's next piece).
+    pub(crate) fn pass(&mut self, text: &str) {
+        let line = match text.rfind('\n') {
+            Some(p) => {
+                *self = LineTail::default();
+                &text[p + 1..]
+            }
+            None => text,
+        };
+        let t = line.trim_end_matches([' ', '\t']);
+        if let Some(c) = t.chars().next_back() {
+            self.last = Some(c);
+            self.spaced = false;
+        }
+        self.spaced |= t.len() < line.len();
+    }
+
+    /// Whether a closing tag here, ending its line, is named in a sentence.
+    pub(crate) fn named(&self) -> bool {
+        self.spaced
+            && self
+                .last
+                .is_some_and(|c| !ends_sentence(c.encode_utf8(&mut [0; 4])))
+    }
 }
 
 /// One reasoning block: `outer` covers the tags, `inner` the reasoning text.

@@ -631,6 +631,11 @@ mod tests {
             "{\"tool\": \"read_file\", ",
             "read_file{path:<|\"|>北京",
             "Action: read_file\nAction Input: {\"path\": \"",
+            // GLM-4's name alone on its line, the object on the next (glm4_line).
+            "read_file\n{\"path\": \"",
+            "read_file\n{",
+            "read_file\r\n",
+            "\nread_file\n",
             "default_api:read_file{path:",
             // Gemma's `call:NAME({json})` and Mistral's `NAME[ARGS]{json}`, tokens stripped.
             "call:read_file({\"path\": \"北京",

@@ -97,9 +97,10 @@ pub fn strip_spliced_code_aware(text: Spliced<'_>, mode: TagMode, trim: Trim) ->
 /// starts with its reasoning; a later one is text, and so is every closing tag after it: a
 /// sentence that names the pair and then a lone closer, `emits both <think> and </think>, but …
 /// emits only </think>`, is text to its end, never reasoning the prompt opened); a closing
-/// tag with no block open only when it ends its line (inside a sentence it is text), and then, if
-/// it ends within the first [`START_REGION`] bytes, nothing was removed before it and text follows
-/// it, what precedes it is reasoning the prompt opened and goes with it.
+/// tag with no block open only when it ends its line (inside a sentence it is text, and so is one
+/// after words and a space at its line's end), and then, if it ends within the first
+/// [`START_REGION`] bytes, nothing was removed before it and text follows it, what precedes it is
+/// reasoning the prompt opened and goes with it.
 #[derive(Debug, Default)]
 struct Reading {
     /// Visible text was kept before the current position.
@@ -133,7 +134,12 @@ impl Reading {
             self.removed = true;
             return Verdict::Remove;
         }
-        if self.text_open || !ends_line(c, at.end) {
+        // A closing tag after words and a space at its line's end is named in a sentence, as
+        // `cleanResponse` reads it (`content 中包含思考内容 + </think>`).
+        if self.text_open
+            || !ends_line(c, at.end)
+            || crate::response::thinking::named_at_line_end(&c[..at.start])
+        {
             return Verdict::Text;
         }
         // Only when text follows it (OpenClaw 2026.9.6's rule for a stray closer): one that ends

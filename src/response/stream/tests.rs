@@ -469,7 +469,8 @@ fn r1_models_hold_the_start_others_do_not() {
     assert!(thinking::r1_hint(None, Some("MiniMax/MiniMax-M2.5")));
     assert!(thinking::r1_hint(Some("step3"), None));
     assert!(!thinking::r1_hint(None, Some("deepseek/deepseek-chat")));
-    assert!(!thinking::r1_hint(None, Some("zai/glm-4.7")));
+    assert!(thinking::r1_hint(None, Some("zai/glm-4.7")));
+    assert!(!thinking::r1_hint(None, Some("zai/glm-4.6")));
     assert!(!thinking::r1_hint(Some("deepseek_v31"), None));
     let r1 = Options {
         model: Some("deepseek/deepseek-r1".into()),
@@ -505,11 +506,15 @@ fn r1_models_hold_the_start_others_do_not() {
     let long = "x".repeat(START_REGION + 1);
     let mut s = StreamCleaner::new(Options::default());
     assert_eq!(s.push(&long).map(|c| c.content.len()), Ok(START_REGION + 1));
-    let whole = clean_response("Answer </think>\nmore", &chat);
+    let whole = clean_response("Answer</think>\nmore", &chat);
     assert_eq!(
         (whole.content.as_str(), whole.reasoning.as_str()),
         ("Answer\nmore", "")
     );
+    // After words and a space, ending its line, the tag is named in a sentence (vllm-ascend#8022).
+    let named = "content 中包含思考内容 + </think>\nmore";
+    assert_eq!(clean_response(named, &chat).content, named);
+    assert_eq!(clean_response(named, &Options::default()).content, named);
     // Inside a sentence the tag is prose.
     let whole = clean_response("Answer </think> more", &chat);
     assert_eq!(whole.content, "Answer </think> more");
