@@ -208,6 +208,9 @@ const CUT_STILL_SHOWN: &[(&str, u8)] = &[
     ),
     ("minimax-m3-headless-fragment-with-complete-invoke-zh", 6),
     ("minimax-m3-headless-fragment-with-complete-invoke-zh", 8),
+    // Seed-OSS's `<seed:tool_call>` alone at the reply's end (not one of the lone-opener rule's
+    // openers, `orphan::LONE`).
+    ("cut29-seed-oss-cut-in-function-closer-zh", 3),
     // Hunyuan's `<answer>` before its `<tool_calls>` came (an answer tag alone is text).
     ("hunyuan-answer-wraps-reply-with-call-zh", 3),
     ("hunyuan-answer-wraps-reply-with-call-zh", 4),
