@@ -304,7 +304,8 @@ fn read_garbled(w: &str) -> Head<'_> {
 }
 
 /// Whether `rest` (which starts with `<function=`) opens an unwrapped call that no prose writes:
-/// a name with no spaces or quotes, `>`, then (after whitespace) `<parameter=` or `</function>`.
+/// a name with no spaces or quotes (a stray `"` before the `>` allowed: [`function_name`]), `>`,
+/// then (after whitespace) `<parameter=` or `</function>`.
 /// `None` when more text is needed to tell (`full`: no more will come within reach).
 pub fn strong_head(rest: &str, full: bool) -> Option<bool> {
     let more = if full { Some(false) } else { None };
@@ -315,7 +316,8 @@ pub fn strong_head(rest: &str, full: bool) -> Option<bool> {
     let Some(gt) = memchr::memchr(b'>', window) else {
         return if after.len() > 256 { Some(false) } else { more };
     };
-    if !super::scan::is_name(&after[..gt]) {
+    let name = &after[..gt];
+    if !super::scan::is_name(name.strip_suffix('"').unwrap_or(name)) {
         return Some(false);
     }
     let t = after[gt + 1..].trim_start();
@@ -501,9 +503,11 @@ fn tagged_functions(body: &str, cx: &Ctx) -> Vec<RawCall> {
         let Some(gt) = byte_from(body, b'>', name_at, body.len()) else {
             break;
         };
-        let name = unquoted(&body[name_at..gt]);
         let fn_end = fn_ends.find(&tokens, gt).map_or(body.len(), |(p, _)| p);
         at = fn_end.max(gt + 1);
+        let Some(name) = function_name(&body[name_at..gt], cx) else {
+            continue;
+        };
         if name.is_empty() || name.contains(['\n', '<']) {
             continue;
         }
@@ -542,7 +546,7 @@ fn plain_function(body: &str, cx: &Ctx) -> Option<RawCall> {
     let name_at = f + FUNCTION.len();
     let mut tag = lts.next()?;
     let gt = byte_from(body, b'>', name_at, tag)?;
-    let name = unquoted(&body[name_at..gt]);
+    let name = function_name(&body[name_at..gt], cx)?;
     if name.is_empty() || name.contains('\n') {
         return None;
     }
@@ -601,6 +605,18 @@ fn unquoted(s: &str) -> &str {
         }
     }
     s
+}
+
+/// A function's name as written after `<function=` ([`unquoted`]). A lone `"` before the `>`
+/// (`<function=bash">`: the head xalgorix#248 logged with its `<` lost, [`lost_head_before`])
+/// is a garbled head: its name is read only when it is an offered tool, as [`garbled_call`]
+/// reads one; `None` otherwise (no call: the block is removed and reported).
+fn function_name<'a>(raw: &'a str, cx: &Ctx<'a>) -> Option<&'a str> {
+    let name = unquoted(raw);
+    match name.strip_suffix('"') {
+        Some(n) if !n.contains('"') => super::bare_json::resolve(cx.tools, n.trim()),
+        _ => Some(name),
+    }
 }
 
 /// The first `byte` in `s[from..to]`.

@@ -188,6 +188,13 @@ pub(super) const BODIES: &[Body] = &[
         strong: true,
         head: &[Name, Lit(">"), Ws, Lit("<parameter=")],
     },
+    // A stray quote before the `>` ([`qwen3_coder`]'s garbled `<function=NAME">`).
+    Body {
+        family: Family::Qwen3Coder,
+        opener: functionary::FUNCTION,
+        strong: true,
+        head: &[Name, Lit("\">"), Ws, Lit("<parameter=")],
+    },
     Body {
         family: Family::FunctionaryV31,
         opener: functionary::FUNCTION,
