@@ -331,5 +331,23 @@ mod tests {
         assert_grows_linearly("dsml_function cut heads, streamed", &cut, &|t| {
             stream_in_deltas(&opts, t, 64);
         });
+        // Heads closed in the spaced spelling the stream's closer list leaves out, and heads
+        // with spaced DSML parameters and no closer: each head's text up to the next is read
+        // once at the reply's end ([`closed`]).
+        let spaced = |n: usize| {
+            "<function>\n<name>bash</name>\n< | DSML | parameter name=\"c\">北京</ | DSML | parameter>\n</ | DSML | invoke>\n"
+                .repeat(n / 110 + 1)
+        };
+        let open = |n: usize| {
+            "<function>\n<name>bash</name>\n< | DSML | parameter name=\"c\">北京 ".repeat(n / 70 + 1)
+        };
+        for (what, make) in [("spaced", &spaced as &dyn Fn(usize) -> String), ("open", &open)] {
+            assert_grows_linearly(&format!("dsml_function {what} heads"), make, &|t| {
+                let _ = clean_response(t, &opts);
+            });
+            assert_grows_linearly(&format!("dsml_function {what} heads, streamed"), make, &|t| {
+                stream_in_deltas(&opts, t, 64);
+            });
+        }
     }
 }
