@@ -218,8 +218,8 @@ fn params(text: &str, at: &mut usize, hi: usize, cx: &Ctx, name: &str) -> Option
             return Some(Read::Call(serde_json::Value::Object(map).to_string(), end));
         }
         if t.is_empty() || t == "\0" || INVOKE_END.starts_with(t.trim_end_matches('\0')) {
-            let closed = !map.is_empty()
-                && (t.is_empty() || t.starts_with("</") && !t.ends_with('\0'));
+            let closed =
+                !map.is_empty() && (t.is_empty() || t.starts_with("</") && !t.ends_with('\0'));
             let args = closed.then(|| (serde_json::Value::Object(map).to_string(), *at));
             return Some(Read::Cut(args));
         }
@@ -339,15 +339,23 @@ mod tests {
                 .repeat(n / 110 + 1)
         };
         let open = |n: usize| {
-            "<function>\n<name>bash</name>\n< | DSML | parameter name=\"c\">北京 ".repeat(n / 70 + 1)
+            "<function>\n<name>bash</name>\n< | DSML | parameter name=\"c\">北京 "
+                .repeat(n / 70 + 1)
         };
-        for (what, make) in [("spaced", &spaced as &dyn Fn(usize) -> String), ("open", &open)] {
+        for (what, make) in [
+            ("spaced", &spaced as &dyn Fn(usize) -> String),
+            ("open", &open),
+        ] {
             assert_grows_linearly(&format!("dsml_function {what} heads"), make, &|t| {
                 let _ = clean_response(t, &opts);
             });
-            assert_grows_linearly(&format!("dsml_function {what} heads, streamed"), make, &|t| {
-                stream_in_deltas(&opts, t, 64);
-            });
+            assert_grows_linearly(
+                &format!("dsml_function {what} heads, streamed"),
+                make,
+                &|t| {
+                    stream_in_deltas(&opts, t, 64);
+                },
+            );
         }
     }
 }

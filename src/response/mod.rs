@@ -44,8 +44,6 @@
 
 #[cfg(test)]
 mod agree;
-#[cfg(test)]
-mod sweep29;
 pub mod apertus;
 pub mod attr_tool_call;
 pub mod bare_json;

@@ -80,7 +80,8 @@ fn read_named(text: &str, cx: &Ctx, out: &mut Parsed) {
             let calls = read(k, &mut read_problems);
             if !calls.is_empty() {
                 problems.append(&mut read_problems);
-                out.blocks.push(Block::of_calls(start, k, calls, problems, String::new));
+                out.blocks
+                    .push(Block::of_calls(start, k, calls, problems, String::new));
                 out.blocks.push(Block {
                     start: k,
                     end,

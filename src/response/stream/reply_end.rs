@@ -127,8 +127,8 @@ impl Machine {
     /// invoke closer in a spelling [`closers`] leaves out (`</ | DSML | invoke>`), read at the end
     /// of the reply ([`crate::response::dsml_function::closed`]; each head reads up to the next).
     pub(super) fn dsml_function_closed(&mut self, after: usize) -> bool {
-        let hi = (self.later_at(crate::response::dsml_function::OPEN, after))
-            .unwrap_or(self.buf.len());
+        let hi =
+            (self.later_at(crate::response::dsml_function::OPEN, after)).unwrap_or(self.buf.len());
         crate::response::dsml_function::closed(&self.buf[after..hi])
     }
 
