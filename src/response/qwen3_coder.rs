@@ -89,7 +89,7 @@ fn garbled_blocks(text: &str, cx: &Ctx, out: &mut Parsed) {
         if !(rest.starts_with(NAME_TAG) || rest.starts_with(PARAM)) || !line_start(text, lt) {
             continue;
         }
-        if garbled_head(rest, true) != Some(true) {
+        if garbled_head(rest, true) != Some(true) && !garbled_cut(rest, cx.tools) {
             continue;
         }
         let end = function_end(text, lt, &mut fn_ends, &mut out.problems);
@@ -253,6 +253,35 @@ pub fn garbled_head(rest: &str, full: bool) -> Option<bool> {
         Head::More if !full => None,
         _ => Some(false),
     }
+}
+
+/// Whether `rest` (which starts with `<name>` or `<parameter=`, at a line's start) is a garbled
+/// head that the end of the reply cut before its first `<parameter=` was whole
+/// (`<name>bash`⏎`</parameter>`⏎`<param`, `<parameter=bash>`⏎`<para`): its name is an offered
+/// tool, or the stray `</parameter>` (or its start) followed the name. Such a head is removed
+/// and reported (`truncated`); it gives no call (its arguments are unknown).
+pub fn garbled_cut(rest: &str, tools: Option<&serde_json::Value>) -> bool {
+    let w = head_window(rest);
+    if w.len() < rest.len() || !matches!(read_garbled(w), Head::More) {
+        return false;
+    }
+    let (name, after) = if let Some(a) = w.strip_prefix(NAME_TAG) {
+        let t = a.trim_start();
+        let e = t.find(['\n', '<']).unwrap_or(t.len());
+        (t[..e].trim_end(), &t[e..])
+    } else if let Some(a) = w.strip_prefix(PARAM) {
+        match a.find('>') {
+            Some(gt) => (&a[..gt], &a[gt + 1..]),
+            // The name itself may be cut: only a stray closer could tell, and none came.
+            None => return false,
+        }
+    } else {
+        return false;
+    };
+    let named = !after.is_empty() || w.starts_with(PARAM);
+    named
+        && (super::bare_json::resolve(tools, name).is_some()
+            || after.trim_start().starts_with("</"))
 }
 
 /// `raw` (a block's text) past its garbled head, when it opens with one (after `<tool_call>`):
@@ -819,6 +848,10 @@ mod tests {
         for unit in [
             "function=f\">\n<parameter=a>北京\n",
             "=f>\n北京 function=f\n",
+            // Garbled heads that never read as one, each asked whether the reply's end cut it
+            // ([`garbled_cut`]), and stray-quote heads with no parameter.
+            "<name>f\n</parameter>\n北京\n",
+            "<parameter=f>\n北京 <function=f\">\n",
         ] {
             assert_linear("lost-< heads", unit, &|t| {
                 let _ = clean_response(t, &opts);

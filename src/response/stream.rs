@@ -1865,7 +1865,7 @@ impl Machine {
                 }
             }
             Check::Function => self.check_function(after),
-            Check::Garbled => self.check_garbled(after),
+            Check::Garbled => self.check_garbled(after, tools),
             Check::ToolJson => self.check_tool_json(after, tools),
             Check::MistralArray => self.check_mistral_array(after),
             Check::InvokeWrapper => self.check_invoke_wrapper(after, tools),
