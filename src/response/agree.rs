@@ -191,6 +191,9 @@ const CUT_STILL_SHOWN: &[(&str, u8)] = &[
     ("cut-call-inside-function-calls-wrapper-zh", 6),
     ("openclaw-26942-function-calls-json-tool-name", 1),
     ("openclaw-26942-function-calls-json-tool-name", 7),
+    // Seed-OSS's `<seed:tool_call>` alone at the reply's end (not one of the lone-opener rule's
+    // openers, `orphan::LONE`).
+    ("cut29-seed-oss-cut-in-function-closer-zh", 3),
 ];
 
 /// `input` cut at `tenth` tenths of its length (on a character boundary).

@@ -217,6 +217,41 @@ pub fn head_prefix(s: &str) -> bool {
     t.is_empty() || (n > 0 && NAMES.iter().any(|(w, _)| w.starts_with(t)))
 }
 
+/// A DSML tag head that the end of `text` cuts (`<｜｜DSML｜｜inv`, `</ | DSML | par`, `<|DS`),
+/// spelled otherwise than the canonical way: where its head starts (after `<` or `</`) and that
+/// head cut at the same place in the canonical spelling (`｜DSML｜inv`, `｜DSML｜par`, `｜DS`). A
+/// bar must be written (`< ` alone is no tag yet), but for a closer's `</` then spaces, which
+/// becomes `</` (its bars still to come). Reads the last [`HEAD_WINDOW`] bytes.
+fn cut_head(text: &str) -> Option<(usize, String)> {
+    const HEAD_WINDOW: usize = 64;
+    let tail = &text.as_bytes()[text.len().saturating_sub(HEAD_WINDOW)..];
+    let lt = text.len() - tail.len() + memchr::memrchr(b'<', tail)?;
+    let at = lt + 1 + usize::from(text.as_bytes().get(lt + 1) == Some(&b'/'));
+    let s = text.get(at..)?;
+    // `</` then spaces: a closer's head whose first bar is still to come.
+    let spaced = at == lt + 2 && !s.is_empty() && s.bytes().all(|b| b == b' ');
+    if spaced {
+        return Some((at, String::new()));
+    }
+    if !s.contains(['｜', '‖', '|']) || !head_prefix(s) || head(s).is_some() {
+        return None;
+    }
+    let is_bar = |c: char| matches!(c, '｜' | '‖' | '|' | ' ');
+    let rest = s.trim_start_matches(is_bar);
+    let mut canon = String::from("｜");
+    if let Some(after) = rest.strip_prefix("DSML") {
+        canon.push_str("DSML");
+        let name = after.trim_start_matches(is_bar);
+        if name.len() < after.len() && after.contains(['｜', '‖', '|']) {
+            canon.push('｜');
+            canon.push_str(name);
+        }
+    } else {
+        canon.push_str(rest);
+    }
+    (canon != s).then_some((at, canon))
+}
+
 /// `text` with every DSML tag head in the canonical spelling (borrowed when it already is).
 pub fn canonical(text: &str) -> Canonical<'_> {
     let mut edits = Vec::new();
@@ -268,6 +303,19 @@ pub fn canonical(text: &str) -> Canonical<'_> {
         out.push_str(gt);
         copied = h_at + len;
     }
+    if let Some((at, canon)) = cut_head(text).filter(|&(at, _)| at >= copied) {
+        // A tag the end of the text cut inside its head, in another spelling: its bars made
+        // canonical too, so a reader that finds a cut canonical tag finds this one.
+        out.push_str(&text[copied..at]);
+        edits.push(Edit {
+            orig_at: at,
+            orig_len: text.len() - at,
+            canon_at: out.len(),
+            canon_len: canon.len(),
+        });
+        out.push_str(&canon);
+        copied = text.len();
+    }
     let text = if edits.is_empty() {
         Cow::Borrowed(text)
     } else {
@@ -307,6 +355,16 @@ mod tests {
                 "<｜DSML｜tool_calls 而不是 <",
                 "<｜DSML｜function_calls 而不是 <",
             ),
+            // A tag head cut by the end of the text.
+            ("a\n<｜｜DSML｜｜inv", "a\n<｜DSML｜inv"),
+            ("a</ | DSML | para", "a</｜DSML｜para"),
+            ("a</‖DSML", "a</｜DSML"),
+            ("a<|DS", "a<｜DS"),
+            ("a<｜DSML｜inv", "a<｜DSML｜inv"),
+            ("a < b", "a < b"),
+            ("a <| b", "a <| b"),
+            ("a < ", "a < "),
+            ("a </ ", "a </"),
         ] {
             assert_eq!(canonical(t).text, want, "{t}");
         }

@@ -91,7 +91,26 @@ pub fn read(text: &str, cx: &Ctx, out: &mut Parsed) {
         };
         let (arguments, end) = match call(text, after + len, hi, cx, name) {
             Read::Call(arguments, end) => (arguments, end),
-            Read::Cut if next.is_none() && cut_at_end(&text[after + len..], name, cx) => {
+            Read::Cut(args) if next.is_none() && cut_at_end(&text[after + len..], name, cx) => {
+                if let Some((arguments, tag)) = args {
+                    // Cut after its last value closed: the call is whole but for its closers. The
+                    // cut closer is markup of its own, so the call is not taken for one cut inside
+                    // its arguments ([`super::garbage`]).
+                    out.problems.push(format!(
+                        "{FORMAT}: {OPEN} call {name:?} cut off by the end of the reply after its \
+                         last complete parameter (truncated); the call is returned"
+                    ));
+                    super::dsml::push_call(out, (start, tag), name, arguments);
+                    if tag < text.len() {
+                        out.blocks.push(Block {
+                            start: tag,
+                            end: text.len(),
+                            calls: Vec::new(),
+                            keep_raw: false,
+                        });
+                    }
+                    return;
+                }
                 out.problems.push(format!(
                     "{FORMAT}: {OPEN} call {name:?} cut off by the end of the reply (truncated); no call"
                 ));
@@ -104,7 +123,7 @@ pub fn read(text: &str, cx: &Ctx, out: &mut Parsed) {
                 ));
                 return;
             }
-            Read::Cut | Read::No => {
+            Read::Cut(_) | Read::No => {
                 // Its DSML closer says it was a call: removed, and reported with its raw text.
                 if let Some(k) = find_from(&text[..hi], INVOKE_END, after + len) {
                     let end = section_end(text, k + INVOKE_END.len());
@@ -136,8 +155,12 @@ enum Read {
     /// No call: something other than a parameter or the invoke closer comes first.
     No,
     /// The text ends (at `hi`, or at the stream machine's NUL) inside the parameters or before
-    /// the invoke closer.
-    Cut,
+    /// the invoke closer; with the arguments when it ends after a closed parameter, in
+    /// whitespace or inside the invoke closer (`…</｜DSML｜parameter>`⏎`</｜DSML｜inv`): every
+    /// value is complete, so the call is returned, as every family returns a call cut there.
+    /// A lone `<` there may open another parameter: no arguments. With them, where the cut
+    /// closer starts (the end of the text when there is none).
+    Cut(Option<(String, usize)>),
 }
 
 /// Whether the head of the tool `name` whose parameters (`rest`, right after the head) run to the
@@ -154,7 +177,16 @@ fn evidence(rest: &str, name: &str, cx: &Ctx) -> bool {
 /// module doc): the stream machine asks this of the reply's last head at its end.
 pub fn cut(rest: &str, name: &str, cx: &Ctx) -> bool {
     let c = canonical(rest);
-    matches!(call(&c.text, 0, c.text.len(), cx, name), Read::Cut) && cut_at_end(&c.text, name, cx)
+    matches!(call(&c.text, 0, c.text.len(), cx, name), Read::Cut(_))
+        && cut_at_end(&c.text, name, cx)
+}
+
+/// Whether `rest` (what follows a head, up to the next head) holds an invoke closer in any
+/// spelling: the stream machine asks this at the reply's end for the spellings its closer list
+/// leaves out (spaced bars).
+pub fn closed(rest: &str) -> bool {
+    memchr::memmem::find(rest.as_bytes(), b"DSML").is_some()
+        && find_from(&canonical(rest).text, INVOKE_END, 0).is_some()
 }
 
 /// For a head whose parameters (`rest`, canonical) read as [`Read::Cut`] at the end of the
@@ -186,18 +218,21 @@ fn params(text: &str, at: &mut usize, hi: usize, cx: &Ctx, name: &str) -> Option
             return Some(Read::Call(serde_json::Value::Object(map).to_string(), end));
         }
         if t.is_empty() || t == "\0" || INVOKE_END.starts_with(t.trim_end_matches('\0')) {
-            return Some(Read::Cut);
+            let closed =
+                !map.is_empty() && (t.is_empty() || t.starts_with("</") && !t.ends_with('\0'));
+            let args = closed.then(|| (serde_json::Value::Object(map).to_string(), *at));
+            return Some(Read::Cut(args));
         }
         let Some(open) = PARAM_OPENS.iter().find(|o| t.starts_with(**o)) else {
             let cut_tag = PARAM_OPENS
                 .iter()
                 .any(|o| o.starts_with(t.trim_end_matches('\0')));
-            return cut_tag.then_some(Read::Cut);
+            return cut_tag.then_some(Read::Cut(None));
         };
         let head_at = *at + open.len();
         let Some(gt) = memchr::memchr(b'>', &text.as_bytes()[head_at..hi]).map(|g| head_at + g)
         else {
-            return Some(Read::Cut);
+            return Some(Read::Cut(None));
         };
         let head = &text[head_at..gt];
         if !head.starts_with([' ', '\t', '\n']) {
@@ -219,7 +254,7 @@ fn params(text: &str, at: &mut usize, hi: usize, cx: &Ctx, name: &str) -> Option
             }
         }
         let Some((value_end, close)) = best else {
-            return Some(Read::Cut);
+            return Some(Read::Cut(None));
         };
         let value = text[gt + 1..value_end].trim();
         let typed = typed_param(cx, name, pname, attr(head, "string"), value);
@@ -296,5 +331,31 @@ mod tests {
         assert_grows_linearly("dsml_function cut heads, streamed", &cut, &|t| {
             stream_in_deltas(&opts, t, 64);
         });
+        // Heads closed in the spaced spelling the stream's closer list leaves out, and heads
+        // with spaced DSML parameters and no closer: each head's text up to the next is read
+        // once at the reply's end ([`closed`]).
+        let spaced = |n: usize| {
+            "<function>\n<name>bash</name>\n< | DSML | parameter name=\"c\">北京</ | DSML | parameter>\n</ | DSML | invoke>\n"
+                .repeat(n / 110 + 1)
+        };
+        let open = |n: usize| {
+            "<function>\n<name>bash</name>\n< | DSML | parameter name=\"c\">北京 "
+                .repeat(n / 70 + 1)
+        };
+        for (what, make) in [
+            ("spaced", &spaced as &dyn Fn(usize) -> String),
+            ("open", &open),
+        ] {
+            assert_grows_linearly(&format!("dsml_function {what} heads"), make, &|t| {
+                let _ = clean_response(t, &opts);
+            });
+            assert_grows_linearly(
+                &format!("dsml_function {what} heads, streamed"),
+                make,
+                &|t| {
+                    stream_in_deltas(&opts, t, 64);
+                },
+            );
+        }
     }
 }

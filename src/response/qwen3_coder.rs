@@ -89,7 +89,7 @@ fn garbled_blocks(text: &str, cx: &Ctx, out: &mut Parsed) {
         if !(rest.starts_with(NAME_TAG) || rest.starts_with(PARAM)) || !line_start(text, lt) {
             continue;
         }
-        if garbled_head(rest, true) != Some(true) {
+        if garbled_head(rest, true) != Some(true) && !garbled_cut(rest, cx.tools) {
             continue;
         }
         let end = function_end(text, lt, &mut fn_ends, &mut out.problems);
@@ -255,6 +255,35 @@ pub fn garbled_head(rest: &str, full: bool) -> Option<bool> {
     }
 }
 
+/// Whether `rest` (which starts with `<name>` or `<parameter=`, at a line's start) is a garbled
+/// head that the end of the reply cut before its first `<parameter=` was whole
+/// (`<name>bash`⏎`</parameter>`⏎`<param`, `<parameter=bash>`⏎`<para`): its name is an offered
+/// tool, or the stray `</parameter>` (or its start) followed the name. Such a head is removed
+/// and reported (`truncated`); it gives no call (its arguments are unknown).
+pub fn garbled_cut(rest: &str, tools: Option<&serde_json::Value>) -> bool {
+    let w = head_window(rest);
+    if w.len() < rest.len() || !matches!(read_garbled(w), Head::More) {
+        return false;
+    }
+    let (name, after) = if let Some(a) = w.strip_prefix(NAME_TAG) {
+        let t = a.trim_start();
+        let e = t.find(['\n', '<']).unwrap_or(t.len());
+        (t[..e].trim_end(), &t[e..])
+    } else if let Some(a) = w.strip_prefix(PARAM) {
+        match a.find('>') {
+            Some(gt) => (&a[..gt], &a[gt + 1..]),
+            // The name itself may be cut: only a stray closer could tell, and none came.
+            None => return false,
+        }
+    } else {
+        return false;
+    };
+    let named = !after.is_empty() || w.starts_with(PARAM);
+    named
+        && (super::bare_json::resolve(tools, name).is_some()
+            || after.trim_start().starts_with("</"))
+}
+
 /// `raw` (a block's text) past its garbled head, when it opens with one (after `<tool_call>`):
 /// the head's `<parameter=NAME>` is the name, not an argument ([`super::garbage`] asks).
 pub fn past_garbled_head(raw: &str) -> &str {
@@ -304,7 +333,8 @@ fn read_garbled(w: &str) -> Head<'_> {
 }
 
 /// Whether `rest` (which starts with `<function=`) opens an unwrapped call that no prose writes:
-/// a name with no spaces or quotes, `>`, then (after whitespace) `<parameter=` or `</function>`.
+/// a name with no spaces or quotes (a stray `"` before the `>` allowed: [`function_name`]), `>`,
+/// then (after whitespace) `<parameter=` or `</function>`.
 /// `None` when more text is needed to tell (`full`: no more will come within reach).
 pub fn strong_head(rest: &str, full: bool) -> Option<bool> {
     let more = if full { Some(false) } else { None };
@@ -315,7 +345,8 @@ pub fn strong_head(rest: &str, full: bool) -> Option<bool> {
     let Some(gt) = memchr::memchr(b'>', window) else {
         return if after.len() > 256 { Some(false) } else { more };
     };
-    if !super::scan::is_name(&after[..gt]) {
+    let name = &after[..gt];
+    if !super::scan::is_name(name.strip_suffix('"').unwrap_or(name)) {
         return Some(false);
     }
     let t = after[gt + 1..].trim_start();
@@ -501,9 +532,11 @@ fn tagged_functions(body: &str, cx: &Ctx) -> Vec<RawCall> {
         let Some(gt) = byte_from(body, b'>', name_at, body.len()) else {
             break;
         };
-        let name = unquoted(&body[name_at..gt]);
         let fn_end = fn_ends.find(&tokens, gt).map_or(body.len(), |(p, _)| p);
         at = fn_end.max(gt + 1);
+        let Some(name) = function_name(&body[name_at..gt], cx) else {
+            continue;
+        };
         if name.is_empty() || name.contains(['\n', '<']) {
             continue;
         }
@@ -542,7 +575,7 @@ fn plain_function(body: &str, cx: &Ctx) -> Option<RawCall> {
     let name_at = f + FUNCTION.len();
     let mut tag = lts.next()?;
     let gt = byte_from(body, b'>', name_at, tag)?;
-    let name = unquoted(&body[name_at..gt]);
+    let name = function_name(&body[name_at..gt], cx)?;
     if name.is_empty() || name.contains('\n') {
         return None;
     }
@@ -601,6 +634,18 @@ fn unquoted(s: &str) -> &str {
         }
     }
     s
+}
+
+/// A function's name as written after `<function=` ([`unquoted`]). A lone `"` before the `>`
+/// (`<function=bash">`: the head xalgorix#248 logged with its `<` lost, [`lost_head_before`])
+/// is a garbled head: its name is read only when it is an offered tool, as [`garbled_call`]
+/// reads one; `None` otherwise (no call: the block is removed and reported).
+fn function_name<'a>(raw: &'a str, cx: &Ctx<'a>) -> Option<&'a str> {
+    let name = unquoted(raw);
+    match name.strip_suffix('"') {
+        Some(n) if !n.contains('"') => super::bare_json::resolve(cx.tools, n.trim()),
+        _ => Some(name),
+    }
 }
 
 /// The first `byte` in `s[from..to]`.
@@ -803,6 +848,10 @@ mod tests {
         for unit in [
             "function=f\">\n<parameter=a>北京\n",
             "=f>\n北京 function=f\n",
+            // Garbled heads that never read as one, each asked whether the reply's end cut it
+            // ([`garbled_cut`]), and stray-quote heads with no parameter.
+            "<name>f\n</parameter>\n北京\n",
+            "<parameter=f>\n北京 <function=f\">\n",
         ] {
             assert_linear("lost-< heads", unit, &|t| {
                 let _ = clean_response(t, &opts);

@@ -19,7 +19,7 @@ use serde_json::{Map, Value};
 use super::qwen3_coder::parse_wrapped;
 use super::scan::find_from;
 use super::typing::{param_schema, type_value, Style};
-use super::xml_invoke::{invokes, Invoke, Tags};
+use super::xml_invoke::{cut_closer, invokes, Invoke, Tags};
 use super::{Block, Ctx, Parsed, RawCall};
 
 const NAME: &str = "seed_oss";
@@ -56,19 +56,43 @@ fn read_named(text: &str, cx: &Ctx, out: &mut Parsed) {
             at = body_at;
             continue;
         }
-        let (body_end, end) = match find_from(text, CLOSE, body_at) {
-            Some(c) => (c, c + CLOSE.len()),
+        let (body_end, end, cut) = match find_from(text, CLOSE, body_at) {
+            Some(c) => (c, c + CLOSE.len(), None),
             None => {
                 out.problems
                     .push(format!("{NAME}: {CLOSE} missing (truncated reply)"));
-                (text.len(), text.len())
+                let cut = cut_closer(&text[body_at..], &NAMED, CLOSE).map(|k| body_at + k);
+                (text.len(), text.len(), cut)
             }
         };
         let problems = &mut out.problems;
-        let calls: Vec<RawCall> = invokes(&text[body_at..body_end], &NAMED, NAME, problems)
-            .iter()
-            .map(|inv| call(inv, cx))
-            .collect();
+        let read = |hi: usize, problems: &mut Vec<String>| -> Vec<RawCall> {
+            invokes(&text[body_at..hi], &NAMED, NAME, problems)
+                .iter()
+                .map(|inv| call(inv, cx))
+                .collect()
+        };
+        if let Some(k) = cut {
+            // A closing tag the end of the reply cut after whole calls (`…</parameter>`⏎
+            // `</fun`): the calls end where it starts, and it is markup of its own, so the last
+            // call is not taken for one cut inside its arguments ([`super::garbage`]).
+            let mut read_problems = Vec::new();
+            let calls = read(k, &mut read_problems);
+            if !calls.is_empty() {
+                problems.append(&mut read_problems);
+                out.blocks
+                    .push(Block::of_calls(start, k, calls, problems, String::new));
+                out.blocks.push(Block {
+                    start: k,
+                    end,
+                    calls: Vec::new(),
+                    keep_raw: false,
+                });
+                at = end.max(body_at);
+                continue;
+            }
+        }
+        let calls = read(body_end, problems);
         out.blocks.push(Block::of_calls(start, end, calls, problems, || {
             format!("{NAME}: call block holds no readable <function name=…>; raw text kept in content")
         }));

@@ -1838,6 +1838,9 @@ impl Machine {
                         .filter(|c| c.ends_with("invoke>"));
                     if closers.into_iter().any(|c| self.later(c, after)) {
                         yes(Family::DeepSeekV32)
+                    } else if fin && self.dsml_function_closed(after) {
+                        // Closed in a spelling the closer list leaves out (spaced bars).
+                        yes(Family::DeepSeekV32)
                     } else if fin
                         && !self.later(super::dsml_function::OPEN, after)
                         && self.dsml_function_cut(after, tools)
@@ -1885,7 +1888,7 @@ impl Machine {
                 }
             }
             Check::Function => self.check_function(after),
-            Check::Garbled => self.check_garbled(after),
+            Check::Garbled => self.check_garbled(after, tools),
             Check::ToolJson => self.check_tool_json(after, tools),
             Check::MistralArray => self.check_mistral_array(after),
             Check::InvokeWrapper => self.check_invoke_wrapper(after, tools),
@@ -2036,6 +2039,11 @@ impl Machine {
     /// Whether `marker` occurs at or after `after` in `buf`. Remembers its last answer per marker
     /// (as [`scan::Finder`] does), so many openers waiting for one marker stay linear.
     fn later(&mut self, marker: &'static str, after: usize) -> bool {
+        self.later_at(marker, after).is_some()
+    }
+
+    /// [`Machine::later`]'s answer: where in `buf` that `marker` starts.
+    fn later_at(&mut self, marker: &'static str, after: usize) -> Option<usize> {
         let from = self.consumed + after;
         let end = self.consumed + self.buf.len();
         let mut search_from = from;
@@ -2043,7 +2051,7 @@ impl Machine {
         if let Some(&(_, last_from, hit, searched_to)) = slot.and_then(|i| self.memo.get(i)) {
             if from >= last_from {
                 match hit {
-                    Some(h) if h >= from => return true,
+                    Some(h) if h >= from => return Some(h - self.consumed),
                     Some(_) => {}
                     None => {
                         search_from = from.max(searched_to.saturating_sub(marker.len() - 1));
@@ -2058,7 +2066,7 @@ impl Machine {
             Some(e) => *e = entry,
             None => self.memo.push(entry),
         }
-        hit.is_some()
+        hit.map(|h| h - self.consumed)
     }
 
     /// A lone `<parameter name="…">` line at candidate `c` (openclaw#98557: Qwen 3.6 wrapped a

@@ -462,7 +462,7 @@ pub fn blocks(
 /// before its `>` (`close`, or the next invoke, which could not be read). A value ends only at
 /// its exact closing tag, so nothing after one is part of it; after a parameter, a lone `<` may
 /// open another parameter of the same invoke and is no such tag.
-fn cut_closer(body: &str, tags: &Tags, close: &str) -> Option<usize> {
+pub fn cut_closer(body: &str, tags: &Tags, close: &str) -> Option<usize> {
     let (lt, before) = super::scan::cut_tag(body)?;
     let piece = &body[lt..];
     if before.ends_with(tags.invoke_end) {

@@ -175,11 +175,25 @@ pub(super) const BODIES: &[Body] = &[
         strong: true,
         head: &[Ws, Lit(functionary::FUNCTION)],
     },
+    // Seed 2.0's attribute body (`<function name="exec">`, [`crate::response::seed_oss`]).
+    Body {
+        family: Family::SeedOss,
+        opener: "<seed:tool_call>",
+        strong: true,
+        head: &[Ws, Lit("<function name=")],
+    },
     Body {
         family: Family::Qwen3Coder,
         opener: functionary::FUNCTION,
         strong: true,
         head: &[Name, Lit(">"), Ws, Lit("<parameter=")],
+    },
+    // A stray quote before the `>` ([`qwen3_coder`]'s garbled `<function=NAME">`).
+    Body {
+        family: Family::Qwen3Coder,
+        opener: functionary::FUNCTION,
+        strong: true,
+        head: &[Name, Lit("\">"), Ws, Lit("<parameter=")],
     },
     Body {
         family: Family::FunctionaryV31,

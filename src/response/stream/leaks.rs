@@ -384,7 +384,7 @@ impl Machine {
     /// `<name>` or `<parameter=` (ending at `after`) at a line's start: a Qwen3-Coder call whose
     /// `<function=NAME>` the model garbled, when its head reads as one; with no `</function>` by
     /// the end of the reply, a call cut off there (as [`Machine::check_function`] reads it).
-    pub(super) fn check_garbled(&mut self, after: usize) -> Verdict {
+    pub(super) fn check_garbled(&mut self, after: usize, tools: Option<&Value>) -> Verdict {
         let tag = if self.buf[..after].ends_with(qwen3_coder::NAME_TAG) {
             qwen3_coder::NAME_TAG
         } else {
@@ -408,6 +408,10 @@ impl Machine {
                 Verdict::Yes(Family::Qwen3Coder)
             }
             Some(true) | None => Verdict::More,
+            // Cut by the end of the reply inside its head ([`qwen3_coder::garbled_cut`]).
+            Some(false) if self.finished && qwen3_coder::garbled_cut(&self.buf[at..], tools) => {
+                Verdict::Yes(Family::Qwen3Coder)
+            }
             Some(false) => Verdict::No,
         }
     }

@@ -136,6 +136,15 @@ impl Machine {
         }
     }
 
+    /// Whether the `<function>` head ending at `after` is closed, before the next head, by an
+    /// invoke closer in a spelling [`closers`] leaves out (`</ | DSML | invoke>`), read at the end
+    /// of the reply ([`crate::response::dsml_function::closed`]; each head reads up to the next).
+    pub(super) fn dsml_function_closed(&mut self, after: usize) -> bool {
+        let hi =
+            (self.later_at(crate::response::dsml_function::OPEN, after)).unwrap_or(self.buf.len());
+        crate::response::dsml_function::closed(&self.buf[after..hi])
+    }
+
     /// Whether the headless MiniMax-M3 fragment whose first token starts at `at` was cut by the
     /// end of the finished reply ([`crate::response::minimax_m3::cut_fragment`]; what the
     /// reply's end says is read once, so many candidates stay linear).
