@@ -108,6 +108,7 @@ pub mod scan;
 pub mod seed_oss;
 pub mod shadow;
 pub mod step3;
+pub mod stray_word;
 pub mod stream;
 #[cfg(test)]
 mod test_util;

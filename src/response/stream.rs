@@ -745,6 +745,9 @@ struct Emitter {
     problems: Vec<String>,
     /// A call block was met outside reasoning (read, unreadable or skipped).
     call_block_seen: bool,
+    /// The last markup removed was a block with calls, and nothing visible came after it
+    /// ([`invented`]).
+    after_call: bool,
     /// Calls the API returned already: not returned again ([`super::shadow`]).
     shadows: super::shadow::Shadows,
     /// Where the content came from, when asked for ([`Machine::keep_spans`]).
@@ -840,6 +843,7 @@ impl Emitter {
         self.hold(body_end, end);
         self.any_visible = true;
         self.after_removed = false;
+        self.after_call = false;
     }
 
     /// No trailing whitespace is held back (its text when the content is written, else its
@@ -962,9 +966,11 @@ impl Emitter {
         let mut at = 0;
         for b in p.blocks {
             let (s, e) = block_range(&b, at, text.len());
+            let called = !b.calls.is_empty();
             self.calls(b.calls, family);
             visible(self, &text[at..s], base + at);
             self.removed();
+            self.after_call = called;
             at = e;
         }
         visible(self, &text[at..], base + at);
@@ -1708,6 +1714,14 @@ impl Machine {
                 len += start;
                 start = 0;
             }
+            if kind == Kind::Call(Check::Fam(Family::MinimaxM2))
+                && lit.s == super::stray_word::INVOKE
+            {
+                // A stray word in place of the wrapper's opener, right before, opens the block.
+                let h = self.stray_start(c);
+                len += start - h;
+                start = h;
+            }
             if kind == Kind::Call(Check::Fam(Family::Qwen3Coder)) && lit.s == "<parameter=" {
                 // A Qwen3-Coder head that lost its `<`, on the line before, opens the block.
                 let h = self.lost_head_start(c);
@@ -2136,7 +2150,11 @@ impl Machine {
                         continue;
                     }
                     code::CodeAt::Fence(f, body) => {
-                        if let Some(end) = self.pass_example_fence(k, f, body) {
+                        let f = self.invented_fence(k, f);
+                        if let Some(end) = (!f.invented)
+                            .then(|| self.pass_example_fence(k, f, body))
+                            .flatten()
+                        {
                             i = end;
                             continue;
                         }
@@ -2153,6 +2171,7 @@ impl Machine {
                     self.hold_pre()
                         .min(self.hold_tool_name(tools))
                         .min(self.hold_lost_head())
+                        .min(self.hold_stray_word())
                 };
                 self.emit_text(keep);
                 // A held Harmony header is scanned again when the rest of it comes.
@@ -2208,7 +2227,8 @@ impl Machine {
                         .min(self.harmony_start(c))
                         .min(self.kimi_id_start(c))
                         .min(self.named_start(c, tools))
-                        .min(self.lost_head_start(c));
+                        .min(self.lost_head_start(c))
+                        .min(self.stray_start(c));
                     self.emit_text(s);
                     self.pos = c - s;
                     let held = self.buf.len();
@@ -2371,8 +2391,7 @@ impl Machine {
             Kind::Lone => {
                 let raw = &self.buf[..len];
                 let m = if raw.starts_with(super::tool_result::OPEN) {
-                    let kind = super::tool_result::KIND;
-                    format!("{kind}: a tool result the model wrote itself; removed from content, raw text: {raw}")
+                    super::tool_result::problem(raw)
                 } else {
                     let what = if raw.starts_with(super::glm45::KEY) {
                         // The arguments of a call whose head was lost.
@@ -2906,6 +2925,7 @@ mod final_tag;
 mod find_any;
 mod gemma_lead;
 mod in_reasoning;
+mod invented;
 mod json_data;
 mod leaks;
 mod reply_end;

@@ -18,7 +18,7 @@ use super::{Check, Decision, Kind, Machine, Verdict, WINDOW};
 use crate::response::scan::depth::{Brackets, Depth};
 use crate::response::{
     bare_json, bracket_calls, gemma_unused, glm45, kimi_k2, named_json, orphan, qwen3_coder,
-    tool_json, tool_result, Family,
+    stray_word, tool_json, tool_result, Family,
 };
 
 /// A stripped Harmony call's recipient.
@@ -421,6 +421,31 @@ impl Machine {
         match qwen3_coder::lost_head_before(&self.buf[..c]) {
             Some(h) if self.at_line_start(h) => h,
             _ => c,
+        }
+    }
+
+    /// Where a stray word before the invoke at `c` starts ([`stray_word`]; `c` when there is
+    /// none): the word's line opens the block.
+    pub(super) fn stray_start(&self, c: usize) -> usize {
+        if !(self.calls_on && matches!(self.lock, None | Some(Family::MinimaxM2))) {
+            return c;
+        }
+        match stray_word::start_before(&self.buf[..c]) {
+            Some(h) if self.at_line_start(h) => h,
+            _ => c,
+        }
+    }
+
+    /// How much of `buf` may be emitted without cutting off a last line that may still become a
+    /// stray word before an invoke ([`stray_word::partial`]).
+    pub(super) fn hold_stray_word(&self) -> usize {
+        let len = self.buf.len();
+        if !(self.calls_on && matches!(self.lock, None | Some(Family::MinimaxM2))) {
+            return len;
+        }
+        match stray_word::partial(&self.buf) {
+            Some(h) if self.at_line_start(h) => h,
+            _ => len,
         }
     }
 
