@@ -97,6 +97,7 @@ pub mod mistral;
 pub mod named_json;
 pub mod named_tool_call;
 pub mod nemotron_v2;
+pub mod offered_pythonic;
 pub mod olmo3;
 pub mod orphan;
 pub mod phi4_mini;
@@ -483,7 +484,7 @@ pub fn clean_response(content: &str, opts: &Options) -> Cleaned {
 /// byte ([`scan::may_hold_markers`] false), when the options let that be decided without reading
 /// it: every special-token marker holds `<` or `[` (or is `◁think▷`); only the families read from
 /// plain JSON, Python or prose, and a reply that starts inside reasoning, need the full pass.
-/// `has_brace`: the reply holds a `{` and may name an offered tool ([`braced_call`]). `None` when
+/// `has_brace`: the reply holds a `{` or `(` and may name an offered tool ([`braced_call`]). `None` when
 /// the reply must be read. (The addon asks this before transcoding the JS string.)
 pub fn unmarked(opts: &Options, has_brace: bool) -> Option<Cleaned> {
     let hint = match opts.format.as_deref() {
@@ -506,12 +507,21 @@ pub fn unmarked(opts: &Options, has_brace: bool) -> Option<Cleaned> {
     Some(out)
 }
 
-/// Whether a reply without markers may hold a call the offered tools make readable: a `{` (every
-/// such call has one) and a name that may be an offered tool's ([`bare_json::OfferedNames`]).
+/// Whether a reply without markers may hold a call the offered tools make readable: a `{` or a
+/// `(` (every such call has one: JSON arguments, or a pythonic line, [`offered_pythonic`]) and a
+/// name that may be an offered tool's ([`bare_json::OfferedNames`]).
 pub(crate) fn braced_call(opts: &Options, content: &str) -> bool {
     opts.tools.is_some()
-        && content.contains('{')
+        && content.contains(['{', '('])
         && opts.offered.may_name(opts.tools.as_ref(), content)
+}
+
+/// [`braced_call`] on a reply's UTF-16 units (the addon asks before transcoding), `brace`: a `{`
+/// was seen ([`scan::units_scan`]).
+pub fn braced_call_units(opts: &Options, units: &[u16], brace: bool) -> bool {
+    opts.tools.is_some()
+        && (brace || units.contains(&u16::from(b'(')))
+        && opts.offered.may_name_units(opts.tools.as_ref(), units)
 }
 
 /// [`clean_response`] with the reading of a lone closing reasoning tag given (`r1`: R1-style)

@@ -2191,6 +2191,8 @@ impl Machine {
                 self.decide_harmony(c, tools)
             } else if let Some(d) = self.decide_kimi_bare(c) {
                 d
+            } else if let Some(d) = self.decide_offered_line(c, tools) {
+                d
             } else if let Some(d) = (self.buf.as_bytes()[c] == b'{')
                 .then(|| self.decide_named_json(c, tools))
                 .flatten()
@@ -2228,7 +2230,8 @@ impl Machine {
                         .min(self.kimi_id_start(c))
                         .min(self.named_start(c, tools))
                         .min(self.lost_head_start(c))
-                        .min(self.stray_start(c));
+                        .min(self.stray_start(c))
+                        .min(self.offered_line_start(c, tools));
                     self.emit_text(s);
                     self.pos = c - s;
                     let held = self.buf.len();
@@ -2430,8 +2433,13 @@ impl Machine {
 
     fn step_block(&mut self, f: Family, tools: Option<&Value>) -> bool {
         if let Some(end) = self.json.fixed_block(self.consumed) {
-            // Settled whole by its check (a bare JSON call, a stripped Harmony call).
-            self.emit_block(f, end.min(self.buf.len()), tools);
+            // Settled whole by its check (a bare JSON call, a stripped Harmony call), read
+            // already by some (a pythonic line).
+            let end = end.min(self.buf.len());
+            match self.json.parsed.take() {
+                Some(p) => self.emit_parsed(f, end, p),
+                None => self.emit_block(f, end, tools),
+            }
             return true;
         }
         if let Some((e, p)) = self.dsml_trail_done(f, tools) {
@@ -2928,6 +2936,7 @@ mod in_reasoning;
 mod invented;
 mod json_data;
 mod leaks;
+mod offered_line;
 mod reply_end;
 mod sections;
 #[cfg(test)]

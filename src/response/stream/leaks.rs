@@ -44,6 +44,8 @@ pub(super) struct JsonState {
     brace_memo: Option<(usize, Option<usize>, usize)>,
     /// The last `to=functions.` search, likewise.
     to_memo: Option<(usize, Option<usize>, usize)>,
+    /// The last `(` search, likewise ([`super::offered_line`]).
+    paren_memo: Option<(usize, Option<usize>, usize)>,
     /// The last marker-byte search, likewise.
     cand_memo: Option<(usize, Option<usize>, usize)>,
     /// The end (in `buf`) of the value [`Machine::settle_json`] settled last.
@@ -61,6 +63,9 @@ pub(super) struct JsonState {
     pub(super) unchosen: Option<usize>,
     /// The JSON object of visible text whose values are data, not calls ([`json_data`]).
     pub(super) data: json_data::DataObject,
+    /// The reading of the block settled last when its check read it already (a pythonic line,
+    /// [`super::offered_line`]): emitted as it is.
+    pub(super) parsed: Option<crate::response::Parsed>,
 }
 
 impl JsonState {
@@ -91,10 +96,13 @@ impl Machine {
         let mut m = remembered(buf, consumed, from, 1, &mut j.cand_memo, |b| {
             find_stop(code, b)
         });
-        let mut hits = [None, None];
+        let mut hits = [None, None, None];
         if self.braces {
             hits[0] = remembered(buf, consumed, from, 1, &mut j.brace_memo, |b| {
                 memchr::memchr(b'{', b)
+            });
+            hits[2] = remembered(buf, consumed, from, 1, &mut j.paren_memo, |b| {
+                memchr::memchr(b'(', b)
             });
         }
         if self.harmony {
