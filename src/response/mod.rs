@@ -29,7 +29,8 @@
 //! - `auto` detects every family whose markers are special tokens or fixed tags ([`scan::detect`]);
 //!   the families written as plain JSON or Python (`llama3_json`, `pythonic`, `llama4_pythonic`,
 //!   `xlam`, `olmo3`) are read only when `options.format` names them or `options.model` names
-//!   their model ([`Family::from_model`]), so ordinary JSON or code is never taken for a call. The
+//!   their model ([`Family::from_model`]), so ordinary JSON or code is never taken for a call
+//!   (with tools offered, a line that is only a Python call of one is, [`offered_pythonic`]). The
 //!   model hint also picks between families that share a grammar (`<tool_call>{` is ERNIE-4.5 for an
 //!   ERNIE model, `<tool_calls>[` is Jamba for a Jamba model) and turns on prose reasoning forms
 //!   (Granite, gpt-oss with stripped markers). When nothing is detected, the hinted family's
