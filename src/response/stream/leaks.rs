@@ -420,54 +420,49 @@ impl Machine {
         }
     }
 
+    /// `find`'s answer on `buf` when it starts a line and a call of family `f` is still looked
+    /// for; `or` otherwise (the heads that open a block on the line before their tag).
+    fn line_head_of(
+        &self,
+        f: Family,
+        or: usize,
+        find: impl FnOnce(&str) -> Option<usize>,
+    ) -> usize {
+        if !(self.calls_on && self.lock.is_none_or(|l| l == f)) {
+            return or;
+        }
+        match find(&self.buf) {
+            Some(h) if self.at_line_start(h) => h,
+            _ => or,
+        }
+    }
+
     /// Where the Qwen3-Coder head that lost its `<` ([`qwen3_coder::lost_head_before`]), at a
     /// line's start, begins before candidate `c`; `c` when none (or no such call is looked for).
     pub(super) fn lost_head_start(&self, c: usize) -> usize {
-        if !(self.calls_on && matches!(self.lock, None | Some(Family::Qwen3Coder))) {
-            return c;
-        }
-        match qwen3_coder::lost_head_before(&self.buf[..c]) {
-            Some(h) if self.at_line_start(h) => h,
-            _ => c,
-        }
+        self.line_head_of(Family::Qwen3Coder, c, |b| {
+            qwen3_coder::lost_head_before(&b[..c])
+        })
     }
 
     /// Where a stray word before the invoke at `c` starts ([`stray_word`]; `c` when there is
     /// none): the word's line opens the block.
     pub(super) fn stray_start(&self, c: usize) -> usize {
-        if !(self.calls_on && matches!(self.lock, None | Some(Family::MinimaxM2))) {
-            return c;
-        }
-        match stray_word::start_before(&self.buf[..c]) {
-            Some(h) if self.at_line_start(h) => h,
-            _ => c,
-        }
+        self.line_head_of(Family::MinimaxM2, c, |b| stray_word::start_before(&b[..c]))
     }
 
     /// How much of `buf` may be emitted without cutting off a last line that may still become a
     /// stray word before an invoke ([`stray_word::partial`]).
     pub(super) fn hold_stray_word(&self) -> usize {
         let len = self.buf.len();
-        if !(self.calls_on && matches!(self.lock, None | Some(Family::MinimaxM2))) {
-            return len;
-        }
-        match stray_word::partial(&self.buf) {
-            Some(h) if self.at_line_start(h) => h,
-            _ => len,
-        }
+        self.line_head_of(Family::MinimaxM2, len, stray_word::partial)
     }
 
     /// How much of `buf` may be emitted without cutting off a last line that may still become a
     /// lost-`<` head ([`qwen3_coder::lost_head_partial`]).
     pub(super) fn hold_lost_head(&self) -> usize {
         let len = self.buf.len();
-        if !(self.calls_on && matches!(self.lock, None | Some(Family::Qwen3Coder))) {
-            return len;
-        }
-        match qwen3_coder::lost_head_partial(&self.buf) {
-            Some(h) if self.at_line_start(h) => h,
-            _ => len,
-        }
+        self.line_head_of(Family::Qwen3Coder, len, qwen3_coder::lost_head_partial)
     }
 
     /// `<function_calls>` (ending at `after`) wrapping an invoke: MiniMax-M2's grammar in
