@@ -4,7 +4,7 @@
 use std::cell::RefCell;
 
 use super::text::{js_string, Changed, Decoded, Text};
-use crate::response::{clean_response_owned, json, scan, unmarked, Options};
+use crate::response::{braced_call_units, clean_response_owned, json, scan, unmarked, Options};
 use napi::bindgen_prelude::{Either, Latin1String, Utf16String};
 use napi::{Error, JsString, Result, Status};
 use napi_derive::napi;
@@ -115,10 +115,7 @@ fn clean_with(content: JsString, opts: &Options) -> Result<CleanedParts> {
     let raw = Text::read(content)?;
     let (marked, brace) = scan::units_scan(raw.units(), opts.tools.is_some());
     if !marked {
-        let has_brace = brace
-            && opts
-                .offered
-                .may_name_units(opts.tools.as_ref(), raw.units());
+        let has_brace = braced_call_units(opts, raw.units(), brace);
         if let Some(cleaned) = unmarked(opts, has_brace) {
             // Unchanged: the caller's string is the content; nothing was transcoded.
             let json = js_string(json::cleaned_to_json(&cleaned));

@@ -186,10 +186,11 @@ impl OfferedNames {
     /// The quick answer for a text that holds no backslash and none of [`LEADS`]: every reader of
     /// unmarked text but one needs one of those (a JSON `"name"`/`"tool_name"` key ends `e"`, a
     /// `"tool"` key `l"`, a
-    /// stripped Harmony header holds `=f`, the log line `' `, ReAct `Ac`), and the one left, a
+    /// stripped Harmony header holds `=f`, the log line `' `, ReAct `Ac`), and the ones left, a
     /// name glued to its `{` (`exec{…}`, [`super::named_json::name_before`]; or to `({`, Gemma's
-    /// stripped `call:NAME({…})`), takes the name exactly as offered: the word right before each
-    /// `{` (or `({`) decides. `None`: the full search does.
+    /// stripped `call:NAME({…})`) or to its `(` (a pythonic line,
+    /// [`super::offered_pythonic`]), take the name exactly as offered: the word right before each
+    /// `{` (or `({`, or `(`) decides. `None`: the full search does.
     fn glued_only<T: Copy + Into<u32>>(&self, tools: Option<&Value>, s: &[T]) -> Option<bool> {
         let fresh = self.index(tools);
         let ix = fresh.as_ref().or_else(|| self.built.get())?;
@@ -216,7 +217,8 @@ impl OfferedNames {
                     | LEADS.iter().fold(false, |h, &(a, b)| {
                         h | ((x == u32::from(a)) & (y == u32::from(b)))
                     });
-                glued |= (word | (x == u32::from(b'('))) & (y == u32::from(b'{'));
+                glued |= ((word | (x == u32::from(b'('))) & (y == u32::from(b'{')))
+                    | (word & (y == u32::from(b'(')));
             }
             if lead {
                 return None;
@@ -232,8 +234,8 @@ impl OfferedNames {
                 b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
             }
         };
-        for j in (0..n).filter(|&j| at(j) == u32::from(b'{')) {
-            let j = if j > 0 && at(j - 1) == u32::from(b'(') {
+        for j in (0..n).filter(|&j| at(j) == u32::from(b'{') || at(j) == u32::from(b'(')) {
+            let j = if at(j) == u32::from(b'{') && j > 0 && at(j - 1) == u32::from(b'(') {
                 j - 1
             } else {
                 j
@@ -348,7 +350,7 @@ mod tests {
     #[test]
     fn a_reply_naming_no_offered_tool_is_read_unchanged() {
         use crate::response::stream::StreamCleaner;
-        use crate::response::{braced_call, cases, scan, Options};
+        use crate::response::{braced_call, braced_call_units, cases, scan, Options};
         let fixed = json!([
             {"type": "function", "function": {"name": "read_file", "parameters": {"type": "object", "properties": {"path": {"type": "string"}}}}},
             {"type": "function", "function": {"name": "exec"}},
@@ -387,13 +389,14 @@ mod tests {
             r#"{"name": "Run-Tests", "arguments": {"filter": "x"}}"#,
             r#"说明文字很长。{"tool_name": "exec", "tool_input": {"command": "ls"}}"#,
             "先看看：\nread_file{\"path\": \"a.txt\"}",
+            "先看看：\nread_file(path='a.txt')",
         ];
         for w in written {
             texts.push((w.to_owned(), Some(fixed.clone())));
         }
         let (mut skipped, mut read) = (0, 0);
         for (text, tools) in texts {
-            if scan::may_hold_markers(&text) || !text.contains('{') || tools.is_none() {
+            if scan::may_hold_markers(&text) || !text.contains(['{', '(']) || tools.is_none() {
                 continue;
             }
             let o = Options {
@@ -402,11 +405,8 @@ mod tests {
             };
             let units: Vec<u16> = text.encode_utf16().collect();
             let may = braced_call(&o, &text);
-            assert_eq!(
-                may,
-                o.offered.may_name_units(tools.as_ref(), &units),
-                "{text}"
-            );
+            let brace = text.contains('{');
+            assert_eq!(may, braced_call_units(&o, &units, brace), "{text}");
             let mut s = StreamCleaner::new(o.clone());
             let (first, end) = (s.push(&text).unwrap(), s.finish().unwrap());
             let changed = first.content + &end.chunk.content != text

@@ -371,6 +371,19 @@ const CASES: &[(&str, &[&str])] = &[
     ),
     ("```tool_code\nf(a = \"北\"\n", &["auto"]),
     ("[TOOL_RESULT]\n北 [END_TOOL_RESULT] 京\n", &["auto"]),
+    // A stray word before each bare invoke ([`super::stray_word`]), lone words with no invoke
+    // after them (each held to its line's end), and invented results in json fences after calls
+    // ([`super::stream`]'s invented).
+    (
+        "court\n<invoke name=\"f\"><parameter name=\"a\">北</parameter></invoke>\n",
+        &["auto"],
+    ),
+    ("court\ncount\n好\n", &["auto"]),
+    (
+        "<invoke name=\"f\"><parameter name=\"a\">北</parameter></invoke>\n```json\n{\"a\": 1}\n```\n",
+        &["auto"],
+    ),
+    ("<｜DSML｜toolcall>f\n{\"a\": 1}\n```json\n{\"b\": \"北\"}\n```\n", &["auto"]),
     // Runs of end tokens glued to text: a short run at the end goes as one, a long one is text.
     ("北<|end|><|endoftext|>", &["auto"]),
     ("<|end|>", &["auto"]),

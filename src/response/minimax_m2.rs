@@ -18,6 +18,9 @@
 //! read as the invoke it stands for ([`calling_head`]); the call ends at `</invoke>` or
 //! `</minimax:tool_call>`, and one whose end tag or a parameter's closing tag never comes is not
 //! returned: removed from `content` and reported. The head alone, or followed by prose, is text.
+//!
+//! A bare invoke right after a lone lowercase word on its line (`court`, Claude's corrupted
+//! `<function_calls>` opener) takes the word with it ([`super::stray_word`]).
 
 use std::borrow::Cow;
 
@@ -62,6 +65,14 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
             )
         },
     );
+    // A stray word left of the wrapper's opener before a bare invoke goes with it.
+    for b in &mut out.blocks {
+        if text[b.start..].starts_with(super::stray_word::INVOKE) {
+            if let Some(s) = super::stray_word::start_before(&text[..b.start]) {
+                b.start = s;
+            }
+        }
+    }
     // Only a text with a `[` can hold the head: one `memchr` (a block's parameters seldom hold
     // a `[`) before the pair search, which read every block the stream machine parsed (+2.8%
     // instructions on a reply dense with MiniMax calls).

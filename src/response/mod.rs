@@ -29,7 +29,8 @@
 //! - `auto` detects every family whose markers are special tokens or fixed tags ([`scan::detect`]);
 //!   the families written as plain JSON or Python (`llama3_json`, `pythonic`, `llama4_pythonic`,
 //!   `xlam`, `olmo3`) are read only when `options.format` names them or `options.model` names
-//!   their model ([`Family::from_model`]), so ordinary JSON or code is never taken for a call. The
+//!   their model ([`Family::from_model`]), so ordinary JSON or code is never taken for a call
+//!   (with tools offered, a line that is only a Python call of one is, [`offered_pythonic`]). The
 //!   model hint also picks between families that share a grammar (`<tool_call>{` is ERNIE-4.5 for an
 //!   ERNIE model, `<tool_calls>[` is Jamba for a Jamba model) and turns on prose reasoning forms
 //!   (Granite, gpt-oss with stripped markers). When nothing is detected, the hinted family's
@@ -99,6 +100,7 @@ pub mod mistral;
 pub mod named_json;
 pub mod named_tool_call;
 pub mod nemotron_v2;
+pub mod offered_pythonic;
 pub mod olmo3;
 pub mod orphan;
 pub mod phi4_mini;
@@ -110,6 +112,7 @@ pub mod scan;
 pub mod seed_oss;
 pub mod shadow;
 pub mod step3;
+pub mod stray_word;
 pub mod stream;
 #[cfg(test)]
 mod test_util;
@@ -484,7 +487,7 @@ pub fn clean_response(content: &str, opts: &Options) -> Cleaned {
 /// byte ([`scan::may_hold_markers`] false), when the options let that be decided without reading
 /// it: every special-token marker holds `<` or `[` (or is `◁think▷`); only the families read from
 /// plain JSON, Python or prose, and a reply that starts inside reasoning, need the full pass.
-/// `has_brace`: the reply holds a `{` and may name an offered tool ([`braced_call`]). `None` when
+/// `has_brace`: the reply holds a `{` or `(` and may name an offered tool ([`braced_call`]). `None` when
 /// the reply must be read. (The addon asks this before transcoding the JS string.)
 pub fn unmarked(opts: &Options, has_brace: bool) -> Option<Cleaned> {
     let hint = match opts.format.as_deref() {
@@ -507,12 +510,21 @@ pub fn unmarked(opts: &Options, has_brace: bool) -> Option<Cleaned> {
     Some(out)
 }
 
-/// Whether a reply without markers may hold a call the offered tools make readable: a `{` (every
-/// such call has one) and a name that may be an offered tool's ([`bare_json::OfferedNames`]).
+/// Whether a reply without markers may hold a call the offered tools make readable: a `{` or a
+/// `(` (every such call has one: JSON arguments, or a pythonic line, [`offered_pythonic`]) and a
+/// name that may be an offered tool's ([`bare_json::OfferedNames`]).
 pub(crate) fn braced_call(opts: &Options, content: &str) -> bool {
     opts.tools.is_some()
-        && content.contains('{')
+        && content.contains(['{', '('])
         && opts.offered.may_name(opts.tools.as_ref(), content)
+}
+
+/// [`braced_call`] on a reply's UTF-16 units (the addon asks before transcoding), `brace`: a `{`
+/// was seen ([`scan::units_scan`]).
+pub fn braced_call_units(opts: &Options, units: &[u16], brace: bool) -> bool {
+    opts.tools.is_some()
+        && (brace || units.contains(&u16::from(b'(')))
+        && opts.offered.may_name_units(opts.tools.as_ref(), units)
 }
 
 /// [`clean_response`] with the reading of a lone closing reasoning tag given (`r1`: R1-style)

@@ -745,6 +745,9 @@ struct Emitter {
     problems: Vec<String>,
     /// A call block was met outside reasoning (read, unreadable or skipped).
     call_block_seen: bool,
+    /// The last markup removed was a block with calls, and nothing visible came after it
+    /// ([`invented`]).
+    after_call: bool,
     /// Calls the API returned already: not returned again ([`super::shadow`]).
     shadows: super::shadow::Shadows,
     /// Where the content came from, when asked for ([`Machine::keep_spans`]).
@@ -843,6 +846,7 @@ impl Emitter {
         self.hold(body_end, end);
         self.any_visible = true;
         self.after_removed = false;
+        self.after_call = false;
     }
 
     /// No trailing whitespace is held back (its text when the content is written, else its
@@ -966,9 +970,11 @@ impl Emitter {
         let mut at = 0;
         for b in p.blocks {
             let (s, e) = block_range(&b, at, text.len());
+            let called = !b.calls.is_empty();
             self.calls(b.calls, family);
             visible(self, &text[at..s], base + at);
             self.removed();
+            self.after_call = called;
             at = e;
         }
         visible(self, &text[at..], base + at);
@@ -1722,6 +1728,14 @@ impl Machine {
                 len += start;
                 start = 0;
             }
+            if kind == Kind::Call(Check::Fam(Family::MinimaxM2))
+                && lit.s == super::stray_word::INVOKE
+            {
+                // A stray word in place of the wrapper's opener, right before, opens the block.
+                let h = self.stray_start(c);
+                len += start - h;
+                start = h;
+            }
             if kind == Kind::Call(Check::Fam(Family::Qwen3Coder)) && lit.s == "<parameter=" {
                 // A Qwen3-Coder head that lost its `<`, on the line before, opens the block.
                 let h = self.lost_head_start(c);
@@ -2172,7 +2186,11 @@ impl Machine {
                         continue;
                     }
                     code::CodeAt::Fence(f, body) => {
-                        if let Some(end) = self.pass_example_fence(k, f, body) {
+                        let f = self.invented_fence(k, f);
+                        if let Some(end) = (!f.invented)
+                            .then(|| self.pass_example_fence(k, f, body))
+                            .flatten()
+                        {
                             i = end;
                             continue;
                         }
@@ -2189,6 +2207,7 @@ impl Machine {
                     self.hold_pre()
                         .min(self.hold_tool_name(tools))
                         .min(self.hold_lost_head())
+                        .min(self.hold_stray_word())
                 };
                 self.emit_text(keep);
                 // A held Harmony header is scanned again when the rest of it comes.
@@ -2207,6 +2226,8 @@ impl Machine {
             let decision = if self.buf.as_bytes()[c] == b't' {
                 self.decide_harmony(c, tools)
             } else if let Some(d) = self.decide_kimi_bare(c) {
+                d
+            } else if let Some(d) = self.decide_offered_line(c, tools) {
                 d
             } else if let Some(d) = (self.buf.as_bytes()[c] == b'{')
                 .then(|| self.decide_named_json(c, tools))
@@ -2244,7 +2265,9 @@ impl Machine {
                         .min(self.harmony_start(c))
                         .min(self.kimi_id_start(c))
                         .min(self.named_start(c, tools))
-                        .min(self.lost_head_start(c));
+                        .min(self.lost_head_start(c))
+                        .min(self.stray_start(c))
+                        .min(self.offered_line_start(c, tools));
                     self.emit_text(s);
                     self.pos = c - s;
                     let held = self.buf.len();
@@ -2411,8 +2434,7 @@ impl Machine {
             Kind::Lone => {
                 let raw = &self.buf[..len];
                 let m = if raw.starts_with(super::tool_result::OPEN) {
-                    let kind = super::tool_result::KIND;
-                    format!("{kind}: a tool result the model wrote itself; removed from content, raw text: {raw}")
+                    super::tool_result::problem(raw)
                 } else {
                     let what = if raw.starts_with(super::glm45::KEY) {
                         // The arguments of a call whose head was lost.
@@ -2458,8 +2480,13 @@ impl Machine {
             }
         }
         if let Some(end) = self.json.fixed_block(self.consumed) {
-            // Settled whole by its check (a bare JSON call, a stripped Harmony call).
-            self.emit_block(f, end.min(self.buf.len()), tools);
+            // Settled whole by its check (a bare JSON call, a stripped Harmony call), read
+            // already by some (a pythonic line).
+            let end = end.min(self.buf.len());
+            match self.json.parsed.take() {
+                Some(p) => self.emit_parsed(f, end, p),
+                None => self.emit_block(f, end, tools),
+            }
             return true;
         }
         if let Some((e, p)) = self.dsml_trail_done(f, tools) {
@@ -2960,8 +2987,10 @@ mod final_tag;
 mod find_any;
 mod gemma_lead;
 mod in_reasoning;
+mod invented;
 mod json_data;
 mod leaks;
+mod offered_line;
 mod reply_end;
 mod sections;
 #[cfg(test)]

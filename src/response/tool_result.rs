@@ -17,3 +17,9 @@ pub const OPEN: &str = "[TOOL_RESULT]";
 pub const CLOSE: &str = "[END_TOOL_RESULT]";
 /// The problem kind reported.
 pub const KIND: &str = "invented-result";
+
+/// The problem reported for an invented result whose raw text is `raw` (this block, or a data
+/// fence right after a call, [`super::stream`]'s `invented`).
+pub fn problem(raw: &str) -> String {
+    format!("{KIND}: a tool result the model wrote itself; removed from content, raw text: {raw}")
+}

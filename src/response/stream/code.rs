@@ -59,6 +59,11 @@ pub(super) struct Fence {
     pub labelled: bool,
     /// The label is Google's `tool_code` ([`crate::response::tool_code`]).
     pub tool_code: bool,
+    /// The info word is `json` (or `jsonc`, `json5`): data a tool may return.
+    pub json: bool,
+    /// Right after a call: a tool result the model invented, held and removed unless it reads
+    /// as calls ([`super::invented`]).
+    pub invented: bool,
 }
 
 /// Backtick runs seen after `origin` up to `reach` (absolute), by length, and the paragraph
@@ -503,6 +508,9 @@ impl Machine {
             call: labelled || data,
             labelled,
             tool_code: labelled && word == crate::response::tool_code::LABEL,
+            // The json words of `DATA_LABELS`.
+            json: self.calls_on && is(&DATA_LABELS[1..4]),
+            invented: false,
         }
     }
 
@@ -676,7 +684,7 @@ impl Machine {
             call: f.labelled || (f.call && (!self.em.any_visible || self.has_tools)),
             ..f
         };
-        if !f.call {
+        if !f.call && !f.invented {
             // An example: stream it; only its opening line is emitted now.
             let Machine {
                 em, buf, consumed, ..
@@ -694,7 +702,7 @@ impl Machine {
     pub(super) fn step_fence(&mut self, f: Fence, tools: Option<&Value>) -> bool {
         match self.fence_end(f, self.pos) {
             FenceEnd::Open(at) => {
-                if !f.call {
+                if !f.call && !f.invented {
                     if !self.fence_markup && self.mentions_marker(&self.buf[..at]) {
                         self.fence_markup = true;
                     }
@@ -719,7 +727,7 @@ impl Machine {
 
     /// The fence's closing line is `buf[start..end]`: emit it as text or read it as a call.
     fn close_fence(&mut self, f: Fence, start: usize, end: usize, tools: Option<&Value>) -> bool {
-        if !f.call {
+        if !f.call && !f.invented {
             if !self.fence_markup && self.mentions_marker(&self.buf[..end]) {
                 self.fence_markup = true;
             }
@@ -738,12 +746,15 @@ impl Machine {
         // Whitespace, then the end of the reply (a held stream waits to see which).
         let rest = &self.buf[end..];
         let tail_ok = rest.trim_start().is_empty();
-        if tail_ok && !self.finished && !f.labelled {
+        if f.call && tail_ok && !self.finished && !f.labelled {
             self.pos = start;
             return false;
         }
         let body_at = self.fence_body.saturating_sub(self.consumed).min(start);
-        let read = self.read_fence(&self.buf[body_at..start], f, tail_ok, tools);
+        let read = f
+            .call
+            .then(|| self.read_fence(&self.buf[body_at..start], f, tail_ok, tools))
+            .flatten();
         match read {
             Some((fam, p)) => {
                 self.em.removed();
@@ -758,6 +769,7 @@ impl Machine {
                 }
                 self.drain(end);
             }
+            None if f.invented => self.drop_invented(end),
             None => self.emit_code(end, "a fenced code block"),
         }
         self.state = State::Visible;

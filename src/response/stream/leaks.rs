@@ -18,7 +18,7 @@ use super::{Check, Decision, Kind, Machine, Verdict, WINDOW};
 use crate::response::scan::depth::{Brackets, Depth};
 use crate::response::{
     bare_json, bracket_calls, gemma_unused, glm45, kimi_k2, named_json, orphan, qwen3_coder,
-    tool_json, tool_result, Family,
+    stray_word, tool_json, tool_result, Family,
 };
 
 /// A stripped Harmony call's recipient.
@@ -44,6 +44,8 @@ pub(super) struct JsonState {
     brace_memo: Option<(usize, Option<usize>, usize)>,
     /// The last `to=functions.` search, likewise.
     to_memo: Option<(usize, Option<usize>, usize)>,
+    /// The last `(` search, likewise ([`super::offered_line`]).
+    paren_memo: Option<(usize, Option<usize>, usize)>,
     /// The last marker-byte search, likewise.
     cand_memo: Option<(usize, Option<usize>, usize)>,
     /// The end (in `buf`) of the value [`Machine::settle_json`] settled last.
@@ -61,6 +63,9 @@ pub(super) struct JsonState {
     pub(super) unchosen: Option<usize>,
     /// The JSON object of visible text whose values are data, not calls ([`json_data`]).
     pub(super) data: json_data::DataObject,
+    /// The reading of the block settled last when its check read it already (a pythonic line,
+    /// [`super::offered_line`]): emitted as it is.
+    pub(super) parsed: Option<crate::response::Parsed>,
 }
 
 impl JsonState {
@@ -91,10 +96,13 @@ impl Machine {
         let mut m = remembered(buf, consumed, from, 1, &mut j.cand_memo, |b| {
             find_stop(code, b)
         });
-        let mut hits = [None, None];
+        let mut hits = [None, None, None];
         if self.braces {
             hits[0] = remembered(buf, consumed, from, 1, &mut j.brace_memo, |b| {
                 memchr::memchr(b'{', b)
+            });
+            hits[2] = remembered(buf, consumed, from, 1, &mut j.paren_memo, |b| {
+                memchr::memchr(b'(', b)
             });
         }
         if self.harmony {
@@ -416,29 +424,49 @@ impl Machine {
         }
     }
 
+    /// `find`'s answer on `buf` when it starts a line and a call of family `f` is still looked
+    /// for; `or` otherwise (the heads that open a block on the line before their tag).
+    fn line_head_of(
+        &self,
+        f: Family,
+        or: usize,
+        find: impl FnOnce(&str) -> Option<usize>,
+    ) -> usize {
+        if !(self.calls_on && self.lock.is_none_or(|l| l == f)) {
+            return or;
+        }
+        match find(&self.buf) {
+            Some(h) if self.at_line_start(h) => h,
+            _ => or,
+        }
+    }
+
     /// Where the Qwen3-Coder head that lost its `<` ([`qwen3_coder::lost_head_before`]), at a
     /// line's start, begins before candidate `c`; `c` when none (or no such call is looked for).
     pub(super) fn lost_head_start(&self, c: usize) -> usize {
-        if !(self.calls_on && matches!(self.lock, None | Some(Family::Qwen3Coder))) {
-            return c;
-        }
-        match qwen3_coder::lost_head_before(&self.buf[..c]) {
-            Some(h) if self.at_line_start(h) => h,
-            _ => c,
-        }
+        self.line_head_of(Family::Qwen3Coder, c, |b| {
+            qwen3_coder::lost_head_before(&b[..c])
+        })
+    }
+
+    /// Where a stray word before the invoke at `c` starts ([`stray_word`]; `c` when there is
+    /// none): the word's line opens the block.
+    pub(super) fn stray_start(&self, c: usize) -> usize {
+        self.line_head_of(Family::MinimaxM2, c, |b| stray_word::start_before(&b[..c]))
+    }
+
+    /// How much of `buf` may be emitted without cutting off a last line that may still become a
+    /// stray word before an invoke ([`stray_word::partial`]).
+    pub(super) fn hold_stray_word(&self) -> usize {
+        let len = self.buf.len();
+        self.line_head_of(Family::MinimaxM2, len, stray_word::partial)
     }
 
     /// How much of `buf` may be emitted without cutting off a last line that may still become a
     /// lost-`<` head ([`qwen3_coder::lost_head_partial`]).
     pub(super) fn hold_lost_head(&self) -> usize {
         let len = self.buf.len();
-        if !(self.calls_on && matches!(self.lock, None | Some(Family::Qwen3Coder))) {
-            return len;
-        }
-        match qwen3_coder::lost_head_partial(&self.buf) {
-            Some(h) if self.at_line_start(h) => h,
-            _ => len,
-        }
+        self.line_head_of(Family::Qwen3Coder, len, qwen3_coder::lost_head_partial)
     }
 
     /// `<function_calls>` (ending at `after`) wrapping an invoke: MiniMax-M2's grammar in

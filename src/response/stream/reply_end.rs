@@ -290,6 +290,12 @@ impl Machine {
             self.drain(end - at);
             return;
         }
+        if tail > 0 && tail < end {
+            // What the reading leaves after its last block is scanned as any visible text is
+            // (an invented result's fence after the call, [`super::invented`]).
+            self.emit_parsed(f, tail, p);
+            return;
+        }
         self.emit_parsed(f, end, p);
     }
 }
