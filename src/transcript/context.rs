@@ -216,9 +216,15 @@ pub fn msg_path(m: &Msg) -> Path {
 
 /// `messages[i].content[j]` for an input block.
 pub fn block_path(m: &Msg, b: &Block) -> Path {
+    block_path_in(m.src_index(), b)
+}
+
+/// [`block_path`] for a block of the message whose input index is `own` (usable while the
+/// message's blocks are borrowed).
+pub fn block_path_in(own: Option<usize>, b: &Block) -> Path {
     match &b.origin {
         BlockOrigin::Src { msg, idx } => Path::Block(*msg, *idx),
-        _ => Path::NewBlockIn(m.src_index()),
+        _ => Path::NewBlockIn(own),
     }
 }
 

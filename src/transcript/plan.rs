@@ -57,9 +57,10 @@ pub fn encode_parts(msgs: &[Msg], input_len: usize, nums: Vec<f64>) -> Option<Pl
 /// and the texts.
 pub fn write(msgs: &[Msg], mut nums: Vec<f64>, out: &mut Vec<u8>) -> (Vec<f64>, String) {
     nums.clear();
-    // Sized up front: at least a few numbers a message (an untouched one takes one, a changed one
-    // a dozen or more), and a short text for some.
-    nums.reserve(msgs.len() * 4);
+    // Sized up front: a few numbers a message (an untouched one takes one, a changed one a dozen
+    // or more), and a short text for some (an agent's history, its ids rewritten, has a text in
+    // two of three messages, ~16 bytes each): growing either mid-plan copied it.
+    nums.reserve(msgs.len() * 8);
     out.reserve(64 + msgs.len() * 8);
     let start = out.len();
     out.push(b'[');
@@ -67,7 +68,7 @@ pub fn write(msgs: &[Msg], mut nums: Vec<f64>, out: &mut Vec<u8>) -> (Vec<f64>, 
         nums,
         vals: out,
         first: start + 1,
-        texts: String::with_capacity(msgs.len() * 8),
+        texts: String::with_capacity(64 + msgs.len() * 16),
     };
     for m in msgs {
         w.msg(m);

@@ -89,6 +89,12 @@ impl<V> StrTable<V> {
         &mut self.entry_with(s, make).0 .1
     }
 
+    /// The key and value of `s`, inserted with `make` first when absent.
+    pub fn entry_or_insert_with(&mut self, s: &str, make: impl FnOnce() -> V) -> (Key, &mut V) {
+        let (key, v) = self.entry_with(s, make).0;
+        (*key, v)
+    }
+
     /// The key of `s`, inserted with `make` first when absent.
     pub fn key_or_insert_with(&mut self, s: &str, make: impl FnOnce() -> V) -> Key {
         self.entry_with(s, make).0 .0

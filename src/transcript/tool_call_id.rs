@@ -65,7 +65,9 @@ fn push_short_hash(out: &mut IdBuf, text: &str, len: usize) {
 }
 
 /// An id being built on the stack: at most [`IdBuf::CAP`] ASCII bytes (every id the allocator
-/// makes is ASCII and at most [`STRICT_MAX_LEN`] long), bytes past that dropped.
+/// makes is ASCII and at most [`STRICT_MAX_LEN`] long), bytes past that dropped. Only ASCII is
+/// ever stored (a non-ASCII byte is dropped: none is pushed), so reading it back as `str` needs
+/// no UTF-8 check (which cost a sixth of allocating an id).
 struct IdBuf {
     bytes: [u8; IdBuf::CAP],
     len: usize,
@@ -82,6 +84,10 @@ impl IdBuf {
     }
 
     fn push(&mut self, b: u8) {
+        debug_assert!(b.is_ascii(), "only ASCII is pushed");
+        if !b.is_ascii() {
+            return;
+        }
         if let Some(slot) = self.bytes.get_mut(self.len) {
             *slot = b;
             self.len += 1;
@@ -89,9 +95,9 @@ impl IdBuf {
     }
 
     fn push_bytes(&mut self, bytes: &[u8]) {
-        let n = bytes.len().min(IdBuf::CAP - self.len);
-        self.bytes[self.len..self.len + n].copy_from_slice(&bytes[..n]);
-        self.len += n;
+        for &b in bytes {
+            self.push(b);
+        }
     }
 
     fn push_str(&mut self, s: &str) {
@@ -103,8 +109,11 @@ impl IdBuf {
     }
 
     fn as_str(&self) -> &str {
-        // Only ASCII is ever pushed (sanitised ids, hex digits, `x<n>`, native Kimi ids).
-        std::str::from_utf8(&self.bytes[..self.len]).unwrap_or_default()
+        let bytes = &self.bytes[..self.len];
+        debug_assert!(bytes.is_ascii());
+        // SAFETY: `push` stores ASCII bytes only (the fields are private to this type, and
+        // `truncate` only shortens), and ASCII is UTF-8.
+        unsafe { std::str::from_utf8_unchecked(bytes) }
     }
 }
 
@@ -115,14 +124,42 @@ impl std::fmt::Write for IdBuf {
     }
 }
 
-/// Hands the sanitised form of `id` (see [`sanitize_tool_call_id`]) to `out`, piece by piece (ASCII
-/// only): the one definition of the scalar rule, for the scalar export (which collects a
-/// `String`) and the allocator (which keeps what fits an [`IdBuf`] on the stack: no allocation).
-fn sanitize_into(id: Option<&str>, mode: ToolCallIdMode, out: &mut impl FnMut(&[u8])) {
+/// Where [`sanitize_into`] writes: the scalar export's `String` (unbounded) or the allocator's
+/// [`IdBuf`] (on the stack). Byte by byte: the strict rule keeps scattered bytes of a short id,
+/// and handing each run to a closure cost a `memcpy` call per run.
+trait IdSink {
+    /// Appends one ASCII byte.
+    fn byte(&mut self, b: u8);
+    /// Appends ASCII text.
+    fn text(&mut self, s: &str);
+}
+
+impl IdSink for IdBuf {
+    fn byte(&mut self, b: u8) {
+        self.push(b);
+    }
+    fn text(&mut self, s: &str) {
+        self.push_str(s);
+    }
+}
+
+impl IdSink for String {
+    fn byte(&mut self, b: u8) {
+        self.push(char::from(b));
+    }
+    fn text(&mut self, s: &str) {
+        self.push_str(s);
+    }
+}
+
+/// Writes the sanitised form of `id` (see [`sanitize_tool_call_id`]) to `out` (ASCII only): the
+/// one definition of the scalar rule, for the scalar export (which collects a `String`) and the
+/// allocator (which keeps what fits an [`IdBuf`] on the stack: no allocation).
+fn sanitize_into(id: Option<&str>, mode: ToolCallIdMode, out: &mut impl IdSink) {
     let Some(id) = id.filter(|id| !id.is_empty()) else {
-        return out(match mode {
-            ToolCallIdMode::Strict => b"defaulttoolid",
-            ToolCallIdMode::Strict9 => b"defaultid",
+        return out.text(match mode {
+            ToolCallIdMode::Strict => "defaulttoolid",
+            ToolCallIdMode::Strict9 => "defaultid",
         });
     };
     // Bytes, not chars: every byte of a multi-byte character is >= 0x80, never ASCII.
@@ -130,12 +167,12 @@ fn sanitize_into(id: Option<&str>, mode: ToolCallIdMode, out: &mut impl FnMut(&[
     match mode {
         ToolCallIdMode::Strict => {
             let mut any = false;
-            for run in id.as_bytes().split(|b| !kept(b)).filter(|r| !r.is_empty()) {
+            for &b in id.as_bytes().iter().filter(|b| kept(b)) {
                 any = true;
-                out(run);
+                out.byte(b);
             }
             if !any {
-                out(b"sanitizedtoolid");
+                out.text("sanitizedtoolid");
             }
         }
         ToolCallIdMode::Strict9 => {
@@ -145,7 +182,7 @@ fn sanitize_into(id: Option<&str>, mode: ToolCallIdMode, out: &mut impl FnMut(&[
                 .take(STRICT9_LEN)
                 .for_each(|b| first.push(b));
             if first.len == STRICT9_LEN {
-                return out(first.as_str().as_bytes());
+                return out.text(first.as_str());
             }
             let seed = if first.len == 0 {
                 "sanitized"
@@ -154,7 +191,7 @@ fn sanitize_into(id: Option<&str>, mode: ToolCallIdMode, out: &mut impl FnMut(&[
             };
             let mut hash = IdBuf::new();
             push_short_hash(&mut hash, seed, STRICT9_LEN);
-            out(hash.as_str().as_bytes());
+            out.text(hash.as_str());
         }
     }
 }
@@ -169,10 +206,7 @@ fn sanitize_into(id: Option<&str>, mode: ToolCallIdMode, out: &mut impl FnMut(&[
 ///   `"sanitized"` (`"44d8b78be"`).
 pub fn sanitize_tool_call_id(id: Option<&str>, mode: ToolCallIdMode) -> String {
     let mut s = String::new();
-    // Only ASCII bytes are written.
-    sanitize_into(id, mode, &mut |b| {
-        s.push_str(std::str::from_utf8(b).unwrap_or_default())
-    });
+    sanitize_into(id, mode, &mut s);
     s
 }
 
@@ -223,7 +257,7 @@ fn make_unique<K>(
     let mut base = IdBuf::new();
     match mode {
         ToolCallIdMode::Strict9 => {
-            sanitize_into(Some(seed), mode, &mut |b| base.push_bytes(b));
+            sanitize_into(Some(seed), mode, &mut base);
             if let Some(k) = take(base.as_str()) {
                 return k;
             }
@@ -243,7 +277,7 @@ fn make_unique<K>(
             if kimi && is_native_kimi_id(seed) {
                 base.push_str(seed);
             } else {
-                sanitize_into(Some(seed), mode, &mut |b| base.push_bytes(b));
+                sanitize_into(Some(seed), mode, &mut base);
             }
             base.truncate(STRICT_MAX_LEN);
             if let Some(k) = take(base.as_str()) {
@@ -293,30 +327,51 @@ pub struct IdAllocator {
     toolu: bool,
     /// Every id handed out so far.
     used: StrTable<()>,
+    /// Per raw call id: its place in `owners`.
+    calls: StrTable<usize>,
     /// Per raw call id: how many calls used it, and its queue of new ids no result has taken yet.
-    calls: StrTable<CallIds>,
-    /// The pending queues' cells: a new id (in `used`) and the next cell of its queue.
-    cells: Vec<(Key, usize)>,
+    owners: Vec<CallIds>,
+    /// The pending queues' cells, in the order the calls were seen.
+    cells: Vec<Cell>,
+    /// The cell after the last one a result took: results nearly always answer calls in the
+    /// order they were made, so the next result's raw id is checked against this cell's first,
+    /// and found without hashing it again (one hash of each raw id, at its call).
+    hint: usize,
     orphan_occurrences: StrTable<u64>,
+}
+
+/// A cell of a pending queue: a new id (in `used`), the raw id it was made for (its place in
+/// `owners`), and the next cell of that raw id's queue.
+struct Cell {
+    id: Key,
+    owner: usize,
+    next: usize,
 }
 
 /// Marks the end of a pending queue.
 const NONE: usize = usize::MAX;
 
-/// Appends the id `key` to a raw id's pending queue.
-fn queue(calls: &mut CallIds, cells: &mut Vec<(Key, usize)>, key: Key) {
+/// Appends the id `key` to the pending queue of raw id `owner`.
+fn queue(owners: &mut [CallIds], cells: &mut Vec<Cell>, owner: usize, key: Key) {
     let cell = cells.len();
-    cells.push((key, NONE));
+    cells.push(Cell {
+        id: key,
+        owner,
+        next: NONE,
+    });
+    let calls = &mut owners[owner];
     if calls.head == NONE {
         calls.head = cell;
     } else {
-        cells[calls.tail].1 = cell;
+        cells[calls.tail].next = cell;
     }
     calls.tail = cell;
 }
 
 /// The calls seen for one raw id.
 struct CallIds {
+    /// The raw id (in `calls`).
+    raw: Key,
     count: u64,
     /// First and last cell of the pending queue (`NONE` when empty).
     head: usize,
@@ -338,7 +393,9 @@ impl IdAllocator {
             toolu: false,
             used: StrTable::with_capacity(calls, 24),
             calls: StrTable::with_capacity(calls, 40),
+            owners: Vec::with_capacity(calls),
             cells: Vec::with_capacity(calls),
+            hint: 0,
             orphan_occurrences: StrTable::with_capacity(0, 0),
         }
     }
@@ -373,25 +430,38 @@ impl IdAllocator {
         make_unique(seed, |s| used.insert_if_absent(s, ()), mode, kimi)
     }
 
+    /// The place in `owners` of raw id `raw`, added when new.
+    fn owner(&mut self, raw: &str) -> usize {
+        let fresh = self.owners.len();
+        let (key, &mut owner) = self.calls.entry_or_insert_with(raw, || fresh);
+        if owner == fresh {
+            self.owners.push(CallIds {
+                raw: key,
+                count: 0,
+                head: NONE,
+                tail: NONE,
+            });
+        }
+        owner
+    }
+
     /// New id for the next tool-call block whose raw id is `raw` (borrowed from the allocator's
     /// table: no copy is made).
     pub fn call_id(&mut self, raw: &str) -> &str {
-        let calls = self.calls.get_or_insert_with(raw, || CallIds {
-            count: 0,
-            head: NONE,
-            tail: NONE,
-        });
+        let owner = self.owner(raw);
+        let calls = &mut self.owners[owner];
         calls.count += 1;
-        let first = calls.count == 1;
+        let count = calls.count;
+        let first = count == 1;
         let key = match Self::native(&mut self.used, self.toolu, raw, first) {
             Some(key) => key,
             None if first => Self::allocate(&mut self.used, raw, self.mode, self.kimi),
             None => {
-                let seed = format!("{raw}:{}", calls.count);
+                let seed = format!("{raw}:{count}");
                 Self::allocate(&mut self.used, &seed, self.mode, self.kimi)
             }
         };
-        queue(calls, &mut self.cells, key);
+        queue(&mut self.owners, &mut self.cells, owner, key);
         self.used.text(key)
     }
 
@@ -405,20 +475,30 @@ impl IdAllocator {
     /// result that answers it, without counting as an occurrence of `id`.
     pub fn keep_call_id(&mut self, id: &str) {
         let key = self.used.key_or_insert_with(id, || ());
-        let calls = self.calls.get_or_insert_with(id, || CallIds {
-            count: 0,
-            head: NONE,
-            tail: NONE,
-        });
-        queue(calls, &mut self.cells, key);
+        let owner = self.owner(id);
+        queue(&mut self.owners, &mut self.cells, owner, key);
+    }
+
+    /// The raw id whose queue's front is `cell`, when that raw id is `raw` (see `hint`).
+    fn hinted(&self, cell: usize, raw: &str) -> Option<usize> {
+        let owner = self.cells.get(cell)?.owner;
+        let calls = &self.owners[owner];
+        (calls.head == cell && self.calls.text(calls.raw) == raw).then_some(owner)
     }
 
     /// New id for the next tool result whose raw id is `raw` (borrowed, as [`Self::call_id`]'s).
     pub fn result_id(&mut self, raw: &str) -> &str {
-        if let Some(c) = self.calls.get_mut(raw).filter(|c| c.head != NONE) {
-            let (key, next) = self.cells[c.head];
-            c.head = next;
-            return self.used.text(key);
+        let pending = self.hinted(self.hint, raw).or_else(|| {
+            let owner = *self.calls.get_mut(raw)?;
+            (self.owners[owner].head != NONE).then_some(owner)
+        });
+        if let Some(owner) = pending {
+            let calls = &mut self.owners[owner];
+            let cell = calls.head;
+            let Cell { id, next, .. } = self.cells[cell];
+            calls.head = next;
+            self.hint = cell + 1;
+            return self.used.text(id);
         }
         let occurrence = self.orphan_occurrences.get_or_insert_with(raw, || 0);
         *occurrence += 1;
@@ -539,6 +619,31 @@ mod tests {
         assert_eq!(ids.result_id("edit:22"), "edit222");
         // Nothing pending any more: the third result is an orphan.
         assert_eq!(ids.result_id("edit:22"), "edit22toolresult1");
+    }
+
+    /// Results answering calls out of order, and a raw id repeated in a batch, take the same ids
+    /// whether or not the next result is the one after the last taken (the allocator's shortcut).
+    #[test]
+    fn results_in_any_order_take_their_own_calls_ids() {
+        let mut ids = IdAllocator::new(Strict);
+        let calls: Vec<String> = ["a|1", "b|2", "a|1", "c|3"]
+            .iter()
+            .map(|raw| ids.call_id(raw).to_string())
+            .collect();
+        assert_eq!(calls, ["a1", "b2", "a12", "c3"]);
+        assert_eq!(ids.result_id("b|2"), "b2");
+        // The cell after `b2` is the second `a|1`, not the front of `a|1`'s queue.
+        assert_eq!(ids.result_id("a|1"), "a1");
+        assert_eq!(ids.result_id("c|3"), "c3");
+        assert_eq!(ids.result_id("a|1"), "a12");
+        assert_eq!(ids.result_id("a|1"), "a1toolresult1");
+        assert_eq!(ids.result_id("b|2"), "b2toolresult1");
+        // In order: each result is the hinted one.
+        assert_eq!(ids.call_id("d"), "d");
+        assert_eq!(ids.call_id("e"), "e");
+        assert_eq!(ids.result_id("d"), "d");
+        assert_eq!(ids.result_id("e"), "e");
+        assert_eq!(ids.result_id("e"), "etoolresult1");
     }
 
     #[test]

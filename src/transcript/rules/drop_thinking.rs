@@ -11,7 +11,7 @@
 //! assistant whose content becomes empty gets `[{type: "text", text: ""}]` so the turn (and the
 //! user/assistant alternation) survives. Messages with nothing to drop come back unchanged.
 
-use crate::transcript::context::{block_path, Ctx};
+use crate::transcript::context::{block_path_in, Ctx};
 use crate::transcript::model::{Block, Msg};
 
 fn is_thinking(b: &Block) -> bool {
@@ -21,28 +21,38 @@ fn is_thinking(b: &Block) -> bool {
 /// Removes `m`'s blocks that `drop` picks, reporting each as `what` under `rule`; a turn left
 /// with no block gets one text block holding `filler`. False (and `m` untouched) when it has no
 /// such block. The one definition behind this rule and 2026.9.6's reasoning drops.
+///
+/// One compaction, each block tested once there (a scan for the first dropped block, then a
+/// `retain` that records each drop as it makes it), through an inlined predicate: not three
+/// passes (any, report, retain) through a function pointer. Most of what is left is freeing the
+/// dropped blocks.
 pub fn drop_blocks(
     m: &mut Msg,
     ctx: &mut Ctx,
     rule: &'static str,
-    drop: fn(&Block) -> bool,
+    drop: impl Fn(&Block) -> bool,
     what: &'static str,
     filler: &str,
 ) -> bool {
-    let Some(blocks) = m.blocks() else {
+    let Some(first) = m.blocks().and_then(|bs| bs.iter().position(&drop)) else {
         return false;
     };
-    if !blocks.iter().any(drop) {
+    let own = m.src_index();
+    let Some(bs) = m.blocks_mut() else {
         return false;
-    }
-    for b in blocks.iter().filter(|b| drop(b)) {
-        ctx.change(rule, block_path(m, b), || what.into());
-    }
-    if let Some(bs) = m.blocks_mut() {
-        bs.retain(|b| !drop(b));
-        if bs.is_empty() {
-            bs.push(Block::new_text(filler));
+    };
+    let mut j = 0;
+    bs.retain(|b| {
+        // The blocks before the first dropped one are kept untested.
+        let gone = j >= first && drop(b);
+        j += 1;
+        if gone {
+            ctx.change(rule, block_path_in(own, b), || what.into());
         }
+        !gone
+    });
+    if bs.is_empty() {
+        bs.push(Block::new_text(filler));
     }
     true
 }

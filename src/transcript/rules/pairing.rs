@@ -99,7 +99,8 @@ pub(crate) fn result_name_fix(m: &Msg, call_name: Option<&str>) -> Option<String
     let raw = &m.tool_name;
     let trimmed = raw.as_str().map(trim).filter(|s| !s.is_empty());
     match trimmed {
-        Some(t) if raw.as_str() == Some(t) => None,
+        // `t` is a slice of the name: the same length is the same string (no compare).
+        Some(t) if raw.as_str().map(str::len) == Some(t.len()) => None,
         Some(t) => Some(t.to_string()),
         None => match call_name.map(trim).filter(|s| !s.is_empty()) {
             Some(n) => Some(n.to_string()),

@@ -19,14 +19,11 @@ const MAX_NAME_CHARS: usize = 64;
 const REDACTED: &str = "__OPENCLAW_REDACTED__";
 
 /// A character of a tool name, OpenClaw's `/^[A-Za-z0-9_-]+$/` (a byte test: a regex search per
-/// call cost ~265 instructions, 1.4% of a 2026.9.6 pass).
-fn name_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
-}
-
-/// OpenClaw 2026.9.6 also accepts `.` and `:` (MCP-style names such as `fs.read`, `server:tool`).
-fn name_byte_2026_9(b: u8) -> bool {
-    name_byte(b) || b == b'.' || b == b':'
+/// call cost ~265 instructions, 1.4% of a 2026.9.6 pass); OpenClaw 2026.9.6 (`mcp`) also accepts
+/// `.` and `:` (MCP-style names such as `fs.read`, `server:tool`). A plain function of the flag,
+/// inlined into the loop over the name's bytes (through a function pointer, each byte was a call).
+fn name_byte(b: u8, mcp: bool) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || (mcp && (b == b'.' || b == b':'))
 }
 
 /// The allowlist as OpenClaw normalises it: trimmed, lowercased, empty entries ignored; an empty
@@ -49,8 +46,8 @@ pub struct InputRepairReport {
 /// Why a call must be dropped, if it must.
 /// What differs between the OpenClaw releases, as data.
 struct Release {
-    /// The tool-name syntax: the characters a name may hold (at least one).
-    names: fn(u8) -> bool,
+    /// The tool-name syntax: whether a name may hold `.` and `:` (see [`name_byte`]).
+    mcp_names: bool,
     /// Whether `sessions_spawn` attachment content is redacted (2026.3.23 only).
     redact_spawn_attachments: bool,
     /// 2026.9.6: a call that already has its real result stays whatever the allowlist says, and
@@ -62,12 +59,12 @@ impl Release {
     fn of(version: OpenClawVersion) -> Release {
         match version {
             OpenClawVersion::V2026_3_23 => Release {
-                names: name_byte,
+                mcp_names: false,
                 redact_spawn_attachments: true,
                 completed_and_partial: false,
             },
             OpenClawVersion::V2026_9_6 => Release {
-                names: name_byte_2026_9,
+                mcp_names: true,
                 redact_spawn_attachments: false,
                 completed_and_partial: true,
             },
@@ -75,11 +72,7 @@ impl Release {
     }
 }
 
-fn defect(
-    b: &Block,
-    allow: Option<&HashSet<String>>,
-    names: fn(u8) -> bool,
-) -> Option<&'static str> {
+fn defect(b: &Block, allow: Option<&HashSet<String>>, mcp_names: bool) -> Option<&'static str> {
     if !b.input.is_present() && !b.arguments.is_present() {
         return Some("has neither input nor arguments");
     }
@@ -90,7 +83,7 @@ fn defect(
         return Some("has no name");
     };
     // `name` is not empty; a name of name bytes is ASCII, so its length counts its characters.
-    if name.len() > MAX_NAME_CHARS || !name.bytes().all(names) {
+    if name.len() > MAX_NAME_CHARS || !name.bytes().all(|b| name_byte(b, mcp_names)) {
         return Some("has a malformed name");
     }
     if let Some(allow) = allow {
@@ -170,7 +163,7 @@ fn action(
     if !b.is_tool_call() {
         return Action::Keep;
     }
-    if let Some(why) = defect(b, allow, release.names) {
+    if let Some(why) = defect(b, allow, release.mcp_names) {
         return Action::Drop(why);
     }
     let drop_partial = release.completed_and_partial && matches!(b.partial_json(), Val::Str(_));
@@ -220,7 +213,7 @@ pub fn repair_tool_call_inputs(
 /// Whether a call block may be replayed: input, id and a well-formed name, allowed by `allow`
 /// (OpenClaw `version`'s name syntax).
 pub fn call_allowed(b: &Block, allow: Option<&HashSet<String>>, version: OpenClawVersion) -> bool {
-    defect(b, allow, Release::of(version).names).is_none()
+    defect(b, allow, Release::of(version).mcp_names).is_none()
 }
 
 /// [`repair_tool_call_inputs`] as OpenClaw `version` does it: 2026.9.6 accepts `.` and `:` in
@@ -256,7 +249,7 @@ pub fn repair_tool_call_inputs_as(
         // A completed call keeps its place whatever the allowlist says now.
         let allow_at = |j: usize| allow.as_ref().filter(|_| !completed.contains(&(i, j)));
         if owned_thinking && OwnedTurns::owns(m) {
-            let allowed = |j: usize, b: &Block| defect(b, allow_at(j), release.names).is_none();
+            let allowed = |j: usize, b: &Block| defect(b, allow_at(j), release.mcp_names).is_none();
             if !owned.keep(msgs, i, ctx, &allowed) {
                 let calls = blocks.iter().filter(|b| b.is_tool_call()).count();
                 ctx.change("repairToolCallInputs", msg_path(m), || {

@@ -207,7 +207,9 @@ pub(crate) fn run(
             Vec::new()
         };
         if track.is_some() {
-            ctx.id_trace = Some(Vec::new());
+            // About two entries a call and two a result (the raw id and the new one): sized
+            // once, not regrown from empty on every turn.
+            ctx.id_trace = Some(Vec::with_capacity(msgs.len() * 3 / 2));
         }
         rules::tool_call_ids::sanitize_tool_call_ids_aliased(msgs, ctx, ids, &kept);
         if let Some(t) = track.as_deref_mut() {

@@ -8,8 +8,10 @@
 //! safe and cut, and the first 10 hex digits of its SHA-256; results follow through every id alias
 //! (see [`rename_result_aliases`]). Valid ids are left as they are.
 
+use std::borrow::Cow;
+
 use crate::transcript::context::{block_origin_path, Ctx};
-use crate::transcript::model::{Msg, Val};
+use crate::transcript::model::{Msg, Text, Val};
 use crate::transcript::rules::tool_call_ids::rename_result_aliases;
 use crate::transcript::skeleton::is_lone_surrogate_stand_in;
 use crate::transcript::tool_call_id::short_hash;
@@ -72,21 +74,22 @@ fn normalize_part(value: &str, prefix: &str) -> String {
     format!("{prefix}{tail}")
 }
 
-/// The id the Responses API accepts for `id` (itself when it already does).
-pub fn responses_call_id(id: &str) -> String {
+/// The id the Responses API accepts for `id`: `id` itself, borrowed, when it already does (the
+/// common case: copying every valid id, twice a call, was most of this rule's cost).
+pub fn responses_call_id(id: &str) -> Cow<'_, str> {
     let (call, item) = split(id);
     let needs = !valid(call, "call_") || item.is_some_and(|item| !valid(item, "fc_"));
     if !needs {
-        return id.to_string();
+        return Cow::Borrowed(id);
     }
-    match item {
+    Cow::Owned(match item {
         None => normalize_part(call, "call_"),
         Some(item) => format!(
             "{}|{}",
             normalize_part(id, "call_"),
             normalize_part(item, "fc_")
         ),
-    }
+    })
 }
 
 /// Rewrites the calls' and results' ids that the Responses API would reject.
@@ -94,7 +97,10 @@ pub fn normalize_responses_tool_call_ids(msgs: &mut [Msg], ctx: &mut Ctx) -> boo
     let mut changed = false;
     for m in msgs.iter_mut() {
         if m.is_role("toolResult") {
-            changed |= rename_result_aliases(m, ctx, &mut |raw| responses_call_id(raw).into());
+            changed |= rename_result_aliases(m, ctx, &mut |raw| match responses_call_id(raw) {
+                Cow::Borrowed(same) => Text::new(same),
+                Cow::Owned(new) => new.into(),
+            });
             continue;
         }
         if !m.is_role("assistant") {
@@ -109,7 +115,9 @@ pub fn normalize_responses_tool_call_ids(msgs: &mut [Msg], ctx: &mut Ctx) -> boo
             if !b.is_object || !b.is_tool_call() {
                 continue;
             }
-            let new = responses_call_id(id);
+            let Cow::Owned(new) = responses_call_id(id) else {
+                continue;
+            };
             if new == **id {
                 continue;
             }
