@@ -38,9 +38,24 @@ mod tests {
 
     #[test]
     fn sections_unwrapped_outside_kept() {
-        assert_eq!(read("<![CDATA[find \"/home\" -type d]]>", super::super::minimax_m2::decode_entities), "find \"/home\" -type d");
-        assert_eq!(read("a <![CDATA[<b>]]> c", super::super::minimax_m2::decode_entities), "a <b> c");
-        assert_eq!(read("<![CDATA[cut", super::super::minimax_m2::decode_entities), "cut");
+        assert_eq!(
+            read(
+                "<![CDATA[find \"/home\" -type d]]>",
+                super::super::minimax_m2::decode_entities
+            ),
+            "find \"/home\" -type d"
+        );
+        assert_eq!(
+            read(
+                "a <![CDATA[<b>]]> c",
+                super::super::minimax_m2::decode_entities
+            ),
+            "a <b> c"
+        );
+        assert_eq!(
+            read("<![CDATA[cut", super::super::minimax_m2::decode_entities),
+            "cut"
+        );
         assert!(matches!(
             read("plain", super::super::xml_invoke::as_written),
             Cow::Borrowed("plain")

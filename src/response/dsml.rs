@@ -174,7 +174,11 @@ pub fn head(s: &str) -> Option<(usize, &'static str)> {
             after = &after[t..];
         }
     }
-    if !after.chars().next().is_none_or(|c| c == '>' || c.is_whitespace()) {
+    if !after
+        .chars()
+        .next()
+        .is_none_or(|c| c == '>' || c.is_whitespace())
+    {
         return None;
     }
     Some((n, canon))

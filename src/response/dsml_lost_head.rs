@@ -40,10 +40,16 @@ mod tests {
 
     #[test]
     fn only_before_an_invoke_on_a_later_line() {
-        assert_eq!(lost_head(" calls>\n<|DSML|invoke name=\"f\">", true), Some(6));
+        assert_eq!(
+            lost_head(" calls>\n<|DSML|invoke name=\"f\">", true),
+            Some(6)
+        );
         assert_eq!(lost_head(" calls>\n<｜｜DSML｜｜invoke", true), Some(6));
         assert_eq!(lost_head(" calls> 只是占位符", true), Some(0));
-        assert_eq!(lost_head(" calls> <|DSML|invoke name=\"f\">", true), Some(0));
+        assert_eq!(
+            lost_head(" calls> <|DSML|invoke name=\"f\">", true),
+            Some(0)
+        );
         assert_eq!(lost_head(" calls>\n<p>", true), Some(0));
         assert_eq!(lost_head("calls>\n<|DSML|invoke", true), Some(0));
         assert_eq!(lost_head(" cal", false), None);

@@ -27,7 +27,9 @@ pub fn as_parameter(rest: &str) -> Option<(usize, String)> {
         return None;
     }
     let head = head.trim_end();
-    let name = attr(head, "name").map(str::trim).filter(|n| !n.is_empty())?;
+    let name = attr(head, "name")
+        .map(str::trim)
+        .filter(|n| !n.is_empty())?;
     let value = attr(head, "string")?;
     if name.contains('"') {
         return None;

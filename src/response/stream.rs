@@ -1961,7 +1961,9 @@ impl Machine {
                     Some((_, "function_calls" | "toolcall")) => yes(Family::DeepSeekV32),
                     None if !full && super::dsml::head_prefix(head) => Verdict::More,
                     // `< calls>` before an invoke ([`super::dsml_lost_head`]).
-                    None if lost != Some(0) => lost.map_or(Verdict::More, |_| yes(Family::DeepSeekV32)),
+                    None if lost != Some(0) => {
+                        lost.map_or(Verdict::More, |_| yes(Family::DeepSeekV32))
+                    }
                     // A tag named after an offered tool ([`super::dsml_named`]).
                     _ => match super::dsml_named::head(&self.buf[after - back - 1..], tools) {
                         Some(Some(_)) => yes(Family::DeepSeekV32),
