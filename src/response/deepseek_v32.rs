@@ -117,9 +117,14 @@ fn call(inv: &Invoke, cx: &Ctx, problems: &mut Vec<String>) -> RawCall {
 pub fn typed_param(cx: &Ctx, func: &str, name: &str, string: Option<&str>, value: &str) -> Value {
     let schema = param_schema(cx.tools, func, name);
     // A value in CDATA (ds2api issue 389) is the text inside it, and text (character data)
-    // when neither the attribute nor a schema types it.
+    // when neither the attribute nor a schema types it. Only a value that opens with a section:
+    // one inside (an XML file's text being written) is the file's.
     let text = value.starts_with(super::cdata::OPEN);
-    let value = &*super::cdata::read(value, as_written);
+    let value = match text {
+        true => super::cdata::read(value, as_written),
+        false => as_written(value),
+    };
+    let value = &*value;
     match string {
         Some("true") => Value::String(value.to_owned()),
         None if text && schema.is_none() => Value::String(value.to_owned()),

@@ -8,7 +8,9 @@
 //! section `calls` (`<｜｜DSML｜｜ calls>`, command-code issue 909). [`canonical`] rewrites every
 //! such tag to `<｜DSML｜NAME` (and `tool_calls` and `calls` to `function_calls`) and keeps a map
 //! from the rewritten text back to the original, so [`super::deepseek_v32`] reads one spelling and
-//! reports ranges of the text it was given.
+//! reports ranges of the text it was given. Two drifted shapes are rewritten on the way: a section
+//! opener that lost its head (`< calls>`, [`super::dsml_lost_head`]) and a self-closing invoke
+//! inside an invoke, which is a parameter ([`super::dsml_self_closing`]).
 
 use std::borrow::Cow;
 
