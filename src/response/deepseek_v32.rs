@@ -28,7 +28,7 @@ use super::dsml::{canonical, section_end};
 use super::dsml_function;
 use super::dsml_toolcall;
 use super::typing::{param_schema, type_value, Style};
-use super::xml_invoke::{blocks, invokes, Invoke, Tags, Wrappers};
+use super::xml_invoke::{as_written, blocks, invokes, Invoke, Tags, Wrappers};
 use super::{normalize_json_args, Ctx, Parsed, RawCall};
 
 const NAME: &str = "deepseek_v32";
@@ -112,11 +112,22 @@ fn call(inv: &Invoke, cx: &Ctx, problems: &mut Vec<String>) -> RawCall {
 }
 
 /// A parameter's value typed as DSML types it: by its `string` attribute (`"true"` keeps the
-/// text, `"false"` decodes JSON), else (or when that JSON does not parse) by the tool's schema.
+/// text, `"false"` decodes JSON), else (or when that JSON does not parse) by the tool's schema;
+/// a CDATA section is read as its inside ([`super::cdata`]), as text when nothing types it.
 pub fn typed_param(cx: &Ctx, func: &str, name: &str, string: Option<&str>, value: &str) -> Value {
     let schema = param_schema(cx.tools, func, name);
+    // A value in CDATA (ds2api issue 389) is the text inside it, and text (character data)
+    // when neither the attribute nor a schema types it. Only a value that opens with a section:
+    // one inside (an XML file's text being written) is the file's.
+    let text = value.starts_with(super::cdata::OPEN);
+    let value = match text {
+        true => super::cdata::read(value, as_written),
+        false => as_written(value),
+    };
+    let value = &*value;
     match string {
         Some("true") => Value::String(value.to_owned()),
+        None if text && schema.is_none() => Value::String(value.to_owned()),
         Some("false") => serde_json::from_str::<Value>(value)
             .unwrap_or_else(|_| type_value(value, schema, Style::Schema { minimax: false })),
         _ => type_value(value, schema, Style::Schema { minimax: false }),

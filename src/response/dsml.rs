@@ -8,7 +8,9 @@
 //! section `calls` (`<｜｜DSML｜｜ calls>`, command-code issue 909). [`canonical`] rewrites every
 //! such tag to `<｜DSML｜NAME` (and `tool_calls` and `calls` to `function_calls`) and keeps a map
 //! from the rewritten text back to the original, so [`super::deepseek_v32`] reads one spelling and
-//! reports ranges of the text it was given.
+//! reports ranges of the text it was given. Two drifted shapes are rewritten on the way: a section
+//! opener that lost its head (`< calls>`, [`super::dsml_lost_head`]) and a self-closing invoke
+//! inside an invoke, which is a parameter ([`super::dsml_self_closing`]).
 
 use std::borrow::Cow;
 
@@ -164,11 +166,24 @@ pub fn head(s: &str) -> Option<(usize, &'static str)> {
     let b = bars(rest)?;
     let rest = &rest[b..];
     let &(word, canon) = NAMES.iter().find(|(w, _)| rest.starts_with(w))?;
-    let after = rest[word.len()..].chars().next();
-    if !after.is_none_or(|c| c == '>' || c.is_whitespace()) {
+    let mut n = a + 4 + b + word.len();
+    let mut after = &rest[word.len()..];
+    // A section name with a bar after it (`<|DSML|tool_calls|`, ds2api issue 389): the bar is
+    // the head's, as the one before `DSML` is.
+    if canon == "function_calls" {
+        if let Some(t) = bars(after) {
+            n += t;
+            after = &after[t..];
+        }
+    }
+    if !after
+        .chars()
+        .next()
+        .is_none_or(|c| c == '>' || c.is_whitespace())
+    {
         return None;
     }
-    Some((a + 4 + b + word.len(), canon))
+    Some((n, canon))
 }
 
 /// After an `invoke` head: `Some(true)` when its name is empty (`name=""`: a sentence quoting the
@@ -258,17 +273,51 @@ pub fn canonical(text: &str) -> Canonical<'_> {
     let mut out = String::new();
     let mut copied = 0;
     let mut v4 = None;
+    // Inside an invoke's body (its opener read, its closer not yet).
+    let mut open_invoke = false;
     for at in memchr::memchr_iter(b'<', text.as_bytes()) {
         if at < copied {
             continue;
         }
-        let h_at = at + 1 + usize::from(text.as_bytes().get(at + 1) == Some(&b'/'));
-        let Some((len, name)) = text.get(h_at..).and_then(head) else {
-            continue;
+        let close = text.as_bytes().get(at + 1) == Some(&b'/');
+        let h_at = at + 1 + usize::from(close);
+        let rest = text.get(h_at..).unwrap_or("");
+        let (len, name) = match head(rest) {
+            Some(h) => h,
+            // `< calls>` before an invoke: the section opener, its head lost.
+            None if !close => match super::dsml_lost_head::lost_head(rest, true) {
+                Some(n) if n > 0 => (n, "function_calls"),
+                _ => continue,
+            },
+            None => continue,
         };
+        if name == "invoke" && !close {
+            match super::dsml_self_closing::as_parameter(&rest[len..]) {
+                Some((n, param)) if open_invoke => {
+                    out.push_str(&text[copied..at]);
+                    edits.push(Edit {
+                        orig_at: at,
+                        orig_len: h_at + len + n - at,
+                        canon_at: out.len(),
+                        canon_len: param.len(),
+                    });
+                    out.push_str(&param);
+                    copied = h_at + len + n;
+                    continue;
+                }
+                Some(_) => {}
+                None => open_invoke = true,
+            }
+        } else if name != "parameter" {
+            open_invoke = false;
+        }
         let orig = &text[h_at..h_at + len];
         if v4.is_none() && name == "function_calls" {
-            v4 = Some(!orig.ends_with("function_calls"));
+            v4 = Some(
+                !orig
+                    .trim_end_matches(['｜', '‖', '|', ' '])
+                    .ends_with("function_calls"),
+            );
         }
         // A section opener that lost its `>` (`<｜DSML｜tool_calls`, then a line break and the
         // next tag, opencode#24566) gets it back: the section tag takes no attributes.

@@ -188,6 +188,16 @@ const CASES: &[(&str, &[&str])] = &[
         &["deepseek_v4"],
     ),
     ("< | DSML", &["deepseek_v4", "auto"]),
+    // A self-closing invoke (a parameter) inside an invoke, one cut before its `>`, the
+    // section opener with a trailing bar, and the opener that lost its head.
+    (
+        "<|DSML|invoke name=\"f\"><|DSML|invoke name=\"g\" string=\"x\" />",
+        &["deepseek_v4", "auto"],
+    ),
+    ("<|DSML|invoke name=\"f\"><|DSML|invoke name=\"g\" string=\"x", &["auto"]),
+    ("<|DSML|tool_calls| \n", &["deepseek_v4", "auto"]),
+    ("< calls>\n<|DSML|invoke name=\"f\">", &["deepseek_v4", "auto"]),
+    ("< calls>\n", &["auto"]),
     ("<|tool_call>call:f{", &["auto"]),
     ("<|tool_call_start|>[f(", &["auto"]),
     ("[TOOL_CALL]{tool => \"f\", args => {--a \"", &["auto"]),

@@ -22,6 +22,7 @@
 
 use std::borrow::Cow;
 
+use super::cdata::{CLOSE as CDATA_CLOSE, OPEN as CDATA_OPEN};
 use super::minimax_m2::decode_entities;
 use super::scan::HeadWindow;
 use super::typing::Style;
@@ -43,8 +44,6 @@ const WRAPPERS: Wrappers = Wrappers {
     section: None,
     call: None,
 };
-const CDATA_OPEN: &str = "<![CDATA[";
-const CDATA_CLOSE: &str = "]]>";
 
 pub fn parse(text: &str, cx: &Ctx) -> Parsed {
     let mut out = Parsed::default();
@@ -199,20 +198,7 @@ fn mask(text: &str) -> Cow<'_, str> {
 /// A value as written: CDATA sections taken as they are, entities decoded elsewhere. An unclosed
 /// CDATA section runs to the end of the value.
 fn value(raw: &str) -> Cow<'_, str> {
-    if !raw.contains(CDATA_OPEN) {
-        return decode_entities(raw);
-    }
-    let mut out = String::with_capacity(raw.len());
-    let mut rest = raw;
-    while let Some(i) = rest.find(CDATA_OPEN) {
-        out.push_str(&decode_entities(&rest[..i]));
-        let inner = &rest[i + CDATA_OPEN.len()..];
-        let end = inner.find(CDATA_CLOSE).unwrap_or(inner.len());
-        out.push_str(&inner[..end]);
-        rest = &inner[(end + CDATA_CLOSE.len()).min(inner.len())..];
-    }
-    out.push_str(&decode_entities(rest));
-    Cow::Owned(out)
+    super::cdata::read(raw, decode_entities)
 }
 
 #[cfg(test)]

@@ -53,6 +53,7 @@ pub mod bracket_colon;
 pub mod canonical;
 #[cfg(test)]
 pub(crate) mod cases;
+pub mod cdata;
 pub mod command_r;
 pub mod deepseek_v3;
 pub mod deepseek_v31;
@@ -60,7 +61,9 @@ pub mod deepseek_v32;
 pub mod doubao;
 pub mod dsml;
 pub mod dsml_function;
+pub mod dsml_lost_head;
 pub mod dsml_named;
+pub mod dsml_self_closing;
 pub mod dsml_toolcall;
 pub mod ernie45;
 pub mod family;

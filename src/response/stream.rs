@@ -1986,6 +1986,7 @@ impl Machine {
                     .map_or(0, char::len_utf8);
                 let head = &self.buf[after - back..];
                 let head = &head[..floor(head, WINDOW)];
+                let lost = super::dsml_lost_head::lost_head(head, full);
                 match super::dsml::head(head) {
                     Some((n, "invoke")) => match super::dsml::empty_name(&head[n..]) {
                         Some(true) => Verdict::No,
@@ -1994,6 +1995,10 @@ impl Machine {
                     },
                     Some((_, "function_calls" | "toolcall")) => yes(Family::DeepSeekV32),
                     None if !full && super::dsml::head_prefix(head) => Verdict::More,
+                    // `< calls>` before an invoke ([`super::dsml_lost_head`]).
+                    None if lost != Some(0) => {
+                        lost.map_or(Verdict::More, |_| yes(Family::DeepSeekV32))
+                    }
                     // A tag named after an offered tool ([`super::dsml_named`]).
                     _ => match super::dsml_named::head(&self.buf[after - back - 1..], tools) {
                         Some(Some(_)) => yes(Family::DeepSeekV32),
