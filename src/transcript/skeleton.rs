@@ -279,6 +279,10 @@ impl<'a> Cursor<'a> {
         if c == 0 {
             return Ok(Val::Absent);
         }
+        // A number (a timestamp on every message) is as common as a word.
+        if c == 7 {
+            return Ok(Val::Num(self.num()?));
+        }
         self.val_of(c)
     }
 
@@ -312,9 +316,30 @@ impl<'a> Cursor<'a> {
         })
     }
 
-    /// A text-like field: its [`TextInfo`] when it is a string, else its value.
+    /// A text-like field: its [`TextInfo`] when it is a string, else its value. A string sent
+    /// without its head (nearly every text and thinking block) is read inline; the rest by
+    /// [`Cursor::text_of`] (called, the common case cost about twice what it does inlined).
+    #[inline(always)]
     fn text(&mut self) -> Read<(Option<TextInfo>, Val)> {
         let c = self.code()?;
+        if c != TEXT {
+            return self.text_of(c);
+        }
+        let blank = self.num()? != 0.0;
+        let len = self.count()?;
+        Ok((
+            Some(TextInfo {
+                len,
+                blank,
+                head: None,
+                head_is_whole: false,
+            }),
+            Val::Str(Text::Borrowed("")),
+        ))
+    }
+
+    /// [`Cursor::text`] past its code `c`, for any code but a headless string's.
+    fn text_of(&mut self, c: u32) -> Read<(Option<TextInfo>, Val)> {
         if c != TEXT && c != TEXT_HEAD {
             return Ok((None, self.val_of(c)?));
         }
@@ -660,9 +685,18 @@ fn parse_message(c: &mut Cursor, m: &mut Msg, i: usize) -> Read<()> {
     Ok(())
 }
 
-#[inline]
+/// A block's Gemini thought signatures (see `signatures()` in js/codec.js): a mask, then the
+/// present ones. Nearly every block has none: that mask is read inline, the rest by
+/// [`signatures_of`] (a call per block cost more than reading its mask).
+#[inline(always)]
 fn signatures(c: &mut Cursor, b: &mut Block) -> Read<()> {
-    let mask = c.code()?;
+    match c.code()? {
+        0 => Ok(()),
+        mask => signatures_of(c, b, mask),
+    }
+}
+
+fn signatures_of(c: &mut Cursor, b: &mut Block, mask: u32) -> Read<()> {
     if mask & 1 != 0 {
         let v = c.val()?;
         extra(c, b).thought_signature = v;
@@ -674,15 +708,87 @@ fn signatures(c: &mut Cursor, b: &mut Block) -> Read<()> {
     Ok(())
 }
 
+/// The block types [`parse_block`] reads differently (the codec writes each one's fields).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum BlockKind {
+    Text,
+    Thinking,
+    RedactedThinking,
+    Call,
+    Image,
+    ToolResult,
+    Tool,
+    Other,
+}
+
+/// The kind of block type `ty`.
+const fn block_kind(ty: &str) -> BlockKind {
+    const fn is(a: &str, b: &str) -> bool {
+        let (a, b) = (a.as_bytes(), b.as_bytes());
+        if a.len() != b.len() {
+            return false;
+        }
+        let mut k = 0;
+        while k < a.len() {
+            if a[k] != b[k] {
+                return false;
+            }
+            k += 1;
+        }
+        true
+    }
+    if is(ty, "text") {
+        BlockKind::Text
+    } else if is(ty, "thinking") {
+        BlockKind::Thinking
+    } else if is(ty, "redacted_thinking") {
+        BlockKind::RedactedThinking
+    } else if is(ty, "toolCall") || is(ty, "toolUse") || is(ty, "functionCall") {
+        BlockKind::Call
+    } else if is(ty, "image") {
+        BlockKind::Image
+    } else if is(ty, "toolResult") {
+        BlockKind::ToolResult
+    } else if is(ty, "tool") {
+        BlockKind::Tool
+    } else {
+        BlockKind::Other
+    }
+}
+
+/// [`block_kind`] of each vocabulary word, by its position (a block type's code is 16 + it).
+const BLOCK_KINDS: [BlockKind; VOCAB.len()] = {
+    let mut out = [BlockKind::Other; VOCAB.len()];
+    let mut k = 0;
+    while k < VOCAB.len() {
+        out[k] = block_kind(VOCAB[k]);
+        k += 1;
+    }
+    out
+};
+
 fn parse_block(c: &mut Cursor, b: &mut Block, extras: bool) -> Read<()> {
     if c.code()? != BLOCK {
         b.is_object = false;
         b.raw_truthy = c.val()?.is_truthy();
         return Ok(());
     }
-    b.ty = c.val()?;
-    match b.ty.as_str() {
-        Some("text") => {
+    // The type by its code: a vocabulary word's kind is looked up by number, a type the codec
+    // sent as a string (never one of these words: the codec codes every vocabulary word) by
+    // its text.
+    let code = c.code()?;
+    let kind = match VOCAB.get((code as usize).wrapping_sub(16)) {
+        Some(w) => {
+            b.ty = Val::Str(Text::Borrowed(w));
+            BLOCK_KINDS[code as usize - 16]
+        }
+        None => {
+            b.ty = c.val_of(code)?;
+            b.ty.as_str().map_or(BlockKind::Other, block_kind)
+        }
+    };
+    match kind {
+        BlockKind::Text => {
             b.text = c.text()?.0;
             if extras {
                 let sig = c.signature()?;
@@ -692,7 +798,7 @@ fn parse_block(c: &mut Cursor, b: &mut Block, extras: bool) -> Read<()> {
             }
             signatures(c, b)?;
         }
-        Some("thinking") => {
+        BlockKind::Thinking => {
             let thinking = c.text()?.0;
             let sig = c.signature()?;
             let obj = if sig == Val::Object {
@@ -709,14 +815,14 @@ fn parse_block(c: &mut Cursor, b: &mut Block, extras: bool) -> Read<()> {
             }
             signatures(c, b)?;
         }
-        Some("redacted_thinking") if extras => {
+        BlockKind::RedactedThinking if extras => {
             let x = extra(c, b);
             x.signature = c.presence()?;
             x.redacted_signature = c.presence()?;
             x.redacted_data = c.presence()?;
             signatures(c, b)?;
         }
-        Some("toolCall" | "toolUse" | "functionCall") => {
+        BlockKind::Call => {
             b.id = c.val()?;
             b.name = c.val()?;
             b.input = Kind::of(&c.val()?);
@@ -733,7 +839,7 @@ fn parse_block(c: &mut Cursor, b: &mut Block, extras: bool) -> Read<()> {
             }
             signatures(c, b)?;
         }
-        Some("image") => {
+        BlockKind::Image => {
             let code = c.code()?;
             if code == DATA {
                 let len = c.count()?;
@@ -745,7 +851,7 @@ fn parse_block(c: &mut Cursor, b: &mut Block, extras: bool) -> Read<()> {
             extra(c, b).mime_type = v;
             signatures(c, b)?;
         }
-        Some("toolResult") => {
+        BlockKind::ToolResult => {
             let v = c.val()?;
             extra(c, b).tool_use_id = v;
             if extras {
@@ -753,7 +859,7 @@ fn parse_block(c: &mut Cursor, b: &mut Block, extras: bool) -> Read<()> {
             }
             signatures(c, b)?;
         }
-        Some("tool") if extras => {
+        BlockKind::Tool if extras => {
             let v = c.val()?;
             extra(c, b).tool_use_id = v;
             result_ids(c, b)?;
@@ -1047,6 +1153,34 @@ mod code_tests {
             assert_eq!(model, parse(second, "").unwrap_or_default());
         }
         assert_eq!(parse(&a, "").map(|m| m.len()), Ok(3));
+    }
+
+    /// A block type read by its code is the kind its word names, and a type the codec sent as
+    /// a string reads as the same block as that word sent as its code.
+    #[test]
+    fn block_types_read_by_code_as_by_text() {
+        for (k, w) in VOCAB.iter().enumerate() {
+            assert_eq!(BLOCK_KINDS[k], block_kind(w), "{w}");
+        }
+        assert_eq!(block_kind("toolUse"), BlockKind::Call);
+        assert_eq!(block_kind("tool"), BlockKind::Tool);
+        assert_eq!(block_kind("texts"), BlockKind::Other);
+        let text_block = |ty: &[f64]| {
+            let mut nums = vec![1.0, MESSAGE as f64, vocab_code("user") as f64, 0.0];
+            nums.extend([ARRAY as f64, 1.0, BLOCK as f64]);
+            nums.extend_from_slice(ty);
+            nums.extend([TEXT as f64, 0.0, 2.0, 0.0]);
+            nums
+        };
+        let coded = parse(&text_block(&[vocab_code("text") as f64]), "");
+        let as_string = parse(&text_block(&[8.0, 4.0]), "\u{1f}text");
+        assert!(coded.is_ok());
+        assert_eq!(coded, as_string);
+        let Ok(model) = coded else { return };
+        let Content::Blocks(blocks) = &model[0].content else {
+            panic!("{:?}", model[0].content)
+        };
+        assert_eq!(blocks[0].text.as_ref().map(|t| t.len), Some(2));
     }
 
     /// A normalised usage sent as its numbers reads as the same snapshot as the object sent
