@@ -18,7 +18,7 @@ use super::{Check, Decision, Kind, Machine, Verdict, WINDOW};
 use crate::response::scan::depth::{Brackets, Depth};
 use crate::response::{
     bare_json, bracket_calls, gemma_unused, glm45, kimi_k2, named_json, orphan, qwen3_coder,
-    tool_json, tool_result, Family,
+    invented_turn, tool_json, tool_result, Family,
 };
 
 /// A stripped Harmony call's recipient.
@@ -697,6 +697,17 @@ impl Machine {
 
     /// [`Machine::orphan_is_text`] but for the answer box's pairing.
     fn lone_is_text(&mut self, len: usize) -> Option<bool> {
+        // A user turn opened on its own line: the reply ends there ([`invented_turn`]).
+        if invented_turn::opens(&self.buf) && self.at_line_start(0) {
+            match self.ends_line(len) {
+                None => return None,
+                Some(true) => {
+                    self.turn_ends = true;
+                    return Some(false);
+                }
+                Some(false) => {}
+            }
+        }
         if self.em.after_removed {
             return Some(false);
         }
