@@ -7,8 +7,10 @@
 //! `<|user|>` and `<|observation|>`, ChatML's `<|im_start|>user`, Llama 3's
 //! `<|start_header_id|>user<|end_header_id|>`) stands on its own line (up to three spaces before
 //! it, or right after markup just removed such as `<|im_end|>`; spaces then a line break or the
-//! end of the reply after it). What follows, the token included, is removed from `content` and reported with its
-//! raw text (kind [`KIND`]); nothing is lost.
+//! end of the reply after it). An end token glued to the text with such a header after it
+//! (`Paris.<|eot_id|><|start_header_id|>user<|end_header_id|>`) goes with it. What follows, the
+//! token included, is removed from `content` and reported with its raw text (kind [`KIND`]);
+//! nothing is lost.
 //!
 //! The token named in a sentence (`GLM 用 <|user|> 开始用户轮`), in inline code or a fenced
 //! example is text ([`super::orphan`]'s lone-token rule reads it first). The stream holds
@@ -34,5 +36,8 @@ pub fn opens(s: &str) -> bool {
 
 /// The problem message for the removed turn's raw text.
 pub fn problem(raw: &str) -> String {
-    format!("{KIND}: the reply runs on into a turn the model wrote itself; removed from content, raw text: {raw}")
+    format!(
+        "{KIND}: the reply runs on into a turn the model wrote itself; removed from content, \
+         raw text: {raw}"
+    )
 }

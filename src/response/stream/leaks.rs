@@ -733,8 +733,9 @@ impl Machine {
                 Some(false) => {}
             }
             // An end token glued to the text or alone on its line with a user-turn header after it
-            // (only whitespace between) (`Paris.<|eot_id|><|start_header_id|>user<|end_header_id|>`): it goes, and
-            // the header after it opens an invented turn ([`invented_turn`]).
+            // (only whitespace between: `Paris.<|eot_id|><|start_header_id|>user…`): it goes, and
+            // the header after it opens an invented turn ([`invented_turn`]). After a colon the
+            // token is named (`结束符是：<|im_end|>`).
             let named = matches!(self.em.last, Some(':' | '：'));
             if (self.em.held_is_empty() && !named) || self.at_line_start(0) {
                 match self.turn_follows(len) {
