@@ -1173,6 +1173,7 @@ export type ProblemKind =
   | 'kept-as-code'
   | 'call-in-reasoning'
   | 'invented-result'
+  | 'invented-turn'
   | 'other'
 
 /**

@@ -412,6 +412,12 @@ const CASES: &[(&str, &[&str])] = &[
         "f:0<|tool_call_argument_begin|>{\"a\": \"北\"}<|tool_call_end|>\n",
         &["auto"],
     ),
+    // User-turn headers (turn29, [`super::invented_turn`]): one on its own line ends the reply
+    // (the rest read once into the invented turn); at a line's start inside a sentence, and after
+    // a glued end token without ending its line, text each time.
+    ("北\n<|user|>\n北", &["auto"]),
+    ("<|im_start|>user 北\n", &["auto"]),
+    ("北<|eot_id|><|start_header_id|>user<|end_header_id|> 北\n", &["auto"]),
     // Openers still undecided when the reply ends, each asked whether the reply ends inside the
     // call it starts (a window after it, [`super::stream`]'s cut_body).
     ("MiniMax 用 <invoke name=\"工具名\"> 包住参数，", &["auto"]),

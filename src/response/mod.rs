@@ -83,6 +83,7 @@ pub mod granite_20b_fc;
 pub mod hermes;
 pub mod hunyuan_a13b;
 pub mod internlm2;
+pub mod invented_turn;
 pub mod jamba;
 pub mod json;
 pub mod json_calls;

@@ -27,7 +27,7 @@
 //! after a JSON call (deepseek-ai/DeepSeek-V3#826), Phi-3's `<|end|>`, Kimi-VL's
 //! `<|im_assistant|>` at an answer's end (Blaizzy/mlx-vlm#1932), `<|endoftext|>` (Phi-3 writes
 //! `<|end|><|endoftext|>`: the second follows removed markup), GLM's `<|user|>` and `<|observation|>`
-//! and Cohere's `<|END_RESPONSE|>`. Right after a colon
+//! and Cohere's `<|END_RESPONSE|>`, and ChatML's and Llama 3's user-turn headers. Right after a colon
 //! (`返回结果中有：<|im_end|>`, an issue title) the token is named, not leaked, and stays.
 //! GLM-4.5V/4.6V box their answer in `<|begin_of_box|>…<|end_of_box|>` (Blaizzy/mlx-vlm#2170):
 //! the opener is also removed where it opens the reply (nothing visible before it), and the
@@ -88,6 +88,8 @@ pub const OPENERS: &[Option<&str>] = &[
     None,
     None,
     None,
+    None,
+    None,
 ];
 
 /// The closing tags read as orphans, then the lone tokens ([`super::stream`] keeps one bit for
@@ -124,6 +126,10 @@ pub const CLOSERS: &[&str] = &[
     "<|user|>",
     "<|observation|>",
     "<|END_RESPONSE|>",
+    // ChatML's and Llama 3's headers of a user turn: a model that ran past its end token writes
+    // them before a user message it invents ([`super::invented_turn`]).
+    super::invented_turn::CHATML_USER,
+    super::invented_turn::LLAMA3_USER,
 ];
 
 /// GLM-4.5V/4.6V's answer-box opener: the one lone token also removed where it opens the reply

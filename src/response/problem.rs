@@ -15,6 +15,7 @@ pub const KINDS: &[&str] = &[
     "kept-as-code",
     "call-in-reasoning",
     "invented-result",
+    "invented-turn",
     "other",
 ];
 

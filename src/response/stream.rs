@@ -1120,6 +1120,11 @@ pub struct Machine {
     unwrapped: bool,
     /// A family read from plain text: everything is cleaned at `finish`.
     batch: bool,
+    /// A user-turn token on its own line was just read as the end of the reply
+    /// ([`super::invented_turn`]), and then the raw text of the turn the model invented, which
+    /// every later delta joins.
+    turn_ends: bool,
+    invented: Option<String>,
     extra: thinking::Extra,
     think_mode: Mode,
     /// The markers looked for now (shared between machines of the same configuration).
@@ -1296,6 +1301,8 @@ impl Machine {
             calls_on,
             unwrapped: model_hint == Some(Family::Qwen3Coder) || lock == Some(Family::Gemma4),
             batch: hint.is_some_and(Family::reads_plain_text),
+            turn_ends: false,
+            invented: None,
             extra,
             think_mode: opts.thinking,
             table: EMPTY.clone(),
@@ -1489,6 +1496,9 @@ impl Machine {
         } else {
             self.run(tools);
         }
+        if let Some(raw) = self.invented.take() {
+            self.em.problems.push(super::invented_turn::problem(&raw));
+        }
         self.calls_from_reasoning(tools);
         self.em.end();
         Ok(StreamEnd {
@@ -1509,6 +1519,13 @@ impl Machine {
 
     fn run(&mut self, tools: Option<&Value>) {
         loop {
+            if let Some(raw) = self.invented.as_mut() {
+                // The reply ended at an invented turn: the rest is that turn's.
+                raw.push_str(&self.buf);
+                let n = self.buf.len();
+                self.drain(n);
+                return;
+            }
             let moved = match self.state {
                 State::R1Pending => self.step_r1(),
                 State::Visible => self.step_visible(tools),
@@ -2426,6 +2443,10 @@ impl Machine {
                 }
                 self.drain(len);
                 self.state = State::Visible;
+            }
+            Kind::Orphan if std::mem::take(&mut self.turn_ends) => {
+                self.em.removed();
+                self.invented = Some(String::new());
             }
             Kind::Orphan | Kind::Final(_) => {
                 self.em.removed();

@@ -17,8 +17,8 @@ use super::json_data;
 use super::{Check, Decision, Kind, Machine, Verdict, WINDOW};
 use crate::response::scan::depth::{Brackets, Depth};
 use crate::response::{
-    bare_json, bracket_calls, gemma_unused, glm45, kimi_k2, named_json, orphan, qwen3_coder,
-    stray_word, tool_json, tool_result, Family,
+    bare_json, bracket_calls, gemma_unused, glm45, invented_turn, kimi_k2, named_json, orphan,
+    qwen3_coder, stray_word, tool_json, tool_result, Family,
 };
 
 /// A stripped Harmony call's recipient.
@@ -729,6 +729,17 @@ impl Machine {
 
     /// [`Machine::orphan_is_text`] but for the answer box's pairing.
     fn lone_is_text(&mut self, len: usize) -> Option<bool> {
+        // A user turn opened on its own line: the reply ends there ([`invented_turn`]).
+        if invented_turn::opens(&self.buf) && (self.em.after_removed || self.at_line_start(0)) {
+            match self.ends_line(len) {
+                None => return None,
+                Some(true) => {
+                    self.turn_ends = true;
+                    return Some(false);
+                }
+                Some(false) => {}
+            }
+        }
         if self.em.after_removed {
             return Some(false);
         }
@@ -752,6 +763,18 @@ impl Machine {
                 Some(true) => return Some(false),
                 None => return None,
                 Some(false) => {}
+            }
+            // An end token glued to the text or alone on its line with a user-turn header after it
+            // (only whitespace between: `Paris.<|eot_id|><|start_header_id|>user…`): it goes, and
+            // the header after it opens an invented turn ([`invented_turn`]). After a colon the
+            // token is named (`结束符是：<|im_end|>`).
+            let named = matches!(self.em.last, Some(':' | '：'));
+            if (self.em.held_is_empty() && !named) || self.at_line_start(0) {
+                match self.turn_follows(len) {
+                    Some(true) => return Some(false),
+                    None => return None,
+                    Some(false) => {}
+                }
             }
             // GLM-V's answer-box opener where it opens the reply.
             if self.buf.starts_with(orphan::BOX_BEGIN) && !self.em.any_visible {
@@ -782,6 +805,19 @@ impl Machine {
             return Some(true);
         }
         self.ends_line(len).map(|e| !e)
+    }
+
+    /// Whether one of [`invented_turn::OPENERS`] follows `buf[..at]` after whitespace (line breaks
+    /// too: `<|im_end|>`⏎`<|im_start|>user`; `None`: not known yet).
+    fn turn_follows(&self, at: usize) -> Option<bool> {
+        let rest = self.buf[at..].trim_start();
+        if invented_turn::opens(rest) {
+            Some(true)
+        } else if !self.finished && invented_turn::OPENERS.iter().any(|o| o.starts_with(rest)) {
+            None
+        } else {
+            Some(false)
+        }
     }
 
     /// Whether one of [`orphan::BEGINS`] follows `buf[..at]` after spaces (`None`: not known yet).
