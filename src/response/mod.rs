@@ -110,6 +110,8 @@ pub mod shadow;
 pub mod step3;
 pub mod stream;
 #[cfg(test)]
+mod stream_sweep;
+#[cfg(test)]
 mod test_util;
 pub mod thinking;
 pub mod tokens;
