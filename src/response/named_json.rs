@@ -356,9 +356,7 @@ fn partial_gemini_start(text: &str, tools: Option<&Value>) -> Option<usize> {
     if let Some(at) = prefix_start(head) {
         return Some(with_angle(head, at));
     }
-    if word < text.len() {
-        return None;
-    }
+    // A word that may grow into an offered name may be the namespace's start too (`Lie:d`).
     // The namespace itself may still be arriving: its longest prefix that ends `text`.
     let cut = (1..GEMINI_NS.len())
         .rev()
@@ -415,7 +413,8 @@ fn partial_react(tail: &str, tools: Option<&Value>) -> bool {
 
 /// Where a lead that may still be completing at the end of `text` starts (`None`: none).
 pub fn partial_lead_start(text: &str, tools: Option<&Value>) -> Option<usize> {
-    let word = partial_name_start(text, tools);
+    // A Mistral `[TOOL_CALLS]` before it goes with the name ([`marker_start`]).
+    let word = partial_name_start(text, tools).map(|w| marker_start(&text[..w]));
     let longest = names(tools).map(str::len).max()?;
     let window = CALLED_OPEN.len() + longest + CALLED_MID.len();
     let from = text.len().saturating_sub(window);
@@ -429,8 +428,15 @@ pub fn partial_lead_start(text: &str, tools: Option<&Value>) -> Option<usize> {
         .map(|k| from + k)
         .find(|&k| partial_react(&text[k..], tools));
     let gemini = partial_gemini_start(text, tools);
-    [word, called, react, gemini, partial_stripped(text, tools)]
-        .into_iter()
+    [
+        word,
+        called,
+        react,
+        gemini,
+        partial_stripped(text, tools),
+        mistral::partial_token(text),
+    ]
+    .into_iter()
         .flatten()
         .min()
 }

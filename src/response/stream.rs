@@ -189,12 +189,13 @@ struct Lit {
 }
 
 impl Lit {
-    /// `pre` and `s` together (the two markers that have a `pre`).
+    /// `pre` and `s` together (the markers that have a `pre`).
     fn whole(&self) -> &'static str {
         match self.pre {
             "functools" => "functools[",
             "function call" => "function call<|role_sep|>",
             "]" => "]<]minimax[>[<tool_call>",
+            super::deepseek_v3::STRIPPED_TYPE => super::deepseek_v3::STRIPPED_OPEN,
             _ => self.s,
         }
     }
@@ -362,14 +363,14 @@ pub(crate) fn vocabulary() -> Vec<&'static str> {
     let mut v: Vec<&'static str> = Vec::new();
     for name in super::FORMATS {
         if let Some(f) = Family::from_format(name) {
-            v.extend(openers(f, true).into_iter().map(|(pre, s)| {
-                Lit {
+            for (pre, s) in openers(f, true) {
+                let lit = Lit {
                     pre,
                     s,
                     kind: Kind::ThinkOpen(0),
-                }
-                .whole()
-            }));
+                };
+                v.extend([s, lit.whole()]);
+            }
             v.extend(closers(f));
         }
     }

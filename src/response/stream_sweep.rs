@@ -221,7 +221,10 @@ fn streaming_contract_sweep_full() {
                 // One failure per row and options is enough to see the class.
                 for text in &texts {
                     if let Some(why) = check(text, opts) {
-                        bad.push(failure(case, opts, text, &why));
+                        let f = failure(case, opts, text, &why);
+                        // As they come (`--nocapture`): the whole run is long.
+                        println!("{f}");
+                        bad.push(f);
                         break;
                     }
                 }
@@ -237,4 +240,20 @@ fn streaming_contract_sweep_full() {
         bad.len(),
         bad.join("\n")
     );
+}
+
+/// One reply checked as the sweep checks it, for looking into a failure: `SWEEP_PROBE` holds
+/// `{"input": …, "options": {…}}` (options as a row's); prints whole and streamed results.
+#[test]
+#[ignore]
+fn streaming_contract_probe() {
+    let Ok(probe) = std::env::var("SWEEP_PROBE") else {
+        return;
+    };
+    let v: Value = serde_json::from_str(&probe).expect("SWEEP_PROBE is JSON");
+    let text = v["input"].as_str().unwrap_or_default();
+    let o = v.get("options").cloned().unwrap_or(json!({}));
+    let opts = super::json::options_from_json(&o).expect("options");
+    println!("whole: {:?}", clean_response(text, &opts));
+    println!("check: {:?}", check(text, &opts));
 }
