@@ -437,8 +437,8 @@ pub fn partial_lead_start(text: &str, tools: Option<&Value>) -> Option<usize> {
         mistral::partial_token(text),
     ]
     .into_iter()
-        .flatten()
-        .min()
+    .flatten()
+    .min()
 }
 
 /// Where a lead of a call whose special tokens were stripped, still completing at the end of

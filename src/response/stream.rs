@@ -1149,6 +1149,9 @@ pub struct Machine {
     /// Absolute start of the current fence's body, and whether it holds markup so far.
     fence_body: usize,
     fence_markup: bool,
+    /// Absolute offset in an example fence before which every candidate marker is settled as not
+    /// markup ([`Machine::fence_lines`] goes on from there).
+    fence_seen: usize,
     /// The caller offered tools (a data fence then needs a call naming one).
     has_tools: bool,
     /// A reasoning opener after visible text was kept as text: its closer is text too.
@@ -1298,6 +1301,7 @@ impl Machine {
             info_seen: None,
             fence_body: 0,
             fence_markup: false,
+            fence_seen: 0,
             has_tools: false,
             think_as_text: false,
             braces: false,
