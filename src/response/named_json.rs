@@ -428,7 +428,7 @@ pub fn partial_lead_start(text: &str, tools: Option<&Value>) -> Option<usize> {
         .map(|k| from + k)
         .find(|&k| partial_react(&text[k..], tools));
     let gemini = partial_gemini_start(text, tools);
-    [
+    let start = [
         word,
         called,
         react,
@@ -438,7 +438,14 @@ pub fn partial_lead_start(text: &str, tools: Option<&Value>) -> Option<usize> {
     ]
     .into_iter()
     .flatten()
-    .min()
+    .min();
+    // A quote right before a lead makes it a mention ([`quoted`]): it stays with the lead, and
+    // one that ends the text waits to see whether a lead follows it.
+    match start {
+        Some(s) if quoted(text, s) => Some(s - 1),
+        Some(s) => Some(s),
+        None => quoted(text, text.len()).then(|| text.len() - 1),
+    }
 }
 
 /// Where a lead of a call whose special tokens were stripped, still completing at the end of
