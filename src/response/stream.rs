@@ -2485,7 +2485,11 @@ impl Machine {
                         return true;
                     }
                     if f == Family::DeepSeekV32 && self.bare_dsml_call() {
+                        // What follows the invoke decides ([`Machine::dsml_trail_done`]), here
+                        // as in a stream that ended at this closer.
                         self.dsml_trail = Some((e, e));
+                        self.pos = c + step;
+                        return true;
                     }
                 }
                 Some(Err(true)) if !self.finished => {

@@ -269,4 +269,11 @@ fn streaming_contract_probe() {
     let opts = super::json::options_from_json(&o).expect("options");
     println!("whole: {:?}", clean_response(text, &opts));
     println!("check: {:?}", check(text, &opts));
+    let whole = clean_response(text, &opts);
+    for (i, _) in text.char_indices().skip(1) {
+        if let Some(d) = differs(&streamed(&[&text[..i], &text[i..]], &opts), &whole) {
+            println!("cut: {:?} | {:?}: {d}", &text[..i], &text[i..]);
+            break;
+        }
+    }
 }
