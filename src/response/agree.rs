@@ -169,6 +169,24 @@ const CUT_STILL_SHOWN: &[(&str, u8)] = &[
     ("bracket-colon-call-cut-in-value-no-tools-zh", 6),
     ("bracket-colon-call-cut-in-value-no-tools-zh", 7),
     ("bracket-colon-call-cut-in-value-no-tools-zh", 8),
+    // An end token before a second one the reply's end cut (`<|end|><|endo`) under a named format.
+    ("stream29-phi3-end-tokens-format-named", 8),
+    ("stream29-phi3-end-tokens-format-named", 9),
+    ("stream29-phi3-end-tokens-format-named-zh", 8),
+    ("stream29-phi3-end-tokens-format-named-zh", 9),
+    // Mistral's `[TOOL_CALLS]NAME[ARGS]{…}` under format `tool_json`, cut before its object is
+    // complete: that format reads the stripped form only with a whole object (`mistral` reads the
+    // cut call).
+    ("stream29-mistral-token-call-id-under-tool-json", 2),
+    ("stream29-mistral-token-call-id-under-tool-json", 3),
+    ("stream29-mistral-token-call-id-under-tool-json", 4),
+    ("stream29-mistral-token-call-id-under-tool-json", 5),
+    ("stream29-mistral-token-call-id-under-tool-json", 6),
+    ("stream29-mistral-token-call-id-under-tool-json", 7),
+    ("stream29-mistral-token-call-id-under-tool-json", 8),
+    ("stream29-mistral-token-under-tool-json-zh", 6),
+    ("stream29-mistral-token-under-tool-json-zh", 7),
+    ("stream29-mistral-token-under-tool-json-zh", 8),
     // A bare word after `<tool_call>`, as prose that names the tag writes it
     // (`这里漏出了<tool_call>标签`).
     ("chinese-tool-name-glm-call-without-arguments-zh", 7),

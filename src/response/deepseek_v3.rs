@@ -29,6 +29,9 @@ pub const SEP: &str = "<｜tool▁sep｜>";
 pub const EOS: &str = "<｜end▁of▁sentence｜>";
 /// The call type V3 writes before [`SEP`]; with the begin tokens stripped it opens the call.
 pub const STRIPPED_TYPE: &str = "function";
+/// [`STRIPPED_TYPE`] then [`SEP`]: the opener of a call whose begin tokens were stripped, whole
+/// (a stream holds a reply's last bytes while they may begin it).
+pub const STRIPPED_OPEN: &str = "function<｜tool▁sep｜>";
 
 /// DeepSeek's tokens as [`Tokens`] reads them: the kinds are the indexes below.
 const TOKENS: Dialect = Dialect {
@@ -282,6 +285,11 @@ mod tests {
             spelled,
             [CALLS_BEGIN, CALLS_END, CALL_BEGIN, CALL_END, SEP, EOS]
         );
+    }
+
+    #[test]
+    fn stripped_open_is_the_type_then_the_separator() {
+        assert_eq!(STRIPPED_OPEN, format!("{STRIPPED_TYPE}{SEP}"));
     }
 
     #[test]

@@ -183,6 +183,29 @@ pub fn stripped_head(before: &str) -> Option<(usize, Option<&str>)> {
     })
 }
 
+/// Where [`TOKEN`], or a prefix of it, ends `text` (a stream holds it back while a call's name may
+/// follow it).
+///
+/// ```
+/// use transcript_hygiene::response::mistral::partial_token;
+/// assert_eq!(partial_token("好[TOOL_CALLS]"), Some(3));
+/// assert_eq!(partial_token("好[TOOL_C"), Some(3));
+/// assert_eq!(partial_token("好[TOOL_CALLS] "), None);
+/// assert_eq!(partial_token("a[b"), None);
+/// ```
+pub fn partial_token(text: &str) -> Option<usize> {
+    prefix_at_end(text, TOKEN)
+}
+
+/// Where the `[` that begins `tok`, or a prefix of it, ends `text`.
+fn prefix_at_end(text: &str, tok: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    let from = b.len().saturating_sub(tok.len());
+    memchr::memrchr(b'[', &b[from..])
+        .map(|k| from + k)
+        .filter(|&k| tok.as_bytes().starts_with(&b[k..]))
+}
+
 /// Where the tokens after a call's name start when they are still arriving at the end of `text`
 /// (a stream holds the name and them back until the `{` decides): a prefix of `[ARGS]`, of
 /// `[CALL_ID]`, `[CALL_ID]` and an id still being written, or `[CALL_ID]ID` and a prefix of
@@ -202,16 +225,10 @@ pub fn stripped_head(before: &str) -> Option<(usize, Option<&str>)> {
 /// ```
 pub fn partial_head(text: &str) -> Option<usize> {
     let b = text.as_bytes();
-    let prefix_of = |tok: &str| {
-        let from = b.len().saturating_sub(tok.len());
-        memchr::memrchr(b'[', &b[from..])
-            .map(|k| from + k)
-            .filter(|&k| tok.as_bytes().starts_with(&b[k..]))
-    };
-    if let Some(k) = prefix_of(ARGS_TOKEN) {
+    if let Some(k) = prefix_at_end(text, ARGS_TOKEN) {
         return Some(strip_call_id(&text[..k]).map_or(k, |(name, _)| name.len()));
     }
-    if let Some(k) = prefix_of(CALL_ID_TOKEN) {
+    if let Some(k) = prefix_at_end(text, CALL_ID_TOKEN) {
         return Some(k);
     }
     let from = super::scan::floor(text, b.len().saturating_sub(MAX_ID + CALL_ID_TOKEN.len()));

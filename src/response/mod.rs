@@ -119,6 +119,8 @@ pub mod step3;
 pub mod stray_word;
 pub mod stream;
 #[cfg(test)]
+mod stream_sweep;
+#[cfg(test)]
 mod test_util;
 pub mod thinking;
 pub mod tokens;

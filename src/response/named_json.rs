@@ -366,9 +366,7 @@ fn partial_gemini_start(text: &str, tools: Option<&Value>) -> Option<usize> {
     if let Some(at) = prefix_start(head) {
         return Some(with_angle(head, at));
     }
-    if word < text.len() {
-        return None;
-    }
+    // A word that may grow into an offered name may be the namespace's start too (`Lie:d`).
     // The namespace itself may still be arriving: its longest prefix that ends `text`.
     let cut = (1..GEMINI_NS.len())
         .rev()
@@ -425,7 +423,8 @@ fn partial_react(tail: &str, tools: Option<&Value>) -> bool {
 
 /// Where a lead that may still be completing at the end of `text` starts (`None`: none).
 pub fn partial_lead_start(text: &str, tools: Option<&Value>) -> Option<usize> {
-    let word = partial_name_start(text, tools);
+    // A Mistral `[TOOL_CALLS]` before it goes with the name ([`marker_start`]).
+    let word = partial_name_start(text, tools).map(|w| marker_start(&text[..w]));
     let longest = names(tools).map(str::len).max()?;
     let window = CALLED_OPEN.len() + longest + CALLED_MID.len();
     let from = text.len().saturating_sub(window);
@@ -440,17 +439,25 @@ pub fn partial_lead_start(text: &str, tools: Option<&Value>) -> Option<usize> {
         .find(|&k| partial_react(&text[k..], tools));
     let gemini = partial_gemini_start(text, tools);
     let glm4 = super::glm4_line::partial(text, tools);
-    [
+    let start = [
         word,
         called,
         react,
         gemini,
         glm4,
         partial_stripped(text, tools),
+        mistral::partial_token(text),
     ]
     .into_iter()
     .flatten()
-    .min()
+    .min();
+    // A quote right before a lead makes it a mention ([`quoted`]): it stays with the lead, and
+    // one that ends the text waits to see whether a lead follows it.
+    match start {
+        Some(s) if quoted(text, s) => Some(s - 1),
+        Some(s) => Some(s),
+        None => quoted(text, text.len()).then(|| text.len() - 1),
+    }
 }
 
 /// Where a lead of a call whose special tokens were stripped, still completing at the end of

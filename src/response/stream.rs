@@ -189,12 +189,13 @@ struct Lit {
 }
 
 impl Lit {
-    /// `pre` and `s` together (the two markers that have a `pre`).
+    /// `pre` and `s` together (the markers that have a `pre`).
     fn whole(&self) -> &'static str {
         match self.pre {
             "functools" => "functools[",
             "function call" => "function call<|role_sep|>",
             "]" => "]<]minimax[>[<tool_call>",
+            super::deepseek_v3::STRIPPED_TYPE => super::deepseek_v3::STRIPPED_OPEN,
             _ => self.s,
         }
     }
@@ -362,14 +363,14 @@ pub(crate) fn vocabulary() -> Vec<&'static str> {
     let mut v: Vec<&'static str> = Vec::new();
     for name in super::FORMATS {
         if let Some(f) = Family::from_format(name) {
-            v.extend(openers(f, true).into_iter().map(|(pre, s)| {
-                Lit {
+            for (pre, s) in openers(f, true) {
+                let lit = Lit {
                     pre,
                     s,
                     kind: Kind::ThinkOpen(0),
-                }
-                .whole()
-            }));
+                };
+                v.extend([s, lit.whole()]);
+            }
             v.extend(closers(f));
         }
     }
@@ -1171,6 +1172,9 @@ pub struct Machine {
     /// Absolute start of the current fence's body, and whether it holds markup so far.
     fence_body: usize,
     fence_markup: bool,
+    /// Absolute offset in an example fence before which every candidate marker is settled as not
+    /// markup ([`Machine::fence_lines`] goes on from there).
+    fence_seen: usize,
     /// The caller offered tools (a data fence then needs a call naming one).
     has_tools: bool,
     /// A reasoning opener after visible text was kept as text: its closer is text too.
@@ -1324,6 +1328,7 @@ impl Machine {
             info_seen: None,
             fence_body: 0,
             fence_markup: false,
+            fence_seen: 0,
             has_tools: false,
             think_as_text: false,
             braces: false,
@@ -2585,7 +2590,11 @@ impl Machine {
                         }
                     }
                     if f == Family::DeepSeekV32 && self.bare_dsml_call() {
+                        // What follows the invoke decides ([`Machine::dsml_trail_done`]), here
+                        // as in a stream that ended at this closer.
                         self.dsml_trail = Some((e, e));
+                        self.pos = c + step;
+                        return true;
                     }
                 }
                 Some(Err(true)) if !self.finished => {

@@ -627,6 +627,52 @@ impl Machine {
         false
     }
 
+    /// In an example fence streamed line by line ([`Machine::step_fence`]), its complete lines
+    /// `buf[..at]`: `None` when they hold markup, else how much of them can go out now. A marker
+    /// whose confirmation ([`confirmed`]) reads further than the bytes come so far (a nameless
+    /// `<invoke>` whose `{` line is still to come) holds its line back until it can be told: the
+    /// whole reply reads the fence's body at once. Markers confirmed by anything later in the
+    /// block (`[END_TOOL_REQUEST]`, a later `</tool_call>`) are not waited for ([`reach`]).
+    /// Goes on from [`Machine::fence_seen`], so a held line is not read again.
+    pub(super) fn fence_lines(&mut self, at: usize) -> Option<usize> {
+        let t = &*self.table;
+        let s = &*self.buf;
+        let bytes = s.as_bytes();
+        let span = Span::new(bytes);
+        let mut i = self.fence_seen.saturating_sub(self.consumed).min(at);
+        let mut held = None;
+        while let Some(c) = next_cand(s, i).filter(|&c| c < at) {
+            i = c + 1;
+            let Some(&second) = bytes.get(c + 1) else {
+                continue;
+            };
+            let b = usize::from(second);
+            let bucket = &t.order[usize::from(t.starts[b])..usize::from(t.starts[b + 1])];
+            for &k in bucket.iter().chain(&t.shorts) {
+                let Some(l) = t.lits.get(usize::from(k)) else {
+                    continue;
+                };
+                if !(bytes[c..].starts_with(l.s.as_bytes())
+                    && (l.pre.is_empty() || bytes[..c].ends_with(l.pre.as_bytes())))
+                {
+                    continue;
+                }
+                if confirmed(l.kind, &span, c) {
+                    return None;
+                }
+                if held.is_none() && !self.finished && c + reach(l.kind) > bytes.len() {
+                    held = Some(c);
+                }
+            }
+        }
+        let Some(c) = held else {
+            self.fence_seen = self.consumed + at;
+            return Some(at);
+        };
+        self.fence_seen = self.consumed + c;
+        Some(memchr::memrchr(b'\n', &bytes[..c]).map_or(0, |k| k + 1))
+    }
+
     /// `buf[..n]` is code kept as text: emit it; report it when it holds markup.
     pub(super) fn emit_code(&mut self, n: usize, what: &str) {
         if self.mentions_marker(&self.buf[..n]) {
@@ -678,6 +724,7 @@ impl Machine {
     pub(super) fn open_fence(&mut self, f: Fence, body: usize) {
         self.fence_body = self.consumed + body;
         self.fence_markup = false;
+        self.fence_seen = self.fence_body;
         // A data fence is a candidate when it may be the whole reply or tools were offered
         // (decided once the text before it is emitted).
         let f = Fence {
@@ -703,15 +750,20 @@ impl Machine {
         match self.fence_end(f, self.pos) {
             FenceEnd::Open(at) => {
                 if !f.call && !f.invented {
-                    if !self.fence_markup && self.mentions_marker(&self.buf[..at]) {
-                        self.fence_markup = true;
+                    // The lines a marker's confirmation still reads past are held back.
+                    let mut out = at;
+                    if !self.fence_markup {
+                        match self.fence_lines(at) {
+                            None => self.fence_markup = true,
+                            Some(upto) => out = upto,
+                        }
                     }
                     let Machine {
                         em, buf, consumed, ..
                     } = self;
-                    em.text(&buf[..at], *consumed);
-                    self.drain(at);
-                    self.pos = 0;
+                    em.text(&buf[..out], *consumed);
+                    self.drain(out);
+                    self.pos = at - out;
                 } else {
                     self.pos = at;
                 }
@@ -882,6 +934,19 @@ impl<'a> Span<'a> {
     }
 }
 
+/// How far past a marker's start [`confirmed`] reads (0: it needs nothing after the marker, or
+/// what it needs may come anywhere later in the code).
+fn reach(kind: Kind) -> usize {
+    match kind {
+        Kind::Call(Check::Dsml) => 16,
+        Kind::Call(Check::InvokeWrapper) => 64,
+        Kind::Call(Check::Garbled) => 256,
+        Kind::Call(Check::Function | Check::CallingTool) => 300,
+        Kind::Call(Check::DsmlFunction) => 1024,
+        _ => 0,
+    }
+}
+
 /// For [`Machine::mentions_marker`]: a marker settled by a look-ahead (DSML's `<|`, `< `…; LM
 /// Studio's bare `[`) is markup only with its word nearby (`DSML` after the bar) or its closing
 /// word in the same code (`[END_TOOL_REQUEST]`); every other marker is markup by itself.
@@ -889,21 +954,22 @@ fn confirmed(kind: Kind, span: &Span, at: usize) -> bool {
     let bytes = span.bytes;
     match kind {
         Kind::Call(Check::Dsml) => {
-            let end = (at + 16).min(bytes.len());
+            let end = (at + reach(kind)).min(bytes.len());
             memchr::memmem::find(&bytes[at..end], b"DSML").is_some()
         }
         Kind::Call(Check::NamedRequest) => *span
             .end_request
             .get_or_init(|| memchr::memmem::find(bytes, b"[END_TOOL_REQUEST]").is_some()),
         Kind::Call(Check::Function) => {
-            let end = (at + 300).min(bytes.len());
+            let end = (at + reach(kind)).min(bytes.len());
             memchr::memmem::find(&bytes[at..end], b"<parameter=").is_some()
         }
         Kind::Call(Check::Garbled) => {
-            crate::response::qwen3_coder::garbled_head(span.text(at, 256), true) == Some(true)
+            crate::response::qwen3_coder::garbled_head(span.text(at, reach(kind)), true)
+                == Some(true)
         }
         Kind::Call(Check::InvokeWrapper) => {
-            let end = (at + 64).min(bytes.len());
+            let end = (at + reach(kind)).min(bytes.len());
             let w = &bytes[at..end];
             // A nameless `<invoke>` wraps JSON only (`tool_json::INVOKE`).
             if let Some(rest) = w.strip_prefix(crate::response::tool_json::INVOKE.as_bytes()) {
@@ -914,7 +980,7 @@ fn confirmed(kind: Kind, span: &Span, at: usize) -> bool {
         }
         Kind::Call(Check::CallingTool) => {
             let head = span
-                .text(at, 300)
+                .text(at, reach(kind))
                 .get(crate::response::minimax_m2::CALLING.len()..);
             head.is_some_and(|h| {
                 crate::response::minimax_m2::calling_head(h, true).is_some_and(|h| h.is_some())
@@ -933,7 +999,7 @@ fn confirmed(kind: Kind, span: &Span, at: usize) -> bool {
             let head = span
                 .text(at, 300)
                 .get(crate::response::dsml_function::OPEN.len()..);
-            let end = (at + 1024).min(bytes.len());
+            let end = (at + reach(kind)).min(bytes.len());
             head.and_then(|h| crate::response::dsml_function::head(h, true))
                 .is_some_and(|h| h.is_some())
                 && memchr::memmem::find(&bytes[at..end], b"DSML").is_some()

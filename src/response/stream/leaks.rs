@@ -799,6 +799,15 @@ impl Machine {
                 if rest.is_empty() || orphan::cut_lone(rest) {
                     return if self.finished { Some(false) } else { None };
                 }
+                // A token of the run cut by the buffer's end (`<|end|><|endo`): wait for it.
+                if !self.finished
+                    && orphan::CLOSERS
+                        .iter()
+                        .zip(orphan::OPENERS)
+                        .any(|(c, o)| o.is_none() && c.starts_with(rest))
+                {
+                    return None;
+                }
             }
         }
         if !self.at_line_start(0) {

@@ -733,3 +733,25 @@ fn a_call_fence_whose_last_line_grows_stays_linear_in_small_deltas() {
         });
     }
 }
+
+/// An example fence streamed line by line holds back the line of a marker whose confirmation
+/// reads past what has come (a nameless `<invoke>` before its `{` line, DSML's `<|` before its
+/// word): the look goes on from the held marker, so a fence of such lines, or a long line ending
+/// in one, stays linear in small deltas.
+#[test]
+fn held_fence_lines_stay_linear_in_small_deltas() {
+    use crate::response::linearity::{assert_grows_linearly, stream_in_deltas};
+    let long = format!("{}<invoke>\n", "a".repeat(2000));
+    for (label, line, format) in [
+        ("nameless invokes", "<invoke>\nx\n", "tool_json"),
+        ("long lines ending in an invoke", long.as_str(), "tool_json"),
+        ("DSML bars", "<|\nx\n", "deepseek_v32"),
+    ] {
+        let opts = Options {
+            format: Some(format.into()),
+            ..Options::default()
+        };
+        let make = |n: usize| format!("说明：\n```\n{}", line.repeat(n / line.len()));
+        assert_grows_linearly(label, &make, &|t| stream_in_deltas(&opts, t, 16));
+    }
+}
