@@ -169,11 +169,6 @@ const CUT_STILL_SHOWN: &[(&str, u8)] = &[
     ("bracket-colon-call-cut-in-value-no-tools-zh", 6),
     ("bracket-colon-call-cut-in-value-no-tools-zh", 7),
     ("bracket-colon-call-cut-in-value-no-tools-zh", 8),
-    // An end token before a second one the reply's end cut (`<|end|><|endo`) under a named format.
-    ("stream29-phi3-end-tokens-format-named", 8),
-    ("stream29-phi3-end-tokens-format-named", 9),
-    ("stream29-phi3-end-tokens-format-named-zh", 8),
-    ("stream29-phi3-end-tokens-format-named-zh", 9),
     // Mistral's `[TOOL_CALLS]NAME[ARGS]{…}` under format `tool_json`, cut before its object is
     // complete: that format reads the stripped form only with a whole object (`mistral` reads the
     // cut call).
