@@ -44,14 +44,16 @@ pub(crate) fn in_sentence(words_before: bool, rest: &str, finished: bool) -> Opt
         None if !finished && LABEL.starts_with(after) => return None,
         None => after,
     };
-    let t = after.trim_start_matches([' ', '\t']);
-    match t.as_bytes().first() {
-        None if !finished => None,
-        None | Some(b'\n' | b'\r') => Some(false),
-        Some(_) if t.starts_with(CLOSE) => Some(false),
-        Some(_) if !finished && CLOSE.starts_with(t) => None,
-        Some(_) => Some(true),
-    }
+    // Its body here: the closer right after it (an empty channel).
+    super::sentence::named(true, after, finished, |t, _| {
+        if t.starts_with(CLOSE) {
+            Some(true)
+        } else if !finished && CLOSE.starts_with(t) {
+            None
+        } else {
+            Some(false)
+        }
+    })
 }
 
 #[cfg(test)]

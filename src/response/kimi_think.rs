@@ -7,7 +7,7 @@
 //! words vanished from their sentences, or an unclosed one sent the rest of the reply to
 //! reasoning.
 //!
-//! The rule, as for Gemma 4's `<|channel>` ([`super::gemma_channel`]), one definition for the
+//! The rule, as for Gemma 4's `<|channel>` ([`super::gemma_channel`], [`super::sentence`]), one definition for the
 //! stream machine and the whole-reply reading ([`super::thinking`], [`super::late_think`]): a
 //! `◁think▷` with words both sides is text: something other than spaces before it on its line,
 //! and after it spaces then anything but a line break or the end of the reply (its own closer
@@ -24,15 +24,9 @@ pub(crate) const OPEN: &str = "◁think▷";
 /// stand before it on its line ([`super::gemma_channel::words_before`]): `None` when `rest` may
 /// still grow (`finished` false) and does not tell yet. Reads at most the spaces after it.
 pub(crate) fn in_sentence(words_before: bool, rest: &str, finished: bool) -> Option<bool> {
-    if !words_before {
-        return Some(false);
-    }
     let after = rest.get(OPEN.len()..).unwrap_or("");
-    match after.trim_start_matches([' ', '\t']).as_bytes().first() {
-        None if !finished => None,
-        None | Some(b'\n' | b'\r') => Some(false),
-        Some(_) => Some(true),
-    }
+    // No body: any sentence text after it names it.
+    super::sentence::named(words_before, after, finished, |_, _| Some(false))
 }
 
 #[cfg(test)]

@@ -429,6 +429,11 @@ const CASES: &[(&str, &[&str])] = &[
     ("说 ◁think▷（或类似） ◁/think▷ ", &["auto", "llama3_json"]),
     ("说 <|channel|> 这样 ", &["auto"]),
     ("下</think> token前 ", &["minimax_m2", "llama3_json"]),
+    // Call openers named in sentences ([`super::call_in_sentence`]), each read for a word after
+    // it, and the bare GLM call read to its closer and the spaces after it.
+    ("支持 <｜DSML｜tool_calls>、<||DSML||tool_calls> 等格式 ", &["auto"]),
+    ("用 <|tool_calls_section_begin|> 开头，", &["auto", "kimi_k2"]),
+    ("例如 <tool_call>get_all_func</tool_call>. ", &["auto", "glm47"]),
     (
         "<tool_call>{\"name\": \"f\", \"properties\": {\"a\": \"北\"}}</tool_call>\n",
         &["auto"],

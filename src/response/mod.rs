@@ -50,6 +50,7 @@ pub mod attr_tool_call;
 pub mod bare_json;
 pub mod bracket_calls;
 pub mod bracket_colon;
+pub(crate) mod call_in_sentence;
 pub mod canonical;
 #[cfg(test)]
 pub(crate) mod cases;
@@ -114,6 +115,7 @@ pub mod pythonic;
 pub mod qwen3_coder;
 pub mod scan;
 pub mod seed_oss;
+pub(crate) mod sentence;
 pub mod shadow;
 pub mod step3;
 pub mod stray_word;

@@ -2332,7 +2332,8 @@ impl Machine {
     /// Gemma 4's `<|channel>` and Kimi's `◁think▷` named inside a sentence (words both sides) are
     /// text ([`super::gemma_channel`], [`super::kimi_think`]); a `◁/think▷` with no reasoning open
     /// after such a `◁think▷` is text too. So is gpt-oss's `<|channel|>` with no channel word after it
-    /// ([`super::gpt_oss::channel_in_sentence`]).
+    /// ([`super::gpt_oss::channel_in_sentence`]). A call opener named in a sentence is text
+    /// ([`super::call_in_sentence`]).
     ///
     /// A closing tag with no reasoning open (at the start of `buf`, `len` bytes) is a stray tag,
     /// removed, only when it ends its line (spaces, then a line break or the end of the reply), as
@@ -2352,7 +2353,15 @@ impl Machine {
                     self.finished,
                 )
             }
-            Kind::Call(_) => self.answer_is_text(kind).or(Some(false)),
+            Kind::Call(_) => self.answer_is_text(kind).or_else(|| {
+                super::call_in_sentence::in_sentence(
+                    self.buf.get(..len).unwrap_or(""),
+                    &self.buf,
+                    self.col == usize::MAX,
+                    self.has_tools,
+                    self.finished,
+                )
+            }),
             Kind::WrapClose if !self.at_line_start(0) => Some(true),
             Kind::WrapClose => self.ends_line(len).map(|e| !e),
             // `col` is `usize::MAX` once the line holds more than spaces.
