@@ -164,6 +164,33 @@ const CHANGED_ON_PURPOSE: &[(&str, &str)] = &[
     (
         "kimi-k3-closer-named-after-space-stays-zh",
         "stripModelSpecialTokens",
+    ), // Kimi K2's section tokens named in a sentence without backticks (the reply cleaner keeps
+    // them: named, not opening a call).
+    (
+        "harm29-kimi-k2-section-named-in-zh-prose",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "harm29-kimi-k2-section-named-in-en-prose",
+        "stripModelSpecialTokens",
+    ),
+    // GLM's `<|user|>` and ChatML's `<|im_start|>user`/`<|im_end|>` named in sentences (the
+    // fenced template's row names `<|im_end|>` in the sentence after the fence).
+    (
+        "glm-user-token-named-in-sentence-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "glm-user-token-named-in-sentence-stays-en",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "chatml-user-header-in-fenced-template-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "chatml-user-header-named-in-sentence-stays-zh",
+        "stripModelSpecialTokens",
     ),
 ];
 
