@@ -75,6 +75,10 @@ fn parse_canonical(text: &str, cx: &Ctx) -> Parsed {
     for b in &mut out.blocks {
         if text[b.start..].starts_with(TAGS.invoke) {
             b.end = section_end(text, b.end);
+            // A garbled section opener on the line before goes with it.
+            if let Some(s) = super::dsml_garbled_opener::start_before(&text[..b.start]) {
+                b.start = s;
+            }
         }
     }
     if out.blocks.iter().any(|b| !b.calls.is_empty()) {

@@ -9,8 +9,8 @@
 //! such tag to `<｜DSML｜NAME` (and `tool_calls` and `calls` to `function_calls`) and keeps a map
 //! from the rewritten text back to the original, so [`super::deepseek_v32`] reads one spelling and
 //! reports ranges of the text it was given. Two drifted shapes are rewritten on the way: a section
-//! opener that lost its head (`< calls>`, [`super::dsml_lost_head`]) and a self-closing invoke
-//! inside an invoke, which is a parameter ([`super::dsml_self_closing`]).
+//! opener that lost its head (`< calls>`, [`super::dsml_lost_head`]) and a self-closing invoke:
+//! inside an invoke a parameter, outside one a call with no arguments ([`super::dsml_self_closing`]).
 
 use std::borrow::Cow;
 
@@ -79,7 +79,7 @@ pub const CLOSERS: &[&str] = &[
 ];
 
 /// The canonical section closer.
-const SECTION_END: &str = "</｜DSML｜function_calls>";
+pub const SECTION_END: &str = "</｜DSML｜function_calls>";
 
 /// The end of a call block whose invoke closer ends at `at` in `text` (canonical spelling), when
 /// no section opener came before it: past a section closer right after it (whitespace between),
@@ -161,7 +161,17 @@ fn bars(s: &str) -> Option<usize> {
 
 /// If a DSML tag head starts at `s` (right after `<` or `</`): its length and canonical name.
 pub fn head(s: &str) -> Option<(usize, &'static str)> {
-    let a = bars(s)?;
+    head_with(s, true)
+}
+
+/// [`head`], the bars before `DSML` optional unless `first_bar` (a garbled opener's, whose first
+/// bar another character took, [`super::dsml_garbled_opener`]).
+pub fn head_with(s: &str, first_bar: bool) -> Option<(usize, &'static str)> {
+    let a = match bars(s) {
+        Some(a) => a,
+        None if !first_bar && s.starts_with("DSML") => 0,
+        None => return None,
+    };
     let rest = s[a..].strip_prefix("DSML")?;
     let b = bars(rest)?;
     let rest = &rest[b..];
@@ -204,6 +214,11 @@ pub fn empty_name(s: &str) -> Option<bool> {
 /// Whether `s` (right after `<`, cut short by the end of a stream's buffer) may still become a
 /// DSML tag head.
 pub fn head_prefix(s: &str) -> bool {
+    head_prefix_with(s, true)
+}
+
+/// [`head_prefix`], the bars before `DSML` optional unless `first_bar` ([`head_with`]).
+pub fn head_prefix_with(s: &str, first_bar: bool) -> bool {
     fn skip_bars(s: &str) -> (&str, usize) {
         let mut t = s.trim_start_matches(' ');
         let mut n = 0;
@@ -222,7 +237,7 @@ pub fn head_prefix(s: &str) -> bool {
     if t.is_empty() {
         return true;
     }
-    if n == 0 {
+    if n == 0 && (first_bar || !"DSML".starts_with(t) && !t.starts_with("DSML")) {
         return false;
     }
     let Some(t) = t.strip_prefix("DSML") else {
@@ -230,6 +245,17 @@ pub fn head_prefix(s: &str) -> bool {
     };
     let (t, n) = skip_bars(t);
     t.is_empty() || (n > 0 && NAMES.iter().any(|(w, _)| w.starts_with(t)))
+}
+
+/// Whether `s`, right after a `<` and running to the end of a finished reply, is a DSML opener
+/// cut before its attributes: a bar written, then what may still become a head (`｜DSML｜inv`,
+/// `| DS`), or a whole head with nothing after it (`｜DSML｜invoke`). Three characters at least
+/// (`<｜D`): the call's start the reply's end cut, not text.
+pub fn cut_opener(s: &str) -> bool {
+    let whole = head(s).is_some_and(|(n, _)| s[n..].trim().is_empty());
+    s.chars().count() >= 3
+        && s.trim_start_matches(' ').starts_with(['｜', '‖', '|'])
+        && (whole || (head(s).is_none() && head_prefix(s)))
 }
 
 /// A DSML tag head that the end of `text` cuts (`<｜｜DSML｜｜inv`, `</ | DSML | par`, `<|DS`),
@@ -292,20 +318,19 @@ pub fn canonical(text: &str) -> Canonical<'_> {
             None => continue,
         };
         if name == "invoke" && !close {
-            match super::dsml_self_closing::as_parameter(&rest[len..]) {
-                Some((n, param)) if open_invoke => {
+            match super::dsml_self_closing::rewrite(&rest[len..], open_invoke) {
+                Some((n, tag)) => {
                     out.push_str(&text[copied..at]);
                     edits.push(Edit {
                         orig_at: at,
                         orig_len: h_at + len + n - at,
                         canon_at: out.len(),
-                        canon_len: param.len(),
+                        canon_len: tag.len(),
                     });
-                    out.push_str(&param);
+                    out.push_str(&tag);
                     copied = h_at + len + n;
                     continue;
                 }
-                Some(_) => {}
                 None => open_invoke = true,
             }
         } else if name != "parameter" {
@@ -416,6 +441,19 @@ mod tests {
             ("a </ ", "a </"),
         ] {
             assert_eq!(canonical(t).text, want, "{t}");
+        }
+        for (s, cut) in [
+            ("｜DSML｜inv", true),
+            ("｜｜DSML｜｜invoke", true),
+            (" | DS", true),
+            ("｜DSML｜tool_calls", true),
+            ("｜D", true),
+            ("｜", false),
+            ("| x", false),
+            ("｜DSML｜invoke name=\"a", false),
+            ("DSML｜inv", false),
+        ] {
+            assert_eq!(cut_opener(s), cut, "{s}");
         }
         assert!(canonical("<‖DSML‖tool_calls>").v4);
         assert!(!canonical("<｜DSML｜function_calls>").v4);

@@ -62,6 +62,7 @@ pub mod deepseek_v32;
 pub mod doubao;
 pub mod dsml;
 pub mod dsml_function;
+pub mod dsml_garbled_opener;
 pub mod dsml_lost_head;
 pub mod dsml_named;
 pub mod dsml_self_closing;

@@ -1135,6 +1135,9 @@ pub struct Machine {
     memo: Vec<(&'static str, usize, Option<usize>, usize)>,
     /// Bytes parsed so far to test whether the current block is finished.
     spent: usize,
+    /// Bytes read again to split blocks that ran to the reply's end at an invented result
+    /// ([`Machine::split_at_invented`]), over the whole reply.
+    split_spent: usize,
     /// The current block was asked about at one of its family's section closers
     /// ([`sections::ends_section`]): its section is closed ([`sections::unclosed`]).
     section_closed: bool,
@@ -1312,6 +1315,7 @@ impl Machine {
             table: EMPTY.clone(),
             memo: Vec::new(),
             spent: 0,
+            split_spent: 0,
             section_closed: false,
             dsml_trail: None,
             chain: None,
@@ -1701,6 +1705,14 @@ impl Machine {
                     }
                 }
             }
+            if self.finished
+                && lit.kind == Kind::Call(Check::Dsml)
+                && super::dsml::cut_opener(&rest[1..])
+            {
+                // A DSML opener the reply's end cut before its attributes.
+                cut = true;
+                continue;
+            }
             let kind = match lit.kind {
                 Kind::Call(check) => match self.check(check, c + lit.s.len(), tools) {
                     Verdict::Yes(f) => Kind::Call(Check::Fam(f)),
@@ -1760,6 +1772,12 @@ impl Machine {
                 len += start - h;
                 start = h;
             }
+            if lit.kind == Kind::Call(Check::Dsml) {
+                // A garbled section opener on the line before opens the block.
+                let h = self.garbled_opener_start(c);
+                len += start - h;
+                start = h;
+            }
             if kind == Kind::Call(Check::Fam(Family::Qwen3Coder)) && lit.s == "<parameter=" {
                 // A Qwen3-Coder head that lost its `<`, on the line before, opens the block.
                 let h = self.lost_head_start(c);
@@ -1771,9 +1789,15 @@ impl Machine {
         if more {
             Decision::More
         } else if let Some((len, whole)) = cut_call {
+            // A stray word in place of the wrapper's opener goes with the cut invoke after it.
+            let start = if self.buf[c..].starts_with(super::stray_word::INVOKE) {
+                self.stray_start(c)
+            } else {
+                c
+            };
             Decision::Yes {
-                start: c,
-                len,
+                start,
+                len: len + (c - start),
                 kind: Kind::CutCall(whole),
             }
         } else if cut || self.cut_after_removed(c) {
@@ -2237,6 +2261,7 @@ impl Machine {
                         .min(self.hold_tool_name(tools))
                         .min(self.hold_lost_head())
                         .min(self.hold_stray_word())
+                        .min(self.hold_garbled_opener())
                 };
                 self.emit_text(keep);
                 // A held Harmony header is scanned again when the rest of it comes.
@@ -2296,6 +2321,7 @@ impl Machine {
                         .min(self.named_start(c, tools))
                         .min(self.lost_head_start(c))
                         .min(self.stray_start(c))
+                        .min(self.garbled_opener_start(c))
                         .min(self.offered_line_start(c, tools));
                     self.emit_text(s);
                     self.pos = c - s;

@@ -45,6 +45,24 @@ pub(super) const CALL_LABELS: &[&str] = &[
 /// Fence info words of data a call may be written as.
 const DATA_LABELS: &[&str] = &["", "json", "jsonc", "json5", "xml"];
 
+/// Whether `word` is one of the json words of [`DATA_LABELS`] (data a tool may return).
+fn json_word(word: &str) -> bool {
+    DATA_LABELS[1..4].iter().any(|l| l.eq_ignore_ascii_case(word))
+}
+
+/// Whether `text`, past leading white space, opens a fenced block (three backticks or tildes or
+/// more, on a whole line) whose info word is a json word: what [`super::invented`] looks for
+/// right after a call.
+pub(super) fn opens_json_fence(text: &str) -> bool {
+    let t = text.trim_start();
+    let Some(ch) = t.bytes().next().filter(|&c| c == b'`' || c == b'~') else {
+        return false;
+    };
+    let run = t.bytes().take_while(|&c| c == ch).count();
+    let line = &t[run..t.find('\n').unwrap_or(t.len())];
+    run >= 3 && t.len() > run + line.len() && !line.contains('`') && json_word(info_word(line))
+}
+
 /// An open fenced block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Fence {
@@ -508,8 +526,7 @@ impl Machine {
             call: labelled || data,
             labelled,
             tool_code: labelled && word == crate::response::tool_code::LABEL,
-            // The json words of `DATA_LABELS`.
-            json: self.calls_on && is(&DATA_LABELS[1..4]),
+            json: self.calls_on && json_word(word),
             invented: false,
         }
     }

@@ -65,12 +65,15 @@ pub(super) fn complete(
         if !whole || !p.problems.is_empty() || in_value(f, block, cl, &p, cx) {
             continue;
         }
-        p.problems.push(format!(
-            "{CUT}{cl:?} (it ends with {piece:?}); the call before it is complete"
-        ));
+        p.problems.push(message(cl, piece));
         return Some((text, p));
     }
     None
+}
+
+/// The problem reported for a complete call whose closer `closer` the reply's end cut to `piece`.
+pub(super) fn message(closer: &str, piece: &str) -> String {
+    format!("{CUT}{closer:?} (it ends with {piece:?}); the call before it is complete")
 }
 
 /// Whether the cut piece may be the end of an argument value rather than the start of the

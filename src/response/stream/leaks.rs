@@ -17,7 +17,7 @@ use super::json_data;
 use super::{Check, Decision, Kind, Machine, Verdict, WINDOW};
 use crate::response::scan::depth::{Brackets, Depth};
 use crate::response::{
-    bare_json, bracket_calls, gemma_unused, glm45, invented_turn, kimi_k2, named_json, orphan,
+    bare_json, bracket_calls, dsml_garbled_opener, gemma_unused, glm45, invented_turn, kimi_k2, named_json, orphan,
     qwen3_coder, stray_word, tool_json, tool_result, Family,
 };
 
@@ -453,6 +453,29 @@ impl Machine {
     /// none): the word's line opens the block.
     pub(super) fn stray_start(&self, c: usize) -> usize {
         self.line_head_of(Family::MinimaxM2, c, |b| stray_word::start_before(&b[..c]))
+    }
+
+    /// Where a garbled DSML section opener's line before the invoke at `c` starts
+    /// ([`dsml_garbled_opener`]; `c` when there is none, or no invoke may start at `c`).
+    pub(super) fn garbled_opener_start(&self, c: usize) -> usize {
+        let head = self.buf.get(c + 1..).unwrap_or("");
+        let invoke = match crate::response::dsml::head(head) {
+            Some((_, name)) => name == "invoke",
+            None => crate::response::dsml::head_prefix(head),
+        };
+        if !invoke {
+            return c;
+        }
+        self.line_head_of(Family::DeepSeekV32, c, |b| {
+            dsml_garbled_opener::start_before(&b[..c])
+        })
+    }
+
+    /// How much of `buf` may be emitted without cutting off a last line that may still become a
+    /// garbled DSML section opener ([`dsml_garbled_opener::partial`]).
+    pub(super) fn hold_garbled_opener(&self) -> usize {
+        let len = self.buf.len();
+        self.line_head_of(Family::DeepSeekV32, len, dsml_garbled_opener::partial)
     }
 
     /// How much of `buf` may be emitted without cutting off a last line that may still become a

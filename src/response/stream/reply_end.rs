@@ -30,6 +30,12 @@ pub(super) fn cut_marker(rest: &str) -> bool {
     rest.chars().count() >= 4 && rest.contains(['|', '｜', ':', '_', '▁'])
 }
 
+/// Whether `t`, the end of a finished reply after a complete DSML call, is a section closer the
+/// end cut (`</`, `</｜DSML｜tool_ca`, `</ | DSML | tool_ca`: any spelling).
+fn cut_section_closer(t: &str) -> bool {
+    t.len() < WINDOW && t.starts_with("</") && crate::response::dsml::head_prefix(&t[2..])
+}
+
 impl Machine {
     /// Whether the finished reply ends, at candidate `c`, inside a lone token or a call section's
     /// begin token right after removed markup (only whitespace between): the end token run before
@@ -89,21 +95,38 @@ impl Machine {
         let closer = t
             .strip_prefix("</")
             .map(|h| crate::response::dsml::head(h).map(|(_, n)| n));
+        let arriving = t.len() < WINDOW
+            && ("</".starts_with(t)
+                || t.starts_with("</") && crate::response::dsml::head_prefix(&t[2..]));
         match closer {
             // The closer: the scan asks there.
             Some(Some("function_calls")) => return None,
-            // Still arriving.
-            _ if t.is_empty()
-                || (t.len() < WINDOW
-                    && ("</".starts_with(t)
-                        || t.starts_with("</") && crate::response::dsml::head_prefix(&t[2..]))) =>
-            {
-                return None
+            // A section closer the reply's end cut (`</`, `</ | DSML | tool_ca`, any spelling):
+            // the call before it is complete, the cut closer goes with it.
+            _ if self.finished && cut_section_closer(t) => {
+                let piece = t.to_owned();
+                self.dsml_trail = None;
+                let mut p = self.dsml_trail_reading(f, e, tools)?;
+                let end = self.buf.len();
+                p.blocks.last_mut()?.end = end;
+                p.problems.push(cut_closer::message(
+                    crate::response::dsml::SECTION_END,
+                    &piece,
+                ));
+                return Some((end, p));
             }
+            // Still arriving.
+            _ if t.is_empty() || arriving => return None,
             _ => {}
         }
         // Anything else follows: the block ends at `e` if its reading says so.
         self.dsml_trail = None;
+        self.dsml_trail_reading(f, e, tools).map(|p| (e, p))
+    }
+
+    /// The reading of the block `buf[..e]` with other text after it, when every block it reads
+    /// ends by `e` (within the block's parse budget).
+    fn dsml_trail_reading(&mut self, f: Family, e: usize, tools: Option<&Value>) -> Option<Parsed> {
         self.spent = self.spent.saturating_add(e);
         if self.spent > e.saturating_mul(16).saturating_add(1 << 20) {
             return None;
@@ -112,7 +135,33 @@ impl Machine {
         self.scratch.push_str(&self.buf[..e]);
         self.scratch.push('\u{1}');
         let p = parse_family(f, &self.scratch, &self.ctx(tools));
-        p.blocks.iter().all(|b| b.end <= e).then_some((e, p))
+        p.blocks.iter().all(|b| b.end <= e).then_some(p)
+    }
+
+    /// When `p`, the reading of the block that runs to the reply's end, holds a block of calls
+    /// with a json fence right after it and another block after that (a second DSML `toolcall`
+    /// after a result the model invented, [`super::invented`]): the block up to that call emitted,
+    /// the rest left to the visible scanner, which reports the fence as it does after a last
+    /// block. Each split reads the rest again: within a budget of the reply's length, so a reply
+    /// of many such blocks stays linear (past it, the fences stay text as before).
+    fn split_at_invented(&mut self, f: Family, p: &Parsed, tools: Option<&Value>) -> bool {
+        let Some(e) = p.blocks.windows(2).find_map(|w| {
+            let gap = self.buf.get(w[0].end..w[1].start)?;
+            (!w[0].calls.is_empty() && super::code::opens_json_fence(gap)).then_some(w[0].end)
+        }) else {
+            return false;
+        };
+        let total = self.consumed + self.buf.len();
+        self.split_spent = self.split_spent.saturating_add(self.buf.len() + e);
+        if self.split_spent > total.saturating_mul(16).saturating_add(1 << 20) {
+            return false;
+        }
+        let first = parse_family(f, &self.buf[..e], &self.ctx(tools));
+        if first.blocks.is_empty() || first.blocks.iter().any(|b| b.end > e) {
+            return false;
+        }
+        self.emit_parsed(f, e, first);
+        true
     }
 
     /// Whether the current block opens with a DSML call that has no section around it: an
@@ -256,6 +305,24 @@ impl Machine {
     pub(super) fn emit_last_block(&mut self, f: Family, tools: Option<&Value>) {
         let end = self.buf.len();
         let p = parse_family(f, &self.buf[..end], &self.ctx(tools));
+        if self.split_at_invented(f, &p, tools) {
+            return;
+        }
+        let mut p = p;
+        if f == Family::DeepSeekV32 {
+            // A section closer cut after the last call, in a spelling the block's scan does not
+            // stop at (`</ | DSML | tool_ca` after `</ | DSML | invoke>`): it goes with the call.
+            let tail = p.blocks.last().map_or(end, |b| b.end.min(end));
+            let t = self.buf[tail..].trim_start();
+            if tail < end && cut_section_closer(t) {
+                let piece = t.to_owned();
+                if let Some(b) = p.blocks.last_mut().filter(|b| !b.calls.is_empty()) {
+                    b.end = end;
+                    let closer = crate::response::dsml::SECTION_END;
+                    p.problems.push(cut_closer::message(closer, &piece));
+                }
+            }
+        }
         // What the reading leaves as text after its last block (all of it when none).
         let tail = p.blocks.last().map_or(0, |b| b.end.min(end));
         let mut at = end - self.buf[tail..].trim_start().len();
