@@ -249,13 +249,17 @@ pub fn head_prefix_with(s: &str, first_bar: bool) -> bool {
 
 /// Whether `s`, right after a `<` and running to the end of a finished reply, is a DSML opener
 /// cut before its attributes: a bar written, then what may still become a head (`｜DSML｜inv`,
-/// `| DS`), or a whole head with nothing after it (`｜DSML｜invoke`). Three characters at least
-/// (`<｜D`): the call's start the reply's end cut, not text.
+/// `| DS`), or a whole head with nothing after it (`｜DSML｜invoke`). Four characters at least
+/// with the `<` (`<｜DS`, as a cut marker must have): the call's start the reply's end cut, not
+/// text.
 pub fn cut_opener(s: &str) -> bool {
-    let whole = head(s).is_some_and(|(n, _)| s[n..].trim().is_empty());
-    s.chars().count() >= 3
-        && s.trim_start_matches(' ').starts_with(['｜', '‖', '|'])
-        && (whole || (head(s).is_none() && head_prefix(s)))
+    if s.chars().nth(2).is_none() || !s.trim_start_matches(' ').starts_with(['｜', '‖', '|']) {
+        return false;
+    }
+    match head(s) {
+        Some((n, _)) => s[n..].trim().is_empty(),
+        None => head_prefix(s),
+    }
 }
 
 /// A DSML tag head that the end of `text` cuts (`<｜｜DSML｜｜inv`, `</ | DSML | par`, `<|DS`),
@@ -447,7 +451,8 @@ mod tests {
             ("｜｜DSML｜｜invoke", true),
             (" | DS", true),
             ("｜DSML｜tool_calls", true),
-            ("｜D", true),
+            ("｜DS", true),
+            ("｜D", false),
             ("｜", false),
             ("| x", false),
             ("｜DSML｜invoke name=\"a", false),

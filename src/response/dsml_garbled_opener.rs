@@ -42,13 +42,12 @@ pub fn is_opener(line: &str) -> bool {
 
 /// Whether `line` (the last line of a stream's buffer) may still become a garbled opener.
 fn may_become(line: &str) -> bool {
-    let Some((lost, garbled, s)) = parts(line) else {
+    let Some((_, garbled, s)) = parts(line) else {
         return line.trim_start_matches(' ') == "<";
     };
     if s.is_empty() {
         return true;
     }
-    let _ = lost;
     super::dsml::head_prefix_with(s, !garbled)
         || super::dsml::head_with(s, !garbled)
             .is_some_and(|(n, name)| name == "function_calls" && s[n..].is_empty())
@@ -91,7 +90,7 @@ pub fn partial(text: &str) -> Option<usize> {
         None => return None,
     };
     let line = text.get(s..)?;
-    (!line.is_empty() && may_become(line)).then_some(s)
+    (!line.is_empty() && (may_become(line) || is_opener(line))).then_some(s)
 }
 
 #[cfg(test)]
@@ -132,6 +131,8 @@ mod tests {
         assert_eq!(partial("好的。\n中"), Some("好的。\n".len()));
         assert_eq!(partial("好的。\n中｜DSML｜tool"), Some("好的。\n".len()));
         assert_eq!(partial(t), Some("好的。\n".len()));
+        assert_eq!(partial("好的。\n<中 ｜ DSML ｜ tool_calls>"), Some("好的。\n".len()));
+        assert_eq!(partial("<😀｜DSML｜tool_calls>"), Some(0));
         assert_eq!(partial("好的。\n中文"), None);
         assert_eq!(partial("好的。\n<中｜DSML｜tool_calls> 是"), None);
     }

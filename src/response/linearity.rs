@@ -198,6 +198,22 @@ const CASES: &[(&str, &[&str])] = &[
     ("<|DSML|tool_calls| \n", &["deepseek_v4", "auto"]),
     ("< calls>\n<|DSML|invoke name=\"f\">", &["deepseek_v4", "auto"]),
     ("< calls>\n", &["auto"]),
+    // dsml12: self-closing invokes outside an invoke (calls) and without `string` inside one;
+    // a garbled section opener before each invoke, alone on its line, and lines that may still
+    // become one (held to their line's end); a DSML opener and a section closer cut by the end.
+    ("<|DSML|invoke name=\"f\"/>\n", &["deepseek_v4", "auto"]),
+    (
+        "<|DSML|invoke name=\"f\"><|DSML|invoke name=\"g\" />",
+        &["deepseek_v4", "auto"],
+    ),
+    (
+        "<中｜DSML｜tool_calls>\n<｜DSML｜invoke name=\"f\"></｜DSML｜invoke>\n",
+        &["deepseek_v4", "auto"],
+    ),
+    ("中｜DSML｜tool_calls>\n好\n", &["auto"]),
+    ("中｜DSML｜tool\n<中DSML", &["auto"]),
+    ("好\n<｜DSML｜inv", &["auto"]),
+    ("<｜DSML｜invoke name=\"f\"></｜DSML｜invoke>\n</ | DSML | tool_ca", &["auto"]),
     ("<|tool_call>call:f{", &["auto"]),
     ("<|tool_call_start|>[f(", &["auto"]),
     ("[TOOL_CALL]{tool => \"f\", args => {--a \"", &["auto"]),
@@ -393,7 +409,11 @@ const CASES: &[(&str, &[&str])] = &[
         "<invoke name=\"f\"><parameter name=\"a\">北</parameter></invoke>\n```json\n{\"a\": 1}\n```\n",
         &["auto"],
     ),
+    // Repeated, an invented fence between toolcall blocks that run to the reply's end: each
+    // split reads the rest again, within a budget of the reply's length (dsml12).
     ("<｜DSML｜toolcall>f\n{\"a\": 1}\n```json\n{\"b\": \"北\"}\n```\n", &["auto"]),
+    // A stray word before each invoke, the last cut by the reply's end (dsml12).
+    ("court\n<invoke name=\"f\"><parameter name=\"a\">北", &["auto"]),
     // Runs of end tokens glued to text: a short run at the end goes as one, a long one is text.
     ("北<|end|><|endoftext|>", &["auto"]),
     ("<|end|>", &["auto"]),
