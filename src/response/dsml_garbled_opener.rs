@@ -131,7 +131,10 @@ mod tests {
         assert_eq!(partial("好的。\n中"), Some("好的。\n".len()));
         assert_eq!(partial("好的。\n中｜DSML｜tool"), Some("好的。\n".len()));
         assert_eq!(partial(t), Some("好的。\n".len()));
-        assert_eq!(partial("好的。\n<中 ｜ DSML ｜ tool_calls>"), Some("好的。\n".len()));
+        assert_eq!(
+            partial("好的。\n<中 ｜ DSML ｜ tool_calls>"),
+            Some("好的。\n".len())
+        );
         assert_eq!(partial("<😀｜DSML｜tool_calls>"), Some(0));
         assert_eq!(partial("好的。\n中文"), None);
         assert_eq!(partial("好的。\n<中｜DSML｜tool_calls> 是"), None);

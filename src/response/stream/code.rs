@@ -47,7 +47,9 @@ const DATA_LABELS: &[&str] = &["", "json", "jsonc", "json5", "xml"];
 
 /// Whether `word` is one of the json words of [`DATA_LABELS`] (data a tool may return).
 fn json_word(word: &str) -> bool {
-    DATA_LABELS[1..4].iter().any(|l| l.eq_ignore_ascii_case(word))
+    DATA_LABELS[1..4]
+        .iter()
+        .any(|l| l.eq_ignore_ascii_case(word))
 }
 
 /// Whether `text`, past leading white space, opens a fenced block (three backticks or tildes or

@@ -17,8 +17,8 @@ use super::json_data;
 use super::{Check, Decision, Kind, Machine, Verdict, WINDOW};
 use crate::response::scan::depth::{Brackets, Depth};
 use crate::response::{
-    bare_json, bracket_calls, dsml_garbled_opener, gemma_unused, glm45, invented_turn, kimi_k2, named_json, orphan,
-    qwen3_coder, stray_word, tool_json, tool_result, Family,
+    bare_json, bracket_calls, dsml_garbled_opener, gemma_unused, glm45, invented_turn, kimi_k2,
+    named_json, orphan, qwen3_coder, stray_word, tool_json, tool_result, Family,
 };
 
 /// A stripped Harmony call's recipient.
