@@ -1175,6 +1175,9 @@ pub struct Machine {
     /// Absolute offset in an example fence before which every candidate marker is settled as not
     /// markup ([`Machine::fence_lines`] goes on from there).
     fence_seen: usize,
+    /// A marker of the current example fence waiting for its confirming word
+    /// ([`fence_wait`]).
+    fence_wait: Option<fence_wait::FenceWait>,
     /// The caller offered tools (a data fence then needs a call naming one).
     has_tools: bool,
     /// A reasoning opener after visible text was kept as text: its closer is text too.
@@ -1329,6 +1332,7 @@ impl Machine {
             fence_body: 0,
             fence_markup: false,
             fence_seen: 0,
+            fence_wait: None,
             has_tools: false,
             think_as_text: false,
             braces: false,
@@ -3029,6 +3033,7 @@ mod code;
 mod code_props;
 mod cut_body;
 mod cut_closer;
+mod fence_wait;
 mod final_tag;
 mod find_any;
 mod gemma_lead;
