@@ -644,8 +644,9 @@ impl Machine {
         let s = &*self.buf;
         let bytes = s.as_bytes();
         let mut i = self.fence_seen.saturating_sub(self.consumed).min(at);
-        // What is before `i` holds no confirming word (its own marker would have been markup),
-        // so the span's searches for one start there: a fence held by a wait stays linear.
+        // A confirming word before `i` counts for no marker from `i` on (`</tool_call>` only
+        // after its token) or settled one already (`[END_TOOL_REQUEST]`'s own `[`), so the
+        // span's searches for one start there: a fence held by a wait stays linear.
         let span = Span::from(bytes, i);
         let mut held = None;
         while let Some(c) = next_cand(s, i).filter(|&c| c < at) {
@@ -662,11 +663,6 @@ impl Machine {
                 if !(bytes[c..].starts_with(l.s.as_bytes())
                     && (l.pre.is_empty() || bytes[..c].ends_with(l.pre.as_bytes())))
                 {
-                    continue;
-                }
-                // A later marker of a waiting kind cannot be confirmed: the closer that would
-                // confirm it would confirm the waiting one (looked for up to the end of `buf`).
-                if wait_line.is_some() && fence_wait::waits(l.kind) {
                     continue;
                 }
                 if confirmed(l.kind, &span, c) {

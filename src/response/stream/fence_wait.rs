@@ -38,16 +38,11 @@ pub(super) fn m3_head(bytes: &[u8], at: usize) -> Option<usize> {
     (after.starts_with(b"<") || after.starts_with(ns)).then_some(from)
 }
 
-/// Whether markers of `kind` are confirmed by a word anywhere later in the code ([`wait_for`]).
-pub(super) fn waits(kind: Kind) -> bool {
-    kind == Kind::Call(Check::M3Fragment)
-}
-
 /// The wait of a marker of `kind` at `c` of `bytes` (`base`: the absolute offset of `bytes`)
 /// that the text so far does not confirm, when its confirming word may still come anywhere later
-/// in the fence ([`waits`]).
+/// in the fence (MiniMax-M3's token).
 pub(super) fn wait_for(kind: Kind, bytes: &[u8], base: usize, c: usize) -> Option<FenceWait> {
-    if !waits(kind) {
+    if kind != Kind::Call(Check::M3Fragment) {
         return None;
     }
     let from = m3_head(bytes, c)?;
