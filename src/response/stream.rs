@@ -590,8 +590,9 @@ fn lone_lits() -> Vec<Lit> {
 fn orphan_lits() -> Vec<Lit> {
     super::orphan::CLOSERS
         .iter()
-        .chain([&super::gemma_unused::PREFIX])
-        .chain(super::orphan::DSML_STARTS)
+        .map(|&(c, _)| c)
+        .chain([super::gemma_unused::PREFIX])
+        .chain(super::orphan::DSML_STARTS.iter().copied())
         .map(|s| Lit {
             pre: "",
             s,
