@@ -66,70 +66,45 @@
 //! no `<tool_call>` was kept as text before it (then the pair is that text's); see
 //! [`super::glm45::orphan_pair_head`]. A pair inside a sentence or alone in prose is text.
 
-/// The opening tag of each of [`CLOSERS`] (none for a lone token).
-pub const OPENERS: &[Option<&str>] = &[
-    Some("<tool_call>"),
-    Some("<minimax:tool_call>"),
-    Some("<tool_calls>"),
-    Some("<function_calls>"),
-    Some("<invoke"),
-    Some("<parameter"),
-    None,
-    None,
-    None,
-    None,
-    None,
-    None,
-    None,
-    None,
-    None,
-    None,
-    None,
-    None,
-    None,
-    None,
-    None,
-    None,
-];
-
-/// The closing tags read as orphans, then the lone tokens ([`super::stream`] keeps one bit for
-/// each and for each of DSML's closers: see [`DSML_STARTS`]).
-pub const CLOSERS: &[&str] = &[
-    "</tool_call>",
-    "</minimax:tool_call>",
-    "</tool_calls>",
-    "</function_calls>",
+/// The closing tags read as orphans, each with its opening tag, then the lone tokens (no opening
+/// tag: [`lone_tokens`]). [`super::stream`] keeps one bit for each, by its index here, and for
+/// each of DSML's closers: see [`DSML_STARTS`].
+pub const CLOSERS: &[(&str, Option<&str>)] = &[
+    ("</tool_call>", Some("<tool_call>")),
+    ("</minimax:tool_call>", Some("<minimax:tool_call>")),
+    ("</tool_calls>", Some("<tool_calls>")),
+    ("</function_calls>", Some("<function_calls>")),
     // An invoke's and a parameter's closers left at the end of a reply whose call markup was
     // stripped (qwen-code#10700: `</parameter></invoke>` in the visible text).
-    "</invoke>",
-    "</parameter>",
+    ("</invoke>", Some("<invoke")),
+    ("</parameter>", Some("<parameter")),
     // DeepSeek's end-of-sentence token, left after a DSML block.
-    "<｜end▁of▁sentence｜>",
+    ("<｜end▁of▁sentence｜>", None),
     // DeepSeek-Coder's end-of-turn token.
-    "<|EOT|>",
+    ("<|EOT|>", None),
     // Gemma's end of sequence and end of turn.
-    "<eos>",
-    "<end_of_turn>",
+    ("<eos>", None),
+    ("<end_of_turn>", None),
     // ChatML's end of turn (Qwen, Yi), Llama 3's, Phi-3's, and Kimi's assistant role token.
-    "<|im_end|>",
-    "<|eot_id|>",
-    "<|end|>",
-    "<|im_assistant|>",
+    ("<|im_end|>", None),
+    ("<|eot_id|>", None),
+    ("<|end|>", None),
+    ("<|im_assistant|>", None),
     // GLM-4.5V/4.6V's answer box.
-    BOX_BEGIN,
-    BOX_END,
+    (BOX_BEGIN, None),
+    (BOX_END, None),
     // The end of text of Qwen, GLM and Phi (after `<|end|>` on every Phi-3 reply in
     // Vali-98/ChatterUI#66), GLM's user and observation role tokens (its stop tokens: the reply
     // ends where they come; AstrBotDevs/AstrBot#5675), and Cohere's end of response
     // (lmstudio-ai/lmstudio-bug-tracker#1535: every reply ending `<|END_RESPONSE|>`).
-    "<|endoftext|>",
-    "<|user|>",
-    "<|observation|>",
-    "<|END_RESPONSE|>",
+    ("<|endoftext|>", None),
+    ("<|user|>", None),
+    ("<|observation|>", None),
+    ("<|END_RESPONSE|>", None),
     // ChatML's and Llama 3's headers of a user turn: a model that ran past its end token writes
     // them before a user message it invents ([`super::invented_turn`]).
-    super::invented_turn::CHATML_USER,
-    super::invented_turn::LLAMA3_USER,
+    (super::invented_turn::CHATML_USER, None),
+    (super::invented_turn::LLAMA3_USER, None),
 ];
 
 /// GLM-4.5V/4.6V's answer-box opener: the one lone token also removed where it opens the reply
@@ -146,8 +121,8 @@ pub const DSML_STARTS: &[&str] = &["</｜", "</‖", "</|", "</ "];
 /// [`CLOSERS`]' bits, in this order.
 const DSML_NAMES: &[&str] = &["function_calls", "invoke", "parameter", "toolcall"];
 
-// One opener slot per closer, and one bit per closer and DSML name in the stream's `u32` masks.
-const _: () = assert!(OPENERS.len() == CLOSERS.len() && CLOSERS.len() + DSML_NAMES.len() <= 32);
+// One bit per closer and DSML name in the stream's `u32` masks.
+const _: () = assert!(CLOSERS.len() + DSML_NAMES.len() <= 32);
 
 /// A DSML closing tag at the start of `s` (which starts with one of [`DSML_STARTS`]), in any
 /// spelling DSML is read in (`</｜DSML｜invoke>`, `</｜｜DSML｜｜tool_calls>`, `</ | DSML | parameter >`):
@@ -191,8 +166,8 @@ pub fn dsml_opener(s: &str) -> bool {
 /// The orphan closer at the start of `s` and whether it has an opening tag (`false`: a lone
 /// token): its bit.
 pub fn closer_at(s: &str) -> Option<(usize, bool)> {
-    if let Some(i) = CLOSERS.iter().position(|c| s.starts_with(c)) {
-        return Some((i, OPENERS[i].is_some()));
+    if let Some(i) = CLOSERS.iter().position(|(c, _)| s.starts_with(c)) {
+        return Some((i, CLOSERS[i].1.is_some()));
     }
     let (bit, _) = dsml_closer(s, true, usize::MAX)??;
     Some((bit, true))
@@ -212,13 +187,15 @@ pub const BEGINS: &[&str] = &[
 /// (`<|end|><|endo`, `<|EOT|><｜t`): not empty, shorter than the token, and its first bytes. The
 /// lone token before it goes, and so does the cut one (nothing of it can be read).
 pub fn cut_lone(s: &str) -> bool {
-    let lone = CLOSERS
-        .iter()
-        .zip(OPENERS)
-        .filter(|(_, o)| o.is_none())
-        .map(|(c, _)| *c);
     !s.is_empty()
-        && lone
+        && lone_tokens()
             .chain(BEGINS.iter().copied())
             .any(|t| t.len() > s.len() && t.starts_with(s))
+}
+
+/// The lone tokens of [`CLOSERS`]: those with no opening tag.
+pub fn lone_tokens() -> impl Iterator<Item = &'static str> {
+    CLOSERS
+        .iter()
+        .filter_map(|&(c, o)| o.is_none().then_some(c))
 }

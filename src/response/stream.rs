@@ -590,8 +590,9 @@ fn lone_lits() -> Vec<Lit> {
 fn orphan_lits() -> Vec<Lit> {
     super::orphan::CLOSERS
         .iter()
-        .chain([&super::gemma_unused::PREFIX])
-        .chain(super::orphan::DSML_STARTS)
+        .map(|&(c, _)| c)
+        .chain([super::gemma_unused::PREFIX])
+        .chain(super::orphan::DSML_STARTS.iter().copied())
         .map(|s| Lit {
             pre: "",
             s,
@@ -1178,6 +1179,9 @@ pub struct Machine {
     /// Absolute offset in an example fence before which every candidate marker is settled as not
     /// markup ([`Machine::fence_lines`] goes on from there).
     fence_seen: usize,
+    /// A marker of the current example fence waiting for its confirming word
+    /// ([`fence_wait`]).
+    fence_wait: Option<fence_wait::FenceWait>,
     /// The caller offered tools (a data fence then needs a call naming one).
     has_tools: bool,
     /// A reasoning opener after visible text was kept as text: its closer is text too.
@@ -1333,6 +1337,7 @@ impl Machine {
             fence_body: 0,
             fence_markup: false,
             fence_seen: 0,
+            fence_wait: None,
             has_tools: false,
             think_as_text: false,
             braces: false,
@@ -3055,6 +3060,7 @@ mod code;
 mod code_props;
 mod cut_body;
 mod cut_closer;
+mod fence_wait;
 mod final_tag;
 mod find_any;
 mod gemma_lead;

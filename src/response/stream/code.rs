@@ -28,7 +28,7 @@ use std::cell::OnceCell;
 use serde_json::Value;
 
 use super::find_any::{find_any, SPAN_BYTES};
-use super::{next_cand, Check, Kind, Machine, State};
+use super::{fence_wait, next_cand, Check, Kind, Machine, State};
 use crate::response::{parse_family, scan, Parsed};
 
 /// Fence info words that label a call.
@@ -650,15 +650,23 @@ impl Machine {
     /// `buf[..at]`: `None` when they hold markup, else how much of them can go out now. A marker
     /// whose confirmation ([`confirmed`]) reads further than the bytes come so far (a nameless
     /// `<invoke>` whose `{` line is still to come) holds its line back until it can be told: the
-    /// whole reply reads the fence's body at once. Markers confirmed by anything later in the
-    /// block (`[END_TOOL_REQUEST]`, a later `</tool_call>`) are not waited for ([`reach`]).
+    /// whole reply reads the fence's body at once. A marker confirmed by a word anywhere later in
+    /// the block (MiniMax-M3's token, by a later `</tool_call>`) holds its line and all after it
+    /// until that word comes or the fence ends ([`fence_wait`]).
     /// Goes on from [`Machine::fence_seen`], so a held line is not read again.
     pub(super) fn fence_lines(&mut self, at: usize) -> Option<usize> {
+        let mut wait_line = match self.fence_wait_line() {
+            Some(None) => return None,
+            w => w.flatten(),
+        };
         let t = &*self.table;
         let s = &*self.buf;
         let bytes = s.as_bytes();
-        let span = Span::new(bytes);
         let mut i = self.fence_seen.saturating_sub(self.consumed).min(at);
+        // A confirming word before `i` counts for no marker from `i` on (`</tool_call>` only
+        // after its token) or settled one already (`[END_TOOL_REQUEST]`'s own `[`), so the
+        // span's searches for one start there: a fence held by a wait stays linear.
+        let span = Span::from(bytes, i);
         let mut held = None;
         while let Some(c) = next_cand(s, i).filter(|&c| c < at) {
             i = c + 1;
@@ -677,19 +685,27 @@ impl Machine {
                     continue;
                 }
                 if confirmed(l.kind, &span, c) {
+                    self.fence_wait = None;
                     return None;
                 }
                 if held.is_none() && !self.finished && c + reach(l.kind) > bytes.len() {
                     held = Some(c);
                 }
+                if wait_line.is_none() && !self.finished {
+                    if let Some(w) = fence_wait::wait_for(l.kind, bytes, self.consumed, c) {
+                        wait_line = Some(w.line - self.consumed);
+                        self.fence_wait = Some(w);
+                    }
+                }
             }
         }
         let Some(c) = held else {
             self.fence_seen = self.consumed + at;
-            return Some(at);
+            return Some(wait_line.map_or(at, |w| w.min(at)));
         };
         self.fence_seen = self.consumed + c;
-        Some(memchr::memrchr(b'\n', &bytes[..c]).map_or(0, |k| k + 1))
+        let line = memchr::memrchr(b'\n', &bytes[..c]).map_or(0, |k| k + 1);
+        Some(wait_line.map_or(line, |w| w.min(line)))
     }
 
     /// `buf[..n]` is code kept as text: emit it; report it when it holds markup.
@@ -744,6 +760,7 @@ impl Machine {
         self.fence_body = self.consumed + body;
         self.fence_markup = false;
         self.fence_seen = self.fence_body;
+        self.fence_wait = None;
         // A data fence is a candidate when it may be the whole reply or tools were offered
         // (decided once the text before it is emitted).
         let f = Fence {
@@ -920,16 +937,24 @@ impl Machine {
 /// full of candidates stays linear.
 struct Span<'a> {
     bytes: &'a [u8],
-    /// Whether `[END_TOOL_REQUEST]` is in the span.
+    /// Where the searches for a closing word start.
+    lo: usize,
+    /// Whether `[END_TOOL_REQUEST]` is in the span (from `lo`).
     end_request: OnceCell<bool>,
-    /// Where the last `</tool_call>` of the span starts.
+    /// Where the last `</tool_call>` of the span starts (from `lo`).
     last_close: OnceCell<Option<usize>>,
 }
 
 impl<'a> Span<'a> {
     fn new(bytes: &'a [u8]) -> Self {
+        Self::from(bytes, 0)
+    }
+
+    /// The span `bytes`, whose closing words are searched for from `lo` on.
+    fn from(bytes: &'a [u8], lo: usize) -> Self {
         Span {
             bytes,
+            lo: lo.min(bytes.len()),
             end_request: OnceCell::new(),
             last_close: OnceCell::new(),
         }
@@ -946,15 +971,15 @@ impl<'a> Span<'a> {
 
     /// Whether a `</tool_call>` starts at `from` or later.
     fn close_from(&self, from: usize) -> bool {
-        let last = self
-            .last_close
-            .get_or_init(|| memchr::memmem::rfind(self.bytes, b"</tool_call>"));
+        let last = self.last_close.get_or_init(|| {
+            memchr::memmem::rfind(&self.bytes[self.lo..], b"</tool_call>").map(|k| self.lo + k)
+        });
         last.is_some_and(|l| l >= from)
     }
 }
 
 /// How far past a marker's start [`confirmed`] reads (0: it needs nothing after the marker, or
-/// what it needs may come anywhere later in the code).
+/// what it needs may come anywhere later in the code: [`fence_wait`]).
 fn reach(kind: Kind) -> usize {
     match kind {
         Kind::Call(Check::Dsml) => 16,
@@ -976,9 +1001,9 @@ fn confirmed(kind: Kind, span: &Span, at: usize) -> bool {
             let end = (at + reach(kind)).min(bytes.len());
             memchr::memmem::find(&bytes[at..end], b"DSML").is_some()
         }
-        Kind::Call(Check::NamedRequest) => *span
-            .end_request
-            .get_or_init(|| memchr::memmem::find(bytes, b"[END_TOOL_REQUEST]").is_some()),
+        Kind::Call(Check::NamedRequest) => *span.end_request.get_or_init(|| {
+            memchr::memmem::find(&bytes[span.lo..], b"[END_TOOL_REQUEST]").is_some()
+        }),
         Kind::Call(Check::Function) => {
             let end = (at + reach(kind)).min(bytes.len());
             memchr::memmem::find(&bytes[at..end], b"<parameter=").is_some()
@@ -1008,11 +1033,7 @@ fn confirmed(kind: Kind, span: &Span, at: usize) -> bool {
             })
         }
         Kind::Call(Check::M3Fragment) => {
-            // The marker is the namespace token less its first byte (read before it).
-            let ns = crate::response::minimax_m3::NS.as_bytes();
-            let from = (at + ns.len() - 1).min(bytes.len());
-            let after = &bytes[from..];
-            (after.starts_with(b"<") || after.starts_with(ns)) && span.close_from(from)
+            fence_wait::m3_head(bytes, at).is_some_and(|from| span.close_from(from))
         }
         Kind::Call(Check::DsmlFunction) => {
             let head = span

@@ -815,7 +815,7 @@ impl Machine {
                     let Some((i, false)) = orphan::closer_at(rest) else {
                         break;
                     };
-                    rest = rest[orphan::CLOSERS[i].len()..].trim_start();
+                    rest = rest[orphan::CLOSERS[i].0.len()..].trim_start();
                 }
                 // A last token cut by the reply's end (`<|end|><|endo`, `<|EOT|><｜t`) is one of
                 // the run too (the cut one goes as a cut marker, [`Machine::cut_after_removed`]).
@@ -823,12 +823,7 @@ impl Machine {
                     return if self.finished { Some(false) } else { None };
                 }
                 // A token of the run cut by the buffer's end (`<|end|><|endo`): wait for it.
-                if !self.finished
-                    && orphan::CLOSERS
-                        .iter()
-                        .zip(orphan::OPENERS)
-                        .any(|(c, o)| o.is_none() && c.starts_with(rest))
-                {
+                if !self.finished && orphan::lone_tokens().any(|c| c.starts_with(rest)) {
                     return None;
                 }
             }
@@ -907,7 +902,7 @@ impl Machine {
         if orphan::dsml_opener(rest) {
             self.json.texts_open |= orphan::DSML_BITS;
         }
-        for (i, o) in orphan::OPENERS.iter().enumerate() {
+        for (i, &(_, o)) in orphan::CLOSERS.iter().enumerate() {
             let Some(o) = o else { continue };
             if !super::same_start(rest.as_bytes(), o.as_bytes()) {
                 continue;
@@ -947,9 +942,9 @@ impl Machine {
     /// `</tool_call>` after it.
     pub(super) fn orphan_pair_at(&mut self, c: usize, after: usize) -> Option<Option<usize>> {
         // A `<tool_call>` kept as text (another family's reply, an example) holds its own pairs.
-        let tool_call = orphan::OPENERS
+        let tool_call = orphan::CLOSERS
             .iter()
-            .position(|o| *o == Some("<tool_call>"));
+            .position(|&(_, o)| o == Some("<tool_call>"));
         if tool_call.is_some_and(|i| self.json.texts_open & (1 << i) != 0) {
             return Some(None);
         }

@@ -755,3 +755,40 @@ fn held_fence_lines_stay_linear_in_small_deltas() {
         assert_grows_linearly(label, &make, &|t| stream_in_deltas(&opts, t, 16));
     }
 }
+
+/// An example fence whose MiniMax-M3 token waits for a `</tool_call>` that never comes holds
+/// everything after the token's line ([`super::fence_wait`]): the closer is looked for in the new
+/// bytes only, later tokens are not asked again, and the words other markers need
+/// (`[END_TOOL_REQUEST]` for every `[`) are searched for from where the look resumes, so 1 MB of
+/// held lines in 16-byte deltas stays linear.
+#[test]
+fn a_fence_held_by_a_waiting_token_stays_linear_in_small_deltas() {
+    use crate::response::linearity::{assert_grows_linearly, stream_in_deltas};
+    for (label, lead, line, format) in [
+        (
+            "brackets and tags after one token",
+            "]<]minimax[>[<a>\n",
+            "x [y] <z>\n",
+            None,
+        ),
+        (
+            "a token on every line",
+            "",
+            "]<]minimax[>[<a>1\n",
+            Some("minimax_m3"),
+        ),
+        (
+            "a token on every line, auto",
+            "",
+            "]<]minimax[>[<a>[b]\n",
+            None,
+        ),
+    ] {
+        let opts = Options {
+            format: format.map(str::to_owned),
+            ..Options::default()
+        };
+        let make = |n: usize| format!("说明：\n```\n{lead}{}", line.repeat(n / line.len()));
+        assert_grows_linearly(label, &make, &|t| stream_in_deltas(&opts, t, 16));
+    }
+}
