@@ -2230,6 +2230,13 @@ impl Machine {
                 }
             }
             let Some(c) = m else {
+                if let Some(h) = self.held_cut_call(tools) {
+                    // A held head the reply's end cut ([`held_cut`]).
+                    self.emit_text(h);
+                    self.open_cut_call(self.buf.len(), true);
+                    self.pos = 0;
+                    return false;
+                }
                 let keep = if self.finished {
                     self.buf.len()
                 } else {
@@ -3030,6 +3037,7 @@ mod code_props;
 mod cut_body;
 mod cut_closer;
 mod final_tag;
+mod held_cut;
 mod find_any;
 mod gemma_lead;
 mod in_reasoning;
