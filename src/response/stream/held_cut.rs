@@ -10,13 +10,14 @@
 //!
 //! Mistral's head counts when its `[TOOL_CALLS]` token is written and what follows it is the
 //! start of a call's body there ([`super::cut_body`]'s Mistral rows: an offered name, or its
-//! start, then the start of `[CALL_ID]`/`[ARGS]`); the lost head by
+//! start, then the start of `[CALL_ID]`/`[ARGS]`), or when the token itself is cut
+//! (`[TOOL_C`, read as [`super::reply_end::cut_marker`] reads a cut marker); the lost head by
 //! [`crate::response::qwen3_coder::lost_head_cut`]'s evidence. Asked once, when the finished
 //! reply's last text is emitted, over the held tail only: linear.
 
 use serde_json::Value;
 
-use super::{cut_body, Machine};
+use super::{cut_body, cut_marker, Machine};
 use crate::response::{mistral, qwen3_coder, Family};
 
 impl Machine {
@@ -28,11 +29,15 @@ impl Machine {
         }
         let len = self.buf.len();
         let h = self.hold_tool_name(tools);
-        if h < len
-            && self.buf[h..].starts_with(mistral::TOKEN)
-            && cut_body::cut_call(&self.buf[h..])
-                .is_some_and(|c| c.family == Family::Mistral && c.whole && c.len == len - h)
-        {
+        let rest = &self.buf[h..];
+        // The token itself cut (`[TOOL_C`), as [`cut_marker`] reads a cut marker.
+        let cut_token = rest.len() < mistral::TOKEN.len()
+            && mistral::TOKEN.starts_with(rest)
+            && cut_marker(rest);
+        let cut_head = rest.starts_with(mistral::TOKEN)
+            && cut_body::cut_call(rest)
+                .is_some_and(|c| c.family == Family::Mistral && c.whole && c.len == rest.len());
+        if h < len && (cut_token || cut_head) {
             return Some(h);
         }
         let h = self.line_head_of(Family::Qwen3Coder, len, |b| {
