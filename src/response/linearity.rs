@@ -297,6 +297,13 @@ const CASES: &[(&str, &[&str])] = &[
     // without their `</arg_value>`, after removed markup), a Kimi section whose end token is cut.
     ("<tool_call>\n", &["auto", "hermes"]),
     ("<function\n", &["auto"]),
+    ("好\n<seed:tool_call>", &["auto", "seed_oss"]),
+    ("好\n[TOOL_CALLS]", &["auto", "mistral"]),
+    ("<tool_call>\n<", &["auto", "hermes"]),
+    // Heads cut at the end ([`super::stream`]'s held cut calls, garbled names): each unit's head
+    // is text until the last one, which the reply's end cuts.
+    ("好\nfunction=f\">\n<par", &["auto", "qwen3_coder"]),
+    ("好\n<name>f", &["auto", "qwen3_coder"]),
     ("\n<arg_key>k</arg_key><arg_value>", &["auto"]),
     ("\n<arg_key>k</arg_key><arg_value>值</arg_value> ", &["auto", "glm47"]),
     ("<tool_call>f</tool_call><arg_key><arg_value>值</arg_value>", &["auto"]),
@@ -498,6 +505,37 @@ fn markers_in_one_code_span_grow_linearly() {
         &|n: usize| format!("说明：`{}`。", "]<]minimax[>[<a>1 ".repeat(n / 20)),
         &clean_with("auto"),
     );
+}
+
+/// Heads held back as text while they may become a call, cut by the reply's end (cut12: Mistral's
+/// `[TOOL_CALLS]NAME` under `tool_json`, Qwen3-Coder's lost-`<` head, a garbled head's cut name),
+/// with the tool offered: each unit's head is released as text when prose follows it, the last
+/// is asked once at the end; whole and in 16-byte deltas.
+#[test]
+fn heads_cut_at_the_reply_end_grow_linearly() {
+    let tools = serde_json::json!([{"type": "function", "function": {"name": "get_weather"}}]);
+    for (unit, format) in [
+        ("我查一下。[TOOL_CALLS]get_wea", "tool_json"),
+        (
+            "我查一下。[TOOL_CALLS]get_weather[CALL_ID]a1[AR",
+            "tool_json",
+        ),
+        ("我查一下。\nfunction=get_weather\">\n<par", "auto"),
+        ("我查一下。\n<name>get_wea", "auto"),
+    ] {
+        let opts = Options {
+            format: Some(format.to_owned()),
+            tools: Some(tools.clone()),
+            ..Options::default()
+        };
+        let make = |n: usize| unit.repeat(n / unit.len());
+        assert_grows_linearly(&format!("{unit:?} {format}"), &make, &|t| {
+            let _ = clean_response(t, &opts);
+        });
+        assert_grows_linearly(&format!("{unit:?} {format} streamed"), &make, &|t| {
+            stream_in_deltas(&opts, t, 16)
+        });
+    }
 }
 
 /// FunctionGemma's call written again and again after its closing token without its opener

@@ -580,8 +580,15 @@ pub fn call_at(
 /// Whether the object at `at` after `lead`, cut off by the end of the reply, shows it was the
 /// tool's arguments as strongly as a whole one would: its first key (JSON `"k"`, Python `'k'` or
 /// a bare word, then `:` or `=`) is one the tool takes (one of its schema's `properties`; any key
-/// when its schema lists none). A `{` with nothing after it, or prose, is no evidence.
+/// when its schema lists none). A `{` with nothing after it, or prose, is no evidence, except
+/// after Mistral's `[TOOL_CALLS]NAME[ARGS]` (its special tokens written around an offered name
+/// say the call as strongly as a key would).
 pub fn cut_evidence(text: &str, lead: &Lead, at: usize, tools: Option<&Value>) -> bool {
+    if text[lead.start..].starts_with(mistral::TOKEN)
+        && mistral::stripped_head(&text[..at]).is_some()
+    {
+        return true;
+    }
     let rest = text[at + 1..].trim_start();
     let (key, after) = match rest.as_bytes().first() {
         Some(&q @ (b'"' | b'\'')) => {

@@ -173,8 +173,26 @@ pub fn closer_at(s: &str) -> Option<(usize, bool)> {
     Some((bit, true))
 }
 
-/// Call openers removed when nothing of a call follows them (see the module doc).
-pub const LONE: &[&str] = &["<tool_call>", "<function"];
+/// Call openers removed when nothing of a call follows them (see the module doc): Hermes' and
+/// Qwen's, Seed-OSS's `<seed:tool_call>` and Mistral's `[TOOL_CALLS]` (special tokens, left alone
+/// by a reply cut right after them).
+pub const LONE: &[&str] = &[
+    "<tool_call>",
+    "<function",
+    super::seed_oss::OPEN,
+    super::mistral::TOKEN,
+];
+
+/// Whether `hint` names a family that writes the lone opener `s` (then it goes at the very end
+/// of the reply wherever it stands).
+pub fn lone_writer(s: &str, hint: Option<super::Family>) -> bool {
+    use super::Family;
+    match s {
+        super::seed_oss::OPEN => hint == Some(Family::SeedOss),
+        super::mistral::TOKEN => hint == Some(Family::Mistral),
+        _ => matches!(hint, Some(Family::Hermes | Family::Qwen3Coder)),
+    }
+}
 
 /// The call-section begin tokens before which a lone end token (no opening tag) is a leftover too.
 pub const BEGINS: &[&str] = &[

@@ -223,6 +223,25 @@ pub fn lost_head_partial(buf: &str) -> Option<usize> {
     may.then_some(s)
 }
 
+/// Where a lost-`<` head that the end of the finished reply `buf` cut begins: its whole head line
+/// (`function=NAME">`, `=NAME>`), a line break, spaces, then the start of its first `<parameter=`
+/// (`<`, `<par`) to the end. A cut call when `NAME` is an offered tool, or when the head's stray
+/// quote (`">`) and `<p` (or more of the tag) came; `None` otherwise (text). The head line alone,
+/// with no `<` after it, stays text (nothing of the call's markup is written yet). Reads back at
+/// most [`LOST_HEAD_REACH`] bytes before the last line, itself read within 64 bytes.
+pub fn lost_head_cut(buf: &str, tools: Option<&serde_json::Value>) -> Option<usize> {
+    let lo = buf.len().saturating_sub(64);
+    let s = lo + memchr::memrchr(b'\n', &buf.as_bytes()[lo..])? + 1;
+    let tag = buf[s..].trim_start_matches([' ', '\t']);
+    if tag.is_empty() || tag.len() >= PARAM.len() || !PARAM.starts_with(tag) {
+        return None;
+    }
+    let h = lost_head_before(&buf[..buf.len() - tag.len()])?;
+    let line = buf[h..].lines().next().unwrap_or_default().trim_end();
+    let offered = super::bare_json::resolve(tools, lost_name(line)).is_some();
+    (offered || (line.ends_with("\">") && tag.starts_with("<p"))).then_some(h)
+}
+
 /// Whether only up to three spaces stand between the line's start and `at`.
 fn line_start(text: &str, at: usize) -> bool {
     let b = text.as_bytes();
@@ -258,8 +277,9 @@ pub fn garbled_head(rest: &str, full: bool) -> Option<bool> {
 /// Whether `rest` (which starts with `<name>` or `<parameter=`, at a line's start) is a garbled
 /// head that the end of the reply cut before its first `<parameter=` was whole
 /// (`<name>bash`⏎`</parameter>`⏎`<param`, `<parameter=bash>`⏎`<para`): its name is an offered
-/// tool, or the stray `</parameter>` (or its start) followed the name. Such a head is removed
-/// and reported (`truncated`); it gives no call (its arguments are unknown).
+/// tool, or the stray `</parameter>` (or its start) followed the name; or the name itself is cut
+/// (`<name>bas`, `<parameter=bas` at the end) and is the start of an offered tool's name. Such a
+/// head is removed and reported (`truncated`); it gives no call (its arguments are unknown).
 pub fn garbled_cut(rest: &str, tools: Option<&serde_json::Value>) -> bool {
     let w = head_window(rest);
     if w.len() < rest.len() || !matches!(read_garbled(w), Head::More) {
@@ -268,20 +288,18 @@ pub fn garbled_cut(rest: &str, tools: Option<&serde_json::Value>) -> bool {
     let (name, after) = if let Some(a) = w.strip_prefix(NAME_TAG) {
         let t = a.trim_start();
         let e = t.find(['\n', '<']).unwrap_or(t.len());
-        (t[..e].trim_end(), &t[e..])
+        (t[..e].trim_end(), Some(&t[e..]).filter(|r| !r.is_empty()))
     } else if let Some(a) = w.strip_prefix(PARAM) {
-        match a.find('>') {
-            Some(gt) => (&a[..gt], &a[gt + 1..]),
-            // The name itself may be cut: only a stray closer could tell, and none came.
-            None => return false,
-        }
+        (a.find('>')).map_or((a, None), |gt| (&a[..gt], Some(&a[gt + 1..])))
     } else {
         return false;
     };
-    let named = !after.is_empty() || w.starts_with(PARAM);
-    named
-        && (super::bare_json::resolve(tools, name).is_some()
-            || after.trim_start().starts_with("</"))
+    let Some(after) = after else {
+        // The name itself cut by the end (`<name>bas`, `<parameter=bas`): the start of an
+        // offered tool's name (or all of it) says so; nothing else can.
+        return !name.is_empty() && super::bare_json::names(tools).any(|n| n.starts_with(name));
+    };
+    super::bare_json::resolve(tools, name).is_some() || after.trim_start().starts_with("</")
 }
 
 /// `raw` (a block's text) past its garbled head, when it opens with one (after `<tool_call>`):

@@ -23,7 +23,8 @@ use super::xml_invoke::{cut_closer, invokes, Invoke, Tags};
 use super::{Block, Ctx, Parsed, RawCall};
 
 const NAME: &str = "seed_oss";
-const OPEN: &str = "<seed:tool_call>";
+/// The call block's opener.
+pub const OPEN: &str = "<seed:tool_call>";
 const CLOSE: &str = "</seed:tool_call>";
 /// How a Seed 2.0 attribute body opens.
 const NAMED_OPEN: &str = "<function name=";

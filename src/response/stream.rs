@@ -2259,6 +2259,13 @@ impl Machine {
                 }
             }
             let Some(c) = m else {
+                if let Some(h) = self.held_cut_call(tools) {
+                    // A held head the reply's end cut ([`held_cut`]).
+                    self.emit_text(h);
+                    self.open_cut_call(self.buf.len(), true);
+                    self.pos = 0;
+                    return false;
+                }
                 let keep = if self.finished {
                     self.buf.len()
                 } else {
@@ -3064,6 +3071,7 @@ mod fence_wait;
 mod final_tag;
 mod find_any;
 mod gemma_lead;
+mod held_cut;
 mod in_reasoning;
 mod invented;
 mod json_data;

@@ -426,7 +426,7 @@ impl Machine {
 
     /// `find`'s answer on `buf` when it starts a line and a call of family `f` is still looked
     /// for; `or` otherwise (the heads that open a block on the line before their tag).
-    fn line_head_of(
+    pub(super) fn line_head_of(
         &self,
         f: Family,
         or: usize,

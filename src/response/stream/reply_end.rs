@@ -225,7 +225,7 @@ impl Machine {
             // after spaces (`<tool_call>\n{`): not lone. Told first: every call opens so.
             return Some(None);
         }
-        let hinted = matches!(self.hint, Some(Family::Hermes | Family::Qwen3Coder));
+        let hinted = crate::response::orphan::lone_writer(s, self.hint);
         let placed = self.at_line_start(c) || self.glued(c);
         if t.is_empty() {
             if !self.finished {
@@ -240,14 +240,23 @@ impl Machine {
         }
         if again && s.starts_with(t) {
             // The same opener still arriving, or cut by the reply's end (removed as a cut marker
-            // when it says so, [`cut_marker`]).
-            return if self.finished {
-                Some(placed.then_some(s.len()))
-            } else {
+            // when it says so, [`cut_marker`]). A `<` that may start the call's body as well
+            // (`<tool_call>\n<`) is the cut call's ([`cut_body`]) where the opener is a call's marker.
+            return if !self.finished {
                 None
+            } else if cut_body::cut_call(&self.buf[c..]).is_some() && self.opens_calls(s) {
+                Some(None)
+            } else {
+                Some(placed.then_some(s.len()))
             };
         }
         Some(None)
+    }
+
+    /// Whether `s` is a call opener the machine reads here (a marker of the locked family, or of
+    /// any without a lock).
+    fn opens_calls(&self, s: &str) -> bool {
+        (self.table.lits.iter()).any(|l| l.s == s && matches!(l.kind, super::Kind::Call(_)))
     }
 
     /// Whether the text right before candidate `c` is visible text or removed markup (a call
