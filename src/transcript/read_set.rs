@@ -112,7 +112,11 @@ mod tests {
         ("google-gemini-cli", "google-gemini-cli", "gemini-3-pro"),
         ("mistral", "openai-completions", "mistral-large"),
         ("openrouter", "openai-completions", "google/gemini-2.5-pro"),
-        ("openrouter", "openai-responses", "anthropic/claude-sonnet-4-5"),
+        (
+            "openrouter",
+            "openai-responses",
+            "anthropic/claude-sonnet-4-5",
+        ),
         ("kimi", "anthropic-messages", "kimi-k2"),
         ("amazon-bedrock", "bedrock-converse-stream", "claude-opus-4"),
         ("github-copilot", "openai-responses", "claude-sonnet-4"),
@@ -128,7 +132,10 @@ mod tests {
         let mut out = vec![Value::Null];
         for mode in ["full", "images-only"] {
             for preserve in [false, true] {
-                for thought in [Value::Null, json!({"allowBase64Only": true, "includeCamelCase": true})] {
+                for thought in [
+                    Value::Null,
+                    json!({"allowBase64Only": true, "includeCamelCase": true}),
+                ] {
                     out.push(json!({
                         "sanitizeMode": mode,
                         "sanitizeToolCallIds": true,
@@ -202,7 +209,10 @@ mod tests {
                 blocks.push(json!({"type": "redacted_thinking", "data": "opaque"}));
             }
             let text = ["", "answer", " "][pick(3) as usize];
-            blocks.push(with_thought(json!({"type": "text", "text": text}), &mut pick));
+            blocks.push(with_thought(
+                json!({"type": "text", "text": text}),
+                &mut pick,
+            ));
             let id = format!("call_{k}|fc_{k}");
             let calls = pick(3);
             for c in 0..calls {
@@ -212,10 +222,14 @@ mod tests {
             if pick(4) == 0 {
                 // A trailing reasoning item (what the Responses downgrade drops).
                 let sig = &signatures[3 + pick(4) as usize];
-                blocks.push(json!({"type": "thinking", "thinking": "late", "thinkingSignature": sig}));
+                blocks.push(
+                    json!({"type": "thinking", "thinking": "late", "thinkingSignature": sig}),
+                );
             }
             let stop = ["toolUse", "stop", "error", "aborted"][pick(4) as usize];
-            out.push(json!({"role": "assistant", "content": blocks, "stopReason": stop, "timestamp": k}));
+            out.push(
+                json!({"role": "assistant", "content": blocks, "stopReason": stop, "timestamp": k}),
+            );
             for c in 0..calls {
                 if pick(5) == 0 {
                     continue;
@@ -248,8 +262,13 @@ mod tests {
         let mut left_out = [0; 3];
         for (provider, api, model) in CALLS {
             for policy in given_policies() {
-                let mut cfg = json!({"openclawVersion": "2026.3.23", "sessionEntries": [], "now": 7});
-                for (k, v) in [("provider", provider), ("modelApi", api), ("modelId", model)] {
+                let mut cfg =
+                    json!({"openclawVersion": "2026.3.23", "sessionEntries": [], "now": 7});
+                for (k, v) in [
+                    ("provider", provider),
+                    ("modelApi", api),
+                    ("modelId", model),
+                ] {
                     if !v.is_empty() {
                         cfg[k] = json!(v);
                     }
@@ -272,7 +291,10 @@ mod tests {
                 }
             }
         }
-        assert_eq!(compared, CALLS.len() * given_policies().len() * transcripts.len());
+        assert_eq!(
+            compared,
+            CALLS.len() * given_policies().len() * transcripts.len()
+        );
         // Each field is left out for some policies and read by others (else the test proves
         // nothing about it).
         let calls = CALLS.len() * given_policies().len();
@@ -300,7 +322,10 @@ mod tests {
     #[test]
     fn only_the_2026_3_23_full_pass_leaves_fields_out() {
         let cfg = json!({"openclawVersion": "2026.3.23", "provider": "mistral", "modelApi": "openai-completions", "modelId": "mistral-large"});
-        assert_eq!(unread("sanitizeSessionHistory", &cfg), THINKING_TEXT | THINKING_SIGNATURE);
+        assert_eq!(
+            unread("sanitizeSessionHistory", &cfg),
+            THINKING_TEXT | THINKING_SIGNATURE
+        );
         assert_eq!(unread("dropThinkingBlocks", &cfg), 0);
         let mut newer = cfg.clone();
         newer["openclawVersion"] = json!("2026.9.6");
