@@ -153,6 +153,13 @@ function wholeText(v) {
 }
 var assistant = false
 
+// The fields this encode leaves out, written as absent (code 0): no rule of the call reads them
+// (the bits of src/transcript/read_set.rs, which decides; js/read-set.js asks it).
+const UNREAD_THINKING_TEXT = CODES.unreadThinkingText
+const UNREAD_THINKING_SIGNATURE = CODES.unreadThinkingSignature
+const UNREAD_THOUGHT_SIGNATURES = CODES.unreadThoughtSignatures
+var unread = 0
+
 // Image payload digests Rust computed for the process-wide image cache, per block object:
 // block → [the data string hashed, its digest]. A later call with the same block and the same
 // string sends the digest, and Rust answers from the cache without reading or hashing the
@@ -293,14 +300,19 @@ function block(b, wantHead) {
       break
     case 'thinking': {
       nums[n++] = T_THINKING
-      text(b.thinking, false, false)
-      const sig = b.thinkingSignature
-      if (isPlainObject(sig)) {
-        nums[n++] = 4
-        val(sig.id)
-        val(sig.type)
+      if ((unread & UNREAD_THINKING_TEXT) !== 0) nums[n++] = 0
+      else text(b.thinking, false, false)
+      if ((unread & UNREAD_THINKING_SIGNATURE) !== 0) {
+        nums[n++] = 0
       } else {
-        signature(sig)
+        const sig = b.thinkingSignature
+        if (isPlainObject(sig)) {
+          nums[n++] = 4
+          val(sig.id)
+          val(sig.type)
+        } else {
+          signature(sig)
+        }
       }
       if (extras) presence(b.signature)
       signatures(b)
@@ -392,6 +404,10 @@ function presence(v) {
 
 // Gemini's thought signatures, which may sit on any block: a mask, then the present ones.
 function signatures(b) {
+  if ((unread & UNREAD_THOUGHT_SIGNATURES) !== 0) {
+    nums[n++] = 0
+    return
+  }
   const snake = b.thought_signature
   const camel = b.thoughtSignature
   if (snake === undefined && camel === undefined) {
@@ -634,10 +650,12 @@ var marks = new Float64Array(256)
  * The skeleton of a message array: `{ nums, strs, lone }`. Throws a TypeError naming the path when
  * a message cannot be read (a getter that throws, a revoked proxy). `withExtras`: send the
  * 2026.9.6-only message fields too. `withMarks`: the result's `marks` say where each message's
- * skeleton begins (valid until the next encode).
+ * skeleton begins (valid until the next encode). `leaveOut`: the bits of the fields no rule of the
+ * call reads (js/read-set.js), sent as absent.
  */
-function encode(messages, name = 'messages', withExtras = false, withMarks = false) {
+function encode(messages, name = 'messages', withExtras = false, withMarks = false, leaveOut = 0) {
   extras = withExtras
+  unread = leaveOut
   if (!Array.isArray(messages)) {
     throw new TypeError(`${name}: expected an array of messages, got ${describe(messages)}`)
   }
@@ -895,7 +913,7 @@ function apply(messages, plan, count = plan.n) {
  * back. Without it the inner call would overwrite the outer call's skeleton, plan and buffers.
  */
 function enter() {
-  const saved = { nums, n, strs, f, at, v, vi, t, ti, planBuf, pathMsg, pathBlock, extras, marks }
+  const saved = { nums, n, strs, f, at, v, vi, t, ti, planBuf, pathMsg, pathBlock, extras, unread, marks }
   nums = new Float64Array(256)
   marks = new Float64Array(256)
   n = 0
@@ -905,7 +923,7 @@ function enter() {
 }
 
 function leave(s) {
-  ;({ nums, n, strs, f, at, v, vi, t, ti, planBuf, pathMsg, pathBlock, extras, marks } = s)
+  ;({ nums, n, strs, f, at, v, vi, t, ti, planBuf, pathMsg, pathBlock, extras, unread, marks } = s)
 }
 
 /** Remembers the digests a plan reports (`[message, block, digest]`, input positions). */

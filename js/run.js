@@ -4,6 +4,7 @@
 
 const native = require('../binding.js')
 const codec = require('./codec.js')
+const readSet = require('./read-set.js')
 const { toJson } = require('./args.js')
 
 const V2026_9_6 = '2026.9.6'
@@ -15,7 +16,7 @@ let depth = 0
 /**
  * Runs a transcript operation with `options`, a plain object of checked values (js/options.js's
  * `pick`). Returns `{ messages, plan, skeleton }`; `messages` is the input array itself when nothing changed.
- * With `session` (`{ native, version, start, entries, now, marks }`, js/transcript-session.js;
+ * With `session` (`{ native, version, unread, start, entries, now, marks }`, js/transcript-session.js;
  * `entries` the session entries' JSON or null) the operation is
  * the tracked sanitizeSessionHistory of that session, whose options the session holds (`options`
  * is not read); `plan.session` then says where its cut lies, or that it fell back (`messages` is
@@ -27,7 +28,9 @@ function run(op, messages, options = {}, name = 'messages', session = null) {
   return guarded(() => {
     // 2026.9.6's rules read a few more message fields; the 2026.3.23 path never reads them.
     const version = (session !== null ? session.version : options === null ? undefined : options.openclawVersion) ?? native.getOpenClawVersionNative()
-    const skeleton = codec.encode(messages, name, version === V2026_9_6, session !== null && session.marks === true)
+    // The fields no rule of this call reads are left out (src/transcript/read_set.rs).
+    const unread = session !== null ? session.unread : readSet.unread(op, options ?? {}, version)
+    const skeleton = codec.encode(messages, name, version === V2026_9_6, session !== null && session.marks === true, unread)
     const buf = codec.planBuffer()
     const answer =
       session === null
@@ -58,11 +61,11 @@ function run(op, messages, options = {}, name = 'messages', session = null) {
 
 /**
  * `f(skeleton)` for the skeleton of `messages` as `run` would send it in OpenClaw release
- * `version` (undefined: the process default); the skeleton is valid only during `f`, which must
- * not call back into this package.
+ * `version` (undefined: the process default), leaving out the fields `unread` names; the skeleton
+ * is valid only during `f`, which must not call back into this package.
  */
-function withSkeleton(messages, version, f) {
-  return guarded(() => f(codec.encode(messages, 'messages', (version ?? native.getOpenClawVersionNative()) === V2026_9_6)))
+function withSkeleton(messages, version, unread, f) {
+  return guarded(() => f(codec.encode(messages, 'messages', (version ?? native.getOpenClawVersionNative()) === V2026_9_6, false, unread)))
 }
 
 /** `codec.apply(messages, plan, count)` for a plan `keepPlan` kept. */

@@ -22,6 +22,8 @@ class Session {
     this.native = new native.TranscriptSessionNative(config)
     /** The release the session's options name (undefined: the process default), for the codec. */
     this.version = JSON.parse(config).openclawVersion
+    /** The skeleton fields no rule of the session's pass reads (left out of every skeleton). */
+    this.unread = this.native.unread()
     /** The input messages before the cut (our own array: the caller may mutate theirs). */
     this.seen = []
     /** The output of the last call (our own array: the caller gets a copy). */
@@ -92,7 +94,7 @@ class Session {
     if (!this.keyed || messages.length < cut || !this.native.contentKeyed()) return false
     let same
     try {
-      same = withSkeleton(messages.slice(0, cut), this.version, (k) => !k.lone && k.strs === this.skelStrs && sameNums(k.nums, this.skelNums, this.skelLen))
+      same = withSkeleton(messages.slice(0, cut), this.version, this.unread, (k) => !k.lone && k.strs === this.skelStrs && sameNums(k.nums, this.skelNums, this.skelLen))
     } catch {
       // The full pass reports the error with the message's own path.
       return false
@@ -114,7 +116,7 @@ class Session {
     const suffix = messages.slice(cut)
     let r
     try {
-      r = run(OP, suffix, null, 'messages', { native: this.native, version: this.version, start: cut, entries: this.json(entries), now, marks: this.keep })
+      r = run(OP, suffix, null, 'messages', { native: this.native, version: this.version, unread: this.unread, start: cut, entries: this.json(entries), now, marks: this.keep })
     } catch {
       // The full pass reports the error with the message's own path.
       return null
@@ -170,7 +172,7 @@ class Session {
     this.keyed = true
     this.segments = []
     this.cuts = []
-    const r = run(OP, messages, null, 'messages', { native: this.native, version: this.version, start: 0, entries: this.json(entries), now, marks: this.keep })
+    const r = run(OP, messages, null, 'messages', { native: this.native, version: this.version, unread: this.unread, start: 0, entries: this.json(entries), now, marks: this.keep })
     this.out = r.messages.slice()
     this.step(messages, 0, r, messages.length)
     if (this.keep && this.outCut > 0) this.segments.push({ start: 0, len: messages.length, plan: keepPlan(r.plan), take: this.outCut })

@@ -12,7 +12,7 @@ use super::text::js_string;
 use crate::transcript::incremental::{self, Prefix};
 use crate::transcript::model::Msg;
 use crate::transcript::pipeline::HistoryParams;
-use crate::transcript::{ops, skeleton, Ctx, Source, FIELD_NAMES};
+use crate::transcript::{ops, read_set, skeleton, Ctx, Source, FIELD_NAMES};
 use napi::bindgen_prelude::{Array, Either, Float64Array, Float64ArraySlice, Latin1String};
 use napi::{Error, Result, Status};
 use napi_derive::napi;
@@ -163,6 +163,8 @@ pub struct TranscriptSession {
     /// model, which a continued call would cut down to its few messages, freeing a whole
     /// transcript's model on the way. At most [`SESSION_KEEP_MAX`] messages.
     model: Vec<Msg>,
+    /// The skeleton fields no rule of this session's pass reads (`transcript::read_set`).
+    unread: u32,
 }
 
 /// The longest continued call's model a session keeps (a turn appends a few messages).
@@ -176,12 +178,20 @@ impl TranscriptSession {
         let mut params = ops::history_params(&parse_config(&config)?);
         params.policy = Some(params.resolved_policy());
         Ok(TranscriptSession {
+            unread: read_set::unread_by_history(&params),
             params,
             prefix: None,
             entries: None,
             read_before_cut: false,
             model: Vec::new(),
         })
+    }
+
+    /// The skeleton fields no rule of this session's pass reads: js/codec.js leaves them out of
+    /// every skeleton of the session (see `transcript::read_set`).
+    #[napi(catch_unwind)]
+    pub fn unread(&self) -> u32 {
+        self.unread
     }
 
     /// Whether the prefix's output follows from its skeleton alone, so that messages whose
@@ -325,6 +335,19 @@ fn answer_head(out: &mut [f64], head: [f64; HEAD]) -> Result<Either<String, Lati
     Ok(Either::B(Latin1String::from(String::new())))
 }
 
+/// The skeleton fields no rule of operation `op` reads with options `config` (the checked
+/// options as JSON): js/codec.js leaves them out (see `transcript::read_set`).
+#[napi(catch_unwind, js_name = "transcriptUnread")]
+pub fn transcript_unread(op: String, config: String) -> Result<u32> {
+    Ok(read_set::unread(&op, &parse_config(&config)?))
+}
+
+/// The options [`transcript_unread`] depends on (js/read-set.js keys its cache by them).
+#[napi(catch_unwind, js_name = "transcriptUnreadOptions")]
+pub fn transcript_unread_options() -> Vec<&'static str> {
+    read_set::OPTIONS.to_vec()
+}
+
 /// The field names the plan sends as indices (js/codec.js reads them once).
 #[napi(catch_unwind, js_name = "transcriptFieldNames")]
 pub fn transcript_field_names() -> Vec<&'static str> {
@@ -365,6 +388,11 @@ pub struct SkeletonCodes {
     pub whole_assistant_text_needles: Vec<String>,
     /// ... or opening with one of these.
     pub whole_assistant_text_leads: Vec<String>,
+    /// The bits of the fields a call may leave out (`transcript::read_set`): a thinking block's
+    /// text, its `thinkingSignature`, every block's Gemini thought signatures.
+    pub unread_thinking_text: u32,
+    pub unread_thinking_signature: u32,
+    pub unread_thought_signatures: u32,
 }
 
 /// The skeleton's vocabulary and structure codes (js/codec.js reads them once).
@@ -399,5 +427,8 @@ pub fn transcript_skeleton_codes() -> SkeletonCodes {
             .iter()
             .map(|w| w.to_string())
             .collect(),
+        unread_thinking_text: read_set::THINKING_TEXT,
+        unread_thinking_signature: read_set::THINKING_SIGNATURE,
+        unread_thought_signatures: read_set::THOUGHT_SIGNATURES,
     }
 }

@@ -14,6 +14,7 @@ pub mod plan;
 pub mod policy;
 pub mod policy_json;
 pub mod provider_id;
+pub mod read_set;
 pub mod reorder;
 pub mod rules;
 pub mod skeleton;

@@ -18,6 +18,13 @@ use serde_json::{json, Value};
 
 pub const GOOGLE_APIS: &[&str] = &["google-gemini-cli", "google-generative-ai"];
 const RESPONSES_APIS: &[&str] = &["openai-responses", "openai-codex-responses"];
+
+/// Whether the pass over `api` runs the OpenAI Responses reasoning rules (the only ones of the
+/// 2026.3.23 pass that read a thinking block's `thinkingSignature`; see
+/// [`super::read_set`]).
+pub(crate) fn runs_openai_reasoning_rules(api: &str) -> bool {
+    RESPONSES_APIS.contains(&api)
+}
 pub const MODEL_SNAPSHOT: &str = "model-snapshot";
 pub const GOOGLE_BOOTSTRAP_MARKER: &str = "google-turn-ordering-bootstrap";
 
@@ -198,7 +205,7 @@ pub(crate) fn run(
             rules::usage_snapshots::normalize_usage_snapshots(msgs, ctx);
         }
     }
-    if RESPONSES_APIS.contains(&api) {
+    if runs_openai_reasoning_rules(api) {
         rules::openai_reasoning::downgrade_openai_reasoning_blocks(msgs, ctx);
         rules::openai_function_call_pairs::downgrade_openai_function_call_reasoning_pairs(
             msgs, ctx,

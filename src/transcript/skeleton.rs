@@ -806,12 +806,17 @@ fn parse_block(c: &mut Cursor, b: &mut Block, extras: bool) -> Read<()> {
             } else {
                 None
             };
-            let x = extra(c, b);
-            x.thinking = thinking;
-            x.thinking_signature = sig;
-            x.signature_object = obj;
-            if extras {
-                x.signature = c.presence()?;
+            let signature = if extras { Some(c.presence()?) } else { None };
+            // No extras when nothing was sent (the codec leaves both out for a policy that
+            // reads neither: `transcript::read_set`), as `block_from_value` makes none.
+            if thinking.is_some() || sig != Val::Absent || signature.is_some() {
+                let x = extra(c, b);
+                x.thinking = thinking;
+                x.thinking_signature = sig;
+                x.signature_object = obj;
+                if let Some(s) = signature {
+                    x.signature = s;
+                }
             }
             signatures(c, b)?;
         }

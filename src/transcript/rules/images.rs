@@ -360,6 +360,13 @@ pub fn remove_noted(msgs: &mut Vec<Msg>, remove: Vec<usize>) -> bool {
     any
 }
 
+/// Whether the pass strips assistant turns' Gemini thought signatures: full mode, signatures not
+/// preserved. The only reader of thought signatures in the 2026.3.23 pass (see
+/// [`crate::transcript::read_set`]).
+pub(crate) fn strips_thought_signatures(opts: &ImagePassOptions) -> bool {
+    opts.sanitize_mode == SanitizeMode::Full && !opts.preserve_signatures
+}
+
 pub fn sanitize_session_messages_images(
     msgs: &mut Vec<Msg>,
     ctx: &mut Ctx,
@@ -390,7 +397,7 @@ pub fn sanitize_session_messages_images(
                     changed |= sanitize_blocks(m, ctx, opts);
                     continue;
                 }
-                if !opts.preserve_signatures {
+                if strips_thought_signatures(opts) {
                     changed |=
                         strip_message_thought_signatures(m, ctx, opts.sanitize_thought_signatures);
                 }
