@@ -1667,6 +1667,12 @@ impl Machine {
                         more = true;
                     } else if lit.pre.is_empty() && matches!(lit.kind, Kind::Call(_)) {
                         cut |= cut_marker(rest);
+                    } else if lit.kind == Kind::Orphan
+                        && super::invented_turn::OPENERS.contains(&lit.s)
+                        && self.at_line_start(c)
+                    {
+                        // A user-turn header on its own line, cut ([`super::invented_turn`]).
+                        cut |= cut_marker(rest);
                     }
                 }
                 continue;
@@ -2052,8 +2058,9 @@ impl Machine {
                 }
             }
             Check::Later(marker, f) => {
-                // Hunyuan's `<answer>` in a reply cut before its call block came.
-                let answer = |m: &mut Self| fin && f == Family::HunyuanA13b && m.answer_cut(after);
+                // Hunyuan's `<answer>` right after reasoning ([`answer_tag`]).
+                let answer =
+                    |m: &mut Self| f == Family::HunyuanA13b && m.answer_after_reasoning(after);
                 if self.later(marker, after)
                     || (fin && self.ends_in_closer(f, after, tools))
                     || answer(self)
@@ -2278,10 +2285,8 @@ impl Machine {
                 }
                 Decision::Cut => {
                     self.emit_text(c);
-                    self.em.problems.push(format!(
-                        "truncated: the reply ends inside the marker {:?}; removed",
-                        &*self.buf
-                    ));
+                    let p = reply_end::cut_problem(&self.buf);
+                    self.em.problems.push(p);
                     self.em.removed();
                     let n = self.buf.len();
                     self.drain(n);
@@ -2921,6 +2926,20 @@ impl Machine {
         );
         let keep = self.think_mode == Mode::Keep;
         final_tag::batch_reasoning_end(content, &mut thinks, keep);
+        // The reply ends at a turn the model invented (read on the whole text here: the stream's
+        // lone-token rules do not run for these families, [`super::invented_turn::find`]).
+        let turn = if self.calls_on {
+            let inside = |k: usize, r: &[std::ops::Range<usize>]| {
+                let i = r.partition_point(|x| x.start <= k);
+                i > 0 && k < r[i - 1].end
+            };
+            let outer: Vec<_> = thinks.iter().map(|t| t.outer.clone()).collect();
+            super::invented_turn::find(content, |k| inside(k, &all_code) || inside(k, &outer))
+        } else {
+            None
+        };
+        let end = turn.map_or(content.len(), |t| t.end);
+        thinks.retain(|t| t.outer.start < end);
         // The `<final>` wrapper is read in the text between blocks as the stream reads it.
         let whole = final_tag::Whole {
             text: content,
@@ -2935,7 +2954,7 @@ impl Machine {
             pieces.push((at, t.outer.start));
             at = t.outer.end;
         }
-        pieces.push((at, content.len()));
+        pieces.push((at, end));
         let cx = self.ctx(tools);
         let family = if !self.calls_on {
             None
@@ -3004,6 +3023,20 @@ impl Machine {
                     );
                 }
             }
+        }
+        match turn {
+            Some(t) if t.cut => {
+                self.em
+                    .problems
+                    .push(reply_end::cut_problem(&content[t.at..]));
+                self.em.removed();
+            }
+            Some(t) => {
+                // Reported at `finish`, as the stream reports it.
+                self.em.removed();
+                self.invented = Some(content[t.at..].to_owned());
+            }
+            None => {}
         }
     }
 }

@@ -30,6 +30,11 @@ pub(super) fn cut_marker(rest: &str) -> bool {
     rest.chars().count() >= 4 && rest.contains(['|', '｜', ':', '_', '▁'])
 }
 
+/// The problem reported for a marker cut by the reply's end (`raw`: what is left of it).
+pub(super) fn cut_problem(raw: &str) -> String {
+    format!("truncated: the reply ends inside the marker {raw:?}; removed")
+}
+
 impl Machine {
     /// Whether the finished reply ends, at candidate `c`, inside a lone token or a call section's
     /// begin token right after removed markup (only whitespace between): the end token run before
