@@ -2058,13 +2058,17 @@ impl Machine {
                 }
             }
             Check::Later(marker, f) => {
-                // Hunyuan's `<answer>` right after reasoning ([`answer_tag`]).
-                let answer =
-                    |m: &mut Self| f == Family::HunyuanA13b && m.answer_after_reasoning(after);
-                if self.later(marker, after)
-                    || (fin && self.ends_in_closer(f, after, tools))
-                    || answer(self)
-                {
+                if self.later(marker, after) || (fin && self.ends_in_closer(f, after, tools)) {
+                    yes(f)
+                } else if f == Family::HunyuanA13b && self.answer_after_reasoning(after) {
+                    // Hunyuan's `<answer>` right after reasoning, no call seen ([`answer_tag`]):
+                    // its wrapper, the family left unchosen (a call later is read as before).
+                    let tag = if self.buf[..after].ends_with(answer_tag::OPEN) {
+                        answer_tag::OPEN.len()
+                    } else {
+                        answer_tag::CLOSE.len()
+                    };
+                    self.json.unchosen = Some(self.consumed + after - tag);
                     yes(f)
                 } else if fin && f == Family::BracketCalls {
                     // The last opener, cut inside its arguments by the end of the reply.

@@ -23,8 +23,8 @@
 use super::{Check, Kind, Machine};
 use crate::response::Family;
 
-const OPEN: &str = "<answer>";
-const CLOSE: &str = "</answer>";
+pub(super) const OPEN: &str = "<answer>";
+pub(super) const CLOSE: &str = "</answer>";
 
 impl Machine {
     /// Whether the marker of kind `kind` at the start of `buf` is one of Hunyuan's wrapper tags
@@ -53,10 +53,12 @@ impl Machine {
 
     /// Whether the `<answer>` ending at `after` is Hunyuan's without a call block or model hint
     /// to say so: it opens the visible reply right after a reasoning block (only whitespace
-    /// between). (Without reasoning before it, the tag alone does not say Hunyuan.)
+    /// between); or the `</answer>` ending there closes such an opener. (Without reasoning before
+    /// it, the tag alone does not say Hunyuan.)
     pub(super) fn answer_after_reasoning(&self, after: usize) -> bool {
         let Some(before) = self.buf[..after].strip_suffix(OPEN) else {
-            return false;
+            // Its closer, when such an opener was removed.
+            return self.answer_open && self.buf[..after].ends_with(CLOSE);
         };
         self.em.reasoned && !self.em.any_visible && before.trim().is_empty()
     }
