@@ -445,6 +445,19 @@ const CASES: &[(&str, &[&str])] = &[
     ("北\n<|user|>\n北", &["auto"]),
     ("<|im_start|>user 北\n", &["auto"]),
     ("北<|eot_id|><|start_header_id|>user<|end_header_id|> 北\n", &["auto"]),
+    // The same read on the whole text by the plain-text families (turn12,
+    // [`super::invented_turn::find`]): headers that do not end their line, each after a run of
+    // end tokens (read back at most five) or whitespace; cut headers inside sentences.
+    (
+        "北<|eot_id|><|start_header_id|>user<|end_header_id|> 北\n",
+        &["llama3_json", "pythonic"],
+    ),
+    (
+        "<|eot_id|><|eot_id|><|eot_id|><|eot_id|><|eot_id|><|eot_id|><|start_header_id|>user<|end_header_id|>x",
+        &["llama3_json", "auto"],
+    ),
+    ("<|im_end|>   \n   <|im_start|>user 北 ", &["olmo3", "auto"]),
+    ("说 <|im_start|>us 北\n<|user|> 北", &["xlam", "auto"]),
     // Openers still undecided when the reply ends, each asked whether the reply ends inside the
     // call it starts (a window after it, [`super::stream`]'s cut_body).
     ("MiniMax 用 <invoke name=\"工具名\"> 包住参数，", &["auto"]),

@@ -28,7 +28,9 @@
 //! `<|im_assistant|>` at an answer's end (Blaizzy/mlx-vlm#1932), `<|endoftext|>` (Phi-3 writes
 //! `<|end|><|endoftext|>`: the second follows removed markup), GLM's `<|user|>` and `<|observation|>`
 //! and Cohere's `<|END_RESPONSE|>`, and ChatML's and Llama 3's user-turn headers. Right after a colon
-//! (`返回结果中有：<|im_end|>`, an issue title) the token is named, not leaked, and stays.
+//! (`返回结果中有：<|im_end|>`, an issue title) the token is named, not leaked, and stays; a lone
+//! token written right after one that stays is text too, the run being one
+//! (`结尾：<|end|><|endoftext|>`: the second went as glued to the text while the first stayed).
 //! GLM-4.5V/4.6V box their answer in `<|begin_of_box|>…<|end_of_box|>` (Blaizzy/mlx-vlm#2170):
 //! the opener is also removed where it opens the reply (nothing visible before it), and the
 //! closer is text when its opener was kept as text (`答案是 <|begin_of_box|>42<|end_of_box|>`

@@ -1676,6 +1676,12 @@ impl Machine {
                         more = true;
                     } else if lit.pre.is_empty() && matches!(lit.kind, Kind::Call(_)) {
                         cut |= cut_marker(rest);
+                    } else if lit.kind == Kind::Orphan
+                        && super::invented_turn::OPENERS.contains(&lit.s)
+                        && self.at_line_start(c)
+                    {
+                        // A user-turn header on its own line, cut ([`super::invented_turn`]).
+                        cut |= cut_marker(rest);
                     }
                 }
                 continue;
@@ -2081,12 +2087,17 @@ impl Machine {
                 }
             }
             Check::Later(marker, f) => {
-                // Hunyuan's `<answer>` in a reply cut before its call block came.
-                let answer = |m: &mut Self| fin && f == Family::HunyuanA13b && m.answer_cut(after);
-                if self.later(marker, after)
-                    || (fin && self.ends_in_closer(f, after, tools))
-                    || answer(self)
-                {
+                if self.later(marker, after) || (fin && self.ends_in_closer(f, after, tools)) {
+                    yes(f)
+                } else if f == Family::HunyuanA13b && self.answer_after_reasoning(after) {
+                    // Hunyuan's `<answer>` right after reasoning, no call seen ([`answer_tag`]):
+                    // its wrapper, the family left unchosen (a call later is read as before).
+                    let tag = if self.buf[..after].ends_with(answer_tag::OPEN) {
+                        answer_tag::OPEN.len()
+                    } else {
+                        answer_tag::CLOSE.len()
+                    };
+                    self.json.unchosen = Some(self.consumed + after - tag);
                     yes(f)
                 } else if fin && f == Family::BracketCalls {
                     // The last opener, cut inside its arguments by the end of the reply.
@@ -2315,10 +2326,8 @@ impl Machine {
                 }
                 Decision::Cut => {
                     self.emit_text(c);
-                    self.em.problems.push(format!(
-                        "truncated: the reply ends inside the marker {:?}; removed",
-                        &*self.buf
-                    ));
+                    let p = reply_end::cut_problem(&self.buf);
+                    self.em.problems.push(p);
                     self.em.removed();
                     let n = self.buf.len();
                     self.drain(n);
@@ -2959,6 +2968,20 @@ impl Machine {
         );
         let keep = self.think_mode == Mode::Keep;
         final_tag::batch_reasoning_end(content, &mut thinks, keep);
+        // The reply ends at a turn the model invented (read on the whole text here: the stream's
+        // lone-token rules do not run for these families, [`super::invented_turn::find`]).
+        let turn = if self.calls_on {
+            let inside = |k: usize, r: &[std::ops::Range<usize>]| {
+                let i = r.partition_point(|x| x.start <= k);
+                i > 0 && k < r[i - 1].end
+            };
+            let outer: Vec<_> = thinks.iter().map(|t| t.outer.clone()).collect();
+            super::invented_turn::find(content, |k| inside(k, &all_code) || inside(k, &outer))
+        } else {
+            None
+        };
+        let end = turn.map_or(content.len(), |t| t.end);
+        thinks.retain(|t| t.outer.start < end);
         // The `<final>` wrapper is read in the text between blocks as the stream reads it.
         let whole = final_tag::Whole {
             text: content,
@@ -2973,7 +2996,7 @@ impl Machine {
             pieces.push((at, t.outer.start));
             at = t.outer.end;
         }
-        pieces.push((at, content.len()));
+        pieces.push((at, end));
         let cx = self.ctx(tools);
         let family = if !self.calls_on {
             None
@@ -3042,6 +3065,20 @@ impl Machine {
                     );
                 }
             }
+        }
+        match turn {
+            Some(t) if t.cut => {
+                self.em
+                    .problems
+                    .push(reply_end::cut_problem(&content[t.at..]));
+                self.em.removed();
+            }
+            Some(t) => {
+                // Reported at `finish`, as the stream reports it.
+                self.em.removed();
+                self.invented = Some(content[t.at..].to_owned());
+            }
+            None => {}
         }
     }
 }

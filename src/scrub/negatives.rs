@@ -192,6 +192,40 @@ const CHANGED_ON_PURPOSE: &[(&str, &str)] = &[
         "chatml-user-header-named-in-sentence-stays-zh",
         "stripModelSpecialTokens",
     ),
+    // turn12: user-turn headers named in sentences or after a colon under plain-text formats, a
+    // cut header named in a sentence, and Phi-3's end-token pair named after a colon or a space.
+    (
+        "turn30-olmo3-chatml-header-named-in-sentence-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "turn30-granite-glm-user-token-named-in-sentence-stays-en",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "turn30-functionary-user-header-after-colon-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "turn30-phi3-end-token-pair-named-after-colon-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "turn30-phi3-end-token-pair-named-after-colon-stays-en",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "turn30-end-token-pair-after-space-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "turn30-chatml-user-header-cut-in-sentence-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "turn30-olmo3-chatml-user-header-cut-in-sentence-stays-zh",
+        "stripModelSpecialTokens",
+    ),
 ];
 
 /// Whether `f` leaves `text` as it is, run as the addon runs it with `codeAware: true`.

@@ -11,14 +11,20 @@
 //!
 //! The family itself is still chosen as before (the opener with `<tool_calls>` later, the model
 //! hint, or a call block read); this rule only says which of its wrapper tags are markup. One more
-//! way: a reply cut by `max_tokens` before its `<tool_calls>` came, `<think>…</think>` then
-//! `<answer>` opening the visible reply and no `</answer>` after it ([`Machine::answer_cut`]).
+//! way, with no call and no model named: `<think>…</think>` then `<answer>` opening the visible
+//! reply (only whitespace between) is Hunyuan's wrapper ([`Machine::answer_after_reasoning`]),
+//! whether `</answer>` comes (a whole reply without a call) or not (a reply cut by `max_tokens`
+//! before its `<tool_calls>` came). Decided when `<answer>` comes, nothing held for it. A whole
+//! reply used to keep both tags while the same reply cut was cleaned: the pair of a reasoning
+//! block and the answer tag right after it is the template's shape (the model card's
+//! `<think>…</think>\n<answer>…</answer>`, fastllm#550's "only the <answer> tag" without
+//! thinking), while prose naming the tag has words before it.
 
 use super::{Check, Kind, Machine};
 use crate::response::Family;
 
-const OPEN: &str = "<answer>";
-const CLOSE: &str = "</answer>";
+pub(super) const OPEN: &str = "<answer>";
+pub(super) const CLOSE: &str = "</answer>";
 
 impl Machine {
     /// Whether the marker of kind `kind` at the start of `buf` is one of Hunyuan's wrapper tags
@@ -45,17 +51,15 @@ impl Machine {
         None
     }
 
-    /// Whether the `<answer>` ending at `after` is Hunyuan's, in a reply cut before its call
-    /// block came: it opens the visible reply right after a reasoning block (only whitespace
-    /// between), and no `</answer>` follows it. (A whole reply without a call keeps its tags
-    /// unless the model is named: the tag alone does not say Hunyuan.)
-    pub(super) fn answer_cut(&mut self, after: usize) -> bool {
+    /// Whether the `<answer>` ending at `after` is Hunyuan's without a call block or model hint
+    /// to say so: it opens the visible reply right after a reasoning block (only whitespace
+    /// between); or the `</answer>` ending there closes such an opener. (Without reasoning before
+    /// it, the tag alone does not say Hunyuan.)
+    pub(super) fn answer_after_reasoning(&self, after: usize) -> bool {
         let Some(before) = self.buf[..after].strip_suffix(OPEN) else {
-            return false;
+            // Its closer, when such an opener was removed.
+            return self.answer_open && self.buf[..after].ends_with(CLOSE);
         };
-        self.em.reasoned
-            && !self.em.any_visible
-            && before.trim().is_empty()
-            && !self.later(CLOSE, after)
+        self.em.reasoned && !self.em.any_visible && before.trim().is_empty()
     }
 }

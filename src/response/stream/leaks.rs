@@ -55,6 +55,9 @@ pub(super) struct JsonState {
     texts_open: u32,
     /// A GLM-V answer-box opener was kept as text: its closer is that text's too.
     box_kept: bool,
+    /// Where (absolute) a lone token kept as text ends: a lone token written right there is
+    /// text too, the run being one (`结尾：<|end|><|endoftext|>` names both).
+    lone_text_end: Option<usize>,
     /// The call settled last, `(absolute start, length)`: the block [`Machine::step_block`]
     /// emits when it opens there.
     pub(super) fixed: Option<(usize, usize)>,
@@ -743,9 +746,18 @@ impl Machine {
         if self.json.box_kept && self.buf.starts_with(orphan::BOX_END) {
             return Some(true);
         }
-        let text = self.lone_is_text(len);
+        let lone = orphan::closer_at(&self.buf).is_some_and(|(_, opened)| !opened);
+        // A lone token glued to one kept as text: the run is one, named as a whole.
+        let text = if lone && self.json.lone_text_end == Some(self.consumed) {
+            Some(true)
+        } else {
+            self.lone_is_text(len)
+        };
         if text == Some(true) && self.buf.starts_with(orphan::BOX_BEGIN) {
             self.json.box_kept = true;
+        }
+        if text == Some(true) && lone {
+            self.json.lone_text_end = Some(self.consumed + len);
         }
         text
     }
@@ -835,12 +847,14 @@ impl Machine {
     }
 
     /// Whether one of [`invented_turn::OPENERS`] follows `buf[..at]` after whitespace (line breaks
-    /// too: `<|im_end|>`⏎`<|im_start|>user`; `None`: not known yet).
+    /// too: `<|im_end|>`⏎`<|im_start|>user`) and a run of end tokens
+    /// ([`invented_turn::skip_end_tokens`]: `<|im_end|><|eot_id|>` before the header is one run);
+    /// `None`: not known yet.
     fn turn_follows(&self, at: usize) -> Option<bool> {
-        let rest = self.buf[at..].trim_start();
+        let rest = invented_turn::skip_end_tokens(&self.buf[at..]);
         if invented_turn::opens(rest) {
             Some(true)
-        } else if !self.finished && invented_turn::OPENERS.iter().any(|o| o.starts_with(rest)) {
+        } else if !self.finished && orphan::CLOSERS.iter().any(|o| o.starts_with(rest)) {
             None
         } else {
             Some(false)

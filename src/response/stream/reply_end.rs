@@ -36,6 +36,11 @@ fn cut_section_closer(t: &str) -> bool {
     t.len() < WINDOW && t.starts_with("</") && crate::response::dsml::head_prefix(&t[2..])
 }
 
+/// The problem reported for a marker cut by the reply's end (`raw`: what is left of it).
+pub(super) fn cut_problem(raw: &str) -> String {
+    format!("truncated: the reply ends inside the marker {raw:?}; removed")
+}
+
 impl Machine {
     /// Whether the finished reply ends, at candidate `c`, inside a lone token or a call section's
     /// begin token right after removed markup (only whitespace between): the end token run before
