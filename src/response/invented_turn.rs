@@ -54,7 +54,7 @@ const RUN: usize = 4;
 /// its length.
 fn end_token(s: &str) -> Option<usize> {
     match super::orphan::closer_at(s) {
-        Some((i, false)) if !opens(s) => Some(super::orphan::CLOSERS[i].len()),
+        Some((i, false)) if !opens(s) => Some(super::orphan::CLOSERS[i].0.len()),
         _ => None,
     }
 }
@@ -90,8 +90,8 @@ fn run_before(text: &str, at: usize) -> Option<usize> {
         let head = &text[..k];
         let Some(n) = super::orphan::CLOSERS
             .iter()
-            .filter(|c| head.ends_with(*c))
-            .find_map(|c| end_token(&head[head.len() - c.len()..]))
+            .filter(|(c, _)| head.ends_with(c))
+            .find_map(|(c, _)| end_token(&head[head.len() - c.len()..]))
         else {
             break;
         };

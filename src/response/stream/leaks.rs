@@ -854,7 +854,7 @@ impl Machine {
         let rest = invented_turn::skip_end_tokens(&self.buf[at..]);
         if invented_turn::opens(rest) {
             Some(true)
-        } else if !self.finished && orphan::CLOSERS.iter().any(|o| o.starts_with(rest)) {
+        } else if !self.finished && orphan::CLOSERS.iter().any(|(c, _)| c.starts_with(rest)) {
             None
         } else {
             Some(false)
