@@ -429,6 +429,56 @@ pub enum BlockOrigin {
     FromStrContent { msg: usize, prefix: String },
 }
 
+/// The block types rules and the skeleton tell apart, as one byte ([`Block::ty_tag`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[repr(u8)]
+pub enum BlockType {
+    /// Not a string (absent, null, a number …).
+    #[default]
+    Absent,
+    Text,
+    Thinking,
+    RedactedThinking,
+    ToolCall,
+    ToolUse,
+    FunctionCall,
+    Image,
+    ToolResult,
+    Tool,
+    /// Any other string: read [`Block::ty`].
+    Other,
+}
+
+impl BlockType {
+    /// The tag of a type string.
+    pub const fn of_str(ty: &str) -> BlockType {
+        const TYPES: [(&str, BlockType); 10] = [
+            ("text", BlockType::Text),
+            ("thinking", BlockType::Thinking),
+            ("redacted_thinking", BlockType::RedactedThinking),
+            ("toolCall", BlockType::ToolCall),
+            ("toolUse", BlockType::ToolUse),
+            ("functionCall", BlockType::FunctionCall),
+            ("image", BlockType::Image),
+            ("toolResult", BlockType::ToolResult),
+            ("tool", BlockType::Tool),
+            ("", BlockType::Other),
+        ];
+        let mut k = 0;
+        while k < TYPES.len() - 1 {
+            if same(ty, TYPES[k].0) {
+                return TYPES[k].1;
+            }
+            k += 1;
+        }
+        BlockType::Other
+    }
+
+    pub fn of(v: &Val) -> BlockType {
+        v.as_str().map_or(BlockType::Absent, BlockType::of_str)
+    }
+}
+
 /// A content block as the rules see it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Block {
@@ -437,7 +487,10 @@ pub struct Block {
     pub is_object: bool,
     /// For a non-object: whether it is truthy in JS (the only thing rules ask of it).
     pub raw_truthy: bool,
-    pub ty: Val,
+    /// Private: set with [`Block::set_ty`], which keeps [`Block::ty_tag`] in step.
+    ty: Val,
+    /// The type as one byte: rules test it on every block they walk.
+    ty_tag: BlockType,
     pub id: Val,
     pub name: Val,
     /// Only the kind of `input` / `arguments`.
@@ -616,6 +669,7 @@ impl Block {
             is_object: true,
             raw_truthy: true,
             ty: Val::Absent,
+            ty_tag: BlockType::Absent,
             id: Val::Absent,
             name: Val::Absent,
             input: Kind::Absent,
@@ -643,6 +697,7 @@ impl Block {
         Block {
             origin: BlockOrigin::New(Box::new(Value::Object(map))),
             ty: Val::Str(Text::Borrowed("text")),
+            ty_tag: BlockType::Text,
             text: Some(TextInfo::of_str(text)),
             ..Block::src(0, 0)
         }
@@ -656,9 +711,55 @@ impl Block {
         self.ty() == Some(t)
     }
 
+    /// The `type` field as the skeleton shows it (whatever its value).
+    pub fn ty_val(&self) -> &Val {
+        &self.ty
+    }
+
+    /// The type as a tag ([`BlockType::Other`] for any other string).
+    #[inline]
+    pub fn ty_tag(&self) -> BlockType {
+        self.ty_tag
+    }
+
+    /// Sets the view of the `type` field (no edit: see [`Block::set`] for that).
+    pub fn set_ty(&mut self, v: Val) {
+        self.ty_tag = BlockType::of(&v);
+        self.ty = v;
+    }
+
+    /// Sets the type's view from a value whose tag is known (the skeleton's vocabulary code).
+    pub(crate) fn set_ty_tagged(&mut self, v: Val, tag: BlockType) {
+        debug_assert_eq!(tag, BlockType::of(&v));
+        self.ty_tag = tag;
+        self.ty = v;
+    }
+
+    /// `type === "text"`.
+    #[inline]
+    pub fn is_text(&self) -> bool {
+        self.ty_tag == BlockType::Text
+    }
+
+    /// `type === "thinking"`.
+    #[inline]
+    pub fn is_thinking(&self) -> bool {
+        self.ty_tag == BlockType::Thinking
+    }
+
+    /// `type === "image"`.
+    #[inline]
+    pub fn is_image(&self) -> bool {
+        self.ty_tag == BlockType::Image
+    }
+
     /// `toolCall`, `toolUse` or `functionCall`: the block shapes that count as tool calls.
+    #[inline]
     pub fn is_tool_call(&self) -> bool {
-        matches!(self.ty(), Some("toolCall" | "toolUse" | "functionCall"))
+        matches!(
+            self.ty_tag,
+            BlockType::ToolCall | BlockType::ToolUse | BlockType::FunctionCall
+        )
     }
 
     /// The call id when it is a non-empty string.
@@ -748,7 +849,7 @@ impl Block {
 
     fn view_set(&mut self, name: &str, v: Val) {
         match name {
-            "type" => self.ty = v,
+            "type" => self.set_ty(v),
             "id" => self.id = v,
             "name" => self.name = v,
             "input" => self.input = Kind::of(&v),
@@ -981,13 +1082,66 @@ pub enum MsgOrigin {
     New,
 }
 
+/// `a == b`, in a `const` context (the tag tables are built at compile time).
+pub const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut k = 0;
+    while k < a.len() {
+        if a[k] != b[k] {
+            return false;
+        }
+        k += 1;
+    }
+    true
+}
+
+/// The roles rules test, as one byte ([`Msg::role_tag`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[repr(u8)]
+pub enum Role {
+    /// Not a string (absent, null, a number …).
+    #[default]
+    Absent,
+    User,
+    Assistant,
+    ToolResult,
+    /// Any other string (`system`, `compactionSummary`, `tool` …): read [`Msg::role`].
+    Other,
+}
+
+impl Role {
+    /// The tag of a role value.
+    pub const fn of_str(s: &str) -> Role {
+        if same(s, "user") {
+            Role::User
+        } else if same(s, "assistant") {
+            Role::Assistant
+        } else if same(s, "toolResult") {
+            Role::ToolResult
+        } else {
+            Role::Other
+        }
+    }
+
+    pub fn of(v: &Val) -> Role {
+        v.as_str().map_or(Role::Absent, Role::of_str)
+    }
+}
+
 /// A message as the rules see it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Msg {
     pub origin: MsgOrigin,
     /// `false` for `null`, strings, numbers … in the messages array (passed through untouched).
     pub is_object: bool,
-    pub role: Val,
+    /// Private: set with [`Msg::set_role`], which keeps [`Msg::role_tag`] in step.
+    role: Val,
+    /// The role as one byte: rules test the role several times a turn, and a byte compare is
+    /// what a string compare of `"assistant"` was, less its length test and `memcmp` call.
+    role_tag: Role,
     pub stop_reason: Val,
     pub timestamp: Val,
     pub tool_call_id: Val,
@@ -1014,6 +1168,7 @@ impl Msg {
             origin: MsgOrigin::Src(i),
             is_object: true,
             role: Val::Absent,
+            role_tag: Role::Absent,
             stop_reason: Val::Absent,
             timestamp: Val::Absent,
             tool_call_id: Val::Absent,
@@ -1074,8 +1229,53 @@ impl Msg {
         }
     }
 
+    /// The `role` field as the skeleton shows it (whatever its value).
+    pub fn role_val(&self) -> &Val {
+        &self.role
+    }
+
+    /// Sets the view of the `role` field (no edit: see [`Msg::set`] for that).
+    pub fn set_role(&mut self, v: Val) {
+        self.role_tag = Role::of(&v);
+        self.role = v;
+    }
+
+    /// Sets the role's view from a value whose tag is known (the skeleton's vocabulary code).
+    pub(crate) fn set_role_tagged(&mut self, v: Val, tag: Role) {
+        debug_assert_eq!(tag, Role::of(&v));
+        self.role_tag = tag;
+        self.role = v;
+    }
+
+    /// The role as a tag ([`Role::Other`] for any other string, [`Role::Absent`] for none).
+    pub fn role_tag(&self) -> Role {
+        if self.is_object {
+            self.role_tag
+        } else {
+            Role::Absent
+        }
+    }
+
     pub fn is_role(&self, r: &str) -> bool {
         self.role() == Some(r)
+    }
+
+    /// `role === "user"` (an object message).
+    #[inline]
+    pub fn is_user(&self) -> bool {
+        self.role_tag == Role::User && self.is_object
+    }
+
+    /// `role === "assistant"` (an object message).
+    #[inline]
+    pub fn is_assistant(&self) -> bool {
+        self.role_tag == Role::Assistant && self.is_object
+    }
+
+    /// `role === "toolResult"` (an object message).
+    #[inline]
+    pub fn is_tool_result(&self) -> bool {
+        self.role_tag == Role::ToolResult && self.is_object
     }
 
     pub fn blocks(&self) -> Option<&Vec<Block>> {
@@ -1218,7 +1418,7 @@ impl Msg {
     /// whose views are read from the JSON.
     fn view_set_scalar(&mut self, name: &str, val: Val) -> bool {
         match name {
-            "role" => self.role = val,
+            "role" => self.set_role(val),
             "stopReason" => self.stop_reason = val,
             "timestamp" => self.timestamp = val,
             "toolCallId" => self.tool_call_id = val,
@@ -1309,5 +1509,20 @@ mod tests {
         assert_eq!(y, Extras::new(1 << extra::CALL_ID_SNAKE, vec![Val::Absent]));
         y.set(extra::MODEL, text("x"));
         assert_ne!(y, Extras::default());
+    }
+}
+
+#[cfg(test)]
+mod size_report {
+    #[test]
+    fn model_sizes() {
+        use super::*;
+        use std::mem::size_of;
+        eprintln!(
+            "SIZES Msg {} Block {} Val {} Text {} TextInfo {} Content {} Edits {} Override {} UsageView {} Extras {} MsgOrigin {} BlockOrigin {} BlockExtra {}",
+            size_of::<Msg>(), size_of::<Block>(), size_of::<Val>(), size_of::<Text>(), size_of::<TextInfo>(),
+            size_of::<Content>(), size_of::<Edits>(), size_of::<Override>(), size_of::<UsageView>(),
+            size_of::<Extras>(), size_of::<MsgOrigin>(), size_of::<BlockOrigin>(), size_of::<BlockExtra>()
+        );
     }
 }

@@ -594,7 +594,12 @@ fn parse_message(c: &mut Cursor, m: &mut Msg, i: usize) -> Read<()> {
         m.content = Content::Other(c.val()?);
         return Ok(());
     }
-    m.role = c.val()?;
+    // The role by its code, its tag looked up by number (a role sent as a string by its text).
+    let code = c.code()?;
+    match VOCAB.get((code as usize).wrapping_sub(16)) {
+        Some(w) => m.set_role_tagged(Val::Str(Text::Borrowed(w)), ROLES[code as usize - 16]),
+        None => m.set_role(c.val_of(code)?),
+    }
     let mask = c.code()?;
     if mask & 1 != 0 {
         m.stop_reason = c.val()?;
@@ -708,60 +713,23 @@ fn signatures_of(c: &mut Cursor, b: &mut Block, mask: u32) -> Read<()> {
     Ok(())
 }
 
-/// The block types [`parse_block`] reads differently (the codec writes each one's fields).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum BlockKind {
-    Text,
-    Thinking,
-    RedactedThinking,
-    Call,
-    Image,
-    ToolResult,
-    Tool,
-    Other,
-}
-
-/// The kind of block type `ty`.
-const fn block_kind(ty: &str) -> BlockKind {
-    const fn is(a: &str, b: &str) -> bool {
-        let (a, b) = (a.as_bytes(), b.as_bytes());
-        if a.len() != b.len() {
-            return false;
-        }
-        let mut k = 0;
-        while k < a.len() {
-            if a[k] != b[k] {
-                return false;
-            }
-            k += 1;
-        }
-        true
-    }
-    if is(ty, "text") {
-        BlockKind::Text
-    } else if is(ty, "thinking") {
-        BlockKind::Thinking
-    } else if is(ty, "redacted_thinking") {
-        BlockKind::RedactedThinking
-    } else if is(ty, "toolCall") || is(ty, "toolUse") || is(ty, "functionCall") {
-        BlockKind::Call
-    } else if is(ty, "image") {
-        BlockKind::Image
-    } else if is(ty, "toolResult") {
-        BlockKind::ToolResult
-    } else if is(ty, "tool") {
-        BlockKind::Tool
-    } else {
-        BlockKind::Other
-    }
-}
-
-/// [`block_kind`] of each vocabulary word, by its position (a block type's code is 16 + it).
-const BLOCK_KINDS: [BlockKind; VOCAB.len()] = {
-    let mut out = [BlockKind::Other; VOCAB.len()];
+/// [`BlockType::of_str`] of each vocabulary word, by its position (a block type's code is 16 + it).
+const BLOCK_KINDS: [BlockType; VOCAB.len()] = {
+    let mut out = [BlockType::Other; VOCAB.len()];
     let mut k = 0;
     while k < VOCAB.len() {
-        out[k] = block_kind(VOCAB[k]);
+        out[k] = BlockType::of_str(VOCAB[k]);
+        k += 1;
+    }
+    out
+};
+
+/// [`Role::of_str`] of each vocabulary word, by its position (a role's code is 16 + it).
+const ROLES: [Role; VOCAB.len()] = {
+    let mut out = [Role::Other; VOCAB.len()];
+    let mut k = 0;
+    while k < VOCAB.len() {
+        out[k] = Role::of_str(VOCAB[k]);
         k += 1;
     }
     out
@@ -777,18 +745,13 @@ fn parse_block(c: &mut Cursor, b: &mut Block, extras: bool) -> Read<()> {
     // sent as a string (never one of these words: the codec codes every vocabulary word) by
     // its text.
     let code = c.code()?;
-    let kind = match VOCAB.get((code as usize).wrapping_sub(16)) {
-        Some(w) => {
-            b.ty = Val::Str(Text::Borrowed(w));
-            BLOCK_KINDS[code as usize - 16]
-        }
-        None => {
-            b.ty = c.val_of(code)?;
-            b.ty.as_str().map_or(BlockKind::Other, block_kind)
-        }
-    };
+    match VOCAB.get((code as usize).wrapping_sub(16)) {
+        Some(w) => b.set_ty_tagged(Val::Str(Text::Borrowed(w)), BLOCK_KINDS[code as usize - 16]),
+        None => b.set_ty(c.val_of(code)?),
+    }
+    let kind = b.ty_tag();
     match kind {
-        BlockKind::Text => {
+        BlockType::Text => {
             b.text = c.text()?.0;
             if extras {
                 let sig = c.signature()?;
@@ -798,7 +761,7 @@ fn parse_block(c: &mut Cursor, b: &mut Block, extras: bool) -> Read<()> {
             }
             signatures(c, b)?;
         }
-        BlockKind::Thinking => {
+        BlockType::Thinking => {
             let thinking = c.text()?.0;
             let sig = c.signature()?;
             let obj = if sig == Val::Object {
@@ -815,14 +778,14 @@ fn parse_block(c: &mut Cursor, b: &mut Block, extras: bool) -> Read<()> {
             }
             signatures(c, b)?;
         }
-        BlockKind::RedactedThinking if extras => {
+        BlockType::RedactedThinking if extras => {
             let x = extra(c, b);
             x.signature = c.presence()?;
             x.redacted_signature = c.presence()?;
             x.redacted_data = c.presence()?;
             signatures(c, b)?;
         }
-        BlockKind::Call => {
+        BlockType::ToolCall | BlockType::ToolUse | BlockType::FunctionCall => {
             b.id = c.val()?;
             b.name = c.val()?;
             b.input = Kind::of(&c.val()?);
@@ -839,7 +802,7 @@ fn parse_block(c: &mut Cursor, b: &mut Block, extras: bool) -> Read<()> {
             }
             signatures(c, b)?;
         }
-        BlockKind::Image => {
+        BlockType::Image => {
             let code = c.code()?;
             if code == DATA {
                 let len = c.count()?;
@@ -851,7 +814,7 @@ fn parse_block(c: &mut Cursor, b: &mut Block, extras: bool) -> Read<()> {
             extra(c, b).mime_type = v;
             signatures(c, b)?;
         }
-        BlockKind::ToolResult => {
+        BlockType::ToolResult => {
             let v = c.val()?;
             extra(c, b).tool_use_id = v;
             if extras {
@@ -859,7 +822,7 @@ fn parse_block(c: &mut Cursor, b: &mut Block, extras: bool) -> Read<()> {
             }
             signatures(c, b)?;
         }
-        BlockKind::Tool if extras => {
+        BlockType::Tool if extras => {
             let v = c.val()?;
             extra(c, b).tool_use_id = v;
             result_ids(c, b)?;
@@ -922,7 +885,7 @@ pub fn block_from_value(v: &Value, i: usize, j: usize, _new: bool) -> Block {
         b.raw_truthy = Val::of_json(v).is_truthy();
         return b;
     };
-    b.ty = field(map, "type");
+    b.set_ty(field(map, "type"));
     b.id = field(map, "id");
     b.name = field(map, "name");
     b.input = kind_only(map.get("input"));
@@ -1009,7 +972,7 @@ fn message_from_value(v: &Value, i: usize) -> Msg {
         m.content = Content::Other(Val::of_json(v));
         return m;
     };
-    m.role = field(map, "role");
+    m.set_role(field(map, "role"));
     m.stop_reason = field(map, "stopReason");
     m.timestamp = field(map, "timestamp");
     m.tool_call_id = field(map, "toolCallId");
@@ -1160,11 +1123,17 @@ mod code_tests {
     #[test]
     fn block_types_read_by_code_as_by_text() {
         for (k, w) in VOCAB.iter().enumerate() {
-            assert_eq!(BLOCK_KINDS[k], block_kind(w), "{w}");
+            assert_eq!(
+                BLOCK_KINDS[k],
+                BlockType::of(&Val::Str(Text::Borrowed(w))),
+                "{w}"
+            );
+            assert_eq!(ROLES[k], Role::of(&Val::Str(Text::Borrowed(w))), "{w}");
         }
-        assert_eq!(block_kind("toolUse"), BlockKind::Call);
-        assert_eq!(block_kind("tool"), BlockKind::Tool);
-        assert_eq!(block_kind("texts"), BlockKind::Other);
+        assert_eq!(BlockType::of_str("toolUse"), BlockType::ToolUse);
+        assert_eq!(BlockType::of_str("tool"), BlockType::Tool);
+        assert_eq!(BlockType::of_str("texts"), BlockType::Other);
+        assert_eq!(BlockType::of(&Val::Null), BlockType::Absent);
         let text_block = |ty: &[f64]| {
             let mut nums = vec![1.0, MESSAGE as f64, vocab_code("user") as f64, 0.0];
             nums.extend([ARRAY as f64, 1.0, BLOCK as f64]);

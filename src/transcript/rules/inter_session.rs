@@ -123,7 +123,7 @@ pub fn annotate_inter_session_user_turns(msgs: &mut [Msg], ctx: &mut Ctx) -> boo
 pub fn annotate_with(msgs: &mut [Msg], ctx: &mut Ctx, release: &Release) -> bool {
     let mut changed = false;
     for m in msgs.iter_mut() {
-        if !m.is_role("user") {
+        if !m.is_user() {
             continue;
         }
         let Some(p) = m.provenance.as_ref() else {
@@ -139,7 +139,7 @@ pub fn annotate_with(msgs: &mut [Msg], ctx: &mut Ctx, release: &Release) -> bool
             Content::Blocks(blocks) => {
                 match blocks
                     .iter()
-                    .position(|b| b.is_object && b.is_type("text") && b.text.is_some())
+                    .position(|b| b.is_object && b.is_text() && b.text.is_some())
                 {
                     // A block's `text` view is its final text, `text_prefix` included.
                     Some(j) => match blocks[j].text.as_ref() {

@@ -52,9 +52,9 @@ fn rewrite_as(
     for (i, m) in msgs.iter_mut().enumerate() {
         if kept.next_if_eq(&&i).is_some() {
             keep_calls(m, ctx, &mut alloc);
-        } else if m.is_role("assistant") {
+        } else if m.is_assistant() {
             changed |= rename_calls(m, ctx, &mut alloc);
-        } else if m.is_role("toolResult") {
+        } else if m.is_tool_result() {
             changed |= if aliased {
                 rename_result_aliases(m, ctx, &mut |raw| Text::new(alloc.result_id(raw)))
             } else {

@@ -100,7 +100,7 @@ fn part_block<'a, N: Node<'a>>(
         "a content part object",
     )?;
     let mut b = Block::src(i, j);
-    b.ty = p.get("type").map_or(Val::Absent, val_of);
+    b.set_ty(p.get("type").map_or(Val::Absent, val_of));
     if let Some(t) = p.get("text").filter(|t| t.is_str()) {
         b.text = t.text_info();
     }
@@ -121,7 +121,7 @@ fn call_block<'a, N: Node<'a>>(
         Some(f) => Some(obj(f, &format!("{path}.function"), "an object")?),
     };
     let mut b = Block::src(i, idx);
-    b.ty = Val::Str("toolCall".into());
+    b.set_ty(Val::Str("toolCall".into()));
     b.id = id_val(id);
     if let Some(f) = f {
         b.name = id_val(opt_str(f, "name", &format!("{path}.function"))?);
@@ -175,11 +175,11 @@ fn read_message<'a, N: Node<'a>>(v: N, i: usize) -> Result<(Msg, MsgLayout), Wir
     let role = role_of(m, &path)?;
     let role = role.as_ref();
     let mut msg = Msg::src(i);
-    msg.role = Val::Str(
+    msg.set_role(Val::Str(
         if role == "tool" { "toolResult" } else { role }
             .to_string()
             .into(),
-    );
+    ));
     if role == "tool" {
         if let Some(id) = opt_str(m, "tool_call_id", &path)? {
             msg.tool_call_id = Val::Str(id.into_owned().into());
@@ -212,7 +212,7 @@ fn read_message<'a, N: Node<'a>>(v: N, i: usize) -> Result<(Msg, MsgLayout), Wir
     match content.map(Node::view) {
         Some(View::Str(_)) if as_blocks => {
             let mut b = Block::src(i, 0);
-            b.ty = Val::Str("text".into());
+            b.set_ty(Val::Str("text".into()));
             b.text = info;
             blocks.push(b);
             layout.str_block = true;
@@ -262,7 +262,7 @@ fn read_message<'a, N: Node<'a>>(v: N, i: usize) -> Result<(Msg, MsgLayout), Wir
                 continue;
             };
             let mut b = Block::src(i, blocks.len());
-            b.ty = Val::Str("thinking".into());
+            b.set_ty(Val::Str("thinking".into()));
             b.x_mut().thinking = Some(info);
             blocks.push(b);
             layout.fields |= 1 << f;
@@ -462,7 +462,7 @@ fn content_ops<'a, N: Node<'a>>(
     };
     if !content_same {
         if parts.is_empty() {
-            let empty = if m.is_role("assistant") && !calls.is_empty() {
+            let empty = if m.is_assistant() && !calls.is_empty() {
                 Value::Null
             } else {
                 json!("")
@@ -470,7 +470,7 @@ fn content_ops<'a, N: Node<'a>>(
             ops.push(Op::Set("content", empty));
         } else if let [Item::New(Value::String(s))] = parts.as_slice() {
             ops.push(Op::Set("content", Value::String(s.clone())));
-        } else if m.is_role("toolResult") && parts.iter().all(is_new_text) {
+        } else if m.is_tool_result() && parts.iter().all(is_new_text) {
             // A result made by a rule: its text as the string content every server takes.
             let text: Vec<&str> = parts.iter().filter_map(new_text).collect();
             ops.push(Op::Set("content", json!(text.join("\n"))));

@@ -79,7 +79,7 @@ fn read<'a, N: Node<'a>>(body: N) -> Result<Option<Read>, WireError> {
                 let joins = matches!(froms.last(), Some(From::Group(_)));
                 if !joins {
                     let mut m = Msg::src(k);
-                    m.role = Val::Str("assistant".into());
+                    m.set_role(Val::Str("assistant".into()));
                     m.content = Content::Blocks(Vec::new());
                     msgs.push(m);
                     froms.push(From::Group(Vec::new()));
@@ -91,12 +91,12 @@ fn read<'a, N: Node<'a>>(body: N) -> Result<Option<Read>, WireError> {
                 };
                 let mut blk = Block::src(k, items.len());
                 if ty == Some(CALL) {
-                    blk.ty = Val::Str("toolCall".into());
+                    blk.set_ty(Val::Str("toolCall".into()));
                     blk.id = id_val(opt_str(o, "call_id", &path)?);
                     blk.name = id_val(opt_str(o, "name", &path)?);
                     blk.arguments = crate::transcript::model::Kind::Other;
                 } else {
-                    blk.ty = Val::Str(ty.unwrap_or("message").to_string().into());
+                    blk.set_ty(Val::Str(ty.unwrap_or("message").to_string().into()));
                     if ty == Some("reasoning") {
                         // What `encrypted_reasoning` asks of a reasoning item.
                         blk.x_mut().signature = presence(o.get("encrypted_content"));
@@ -109,7 +109,7 @@ fn read<'a, N: Node<'a>>(body: N) -> Result<Option<Read>, WireError> {
             }
             Some(OUTPUT) => {
                 let mut m = Msg::src(k);
-                m.role = Val::Str("toolResult".into());
+                m.set_role(Val::Str("toolResult".into()));
                 if let Some(id) = opt_str(o, "call_id", &path)? {
                     m.tool_call_id = Val::Str(id.into_owned().into());
                 }
@@ -127,7 +127,7 @@ fn read<'a, N: Node<'a>>(body: N) -> Result<Option<Read>, WireError> {
                     }
                     (Some(t), _) => t.to_string(),
                 };
-                m.role = Val::Str(role.into());
+                m.set_role(Val::Str(role.into()));
                 // The content is only carried by reference: no rule that runs here reads it.
                 m.content = Content::Other(Val::Absent);
                 msgs.push(m);
@@ -162,7 +162,7 @@ fn new_text(m: &Msg) -> String {
 /// The items of one output model message.
 fn write(m: &Msg, froms: &[From], out: &mut Vec<Out>) {
     let from = m.src_index().and_then(|k| froms.get(k));
-    if m.is_role("toolResult") {
+    if m.is_tool_result() {
         match from {
             Some(From::Item(i)) => {
                 out.push(keep_or_set(*i, super::new_value(&m.edits, "toolCallId")))
