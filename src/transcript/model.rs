@@ -124,25 +124,33 @@ pub fn num_json(n: f64) -> Value {
 
 /// What the skeleton knows of a text-like string field (`text`, `thinking`, string `content`).
 #[derive(Clone, Debug, PartialEq, Default)]
+///
+/// 24 bytes (every text block and string content holds one): the length as `u32` (a JS string
+/// is shorter than 2^30 units) and the head as a boxed `str`.
 pub struct TextInfo {
     /// Length in UTF-16 code units, as JS counts it.
-    pub len: usize,
+    pub len: u32,
     /// `s.trim() === ""`.
     pub blank: bool,
     /// The first characters, only when the codec was asked for them (inter-session user turns)
     /// or when the whole string is short; `head_is_whole` tells which.
-    pub head: Option<String>,
+    pub head: Option<Box<str>>,
     pub head_is_whole: bool,
 }
 
 impl TextInfo {
     pub fn of_str(s: &str) -> TextInfo {
         TextInfo {
-            len: s.encode_utf16().count(),
+            len: TextInfo::len_of(s.encode_utf16().count()),
             blank: s.trim().is_empty(),
-            head: Some(s.to_string()),
+            head: Some(s.into()),
             head_is_whole: true,
         }
+    }
+
+    /// A UTF-16 length as stored ([`u32::MAX`] for one past it, which no JS string reaches).
+    pub fn len_of(units: usize) -> u32 {
+        u32::try_from(units).unwrap_or(u32::MAX)
     }
 
     /// The whole string when the skeleton carried all of it.
@@ -967,19 +975,12 @@ pub mod extra {
     pub const REPLAY_INDEX: usize = 11;
 }
 
-/// A message's [`EXTRA_FIELDS`], only the present ones stored, in the list's order. A message
-/// carries one or two (`provider` and `model`, `isError`); a box of all nine was 288 bytes per
-/// message, and a 10,000-message model is memory bound. The first two are stored in place: a
-/// box for them was one allocation (and one free) for two messages in three.
+/// A message's [`EXTRA_FIELDS`], boxed: only the 2026.9.6 pass reads them (the codec sends
+/// none on the 2026.3.23 path), and in place they took 72 bytes of every message of a model
+/// every rule walks. Nothing is allocated for a message with none; the skeleton parse reuses
+/// the box of the message it parses over ([`Extras::take_box`], [`Extras::read_in`]).
 #[derive(Clone, Debug, Default)]
-pub struct Extras {
-    /// Bit `k`: field `k` is stored.
-    present: u16,
-    /// The first two stored fields.
-    first: [Val; 2],
-    /// The stored fields past the first two (`None` when there are none).
-    rest: Option<Box<[Val]>>,
-}
+pub struct Extras(Option<Box<ExtraFields>>);
 
 impl Extras {
     /// The fields `present` (bit `k`: field `k`), their values in order.
@@ -991,13 +992,87 @@ impl Extras {
         .unwrap_or_default()
     }
 
-    /// The fields `present`, their values read in order from `next` (no allocation for two or
-    /// fewer).
-    pub fn read<E>(present: u16, mut next: impl FnMut() -> Result<Val, E>) -> Result<Extras, E> {
+    /// The fields `present`, their values read in order from `next`.
+    pub fn read<E>(present: u16, next: impl FnMut() -> Result<Val, E>) -> Result<Extras, E> {
+        Extras::read_in(present, None, next)
+    }
+
+    /// [`Extras::read`] into `spare`, a box an earlier message gave back, when there is one.
+    pub fn read_in<E>(
+        present: u16,
+        spare: Option<Box<ExtraFields>>,
+        next: impl FnMut() -> Result<Val, E>,
+    ) -> Result<Extras, E> {
+        if present == 0 {
+            return Ok(Extras(None));
+        }
+        let fields = ExtraFields::read(present, next)?;
+        Ok(Extras(Some(match spare {
+            Some(mut b) => {
+                *b = fields;
+                b
+            }
+            None => Box::new(fields),
+        })))
+    }
+
+    /// Field `k` (absent when not stored).
+    #[inline]
+    pub fn get(&self, k: usize) -> &Val {
+        match &self.0 {
+            Some(x) => x.get(k),
+            None => &ABSENT,
+        }
+    }
+
+    /// Sets field `k` (rare: a rule writing one of these fields).
+    pub fn set(&mut self, k: usize, v: Val) {
+        if self.0.is_none() && v.is_absent() {
+            return;
+        }
+        self.0.get_or_insert_with(Default::default).set(k, v);
+    }
+
+    /// The box, for the next message to reuse (this one is left with none).
+    pub fn take_box(&mut self) -> Option<Box<ExtraFields>> {
+        self.0.take()
+    }
+}
+
+impl PartialEq for Extras {
+    /// Equal when every field reads the same (an absent field stored or not).
+    fn eq(&self, other: &Extras) -> bool {
+        (0..EXTRA_FIELDS.len()).all(|k| self.get(k) == other.get(k))
+    }
+}
+
+/// The stored [`EXTRA_FIELDS`] of a message, only the present ones, in the list's order (a
+/// message carries one or two: `provider` and `model`, `isError`). The first two are stored in
+/// place, the rest (rare) in a list of their own.
+#[derive(Clone, Debug, Default)]
+pub struct ExtraFields {
+    /// Bit `k`: field `k` is stored.
+    present: u16,
+    /// The first two stored fields.
+    first: [Val; 2],
+    /// The stored fields past the first two (`None` when there are none).
+    rest: Option<Box<[Val]>>,
+}
+
+impl ExtraFields {
+    fn new(present: u16, vals: Vec<Val>) -> ExtraFields {
+        let mut vals = vals.into_iter();
+        ExtraFields::read(present, || {
+            Ok::<Val, std::convert::Infallible>(vals.next().unwrap_or(Val::Absent))
+        })
+        .unwrap_or_default()
+    }
+
+    fn read<E>(present: u16, mut next: impl FnMut() -> Result<Val, E>) -> Result<ExtraFields, E> {
         let count = present.count_ones() as usize;
-        let mut x = Extras {
+        let mut x = ExtraFields {
             present,
-            ..Extras::default()
+            ..ExtraFields::default()
         };
         for slot in x.first.iter_mut().take(count) {
             *slot = next()?;
@@ -1028,8 +1103,7 @@ impl Extras {
         }
     }
 
-    /// Field `k` (absent when not stored).
-    pub fn get(&self, k: usize) -> &Val {
+    fn get(&self, k: usize) -> &Val {
         if k < EXTRA_FIELDS.len() && self.present & (1 << k) != 0 {
             self.at(self.slot(k))
         } else {
@@ -1037,8 +1111,7 @@ impl Extras {
         }
     }
 
-    /// Sets field `k` (rare: a rule writing one of these fields).
-    pub fn set(&mut self, k: usize, v: Val) {
+    fn set(&mut self, k: usize, v: Val) {
         let at = self.slot(k);
         let count = self.present.count_ones() as usize;
         let mut vals: Vec<Val> = (0..count).map(|s| self.at(s).clone()).collect();
@@ -1048,14 +1121,7 @@ impl Extras {
             vals.insert(at, v);
             self.present |= 1 << k;
         }
-        *self = Extras::new(self.present, vals);
-    }
-}
-
-impl PartialEq for Extras {
-    /// Equal when every field reads the same (an absent field stored or not).
-    fn eq(&self, other: &Extras) -> bool {
-        (0..EXTRA_FIELDS.len()).all(|k| self.get(k) == other.get(k))
+        *self = ExtraFields::new(self.present, vals);
     }
 }
 
@@ -1071,6 +1137,34 @@ pub enum Content {
         prefix: String,
     },
     Blocks(Vec<Block>),
+}
+
+/// The message fields only some messages have (tool results, failed turns), by position in
+/// [`RareFields`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rare {
+    ToolCallId,
+    ToolUseId,
+    ToolName,
+    ErrorMessage,
+}
+
+/// A message's [`Rare`] fields.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RareFields([Val; 4]);
+
+/// A message's [`RareFields`] box, `None` when it has none of them.
+#[derive(Clone, Debug, Default)]
+struct RareBox(Option<Box<RareFields>>);
+
+impl PartialEq for RareBox {
+    /// Equal when every field reads the same (a box of absent fields or none).
+    fn eq(&self, other: &RareBox) -> bool {
+        fn read(r: &RareBox, k: usize) -> &Val {
+            r.0.as_ref().map_or(&ABSENT, |b| &b.0[k])
+        }
+        (0..4).all(|k| read(self, k) == read(other, k))
+    }
 }
 
 /// Where a message came from.
@@ -1144,10 +1238,9 @@ pub struct Msg {
     role_tag: Role,
     pub stop_reason: Val,
     pub timestamp: Val,
-    pub tool_call_id: Val,
-    pub tool_use_id: Val,
-    pub tool_name: Val,
-    pub error_message: Val,
+    /// `toolCallId`, `toolUseId`, `toolName`, `errorMessage`: boxed, only tool results and
+    /// failed turns have them (read with [`Msg::tool_call_id`] …, set with [`Msg::set_field`]).
+    rare: RareBox,
     pub has_details: bool,
     /// Boxed: rare, and a message must stay small (the model of a long transcript is walked by
     /// every rule).
@@ -1171,10 +1264,7 @@ impl Msg {
             role_tag: Role::Absent,
             stop_reason: Val::Absent,
             timestamp: Val::Absent,
-            tool_call_id: Val::Absent,
-            tool_use_id: Val::Absent,
-            tool_name: Val::Absent,
-            error_message: Val::Absent,
+            rare: RareBox(None),
             has_details: false,
             provenance: None,
             usage: UsageView::NotObject(Val::Absent),
@@ -1183,6 +1273,57 @@ impl Msg {
             edits: Edits::default(),
             extra: Extras::default(),
         }
+    }
+
+    /// `toolCallId` as the skeleton shows it.
+    #[inline]
+    pub fn tool_call_id(&self) -> &Val {
+        self.rare_field(Rare::ToolCallId)
+    }
+
+    /// `toolUseId` as the skeleton shows it.
+    #[inline]
+    pub fn tool_use_id(&self) -> &Val {
+        self.rare_field(Rare::ToolUseId)
+    }
+
+    /// `toolName` as the skeleton shows it.
+    #[inline]
+    pub fn tool_name(&self) -> &Val {
+        self.rare_field(Rare::ToolName)
+    }
+
+    /// `errorMessage` as the skeleton shows it.
+    #[inline]
+    pub fn error_message(&self) -> &Val {
+        self.rare_field(Rare::ErrorMessage)
+    }
+
+    #[inline]
+    fn rare_field(&self, f: Rare) -> &Val {
+        match &self.rare.0 {
+            Some(r) => &r.0[f as usize],
+            None => &ABSENT,
+        }
+    }
+
+    /// Sets the view of one of the [`Rare`] fields (no edit: see [`Msg::set`] for that).
+    pub fn set_field(&mut self, f: Rare, v: Val) {
+        if self.rare.0.is_none() && v.is_absent() {
+            return;
+        }
+        self.rare.0.get_or_insert_with(Default::default).0[f as usize] = v;
+    }
+
+    /// The rare fields' box, for the next message to reuse (this one is left with none).
+    pub(crate) fn take_rare(&mut self) -> Option<Box<RareFields>> {
+        self.rare.0.take()
+    }
+
+    /// Puts back a box [`Msg::take_rare`] gave, emptied (its fields read absent).
+    pub(crate) fn reuse_rare(&mut self, mut b: Box<RareFields>) {
+        *b = RareFields::default();
+        self.rare.0 = Some(b);
     }
 
     /// Extra field `k` (an index of [`EXTRA_FIELDS`]).
@@ -1308,10 +1449,10 @@ impl Msg {
 
     /// The toolResult's id: `toolCallId` when a non-empty string, else `toolUseId`.
     pub fn result_id(&self) -> Option<&str> {
-        self.tool_call_id
+        self.tool_call_id()
             .as_str()
             .filter(|s| !s.is_empty())
-            .or_else(|| self.tool_use_id.as_str().filter(|s| !s.is_empty()))
+            .or_else(|| self.tool_use_id().as_str().filter(|s| !s.is_empty()))
     }
 
     /// Sets a top-level field to a literal, keeping the skeleton view in step.
@@ -1381,7 +1522,7 @@ impl Msg {
             "timestamp" => self.timestamp = other.timestamp.clone(),
             "usage" => self.usage = other.usage.clone(),
             "stopReason" => self.stop_reason = other.stop_reason.clone(),
-            "errorMessage" => self.error_message = other.error_message.clone(),
+            "errorMessage" => self.set_field(Rare::ErrorMessage, other.error_message().clone()),
             _ => {}
         }
         self.edits.set(name, ov);
@@ -1421,10 +1562,10 @@ impl Msg {
             "role" => self.set_role(val),
             "stopReason" => self.stop_reason = val,
             "timestamp" => self.timestamp = val,
-            "toolCallId" => self.tool_call_id = val,
-            "toolUseId" => self.tool_use_id = val,
-            "toolName" => self.tool_name = val,
-            "errorMessage" => self.error_message = val,
+            "toolCallId" => self.set_field(Rare::ToolCallId, val),
+            "toolUseId" => self.set_field(Rare::ToolUseId, val),
+            "toolName" => self.set_field(Rare::ToolName, val),
+            "errorMessage" => self.set_field(Rare::ErrorMessage, val),
             "details" => self.has_details = true,
             other => match EXTRA_FIELDS.iter().position(|f| *f == other) {
                 Some(k) => self.extra.set(k, val),

@@ -124,6 +124,10 @@ struct Spare {
     #[allow(clippy::vec_box)]
     extras: Vec<Box<BlockExtra>>,
     usage: Option<Box<UsageSnapshot>>,
+    /// A message's [`EXTRA_FIELDS`] box (2026.9.6 mode).
+    extra_fields: Option<Box<ExtraFields>>,
+    /// A message's [`RareFields`] box (tool results).
+    rare: Option<Box<RareFields>>,
 }
 
 /// The most extras boxes kept for reuse at once (a message gives back its own, which the next
@@ -147,6 +151,12 @@ impl Spare {
             if blocks.capacity() > self.blocks.capacity() {
                 self.blocks = blocks;
             }
+        }
+        if let Some(x) = old.extra.take_box() {
+            self.extra_fields = Some(x);
+        }
+        if let Some(r) = old.take_rare() {
+            self.rare = Some(r);
         }
         if matches!(old.usage, UsageView::Snapshot(_)) {
             if let UsageView::Snapshot(u) =
@@ -326,7 +336,7 @@ impl<'a> Cursor<'a> {
             return self.text_of(c);
         }
         let blank = self.num()? != 0.0;
-        let len = self.count()?;
+        let len = self.code()?;
         Ok((
             Some(TextInfo {
                 len,
@@ -344,15 +354,16 @@ impl<'a> Cursor<'a> {
             return Ok((None, self.val_of(c)?));
         }
         let blank = self.num()? != 0.0;
-        let len = self.count()?;
-        let head = if c == TEXT_HEAD {
-            self.val()?.as_str().map(str::to_string)
+        let len = self.code()?;
+        let head: Option<Box<str>> = if c == TEXT_HEAD {
+            self.val()?.as_str().map(Box::from)
         } else {
             None
         };
+        let whole = len as usize;
         let head_is_whole = head
             .as_deref()
-            .is_some_and(|h| h.len() == len || h.encode_utf16().count() == len);
+            .is_some_and(|h| h.len() == whole || h.encode_utf16().count() == whole);
         Ok((
             Some(TextInfo {
                 len,
@@ -607,17 +618,22 @@ fn parse_message(c: &mut Cursor, m: &mut Msg, i: usize) -> Read<()> {
     if mask & 2 != 0 {
         m.timestamp = c.val()?;
     }
-    if mask & 4 != 0 {
-        m.tool_call_id = c.val()?;
-    }
-    if mask & 8 != 0 {
-        m.tool_use_id = c.val()?;
-    }
-    if mask & 16 != 0 {
-        m.tool_name = c.val()?;
-    }
-    if mask & 32 != 0 {
-        m.error_message = c.val()?;
+    if mask & 60 != 0 {
+        if let Some(b) = c.spare.rare.take() {
+            m.reuse_rare(b);
+        }
+        if mask & 4 != 0 {
+            m.set_field(Rare::ToolCallId, c.val()?);
+        }
+        if mask & 8 != 0 {
+            m.set_field(Rare::ToolUseId, c.val()?);
+        }
+        if mask & 16 != 0 {
+            m.set_field(Rare::ToolName, c.val()?);
+        }
+        if mask & 32 != 0 {
+            m.set_field(Rare::ErrorMessage, c.val()?);
+        }
     }
     m.has_details = mask & 64 != 0;
     if mask & 128 != 0 && c.code()? == 4 {
@@ -657,7 +673,8 @@ fn parse_message(c: &mut Cursor, m: &mut Msg, i: usize) -> Read<()> {
         };
         // Nothing allocated when none is present (most user turns).
         if present != 0 {
-            m.extra = Extras::read(present, || c.val())?;
+            let spare = c.spare.extra_fields.take();
+            m.extra = Extras::read_in(present, spare, || c.val())?;
         }
     }
     let code = c.code()?;
@@ -975,10 +992,10 @@ fn message_from_value(v: &Value, i: usize) -> Msg {
     m.set_role(field(map, "role"));
     m.stop_reason = field(map, "stopReason");
     m.timestamp = field(map, "timestamp");
-    m.tool_call_id = field(map, "toolCallId");
-    m.tool_use_id = field(map, "toolUseId");
-    m.tool_name = field(map, "toolName");
-    m.error_message = field(map, "errorMessage");
+    m.set_field(Rare::ToolCallId, field(map, "toolCallId"));
+    m.set_field(Rare::ToolUseId, field(map, "toolUseId"));
+    m.set_field(Rare::ToolName, field(map, "toolName"));
+    m.set_field(Rare::ErrorMessage, field(map, "errorMessage"));
     m.has_details = map.contains_key("details");
     if EXTRA_FIELDS
         .iter()

@@ -129,7 +129,7 @@ pub fn merge_consecutive_assistant_turns(mut previous: Msg, mut current: Msg) ->
     if current.stop_reason.is_truthy() {
         previous.copy_field_from("stopReason", &current);
     }
-    if current.error_message.is_truthy() {
+    if current.error_message().is_truthy() {
         previous.copy_field_from("errorMessage", &current);
     }
     previous
@@ -211,9 +211,9 @@ fn prefixed_info(prefix: &str, info: &TextInfo) -> TextInfo {
         None => (prefix.to_string(), info.len == 0),
     };
     TextInfo {
-        len: prefix.encode_utf16().count() + info.len,
+        len: TextInfo::len_of(prefix.encode_utf16().count()).saturating_add(info.len),
         blank: info.blank && js_trim(prefix).is_empty(),
-        head: Some(head),
+        head: Some(head.into()),
         head_is_whole,
     }
 }

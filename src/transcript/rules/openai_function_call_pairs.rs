@@ -118,8 +118,8 @@ fn plan(msgs: &[Msg], ctx: &mut Ctx) -> Vec<Rewrite> {
                 }
             }
         } else if m.is_tool_result() && !pending.is_empty() {
-            let call = rewritten(&m.tool_call_id, &pending);
-            let used = rewritten(&m.tool_use_id, &pending);
+            let call = rewritten(m.tool_call_id(), &pending);
+            let used = rewritten(m.tool_use_id(), &pending);
             if call.is_none() && used.is_none() {
                 continue;
             }

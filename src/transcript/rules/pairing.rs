@@ -96,7 +96,7 @@ impl<'a> CallIndex<'a> {
 /// The result's new `toolName`, if it needs one: trimmed; a blank one filled from the call, else
 /// `"unknown"` if it was a string.
 pub(crate) fn result_name_fix(m: &Msg, call_name: Option<&str>) -> Option<String> {
-    let raw = &m.tool_name;
+    let raw = m.tool_name();
     let trimmed = raw.as_str().map(trim).filter(|s| !s.is_empty());
     match trimmed {
         // `t` is a slice of the name: the same length is the same string (no compare).

@@ -55,7 +55,7 @@ fn answers(msgs: &[Msg], i: usize) -> Answers<'_> {
         let result = m.is_tool_result();
         if result || m.is_role("tool") {
             let name =
-                trimmed(m.tool_name.as_str()).or_else(|| trimmed(m.extra(extra::NAME).as_str()));
+                trimmed(m.tool_name().as_str()).or_else(|| trimmed(m.extra(extra::NAME).as_str()));
             for id in result_ids(m) {
                 let names = a.named.entry(id).or_default();
                 names.extend(name);

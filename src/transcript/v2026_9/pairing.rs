@@ -65,8 +65,8 @@ pub fn result_ids(m: &Msg) -> impl Iterator<Item = &str> {
 pub(crate) fn raw_result_ids(m: &Msg) -> impl Iterator<Item = &str> {
     RESULT_ID_FIELDS.iter().enumerate().filter_map(|(k, f)| {
         let v = match (k, f) {
-            (0, _) => &m.tool_call_id,
-            (1, _) => &m.tool_use_id,
+            (0, _) => m.tool_call_id(),
+            (1, _) => m.tool_use_id(),
             (_, Some(x)) => m.extra(*x),
             _ => return None,
         };
@@ -199,7 +199,7 @@ pub(crate) fn legacy_id<'a>(m: &Msg, calls: &[Call<'a>]) -> Option<&'a str> {
         return None;
     }
     let (id, name, _) = calls[0];
-    match (trimmed(m.tool_name.as_str()), trimmed(name)) {
+    match (trimmed(m.tool_name().as_str()), trimmed(name)) {
         (Some(a), Some(b)) if a != b => None,
         _ => Some(id),
     }

@@ -18,6 +18,7 @@ use super::node::{Node, View};
 use super::openai_chat::{id_val, kind, new_text, obj, opt_str, role_of, same_list, val_of};
 use super::split::{From, Src};
 use super::{split, Decision, Protocol, WireError, WireOptions};
+use crate::transcript::model::Rare;
 use crate::transcript::model::{Block, BlockOrigin, Content, Msg, Presence, TextInfo, Val};
 use serde_json::{json, Value};
 
@@ -128,7 +129,7 @@ fn read<'a, N: Node<'a>>(body: N) -> Result<Read<N>, WireError> {
                     let mut r = Msg::src(0);
                     r.set_role(Val::Str("toolResult".into()));
                     if let Some(id) = opt_str(o, "tool_use_id", &bpath)? {
-                        r.tool_call_id = Val::Str(id.into_owned().into());
+                        r.set_field(Rare::ToolCallId, Val::Str(id.into_owned().into()));
                     }
                     push(&mut msgs, r, From::Result(j));
                 }
@@ -239,7 +240,7 @@ fn result_item(m: &Msg, srcs: &[Src], synthetic_text: &str) -> Item {
                 .unwrap_or_else(|| synthetic_text.to_string());
             Item::New(json!({
                 "type": RESULT,
-                "tool_use_id": m.tool_call_id.as_str().unwrap_or(""),
+                "tool_use_id": m.tool_call_id().as_str().unwrap_or(""),
                 "content": text,
                 "is_error": true,
             }))

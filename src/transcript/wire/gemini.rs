@@ -30,6 +30,7 @@ use super::openai_chat::{kind, obj, opt_str, same_list, val_of};
 use super::split::{From, Src};
 use super::{split, Decision, Protocol, WireError, WireOptions};
 use crate::transcript::context::Change;
+use crate::transcript::model::Rare;
 use crate::transcript::model::{Block, BlockOrigin, Content, Msg, Override, Val};
 use serde_json::{json, Value};
 use std::collections::HashSet;
@@ -196,8 +197,8 @@ fn read<'a, N: Node<'a>>(body: N) -> Result<Read<N>, WireError> {
             };
             let mut m = Msg::src(r.msgs.len());
             m.set_role(Val::Str("toolResult".into()));
-            m.tool_call_id = Val::Str(id.into());
-            m.tool_name = Val::Str(name.into_owned().into());
+            m.set_field(Rare::ToolCallId, Val::Str(id.into()));
+            m.set_field(Rare::ToolName, Val::Str(name.into_owned().into()));
             // A signature on the response part (a user part: Gemini signs model parts only) is
             // the result's one block, for the signature rules; the writer reads only its edits.
             if SIGNATURE_KEYS.iter().any(|k| p.get(k).is_some()) {
@@ -337,10 +338,10 @@ impl<'a, 'r, N: Node<'a>> Writer<'r, N> {
             })
             .unwrap_or_else(|| synthetic_text.to_string());
         let name = super::new_value(&m.edits, "toolName")
-            .or_else(|| m.tool_name.as_str().map(|s| json!(s)))
+            .or_else(|| m.tool_name().as_str().map(|s| json!(s)))
             .unwrap_or(json!("unknown"));
         let mut r = json!({"name": name, "response": {"error": text}});
-        if let Some(id) = self.real_id(&m.tool_call_id) {
+        if let Some(id) = self.real_id(m.tool_call_id()) {
             r["id"] = id;
         }
         Item::New(json!({ RESPONSE: r }))

@@ -23,6 +23,7 @@ use super::layout::{Layout, MsgLayout, Place, REASONING_DETAILS, REASONING_FIELD
 use super::node::{Node, View};
 use super::{mistral_reasoning, Decision, Protocol, WireError, WireOptions};
 use crate::transcript::context::Change;
+use crate::transcript::model::Rare;
 use crate::transcript::model::{Block, BlockOrigin, Content, Kind, Msg, MsgOrigin, Val};
 use serde_json::{json, Value};
 use std::borrow::Cow;
@@ -158,7 +159,7 @@ fn reasoning_info<'a, N: Node<'a>>(v: N, key: &str) -> Option<crate::transcript:
     match v.view() {
         View::Arr(a) if key == REASONING_DETAILS && a.item_count() > 0 => {
             Some(crate::transcript::model::TextInfo {
-                len: a.item_count(),
+                len: crate::transcript::model::TextInfo::len_of(a.item_count()),
                 blank: false,
                 head: None,
                 head_is_whole: false,
@@ -182,10 +183,10 @@ fn read_message<'a, N: Node<'a>>(v: N, i: usize) -> Result<(Msg, MsgLayout), Wir
     ));
     if role == "tool" {
         if let Some(id) = opt_str(m, "tool_call_id", &path)? {
-            msg.tool_call_id = Val::Str(id.into_owned().into());
+            msg.set_field(Rare::ToolCallId, Val::Str(id.into_owned().into()));
         }
         if let Some(View::Str(n)) = m.get("name").map(Node::view) {
-            msg.tool_name = Val::Str(n.into_owned().into());
+            msg.set_field(Rare::ToolName, Val::Str(n.into_owned().into()));
         }
     }
     let calls: Vec<N> = match m.get(CALLS) {
@@ -415,7 +416,7 @@ fn content_ops<'a, N: Node<'a>>(
                 if let BlockOrigin::Src { msg, idx } = &b.origin {
                     if let Place::Field(k) = layout.place(*msg, *idx) {
                         if let Some(f) = REASONING_FIELDS.iter().position(|x| *x == k) {
-                            fields[f].push((*msg, b.thinking().map_or(0, |t| t.len)));
+                            fields[f].push((*msg, b.thinking().map_or(0, |t| t.len as usize)));
                         }
                         continue;
                     }
@@ -437,7 +438,7 @@ fn content_ops<'a, N: Node<'a>>(
             prefix: prefix.clone(),
         }),
         Content::Str { info, .. } => parts.push(Item::New(Value::String(
-            info.head.clone().unwrap_or_default(),
+            info.head.as_deref().unwrap_or_default().to_string(),
         ))),
         Content::Other(_) => {}
     }

@@ -20,6 +20,7 @@ use super::edit::{Op, Out};
 use super::node::{Node, View};
 use super::openai_chat::{id_val, obj, opt_str};
 use super::{pass, Decision, Protocol, WireError, WireOptions};
+use crate::transcript::model::Rare;
 use crate::transcript::model::{Block, BlockOrigin, Content, Msg, MsgOrigin, Val};
 use serde_json::{json, Value};
 use std::borrow::Cow;
@@ -111,7 +112,7 @@ fn read<'a, N: Node<'a>>(body: N) -> Result<Option<Read>, WireError> {
                 let mut m = Msg::src(k);
                 m.set_role(Val::Str("toolResult".into()));
                 if let Some(id) = opt_str(o, "call_id", &path)? {
-                    m.tool_call_id = Val::Str(id.into_owned().into());
+                    m.set_field(Rare::ToolCallId, Val::Str(id.into_owned().into()));
                 }
                 msgs.push(m);
                 froms.push(From::Item(i));
@@ -171,7 +172,7 @@ fn write(m: &Msg, froms: &[From], out: &mut Vec<Out>) {
                 from: None,
                 ops: vec![
                     Op::Set("type", json!(OUTPUT)),
-                    Op::Set("call_id", json!(m.tool_call_id.as_str().unwrap_or(""))),
+                    Op::Set("call_id", json!(m.tool_call_id().as_str().unwrap_or(""))),
                     Op::Set("output", json!(new_text(m))),
                 ],
             }),
