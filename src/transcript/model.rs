@@ -487,6 +487,22 @@ impl BlockType {
     }
 }
 
+/// The value each [`BlockType`] tag stands for, by the tag's number (none for `Absent` and
+/// `Other`: their value is kept in the block).
+static TYPE_VALS: [Val; 11] = [
+    Val::Absent,
+    Val::Str(Text::Borrowed("text")),
+    Val::Str(Text::Borrowed("thinking")),
+    Val::Str(Text::Borrowed("redacted_thinking")),
+    Val::Str(Text::Borrowed("toolCall")),
+    Val::Str(Text::Borrowed("toolUse")),
+    Val::Str(Text::Borrowed("functionCall")),
+    Val::Str(Text::Borrowed("image")),
+    Val::Str(Text::Borrowed("toolResult")),
+    Val::Str(Text::Borrowed("tool")),
+    Val::Absent,
+];
+
 /// A content block as the rules see it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Block {
@@ -495,9 +511,9 @@ pub struct Block {
     pub is_object: bool,
     /// For a non-object: whether it is truthy in JS (the only thing rules ask of it).
     pub raw_truthy: bool,
-    /// Private: set with [`Block::set_ty`], which keeps [`Block::ty_tag`] in step.
-    ty: Val,
-    /// The type as one byte: rules test it on every block they walk.
+    /// The type as one byte: rules test it on every block they walk. Its value is the tag's
+    /// word; any other (a string no tag names, `null`, a number …) is kept in the extras
+    /// ([`BlockExtra::ty_other`]). Set with [`Block::set_ty`].
     ty_tag: BlockType,
     pub id: Val,
     pub name: Val,
@@ -514,6 +530,8 @@ pub struct Block {
 /// Block fields that only thinking, image and Anthropic-native blocks (or Gemini-signed ones) have.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct BlockExtra {
+    /// The block's `type` when no [`BlockType`] tag names it (a rare string, a non-string).
+    pub ty_other: Val,
     pub thinking: Option<TextInfo>,
     /// A string that does not open with `{` is known by blankness only (the skeleton's
     /// [`crate::transcript::skeleton::UNSENT_SIGNATURE`] stands for its text).
@@ -676,7 +694,6 @@ impl Block {
             origin: BlockOrigin::Src { msg, idx },
             is_object: true,
             raw_truthy: true,
-            ty: Val::Absent,
             ty_tag: BlockType::Absent,
             id: Val::Absent,
             name: Val::Absent,
@@ -704,7 +721,6 @@ impl Block {
         map.insert("text".into(), Value::String(text.into()));
         Block {
             origin: BlockOrigin::New(Box::new(Value::Object(map))),
-            ty: Val::Str(Text::Borrowed("text")),
             ty_tag: BlockType::Text,
             text: Some(TextInfo::of_str(text)),
             ..Block::src(0, 0)
@@ -712,7 +728,7 @@ impl Block {
     }
 
     pub fn ty(&self) -> Option<&str> {
-        self.ty.as_str()
+        self.ty_val().as_str()
     }
 
     pub fn is_type(&self, t: &str) -> bool {
@@ -721,7 +737,10 @@ impl Block {
 
     /// The `type` field as the skeleton shows it (whatever its value).
     pub fn ty_val(&self) -> &Val {
-        &self.ty
+        match self.ty_tag {
+            BlockType::Absent | BlockType::Other => self.x_val(|x| &x.ty_other),
+            t => &TYPE_VALS[t as usize],
+        }
     }
 
     /// The type as a tag ([`BlockType::Other`] for any other string).
@@ -732,15 +751,19 @@ impl Block {
 
     /// Sets the view of the `type` field (no edit: see [`Block::set`] for that).
     pub fn set_ty(&mut self, v: Val) {
-        self.ty_tag = BlockType::of(&v);
-        self.ty = v;
+        let tag = BlockType::of(&v);
+        self.set_ty_tagged(v, tag);
     }
 
     /// Sets the type's view from a value whose tag is known (the skeleton's vocabulary code).
     pub(crate) fn set_ty_tagged(&mut self, v: Val, tag: BlockType) {
         debug_assert_eq!(tag, BlockType::of(&v));
         self.ty_tag = tag;
-        self.ty = v;
+        if matches!(tag, BlockType::Absent | BlockType::Other) && !v.is_absent() {
+            self.x_mut().ty_other = v;
+        } else if let Some(x) = self.x.as_deref_mut() {
+            x.ty_other = Val::Absent;
+        }
     }
 
     /// `type === "text"`.
@@ -1149,9 +1172,22 @@ pub enum Rare {
     ErrorMessage,
 }
 
-/// A message's [`Rare`] fields.
+/// A message's [`Rare`] fields, then ([`ROLE_SLOT`]) its role when no [`Role`] tag names it.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct RareFields([Val; 4]);
+pub struct RareFields([Val; 5]);
+
+/// Where [`RareFields`] keeps a role no [`Role`] tag names.
+const ROLE_SLOT: usize = 4;
+
+/// The value each [`Role`] tag stands for, by the tag's number (none for `Absent` and `Other`:
+/// their value is kept in the message).
+static ROLE_VALS: [Val; 5] = [
+    Val::Absent,
+    Val::Str(Text::Borrowed("user")),
+    Val::Str(Text::Borrowed("assistant")),
+    Val::Str(Text::Borrowed("toolResult")),
+    Val::Absent,
+];
 
 /// A message's [`RareFields`] box, `None` when it has none of them.
 #[derive(Clone, Debug, Default)]
@@ -1163,7 +1199,7 @@ impl PartialEq for RareBox {
         fn read(r: &RareBox, k: usize) -> &Val {
             r.0.as_ref().map_or(&ABSENT, |b| &b.0[k])
         }
-        (0..4).all(|k| read(self, k) == read(other, k))
+        (0..5).all(|k| read(self, k) == read(other, k))
     }
 }
 
@@ -1231,10 +1267,10 @@ pub struct Msg {
     pub origin: MsgOrigin,
     /// `false` for `null`, strings, numbers … in the messages array (passed through untouched).
     pub is_object: bool,
-    /// Private: set with [`Msg::set_role`], which keeps [`Msg::role_tag`] in step.
-    role: Val,
     /// The role as one byte: rules test the role several times a turn, and a byte compare is
-    /// what a string compare of `"assistant"` was, less its length test and `memcmp` call.
+    /// what a string compare of `"assistant"` was, less its length test and `memcmp` call. Its
+    /// value is the tag's word; any other (`system`, `null` …) is kept with the rare fields.
+    /// Set with [`Msg::set_role`].
     role_tag: Role,
     pub stop_reason: Val,
     pub timestamp: Val,
@@ -1260,7 +1296,6 @@ impl Msg {
         Msg {
             origin: MsgOrigin::Src(i),
             is_object: true,
-            role: Val::Absent,
             role_tag: Role::Absent,
             stop_reason: Val::Absent,
             timestamp: Val::Absent,
@@ -1301,18 +1336,27 @@ impl Msg {
 
     #[inline]
     fn rare_field(&self, f: Rare) -> &Val {
+        self.rare_slot(f as usize)
+    }
+
+    #[inline]
+    fn rare_slot(&self, k: usize) -> &Val {
         match &self.rare.0 {
-            Some(r) => &r.0[f as usize],
+            Some(r) => &r.0[k],
             None => &ABSENT,
         }
     }
 
-    /// Sets the view of one of the [`Rare`] fields (no edit: see [`Msg::set`] for that).
-    pub fn set_field(&mut self, f: Rare, v: Val) {
+    fn set_rare_slot(&mut self, k: usize, v: Val) {
         if self.rare.0.is_none() && v.is_absent() {
             return;
         }
-        self.rare.0.get_or_insert_with(Default::default).0[f as usize] = v;
+        self.rare.0.get_or_insert_with(Default::default).0[k] = v;
+    }
+
+    /// Sets the view of one of the [`Rare`] fields (no edit: see [`Msg::set`] for that).
+    pub fn set_field(&mut self, f: Rare, v: Val) {
+        self.set_rare_slot(f as usize, v);
     }
 
     /// The rare fields' box, for the next message to reuse (this one is left with none).
@@ -1320,10 +1364,13 @@ impl Msg {
         self.rare.0.take()
     }
 
-    /// Puts back a box [`Msg::take_rare`] gave, emptied (its fields read absent).
+    /// Puts back a box [`Msg::take_rare`] gave, emptied (its fields read absent), when this
+    /// message has none yet.
     pub(crate) fn reuse_rare(&mut self, mut b: Box<RareFields>) {
-        *b = RareFields::default();
-        self.rare.0 = Some(b);
+        if self.rare.0.is_none() {
+            *b = RareFields::default();
+            self.rare.0 = Some(b);
+        }
     }
 
     /// Extra field `k` (an index of [`EXTRA_FIELDS`]).
@@ -1364,7 +1411,7 @@ impl Msg {
 
     pub fn role(&self) -> Option<&str> {
         if self.is_object {
-            self.role.as_str()
+            self.role_val().as_str()
         } else {
             None
         }
@@ -1372,20 +1419,27 @@ impl Msg {
 
     /// The `role` field as the skeleton shows it (whatever its value).
     pub fn role_val(&self) -> &Val {
-        &self.role
+        match self.role_tag {
+            Role::Absent | Role::Other => self.rare_slot(ROLE_SLOT),
+            t => &ROLE_VALS[t as usize],
+        }
     }
 
     /// Sets the view of the `role` field (no edit: see [`Msg::set`] for that).
     pub fn set_role(&mut self, v: Val) {
-        self.role_tag = Role::of(&v);
-        self.role = v;
+        let tag = Role::of(&v);
+        self.set_role_tagged(v, tag);
     }
 
     /// Sets the role's view from a value whose tag is known (the skeleton's vocabulary code).
     pub(crate) fn set_role_tagged(&mut self, v: Val, tag: Role) {
         debug_assert_eq!(tag, Role::of(&v));
         self.role_tag = tag;
-        self.role = v;
+        if matches!(tag, Role::Absent | Role::Other) {
+            self.set_rare_slot(ROLE_SLOT, v);
+        } else {
+            self.set_rare_slot(ROLE_SLOT, Val::Absent);
+        }
     }
 
     /// The role as a tag ([`Role::Other`] for any other string, [`Role::Absent`] for none).
@@ -1621,6 +1675,61 @@ mod tests {
 
     fn text(s: &'static str) -> Val {
         Val::Str(s.into())
+    }
+
+    /// A role or block type is kept as a one-byte tag and the value only when no tag names it:
+    /// whatever was set reads back, tag and value agree, and a tagged value set over another
+    /// leaves nothing of it behind.
+    #[test]
+    fn roles_and_block_types_read_back_as_set() {
+        use super::{BlockType, Msg, Role};
+        let vals = [
+            Val::Absent,
+            Val::Null,
+            Val::Num(3.0),
+            Val::Object,
+            text(""),
+            text("user"),
+            text("assistant"),
+            text("toolResult"),
+            text("system"),
+            text("用户"),
+            text("text"),
+            text("thinking"),
+            text("redacted_thinking"),
+            text("toolCall"),
+            text("toolUse"),
+            text("functionCall"),
+            text("image"),
+            text("tool"),
+            text("reasoning"),
+            text("文本"),
+        ];
+        for v in &vals {
+            for w in &vals {
+                let mut b = Block::src(0, 0);
+                b.set_ty(v.clone());
+                assert_eq!((b.ty_val(), b.ty_tag()), (v, BlockType::of(v)), "{v:?}");
+                assert_eq!(b.ty(), v.as_str());
+                b.set_ty(w.clone());
+                assert_eq!(
+                    (b.ty_val(), b.ty_tag()),
+                    (w, BlockType::of(w)),
+                    "{v:?} then {w:?}"
+                );
+                let mut m = Msg::src(0);
+                m.set_role(v.clone());
+                assert_eq!((m.role_val(), m.role_tag()), (v, Role::of(v)), "{v:?}");
+                m.set_role(w.clone());
+                let mut fresh = Msg::src(0);
+                fresh.set_role(w.clone());
+                assert_eq!(m, fresh, "{v:?} then {w:?}");
+                assert_eq!(m.role(), w.as_str());
+                assert_eq!(m.is_assistant(), w.as_str() == Some("assistant"));
+                assert_eq!(m.is_user(), w.as_str() == Some("user"));
+                assert_eq!(m.is_tool_result(), w.as_str() == Some("toolResult"));
+            }
+        }
     }
 
     #[test]

@@ -902,7 +902,6 @@ pub fn block_from_value(v: &Value, i: usize, j: usize, _new: bool) -> Block {
         b.raw_truthy = Val::of_json(v).is_truthy();
         return b;
     };
-    b.set_ty(field(map, "type"));
     b.id = field(map, "id");
     b.name = field(map, "name");
     b.input = kind_only(map.get("input"));
@@ -957,10 +956,13 @@ pub fn block_from_value(v: &Value, i: usize, j: usize, _new: bool) -> Block {
         text_prefix: None,
         text_signature: field(map, "textSignature"),
         extension: false,
+        ty_other: Val::Absent,
     };
     if x != BlockExtra::default() {
         b.x = Some(Box::new(x));
     }
+    // After the extras: a type no tag names is kept in them.
+    b.set_ty(field(map, "type"));
     b
 }
 
