@@ -185,7 +185,7 @@ impl Tracker {
     pub fn before_pairing(&mut self, msgs: &[Msg]) {
         for m in msgs {
             let Some(src) = m.src_index() else { continue };
-            let assistant = m.is_role("assistant");
+            let assistant = m.is_assistant();
             let ids = self.ids.len();
             if assistant {
                 for b in m.blocks().into_iter().flatten() {
@@ -201,7 +201,7 @@ impl Tracker {
             self.staged.push(Staged {
                 src,
                 assistant,
-                result: m.is_role("toolResult"),
+                result: m.is_tool_result(),
                 ids,
                 n: self.ids.len() - ids,
             });

@@ -124,25 +124,33 @@ pub fn num_json(n: f64) -> Value {
 
 /// What the skeleton knows of a text-like string field (`text`, `thinking`, string `content`).
 #[derive(Clone, Debug, PartialEq, Default)]
+///
+/// 24 bytes (every text block and string content holds one): the length as `u32` (a JS string
+/// is shorter than 2^30 units) and the head as a boxed `str`.
 pub struct TextInfo {
     /// Length in UTF-16 code units, as JS counts it.
-    pub len: usize,
+    pub len: u32,
     /// `s.trim() === ""`.
     pub blank: bool,
     /// The first characters, only when the codec was asked for them (inter-session user turns)
     /// or when the whole string is short; `head_is_whole` tells which.
-    pub head: Option<String>,
+    pub head: Option<Box<str>>,
     pub head_is_whole: bool,
 }
 
 impl TextInfo {
     pub fn of_str(s: &str) -> TextInfo {
         TextInfo {
-            len: s.encode_utf16().count(),
+            len: TextInfo::len_of(s.encode_utf16().count()),
             blank: s.trim().is_empty(),
-            head: Some(s.to_string()),
+            head: Some(s.into()),
             head_is_whole: true,
         }
+    }
+
+    /// A UTF-16 length as stored ([`u32::MAX`] for one past it, which no JS string reaches).
+    pub fn len_of(units: usize) -> u32 {
+        u32::try_from(units).unwrap_or(u32::MAX)
     }
 
     /// The whole string when the skeleton carried all of it.
@@ -429,6 +437,72 @@ pub enum BlockOrigin {
     FromStrContent { msg: usize, prefix: String },
 }
 
+/// The block types rules and the skeleton tell apart, as one byte ([`Block::ty_tag`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[repr(u8)]
+pub enum BlockType {
+    /// Not a string (absent, null, a number …).
+    #[default]
+    Absent,
+    Text,
+    Thinking,
+    RedactedThinking,
+    ToolCall,
+    ToolUse,
+    FunctionCall,
+    Image,
+    ToolResult,
+    Tool,
+    /// Any other string: read [`Block::ty`].
+    Other,
+}
+
+impl BlockType {
+    /// The tag of a type string.
+    pub const fn of_str(ty: &str) -> BlockType {
+        const TYPES: [(&str, BlockType); 10] = [
+            ("text", BlockType::Text),
+            ("thinking", BlockType::Thinking),
+            ("redacted_thinking", BlockType::RedactedThinking),
+            ("toolCall", BlockType::ToolCall),
+            ("toolUse", BlockType::ToolUse),
+            ("functionCall", BlockType::FunctionCall),
+            ("image", BlockType::Image),
+            ("toolResult", BlockType::ToolResult),
+            ("tool", BlockType::Tool),
+            ("", BlockType::Other),
+        ];
+        let mut k = 0;
+        while k < TYPES.len() - 1 {
+            if same(ty, TYPES[k].0) {
+                return TYPES[k].1;
+            }
+            k += 1;
+        }
+        BlockType::Other
+    }
+
+    pub fn of(v: &Val) -> BlockType {
+        v.as_str().map_or(BlockType::Absent, BlockType::of_str)
+    }
+}
+
+/// The value each [`BlockType`] tag stands for, by the tag's number (none for `Absent` and
+/// `Other`: their value is kept in the block).
+static TYPE_VALS: [Val; 11] = [
+    Val::Absent,
+    Val::Str(Text::Borrowed("text")),
+    Val::Str(Text::Borrowed("thinking")),
+    Val::Str(Text::Borrowed("redacted_thinking")),
+    Val::Str(Text::Borrowed("toolCall")),
+    Val::Str(Text::Borrowed("toolUse")),
+    Val::Str(Text::Borrowed("functionCall")),
+    Val::Str(Text::Borrowed("image")),
+    Val::Str(Text::Borrowed("toolResult")),
+    Val::Str(Text::Borrowed("tool")),
+    Val::Absent,
+];
+
 /// A content block as the rules see it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Block {
@@ -437,7 +511,10 @@ pub struct Block {
     pub is_object: bool,
     /// For a non-object: whether it is truthy in JS (the only thing rules ask of it).
     pub raw_truthy: bool,
-    pub ty: Val,
+    /// The type as one byte: rules test it on every block they walk. Its value is the tag's
+    /// word; any other (a string no tag names, `null`, a number …) is kept in the extras
+    /// ([`BlockExtra::ty_other`]). Set with [`Block::set_ty`].
+    ty_tag: BlockType,
     pub id: Val,
     pub name: Val,
     /// Only the kind of `input` / `arguments`.
@@ -453,6 +530,8 @@ pub struct Block {
 /// Block fields that only thinking, image and Anthropic-native blocks (or Gemini-signed ones) have.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct BlockExtra {
+    /// The block's `type` when no [`BlockType`] tag names it (a rare string, a non-string).
+    pub ty_other: Val,
     pub thinking: Option<TextInfo>,
     /// A string that does not open with `{` is known by blankness only (the skeleton's
     /// [`crate::transcript::skeleton::UNSENT_SIGNATURE`] stands for its text).
@@ -615,7 +694,7 @@ impl Block {
             origin: BlockOrigin::Src { msg, idx },
             is_object: true,
             raw_truthy: true,
-            ty: Val::Absent,
+            ty_tag: BlockType::Absent,
             id: Val::Absent,
             name: Val::Absent,
             input: Kind::Absent,
@@ -642,23 +721,76 @@ impl Block {
         map.insert("text".into(), Value::String(text.into()));
         Block {
             origin: BlockOrigin::New(Box::new(Value::Object(map))),
-            ty: Val::Str(Text::Borrowed("text")),
+            ty_tag: BlockType::Text,
             text: Some(TextInfo::of_str(text)),
             ..Block::src(0, 0)
         }
     }
 
     pub fn ty(&self) -> Option<&str> {
-        self.ty.as_str()
+        self.ty_val().as_str()
     }
 
     pub fn is_type(&self, t: &str) -> bool {
         self.ty() == Some(t)
     }
 
+    /// The `type` field as the skeleton shows it (whatever its value).
+    pub fn ty_val(&self) -> &Val {
+        match self.ty_tag {
+            BlockType::Absent | BlockType::Other => self.x_val(|x| &x.ty_other),
+            t => &TYPE_VALS[t as usize],
+        }
+    }
+
+    /// The type as a tag ([`BlockType::Other`] for any other string).
+    #[inline]
+    pub fn ty_tag(&self) -> BlockType {
+        self.ty_tag
+    }
+
+    /// Sets the view of the `type` field (no edit: see [`Block::set`] for that).
+    pub fn set_ty(&mut self, v: Val) {
+        let tag = BlockType::of(&v);
+        self.set_ty_tagged(v, tag);
+    }
+
+    /// Sets the type's view from a value whose tag is known (the skeleton's vocabulary code).
+    pub(crate) fn set_ty_tagged(&mut self, v: Val, tag: BlockType) {
+        debug_assert_eq!(tag, BlockType::of(&v));
+        self.ty_tag = tag;
+        if matches!(tag, BlockType::Absent | BlockType::Other) && !v.is_absent() {
+            self.x_mut().ty_other = v;
+        } else if let Some(x) = self.x.as_deref_mut() {
+            x.ty_other = Val::Absent;
+        }
+    }
+
+    /// `type === "text"`.
+    #[inline]
+    pub fn is_text(&self) -> bool {
+        self.ty_tag == BlockType::Text
+    }
+
+    /// `type === "thinking"`.
+    #[inline]
+    pub fn is_thinking(&self) -> bool {
+        self.ty_tag == BlockType::Thinking
+    }
+
+    /// `type === "image"`.
+    #[inline]
+    pub fn is_image(&self) -> bool {
+        self.ty_tag == BlockType::Image
+    }
+
     /// `toolCall`, `toolUse` or `functionCall`: the block shapes that count as tool calls.
+    #[inline]
     pub fn is_tool_call(&self) -> bool {
-        matches!(self.ty(), Some("toolCall" | "toolUse" | "functionCall"))
+        matches!(
+            self.ty_tag,
+            BlockType::ToolCall | BlockType::ToolUse | BlockType::FunctionCall
+        )
     }
 
     /// The call id when it is a non-empty string.
@@ -748,7 +880,7 @@ impl Block {
 
     fn view_set(&mut self, name: &str, v: Val) {
         match name {
-            "type" => self.ty = v,
+            "type" => self.set_ty(v),
             "id" => self.id = v,
             "name" => self.name = v,
             "input" => self.input = Kind::of(&v),
@@ -866,19 +998,12 @@ pub mod extra {
     pub const REPLAY_INDEX: usize = 11;
 }
 
-/// A message's [`EXTRA_FIELDS`], only the present ones stored, in the list's order. A message
-/// carries one or two (`provider` and `model`, `isError`); a box of all nine was 288 bytes per
-/// message, and a 10,000-message model is memory bound. The first two are stored in place: a
-/// box for them was one allocation (and one free) for two messages in three.
+/// A message's [`EXTRA_FIELDS`], boxed: only the 2026.9.6 pass reads them (the codec sends
+/// none on the 2026.3.23 path), and in place they took 72 bytes of every message of a model
+/// every rule walks. Nothing is allocated for a message with none; the skeleton parse reuses
+/// the box of the message it parses over ([`Extras::take_box`], [`Extras::read_in`]).
 #[derive(Clone, Debug, Default)]
-pub struct Extras {
-    /// Bit `k`: field `k` is stored.
-    present: u16,
-    /// The first two stored fields.
-    first: [Val; 2],
-    /// The stored fields past the first two (`None` when there are none).
-    rest: Option<Box<[Val]>>,
-}
+pub struct Extras(Option<Box<ExtraFields>>);
 
 impl Extras {
     /// The fields `present` (bit `k`: field `k`), their values in order.
@@ -890,13 +1015,87 @@ impl Extras {
         .unwrap_or_default()
     }
 
-    /// The fields `present`, their values read in order from `next` (no allocation for two or
-    /// fewer).
-    pub fn read<E>(present: u16, mut next: impl FnMut() -> Result<Val, E>) -> Result<Extras, E> {
+    /// The fields `present`, their values read in order from `next`.
+    pub fn read<E>(present: u16, next: impl FnMut() -> Result<Val, E>) -> Result<Extras, E> {
+        Extras::read_in(present, None, next)
+    }
+
+    /// [`Extras::read`] into `spare`, a box an earlier message gave back, when there is one.
+    pub fn read_in<E>(
+        present: u16,
+        spare: Option<Box<ExtraFields>>,
+        next: impl FnMut() -> Result<Val, E>,
+    ) -> Result<Extras, E> {
+        if present == 0 {
+            return Ok(Extras(None));
+        }
+        let fields = ExtraFields::read(present, next)?;
+        Ok(Extras(Some(match spare {
+            Some(mut b) => {
+                *b = fields;
+                b
+            }
+            None => Box::new(fields),
+        })))
+    }
+
+    /// Field `k` (absent when not stored).
+    #[inline]
+    pub fn get(&self, k: usize) -> &Val {
+        match &self.0 {
+            Some(x) => x.get(k),
+            None => &ABSENT,
+        }
+    }
+
+    /// Sets field `k` (rare: a rule writing one of these fields).
+    pub fn set(&mut self, k: usize, v: Val) {
+        if self.0.is_none() && v.is_absent() {
+            return;
+        }
+        self.0.get_or_insert_with(Default::default).set(k, v);
+    }
+
+    /// The box, for the next message to reuse (this one is left with none).
+    pub fn take_box(&mut self) -> Option<Box<ExtraFields>> {
+        self.0.take()
+    }
+}
+
+impl PartialEq for Extras {
+    /// Equal when every field reads the same (an absent field stored or not).
+    fn eq(&self, other: &Extras) -> bool {
+        (0..EXTRA_FIELDS.len()).all(|k| self.get(k) == other.get(k))
+    }
+}
+
+/// The stored [`EXTRA_FIELDS`] of a message, only the present ones, in the list's order (a
+/// message carries one or two: `provider` and `model`, `isError`). The first two are stored in
+/// place, the rest (rare) in a list of their own.
+#[derive(Clone, Debug, Default)]
+pub struct ExtraFields {
+    /// Bit `k`: field `k` is stored.
+    present: u16,
+    /// The first two stored fields.
+    first: [Val; 2],
+    /// The stored fields past the first two (`None` when there are none).
+    rest: Option<Box<[Val]>>,
+}
+
+impl ExtraFields {
+    fn new(present: u16, vals: Vec<Val>) -> ExtraFields {
+        let mut vals = vals.into_iter();
+        ExtraFields::read(present, || {
+            Ok::<Val, std::convert::Infallible>(vals.next().unwrap_or(Val::Absent))
+        })
+        .unwrap_or_default()
+    }
+
+    fn read<E>(present: u16, mut next: impl FnMut() -> Result<Val, E>) -> Result<ExtraFields, E> {
         let count = present.count_ones() as usize;
-        let mut x = Extras {
+        let mut x = ExtraFields {
             present,
-            ..Extras::default()
+            ..ExtraFields::default()
         };
         for slot in x.first.iter_mut().take(count) {
             *slot = next()?;
@@ -927,8 +1126,7 @@ impl Extras {
         }
     }
 
-    /// Field `k` (absent when not stored).
-    pub fn get(&self, k: usize) -> &Val {
+    fn get(&self, k: usize) -> &Val {
         if k < EXTRA_FIELDS.len() && self.present & (1 << k) != 0 {
             self.at(self.slot(k))
         } else {
@@ -936,8 +1134,7 @@ impl Extras {
         }
     }
 
-    /// Sets field `k` (rare: a rule writing one of these fields).
-    pub fn set(&mut self, k: usize, v: Val) {
+    fn set(&mut self, k: usize, v: Val) {
         let at = self.slot(k);
         let count = self.present.count_ones() as usize;
         let mut vals: Vec<Val> = (0..count).map(|s| self.at(s).clone()).collect();
@@ -947,14 +1144,7 @@ impl Extras {
             vals.insert(at, v);
             self.present |= 1 << k;
         }
-        *self = Extras::new(self.present, vals);
-    }
-}
-
-impl PartialEq for Extras {
-    /// Equal when every field reads the same (an absent field stored or not).
-    fn eq(&self, other: &Extras) -> bool {
-        (0..EXTRA_FIELDS.len()).all(|k| self.get(k) == other.get(k))
+        *self = ExtraFields::new(self.present, vals);
     }
 }
 
@@ -972,6 +1162,47 @@ pub enum Content {
     Blocks(Vec<Block>),
 }
 
+/// The message fields only some messages have (tool results, failed turns), by position in
+/// [`RareFields`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rare {
+    ToolCallId,
+    ToolUseId,
+    ToolName,
+    ErrorMessage,
+}
+
+/// A message's [`Rare`] fields, then ([`ROLE_SLOT`]) its role when no [`Role`] tag names it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RareFields([Val; 5]);
+
+/// Where [`RareFields`] keeps a role no [`Role`] tag names.
+const ROLE_SLOT: usize = 4;
+
+/// The value each [`Role`] tag stands for, by the tag's number (none for `Absent` and `Other`:
+/// their value is kept in the message).
+static ROLE_VALS: [Val; 5] = [
+    Val::Absent,
+    Val::Str(Text::Borrowed("user")),
+    Val::Str(Text::Borrowed("assistant")),
+    Val::Str(Text::Borrowed("toolResult")),
+    Val::Absent,
+];
+
+/// A message's [`RareFields`] box, `None` when it has none of them.
+#[derive(Clone, Debug, Default)]
+struct RareBox(Option<Box<RareFields>>);
+
+impl PartialEq for RareBox {
+    /// Equal when every field reads the same (a box of absent fields or none).
+    fn eq(&self, other: &RareBox) -> bool {
+        fn read(r: &RareBox, k: usize) -> &Val {
+            r.0.as_ref().map_or(&ABSENT, |b| &b.0[k])
+        }
+        (0..5).all(|k| read(self, k) == read(other, k))
+    }
+}
+
 /// Where a message came from.
 #[derive(Clone, Debug, PartialEq)]
 pub enum MsgOrigin {
@@ -981,19 +1212,71 @@ pub enum MsgOrigin {
     New,
 }
 
+/// `a == b`, in a `const` context (the tag tables are built at compile time).
+pub const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut k = 0;
+    while k < a.len() {
+        if a[k] != b[k] {
+            return false;
+        }
+        k += 1;
+    }
+    true
+}
+
+/// The roles rules test, as one byte ([`Msg::role_tag`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[repr(u8)]
+pub enum Role {
+    /// Not a string (absent, null, a number …).
+    #[default]
+    Absent,
+    User,
+    Assistant,
+    ToolResult,
+    /// Any other string (`system`, `compactionSummary`, `tool` …): read [`Msg::role`].
+    Other,
+}
+
+impl Role {
+    /// The tag of a role value.
+    pub const fn of_str(s: &str) -> Role {
+        if same(s, "user") {
+            Role::User
+        } else if same(s, "assistant") {
+            Role::Assistant
+        } else if same(s, "toolResult") {
+            Role::ToolResult
+        } else {
+            Role::Other
+        }
+    }
+
+    pub fn of(v: &Val) -> Role {
+        v.as_str().map_or(Role::Absent, Role::of_str)
+    }
+}
+
 /// A message as the rules see it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Msg {
     pub origin: MsgOrigin,
     /// `false` for `null`, strings, numbers … in the messages array (passed through untouched).
     pub is_object: bool,
-    pub role: Val,
+    /// The role as one byte: rules test the role several times a turn, and a byte compare is
+    /// what a string compare of `"assistant"` was, less its length test and `memcmp` call. Its
+    /// value is the tag's word; any other (`system`, `null` …) is kept with the rare fields.
+    /// Set with [`Msg::set_role`].
+    role_tag: Role,
     pub stop_reason: Val,
     pub timestamp: Val,
-    pub tool_call_id: Val,
-    pub tool_use_id: Val,
-    pub tool_name: Val,
-    pub error_message: Val,
+    /// `toolCallId`, `toolUseId`, `toolName`, `errorMessage`: boxed, only tool results and
+    /// failed turns have them (read with [`Msg::tool_call_id`] …, set with [`Msg::set_field`]).
+    rare: RareBox,
     pub has_details: bool,
     /// Boxed: rare, and a message must stay small (the model of a long transcript is walked by
     /// every rule).
@@ -1013,13 +1296,10 @@ impl Msg {
         Msg {
             origin: MsgOrigin::Src(i),
             is_object: true,
-            role: Val::Absent,
+            role_tag: Role::Absent,
             stop_reason: Val::Absent,
             timestamp: Val::Absent,
-            tool_call_id: Val::Absent,
-            tool_use_id: Val::Absent,
-            tool_name: Val::Absent,
-            error_message: Val::Absent,
+            rare: RareBox(None),
             has_details: false,
             provenance: None,
             usage: UsageView::NotObject(Val::Absent),
@@ -1027,6 +1307,69 @@ impl Msg {
             content_dirty: false,
             edits: Edits::default(),
             extra: Extras::default(),
+        }
+    }
+
+    /// `toolCallId` as the skeleton shows it.
+    #[inline]
+    pub fn tool_call_id(&self) -> &Val {
+        self.rare_field(Rare::ToolCallId)
+    }
+
+    /// `toolUseId` as the skeleton shows it.
+    #[inline]
+    pub fn tool_use_id(&self) -> &Val {
+        self.rare_field(Rare::ToolUseId)
+    }
+
+    /// `toolName` as the skeleton shows it.
+    #[inline]
+    pub fn tool_name(&self) -> &Val {
+        self.rare_field(Rare::ToolName)
+    }
+
+    /// `errorMessage` as the skeleton shows it.
+    #[inline]
+    pub fn error_message(&self) -> &Val {
+        self.rare_field(Rare::ErrorMessage)
+    }
+
+    #[inline]
+    fn rare_field(&self, f: Rare) -> &Val {
+        self.rare_slot(f as usize)
+    }
+
+    #[inline]
+    fn rare_slot(&self, k: usize) -> &Val {
+        match &self.rare.0 {
+            Some(r) => &r.0[k],
+            None => &ABSENT,
+        }
+    }
+
+    fn set_rare_slot(&mut self, k: usize, v: Val) {
+        if self.rare.0.is_none() && v.is_absent() {
+            return;
+        }
+        self.rare.0.get_or_insert_with(Default::default).0[k] = v;
+    }
+
+    /// Sets the view of one of the [`Rare`] fields (no edit: see [`Msg::set`] for that).
+    pub fn set_field(&mut self, f: Rare, v: Val) {
+        self.set_rare_slot(f as usize, v);
+    }
+
+    /// The rare fields' box, for the next message to reuse (this one is left with none).
+    pub(crate) fn take_rare(&mut self) -> Option<Box<RareFields>> {
+        self.rare.0.take()
+    }
+
+    /// Puts back a box [`Msg::take_rare`] gave, emptied (its fields read absent), when this
+    /// message has none yet.
+    pub(crate) fn reuse_rare(&mut self, mut b: Box<RareFields>) {
+        if self.rare.0.is_none() {
+            *b = RareFields::default();
+            self.rare.0 = Some(b);
         }
     }
 
@@ -1068,14 +1411,66 @@ impl Msg {
 
     pub fn role(&self) -> Option<&str> {
         if self.is_object {
-            self.role.as_str()
+            self.role_val().as_str()
         } else {
             None
         }
     }
 
+    /// The `role` field as the skeleton shows it (whatever its value).
+    pub fn role_val(&self) -> &Val {
+        match self.role_tag {
+            Role::Absent | Role::Other => self.rare_slot(ROLE_SLOT),
+            t => &ROLE_VALS[t as usize],
+        }
+    }
+
+    /// Sets the view of the `role` field (no edit: see [`Msg::set`] for that).
+    pub fn set_role(&mut self, v: Val) {
+        let tag = Role::of(&v);
+        self.set_role_tagged(v, tag);
+    }
+
+    /// Sets the role's view from a value whose tag is known (the skeleton's vocabulary code).
+    pub(crate) fn set_role_tagged(&mut self, v: Val, tag: Role) {
+        debug_assert_eq!(tag, Role::of(&v));
+        self.role_tag = tag;
+        if matches!(tag, Role::Absent | Role::Other) {
+            self.set_rare_slot(ROLE_SLOT, v);
+        } else {
+            self.set_rare_slot(ROLE_SLOT, Val::Absent);
+        }
+    }
+
+    /// The role as a tag ([`Role::Other`] for any other string, [`Role::Absent`] for none).
+    pub fn role_tag(&self) -> Role {
+        if self.is_object {
+            self.role_tag
+        } else {
+            Role::Absent
+        }
+    }
+
     pub fn is_role(&self, r: &str) -> bool {
         self.role() == Some(r)
+    }
+
+    /// `role === "user"` (an object message).
+    #[inline]
+    pub fn is_user(&self) -> bool {
+        self.role_tag == Role::User && self.is_object
+    }
+
+    /// `role === "assistant"` (an object message).
+    #[inline]
+    pub fn is_assistant(&self) -> bool {
+        self.role_tag == Role::Assistant && self.is_object
+    }
+
+    /// `role === "toolResult"` (an object message).
+    #[inline]
+    pub fn is_tool_result(&self) -> bool {
+        self.role_tag == Role::ToolResult && self.is_object
     }
 
     pub fn blocks(&self) -> Option<&Vec<Block>> {
@@ -1108,10 +1503,10 @@ impl Msg {
 
     /// The toolResult's id: `toolCallId` when a non-empty string, else `toolUseId`.
     pub fn result_id(&self) -> Option<&str> {
-        self.tool_call_id
+        self.tool_call_id()
             .as_str()
             .filter(|s| !s.is_empty())
-            .or_else(|| self.tool_use_id.as_str().filter(|s| !s.is_empty()))
+            .or_else(|| self.tool_use_id().as_str().filter(|s| !s.is_empty()))
     }
 
     /// Sets a top-level field to a literal, keeping the skeleton view in step.
@@ -1181,7 +1576,7 @@ impl Msg {
             "timestamp" => self.timestamp = other.timestamp.clone(),
             "usage" => self.usage = other.usage.clone(),
             "stopReason" => self.stop_reason = other.stop_reason.clone(),
-            "errorMessage" => self.error_message = other.error_message.clone(),
+            "errorMessage" => self.set_field(Rare::ErrorMessage, other.error_message().clone()),
             _ => {}
         }
         self.edits.set(name, ov);
@@ -1218,13 +1613,13 @@ impl Msg {
     /// whose views are read from the JSON.
     fn view_set_scalar(&mut self, name: &str, val: Val) -> bool {
         match name {
-            "role" => self.role = val,
+            "role" => self.set_role(val),
             "stopReason" => self.stop_reason = val,
             "timestamp" => self.timestamp = val,
-            "toolCallId" => self.tool_call_id = val,
-            "toolUseId" => self.tool_use_id = val,
-            "toolName" => self.tool_name = val,
-            "errorMessage" => self.error_message = val,
+            "toolCallId" => self.set_field(Rare::ToolCallId, val),
+            "toolUseId" => self.set_field(Rare::ToolUseId, val),
+            "toolName" => self.set_field(Rare::ToolName, val),
+            "errorMessage" => self.set_field(Rare::ErrorMessage, val),
             "details" => self.has_details = true,
             other => match EXTRA_FIELDS.iter().position(|f| *f == other) {
                 Some(k) => self.extra.set(k, val),
@@ -1282,6 +1677,61 @@ mod tests {
         Val::Str(s.into())
     }
 
+    /// A role or block type is kept as a one-byte tag and the value only when no tag names it:
+    /// whatever was set reads back, tag and value agree, and a tagged value set over another
+    /// leaves nothing of it behind.
+    #[test]
+    fn roles_and_block_types_read_back_as_set() {
+        use super::{BlockType, Msg, Role};
+        let vals = [
+            Val::Absent,
+            Val::Null,
+            Val::Num(3.0),
+            Val::Object,
+            text(""),
+            text("user"),
+            text("assistant"),
+            text("toolResult"),
+            text("system"),
+            text("用户"),
+            text("text"),
+            text("thinking"),
+            text("redacted_thinking"),
+            text("toolCall"),
+            text("toolUse"),
+            text("functionCall"),
+            text("image"),
+            text("tool"),
+            text("reasoning"),
+            text("文本"),
+        ];
+        for v in &vals {
+            for w in &vals {
+                let mut b = Block::src(0, 0);
+                b.set_ty(v.clone());
+                assert_eq!((b.ty_val(), b.ty_tag()), (v, BlockType::of(v)), "{v:?}");
+                assert_eq!(b.ty(), v.as_str());
+                b.set_ty(w.clone());
+                assert_eq!(
+                    (b.ty_val(), b.ty_tag()),
+                    (w, BlockType::of(w)),
+                    "{v:?} then {w:?}"
+                );
+                let mut m = Msg::src(0);
+                m.set_role(v.clone());
+                assert_eq!((m.role_val(), m.role_tag()), (v, Role::of(v)), "{v:?}");
+                m.set_role(w.clone());
+                let mut fresh = Msg::src(0);
+                fresh.set_role(w.clone());
+                assert_eq!(m, fresh, "{v:?} then {w:?}");
+                assert_eq!(m.role(), w.as_str());
+                assert_eq!(m.is_assistant(), w.as_str() == Some("assistant"));
+                assert_eq!(m.is_user(), w.as_str() == Some("user"));
+                assert_eq!(m.is_tool_result(), w.as_str() == Some("toolResult"));
+            }
+        }
+    }
+
     #[test]
     fn extras_store_only_present_fields_and_read_every_one() {
         let mut x = Extras::new(
@@ -1309,5 +1759,20 @@ mod tests {
         assert_eq!(y, Extras::new(1 << extra::CALL_ID_SNAKE, vec![Val::Absent]));
         y.set(extra::MODEL, text("x"));
         assert_ne!(y, Extras::default());
+    }
+}
+
+#[cfg(test)]
+mod size_report {
+    #[test]
+    fn model_sizes() {
+        use super::*;
+        use std::mem::size_of;
+        eprintln!(
+            "SIZES Msg {} Block {} Val {} Text {} TextInfo {} Content {} Edits {} Override {} UsageView {} Extras {} MsgOrigin {} BlockOrigin {} BlockExtra {}",
+            size_of::<Msg>(), size_of::<Block>(), size_of::<Val>(), size_of::<Text>(), size_of::<TextInfo>(),
+            size_of::<Content>(), size_of::<Edits>(), size_of::<Override>(), size_of::<UsageView>(),
+            size_of::<Extras>(), size_of::<MsgOrigin>(), size_of::<BlockOrigin>(), size_of::<BlockExtra>()
+        );
     }
 }

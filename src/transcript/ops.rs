@@ -331,7 +331,7 @@ pub fn run(op: &str, cfg: &Value, msgs: &mut Vec<Msg>, ctx: &mut Ctx) -> Result<
             let api = cfg.get("modelApi").and_then(Value::as_str).unwrap_or("");
             let mut did = false;
             if pipeline::GOOGLE_APIS.contains(&api)
-                && msgs.first().is_some_and(|m| m.is_role("assistant"))
+                && msgs.first().is_some_and(|m| m.is_assistant())
             {
                 did = rules::google_ordering::sanitize_google_turn_ordering(msgs, ctx);
                 let entries = session_entries(cfg);

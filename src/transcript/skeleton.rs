@@ -124,6 +124,10 @@ struct Spare {
     #[allow(clippy::vec_box)]
     extras: Vec<Box<BlockExtra>>,
     usage: Option<Box<UsageSnapshot>>,
+    /// A message's [`EXTRA_FIELDS`] box (2026.9.6 mode).
+    extra_fields: Option<Box<ExtraFields>>,
+    /// A message's [`RareFields`] box (tool results).
+    rare: Option<Box<RareFields>>,
 }
 
 /// The most extras boxes kept for reuse at once (a message gives back its own, which the next
@@ -147,6 +151,12 @@ impl Spare {
             if blocks.capacity() > self.blocks.capacity() {
                 self.blocks = blocks;
             }
+        }
+        if let Some(x) = old.extra.take_box() {
+            self.extra_fields = Some(x);
+        }
+        if let Some(r) = old.take_rare() {
+            self.rare = Some(r);
         }
         if matches!(old.usage, UsageView::Snapshot(_)) {
             if let UsageView::Snapshot(u) =
@@ -326,7 +336,7 @@ impl<'a> Cursor<'a> {
             return self.text_of(c);
         }
         let blank = self.num()? != 0.0;
-        let len = self.count()?;
+        let len = self.code()?;
         Ok((
             Some(TextInfo {
                 len,
@@ -344,15 +354,16 @@ impl<'a> Cursor<'a> {
             return Ok((None, self.val_of(c)?));
         }
         let blank = self.num()? != 0.0;
-        let len = self.count()?;
-        let head = if c == TEXT_HEAD {
-            self.val()?.as_str().map(str::to_string)
+        let len = self.code()?;
+        let head: Option<Box<str>> = if c == TEXT_HEAD {
+            self.val()?.as_str().map(Box::from)
         } else {
             None
         };
+        let whole = len as usize;
         let head_is_whole = head
             .as_deref()
-            .is_some_and(|h| h.len() == len || h.encode_utf16().count() == len);
+            .is_some_and(|h| h.len() == whole || h.encode_utf16().count() == whole);
         Ok((
             Some(TextInfo {
                 len,
@@ -594,7 +605,12 @@ fn parse_message(c: &mut Cursor, m: &mut Msg, i: usize) -> Read<()> {
         m.content = Content::Other(c.val()?);
         return Ok(());
     }
-    m.role = c.val()?;
+    // The role by its code, its tag looked up by number (a role sent as a string by its text).
+    let code = c.code()?;
+    match VOCAB.get((code as usize).wrapping_sub(16)) {
+        Some(w) => m.set_role_tagged(Val::Str(Text::Borrowed(w)), ROLES[code as usize - 16]),
+        None => m.set_role(c.val_of(code)?),
+    }
     let mask = c.code()?;
     if mask & 1 != 0 {
         m.stop_reason = c.val()?;
@@ -602,17 +618,22 @@ fn parse_message(c: &mut Cursor, m: &mut Msg, i: usize) -> Read<()> {
     if mask & 2 != 0 {
         m.timestamp = c.val()?;
     }
-    if mask & 4 != 0 {
-        m.tool_call_id = c.val()?;
-    }
-    if mask & 8 != 0 {
-        m.tool_use_id = c.val()?;
-    }
-    if mask & 16 != 0 {
-        m.tool_name = c.val()?;
-    }
-    if mask & 32 != 0 {
-        m.error_message = c.val()?;
+    if mask & 60 != 0 {
+        if let Some(b) = c.spare.rare.take() {
+            m.reuse_rare(b);
+        }
+        if mask & 4 != 0 {
+            m.set_field(Rare::ToolCallId, c.val()?);
+        }
+        if mask & 8 != 0 {
+            m.set_field(Rare::ToolUseId, c.val()?);
+        }
+        if mask & 16 != 0 {
+            m.set_field(Rare::ToolName, c.val()?);
+        }
+        if mask & 32 != 0 {
+            m.set_field(Rare::ErrorMessage, c.val()?);
+        }
     }
     m.has_details = mask & 64 != 0;
     if mask & 128 != 0 && c.code()? == 4 {
@@ -652,7 +673,8 @@ fn parse_message(c: &mut Cursor, m: &mut Msg, i: usize) -> Read<()> {
         };
         // Nothing allocated when none is present (most user turns).
         if present != 0 {
-            m.extra = Extras::read(present, || c.val())?;
+            let spare = c.spare.extra_fields.take();
+            m.extra = Extras::read_in(present, spare, || c.val())?;
         }
     }
     let code = c.code()?;
@@ -708,60 +730,23 @@ fn signatures_of(c: &mut Cursor, b: &mut Block, mask: u32) -> Read<()> {
     Ok(())
 }
 
-/// The block types [`parse_block`] reads differently (the codec writes each one's fields).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum BlockKind {
-    Text,
-    Thinking,
-    RedactedThinking,
-    Call,
-    Image,
-    ToolResult,
-    Tool,
-    Other,
-}
-
-/// The kind of block type `ty`.
-const fn block_kind(ty: &str) -> BlockKind {
-    const fn is(a: &str, b: &str) -> bool {
-        let (a, b) = (a.as_bytes(), b.as_bytes());
-        if a.len() != b.len() {
-            return false;
-        }
-        let mut k = 0;
-        while k < a.len() {
-            if a[k] != b[k] {
-                return false;
-            }
-            k += 1;
-        }
-        true
-    }
-    if is(ty, "text") {
-        BlockKind::Text
-    } else if is(ty, "thinking") {
-        BlockKind::Thinking
-    } else if is(ty, "redacted_thinking") {
-        BlockKind::RedactedThinking
-    } else if is(ty, "toolCall") || is(ty, "toolUse") || is(ty, "functionCall") {
-        BlockKind::Call
-    } else if is(ty, "image") {
-        BlockKind::Image
-    } else if is(ty, "toolResult") {
-        BlockKind::ToolResult
-    } else if is(ty, "tool") {
-        BlockKind::Tool
-    } else {
-        BlockKind::Other
-    }
-}
-
-/// [`block_kind`] of each vocabulary word, by its position (a block type's code is 16 + it).
-const BLOCK_KINDS: [BlockKind; VOCAB.len()] = {
-    let mut out = [BlockKind::Other; VOCAB.len()];
+/// [`BlockType::of_str`] of each vocabulary word, by its position (a block type's code is 16 + it).
+const BLOCK_KINDS: [BlockType; VOCAB.len()] = {
+    let mut out = [BlockType::Other; VOCAB.len()];
     let mut k = 0;
     while k < VOCAB.len() {
-        out[k] = block_kind(VOCAB[k]);
+        out[k] = BlockType::of_str(VOCAB[k]);
+        k += 1;
+    }
+    out
+};
+
+/// [`Role::of_str`] of each vocabulary word, by its position (a role's code is 16 + it).
+const ROLES: [Role; VOCAB.len()] = {
+    let mut out = [Role::Other; VOCAB.len()];
+    let mut k = 0;
+    while k < VOCAB.len() {
+        out[k] = Role::of_str(VOCAB[k]);
         k += 1;
     }
     out
@@ -777,18 +762,13 @@ fn parse_block(c: &mut Cursor, b: &mut Block, extras: bool) -> Read<()> {
     // sent as a string (never one of these words: the codec codes every vocabulary word) by
     // its text.
     let code = c.code()?;
-    let kind = match VOCAB.get((code as usize).wrapping_sub(16)) {
-        Some(w) => {
-            b.ty = Val::Str(Text::Borrowed(w));
-            BLOCK_KINDS[code as usize - 16]
-        }
-        None => {
-            b.ty = c.val_of(code)?;
-            b.ty.as_str().map_or(BlockKind::Other, block_kind)
-        }
-    };
+    match VOCAB.get((code as usize).wrapping_sub(16)) {
+        Some(w) => b.set_ty_tagged(Val::Str(Text::Borrowed(w)), BLOCK_KINDS[code as usize - 16]),
+        None => b.set_ty(c.val_of(code)?),
+    }
+    let kind = b.ty_tag();
     match kind {
-        BlockKind::Text => {
+        BlockType::Text => {
             b.text = c.text()?.0;
             if extras {
                 let sig = c.signature()?;
@@ -798,7 +778,7 @@ fn parse_block(c: &mut Cursor, b: &mut Block, extras: bool) -> Read<()> {
             }
             signatures(c, b)?;
         }
-        BlockKind::Thinking => {
+        BlockType::Thinking => {
             let thinking = c.text()?.0;
             let sig = c.signature()?;
             let obj = if sig == Val::Object {
@@ -820,14 +800,14 @@ fn parse_block(c: &mut Cursor, b: &mut Block, extras: bool) -> Read<()> {
             }
             signatures(c, b)?;
         }
-        BlockKind::RedactedThinking if extras => {
+        BlockType::RedactedThinking if extras => {
             let x = extra(c, b);
             x.signature = c.presence()?;
             x.redacted_signature = c.presence()?;
             x.redacted_data = c.presence()?;
             signatures(c, b)?;
         }
-        BlockKind::Call => {
+        BlockType::ToolCall | BlockType::ToolUse | BlockType::FunctionCall => {
             b.id = c.val()?;
             b.name = c.val()?;
             b.input = Kind::of(&c.val()?);
@@ -844,7 +824,7 @@ fn parse_block(c: &mut Cursor, b: &mut Block, extras: bool) -> Read<()> {
             }
             signatures(c, b)?;
         }
-        BlockKind::Image => {
+        BlockType::Image => {
             let code = c.code()?;
             if code == DATA {
                 let len = c.count()?;
@@ -856,7 +836,7 @@ fn parse_block(c: &mut Cursor, b: &mut Block, extras: bool) -> Read<()> {
             extra(c, b).mime_type = v;
             signatures(c, b)?;
         }
-        BlockKind::ToolResult => {
+        BlockType::ToolResult => {
             let v = c.val()?;
             extra(c, b).tool_use_id = v;
             if extras {
@@ -864,7 +844,7 @@ fn parse_block(c: &mut Cursor, b: &mut Block, extras: bool) -> Read<()> {
             }
             signatures(c, b)?;
         }
-        BlockKind::Tool if extras => {
+        BlockType::Tool if extras => {
             let v = c.val()?;
             extra(c, b).tool_use_id = v;
             result_ids(c, b)?;
@@ -927,7 +907,6 @@ pub fn block_from_value(v: &Value, i: usize, j: usize, _new: bool) -> Block {
         b.raw_truthy = Val::of_json(v).is_truthy();
         return b;
     };
-    b.ty = field(map, "type");
     b.id = field(map, "id");
     b.name = field(map, "name");
     b.input = kind_only(map.get("input"));
@@ -982,10 +961,13 @@ pub fn block_from_value(v: &Value, i: usize, j: usize, _new: bool) -> Block {
         text_prefix: None,
         text_signature: field(map, "textSignature"),
         extension: false,
+        ty_other: Val::Absent,
     };
     if x != BlockExtra::default() {
         b.x = Some(Box::new(x));
     }
+    // After the extras: a type no tag names is kept in them.
+    b.set_ty(field(map, "type"));
     b
 }
 
@@ -1014,13 +996,13 @@ fn message_from_value(v: &Value, i: usize) -> Msg {
         m.content = Content::Other(Val::of_json(v));
         return m;
     };
-    m.role = field(map, "role");
+    m.set_role(field(map, "role"));
     m.stop_reason = field(map, "stopReason");
     m.timestamp = field(map, "timestamp");
-    m.tool_call_id = field(map, "toolCallId");
-    m.tool_use_id = field(map, "toolUseId");
-    m.tool_name = field(map, "toolName");
-    m.error_message = field(map, "errorMessage");
+    m.set_field(Rare::ToolCallId, field(map, "toolCallId"));
+    m.set_field(Rare::ToolUseId, field(map, "toolUseId"));
+    m.set_field(Rare::ToolName, field(map, "toolName"));
+    m.set_field(Rare::ErrorMessage, field(map, "errorMessage"));
     m.has_details = map.contains_key("details");
     if EXTRA_FIELDS
         .iter()
@@ -1165,11 +1147,17 @@ mod code_tests {
     #[test]
     fn block_types_read_by_code_as_by_text() {
         for (k, w) in VOCAB.iter().enumerate() {
-            assert_eq!(BLOCK_KINDS[k], block_kind(w), "{w}");
+            assert_eq!(
+                BLOCK_KINDS[k],
+                BlockType::of(&Val::Str(Text::Borrowed(w))),
+                "{w}"
+            );
+            assert_eq!(ROLES[k], Role::of(&Val::Str(Text::Borrowed(w))), "{w}");
         }
-        assert_eq!(block_kind("toolUse"), BlockKind::Call);
-        assert_eq!(block_kind("tool"), BlockKind::Tool);
-        assert_eq!(block_kind("texts"), BlockKind::Other);
+        assert_eq!(BlockType::of_str("toolUse"), BlockType::ToolUse);
+        assert_eq!(BlockType::of_str("tool"), BlockType::Tool);
+        assert_eq!(BlockType::of_str("texts"), BlockType::Other);
+        assert_eq!(BlockType::of(&Val::Null), BlockType::Absent);
         let text_block = |ty: &[f64]| {
             let mut nums = vec![1.0, MESSAGE as f64, vocab_code("user") as f64, 0.0];
             nums.extend([ARRAY as f64, 1.0, BLOCK as f64]);

@@ -23,7 +23,7 @@ pub fn malformed_kinds(msgs: &[Msg]) -> (usize, Vec<&'static str>) {
 
 /// The kind of an assistant message's malformed content, if it is malformed.
 pub fn malformed_kind(m: &Msg) -> Option<&'static str> {
-    if !m.is_role("assistant") {
+    if !m.is_assistant() {
         return None;
     }
     Some(match &m.content {
@@ -43,7 +43,7 @@ pub fn malformed_kind(m: &Msg) -> Option<&'static str> {
 pub fn canonicalize_assistant_content(msgs: &mut [Msg], ctx: &mut Ctx) -> bool {
     let mut changed = false;
     for m in msgs.iter_mut() {
-        if !m.is_role("assistant") {
+        if !m.is_assistant() {
             continue;
         }
         let block = match &m.content {

@@ -48,10 +48,10 @@ fn keeps(b: &Block, valid: &[Val]) -> bool {
 pub fn strip_dangling_anthropic_tool_uses(msgs: &mut [Msg], ctx: &mut Ctx) -> bool {
     let mut changed = false;
     for i in 0..msgs.len() {
-        if !msgs[i].is_role("assistant") {
+        if !msgs[i].is_assistant() {
             continue;
         }
-        let Some(next) = msgs.get(i + 1).filter(|n| n.is_role("user")) else {
+        let Some(next) = msgs.get(i + 1).filter(|n| n.is_user()) else {
             continue;
         };
         let valid: Vec<Val> = next

@@ -15,7 +15,7 @@ use crate::transcript::context::{block_path_in, Ctx};
 use crate::transcript::model::{Block, Msg};
 
 fn is_thinking(b: &Block) -> bool {
-    b.is_object && b.is_type("thinking")
+    b.is_object && b.is_thinking()
 }
 
 /// Removes `m`'s blocks that `drop` picks, reporting each as `what` under `rule`; a turn left
@@ -61,7 +61,7 @@ pub fn drop_blocks(
 pub fn drop_thinking_blocks(msgs: &mut [Msg], ctx: &mut Ctx) -> bool {
     let mut changed = false;
     for m in msgs.iter_mut() {
-        if !m.is_role("assistant") {
+        if !m.is_assistant() {
             continue;
         }
         changed |= drop_blocks(

@@ -28,7 +28,7 @@ pub fn stamped(msgs: &[Msg]) -> Option<&Msg> {
 
 /// Prepends the bootstrap user turn when the transcript starts with an assistant.
 pub fn sanitize_google_turn_ordering(msgs: &mut Vec<Msg>, ctx: &mut Ctx) -> bool {
-    if !msgs.first().is_some_and(|m| m.is_role("assistant")) {
+    if !msgs.first().is_some_and(|m| m.is_assistant()) {
         return false;
     }
     let mut boot = Msg::new(

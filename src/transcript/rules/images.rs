@@ -239,7 +239,7 @@ fn sanitize_blocks(m: &mut Msg, ctx: &mut Ctx, opts: &ImagePassOptions) -> bool 
     };
     let mut outcomes: Vec<(usize, Outcome)> = Vec::new();
     for (j, b) in blocks.iter().enumerate() {
-        if b.is_type("image") {
+        if b.is_image() {
             let o = image_outcome(b, ctx, opts);
             if !matches!(o, Outcome::Keep) {
                 outcomes.push((j, o));
@@ -274,14 +274,14 @@ fn sanitize_blocks(m: &mut Msg, ctx: &mut Ctx, opts: &ImagePassOptions) -> bool 
 fn has_thinking(m: &Msg) -> bool {
     m.blocks().is_some_and(|b| {
         b.iter()
-            .any(|b| b.is_type("thinking") || b.is_type("redacted_thinking"))
+            .any(|b| b.is_thinking() || b.is_type("redacted_thinking"))
     })
 }
 
 /// Drops text blocks whose text is blank.
 pub(crate) fn drop_blank_text(m: &mut Msg, ctx: &mut Ctx) -> bool {
     let blank = |b: &Block| {
-        b.is_type("text") && b.text.as_ref().is_some_and(|t| t.blank) && b.text_prefix().is_none()
+        b.is_text() && b.text.as_ref().is_some_and(|t| t.blank) && b.text_prefix().is_none()
     };
     if !m.blocks().is_some_and(|b| b.iter().any(blank)) {
         return false;
@@ -314,7 +314,7 @@ pub fn sanitize_content_blocks_images(
 /// Whether the block is what the reference calls an image block: `type: "image"` with string
 /// `data` and `mimeType`.
 fn is_image_block(b: &Block) -> bool {
-    b.is_type("image") && b.data().is_some() && b.mime_type().as_str().is_some()
+    b.is_image() && b.data().is_some() && b.mime_type().as_str().is_some()
 }
 
 /// OpenClaw's `sanitizeImageBlocks`: the image step, then only the blocks that are still images;

@@ -61,9 +61,11 @@ fn starts_with(before: &str, info: &TextInfo, prefix: &str) -> bool {
 /// `info` with `added` put in front of it.
 fn grow(info: &TextInfo, added: &str) -> TextInfo {
     TextInfo {
-        len: info.len + added.encode_utf16().count(),
+        len: info
+            .len
+            .saturating_add(TextInfo::len_of(added.encode_utf16().count())),
         blank: info.blank && js_trim(added).is_empty(),
-        head: Some(format!("{added}{}", info.head.as_deref().unwrap_or(""))),
+        head: Some(format!("{added}{}", info.head.as_deref().unwrap_or("")).into()),
         head_is_whole: info.head_is_whole,
     }
 }
@@ -123,7 +125,7 @@ pub fn annotate_inter_session_user_turns(msgs: &mut [Msg], ctx: &mut Ctx) -> boo
 pub fn annotate_with(msgs: &mut [Msg], ctx: &mut Ctx, release: &Release) -> bool {
     let mut changed = false;
     for m in msgs.iter_mut() {
-        if !m.is_role("user") {
+        if !m.is_user() {
             continue;
         }
         let Some(p) = m.provenance.as_ref() else {
@@ -139,7 +141,7 @@ pub fn annotate_with(msgs: &mut [Msg], ctx: &mut Ctx, release: &Release) -> bool
             Content::Blocks(blocks) => {
                 match blocks
                     .iter()
-                    .position(|b| b.is_object && b.is_type("text") && b.text.is_some())
+                    .position(|b| b.is_object && b.is_text() && b.text.is_some())
                 {
                     // A block's `text` view is its final text, `text_prefix` included.
                     Some(j) => match blocks[j].text.as_ref() {
@@ -341,7 +343,7 @@ mod tests {
             *info = TextInfo {
                 len: 10_000,
                 blank: false,
-                head: Some(format!("{PREFIX}\n{}", "x".repeat(4000))),
+                head: Some(format!("{PREFIX}\n{}", "x".repeat(4000)).into()),
                 head_is_whole: false,
             };
         }
@@ -374,6 +376,6 @@ mod tests {
         assert!(matches!(b.origin, BlockOrigin::Src { msg: 0, idx: 0 }));
         let t = b.text.clone().unwrap_or_default();
         assert!(!t.blank);
-        assert_eq!(t.len, PREFIX.len() + 1);
+        assert_eq!(t.len as usize, PREFIX.len() + 1);
     }
 }

@@ -41,12 +41,12 @@ pub fn limit_history_turns_as(
     if limit.is_nan() || limit <= 0.0 || msgs.is_empty() {
         return false;
     }
-    let is_user = |m: &Msg| m.is_role("user");
+    let is_user = |m: &Msg| m.is_user();
     // Where the conversation starts (what comes before stays), and how many user turns to keep.
     let (first, keep) = if version.at_least(OpenClawVersion::V2026_9_6) {
         let first = msgs
             .iter()
-            .position(|m| is_user(m) || m.is_role("assistant"))
+            .position(|m| is_user(m) || m.is_assistant())
             .unwrap_or(msgs.len());
         let users = msgs[first..].iter().filter(|m| is_user(m)).count() as f64;
         let target = limit.floor();

@@ -30,7 +30,7 @@
 use crate::openclaw::OpenClawVersion;
 use crate::transcript::context::{msg_path, Ctx};
 use crate::transcript::model::{
-    Block, BlockOrigin, Content, Msg, MsgOrigin, Override, TextInfo, UsageView, Val,
+    Block, BlockOrigin, Content, Msg, MsgOrigin, Override, Role, TextInfo, UsageView, Val,
 };
 use crate::transcript::rules::dangling_tool_uses::strip_dangling_anthropic_tool_uses;
 use crate::transcript::rules::thought_signatures::js_trim;
@@ -129,7 +129,7 @@ pub fn merge_consecutive_assistant_turns(mut previous: Msg, mut current: Msg) ->
     if current.stop_reason.is_truthy() {
         previous.copy_field_from("stopReason", &current);
     }
-    if current.error_message.is_truthy() {
+    if current.error_message().is_truthy() {
         previous.copy_field_from("errorMessage", &current);
     }
     previous
@@ -146,15 +146,16 @@ fn merge_runs(
     if !has_mergeable_pair(msgs, target) {
         return false;
     }
+    let tag = Role::of_str(target);
     let input = std::mem::take(msgs);
     let mut out: Vec<Msg> = Vec::with_capacity(input.len());
     let mut last_is_target = false;
     for m in input {
-        if !m.is_object || !m.role.is_truthy() {
+        if !m.is_object || !m.role_val().is_truthy() {
             out.push(m);
             continue;
         }
-        let is_target = m.role.as_str() == Some(target);
+        let is_target = is_role(&m, target, tag);
         if is_target && last_is_target && out.last().is_some_and(|p| p.is_object) {
             if let Some(prev) = out.pop() {
                 let prev_path = msg_path(&prev);
@@ -172,16 +173,25 @@ fn merge_runs(
     true
 }
 
+/// `m.role === target` (`tag` is `target`'s: a byte compare for the roles that have one).
+fn is_role(m: &Msg, target: &str, tag: Role) -> bool {
+    match tag {
+        Role::Other => m.role_val().as_str() == Some(target),
+        _ => m.role_tag() == tag,
+    }
+}
+
 /// Whether the merge loop would merge anything (so the common case moves nothing).
 fn has_mergeable_pair(msgs: &[Msg], target: &str) -> bool {
+    let tag = Role::of_str(target);
     let mut last_is_target = false;
     let mut last_pushed_is_object = false;
     for m in msgs {
-        if !m.is_object || !m.role.is_truthy() {
+        if !m.is_object || !m.role_val().is_truthy() {
             last_pushed_is_object = m.is_object;
             continue;
         }
-        let is_target = m.role.as_str() == Some(target);
+        let is_target = is_role(m, target, tag);
         if is_target && last_is_target && last_pushed_is_object {
             return true;
         }
@@ -201,9 +211,9 @@ fn prefixed_info(prefix: &str, info: &TextInfo) -> TextInfo {
         None => (prefix.to_string(), info.len == 0),
     };
     TextInfo {
-        len: prefix.encode_utf16().count() + info.len,
+        len: TextInfo::len_of(prefix.encode_utf16().count()).saturating_add(info.len),
         blank: info.blank && js_trim(prefix).is_empty(),
-        head: Some(head),
+        head: Some(head.into()),
         head_is_whole,
     }
 }
@@ -229,14 +239,15 @@ fn take_blocks(content: &mut Content) -> Vec<Block> {
 
 fn string_block(info: &TextInfo, from: Option<usize>, prefix: &str) -> Block {
     match from {
-        Some(k) => Block {
-            origin: BlockOrigin::FromStrContent {
+        Some(k) => {
+            let mut b = Block::new_text("");
+            b.origin = BlockOrigin::FromStrContent {
                 msg: k,
                 prefix: prefix.to_string(),
-            },
-            text: Some(prefixed_info(prefix, info)),
-            ..Block::new_text("")
-        },
+            };
+            b.text = Some(prefixed_info(prefix, info));
+            b
+        }
         // A string a rule wrote: the skeleton holds all of it.
         None => Block::new_text(&format!("{prefix}{}", info.head.as_deref().unwrap_or(""))),
     }

@@ -79,7 +79,7 @@ fn plan(msgs: &[Msg], ctx: &mut Ctx) -> Vec<Rewrite> {
     // The rewritten ids of the last assistant, for the results right after it.
     let mut pending: HashMap<&str, &str> = HashMap::new();
     for (i, m) in msgs.iter().enumerate() {
-        if m.is_role("assistant") {
+        if m.is_assistant() {
             pending.clear();
             let Some(blocks) = m.blocks() else {
                 continue;
@@ -89,7 +89,7 @@ fn plan(msgs: &[Msg], ctx: &mut Ctx) -> Vec<Rewrite> {
                 if !b.is_object {
                     continue;
                 }
-                if b.is_type("thinking") && is_openai_reasoning_signature(b) {
+                if b.is_thinking() && is_openai_reasoning_signature(b) {
                     seen_reasoning = true;
                     continue;
                 }
@@ -117,9 +117,9 @@ fn plan(msgs: &[Msg], ctx: &mut Ctx) -> Vec<Rewrite> {
                     });
                 }
             }
-        } else if m.is_role("toolResult") && !pending.is_empty() {
-            let call = rewritten(&m.tool_call_id, &pending);
-            let used = rewritten(&m.tool_use_id, &pending);
+        } else if m.is_tool_result() && !pending.is_empty() {
+            let call = rewritten(m.tool_call_id(), &pending);
+            let used = rewritten(m.tool_use_id(), &pending);
             if call.is_none() && used.is_none() {
                 continue;
             }

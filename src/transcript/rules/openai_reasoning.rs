@@ -51,7 +51,7 @@ pub fn is_openai_reasoning_signature(block: &Block) -> bool {
 }
 
 fn is_thinking(b: &Block) -> bool {
-    b.is_object && b.is_type("thinking")
+    b.is_object && b.is_thinking()
 }
 
 /// Which blocks of one assistant content to drop: reasoning-signed thinking blocks with nothing
@@ -71,7 +71,7 @@ fn drop_mask(blocks: &[Block]) -> Vec<bool> {
 pub fn downgrade_openai_reasoning_blocks(msgs: &mut Vec<Msg>, ctx: &mut Ctx) -> bool {
     let mut changed = false;
     msgs.retain_mut(|m| {
-        if !m.is_role("assistant") {
+        if !m.is_assistant() {
             return true;
         }
         let Some(blocks) = m.blocks() else {

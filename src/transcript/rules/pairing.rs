@@ -96,7 +96,7 @@ impl<'a> CallIndex<'a> {
 /// The result's new `toolName`, if it needs one: trimmed; a blank one filled from the call, else
 /// `"unknown"` if it was a string.
 pub(crate) fn result_name_fix(m: &Msg, call_name: Option<&str>) -> Option<String> {
-    let raw = &m.tool_name;
+    let raw = m.tool_name();
     let trimmed = raw.as_str().map(trim).filter(|s| !s.is_empty());
     match trimmed {
         // `t` is a slice of the name: the same length is the same string (no compare).
@@ -207,7 +207,7 @@ impl<'a> Planner<'a, '_> {
         let mut remainder = std::mem::take(&mut self.remainder);
         remainder.clear();
         for (i, next) in msgs.iter().enumerate().take(end).skip(a + 1) {
-            if !next.is_role("toolResult") {
+            if !next.is_tool_result() {
                 remainder.push(i);
                 continue;
             }
@@ -339,21 +339,21 @@ pub fn repair_tool_use_result_pairing(
         let mut i = 0;
         while i < view.len() {
             let m = &view[i];
-            if m.is_role("assistant") {
+            if m.is_assistant() {
                 calls_of(m, &mut calls);
                 if calls.is_empty() {
                     p.order.push(Slot::Src(i));
                     i += 1;
                 } else {
                     let end = (i + 1..view.len())
-                        .find(|&j| view[j].is_role("assistant"))
+                        .find(|&j| view[j].is_assistant())
                         .unwrap_or(view.len());
                     p.turn(i, &calls, end);
                     i = end;
                 }
                 continue;
             }
-            if m.is_role("toolResult") {
+            if m.is_tool_result() {
                 p.drop_msg(i, true, || {
                     "dropped a tool result that follows no matching tool call".into()
                 });

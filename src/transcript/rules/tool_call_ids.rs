@@ -52,9 +52,9 @@ fn rewrite_as(
     for (i, m) in msgs.iter_mut().enumerate() {
         if kept.next_if_eq(&&i).is_some() {
             keep_calls(m, ctx, &mut alloc);
-        } else if m.is_role("assistant") {
+        } else if m.is_assistant() {
             changed |= rename_calls(m, ctx, &mut alloc);
-        } else if m.is_role("toolResult") {
+        } else if m.is_tool_result() {
             changed |= if aliased {
                 rename_result_aliases(m, ctx, &mut |raw| Text::new(alloc.result_id(raw)))
             } else {
@@ -79,8 +79,8 @@ const ALIASES: [(&str, Option<usize>); 6] = [
 fn alias<'m>(m: &'m Msg, field: &str, x: Option<usize>) -> &'m Val {
     match (x, field) {
         (Some(k), _) => m.extra(k),
-        (None, "toolCallId") => &m.tool_call_id,
-        (None, _) => &m.tool_use_id,
+        (None, "toolCallId") => m.tool_call_id(),
+        (None, _) => m.tool_use_id(),
     }
 }
 
@@ -110,7 +110,7 @@ pub fn rename_result_aliases(
     }
     // Only `toolCallId` can be a new key: it comes last, as in OpenClaw's spread. (A string
     // `toolCallId` that differed was set above.)
-    if m.tool_call_id.as_str().is_none() {
+    if m.tool_call_id().as_str().is_none() {
         set_result_id(m, ctx, "toolCallId", &primary, &new);
         changed = true;
     }
@@ -191,7 +191,7 @@ fn rename_result(m: &mut Msg, ctx: &mut Ctx, alloc: &mut IdAllocator) -> bool {
         trace(trace_ids, src, raw, new);
         Text::new(new)
     };
-    let (call, legacy) = match (nonempty(&m.tool_call_id), nonempty(&m.tool_use_id)) {
+    let (call, legacy) = match (nonempty(m.tool_call_id()), nonempty(m.tool_use_id())) {
         (Some(a), Some(b)) if a == b => {
             let new = resolve(a);
             (Some(new.clone()), Some(new))
@@ -202,9 +202,9 @@ fn rename_result(m: &mut Msg, ctx: &mut Ctx, alloc: &mut IdAllocator) -> bool {
     for (field, new) in [("toolCallId", call), ("toolUseId", legacy)] {
         let Some(new) = new else { continue };
         let old = if field == "toolCallId" {
-            &m.tool_call_id
+            m.tool_call_id()
         } else {
-            &m.tool_use_id
+            m.tool_use_id()
         };
         if old.as_str() == Some(new.as_str()) {
             continue;

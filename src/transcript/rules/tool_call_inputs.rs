@@ -242,7 +242,7 @@ pub fn repair_tool_call_inputs_as(
     let mut actions: Vec<Action> = Vec::new();
     for i in 0..msgs.len() {
         let m = &msgs[i];
-        if !m.is_role("assistant") {
+        if !m.is_assistant() {
             continue;
         }
         let Some(blocks) = m.blocks() else { continue };

@@ -15,7 +15,7 @@ use crate::transcript::model::Msg;
 pub fn strip_tool_result_details(msgs: &mut [Msg], ctx: &mut Ctx) -> bool {
     let mut changed = false;
     for m in msgs.iter_mut() {
-        if m.is_role("toolResult") && m.has_details {
+        if m.is_tool_result() && m.has_details {
             ctx.change("stripToolResultDetails", msg_path(m), || {
                 "removed details from a tool result".into()
             });

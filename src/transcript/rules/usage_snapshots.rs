@@ -303,7 +303,7 @@ fn normalize(msgs: &mut [Msg], ctx: &mut Ctx, earlier: Option<Option<f64>>, v202
         .or(earlier.map(|ts| (0, ts)));
     let mut changed = false;
     for (i, m) in msgs.iter_mut().enumerate() {
-        if !m.is_role("assistant") {
+        if !m.is_assistant() {
             continue;
         }
         let stale = matches!(m.usage, UsageView::Fields(_) | UsageView::Snapshot(_))

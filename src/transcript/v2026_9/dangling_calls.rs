@@ -49,13 +49,13 @@ fn answers(msgs: &[Msg], i: usize) -> Answers<'_> {
         ids: HashSet::new(),
     };
     for m in msgs[i + 1..].iter().filter(|m| m.is_object) {
-        if m.is_role("assistant") {
+        if m.is_assistant() {
             break;
         }
-        let result = m.is_role("toolResult");
+        let result = m.is_tool_result();
         if result || m.is_role("tool") {
             let name =
-                trimmed(m.tool_name.as_str()).or_else(|| trimmed(m.extra(extra::NAME).as_str()));
+                trimmed(m.tool_name().as_str()).or_else(|| trimmed(m.extra(extra::NAME).as_str()));
             for id in result_ids(m) {
                 let names = a.named.entry(id).or_default();
                 names.extend(name);
@@ -102,7 +102,7 @@ fn falsy(m: &Msg) -> bool {
 fn fix(msgs: &[Msg], i: usize, ctx: &mut Ctx) -> Option<Fix> {
     let m = &msgs[i];
     let blocks = m.blocks().filter(|bs| !bs.is_empty())?;
-    if !m.is_role("assistant") || !blocks.iter().any(|b| is_call(b) && b.call_id().is_some()) {
+    if !m.is_assistant() || !blocks.iter().any(|b| is_call(b) && b.call_id().is_some()) {
         return None;
     }
     let a = answers(msgs, i);

@@ -37,11 +37,11 @@ pub(super) fn is_current_tool_turn(
     }
     let mut met_user = false;
     for m in msgs[..i].iter().rev() {
-        if m.is_role("user") {
+        if m.is_user() {
             met_user = true;
             break;
         }
-        if m.is_role("assistant") {
+        if m.is_assistant() {
             return false;
         }
     }
@@ -49,10 +49,10 @@ pub(super) fn is_current_tool_turn(
         return false;
     }
     for m in &msgs[i + 1..] {
-        if m.is_object && m.is_role("toolResult") {
+        if m.is_object && m.is_tool_result() {
             return true;
         }
-        if m.is_role("user") {
+        if m.is_user() {
             return false;
         }
     }
@@ -62,7 +62,7 @@ pub(super) fn is_current_tool_turn(
 /// An assistant whose reasoning stays only while it is the current tool turn (a turn with calls
 /// and reasoning): its fate changes when a result or a user turn is appended.
 pub(super) fn reasoned_call(m: &Msg) -> bool {
-    m.is_role("assistant") && is_call(m) && m.blocks().is_some_and(|bs| bs.iter().any(is_reasoning))
+    m.is_assistant() && is_call(m) && m.blocks().is_some_and(|bs| bs.iter().any(is_reasoning))
 }
 
 /// Drops reasoning from every assistant turn but the current tool turn.
@@ -77,11 +77,11 @@ pub(crate) fn drop_reasoning_from_history_after(
     ctx: &mut Ctx,
     after_assistant: bool,
 ) -> bool {
-    let latest_user = msgs.iter().rposition(|m| m.is_role("user"));
+    let latest_user = msgs.iter().rposition(|m| m.is_user());
     let mut changed = false;
     for i in 0..msgs.len() {
         let m = &msgs[i];
-        if !m.is_role("assistant") || !m.blocks().is_some_and(|bs| bs.iter().any(is_reasoning)) {
+        if !m.is_assistant() || !m.blocks().is_some_and(|bs| bs.iter().any(is_reasoning)) {
             continue;
         }
         if is_current_tool_turn(msgs, i, latest_user, after_assistant) {

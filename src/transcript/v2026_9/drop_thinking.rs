@@ -14,7 +14,7 @@ use crate::transcript::model::Msg;
 /// The last assistant with array content (the one 2026.9.6 leaves as it is), if any.
 pub fn latest_assistant(msgs: &[Msg]) -> Option<usize> {
     msgs.iter()
-        .rposition(|m| m.is_role("assistant") && m.blocks().is_some())
+        .rposition(|m| m.is_assistant() && m.blocks().is_some())
 }
 
 /// Drops `thinking` and `redacted_thinking` blocks from every assistant turn but the latest.
@@ -22,7 +22,7 @@ pub fn drop_thinking_blocks(msgs: &mut [Msg], ctx: &mut Ctx) -> bool {
     let latest = latest_assistant(msgs);
     let mut changed = false;
     for (i, m) in msgs.iter_mut().enumerate() {
-        if Some(i) == latest || !m.is_role("assistant") {
+        if Some(i) == latest || !m.is_assistant() {
             continue;
         }
         if !m.blocks().is_some_and(|bs| bs.iter().any(is_reasoning)) {

@@ -35,7 +35,7 @@ fn images(m: &mut Msg, ctx: &mut Ctx, opts: &ImagePassOptions) -> bool {
 }
 
 fn missing_payload(b: &Block) -> bool {
-    b.is_object && b.is_type("image") && (b.data().is_none() || b.mime_type().as_str().is_none())
+    b.is_object && b.is_image() && (b.data().is_none() || b.mime_type().as_str().is_none())
 }
 
 /// Image blocks without a string `data` and `mimeType` become a text note.

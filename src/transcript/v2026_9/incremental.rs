@@ -163,9 +163,9 @@ impl Tracker {
         self.ids.reserve(2 * msgs.len());
         for m in msgs {
             let Some(src) = m.src_index() else { continue };
-            if m.is_role("user") {
+            if m.is_user() {
                 self.users.push(src);
-            } else if m.is_role("assistant") {
+            } else if m.is_assistant() {
                 self.assistants.push(src);
                 if let Some(blocks) = m.blocks() {
                     self.latest_assistant = Some(src);
@@ -173,7 +173,7 @@ impl Tracker {
                         self.id(src, id);
                     }
                 }
-            } else if m.is_role("toolResult") {
+            } else if m.is_tool_result() {
                 if m.is_object {
                     self.results.push(src);
                 }
@@ -273,13 +273,13 @@ impl Tracker {
         self.staged.reserve(msgs.len());
         let mut framed = false;
         for m in msgs {
-            let stage = if m.is_role("assistant") && super::pairing::has_calls(m) {
+            let stage = if m.is_assistant() && super::pairing::has_calls(m) {
                 framed = true;
                 if drops_failed && matches!(m.stop_reason.as_str(), Some("error" | "aborted")) {
                     self.removed.extend(m.src_index());
                 }
                 Stage::Calls
-            } else if m.is_role("toolResult") {
+            } else if m.is_tool_result() {
                 self.reaches_back |= !framed;
                 Stage::Result
             } else {

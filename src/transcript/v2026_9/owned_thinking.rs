@@ -102,10 +102,10 @@ fn following_results(msgs: &[Msg], i: usize) -> (HashSet<String>, bool) {
     let mut ids = HashSet::new();
     let (mut other, mut displaced) = (false, false);
     for m in &msgs[i + 1..] {
-        if m.is_role("assistant") && call_ids(m).next().is_some() {
+        if m.is_assistant() && call_ids(m).next().is_some() {
             break;
         }
-        if !m.is_role("toolResult") {
+        if !m.is_tool_result() {
             other = true;
             continue;
         }
@@ -186,7 +186,7 @@ pub fn kept_id_turns(
     let mut reserved: HashSet<&str> = HashSet::new();
     let mut turns = Vec::new();
     for (i, m) in msgs.iter().enumerate() {
-        if !m.is_role("assistant") || !replay_safe(m, &|j, b| allowed(i, j, b)) {
+        if !m.is_assistant() || !replay_safe(m, &|j, b| allowed(i, j, b)) {
             continue;
         }
         if call_ids(m).any(|id| reserved.contains(id)) {

@@ -65,8 +65,8 @@ pub fn result_ids(m: &Msg) -> impl Iterator<Item = &str> {
 pub(crate) fn raw_result_ids(m: &Msg) -> impl Iterator<Item = &str> {
     RESULT_ID_FIELDS.iter().enumerate().filter_map(|(k, f)| {
         let v = match (k, f) {
-            (0, _) => &m.tool_call_id,
-            (1, _) => &m.tool_use_id,
+            (0, _) => m.tool_call_id(),
+            (1, _) => m.tool_use_id(),
             (_, Some(x)) => m.extra(*x),
             _ => return None,
         };
@@ -84,7 +84,7 @@ fn is_synthetic(m: &Msg) -> bool {
     m.extra(extra::IS_ERROR).is_truthy()
         && m.blocks().is_some_and(|blocks| {
             blocks.iter().any(|b| {
-                b.is_type("text") && b.text.as_ref().and_then(|t| t.whole()) == Some(MISSING_TEXT)
+                b.is_text() && b.text.as_ref().and_then(|t| t.whole()) == Some(MISSING_TEXT)
             })
         })
 }
@@ -199,7 +199,7 @@ pub(crate) fn legacy_id<'a>(m: &Msg, calls: &[Call<'a>]) -> Option<&'a str> {
         return None;
     }
     let (id, name, _) = calls[0];
-    match (trimmed(m.tool_name.as_str()), trimmed(name)) {
+    match (trimmed(m.tool_name().as_str()), trimmed(name)) {
         (Some(a), Some(b)) if a != b => None,
         _ => Some(id),
     }
@@ -237,7 +237,7 @@ pub fn completed_calls(msgs: &[Msg], ctx: &mut Ctx) -> Vec<(usize, usize)> {
 
 fn classify<'a>(msgs: &'a [Msg], ctx: &mut Ctx) -> Classified<'a> {
     let starts: Vec<usize> = (0..msgs.len())
-        .filter(|&i| msgs[i].is_role("assistant") && has_calls(&msgs[i]))
+        .filter(|&i| msgs[i].is_assistant() && has_calls(&msgs[i]))
         .collect();
     // Results that adopt their frame's only call id: (input index, id).
     let mut adopted: Vec<(usize, String)> = Vec::new();
@@ -269,7 +269,7 @@ fn classify<'a>(msgs: &'a [Msg], ctx: &mut Ctx) -> Classified<'a> {
                 ctx.change(RULE, msg_path(m), || "dropped a non-object entry".into());
                 continue;
             }
-            if !m.is_role("toolResult") {
+            if !m.is_tool_result() {
                 all_remainder.push(i);
                 continue;
             }
@@ -398,7 +398,7 @@ pub fn repair_tool_use_result_pairing(
     let mut cursor = 0;
     let unframed = |order: &mut Vec<Slot>, ctx: &mut Ctx, from: usize, to: usize| {
         for (i, m) in msgs.iter().enumerate().take(to).skip(from) {
-            if not_an_object(m) || m.is_role("toolResult") {
+            if not_an_object(m) || m.is_tool_result() {
                 ctx.change(RULE, msg_path(m), || {
                     "dropped a tool result that follows no matching tool call".into()
                 });

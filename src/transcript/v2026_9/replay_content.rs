@@ -102,9 +102,9 @@ fn is_stream_error_content(m: &Msg) -> bool {
     match &m.content {
         Content::Other(v) => !v.is_present(),
         Content::Str { info, .. } => is_failure_text(info),
-        Content::Blocks(blocks) => blocks.iter().all(|b| {
-            b.is_object && b.is_type("text") && b.text.as_ref().is_some_and(is_failure_text)
-        }),
+        Content::Blocks(blocks) => blocks
+            .iter()
+            .all(|b| b.is_object && b.is_text() && b.text.as_ref().is_some_and(is_failure_text)),
     }
 }
 
@@ -162,7 +162,7 @@ fn has_persisted_media(m: &Msg) -> bool {
 }
 
 fn blank_text(b: &Block) -> bool {
-    b.is_object && b.is_type("text") && b.text.as_ref().is_some_and(|t| t.blank)
+    b.is_object && b.is_text() && b.text.as_ref().is_some_and(|t| t.blank)
 }
 
 /// What becomes of a user turn: `None` to drop it; otherwise whether it changed.
@@ -200,7 +200,7 @@ fn display_only(b: &Block) -> bool {
 /// Only reasoning blocks and blank text, with at least one reasoning block (2026.9.6's
 /// `hasOnlyAssistantReasoningContent`, on array content).
 fn only_reasoning(blocks: &[Block]) -> bool {
-    let blank_text = |b: &Block| b.is_type("text") && b.text.as_ref().is_some_and(|t| t.blank);
+    let blank_text = |b: &Block| b.is_text() && b.text.as_ref().is_some_and(|t| t.blank);
     blocks
         .iter()
         .all(|b| b.is_object && (is_reasoning(b) || blank_text(b)))
@@ -223,7 +223,7 @@ fn fate(b: &Block) -> Fate {
     if display_only(b) {
         return Fate::Drop { silent: false };
     }
-    let text = b.is_object && b.is_type("text");
+    let text = b.is_object && b.is_text();
     let Some(whole) = b.text.as_ref().and_then(|t| t.whole()).filter(|_| text) else {
         return Fate::Keep;
     };
@@ -246,7 +246,7 @@ pub fn normalize_assistant_replay_content(msgs: &mut Vec<Msg>, ctx: &mut Ctx) ->
     // Each turn's fates, in one buffer reused from turn to turn.
     let mut fates: Vec<Fate> = Vec::new();
     for (i, m) in msgs.iter_mut().enumerate() {
-        if m.is_role("user") {
+        if m.is_user() {
             match sanitize_user(m, ctx) {
                 None => {
                     ctx.change("normalizeAssistantReplayContent", msg_path(m), || {
@@ -258,7 +258,7 @@ pub fn normalize_assistant_replay_content(msgs: &mut Vec<Msg>, ctx: &mut Ctx) ->
             }
             continue;
         }
-        if !m.is_role("assistant") {
+        if !m.is_assistant() {
             continue;
         }
         if is_transcript_only(m) || is_stream_error_turn(m) {

@@ -96,14 +96,14 @@ pub fn responses_call_id(id: &str) -> Cow<'_, str> {
 pub fn normalize_responses_tool_call_ids(msgs: &mut [Msg], ctx: &mut Ctx) -> bool {
     let mut changed = false;
     for m in msgs.iter_mut() {
-        if m.is_role("toolResult") {
+        if m.is_tool_result() {
             changed |= rename_result_aliases(m, ctx, &mut |raw| match responses_call_id(raw) {
                 Cow::Borrowed(same) => Text::new(same),
                 Cow::Owned(new) => new.into(),
             });
             continue;
         }
-        if !m.is_role("assistant") {
+        if !m.is_assistant() {
             continue;
         }
         let count = m.blocks().map_or(0, Vec::len);

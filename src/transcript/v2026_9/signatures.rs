@@ -90,7 +90,7 @@ pub fn strip_stale_signatures_after(msgs: &mut [Msg], ctx: &mut Ctx, earlier: Op
     };
     let mut changed = false;
     for m in msgs.iter_mut() {
-        if !m.is_role("assistant") || m.blocks().is_none() {
+        if !m.is_assistant() || m.blocks().is_none() {
             continue;
         }
         if timestamp(&m.timestamp).is_none_or(|t| t >= latest) {
@@ -143,7 +143,7 @@ fn unsigned_reasoning(b: &Block) -> bool {
 /// Whether the latest assistant keeps its reasoning as it is: it is the last message, or the
 /// current tool turn (2026.9.6's `shouldPreserveLatestAssistantThinking`).
 fn latest_exempt(msgs: &[Msg], latest: usize, after_assistant: bool) -> bool {
-    let user = msgs.iter().rposition(|m| m.is_role("user"));
+    let user = msgs.iter().rposition(|m| m.is_user());
     latest == msgs.len() - 1 || is_current_tool_turn(msgs, latest, user, after_assistant)
 }
 
@@ -161,11 +161,11 @@ pub(crate) fn strip_invalid_signatures_after(
 ) -> bool {
     let latest = msgs
         .iter()
-        .rposition(|m| m.is_role("assistant") && m.blocks().is_some());
+        .rposition(|m| m.is_assistant() && m.blocks().is_some());
     let exempt = latest.filter(|&i| latest_exempt(msgs, i, after_assistant));
     let mut changed = false;
     for (i, m) in msgs.iter_mut().enumerate() {
-        if !m.is_role("assistant") || Some(i) == exempt {
+        if !m.is_assistant() || Some(i) == exempt {
             continue;
         }
         changed |= drop_blocks(

@@ -87,11 +87,11 @@ fn phase(sig: &Val) -> Option<&'static str> {
 
 /// A text block with a `textSignature` (`!== undefined`).
 fn signed_text(b: &Block) -> bool {
-    b.is_object && b.is_type("text") && !b.text_signature().is_absent()
+    b.is_object && b.is_text() && !b.text_signature().is_absent()
 }
 
 fn is_stale_reasoning(b: &Block) -> bool {
-    b.is_object && b.is_type("thinking") && is_openai_reasoning_signature(b)
+    b.is_object && b.is_thinking() && is_openai_reasoning_signature(b)
 }
 
 /// Drops reasoning from the assistant turns not after `drop_before` (see the module docs).
@@ -105,7 +105,7 @@ pub fn drop_stale_openai_reasoning(
     };
     let mut changed = false;
     msgs.retain_mut(|m| {
-        if !m.is_role("assistant") || timestamp(&m.timestamp).is_some_and(|t| t > before) {
+        if !m.is_assistant() || timestamp(&m.timestamp).is_some_and(|t| t > before) {
             return true;
         }
         let Some(blocks) = m.blocks() else {

@@ -18,6 +18,7 @@ use super::node::{Node, View};
 use super::openai_chat::{id_val, kind, new_text, obj, opt_str, role_of, same_list, val_of};
 use super::split::{From, Src};
 use super::{split, Decision, Protocol, WireError, WireOptions};
+use crate::transcript::model::Rare;
 use crate::transcript::model::{Block, BlockOrigin, Content, Msg, Presence, TextInfo, Val};
 use serde_json::{json, Value};
 
@@ -32,14 +33,14 @@ fn block<'a, N: Node<'a>>(v: N, k: usize, idx: usize, path: &str) -> Result<Bloc
     let mut b = Block::src(k, idx);
     let ty = o.get("type");
     if ty.and_then(Node::str).as_deref() == Some("tool_use") {
-        b.ty = Val::Str("toolCall".into());
+        b.set_ty(Val::Str("toolCall".into()));
         b.id = id_val(opt_str(o, "id", path)?);
         if let Some(View::Str(n)) = o.get("name").map(Node::view) {
             b.name = Val::Str(n.into_owned().into());
         }
         b.input = kind(o.get("input"));
     } else {
-        b.ty = ty.map_or(Val::Absent, val_of);
+        b.set_ty(ty.map_or(Val::Absent, val_of));
         if let Some(t) = o.get("text").filter(|t| t.is_str()) {
             b.text = t.text_info();
         }
@@ -62,7 +63,7 @@ pub(super) fn presence<'a, N: Node<'a>>(v: Option<N>) -> Presence {
 
 fn text_block(info: Option<TextInfo>, k: usize) -> Block {
     let mut b = Block::src(k, 0);
-    b.ty = Val::Str("text".into());
+    b.set_ty(Val::Str("text".into()));
     b.text = info;
     b
 }
@@ -90,7 +91,7 @@ fn read<'a, N: Node<'a>>(body: N) -> Result<Read<N>, WireError> {
         };
         let k = msgs.len();
         let mut msg = Msg::src(k);
-        msg.role = Val::Str(role.to_string().into());
+        msg.set_role(Val::Str(role.to_string().into()));
         let content = m.get("content");
         let info = content.and_then(Node::text_info);
         match content.map(Node::view) {
@@ -126,16 +127,16 @@ fn read<'a, N: Node<'a>>(body: N) -> Result<Read<N>, WireError> {
                         continue;
                     }
                     let mut r = Msg::src(0);
-                    r.role = Val::Str("toolResult".into());
+                    r.set_role(Val::Str("toolResult".into()));
                     if let Some(id) = opt_str(o, "tool_use_id", &bpath)? {
-                        r.tool_call_id = Val::Str(id.into_owned().into());
+                        r.set_field(Rare::ToolCallId, Val::Str(id.into_owned().into()));
                     }
                     push(&mut msgs, r, From::Result(j));
                 }
                 if !rest.is_empty() {
                     let k = msgs.len();
                     let mut u = Msg::src(k);
-                    u.role = Val::Str(role.to_string().into());
+                    u.set_role(Val::Str(role.to_string().into()));
                     let bs = rest
                         .iter()
                         .enumerate()
@@ -239,7 +240,7 @@ fn result_item(m: &Msg, srcs: &[Src], synthetic_text: &str) -> Item {
                 .unwrap_or_else(|| synthetic_text.to_string());
             Item::New(json!({
                 "type": RESULT,
-                "tool_use_id": m.tool_call_id.as_str().unwrap_or(""),
+                "tool_use_id": m.tool_call_id().as_str().unwrap_or(""),
                 "content": text,
                 "is_error": true,
             }))
@@ -272,7 +273,7 @@ fn write_group<'a, N: Node<'a>>(
 ) -> Out {
     let mut items = Vec::new();
     for m in group {
-        if m.is_role("toolResult") {
+        if m.is_tool_result() {
             items.push(result_item(m, srcs, &opts.pairing.synthetic_text));
         } else {
             content_items(m, srcs, input, &mut items);
@@ -290,7 +291,7 @@ fn write_group<'a, N: Node<'a>>(
         None => {
             let role = group
                 .iter()
-                .find(|m| !m.is_role("toolResult"))
+                .find(|m| !m.is_tool_result())
                 .and_then(|m| m.role())
                 .unwrap_or("user");
             Out::Edit {
@@ -311,10 +312,10 @@ pub fn plan<'a, N: Node<'a>>(body: N, opts: &WireOptions) -> Result<Decision, Wi
     let mut k = 0;
     while k < msgs.len() {
         let start = k;
-        while k < msgs.len() && msgs[k].is_role("toolResult") {
+        while k < msgs.len() && msgs[k].is_tool_result() {
             k += 1;
         }
-        if k < msgs.len() && (k == start || msgs[k].is_role("user")) {
+        if k < msgs.len() && (k == start || msgs[k].is_user()) {
             k += 1;
         }
         out.push(write_group(&msgs[start..k], &srcs, &input, opts));

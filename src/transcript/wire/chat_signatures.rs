@@ -60,7 +60,7 @@ fn dropped(b: &Block, what: CallExtensions) -> bool {
 /// Removes the calls' extensions `what` names: the thought signature with the `extra_content`
 /// that carries it, or (`All`) every call's `extra_content`.
 pub fn drop_call_signatures(turns: &mut [Msg], ctx: &mut Ctx, what: CallExtensions) {
-    for m in turns.iter_mut().filter(|m| m.is_role("assistant")) {
+    for m in turns.iter_mut().filter(|m| m.is_assistant()) {
         let Some(blocks) = m.blocks() else { continue };
         let hits: Vec<_> = (0..blocks.len())
             .filter(|&j| dropped(&blocks[j], what))

@@ -43,7 +43,7 @@ fn is_encrypted(b: &Block) -> bool {
 /// Drops the encrypted reasoning items of every assistant turn.
 pub fn drop_encrypted_reasoning(msgs: &mut [Msg], ctx: &mut Ctx) -> bool {
     let mut changed = false;
-    for m in msgs.iter_mut().filter(|m| m.is_role("assistant")) {
+    for m in msgs.iter_mut().filter(|m| m.is_assistant()) {
         changed |= drop_blocks(
             m,
             ctx,

@@ -30,6 +30,7 @@ use super::openai_chat::{kind, obj, opt_str, same_list, val_of};
 use super::split::{From, Src};
 use super::{split, Decision, Protocol, WireError, WireOptions};
 use crate::transcript::context::Change;
+use crate::transcript::model::Rare;
 use crate::transcript::model::{Block, BlockOrigin, Content, Msg, Override, Val};
 use serde_json::{json, Value};
 use std::collections::HashSet;
@@ -53,7 +54,7 @@ struct Read<N> {
 fn block<'a, N: Node<'a>>(p: N, k: usize, idx: usize, id: Option<String>) -> Block {
     let mut b = Block::src(k, idx);
     if let Some(call) = p.get(CALL) {
-        b.ty = Val::Str("toolCall".into());
+        b.set_ty(Val::Str("toolCall".into()));
         b.id = id.map_or(Val::Absent, |s| Val::Str(s.into()));
         if let Some(n) = call.get("name").and_then(Node::str) {
             b.name = Val::Str(n.into_owned().into());
@@ -61,10 +62,12 @@ fn block<'a, N: Node<'a>>(p: N, k: usize, idx: usize, id: Option<String>) -> Blo
         b.arguments = kind(call.get("args"));
     } else if let Some(t) = p.get("text").filter(|t| t.is_str()) {
         let thought = matches!(p.get("thought").map(Node::view), Some(View::Bool(true)));
-        b.ty = Val::Str(if thought { "thinking" } else { "text" }.into());
+        b.set_ty(Val::Str(if thought { "thinking" } else { "text" }.into()));
         b.text = t.text_info();
     } else {
-        b.ty = Val::Str(p.first_key().unwrap_or_default().into_owned().into());
+        b.set_ty(Val::Str(
+            p.first_key().unwrap_or_default().into_owned().into(),
+        ));
     }
     // What the signature rules judge (see `gemini_signatures`).
     if let Some(v) = p.get(SIGNATURE_KEYS[0]) {
@@ -120,7 +123,7 @@ fn read<'a, N: Node<'a>>(body: N) -> Result<Read<N>, WireError> {
         if model {
             if !joins {
                 let mut m = Msg::src(k);
-                m.role = Val::Str("assistant".into());
+                m.set_role(Val::Str("assistant".into()));
                 m.content = Content::Blocks(Vec::new());
                 r.msgs.push(m);
                 r.srcs.push(Src {
@@ -193,9 +196,9 @@ fn read<'a, N: Node<'a>>(body: N) -> Result<Read<N>, WireError> {
                 },
             };
             let mut m = Msg::src(r.msgs.len());
-            m.role = Val::Str("toolResult".into());
-            m.tool_call_id = Val::Str(id.into());
-            m.tool_name = Val::Str(name.into_owned().into());
+            m.set_role(Val::Str("toolResult".into()));
+            m.set_field(Rare::ToolCallId, Val::Str(id.into()));
+            m.set_field(Rare::ToolName, Val::Str(name.into_owned().into()));
             // A signature on the response part (a user part: Gemini signs model parts only) is
             // the result's one block, for the signature rules; the writer reads only its edits.
             if SIGNATURE_KEYS.iter().any(|k| p.get(k).is_some()) {
@@ -210,7 +213,7 @@ fn read<'a, N: Node<'a>>(body: N) -> Result<Read<N>, WireError> {
         if !rest.is_empty() || parts.is_empty() {
             let k = r.msgs.len();
             let mut m = Msg::src(k);
-            m.role = Val::Str(role.into());
+            m.set_role(Val::Str(role.into()));
             let blocks = rest
                 .iter()
                 .enumerate()
@@ -335,10 +338,10 @@ impl<'a, 'r, N: Node<'a>> Writer<'r, N> {
             })
             .unwrap_or_else(|| synthetic_text.to_string());
         let name = super::new_value(&m.edits, "toolName")
-            .or_else(|| m.tool_name.as_str().map(|s| json!(s)))
+            .or_else(|| m.tool_name().as_str().map(|s| json!(s)))
             .unwrap_or(json!("unknown"));
         let mut r = json!({"name": name, "response": {"error": text}});
-        if let Some(id) = self.real_id(&m.tool_call_id) {
+        if let Some(id) = self.real_id(m.tool_call_id()) {
             r["id"] = id;
         }
         Item::New(json!({ RESPONSE: r }))
@@ -362,7 +365,7 @@ impl<'a, 'r, N: Node<'a>> Writer<'r, N> {
     fn write_group(&self, group: &[Msg], opts: &WireOptions) -> Out {
         let mut items = Vec::new();
         for m in group {
-            if m.is_role("toolResult") {
+            if m.is_tool_result() {
                 items.push(self.result_item(m, &opts.pairing.synthetic_text));
             } else {
                 self.content_items(m, &mut items);
@@ -384,8 +387,8 @@ impl<'a, 'r, N: Node<'a>> Writer<'r, N> {
                 ops: vec![Op::List(PARTS, items)],
             },
             None => {
-                let role = match group.iter().find(|m| !m.is_role("toolResult")) {
-                    Some(m) if m.is_role("assistant") => "model",
+                let role = match group.iter().find(|m| !m.is_tool_result()) {
+                    Some(m) if m.is_assistant() => "model",
                     _ => "user",
                 };
                 Out::Edit {
@@ -450,14 +453,11 @@ pub fn plan<'a, N: Node<'a>>(body: N, opts: &WireOptions) -> Result<Decision, Wi
     let mut k = 0;
     while k < msgs.len() {
         let start = k;
-        while k < msgs.len() && msgs[k].is_role("toolResult") {
+        while k < msgs.len() && msgs[k].is_tool_result() {
             k += 1;
         }
         let joins = |m: &Msg| {
-            m.is_role("user")
-                && k > start
-                && wire_of(m).is_some()
-                && wire_of(m) == wire_of(&msgs[k - 1])
+            m.is_user() && k > start && wire_of(m).is_some() && wire_of(m) == wire_of(&msgs[k - 1])
         };
         if k < msgs.len() && (k == start || joins(&msgs[k])) {
             k += 1;

@@ -132,7 +132,7 @@ fn signed(b: &Block) -> bool {
 pub fn repair(turns: &mut [Msg], ctx: &mut Ctx, gemini3: bool) {
     // A `functionResponse` part is a user part too (the Gemini reader makes it a result
     // message whose one block carries the part's signature).
-    let user = |m: &&mut Msg| m.is_role("user") || m.is_role("toolResult");
+    let user = |m: &&mut Msg| m.is_user() || m.is_tool_result();
     for m in turns.iter_mut().filter(user) {
         drop_signatures(
             m,
@@ -145,14 +145,8 @@ pub fn repair(turns: &mut [Msg], ctx: &mut Ctx, gemini3: bool) {
     if !gemini3 {
         return;
     }
-    let current = turns
-        .iter()
-        .rposition(|m| m.is_role("user"))
-        .map_or(0, |u| u + 1);
-    for m in turns[current..]
-        .iter_mut()
-        .filter(|m| m.is_role("assistant"))
-    {
+    let current = turns.iter().rposition(|m| m.is_user()).map_or(0, |u| u + 1);
+    for m in turns[current..].iter_mut().filter(|m| m.is_assistant()) {
         let Some((j, path)) = m.blocks().and_then(|bs| {
             let j = bs.iter().position(|b| b.is_object && b.is_tool_call())?;
             Some((j, block_path(m, &bs[j])))

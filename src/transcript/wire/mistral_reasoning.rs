@@ -50,7 +50,7 @@ fn is_field(b: &Block) -> bool {
 
 /// Removes every assistant's reasoning fields (the blocks the reader made of them).
 pub fn drop_reasoning_fields(turns: &mut [Msg], ctx: &mut Ctx) {
-    for m in turns.iter_mut().filter(|m| m.is_role("assistant")) {
+    for m in turns.iter_mut().filter(|m| m.is_assistant()) {
         if !m.blocks().is_some_and(|bs| bs.iter().any(is_field)) {
             continue;
         }

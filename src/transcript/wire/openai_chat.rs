@@ -23,6 +23,7 @@ use super::layout::{Layout, MsgLayout, Place, REASONING_DETAILS, REASONING_FIELD
 use super::node::{Node, View};
 use super::{mistral_reasoning, Decision, Protocol, WireError, WireOptions};
 use crate::transcript::context::Change;
+use crate::transcript::model::Rare;
 use crate::transcript::model::{Block, BlockOrigin, Content, Kind, Msg, MsgOrigin, Val};
 use serde_json::{json, Value};
 use std::borrow::Cow;
@@ -100,7 +101,7 @@ fn part_block<'a, N: Node<'a>>(
         "a content part object",
     )?;
     let mut b = Block::src(i, j);
-    b.ty = p.get("type").map_or(Val::Absent, val_of);
+    b.set_ty(p.get("type").map_or(Val::Absent, val_of));
     if let Some(t) = p.get("text").filter(|t| t.is_str()) {
         b.text = t.text_info();
     }
@@ -121,7 +122,7 @@ fn call_block<'a, N: Node<'a>>(
         Some(f) => Some(obj(f, &format!("{path}.function"), "an object")?),
     };
     let mut b = Block::src(i, idx);
-    b.ty = Val::Str("toolCall".into());
+    b.set_ty(Val::Str("toolCall".into()));
     b.id = id_val(id);
     if let Some(f) = f {
         b.name = id_val(opt_str(f, "name", &format!("{path}.function"))?);
@@ -158,7 +159,7 @@ fn reasoning_info<'a, N: Node<'a>>(v: N, key: &str) -> Option<crate::transcript:
     match v.view() {
         View::Arr(a) if key == REASONING_DETAILS && a.item_count() > 0 => {
             Some(crate::transcript::model::TextInfo {
-                len: a.item_count(),
+                len: crate::transcript::model::TextInfo::len_of(a.item_count()),
                 blank: false,
                 head: None,
                 head_is_whole: false,
@@ -175,17 +176,17 @@ fn read_message<'a, N: Node<'a>>(v: N, i: usize) -> Result<(Msg, MsgLayout), Wir
     let role = role_of(m, &path)?;
     let role = role.as_ref();
     let mut msg = Msg::src(i);
-    msg.role = Val::Str(
+    msg.set_role(Val::Str(
         if role == "tool" { "toolResult" } else { role }
             .to_string()
             .into(),
-    );
+    ));
     if role == "tool" {
         if let Some(id) = opt_str(m, "tool_call_id", &path)? {
-            msg.tool_call_id = Val::Str(id.into_owned().into());
+            msg.set_field(Rare::ToolCallId, Val::Str(id.into_owned().into()));
         }
         if let Some(View::Str(n)) = m.get("name").map(Node::view) {
-            msg.tool_name = Val::Str(n.into_owned().into());
+            msg.set_field(Rare::ToolName, Val::Str(n.into_owned().into()));
         }
     }
     let calls: Vec<N> = match m.get(CALLS) {
@@ -212,7 +213,7 @@ fn read_message<'a, N: Node<'a>>(v: N, i: usize) -> Result<(Msg, MsgLayout), Wir
     match content.map(Node::view) {
         Some(View::Str(_)) if as_blocks => {
             let mut b = Block::src(i, 0);
-            b.ty = Val::Str("text".into());
+            b.set_ty(Val::Str("text".into()));
             b.text = info;
             blocks.push(b);
             layout.str_block = true;
@@ -262,7 +263,7 @@ fn read_message<'a, N: Node<'a>>(v: N, i: usize) -> Result<(Msg, MsgLayout), Wir
                 continue;
             };
             let mut b = Block::src(i, blocks.len());
-            b.ty = Val::Str("thinking".into());
+            b.set_ty(Val::Str("thinking".into()));
             b.x_mut().thinking = Some(info);
             blocks.push(b);
             layout.fields |= 1 << f;
@@ -415,7 +416,7 @@ fn content_ops<'a, N: Node<'a>>(
                 if let BlockOrigin::Src { msg, idx } = &b.origin {
                     if let Place::Field(k) = layout.place(*msg, *idx) {
                         if let Some(f) = REASONING_FIELDS.iter().position(|x| *x == k) {
-                            fields[f].push((*msg, b.thinking().map_or(0, |t| t.len)));
+                            fields[f].push((*msg, b.thinking().map_or(0, |t| t.len as usize)));
                         }
                         continue;
                     }
@@ -437,7 +438,7 @@ fn content_ops<'a, N: Node<'a>>(
             prefix: prefix.clone(),
         }),
         Content::Str { info, .. } => parts.push(Item::New(Value::String(
-            info.head.clone().unwrap_or_default(),
+            info.head.as_deref().unwrap_or_default().to_string(),
         ))),
         Content::Other(_) => {}
     }
@@ -462,7 +463,7 @@ fn content_ops<'a, N: Node<'a>>(
     };
     if !content_same {
         if parts.is_empty() {
-            let empty = if m.is_role("assistant") && !calls.is_empty() {
+            let empty = if m.is_assistant() && !calls.is_empty() {
                 Value::Null
             } else {
                 json!("")
@@ -470,7 +471,7 @@ fn content_ops<'a, N: Node<'a>>(
             ops.push(Op::Set("content", empty));
         } else if let [Item::New(Value::String(s))] = parts.as_slice() {
             ops.push(Op::Set("content", Value::String(s.clone())));
-        } else if m.is_role("toolResult") && parts.iter().all(is_new_text) {
+        } else if m.is_tool_result() && parts.iter().all(is_new_text) {
             // A result made by a rule: its text as the string content every server takes.
             let text: Vec<&str> = parts.iter().filter_map(new_text).collect();
             ops.push(Op::Set("content", json!(text.join("\n"))));

@@ -134,7 +134,7 @@ pub fn run(msgs: &mut Vec<Msg>, ctx: &mut Ctx, opts: &WireOptions, protocol: Pro
         encrypted_reasoning::drop_encrypted_reasoning(&mut turns, ctx);
     }
     if let Some(o) = reasoning.thought_signatures {
-        for m in turns.iter_mut().filter(|m| m.is_role("assistant")) {
+        for m in turns.iter_mut().filter(|m| m.is_assistant()) {
             strip_message_thought_signatures(m, ctx, Some(o));
             // Google's rule (base64, both keys): what it keeps of another provider's ids.
             if o.allow_base64_only && o.include_camel_case {

@@ -20,6 +20,7 @@ use super::edit::{Op, Out};
 use super::node::{Node, View};
 use super::openai_chat::{id_val, obj, opt_str};
 use super::{pass, Decision, Protocol, WireError, WireOptions};
+use crate::transcript::model::Rare;
 use crate::transcript::model::{Block, BlockOrigin, Content, Msg, MsgOrigin, Val};
 use serde_json::{json, Value};
 use std::borrow::Cow;
@@ -79,7 +80,7 @@ fn read<'a, N: Node<'a>>(body: N) -> Result<Option<Read>, WireError> {
                 let joins = matches!(froms.last(), Some(From::Group(_)));
                 if !joins {
                     let mut m = Msg::src(k);
-                    m.role = Val::Str("assistant".into());
+                    m.set_role(Val::Str("assistant".into()));
                     m.content = Content::Blocks(Vec::new());
                     msgs.push(m);
                     froms.push(From::Group(Vec::new()));
@@ -91,12 +92,12 @@ fn read<'a, N: Node<'a>>(body: N) -> Result<Option<Read>, WireError> {
                 };
                 let mut blk = Block::src(k, items.len());
                 if ty == Some(CALL) {
-                    blk.ty = Val::Str("toolCall".into());
+                    blk.set_ty(Val::Str("toolCall".into()));
                     blk.id = id_val(opt_str(o, "call_id", &path)?);
                     blk.name = id_val(opt_str(o, "name", &path)?);
                     blk.arguments = crate::transcript::model::Kind::Other;
                 } else {
-                    blk.ty = Val::Str(ty.unwrap_or("message").to_string().into());
+                    blk.set_ty(Val::Str(ty.unwrap_or("message").to_string().into()));
                     if ty == Some("reasoning") {
                         // What `encrypted_reasoning` asks of a reasoning item.
                         blk.x_mut().signature = presence(o.get("encrypted_content"));
@@ -109,9 +110,9 @@ fn read<'a, N: Node<'a>>(body: N) -> Result<Option<Read>, WireError> {
             }
             Some(OUTPUT) => {
                 let mut m = Msg::src(k);
-                m.role = Val::Str("toolResult".into());
+                m.set_role(Val::Str("toolResult".into()));
                 if let Some(id) = opt_str(o, "call_id", &path)? {
-                    m.tool_call_id = Val::Str(id.into_owned().into());
+                    m.set_field(Rare::ToolCallId, Val::Str(id.into_owned().into()));
                 }
                 msgs.push(m);
                 froms.push(From::Item(i));
@@ -127,7 +128,7 @@ fn read<'a, N: Node<'a>>(body: N) -> Result<Option<Read>, WireError> {
                     }
                     (Some(t), _) => t.to_string(),
                 };
-                m.role = Val::Str(role.into());
+                m.set_role(Val::Str(role.into()));
                 // The content is only carried by reference: no rule that runs here reads it.
                 m.content = Content::Other(Val::Absent);
                 msgs.push(m);
@@ -162,7 +163,7 @@ fn new_text(m: &Msg) -> String {
 /// The items of one output model message.
 fn write(m: &Msg, froms: &[From], out: &mut Vec<Out>) {
     let from = m.src_index().and_then(|k| froms.get(k));
-    if m.is_role("toolResult") {
+    if m.is_tool_result() {
         match from {
             Some(From::Item(i)) => {
                 out.push(keep_or_set(*i, super::new_value(&m.edits, "toolCallId")))
@@ -171,7 +172,7 @@ fn write(m: &Msg, froms: &[From], out: &mut Vec<Out>) {
                 from: None,
                 ops: vec![
                     Op::Set("type", json!(OUTPUT)),
-                    Op::Set("call_id", json!(m.tool_call_id.as_str().unwrap_or(""))),
+                    Op::Set("call_id", json!(m.tool_call_id().as_str().unwrap_or(""))),
                     Op::Set("output", json!(new_text(m))),
                 ],
             }),

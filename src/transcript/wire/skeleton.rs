@@ -463,9 +463,9 @@ impl<'s> Node<'s> for SNode<'s> {
         let s = self.slot();
         match s.kind {
             TEXT_INFO | TEXT_HEAD => Some(TextInfo {
-                len: s.a as usize,
+                len: s.a,
                 blank: s.b != 0,
-                head: (s.a == 0).then(String::new),
+                head: (s.a == 0).then(Box::default),
                 head_is_whole: s.a == 0,
             }),
             STR => Some(TextInfo::of_str(
