@@ -16,11 +16,16 @@
 //! `<tool_call>刷新缓存`) is a body, as models write it.
 //!
 //! One more piece of evidence for the bare call GLM writes without arguments,
-//! `<tool_call>NAME</tool_call>`: with no tools offered, after words on its line and with
-//! sentence text after its closer on the same line (`例如 <tool_call>f</tool_call>. 因此`), it
-//! is an example in a sentence, text. A model's own bare call ends its line or is followed by the
-//! next call (`。<tool_call>RoleInfo</tool_call><tool_call>…`), and with tools offered it is read
-//! as a call as before.
+//! `<tool_call>NAME</tool_call>`, after words on its line: with sentence text after its closer on
+//! the same line (`例如 <tool_call>f</tool_call>. 因此`), or right after a word that introduces an
+//! example (`例如 `, `比如：`, `for example `, [`super::example_lead`]), it is an example in a
+//! sentence, text, unless `NAME` is an offered tool's. A model's own bare call follows the end of
+//! its sentence and ends its line or is followed by the next call
+//! (`。<tool_call>RoleInfo</tool_call><tool_call>…`); a call of an offered tool is read wherever
+//! it stands.
+//!
+//! A Kimi id without its `:index` between the call's tokens (`我来查一下 <|tool_call_begin|>
+//! call_0 <|tool_call_argument_begin|> {…}`) is the call's body, not a sentence's word.
 
 /// The closer of the bare GLM call.
 const CLOSE: &str = "</tool_call>";
@@ -28,16 +33,20 @@ const CLOSE: &str = "</tool_call>";
 const MAX_NAME: usize = 128;
 /// The longest word read after an opener and spaces (an id or attribute is shorter).
 const MAX_WORD: usize = 128;
+/// The token after a Kimi call's id.
+const KIMI_ARGS: &str = "<|tool_call_argument_begin|>";
 
 /// Whether the call opener `marker` (the start of `rest`) is named in a sentence: `None` when
 /// `rest` may still grow (`finished` false) and does not tell yet. `words_before`: text other
-/// than spaces before it on its line; `tools`: tools were offered. Reads at most a word and a
+/// than spaces before it on its line; `example`: that text ends with a word introducing an
+/// example ([`super::example_lead`]); `tools`: the offered tools. Reads at most a word and a
 /// name after it, and the spaces after the bare call's closer.
 pub(crate) fn in_sentence(
     marker: &str,
     rest: &str,
     words_before: bool,
-    tools: bool,
+    example: bool,
+    tools: Option<&serde_json::Value>,
     finished: bool,
 ) -> Option<bool> {
     let n = if marker.starts_with('<') && marker.ends_with('>') {
@@ -53,10 +62,10 @@ pub(crate) fn in_sentence(
     let named = super::sentence::named(words_before, after, finished, |t, spaced| {
         body(t, spaced, finished)
     })?;
-    if named || !words_before || tools || marker != "<tool_call>" {
+    if named || !words_before || marker != "<tool_call>" {
         return Some(named);
     }
-    bare_example(after, finished)
+    bare_example(after, example, tools, finished)
 }
 
 /// The length of the DSML section opener (`<｜DSML｜tool_calls>` in any bar spelling, the `>`
@@ -100,11 +109,31 @@ fn body(t: &str, spaced: bool, finished: bool) -> Option<bool> {
     if t.as_bytes().get(word.len()) == Some(&b'=') {
         return Some(is_name(word));
     }
-    Some(
-        word.rsplit_once(':').is_some_and(|(n, i)| {
-            is_name(n) && !i.is_empty() && i.bytes().all(|b| b.is_ascii_digit())
-        }),
-    )
+    let id = word
+        .rsplit_once(':')
+        .is_some_and(|(n, i)| is_name(n) && !i.is_empty() && i.bytes().all(|b| b.is_ascii_digit()));
+    if id || !is_name(word) {
+        return Some(id);
+    }
+    // An id without its index, then (after spaces) the token of the call's arguments.
+    let next = &t[word.len()..];
+    let Some(sp) = next
+        .bytes()
+        .take(MAX_WORD)
+        .position(|b| !matches!(b, b' ' | b'\t'))
+    else {
+        let open = !finished && next.len() < MAX_WORD;
+        return if open { None } else { Some(false) };
+    };
+    let next = &next[sp..];
+    if next.starts_with(KIMI_ARGS) {
+        Some(true)
+    } else if KIMI_ARGS.starts_with(next) {
+        // Still arriving, or cut by the reply's end inside the token: the call's.
+        finished.then_some(true)
+    } else {
+        Some(false)
+    }
 }
 
 /// Punctuation that ends or continues a sentence right after a named token.
@@ -140,9 +169,15 @@ fn is_name(s: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
 }
 
-/// Whether `after` (right after a `<tool_call>` with words before it) is `NAME</tool_call>`
-/// followed on its line by sentence text: an example named in a sentence.
-fn bare_example(after: &str, finished: bool) -> Option<bool> {
+/// Whether `after` (right after a `<tool_call>` with words before it) is `NAME</tool_call>`,
+/// `NAME` no offered tool's, after a word introducing an example (`example`) or followed on its
+/// line by sentence text: an example named in a sentence.
+fn bare_example(
+    after: &str,
+    example: bool,
+    tools: Option<&serde_json::Value>,
+    finished: bool,
+) -> Option<bool> {
     let n = after
         .bytes()
         .take(MAX_NAME + 1)
@@ -159,6 +194,12 @@ fn bare_example(after: &str, finished: bool) -> Option<bool> {
             Some(false)
         };
     };
+    if super::bare_json::offered(tools, &after[..n]) {
+        return Some(false);
+    }
+    if example {
+        return Some(true);
+    }
     match rest.trim_start_matches([' ', '\t']).as_bytes().first() {
         None if !finished => None,
         None | Some(b'\n' | b'\r' | b'<') => Some(false),
@@ -172,7 +213,8 @@ mod tests {
 
     fn named(before: bool, rest: &str, tools: bool) -> Option<bool> {
         let m = rest.find('>').map_or(rest, |e| &rest[..=e]);
-        in_sentence(m, rest, before, tools, true)
+        let offered = serde_json::json!([{"type": "function", "function": {"name": "f"}}]);
+        in_sentence(m, rest, before, false, tools.then_some(&offered), true)
     }
 
     #[test]
@@ -228,20 +270,53 @@ mod tests {
             Some(false)
         );
         assert_eq!(named(true, "<invoke name=\"f\">", false), Some(false));
-        let dsml = |r: &str| in_sentence("<｜", r, true, false, true);
+        assert_eq!(
+            named(
+                true,
+                "<|tool_call_begin|> call_0 <|tool_call_argument_begin|> {",
+                false
+            ),
+            Some(false)
+        );
+        let dsml = |r: &str| in_sentence("<｜", r, true, false, None, true);
         assert_eq!(dsml("<｜DSML｜tool_calls>、<||"), Some(true));
         assert_eq!(dsml("<| DSML | tool_calls > 等格式"), Some(true));
         assert_eq!(dsml("<｜DSML｜tool_calls>\n<｜DSML｜invoke"), Some(false));
         assert_eq!(dsml("<｜DSML｜invoke name=\"f\"> 等"), Some(false));
         assert_eq!(
-            in_sentence("<｜", "<｜DSML｜tool_calls", true, false, false),
+            in_sentence("<｜", "<｜DSML｜tool_calls", true, false, None, false),
             None
         );
     }
 
     #[test]
+    fn bare_calls_of_tools_not_offered_and_examples() {
+        // With tools offered, a name no tool has in a sentence is an example.
+        assert_eq!(
+            named(true, "<tool_call>g</tool_call>. 因此", true),
+            Some(true)
+        );
+        assert_eq!(named(true, "<tool_call>g</tool_call>\n", true), Some(false));
+        let lead = |r: &str, tools: bool| {
+            let offered = serde_json::json!([{"type": "function", "function": {"name": "f"}}]);
+            in_sentence(
+                "<tool_call>",
+                r,
+                true,
+                true,
+                tools.then_some(&offered),
+                true,
+            )
+        };
+        assert_eq!(lead("<tool_call>g</tool_call>\n", false), Some(true));
+        assert_eq!(lead("<tool_call>g</tool_call>", true), Some(true));
+        assert_eq!(lead("<tool_call>f</tool_call>", true), Some(false));
+        assert_eq!(lead("<tool_call>g<arg_key>", false), Some(false));
+    }
+
+    #[test]
     fn a_stream_waits_only_while_the_text_does_not_tell() {
-        let wait = |r: &str| in_sentence("<tool_call>", r, true, false, false);
+        let wait = |r: &str| in_sentence("<tool_call>", r, true, false, None, false);
         assert_eq!(wait("<tool_call>"), None);
         assert_eq!(wait("<tool_call>  "), None);
         assert_eq!(wait("<tool_call>get_all"), None);
@@ -249,7 +324,16 @@ mod tests {
         assert_eq!(wait("<tool_call>get_all</tool_call> "), None);
         assert_eq!(wait("<tool_call>get_all</tool_call>."), Some(true));
         assert_eq!(wait("<tool_call> tag"), None);
-        assert_eq!(wait("<tool_call> tags "), Some(true));
+        assert_eq!(wait("<tool_call> tags "), None);
+        assert_eq!(wait("<tool_call> tags a"), Some(true));
+        let kimi = |r: &str| in_sentence("<|tool_call_begin|>", r, true, false, None, false);
+        assert_eq!(kimi("<|tool_call_begin|> call_0 <|tool_call_arg"), None);
+        assert_eq!(kimi("<|tool_call_begin|> call_0 包"), Some(true));
+        let cut = |r: &str| in_sentence("<|tool_call_begin|>", r, true, false, None, true);
+        assert_eq!(
+            cut("<|tool_call_begin|> call_0 <|tool_call_arg"),
+            Some(false)
+        );
         assert_eq!(wait("<tool_call>\n"), Some(false));
     }
 }

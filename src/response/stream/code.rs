@@ -333,6 +333,7 @@ impl Machine {
     /// Record what `drain` drops: how many spaces since the last line break (for fence openers).
     pub(super) fn track_columns(&mut self, n: usize) {
         self.spaced_words.pass(&self.buf[..n]);
+        self.example_tail.pass(&self.buf[..n]);
         let d = &self.buf.as_bytes()[..n];
         let tail = match memchr::memrchr(b'\n', d) {
             Some(p) => {

@@ -214,9 +214,26 @@ impl Machine {
     /// At the finished reply's end, the call the opener at candidate `c` starts and the reply
     /// ends inside ([`cut_body`]): how much to remove, and whether that is all the rest. Asked
     /// once per opener still undecided at the end, reading a window after it: linear.
-    pub(super) fn cut_call_at(&mut self, c: usize) -> Option<(usize, bool)> {
+    pub(super) fn cut_call_at(&mut self, c: usize, tools: Option<&Value>) -> Option<(usize, bool)> {
         let cut = cut_body::cut_call(&self.buf[c..])?;
         if cut.empty && !(self.at_line_start(c) || self.glued(c)) {
+            return None;
+        }
+        // An opener named in a sentence (`用 <|tool_call_begin|> 包起来`) starts no call.
+        let words = match self.buf[..c]
+            .trim_end_matches([' ', '\t'])
+            .bytes()
+            .next_back()
+        {
+            Some(b) => b != b'\n' && b != b'\r',
+            None => self.col == usize::MAX,
+        };
+        let example = c == 0 && self.example_tail.introduces();
+        let rest = &self.buf[c..];
+        let named = crate::response::call_in_sentence::in_sentence(
+            cut.opener, rest, words, example, tools, true,
+        );
+        if named == Some(true) {
             return None;
         }
         self.ends_inside(&cut, c).then_some((cut.len, cut.whole))
