@@ -203,12 +203,6 @@ const CUT_STILL_SHOWN: &[(&str, u8)] = &[
     ("cut-glm-chinese-name-two-bytes-of-closer-zh", 3),
     ("cut-glm-next-argument-one-byte-no-call-zh", 3),
     ("vllm-47190-glued-head-with-space-zh", 3),
-    // The same after a lone Kimi `<|tool_call_begin|>` and a space, after words on its line
-    // (`harm30-kimi-lone-call-begin-named-in-zh-prose-at-reply-end`).
-    (
-        "harm30-kimi-lone-call-begin-after-words-id-without-index-en",
-        4,
-    ),
     // A whole `[TOOL_CALL]` body with no closer at all, as an unclosed example is written
     // (`minimax-tool-call-unclosed-stays`).
     ("bracket-call-unquoted-value-stops-at-next-key-zh", 9),

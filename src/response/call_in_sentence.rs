@@ -24,6 +24,11 @@
 //! (`。<tool_call>RoleInfo</tool_call><tool_call>…`); a call of an offered tool is read wherever
 //! it stands.
 //!
+//! A DSML invoke tag (`<｜DSML｜invoke name="foo">`) after words with sentence text after its `>`,
+//! and a Kimi call whose arguments token is followed by sentence text instead of JSON
+//! (`调用是 <|tool_call_begin|> functions.foo:0 <|tool_call_argument_begin|> 这样`), are the call's
+//! shape named in a sentence, text, unless they name an offered tool.
+//!
 //! A Kimi id without its `:index` between the call's tokens (`我来查一下 <|tool_call_begin|>
 //! call_0 <|tool_call_argument_begin|> {…}`) is the call's body, not a sentence's word.
 
@@ -35,6 +40,8 @@ const MAX_NAME: usize = 128;
 const MAX_WORD: usize = 128;
 /// The token after a Kimi call's id.
 const KIMI_ARGS: &str = "<|tool_call_argument_begin|>";
+/// Kimi's call token.
+const KIMI_BEGIN: &str = "<|tool_call_begin|>";
 
 /// Whether the call opener `marker` (the start of `rest`) is named in a sentence: `None` when
 /// `rest` may still grow (`finished` false) and does not tell yet. `words_before`: text other
@@ -54,7 +61,7 @@ pub(crate) fn in_sentence(
     } else {
         match dsml_section(rest, finished) {
             Some(Some(n)) => n,
-            Some(None) => return Some(false),
+            Some(None) => return dsml_invoke(rest, words_before, tools, finished),
             None => return None,
         }
     };
@@ -62,10 +69,61 @@ pub(crate) fn in_sentence(
     let named = super::sentence::named(words_before, after, finished, |t, spaced| {
         body(t, spaced, finished)
     })?;
+    if !named && words_before && marker == KIMI_BEGIN {
+        return kimi_example(after, tools, finished);
+    }
     if named || !words_before || marker != "<tool_call>" {
         return Some(named);
     }
     bare_example(after, example, tools, finished)
+}
+
+/// Whether `after` (right after a Kimi `<|tool_call_begin|>` with words before it) is an id, the
+/// arguments token and then sentence text rather than the JSON arguments, the id naming no
+/// offered tool (`调用是 <|tool_call_begin|> functions.foo:0 <|tool_call_argument_begin|> 这样`):
+/// the call's shape named in a sentence.
+fn kimi_example(after: &str, tools: Option<&serde_json::Value>, finished: bool) -> Option<bool> {
+    let wait = if finished { Some(false) } else { None };
+    let t = after.trim_start_matches([' ', '\t']);
+    let Some(n) = t
+        .bytes()
+        .take(MAX_WORD + 1)
+        .position(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'<'))
+    else {
+        return if t.len() <= MAX_WORD {
+            wait
+        } else {
+            Some(false)
+        };
+    };
+    let id = &t[..n];
+    let t = t[n..].trim_start_matches([' ', '\t']);
+    let Some(args) = t.strip_prefix(KIMI_ARGS) else {
+        return if KIMI_ARGS.starts_with(t) {
+            wait
+        } else {
+            Some(false)
+        };
+    };
+    kimi_args_named(id, args, tools, finished)
+}
+
+/// Whether a Kimi call with words before it on its line, id `id`, is its shape named in a
+/// sentence: after its arguments token (`args` is the text after it) sentence text comes rather
+/// than the JSON arguments, and the id names no offered tool. Also asked for a call whose begin
+/// token was stripped or kept as text (`functions.foo:0 <|tool_call_argument_begin|> 这样`).
+pub(crate) fn kimi_args_named(
+    id: &str,
+    args: &str,
+    tools: Option<&serde_json::Value>,
+    finished: bool,
+) -> Option<bool> {
+    let name = id.rsplit_once(':').map_or(id, |(n, _)| n);
+    let name = name.strip_prefix("functions.").unwrap_or(name);
+    let named = super::sentence::named(true, args, finished, |t, _| {
+        Some(t.starts_with(['{', '[', '<']))
+    })?;
+    Some(named && !super::bare_json::offered(tools, name))
 }
 
 /// The length of the DSML section opener (`<｜DSML｜tool_calls>` in any bar spelling, the `>`
@@ -83,6 +141,48 @@ fn dsml_section(rest: &str, finished: bool) -> Option<Option<usize>> {
         None if !finished => None,
         _ => Some(None),
     }
+}
+
+/// Whether the DSML invoke tag that starts `rest` (`<｜DSML｜invoke name="NAME">`, any bar
+/// spelling) is named in a sentence: words before it on its line, sentence text after its `>`
+/// rather than a parameter tag or a line break, and `NAME` no offered tool's
+/// (`调用写成 <｜DSML｜invoke name="foo"> 开头`). `None`: not known before more text comes.
+fn dsml_invoke(
+    rest: &str,
+    words_before: bool,
+    tools: Option<&serde_json::Value>,
+    finished: bool,
+) -> Option<bool> {
+    if !words_before {
+        return Some(false);
+    }
+    let Some((h, "invoke")) = rest.get(1..).and_then(super::dsml::head) else {
+        return Some(false);
+    };
+    let wait = if finished { Some(false) } else { None };
+    let t = rest[1 + h..].trim_start_matches(' ');
+    let Some(t) = t.strip_prefix("name=\"") else {
+        return if "name=\"".starts_with(t) {
+            wait
+        } else {
+            Some(false)
+        };
+    };
+    let Some(q) = t.bytes().take(MAX_NAME + 1).position(|b| b == b'"') else {
+        return if t.len() <= MAX_NAME {
+            wait
+        } else {
+            Some(false)
+        };
+    };
+    let name = &t[..q];
+    let t = t[q + 1..].trim_start_matches(' ');
+    let Some(after) = t.strip_prefix('>') else {
+        return if t.is_empty() { wait } else { Some(false) };
+    };
+    let named =
+        super::sentence::named(true, after, finished, |t, spaced| body(t, spaced, finished))?;
+    Some(named && !super::bare_json::offered(tools, name))
 }
 
 /// Whether `t` (after the opener and `spaced` spaces) opens a call body.
@@ -282,7 +382,23 @@ mod tests {
         assert_eq!(dsml("<｜DSML｜tool_calls>、<||"), Some(true));
         assert_eq!(dsml("<| DSML | tool_calls > 等格式"), Some(true));
         assert_eq!(dsml("<｜DSML｜tool_calls>\n<｜DSML｜invoke"), Some(false));
-        assert_eq!(dsml("<｜DSML｜invoke name=\"f\"> 等"), Some(false));
+        assert_eq!(
+            dsml("<｜DSML｜invoke name=\"f\">\n<｜DSML｜parameter"),
+            Some(false)
+        );
+        assert_eq!(
+            dsml("<｜DSML｜invoke name=\"f\"><｜DSML｜parameter"),
+            Some(false)
+        );
+        assert_eq!(dsml("<｜DSML｜invoke name=\"g\"> 开头"), Some(true));
+        let offered = serde_json::json!([{"type": "function", "function": {"name": "f"}}]);
+        let with = |r: &str| in_sentence("<｜", r, true, false, Some(&offered), true);
+        assert_eq!(with("<｜DSML｜invoke name=\"f\"> 开头"), Some(false));
+        assert_eq!(with("<｜DSML｜invoke name=\"g\"> 开头"), Some(true));
+        assert_eq!(
+            in_sentence("<｜", "<｜DSML｜invoke name=\"g", true, false, None, false),
+            None
+        );
         assert_eq!(
             in_sentence("<｜", "<｜DSML｜tool_calls", true, false, None, false),
             None
@@ -334,6 +450,10 @@ mod tests {
             cut("<|tool_call_begin|> call_0 <|tool_call_arg"),
             Some(false)
         );
+        let args = "<|tool_call_begin|> functions.g:0 <|tool_call_argument_begin|>";
+        assert_eq!(cut(&format!("{args} 这样")), Some(true));
+        assert_eq!(cut(&format!("{args} {{\"a\": 1}}")), Some(false));
+        assert_eq!(kimi(&format!("{args} ")), None);
         assert_eq!(wait("<tool_call>\n"), Some(false));
     }
 }

@@ -47,7 +47,9 @@ pub fn read_line(line: &str, tools: Option<&Value>) -> Option<(Vec<RawCall>, usi
         (vec![c], end)
     };
     let after = line[end..].trim_end();
-    if !after.is_empty() && !(prose(after) && calls.iter().all(|c| c.arguments != "{}")) {
+    // Prose after the call only when the call has keywords.
+    let prose_after = prose(after) && calls.iter().all(|c| c.arguments != "{}");
+    if !(after.is_empty() || prose_after) {
         return None;
     }
     calls.iter().all(|c| fits(tools, c)).then_some((calls, end))

@@ -2258,7 +2258,7 @@ impl Machine {
             }
             let decision = if self.buf.as_bytes()[c] == b't' {
                 self.decide_harmony(c, tools)
-            } else if let Some(d) = self.decide_kimi_bare(c) {
+            } else if let Some(d) = self.decide_kimi_bare(c, tools) {
                 d
             } else if let Some(d) = self.decide_offered_line(c, tools) {
                 d

@@ -230,10 +230,17 @@ impl Machine {
         };
         let example = c == 0 && self.example_tail.introduces();
         let rest = &self.buf[c..];
+        // A name or id cut by the reply's end right after the opener (`<|tool_call_begin|>
+        // functions.get_`) is the call's, cut.
+        let tail = rest.get(cut.opener.len()..).unwrap_or("").trim_start();
+        let cut_name = !tail.is_empty()
+            && tail
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'));
         let named = crate::response::call_in_sentence::in_sentence(
             cut.opener, rest, words, example, tools, true,
         );
-        if named == Some(true) {
+        if named == Some(true) && !cut_name {
             return None;
         }
         self.ends_inside(&cut, c).then_some((cut.len, cut.whole))
