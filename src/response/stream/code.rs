@@ -349,6 +349,19 @@ impl Machine {
         }
     }
 
+    /// Whether text other than spaces stands before byte `c` of `buf` on its line (what was
+    /// emitted before `buf` included). Reads back over spaces only.
+    pub(super) fn words_before(&self, c: usize) -> bool {
+        match self.buf[..c]
+            .trim_end_matches([' ', '\t'])
+            .bytes()
+            .next_back()
+        {
+            Some(b) => b != b'\n' && b != b'\r',
+            None => self.col == usize::MAX,
+        }
+    }
+
     /// Whether byte `c` of `buf` starts a line (after at most three spaces).
     pub(super) fn at_line_start(&self, c: usize) -> bool {
         let b = self.buf.as_bytes();

@@ -134,14 +134,7 @@ impl Machine {
         if !full {
             return Some(Decision::More);
         }
-        let words = match self.buf[..start]
-            .trim_end_matches([' ', '\t'])
-            .bytes()
-            .next_back()
-        {
-            Some(b) => b != b'\n' && b != b'\r',
-            None => self.col == usize::MAX,
-        };
+        let words = self.words_before(start);
         if words {
             let id = self.buf[start..c].trim_end();
             let args = &self.buf[c + kimi_k2::ARG_BEGIN.len()..];

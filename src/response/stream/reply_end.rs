@@ -220,14 +220,7 @@ impl Machine {
             return None;
         }
         // An opener named in a sentence (`用 <|tool_call_begin|> 包起来`) starts no call.
-        let words = match self.buf[..c]
-            .trim_end_matches([' ', '\t'])
-            .bytes()
-            .next_back()
-        {
-            Some(b) => b != b'\n' && b != b'\r',
-            None => self.col == usize::MAX,
-        };
+        let words = self.words_before(c);
         let example = c == 0 && self.example_tail.introduces();
         let rest = &self.buf[c..];
         // A name or id cut by the reply's end right after the opener (`<|tool_call_begin|>
