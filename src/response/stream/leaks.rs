@@ -17,8 +17,8 @@ use super::json_data;
 use super::{Check, Decision, Kind, Machine, Verdict, WINDOW};
 use crate::response::scan::depth::{Brackets, Depth};
 use crate::response::{
-    bare_json, bracket_calls, call_in_sentence, gemma_unused, glm45, invented_turn, kimi_k2,
-    named_json, orphan, qwen3_coder, stray_word, tool_json, tool_result, Family,
+    bare_json, bracket_calls, gemma_unused, glm45, invented_turn, kimi_k2, named_json, orphan,
+    qwen3_coder, stray_word, tool_json, tool_result, Family,
 };
 
 /// A stripped Harmony call's recipient.
@@ -120,7 +120,8 @@ impl Machine {
     /// a bare Kimi call id `functions.NAME:IDX`: the call whose `<|tool_call_begin|>` was stripped,
     /// starting at the id. `None`: not that, decide as usual.
     /// After words on its line, with sentence text after the token and naming no offered tool, it
-    /// is the call's shape named in a sentence ([`call_in_sentence::kimi_args_named`]): text.
+    /// is the call's shape named in a sentence
+    /// ([`crate::response::call_in_sentence::kimi_args_named`]): text.
     pub(super) fn decide_kimi_bare(&mut self, c: usize, tools: Option<&Value>) -> Option<Decision> {
         if !(self.calls_on && matches!(self.lock, None | Some(Family::KimiK2))) {
             return None;
@@ -139,7 +140,8 @@ impl Machine {
             let id = self.buf[start..c].trim_end();
             let args = &self.buf[c + kimi_k2::ARG_BEGIN.len()..];
             let tools = tools.filter(|_| self.has_tools);
-            match call_in_sentence::kimi_args_named(id, args, tools, self.finished) {
+            let named = crate::response::call_in_sentence::kimi_args_named;
+            match named(id, args, tools, self.finished) {
                 Some(true) => return None,
                 Some(false) => {}
                 None => return Some(Decision::More),
