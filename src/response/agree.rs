@@ -107,6 +107,12 @@ const SANITIZE_REMOVES_TEXT: &[&str] = &[
     // call read before it and a JSON string for a body (cut by the reply's end), the cleaner keeps
     // it: outside `<tool_calls>` such an element is text whole, and so it is cut.
     "named-call-cut-in-string-body-outside-wrapper-stays",
+    // A bare GLM call right after a word introducing an example (`例如 `, `for example `, `比如：`)
+    // is markup for the seed's generic rule; the cleaner keeps it as an example named in a
+    // sentence ([`super::example_lead`]).
+    "harm30-glm-bare-call-after-example-word-ends-line-zh",
+    "harm30-glm-bare-call-after-example-word-ends-line-en",
+    "harm30-glm-bare-call-after-example-word-colon-ends-reply-zh",
 ];
 
 fn keeps_markup(case: &Case) -> bool {
@@ -158,6 +164,10 @@ const CUT_STILL_SHOWN: &[(&str, u8)] = &[
         3,
     ),
     ("cut-opener-function-calls-wrapper-around-invoke-name", 8),
+    (
+        "harm30-kimi-lone-call-begin-after-words-id-without-index-zh",
+        4,
+    ),
     // `[tool_call:` alone at the end, a first call's or after a call read.
     ("bracket-colon-call-cut-before-key-offered-zh", 6),
     ("bracket-colon-second-call-cut-inside-name-offered", 2),

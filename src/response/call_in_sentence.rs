@@ -16,11 +16,21 @@
 //! `<tool_call>刷新缓存`) is a body, as models write it.
 //!
 //! One more piece of evidence for the bare call GLM writes without arguments,
-//! `<tool_call>NAME</tool_call>`: with no tools offered, after words on its line and with
-//! sentence text after its closer on the same line (`例如 <tool_call>f</tool_call>. 因此`), it
-//! is an example in a sentence, text. A model's own bare call ends its line or is followed by the
-//! next call (`。<tool_call>RoleInfo</tool_call><tool_call>…`), and with tools offered it is read
-//! as a call as before.
+//! `<tool_call>NAME</tool_call>`, after words on its line: with sentence text after its closer on
+//! the same line (`例如 <tool_call>f</tool_call>. 因此`), or right after a word that introduces an
+//! example (`例如 `, `比如：`, `for example `, [`super::example_lead`]), it is an example in a
+//! sentence, text, unless `NAME` is an offered tool's. A model's own bare call follows the end of
+//! its sentence and ends its line or is followed by the next call
+//! (`。<tool_call>RoleInfo</tool_call><tool_call>…`); a call of an offered tool is read wherever
+//! it stands.
+//!
+//! A DSML invoke tag (`<｜DSML｜invoke name="foo">`) after words with sentence text after its `>`,
+//! and a Kimi call whose arguments token is followed by sentence text instead of JSON
+//! (`调用是 <|tool_call_begin|> functions.foo:0 <|tool_call_argument_begin|> 这样`), are the call's
+//! shape named in a sentence, text, unless they name an offered tool.
+//!
+//! A Kimi id without its `:index` between the call's tokens (`我来查一下 <|tool_call_begin|>
+//! call_0 <|tool_call_argument_begin|> {…}`) is the call's body, not a sentence's word.
 
 /// The closer of the bare GLM call.
 const CLOSE: &str = "</tool_call>";
@@ -28,16 +38,22 @@ const CLOSE: &str = "</tool_call>";
 const MAX_NAME: usize = 128;
 /// The longest word read after an opener and spaces (an id or attribute is shorter).
 const MAX_WORD: usize = 128;
+/// The token after a Kimi call's id.
+const KIMI_ARGS: &str = "<|tool_call_argument_begin|>";
+/// Kimi's call token.
+const KIMI_BEGIN: &str = "<|tool_call_begin|>";
 
 /// Whether the call opener `marker` (the start of `rest`) is named in a sentence: `None` when
 /// `rest` may still grow (`finished` false) and does not tell yet. `words_before`: text other
-/// than spaces before it on its line; `tools`: tools were offered. Reads at most a word and a
+/// than spaces before it on its line; `example`: that text ends with a word introducing an
+/// example ([`super::example_lead`]); `tools`: the offered tools. Reads at most a word and a
 /// name after it, and the spaces after the bare call's closer.
 pub(crate) fn in_sentence(
     marker: &str,
     rest: &str,
     words_before: bool,
-    tools: bool,
+    example: bool,
+    tools: Option<&serde_json::Value>,
     finished: bool,
 ) -> Option<bool> {
     let n = if marker.starts_with('<') && marker.ends_with('>') {
@@ -45,7 +61,7 @@ pub(crate) fn in_sentence(
     } else {
         match dsml_section(rest, finished) {
             Some(Some(n)) => n,
-            Some(None) => return Some(false),
+            Some(None) => return dsml_invoke(rest, words_before, tools, finished),
             None => return None,
         }
     };
@@ -53,10 +69,61 @@ pub(crate) fn in_sentence(
     let named = super::sentence::named(words_before, after, finished, |t, spaced| {
         body(t, spaced, finished)
     })?;
-    if named || !words_before || tools || marker != "<tool_call>" {
+    if !named && words_before && marker == KIMI_BEGIN {
+        return kimi_example(after, tools, finished);
+    }
+    if named || !words_before || marker != "<tool_call>" {
         return Some(named);
     }
-    bare_example(after, finished)
+    bare_example(after, example, tools, finished)
+}
+
+/// Whether `after` (right after a Kimi `<|tool_call_begin|>` with words before it) is an id, the
+/// arguments token and then sentence text rather than the JSON arguments, the id naming no
+/// offered tool (`调用是 <|tool_call_begin|> functions.foo:0 <|tool_call_argument_begin|> 这样`):
+/// the call's shape named in a sentence.
+fn kimi_example(after: &str, tools: Option<&serde_json::Value>, finished: bool) -> Option<bool> {
+    let wait = if finished { Some(false) } else { None };
+    let t = after.trim_start_matches([' ', '\t']);
+    let Some(n) = t
+        .bytes()
+        .take(MAX_WORD + 1)
+        .position(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'<'))
+    else {
+        return if t.len() <= MAX_WORD {
+            wait
+        } else {
+            Some(false)
+        };
+    };
+    let id = &t[..n];
+    let t = t[n..].trim_start_matches([' ', '\t']);
+    let Some(args) = t.strip_prefix(KIMI_ARGS) else {
+        return if KIMI_ARGS.starts_with(t) {
+            wait
+        } else {
+            Some(false)
+        };
+    };
+    kimi_args_named(id, args, tools, finished)
+}
+
+/// Whether a Kimi call with words before it on its line, id `id`, is its shape named in a
+/// sentence: after its arguments token (`args` is the text after it) sentence text comes rather
+/// than the JSON arguments, and the id names no offered tool. Also asked for a call whose begin
+/// token was stripped or kept as text (`functions.foo:0 <|tool_call_argument_begin|> 这样`).
+pub(crate) fn kimi_args_named(
+    id: &str,
+    args: &str,
+    tools: Option<&serde_json::Value>,
+    finished: bool,
+) -> Option<bool> {
+    let name = id.rsplit_once(':').map_or(id, |(n, _)| n);
+    let name = name.strip_prefix("functions.").unwrap_or(name);
+    let named = super::sentence::named(true, args, finished, |t, _| {
+        Some(t.starts_with(['{', '[', '<']))
+    })?;
+    Some(named && !super::bare_json::offered(tools, name))
 }
 
 /// The length of the DSML section opener (`<｜DSML｜tool_calls>` in any bar spelling, the `>`
@@ -74,6 +141,48 @@ fn dsml_section(rest: &str, finished: bool) -> Option<Option<usize>> {
         None if !finished => None,
         _ => Some(None),
     }
+}
+
+/// Whether the DSML invoke tag that starts `rest` (`<｜DSML｜invoke name="NAME">`, any bar
+/// spelling) is named in a sentence: words before it on its line, sentence text after its `>`
+/// rather than a parameter tag or a line break, and `NAME` no offered tool's
+/// (`调用写成 <｜DSML｜invoke name="foo"> 开头`). `None`: not known before more text comes.
+fn dsml_invoke(
+    rest: &str,
+    words_before: bool,
+    tools: Option<&serde_json::Value>,
+    finished: bool,
+) -> Option<bool> {
+    if !words_before {
+        return Some(false);
+    }
+    let Some((h, "invoke")) = rest.get(1..).and_then(super::dsml::head) else {
+        return Some(false);
+    };
+    let wait = if finished { Some(false) } else { None };
+    let t = rest[1 + h..].trim_start_matches(' ');
+    let Some(t) = t.strip_prefix("name=\"") else {
+        return if "name=\"".starts_with(t) {
+            wait
+        } else {
+            Some(false)
+        };
+    };
+    let Some(q) = t.bytes().take(MAX_NAME + 1).position(|b| b == b'"') else {
+        return if t.len() <= MAX_NAME {
+            wait
+        } else {
+            Some(false)
+        };
+    };
+    let name = &t[..q];
+    let t = t[q + 1..].trim_start_matches(' ');
+    let Some(after) = t.strip_prefix('>') else {
+        return if t.is_empty() { wait } else { Some(false) };
+    };
+    let named =
+        super::sentence::named(true, after, finished, |t, spaced| body(t, spaced, finished))?;
+    Some(named && !super::bare_json::offered(tools, name))
 }
 
 /// Whether `t` (after the opener and `spaced` spaces) opens a call body.
@@ -100,11 +209,31 @@ fn body(t: &str, spaced: bool, finished: bool) -> Option<bool> {
     if t.as_bytes().get(word.len()) == Some(&b'=') {
         return Some(is_name(word));
     }
-    Some(
-        word.rsplit_once(':').is_some_and(|(n, i)| {
-            is_name(n) && !i.is_empty() && i.bytes().all(|b| b.is_ascii_digit())
-        }),
-    )
+    let id = word
+        .rsplit_once(':')
+        .is_some_and(|(n, i)| is_name(n) && !i.is_empty() && i.bytes().all(|b| b.is_ascii_digit()));
+    if id || !is_name(word) {
+        return Some(id);
+    }
+    // An id without its index, then (after spaces) the token of the call's arguments.
+    let next = &t[word.len()..];
+    let Some(sp) = next
+        .bytes()
+        .take(MAX_WORD)
+        .position(|b| !matches!(b, b' ' | b'\t'))
+    else {
+        let open = !finished && next.len() < MAX_WORD;
+        return if open { None } else { Some(false) };
+    };
+    let next = &next[sp..];
+    if next.starts_with(KIMI_ARGS) {
+        Some(true)
+    } else if KIMI_ARGS.starts_with(next) {
+        // Still arriving, or cut by the reply's end inside the token: the call's.
+        finished.then_some(true)
+    } else {
+        Some(false)
+    }
 }
 
 /// Punctuation that ends or continues a sentence right after a named token.
@@ -140,9 +269,15 @@ fn is_name(s: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
 }
 
-/// Whether `after` (right after a `<tool_call>` with words before it) is `NAME</tool_call>`
-/// followed on its line by sentence text: an example named in a sentence.
-fn bare_example(after: &str, finished: bool) -> Option<bool> {
+/// Whether `after` (right after a `<tool_call>` with words before it) is `NAME</tool_call>`,
+/// `NAME` no offered tool's, after a word introducing an example (`example`) or followed on its
+/// line by sentence text: an example named in a sentence.
+fn bare_example(
+    after: &str,
+    example: bool,
+    tools: Option<&serde_json::Value>,
+    finished: bool,
+) -> Option<bool> {
     let n = after
         .bytes()
         .take(MAX_NAME + 1)
@@ -159,6 +294,12 @@ fn bare_example(after: &str, finished: bool) -> Option<bool> {
             Some(false)
         };
     };
+    if super::bare_json::offered(tools, &after[..n]) {
+        return Some(false);
+    }
+    if example {
+        return Some(true);
+    }
     match rest.trim_start_matches([' ', '\t']).as_bytes().first() {
         None if !finished => None,
         None | Some(b'\n' | b'\r' | b'<') => Some(false),
@@ -172,7 +313,8 @@ mod tests {
 
     fn named(before: bool, rest: &str, tools: bool) -> Option<bool> {
         let m = rest.find('>').map_or(rest, |e| &rest[..=e]);
-        in_sentence(m, rest, before, tools, true)
+        let offered = serde_json::json!([{"type": "function", "function": {"name": "f"}}]);
+        in_sentence(m, rest, before, false, tools.then_some(&offered), true)
     }
 
     #[test]
@@ -228,20 +370,69 @@ mod tests {
             Some(false)
         );
         assert_eq!(named(true, "<invoke name=\"f\">", false), Some(false));
-        let dsml = |r: &str| in_sentence("<｜", r, true, false, true);
+        assert_eq!(
+            named(
+                true,
+                "<|tool_call_begin|> call_0 <|tool_call_argument_begin|> {",
+                false
+            ),
+            Some(false)
+        );
+        let dsml = |r: &str| in_sentence("<｜", r, true, false, None, true);
         assert_eq!(dsml("<｜DSML｜tool_calls>、<||"), Some(true));
         assert_eq!(dsml("<| DSML | tool_calls > 等格式"), Some(true));
         assert_eq!(dsml("<｜DSML｜tool_calls>\n<｜DSML｜invoke"), Some(false));
-        assert_eq!(dsml("<｜DSML｜invoke name=\"f\"> 等"), Some(false));
         assert_eq!(
-            in_sentence("<｜", "<｜DSML｜tool_calls", true, false, false),
+            dsml("<｜DSML｜invoke name=\"f\">\n<｜DSML｜parameter"),
+            Some(false)
+        );
+        assert_eq!(
+            dsml("<｜DSML｜invoke name=\"f\"><｜DSML｜parameter"),
+            Some(false)
+        );
+        assert_eq!(dsml("<｜DSML｜invoke name=\"g\"> 开头"), Some(true));
+        let offered = serde_json::json!([{"type": "function", "function": {"name": "f"}}]);
+        let with = |r: &str| in_sentence("<｜", r, true, false, Some(&offered), true);
+        assert_eq!(with("<｜DSML｜invoke name=\"f\"> 开头"), Some(false));
+        assert_eq!(with("<｜DSML｜invoke name=\"g\"> 开头"), Some(true));
+        assert_eq!(
+            in_sentence("<｜", "<｜DSML｜invoke name=\"g", true, false, None, false),
+            None
+        );
+        assert_eq!(
+            in_sentence("<｜", "<｜DSML｜tool_calls", true, false, None, false),
             None
         );
     }
 
     #[test]
+    fn bare_calls_of_tools_not_offered_and_examples() {
+        // With tools offered, a name no tool has in a sentence is an example.
+        assert_eq!(
+            named(true, "<tool_call>g</tool_call>. 因此", true),
+            Some(true)
+        );
+        assert_eq!(named(true, "<tool_call>g</tool_call>\n", true), Some(false));
+        let lead = |r: &str, tools: bool| {
+            let offered = serde_json::json!([{"type": "function", "function": {"name": "f"}}]);
+            in_sentence(
+                "<tool_call>",
+                r,
+                true,
+                true,
+                tools.then_some(&offered),
+                true,
+            )
+        };
+        assert_eq!(lead("<tool_call>g</tool_call>\n", false), Some(true));
+        assert_eq!(lead("<tool_call>g</tool_call>", true), Some(true));
+        assert_eq!(lead("<tool_call>f</tool_call>", true), Some(false));
+        assert_eq!(lead("<tool_call>g<arg_key>", false), Some(false));
+    }
+
+    #[test]
     fn a_stream_waits_only_while_the_text_does_not_tell() {
-        let wait = |r: &str| in_sentence("<tool_call>", r, true, false, false);
+        let wait = |r: &str| in_sentence("<tool_call>", r, true, false, None, false);
         assert_eq!(wait("<tool_call>"), None);
         assert_eq!(wait("<tool_call>  "), None);
         assert_eq!(wait("<tool_call>get_all"), None);
@@ -249,7 +440,20 @@ mod tests {
         assert_eq!(wait("<tool_call>get_all</tool_call> "), None);
         assert_eq!(wait("<tool_call>get_all</tool_call>."), Some(true));
         assert_eq!(wait("<tool_call> tag"), None);
-        assert_eq!(wait("<tool_call> tags "), Some(true));
+        assert_eq!(wait("<tool_call> tags "), None);
+        assert_eq!(wait("<tool_call> tags a"), Some(true));
+        let kimi = |r: &str| in_sentence("<|tool_call_begin|>", r, true, false, None, false);
+        assert_eq!(kimi("<|tool_call_begin|> call_0 <|tool_call_arg"), None);
+        assert_eq!(kimi("<|tool_call_begin|> call_0 包"), Some(true));
+        let cut = |r: &str| in_sentence("<|tool_call_begin|>", r, true, false, None, true);
+        assert_eq!(
+            cut("<|tool_call_begin|> call_0 <|tool_call_arg"),
+            Some(false)
+        );
+        let args = "<|tool_call_begin|> functions.g:0 <|tool_call_argument_begin|>";
+        assert_eq!(cut(&format!("{args} 这样")), Some(true));
+        assert_eq!(cut(&format!("{args} {{\"a\": 1}}")), Some(false));
+        assert_eq!(kimi(&format!("{args} ")), None);
         assert_eq!(wait("<tool_call>\n"), Some(false));
     }
 }

@@ -474,6 +474,11 @@ const CASES: &[(&str, &[&str])] = &[
     ("支持 <｜DSML｜tool_calls>、<||DSML||tool_calls> 等格式 ", &["auto"]),
     ("用 <|tool_calls_section_begin|> 开头，", &["auto", "kimi_k2"]),
     ("例如 <tool_call>get_all_func</tool_call>. ", &["auto", "glm47"]),
+    // The bare call after a word introducing an example ([`super::example_lead`], the line's
+    // end kept as text goes by), and a word after a lone Kimi begin token read for the argument
+    // token after it.
+    ("例如 <tool_call>get_all_func</tool_call>\n", &["auto"]),
+    ("用 <|tool_call_begin|> call_0 包 ", &["auto"]),
     (
         "<tool_call>{\"name\": \"f\", \"properties\": {\"a\": \"北\"}}</tool_call>\n",
         &["auto"],

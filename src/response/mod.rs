@@ -68,6 +68,7 @@ pub mod dsml_named;
 pub mod dsml_self_closing;
 pub mod dsml_toolcall;
 pub mod ernie45;
+pub(crate) mod example_lead;
 pub mod family;
 pub mod functionary;
 pub mod functiongemma;

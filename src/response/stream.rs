@@ -1162,6 +1162,9 @@ pub struct Machine {
     /// a closing reasoning tag here that ends its line is named in a sentence
     /// ([`thinking::named_at_line_end`]).
     spaced_words: thinking::LineTail,
+    /// The end of the line before `buf[0]`, for a word introducing an example before a call
+    /// opener ([`super::example_lead`]).
+    example_tail: super::example_lead::LeadTail,
     /// The last search for a backtick or tilde: `(from, hit, searched up to)`, absolute.
     code_memo: Option<(usize, Option<usize>, usize)>,
     /// Backtick runs indexed while looking for inline spans' closers.
@@ -1329,6 +1332,7 @@ impl Machine {
             cut_asked: false,
             col: 0,
             spaced_words: thinking::LineTail::default(),
+            example_tail: super::example_lead::LeadTail::default(),
             code_memo: None,
             ticks: code::Ticks::new(opts.markup_in_code),
             r1_fence: None,
@@ -1729,7 +1733,7 @@ impl Machine {
                     Verdict::Yes(f) => Kind::Call(Check::Fam(f)),
                     Verdict::No => {
                         if self.finished && cut_call.is_none() {
-                            cut_call = self.cut_call_at(c);
+                            cut_call = self.cut_call_at(c, tools.filter(|_| self.has_tools));
                         }
                         continue;
                     }
@@ -2302,7 +2306,7 @@ impl Machine {
             }
             let decision = if self.buf.as_bytes()[c] == b't' {
                 self.decide_harmony(c, tools)
-            } else if let Some(d) = self.decide_kimi_bare(c) {
+            } else if let Some(d) = self.decide_kimi_bare(c, tools) {
                 d
             } else if let Some(d) = self.decide_offered_line(c, tools) {
                 d
@@ -2357,7 +2361,7 @@ impl Machine {
                 Decision::Yes { start, len, kind } => {
                     self.emit_text(start);
                     self.pos = 0;
-                    match self.reasoning_tag_is_text(kind, len) {
+                    match self.reasoning_tag_is_text(kind, len, tools) {
                         Some(true) => {
                             self.emit_text(len);
                             return true;
@@ -2389,7 +2393,12 @@ impl Machine {
     /// models write it; inside a sentence (`输出仅有</think>，没有<think>`, or after words and a
     /// space at a line's end, `…思考内容 + </think>`) it is text. `None`:
     /// wait for the next byte.
-    fn reasoning_tag_is_text(&mut self, kind: Kind, len: usize) -> Option<bool> {
+    fn reasoning_tag_is_text(
+        &mut self,
+        kind: Kind,
+        len: usize,
+        tools: Option<&Value>,
+    ) -> Option<bool> {
         match kind {
             Kind::Orphan => self.orphan_is_text(len),
             Kind::Final(close) => self.final_is_text(close, len),
@@ -2407,7 +2416,8 @@ impl Machine {
                     self.buf.get(..len).unwrap_or(""),
                     &self.buf,
                     self.col == usize::MAX,
-                    self.has_tools,
+                    self.example_tail.introduces(),
+                    tools.filter(|_| self.has_tools),
                     self.finished,
                 )
             }),

@@ -353,6 +353,7 @@ impl Machine {
     /// Record what `drain` drops: how many spaces since the last line break (for fence openers).
     pub(super) fn track_columns(&mut self, n: usize) {
         self.spaced_words.pass(&self.buf[..n]);
+        self.example_tail.pass(&self.buf[..n]);
         let d = &self.buf.as_bytes()[..n];
         let tail = match memchr::memrchr(b'\n', d) {
             Some(p) => {
@@ -365,6 +366,19 @@ impl Machine {
             self.col = self.col.saturating_add(tail.len());
         } else {
             self.col = usize::MAX;
+        }
+    }
+
+    /// Whether text other than spaces stands before byte `c` of `buf` on its line (what was
+    /// emitted before `buf` included). Reads back over spaces only.
+    pub(super) fn words_before(&self, c: usize) -> bool {
+        match self.buf[..c]
+            .trim_end_matches([' ', '\t'])
+            .bytes()
+            .next_back()
+        {
+            Some(b) => b != b'\n' && b != b'\r',
+            None => self.col == usize::MAX,
         }
     }
 

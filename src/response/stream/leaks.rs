@@ -122,7 +122,10 @@ impl Machine {
     /// `<|tool_call_argument_begin|>` (or the start of it at the end of `buf`) at `c` right after
     /// a bare Kimi call id `functions.NAME:IDX`: the call whose `<|tool_call_begin|>` was stripped,
     /// starting at the id. `None`: not that, decide as usual.
-    pub(super) fn decide_kimi_bare(&mut self, c: usize) -> Option<Decision> {
+    /// After words on its line, with sentence text after the token and naming no offered tool, it
+    /// is the call's shape named in a sentence
+    /// ([`crate::response::call_in_sentence::kimi_args_named`]): text.
+    pub(super) fn decide_kimi_bare(&mut self, c: usize, tools: Option<&Value>) -> Option<Decision> {
         if !(self.calls_on && matches!(self.lock, None | Some(Family::KimiK2))) {
             return None;
         }
@@ -134,6 +137,18 @@ impl Machine {
         let start = kimi_k2::bare_id_start(&self.buf[..c], self.kimi_plain())?;
         if !full {
             return Some(Decision::More);
+        }
+        let words = self.words_before(start);
+        if words {
+            let id = self.buf[start..c].trim_end();
+            let args = &self.buf[c + kimi_k2::ARG_BEGIN.len()..];
+            let tools = tools.filter(|_| self.has_tools);
+            let named = crate::response::call_in_sentence::kimi_args_named;
+            match named(id, args, tools, self.finished) {
+                Some(true) => return None,
+                Some(false) => {}
+                None => return Some(Decision::More),
+            }
         }
         Some(Decision::Yes {
             start,

@@ -1,8 +1,9 @@
-//! The stream machine's reading of a pythonic call of an offered tool alone on its line
+//! The stream machine's reading of a pythonic call of an offered tool that starts its line
 //! ([`crate::response::offered_pythonic`]): `NAME(…)`, found at its `(` (a candidate byte once
-//! tools are offered), or `[NAME(…)]`, at its `[`. The line is read once it is complete (or the
-//! reply ends); until then the stream holds it from the name or the `[` (a held line is asked
-//! again only as [`Machine::recheck`] allows, so a long line stays linear).
+//! tools are offered), or `[NAME(…)]`, at its `[`. The line (or the lines of a call whose first
+//! line ends open, [`offered_pythonic::span`]) is read once it is complete (or the reply ends);
+//! until then the stream holds it from the name or the `[` (held text is asked again only as
+//! [`Machine::recheck`] allows, so a long line stays linear).
 
 use serde_json::Value;
 
@@ -56,10 +57,9 @@ impl Machine {
                 return None;
             }
         }
-        let line = match memchr::memchr(b'\n', rest.as_bytes()) {
-            Some(k) => &rest[..k],
-            None if self.finished => rest,
-            None if rest.len() > offered_pythonic::MAX_LINE => return None,
+        let line = match offered_pythonic::span(rest, self.finished) {
+            Some(Some(k)) => &rest[..k],
+            Some(None) => return None,
             None => return Some(Decision::More),
         };
         let line = line.strip_suffix('\r').unwrap_or(line);

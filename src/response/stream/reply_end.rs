@@ -277,9 +277,26 @@ impl Machine {
     /// At the finished reply's end, the call the opener at candidate `c` starts and the reply
     /// ends inside ([`cut_body`]): how much to remove, and whether that is all the rest. Asked
     /// once per opener still undecided at the end, reading a window after it: linear.
-    pub(super) fn cut_call_at(&mut self, c: usize) -> Option<(usize, bool)> {
+    pub(super) fn cut_call_at(&mut self, c: usize, tools: Option<&Value>) -> Option<(usize, bool)> {
         let cut = cut_body::cut_call(&self.buf[c..])?;
         if cut.empty && !(self.at_line_start(c) || self.glued(c)) {
+            return None;
+        }
+        // An opener named in a sentence (`用 <|tool_call_begin|> 包起来`) starts no call.
+        let words = self.words_before(c);
+        let example = c == 0 && self.example_tail.introduces();
+        let rest = &self.buf[c..];
+        // A name or id cut by the reply's end right after the opener (`<|tool_call_begin|>
+        // functions.get_`) is the call's, cut.
+        let tail = rest.get(cut.opener.len()..).unwrap_or("").trim_start();
+        let cut_name = !tail.is_empty()
+            && tail
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'));
+        let named = crate::response::call_in_sentence::in_sentence(
+            cut.opener, rest, words, example, tools, true,
+        );
+        if named == Some(true) && !cut_name {
             return None;
         }
         self.ends_inside(&cut, c).then_some((cut.len, cut.whole))
