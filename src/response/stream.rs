@@ -1686,7 +1686,7 @@ impl Machine {
                     }
                 }
             }
-            if lit.kind == Kind::Orphan && super::orphan::DSML_STARTS.contains(&lit.s) {
+            if matches!(lit.kind, Kind::Orphan) && super::orphan::DSML_STARTS.contains(&lit.s) {
                 // Another family's reply: its DSML openers are never candidates, so one kept as
                 // text is not known; DSML's closers stay text there.
                 if self.lock.is_some_and(|f| f != Family::DeepSeekV32) {
@@ -1743,7 +1743,7 @@ impl Machine {
             if more {
                 return Decision::More;
             }
-            if kind == Kind::Call(Check::Fam(Family::GptOss))
+            if matches!(kind, Kind::Call(Check::Fam(Family::GptOss)))
                 && lit.s == "<|channel|>"
                 && self.consumed == 0
                 && super::gpt_oss::lead_is_recipient(&self.buf[..c])
@@ -1752,7 +1752,7 @@ impl Machine {
                 len += start;
                 start = 0;
             }
-            if kind == Kind::Call(Check::Fam(Family::MinimaxM2))
+            if matches!(kind, Kind::Call(Check::Fam(Family::MinimaxM2)))
                 && lit.s == super::stray_word::INVOKE
             {
                 // A stray word in place of the wrapper's opener, right before, opens the block.
@@ -1760,7 +1760,8 @@ impl Machine {
                 len += start - h;
                 start = h;
             }
-            if kind == Kind::Call(Check::Fam(Family::Qwen3Coder)) && lit.s == "<parameter=" {
+            if matches!(kind, Kind::Call(Check::Fam(Family::Qwen3Coder))) && lit.s == "<parameter="
+            {
                 // A Qwen3-Coder head that lost its `<`, on the line before, opens the block.
                 let h = self.lost_head_start(c);
                 len += start - h;
