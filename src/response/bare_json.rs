@@ -203,9 +203,14 @@ impl OfferedNames {
             return None;
         }
         // Each unit with the one after it, 64 at a time (plain compares the compiler widens):
-        // a lead (`None`), or a name byte or `(` right before a `{` (only then are the words read).
-        let (mut lead, mut glued) = (false, false);
-        for (ca, cb) in s[..s.len() - 1].chunks(64).zip(s[1..].chunks(64)) {
+        // a lead (`None`), or a name byte or `(` right before a `{` (only then are the words read),
+        // or a name byte right before a `(`. The chunks where such a pair stands are kept: only
+        // there are the words read (code is dense in `(` and `{`; reading the word before each of
+        // them doubled the cost of a reply of code with tools offered).
+        let mut lead = false;
+        let mut glued_chunks: Vec<usize> = Vec::new();
+        for (ci, (ca, cb)) in (s[..s.len() - 1].chunks(64).zip(s[1..].chunks(64))).enumerate() {
+            let mut glued = false;
             for (&x, &y) in ca.iter().zip(cb) {
                 let (x, y): (u32, u32) = (x.into(), y.into());
                 let word = ((x | 0x20).wrapping_sub(u32::from(b'a')) < 26)
@@ -223,8 +228,11 @@ impl OfferedNames {
             if lead {
                 return None;
             }
+            if glued {
+                glued_chunks.push(ci);
+            }
         }
-        if !glued {
+        if glued_chunks.is_empty() {
             return Some(false);
         }
         let n = s.len();
@@ -234,7 +242,12 @@ impl OfferedNames {
                 b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
             }
         };
-        for j in (0..n).filter(|&j| at(j) == u32::from(b'{') || at(j) == u32::from(b'(')) {
+        // A word decides only where its pair was seen glued: the unit before the `{` or `(` at
+        // `j` (pair `j - 1` of the chunks above) is a name byte or `(`.
+        let glued_at = glued_chunks
+            .into_iter()
+            .flat_map(|ci| ci * 64 + 1..(ci * 64 + 65).min(n));
+        for j in glued_at.filter(|&j| at(j) == u32::from(b'{') || at(j) == u32::from(b'(')) {
             let j = if at(j) == u32::from(b'{') && j > 0 && at(j - 1) == u32::from(b'(') {
                 j - 1
             } else {
@@ -341,6 +354,68 @@ mod tests {
         ] {
             assert_eq!(n.glued_only(t, s.as_bytes()), None, "{s}");
         }
+    }
+
+    /// The words read only in the chunks where a glued pair stands answer as reading the word
+    /// before every `{` and `(` did: on text of name bytes, brackets and spaces, glued pairs
+    /// falling on either side of the 64-unit chunk boundaries, as bytes and as UTF-16 units.
+    #[test]
+    fn glued_chunks_answer_as_every_bracket_did() {
+        use proptest::prelude::*;
+        let tools = json!([{"name": "ab"}, {"name": "x_a"}, {"name": "b"}]);
+        let (n, t) = (OfferedNames::default(), Some(&tools));
+        let names = ["ab", "x_a", "b"];
+        // The reading before: the word before each `{` or `(` of the whole text.
+        let every = |s: &[u8]| {
+            (0..s.len())
+                .filter(|&j| matches!(s[j], b'{' | b'('))
+                .any(|j| {
+                    let j = if s[j] == b'{' && j > 0 && s[j - 1] == b'(' {
+                        j - 1
+                    } else {
+                        j
+                    };
+                    let mut k = j;
+                    while k > 0 && j - k <= 3 && is_name_byte(s[k - 1]) {
+                        k -= 1;
+                    }
+                    let w = &s[k..j];
+                    w.first()
+                        .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
+                        && names.iter().any(|m| m.as_bytes() == w)
+                })
+        };
+        fn is_name_byte(b: u8) -> bool {
+            b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
+        }
+        let unit = prop::sample::select(vec![
+            "a", "b", "x", "_", "(", "{", " ", "\n", ".", "ab", "x_a", "中",
+        ]);
+        let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
+            cases: 512,
+            ..ProptestConfig::default()
+        });
+        runner
+            .run(&prop::collection::vec(unit, 0..160), |parts| {
+                let s = parts.concat();
+                let want = (!s.is_empty()).then(|| every(s.as_bytes()));
+                let got = n.glued_only(t, s.as_bytes());
+                prop_assert_eq!(got.unwrap_or(false), want.unwrap_or(false), "{:?}", s);
+                let units: Vec<u16> = s.encode_utf16().collect();
+                let got16 = n.glued_only(t, &units[..]);
+                let ascii: Vec<u8> = s
+                    .chars()
+                    .map(|c| if c.is_ascii() { c as u8 } else { 0x80 })
+                    .collect();
+                prop_assert_eq!(
+                    got16.unwrap_or(false),
+                    (!s.is_empty()) && every(&ascii),
+                    "{:?}",
+                    s
+                );
+                Ok(())
+            })
+            .unwrap();
     }
 
     /// The pre-check is sound: a reply without markers that it says names no offered tool comes

@@ -66,13 +66,18 @@ pub(crate) struct LeadTail {
 impl LeadTail {
     /// `text` went by (the reply's next piece).
     pub(crate) fn pass(&mut self, text: &str) {
-        let line = match memchr::memrchr(b'\n', text.as_bytes()) {
-            Some(p) => {
-                self.text.clear();
-                &text[p + 1..]
-            }
-            None => text,
-        };
+        match memchr::memrchr(b'\n', text.as_bytes()) {
+            Some(p) => self.pass_line(true, &text[p + 1..]),
+            None => self.pass_line(false, text),
+        }
+    }
+
+    /// A piece went by whose last line is `line` (`new_line`: a line break came before it in the
+    /// piece; the stream's drain has found it already, so it is not searched twice).
+    pub(crate) fn pass_line(&mut self, new_line: bool, line: &str) {
+        if new_line {
+            self.text.clear();
+        }
         self.text
             .push_str(&line[ceil(line, line.len().saturating_sub(KEEP))..]);
         if self.text.len() > KEEP {

@@ -1680,7 +1680,7 @@ impl Machine {
                         more = true;
                     } else if lit.pre.is_empty() && matches!(lit.kind, Kind::Call(_)) {
                         cut |= cut_marker(rest);
-                    } else if lit.kind == Kind::Orphan
+                    } else if matches!(lit.kind, Kind::Orphan)
                         && super::invented_turn::OPENERS.contains(&lit.s)
                         && self.at_line_start(c)
                     {
@@ -1705,7 +1705,7 @@ impl Machine {
                     }
                 }
             }
-            if lit.kind == Kind::Orphan && super::orphan::DSML_STARTS.contains(&lit.s) {
+            if matches!(lit.kind, Kind::Orphan) && super::orphan::DSML_STARTS.contains(&lit.s) {
                 // Another family's reply: its DSML openers are never candidates, so one kept as
                 // text is not known; DSML's closers stay text there.
                 if self.lock.is_some_and(|f| f != Family::DeepSeekV32) {
@@ -1721,7 +1721,7 @@ impl Machine {
                 }
             }
             if self.finished
-                && lit.kind == Kind::Call(Check::Dsml)
+                && matches!(lit.kind, Kind::Call(Check::Dsml))
                 && super::dsml::cut_opener(&rest[1..])
             {
                 // A DSML opener the reply's end cut before its attributes.
@@ -1770,7 +1770,7 @@ impl Machine {
             if more {
                 return Decision::More;
             }
-            if kind == Kind::Call(Check::Fam(Family::GptOss))
+            if matches!(kind, Kind::Call(Check::Fam(Family::GptOss)))
                 && lit.s == "<|channel|>"
                 && self.consumed == 0
                 && super::gpt_oss::lead_is_recipient(&self.buf[..c])
@@ -1779,7 +1779,7 @@ impl Machine {
                 len += start;
                 start = 0;
             }
-            if kind == Kind::Call(Check::Fam(Family::MinimaxM2))
+            if matches!(kind, Kind::Call(Check::Fam(Family::MinimaxM2)))
                 && lit.s == super::stray_word::INVOKE
             {
                 // A stray word in place of the wrapper's opener, right before, opens the block.
@@ -1787,13 +1787,14 @@ impl Machine {
                 len += start - h;
                 start = h;
             }
-            if lit.kind == Kind::Call(Check::Dsml) {
+            if matches!(lit.kind, Kind::Call(Check::Dsml)) {
                 // A garbled section opener on the line before opens the block.
                 let h = self.garbled_opener_start(c);
                 len += start - h;
                 start = h;
             }
-            if kind == Kind::Call(Check::Fam(Family::Qwen3Coder)) && lit.s == "<parameter=" {
+            if matches!(kind, Kind::Call(Check::Fam(Family::Qwen3Coder))) && lit.s == "<parameter="
+            {
                 // A Qwen3-Coder head that lost its `<`, on the line before, opens the block.
                 let h = self.lost_head_start(c);
                 len += start - h;
@@ -2528,7 +2529,7 @@ impl Machine {
             Kind::WrapOpen | Kind::WrapClose => {
                 self.em.removed();
                 self.drain(len);
-                self.wrapped = kind == Kind::WrapOpen;
+                self.wrapped = matches!(kind, Kind::WrapOpen);
             }
             Kind::Lone => {
                 let raw = &self.buf[..len];

@@ -279,13 +279,18 @@ pub(crate) struct LineTail {
 impl LineTail {
     /// `text` went by (the reply's next piece).
     pub(crate) fn pass(&mut self, text: &str) {
-        let line = match text.rfind('\n') {
-            Some(p) => {
-                *self = LineTail::default();
-                &text[p + 1..]
-            }
-            None => text,
-        };
+        match memchr::memrchr(b'\n', text.as_bytes()) {
+            Some(p) => self.pass_line(true, &text[p + 1..]),
+            None => self.pass_line(false, text),
+        }
+    }
+
+    /// A piece went by whose last line is `line` (`new_line`: a line break came before it in the
+    /// piece). The stream's drain has found that line break already, so it is not searched twice.
+    pub(crate) fn pass_line(&mut self, new_line: bool, line: &str) {
+        if new_line {
+            *self = LineTail::default();
+        }
         let t = line.trim_end_matches([' ', '\t']);
         if let Some(c) = t.chars().next_back() {
             self.last = Some(c);

@@ -30,7 +30,7 @@ impl Machine {
     /// Whether the marker of kind `kind` at the start of `buf` is one of Hunyuan's wrapper tags
     /// written as text (`None`: not such a tag). A removed opener is remembered until its closer.
     pub(super) fn answer_is_text(&mut self, kind: Kind) -> Option<bool> {
-        if kind != Kind::Call(Check::Fam(Family::HunyuanA13b)) {
+        if !matches!(kind, Kind::Call(Check::Fam(Family::HunyuanA13b))) {
             return None;
         }
         if self.buf.starts_with(OPEN) {

@@ -352,16 +352,19 @@ fn tool_names(tools: Option<&Value>) -> Vec<&str> {
 impl Machine {
     /// Record what `drain` drops: how many spaces since the last line break (for fence openers).
     pub(super) fn track_columns(&mut self, n: usize) {
-        self.spaced_words.pass(&self.buf[..n]);
-        self.example_tail.pass(&self.buf[..n]);
         let d = &self.buf.as_bytes()[..n];
-        let tail = match memchr::memrchr(b'\n', d) {
+        let nl = memchr::memrchr(b'\n', d);
+        let tail = match nl {
             Some(p) => {
                 self.col = 0;
                 &d[p + 1..]
             }
             None => d,
         };
+        // One search for the last line break serves both (after it is a char boundary).
+        let line = &self.buf[n - tail.len()..n];
+        self.spaced_words.pass_line(nl.is_some(), line);
+        self.example_tail.pass_line(nl.is_some(), line);
         if tail.iter().all(|&b| b == b' ') {
             self.col = self.col.saturating_add(tail.len());
         } else {

@@ -42,7 +42,7 @@ pub(super) fn m3_head(bytes: &[u8], at: usize) -> Option<usize> {
 /// that the text so far does not confirm, when its confirming word may still come anywhere later
 /// in the fence (MiniMax-M3's token).
 pub(super) fn wait_for(kind: Kind, bytes: &[u8], base: usize, c: usize) -> Option<FenceWait> {
-    if kind != Kind::Call(Check::M3Fragment) {
+    if !matches!(kind, Kind::Call(Check::M3Fragment)) {
         return None;
     }
     let from = m3_head(bytes, c)?;
