@@ -64,14 +64,6 @@ pub(crate) struct LeadTail {
 }
 
 impl LeadTail {
-    /// `text` went by (the reply's next piece).
-    pub(crate) fn pass(&mut self, text: &str) {
-        match memchr::memrchr(b'\n', text.as_bytes()) {
-            Some(p) => self.pass_line(true, &text[p + 1..]),
-            None => self.pass_line(false, text),
-        }
-    }
-
     /// A piece went by whose last line is `line` (`new_line`: a line break came before it in the
     /// piece; the stream's drain has found it already, so it is not searched twice).
     pub(crate) fn pass_line(&mut self, new_line: bool, line: &str) {
@@ -120,13 +112,16 @@ mod tests {
     #[test]
     fn the_tail_follows_the_line() {
         let mut t = LeadTail::default();
-        t.pass("第一行 例如\n");
-        assert!(!t.introduces());
-        t.pass("很长的一段话".repeat(20).as_str());
-        t.pass("，比");
-        t.pass("如 ");
+        t.pass_line(false, "第一行 例如");
         assert!(t.introduces());
-        t.pass("x");
+        // The piece `第一行 例如\n`: its last line (after the break) is empty.
+        t.pass_line(true, "");
+        assert!(!t.introduces());
+        t.pass_line(false, "很长的一段话".repeat(20).as_str());
+        t.pass_line(false, "，比");
+        t.pass_line(false, "如 ");
+        assert!(t.introduces());
+        t.pass_line(false, "x");
         assert!(!t.introduces());
     }
 }

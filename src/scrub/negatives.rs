@@ -226,6 +226,24 @@ const CHANGED_ON_PURPOSE: &[(&str, &str)] = &[
         "turn30-olmo3-chatml-user-header-cut-in-sentence-stays-zh",
         "stripModelSpecialTokens",
     ),
+    // harm12: Kimi K2's call tokens named in sentences (a lone begin token at the reply's end, a
+    // call's shape with a name not offered).
+    (
+        "harm30-kimi-lone-call-begin-named-in-zh-prose-at-reply-end",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "harm30-kimi-lone-call-begin-named-in-en-prose-at-reply-end",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "harm30-kimi-call-shape-unoffered-name-in-zh-sentence-tools",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "harm30-kimi-call-shape-named-in-en-sentence-no-tools",
+        "stripModelSpecialTokens",
+    ),
 ];
 
 /// Whether `f` leaves `text` as it is, run as the addon runs it with `codeAware: true`.
