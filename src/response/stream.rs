@@ -2416,7 +2416,7 @@ impl Machine {
                 super::call_in_sentence::in_sentence(
                     self.buf.get(..len).unwrap_or(""),
                     &self.buf,
-                    self.col == usize::MAX,
+                    self.words_before(0),
                     self.example_tail.introduces(),
                     tools.filter(|_| self.has_tools),
                     self.finished,

@@ -381,7 +381,10 @@ impl Machine {
             .next_back()
         {
             Some(b) => b != b'\n' && b != b'\r',
-            None => self.col == usize::MAX,
+            // Right after removed markup (a call block the model wrote just before) there are no
+            // words before it: `。<tool_call>a…</tool_call><tool_call>b</tool_call>` is the
+            // model's next call, not a sentence naming one.
+            None => self.col == usize::MAX && !self.em.after_removed,
         }
     }
 
