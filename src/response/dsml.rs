@@ -268,11 +268,13 @@ pub fn head_prefix_with(s: &str, first_bar: bool) -> bool {
 
 /// Whether `s`, right after a `<` and running to the end of a finished reply, is a DSML opener
 /// cut before its attributes: a bar written, then what may still become a head (`｜DSML｜inv`,
-/// `| DS`), or a whole head with nothing after it (`｜DSML｜invoke`). Four characters at least
-/// with the `<` (`<｜DS`, as a cut marker must have): the call's start the reply's end cut, not
-/// text.
+/// `| DS`, `DSML｜inv` with the first bar missing), or a whole head with nothing after it
+/// (`｜DSML｜invoke`). Four characters at least with the `<` (`<｜DS`, as a cut marker must have):
+/// the call's start the reply's end cut, not text.
 pub fn cut_opener(s: &str) -> bool {
-    if s.chars().nth(2).is_none() || !s.trim_start_matches(' ').starts_with(['｜', '‖', '|']) {
+    let bar = |t: &str| t.trim_start_matches(' ').starts_with(['｜', '‖', '|']);
+    let first_bar_missing = s.strip_prefix("DSML").is_some_and(bar);
+    if s.chars().nth(2).is_none() || !bar(s) && !first_bar_missing {
         return false;
     }
     match head(s) {
@@ -475,7 +477,10 @@ mod tests {
             ("｜", false),
             ("| x", false),
             ("｜DSML｜invoke name=\"a", false),
-            ("DSML｜inv", false),
+            ("DSML｜inv", true),
+            ("DSML｜", true),
+            ("DSML", false),
+            ("DSMLx", false),
         ] {
             assert_eq!(cut_opener(s), cut, "{s}");
         }
