@@ -4,7 +4,9 @@
 //! name), `<｜DSML｜invoke name=…>` and `<｜DSML｜parameter name=… string="true|false">` with the
 //! full-width bar U+FF5C. Servers whose tokenizer or detokenizer mangles the special token leak
 //! them with other bars: doubled `｜｜` (GenericAgent issue #804, opencrabs issue #419), the double
-//! vertical line `‖` U+2016, the ASCII `|`, and with spaces around the bars. V4.1 also names the
+//! vertical line `‖` U+2016, the ASCII `|`, with spaces around the bars, and with the first bar
+//! missing on every tag (`<DSML｜tool_calls>`, `</DSML｜invoke>`: a spelling several DSML
+//! parsers list, as "missing bar" or a `<DSML｜tool_calls` start prefix). V4.1 also names the
 //! section `calls` (`<｜｜DSML｜｜ calls>`, command-code issue 909). [`canonical`] rewrites every
 //! such tag to `<｜DSML｜NAME` (and `tool_calls` and `calls` to `function_calls`) and keeps a map
 //! from the rewritten text back to the original, so [`super::deepseek_v32`] reads one spelling and
@@ -76,7 +78,23 @@ pub const CLOSERS: &[&str] = &[
     "</｜｜DSML｜｜invoke>",
     "</‖DSML‖invoke>",
     "</|DSML|invoke>",
+    "</DSML｜function_calls>",
+    "</DSML|function_calls>",
+    "</DSML｜tool_calls>",
+    "</DSML|tool_calls>",
+    "</DSML｜calls>",
+    "</DSML|calls>",
+    "</DSML｜invoke>",
+    "</DSML|invoke>",
 ];
+
+/// The starts of a DSML opening tag in every spelling [`head`] reads: `<` and the head's first
+/// character (a bar, a space before one, or `D` when the first bar is missing). A stream looks
+/// for these and lets [`head`] settle the rest.
+pub const STARTS: &[&str] = &["<｜", "<‖", "<|", "< ", "<D"];
+
+/// [`STARTS`] of the closing tags (`</` and the head's first character).
+pub const CLOSER_STARTS: &[&str] = &["</｜", "</‖", "</|", "</ ", "</D"];
 
 /// The canonical section closer.
 pub const SECTION_END: &str = "</｜DSML｜function_calls>";
@@ -160,12 +178,13 @@ fn bars(s: &str) -> Option<usize> {
 }
 
 /// If a DSML tag head starts at `s` (right after `<` or `</`): its length and canonical name.
+/// The bars before `DSML` may be missing (`DSML｜invoke`); the ones after it may not.
 pub fn head(s: &str) -> Option<(usize, &'static str)> {
-    head_with(s, true)
+    head_with(s, false)
 }
 
-/// [`head`], the bars before `DSML` optional unless `first_bar` (a garbled opener's, whose first
-/// bar another character took, [`super::dsml_garbled_opener`]).
+/// [`head`], the bars before `DSML` required when `first_bar` (a line that lost its `<` is an
+/// opener only with them, [`super::dsml_garbled_opener`]).
 pub fn head_with(s: &str, first_bar: bool) -> Option<(usize, &'static str)> {
     let a = match bars(s) {
         Some(a) => a,
@@ -214,7 +233,7 @@ pub fn empty_name(s: &str) -> Option<bool> {
 /// Whether `s` (right after `<`, cut short by the end of a stream's buffer) may still become a
 /// DSML tag head.
 pub fn head_prefix(s: &str) -> bool {
-    head_prefix_with(s, true)
+    head_prefix_with(s, false)
 }
 
 /// [`head_prefix`], the bars before `DSML` optional unless `first_bar` ([`head_with`]).
@@ -249,11 +268,13 @@ pub fn head_prefix_with(s: &str, first_bar: bool) -> bool {
 
 /// Whether `s`, right after a `<` and running to the end of a finished reply, is a DSML opener
 /// cut before its attributes: a bar written, then what may still become a head (`｜DSML｜inv`,
-/// `| DS`), or a whole head with nothing after it (`｜DSML｜invoke`). Four characters at least
-/// with the `<` (`<｜DS`, as a cut marker must have): the call's start the reply's end cut, not
-/// text.
+/// `| DS`, `DSML｜inv` with the first bar missing), or a whole head with nothing after it
+/// (`｜DSML｜invoke`). Four characters at least with the `<` (`<｜DS`, as a cut marker must have):
+/// the call's start the reply's end cut, not text.
 pub fn cut_opener(s: &str) -> bool {
-    if s.chars().nth(2).is_none() || !s.trim_start_matches(' ').starts_with(['｜', '‖', '|']) {
+    let bar = |t: &str| t.trim_start_matches(' ').starts_with(['｜', '‖', '|']);
+    let first_bar_missing = s.strip_prefix("DSML").is_some_and(bar);
+    if s.chars().nth(2).is_none() || !bar(s) && !first_bar_missing {
         return false;
     }
     match head(s) {
@@ -456,7 +477,10 @@ mod tests {
             ("｜", false),
             ("| x", false),
             ("｜DSML｜invoke name=\"a", false),
-            ("DSML｜inv", false),
+            ("DSML｜inv", true),
+            ("DSML｜", true),
+            ("DSML", false),
+            ("DSMLx", false),
         ] {
             assert_eq!(cut_opener(s), cut, "{s}");
         }

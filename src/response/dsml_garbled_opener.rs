@@ -27,7 +27,8 @@ fn parts(line: &str) -> Option<(bool, bool, &str)> {
         .next()
         .filter(|&c| !c.is_ascii() && !c.is_whitespace() && !matches!(c, '｜' | '‖'));
     let s = garbled.map_or(s, |c| &s[c.len_utf8()..]);
-    // `<｜DSML｜tool_calls>` is the opener itself, `<DSML…` no DSML spelling: neither is garbled.
+    // `<｜DSML｜tool_calls>` and `<DSML｜tool_calls>` (first bar missing) are openers
+    // [`super::dsml::head`] reads itself: neither is garbled.
     (lost || garbled.is_some()).then_some((lost, garbled.is_some(), s))
 }
 

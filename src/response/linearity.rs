@@ -214,6 +214,15 @@ const CASES: &[(&str, &[&str])] = &[
     ("中｜DSML｜tool\n<中DSML", &["auto"]),
     ("好\n<｜DSML｜inv", &["auto"]),
     ("<｜DSML｜invoke name=\"f\"></｜DSML｜invoke>\n</ | DSML | tool_ca", &["auto"]),
+    // dsml12b: the first bar missing on every tag (the stream's `<D` start): unclosed invokes,
+    // `<D` that is no DSML (in code spans too), a cut opener and a cut section closer.
+    (
+        "<DSML｜tool_calls><DSML｜invoke name=\"f\">",
+        &["deepseek_v4", "auto"],
+    ),
+    ("<DSML tool `<Dx` <D", &["auto"]),
+    ("好\n<DSML｜inv", &["auto"]),
+    ("<DSML|invoke name=\"f\"></DSML|invoke>\n</DSML|tool_ca", &["auto"]),
     ("<|tool_call>call:f{", &["auto"]),
     ("<|tool_call_start|>[f(", &["auto"]),
     ("[TOOL_CALL]{tool => \"f\", args => {--a \"", &["auto"]),

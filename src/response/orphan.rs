@@ -117,7 +117,7 @@ pub const BOX_END: &str = "<|end_of_box|>";
 
 /// The starts of DSML's closing tags in every bar spelling [`super::dsml::head`] reads (`</`
 /// and the head's first character); [`dsml_closer`] settles the rest.
-pub const DSML_STARTS: &[&str] = &["</｜", "</‖", "</|", "</ "];
+pub const DSML_STARTS: &[&str] = super::dsml::CLOSER_STARTS;
 
 /// DSML's canonical tag names ([`super::dsml::head`]): the closer of each has the bit after
 /// [`CLOSERS`]' bits, in this order.
@@ -151,7 +151,7 @@ pub fn dsml_closer(s: &str, finished: bool, window: usize) -> Option<Option<(usi
 /// The bits of every DSML closer: set together when a DSML tag is kept as text.
 pub const DSML_BITS: u32 = ((1 << DSML_NAMES.len()) - 1) << CLOSERS.len();
 
-/// Whether a DSML opening tag of any name starts `s` (`<`, bars, `DSML`: `<｜DSML｜invoke`,
+/// Whether a DSML opening tag of any name starts `s` (`<`, bars, `DSML`: `<｜DSML｜invoke`, `<DSML｜invoke`,
 /// `<｜DSML｜read_file>`, `< | DSML | …`); read in the first 64 bytes.
 pub fn dsml_opener(s: &str) -> bool {
     let mut end = s.len().min(64);
@@ -162,7 +162,11 @@ pub fn dsml_opener(s: &str) -> bool {
         return false;
     };
     let t = h.trim_start_matches([' ', '｜', '‖', '|']);
-    t.len() < h.len() && t.starts_with("DSML")
+    let Some(after) = t.strip_prefix("DSML") else {
+        return false;
+    };
+    // The first bar missing (`<DSML｜invoke`): the bar after `DSML` is written.
+    t.len() < h.len() || after.trim_start_matches(' ').starts_with(['｜', '‖', '|'])
 }
 
 /// The orphan closer at the start of `s` and whether it has an opening tag (`false`: a lone

@@ -615,9 +615,9 @@ fn wrap_lits() -> Vec<Lit> {
 /// The DSML openers in every bar spelling: `<` and the first character of the head, settled by
 /// [`Check::Dsml`].
 fn dsml_lits() -> Vec<Lit> {
-    let mut v: Vec<Lit> = ["<｜", "<‖", "<|", "< "]
-        .into_iter()
-        .map(|s| Lit {
+    let mut v: Vec<Lit> = super::dsml::STARTS
+        .iter()
+        .map(|&s| Lit {
             pre: "",
             s,
             kind: Kind::Call(Check::Dsml),

@@ -1019,6 +1019,11 @@ fn confirmed(kind: Kind, span: &Span, at: usize) -> bool {
     match kind {
         Kind::Call(Check::Dsml) => {
             let end = (at + reach(kind)).min(bytes.len());
+            // The first bar missing (`<DSML｜invoke`): markup only with the bar after `DSML`
+            // (`<DSML tool_use>` is none).
+            if bytes.get(at + 1) == Some(&b'D') {
+                return crate::response::orphan::dsml_opener(span.text(at, reach(kind)));
+            }
             memchr::memmem::find(&bytes[at..end], b"DSML").is_some()
         }
         Kind::Call(Check::NamedRequest) => *span.end_request.get_or_init(|| {
