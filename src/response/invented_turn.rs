@@ -87,7 +87,10 @@ const RUN: usize = 4;
 fn end_token(s: &str) -> Option<usize> {
     match super::orphan::closer_at(s) {
         Some((i, false)) if !opens(s) => Some(super::orphan::CLOSERS[i].0.len()),
-        _ => RUN_ONLY.iter().find(|t| s.starts_with(**t)).map(|t| t.len()),
+        _ => RUN_ONLY
+            .iter()
+            .find(|t| s.starts_with(**t))
+            .map(|t| t.len()),
     }
 }
 
