@@ -5,7 +5,9 @@
 //! answer (lmstudio-ai/lmstudio-bug-tracker#1992). A person reading the chat wants the reply
 //! that was asked for: it ends where a token opening a new user or observation turn (GLM's
 //! `<|user|>` and `<|observation|>`, ChatML's `<|im_start|>user`, Llama 3's
-//! `<|start_header_id|>user<|end_header_id|>`) stands on its own line (up to three spaces before
+//! `<|start_header_id|>user<|end_header_id|>`, Gemma's, Granite's, Harmony's and Llama 4's user
+//! headers: [`OPENERS`]; Granite's and Harmony's also with text after them right after removed
+//! markup, [`INLINE`]) stands on its own line (up to three spaces before
 //! it, or right after markup just removed such as `<|im_end|>`; spaces then a line break or the
 //! end of the reply after it). An end token glued to the text with such a header after it
 //! (`Paris.<|eot_id|><|start_header_id|>user<|end_header_id|>`) goes with it. What follows, the
