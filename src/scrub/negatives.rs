@@ -241,6 +241,10 @@ const CHANGED_ON_PURPOSE: &[(&str, &str)] = &[
         "stripModelSpecialTokens",
     ),
     (
+        "turn30b-auto-harmony-end-and-user-header-after-colon-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
         "turn30-olmo3-chatml-user-header-cut-in-sentence-stays-zh",
         "stripModelSpecialTokens",
     ),
