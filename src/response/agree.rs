@@ -202,6 +202,13 @@ const CUT_STILL_SHOWN: &[(&str, u8)] = &[
     ("cut-call-inside-function-calls-wrapper-zh", 6),
     ("openclaw-26942-function-calls-json-tool-name", 1),
     ("openclaw-26942-function-calls-json-tool-name", 7),
+    // Granite's `<|end_of_text|>` and Harmony's `<|end|>` left at the reply's end when the cut
+    // falls before the user header after them: granite and gpt_oss read neither as an end
+    // token on its own (the invented turn takes them only with the header after them).
+    ("turn30b-gpt-oss-invented-harmony-user-turn-en", 3),
+    ("turn30b-gpt-oss-invented-harmony-user-turn-zh", 2),
+    ("turn30b-granite-invented-granite-user-turn-glued-en", 4),
+    ("turn30b-granite-invented-granite-user-turn-zh", 2),
 ];
 
 /// `input` cut at `tenth` tenths of its length (on a character boundary).

@@ -5,7 +5,9 @@
 //! answer (lmstudio-ai/lmstudio-bug-tracker#1992). A person reading the chat wants the reply
 //! that was asked for: it ends where a token opening a new user or observation turn (GLM's
 //! `<|user|>` and `<|observation|>`, ChatML's `<|im_start|>user`, Llama 3's
-//! `<|start_header_id|>user<|end_header_id|>`) stands on its own line (up to three spaces before
+//! `<|start_header_id|>user<|end_header_id|>`, Gemma's, Granite's, Harmony's and Llama 4's user
+//! headers: [`OPENERS`]; Granite's and Harmony's also with text after them right after removed
+//! markup, [`INLINE`]) stands on its own line (up to three spaces before
 //! it, or right after markup just removed such as `<|im_end|>`; spaces then a line break or the
 //! end of the reply after it). An end token glued to the text with such a header after it
 //! (`Paris.<|eot_id|><|start_header_id|>user<|end_header_id|>`) goes with it. What follows, the
@@ -27,9 +29,41 @@ pub const CHATML_USER: &str = "<|im_start|>user";
 /// Llama 3's header of a user turn.
 pub const LLAMA3_USER: &str = "<|start_header_id|>user<|end_header_id|>";
 
-/// The tokens that open a user (or tool-result) turn: GLM's role tokens, ChatML's and Llama 3's
-/// user headers (lone tokens of [`super::orphan::CLOSERS`]).
-pub const OPENERS: &[&str] = &["<|user|>", "<|observation|>", CHATML_USER, LLAMA3_USER];
+/// Granite 3's header of a user turn (its message follows on the same line).
+pub const GRANITE_USER: &str = "<|start_of_role|>user<|end_of_role|>";
+/// Gemma's header of a user turn.
+pub const GEMMA_USER: &str = "<start_of_turn>user";
+/// Harmony's (gpt-oss) header of a user message (its message follows on the same line).
+pub const HARMONY_USER: &str = "<|start|>user<|message|>";
+/// Llama 4's header of a user turn.
+pub const LLAMA4_USER: &str = "<|header_start|>user<|header_end|>";
+
+/// The tokens that open a user (or tool-result) turn: GLM's role tokens, the user headers of
+/// ChatML, Llama 3, Granite, Gemma, Harmony and Llama 4 (lone tokens of
+/// [`super::orphan::CLOSERS`]).
+pub const OPENERS: &[&str] = &[
+    "<|user|>",
+    "<|observation|>",
+    CHATML_USER,
+    LLAMA3_USER,
+    GRANITE_USER,
+    GEMMA_USER,
+    HARMONY_USER,
+    LLAMA4_USER,
+];
+
+/// The headers whose template writes the message on the header's own line (Granite's
+/// `<|start_of_role|>user<|end_of_role|>Hi<|end_of_text|>`, Harmony's
+/// `<|start|>user<|message|>Hi<|end|>`): after a run of end tokens glued to the text
+/// (`Done.<|end|><|start|>user<|message|>Thanks`) they open a turn with text after them on their
+/// line; at a line's start without such a run they must end their line as the others do (a
+/// sentence may start a line with the header it names).
+pub const INLINE: &[&str] = &[GRANITE_USER, HARMONY_USER];
+
+/// Whether `s` starts with one of [`INLINE`].
+pub fn opens_inline(s: &str) -> bool {
+    INLINE.iter().any(|o| s.starts_with(o))
+}
 
 /// The problem kind reported.
 pub const KIND: &str = "invented-turn";
@@ -55,9 +89,18 @@ const RUN: usize = 4;
 fn end_token(s: &str) -> Option<usize> {
     match super::orphan::closer_at(s) {
         Some((i, false)) if !opens(s) => Some(super::orphan::CLOSERS[i].0.len()),
-        _ => None,
+        _ => RUN_ONLY
+            .iter()
+            .find(|t| s.starts_with(**t))
+            .map(|t| t.len()),
     }
 }
+
+/// End tokens read only in a run before a header, not lone tokens of the stream's table (its
+/// masks have no bit left): Granite's `<|end_of_text|>` and Llama 4's `<|eot|>`
+/// (`Done.<|eot|><|header_start|>user<|header_end|>`). Read where the reply is read whole (the
+/// plain-text families, [`find`]); the stream leaves them as text, as before.
+const RUN_ONLY: &[&str] = &["<|end_of_text|>", "<|eot|>"];
 
 /// `s` after its leading whitespace and a run of at most [`RUN`] end tokens, each followed by
 /// whitespace: where a header that the run's first token comes before would start.
@@ -90,8 +133,10 @@ fn run_before(text: &str, at: usize) -> Option<usize> {
         let head = &text[..k];
         let Some(n) = super::orphan::CLOSERS
             .iter()
-            .filter(|(c, _)| head.ends_with(c))
-            .find_map(|(c, _)| end_token(&head[head.len() - c.len()..]))
+            .map(|(c, _)| *c)
+            .chain(RUN_ONLY.iter().copied())
+            .filter(|c| head.ends_with(c))
+            .find_map(|c| end_token(&head[head.len() - c.len()..]))
         else {
             break;
         };
@@ -138,7 +183,8 @@ pub fn find(text: &str, quoted: impl Fn(usize) -> bool) -> Option<Turn> {
             }
             None => cut,
         };
-        if !ends_line || quoted(at) {
+        let inline = opens_inline(rest);
+        if !(ends_line || inline) || quoted(at) {
             continue;
         }
         // The run of end tokens before it goes with it (`…度。<|im_end|>`⏎`<|im_start|>user`).
@@ -151,7 +197,7 @@ pub fn find(text: &str, quoted: impl Fn(usize) -> bool) -> Option<Turn> {
                 return Some(Turn { end: r, at, cut });
             }
         }
-        if line_start(text, at) {
+        if ends_line && line_start(text, at) {
             return Some(Turn { end: at, at, cut });
         }
     }

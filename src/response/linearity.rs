@@ -467,6 +467,15 @@ const CASES: &[(&str, &[&str])] = &[
     ),
     ("<|im_end|>   \n   <|im_start|>user 北 ", &["olmo3", "auto"]),
     ("说 <|im_start|>us 北\n<|user|> 北", &["xlam", "auto"]),
+    // Granite's and Harmony's headers, which open a turn with text on their line only after a
+    // glued run of end tokens (turn12b): after a colon (named), and at a line's start in prose;
+    // Llama 4's `<|eot|>` read back as a run token before a header that does not end its line.
+    ("北：<|end|><|start|>user<|message|>北 ", &["gpt_oss", "auto"]),
+    ("\n<|start_of_role|>user<|end_of_role|> 北 ", &["granite", "auto"]),
+    (
+        "北<|eot|><|header_start|>user<|header_end|> 北 ",
+        &["llama4_pythonic", "auto"],
+    ),
     // Openers still undecided when the reply ends, each asked whether the reply ends inside the
     // call it starts (a window after it, [`super::stream`]'s cut_body).
     ("MiniMax 用 <invoke name=\"工具名\"> 包住参数，", &["auto"]),

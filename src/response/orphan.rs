@@ -107,6 +107,11 @@ pub const CLOSERS: &[(&str, Option<&str>)] = &[
     // them before a user message it invents ([`super::invented_turn`]).
     (super::invented_turn::CHATML_USER, None),
     (super::invented_turn::LLAMA3_USER, None),
+    // Granite's, Gemma's, Harmony's and Llama 4's user headers, for the same reason.
+    (super::invented_turn::GRANITE_USER, None),
+    (super::invented_turn::GEMMA_USER, None),
+    (super::invented_turn::HARMONY_USER, None),
+    (super::invented_turn::LLAMA4_USER, None),
 ];
 
 /// GLM-4.5V/4.6V's answer-box opener: the one lone token also removed where it opens the reply

@@ -2685,7 +2685,13 @@ impl Machine {
             Some(s) if s.family == f => s.clone(),
             _ => {
                 let think = self.table.lits.get(..n_think).unwrap_or(&[]);
-                let s = Arc::new(BlockScan::new(f, think.iter().map(|l| l.s), closers(f)));
+                // The lone tokens too: one cut by the reply's end right after removed markup
+                // is a decision inside a block as well ([`Machine::cut_after_removed`]).
+                let asked = think
+                    .iter()
+                    .map(|l| l.s)
+                    .chain(super::orphan::lone_tokens());
+                let s = Arc::new(BlockScan::new(f, asked, closers(f)));
                 self.block_scan = Some(s.clone());
                 s
             }

@@ -218,6 +218,28 @@ const CHANGED_ON_PURPOSE: &[(&str, &str)] = &[
         "turn30-chatml-user-header-cut-in-sentence-stays-zh",
         "stripModelSpecialTokens",
     ),
+    // turn12b: Granite's, Harmony's and Llama 4's user headers named in sentences (the
+    // special-token scrubber takes every `<|…|>` token).
+    (
+        "turn30b-granite-granite-user-header-in-sentence-stays-en",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "turn30b-granite-granite-user-header-starts-sentence-line-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "turn30b-auto-harmony-user-header-in-sentence-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "turn30b-auto-llama4-user-header-starts-sentence-line-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "turn30b-auto-harmony-end-and-user-header-after-colon-stays-zh",
+        "stripModelSpecialTokens",
+    ),
     (
         "turn30-olmo3-chatml-user-header-cut-in-sentence-stays-zh",
         "stripModelSpecialTokens",

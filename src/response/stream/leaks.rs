@@ -781,6 +781,12 @@ impl Machine {
     fn lone_is_text(&mut self, len: usize) -> Option<bool> {
         // A user turn opened on its own line: the reply ends there ([`invented_turn`]).
         if invented_turn::opens(&self.buf) && (self.em.after_removed || self.at_line_start(0)) {
+            // Granite's and Harmony's headers carry their message on their line: right after
+            // removed markup (the end token glued before them) they open the turn as they are.
+            if self.em.after_removed && invented_turn::opens_inline(&self.buf) {
+                self.turn_ends = true;
+                return Some(false);
+            }
             match self.ends_line(len) {
                 None => return None,
                 Some(true) => {
