@@ -40,6 +40,8 @@ pub(crate) const CHANNEL: &str = "<|channel|>";
 const MESSAGE: &str = "<|message|>";
 /// Message terminators, consumed with the message.
 const ENDS: [&str; 3] = ["<|call|>", "<|end|>", "<|return|>"];
+/// The headers of the stripped form that carry no call, removed as markup.
+pub(crate) const STRIPPED_HEADERS: &[&str] = &["assistantfinal", "assistantcommentary"];
 
 static RECIPIENT: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"to=([^\s<]+)").expect("static regex"));
@@ -373,7 +375,7 @@ fn stripped(text: &str, out: &mut Parsed) {
         blocks: std::mem::take(&mut out.blocks),
         ..Parsed::default()
     };
-    extra.strip_markup(text, &["assistantfinal", "assistantcommentary"]);
+    extra.strip_markup(text, STRIPPED_HEADERS);
     out.blocks = extra.blocks;
 }
 

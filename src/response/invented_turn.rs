@@ -100,7 +100,7 @@ fn end_token(s: &str) -> Option<usize> {
 /// masks have no bit left): Granite's `<|end_of_text|>` and Llama 4's `<|eot|>`
 /// (`Done.<|eot|><|header_start|>user<|header_end|>`). Read where the reply is read whole (the
 /// plain-text families, [`find`]); the stream leaves them as text, as before.
-const RUN_ONLY: &[&str] = &["<|end_of_text|>", "<|eot|>"];
+pub(crate) const RUN_ONLY: &[&str] = &["<|end_of_text|>", "<|eot|>"];
 
 /// `s` after its leading whitespace and a run of at most [`RUN`] end tokens, each followed by
 /// whitespace: where a header that the run's first token comes before would start.

@@ -55,6 +55,8 @@ pub mod canonical;
 #[cfg(test)]
 pub(crate) mod cases;
 pub mod cdata;
+#[cfg(test)]
+mod code_sweep;
 pub mod command_r;
 pub mod deepseek_v3;
 pub mod deepseek_v31;

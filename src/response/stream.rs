@@ -3025,10 +3025,14 @@ impl Machine {
                 .find_map(|&(s, e)| scan::detect(&content[s..e], self.hint))
                 .or(self.hint)
         };
-        let code = if family.is_some() {
-            batch_code(content, &all_code)
-        } else {
-            Vec::new()
+        let code = match family {
+            Some(f) => batch_code(content, &all_code, |fence| {
+                parse_family(f, fence, &cx)
+                    .blocks
+                    .iter()
+                    .any(|b| !b.calls.is_empty())
+            }),
+            None => Vec::new(),
         };
         for (i, &(s, e)) in pieces.iter().enumerate() {
             match family {
@@ -3054,7 +3058,17 @@ impl Machine {
                         }
                         if ce > cs {
                             let quoted = &content[cs..ce];
-                            if !parse_family(f, quoted, &cx).blocks.is_empty() {
+                            // Reported when it holds one of the family's openers, as a stream
+                            // reports an opener in code, or would have been a call (or a broken
+                            // one); a turn end the family only strips is not (nor in `auto`).
+                            let p = parse_family(f, quoted, &cx);
+                            if !p.problems.is_empty()
+                                || p.blocks.iter().any(|b| b.keep_raw || !b.calls.is_empty())
+                                || openers(f, cx.unwrapped).iter().any(|&(pre, o)| {
+                                    (quoted.match_indices(o))
+                                        .any(|(i, _)| quoted[..i].ends_with(pre))
+                                })
+                            {
                                 self.code_problem("code");
                             }
                             self.em.text(quoted, base + cs);
@@ -3102,13 +3116,20 @@ impl Machine {
 
 /// The code regions of a reply read as a whole by a plain-text family (inline spans and fenced
 /// blocks, found as the scrubbers find them), except a fence that ends the reply (whitespace
-/// aside): with the model named, a fence with nothing after it is how the model wrote its call
-/// (`Calling:` and a fenced JSON array), while an example has prose after it.
-fn batch_code(content: &str, regions: &[std::ops::Range<usize>]) -> Vec<std::ops::Range<usize>> {
+/// aside) and holds a call (`calls`, asked of the fence's text): with the model named, a fence
+/// with nothing after it is how the model wrote its call (`Calling:` and a fenced JSON array),
+/// while an example has prose after it. A fence that holds no call is an example wherever it
+/// stands: a template shown after `Harmony 模板：` (its `<|start|>`, `<|message|>`, `<|end|>`), a
+/// lone `<|eot|>`, an opener with nothing after it stay as written.
+fn batch_code(
+    content: &str,
+    regions: &[std::ops::Range<usize>],
+    calls: impl Fn(&str) -> bool,
+) -> Vec<std::ops::Range<usize>> {
     let end = content.trim_end().len();
     let ends_reply = |r: &std::ops::Range<usize>| {
         let t = &content[r.start..];
-        r.end >= end && (t.starts_with("```") || t.starts_with("~~~"))
+        r.end >= end && (t.starts_with("```") || t.starts_with("~~~")) && calls(&content[r.clone()])
     };
     regions.iter().filter(|r| !ends_reply(r)).cloned().collect()
 }
