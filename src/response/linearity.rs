@@ -501,6 +501,12 @@ const CASES: &[(&str, &[&str])] = &[
         "<tool_call>{\"name\": \"f\", \"properties\": {\"a\": \"北\"}}</tool_call>\n",
         &["auto"],
     ),
+    // Code read whole by the plain-text families (harm12c): each span and fence asked for the
+    // family's openers and its reading, the fence that ends the reply once more for a call.
+    (
+        "说 `<|eot|>`\n```\n<|start|>user<|message|>北<|end|>\n```\n",
+        &["gpt_oss", "llama4_pythonic"],
+    ),
 ];
 
 #[test]
