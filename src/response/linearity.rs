@@ -507,6 +507,10 @@ const CASES: &[(&str, &[&str])] = &[
         "说 `<|eot|>`\n```\n<|start|>user<|message|>北<|end|>\n```\n",
         &["gpt_oss", "llama4_pythonic"],
     ),
+    // Turn ends named in sentences or leaked in runs ([`super::turn_end`]): the spaces around
+    // each read once.
+    ("北 <|eot|>   <|eom|> 北   ", &["llama4_pythonic"]),
+    ("说 <|eot_id|> 北 <|eom_id|><|eot_id|>\n", &["llama3_json", "functionary_v32"]),
 ];
 
 #[test]

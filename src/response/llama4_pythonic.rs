@@ -23,7 +23,7 @@ pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
         &mut out.problems,
     );
     add_bare(text, &mut out);
-    out.strip_markup(text, TURN_ENDS);
+    super::turn_end::strip(&mut out, text, TURN_ENDS);
     out.set_format_if_calls(NAME);
     out
 }

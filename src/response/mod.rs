@@ -134,6 +134,7 @@ pub mod tool_code;
 pub mod tool_elements;
 pub mod tool_json;
 pub mod tool_result;
+pub(crate) mod turn_end;
 pub mod typing;
 pub mod units_scan;
 pub mod unreadable;
