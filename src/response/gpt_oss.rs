@@ -139,6 +139,17 @@ pub(crate) fn channel_in_sentence(words_before: bool, rest: &str, finished: bool
     Some(true)
 }
 
+/// Whether the `<|start|>` at `at` of `text` is named in a sentence ([`super::sentence::named`]):
+/// words before it on its line, and after it spaces then words (`The <|start|> token opens a
+/// message.`). A header writes its role right after it (`<|start|>assistant`), or another token.
+fn start_in_sentence(text: &str, at: usize) -> bool {
+    let before = super::gemma_channel::words_before(text, at);
+    let after = &text[at + START.len()..];
+    super::sentence::named(before, after, true, |t, spaced| {
+        Some(!spaced || t.starts_with("<|"))
+    }) == Some(true)
+}
+
 /// The markup of a header with no `<|message|>`, read from its token at `at` up to `limit` (the
 /// next `<|start|>` or the end).
 struct Header {
@@ -266,6 +277,10 @@ fn marked(text: &str, out: &mut Parsed) {
         {
             // A `<|channel|>` named in a sentence is text.
             at = found + CHANNEL.len();
+            continue;
+        }
+        if start == found && text[found..].starts_with(START) && start_in_sentence(text, found) {
+            at = found + START.len();
             continue;
         }
         let next_start = starts.find(text, start + 1).unwrap_or(text.len());

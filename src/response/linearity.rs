@@ -511,6 +511,8 @@ const CASES: &[(&str, &[&str])] = &[
     // each read once.
     ("北 <|eot|>   <|eom|> 北   ", &["llama4_pythonic"]),
     ("说 <|eot_id|> 北 <|eom_id|><|eot_id|>\n", &["llama3_json", "functionary_v32"]),
+    // Harmony's `<|start|>` named in a sentence, read for the spaces and word after it.
+    ("说 <|start|>   北 ", &["gpt_oss"]),
 ];
 
 #[test]
