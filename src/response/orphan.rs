@@ -128,8 +128,12 @@ pub const DSML_STARTS: &[&str] = super::dsml::CLOSER_STARTS;
 /// [`CLOSERS`]' bits, in this order.
 const DSML_NAMES: &[&str] = &["function_calls", "invoke", "parameter", "toolcall"];
 
-// One bit per closer and DSML name in the stream's `u32` masks.
-const _: () = assert!(CLOSERS.len() + DSML_NAMES.len() <= 32);
+/// The stream's masks of closers and DSML names: one bit per entry of [`CLOSERS`], then one per
+/// DSML name.
+pub type CloserBits = u64;
+
+// One bit per closer and DSML name in a [`CloserBits`].
+const _: () = assert!(CLOSERS.len() + DSML_NAMES.len() <= CloserBits::BITS as usize);
 
 /// A DSML closing tag at the start of `s` (which starts with one of [`DSML_STARTS`]), in any
 /// spelling DSML is read in (`</｜DSML｜invoke>`, `</｜｜DSML｜｜tool_calls>`, `</ | DSML | parameter >`):
@@ -154,7 +158,7 @@ pub fn dsml_closer(s: &str, finished: bool, window: usize) -> Option<Option<(usi
 }
 
 /// The bits of every DSML closer: set together when a DSML tag is kept as text.
-pub const DSML_BITS: u32 = ((1 << DSML_NAMES.len()) - 1) << CLOSERS.len();
+pub const DSML_BITS: CloserBits = ((1 << DSML_NAMES.len()) - 1) << CLOSERS.len();
 
 /// Whether a DSML opening tag of any name starts `s` (`<`, bars, `DSML`: `<｜DSML｜invoke`, `<DSML｜invoke`,
 /// `<｜DSML｜read_file>`, `< | DSML | …`); read in the first 64 bytes.
