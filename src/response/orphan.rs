@@ -26,8 +26,9 @@
 //! can I help you today?<|im_end|>`; LostRuins/koboldcpp#543 for Yi), Llama 3's `<|eot_id|>`
 //! after a JSON call (deepseek-ai/DeepSeek-V3#826), Phi-3's `<|end|>`, Kimi-VL's
 //! `<|im_assistant|>` at an answer's end (Blaizzy/mlx-vlm#1932), `<|endoftext|>` (Phi-3 writes
-//! `<|end|><|endoftext|>`: the second follows removed markup), GLM's `<|user|>` and `<|observation|>`
-//! and Cohere's `<|END_RESPONSE|>`, and ChatML's and Llama 3's user-turn headers. Right after a colon
+//! `<|end|><|endoftext|>`: the second follows removed markup), GLM's `<|user|>` and `<|observation|>`,
+//! Cohere's `<|END_RESPONSE|>`, Llama 4's `<|eot|>`, `<|end_of_text|>` (Llama 3, Granite) and
+//! Harmony's `<|return|>`, and the user-turn headers of [`super::invented_turn`]. Right after a colon
 //! (`返回结果中有：<|im_end|>`, an issue title) the token is named, not leaked, and stays; a lone
 //! token written right after one that stays is text too, the run being one
 //! (`结尾：<|end|><|endoftext|>`: the second went as glued to the text while the first stayed).
@@ -103,6 +104,14 @@ pub const CLOSERS: &[(&str, Option<&str>)] = &[
     ("<|user|>", None),
     ("<|observation|>", None),
     ("<|END_RESPONSE|>", None),
+    // Llama 4's end of turn, and the end of text of Llama 3 and Granite: end tokens like the
+    // others, glued to the text before a user header a model that ran on writes after them
+    // (`好的。<|eot|><|header_start|>user<|header_end|>`, [`super::invented_turn`]).
+    ("<|eot|>", None),
+    ("<|end_of_text|>", None),
+    // Harmony's (gpt-oss) end of the final message, its stop token: glued to the text before
+    // a user message the model went on to write (`已保存。<|return|><|start|>user<|message|>…`).
+    ("<|return|>", None),
     // ChatML's and Llama 3's headers of a user turn: a model that ran past its end token writes
     // them before a user message it invents ([`super::invented_turn`]).
     (super::invented_turn::CHATML_USER, None),
