@@ -476,6 +476,13 @@ const CASES: &[(&str, &[&str])] = &[
         "北<|eot|><|header_start|>user<|header_end|> 北 ",
         &["llama4_pythonic", "auto"],
     ),
+    // A Harmony user header after a gpt-oss message (mask12), named in a sentence: each asked
+    // whether it opens a turn; Llama 4's, Llama 3's and Harmony's end tokens glued to words.
+    (
+        "<|channel|>final<|message|>北<|end|> 说 <|start|>user<|message|> 北 ",
+        &["auto", "gpt_oss"],
+    ),
+    ("北<|eot|> 北<|end_of_text|> 北<|return|> ", &["auto"]),
     // Openers still undecided when the reply ends, each asked whether the reply ends inside the
     // call it starts (a window after it, [`super::stream`]'s cut_body).
     ("MiniMax 用 <invoke name=\"工具名\"> 包住参数，", &["auto"]),

@@ -1728,6 +1728,18 @@ impl Machine {
                 cut = true;
                 continue;
             }
+            if matches!(lit.kind, Kind::Call(Check::Fam(Family::GptOss))) && lit.s == "<|start|>" {
+                // A Harmony user header is no message of the reply: a turn the model invented,
+                // read as such by its lone token below ([`super::invented_turn`]).
+                match super::invented_turn::harmony_user(rest, self.finished) {
+                    Some(true) => continue,
+                    None => {
+                        more = true;
+                        continue;
+                    }
+                    Some(false) => {}
+                }
+            }
             let kind = match lit.kind {
                 Kind::Call(check) => match self.check(check, c + lit.s.len(), tools) {
                     Verdict::Yes(f) => Kind::Call(Check::Fam(f)),
