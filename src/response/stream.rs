@@ -1678,6 +1678,12 @@ impl Machine {
                 if lit.s.as_bytes().starts_with(rest.as_bytes()) {
                     if !self.finished {
                         more = true;
+                    } else if lit.s == super::stray_word::INVOKE
+                        && super::stray_word::cut_invoke(rest)
+                        && self.stray_start(c) < c
+                    {
+                        // An invoke cut in its opener after a stray word: the word's call.
+                        cut_call = cut_call.or(Some((rest.len(), true)));
                     } else if lit.pre.is_empty() && matches!(lit.kind, Kind::Call(_)) {
                         cut |= cut_marker(rest);
                     } else if matches!(lit.kind, Kind::Orphan)
@@ -1806,7 +1812,10 @@ impl Machine {
             Decision::More
         } else if let Some((len, whole)) = cut_call {
             // A stray word in place of the wrapper's opener goes with the cut invoke after it.
-            let start = if self.buf[c..].starts_with(super::stray_word::INVOKE) {
+            let rest = &self.buf[c..];
+            let start = if rest.starts_with(super::stray_word::INVOKE)
+                || super::stray_word::cut_invoke(rest)
+            {
                 self.stray_start(c)
             } else {
                 c
@@ -2650,6 +2659,9 @@ impl Machine {
                 Some(Ok(len)) => {
                     let e = c + len;
                     if let Some(p) = self.block_done(f, e, tools) {
+                        if f == Family::DeepSeekV32 && self.split_at_invented(f, &p, tools) {
+                            return true;
+                        }
                         if f != Family::FunctionGemma {
                             self.emit_parsed(f, e, p);
                             return true;
