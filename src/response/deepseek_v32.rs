@@ -73,7 +73,8 @@ fn parse_canonical(text: &str, cx: &Ctx) -> Parsed {
     );
     // A section opened again before its closer ends after its last whole invoke.
     if let Some(section) = WRAPPERS.section {
-        out.blocks = super::dsml_reopened::split(text, std::mem::take(&mut out.blocks), section, &TAGS);
+        out.blocks =
+            super::dsml_reopened::split(text, std::mem::take(&mut out.blocks), section, &TAGS);
     }
     // A section closer right after an invoke with no section opener before it is the call's.
     for b in &mut out.blocks {

@@ -20,7 +20,12 @@ use super::Block;
 
 /// `blocks` (read from the canonical `text` by [`super::xml_invoke::blocks`] with section
 /// `(open, close)` and `tags`) with each section block that holds a reopened section split there.
-pub fn split(text: &str, blocks: Vec<Block>, (open, close): (&str, &str), tags: &Tags) -> Vec<Block> {
+pub fn split(
+    text: &str,
+    blocks: Vec<Block>,
+    (open, close): (&str, &str),
+    tags: &Tags,
+) -> Vec<Block> {
     let mut out = Vec::with_capacity(blocks.len());
     for b in blocks {
         split_one(text, b, open, close, tags, &mut out);
@@ -54,7 +59,9 @@ fn split_one(text: &str, b: Block, open: &str, close: &str, tags: &Tags, out: &m
         out.push(b);
         return;
     }
-    let Block { start, end, calls, .. } = b;
+    let Block {
+        start, end, calls, ..
+    } = b;
     let mut calls = calls.into_iter();
     let (mut seg, mut taken, mut j) = (start, 0, 0);
     for s in memchr::memmem::find_iter(body.as_bytes(), open.as_bytes()).map(|i| lo + i) {
