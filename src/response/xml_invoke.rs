@@ -231,10 +231,7 @@ fn walk<'a>(
         {
             Some(e) => e,
             None => {
-                problems.push(format!(
-                    "{family}: {} missing (truncated reply)",
-                    tags.invoke_end
-                ));
+                problems.push(missing(family, tags.invoke_end));
                 hi
             }
         };
@@ -455,7 +452,7 @@ pub fn blocks(
     out
 }
 
-/// The problem reported for a block of `family` whose closer `close` never came.
+/// The problem reported for a block (or an invoke) of `family` whose closer `close` never came.
 pub fn missing(family: &str, close: &str) -> String {
     format!("{family}: {close} missing (truncated reply)")
 }
