@@ -428,8 +428,25 @@ const CASES: &[(&str, &[&str])] = &[
     // Repeated, an invented fence between toolcall blocks that run to the reply's end: each
     // split reads the rest again, within a budget of the reply's length (dsml12).
     ("<｜DSML｜toolcall>f\n{\"a\": 1}\n```json\n{\"b\": \"北\"}\n```\n", &["auto"]),
-    // A stray word before each invoke, the last cut by the reply's end (dsml12).
+    // A stray word before each invoke, the last cut by the reply's end (dsml12); the last one
+    // cut inside its opener (dsml12c).
     ("court\n<invoke name=\"f\"><parameter name=\"a\">北", &["auto"]),
+    ("court\n<invo", &["auto"]),
+    // DSML sections opened again before their closer, each after an invented fence or prose
+    // ([`super::dsml_reopened`]: the invokes read once more per block; each split within the
+    // budget above), and with the opener inside a value.
+    (
+        "<｜DSML｜tool_calls>\n<｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"a\">北</｜DSML｜parameter></｜DSML｜invoke>\n```json\n{\"b\": 1}\n```\n",
+        &["auto", "deepseek_v4"],
+    ),
+    (
+        "<｜DSML｜tool_calls>\n<｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"a\">北</｜DSML｜parameter></｜DSML｜invoke>\n好\n",
+        &["auto"],
+    ),
+    (
+        "<｜DSML｜tool_calls>\n<｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"a\">北",
+        &["auto"],
+    ),
     // Runs of end tokens glued to text: a short run at the end goes as one, a long one is text.
     ("北<|end|><|endoftext|>", &["auto"]),
     ("<|end|>", &["auto"]),

@@ -1678,6 +1678,12 @@ impl Machine {
                 if lit.s.as_bytes().starts_with(rest.as_bytes()) {
                     if !self.finished {
                         more = true;
+                    } else if lit.s == super::stray_word::INVOKE
+                        && super::stray_word::cut_invoke(rest)
+                        && self.stray_start(c) < c
+                    {
+                        // An invoke cut in its opener after a stray word: the word's call.
+                        cut_call = cut_call.or(Some((rest.len(), true)));
                     } else if lit.pre.is_empty() && matches!(lit.kind, Kind::Call(_)) {
                         cut |= cut_marker(rest);
                     } else if matches!(lit.kind, Kind::Orphan)
@@ -1818,7 +1824,10 @@ impl Machine {
             Decision::More
         } else if let Some((len, whole)) = cut_call {
             // A stray word in place of the wrapper's opener goes with the cut invoke after it.
-            let start = if self.buf[c..].starts_with(super::stray_word::INVOKE) {
+            let rest = &self.buf[c..];
+            let start = if rest.starts_with(super::stray_word::INVOKE)
+                || super::stray_word::cut_invoke(rest)
+            {
                 self.stray_start(c)
             } else {
                 c
@@ -2661,13 +2670,20 @@ impl Machine {
             match closer {
                 Some(Ok(len)) => {
                     let e = c + len;
-                    if let Some(p) = self.block_done(f, e, tools) {
-                        if f != Family::FunctionGemma {
+                    if let Some((p, done)) = self.block_done(f, e, tools) {
+                        // A DSML section reopened after an invented fence: the piece before it
+                        // is done ([`crate::response::dsml_reopened`]).
+                        if f == Family::DeepSeekV32 && self.split_at_invented(f, &p, e, tools) {
+                            return true;
+                        }
+                        if done && f != Family::FunctionGemma {
                             self.emit_parsed(f, e, p);
                             return true;
                         }
-                        if let Some(moved) = self.chain_end(f, e, e, p) {
-                            return moved;
+                        if done {
+                            if let Some(moved) = self.chain_end(f, e, e, p) {
+                                return moved;
+                            }
                         }
                     }
                     if f == Family::DeepSeekV32 && self.bare_dsml_call() {
@@ -2719,9 +2735,10 @@ impl Machine {
 
     /// Whether the block `buf[..e]` is finished: every block the parser reads ends by `e` even
     /// with more text after it. When it is, what the parser read is the block's reading (it is
-    /// not parsed a second time to be emitted). A section still open is not parsed at all
-    /// ([`sections`]; debug builds parse it to check that answer).
-    fn block_done(&mut self, f: Family, e: usize, tools: Option<&Value>) -> Option<Parsed> {
+    /// not parsed a second time to be emitted), with `true`. A section still open is not parsed
+    /// at all ([`sections`]; debug builds parse it to check that answer). A DSML block's reading
+    /// comes back unfinished too (`false`): its first pieces may be done.
+    fn block_done(&mut self, f: Family, e: usize, tools: Option<&Value>) -> Option<(Parsed, bool)> {
         // `step_block` asks at every closer of the block in order, so a section closer inside
         // `buf[..e]` was asked about before: remembered, the block is not searched for one.
         self.section_closed |= sections::ends_section(f, &self.buf[..e]);
@@ -2739,7 +2756,7 @@ impl Machine {
         let p = parse_family(f, &self.scratch, &self.ctx(tools));
         let done = p.blocks.iter().all(|b| b.end <= e);
         debug_assert!(!(unclosed && done), "an unclosed section ended early");
-        done.then_some(p)
+        (done || f == Family::DeepSeekV32).then_some((p, done))
     }
 
     fn emit_block(&mut self, f: Family, end: usize, tools: Option<&Value>) {
