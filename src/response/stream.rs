@@ -1449,6 +1449,16 @@ impl Machine {
                     if f == Family::Qwen3Coder {
                         v.extend(garbled_lits());
                     }
+                    if f != Family::HunyuanA13b
+                        && openers(f, self.unwrapped).contains(&("", "<tool_call>"))
+                    {
+                        // Hunyuan's `</answer>` after the call its removed `<answer>` wrapped.
+                        v.push(Lit {
+                            pre: "",
+                            s: answer_tag::CLOSE,
+                            kind: Kind::Call(Check::Fam(Family::HunyuanA13b)),
+                        });
+                    }
                     if f == Family::ToolJson {
                         v.extend(tool_json_lits());
                         v.extend(super::tool_json::WRAPPERS.iter().map(|(open, _)| Lit {
@@ -2103,6 +2113,11 @@ impl Machine {
                         answer_tag::CLOSE.len()
                     };
                     self.json.unchosen = Some(self.consumed + after - tag);
+                    yes(f)
+                } else if f == Family::HunyuanA13b && self.answer_wraps_call(after) {
+                    // Its `<answer>` around a `<tool_call>` ([`answer_tag`]): the wrapper, the
+                    // family left to the call.
+                    self.json.unchosen = Some(self.consumed + after - answer_tag::OPEN.len());
                     yes(f)
                 } else if fin && f == Family::BracketCalls {
                     // The last opener, cut inside its arguments by the end of the reply.

@@ -25,6 +25,9 @@ use crate::response::Family;
 
 pub(super) const OPEN: &str = "<answer>";
 pub(super) const CLOSE: &str = "</answer>";
+/// The call opener a wrapper holds without Hunyuan's own block (Hermes and the families sharing
+/// its tag).
+const TOOL_CALL: &str = crate::response::scan::TOOL_CALL;
 
 impl Machine {
     /// Whether the marker of kind `kind` at the start of `buf` is one of Hunyuan's wrapper tags
@@ -34,7 +37,7 @@ impl Machine {
             return None;
         }
         if self.buf.starts_with(OPEN) {
-            if self.em.any_visible {
+            if self.em.any_visible && !self.call_follows(OPEN.len()) {
                 return Some(true);
             }
             self.answer_open = true;
@@ -61,5 +64,29 @@ impl Machine {
             return self.answer_open && self.buf[..after].ends_with(CLOSE);
         };
         self.em.reasoned && !self.em.any_visible && before.trim().is_empty()
+    }
+
+    /// Whether the `<answer>` ending at `after` wraps a `<tool_call>` (no call block or hint
+    /// needed): the call's opener right after it (only whitespace between), wherever it stands;
+    /// or, where it opens the visible reply, one later before any `</answer>`.
+    pub(super) fn answer_wraps_call(&mut self, after: usize) -> bool {
+        let Some(before) = self.buf[..after].strip_suffix(OPEN) else {
+            return false;
+        };
+        if self.call_follows(after) {
+            return true;
+        }
+        if self.em.any_visible || !before.trim().is_empty() {
+            return false;
+        }
+        let Some(call) = self.later_at(TOOL_CALL, after) else {
+            return false;
+        };
+        self.later_at(CLOSE, after).is_none_or(|close| call < close)
+    }
+
+    /// Whether `buf[at..]` starts with a `<tool_call>` after whitespace.
+    fn call_follows(&self, at: usize) -> bool {
+        self.buf[at..].trim_start().starts_with(TOOL_CALL)
     }
 }
