@@ -501,6 +501,13 @@ const CASES: &[(&str, &[&str])] = &[
         "<tool_call>{\"name\": \"f\", \"properties\": {\"a\": \"北\"}}</tool_call>\n",
         &["auto"],
     ),
+    // Hunyuan's `<answer>` asked whether a `<tool_call>` comes inside it (the searches
+    // remembered), or right after it; Mistral's calls of tools not offered under `tool_json`,
+    // whole or one cut object to the end.
+    ("<answer>好", &["auto"]),
+    ("<answer>\n<tool_call>", &["auto"]),
+    ("[TOOL_CALLS]f[ARGS]{}", &["tool_json"]),
+    ("[TOOL_CALLS]f[ARGS]{\"a\": \"", &["tool_json"]),
 ];
 
 #[test]

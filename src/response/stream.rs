@@ -1460,6 +1460,12 @@ impl Machine {
                         });
                     }
                     if f == Family::ToolJson {
+                        // Mistral's call of a tool not offered ([`unoffered_mistral`]).
+                        v.push(Lit {
+                            pre: "",
+                            s: super::mistral::TOKEN,
+                            kind: Kind::Call(Check::Mistral),
+                        });
                         v.extend(tool_json_lits());
                         v.extend(super::tool_json::WRAPPERS.iter().map(|(open, _)| Lit {
                             pre: "",
@@ -2031,6 +2037,9 @@ impl Machine {
                 } else {
                     Verdict::No
                 }
+            }
+            Check::Mistral if self.lock == Some(Family::ToolJson) => {
+                self.check_unoffered_mistral(after, tools)
             }
             Check::Mistral => match mistral::follows(rest, fin) {
                 Some(mistral::Follows::Calls) => yes(Family::Mistral),
@@ -3150,3 +3159,4 @@ mod reply_end;
 mod sections;
 #[cfg(test)]
 mod tests;
+mod unoffered_mistral;

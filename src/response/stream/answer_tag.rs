@@ -20,7 +20,7 @@
 //! `<think>…</think>\n<answer>…</answer>`, fastllm#550's "only the <answer> tag" without
 //! thinking), while prose naming the tag has words before it.
 
-use super::{Check, Kind, Machine};
+use super::{cut_marker, Check, Kind, Machine};
 use crate::response::Family;
 
 pub(super) const OPEN: &str = "<answer>";
@@ -85,8 +85,10 @@ impl Machine {
         self.later_at(CLOSE, after).is_none_or(|close| call < close)
     }
 
-    /// Whether `buf[at..]` starts with a `<tool_call>` after whitespace.
+    /// Whether `buf[at..]` starts with a `<tool_call>` after whitespace (or, the reply finished,
+    /// with that opener cut where the cut marker goes too, [`cut_marker`]).
     fn call_follows(&self, at: usize) -> bool {
-        self.buf[at..].trim_start().starts_with(TOOL_CALL)
+        let t = self.buf[at..].trim_start();
+        t.starts_with(TOOL_CALL) || (self.finished && TOOL_CALL.starts_with(t) && cut_marker(t))
     }
 }
