@@ -19,6 +19,15 @@
 //! block and the answer tag right after it is the template's shape (the model card's
 //! `<think>…</think>\n<answer>…</answer>`, fastllm#550's "only the <answer> tag" without
 //! thinking), while prose naming the tag has words before it.
+//!
+//! A Hermes `<tool_call>` inside the wrapper (a Hunyuan model served with another call format)
+//! makes `<answer>` the wrapper too, with no reasoning or hint ([`Machine::answer_wraps_call`]):
+//! when the call's opener follows it right away (only whitespace between, wherever it stands:
+//! `我来读取`⏎`<answer><tool_call>…`), or when it opens the visible reply and a `<tool_call>`
+//! comes before any `</answer>` (`<answer>好的<tool_call>…`). Its `</answer>` then goes once the
+//! reply has locked to the call's family (the locked table keeps the closer for that). An
+//! `<answer>` after text with words before the call, a pair closed before the call, and the tags
+//! in code stay.
 
 use super::{cut_marker, Check, Kind, Machine};
 use crate::response::Family;
