@@ -525,6 +525,13 @@ const CASES: &[(&str, &[&str])] = &[
         "<tool_call>{\"name\": \"f\", \"properties\": {\"a\": \"北\"}}</tool_call>\n",
         &["auto"],
     ),
+    // Hunyuan's `<answer>` asked whether a `<tool_call>` comes inside it (the searches
+    // remembered), or right after it; Mistral's calls of tools not offered under `tool_json`,
+    // whole or one cut object to the end.
+    ("<answer>好", &["auto"]),
+    ("<answer>\n<tool_call>", &["auto"]),
+    ("[TOOL_CALLS]f[ARGS]{}", &["tool_json"]),
+    ("[TOOL_CALLS]f[ARGS]{\"a\": \"", &["tool_json"]),
 ];
 
 #[test]
@@ -568,7 +575,8 @@ fn markers_in_one_code_span_grow_linearly() {
 }
 
 /// Heads held back as text while they may become a call, cut by the reply's end (cut12: Mistral's
-/// `[TOOL_CALLS]NAME` under `tool_json`, Qwen3-Coder's lost-`<` head, a garbled head's cut name),
+/// `[TOOL_CALLS]NAME` under `tool_json`, Qwen3-Coder's lost-`<` head, with or without the start
+/// of its tag after it, a garbled head's cut name),
 /// with the tool offered: each unit's head is released as text when prose follows it, the last
 /// is asked once at the end; whole and in 16-byte deltas.
 #[test]
@@ -581,6 +589,7 @@ fn heads_cut_at_the_reply_end_grow_linearly() {
             "tool_json",
         ),
         ("我查一下。\nfunction=get_weather\">\n<par", "auto"),
+        ("我查一下。\nfunction=get_weather\">\n", "auto"),
         ("我查一下。\n<name>get_wea", "auto"),
     ] {
         let opts = Options {

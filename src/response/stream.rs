@@ -1449,7 +1449,23 @@ impl Machine {
                     if f == Family::Qwen3Coder {
                         v.extend(garbled_lits());
                     }
+                    if f != Family::HunyuanA13b
+                        && openers(f, self.unwrapped).contains(&("", "<tool_call>"))
+                    {
+                        // Hunyuan's `</answer>` after the call its removed `<answer>` wrapped.
+                        v.push(Lit {
+                            pre: "",
+                            s: answer_tag::CLOSE,
+                            kind: Kind::Call(Check::Fam(Family::HunyuanA13b)),
+                        });
+                    }
                     if f == Family::ToolJson {
+                        // Mistral's call of a tool not offered ([`unoffered_mistral`]).
+                        v.push(Lit {
+                            pre: "",
+                            s: super::mistral::TOKEN,
+                            kind: Kind::Call(Check::Mistral),
+                        });
                         v.extend(tool_json_lits());
                         v.extend(super::tool_json::WRAPPERS.iter().map(|(open, _)| Lit {
                             pre: "",
@@ -2043,6 +2059,9 @@ impl Machine {
                     Verdict::No
                 }
             }
+            Check::Mistral if self.lock == Some(Family::ToolJson) => {
+                self.check_unoffered_mistral(after, tools)
+            }
             Check::Mistral => match mistral::follows(rest, fin) {
                 Some(mistral::Follows::Calls) => yes(Family::Mistral),
                 // Removed and reported as its own block, the family left unchosen.
@@ -2124,6 +2143,11 @@ impl Machine {
                         answer_tag::CLOSE.len()
                     };
                     self.json.unchosen = Some(self.consumed + after - tag);
+                    yes(f)
+                } else if f == Family::HunyuanA13b && self.answer_wraps_call(after) {
+                    // Its `<answer>` around a `<tool_call>` ([`answer_tag`]): the wrapper, the
+                    // family left to the call.
+                    self.json.unchosen = Some(self.consumed + after - answer_tag::OPEN.len());
                     yes(f)
                 } else if fin && f == Family::BracketCalls {
                     // The last opener, cut inside its arguments by the end of the reply.
@@ -3164,3 +3188,4 @@ mod reply_end;
 mod sections;
 #[cfg(test)]
 mod tests;
+mod unoffered_mistral;
