@@ -18,7 +18,6 @@ fn markers() -> Vec<&'static str> {
     v.extend(super::orphan::CLOSERS.iter().map(|c| c.0));
     v.extend(super::orphan::LONE);
     v.extend(super::invented_turn::OPENERS);
-    v.extend(super::invented_turn::RUN_ONLY);
     v.extend(super::llama4_pythonic::TURN_ENDS);
     v.extend(super::gpt_oss::STRIPPED_HEADERS);
     v.extend(super::kimi_k3::MARKUP);

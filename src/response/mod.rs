@@ -67,6 +67,7 @@ pub mod dsml_function;
 pub mod dsml_garbled_opener;
 pub mod dsml_lost_head;
 pub mod dsml_named;
+pub mod dsml_reopened;
 pub mod dsml_self_closing;
 pub mod dsml_toolcall;
 pub mod ernie45;

@@ -1449,7 +1449,23 @@ impl Machine {
                     if f == Family::Qwen3Coder {
                         v.extend(garbled_lits());
                     }
+                    if f != Family::HunyuanA13b
+                        && openers(f, self.unwrapped).contains(&("", "<tool_call>"))
+                    {
+                        // Hunyuan's `</answer>` after the call its removed `<answer>` wrapped.
+                        v.push(Lit {
+                            pre: "",
+                            s: answer_tag::CLOSE,
+                            kind: Kind::Call(Check::Fam(Family::HunyuanA13b)),
+                        });
+                    }
                     if f == Family::ToolJson {
+                        // Mistral's call of a tool not offered ([`unoffered_mistral`]).
+                        v.push(Lit {
+                            pre: "",
+                            s: super::mistral::TOKEN,
+                            kind: Kind::Call(Check::Mistral),
+                        });
                         v.extend(tool_json_lits());
                         v.extend(super::tool_json::WRAPPERS.iter().map(|(open, _)| Lit {
                             pre: "",
@@ -1678,6 +1694,12 @@ impl Machine {
                 if lit.s.as_bytes().starts_with(rest.as_bytes()) {
                     if !self.finished {
                         more = true;
+                    } else if lit.s == super::stray_word::INVOKE
+                        && super::stray_word::cut_invoke(rest)
+                        && self.stray_start(c) < c
+                    {
+                        // An invoke cut in its opener after a stray word: the word's call.
+                        cut_call = cut_call.or(Some((rest.len(), true)));
                     } else if lit.pre.is_empty() && matches!(lit.kind, Kind::Call(_)) {
                         cut |= cut_marker(rest);
                     } else if matches!(lit.kind, Kind::Orphan)
@@ -1727,6 +1749,18 @@ impl Machine {
                 // A DSML opener the reply's end cut before its attributes.
                 cut = true;
                 continue;
+            }
+            if matches!(lit.kind, Kind::Call(Check::Fam(Family::GptOss))) && lit.s == "<|start|>" {
+                // A Harmony user header is no message of the reply: a turn the model invented,
+                // read as such by its lone token below ([`super::invented_turn`]).
+                match super::invented_turn::harmony_user(rest, self.finished) {
+                    Some(true) => continue,
+                    None => {
+                        more = true;
+                        continue;
+                    }
+                    Some(false) => {}
+                }
             }
             let kind = match lit.kind {
                 Kind::Call(check) => match self.check(check, c + lit.s.len(), tools) {
@@ -1806,7 +1840,10 @@ impl Machine {
             Decision::More
         } else if let Some((len, whole)) = cut_call {
             // A stray word in place of the wrapper's opener goes with the cut invoke after it.
-            let start = if self.buf[c..].starts_with(super::stray_word::INVOKE) {
+            let rest = &self.buf[c..];
+            let start = if rest.starts_with(super::stray_word::INVOKE)
+                || super::stray_word::cut_invoke(rest)
+            {
                 self.stray_start(c)
             } else {
                 c
@@ -2022,6 +2059,9 @@ impl Machine {
                     Verdict::No
                 }
             }
+            Check::Mistral if self.lock == Some(Family::ToolJson) => {
+                self.check_unoffered_mistral(after, tools)
+            }
             Check::Mistral => match mistral::follows(rest, fin) {
                 Some(mistral::Follows::Calls) => yes(Family::Mistral),
                 // Removed and reported as its own block, the family left unchosen.
@@ -2103,6 +2143,11 @@ impl Machine {
                         answer_tag::CLOSE.len()
                     };
                     self.json.unchosen = Some(self.consumed + after - tag);
+                    yes(f)
+                } else if f == Family::HunyuanA13b && self.answer_wraps_call(after) {
+                    // Its `<answer>` around a `<tool_call>` ([`answer_tag`]): the wrapper, the
+                    // family left to the call.
+                    self.json.unchosen = Some(self.consumed + after - answer_tag::OPEN.len());
                     yes(f)
                 } else if fin && f == Family::BracketCalls {
                     // The last opener, cut inside its arguments by the end of the reply.
@@ -2649,13 +2694,20 @@ impl Machine {
             match closer {
                 Some(Ok(len)) => {
                     let e = c + len;
-                    if let Some(p) = self.block_done(f, e, tools) {
-                        if f != Family::FunctionGemma {
+                    if let Some((p, done)) = self.block_done(f, e, tools) {
+                        // A DSML section reopened after an invented fence: the piece before it
+                        // is done ([`crate::response::dsml_reopened`]).
+                        if f == Family::DeepSeekV32 && self.split_at_invented(f, &p, e, tools) {
+                            return true;
+                        }
+                        if done && f != Family::FunctionGemma {
                             self.emit_parsed(f, e, p);
                             return true;
                         }
-                        if let Some(moved) = self.chain_end(f, e, e, p) {
-                            return moved;
+                        if done {
+                            if let Some(moved) = self.chain_end(f, e, e, p) {
+                                return moved;
+                            }
                         }
                     }
                     if f == Family::DeepSeekV32 && self.bare_dsml_call() {
@@ -2707,9 +2759,10 @@ impl Machine {
 
     /// Whether the block `buf[..e]` is finished: every block the parser reads ends by `e` even
     /// with more text after it. When it is, what the parser read is the block's reading (it is
-    /// not parsed a second time to be emitted). A section still open is not parsed at all
-    /// ([`sections`]; debug builds parse it to check that answer).
-    fn block_done(&mut self, f: Family, e: usize, tools: Option<&Value>) -> Option<Parsed> {
+    /// not parsed a second time to be emitted), with `true`. A section still open is not parsed
+    /// at all ([`sections`]; debug builds parse it to check that answer). A DSML block's reading
+    /// comes back unfinished too (`false`): its first pieces may be done.
+    fn block_done(&mut self, f: Family, e: usize, tools: Option<&Value>) -> Option<(Parsed, bool)> {
         // `step_block` asks at every closer of the block in order, so a section closer inside
         // `buf[..e]` was asked about before: remembered, the block is not searched for one.
         self.section_closed |= sections::ends_section(f, &self.buf[..e]);
@@ -2727,7 +2780,7 @@ impl Machine {
         let p = parse_family(f, &self.scratch, &self.ctx(tools));
         let done = p.blocks.iter().all(|b| b.end <= e);
         debug_assert!(!(unclosed && done), "an unclosed section ended early");
-        done.then_some(p)
+        (done || f == Family::DeepSeekV32).then_some((p, done))
     }
 
     fn emit_block(&mut self, f: Family, end: usize, tools: Option<&Value>) {
@@ -3156,3 +3209,4 @@ mod reply_end;
 mod sections;
 #[cfg(test)]
 mod tests;
+mod unoffered_mistral;
