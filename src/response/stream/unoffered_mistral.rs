@@ -8,8 +8,12 @@
 //! `NAME[CALL_ID]ID[ARGS]{…}`, [`mistral::named_head`]), once the object is complete; an abandoned
 //! head (`NAME[CALL_ID]ID` ending its line) goes as Mistral's parser reports it; cut by the end
 //! of the reply inside its object, it goes to the end (`truncated`), and cut before its `{` the
-//! cut-call rule takes it ([`super::cut_body`]). The token named in
-//! a sentence (`以 [TOOL_CALLS] 开头`), in inline code or a fence is no call's head and stays.
+//! cut-call rule takes it ([`super::cut_body`]). The JSON forms (`[TOOL_CALLS][{"name": …,
+//! "arguments": {…}}, …]`, or one such object) go by the same rule, the value as one block: the
+//! offered items' calls returned, each other item reported (a mixed array loses neither); cut by
+//! the end of the reply, removed to the end (`truncated`). The token named in
+//! a sentence (`以 [TOOL_CALLS] 开头`), in inline code or a fence is no call's head and stays, as
+//! does the array without the token (a JSON sample).
 
 use serde_json::Value;
 
@@ -70,11 +74,12 @@ impl Machine {
     }
 
     /// The JSON forms after the `[TOOL_CALLS]` at `start` (its end at `after`; the `[` or `{` at
-    /// `after + at`): `[{"name": …, "arguments": {…}}, …]` or one such object. When an item
-    /// names a tool not offered, the whole value is one block: the offered items' calls
-    /// returned, each other item reported as [`check_unoffered_mistral`] reports a named call.
-    /// Every name offered (or an item that is no call object): `tool_json`'s own reading. Cut
-    /// by the end of the reply: removed to the end (`truncated`).
+    /// `after + at`): `[{"name": …, "arguments": {…}}, …]` or one such object. When every item
+    /// is a call object, the whole value is one block, the token with it: the offered items'
+    /// calls returned, each other item reported as [`Machine::check_unoffered_mistral`] reports
+    /// a named call (before, the token stayed in front of the user even when every name was
+    /// offered). An item that is no call object: `tool_json`'s own reading. Cut by the end of the
+    /// reply: removed to the end (`truncated`).
     fn unoffered_json(
         &mut self,
         start: usize,
@@ -106,7 +111,7 @@ impl Machine {
         let Some(names) = items.iter().map(name_of).collect::<Option<Vec<_>>>() else {
             return Verdict::No;
         };
-        if names.is_empty() || names.iter().all(|n| bare_json::offered(tools, n)) {
+        if names.is_empty() {
             return Verdict::No;
         }
         let (mut calls, mut problems) = (Vec::new(), Vec::new());
