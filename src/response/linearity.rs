@@ -544,6 +544,9 @@ const CASES: &[(&str, &[&str])] = &[
     ("<answer>\n<tool_call>", &["auto"]),
     ("[TOOL_CALLS]f[ARGS]{}", &["tool_json"]),
     ("[TOOL_CALLS]f[ARGS]{\"a\": \"", &["tool_json"]),
+    // Its JSON forms under `tool_json`: a whole array (one fixed block each), a cut one.
+    ("[TOOL_CALLS][{\"name\": \"f\", \"arguments\": {}}]", &["tool_json"]),
+    ("[TOOL_CALLS][{\"name\": \"f\", \"arguments\": {\"a\": \"", &["tool_json"]),
 ];
 
 #[test]
