@@ -15,9 +15,10 @@ const HEAD_TEXT = 4096
 const SHORT_TEXT = 64
 
 // The skeleton travels in two channels. `nums` (a Float64Array) carries structure, kinds, counts,
-// lengths and numbers; `strs` carries the strings that are not in VOCAB, each preceded by SEP.
-// Writing codes into a typed array instead of building a string field by field keeps the codec
-// almost free of allocation, which is what makes it cheap. src/transcript/skeleton.rs mirrors it.
+// lengths and numbers; `strs` (a Uint8Array) carries the UTF-8 of the strings that are not in
+// VOCAB, each preceded by SEP. Writing codes and bytes into typed arrays instead of building a
+// string field by field keeps the codec almost free of allocation, which is what makes it cheap.
+// src/transcript/skeleton.rs mirrors it.
 //
 // Value codes: 0 undefined, 1 null, 2 true, 3 false, 4 object, 5 array, 6 other (function,
 // symbol, bigint), 7 number (the next slot holds it), 8 string (the next slot holds its length,
@@ -172,7 +173,16 @@ const DIGESTS = new WeakMap()
 // dozen times a message (with `let`, 8% more instructions per skeleton).
 var nums = new Float64Array(4096)
 var n = 0
-var strs = ''
+// The string channel: UTF-8 written here directly, `bn` bytes so far, and whether a lone surrogate
+// was met (mapped, see `toPrivate`). It crosses as bytes Rust borrows. Sent as a JS string, it was
+// built as a rope of two cons cells per string, which Node-API flattened (a copy through the tree),
+// measured for its UTF-8 length and transcoded into a fresh Rust string: ~6% of a full pass's
+// instructions at 1,000 messages, and ~400 KB of cells for the garbage collector at 10,000.
+var bytes = new Uint8Array(1 << 16)
+var bn = 0
+var lone = false
+// A buffer grown past this (a 2026.9.6 skeleton sends some texts whole) is not kept for the next call.
+const KEEP_BYTES = 1 << 24
 
 function room(k) {
   if (n + k > nums.length) {
@@ -183,13 +193,81 @@ function room(k) {
 }
 
 function str(v) {
-  if (v.indexOf(SEP) === -1) {
-    nums[n++] = 8
-    nums[n++] = v.length
-    strs += SEP + v
-  } else {
-    nums[n++] = 9
-    strs += SEP + JSON.stringify(v.isWellFormed() ? v : toPrivate(v))
+  strTo(v, v.length)
+}
+
+// The first `end` units of string `v` as a string value (code 8 and `end`, its UTF-8 after a SEP);
+// one holding SEP there goes as its JSON (code 9). ASCII, nearly every id and head, is copied
+// unit for unit; the rest goes through `utf8`.
+function strTo(v, end) {
+  if (bn + 4 * end + 1 > bytes.length) roomBytes(4 * end + 1)
+  const b = bytes
+  let p = bn
+  b[p++] = 0x1f
+  let i = 0
+  for (; i < end; i++) {
+    const c = v.charCodeAt(i)
+    if (c >= 0x80 || c === 0x1f) break
+    b[p++] = c
+  }
+  bn = p
+  if (i < end) {
+    const sep = v.indexOf(SEP, i)
+    if (sep !== -1 && sep < end) {
+      const w = end < v.length ? v.slice(0, end) : v
+      const json = JSON.stringify(w.isWellFormed() ? w : toPrivate(w))
+      bn -= i
+      if (bn + 4 * json.length > bytes.length) roomBytes(4 * json.length)
+      utf8(json, 0, json.length)
+      nums[n++] = 9
+      return
+    }
+    utf8(v, i, end)
+  }
+  nums[n++] = 8
+  nums[n++] = end
+}
+
+// Units `i..end` of `v` as UTF-8 at `bn` (room for 4 bytes a unit is made), a lone surrogate as
+// its private-use code point (`toPrivate`).
+function utf8(v, i, end) {
+  const b = bytes
+  let p = bn
+  for (; i < end; i++) {
+    const c = v.charCodeAt(i)
+    if (c < 0x80) {
+      b[p++] = c
+    } else if (c < 0x800) {
+      b[p++] = 0xc0 | (c >> 6)
+      b[p++] = 0x80 | (c & 63)
+    } else if (c < 0xd800 || c > 0xdfff) {
+      b[p++] = 0xe0 | (c >> 12)
+      b[p++] = 0x80 | ((c >> 6) & 63)
+      b[p++] = 0x80 | (c & 63)
+    } else {
+      const d = i + 1 < end ? v.charCodeAt(i + 1) : 0
+      let cp
+      if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
+        cp = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00)
+        i++
+      } else {
+        cp = BASE + c - 0xd800
+        lone = true
+      }
+      b[p++] = 0xf0 | (cp >> 18)
+      b[p++] = 0x80 | ((cp >> 12) & 63)
+      b[p++] = 0x80 | ((cp >> 6) & 63)
+      b[p++] = 0x80 | (cp & 63)
+    }
+  }
+  bn = p
+}
+
+function roomBytes(k) {
+  if (bn + k > bytes.length) {
+    const bigger = new Uint8Array(Math.max(bytes.length * 2, bn + k))
+    bigger.set(bytes.subarray(0, bn))
+    bytes = bigger
   }
 }
 
@@ -277,7 +355,7 @@ function text(v, wantHead, shortHead, wholeIfNeedle = false) {
   nums[n++] = head ? TEXT_HEAD : TEXT
   nums[n++] = blank(v) ? 1 : 0
   nums[n++] = v.length
-  if (head) str(v.length > HEAD_TEXT && !whole ? v.slice(0, HEAD_TEXT) : v)
+  if (head) strTo(v, v.length > HEAD_TEXT && !whole ? HEAD_TEXT : v.length)
 }
 
 function block(b, wantHead) {
@@ -349,7 +427,7 @@ function block(b, wantHead) {
       if (typeof d === 'string') {
         nums[n++] = DATA
         nums[n++] = d.length
-        str(d.length > HEAD_IMAGE ? d.slice(0, HEAD_IMAGE) : d)
+        strTo(d, d.length > HEAD_IMAGE ? HEAD_IMAGE : d.length)
         const memo = DIGESTS.get(b)
         if (memo !== undefined && memo[0] === d) str(memo[1])
         else nums[n++] = 0
@@ -643,11 +721,12 @@ function pathOf(name, i, j) {
 }
 
 // Where each message's skeleton begins (encode's `withMarks`): `marks[2i]` in `nums`, `marks[2i + 1]`
-// in `strs`; slot `2 * messages.length` is the end.
+// in `strs` (bytes); slot `2 * messages.length` is the end.
 var marks = new Float64Array(256)
 
 /**
- * The skeleton of a message array: `{ nums, strs, lone }`. Throws a TypeError naming the path when
+ * The skeleton of a message array: `{ nums, strs, lone }` (`nums` a Float64Array, `strs` a
+ * Uint8Array: views valid until the next encode, `lone` whether a lone surrogate was mapped). Throws a TypeError naming the path when
  * a message cannot be read (a getter that throws, a revoked proxy). `withExtras`: send the
  * 2026.9.6-only message fields too. `withMarks`: the result's `marks` say where each message's
  * skeleton begins (valid until the next encode). `leaveOut`: the bits of the fields no rule of the
@@ -660,7 +739,9 @@ function encode(messages, name = 'messages', withExtras = false, withMarks = fal
     throw new TypeError(`${name}: expected an array of messages, got ${describe(messages)}`)
   }
   n = 0
-  strs = ''
+  if (bytes.length > KEEP_BYTES) bytes = new Uint8Array(1 << 16)
+  bn = 0
+  lone = false
   room(2)
   nums[n++] = messages.length
   pathMsg = -1
@@ -671,25 +752,22 @@ function encode(messages, name = 'messages', withExtras = false, withMarks = fal
       pathMsg = i
       if (withMarks) {
         marks[2 * i] = n
-        marks[2 * i + 1] = strs.length
+        marks[2 * i + 1] = bn
       }
       message(messages[i])
     }
     if (withMarks) {
       marks[2 * messages.length] = n
-      marks[2 * messages.length + 1] = strs.length
+      marks[2 * messages.length + 1] = bn
     }
   } catch (err) {
-    strs = ''
+    bn = 0
     const e = new TypeError(`${pathOf(name, pathMsg, pathBlock)}: could not be read (${err && err.message ? err.message : String(err)})`)
     e.cause = err
     throw e
   }
   // One check for the whole string channel; the rare skeleton with a lone surrogate is mapped.
-  const lone = !strs.isWellFormed()
-  const result = { nums: nums.subarray(0, n), strs: lone ? toPrivate(strs) : strs, lone, marks: withMarks ? marks : null }
-  strs = ''
-  return result
+  return { nums: nums.subarray(0, n), strs: bytes.subarray(0, bn), lone, marks: withMarks ? marks : null }
 }
 
 // ---- plan application ----
@@ -913,17 +991,18 @@ function apply(messages, plan, count = plan.n) {
  * back. Without it the inner call would overwrite the outer call's skeleton, plan and buffers.
  */
 function enter() {
-  const saved = { nums, n, strs, f, at, v, vi, t, ti, planBuf, pathMsg, pathBlock, extras, unread, marks }
+  const saved = { nums, n, bytes, bn, lone, f, at, v, vi, t, ti, planBuf, pathMsg, pathBlock, extras, unread, marks }
   nums = new Float64Array(256)
   marks = new Float64Array(256)
+  bytes = new Uint8Array(256)
   n = 0
-  strs = ''
+  bn = 0
   planBuf = new Float64Array(256)
   return saved
 }
 
 function leave(s) {
-  ;({ nums, n, strs, f, at, v, vi, t, ti, planBuf, pathMsg, pathBlock, extras, unread, marks } = s)
+  ;({ nums, n, bytes, bn, lone, f, at, v, vi, t, ti, planBuf, pathMsg, pathBlock, extras, unread, marks } = s)
 }
 
 /** Remembers the digests a plan reports (`[message, block, digest]`, input positions). */
