@@ -173,14 +173,18 @@ const DIGESTS = new WeakMap()
 // dozen times a message (with `let`, 8% more instructions per skeleton).
 var nums = new Float64Array(4096)
 var n = 0
-// The string channel: UTF-8 written here directly, `bn` bytes so far, and whether a lone surrogate
-// was met (mapped, see `toPrivate`). It crosses as bytes Rust borrows. Sent as a JS string, it was
-// built as a rope of two cons cells per string, which Node-API flattened (a copy through the tree),
-// measured for its UTF-8 length and transcoded into a fresh Rust string: ~6% of a full pass's
-// instructions at 1,000 messages, and ~400 KB of cells for the garbage collector at 10,000.
+// The string channel: its pieces, joined once at the end of encode() (each after a SEP: the first
+// piece is empty), and the length the joined string will have (for the marks). The joined string
+// is then written as UTF-8 into `bytes`, kept between calls, in one call: it crosses as bytes
+// Rust borrows. Built by appending each string to one string, it was a rope of two cons cells a
+// string, which Node-API flattened (a copy through the tree), measured and transcoded into a
+// fresh Rust string: ~0.29 M instructions of a 6.4 M full pass at 1,000 messages, and ~560 KB of
+// garbage a call at 10,000. (Writing each string's bytes from JS, a `charCodeAt` loop, costs ~30
+// instructions a character in V8: more than all of that.)
+var parts = ['']
+var strLen = 0
 var bytes = new Uint8Array(1 << 16)
-var bn = 0
-var lone = false
+const UTF8 = new TextEncoder()
 // A buffer grown past this (a 2026.9.6 skeleton sends some texts whole) is not kept for the next call.
 const KEEP_BYTES = 1 << 24
 
@@ -193,81 +197,16 @@ function room(k) {
 }
 
 function str(v) {
-  strTo(v, v.length)
-}
-
-// The first `end` units of string `v` as a string value (code 8 and `end`, its UTF-8 after a SEP);
-// one holding SEP there goes as its JSON (code 9). ASCII, nearly every id and head, is copied
-// unit for unit; the rest goes through `utf8`.
-function strTo(v, end) {
-  if (bn + 4 * end + 1 > bytes.length) roomBytes(4 * end + 1)
-  const b = bytes
-  let p = bn
-  b[p++] = 0x1f
-  let i = 0
-  for (; i < end; i++) {
-    const c = v.charCodeAt(i)
-    if (c >= 0x80 || c === 0x1f) break
-    b[p++] = c
-  }
-  bn = p
-  if (i < end) {
-    const sep = v.indexOf(SEP, i)
-    if (sep !== -1 && sep < end) {
-      const w = end < v.length ? v.slice(0, end) : v
-      const json = JSON.stringify(w.isWellFormed() ? w : toPrivate(w))
-      bn -= i
-      if (bn + 4 * json.length > bytes.length) roomBytes(4 * json.length)
-      utf8(json, 0, json.length)
-      nums[n++] = 9
-      return
-    }
-    utf8(v, i, end)
-  }
-  nums[n++] = 8
-  nums[n++] = end
-}
-
-// Units `i..end` of `v` as UTF-8 at `bn` (room for 4 bytes a unit is made), a lone surrogate as
-// its private-use code point (`toPrivate`).
-function utf8(v, i, end) {
-  const b = bytes
-  let p = bn
-  for (; i < end; i++) {
-    const c = v.charCodeAt(i)
-    if (c < 0x80) {
-      b[p++] = c
-    } else if (c < 0x800) {
-      b[p++] = 0xc0 | (c >> 6)
-      b[p++] = 0x80 | (c & 63)
-    } else if (c < 0xd800 || c > 0xdfff) {
-      b[p++] = 0xe0 | (c >> 12)
-      b[p++] = 0x80 | ((c >> 6) & 63)
-      b[p++] = 0x80 | (c & 63)
-    } else {
-      const d = i + 1 < end ? v.charCodeAt(i + 1) : 0
-      let cp
-      if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
-        cp = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00)
-        i++
-      } else {
-        cp = BASE + c - 0xd800
-        lone = true
-      }
-      b[p++] = 0xf0 | (cp >> 18)
-      b[p++] = 0x80 | ((cp >> 12) & 63)
-      b[p++] = 0x80 | ((cp >> 6) & 63)
-      b[p++] = 0x80 | (cp & 63)
-    }
-  }
-  bn = p
-}
-
-function roomBytes(k) {
-  if (bn + k > bytes.length) {
-    const bigger = new Uint8Array(Math.max(bytes.length * 2, bn + k))
-    bigger.set(bytes.subarray(0, bn))
-    bytes = bigger
+  if (v.indexOf(SEP) === -1) {
+    nums[n++] = 8
+    nums[n++] = v.length
+    parts.push(v)
+    strLen += v.length + 1
+  } else {
+    nums[n++] = 9
+    const json = JSON.stringify(v.isWellFormed() ? v : toPrivate(v))
+    parts.push(json)
+    strLen += json.length + 1
   }
 }
 
@@ -355,7 +294,7 @@ function text(v, wantHead, shortHead, wholeIfNeedle = false) {
   nums[n++] = head ? TEXT_HEAD : TEXT
   nums[n++] = blank(v) ? 1 : 0
   nums[n++] = v.length
-  if (head) strTo(v, v.length > HEAD_TEXT && !whole ? HEAD_TEXT : v.length)
+  if (head) str(v.length > HEAD_TEXT && !whole ? v.slice(0, HEAD_TEXT) : v)
 }
 
 function block(b, wantHead) {
@@ -427,7 +366,7 @@ function block(b, wantHead) {
       if (typeof d === 'string') {
         nums[n++] = DATA
         nums[n++] = d.length
-        strTo(d, d.length > HEAD_IMAGE ? HEAD_IMAGE : d.length)
+        str(d.length > HEAD_IMAGE ? d.slice(0, HEAD_IMAGE) : d)
         const memo = DIGESTS.get(b)
         if (memo !== undefined && memo[0] === d) str(memo[1])
         else nums[n++] = 0
@@ -739,9 +678,8 @@ function encode(messages, name = 'messages', withExtras = false, withMarks = fal
     throw new TypeError(`${name}: expected an array of messages, got ${describe(messages)}`)
   }
   n = 0
-  if (bytes.length > KEEP_BYTES) bytes = new Uint8Array(1 << 16)
-  bn = 0
-  lone = false
+  parts = ['']
+  strLen = 0
   room(2)
   nums[n++] = messages.length
   pathMsg = -1
@@ -752,22 +690,54 @@ function encode(messages, name = 'messages', withExtras = false, withMarks = fal
       pathMsg = i
       if (withMarks) {
         marks[2 * i] = n
-        marks[2 * i + 1] = bn
+        marks[2 * i + 1] = strLen
       }
       message(messages[i])
     }
     if (withMarks) {
       marks[2 * messages.length] = n
-      marks[2 * messages.length + 1] = bn
+      marks[2 * messages.length + 1] = strLen
     }
   } catch (err) {
-    bn = 0
+    parts = ['']
     const e = new TypeError(`${pathOf(name, pathMsg, pathBlock)}: could not be read (${err && err.message ? err.message : String(err)})`)
     e.cause = err
     throw e
   }
+  const joined = parts.length === 1 ? '' : parts.join(SEP)
+  // Not kept: the pieces are the caller's strings.
+  parts = ['']
   // One check for the whole string channel; the rare skeleton with a lone surrogate is mapped.
-  return { nums: nums.subarray(0, n), strs: bytes.subarray(0, bn), lone, marks: withMarks ? marks : null }
+  const lone = !joined.isWellFormed()
+  const text = lone ? toPrivate(joined) : joined
+  // At most 3 bytes a UTF-16 unit.
+  if (bytes.length > KEEP_BYTES || 3 * text.length > bytes.length) bytes = new Uint8Array(Math.max(1 << 16, 3 * text.length))
+  const written = UTF8.encodeInto(text, bytes).written
+  // Marks count UTF-16 units; bytes differ only past ASCII (with a lone surrogate the marks are
+  // not used: the session cannot keep such a skeleton).
+  if (withMarks && written !== text.length && !lone) byteMarks(text, messages.length)
+  return { nums: nums.subarray(0, n), strs: bytes.subarray(0, written), lone, marks: withMarks ? marks : null }
+}
+
+// The marks' offsets in `text` (UTF-16 units, ascending, each at a string's start) as offsets in
+// its UTF-8.
+function byteMarks(text, count) {
+  let unit = 0
+  let byte = 0
+  for (let i = 0; i <= count; i++) {
+    const to = marks[2 * i + 1]
+    for (; unit < to; unit++) {
+      const c = text.charCodeAt(unit)
+      if (c < 0x80) byte += 1
+      else if (c < 0x800) byte += 2
+      else if (c >= 0xd800 && c <= 0xdbff) {
+        // A pair (the text is well-formed): 4 bytes for both units.
+        byte += 4
+        unit++
+      } else byte += 3
+    }
+    marks[2 * i + 1] = byte
+  }
 }
 
 // ---- plan application ----
@@ -991,18 +961,19 @@ function apply(messages, plan, count = plan.n) {
  * back. Without it the inner call would overwrite the outer call's skeleton, plan and buffers.
  */
 function enter() {
-  const saved = { nums, n, bytes, bn, lone, f, at, v, vi, t, ti, planBuf, pathMsg, pathBlock, extras, unread, marks }
+  const saved = { nums, n, parts, strLen, bytes, f, at, v, vi, t, ti, planBuf, pathMsg, pathBlock, extras, unread, marks }
   nums = new Float64Array(256)
   marks = new Float64Array(256)
   bytes = new Uint8Array(256)
   n = 0
-  bn = 0
+  parts = ['']
+  strLen = 0
   planBuf = new Float64Array(256)
   return saved
 }
 
 function leave(s) {
-  ;({ nums, n, bytes, bn, lone, f, at, v, vi, t, ti, planBuf, pathMsg, pathBlock, extras, unread, marks } = s)
+  ;({ nums, n, parts, strLen, bytes, f, at, v, vi, t, ti, planBuf, pathMsg, pathBlock, extras, unread, marks } = s)
 }
 
 /** Remembers the digests a plan reports (`[message, block, digest]`, input positions). */
