@@ -14,7 +14,9 @@ use crate::transcript::incremental::{self, Prefix};
 use crate::transcript::model::Msg;
 use crate::transcript::pipeline::HistoryParams;
 use crate::transcript::{ops, read_set, skeleton, Ctx, Source, FIELD_NAMES};
-use napi::bindgen_prelude::{Array, Either, Float64Array, Float64ArraySlice, Latin1String, Uint8ArraySlice};
+use napi::bindgen_prelude::{
+    Array, Either, Float64Array, Float64ArraySlice, Latin1String, Uint8ArraySlice,
+};
 use napi::{Error, Result, Status};
 use napi_derive::napi;
 use serde_json::Value;
