@@ -665,11 +665,11 @@ var marks = new Float64Array(256)
 
 /**
  * The skeleton of a message array: `{ nums, strs, lone }` (`nums` a Float64Array, `strs` a
- * Uint8Array: views valid until the next encode, `lone` whether a lone surrogate was mapped). Throws a TypeError naming the path when
- * a message cannot be read (a getter that throws, a revoked proxy). `withExtras`: send the
- * 2026.9.6-only message fields too. `withMarks`: the result's `marks` say where each message's
- * skeleton begins (valid until the next encode). `leaveOut`: the bits of the fields no rule of the
- * call reads (js/read-set.js), sent as absent.
+ * Uint8Array: views valid until the next encode; `lone` whether a lone surrogate was mapped).
+ * Throws a TypeError naming the path when a message cannot be read (a getter that throws, a
+ * revoked proxy). `withExtras`: send the 2026.9.6-only message fields too. `withMarks`: the
+ * result's `marks` say where each message's skeleton begins (valid until the next encode).
+ * `leaveOut`: the bits of the fields no rule of the call reads (js/read-set.js), sent as absent.
  */
 function encode(messages, name = 'messages', withExtras = false, withMarks = false, leaveOut = 0) {
   extras = withExtras
