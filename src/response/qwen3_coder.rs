@@ -585,7 +585,7 @@ const PLAIN_PARAMS: usize = 8;
 /// call (callgrind, a reply dense with calls).
 fn plain_function(body: &str, cx: &Ctx) -> Option<RawCall> {
     let b = body.as_bytes();
-    let mut lts = memchr::memchr_iter(b'<', b);
+    let mut lts = super::byte_positions::Positions::new(b'<', b);
     let f = lts.next()?;
     if !b[f..].starts_with(FUNCTION.as_bytes()) {
         return None;
