@@ -669,6 +669,10 @@ fn function_name<'a>(raw: &'a str, cx: &Ctx<'a>) -> Option<&'a str> {
 /// The first `byte` in `s[from..to]`.
 fn byte_from(s: &str, byte: u8, from: usize, to: usize) -> Option<usize> {
     let hay = s.as_bytes().get(from..to)?;
+    if hay.len() <= 32 {
+        // A name or a key (most searches): a loop, not a call to the searcher.
+        return hay.iter().position(|&b| b == byte).map(|i| from + i);
+    }
     memchr::memchr(byte, hay).map(|i| from + i)
 }
 
