@@ -28,6 +28,22 @@ const WORDS: &[&str] = &[
     "like",
 ];
 
+/// The last bytes of [`WORDS`], in either ASCII case (the words are compared ignoring it).
+const LAST: [bool; 256] = last_bytes(WORDS);
+
+const fn last_bytes(words: &[&str]) -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < words.len() {
+        let w = words[i].as_bytes();
+        let b = w[w.len() - 1];
+        t[b.to_ascii_lowercase() as usize] = true;
+        t[b.to_ascii_uppercase() as usize] = true;
+        i += 1;
+    }
+    t
+}
+
 /// Punctuation allowed between the word and the token (`例如：`, `e.g.,`).
 const AFTER: &[char] = &[':', '：', ',', '，'];
 
@@ -40,6 +56,11 @@ pub(crate) fn introduces(before: &str) -> bool {
     let t = before.trim_end_matches([' ', '\t']);
     let t = t.strip_suffix(AFTER).unwrap_or(t);
     let t = t.trim_end_matches([' ', '\t']);
+    // Most lines before a token end in no word's last byte (or are empty: a call on its own
+    // line): told from that byte alone, the words are not compared one by one.
+    if !t.as_bytes().last().is_some_and(|&b| LAST[usize::from(b)]) {
+        return false;
+    }
     WORDS.iter().any(|w| {
         let Some(k) = t.len().checked_sub(w.len()) else {
             return false;

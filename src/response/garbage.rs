@@ -113,10 +113,11 @@ fn ends_complete(raw: &str) -> bool {
 /// Valid JSON never does, so only arguments kept as their raw text can.
 fn ends_in_string(args: &str) -> bool {
     let b = args.as_bytes();
-    if memchr::memchr(b'\\', b).is_none() {
+    let (quotes, backslash) = quotes_and_backslash(b);
+    if !backslash {
         // No escapes (most arguments): each quote opens or closes a string, so an odd count ends
-        // inside one. A count the compiler vectorises, not a search restarted at every quote.
-        return b.iter().filter(|&&c| c == b'"').count() % 2 == 1;
+        // inside one.
+        return quotes % 2 == 1;
     }
     let mut open = false;
     // Only quotes and backslashes matter: one `memchr2` pass (this runs on every call).
@@ -132,6 +133,29 @@ fn ends_in_string(args: &str) -> bool {
         }
     }
     open
+}
+
+/// How many `"` `b` holds, and whether it holds a `\\`: one pass, eight bytes a word (this runs on
+/// every call; a count and a search apart were ~190 instructions for a short object, callgrind).
+fn quotes_and_backslash(b: &[u8]) -> (usize, bool) {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    // The high bit of each byte of `x` that is zero, exactly (no borrow runs between bytes).
+    let zeros = |x: u64| !((x & LOW7).wrapping_add(LOW7) | x | LOW7);
+    let mut quotes = 0;
+    let mut backslash = 0;
+    let mut words = b.chunks_exact(8);
+    for w in &mut words {
+        let w = u64::from_le_bytes(<[u8; 8]>::try_from(w).unwrap_or_default());
+        // One bit per quote, summed into the top byte.
+        quotes += (((zeros(w ^ (ONES * u64::from(b'"'))) >> 7).wrapping_mul(ONES)) >> 56) as usize;
+        backslash |= zeros(w ^ (ONES * u64::from(b'\\')));
+    }
+    for &c in words.remainder() {
+        quotes += usize::from(c == b'"');
+        backslash |= u64::from(c == b'\\');
+    }
+    (quotes, backslash != 0)
 }
 
 /// Argument markup of the XML-style families (Qwen3-Coder, Seed-OSS and MiniMax `<parameter`,
@@ -203,6 +227,20 @@ mod tests {
         assert!(!ends_in_string(r#"{"q": "\\"}"#));
         assert!(ends_in_string(r#"{"a": "x", "b": "北"#));
         assert!(!ends_in_string(r#"{"a": "x", "b": "北"}"#));
+    }
+
+    /// The word count is the byte count, and a backslash is seen, at every place in a word.
+    #[test]
+    fn quotes_and_backslash_by_words_agree_with_bytes() {
+        let text = r#"{"q": "北京 \"x\"", "a": [1, "b\\"], "c": "\u00e9"}"#.repeat(3);
+        let b = text.as_bytes();
+        for lo in 0..b.len() {
+            for hi in lo..b.len().min(lo + 40) {
+                let s = &b[lo..hi];
+                let naive = (s.iter().filter(|&&c| c == b'"').count(), s.contains(&b'\\'));
+                assert_eq!(quotes_and_backslash(s), naive, "{lo}..{hi}");
+            }
+        }
     }
 
     /// The ASCII table says what the character rule says, for every ASCII character.

@@ -50,6 +50,7 @@ pub mod attr_tool_call;
 pub mod bare_json;
 pub mod bracket_calls;
 pub mod bracket_colon;
+pub(crate) mod byte_positions;
 pub(crate) mod call_in_sentence;
 pub mod canonical;
 #[cfg(test)]

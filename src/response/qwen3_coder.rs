@@ -612,7 +612,7 @@ const PLAIN_PARAMS: usize = 8;
 /// call (callgrind, a reply dense with calls).
 fn plain_function(body: &str, cx: &Ctx) -> Option<RawCall> {
     let b = body.as_bytes();
-    let mut lts = memchr::memchr_iter(b'<', b);
+    let mut lts = super::byte_positions::Positions::new(b'<', b);
     let f = lts.next()?;
     if !b[f..].starts_with(FUNCTION.as_bytes()) {
         return None;
@@ -696,6 +696,10 @@ fn function_name<'a>(raw: &'a str, cx: &Ctx<'a>) -> Option<&'a str> {
 /// The first `byte` in `s[from..to]`.
 fn byte_from(s: &str, byte: u8, from: usize, to: usize) -> Option<usize> {
     let hay = s.as_bytes().get(from..to)?;
+    if hay.len() <= 32 {
+        // A name or a key (most searches): a loop, not a call to the searcher.
+        return hay.iter().position(|&b| b == byte).map(|i| from + i);
+    }
     memchr::memchr(byte, hay).map(|i| from + i)
 }
 

@@ -12,6 +12,7 @@ use crate::response::{named_json, offered_pythonic, Family};
 
 impl Machine {
     /// Where a pythonic line whose `(` or `[` is at `c` starts: its name before a `(`, or `c`.
+    #[inline]
     fn line_head(&self, c: usize, tools: Option<&Value>) -> Option<usize> {
         if !(self.braces && self.has_tools) {
             return None;

@@ -45,6 +45,7 @@ impl Machine {
     /// Whether the finished reply ends, at candidate `c`, inside a lone token or a call section's
     /// begin token right after removed markup (only whitespace between): the end token run before
     /// it went ([`crate::response::orphan::cut_lone`]), and its cut rest goes with it.
+    #[inline]
     pub(super) fn cut_after_removed(&self, c: usize) -> bool {
         self.finished
             && self.em.after_removed
