@@ -547,7 +547,7 @@ fn write_message<'a, N: Node<'a>>(m: &Msg, input: &[N], layout: &Layout) -> Out 
     let own = m.src_index();
     let mut ops = Vec::new();
     for (name, o) in m.edits.sets() {
-        match (name.as_ref(), o.literal()) {
+        match (name, o.literal()) {
             ("role", Some(v)) => ops.push(Op::Set("role", wire_role(&v))),
             ("toolCallId", Some(v)) => ops.push(Op::Set("tool_call_id", v.into_owned())),
             ("content", Some(v))
