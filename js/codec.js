@@ -15,9 +15,10 @@ const HEAD_TEXT = 4096
 const SHORT_TEXT = 64
 
 // The skeleton travels in two channels. `nums` (a Float64Array) carries structure, kinds, counts,
-// lengths and numbers; `strs` carries the strings that are not in VOCAB, each preceded by SEP.
-// Writing codes into a typed array instead of building a string field by field keeps the codec
-// almost free of allocation, which is what makes it cheap. src/transcript/skeleton.rs mirrors it.
+// lengths and numbers; `strs` (a Uint8Array) carries the UTF-8 of the strings that are not in
+// VOCAB, each preceded by SEP. Writing codes and bytes into typed arrays instead of building a
+// string field by field keeps the codec almost free of allocation, which is what makes it cheap.
+// src/transcript/skeleton.rs mirrors it.
 //
 // Value codes: 0 undefined, 1 null, 2 true, 3 false, 4 object, 5 array, 6 other (function,
 // symbol, bigint), 7 number (the next slot holds it), 8 string (the next slot holds its length,
@@ -172,7 +173,20 @@ const DIGESTS = new WeakMap()
 // dozen times a message (with `let`, 8% more instructions per skeleton).
 var nums = new Float64Array(4096)
 var n = 0
-var strs = ''
+// The string channel: its pieces, joined once at the end of encode() (each after a SEP: the first
+// piece is empty), and the length the joined string will have (for the marks). The joined string
+// is then written as UTF-8 into `bytes`, kept between calls, in one call: it crosses as bytes
+// Rust borrows. Built by appending each string to one string, it was a rope of two cons cells a
+// string, which Node-API flattened (a copy through the tree), measured and transcoded into a
+// fresh Rust string: ~0.29 M instructions of a 6.4 M full pass at 1,000 messages, and ~560 KB of
+// garbage a call at 10,000. (Writing each string's bytes from JS, a `charCodeAt` loop, costs ~30
+// instructions a character in V8: more than all of that.)
+var parts = ['']
+var strLen = 0
+var bytes = new Uint8Array(1 << 16)
+const UTF8 = new TextEncoder()
+// A buffer grown past this (a 2026.9.6 skeleton sends some texts whole) is not kept for the next call.
+const KEEP_BYTES = 1 << 24
 
 function room(k) {
   if (n + k > nums.length) {
@@ -186,10 +200,13 @@ function str(v) {
   if (v.indexOf(SEP) === -1) {
     nums[n++] = 8
     nums[n++] = v.length
-    strs += SEP + v
+    parts.push(v)
+    strLen += v.length + 1
   } else {
     nums[n++] = 9
-    strs += SEP + JSON.stringify(v.isWellFormed() ? v : toPrivate(v))
+    const json = JSON.stringify(v.isWellFormed() ? v : toPrivate(v))
+    parts.push(json)
+    strLen += json.length + 1
   }
 }
 
@@ -643,15 +660,16 @@ function pathOf(name, i, j) {
 }
 
 // Where each message's skeleton begins (encode's `withMarks`): `marks[2i]` in `nums`, `marks[2i + 1]`
-// in `strs`; slot `2 * messages.length` is the end.
+// in `strs` (bytes); slot `2 * messages.length` is the end.
 var marks = new Float64Array(256)
 
 /**
- * The skeleton of a message array: `{ nums, strs, lone }`. Throws a TypeError naming the path when
- * a message cannot be read (a getter that throws, a revoked proxy). `withExtras`: send the
- * 2026.9.6-only message fields too. `withMarks`: the result's `marks` say where each message's
- * skeleton begins (valid until the next encode). `leaveOut`: the bits of the fields no rule of the
- * call reads (js/read-set.js), sent as absent.
+ * The skeleton of a message array: `{ nums, strs, lone }` (`nums` a Float64Array, `strs` a
+ * Uint8Array: views valid until the next encode; `lone` whether a lone surrogate was mapped).
+ * Throws a TypeError naming the path when a message cannot be read (a getter that throws, a
+ * revoked proxy). `withExtras`: send the 2026.9.6-only message fields too. `withMarks`: the
+ * result's `marks` say where each message's skeleton begins (valid until the next encode).
+ * `leaveOut`: the bits of the fields no rule of the call reads (js/read-set.js), sent as absent.
  */
 function encode(messages, name = 'messages', withExtras = false, withMarks = false, leaveOut = 0) {
   extras = withExtras
@@ -660,7 +678,8 @@ function encode(messages, name = 'messages', withExtras = false, withMarks = fal
     throw new TypeError(`${name}: expected an array of messages, got ${describe(messages)}`)
   }
   n = 0
-  strs = ''
+  parts = ['']
+  strLen = 0
   room(2)
   nums[n++] = messages.length
   pathMsg = -1
@@ -671,25 +690,54 @@ function encode(messages, name = 'messages', withExtras = false, withMarks = fal
       pathMsg = i
       if (withMarks) {
         marks[2 * i] = n
-        marks[2 * i + 1] = strs.length
+        marks[2 * i + 1] = strLen
       }
       message(messages[i])
     }
     if (withMarks) {
       marks[2 * messages.length] = n
-      marks[2 * messages.length + 1] = strs.length
+      marks[2 * messages.length + 1] = strLen
     }
   } catch (err) {
-    strs = ''
+    parts = ['']
     const e = new TypeError(`${pathOf(name, pathMsg, pathBlock)}: could not be read (${err && err.message ? err.message : String(err)})`)
     e.cause = err
     throw e
   }
+  const joined = parts.length === 1 ? '' : parts.join(SEP)
+  // Not kept: the pieces are the caller's strings.
+  parts = ['']
   // One check for the whole string channel; the rare skeleton with a lone surrogate is mapped.
-  const lone = !strs.isWellFormed()
-  const result = { nums: nums.subarray(0, n), strs: lone ? toPrivate(strs) : strs, lone, marks: withMarks ? marks : null }
-  strs = ''
-  return result
+  const lone = !joined.isWellFormed()
+  const text = lone ? toPrivate(joined) : joined
+  // At most 3 bytes a UTF-16 unit.
+  if (bytes.length > KEEP_BYTES || 3 * text.length > bytes.length) bytes = new Uint8Array(Math.max(1 << 16, 3 * text.length))
+  const written = UTF8.encodeInto(text, bytes).written
+  // Marks count UTF-16 units; bytes differ only past ASCII (with a lone surrogate the marks are
+  // not used: the session cannot keep such a skeleton).
+  if (withMarks && written !== text.length && !lone) byteMarks(text, messages.length)
+  return { nums: nums.subarray(0, n), strs: bytes.subarray(0, written), lone, marks: withMarks ? marks : null }
+}
+
+// The marks' offsets in `text` (UTF-16 units, ascending, each at a string's start) as offsets in
+// its UTF-8.
+function byteMarks(text, count) {
+  let unit = 0
+  let byte = 0
+  for (let i = 0; i <= count; i++) {
+    const to = marks[2 * i + 1]
+    for (; unit < to; unit++) {
+      const c = text.charCodeAt(unit)
+      if (c < 0x80) byte += 1
+      else if (c < 0x800) byte += 2
+      else if (c >= 0xd800 && c <= 0xdbff) {
+        // A pair (the text is well-formed): 4 bytes for both units.
+        byte += 4
+        unit++
+      } else byte += 3
+    }
+    marks[2 * i + 1] = byte
+  }
 }
 
 // ---- plan application ----
@@ -913,17 +961,19 @@ function apply(messages, plan, count = plan.n) {
  * back. Without it the inner call would overwrite the outer call's skeleton, plan and buffers.
  */
 function enter() {
-  const saved = { nums, n, strs, f, at, v, vi, t, ti, planBuf, pathMsg, pathBlock, extras, unread, marks }
+  const saved = { nums, n, parts, strLen, bytes, f, at, v, vi, t, ti, planBuf, pathMsg, pathBlock, extras, unread, marks }
   nums = new Float64Array(256)
   marks = new Float64Array(256)
+  bytes = new Uint8Array(256)
   n = 0
-  strs = ''
+  parts = ['']
+  strLen = 0
   planBuf = new Float64Array(256)
   return saved
 }
 
 function leave(s) {
-  ;({ nums, n, strs, f, at, v, vi, t, ti, planBuf, pathMsg, pathBlock, extras, unread, marks } = s)
+  ;({ nums, n, parts, strLen, bytes, f, at, v, vi, t, ti, planBuf, pathMsg, pathBlock, extras, unread, marks } = s)
 }
 
 /** Remembers the digests a plan reports (`[message, block, digest]`, input positions). */

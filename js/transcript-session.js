@@ -43,10 +43,11 @@ class Session {
     // the skeleton could not be kept (a lone surrogate maps `strs` as a whole).
     this.skelNums = new Float64Array(1024)
     this.skelLen = 0
-    this.skelStrs = ''
+    this.skelBytes = new Uint8Array(1024)
+    this.skelByteLen = 0
     this.segments = []
     this.keyed = true
-    // Where each cut left them (with `keep`): `[cut, skelLen, skelStrs.length, segments.length]`
+    // Where each cut left them (with `keep`): `[cut, skelLen, skelByteLen, segments.length]`
     // per call, to come back to an earlier cut when Rust names one.
     this.cuts = []
     // Kept only once a call has come with other objects than the previous one's: an agent that
@@ -94,7 +95,7 @@ class Session {
     if (!this.keyed || messages.length < cut || !this.native.contentKeyed()) return false
     let same
     try {
-      same = withSkeleton(messages.slice(0, cut), this.version, this.unread, (k) => !k.lone && k.strs === this.skelStrs && sameNums(k.nums, this.skelNums, this.skelLen))
+      same = withSkeleton(messages.slice(0, cut), this.version, this.unread, (k) => !k.lone && sameBytes(k.strs, this.skelBytes, this.skelByteLen) && sameNums(k.nums, this.skelNums, this.skelLen))
     } catch {
       // The full pass reports the error with the message's own path.
       return false
@@ -141,7 +142,7 @@ class Session {
 
   /** Notes where the cut left the content-keyed state (see `cuts`). */
   mark() {
-    if (this.keep) this.cuts.push(this.seen.length, this.skelLen, this.skelStrs.length, this.segments.length)
+    if (this.keep) this.cuts.push(this.seen.length, this.skelLen, this.skelByteLen, this.segments.length)
   }
 
   /**
@@ -156,7 +157,7 @@ class Session {
       while (i >= 0 && c[i] !== cut) i -= 4
       if (i < 0) return false
       this.skelLen = c[i + 1]
-      this.skelStrs = this.skelStrs.slice(0, c[i + 2])
+      this.skelByteLen = c[i + 2]
       this.segments.length = c[i + 3]
       c.length = i + 4
     }
@@ -168,7 +169,7 @@ class Session {
   full(messages, entries, now) {
     this.seen.length = 0
     this.skelLen = 0
-    this.skelStrs = ''
+    this.skelByteLen = 0
     this.keyed = true
     this.segments = []
     this.cuts = []
@@ -218,8 +219,21 @@ class Session {
     }
     this.skelNums.set(k.nums.subarray(a, b), this.skelLen)
     this.skelLen += b - a
-    this.skelStrs += k.strs.slice(marks[1], marks[2 * (s.cut - from) + 1])
+    const bytes = k.strs.subarray(marks[1], marks[2 * (s.cut - from) + 1])
+    if (this.skelByteLen + bytes.length > this.skelBytes.length) {
+      const bigger = new Uint8Array(Math.max(Math.ceil(1.5 * this.skelBytes.length), this.skelByteLen + bytes.length))
+      bigger.set(this.skelBytes.subarray(0, this.skelByteLen))
+      this.skelBytes = bigger
+    }
+    this.skelBytes.set(bytes, this.skelByteLen)
+    this.skelByteLen += bytes.length
   }
+}
+
+/** Whether `a` (a skeleton's string bytes) is the first `len` bytes of `b`. */
+function sameBytes(a, b, len) {
+  if (a.length !== len) return false
+  return Buffer.from(a.buffer, a.byteOffset, len).equals(Buffer.from(b.buffer, b.byteOffset, len))
 }
 
 /** Whether `a` holds the first `len` numbers of `b`, bit for bit (-0 is not 0; NaN is itself). */

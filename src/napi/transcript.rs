@@ -1,5 +1,6 @@
 //! `runTranscript(messages, nums, strs, op, config, out)`: the one native call behind every
-//! transcript function of the JS API.
+//! transcript function of the JS API. The skeleton (js/codec.js) crosses as two typed arrays Rust
+//! borrows: `nums` (numbers) and `strs` (its strings' UTF-8).
 //!
 //! The answer costs as little to hand back as it can: one string (the plan's JSON, then its new
 //! string values) and a few numbers written into the caller's buffer `out`, whose first
@@ -14,7 +15,9 @@ use crate::transcript::incremental::{self, Prefix};
 use crate::transcript::model::Msg;
 use crate::transcript::pipeline::HistoryParams;
 use crate::transcript::{ops, read_set, skeleton, Ctx, Source, FIELD_NAMES};
-use napi::bindgen_prelude::{Array, Either, Float64Array, Float64ArraySlice, Latin1String};
+use napi::bindgen_prelude::{
+    Array, Either, Float64Array, Float64ArraySlice, Latin1String, Uint8ArraySlice,
+};
 use napi::{Error, Result, Status};
 use napi_derive::napi;
 use serde_json::Value;
@@ -38,6 +41,13 @@ thread_local! {
 
 /// The longest model kept between calls (~1 KB a message).
 const KEEP_MAX: usize = 20_000;
+
+/// The skeleton's string channel: js/codec.js writes the strings' UTF-8 into a byte buffer that
+/// crosses borrowed, checked here once. Sent as a JS string it was flattened, measured and
+/// transcoded by Node-API into a fresh copy (~6% of a full pass's instructions at 1,000 messages).
+fn skeleton_strs(strs: &[u8]) -> Result<&str> {
+    std::str::from_utf8(strs).map_err(|e| invalid(format!("strs: not UTF-8 ({e})")))
+}
 
 /// The skeleton parsed over the model this thread's last call left.
 fn parse_model(nums: &[f64], strs: &str) -> Result<Vec<Msg>> {
@@ -71,7 +81,7 @@ fn answer_string(s: String) -> Either<String, Latin1String> {
 pub fn run_transcript(
     messages: Array,
     nums: Float64ArraySlice,
-    strs: String,
+    strs: Uint8ArraySlice,
     op: String,
     config: String,
     mut out: Float64ArraySlice,
@@ -82,7 +92,7 @@ pub fn run_transcript(
         }
     }
     let cfg = parse_config(&config)?;
-    let mut msgs = parse_model(&nums, &strs)?;
+    let mut msgs = parse_model(&nums, skeleton_strs(&strs)?)?;
     let input_len = msgs.len();
     let source = HandleSource { messages };
     let mut ctx = Ctx::new(&source, reported(&cfg));
@@ -265,7 +275,7 @@ pub fn run_transcript_session(
     session: &mut TranscriptSession,
     messages: Array,
     nums: Float64ArraySlice,
-    strs: String,
+    strs: Uint8ArraySlice,
     entries: Option<String>,
     now: f64,
     start: u32,
@@ -293,7 +303,7 @@ pub fn run_transcript_session(
     } else {
         std::mem::take(&mut session.model)
     };
-    skeleton::parse_into(&nums, &strs, &mut msgs).map_err(invalid)?;
+    skeleton::parse_into(&nums, skeleton_strs(&strs)?, &mut msgs).map_err(invalid)?;
     let input_len = msgs.len();
     let source = Watched {
         inner: HandleSource { messages },

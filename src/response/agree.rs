@@ -209,6 +209,11 @@ const CUT_STILL_SHOWN: &[(&str, u8)] = &[
     ("turn30b-gpt-oss-invented-harmony-user-turn-zh", 2),
     ("turn30b-granite-invented-granite-user-turn-glued-en", 4),
     ("turn30b-granite-invented-granite-user-turn-zh", 2),
+    // Hunyuan's `<answer>` opening the reply, cut before a whole `<tool_call>` came inside it:
+    // the tag alone (or with text after it) does not say Hunyuan without reasoning before it.
+    ("wrap31-answer-wrapping-text-and-call-zh", 1),
+    ("wrap31-answer-wrapping-text-and-call-zh", 2),
+    ("wrap31-answer-wrapping-call-cut-before-closer-zh", 2),
 ];
 
 /// `input` cut at `tenth` tenths of its length (on a character boundary).

@@ -71,6 +71,11 @@ fn parse_canonical(text: &str, cx: &Ctx) -> Parsed {
                 .collect()
         },
     );
+    // A section opened again before its closer ends after its last whole invoke.
+    if let Some(section) = WRAPPERS.section {
+        out.blocks =
+            super::dsml_reopened::split(text, std::mem::take(&mut out.blocks), section, &TAGS);
+    }
     // A section closer right after an invoke with no section opener before it is the call's.
     for b in &mut out.blocks {
         if text[b.start..].starts_with(TAGS.invoke) {
@@ -94,6 +99,19 @@ fn parse_canonical(text: &str, cx: &Ctx) -> Parsed {
         out.blocks.sort_by_key(|b| b.start);
     }
     out
+}
+
+/// `problems`, read from a section alone that the section opener at the start of `next` (any
+/// spelling) reopened ([`super::dsml_reopened`]), without the report of its missing closer: the
+/// reopening ended it.
+pub fn reopened(next: &str, problems: &mut Vec<String>) {
+    let opener = next.strip_prefix('<').and_then(super::dsml::head);
+    if let (Some((_, "function_calls")), Some((_, close))) = (opener, WRAPPERS.section) {
+        let m = super::xml_invoke::missing(NAME, close);
+        if let Some(i) = problems.iter().position(|p| *p == m) {
+            problems.remove(i);
+        }
+    }
 }
 
 fn call(inv: &Invoke, cx: &Ctx, problems: &mut Vec<String>) -> RawCall {

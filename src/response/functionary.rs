@@ -25,7 +25,9 @@ const V32: &str = "functionary_v32";
 pub const FUNCTION: &str = "<function=";
 pub const FUNCTION_END: &str = "</function>";
 pub const PYTHON_TAG: &str = "<|python_tag|>";
-const TURN_ENDS: &[&str] = &["<|eom_id|>", "<|eot_id|>"];
+/// Llama 3's end-of-message and end-of-turn tokens (Functionary v3 is built on Llama 3.1;
+/// `llama3_json` strips the same).
+pub(crate) const TURN_ENDS: &[&str] = &["<|eom_id|>", "<|eot_id|>"];
 
 /// v3.1: `<function=NAME>{json}</function>` and `<|python_tag|>code`.
 pub fn parse_v31(text: &str, _cx: &Ctx) -> Parsed {
@@ -157,7 +159,7 @@ pub fn parse_v32(text: &str, _cx: &Ctx) -> Parsed {
         out.blocks
             .push(call_block(start, end, recipient, arguments));
     }
-    out.strip_markup(text, TURN_ENDS);
+    super::turn_end::strip(&mut out, text, TURN_ENDS);
     out.set_format_if_calls(V32);
     out
 }

@@ -40,6 +40,8 @@ pub(crate) const CHANNEL: &str = "<|channel|>";
 const MESSAGE: &str = "<|message|>";
 /// Message terminators, consumed with the message.
 const ENDS: [&str; 3] = ["<|call|>", "<|end|>", "<|return|>"];
+/// The headers of the stripped form that carry no call, removed as markup.
+pub(crate) const STRIPPED_HEADERS: &[&str] = &["assistantfinal", "assistantcommentary"];
 
 static RECIPIENT: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"to=([^\s<]+)").expect("static regex"));
@@ -135,6 +137,17 @@ pub(crate) fn channel_in_sentence(words_before: bool, rest: &str, finished: bool
         return if finished { Some(false) } else { None };
     }
     Some(true)
+}
+
+/// Whether the `<|start|>` at `at` of `text` is named in a sentence ([`super::sentence::named`]):
+/// words before it on its line, and after it spaces then words (`The <|start|> token opens a
+/// message.`). A header writes its role right after it (`<|start|>assistant`), or another token.
+fn start_in_sentence(text: &str, at: usize) -> bool {
+    let before = super::gemma_channel::words_before(text, at);
+    let after = &text[at + START.len()..];
+    super::sentence::named(before, after, true, |t, spaced| {
+        Some(!spaced || t.starts_with("<|"))
+    }) == Some(true)
 }
 
 /// The markup of a header with no `<|message|>`, read from its token at `at` up to `limit` (the
@@ -266,6 +279,10 @@ fn marked(text: &str, out: &mut Parsed) {
             at = found + CHANNEL.len();
             continue;
         }
+        if start == found && text[found..].starts_with(START) && start_in_sentence(text, found) {
+            at = found + START.len();
+            continue;
+        }
         let next_start = starts.find(text, start + 1).unwrap_or(text.len());
         let Some(msg) = messages.find(text, start).filter(|&m| m < next_start) else {
             // A header with no message (`<|start|>assistant` left before a removed analysis, a
@@ -373,7 +390,7 @@ fn stripped(text: &str, out: &mut Parsed) {
         blocks: std::mem::take(&mut out.blocks),
         ..Parsed::default()
     };
-    extra.strip_markup(text, &["assistantfinal", "assistantcommentary"]);
+    extra.strip_markup(text, STRIPPED_HEADERS);
     out.blocks = extra.blocks;
 }
 

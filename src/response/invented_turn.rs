@@ -14,6 +14,10 @@
 //! token included, is removed from `content` and reported with its raw text (kind [`KIND`]);
 //! nothing is lost.
 //!
+//! In a gpt-oss reply read by the stream, Harmony's user header after the model's message
+//! (`<|channel|>final<|message|>已保存。<|end|><|start|>user<|message|>谢谢`) is this rule's too, not
+//! one more message of the reply ([`harmony_user`]).
+//!
 //! The token named in a sentence (`GLM 用 <|user|> 开始用户轮`), in inline code or a fenced
 //! example is text ([`super::orphan`]'s lone-token rule reads it first). The stream holds
 //! nothing back for it: the token is decided on its line like any lone token, and from there on
@@ -65,6 +69,20 @@ pub fn opens_inline(s: &str) -> bool {
     INLINE.iter().any(|o| s.starts_with(o))
 }
 
+/// Whether the Harmony header at the start of `s` (a `<|start|>`) is [`HARMONY_USER`]: in a
+/// gpt-oss reply the stream then reads it as the start of an invented turn, not as one more
+/// message of the reply (`None`: not known yet). Cut by the finished reply's end, it is read as
+/// any cut header is.
+pub fn harmony_user(s: &str, finished: bool) -> Option<bool> {
+    if s.starts_with(HARMONY_USER) {
+        Some(true)
+    } else if !finished && HARMONY_USER.starts_with(s) {
+        None
+    } else {
+        Some(false)
+    }
+}
+
 /// The problem kind reported.
 pub const KIND: &str = "invented-turn";
 
@@ -89,18 +107,9 @@ const RUN: usize = 4;
 fn end_token(s: &str) -> Option<usize> {
     match super::orphan::closer_at(s) {
         Some((i, false)) if !opens(s) => Some(super::orphan::CLOSERS[i].0.len()),
-        _ => RUN_ONLY
-            .iter()
-            .find(|t| s.starts_with(**t))
-            .map(|t| t.len()),
+        _ => None,
     }
 }
-
-/// End tokens read only in a run before a header, not lone tokens of the stream's table (its
-/// masks have no bit left): Granite's `<|end_of_text|>` and Llama 4's `<|eot|>`
-/// (`Done.<|eot|><|header_start|>user<|header_end|>`). Read where the reply is read whole (the
-/// plain-text families, [`find`]); the stream leaves them as text, as before.
-const RUN_ONLY: &[&str] = &["<|end_of_text|>", "<|eot|>"];
 
 /// `s` after its leading whitespace and a run of at most [`RUN`] end tokens, each followed by
 /// whitespace: where a header that the run's first token comes before would start.
@@ -134,7 +143,6 @@ fn run_before(text: &str, at: usize) -> Option<usize> {
         let Some(n) = super::orphan::CLOSERS
             .iter()
             .map(|(c, _)| *c)
-            .chain(RUN_ONLY.iter().copied())
             .filter(|c| head.ends_with(c))
             .find_map(|c| end_token(&head[head.len() - c.len()..]))
         else {

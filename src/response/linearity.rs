@@ -428,8 +428,25 @@ const CASES: &[(&str, &[&str])] = &[
     // Repeated, an invented fence between toolcall blocks that run to the reply's end: each
     // split reads the rest again, within a budget of the reply's length (dsml12).
     ("<｜DSML｜toolcall>f\n{\"a\": 1}\n```json\n{\"b\": \"北\"}\n```\n", &["auto"]),
-    // A stray word before each invoke, the last cut by the reply's end (dsml12).
+    // A stray word before each invoke, the last cut by the reply's end (dsml12); the last one
+    // cut inside its opener (dsml12c).
     ("court\n<invoke name=\"f\"><parameter name=\"a\">北", &["auto"]),
+    ("court\n<invo", &["auto"]),
+    // DSML sections opened again before their closer, each after an invented fence or prose
+    // ([`super::dsml_reopened`]: the invokes read once more per block; each split within the
+    // budget above), and with the opener inside a value.
+    (
+        "<｜DSML｜tool_calls>\n<｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"a\">北</｜DSML｜parameter></｜DSML｜invoke>\n```json\n{\"b\": 1}\n```\n",
+        &["auto", "deepseek_v4"],
+    ),
+    (
+        "<｜DSML｜tool_calls>\n<｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"a\">北</｜DSML｜parameter></｜DSML｜invoke>\n好\n",
+        &["auto"],
+    ),
+    (
+        "<｜DSML｜tool_calls>\n<｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"a\">北",
+        &["auto"],
+    ),
     // Runs of end tokens glued to text: a short run at the end goes as one, a long one is text.
     ("北<|end|><|endoftext|>", &["auto"]),
     ("<|end|>", &["auto"]),
@@ -476,6 +493,13 @@ const CASES: &[(&str, &[&str])] = &[
         "北<|eot|><|header_start|>user<|header_end|> 北 ",
         &["llama4_pythonic", "auto"],
     ),
+    // A Harmony user header after a gpt-oss message (mask12), named in a sentence: each asked
+    // whether it opens a turn; Llama 4's, Llama 3's and Harmony's end tokens glued to words.
+    (
+        "<|channel|>final<|message|>北<|end|> 说 <|start|>user<|message|> 北 ",
+        &["auto", "gpt_oss"],
+    ),
+    ("北<|eot|> 北<|end_of_text|> 北<|return|> ", &["auto"]),
     // Openers still undecided when the reply ends, each asked whether the reply ends inside the
     // call it starts (a window after it, [`super::stream`]'s cut_body).
     ("MiniMax 用 <invoke name=\"工具名\"> 包住参数，", &["auto"]),
@@ -501,6 +525,28 @@ const CASES: &[(&str, &[&str])] = &[
         "<tool_call>{\"name\": \"f\", \"properties\": {\"a\": \"北\"}}</tool_call>\n",
         &["auto"],
     ),
+    // Code read whole by the plain-text families (harm12c): each span and fence asked for the
+    // family's openers and its reading, the fence that ends the reply once more for a call.
+    (
+        "说 `<|eot|>`\n```\n<|start|>user<|message|>北<|end|>\n```\n",
+        &["gpt_oss", "llama4_pythonic"],
+    ),
+    // Turn ends named in sentences or leaked in runs ([`super::turn_end`]): the spaces around
+    // each read once.
+    ("北 <|eot|>   <|eom|> 北   ", &["llama4_pythonic"]),
+    ("说 <|eot_id|> 北 <|eom_id|><|eot_id|>\n", &["llama3_json", "functionary_v32"]),
+    // Harmony's `<|start|>` named in a sentence, read for the spaces and word after it.
+    ("说 <|start|>   北 ", &["gpt_oss"]),
+    // Hunyuan's `<answer>` asked whether a `<tool_call>` comes inside it (the searches
+    // remembered), or right after it; Mistral's calls of tools not offered under `tool_json`,
+    // whole or one cut object to the end.
+    ("<answer>好", &["auto"]),
+    ("<answer>\n<tool_call>", &["auto"]),
+    ("[TOOL_CALLS]f[ARGS]{}", &["tool_json"]),
+    ("[TOOL_CALLS]f[ARGS]{\"a\": \"", &["tool_json"]),
+    // Its JSON forms under `tool_json`: a whole array (one fixed block each), a cut one.
+    ("[TOOL_CALLS][{\"name\": \"f\", \"arguments\": {}}]", &["tool_json"]),
+    ("[TOOL_CALLS][{\"name\": \"f\", \"arguments\": {\"a\": \"", &["tool_json"]),
 ];
 
 #[test]
@@ -544,7 +590,8 @@ fn markers_in_one_code_span_grow_linearly() {
 }
 
 /// Heads held back as text while they may become a call, cut by the reply's end (cut12: Mistral's
-/// `[TOOL_CALLS]NAME` under `tool_json`, Qwen3-Coder's lost-`<` head, a garbled head's cut name),
+/// `[TOOL_CALLS]NAME` under `tool_json`, Qwen3-Coder's lost-`<` head, with or without the start
+/// of its tag after it, a garbled head's cut name),
 /// with the tool offered: each unit's head is released as text when prose follows it, the last
 /// is asked once at the end; whole and in 16-byte deltas.
 #[test]
@@ -557,6 +604,7 @@ fn heads_cut_at_the_reply_end_grow_linearly() {
             "tool_json",
         ),
         ("我查一下。\nfunction=get_weather\">\n<par", "auto"),
+        ("我查一下。\nfunction=get_weather\">\n", "auto"),
         ("我查一下。\n<name>get_wea", "auto"),
     ] {
         let opts = Options {

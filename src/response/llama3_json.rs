@@ -40,7 +40,7 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
     }
     out.blocks.append(&mut found);
     out.blocks.sort_by_key(|b| b.start);
-    out.strip_markup(text, &["<|eom_id|>", "<|eot_id|>"]);
+    super::turn_end::strip(&mut out, text, super::functionary::TURN_ENDS);
     out.set_format_if_calls(NAME);
     out
 }

@@ -10,6 +10,8 @@ use super::pythonic::{add_bare, wrapped};
 use super::{Ctx, Parsed};
 
 const NAME: &str = "llama4_pythonic";
+/// Llama 4's end-of-message and end-of-turn tokens, removed where they stand outside code.
+pub const TURN_ENDS: &[&str] = &["<|eom|>", "<|eot|>"];
 
 pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
     let mut out = Parsed::default();
@@ -21,7 +23,7 @@ pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
         &mut out.problems,
     );
     add_bare(text, &mut out);
-    out.strip_markup(text, &["<|eom|>", "<|eot|>"]);
+    super::turn_end::strip(&mut out, text, TURN_ENDS);
     out.set_format_if_calls(NAME);
     out
 }

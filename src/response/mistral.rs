@@ -149,6 +149,38 @@ fn split_name(t: &str) -> (&str, &str) {
 /// The call token whose text [`follows`] reads.
 pub const TOKEN: &str = "[TOOL_CALLS]";
 
+/// The name of the call whose named form (`NAME{`, `NAME[ARGS]{`, `NAME[CALL_ID]ID[ARGS]{`)
+/// `after` (the text right after `[TOOL_CALLS]`) opens, and where its `{` is in `after`; `None`
+/// for the JSON forms and anything else.
+///
+/// ```
+/// use transcript_hygiene::response::mistral::named_head;
+/// assert_eq!(named_head("f[ARGS]{\"a\": 1}"), Some(("f", 7)));
+/// assert_eq!(named_head("f[CALL_ID]a1B2c3D4e[ARGS] {}"), Some(("f", 26)));
+/// assert_eq!(named_head("f{}"), Some(("f", 1)));
+/// assert_eq!(named_head("[{\"name\": \"f\"}]"), None);
+/// assert_eq!(named_head("f[CALL_ID]a1 is the id"), None);
+/// ```
+pub fn named_head(after: &str) -> Option<(&str, usize)> {
+    let (name, rest) = split_name(after.trim_start());
+    if name.is_empty() {
+        return None;
+    }
+    let rest = match split_call_id(rest) {
+        Some((id, r)) if id.len() <= MAX_ID && after_id(r, true) == Some(AfterId::Args) => {
+            r.trim_start()
+        }
+        Some(_) => return None,
+        None => rest,
+    };
+    let rest = match rest.strip_prefix(ARGS) {
+        Some(r) => r.strip_prefix(']').unwrap_or(r).trim_start(),
+        None => rest,
+    };
+    rest.starts_with('{')
+        .then(|| (name, after.len() - rest.len()))
+}
+
 /// The arguments token and the call-id token, whole, as a server that strips only
 /// `[TOOL_CALLS]` leaves them around a call's name (`NAME[ARGS]{…}`, `NAME[CALL_ID]ID[ARGS]{…}`;
 /// [`super::named_json`] reads that form, by its own evidence, with tools).

@@ -55,6 +55,8 @@ pub mod canonical;
 #[cfg(test)]
 pub(crate) mod cases;
 pub mod cdata;
+#[cfg(test)]
+mod code_sweep;
 pub mod command_r;
 pub mod deepseek_v3;
 pub mod deepseek_v31;
@@ -65,6 +67,7 @@ pub mod dsml_function;
 pub mod dsml_garbled_opener;
 pub mod dsml_lost_head;
 pub mod dsml_named;
+pub mod dsml_reopened;
 pub mod dsml_self_closing;
 pub mod dsml_toolcall;
 pub mod ernie45;
@@ -132,6 +135,7 @@ pub mod tool_code;
 pub mod tool_elements;
 pub mod tool_json;
 pub mod tool_result;
+pub(crate) mod turn_end;
 pub mod typing;
 pub mod units_scan;
 pub mod unreadable;

@@ -26,8 +26,9 @@
 //! can I help you today?<|im_end|>`; LostRuins/koboldcpp#543 for Yi), Llama 3's `<|eot_id|>`
 //! after a JSON call (deepseek-ai/DeepSeek-V3#826), Phi-3's `<|end|>`, Kimi-VL's
 //! `<|im_assistant|>` at an answer's end (Blaizzy/mlx-vlm#1932), `<|endoftext|>` (Phi-3 writes
-//! `<|end|><|endoftext|>`: the second follows removed markup), GLM's `<|user|>` and `<|observation|>`
-//! and Cohere's `<|END_RESPONSE|>`, and ChatML's and Llama 3's user-turn headers. Right after a colon
+//! `<|end|><|endoftext|>`: the second follows removed markup), GLM's `<|user|>` and `<|observation|>`,
+//! Cohere's `<|END_RESPONSE|>`, Llama 4's `<|eot|>`, `<|end_of_text|>` (Llama 3, Granite) and
+//! Harmony's `<|return|>`, and the user-turn headers of [`super::invented_turn`]. Right after a colon
 //! (`返回结果中有：<|im_end|>`, an issue title) the token is named, not leaked, and stays; a lone
 //! token written right after one that stays is text too, the run being one
 //! (`结尾：<|end|><|endoftext|>`: the second went as glued to the text while the first stayed).
@@ -103,6 +104,14 @@ pub const CLOSERS: &[(&str, Option<&str>)] = &[
     ("<|user|>", None),
     ("<|observation|>", None),
     ("<|END_RESPONSE|>", None),
+    // Llama 4's end of turn, and the end of text of Llama 3 and Granite: end tokens like the
+    // others, glued to the text before a user header a model that ran on writes after them
+    // (`好的。<|eot|><|header_start|>user<|header_end|>`, [`super::invented_turn`]).
+    ("<|eot|>", None),
+    ("<|end_of_text|>", None),
+    // Harmony's (gpt-oss) end of the final message, its stop token: glued to the text before
+    // a user message the model went on to write (`已保存。<|return|><|start|>user<|message|>…`).
+    ("<|return|>", None),
     // ChatML's and Llama 3's headers of a user turn: a model that ran past its end token writes
     // them before a user message it invents ([`super::invented_turn`]).
     (super::invented_turn::CHATML_USER, None),
@@ -128,8 +137,12 @@ pub const DSML_STARTS: &[&str] = super::dsml::CLOSER_STARTS;
 /// [`CLOSERS`]' bits, in this order.
 const DSML_NAMES: &[&str] = &["function_calls", "invoke", "parameter", "toolcall"];
 
-// One bit per closer and DSML name in the stream's `u32` masks.
-const _: () = assert!(CLOSERS.len() + DSML_NAMES.len() <= 32);
+/// The stream's masks of closers and DSML names: one bit per entry of [`CLOSERS`], then one per
+/// DSML name.
+pub type CloserBits = u64;
+
+// One bit per closer and DSML name in a [`CloserBits`].
+const _: () = assert!(CLOSERS.len() + DSML_NAMES.len() <= CloserBits::BITS as usize);
 
 /// A DSML closing tag at the start of `s` (which starts with one of [`DSML_STARTS`]), in any
 /// spelling DSML is read in (`</｜DSML｜invoke>`, `</｜｜DSML｜｜tool_calls>`, `</ | DSML | parameter >`):
@@ -154,7 +167,7 @@ pub fn dsml_closer(s: &str, finished: bool, window: usize) -> Option<Option<(usi
 }
 
 /// The bits of every DSML closer: set together when a DSML tag is kept as text.
-pub const DSML_BITS: u32 = ((1 << DSML_NAMES.len()) - 1) << CLOSERS.len();
+pub const DSML_BITS: CloserBits = ((1 << DSML_NAMES.len()) - 1) << CLOSERS.len();
 
 /// Whether a DSML opening tag of any name starts `s` (`<`, bars, `DSML`: `<｜DSML｜invoke`, `<DSML｜invoke`,
 /// `<｜DSML｜read_file>`, `< | DSML | …`); read in the first 64 bytes.

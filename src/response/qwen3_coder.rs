@@ -242,6 +242,33 @@ pub fn lost_head_cut(buf: &str, tools: Option<&serde_json::Value>) -> Option<usi
     (offered || (line.ends_with("\">") && tag.starts_with("<p"))).then_some(h)
 }
 
+/// Where a lost-`<` head line that ends the finished reply `buf` alone begins (`function=NAME">`,
+/// `=NAME>`; only spaces and line breaks after it, nothing of its first `<parameter=`): the
+/// head of a call the end cut when `NAME` is an offered tool; `None` otherwise (without tools,
+/// or naming another tool, it stays: `function=x>` may show the syntax). Reads back at most
+/// [`LOST_HEAD_REACH`] bytes.
+///
+/// ```
+/// use serde_json::json;
+/// use transcript_hygiene::response::qwen3_coder::lost_head_alone;
+/// let tools = json!([{"type": "function", "function": {"name": "bash"}}]);
+/// assert_eq!(lost_head_alone("好的。\nfunction=bash\">\n", Some(&tools)), Some(10));
+/// assert_eq!(lost_head_alone("好的。\nfunction=bash\">", None), None);
+/// assert_eq!(lost_head_alone("function=bash> is the syntax", Some(&tools)), None);
+/// ```
+pub fn lost_head_alone(buf: &str, tools: Option<&serde_json::Value>) -> Option<usize> {
+    let t = buf.trim_end_matches([' ', '\t', '\r', '\n']);
+    let lo = t.len().saturating_sub(LOST_HEAD_REACH);
+    let s = memchr::memrchr(b'\n', &t.as_bytes()[lo..]).map_or(lo, |i| lo + i + 1);
+    if s == lo && lo > 0 {
+        return None;
+    }
+    let line = t[s..].trim_start_matches(' ');
+    let lead = t.len() - s - line.len();
+    let offered = || super::bare_json::resolve(tools, lost_name(line)).is_some();
+    (lead <= 3 && is_lost_head(line) && offered()).then_some(s + lead)
+}
+
 /// Whether only up to three spaces stand between the line's start and `at`.
 fn line_start(text: &str, at: usize) -> bool {
     let b = text.as_bytes();

@@ -63,11 +63,13 @@ const HINTED_OPENERS: &[(&str, Family)] = &[
     ("<function_calls>", Family::Olmo3),
 ];
 
-/// Cheap prefilter: false when `text` cannot hold any special-token marker of any family.
+/// Cheap prefilter: false when `text` cannot hold any special-token marker of any family (nor
+/// end in a Qwen3-Coder head that lost its `<`, [`super::units_scan::ends_in_gt`]).
 pub fn may_hold_markers(text: &str) -> bool {
     memchr::memchr2(b'<', b'[', text.as_bytes()).is_some()
         || text.contains(MARKER_CHAR)
         || memchr::memmem::find(text.as_bytes(), super::tool_code::LABEL.as_bytes()).is_some()
+        || super::units_scan::ends_in_gt(text.as_bytes())
 }
 
 /// The same test on UTF-16 units (the addon runs it before transcoding a JS string).
@@ -862,6 +864,9 @@ mod tests {
             "plain 中文 text",
             "```tool_code\nf()\n```",
             "tool_cod tool code",
+            "好的。\nfunction=bash\">\n",
+            "a -> b",
+            "a > b 中",
         ] {
             let units: Vec<u16> = t.encode_utf16().collect();
             assert_eq!(units_may_hold_markers(&units), may_hold_markers(t), "{t}");

@@ -47,6 +47,12 @@ pub fn start_before(before: &str) -> Option<usize> {
     Some(s)
 }
 
+/// Whether `rest`, the end of a finished reply, is [`INVOKE`] cut by that end after `<inv` at
+/// least (`<inv`, `<invo`, `<invoke na`): after a stray word, the call the word stands before.
+pub fn cut_invoke(rest: &str) -> bool {
+    (4..INVOKE.len()).contains(&rest.len()) && INVOKE.starts_with(rest)
+}
+
 /// Where the last line of `text` starts when it may still become a stray word before an invoke
 /// (the word so far, the word and its line break, or those and a start of [`INVOKE`]): a stream
 /// holds it until it knows. The text's start counts as a line's start.
@@ -88,6 +94,21 @@ mod tests {
         assert_eq!(start_before("court\n\n"), None);
         assert_eq!(start_before("abcdefghijklm\n"), None);
         assert_eq!(start_before(""), None);
+    }
+
+    #[test]
+    fn cut_invokes() {
+        for (rest, cut) in [
+            ("<inv", true),
+            ("<invo", true),
+            ("<invoke name", true),
+            ("<in", false),
+            ("<invoice", false),
+            ("<invoke name=", false),
+            ("<invoke name=\"R", false),
+        ] {
+            assert_eq!(cut_invoke(rest), cut, "{rest}");
+        }
     }
 
     #[test]

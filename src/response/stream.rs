@@ -1449,7 +1449,23 @@ impl Machine {
                     if f == Family::Qwen3Coder {
                         v.extend(garbled_lits());
                     }
+                    if f != Family::HunyuanA13b
+                        && openers(f, self.unwrapped).contains(&("", "<tool_call>"))
+                    {
+                        // Hunyuan's `</answer>` after the call its removed `<answer>` wrapped.
+                        v.push(Lit {
+                            pre: "",
+                            s: answer_tag::CLOSE,
+                            kind: Kind::Call(Check::Fam(Family::HunyuanA13b)),
+                        });
+                    }
                     if f == Family::ToolJson {
+                        // Mistral's call of a tool not offered ([`unoffered_mistral`]).
+                        v.push(Lit {
+                            pre: "",
+                            s: super::mistral::TOKEN,
+                            kind: Kind::Call(Check::Mistral),
+                        });
                         v.extend(tool_json_lits());
                         v.extend(super::tool_json::WRAPPERS.iter().map(|(open, _)| Lit {
                             pre: "",
@@ -1678,6 +1694,12 @@ impl Machine {
                 if lit.s.as_bytes().starts_with(rest.as_bytes()) {
                     if !self.finished {
                         more = true;
+                    } else if lit.s == super::stray_word::INVOKE
+                        && super::stray_word::cut_invoke(rest)
+                        && self.stray_start(c) < c
+                    {
+                        // An invoke cut in its opener after a stray word: the word's call.
+                        cut_call = cut_call.or(Some((rest.len(), true)));
                     } else if lit.pre.is_empty() && matches!(lit.kind, Kind::Call(_)) {
                         cut |= cut_marker(rest);
                     } else if matches!(lit.kind, Kind::Orphan)
@@ -1727,6 +1749,18 @@ impl Machine {
                 // A DSML opener the reply's end cut before its attributes.
                 cut = true;
                 continue;
+            }
+            if matches!(lit.kind, Kind::Call(Check::Fam(Family::GptOss))) && lit.s == "<|start|>" {
+                // A Harmony user header is no message of the reply: a turn the model invented,
+                // read as such by its lone token below ([`super::invented_turn`]).
+                match super::invented_turn::harmony_user(rest, self.finished) {
+                    Some(true) => continue,
+                    None => {
+                        more = true;
+                        continue;
+                    }
+                    Some(false) => {}
+                }
             }
             let kind = match lit.kind {
                 Kind::Call(check) => match self.check(check, c + lit.s.len(), tools) {
@@ -1806,7 +1840,10 @@ impl Machine {
             Decision::More
         } else if let Some((len, whole)) = cut_call {
             // A stray word in place of the wrapper's opener goes with the cut invoke after it.
-            let start = if self.buf[c..].starts_with(super::stray_word::INVOKE) {
+            let rest = &self.buf[c..];
+            let start = if rest.starts_with(super::stray_word::INVOKE)
+                || super::stray_word::cut_invoke(rest)
+            {
                 self.stray_start(c)
             } else {
                 c
@@ -2022,6 +2059,9 @@ impl Machine {
                     Verdict::No
                 }
             }
+            Check::Mistral if self.lock == Some(Family::ToolJson) => {
+                self.check_unoffered_mistral(after, tools)
+            }
             Check::Mistral => match mistral::follows(rest, fin) {
                 Some(mistral::Follows::Calls) => yes(Family::Mistral),
                 // Removed and reported as its own block, the family left unchosen.
@@ -2103,6 +2143,11 @@ impl Machine {
                         answer_tag::CLOSE.len()
                     };
                     self.json.unchosen = Some(self.consumed + after - tag);
+                    yes(f)
+                } else if f == Family::HunyuanA13b && self.answer_wraps_call(after) {
+                    // Its `<answer>` around a `<tool_call>` ([`answer_tag`]): the wrapper, the
+                    // family left to the call.
+                    self.json.unchosen = Some(self.consumed + after - answer_tag::OPEN.len());
                     yes(f)
                 } else if fin && f == Family::BracketCalls {
                     // The last opener, cut inside its arguments by the end of the reply.
@@ -2649,13 +2694,20 @@ impl Machine {
             match closer {
                 Some(Ok(len)) => {
                     let e = c + len;
-                    if let Some(p) = self.block_done(f, e, tools) {
-                        if f != Family::FunctionGemma {
+                    if let Some((p, done)) = self.block_done(f, e, tools) {
+                        // A DSML section reopened after an invented fence: the piece before it
+                        // is done ([`crate::response::dsml_reopened`]).
+                        if f == Family::DeepSeekV32 && self.split_at_invented(f, &p, e, tools) {
+                            return true;
+                        }
+                        if done && f != Family::FunctionGemma {
                             self.emit_parsed(f, e, p);
                             return true;
                         }
-                        if let Some(moved) = self.chain_end(f, e, e, p) {
-                            return moved;
+                        if done {
+                            if let Some(moved) = self.chain_end(f, e, e, p) {
+                                return moved;
+                            }
                         }
                     }
                     if f == Family::DeepSeekV32 && self.bare_dsml_call() {
@@ -2707,9 +2759,10 @@ impl Machine {
 
     /// Whether the block `buf[..e]` is finished: every block the parser reads ends by `e` even
     /// with more text after it. When it is, what the parser read is the block's reading (it is
-    /// not parsed a second time to be emitted). A section still open is not parsed at all
-    /// ([`sections`]; debug builds parse it to check that answer).
-    fn block_done(&mut self, f: Family, e: usize, tools: Option<&Value>) -> Option<Parsed> {
+    /// not parsed a second time to be emitted), with `true`. A section still open is not parsed
+    /// at all ([`sections`]; debug builds parse it to check that answer). A DSML block's reading
+    /// comes back unfinished too (`false`): its first pieces may be done.
+    fn block_done(&mut self, f: Family, e: usize, tools: Option<&Value>) -> Option<(Parsed, bool)> {
         // `step_block` asks at every closer of the block in order, so a section closer inside
         // `buf[..e]` was asked about before: remembered, the block is not searched for one.
         self.section_closed |= sections::ends_section(f, &self.buf[..e]);
@@ -2727,7 +2780,7 @@ impl Machine {
         let p = parse_family(f, &self.scratch, &self.ctx(tools));
         let done = p.blocks.iter().all(|b| b.end <= e);
         debug_assert!(!(unclosed && done), "an unclosed section ended early");
-        done.then_some(p)
+        (done || f == Family::DeepSeekV32).then_some((p, done))
     }
 
     fn emit_block(&mut self, f: Family, end: usize, tools: Option<&Value>) {
@@ -3025,10 +3078,14 @@ impl Machine {
                 .find_map(|&(s, e)| scan::detect(&content[s..e], self.hint))
                 .or(self.hint)
         };
-        let code = if family.is_some() {
-            batch_code(content, &all_code)
-        } else {
-            Vec::new()
+        let code = match family {
+            Some(f) => batch_code(content, &all_code, |fence| {
+                parse_family(f, fence, &cx)
+                    .blocks
+                    .iter()
+                    .any(|b| !b.calls.is_empty())
+            }),
+            None => Vec::new(),
         };
         for (i, &(s, e)) in pieces.iter().enumerate() {
             match family {
@@ -3054,7 +3111,17 @@ impl Machine {
                         }
                         if ce > cs {
                             let quoted = &content[cs..ce];
-                            if !parse_family(f, quoted, &cx).blocks.is_empty() {
+                            // Reported when it holds one of the family's openers, as a stream
+                            // reports an opener in code, or would have been a call (or a broken
+                            // one); a turn end the family only strips is not (nor in `auto`).
+                            let p = parse_family(f, quoted, &cx);
+                            if !p.problems.is_empty()
+                                || p.blocks.iter().any(|b| b.keep_raw || !b.calls.is_empty())
+                                || openers(f, cx.unwrapped).iter().any(|&(pre, o)| {
+                                    (quoted.match_indices(o))
+                                        .any(|(i, _)| quoted[..i].ends_with(pre))
+                                })
+                            {
                                 self.code_problem("code");
                             }
                             self.em.text(quoted, base + cs);
@@ -3102,13 +3169,20 @@ impl Machine {
 
 /// The code regions of a reply read as a whole by a plain-text family (inline spans and fenced
 /// blocks, found as the scrubbers find them), except a fence that ends the reply (whitespace
-/// aside): with the model named, a fence with nothing after it is how the model wrote its call
-/// (`Calling:` and a fenced JSON array), while an example has prose after it.
-fn batch_code(content: &str, regions: &[std::ops::Range<usize>]) -> Vec<std::ops::Range<usize>> {
+/// aside) and holds a call (`calls`, asked of the fence's text): with the model named, a fence
+/// with nothing after it is how the model wrote its call (`Calling:` and a fenced JSON array),
+/// while an example has prose after it. A fence that holds no call is an example wherever it
+/// stands: a template shown after `Harmony 模板：` (its `<|start|>`, `<|message|>`, `<|end|>`), a
+/// lone `<|eot|>`, an opener with nothing after it stay as written.
+fn batch_code(
+    content: &str,
+    regions: &[std::ops::Range<usize>],
+    calls: impl Fn(&str) -> bool,
+) -> Vec<std::ops::Range<usize>> {
     let end = content.trim_end().len();
     let ends_reply = |r: &std::ops::Range<usize>| {
         let t = &content[r.start..];
-        r.end >= end && (t.starts_with("```") || t.starts_with("~~~"))
+        r.end >= end && (t.starts_with("```") || t.starts_with("~~~")) && calls(&content[r.clone()])
     };
     regions.iter().filter(|r| !ends_reply(r)).cloned().collect()
 }
@@ -3135,3 +3209,4 @@ mod reply_end;
 mod sections;
 #[cfg(test)]
 mod tests;
+mod unoffered_mistral;

@@ -143,6 +143,16 @@ fn failure(case: &Case, opts: &Options, text: &str, why: &str) -> String {
     )
 }
 
+/// Fails with every difference listed, one a line.
+fn assert_none_differ(bad: &[String]) {
+    assert!(
+        bad.is_empty(),
+        "{} streamed results differ from whole:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}
+
 /// `text` and its edits (an insert after each of the first `markers` marker bytes; the insert
 /// rotates with `n` when `all_inserts` is false).
 fn edits(text: &str, markers: usize, all_inserts: bool, n: usize) -> Vec<String> {
@@ -182,12 +192,7 @@ fn streaming_contract_sweep_sample() {
             }
         }
     }
-    assert!(
-        bad.is_empty(),
-        "{} streamed results differ from whole:\n{}",
-        bad.len(),
-        bad.join("\n")
-    );
+    assert_none_differ(&bad);
 }
 
 /// All of the sweep (see the module's doc): every row under every format name (and `auto`),
@@ -247,12 +252,7 @@ fn streaming_contract_sweep_full() {
     if let Ok(path) = std::env::var("SWEEP_OUT") {
         let _ = std::fs::write(path, bad.join("\n"));
     }
-    assert!(
-        bad.is_empty(),
-        "{} streamed results differ from whole:\n{}",
-        bad.len(),
-        bad.join("\n")
-    );
+    assert_none_differ(&bad);
 }
 
 /// One reply checked as the sweep checks it, for looking into a failure: `SWEEP_PROBE` holds

@@ -36,10 +36,23 @@ pub fn units_scan(units: &[u16], brace: bool) -> (bool, bool) {
         seen = true;
         fourth = LT;
     }
-    if has_marker(tail) || holds_label(units) {
+    if has_marker(tail) || holds_label(units) || ends_in_gt(units) {
         return (true, seen);
     }
     (false, seen || (brace && tail.contains(&BRACE)))
+}
+
+/// Whether the reply's last character, spaces and line breaks aside, is `>`: a Qwen3-Coder head
+/// that lost its `<` (`function=bash">`) may end it alone, with no marker start anywhere
+/// ([`super::qwen3_coder::lost_head_alone`]). Read back over the trailing spaces only, so a
+/// marker-free reply pays a compare or two; one that ends in `>` gets the full pass. One rule for
+/// the reply's bytes ([`super::scan::may_hold_markers`]) and its UTF-16 units.
+pub(super) fn ends_in_gt<T: Copy + Into<u32>>(text: &[T]) -> bool {
+    text.iter()
+        .rev()
+        .map(|&c| c.into())
+        .find(|&c| !matches!(c, 0x20 | 0x09 | 0x0D | 0x0A))
+        == Some(u32::from(b'>'))
 }
 
 /// Google's fence label `tool_code` in UTF-16 ([`super::tool_code::LABEL`]).

@@ -231,10 +231,7 @@ fn walk<'a>(
         {
             Some(e) => e,
             None => {
-                problems.push(format!(
-                    "{family}: {} missing (truncated reply)",
-                    tags.invoke_end
-                ));
+                problems.push(missing(family, tags.invoke_end));
                 hi
             }
         };
@@ -405,7 +402,7 @@ pub fn blocks(
             Some((c, _)) if bare => (c + close.len(), c + close.len(), None),
             Some((c, _)) => (c, c + close.len(), None),
             None => {
-                problems.push(format!("{family}: {close} missing (truncated reply)"));
+                problems.push(missing(family, close));
                 let cut = cut_closer(&text[body_at..], tags, close).map(|c| body_at + c);
                 (text.len(), text.len(), cut)
             }
@@ -453,6 +450,11 @@ pub fn blocks(
         at = end.max(start + 1);
     }
     out
+}
+
+/// The problem reported for a block (or an invoke) of `family` whose closer `close` never came.
+pub fn missing(family: &str, close: &str) -> String {
+    format!("{family}: {close} missing (truncated reply)")
 }
 
 /// Where, in `body` (a block's text after its opener, which the end of the reply cut before

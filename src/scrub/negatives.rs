@@ -244,6 +244,32 @@ const CHANGED_ON_PURPOSE: &[(&str, &str)] = &[
         "turn30-olmo3-chatml-user-header-cut-in-sentence-stays-zh",
         "stripModelSpecialTokens",
     ),
+    // mask12: Llama 4's `<|eot|>`, Llama 3's `<|end_of_text|>` and Harmony's `<|return|>` named in
+    // sentences, after a colon and in a JSON sample (the special-token scrubber takes every `<|…|>`).
+    (
+        "turn31-auto-llama4-eot-in-sentence-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "turn31-auto-llama4-eot-named-in-sentence-short-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "turn31-auto-llama3-end-of-text-in-sentence-stays-en",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "turn31-auto-llama4-eot-and-header-after-colon-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "turn31-auto-end-of-text-json-sample-stays-en",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "turn31-auto-return-named-in-sentence-stays-zh",
+        "stripModelSpecialTokens",
+    ),
     // harm12: Kimi K2's call tokens named in sentences (a lone begin token at the reply's end, a
     // call's shape with a name not offered).
     (

@@ -19,12 +19,24 @@
 //! block and the answer tag right after it is the template's shape (the model card's
 //! `<think>…</think>\n<answer>…</answer>`, fastllm#550's "only the <answer> tag" without
 //! thinking), while prose naming the tag has words before it.
+//!
+//! A Hermes `<tool_call>` inside the wrapper (a Hunyuan model served with another call format)
+//! makes `<answer>` the wrapper too, with no reasoning or hint ([`Machine::answer_wraps_call`]):
+//! when the call's opener follows it right away (only whitespace between, wherever it stands:
+//! `我来读取`⏎`<answer><tool_call>…`), or when it opens the visible reply and a `<tool_call>`
+//! comes before any `</answer>` (`<answer>好的<tool_call>…`). Its `</answer>` then goes once the
+//! reply has locked to the call's family (the locked table keeps the closer for that). An
+//! `<answer>` after text with words before the call, a pair closed before the call, and the tags
+//! in code stay.
 
-use super::{Check, Kind, Machine};
+use super::{cut_marker, Check, Kind, Machine};
 use crate::response::Family;
 
 pub(super) const OPEN: &str = "<answer>";
 pub(super) const CLOSE: &str = "</answer>";
+/// The call opener a wrapper holds without Hunyuan's own block (Hermes and the families sharing
+/// its tag).
+const TOOL_CALL: &str = crate::response::scan::TOOL_CALL;
 
 impl Machine {
     /// Whether the marker of kind `kind` at the start of `buf` is one of Hunyuan's wrapper tags
@@ -34,7 +46,7 @@ impl Machine {
             return None;
         }
         if self.buf.starts_with(OPEN) {
-            if self.em.any_visible {
+            if self.em.any_visible && !self.call_follows(OPEN.len()) {
                 return Some(true);
             }
             self.answer_open = true;
@@ -61,5 +73,31 @@ impl Machine {
             return self.answer_open && self.buf[..after].ends_with(CLOSE);
         };
         self.em.reasoned && !self.em.any_visible && before.trim().is_empty()
+    }
+
+    /// Whether the `<answer>` ending at `after` wraps a `<tool_call>` (no call block or hint
+    /// needed): the call's opener right after it (only whitespace between), wherever it stands;
+    /// or, where it opens the visible reply, one later before any `</answer>`.
+    pub(super) fn answer_wraps_call(&mut self, after: usize) -> bool {
+        let Some(before) = self.buf[..after].strip_suffix(OPEN) else {
+            return false;
+        };
+        if self.call_follows(after) {
+            return true;
+        }
+        if self.em.any_visible || !before.trim().is_empty() {
+            return false;
+        }
+        let Some(call) = self.later_at(TOOL_CALL, after) else {
+            return false;
+        };
+        self.later_at(CLOSE, after).is_none_or(|close| call < close)
+    }
+
+    /// Whether `buf[at..]` starts with a `<tool_call>` after whitespace (or, the reply finished,
+    /// with that opener cut where the cut marker goes too, [`cut_marker`]).
+    fn call_follows(&self, at: usize) -> bool {
+        let t = self.buf[at..].trim_start();
+        t.starts_with(TOOL_CALL) || (self.finished && TOOL_CALL.starts_with(t) && cut_marker(t))
     }
 }

@@ -277,7 +277,7 @@ pub(super) const BODIES: &[Body] = &[
         family: Family::Mistral,
         opener: mistral::TOKEN,
         strong: true,
-        head: &[Name, Lit(mistral::ARGS_TOKEN)],
+        head: &[Name, Lit(mistral::ARGS_TOKEN), Ws, Lit("{")],
     },
     Body {
         family: Family::Mistral,
@@ -288,6 +288,8 @@ pub(super) const BODIES: &[Body] = &[
             Lit(mistral::CALL_ID_TOKEN),
             Name,
             Lit(mistral::ARGS_TOKEN),
+            Ws,
+            Lit("{"),
         ],
     },
     Body {

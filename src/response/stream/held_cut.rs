@@ -41,7 +41,7 @@ impl Machine {
             return Some(h);
         }
         let h = self.line_head_of(Family::Qwen3Coder, len, |b| {
-            qwen3_coder::lost_head_cut(b, tools)
+            qwen3_coder::lost_head_cut(b, tools).or_else(|| qwen3_coder::lost_head_alone(b, tools))
         });
         (h < len).then_some(h)
     }

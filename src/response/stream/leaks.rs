@@ -52,7 +52,7 @@ pub(super) struct JsonState {
     settled: usize,
     /// Which orphan closers' opening tags were kept as text (bit `i` for `orphan::CLOSERS[i]`,
     /// then one per DSML tag name: [`orphan::closer_at`]).
-    texts_open: u32,
+    texts_open: orphan::CloserBits,
     /// A GLM-V answer-box opener was kept as text: its closer is that text's too.
     box_kept: bool,
     /// Where (absolute) a lone token kept as text ends: a lone token written right there is

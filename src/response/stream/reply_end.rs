@@ -143,25 +143,37 @@ impl Machine {
         p.blocks.iter().all(|b| b.end <= e).then_some(p)
     }
 
-    /// When `p`, the reading of the block that runs to the reply's end, holds a block of calls
-    /// with a json fence right after it and another block after that (a second DSML `toolcall`
-    /// after a result the model invented, [`super::invented`]): the block up to that call emitted,
-    /// the rest left to the visible scanner, which reports the fence as it does after a last
-    /// block. Each split reads the rest again: within a budget of the reply's length, so a reply
-    /// of many such blocks stays linear (past it, the fences stay text as before).
-    fn split_at_invented(&mut self, f: Family, p: &Parsed, tools: Option<&Value>) -> bool {
-        let Some(e) = p.blocks.windows(2).find_map(|w| {
+    /// When `p`, the reading of the block that runs to the reply's end (or of a DSML block up to
+    /// one of its closers), holds a block of calls with a json fence right after it and another
+    /// block after that (a second DSML `toolcall` or reopened section after a result the model
+    /// invented, [`super::invented`], [`crate::response::dsml_reopened`]): the block up to that
+    /// call emitted, the rest left to the visible scanner, which reports the fence as it does
+    /// after a last block. Each split reads again what was `read` of `buf`: within a budget of
+    /// the reply's length, so a reply of many such blocks stays linear (past it, the fences stay
+    /// text as before).
+    pub(super) fn split_at_invented(
+        &mut self,
+        f: Family,
+        p: &Parsed,
+        read: usize,
+        tools: Option<&Value>,
+    ) -> bool {
+        let Some((e, next)) = p.blocks.windows(2).find_map(|w| {
             let gap = self.buf.get(w[0].end..w[1].start)?;
-            (!w[0].calls.is_empty() && super::code::opens_json_fence(gap)).then_some(w[0].end)
+            (!w[0].calls.is_empty() && super::code::opens_json_fence(gap))
+                .then_some((w[0].end, w[1].start))
         }) else {
             return false;
         };
         let total = self.consumed + self.buf.len();
-        self.split_spent = self.split_spent.saturating_add(self.buf.len() + e);
+        self.split_spent = self.split_spent.saturating_add(read + e);
         if self.split_spent > total.saturating_mul(16).saturating_add(1 << 20) {
             return false;
         }
-        let first = parse_family(f, &self.buf[..e], &self.ctx(tools));
+        let mut first = parse_family(f, &self.buf[..e], &self.ctx(tools));
+        if f == Family::DeepSeekV32 {
+            crate::response::deepseek_v32::reopened(&self.buf[next..], &mut first.problems);
+        }
         if first.blocks.is_empty() || first.blocks.iter().any(|b| b.end > e) {
             return false;
         }
@@ -336,7 +348,7 @@ impl Machine {
     pub(super) fn emit_last_block(&mut self, f: Family, tools: Option<&Value>) {
         let end = self.buf.len();
         let p = parse_family(f, &self.buf[..end], &self.ctx(tools));
-        if self.split_at_invented(f, &p, tools) {
+        if self.split_at_invented(f, &p, end, tools) {
             return;
         }
         let mut p = p;

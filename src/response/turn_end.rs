@@ -1,0 +1,53 @@
+//! The end-of-turn tokens a plain-text family strips (Llama 3's `<|eot_id|>` / `<|eom_id|>`,
+//! Llama 4's `<|eot|>` / `<|eom|>`): removed where a server left them, kept where a sentence
+//! names them.
+//!
+//! Why: read whole with the model named, each was removed wherever it stood, so
+//! `每一轮以 <|eot|> 结束。` lost its token under `llama4_pythonic` while `auto` keeps it (the
+//! orphan rule, [`super::orphan`]: inside a sentence a lone token is text). A leak stands at the
+//! end of the answer or its line (`北京今天晴。<|eot|>`), after a call, or before another token;
+//! a token with words before it on its line and words after it is named
+//! ([`super::sentence::named`]), and stays.
+
+use super::{sentence, Parsed};
+
+/// [`Parsed::strip_markup`] of `tokens`, less the ones named in a sentence.
+pub(crate) fn strip(out: &mut Parsed, text: &str, tokens: &[&str]) {
+    out.strip_markup(text, tokens);
+    out.blocks.retain(|b| {
+        let token = b.calls.is_empty() && !b.keep_raw && tokens.contains(&&text[b.start..b.end]);
+        !token || !named(text, b.start, b.end, tokens)
+    });
+}
+
+/// Whether the token at `start..end` of `text` is named in a sentence: words before it on its
+/// line (another of `tokens` right before it is a run of leaked tokens, not words), and after it
+/// spaces then words (not another token).
+fn named(text: &str, start: usize, end: usize, tokens: &[&str]) -> bool {
+    let lead = text[..start].trim_end_matches(' ');
+    let before = super::gemma_channel::words_before(text, start)
+        && !tokens.iter().any(|t| lead.ends_with(t));
+    sentence::named(before, &text[end..], true, |t, _| Some(t.starts_with("<|"))) == Some(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_util::run;
+
+    #[test]
+    fn a_token_named_in_a_sentence_stays_a_leak_goes() {
+        for (format, token) in [
+            ("llama4_pythonic", "<|eot|>"),
+            ("llama3_json", "<|eot_id|>"),
+        ] {
+            let named = format!("每一轮以 {token} 结束。");
+            assert_eq!(run(&named, Some(format), None, None).content, named);
+            let leak = format!("北京今天晴。{token}");
+            assert_eq!(run(&leak, Some(format), None, None).content, "北京今天晴。");
+            let line = format!("北京今天晴。\n{token}\n");
+            assert_eq!(run(&line, Some(format), None, None).content, "北京今天晴。");
+            let run_of = format!("好的 {token}{token} 再见");
+            assert_eq!(run(&run_of, Some(format), None, None).content, "好的 再见");
+        }
+    }
+}
