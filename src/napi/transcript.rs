@@ -88,7 +88,14 @@ pub fn run_transcript(
 ) -> Result<Either<String, Latin1String>> {
     if op == "sanitizeSessionHistory" {
         if let Some(key) = history_options::Key::of(&config) {
-            return run_history(messages, &nums, skeleton_strs(&strs)?, &config, key, &mut out);
+            return run_history(
+                messages,
+                &nums,
+                skeleton_strs(&strs)?,
+                &config,
+                key,
+                &mut out,
+            );
         }
     }
     let cfg = parse_config(&config)?;
