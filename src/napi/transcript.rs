@@ -10,6 +10,7 @@
 
 use super::source::HandleSource;
 use super::text::js_string;
+use crate::transcript::history_options;
 use crate::transcript::incremental::{self, Prefix};
 use crate::transcript::model::Msg;
 use crate::transcript::pipeline::HistoryParams;
@@ -85,6 +86,18 @@ pub fn run_transcript(
     config: String,
     mut out: Float64ArraySlice,
 ) -> Result<Either<String, Latin1String>> {
+    if op == "sanitizeSessionHistory" {
+        if let Some(key) = history_options::Key::of(&config) {
+            return run_history(
+                messages,
+                &nums,
+                skeleton_strs(&strs)?,
+                &config,
+                key,
+                &mut out,
+            );
+        }
+    }
     let cfg = parse_config(&config)?;
     let mut msgs = parse_model(&nums, skeleton_strs(&strs)?)?;
     let input_len = msgs.len();
@@ -93,6 +106,44 @@ pub fn run_transcript(
     let result = ops::run(&op, &cfg, &mut msgs, &mut ctx).map_err(invalid)?;
     let answer = answer(&msgs, input_len, &ctx, &result, plan_buffer(&mut out));
     keep_model(msgs);
+    answer
+}
+
+/// `sanitizeSessionHistory` with options whose read form this thread may hold already
+/// ([`history_options`]): read again only when they differ from the last call's but for `now`.
+fn run_history(
+    messages: Array,
+    nums: &[f64],
+    strs: &str,
+    config: &str,
+    key: history_options::Key,
+    out: &mut Float64ArraySlice,
+) -> Result<Either<String, Latin1String>> {
+    // Taken out for the call (a getter the rules run may call in again: it finds none).
+    let read = match history_options::take(config, &key) {
+        Some(r) => r,
+        None => {
+            let cfg = parse_config(config)?;
+            history_options::Read::of(&cfg)
+        }
+    };
+    let mut params = read.params;
+    params.now = key.now;
+    let mut msgs = parse_model(nums, strs)?;
+    let input_len = msgs.len();
+    let source = HandleSource { messages };
+    let mut ctx = Ctx::new(&source, read.report);
+    let result = ops::run_history(&params, &mut msgs, &mut ctx);
+    let answer = answer(&msgs, input_len, &ctx, &result, plan_buffer(out));
+    keep_model(msgs);
+    history_options::keep(
+        config,
+        &key,
+        history_options::Read {
+            params,
+            report: read.report,
+        },
+    );
     answer
 }
 

@@ -223,7 +223,7 @@ pub fn block_path(m: &Msg, b: &Block) -> Path {
 /// message's blocks are borrowed).
 pub fn block_path_in(own: Option<usize>, b: &Block) -> Path {
     match &b.origin {
-        BlockOrigin::Src { msg, idx } => Path::Block(*msg, *idx),
+        BlockOrigin::Src { msg, idx } => Path::Block(*msg as usize, *idx as usize),
         _ => Path::NewBlockIn(own),
     }
 }
@@ -231,8 +231,8 @@ pub fn block_path_in(own: Option<usize>, b: &Block) -> Path {
 /// The input path of a block from its origin alone (usable while the message is borrowed).
 pub fn block_origin_path(b: &Block) -> Path {
     match &b.origin {
-        BlockOrigin::Src { msg, idx } => Path::Block(*msg, *idx),
-        BlockOrigin::FromStrContent { msg, .. } => Path::StrContent(*msg),
+        BlockOrigin::Src { msg, idx } => Path::Block(*msg as usize, *idx as usize),
+        BlockOrigin::FromStrContent { msg, .. } => Path::StrContent(*msg as usize),
         BlockOrigin::New(_) => Path::NewBlock,
     }
 }

@@ -6,6 +6,7 @@
 
 pub mod capabilities;
 pub mod context;
+pub mod history_options;
 pub mod incremental;
 pub mod model;
 pub mod ops;

@@ -225,7 +225,41 @@ pub struct ItemsEdit {
 }
 
 /// One edit: `(name, Some(value))` sets a field, `(name, None)` deletes it.
-type Edit = (Text, Option<Override>);
+type Edit = (Field, Option<Override>);
+
+/// An edited field's name: its index in [`FIELD_NAMES`] (nearly every edit), or the name itself
+/// (boxed twice: a thin pointer, for a rare name). 16 bytes where a [`Text`] took 24: one sits
+/// in every message and block's [`Edits`].
+#[derive(Clone, Debug, PartialEq)]
+enum Field {
+    Known(u8),
+    #[allow(clippy::box_collection)]
+    Other(Box<String>),
+}
+
+impl Field {
+    fn of(name: &str) -> Field {
+        match FIELD_NAMES.iter().position(|f| *f == name) {
+            Some(k) => Field::Known(k as u8),
+            None => Field::Other(Box::new(name.to_string())),
+        }
+    }
+
+    /// The name (a [`FIELD_NAMES`] word itself when it is one).
+    #[inline]
+    fn as_str(&self) -> &str {
+        match self {
+            Field::Known(k) => FIELD_NAMES.get(*k as usize).copied().unwrap_or(""),
+            Field::Other(s) => s,
+        }
+    }
+}
+
+impl PartialEq<str> for Field {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
 
 /// Field edits on a message or block, in the order they were made. One list for sets and
 /// deletes: every message and block of the model carries one, edited or not. The first edit is
@@ -336,13 +370,6 @@ pub const FIELD_NAMES: &[&str] = &[
     "textSignature",
 ];
 
-fn field_name(name: &str) -> Text {
-    match FIELD_NAMES.iter().find(|f| **f == name) {
-        Some(f) => Text::Borrowed(f),
-        None => Text::new(name),
-    }
-}
-
 impl Edits {
     /// No edits yet, with room for `n` (a message a rule makes sets all its fields).
     pub fn with_capacity(n: usize) -> Edits {
@@ -359,21 +386,22 @@ impl Edits {
         self.list.as_slice().is_empty()
     }
 
-    /// The fields set, in the order they were first set.
-    pub fn sets(&self) -> impl Iterator<Item = (&Text, &Override)> + '_ {
+    /// The fields set, in the order they were first set (a name in [`FIELD_NAMES`] is that
+    /// list's own word).
+    pub fn sets(&self) -> impl Iterator<Item = (&str, &Override)> + '_ {
         self.list
             .as_slice()
             .iter()
-            .filter_map(|(n, o)| o.as_ref().map(|o| (n, o)))
+            .filter_map(|(n, o)| o.as_ref().map(|o| (n.as_str(), o)))
     }
 
     /// The fields deleted, in the order they were deleted.
-    pub fn dels(&self) -> impl Iterator<Item = &Text> + '_ {
+    pub fn dels(&self) -> impl Iterator<Item = &str> + '_ {
         self.list
             .as_slice()
             .iter()
             .filter(|(_, o)| o.is_none())
-            .map(|(n, _)| n)
+            .map(|(n, _)| n.as_str())
     }
 
     /// The value `name` is set to, if it is.
@@ -421,20 +449,28 @@ impl Edits {
     }
 
     fn push(&mut self, name: &str, v: Option<Override>) {
-        self.list.push((field_name(name), v));
+        self.list.push((Field::of(name), v));
     }
 }
 
-/// Where a block came from.
+/// Where a block came from. 16 bytes (every block holds one): indices as `u32` (a JS array
+/// holds fewer than 2^32 items) and the rare cases boxed.
 #[derive(Clone, Debug, PartialEq)]
 pub enum BlockOrigin {
-    /// Block `idx` of input message `msg`.
-    Src { msg: usize, idx: usize },
+    /// Block `idx` of input message `msg` (see [`Block::src_at`]).
+    Src { msg: u32, idx: u32 },
     /// A block made by a rule; its full JSON is here (edits are applied to it directly). Boxed:
     /// rare, and every block of the model is as large as its largest origin.
     New(Box<Value>),
-    /// `{type: "text", text: prefix + <input message msg's string content>}`.
-    FromStrContent { msg: usize, prefix: String },
+    /// `{type: "text", text: prefix + <input message msg's string content>}` (a rule turning a
+    /// string content into a block: rare, so the prefix is boxed).
+    FromStrContent { msg: u32, prefix: Box<String> },
+}
+
+/// An input index as stored in the model (`u32`: a JS array holds fewer than 2^32 items).
+#[inline]
+pub fn ix(i: usize) -> u32 {
+    u32::try_from(i).unwrap_or(u32::MAX)
 }
 
 /// The block types rules and the skeleton tell apart, as one byte ([`Block::ty_tag`]).
@@ -537,7 +573,9 @@ pub struct BlockExtra {
     /// [`crate::transcript::skeleton::UNSENT_SIGNATURE`] stands for its text).
     pub thinking_signature: Val,
     /// `id` and `type` of an object-valued `thinkingSignature`.
-    pub signature_object: Option<(Val, Val)>,
+    /// Boxed: rare (an object signature), and 48 bytes in place in every thinking block's
+    /// extras.
+    pub signature_object: Option<Box<(Val, Val)>>,
     pub thought_signature: Val,
     pub thought_signature_camel: Val,
     pub tool_use_id: Val,
@@ -632,7 +670,9 @@ impl Block {
     }
 
     pub fn signature_object(&self) -> Option<&(Val, Val)> {
-        self.x.as_deref().and_then(|x| x.signature_object.as_ref())
+        self.x
+            .as_deref()
+            .and_then(|x| x.signature_object.as_deref())
     }
 
     pub fn thought_signature(&self) -> &Val {
@@ -691,7 +731,10 @@ impl Block {
     /// An empty object block from input message `msg`, block `idx`; the skeleton fills the fields.
     pub fn src(msg: usize, idx: usize) -> Block {
         Block {
-            origin: BlockOrigin::Src { msg, idx },
+            origin: BlockOrigin::Src {
+                msg: ix(msg),
+                idx: ix(idx),
+            },
             is_object: true,
             raw_truthy: true,
             ty_tag: BlockType::Absent,
@@ -756,6 +799,7 @@ impl Block {
     }
 
     /// Sets the type's view from a value whose tag is known (the skeleton's vocabulary code).
+    #[inline(always)]
     pub(crate) fn set_ty_tagged(&mut self, v: Val, tag: BlockType) {
         debug_assert_eq!(tag, BlockType::of(&v));
         self.ty_tag = tag;
@@ -919,6 +963,15 @@ impl Block {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// Input message and block of a block read from the input (`None` for one a rule made).
+    #[inline]
+    pub fn src_at(&self) -> Option<(usize, usize)> {
+        match self.origin {
+            BlockOrigin::Src { msg, idx } => Some((msg as usize, idx as usize)),
+            _ => None,
         }
     }
 
@@ -1153,11 +1206,12 @@ impl ExtraFields {
 pub enum Content {
     /// Absent, null, a number, an object: anything but a string or an array.
     Other(Val),
-    /// A string; `from` is the input message whose `content` it is, `prefix` text put in front.
+    /// A string; `from` is the input message whose `content` it is, `prefix` text put in front
+    /// (48 bytes, not 64: the index as `u32`, the prefix boxed, as [`BlockOrigin`]).
     Str {
         info: TextInfo,
-        from: Option<usize>,
-        prefix: String,
+        from: Option<u32>,
+        prefix: Box<str>,
     },
     Blocks(Vec<Block>),
 }
@@ -1347,6 +1401,7 @@ impl Msg {
         }
     }
 
+    #[inline]
     fn set_rare_slot(&mut self, k: usize, v: Val) {
         if self.rare.0.is_none() && v.is_absent() {
             return;
@@ -1432,13 +1487,15 @@ impl Msg {
     }
 
     /// Sets the role's view from a value whose tag is known (the skeleton's vocabulary code).
+    #[inline]
     pub(crate) fn set_role_tagged(&mut self, v: Val, tag: Role) {
         debug_assert_eq!(tag, Role::of(&v));
         self.role_tag = tag;
         if matches!(tag, Role::Absent | Role::Other) {
             self.set_rare_slot(ROLE_SLOT, v);
-        } else {
-            self.set_rare_slot(ROLE_SLOT, Val::Absent);
+        } else if let Some(r) = &mut self.rare.0 {
+            // A tag names it: no value kept (and no box made for none).
+            r.0[ROLE_SLOT] = Val::Absent;
         }
     }
 
@@ -1644,7 +1701,7 @@ impl Msg {
                     Value::String(s) => Content::Str {
                         info: TextInfo::of_str(s),
                         from: None,
-                        prefix: String::new(),
+                        prefix: Box::default(),
                     },
                     other => Content::Other(Val::of_json(other)),
                 };

@@ -99,18 +99,21 @@ pub(crate) fn limits(cfg: &Value) -> ImageLimits {
 }
 
 pub fn history_params(cfg: &Value) -> pipeline::HistoryParams {
-    let base = resolve_transcript_policy(
-        cfg.get("provider").and_then(Value::as_str),
-        cfg.get("modelApi").and_then(Value::as_str),
-        cfg.get("modelId").and_then(Value::as_str),
-    );
+    // The base a given policy completes (resolved only then: the pass resolves its own).
+    let base = || {
+        resolve_transcript_policy(
+            cfg.get("provider").and_then(Value::as_str),
+            cfg.get("modelApi").and_then(Value::as_str),
+            cfg.get("modelId").and_then(Value::as_str),
+        )
+    };
     pipeline::HistoryParams {
         provider: opt_string(cfg, "provider"),
         model_api: opt_string(cfg, "modelApi"),
         model_id: opt_string(cfg, "modelId"),
         allowed_tool_names: str_list(cfg.get("allowedToolNames")),
         policy: match cfg.get("policy").filter(|p| p.is_object()) {
-            Some(p) => Some(policy_json::from_json(p, base)),
+            Some(p) => Some(policy_json::from_json(p, base())),
             // 2026.9.6 reads the resolved model too: resolved here, where the options are.
             None if crate::openclaw::resolve(version_of(cfg))
                 == crate::openclaw::OpenClawVersion::V2026_9_6 =>
@@ -217,6 +220,22 @@ fn image_options(cfg: &Value) -> rules::images::ImagePassOptions {
     }
 }
 
+/// `sanitizeSessionHistory` with its options already read ([`history_params`]): the boundary
+/// keeps them between calls with the same options.
+pub fn run_history(
+    params: &pipeline::HistoryParams,
+    msgs: &mut Vec<Msg>,
+    ctx: &mut Ctx,
+) -> OpOutput {
+    let mut out = OpOutput::default();
+    let h = pipeline::sanitize_session_history(msgs, ctx, params);
+    out.entries = h.entries;
+    if !h.warnings.is_empty() {
+        out.extra.insert("warnings".into(), json!(h.warnings));
+    }
+    out
+}
+
 /// Runs operation `op` with options `cfg`.
 pub fn run(op: &str, cfg: &Value, msgs: &mut Vec<Msg>, ctx: &mut Ctx) -> Result<OpOutput, String> {
     let mut out = OpOutput::default();
@@ -306,14 +325,7 @@ pub fn run(op: &str, cfg: &Value, msgs: &mut Vec<Msg>, ctx: &mut Ctx) -> Result<
         "ensureAssistantUsageSnapshots" => {
             rules::usage_snapshots::normalize_usage_snapshots(msgs, ctx);
         }
-        "sanitizeSessionHistory" => {
-            let params = history_params(cfg);
-            let h = pipeline::sanitize_session_history(msgs, ctx, &params);
-            out.entries = h.entries;
-            if !h.warnings.is_empty() {
-                out.extra.insert("warnings".into(), json!(h.warnings));
-            }
-        }
+        "sanitizeSessionHistory" => return Ok(run_history(&history_params(cfg), msgs, ctx)),
         "sanitizeContentBlocksImages" => {
             let opts = image_options(cfg);
             rules::images::sanitize_content_blocks_images(msgs, ctx, &opts);

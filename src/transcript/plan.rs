@@ -253,13 +253,14 @@ impl Writer<'_> {
     fn block(&mut self, b: &Block, own: Option<usize>) {
         match &b.origin {
             BlockOrigin::Src { msg, idx } => {
-                if !b.is_changed() && own == Some(*msg) {
-                    self.n(*idx);
+                let (msg, idx) = (*msg as usize, *idx as usize);
+                if !b.is_changed() && own == Some(msg) {
+                    self.n(idx);
                     return;
                 }
                 self.code(-1);
-                self.n(*msg);
-                self.n(*idx);
+                self.n(msg);
+                self.n(idx);
                 self.edits(&b.edits, false);
                 match b.text_prefix() {
                     Some(p) => self.str(p),
@@ -281,7 +282,7 @@ impl Writer<'_> {
             BlockOrigin::FromStrContent { msg, prefix } => {
                 let p = format!("{}{}", b.text_prefix().unwrap_or(""), prefix);
                 self.code(-3);
-                self.n(*msg);
+                self.n(*msg as usize);
                 self.str(&p);
             }
         }

@@ -191,6 +191,19 @@ fn extra<'b>(c: &mut Cursor, b: &'b mut Block) -> &'b mut BlockExtra {
     })
 }
 
+/// Sets `b`'s extras to `x`, in a box given back by the model being parsed over when there is
+/// one (the block must have none yet).
+fn put_extra(c: &mut Cursor, b: &mut Block, x: BlockExtra) {
+    debug_assert!(b.x.is_none());
+    b.x = Some(match c.spare.extras.pop() {
+        Some(mut bx) => {
+            *bx = x;
+            bx
+        }
+        None => Box::new(x),
+    });
+}
+
 impl<'a> Cursor<'a> {
     /// Stops the parse, saying why.
     #[cold]
@@ -231,6 +244,7 @@ impl<'a> Cursor<'a> {
 
     /// The count of a list whose items take a number at least each: a count past what is left is
     /// a bad skeleton, not a reason to allocate.
+    #[inline(always)]
     fn list_count(&mut self) -> Read<usize> {
         let n = self.count()?;
         if n > self.nums.len() - self.at {
@@ -698,8 +712,8 @@ fn parse_message(c: &mut Cursor, m: &mut Msg, i: usize) -> Read<()> {
         m.content = match info {
             Some(info) => Content::Str {
                 info,
-                from: Some(i),
-                prefix: String::new(),
+                from: Some(ix(i)),
+                prefix: Box::default(),
             },
             None => Content::Other(v),
         };
@@ -782,7 +796,7 @@ fn parse_block(c: &mut Cursor, b: &mut Block, extras: bool) -> Read<()> {
             let thinking = c.text()?.0;
             let sig = c.signature()?;
             let obj = if sig == Val::Object {
-                Some((c.val()?, c.val()?))
+                Some(Box::new((c.val()?, c.val()?)))
             } else {
                 None
             };
@@ -790,13 +804,18 @@ fn parse_block(c: &mut Cursor, b: &mut Block, extras: bool) -> Read<()> {
             // No extras when nothing was sent (the codec leaves both out for a policy that
             // reads neither: `transcript::read_set`), as `block_from_value` makes none.
             if thinking.is_some() || sig != Val::Absent || signature.is_some() {
-                let x = extra(c, b);
-                x.thinking = thinking;
-                x.thinking_signature = sig;
-                x.signature_object = obj;
-                if let Some(s) = signature {
-                    x.signature = s;
-                }
+                // Written whole: a thinking block has no other extras yet (its type is tagged).
+                put_extra(
+                    c,
+                    b,
+                    BlockExtra {
+                        thinking,
+                        thinking_signature: sig,
+                        signature_object: obj,
+                        signature: signature.unwrap_or_default(),
+                        ..BlockExtra::default()
+                    },
+                );
             }
             signatures(c, b)?;
         }
@@ -916,7 +935,7 @@ pub fn block_from_value(v: &Value, i: usize, j: usize, _new: bool) -> Block {
         thinking: text_of(map.get("thinking")),
         thinking_signature: field(map, "thinkingSignature"),
         signature_object: match map.get("thinkingSignature") {
-            Some(Value::Object(sig)) => Some((field(sig, "id"), field(sig, "type"))),
+            Some(Value::Object(sig)) => Some(Box::new((field(sig, "id"), field(sig, "type")))),
             _ => None,
         },
         thought_signature: field(map, "thought_signature"),
@@ -1053,8 +1072,8 @@ fn message_from_value(v: &Value, i: usize) -> Msg {
         ),
         Some(Value::String(s)) => Content::Str {
             info: TextInfo::of_str(s),
-            from: Some(i),
-            prefix: String::new(),
+            from: Some(ix(i)),
+            prefix: Box::default(),
         },
         other => Content::Other(other.map_or(Val::Absent, Val::of_json)),
     };

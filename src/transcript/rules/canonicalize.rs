@@ -54,7 +54,7 @@ pub fn canonicalize_assistant_content(msgs: &mut [Msg], ctx: &mut Ctx) -> bool {
                     b.text = Some(info.clone());
                     b.origin = BlockOrigin::FromStrContent {
                         msg: *k,
-                        prefix: String::new(),
+                        prefix: Box::default(),
                     };
                     b
                 }

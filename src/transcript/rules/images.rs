@@ -93,7 +93,9 @@ impl Detail {
 /// Calls `f` with the UTF-8 of the block's full `data` string, wherever it lives.
 fn with_full_data(b: &Block, ctx: &Ctx, f: &mut dyn FnMut(&[u8])) -> bool {
     match &b.origin {
-        BlockOrigin::Src { msg, idx } => ctx.source.with_image_data(*msg, *idx, f),
+        BlockOrigin::Src { msg, idx } => {
+            ctx.source.with_image_data(*msg as usize, *idx as usize, f)
+        }
         BlockOrigin::New(v) => match v.get("data").and_then(Value::as_str) {
             Some(d) => {
                 f(d.as_bytes());
@@ -224,9 +226,9 @@ fn image_outcome(b: &Block, ctx: &mut Ctx, opts: &ImagePassOptions) -> Outcome {
         declared,
     };
     let (o, digest) = payload_outcome(&p, &mut |f| with_full_data(b, ctx, f), opts);
-    if let (Some(digest), BlockOrigin::Src { msg, idx }) = (digest, &b.origin) {
+    if let (Some(digest), Some((msg, idx))) = (digest, b.src_at()) {
         if info.digest != Some(digest) {
-            ctx.image_digests.push((*msg, *idx, digest));
+            ctx.image_digests.push((msg, idx, digest));
         }
     }
     o

@@ -163,10 +163,10 @@ pub fn annotate_with(msgs: &mut [Msg], ctx: &mut Ctx, release: &Release) -> bool
                 let path = msg_path(m);
                 let mut content = None;
                 if let Content::Str { info, from, prefix } = &mut m.content {
-                    match (what, *from) {
+                    match (what, from.map(|k| k as usize)) {
                         (Need::Prefix, Some(k)) => {
                             let all = format!("{added}{prefix}");
-                            prefix.clone_from(&all);
+                            *prefix = all.as_str().into();
                             m.edits
                                 .set("content", Override::Prefixed(Box::new((all, k))));
                         }
@@ -354,7 +354,7 @@ mod tests {
         assert!(annotate_inter_session_user_turns(&mut msgs, &mut ctx));
         match &msgs[0].content {
             Content::Str { prefix, from, .. } => {
-                assert_eq!(prefix, &format!("{PREFIX}\n"));
+                assert_eq!(&**prefix, format!("{PREFIX}\n"));
                 assert_eq!(*from, Some(0));
             }
             other => panic!("unexpected content {other:?}"),

@@ -223,7 +223,9 @@ fn prefixed_info(prefix: &str, info: &TextInfo) -> TextInfo {
 pub(crate) fn content_blocks(content: &Content) -> Vec<Block> {
     match content {
         Content::Blocks(b) => b.clone(),
-        Content::Str { info, from, prefix } => vec![string_block(info, *from, prefix)],
+        Content::Str { info, from, prefix } => {
+            vec![string_block(info, from.map(|k| k as usize), prefix)]
+        }
         Content::Other(_) => Vec::new(),
     }
 }
@@ -242,8 +244,8 @@ fn string_block(info: &TextInfo, from: Option<usize>, prefix: &str) -> Block {
         Some(k) => {
             let mut b = Block::new_text("");
             b.origin = BlockOrigin::FromStrContent {
-                msg: k,
-                prefix: prefix.to_string(),
+                msg: crate::transcript::model::ix(k),
+                prefix: Box::new(prefix.to_string()),
             };
             b.text = Some(prefixed_info(prefix, info));
             b

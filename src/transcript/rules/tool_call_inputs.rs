@@ -98,10 +98,13 @@ fn defect(b: &Block, allow: Option<&HashSet<String>>, mcp_names: bool) -> Option
 /// have a `content` key. Only that much is read, so arguments of any size or depth are fine.
 fn attachments_to_redact(b: &Block, field: &str, ctx: &Ctx) -> Vec<usize> {
     let flags = match &b.origin {
-        BlockOrigin::Src { msg, idx } => {
-            ctx.source
-                .items_with_key(*msg, *idx, field, "attachments", "content")
-        }
+        BlockOrigin::Src { msg, idx } => ctx.source.items_with_key(
+            *msg as usize,
+            *idx as usize,
+            field,
+            "attachments",
+            "content",
+        ),
         BlockOrigin::New(v) => v
             .get(field)
             .and_then(|f| f.get("attachments"))

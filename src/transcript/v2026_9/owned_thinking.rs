@@ -14,7 +14,7 @@
 //!   no rewritten id takes one.
 
 use crate::transcript::context::Ctx;
-use crate::transcript::model::{Block, BlockOrigin, Msg, Val};
+use crate::transcript::model::{Block, Msg, Val};
 use foldhash::{HashSet, HashSetExt};
 
 /// 2026.9.6's `shouldAllowProviderOwnedThinkingReplay`.
@@ -83,7 +83,7 @@ pub fn replay_safe(m: &Msg, allowed: &dyn Fn(usize, &Block) -> bool) -> bool {
 /// A `sessions_spawn` call whose `input.attachments` is a non-empty array.
 fn spawns_with_attachments(m: &Msg, ctx: &Ctx) -> bool {
     m.blocks().into_iter().flatten().any(|b| {
-        let BlockOrigin::Src { msg, idx } = b.origin else {
+        let Some((msg, idx)) = b.src_at() else {
             return false;
         };
         b.is_tool_call()

@@ -19,7 +19,7 @@ use super::openai_chat::{id_val, kind, new_text, obj, opt_str, role_of, same_lis
 use super::split::{From, Src};
 use super::{split, Decision, Protocol, WireError, WireOptions};
 use crate::transcript::model::Rare;
-use crate::transcript::model::{Block, BlockOrigin, Content, Msg, Presence, TextInfo, Val};
+use crate::transcript::model::{ix, Block, BlockOrigin, Content, Msg, Presence, TextInfo, Val};
 use serde_json::{json, Value};
 
 const RESULT: &str = "tool_result";
@@ -102,8 +102,8 @@ fn read<'a, N: Node<'a>>(body: N) -> Result<Read<N>, WireError> {
             Some(View::Str(_)) => {
                 msg.content = Content::Str {
                     info: info.unwrap_or_default(),
-                    from: Some(k),
-                    prefix: String::new(),
+                    from: Some(ix(k)),
+                    prefix: Box::default(),
                 };
                 push(&mut msgs, msg, From::Whole);
             }
@@ -161,11 +161,11 @@ fn read<'a, N: Node<'a>>(body: N) -> Result<Read<N>, WireError> {
 /// The wire item of a model block.
 fn block_item<'a, N: Node<'a>>(b: &Block, srcs: &[Src], input: &[N]) -> Item {
     match &b.origin {
-        BlockOrigin::Src { msg, idx } => {
-            let Some(src) = srcs.get(*msg) else {
+        &BlockOrigin::Src { msg, idx } => {
+            let Some(src) = srcs.get(msg as usize) else {
                 return Item::New(Value::Null);
             };
-            let (i, j) = src.item(*idx);
+            let (i, j) = src.item(idx as usize);
             if input
                 .get(i)
                 .and_then(|m| m.get("content"))
@@ -187,8 +187,8 @@ fn block_item<'a, N: Node<'a>>(b: &Block, srcs: &[Src], input: &[N]) -> Item {
             }
         }
         BlockOrigin::FromStrContent { msg, prefix } => Item::TextOf {
-            msg: srcs.get(*msg).map_or(*msg, |s| s.wire),
-            prefix: prefix.clone(),
+            msg: srcs.get(*msg as usize).map_or(*msg as usize, |s| s.wire),
+            prefix: prefix.to_string(),
         },
         BlockOrigin::New(v) => Item::New((**v).clone()),
     }
@@ -202,8 +202,8 @@ fn content_items<'a, N: Node<'a>>(m: &Msg, srcs: &[Src], input: &[N], items: &mu
             prefix,
             ..
         } => items.push(Item::TextOf {
-            msg: srcs.get(*k).map_or(*k, |s| s.wire),
-            prefix: prefix.clone(),
+            msg: srcs.get(*k as usize).map_or(*k as usize, |s| s.wire),
+            prefix: prefix.to_string(),
         }),
         Content::Str { info, .. } => items.push(Item::New(json!({
             "type": "text", "text": info.head.clone().unwrap_or_default()

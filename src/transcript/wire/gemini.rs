@@ -259,11 +259,11 @@ impl<'a, 'r, N: Node<'a>> Writer<'r, N> {
 
     fn block_item(&self, b: &Block) -> Item {
         match &b.origin {
-            BlockOrigin::Src { msg, idx } => {
-                let Some(src) = self.srcs.get(*msg) else {
+            &BlockOrigin::Src { msg, idx } => {
+                let Some(src) = self.srcs.get(msg as usize) else {
                     return Item::New(Value::Null);
                 };
-                let (i, j) = src.item(*idx);
+                let (i, j) = src.item(idx as usize);
                 let renamed = super::new_value(&b.edits, "id")
                     .filter(|_| b.is_tool_call())
                     .filter(|_| !self.made_up.contains(&format!("g{i}c{j}")));

@@ -24,7 +24,7 @@ use super::node::{Node, View};
 use super::{mistral_reasoning, Decision, Protocol, WireError, WireOptions};
 use crate::transcript::context::Change;
 use crate::transcript::model::Rare;
-use crate::transcript::model::{Block, BlockOrigin, Content, Kind, Msg, MsgOrigin, Val};
+use crate::transcript::model::{ix, Block, BlockOrigin, Content, Kind, Msg, MsgOrigin, Val};
 use serde_json::{json, Value};
 use std::borrow::Cow;
 
@@ -221,8 +221,8 @@ fn read_message<'a, N: Node<'a>>(v: N, i: usize) -> Result<(Msg, MsgLayout), Wir
         Some(View::Str(_)) => {
             msg.content = Content::Str {
                 info: info.unwrap_or_default(),
-                from: Some(i),
-                prefix: String::new(),
+                from: Some(ix(i)),
+                prefix: Box::default(),
             };
         }
         Some(View::Arr(parts)) => {
@@ -351,26 +351,26 @@ fn call_item<'a, N: Node<'a>>(
 /// The item a model block goes back to.
 fn item_of<'a, N: Node<'a>>(b: &Block, layout: &Layout, input: &[N]) -> (bool, Item) {
     match &b.origin {
-        BlockOrigin::Src { msg, idx } => match layout.place(*msg, *idx) {
+        &BlockOrigin::Src { msg, idx } => match layout.place(msg as usize, idx as usize) {
             Place::Call(k) => {
                 let sets = super::new_value(&b.edits, "id")
                     .map(|v| vec![("id", v)])
                     .unwrap_or_default();
-                (true, call_item(b, input, *msg, k, sets))
+                (true, call_item(b, input, msg as usize, k, sets))
             }
             // Written by `content_ops` as the field it is, never as an item.
             Place::Field(_) => (false, Item::New(Value::Null)),
             Place::Str => (
                 false,
                 Item::TextOf {
-                    msg: *msg,
+                    msg: msg as usize,
                     prefix: String::new(),
                 },
             ),
             Place::Part(k) => (
                 false,
                 Item::Ref {
-                    msg: *msg,
+                    msg: msg as usize,
                     list: "content",
                     idx: k,
                     sets: Vec::new(),
@@ -380,8 +380,8 @@ fn item_of<'a, N: Node<'a>>(b: &Block, layout: &Layout, input: &[N]) -> (bool, I
         BlockOrigin::FromStrContent { msg, prefix } => (
             false,
             Item::TextOf {
-                msg: *msg,
-                prefix: prefix.clone(),
+                msg: *msg as usize,
+                prefix: prefix.to_string(),
             },
         ),
         BlockOrigin::New(v) => (b.is_tool_call(), Item::New((**v).clone())),
@@ -413,10 +413,10 @@ fn content_ops<'a, N: Node<'a>>(
     match &m.content {
         Content::Blocks(blocks) => {
             for b in blocks {
-                if let BlockOrigin::Src { msg, idx } = &b.origin {
-                    if let Place::Field(k) = layout.place(*msg, *idx) {
+                if let Some((msg, idx)) = b.src_at() {
+                    if let Place::Field(k) = layout.place(msg, idx) {
                         if let Some(f) = REASONING_FIELDS.iter().position(|x| *x == k) {
-                            fields[f].push((*msg, b.thinking().map_or(0, |t| t.len as usize)));
+                            fields[f].push((msg, b.thinking().map_or(0, |t| t.len as usize)));
                         }
                         continue;
                     }
@@ -434,8 +434,8 @@ fn content_ops<'a, N: Node<'a>>(
             prefix,
             ..
         } => parts.push(Item::TextOf {
-            msg: *k,
-            prefix: prefix.clone(),
+            msg: *k as usize,
+            prefix: prefix.to_string(),
         }),
         Content::Str { info, .. } => parts.push(Item::New(Value::String(
             info.head.as_deref().unwrap_or_default().to_string(),
@@ -547,7 +547,7 @@ fn write_message<'a, N: Node<'a>>(m: &Msg, input: &[N], layout: &Layout) -> Out 
     let own = m.src_index();
     let mut ops = Vec::new();
     for (name, o) in m.edits.sets() {
-        match (name.as_ref(), o.literal()) {
+        match (name, o.literal()) {
             ("role", Some(v)) => ops.push(Op::Set("role", wire_role(&v))),
             ("toolCallId", Some(v)) => ops.push(Op::Set("tool_call_id", v.into_owned())),
             ("content", Some(v))

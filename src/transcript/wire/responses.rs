@@ -181,11 +181,11 @@ fn write(m: &Msg, froms: &[From], out: &mut Vec<Out>) {
     }
     if let Some(bs) = m.blocks().filter(|_| matches!(from, Some(From::Group(_)))) {
         for b in bs {
-            let BlockOrigin::Src { msg, idx } = &b.origin else {
+            let Some((msg, idx)) = b.src_at() else {
                 continue;
             };
-            if let Some(From::Group(items)) = froms.get(*msg) {
-                if let Some(i) = items.get(*idx) {
+            if let Some(From::Group(items)) = froms.get(msg) {
+                if let Some(i) = items.get(idx) {
                     out.push(keep_or_set(*i, super::new_value(&b.edits, "id")));
                 }
             }
