@@ -166,12 +166,18 @@ pub fn dsml_closer(s: &str, finished: bool, window: usize) -> Option<Option<(usi
     (full || !t.is_empty()).then_some(None)
 }
 
-/// Whether only DSML closers (a run of up to four, [`dsml_closer`]) and whitespace follow to the
-/// end of `s`, the end of the reply when `finished`: a closer glued to the text before them is
+/// Whether only DSML closers (a run of up to four, [`dsml_closer`], the last maybe cut) and
+/// whitespace follow to the end of `s`, the end of the reply when `finished`: a closer glued to the text before them is
 /// a stray one (`…42.</｜DSML｜tool_calls>`, vllm#56184). `None`: not known yet.
 pub fn dsml_closers_to_end(s: &str, finished: bool) -> Option<bool> {
     let mut rest = s.trim_start();
     for _ in 0..4 {
+        // The last one cut by the reply's end (`</`, `</｜DS`) is one of the run (it goes as a
+        // cut marker).
+        let cut = rest.strip_prefix("</").filter(|h| !h.contains('>'));
+        if finished && cut.is_some_and(super::dsml::head_prefix) {
+            return Some(true);
+        }
         if !DSML_STARTS.iter().any(|d| rest.starts_with(d)) {
             break;
         }
