@@ -189,7 +189,7 @@ impl Machine {
     fn end_before_fence(&mut self, f: Family, p: &Parsed, tools: Option<&Value>) -> bool {
         use crate::response::{dsml, xml_invoke};
         let end = self.buf.len();
-        if f != Family::DeepSeekV32 || !p.blocks.last().is_some_and(|b| b.end >= end) {
+        if f != Family::DeepSeekV32 || p.blocks.last().is_none_or(|b| b.end < end) {
             return false;
         }
         let c = dsml::canonical(&self.buf);
