@@ -45,7 +45,7 @@ const WRAPPERS: Wrappers = Wrappers {
 
 pub fn parse(text: &str, cx: &Ctx) -> Parsed {
     let canon = canonical(text);
-    let mut out = parse_canonical(&canon.text, cx);
+    let mut out = parse_canonical(&canon.text, cx, &|v| canon.as_written(text, v));
     for b in &mut out.blocks {
         b.start = canon.orig(b.start);
         b.end = canon.orig(b.end);
@@ -56,7 +56,8 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
     out
 }
 
-fn parse_canonical(text: &str, cx: &Ctx) -> Parsed {
+/// `written` gives a piece of `text` (a value) as the model wrote it ([`super::dsml::Canonical::as_written`]).
+fn parse_canonical<'o>(text: &str, cx: &Ctx, written: &Written<'o>) -> Parsed {
     let mut out = Parsed::default();
     out.blocks = blocks(
         text,
@@ -67,7 +68,7 @@ fn parse_canonical(text: &str, cx: &Ctx) -> Parsed {
         |body, pr| {
             invokes(body, &TAGS, NAME, pr)
                 .into_iter()
-                .map(|inv| call(&inv, cx, pr))
+                .map(|inv| call(&inv, cx, pr, written))
                 .collect()
         },
     );
@@ -114,14 +115,24 @@ pub fn reopened(next: &str, problems: &mut Vec<String>) {
     }
 }
 
-fn call(inv: &Invoke, cx: &Ctx, problems: &mut Vec<String>) -> RawCall {
-    let direct = inv.body.trim();
+/// A piece of the canonical text as the model wrote it, when the spelling map changed it.
+type Written<'o> = dyn Fn(&str) -> Option<&'o str> + 'o;
+
+fn call(inv: &Invoke, cx: &Ctx, problems: &mut Vec<String>, written: &Written) -> RawCall {
+    let body = inv.body.trim();
+    let direct = written(body).unwrap_or(body);
     let arguments = if inv.params.is_empty() && direct.starts_with('{') {
         normalize_json_args(direct, NAME, problems)
     } else {
         let mut map = Map::new();
         for p in &inv.params {
-            let typed = typed_param(cx, inv.name, p.name, p.string(), p.value);
+            let typed = typed_param(
+                cx,
+                inv.name,
+                p.name,
+                p.string(),
+                written(p.value).unwrap_or(p.value),
+            );
             map.insert(p.name.to_owned(), typed);
         }
         Value::Object(map).to_string()

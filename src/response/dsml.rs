@@ -150,6 +150,32 @@ impl Canonical<'_> {
             p - (e.canon_at + e.canon_len) + e.orig_at + e.orig_len
         }
     }
+
+    /// [`Self::orig`] of `p` when `p` is not strictly inside a rewritten tag head (a place the
+    /// original text has too).
+    fn orig_exact(&self, p: usize) -> Option<usize> {
+        let i = self.edits.partition_point(|e| e.canon_at <= p);
+        match i.checked_sub(1).and_then(|i| self.edits.get(i)) {
+            Some(e) if p > e.canon_at && p < e.canon_at + e.canon_len => None,
+            _ => Some(self.orig(p)),
+        }
+    }
+
+    /// `v`, a piece of the canonical text (a parameter's value), as `orig` (the text this one was
+    /// made from) wrote it: the map rewrites tags, and a value naming a DSML tag (a Write of a
+    /// file documenting DSML) must come back exactly as the model wrote it. `None` when nothing
+    /// in `v` was rewritten or its ends are not places of `orig` (then `v` is as written).
+    pub fn as_written<'o>(&self, orig: &'o str, v: &str) -> Option<&'o str> {
+        if self.edits.is_empty() {
+            return None;
+        }
+        let base = self.text.as_ptr() as usize;
+        let a = (v.as_ptr() as usize)
+            .checked_sub(base)
+            .filter(|a| a + v.len() <= self.text.len())?;
+        let (x, y) = (self.orig_exact(a)?, self.orig_exact(a + v.len())?);
+        orig.get(x..y).filter(|w| *w != v)
+    }
 }
 
 /// A bar run: one or two of `｜`, `‖`, `|`, with spaces around. Returns the bytes read.

@@ -500,6 +500,9 @@ const CASES: &[(&str, &[&str])] = &[
         &["auto", "gpt_oss"],
     ),
     ("北<|eot|> 北<|end_of_text|> 北<|return|> ", &["auto"]),
+    // DSML closers glued to words (dsml12d): each asked whether only closers and whitespace
+    // follow it to the reply's end (a run of four read at most).
+    ("北</｜DSML｜invoke></｜DSML｜tool_calls>\n", &["auto", "deepseek_v4"]),
     // Openers still undecided when the reply ends, each asked whether the reply ends inside the
     // call it starts (a window after it, [`super::stream`]'s cut_body).
     ("MiniMax 用 <invoke name=\"工具名\"> 包住参数，", &["auto"]),

@@ -166,6 +166,32 @@ pub fn dsml_closer(s: &str, finished: bool, window: usize) -> Option<Option<(usi
     (full || !t.is_empty()).then_some(None)
 }
 
+/// Whether only DSML closers (a run of up to four, [`dsml_closer`], the last maybe cut) and
+/// whitespace follow to the end of `s`, the end of the reply when `finished`: a closer glued to the text before them is
+/// a stray one (`…42.</｜DSML｜tool_calls>`, vllm#56184). `None`: not known yet.
+pub fn dsml_closers_to_end(s: &str, finished: bool) -> Option<bool> {
+    let mut rest = s.trim_start();
+    for _ in 0..4 {
+        // The last one cut by the reply's end (`</`, `</｜DS`) is one of the run (it goes as a
+        // cut marker).
+        let cut = rest.strip_prefix("</").filter(|h| !h.contains('>'));
+        if finished && cut.is_some_and(super::dsml::head_prefix) {
+            return Some(true);
+        }
+        if !DSML_STARTS.iter().any(|d| rest.starts_with(d)) {
+            break;
+        }
+        match dsml_closer(rest, finished, usize::MAX)? {
+            Some((_, n)) => rest = rest[n..].trim_start(),
+            None => return Some(false),
+        }
+    }
+    if rest.is_empty() || !finished && DSML_STARTS.iter().any(|d| d.starts_with(rest)) {
+        return finished.then_some(rest.is_empty());
+    }
+    Some(false)
+}
+
 /// The bits of every DSML closer: set together when a DSML tag is kept as text.
 pub const DSML_BITS: CloserBits = ((1 << DSML_NAMES.len()) - 1) << CLOSERS.len();
 

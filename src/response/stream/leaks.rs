@@ -861,6 +861,19 @@ impl Machine {
                 }
             }
         }
+        // A DSML closer glued to the text (no space between: `…42.</｜DSML｜tool_calls>`) with
+        // only DSML closers and whitespace after it to the end of the reply goes, as one alone
+        // on its line does; after a colon it is named (`结束标签是：</｜DSML｜tool_calls>`).
+        if closer.is_some_and(|(i, _)| i >= orphan::CLOSERS.len())
+            && self.em.held_is_empty()
+            && !matches!(self.em.last, Some(':' | '：'))
+        {
+            match orphan::dsml_closers_to_end(&self.buf[len..], self.finished) {
+                Some(true) => return Some(false),
+                None => return None,
+                Some(false) => {}
+            }
+        }
         if !self.at_line_start(0) {
             return Some(true);
         }

@@ -182,6 +182,44 @@ impl Machine {
         true
     }
 
+    /// When `p`, the reading of the DSML block that runs to the reply's end, ends in a section
+    /// left open with a json fence after its last invoke (a result the model invented, then the
+    /// reply's end): the section emitted up to its last invoke closer, the fence left to the
+    /// visible scanner, which reports it as it does after a closed section ([`super::invented`]).
+    /// Read once, at the reply's end.
+    fn end_before_fence(&mut self, f: Family, p: &Parsed, tools: Option<&Value>) -> bool {
+        use crate::response::{dsml, xml_invoke};
+        let end = self.buf.len();
+        if f != Family::DeepSeekV32 || p.blocks.last().is_none_or(|b| b.end < end) {
+            return false;
+        }
+        let c = dsml::canonical(&self.buf);
+        const INVOKE_END: &str = "</｜DSML｜invoke>";
+        let Some(k) = c
+            .text
+            .rfind(INVOKE_END)
+            .map(|k| c.orig(k + INVOKE_END.len()))
+        else {
+            return false;
+        };
+        if k >= end || !super::code::opens_json_fence(&self.buf[k..]) {
+            return false;
+        }
+        let first = parse_family(f, &self.buf[..k], &self.ctx(tools));
+        let calls = |p: &Parsed| p.blocks.iter().map(|b| b.calls.len()).sum::<usize>();
+        let section = dsml::SECTION_END;
+        if first.blocks.iter().any(|b| b.end > k)
+            || calls(&first) != calls(p)
+            || !first
+                .problems
+                .contains(&xml_invoke::missing("deepseek_v32", section))
+        {
+            return false;
+        }
+        self.emit_parsed(f, k, first);
+        true
+    }
+
     /// Whether the current block opens with a DSML call that has no section around it: an
     /// invoke, or a `<function>` head ([`crate::response::dsml_function`]).
     pub(super) fn bare_dsml_call(&self) -> bool {
@@ -349,7 +387,7 @@ impl Machine {
     pub(super) fn emit_last_block(&mut self, f: Family, tools: Option<&Value>) {
         let end = self.buf.len();
         let p = parse_family(f, &self.buf[..end], &self.ctx(tools));
-        if self.split_at_invented(f, &p, end, tools) {
+        if self.split_at_invented(f, &p, end, tools) || self.end_before_fence(f, &p, tools) {
             return;
         }
         let mut p = p;
