@@ -188,7 +188,7 @@ const CHANGED_ON_PURPOSE: &[(&str, &str)] = &[
         "chatml-user-header-named-in-sentence-stays-zh",
         "stripModelSpecialTokens",
     ),
-    // turn12: user-turn headers named in sentences or after a colon under plain-text formats, a
+    // User-turn headers named in sentences or after a colon under plain-text formats, a
     // cut header named in a sentence, and Phi-3's end-token pair named after a colon or a space.
     (
         "turn30-olmo3-chatml-header-named-in-sentence-stays-zh",
@@ -218,7 +218,7 @@ const CHANGED_ON_PURPOSE: &[(&str, &str)] = &[
         "turn30-chatml-user-header-cut-in-sentence-stays-zh",
         "stripModelSpecialTokens",
     ),
-    // turn12b: Granite's, Harmony's and Llama 4's user headers named in sentences (the
+    // Granite's, Harmony's and Llama 4's user headers named in sentences (the
     // special-token scrubber takes every `<|…|>` token).
     (
         "turn30b-granite-granite-user-header-in-sentence-stays-en",
@@ -244,7 +244,7 @@ const CHANGED_ON_PURPOSE: &[(&str, &str)] = &[
         "turn30-olmo3-chatml-user-header-cut-in-sentence-stays-zh",
         "stripModelSpecialTokens",
     ),
-    // mask12: Llama 4's `<|eot|>`, Llama 3's `<|end_of_text|>` and Harmony's `<|return|>` named in
+    // Llama 4's `<|eot|>`, Llama 3's `<|end_of_text|>` and Harmony's `<|return|>` named in
     // sentences, after a colon and in a JSON sample (the special-token scrubber takes every `<|…|>`).
     (
         "turn31-auto-llama4-eot-in-sentence-stays-zh",
@@ -270,7 +270,37 @@ const CHANGED_ON_PURPOSE: &[(&str, &str)] = &[
         "turn31-auto-return-named-in-sentence-stays-zh",
         "stripModelSpecialTokens",
     ),
-    // harm12: Kimi K2's call tokens named in sentences (a lone begin token at the reply's end, a
+    // Turn ends and Harmony's `<|start|>` named in sentences under the plain-text families'
+    // formats (the special-token scrubber takes every `<|…|>`).
+    (
+        "harm31-gpt-oss-harmony-tokens-in-sentence-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "harm31-llama4-eot-named-in-sentence-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "harm31-llama4-eot-named-in-sentence-stays-en",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "harm31-llama3-eot-id-named-in-sentence-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "harm31-functionary-v32-eot-id-named-in-sentence-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "harm31-gpt-oss-start-token-named-in-sentence-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "harm31-gpt-oss-start-token-named-in-sentence-stays-en",
+        "stripModelSpecialTokens",
+    ),
+    // Kimi K2's call tokens named in sentences (a lone begin token at the reply's end, a
     // call's shape with a name not offered).
     (
         "harm30-kimi-lone-call-begin-named-in-zh-prose-at-reply-end",
