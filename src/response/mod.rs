@@ -357,6 +357,20 @@ pub struct Parsed {
 }
 
 impl Parsed {
+    /// One block `len` bytes long holding `calls` (a piece read whole as one call block): its
+    /// markup is removed even when `calls` is empty.
+    pub fn whole(len: usize, calls: Vec<RawCall>) -> Self {
+        Parsed {
+            blocks: vec![Block {
+                start: 0,
+                end: len,
+                calls,
+                keep_raw: false,
+            }],
+            ..Parsed::default()
+        }
+    }
+
     /// Add a markup-only block (removed from `content`, no call) for each occurrence of `tags`
     /// outside the blocks already found: wrappers such as Hunyuan's `<answer>`, ERNIE's
     /// `<response>`, Llama's `<|eom_id|>`. A tag is looked for only where it could start outside

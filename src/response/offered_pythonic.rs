@@ -25,7 +25,7 @@ use serde_json::Value;
 use super::bare_json::{offered, schema};
 use super::named_json;
 use super::pyliteral::{call, call_list};
-use super::{Block, Parsed, RawCall};
+use super::{Parsed, RawCall};
 
 /// The format reported.
 pub const NAME: &str = "pythonic";
@@ -182,13 +182,7 @@ fn fits(tools: Option<&Value>, c: &RawCall) -> bool {
 
 /// The reading of a block that is exactly such a line's calls (`len` bytes).
 pub fn parsed(calls: Vec<RawCall>, len: usize) -> Parsed {
-    let mut p = Parsed::default();
-    p.blocks.push(Block {
-        start: 0,
-        end: len,
-        calls,
-        keep_raw: false,
-    });
+    let mut p = Parsed::whole(len, calls);
     p.set_format_if_calls(NAME);
     p
 }

@@ -18,7 +18,7 @@ use serde_json::Value;
 
 use super::bare_json::resolve;
 use super::tool_json::{offers_tools, NAME};
-use super::{pyliteral, Block, Parsed, RawCall};
+use super::{pyliteral, Parsed, RawCall};
 
 /// The fence's info word.
 pub const LABEL: &str = "tool_code";
@@ -63,13 +63,7 @@ pub fn read(body: &str, tools: Option<&Value>) -> Option<Parsed> {
     if calls.is_empty() {
         return None;
     }
-    let mut p = Parsed::default();
-    p.blocks.push(Block {
-        start: 0,
-        end: body.len(),
-        calls,
-        keep_raw: false,
-    });
+    let mut p = Parsed::whole(body.len(), calls);
     p.set_format_if_calls(NAME);
     Some(p)
 }

@@ -19,7 +19,7 @@ use serde_json::Value;
 
 use super::{Machine, Verdict, WINDOW};
 use crate::response::mistral::{self, Follows};
-use crate::response::{bare_json, json_calls, scan, Block, Family, Parsed, RawCall};
+use crate::response::{bare_json, json_calls, scan, Family, Parsed, RawCall};
 
 impl Machine {
     /// Whether the `[TOOL_CALLS]` ending at `after` (under `tool_json`) heads a call of a tool
@@ -150,13 +150,8 @@ fn unoffered(what: &str, name: &str, raw: &str) -> String {
 
 /// The calls read from one fixed block `len` bytes long.
 fn one_block(len: usize, calls: Vec<RawCall>, problems: Vec<String>) -> Parsed {
-    let mut p = Parsed::default();
-    p.blocks.push(Block {
-        start: 0,
-        end: len,
-        calls,
-        keep_raw: false,
-    });
-    p.problems = problems;
-    p
+    Parsed {
+        problems,
+        ..Parsed::whole(len, calls)
+    }
 }
