@@ -91,12 +91,12 @@ fn parse_canonical<'o>(text: &str, cx: &Ctx, written: &Written<'o>) -> Parsed {
         out.format = Some(NAME);
     }
     if memchr::memmem::find(text.as_bytes(), dsml_toolcall::OPEN.as_bytes()).is_some() {
-        dsml_toolcall::read(text, cx, &mut out);
+        dsml_toolcall::read(text, cx, &mut out, written);
         out.blocks.sort_by_key(|b| b.start);
     }
-    super::dsml_named::read(text, cx, &mut out);
+    super::dsml_named::read(text, cx, &mut out, written);
     if memchr::memmem::find(text.as_bytes(), dsml_function::OPEN.as_bytes()).is_some() {
-        dsml_function::read(text, cx, &mut out);
+        dsml_function::read(text, cx, &mut out, written);
         out.blocks.sort_by_key(|b| b.start);
     }
     out
@@ -115,8 +115,9 @@ pub fn reopened(next: &str, problems: &mut Vec<String>) {
     }
 }
 
-/// A piece of the canonical text as the model wrote it, when the spelling map changed it.
-type Written<'o> = dyn Fn(&str) -> Option<&'o str> + 'o;
+/// A piece of the canonical text as the model wrote it, when the spelling map changed it
+/// ([`super::dsml::Canonical::as_written`]); every DSML reader takes its values through it.
+pub type Written<'o> = dyn Fn(&str) -> Option<&'o str> + 'o;
 
 fn call(inv: &Invoke, cx: &Ctx, problems: &mut Vec<String>, written: &Written) -> RawCall {
     let body = inv.body.trim();

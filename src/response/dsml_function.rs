@@ -26,7 +26,7 @@
 //! heads stay linear. This reader sees the canonical spelling.
 
 use super::bare_json::offered;
-use super::deepseek_v32::typed_param;
+use super::deepseek_v32::{typed_param, Written};
 use super::dsml::{canonical, section_end, FORMAT};
 use super::scan::{find_from, is_name};
 use super::xml_invoke::attr;
@@ -78,8 +78,9 @@ pub fn head(s: &str, fin: bool) -> Option<Option<(&str, usize)>> {
     Some(Some((name, len)))
 }
 
-/// The `<function>` calls of `text` (canonical DSML spelling) added to `out`.
-pub fn read(text: &str, cx: &Ctx, out: &mut Parsed) {
+/// The `<function>` calls of `text` (canonical DSML spelling) added to `out`; `written` gives each
+/// value as the model wrote it (the map rewrites DSML tags named inside a value).
+pub fn read(text: &str, cx: &Ctx, out: &mut Parsed, written: &Written) {
     let mut next = find_from(text, OPEN, 0);
     while let Some(start) = next {
         let after = start + OPEN.len();
@@ -89,7 +90,7 @@ pub fn read(text: &str, cx: &Ctx, out: &mut Parsed) {
         let Some(Some((name, len))) = head(&text[after..hi], true) else {
             continue;
         };
-        let (arguments, end) = match call(text, after + len, hi, cx, name) {
+        let (arguments, end) = match call(text, after + len, hi, cx, name, written) {
             Read::Call(arguments, end) => (arguments, end),
             Read::Cut(args) if next.is_none() && cut_at_end(&text[after + len..], name, cx) => {
                 if let Some((arguments, tag)) = args {
@@ -177,8 +178,11 @@ fn evidence(rest: &str, name: &str, cx: &Ctx) -> bool {
 /// module doc): the stream machine asks this of the reply's last head at its end.
 pub fn cut(rest: &str, name: &str, cx: &Ctx) -> bool {
     let c = canonical(rest);
-    matches!(call(&c.text, 0, c.text.len(), cx, name), Read::Cut(_))
-        && cut_at_end(&c.text, name, cx)
+    // Only whether it reads as cut is asked: the values are not kept.
+    matches!(
+        call(&c.text, 0, c.text.len(), cx, name, &|_| None),
+        Read::Cut(_)
+    ) && cut_at_end(&c.text, name, cx)
 }
 
 /// Whether `rest` (what follows a head, up to the next head) holds an invoke closer in any
@@ -197,15 +201,22 @@ fn cut_at_end(rest: &str, name: &str, cx: &Ctx) -> bool {
 }
 
 /// The parameters of the call named `name` from `at` to its invoke closer (before `hi`).
-fn call(text: &str, mut at: usize, hi: usize, cx: &Ctx, name: &str) -> Read {
-    match params(text, &mut at, hi, cx, name) {
+fn call(text: &str, mut at: usize, hi: usize, cx: &Ctx, name: &str, written: &Written) -> Read {
+    match params(text, &mut at, hi, cx, name, written) {
         Some(r) => r,
         None => Read::No,
     }
 }
 
 /// [`call`]'s loop (`None`: [`Read::No`]).
-fn params(text: &str, at: &mut usize, hi: usize, cx: &Ctx, name: &str) -> Option<Read> {
+fn params(
+    text: &str,
+    at: &mut usize,
+    hi: usize,
+    cx: &Ctx,
+    name: &str,
+    written: &Written,
+) -> Option<Read> {
     let mut map = serde_json::Map::new();
     // The next of each parameter closer at or after where it was last looked for: each closer
     // is searched for once over the call, however many parameters close with the other one.
@@ -257,6 +268,7 @@ fn params(text: &str, at: &mut usize, hi: usize, cx: &Ctx, name: &str) -> Option
             return Some(Read::Cut(None));
         };
         let value = text[gt + 1..value_end].trim();
+        let value = written(value).unwrap_or(value);
         let typed = typed_param(cx, name, pname, attr(head, "string"), value);
         map.insert(pname.to_owned(), typed);
         *at = value_end + close;

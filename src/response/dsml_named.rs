@@ -18,6 +18,7 @@
 use serde_json::Value;
 
 use super::bare_json::offered;
+use super::deepseek_v32::Written;
 use super::scan::{find_from, Budget};
 use super::typing::{typed_arguments, Style};
 use super::{Block, Ctx, Parsed};
@@ -62,8 +63,9 @@ pub fn head<'t>(s: &str, tools: Option<&'t Value>) -> Option<Option<&'t str>> {
     Some(super::bare_json::names(tools).find(|n| *n == name))
 }
 
-/// The named-tag calls of `text` (canonical DSML spelling) added to `out`.
-pub fn read(text: &str, cx: &Ctx, out: &mut Parsed) {
+/// The named-tag calls of `text` (canonical DSML spelling) added to `out`; `written` gives each
+/// value as the model wrote it (the map rewrites DSML tags named inside a value).
+pub fn read(text: &str, cx: &Ctx, out: &mut Parsed, written: &Written) {
     if !super::tool_json::offers_tools(cx.tools) {
         return;
     }
@@ -93,6 +95,10 @@ pub fn read(text: &str, cx: &Ctx, out: &mut Parsed) {
         }
         // What the DSML grammar made of its stray closing tags belongs to this call.
         out.blocks.retain(|b| !overlaps(b));
+        let pairs: Vec<(&str, &str)> = pairs
+            .into_iter()
+            .map(|(k, v)| (k, written(v).unwrap_or(v)))
+            .collect();
         let arguments = typed_arguments(pairs, cx.tools, name, Style::Glm);
         at = super::dsml::push_call(out, (start, end), name, arguments);
     }
@@ -195,7 +201,7 @@ mod tests {
         };
         let text = "好的\n<｜DSML｜execute_command>\n <｜DSML｜command>ls -la</｜DSML｜parameter>\n <timeout>600</timeout>\n</｜DSML｜invoke>\n完成";
         let mut p = Parsed::default();
-        read(text, &cx, &mut p);
+        read(text, &cx, &mut p, &|_| None);
         assert_eq!(
             p.call_pairs(),
             [(
@@ -211,7 +217,7 @@ mod tests {
             "<｜DSML｜open_file><｜DSML｜path>a</｜DSML｜path></｜DSML｜invoke>",
         ] {
             let mut p = Parsed::default();
-            read(bad, &cx, &mut p);
+            read(bad, &cx, &mut p, &|_| None);
             assert!(p.blocks.is_empty(), "{bad}");
         }
     }

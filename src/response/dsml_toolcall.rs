@@ -21,12 +21,14 @@
 use super::scan::{balanced_end, is_name, Finder};
 use super::{normalize_json_args, Block, Ctx, Parsed};
 
+use super::deepseek_v32::Written;
 use super::dsml::FORMAT as NAME;
 /// The tag in its canonical spelling.
 pub const OPEN: &str = "<｜DSML｜toolcall>";
 
-/// The `toolcall` blocks of `text` (canonical DSML spelling) added to `out`.
-pub fn read(text: &str, _cx: &Ctx, out: &mut Parsed) {
+/// The `toolcall` blocks of `text` (canonical DSML spelling) added to `out`; `written` gives the
+/// arguments as the model wrote them (the map rewrites DSML tags named inside a string).
+pub fn read(text: &str, _cx: &Ctx, out: &mut Parsed, written: &Written) {
     let mut opens = Finder::new(OPEN);
     let mut at = 0;
     while let Some(start) = opens.find(text, at) {
@@ -82,7 +84,8 @@ pub fn read(text: &str, _cx: &Ctx, out: &mut Parsed) {
         } else {
             obj_end
         };
-        let arguments = normalize_json_args(&text[obj..obj_end], NAME, &mut out.problems);
+        let raw = &text[obj..obj_end];
+        let arguments = normalize_json_args(written(raw).unwrap_or(raw), NAME, &mut out.problems);
         at = super::dsml::push_call(out, (start, end), name, arguments);
     }
 }
