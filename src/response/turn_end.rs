@@ -27,7 +27,32 @@ fn named(text: &str, start: usize, end: usize, tokens: &[&str]) -> bool {
     let lead = text[..start].trim_end_matches(' ');
     let before = super::gemma_channel::words_before(text, start)
         && !tokens.iter().any(|t| lead.ends_with(t));
-    sentence::named(before, &text[end..], true, |t, _| Some(t.starts_with("<|"))) == Some(true)
+    token_named(before, &text[end..], true, false) == Some(true)
+}
+
+/// The "named in a sentence" test for a special token (one definition: these turn ends, and the
+/// reasoning markers other than `<think>`, [`super::thinking::named_marker`]): `words_before` it on
+/// its line, and `after` it spaces then words, not another special token (`<|…`, a run of
+/// leaks). `spaced`: a space must come first (the reasoning markers: glued to the text after
+/// them, they are a leak). `None` when `after` may still grow (`finished` false) and does not
+/// tell yet.
+pub(crate) fn token_named(
+    words_before: bool,
+    after: &str,
+    finished: bool,
+    spaced: bool,
+) -> Option<bool> {
+    sentence::named(words_before, after, finished, |t, s| {
+        if spaced && !s {
+            Some(true)
+        } else if t.starts_with("<|") {
+            Some(true)
+        } else if !finished && "<|".starts_with(t) {
+            None
+        } else {
+            Some(false)
+        }
+    })
 }
 
 #[cfg(test)]
