@@ -134,7 +134,7 @@ pub(crate) const KIMI: usize = 5;
 /// Why: `每一轮以 <|START_THINKING|> 结束。` lost the rest of the reply to reasoning ("never
 /// closed"), and `以 <|END_THINKING|> 结束` lost its token: people name these tokens in prose.
 pub(crate) fn named_marker(p: usize) -> bool {
-    p >= PROSE_PAIRS && p != GEMMA_CHANNEL
+    (PROSE_PAIRS..ALWAYS.len()).contains(&p) && p != GEMMA_CHANNEL
 }
 
 /// Whether a marker of a [`named_marker`] pair is named in a sentence: words and a space before
@@ -159,7 +159,7 @@ fn opener_in_sentence(text: &str, at: usize, i: usize) -> bool {
         GEMMA_CHANNEL => in_sentence,
         KIMI => super::kimi_think::in_sentence,
         _ if named_marker(i) => {
-            let len = shortest_at(text, at, ALWAYS[i].opens).unwrap_or(0);
+            let len = shortest_at(text, at, ALWAYS.get(i).map_or(&[], |p| p.opens)).unwrap_or(0);
             let named = marker_named(spaced_words_before(text, at), &text[at + len..], true);
             return named == Some(true);
         }
