@@ -161,6 +161,8 @@ const CUT_STILL_SHOWN: &[(&str, u8)] = &[
     ("harm31b-kimi-k3-open-think-opener-ends-line-cleaned-zh", 4),
     ("harm31b-kimi-k3-open-think-opener-ends-line-cleaned-zh", 5),
     ("harm31b-kimi-k3-open-think-opener-glued-leak-cleaned-zh", 3),
+    ("harm31b-pythonic-kimi-k3-opener-glued-leak-cleaned-zh", 2),
+    ("harm31b-pythonic-kimi-k3-opener-glued-leak-cleaned-zh", 3),
     (
         "harm31b-kimi-k3-open-think-opener-starts-reply-cleaned-zh",
         2,

@@ -146,7 +146,7 @@ pub(crate) fn marker_named(spaced_before: bool, after: &str, finished: bool) -> 
 }
 
 /// Whether words then a space stand right before byte `at` of `text` on its line.
-fn spaced_words_before(text: &str, at: usize) -> bool {
+pub(crate) fn spaced_words_before(text: &str, at: usize) -> bool {
     text[..at].ends_with([' ', '\t']) && super::gemma_channel::words_before(text, at)
 }
 

@@ -75,4 +75,16 @@ mod tests {
             assert_eq!(run(&run_of, Some(format), None, None).content, "好的 再见");
         }
     }
+
+    #[test]
+    fn spaced_needs_a_space_after_and_a_stream_waits_on_a_lone_angle() {
+        use super::token_named;
+        assert_eq!(token_named(true, " 结束。", true, true), Some(true));
+        assert_eq!(token_named(true, "结束。", true, true), Some(false));
+        assert_eq!(token_named(true, "结束。", true, false), Some(true));
+        assert_eq!(token_named(true, " <|eot|>", true, true), Some(false));
+        assert_eq!(token_named(true, " <", false, true), None);
+        assert_eq!(token_named(true, " ", false, true), None);
+        assert_eq!(token_named(false, " 结束。", true, true), Some(false));
+    }
 }

@@ -362,6 +362,14 @@ const CHANGED_ON_PURPOSE: &[(&str, &str)] = &[
         "harm31b-cohere-pair-named-both-stays-zh",
         "stripModelSpecialTokens",
     ),
+    (
+        "harm31b-llama3-json-cohere-closer-named-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "harm31b-pythonic-kimi-k3-opener-named-stays-zh",
+        "stripModelSpecialTokens",
+    ),
     // Kimi K2's call tokens named in sentences (a lone begin token at the reply's end, a
     // call's shape with a name not offered).
     (
