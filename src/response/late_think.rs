@@ -66,7 +66,7 @@ pub fn reasoning_blocks(text: &str, blocks: Vec<Think>, r1: bool) -> Vec<Think> 
                 &text[b.outer.end..],
                 true,
             ) == Some(true);
-            !(kimi_closes && as_text) && !named
+            !((kimi_closes && as_text) || named)
         } else {
             true
         };

@@ -43,9 +43,7 @@ pub(crate) fn token_named(
     spaced: bool,
 ) -> Option<bool> {
     sentence::named(words_before, after, finished, |t, s| {
-        if spaced && !s {
-            Some(true)
-        } else if t.starts_with("<|") {
+        if (spaced && !s) || t.starts_with("<|") {
             Some(true)
         } else if !finished && "<|".starts_with(t) {
             None
