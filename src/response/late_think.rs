@@ -12,10 +12,12 @@
 //!   family names (Granite's `Here is my thought process:`) open reasoning anywhere; Kimi's
 //!   `◁think▷` and Gemma 4's `<|channel>` named inside a sentence are text
 //!   ([`super::thinking::find_blocks`] skips them), and so is a `◁/think▷` with no reasoning
-//!   open after such a `◁think▷` ([`super::kimi_think`]; any other stray one is removed).
+//!   open after such a `◁think▷` ([`super::kimi_think`]; any other stray one is removed);
+//! - a stray special-token closer (`<|END_THINKING|>`, `◁/think▷`, `<|inner_suffix|>`,
+//!   `<|close|>think<|sep|>`) named in a sentence is text ([`super::thinking::marker_named`]).
 
 use super::kimi_think;
-use super::thinking::{ends_line, Think, ALWAYS, KIMI, PROSE_PAIRS};
+use super::thinking::{self, ends_line, Think, ALWAYS, KIMI, PROSE_PAIRS};
 
 /// The blocks of `blocks` (found in `text` by [`super::thinking::find_blocks`]) that are
 /// reasoning under the rules above; the others are text. `r1`: the reply starts inside
@@ -48,14 +50,23 @@ pub fn reasoning_blocks(text: &str, blocks: Vec<Think>, r1: bool) -> Vec<Think> 
             .iter()
             .any(|p| p.closes.iter().any(|c| from.starts_with(c)));
         let kimi_closes = ALWAYS[KIMI].closes.iter().any(|c| from.starts_with(c));
+        let special_closes = ALWAYS.iter().enumerate().any(|(i, p)| {
+            thinking::named_marker(i) && p.closes.iter().any(|c| from.starts_with(c))
+        });
         let keep = if opens {
             !(visible || as_text)
         } else if closes && b.inner.is_empty() && !(r1 && start == 0) {
             !as_text
                 && ends_line(&text[b.outer.end..])
                 && !super::thinking::named_at_line_end(&text[..start])
-        } else if kimi_closes && b.inner.is_empty() && !(r1 && start == 0) {
-            !as_text
+        } else if special_closes && b.inner.is_empty() && !(r1 && start == 0) {
+            // A special-token closer named in a sentence is text ([`thinking::named_marker`]).
+            let named = thinking::marker_named(
+                thinking::spaced_words_before(text, start),
+                &text[b.outer.end..],
+                true,
+            ) == Some(true);
+            !((kimi_closes && as_text) || named)
         } else {
             true
         };

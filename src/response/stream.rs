@@ -2489,6 +2489,11 @@ impl Machine {
                 Some(true)
             }
             Kind::ThinkClose(KIMI) if self.think_as_text => Some(true),
+            // The special-token pairs' markers named in a sentence ([`thinking::named_marker`]).
+            Kind::ThinkOpen(p) | Kind::ThinkClose(p) if thinking::named_marker(p) => {
+                let before = self.words_before(0) && self.spaced_words.spaced();
+                thinking::marker_named(before, &self.buf[len..], self.finished)
+            }
             Kind::ThinkClose(p) if p < PROSE_PAIRS && self.think_mode != Mode::Keep => {
                 if self.think_as_text {
                     return Some(true);

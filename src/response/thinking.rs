@@ -125,6 +125,31 @@ pub(crate) const GEMMA_CHANNEL: usize = 8;
 /// text ([`super::kimi_think`]).
 pub(crate) const KIMI: usize = 5;
 
+/// Whether a marker of pair `p` (of [`ALWAYS`]) named inside a sentence is text under the
+/// special-token rule ([`marker_named`]): every special-token pair (Kimi's `◁think▷`, Cohere's
+/// `<|START_THINKING|>`, Apertus's `<|inner_prefix|>`, Kimi K3's `<|open|>think<|sep|>`,
+/// Harmony's analysis channel), not the prose pairs (`<think>` and its kin have their own rules)
+/// nor Gemma 4's channel ([`super::gemma_channel`]).
+///
+/// Why: `每一轮以 <|START_THINKING|> 结束。` lost the rest of the reply to reasoning ("never
+/// closed"), and `以 <|END_THINKING|> 结束` lost its token: people name these tokens in prose.
+pub(crate) fn named_marker(p: usize) -> bool {
+    (PROSE_PAIRS..ALWAYS.len()).contains(&p) && p != GEMMA_CHANNEL
+}
+
+/// Whether a marker of a [`named_marker`] pair is named in a sentence: words and a space before
+/// it on its line (`spaced_before`), and after it a space then words, not another special token
+/// ([`super::turn_end::token_named`], the one test). A leak lacks a side: glued to the text,
+/// opening the reply or its line, followed by a line break or the end. `None`: wait for more.
+pub(crate) fn marker_named(spaced_before: bool, after: &str, finished: bool) -> Option<bool> {
+    super::turn_end::token_named(spaced_before, after, finished, true)
+}
+
+/// Whether words then a space stand right before byte `at` of `text` on its line.
+pub(crate) fn spaced_words_before(text: &str, at: usize) -> bool {
+    text[..at].ends_with([' ', '\t']) && super::gemma_channel::words_before(text, at)
+}
+
 /// Whether the opener of pair `i` (of [`ALWAYS`]) at byte `at` of `text` is text: Gemma 4's
 /// `<|channel>` ([`super::gemma_channel`]) or Kimi's `◁think▷` ([`super::kimi_think`]) named
 /// inside a sentence. Read on a whole reply.
@@ -133,6 +158,11 @@ fn opener_in_sentence(text: &str, at: usize, i: usize) -> bool {
     let named = match i {
         GEMMA_CHANNEL => in_sentence,
         KIMI => super::kimi_think::in_sentence,
+        _ if named_marker(i) => {
+            let len = shortest_at(text, at, ALWAYS.get(i).map_or(&[], |p| p.opens)).unwrap_or(0);
+            let named = marker_named(spaced_words_before(text, at), &text[at + len..], true);
+            return named == Some(true);
+        }
         _ => return false,
     };
     named(words_before(text, at), &text[at..], true) == Some(true)
@@ -297,6 +327,11 @@ impl LineTail {
             self.spaced = false;
         }
         self.spaced |= t.len() < line.len();
+    }
+
+    /// Whether spaces came after the line's last word (a marker here is spaced from it).
+    pub(crate) fn spaced(&self) -> bool {
+        self.spaced && self.last.is_some()
     }
 
     /// Whether a closing tag here, ending its line, is named in a sentence.

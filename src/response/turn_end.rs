@@ -27,7 +27,30 @@ fn named(text: &str, start: usize, end: usize, tokens: &[&str]) -> bool {
     let lead = text[..start].trim_end_matches(' ');
     let before = super::gemma_channel::words_before(text, start)
         && !tokens.iter().any(|t| lead.ends_with(t));
-    sentence::named(before, &text[end..], true, |t, _| Some(t.starts_with("<|"))) == Some(true)
+    token_named(before, &text[end..], true, false) == Some(true)
+}
+
+/// The "named in a sentence" test for a special token (one definition: these turn ends, and the
+/// reasoning markers other than `<think>`, [`super::thinking::named_marker`]): `words_before` it on
+/// its line, and `after` it spaces then words, not another special token (`<|…`, a run of
+/// leaks). `spaced`: a space must come first (the reasoning markers: glued to the text after
+/// them, they are a leak). `None` when `after` may still grow (`finished` false) and does not
+/// tell yet.
+pub(crate) fn token_named(
+    words_before: bool,
+    after: &str,
+    finished: bool,
+    spaced: bool,
+) -> Option<bool> {
+    sentence::named(words_before, after, finished, |t, s| {
+        if (spaced && !s) || t.starts_with("<|") {
+            Some(true)
+        } else if !finished && "<|".starts_with(t) {
+            None
+        } else {
+            Some(false)
+        }
+    })
 }
 
 #[cfg(test)]
@@ -49,5 +72,17 @@ mod tests {
             let run_of = format!("好的 {token}{token} 再见");
             assert_eq!(run(&run_of, Some(format), None, None).content, "好的 再见");
         }
+    }
+
+    #[test]
+    fn spaced_needs_a_space_after_and_a_stream_waits_on_a_lone_angle() {
+        use super::token_named;
+        assert_eq!(token_named(true, " 结束。", true, true), Some(true));
+        assert_eq!(token_named(true, "结束。", true, true), Some(false));
+        assert_eq!(token_named(true, "结束。", true, false), Some(true));
+        assert_eq!(token_named(true, " <|eot|>", true, true), Some(false));
+        assert_eq!(token_named(true, " <", false, true), None);
+        assert_eq!(token_named(true, " ", false, true), None);
+        assert_eq!(token_named(false, " 结束。", true, true), Some(false));
     }
 }

@@ -300,6 +300,76 @@ const CHANGED_ON_PURPOSE: &[(&str, &str)] = &[
         "harm31-gpt-oss-start-token-named-in-sentence-stays-en",
         "stripModelSpecialTokens",
     ),
+    // Reasoning markers other than `<think>` named in sentences with no format (the
+    // special-token scrubber takes every `<|…|>`).
+    (
+        "harm31b-cohere-start-thinking-opener-named-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "harm31b-cohere-start-thinking-opener-named-stays-en",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "harm31b-harmony-analysis-opener-named-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "harm31b-harmony-analysis-opener-named-stays-en",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "harm31b-apertus-inner-prefix-opener-named-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "harm31b-apertus-inner-prefix-opener-named-stays-en",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "harm31b-kimi-k3-open-think-opener-named-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "harm31b-kimi-k3-open-think-opener-named-stays-en",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "harm31b-cohere-end-thinking-closer-named-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "harm31b-cohere-end-thinking-closer-named-stays-en",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "harm31b-apertus-inner-suffix-closer-named-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "harm31b-apertus-inner-suffix-closer-named-stays-en",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "harm31b-kimi-k3-close-think-closer-named-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "harm31b-kimi-k3-close-think-closer-named-stays-en",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "harm31b-cohere-pair-named-both-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "harm31b-llama3-json-cohere-closer-named-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "harm31b-pythonic-kimi-k3-opener-named-stays-zh",
+        "stripModelSpecialTokens",
+    ),
     // Kimi K2's call tokens named in sentences (a lone begin token at the reply's end, a
     // call's shape with a name not offered).
     (
