@@ -212,22 +212,24 @@ class Session {
       this.keyed = false
       return
     }
-    if (this.skelLen + (b - a) > this.skelNums.length) {
-      const bigger = new Float64Array(Math.max(Math.ceil(1.5 * this.skelNums.length), this.skelLen + (b - a)))
-      bigger.set(this.skelNums.subarray(0, this.skelLen))
-      this.skelNums = bigger
-    }
-    this.skelNums.set(k.nums.subarray(a, b), this.skelLen)
+    this.skelNums = appended(this.skelNums, this.skelLen, k.nums.subarray(a, b))
     this.skelLen += b - a
     const bytes = k.strs.subarray(marks[1], marks[2 * (s.cut - from) + 1])
-    if (this.skelByteLen + bytes.length > this.skelBytes.length) {
-      const bigger = new Uint8Array(Math.max(Math.ceil(1.5 * this.skelBytes.length), this.skelByteLen + bytes.length))
-      bigger.set(this.skelBytes.subarray(0, this.skelByteLen))
-      this.skelBytes = bigger
-    }
-    this.skelBytes.set(bytes, this.skelByteLen)
+    this.skelBytes = appended(this.skelBytes, this.skelByteLen, bytes)
     this.skelByteLen += bytes.length
   }
+}
+
+/** `buf` (a typed array holding `len` items) with `piece` written after them: `buf` itself, or a
+ * copy grown by half (or to fit) when `piece` does not fit. */
+function appended(buf, len, piece) {
+  if (len + piece.length > buf.length) {
+    const bigger = new buf.constructor(Math.max(Math.ceil(1.5 * buf.length), len + piece.length))
+    bigger.set(buf.subarray(0, len))
+    buf = bigger
+  }
+  buf.set(piece, len)
+  return buf
 }
 
 /** Whether `a` (a skeleton's string bytes) is the first `len` bytes of `b`. */
