@@ -311,10 +311,16 @@ fn bare_example(
 mod tests {
     use super::*;
 
+    /// `in_sentence` for the marker `m` at the start of `rest`, at the reply's end, with `f`
+    /// offered when `tools`.
+    fn read(m: &str, rest: &str, before: bool, lead: bool, tools: bool) -> Option<bool> {
+        let offered = serde_json::json!([{"type": "function", "function": {"name": "f"}}]);
+        in_sentence(m, rest, before, lead, tools.then_some(&offered), true)
+    }
+
     fn named(before: bool, rest: &str, tools: bool) -> Option<bool> {
         let m = rest.find('>').map_or(rest, |e| &rest[..=e]);
-        let offered = serde_json::json!([{"type": "function", "function": {"name": "f"}}]);
-        in_sentence(m, rest, before, false, tools.then_some(&offered), true)
+        read(m, rest, before, false, tools)
     }
 
     #[test]
@@ -413,17 +419,7 @@ mod tests {
             Some(true)
         );
         assert_eq!(named(true, "<tool_call>g</tool_call>\n", true), Some(false));
-        let lead = |r: &str, tools: bool| {
-            let offered = serde_json::json!([{"type": "function", "function": {"name": "f"}}]);
-            in_sentence(
-                "<tool_call>",
-                r,
-                true,
-                true,
-                tools.then_some(&offered),
-                true,
-            )
-        };
+        let lead = |r: &str, tools: bool| read("<tool_call>", r, true, true, tools);
         assert_eq!(lead("<tool_call>g</tool_call>\n", false), Some(true));
         assert_eq!(lead("<tool_call>g</tool_call>", true), Some(true));
         assert_eq!(lead("<tool_call>f</tool_call>", true), Some(false));
