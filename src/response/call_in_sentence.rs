@@ -58,6 +58,17 @@ pub(crate) fn in_sentence(
 ) -> Option<bool> {
     let n = if marker.starts_with('<') && marker.ends_with('>') {
         marker.len()
+    } else if marker.ends_with(['=', '[']) {
+        // An opener that ends in its body's first character (MiniMax's `<invoke name=`,
+        // Phi-4-mini's `functools[`): spaces right after it are no body's.
+        let after = rest.get(marker.len()..).unwrap_or("");
+        return super::sentence::named(words_before, after, finished, |t, spaced| {
+            if spaced {
+                body(t, spaced, finished)
+            } else {
+                Some(true)
+            }
+        });
     } else {
         match dsml_section(rest, finished) {
             Some(Some(n)) => n,

@@ -139,6 +139,24 @@ pub(crate) fn channel_in_sentence(words_before: bool, rest: &str, finished: bool
     Some(true)
 }
 
+/// The rest of a header whose token `marker` (`<|start|>` or `<|channel|>`, any other marker: 0)
+/// `rest` follows: its role or channel word and the `<|message|>` right after it
+/// (`<|channel|>analysis<|message|>`), so the header is read as one token.
+pub(crate) fn header_rest(marker: &str, rest: &str) -> usize {
+    if marker != START && marker != CHANNEL {
+        return 0;
+    }
+    let word = rest
+        .bytes()
+        .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        .count();
+    word + if rest[word..].starts_with(MESSAGE) {
+        MESSAGE.len()
+    } else {
+        0
+    }
+}
+
 /// Whether the `<|start|>` at `at` of `text` is named in a sentence ([`super::sentence::named`]):
 /// words before it on its line, and after it spaces then words (`The <|start|> token opens a
 /// message.`). A header writes its role right after it (`<|start|>assistant`), or another token.

@@ -170,6 +170,28 @@ pub fn cut_closer(rest: &str) -> bool {
     word <= 64 && !after.is_empty() && sep.len() < SEP.len() && SEP.starts_with(sep)
 }
 
+/// Whether the closing token `<|close|>WORD<|sep|>` that starts `rest` is named in a sentence
+/// ([`super::turn_end::token_named`]: `before` is words then a space before it on its line; after
+/// it a space then words): `每一轮以 <|close|>call<|sep|> 结束。` stays as written. Not a closing
+/// token (no word, no `<|sep|>`): `Some(false)`; `None` while the token or what follows it may
+/// still come.
+pub(crate) fn closer_named(before: bool, rest: &str, finished: bool) -> Option<bool> {
+    let after = rest.get(CLOSE.len()..).unwrap_or("");
+    let word = after
+        .bytes()
+        .take(65)
+        .take_while(|b| b.is_ascii_alphabetic() || *b == b'_')
+        .count();
+    let Some(tail) = after[word..].strip_prefix(SEP) else {
+        let cut = !finished && word <= 64 && SEP.starts_with(&after[word..]);
+        return if cut && before { None } else { Some(false) };
+    };
+    if word == 0 || word > 64 {
+        return Some(false);
+    }
+    super::turn_end::token_named(before, tail, finished, true)
+}
+
 /// A markup block for every `<|close|>WORD<|sep|>` outside the blocks found (the known closers
 /// and the garbled ones).
 fn strip_closers(text: &str, out: &mut Parsed) {

@@ -9,16 +9,12 @@ use super::pythonic::wrapped;
 use super::{Ctx, Parsed};
 
 const NAME: &str = "olmo3";
+/// Opens a block of calls (it also opens MiniMax's Anthropic-style wrapper, a family of its own).
+pub(crate) const OPEN: &str = "<function_calls>";
 
 pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
     let mut out = Parsed::default();
-    out.blocks = wrapped(
-        text,
-        "<function_calls>",
-        "</function_calls>",
-        NAME,
-        &mut out.problems,
-    );
+    out.blocks = wrapped(text, OPEN, "</function_calls>", NAME, &mut out.problems);
     out.set_format_if_calls(NAME);
     out
 }

@@ -2457,6 +2457,13 @@ impl Machine {
                     self.finished,
                 )
             }
+            // Kimi K3's closing token (`<|close|>call<|sep|>`) named in a sentence.
+            Kind::Call(Check::Fam(Family::KimiK3))
+                if self.buf.get(..len) == Some(super::kimi_k3::CLOSE) =>
+            {
+                let before = self.words_before(0) && self.spaced_words.spaced();
+                super::kimi_k3::closer_named(before, &self.buf, self.finished)
+            }
             Kind::Call(_) => self.answer_is_text(kind).or_else(|| {
                 super::call_in_sentence::in_sentence(
                     self.buf.get(..len).unwrap_or(""),
@@ -3084,11 +3091,14 @@ impl Machine {
                 .or(self.hint)
         };
         let code = match family {
+            // Harmony's calls are special tokens a model does not fence: a fenced one is an
+            // example (`模板如下：` then the fence), whatever follows it.
             Some(f) => batch_code(content, &all_code, |fence| {
-                parse_family(f, fence, &cx)
-                    .blocks
-                    .iter()
-                    .any(|b| !b.calls.is_empty())
+                f != Family::GptOss
+                    && parse_family(f, fence, &cx)
+                        .blocks
+                        .iter()
+                        .any(|b| !b.calls.is_empty())
             }),
             None => Vec::new(),
         };
@@ -3104,15 +3114,32 @@ impl Machine {
                         if cs > at {
                             let part = &content[at..cs];
                             let p = parse_family(f, part, &cx);
-                            self.em.parsed_with(part, base + at, p, f, |em, t, a| {
-                                final_tag::batch_text(
-                                    em,
-                                    &mut fin,
-                                    &whole,
-                                    a - base,
-                                    a - base + t.len(),
-                                )
-                            });
+                            // The markers named in a sentence stay; the rest is read around them.
+                            let named = batch_named::ranges(f, part, &p);
+                            let mut whole_part = named.is_empty().then_some(p);
+                            let mut k = 0;
+                            for r in named.iter().chain([&(part.len()..part.len())]) {
+                                if r.start > k {
+                                    let piece = &part[k..r.start];
+                                    let p = whole_part
+                                        .take()
+                                        .unwrap_or_else(|| parse_family(f, piece, &cx));
+                                    self.em.parsed_with(piece, base + at + k, p, f, |em, t, a| {
+                                        final_tag::batch_text(
+                                            em,
+                                            &mut fin,
+                                            &whole,
+                                            a - base,
+                                            a - base + t.len(),
+                                        )
+                                    });
+                                }
+                                if r.end > r.start {
+                                    let (s, e) = (at + r.start, at + r.end);
+                                    final_tag::batch_text(&mut self.em, &mut fin, &whole, s, e);
+                                }
+                                k = r.end;
+                            }
                         }
                         if ce > cs {
                             let quoted = &content[cs..ce];
@@ -3193,6 +3220,7 @@ fn batch_code(
 }
 
 mod answer_tag;
+mod batch_named;
 mod block_scan;
 mod call_chain;
 mod code;
