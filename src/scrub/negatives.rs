@@ -387,6 +387,63 @@ const CHANGED_ON_PURPOSE: &[(&str, &str)] = &[
     (
         "harm30-kimi-call-shape-named-in-en-sentence-no-tools",
         "stripModelSpecialTokens",
+    ), // Markers named in sentences under each format's own parser (sent-32b.jsonl): the
+    // special-token scrubber takes every `<|…|>` (and `<|…>` / `<…|>`) wherever it stands.
+    (
+        "sent32b-auto-kimi-close-call-named-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "sent32b-auto-kimi-close-tools-named-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "sent32b-auto-kimi-closers-named-stays-en",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "sent32b-kimi-k3-kimi-close-call-named-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "sent32b-kimi-k3-kimi-close-tools-named-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "sent32b-kimi-k3-kimi-closers-named-stays-en",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "sent32b-pythonic-tool-call-start-named-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "sent32b-pythonic-tool-call-start-named-stays-en",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "sent32b-llama4-python-start-named-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "sent32b-llama4-python-start-named-stays-en",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "sent32b-gpt-oss-channel-analysis-named-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "sent32b-gpt-oss-start-user-named-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "sent32b-gpt-oss-channel-analysis-named-stays-en",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "sent32b-gemma4-tool-call-tokens-named-stays-en",
+        "stripModelSpecialTokens",
     ),
 ];
 
