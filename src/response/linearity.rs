@@ -540,6 +540,20 @@ const CASES: &[(&str, &[&str])] = &[
     ("说 <|eot_id|> 北 <|eom_id|><|eot_id|>\n", &["llama3_json", "functionary_v32"]),
     // Harmony's `<|start|>` named in a sentence, read for the spaces and word after it.
     ("说 <|start|>   北 ", &["gpt_oss"]),
+    // Markers named in sentences under their format (sent32b): each read for the spaces and
+    // words on both sides, the reply then read in the pieces between them (once more); one
+    // inside a call's argument is the call's (a search among the call blocks).
+    ("说 <|python_start|> 北 ", &["llama4_pythonic"]),
+    (
+        "<|python_start|>[f(a=\" <|python_start|> \")]<|python_end|>说 <|python_start|> 北 ",
+        &["llama4_pythonic"],
+    ),
+    ("说 assistantfinal 北 <|channel|>final<|message|> 北 ", &["gpt_oss"]),
+    ("说 <|tool_call> 北 <tool_call|> 北 ", &["gemma4"]),
+    ("说 <function_calls> 北 ", &["olmo3"]),
+    ("说 <|close|>call<|sep|> 北 ", &["auto", "kimi_k3"]),
+    ("说 <invoke name= 北 ", &["minimax_m2"]),
+    ("说 functools[ 北 ", &["phi4_mini"]),
     // Hunyuan's `<answer>` asked whether a `<tool_call>` comes inside it (the searches
     // remembered), or right after it; Mistral's calls of tools not offered under `tool_json`,
     // whole or one cut object to the end.
