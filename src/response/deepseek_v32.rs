@@ -108,19 +108,40 @@ fn parse_canonical<'o>(text: &'o str, cx: &Ctx, written: &Written<'o>) -> Parsed
     if out.blocks.iter().any(|b| !b.calls.is_empty()) {
         out.format = Some(NAME);
     }
-    // The other readers' calls, but for one inside a block of invokes; what the invoke scan made
-    // of their stray closing tags belongs to them.
-    for b in theirs.blocks {
-        let overlaps = |o: &Block| o.start < b.end && b.start < o.end;
-        if out.blocks.iter().any(|o| overlaps(o) && !o.calls.is_empty()) {
-            continue;
-        }
-        out.blocks.retain(|o| !overlaps(o));
-        out.blocks.push(b);
-    }
-    out.blocks.sort_by_key(|b| b.start);
+    out.blocks = merge(std::mem::take(&mut out.blocks), theirs.blocks);
     out.problems.append(&mut theirs.problems);
     out.format = out.format.or(theirs.format);
+    out
+}
+
+/// The invoke scan's blocks (`scan`) and the other readers' (`theirs`, sorted by start): a
+/// block of theirs inside a block of invokes is dropped; what the invoke scan made of their stray
+/// closing tags (a block with no call overlapping theirs) belongs to them. One pass over both.
+fn merge(mut scan: Vec<Block>, theirs: Vec<Block>) -> Vec<Block> {
+    scan.sort_by_key(|b| b.start);
+    let mut dropped = vec![false; scan.len()];
+    let mut out = Vec::with_capacity(scan.len() + theirs.len());
+    let mut j = 0;
+    for b in theirs {
+        while scan.get(j).is_some_and(|o| o.end <= b.start) {
+            j += 1;
+        }
+        let over = (j..scan.len())
+            .take_while(|&k| scan[k].start < b.end)
+            .filter(|&k| scan[k].end > b.start);
+        if over.clone().any(|k| !scan[k].calls.is_empty()) {
+            continue;
+        }
+        over.for_each(|k| dropped[k] = true);
+        out.push(b);
+    }
+    out.extend(
+        scan.into_iter()
+            .zip(dropped)
+            .filter(|(_, d)| !d)
+            .map(|(b, _)| b),
+    );
+    out.sort_by_key(|b| b.start);
     out
 }
 
