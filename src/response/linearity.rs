@@ -223,6 +223,9 @@ const CASES: &[(&str, &[&str])] = &[
     ("<DSML tool `<Dx` <D", &["auto"]),
     ("好\n<DSML｜inv", &["auto"]),
     ("<DSML|invoke name=\"f\"></DSML|invoke>\n</DSML|tool_ca", &["auto"]),
+    // Kimi K3's reasoning markers cut after a whole token, the last at the reply's end.
+    ("好的<|open|>think<|s", &["auto", "pythonic"]),
+    ("北京\n<|close|>thi", &["auto", "pythonic"]),
     // A value holding invoke openers (one value to the end) and values each holding an opener
     // and a section closer: text, not markup ([`super::dsml_values`]).
     (
