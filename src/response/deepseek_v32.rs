@@ -25,9 +25,9 @@
 use serde_json::{Map, Value};
 
 use super::dsml::{canonical, section_end};
-use super::dsml_values::Hidden;
 use super::dsml_function;
 use super::dsml_toolcall;
+use super::dsml_values::Hidden;
 use super::typing::{param_schema, type_value, Style};
 use super::xml_invoke::{as_written, blocks, invokes, Invoke, Tags, Wrappers};
 use super::{normalize_json_args, Block, Ctx, Parsed, RawCall};
@@ -65,10 +65,15 @@ fn parse_canonical<'o>(text: &'o str, cx: &Ctx, written: &Written<'o>) -> Parsed
     let mut spans = super::dsml_values::value_spans(text, &TAGS);
     let values = Hidden::new(text, &spans);
     let mut theirs = Parsed::default();
-    read_others(values.text(), cx, &mut theirs, &|v| match values.in_text(v) {
-        Some(t) => written(t).or(Some(t)),
-        None => written(v),
-    });
+    read_others(
+        values.text(),
+        cx,
+        &mut theirs,
+        &|v| match values.in_text(v) {
+            Some(t) => written(t).or(Some(t)),
+            None => written(v),
+        },
+    );
     spans.extend(theirs.blocks.iter().map(|b| (b.start, b.end)));
     let hidden = Hidden::new(text, &spans);
     let scan = hidden.text();

@@ -3063,7 +3063,10 @@ impl Machine {
         };
         // A reasoning marker the reply's end cut after a whole token of it, outside code and
         // reasoning: removed, as the stream removes it ([`thinking::cut_shows_token`]).
-        let cut_think = turn.is_none().then(|| thinking::cut_at_end(content)).flatten();
+        let cut_think = turn
+            .is_none()
+            .then(|| thinking::cut_at_end(content))
+            .flatten();
         let cut_think = cut_think.filter(|&k| {
             !all_code.iter().any(|r| r.contains(&k)) && thinks.iter().all(|t| t.outer.end <= k)
         });
