@@ -27,9 +27,10 @@ use serde_json::{Map, Value};
 use super::dsml::{canonical, section_end};
 use super::dsml_function;
 use super::dsml_toolcall;
+use super::dsml_values::Hidden;
 use super::typing::{param_schema, type_value, Style};
 use super::xml_invoke::{as_written, blocks, invokes, Invoke, Tags, Wrappers};
-use super::{normalize_json_args, Ctx, Parsed, RawCall};
+use super::{normalize_json_args, Block, Ctx, Parsed, RawCall};
 
 const NAME: &str = "deepseek_v32";
 const TAGS: Tags = Tags {
@@ -57,10 +58,32 @@ pub fn parse(text: &str, cx: &Ctx) -> Parsed {
 }
 
 /// `written` gives a piece of `text` (a value) as the model wrote it ([`super::dsml::Canonical::as_written`]).
-fn parse_canonical<'o>(text: &str, cx: &Ctx, written: &Written<'o>) -> Parsed {
+///
+/// The parameter values and the other DSML readers' blocks are text to the invoke scan: they
+/// are hidden from it ([`super::dsml_values`]), the other readers reading first.
+fn parse_canonical<'o>(text: &'o str, cx: &Ctx, written: &Written<'o>) -> Parsed {
+    let mut spans = super::dsml_values::value_spans(text, &TAGS);
+    let values = Hidden::new(text, &spans);
+    let mut theirs = Parsed::default();
+    read_others(
+        values.text(),
+        cx,
+        &mut theirs,
+        &|v| match values.in_text(v) {
+            Some(t) => written(t).or(Some(t)),
+            None => written(v),
+        },
+    );
+    spans.extend(theirs.blocks.iter().map(|b| (b.start, b.end)));
+    let hidden = Hidden::new(text, &spans);
+    let scan = hidden.text();
+    let written: &Written = &|v| match hidden.in_text(v) {
+        Some(t) => written(t).or(Some(t)),
+        None => written(v),
+    };
     let mut out = Parsed::default();
     out.blocks = blocks(
-        text,
+        scan,
         &WRAPPERS,
         &TAGS,
         NAME,
@@ -75,14 +98,14 @@ fn parse_canonical<'o>(text: &str, cx: &Ctx, written: &Written<'o>) -> Parsed {
     // A section opened again before its closer ends after its last whole invoke.
     if let Some(section) = WRAPPERS.section {
         out.blocks =
-            super::dsml_reopened::split(text, std::mem::take(&mut out.blocks), section, &TAGS);
+            super::dsml_reopened::split(scan, std::mem::take(&mut out.blocks), section, &TAGS);
     }
     // A section closer right after an invoke with no section opener before it is the call's.
     for b in &mut out.blocks {
-        if text[b.start..].starts_with(TAGS.invoke) {
-            b.end = section_end(text, b.end);
+        if scan[b.start..].starts_with(TAGS.invoke) {
+            b.end = section_end(scan, b.end);
             // A garbled section opener on the line before goes with it.
-            if let Some(s) = super::dsml_garbled_opener::start_before(&text[..b.start]) {
+            if let Some(s) = super::dsml_garbled_opener::start_before(&scan[..b.start]) {
                 b.start = s;
             }
         }
@@ -90,16 +113,55 @@ fn parse_canonical<'o>(text: &str, cx: &Ctx, written: &Written<'o>) -> Parsed {
     if out.blocks.iter().any(|b| !b.calls.is_empty()) {
         out.format = Some(NAME);
     }
-    if memchr::memmem::find(text.as_bytes(), dsml_toolcall::OPEN.as_bytes()).is_some() {
-        dsml_toolcall::read(text, cx, &mut out, written);
-        out.blocks.sort_by_key(|b| b.start);
-    }
-    super::dsml_named::read(text, cx, &mut out, written);
-    if memchr::memmem::find(text.as_bytes(), dsml_function::OPEN.as_bytes()).is_some() {
-        dsml_function::read(text, cx, &mut out, written);
-        out.blocks.sort_by_key(|b| b.start);
-    }
+    out.blocks = merge(std::mem::take(&mut out.blocks), theirs.blocks);
+    out.problems.append(&mut theirs.problems);
+    out.format = out.format.or(theirs.format);
     out
+}
+
+/// The invoke scan's blocks (`scan`) and the other readers' (`theirs`, sorted by start): a
+/// block of theirs inside a block of invokes is dropped; what the invoke scan made of their stray
+/// closing tags (a block with no call overlapping theirs) belongs to them. One pass over both.
+fn merge(mut scan: Vec<Block>, theirs: Vec<Block>) -> Vec<Block> {
+    scan.sort_by_key(|b| b.start);
+    let mut dropped = vec![false; scan.len()];
+    let mut out = Vec::with_capacity(scan.len() + theirs.len());
+    let mut j = 0;
+    for b in theirs {
+        while scan.get(j).is_some_and(|o| o.end <= b.start) {
+            j += 1;
+        }
+        let over = (j..scan.len())
+            .take_while(|&k| scan[k].start < b.end)
+            .filter(|&k| scan[k].end > b.start);
+        if over.clone().any(|k| !scan[k].calls.is_empty()) {
+            continue;
+        }
+        over.for_each(|k| dropped[k] = true);
+        out.push(b);
+    }
+    out.extend(
+        scan.into_iter()
+            .zip(dropped)
+            .filter(|(_, d)| !d)
+            .map(|(b, _)| b),
+    );
+    out.sort_by_key(|b| b.start);
+    out
+}
+
+/// The DSML readers other than the invoke scan: `toolcall` blocks, named-tag calls and
+/// `<function>` heads, in that order.
+fn read_others(text: &str, cx: &Ctx, out: &mut Parsed, written: &Written) {
+    if memchr::memmem::find(text.as_bytes(), dsml_toolcall::OPEN.as_bytes()).is_some() {
+        dsml_toolcall::read(text, cx, out, written);
+        out.blocks.sort_by_key(|b| b.start);
+    }
+    super::dsml_named::read(text, cx, out, written);
+    if memchr::memmem::find(text.as_bytes(), dsml_function::OPEN.as_bytes()).is_some() {
+        dsml_function::read(text, cx, out, written);
+        out.blocks.sort_by_key(|b| b.start);
+    }
 }
 
 /// `problems`, read from a section alone that the section opener at the start of `next` (any

@@ -223,6 +223,19 @@ const CASES: &[(&str, &[&str])] = &[
     ("<DSML tool `<Dx` <D", &["auto"]),
     ("好\n<DSML｜inv", &["auto"]),
     ("<DSML|invoke name=\"f\"></DSML|invoke>\n</DSML|tool_ca", &["auto"]),
+    // Kimi K3's reasoning markers cut after a whole token, the last at the reply's end.
+    ("好的<|open|>think<|s", &["auto", "pythonic"]),
+    ("北京\n<|close|>thi", &["auto", "pythonic"]),
+    // A value holding invoke openers (one value to the end) and values each holding an opener
+    // and a section closer: text, not markup ([`super::dsml_values`]).
+    (
+        "<｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"a\" string=\"true\">x<｜DSML｜invoke name=\"g\">",
+        &["deepseek_v32", "auto"],
+    ),
+    (
+        "<｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"a\" string=\"true\"><｜DSML｜invoke name=\"g\"></｜DSML｜function_calls></｜DSML｜parameter>",
+        &["deepseek_v32", "auto"],
+    ),
     ("<|tool_call>call:f{", &["auto"]),
     ("<|tool_call_start|>[f(", &["auto"]),
     ("[TOOL_CALL]{tool => \"f\", args => {--a \"", &["auto"]),

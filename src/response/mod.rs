@@ -71,6 +71,7 @@ pub mod dsml_named;
 pub mod dsml_reopened;
 pub mod dsml_self_closing;
 pub mod dsml_toolcall;
+pub mod dsml_values;
 pub mod ernie45;
 pub(crate) mod example_lead;
 pub mod family;

@@ -1702,6 +1702,12 @@ impl Machine {
                         cut_call = cut_call.or(Some((rest.len(), true)));
                     } else if lit.pre.is_empty() && matches!(lit.kind, Kind::Call(_)) {
                         cut |= cut_marker(rest);
+                    } else if matches!(lit.kind, Kind::ThinkOpen(_) | Kind::ThinkClose(_))
+                        && thinking::cut_shows_token(rest)
+                    {
+                        // A reasoning marker cut after a whole special token of it
+                        // (`<|open|>thi`, `<|close|>`): removed as a cut call opener is.
+                        cut = true;
                     } else if matches!(lit.kind, Kind::Orphan)
                         && super::invented_turn::OPENERS.contains(&lit.s)
                         && self.at_line_start(c)
@@ -3062,7 +3068,16 @@ impl Machine {
         } else {
             None
         };
-        let end = turn.map_or(content.len(), |t| t.end);
+        // A reasoning marker the reply's end cut after a whole token of it, outside code and
+        // reasoning: removed, as the stream removes it ([`thinking::cut_shows_token`]).
+        let cut_think = turn
+            .is_none()
+            .then(|| thinking::cut_at_end(content))
+            .flatten();
+        let cut_think = cut_think.filter(|&k| {
+            !all_code.iter().any(|r| r.contains(&k)) && thinks.iter().all(|t| t.outer.end <= k)
+        });
+        let end = turn.map_or(cut_think.unwrap_or(content.len()), |t| t.end);
         thinks.retain(|t| t.outer.start < end);
         // The `<final>` wrapper is read in the text between blocks as the stream reads it.
         let whole = final_tag::Whole {
@@ -3181,6 +3196,10 @@ impl Machine {
                     );
                 }
             }
+        }
+        if let Some(k) = cut_think {
+            self.em.problems.push(reply_end::cut_problem(&content[k..]));
+            self.em.removed();
         }
         match turn {
             Some(t) if t.cut => {

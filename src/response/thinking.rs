@@ -168,6 +168,48 @@ fn opener_in_sentence(text: &str, at: usize, i: usize) -> bool {
     named(words_before(text, at), &text[at..], true) == Some(true)
 }
 
+/// Whether `rest`, a reasoning marker the reply's end cut (Kimi K3's `<|open|>thi`,
+/// `<|close|>think<|s`, Harmony's `<|channel|>analysis<|mess`), already shows a whole special
+/// token of it (`<|…|>`): that token is markup, removed with the cut rest as a cut call opener
+/// is. A marker cut inside its first token (`<|START_THI`, `<thin`, `<|`) may be text.
+pub(crate) fn cut_shows_token(rest: &str) -> bool {
+    rest.starts_with("<|") && rest.contains("|>")
+}
+
+/// Whether `rest` (to the end of the reply) is a reasoning closer cut there after a whole special
+/// token of it ([`cut_shows_token`]; Kimi K3's `<|close|>`, `<|close|>think<|s`).
+pub(crate) fn cut_closer_shows_token(rest: &str) -> bool {
+    cut_shows_token(rest)
+        && ALWAYS
+            .iter()
+            .flat_map(|p| p.closes)
+            .any(|c| c.len() > rest.len() && c.starts_with(rest))
+}
+
+/// Where a reasoning marker the end of `text` cut after a whole special token of it starts
+/// ([`cut_shows_token`]: `好的。<|open|>think<|s`), for the families read whole, which the
+/// stream's rule does not reach.
+pub(crate) fn cut_at_end(text: &str) -> Option<usize> {
+    let longest = ALWAYS
+        .iter()
+        .flat_map(|p| p.opens.iter().chain(p.closes))
+        .map(|m| m.len())
+        .max()
+        .unwrap_or(0);
+    let from = super::scan::floor(text, text.len().saturating_sub(longest));
+    text[from..]
+        .match_indices("<|")
+        .map(|(i, _)| from + i)
+        .find(|&k| {
+            let rest = &text[k..];
+            cut_shows_token(rest)
+                && ALWAYS
+                    .iter()
+                    .flat_map(|p| p.opens.iter().chain(p.closes))
+                    .any(|m| m.len() > rest.len() && m.starts_with(rest))
+        })
+}
+
 /// The index in [`ALWAYS`] of the pair opened by `open` (0, `<think>`, when none is).
 pub(crate) fn pair_of(open: &str) -> usize {
     ALWAYS

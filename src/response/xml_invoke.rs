@@ -137,7 +137,7 @@ pub fn lone_param_tag(rest: &str, fin: bool) -> Option<Option<usize>> {
 const CURLY: [(char, char); 3] = [('“', '”'), ('”', '”'), ('‘', '’')];
 
 /// Is `rest` (the text at an opener without `>`) really that tag, not a longer name?
-fn tag_here(rest: &str, opener: &str) -> bool {
+pub fn tag_here(rest: &str, opener: &str) -> bool {
     rest.strip_prefix(opener)
         .and_then(|r| r.chars().next())
         .is_some_and(|c| c.is_whitespace() || c == '>')

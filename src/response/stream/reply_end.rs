@@ -425,6 +425,15 @@ impl Machine {
                 if crate::response::kimi_k3::cut_closer(&self.buf[k..]) && self.glued(k) {
                     (at, cut) = (k, true);
                 }
+                // Its reasoning closer cut (`<|close|>`, `<|close|>think<|s`), glued or on its
+                // own line (R1 style: what came before was reasoning).
+                let rest = &self.buf[k..];
+                if !cut
+                    && crate::response::thinking::cut_closer_shows_token(rest)
+                    && (self.glued(k) || self.at_line_start(k))
+                {
+                    (at, cut) = (k, true);
+                }
             }
         }
         if cut {
