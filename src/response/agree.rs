@@ -240,6 +240,10 @@ const CUT_STILL_SHOWN: &[(&str, u8)] = &[
     ("wrap31-answer-wrapping-text-and-call-zh", 1),
     ("wrap31-answer-wrapping-text-and-call-zh", 2),
     ("wrap31-answer-wrapping-call-cut-before-closer-zh", 2),
+    // A gap (older than the row): a call opener alone after four spaces at the reply's start,
+    // with only a line break and a space after it, is shown (`    <tool_call>\n `); unindented,
+    // it goes as "a call opener with no call after it".
+    ("code32-hermes-call-indented-reply-start-read-zh", 2),
 ];
 
 /// `input` cut at `tenth` tenths of its length (on a character boundary).

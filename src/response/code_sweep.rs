@@ -31,13 +31,16 @@ fn markers() -> Vec<&'static str> {
 }
 
 /// The places a marker is quoted, not written: inline code, a fence with prose after it, a fence
-/// that ends the reply after a lead-in (Chinese and English).
-fn quoted(m: &str) -> [String; 4] {
+/// that ends the reply after a lead-in (Chinese and English), an indented code block with prose
+/// after it and one that ends the reply.
+fn quoted(m: &str) -> [String; 6] {
     [
         format!("用 `{m}` 结束。\n"),
         format!("例子：\n```\n{m}\n```\n就这样。"),
         format!("例子：\n```\n{m}\n```\n"),
         format!("Example:\n\n```text\n{m}\n```"),
+        format!("例子：\n\n    {m}\n\n就这样。"),
+        format!("Example:\n\n    {m}\n"),
     ]
 }
 

@@ -108,6 +108,10 @@ fn clean_with(format: &'static str) -> impl Fn(&str) {
 /// list is empty: the unit's markers are read in `auto`, by the same parser).
 const CASES: &[(&str, &[&str])] = &[
     ("<tool_call>{", &["xlam", "auto"]),
+    // Indented code blocks: each after a paragraph and a blank line (quoted, passed over line by
+    // line), and indented lines right under a sentence (not code: each marker asks again).
+    ("例子：\n\n    <tool_call>{\n    <think>\n", &["auto", "hermes", "llama3_json"]),
+    ("x\n    <tool_call>{\n    </think> ", &["auto", "hermes"]),
     (
         "<tool_call>{\"name\": \"f\", \"arguments\": {",
         &["hermes", "xlam"],

@@ -90,6 +90,7 @@ pub mod granite;
 pub mod granite_20b_fc;
 pub mod hermes;
 pub mod hunyuan_a13b;
+pub(crate) mod indented_code;
 pub mod internlm2;
 pub mod invented_turn;
 pub mod jamba;

@@ -1165,6 +1165,14 @@ pub struct Machine {
     /// The end of the line before `buf[0]`, for a word introducing an example before a call
     /// opener ([`super::example_lead`]).
     example_tail: super::example_lead::LeadTail,
+    /// The lines before `buf[0]`, for Markdown's indented code blocks ([`indented`]).
+    indent: super::indented_code::Tracker,
+    /// The same advanced over `buf` to an absolute line start, the last time one was asked
+    /// ([`Machine::indented_code_line`]): asked again further on, it reads on from there.
+    indent_memo: Option<(usize, super::indented_code::Tracker)>,
+    /// The line of an indented code block still arriving: its absolute start, and how far it was
+    /// searched for its end ([`Machine::indented_end`]).
+    indent_scan: Option<(usize, usize)>,
     /// The last search for a backtick or tilde: `(from, hit, searched up to)`, absolute.
     code_memo: Option<(usize, Option<usize>, usize)>,
     /// Backtick runs indexed while looking for inline spans' closers.
@@ -1333,6 +1341,9 @@ impl Machine {
             col: 0,
             spaced_words: thinking::LineTail::default(),
             example_tail: super::example_lead::LeadTail::default(),
+            indent: super::indented_code::Tracker::default(),
+            indent_memo: None,
+            indent_scan: None,
             code_memo: None,
             ticks: code::Ticks::new(opts.markup_in_code),
             r1_fence: None,
@@ -2376,6 +2387,14 @@ impl Machine {
                 Decision::No if self.note_text_opener(c) => Decision::More,
                 d => d,
             };
+            // Markup on a line of an indented code block is quoted: the block is text.
+            if !matches!(decision, Decision::No) {
+                if let Some(ls) = self.indented_code_line(c) {
+                    self.emit_text(ls);
+                    self.open_indented();
+                    return true;
+                }
+            }
             match decision {
                 Decision::No => {
                     i = c + self.buf[c..].chars().next().map_or(1, char::len_utf8);
@@ -2975,7 +2994,14 @@ impl Machine {
                 }
                 return false;
             };
-            match self.decide(c, n, None) {
+            let decision = match self.decide(c, n, None) {
+                // A closing tag quoted in an indented code block ends no reasoning.
+                Decision::Yes { .. } | Decision::More if self.indented_code_line(c).is_some() => {
+                    Decision::No
+                }
+                d => d,
+            };
+            match decision {
                 Decision::No | Decision::Cut => {
                     i = c + self.buf[c..].chars().next().map_or(1, char::len_utf8);
                 }
@@ -3041,14 +3067,14 @@ impl Machine {
         // Where `content` starts in the reply (after a stripped thought channel, [`gemma_lead`]).
         let base = self.consumed;
         // A reasoning marker in code (an inline span, a fenced example) is text.
-        let all_code =
-            if self.ticks.off || memchr::memchr2(b'`', b'~', content.as_bytes()).is_none() {
-                Vec::new()
-            } else {
-                crate::scrub::code_regions::CodeRegions::find(content)
-                    .ranges()
-                    .to_vec()
-            };
+        let all_code = if self.ticks.off {
+            Vec::new()
+        } else if memchr::memchr2(b'`', b'~', content.as_bytes()).is_none() {
+            super::indented_code::blocks(content)
+        } else {
+            let code = crate::scrub::code_regions::CodeRegions::find(content);
+            super::indented_code::with_blocks(content, code.ranges())
+        };
         let mut thinks = super::late_think::reasoning_blocks(
             content,
             thinking::find_blocks_outside(content, self.extra, &all_code),
@@ -3253,6 +3279,7 @@ mod find_any;
 mod gemma_lead;
 mod held_cut;
 mod in_reasoning;
+mod indented;
 mod invented;
 mod json_data;
 mod leaks;

@@ -28,10 +28,14 @@ impl CodeRegions {
     }
 
     /// The same, plus fences indented by one to three spaces as CommonMark allows (a guide quoted
-    /// with an indent), which OpenClaw's rule does not see ([`indented_fences`]): the code-aware
-    /// readings (`codeAware`, `sanitizeToolCall`'s generic rules).
+    /// with an indent) and Markdown's indented code blocks
+    /// ([`crate::response::indented_code`]), which OpenClaw's rule does not see: the code-aware
+    /// readings (`codeAware`, `sanitizeToolCall`'s generic rules), which then agree with
+    /// `cleanResponse` on what is code.
     pub fn find_indented(text: &str) -> CodeRegions {
-        Self::merge(Self::find_with(text), indented_fences(text))
+        let mut more = indented_fences(text);
+        more.extend(crate::response::indented_code::blocks(text));
+        Self::merge(Self::find_with(text), more)
     }
 
     fn find_with(text: &str) -> CodeRegions {
@@ -88,7 +92,11 @@ impl CodeRegions {
 /// code. (Code regions start and end at ASCII bytes, so the result is valid UTF-8 wherever the
 /// masked bytes were; multi-byte characters inside code become several `\x01`.)
 pub fn mask(text: &str) -> Option<String> {
-    memchr::memchr2(b'`', b'~', text.as_bytes())?;
+    if memchr::memchr2(b'`', b'~', text.as_bytes()).is_none()
+        && !crate::response::indented_code::may_hold_blocks(text)
+    {
+        return None;
+    }
     let code = CodeRegions::find_indented(text);
     if code.merged.is_empty() {
         return None;

@@ -84,6 +84,8 @@ pub(super) struct Fence {
     /// Right after a call: a tool result the model invented, held and removed unless it reads
     /// as calls ([`super::invented`]).
     pub invented: bool,
+    /// Not a fence: a Markdown indented code block ([`super::indented`]).
+    pub indented: bool,
 }
 
 /// Backtick runs seen after `origin` up to `reach` (absolute), by length, and the paragraph
@@ -131,7 +133,7 @@ pub(super) enum CodeAt {
 }
 
 /// The end of a fenced block's closing line, searched from a line start.
-enum FenceEnd {
+pub(super) enum FenceEnd {
     /// The closing line spans `start..end` (`end` excludes its line break).
     Closed(usize, usize),
     /// No closing line among the complete lines; the next line to check starts here.
@@ -365,6 +367,7 @@ impl Machine {
         let line = &self.buf[n - tail.len()..n];
         self.spaced_words.pass_line(nl.is_some(), line);
         self.example_tail.pass_line(nl.is_some(), line);
+        self.indent.pass(d);
         if tail.iter().all(|&b| b == b' ') {
             self.col = self.col.saturating_add(tail.len());
         } else {
@@ -550,6 +553,7 @@ impl Machine {
             tool_code: labelled && word == crate::response::tool_code::LABEL,
             json: self.calls_on && json_word(word),
             invented: false,
+            indented: false,
         }
     }
 
@@ -560,6 +564,9 @@ impl Machine {
     /// per line; the last line, still arriving, is read on from where the previous look stopped
     /// ([`FenceTail`]).
     fn fence_end(&mut self, f: Fence, at: usize) -> FenceEnd {
+        if f.indented {
+            return self.indented_end(at);
+        }
         let mut at = at;
         let b = self.buf.as_bytes();
         // The last line as far as the previous look read it: read on from there.
@@ -840,7 +847,11 @@ impl Machine {
                 self.fence_markup = true;
             }
             if self.fence_markup {
-                self.code_problem("a fenced code block");
+                self.code_problem(if f.indented {
+                    "an indented code block"
+                } else {
+                    "a fenced code block"
+                });
             }
             let Machine {
                 em, buf, consumed, ..

@@ -12,7 +12,8 @@
 //! - `thought` and a line break first (spaces before aside), then the first `<channel|>`: the text
 //!   between is reasoning, in `auto` (any model) and with `format: 'gemma4'`. The word alone is
 //!   no evidence: with no `<channel|>` after it, or with the first one in code (an odd number of
-//!   backticks before it: inline code, a fenced example), the reply is text.
+//!   backticks before it: inline code, a fenced example; an indented code block), the reply is
+//!   text.
 //! - Without the word, only when the model (`gemma-4…`, [`crate::response::gemma4::names_gemma4`])
 //!   or `format: 'gemma4'` names Gemma 4, and `reasoningOpen` is not `false`: the first
 //!   `<channel|>`, within [`START_REGION`] bytes, not in code, with no `<|channel>` before it,
@@ -96,7 +97,8 @@ impl Machine {
                 false
             };
         };
-        if self.lead.ticks % 2 == 1 {
+        // In code: an inline span, a fence, an indented code block.
+        if self.lead.ticks % 2 == 1 || self.indented_code_line(c).is_some() {
             return self.leave_lead();
         }
         if !word {

@@ -661,6 +661,34 @@ fn an_open_fence_at_the_start_stays_linear_in_small_deltas() {
     }
 }
 
+#[test]
+fn an_indented_code_block_stays_linear_in_small_deltas() {
+    // Passed over line by line: a long last line still arriving, blank lines of spaces, many
+    // short lines; each line of the block is read once whatever the deltas.
+    use crate::response::linearity::assert_grows_linearly;
+    let lead = "例子：\n\n    <tool_call>\n";
+    let units: [&dyn Fn(usize) -> String; 3] = [
+        &|n| format!("{lead}    {}", "x".repeat(n)),
+        &|n| format!("{lead}{}", " ".repeat(n)),
+        &|n| format!("{lead}{}", "    <think>\n".repeat(n / 12)),
+    ];
+    for make in units {
+        assert_grows_linearly(lead, make, &|t| {
+            let mut s = StreamCleaner::new(Options::default());
+            let mut at = 0;
+            while at < t.len() {
+                let mut e = (at + 16).min(t.len());
+                while !t.is_char_boundary(e) {
+                    e += 1;
+                }
+                s.push(&t[at..e]).unwrap();
+                at = e;
+            }
+            s.finish().unwrap();
+        });
+    }
+}
+
 /// Rows of the reply table cut inside their markup (`cut`: the share of the row's characters
 /// kept), then text that never closes it, streamed in 16-byte deltas with the row's options (and
 /// `model`, when given, in place of the row's: an R1-style model holds the reply's start until a
