@@ -60,10 +60,11 @@ test('a text head is the first 4,096 units: a pair cut there crosses as a lone s
 test('Rust refuses a string channel that is not UTF-8, naming it', () => {
   const messages = [{ role: 'toolResult', toolCallId: 'c1', content: [] }]
   const k = codec.encode(messages)
-  const nums = k.nums.slice()
+  const codes = k.codes.slice()
+  const reals = k.reals.slice()
   const bad = Uint8Array.from(k.strs)
   bad[bad.length - 1] = 0xff
-  assert.throws(() => native.runTranscript(messages, nums, bad, 'sanitizeSessionHistory', '{}', new Float64Array(64)), /strs: not UTF-8/)
+  assert.throws(() => native.runTranscript(messages, codes, reals, bad, 'sanitizeSessionHistory', '{}', new Float64Array(64)), /strs: not UTF-8/)
 })
 
 test('ids told apart only by characters past ASCII pair with their own calls', () => {

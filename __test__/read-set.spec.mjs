@@ -79,9 +79,9 @@ function corpus(seed, n) {
 /** What runTranscript answers for `messages` with `config`, the fields `unread` names left out. */
 function answer(messages, config, unread) {
   const k = codec.encode(messages, 'messages', false, false, unread)
-  const size = k.nums.length + k.strs.length
+  const size = k.codes.byteLength + k.reals.byteLength + k.strs.length
   const buf = new Float64Array(1 << 16)
-  const text = native.runTranscript(messages, k.nums.slice(), k.strs, 'sanitizeSessionHistory', config, buf)
+  const text = native.runTranscript(messages, k.codes.slice(), k.reals.slice(), k.strs, 'sanitizeSessionHistory', config, buf)
   const nums = buf[0] >= 0 ? Array.from(buf[1] === 0 ? buf.subarray(4, 4 + buf[0]) : native.takeTranscriptPlan()) : null
   return { size, same: { text, head: Array.from(buf.subarray(0, 4)), nums } }
 }

@@ -10,8 +10,9 @@ const { Session } = require('../js/transcript-session.js')
 const { toJson } = require('../js/args.js')
 const { makeTranscript } = await import(new URL('../../shared/bench/transcript-gen.mjs', import.meta.url))
 const POLICY = { provider: 'anthropic', modelApi: 'anthropic-messages', modelId: 'claude-sonnet-4-5' }
-const write = (name, { nums, strs }) => {
-  fs.writeFileSync(`${out}/${name}.f64`, Buffer.from(nums.buffer, nums.byteOffset, nums.byteLength))
+const write = (name, { codes, reals, strs }) => {
+  fs.writeFileSync(`${out}/${name}.u32`, Buffer.from(codes.buffer, codes.byteOffset, codes.byteLength))
+  fs.writeFileSync(`${out}/${name}.f64`, Buffer.from(reals.buffer, reals.byteOffset, reals.byteLength))
   fs.writeFileSync(`${out}/${name}.txt`, strs)
 }
 for (const n of [1000, 10000]) {

@@ -51,11 +51,13 @@ for (const n of [1000, 10000]) {
   const whole = cpuTime(() => th.sanitizeSessionHistory({ messages, ...POLICY }))
   const v96 = VERSION === '2026.9.6'
   const encode = cpuTime(() => codec.encode(messages, 'messages', v96))
-  const { nums, strs } = codec.encode(messages, 'messages', v96)
-  const skeleton = nums.slice()
+  const { codes: c, reals: r, strs: s } = codec.encode(messages, 'messages', v96)
+  const codes = c.slice()
+  const reals = r.slice()
+  const strs = s.slice()
   const config = toJson({ ...POLICY, now: 0 }, 'options')
   const buf = new Float64Array(64 + 8 * n)
-  const call = () => native.runTranscript(messages, skeleton, strs, 'sanitizeSessionHistory', config, buf)
+  const call = () => native.runTranscript(messages, codes, reals, strs, 'sanitizeSessionHistory', config, buf)
   const nativeCall = cpuTime(call)
   const answer = call()
   const k = answer.indexOf(codec.SEP)
@@ -69,7 +71,7 @@ for (const n of [1000, 10000]) {
   const yardstick = cpuTime(() => jsPass(messages, { dropThinking: true, sanitizeIds: true }))
   console.log(
     `${n}: whole ${f(whole)} | encode ${f(encode)} | native ${f(nativeCall)} | parse ${f(parse)} | apply ${f(apply)} | rest ${f(whole - parts)}` +
-      ` | plain JS ${f(yardstick)} µs (skeleton ${nums.length} numbers + ${strs.length} chars; plan ${buf[0]} numbers + ${json.length} chars of JSON; load ${load()})`,
+      ` | plain JS ${f(yardstick)} µs (skeleton ${codes.length} codes + ${reals.length} numbers + ${strs.length} bytes; plan ${buf[0]} numbers + ${json.length} chars of JSON; load ${load()})`,
   )
 }
 
@@ -284,7 +286,7 @@ for (const n of [1000, 10000]) {
       const sk = codec.encode(suffix, 'messages', VERSION === '2026.9.6', s.keep)
       lap('skeleton')
       const buf = codec.planBuffer()
-      const answer = native.runTranscriptSession(s.native, suffix, sk.nums, sk.strs, null, 0, cut, buf)
+      const answer = native.runTranscriptSession(s.native, suffix, sk.codes, sk.reals, sk.strs, null, 0, cut, buf)
       lap('native')
       const at = answer.indexOf(codec.SEP)
       const plan = JSON.parse(at < 0 ? answer : answer.slice(0, at))

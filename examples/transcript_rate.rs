@@ -1,6 +1,6 @@
 //! Where the native half of one `sanitizeSessionHistory` call goes, without Node: the skeleton
 //! parse, each rule of the 2026.3.23 pass in its order, and the plan written. It reads a skeleton
-//! dumped by `node benchmark/dump-skeleton.mjs <dir>` (the codec's two channels for the benchmark
+//! dumped by `node benchmark/dump-skeleton.mjs <dir>` (the codec's three channels for the benchmark
 //! transcript of 1,000 and of 10,000 messages, and the suffix a turn appending 4 messages sends)
 //! and prints the best µs of each step over many runs, then those of the continued turn:
 //! `cargo run --release --target x86_64-unknown-linux-gnu --example transcript_rate -- <dir> 1000`
@@ -34,15 +34,37 @@ fn runs(default: usize) -> usize {
         .unwrap_or(default)
 }
 
-/// The two channels of a dumped skeleton.
-fn load(base: &str) -> (Vec<f64>, String) {
-    let bytes = std::fs::read(format!("{base}.f64")).expect("the .f64 channel (see the header)");
-    let nums = bytes
+/// The three channels of a dumped skeleton: `<base>.u32` (codes), `<base>.f64` (numbers),
+/// `<base>.txt` (strings).
+struct Skel {
+    codes: Vec<u32>,
+    reals: Vec<f64>,
+    strs: String,
+}
+
+fn load(base: &str) -> Skel {
+    let codes = std::fs::read(format!("{base}.u32")).expect("the .u32 channel (see the header)");
+    let codes = codes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap_or([0; 4])))
+        .collect();
+    let reals = std::fs::read(format!("{base}.f64")).expect("the .f64 channel");
+    let reals = reals
         .chunks_exact(8)
         .map(|c| f64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
         .collect();
     let strs = std::fs::read_to_string(format!("{base}.txt")).expect("the .txt channel");
-    (nums, strs)
+    Skel { codes, reals, strs }
+}
+
+impl Skel {
+    fn parse(&self) -> Result<Vec<Msg>, String> {
+        skeleton::parse(&self.codes, &self.reals, &self.strs)
+    }
+
+    fn parse_into(&self, msgs: &mut Vec<Msg>) -> Result<(), String> {
+        skeleton::parse_into(&self.codes, &self.reals, &self.strs, msgs)
+    }
 }
 
 fn main() {
@@ -56,7 +78,7 @@ fn main() {
         return whole_pass_2026_9(&dir, &n, &policy, only_turn);
     }
     let base = format!("{dir}/skel-{n}");
-    let (nums, strs) = load(&base);
+    let sk = load(&base);
     let params = HistoryParams {
         provider: Some("anthropic".into()),
         model_api: Some("anthropic-messages".into()),
@@ -80,7 +102,7 @@ fn main() {
             *t = Instant::now();
         };
         let mut msgs = std::mem::take(&mut kept);
-        skeleton::parse_into(&nums, &strs, &mut msgs).expect("a valid skeleton");
+        sk.parse_into(&mut msgs).expect("a valid skeleton");
         let input_len = msgs.len();
         lap("parse (over the last model)", &mut t);
         let source = NoSource;
@@ -134,40 +156,35 @@ fn main() {
     }
     let total: f64 = best.iter().map(|b| b.1).sum();
     println!(
-        "{base}: {} numbers + {} chars; best µs per step over {runs} runs",
-        nums.len(),
-        strs.len()
+        "{base}: {} codes + {} numbers + {} bytes; best µs per step over {runs} runs",
+        sk.codes.len(),
+        sk.reals.len(),
+        sk.strs.len()
     );
     for (name, us) in &best {
         println!("  {name:<28} {us:>9.1}");
     }
     println!("  {:<28} {total:>9.1}", "sum of the bests");
-    incremental_turn(&format!("{dir}/suffix-{n}"), &nums, &strs, &params, None);
+    incremental_turn(&format!("{dir}/suffix-{n}"), &sk, &params, None);
 }
 
 /// The native half of an incremental turn: the suffix from the session's cut on, parsed and run
 /// as a continued pass (`incremental::sanitize_tracked` with the prefix of a full pass), the plan
 /// written. The prefix is cloned for each run (its clone is timed alone and taken off). The
 /// suffix must continue the full pass's cut: its messages and the prefix's make `total`.
-fn incremental_turn(
-    base: &str,
-    nums: &[f64],
-    strs: &str,
-    params: &HistoryParams,
-    total: Option<usize>,
-) {
-    let Ok(suffix) = std::fs::metadata(format!("{base}.f64")) else {
+fn incremental_turn(base: &str, sk: &Skel, params: &HistoryParams, total: Option<usize>) {
+    let Ok(suffix) = std::fs::metadata(format!("{base}.u32")) else {
         return;
     };
-    let (snums, sstrs) = load(base);
-    let mut msgs = skeleton::parse(nums, strs).expect("a valid skeleton");
+    let suffix_sk = load(base);
+    let mut msgs = sk.parse().expect("a valid skeleton");
     let source = NoSource;
     let mut ctx = Ctx::new(&source, false);
     let (_, prefix) = incremental::sanitize_tracked(&mut msgs, &mut ctx, params, None)
         .expect("a full pass never falls back");
     let prefix = prefix.expect("a cut");
     if let Some(total) = total {
-        let len = skeleton::parse(&snums, &sstrs).map_or(0, |m| m.len());
+        let len = suffix_sk.parse().map_or(0, |m| m.len());
         assert_eq!(
             prefix.cut + len,
             total,
@@ -184,7 +201,7 @@ fn incremental_turn(
     let mut best = [f64::INFINITY; 3];
     for _ in 0..runs {
         let prior = prefix.clone();
-        let (laps, r) = one_turn(&snums, &sstrs, params, prior);
+        let (laps, r) = one_turn(&suffix_sk, params, prior);
         for (b, l) in best.iter_mut().zip(laps) {
             *b = b.min(l);
         }
@@ -201,15 +218,10 @@ fn incremental_turn(
 /// One continued turn (parse | pass | plan written, µs), and what the pass returned (the new
 /// prefix: the caller drops it, outside the turn).
 #[inline(never)]
-fn one_turn(
-    nums: &[f64],
-    strs: &str,
-    params: &HistoryParams,
-    prior: Prefix,
-) -> ([f64; 3], impl Sized) {
+fn one_turn(sk: &Skel, params: &HistoryParams, prior: Prefix) -> ([f64; 3], impl Sized) {
     let source = NoSource;
     let t = Instant::now();
-    let mut m = skeleton::parse(nums, strs).expect("a valid suffix");
+    let mut m = sk.parse().expect("a valid suffix");
     let input_len = m.len();
     let parse = t.elapsed().as_secs_f64() * 1e6;
     let t = Instant::now();
@@ -229,7 +241,7 @@ fn one_turn(
 /// many runs.
 fn whole_pass_2026_9(dir: &str, n: &str, name: &str, only_turn: bool) {
     let base = format!("{dir}/skel96-{n}");
-    let (nums, strs) = load(&base);
+    let sk = load(&base);
     let (provider, api, model) = match name {
         "openai" => ("openai", "openai-responses", "gpt-5.2"),
         "google" => ("google", "google-generative-ai", "gemini-2.5-pro"),
@@ -257,7 +269,7 @@ fn whole_pass_2026_9(dir: &str, n: &str, name: &str, only_turn: bool) {
     let turn = format!("{dir}/suffix96-{n}");
     let total = n.parse::<usize>().ok().map(|n| n + 4);
     if only_turn {
-        return incremental_turn(&turn, &nums, &strs, &params, total);
+        return incremental_turn(&turn, &sk, &params, total);
     }
     let mut best = [f64::INFINITY; 4];
     // As the boundary does (both releases), each run parses over the model the run before left.
@@ -266,7 +278,7 @@ fn whole_pass_2026_9(dir: &str, n: &str, name: &str, only_turn: bool) {
         let mut laps = [0.0; 4];
         let t = Instant::now();
         let mut msgs = std::mem::take(&mut kept);
-        skeleton::parse_into(&nums, &strs, &mut msgs).expect("a valid skeleton");
+        sk.parse_into(&mut msgs).expect("a valid skeleton");
         let input_len = msgs.len();
         laps[0] = t.elapsed().as_secs_f64() * 1e6;
         let t = Instant::now();
@@ -292,6 +304,6 @@ fn whole_pass_2026_9(dir: &str, n: &str, name: &str, only_turn: bool) {
         best[0], best[1], best[2], best[3]
     );
     if name == "anthropic" {
-        incremental_turn(&turn, &nums, &strs, &params, total);
+        incremental_turn(&turn, &sk, &params, total);
     }
 }

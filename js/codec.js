@@ -14,14 +14,17 @@ const HEAD_IMAGE = 1024
 const HEAD_TEXT = 4096
 const SHORT_TEXT = 64
 
-// The skeleton travels in two channels. `nums` (a Float64Array) carries structure, kinds, counts,
-// lengths and numbers; `strs` (a Uint8Array) carries the UTF-8 of the strings that are not in
-// VOCAB, each preceded by SEP. Writing codes and bytes into typed arrays instead of building a
-// string field by field keeps the codec almost free of allocation, which is what makes it cheap.
+// The skeleton travels in three channels. `nums` (a Uint32Array: the codes) carries structure,
+// kinds, counts, lengths and masks; `reals` (a Float64Array) carries the numbers a value holds
+// and a usage's numbers, exactly as they are (a timestamp, -0, 1.5, NaN); `strs` (a Uint8Array)
+// carries the UTF-8 of the strings that are not in VOCAB, each preceded by SEP. Writing codes and
+// bytes into typed arrays instead of building a string field by field keeps the codec almost free
+// of allocation, which is what makes it cheap. A code crossing as an f64 (one channel for all)
+// cost Rust a bounds check, a saturating cast and its round trip each, and 8 bytes where 4 do.
 // src/transcript/skeleton.rs mirrors it.
 //
 // Value codes: 0 undefined, 1 null, 2 true, 3 false, 4 object, 5 array, 6 other (function,
-// symbol, bigint), 7 number (the next slot holds it), 8 string (the next slot holds its length,
+// symbol, bigint), 7 number (the next slot of `reals` holds it), 8 string (the next slot holds its length,
 // so Rust slices an ASCII one out of `strs` without searching for the next SEP), 9 string
 // holding SEP (the next string is its JSON), 10 string whose payload is not sent, 15 number whose
 // value is not sent, 16 + i the string VOCAB[i].
@@ -106,6 +109,7 @@ const NOT_OBJECT = CODES.notObject
 const TEXT = CODES.text // then blank (0/1), length
 const TEXT_HEAD = CODES.textHead // then blank, length, and a string value with the head
 const ARRAY = CODES.array // then the count
+const NO_ARGUMENT_KEYS = CODES.noArgumentKeys // a call's arguments key count when they are not an object
 const DATA = CODES.data // then the length, a string value with the head, and the remembered digest (a value)
 // Message fields only OpenClaw 2026.9.6's rules read: sent (mask bit 512, then a mask of the
 // present ones and their values) only when encode() is asked for them. `extraFields` reads them
@@ -170,9 +174,12 @@ const DIGESTS = new WeakMap()
 
 // The codec's working state is `var`, not `let`: a `let` read from a function is checked for its
 // temporal dead zone on every access, and the skeleton's hot loop reads `nums` and `n` a few
-// dozen times a message (with `let`, 8% more instructions per skeleton).
-var nums = new Float64Array(4096)
+// dozen times a message (with `let`, 8% more instructions per skeleton). `nums`/`n`: the codes;
+// `reals`/`r`: the numbers.
+var nums = new Uint32Array(4096)
 var n = 0
+var reals = new Float64Array(1024)
+var r = 0
 // The string channel: its pieces, joined once at the end of encode() (each after a SEP: the first
 // piece is empty), and the length the joined string will have (for the marks). The joined string
 // is then written as UTF-8 into `bytes`, kept between calls, in one call: it crosses as bytes
@@ -188,11 +195,22 @@ const UTF8 = new TextEncoder()
 // A buffer grown past this (a 2026.9.6 skeleton sends some texts whole) is not kept for the next call.
 const KEEP_BYTES = 1 << 24
 
+// Room for `k` more slots in each channel: every slot the codec writes is one of either (a
+// number is its code and its real), so a span a `room(k)` covers writes at most `k` into each.
 function room(k) {
+  if (n + k > nums.length || r + k > reals.length) grow(k)
+}
+
+function grow(k) {
   if (n + k > nums.length) {
-    const bigger = new Float64Array(Math.max(nums.length * 2, n + k))
+    const bigger = new Uint32Array(Math.max(nums.length * 2, n + k))
     bigger.set(nums)
     nums = bigger
+  }
+  if (r + k > reals.length) {
+    const bigger = new Float64Array(Math.max(reals.length * 2, r + k))
+    bigger.set(reals)
+    reals = bigger
   }
 }
 
@@ -241,7 +259,7 @@ function val(v) {
     nums[n++] = v === null ? 1 : Array.isArray(v) ? 5 : 4
   } else if (typeof v === 'number') {
     nums[n++] = 7
-    nums[n++] = v
+    reals[r++] = v
   } else if (v === undefined) {
     nums[n++] = 0
   } else if (typeof v === 'boolean') {
@@ -356,7 +374,7 @@ function block(b, wantHead) {
         // 2026.9.6 drops a call still carrying partialJson unless it is a finished Responses call.
         const partial = b.partialJson
         plain(partial)
-        if (typeof partial === 'string') nums[n++] = isPlainObject(b.arguments) ? Object.keys(b.arguments).length : -1
+        if (typeof partial === 'string') nums[n++] = isPlainObject(b.arguments) ? Object.keys(b.arguments).length : NO_ARGUMENT_KEYS
       }
       signatures(b)
       break
@@ -523,18 +541,18 @@ function usageNumbers(u) {
     room(13)
     nums[n++] = USAGE
     nums[n++] = 1
-    nums[n + 5] = ci
-    nums[n + 6] = co
-    nums[n + 7] = cr
-    nums[n + 8] = cw
-    nums[n + 9] = ct
+    reals[r + 5] = ci
+    reals[r + 6] = co
+    reals[r + 7] = cr
+    reals[r + 8] = cw
+    reals[r + 9] = ct
   }
-  nums[n++] = input
-  nums[n++] = output
-  nums[n++] = cacheRead
-  nums[n++] = cacheWrite
-  nums[n++] = totalTokens
-  if (cost !== 0) n += 5
+  reals[r++] = input
+  reals[r++] = output
+  reals[r++] = cacheRead
+  reals[r++] = cacheWrite
+  reals[r++] = totalTokens
+  if (cost !== 0) r += 5
   return true
 }
 
@@ -659,13 +677,14 @@ function pathOf(name, i, j) {
   return j >= 0 ? `${name}[${i}].content[${j}]` : `${name}[${i}]`
 }
 
-// Where each message's skeleton begins (encode's `withMarks`): `marks[2i]` in `nums`, `marks[2i + 1]`
-// in `strs` (bytes); slot `2 * messages.length` is the end.
+// Where each message's skeleton begins (encode's `withMarks`): `marks[3i]` in `codes`, `marks[3i + 1]`
+// in `reals`, `marks[3i + 2]` in `strs` (bytes); slot `3 * messages.length` is the end.
 var marks = new Float64Array(256)
 
 /**
- * The skeleton of a message array: `{ nums, strs, lone }` (`nums` a Float64Array, `strs` a
- * Uint8Array: views valid until the next encode; `lone` whether a lone surrogate was mapped).
+ * The skeleton of a message array: `{ codes, reals, strs, lone }` (`codes` a Uint32Array, `reals`
+ * a Float64Array, `strs` a Uint8Array: views valid until the next encode; `lone` whether a lone
+ * surrogate was mapped).
  * Throws a TypeError naming the path when a message cannot be read (a getter that throws, a
  * revoked proxy). `withExtras`: send the 2026.9.6-only message fields too. `withMarks`: the
  * result's `marks` say where each message's skeleton begins (valid until the next encode).
@@ -678,6 +697,7 @@ function encode(messages, name = 'messages', withExtras = false, withMarks = fal
     throw new TypeError(`${name}: expected an array of messages, got ${describe(messages)}`)
   }
   n = 0
+  r = 0
   parts = ['']
   strLen = 0
   room(2)
@@ -685,18 +705,20 @@ function encode(messages, name = 'messages', withExtras = false, withMarks = fal
   pathMsg = -1
   pathBlock = -1
   try {
-    if (withMarks && marks.length < 2 * messages.length + 2) marks = new Float64Array(4 * messages.length + 2)
+    if (withMarks && marks.length < 3 * messages.length + 3) marks = new Float64Array(6 * messages.length + 3)
     for (let i = 0; i < messages.length; i++) {
       pathMsg = i
       if (withMarks) {
-        marks[2 * i] = n
-        marks[2 * i + 1] = strLen
+        marks[3 * i] = n
+        marks[3 * i + 1] = r
+        marks[3 * i + 2] = strLen
       }
       message(messages[i])
     }
     if (withMarks) {
-      marks[2 * messages.length] = n
-      marks[2 * messages.length + 1] = strLen
+      marks[3 * messages.length] = n
+      marks[3 * messages.length + 1] = r
+      marks[3 * messages.length + 2] = strLen
     }
   } catch (err) {
     parts = ['']
@@ -716,7 +738,7 @@ function encode(messages, name = 'messages', withExtras = false, withMarks = fal
   // Marks count UTF-16 units; bytes differ only past ASCII (with a lone surrogate the marks are
   // not used: the session cannot keep such a skeleton).
   if (withMarks && written !== text.length && !lone) byteMarks(text, messages.length)
-  return { nums: nums.subarray(0, n), strs: bytes.subarray(0, written), lone, marks: withMarks ? marks : null }
+  return { codes: nums.subarray(0, n), reals: reals.subarray(0, r), strs: bytes.subarray(0, written), lone, marks: withMarks ? marks : null }
 }
 
 // The marks' offsets in `text` (UTF-16 units, ascending, each at a string's start) as offsets in
@@ -725,7 +747,7 @@ function byteMarks(text, count) {
   let unit = 0
   let byte = 0
   for (let i = 0; i <= count; i++) {
-    const to = marks[2 * i + 1]
+    const to = marks[3 * i + 2]
     for (; unit < to; unit++) {
       const c = text.charCodeAt(unit)
       if (c < 0x80) byte += 1
@@ -736,7 +758,7 @@ function byteMarks(text, count) {
         unit++
       } else byte += 3
     }
-    marks[2 * i + 1] = byte
+    marks[3 * i + 2] = byte
   }
 }
 
@@ -961,8 +983,10 @@ function apply(messages, plan, count = plan.n) {
  * back. Without it the inner call would overwrite the outer call's skeleton, plan and buffers.
  */
 function enter() {
-  const saved = { nums, n, parts, strLen, bytes, f, at, v, vi, t, ti, planBuf, pathMsg, pathBlock, extras, unread, marks }
-  nums = new Float64Array(256)
+  const saved = { nums, n, reals, r, parts, strLen, bytes, f, at, v, vi, t, ti, planBuf, pathMsg, pathBlock, extras, unread, marks }
+  nums = new Uint32Array(256)
+  reals = new Float64Array(64)
+  r = 0
   marks = new Float64Array(256)
   bytes = new Uint8Array(256)
   n = 0
@@ -973,7 +997,7 @@ function enter() {
 }
 
 function leave(s) {
-  ;({ nums, n, parts, strLen, bytes, f, at, v, vi, t, ti, planBuf, pathMsg, pathBlock, extras, unread, marks } = s)
+  ;({ nums, n, reals, r, parts, strLen, bytes, f, at, v, vi, t, ti, planBuf, pathMsg, pathBlock, extras, unread, marks } = s)
 }
 
 /** Remembers the digests a plan reports (`[message, block, digest]`, input positions). */

@@ -34,8 +34,8 @@ function run(op, messages, options = {}, name = 'messages', session = null) {
     const buf = codec.planBuffer()
     const answer =
       session === null
-        ? native.runTranscript(messages, skeleton.nums, skeleton.strs, op, toJson(options, 'options'), buf)
-        : native.runTranscriptSession(session.native, messages, skeleton.nums, skeleton.strs, session.entries, session.now, session.start, buf)
+        ? native.runTranscript(messages, skeleton.codes, skeleton.reals, skeleton.strs, op, toJson(options, 'options'), buf)
+        : native.runTranscriptSession(session.native, messages, skeleton.codes, skeleton.reals, skeleton.strs, session.entries, session.now, session.start, buf)
     // The answer: the plan's JSON, then its texts (each after a SEP, which JSON never holds raw);
     // the header in `buf` says the rest (src/napi/transcript.rs, HEAD).
     if (session !== null && buf[2] < 0) {

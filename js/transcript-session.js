@@ -41,13 +41,15 @@ class Session {
     // before `outCut`, each `{ start, len, plan, take }`: replaying `plan` on the history's
     // messages `start..start + len` gives `take` messages of that output. `keyed` is false when
     // the skeleton could not be kept (a lone surrogate maps `strs` as a whole).
-    this.skelNums = new Float64Array(1024)
+    this.skelCodes = new Uint32Array(1024)
     this.skelLen = 0
+    this.skelReals = new Float64Array(256)
+    this.skelRealLen = 0
     this.skelBytes = new Uint8Array(1024)
     this.skelByteLen = 0
     this.segments = []
     this.keyed = true
-    // Where each cut left them (with `keep`): `[cut, skelLen, skelByteLen, segments.length]`
+    // Where each cut left them (with `keep`): `[cut, skelLen, skelRealLen, skelByteLen, segments.length]`
     // per call, to come back to an earlier cut when Rust names one.
     this.cuts = []
     // Kept only once a call has come with other objects than the previous one's: an agent that
@@ -95,7 +97,7 @@ class Session {
     if (!this.keyed || messages.length < cut || !this.native.contentKeyed()) return false
     let same
     try {
-      same = withSkeleton(messages.slice(0, cut), this.version, this.unread, (k) => !k.lone && sameBytes(k.strs, this.skelBytes, this.skelByteLen) && sameNums(k.nums, this.skelNums, this.skelLen))
+      same = withSkeleton(messages.slice(0, cut), this.version, this.unread, (k) => !k.lone && sameBytes(k.strs, this.skelBytes, this.skelByteLen) && sameCodes(k.codes, this.skelCodes, this.skelLen) && sameReals(k.reals, this.skelReals, this.skelRealLen))
     } catch {
       // The full pass reports the error with the message's own path.
       return false
@@ -142,7 +144,7 @@ class Session {
 
   /** Notes where the cut left the content-keyed state (see `cuts`). */
   mark() {
-    if (this.keep) this.cuts.push(this.seen.length, this.skelLen, this.skelByteLen, this.segments.length)
+    if (this.keep) this.cuts.push(this.seen.length, this.skelLen, this.skelRealLen, this.skelByteLen, this.segments.length)
   }
 
   /**
@@ -153,13 +155,14 @@ class Session {
     if (cut > this.seen.length || out > this.outCut) return false
     if (this.keep) {
       const c = this.cuts
-      let i = c.length - 4
-      while (i >= 0 && c[i] !== cut) i -= 4
+      let i = c.length - 5
+      while (i >= 0 && c[i] !== cut) i -= 5
       if (i < 0) return false
       this.skelLen = c[i + 1]
-      this.skelByteLen = c[i + 2]
-      this.segments.length = c[i + 3]
-      c.length = i + 4
+      this.skelRealLen = c[i + 2]
+      this.skelByteLen = c[i + 3]
+      this.segments.length = c[i + 4]
+      c.length = i + 5
     }
     this.seen.length = cut
     this.outCut = out
@@ -169,6 +172,7 @@ class Session {
   full(messages, entries, now) {
     this.seen.length = 0
     this.skelLen = 0
+    this.skelRealLen = 0
     this.skelByteLen = 0
     this.keyed = true
     this.segments = []
@@ -205,16 +209,19 @@ class Session {
     if (!this.keep || !this.keyed || s.cut <= from) return
     // The skeleton of messages `from..s.cut`, out of the run's (which holds `len` messages).
     const marks = k.marks
-    const a = marks[0]
-    const b = marks[2 * (s.cut - from)]
-    if (marks[2 * len] !== k.nums.length) {
+    const end = 3 * (s.cut - from)
+    if (marks[3 * len] !== k.codes.length || marks[3 * len + 1] !== k.reals.length) {
       // Not the marks of this skeleton (cannot happen while nothing encodes between run and step).
       this.keyed = false
       return
     }
-    this.skelNums = appended(this.skelNums, this.skelLen, k.nums.subarray(a, b))
-    this.skelLen += b - a
-    const bytes = k.strs.subarray(marks[1], marks[2 * (s.cut - from) + 1])
+    const codes = k.codes.subarray(marks[0], marks[end])
+    this.skelCodes = appended(this.skelCodes, this.skelLen, codes)
+    this.skelLen += codes.length
+    const reals = k.reals.subarray(marks[1], marks[end + 1])
+    this.skelReals = appended(this.skelReals, this.skelRealLen, reals)
+    this.skelRealLen += reals.length
+    const bytes = k.strs.subarray(marks[2], marks[end + 2])
     this.skelBytes = appended(this.skelBytes, this.skelByteLen, bytes)
     this.skelByteLen += bytes.length
   }
@@ -238,10 +245,18 @@ function sameBytes(a, b, len) {
   return Buffer.from(a.buffer, a.byteOffset, len).equals(Buffer.from(b.buffer, b.byteOffset, len))
 }
 
-/** Whether `a` holds the first `len` numbers of `b`, bit for bit (-0 is not 0; NaN is itself). */
-function sameNums(a, b, len) {
+/** Whether `a` (a skeleton's codes, the message count first) holds, past its count, the first `len` codes of `b`. */
+function sameCodes(a, b, len) {
   if (a.length - 1 !== len) return false
-  const x = Buffer.from(a.buffer, a.byteOffset + 8, len * 8)
+  const x = Buffer.from(a.buffer, a.byteOffset + 4, len * 4)
+  const y = Buffer.from(b.buffer, b.byteOffset, len * 4)
+  return x.equals(y)
+}
+
+/** Whether `a` holds the first `len` numbers of `b`, bit for bit (-0 is not 0; NaN is itself). */
+function sameReals(a, b, len) {
+  if (a.length !== len) return false
+  const x = Buffer.from(a.buffer, a.byteOffset, len * 8)
   const y = Buffer.from(b.buffer, b.byteOffset, len * 8)
   return x.equals(y)
 }

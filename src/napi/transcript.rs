@@ -1,6 +1,7 @@
-//! `runTranscript(messages, nums, strs, op, config, out)`: the one native call behind every
-//! transcript function of the JS API. The skeleton (js/codec.js) crosses as two typed arrays Rust
-//! borrows: `nums` (numbers) and `strs` (its strings' UTF-8).
+//! `runTranscript(messages, codes, reals, strs, op, config, out)`: the one native call behind
+//! every transcript function of the JS API. The skeleton (js/codec.js) crosses as three typed
+//! arrays Rust borrows: `codes` (a `Uint32Array`: structure, kinds, counts), `reals` (a
+//! `Float64Array`: the numbers values and usages hold) and `strs` (its strings' UTF-8).
 //!
 //! The answer costs as little to hand back as it can: one string (the plan's JSON, then its new
 //! string values) and a few numbers written into the caller's buffer `out`, whose first
@@ -16,7 +17,7 @@ use crate::transcript::model::Msg;
 use crate::transcript::pipeline::HistoryParams;
 use crate::transcript::{ops, read_set, skeleton, Ctx, Source, FIELD_NAMES};
 use napi::bindgen_prelude::{
-    Array, Either, Float64Array, Float64ArraySlice, Latin1String, Uint8ArraySlice,
+    Array, Either, Float64Array, Float64ArraySlice, Latin1String, Uint32ArraySlice, Uint8ArraySlice,
 };
 use napi::{Error, Result, Status};
 use napi_derive::napi;
@@ -50,9 +51,9 @@ fn skeleton_strs(strs: &[u8]) -> Result<&str> {
 }
 
 /// The skeleton parsed over the model this thread's last call left.
-fn parse_model(nums: &[f64], strs: &str) -> Result<Vec<Msg>> {
+fn parse_model(codes: &[u32], reals: &[f64], strs: &str) -> Result<Vec<Msg>> {
     let mut msgs = MODEL.with(|m| std::mem::take(&mut *m.borrow_mut()));
-    skeleton::parse_into(nums, strs, &mut msgs).map_err(invalid)?;
+    skeleton::parse_into(codes, reals, strs, &mut msgs).map_err(invalid)?;
     Ok(msgs)
 }
 
@@ -78,9 +79,11 @@ fn answer_string(s: String) -> Either<String, Latin1String> {
 
 /// Runs transcript operation `op` on the skeleton of `messages`.
 #[napi(catch_unwind, js_name = "runTranscript")]
+#[allow(clippy::too_many_arguments)]
 pub fn run_transcript(
     messages: Array,
-    nums: Float64ArraySlice,
+    codes: Uint32ArraySlice,
+    reals: Float64ArraySlice,
     strs: Uint8ArraySlice,
     op: String,
     config: String,
@@ -90,7 +93,7 @@ pub fn run_transcript(
         if let Some(key) = history_options::Key::of(&config) {
             return run_history(
                 messages,
-                &nums,
+                (&codes, &reals),
                 skeleton_strs(&strs)?,
                 &config,
                 key,
@@ -99,7 +102,7 @@ pub fn run_transcript(
         }
     }
     let cfg = parse_config(&config)?;
-    let mut msgs = parse_model(&nums, skeleton_strs(&strs)?)?;
+    let mut msgs = parse_model(&codes, &reals, skeleton_strs(&strs)?)?;
     let input_len = msgs.len();
     let source = HandleSource { messages };
     let mut ctx = Ctx::new(&source, reported(&cfg));
@@ -113,7 +116,7 @@ pub fn run_transcript(
 /// ([`history_options`]): read again only when they differ from the last call's but for `now`.
 fn run_history(
     messages: Array,
-    nums: &[f64],
+    (codes, reals): (&[u32], &[f64]),
     strs: &str,
     config: &str,
     key: history_options::Key,
@@ -129,7 +132,7 @@ fn run_history(
     };
     let mut params = read.params;
     params.now = key.now;
-    let mut msgs = parse_model(nums, strs)?;
+    let mut msgs = parse_model(codes, reals, strs)?;
     let input_len = msgs.len();
     let source = HandleSource { messages };
     let mut ctx = Ctx::new(&source, read.report);
@@ -281,7 +284,8 @@ impl TranscriptSession {
 pub fn run_transcript_session(
     session: &mut TranscriptSession,
     messages: Array,
-    nums: Float64ArraySlice,
+    codes: Uint32ArraySlice,
+    reals: Float64ArraySlice,
     strs: Uint8ArraySlice,
     entries: Option<String>,
     now: f64,
@@ -310,7 +314,7 @@ pub fn run_transcript_session(
     } else {
         std::mem::take(&mut session.model)
     };
-    skeleton::parse_into(&nums, skeleton_strs(&strs)?, &mut msgs).map_err(invalid)?;
+    skeleton::parse_into(&codes, &reals, skeleton_strs(&strs)?, &mut msgs).map_err(invalid)?;
     let input_len = msgs.len();
     let source = Watched {
         inner: HandleSource { messages },
@@ -436,6 +440,8 @@ pub struct SkeletonCodes {
     pub data: u32,
     /// A usage in the normalised shape, sent as its numbers (`usage_keys`, then `cost_keys`).
     pub usage: u32,
+    /// What a call's `arguments` key count is when they are not an object.
+    pub no_argument_keys: u32,
     pub usage_keys: Vec<String>,
     pub cost_keys: Vec<String>,
     pub lone_surrogate_base: u32,
@@ -470,6 +476,7 @@ pub fn transcript_skeleton_codes() -> SkeletonCodes {
         array: skeleton::ARRAY,
         data: skeleton::DATA,
         usage: skeleton::USAGE,
+        no_argument_keys: skeleton::NO_ARGUMENT_KEYS,
         usage_keys: skeleton::USAGE_KEYS.map(String::from).to_vec(),
         cost_keys: skeleton::COST_KEYS.map(String::from).to_vec(),
         lone_surrogate_base: skeleton::LONE_SURROGATE_BASE,

@@ -1,9 +1,11 @@
 //! Building the working model ([`Msg`]) from a transcript description.
 //!
-//! Two sources feed the same rules: the compact skeleton string written by `js/codec.js` (the JS
+//! Two sources feed the same rules: the compact skeleton written by `js/codec.js` (the JS
 //! boundary, which never hands Rust the whole transcript), and `serde_json` values (tests, the CLI,
-//! byte-level entry points). The string layout is defined by the codec; this parser mirrors it
-//! field for field, so a change to one is a change to both.
+//! byte-level entry points). The skeleton travels in three channels: `codes` (structure, kinds,
+//! counts, lengths, masks: every small non-negative integer), `reals` (the numbers a value holds
+//! and a usage's numbers, exactly as JS had them) and `strs` (strings). The layout is defined by
+//! the codec; this parser mirrors it field for field, so a change to one is a change to both.
 
 use super::model::*;
 use super::usage::{UsageCost, UsageSnapshot};
@@ -85,10 +87,13 @@ pub const ARRAY: u32 = 13;
 pub const DATA: u32 = 14;
 /// A usage object in pi-ai's normalised shape ([`USAGE_KEYS`] in order, then maybe `cost` with
 /// [`COST_KEYS`] in order, every value a finite number, `input` not negative), sent as its
-/// numbers only: this code, 0 (no cost) or 1, then the 5 or 10 numbers in key order (7 or 12 slots
-/// where the object took 17 or 35). It stands where a value could (the usage slot), so it lies
-/// past every value code, vocabulary included.
+/// numbers only: this code and 0 (no cost) or 1 in `codes`, the 5 or 10 numbers in key order in
+/// `reals` (where the object took 17 or 35 slots). It stands where a value could (the usage slot),
+/// so it lies past every value code, vocabulary included.
 pub const USAGE: u32 = 240;
+/// A call's `arguments` key count (sent after a string `partialJson` in 2026.9.6 mode) when they
+/// are not an object: what JS's `Uint32Array` stores for `-1`.
+pub const NO_ARGUMENT_KEYS: u32 = u32::MAX;
 
 /// A skeleton the parser cannot read (the codec and the parser disagree). What went wrong is
 /// kept in the cursor ([`Cursor::why`]): each of the ~30 reads a message takes returns a `Result`
@@ -98,10 +103,16 @@ struct Stop;
 
 type Read<T> = Result<T, Stop>;
 
-/// Reads the two skeleton channels in order.
+/// Reads the three skeleton channels in order.
 struct Cursor<'a> {
-    nums: &'a [f64],
+    /// Structure codes, counts, lengths and masks (a `Uint32Array` in JS).
+    codes: &'a [u32],
     at: usize,
+    /// The numbers of values (value code 7) and of usages ([`USAGE`]), as JS had them: a
+    /// timestamp, a count past 2^32, `-0`, `1.5`, NaN (a `Float64Array` in JS). Each code used to
+    /// cross as an f64 too, read with a bounds check, a saturating cast and its round trip.
+    reals: &'a [f64],
+    real_at: usize,
     strs: &'a str,
     /// Where the next string of `strs` begins (just past its separator); `None` once the last
     /// one was read.
@@ -212,28 +223,30 @@ impl<'a> Cursor<'a> {
         Err(Stop)
     }
 
-    // The three reads below are most of a skeleton (~22 codes a message): called, each cost
-    // about twice what it does inlined.
+    // The reads below are most of a skeleton (~22 codes a message): called, each cost about
+    // twice what it does inlined.
     #[inline(always)]
-    fn num(&mut self) -> Read<f64> {
-        match self.nums.get(self.at) {
-            Some(&v) => {
+    fn code(&mut self) -> Read<u32> {
+        match self.codes.get(self.at) {
+            Some(&c) => {
                 self.at += 1;
-                Ok(v)
+                Ok(c)
             }
             None => self.stop("skeleton ended early (codec and parser disagree)".into()),
         }
     }
 
+    /// The next number of the `reals` channel.
     #[inline(always)]
-    fn code(&mut self) -> Read<u32> {
-        let v = self.num()?;
-        // A saturating cast and a round trip: cheaper than `fract()` (a libm call) on a hot path.
-        let c = v as u32;
-        if c as f64 == v {
-            Ok(c)
-        } else {
-            self.stop(format!("skeleton: expected a code, got {v}"))
+    fn real(&mut self) -> Read<f64> {
+        match self.reals.get(self.real_at) {
+            Some(&v) => {
+                self.real_at += 1;
+                Ok(v)
+            }
+            None => {
+                self.stop("skeleton: the numbers ended early (codec and parser disagree)".into())
+            }
         }
     }
 
@@ -242,12 +255,12 @@ impl<'a> Cursor<'a> {
         Ok(self.code()? as usize)
     }
 
-    /// The count of a list whose items take a number at least each: a count past what is left is
+    /// The count of a list whose items take a code at least each: a count past what is left is
     /// a bad skeleton, not a reason to allocate.
     #[inline(always)]
     fn list_count(&mut self) -> Read<usize> {
         let n = self.count()?;
-        if n > self.nums.len() - self.at {
+        if n > self.codes.len() - self.at {
             return self.stop("skeleton ended early (codec and parser disagree)".into());
         }
         Ok(n)
@@ -305,7 +318,7 @@ impl<'a> Cursor<'a> {
         }
         // A number (a timestamp on every message) is as common as a word.
         if c == 7 {
-            return Ok(Val::Num(self.num()?));
+            return Ok(Val::Num(self.real()?));
         }
         self.val_of(c)
     }
@@ -319,7 +332,7 @@ impl<'a> Cursor<'a> {
             4 => Val::Object,
             5 => Val::Array,
             6 => Val::Other,
-            7 => Val::Num(self.num()?),
+            7 => Val::Num(self.real()?),
             8 => {
                 let len = self.count()?;
                 Val::Str(Text::new(self.string_of_len(len)?))
@@ -349,7 +362,7 @@ impl<'a> Cursor<'a> {
         if c != TEXT {
             return self.text_of(c);
         }
-        let blank = self.num()? != 0.0;
+        let blank = self.code()? != 0;
         let len = self.code()?;
         Ok((
             Some(TextInfo {
@@ -367,7 +380,7 @@ impl<'a> Cursor<'a> {
         if c != TEXT && c != TEXT_HEAD {
             return Ok((None, self.val_of(c)?));
         }
-        let blank = self.num()? != 0.0;
+        let blank = self.code()? != 0;
         let len = self.code()?;
         let head: Option<Box<str>> = if c == TEXT_HEAD {
             self.val()?.as_str().map(Box::from)
@@ -397,7 +410,7 @@ impl<'a> Cursor<'a> {
         if c != TEXT {
             return self.val_of(c);
         }
-        let blank = self.num()? != 0.0;
+        let blank = self.code()? != 0;
         self.count()?;
         Ok(Val::Str(Text::Borrowed(if blank {
             ""
@@ -486,7 +499,7 @@ impl Cursor<'_> {
         let mut five = || -> Read<[f64; 5]> {
             let mut out = [0.0; 5];
             for slot in &mut out {
-                *slot = self.num()?;
+                *slot = self.real()?;
                 if !slot.is_finite() {
                     let why = format!("skeleton: a usage number that is not finite ({slot})");
                     return self.stop(why);
@@ -505,10 +518,10 @@ impl Cursor<'_> {
     /// A usage object (its `4` already read) that is exactly in the normalised shape, read into
     /// its snapshot; `None`, with nothing consumed, for any other object.
     fn normalised_usage(&mut self) -> Option<UsageSnapshot> {
-        let saved = (self.at, self.next);
+        let saved = (self.at, self.real_at, self.next);
         let snapshot = self.try_normalised_usage();
         if snapshot.is_none() {
-            (self.at, self.next) = saved;
+            (self.at, self.real_at, self.next) = saved;
         }
         snapshot
     }
@@ -542,7 +555,7 @@ impl Cursor<'_> {
             if self.code().ok()? != *key || self.code().ok()? != 7 {
                 return None;
             }
-            *slot = self.num().ok().filter(|v| v.is_finite())?;
+            *slot = self.real().ok().filter(|v| v.is_finite())?;
         }
         Some(out)
     }
@@ -564,10 +577,11 @@ fn joined_key(parent: &str, child: &str) -> Text {
     }
 }
 
-/// Parses the codec's skeleton (`nums`, `strs`) into messages numbered by their input index.
-pub fn parse(nums: &[f64], strs: &str) -> Result<Vec<Msg>, String> {
+/// Parses the codec's skeleton (`codes`, `reals`, `strs`) into messages numbered by their input
+/// index.
+pub fn parse(codes: &[u32], reals: &[f64], strs: &str) -> Result<Vec<Msg>, String> {
     let mut msgs = Vec::new();
-    parse_into(nums, strs, &mut msgs)?;
+    parse_into(codes, reals, strs, &mut msgs)?;
     Ok(msgs)
 }
 
@@ -577,12 +591,19 @@ pub fn parse(nums: &[f64], strs: &str) -> Result<Vec<Msg>, String> {
 /// of a call gave glibc ~1 KB a message to hand back to the system at once, and the next call
 /// faulted it all in again (at 10,000 messages, ~2,300 page faults a call in some processes).
 /// After an error `msgs` holds no meaningful model.
-pub fn parse_into(nums: &[f64], strs: &str, msgs: &mut Vec<Msg>) -> Result<(), String> {
+pub fn parse_into(
+    codes: &[u32],
+    reals: &[f64],
+    strs: &str,
+    msgs: &mut Vec<Msg>,
+) -> Result<(), String> {
     // The string channel starts with a separator.
     let next = memchr::memchr(SEP as u8, strs.as_bytes()).map(|k| k + 1);
     let mut c = Cursor {
-        nums,
+        codes,
         at: 0,
+        reals,
+        real_at: 0,
         strs,
         next,
         why: String::new(),
@@ -834,8 +855,9 @@ fn parse_block(c: &mut Cursor, b: &mut Block, extras: bool) -> Read<()> {
             if extras {
                 let partial = c.val()?;
                 if matches!(partial, Val::Str(_)) {
-                    let keys = c.num()?;
-                    extra(c, b).argument_keys = (keys >= 0.0).then_some(keys as usize);
+                    // The arguments' key count, or NO_ARGUMENT_KEYS when they are not an object.
+                    let keys = c.code()?;
+                    extra(c, b).argument_keys = (keys != NO_ARGUMENT_KEYS).then_some(keys as usize);
                 }
                 if partial != Val::Absent {
                     extra(c, b).partial_json = partial;
@@ -1102,41 +1124,60 @@ mod code_tests {
         );
     }
 
+    /// A skeleton written by hand: its codes and its numbers (the `reals` channel).
+    #[derive(Clone, Default)]
+    struct Sk {
+        codes: Vec<u32>,
+        reals: Vec<f64>,
+    }
+
+    impl Sk {
+        fn c(mut self, codes: &[u32]) -> Self {
+            self.codes.extend_from_slice(codes);
+            self
+        }
+        fn r(mut self, reals: &[f64]) -> Self {
+            self.reals.extend_from_slice(reals);
+            self
+        }
+        fn then(mut self, other: &Sk) -> Self {
+            self.codes.extend_from_slice(&other.codes);
+            self.reals.extend_from_slice(&other.reals);
+            self
+        }
+        fn parse(&self, strs: &str) -> Result<Vec<Msg>, String> {
+            parse(&self.codes, &self.reals, strs)
+        }
+    }
+
+    fn code(w: &str) -> u32 {
+        vocab_code(w)
+    }
+
     /// A skeleton parsed over the model of another (the boundary keeps its thread's last model,
     /// and the next parse reuses its block lists and boxes) reads as the same model as parsed
     /// afresh: nothing of the earlier messages stays behind.
     #[test]
     fn parse_over_an_earlier_model_is_a_fresh_parse() {
-        let code = |w: &str| vocab_code(w) as f64;
-        let text = [BLOCK as f64, code("text"), TEXT as f64, 0.0, 4.0, 0.0];
-        let thinking = [
-            BLOCK as f64,
-            code("thinking"),
-            TEXT as f64,
-            0.0,
-            5.0,
-            TEXT as f64,
-            0.0,
-            3.0,
-            0.0,
-        ];
-        let user = |blocks: &[&[f64]]| {
-            let mut m = vec![MESSAGE as f64, code("user"), 0.0, ARRAY as f64];
-            m.push(blocks.len() as f64);
-            blocks.iter().for_each(|b| m.extend_from_slice(b));
+        let text = Sk::default().c(&[BLOCK, code("text"), TEXT, 0, 4, 0]);
+        let thinking = Sk::default().c(&[BLOCK, code("thinking"), TEXT, 0, 5, TEXT, 0, 3, 0]);
+        let user = |blocks: &[&Sk]| {
+            let mut m = Sk::default().c(&[MESSAGE, code("user"), 0, ARRAY, blocks.len() as u32]);
+            blocks.iter().for_each(|b| m = m.clone().then(b));
             m
         };
-        let assistant = |blocks: &[&[f64]], total: f64| {
-            let mut m = vec![MESSAGE as f64, code("assistant"), 256.0, USAGE as f64, 0.0];
-            m.extend([3.0, 4.0, 0.0, 0.0, total, ARRAY as f64]);
-            m.push(blocks.len() as f64);
-            blocks.iter().for_each(|b| m.extend_from_slice(b));
+        let assistant = |blocks: &[&Sk], total: f64| {
+            let mut m = Sk::default()
+                .c(&[MESSAGE, code("assistant"), 256, USAGE, 0])
+                .r(&[3.0, 4.0, 0.0, 0.0, total])
+                .c(&[ARRAY, blocks.len() as u32]);
+            blocks.iter().for_each(|b| m = m.clone().then(b));
             m
         };
-        let skeleton = |msgs: Vec<Vec<f64>>| {
-            let mut nums = vec![msgs.len() as f64];
-            msgs.into_iter().for_each(|m| nums.extend(m));
-            nums
+        let skeleton = |msgs: Vec<Sk>| {
+            let mut all = Sk::default().c(&[msgs.len() as u32]);
+            msgs.iter().for_each(|m| all = all.clone().then(m));
+            all
         };
         let a = skeleton(vec![
             assistant(&[&thinking, &text, &thinking], 7.0),
@@ -1154,11 +1195,11 @@ mod code_tests {
             user(&[&text]),
         ]);
         for (first, second) in [(&a, &b), (&b, &a), (&a, &c), (&c, &a), (&b, &c)] {
-            let mut model = parse(first, "").unwrap_or_default();
-            assert!(parse_into(second, "", &mut model).is_ok());
-            assert_eq!(model, parse(second, "").unwrap_or_default());
+            let mut model = first.parse("").unwrap_or_default();
+            assert!(parse_into(&second.codes, &second.reals, "", &mut model).is_ok());
+            assert_eq!(model, second.parse("").unwrap_or_default());
         }
-        assert_eq!(parse(&a, "").map(|m| m.len()), Ok(3));
+        assert_eq!(a.parse("").map(|m| m.len()), Ok(3));
     }
 
     /// A block type read by its code is the kind its word names, and a type the codec sent as
@@ -1177,15 +1218,14 @@ mod code_tests {
         assert_eq!(BlockType::of_str("tool"), BlockType::Tool);
         assert_eq!(BlockType::of_str("texts"), BlockType::Other);
         assert_eq!(BlockType::of(&Val::Null), BlockType::Absent);
-        let text_block = |ty: &[f64]| {
-            let mut nums = vec![1.0, MESSAGE as f64, vocab_code("user") as f64, 0.0];
-            nums.extend([ARRAY as f64, 1.0, BLOCK as f64]);
-            nums.extend_from_slice(ty);
-            nums.extend([TEXT as f64, 0.0, 2.0, 0.0]);
-            nums
+        let text_block = |ty: &[u32]| {
+            Sk::default()
+                .c(&[1, MESSAGE, code("user"), 0, ARRAY, 1, BLOCK])
+                .c(ty)
+                .c(&[TEXT, 0, 2, 0])
         };
-        let coded = parse(&text_block(&[vocab_code("text") as f64]), "");
-        let as_string = parse(&text_block(&[8.0, 4.0]), "\u{1f}text");
+        let coded = text_block(&[code("text")]).parse("");
+        let as_string = text_block(&[8, 4]).parse("\u{1f}text");
         assert!(coded.is_ok());
         assert_eq!(coded, as_string);
         let Ok(model) = coded else { return };
@@ -1199,45 +1239,131 @@ mod code_tests {
     /// whole; a number that is not finite is an error, not a snapshot.
     #[test]
     fn usage_sent_as_numbers_is_the_snapshot_of_the_object() {
-        let head = |usage: &[f64]| {
-            let mut nums = vec![1.0, MESSAGE as f64, 16.0 + 1.0, 256.0];
-            nums.extend_from_slice(usage);
-            nums.extend([ARRAY as f64, 0.0]);
-            nums
+        let head = |usage: &Sk| {
+            Sk::default()
+                .c(&[1, MESSAGE, code("assistant"), 256])
+                .then(usage)
+                .c(&[ARRAY, 0])
         };
-        let code = |w: &str| vocab_code(w) as f64;
-        let mut object = vec![4.0, 6.0];
+        let mut object = Sk::default().c(&[4, 6]);
         for (k, v) in USAGE_KEYS.iter().zip([3.0, 4.0, 0.0, 0.0, 7.0]) {
-            object.extend([code(k), 7.0, v]);
+            object = object.c(&[code(k), 7]).r(&[v]);
         }
-        object.extend([code("cost"), 4.0, 5.0]);
+        object = object.c(&[code("cost"), 4, 5]);
         for (k, v) in COST_KEYS.iter().zip([0.5, 0.25, 0.0, 0.0, 0.75]) {
-            object.extend([code(k), 7.0, v]);
+            object = object.c(&[code(k), 7]).r(&[v]);
         }
-        let numbers = [
-            USAGE as f64,
-            1.0,
-            3.0,
-            4.0,
-            0.0,
-            0.0,
-            7.0,
-            0.5,
-            0.25,
-            0.0,
-            0.0,
-            0.75,
-        ];
-        let a = parse(&head(&object), "").unwrap_or_default();
-        let b = parse(&head(&numbers), "").unwrap_or_default();
+        let reals = [3.0, 4.0, 0.0, 0.0, 7.0, 0.5, 0.25, 0.0, 0.0, 0.75];
+        let numbers = Sk::default().c(&[USAGE, 1]).r(&reals);
+        let a = head(&object).parse("").unwrap_or_default();
+        let b = head(&numbers).parse("").unwrap_or_default();
         assert!(
             matches!(a[0].usage, UsageView::Snapshot(_)),
             "{:?}",
             a[0].usage
         );
         assert_eq!(a[0].usage, b[0].usage);
-        let mut bad = numbers;
-        bad[4] = f64::INFINITY;
-        assert!(parse(&head(&bad), "").is_err());
+        let mut bad = reals;
+        bad[2] = f64::INFINITY;
+        assert!(head(&Sk::default().c(&[USAGE, 1]).r(&bad))
+            .parse("")
+            .is_err());
+    }
+
+    /// Numbers that are not a `u32` (`-0`, 2^32, 1.5, NaN, a timestamp) cross in `reals` and
+    /// arrive bit for bit, in a value (a timestamp, a call id) and in a usage's numbers; what
+    /// comes back for them is what main's f64 channel gave.
+    #[test]
+    fn numbers_that_are_not_codes_arrive_bit_for_bit() {
+        let odd = [
+            -0.0,
+            4_294_967_296.0,
+            1.5,
+            f64::NAN,
+            1_767_225_600_123.0,
+            -1.0,
+            f64::INFINITY,
+        ];
+        for x in odd {
+            // An assistant stamped `x`, whose one call has id `x`.
+            let sk = Sk::default()
+                .c(&[1, MESSAGE, code("assistant"), 2, 7])
+                .r(&[x])
+                .c(&[ARRAY, 1, BLOCK, code("toolCall"), 7])
+                .r(&[x])
+                .c(&[0, 4, 0, 0]);
+            let model = sk.parse("");
+            let Ok(model) = model else {
+                panic!("{x}: {model:?}")
+            };
+            let bits = |v: &Val| match v {
+                Val::Num(n) => n.to_bits(),
+                other => panic!("{x}: {other:?}"),
+            };
+            assert_eq!(bits(&model[0].timestamp), x.to_bits(), "{x}");
+            let Content::Blocks(blocks) = &model[0].content else {
+                panic!("{:?}", model[0].content)
+            };
+            assert_eq!(bits(&blocks[0].id), x.to_bits(), "{x}");
+        }
+        // A usage's numbers: its counts and its cost.
+        let counts = [-0.0, 4_294_967_296.0, 1.5, 0.0, 2.5];
+        let cost = [1.5, -0.0, 4_294_967_297.0, 0.0, 0.125];
+        let sk = Sk::default()
+            .c(&[1, MESSAGE, code("assistant"), 256, USAGE, 1])
+            .r(&counts)
+            .r(&cost)
+            .c(&[ARRAY, 0]);
+        let model = sk.parse("").unwrap_or_default();
+        let UsageView::Snapshot(u) = &model[0].usage else {
+            panic!("{:?}", model[0].usage)
+        };
+        let got = [
+            u.input,
+            u.output,
+            u.cache_read,
+            u.cache_write,
+            u.total_tokens,
+        ];
+        assert_eq!(got.map(f64::to_bits), counts.map(f64::to_bits));
+        let Some(c) = &u.cost else { panic!("no cost") };
+        let got = [c.input, c.output, c.cache_read, c.cache_write, c.total];
+        assert_eq!(got.map(f64::to_bits), cost.map(f64::to_bits));
+        // A skeleton whose numbers end early is an error, not a panic or a zero.
+        let short = Sk::default().c(&[1, MESSAGE, code("user"), 2, 7, ARRAY, 0]);
+        assert!(short.parse("").is_err());
+    }
+
+    /// A call's `arguments` key count (2026.9.6 mode, after a string `partialJson`) is a code;
+    /// arguments that are not an object cross as [`NO_ARGUMENT_KEYS`] and read as none.
+    #[test]
+    fn argument_key_counts_are_codes() {
+        for (keys, want) in [(3, Some(3)), (0, Some(0)), (NO_ARGUMENT_KEYS, None)] {
+            let sk = Sk::default()
+                .c(&[1, MESSAGE, code("assistant"), 512, 0])
+                .c(&[
+                    ARRAY,
+                    1,
+                    BLOCK,
+                    code("toolCall"),
+                    8,
+                    4,
+                    0,
+                    4,
+                    0,
+                    8,
+                    2,
+                    keys,
+                    0,
+                ]);
+            let model = sk.parse("\u{1f}c_01\u{1f}{}");
+            let Ok(model) = model else {
+                panic!("{keys}: {model:?}")
+            };
+            let Content::Blocks(blocks) = &model[0].content else {
+                panic!("{:?}", model[0].content)
+            };
+            assert_eq!(blocks[0].x.as_ref().and_then(|x| x.argument_keys), want);
+        }
     }
 }
