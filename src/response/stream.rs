@@ -2462,6 +2462,7 @@ impl Machine {
                     self.buf.get(..len).unwrap_or(""),
                     &self.buf,
                     self.words_before(0),
+                    self.spaced_words_before(0),
                     self.example_tail.introduces(),
                     tools.filter(|_| self.has_tools),
                     self.finished,
@@ -2491,7 +2492,7 @@ impl Machine {
             Kind::ThinkClose(KIMI) if self.think_as_text => Some(true),
             // The special-token pairs' markers named in a sentence ([`thinking::named_marker`]).
             Kind::ThinkOpen(p) | Kind::ThinkClose(p) if thinking::named_marker(p) => {
-                let before = self.words_before(0) && self.spaced_words.spaced();
+                let before = self.spaced_words_before(0);
                 thinking::marker_named(before, &self.buf[len..], self.finished)
             }
             Kind::ThinkClose(p) if p < PROSE_PAIRS && self.think_mode != Mode::Keep => {

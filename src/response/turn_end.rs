@@ -30,17 +30,30 @@ fn named(text: &str, start: usize, end: usize, tokens: &[&str]) -> bool {
     token_named(before, &text[end..], true, false) == Some(true)
 }
 
-/// The "named in a sentence" test for a special token (one definition: these turn ends, and the
-/// reasoning markers other than `<think>`, [`super::thinking::named_marker`]): `words_before` it on
-/// its line, and `after` it spaces then words, not another special token (`<|…`, a run of
-/// leaks). `spaced`: a space must come first (the reasoning markers: glued to the text after
-/// them, they are a leak). `None` when `after` may still grow (`finished` false) and does not
-/// tell yet.
+/// The "named in a sentence" test for a special token (one definition: these turn ends, the
+/// reasoning markers other than `<think>`, [`super::thinking::named_marker`], and the call openers
+/// that are not a whole tag, [`super::call_in_sentence`]): `words_before` it on its line, and
+/// `after` it spaces then words, not another special token (`<|…`, a run of leaks). `spaced`: a
+/// space must come first (the reasoning markers: glued to the text after them, they are a leak).
+/// `None` when `after` may still grow (`finished` false) and does not tell yet.
 pub(crate) fn token_named(
     words_before: bool,
     after: &str,
     finished: bool,
     spaced: bool,
+) -> Option<bool> {
+    token_named_unless(words_before, after, finished, spaced, |_| Some(false))
+}
+
+/// [`token_named`] for a token whose own body may follow it after a space (a call opener's
+/// attribute, `<steptml:invoke name="f">`): `body(t)` says whether `t`, the text after the token
+/// and its spaces, opens it (`Some(true)`: a leak; `None`: not known before more text comes).
+pub(crate) fn token_named_unless(
+    words_before: bool,
+    after: &str,
+    finished: bool,
+    spaced: bool,
+    body: impl FnOnce(&str) -> Option<bool>,
 ) -> Option<bool> {
     sentence::named(words_before, after, finished, |t, s| {
         if (spaced && !s) || t.starts_with("<|") {
@@ -48,7 +61,7 @@ pub(crate) fn token_named(
         } else if !finished && "<|".starts_with(t) {
             None
         } else {
-            Some(false)
+            body(t)
         }
     })
 }

@@ -388,6 +388,16 @@ impl Machine {
         }
     }
 
+    /// Whether spaces stand right before byte `c` of `buf`, after words on its line
+    /// ([`Machine::words_before`]; what was emitted before `buf` included).
+    pub(super) fn spaced_words_before(&self, c: usize) -> bool {
+        let spaced = match self.buf.as_bytes()[..c].last() {
+            Some(&b) => b == b' ' || b == b'\t',
+            None => self.spaced_words.spaced(),
+        };
+        spaced && self.words_before(c)
+    }
+
     /// Whether byte `c` of `buf` starts a line (after at most three spaces).
     pub(super) fn at_line_start(&self, c: usize) -> bool {
         let b = self.buf.as_bytes();
