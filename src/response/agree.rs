@@ -168,6 +168,8 @@ const CUT_STILL_SHOWN: &[(&str, u8)] = &[
         2,
     ),
     // An opener alone at the end (the lone-opener rule's: a person may write it last).
+    ("sent32-step3-invoke-ends-line-cleaned-zh", 7),
+    ("sent32-step3-invoke-glued-cleaned-zh", 7),
     ("bracket-call-unquoted-value-stops-at-next-key-zh", 3),
     ("cut-tool-request-one-byte-of-closer-zh", 3),
     ("hunyuan-cut-mid-json-zh", 3),
