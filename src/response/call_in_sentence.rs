@@ -444,6 +444,32 @@ mod tests {
     }
 
     #[test]
+    fn cut_openers_need_a_space_and_a_word_both_sides() {
+        let at = |m: &str, r: &str, spaced: bool, finished: bool| {
+            in_sentence(m, r, true, spaced, false, None, finished)
+        };
+        let step = "<steptml:invoke";
+        assert_eq!(at(step, "<steptml:invoke 开头", true, true), Some(true));
+        assert_eq!(at(step, "<steptml:invoke 开头", false, true), Some(false));
+        assert_eq!(at(step, "<steptml:invoke name=\"f\">", true, true), Some(false));
+        assert_eq!(at(step, "<steptml:invoke\n开头", true, true), Some(false));
+        assert_eq!(at(step, "<steptml:invoke", true, true), Some(false));
+        assert_eq!(at(step, "<steptml:invoke na", true, false), None);
+        let kimi = "<|open|>call ";
+        assert_eq!(at(kimi, "<|open|>call 开头", true, true), Some(true));
+        assert_eq!(at(kimi, "<|open|>call tool=\"f\"", true, true), Some(false));
+        let m3 = "]<]minimax[>[<tool_call>";
+        assert_eq!(at(m3, &format!("{m3} 开头"), true, true), Some(true));
+        assert_eq!(at(m3, &format!("{m3} ]<]minimax[>["), true, true), Some(false));
+        let ds = "function<｜tool▁sep｜>";
+        assert_eq!(at(ds, &format!("{ds} 和函数名"), true, true), Some(true));
+        assert_eq!(at(ds, &format!("{ds}get_weather\n"), true, true), Some(false));
+        let dsml = |r: &str, spaced: bool| in_sentence("<｜", r, true, spaced, false, None, true);
+        assert_eq!(dsml("<｜DSML｜invoke 开头", true), Some(true));
+        assert_eq!(dsml("<｜DSML｜invoke 开头", false), Some(false));
+    }
+
+    #[test]
     fn bare_calls_of_tools_not_offered_and_examples() {
         // With tools offered, a name no tool has in a sentence is an example.
         assert_eq!(
