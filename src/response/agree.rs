@@ -167,6 +167,8 @@ const CUT_STILL_SHOWN: &[(&str, u8)] = &[
         "harm31b-kimi-k3-open-think-opener-starts-reply-cleaned-zh",
         2,
     ),
+    ("sent32-kimi-k3-open-think-after-sentence-end-cleaned-en", 2),
+    ("sent32-kimi-k3-open-think-after-sentence-end-cleaned-en", 3),
     // An opener alone at the end (the lone-opener rule's: a person may write it last).
     ("sent32-step3-invoke-ends-line-cleaned-zh", 7),
     ("sent32-step3-invoke-glued-cleaned-zh", 7),

@@ -326,6 +326,15 @@ const CHANGED_ON_PURPOSE: &[(&str, &str)] = &[
         "sent32-deepseek-stripped-sep-named-v31-stays-en",
         "stripModelSpecialTokens",
     ),
+    // A reasoning closer and a turn end named after words that do not end a sentence.
+    (
+        "sent32-cohere-end-thinking-after-words-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "sent32-llama4-eot-after-words-stays-zh",
+        "stripModelSpecialTokens",
+    ),
     // Reasoning markers other than `<think>` named in sentences with no format (the
     // special-token scrubber takes every `<|…|>`).
     (
