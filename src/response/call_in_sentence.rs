@@ -347,7 +347,15 @@ mod tests {
     /// offered when `tools`.
     fn read(m: &str, rest: &str, before: bool, lead: bool, tools: bool) -> Option<bool> {
         let offered = serde_json::json!([{"type": "function", "function": {"name": "f"}}]);
-        in_sentence(m, rest, before, before, lead, tools.then_some(&offered), true)
+        in_sentence(
+            m,
+            rest,
+            before,
+            before,
+            lead,
+            tools.then_some(&offered),
+            true,
+        )
     }
 
     fn named(before: bool, rest: &str, tools: bool) -> Option<bool> {
@@ -434,7 +442,15 @@ mod tests {
         assert_eq!(with("<｜DSML｜invoke name=\"f\"> 开头"), Some(false));
         assert_eq!(with("<｜DSML｜invoke name=\"g\"> 开头"), Some(true));
         assert_eq!(
-            in_sentence("<｜", "<｜DSML｜invoke name=\"g", true, true, false, None, false),
+            in_sentence(
+                "<｜",
+                "<｜DSML｜invoke name=\"g",
+                true,
+                true,
+                false,
+                None,
+                false
+            ),
             None
         );
         assert_eq!(
@@ -451,7 +467,10 @@ mod tests {
         let step = "<steptml:invoke";
         assert_eq!(at(step, "<steptml:invoke 开头", true, true), Some(true));
         assert_eq!(at(step, "<steptml:invoke 开头", false, true), Some(false));
-        assert_eq!(at(step, "<steptml:invoke name=\"f\">", true, true), Some(false));
+        assert_eq!(
+            at(step, "<steptml:invoke name=\"f\">", true, true),
+            Some(false)
+        );
         assert_eq!(at(step, "<steptml:invoke\n开头", true, true), Some(false));
         assert_eq!(at(step, "<steptml:invoke", true, true), Some(false));
         assert_eq!(at(step, "<steptml:invoke na", true, false), None);
@@ -460,10 +479,16 @@ mod tests {
         assert_eq!(at(kimi, "<|open|>call tool=\"f\"", true, true), Some(false));
         let m3 = "]<]minimax[>[<tool_call>";
         assert_eq!(at(m3, &format!("{m3} 开头"), true, true), Some(true));
-        assert_eq!(at(m3, &format!("{m3} ]<]minimax[>["), true, true), Some(false));
+        assert_eq!(
+            at(m3, &format!("{m3} ]<]minimax[>["), true, true),
+            Some(false)
+        );
         let ds = "function<｜tool▁sep｜>";
         assert_eq!(at(ds, &format!("{ds} 和函数名"), true, true), Some(true));
-        assert_eq!(at(ds, &format!("{ds}get_weather\n"), true, true), Some(false));
+        assert_eq!(
+            at(ds, &format!("{ds}get_weather\n"), true, true),
+            Some(false)
+        );
         let dsml = |r: &str, spaced: bool| in_sentence("<｜", r, true, spaced, false, None, true);
         assert_eq!(dsml("<｜DSML｜invoke 开头", true), Some(true));
         assert_eq!(dsml("<｜DSML｜invoke 开头", false), Some(false));

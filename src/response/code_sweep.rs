@@ -9,6 +9,11 @@
 //! openers and closers, the orphan and lone tokens, the wrappers a parser strips), so a marker a
 //! family gains is swept with no edit here. Whole replies only: the reply table's runner checks
 //! whole == streamed for the rows that pin these cases (`harm-31.jsonl`).
+//!
+//! The same markers named in a sentence (words and a space before, a space and words after, on one
+//! line; Chinese and English) stay too, under every format: a cut call opener there took the rest
+//! of the sentence as a cut call (`每一轮以 <steptml:invoke 结束。` → `每一轮以`). The pairs still
+//! lost are listed ([`SENTENCE_GAPS`]); rows in `sent-32.jsonl`.
 
 use super::test_util::run;
 
@@ -132,10 +137,7 @@ fn every_marker_named_in_a_sentence_stays_under_every_format() {
             }
         }
     }
-    let fixed: Vec<_> = SENTENCE_GAPS
-        .iter()
-        .filter(|g| !gaps.contains(g))
-        .collect();
+    let fixed: Vec<_> = SENTENCE_GAPS.iter().filter(|g| !gaps.contains(g)).collect();
     assert!(
         failed.is_empty() && fixed.is_empty(),
         "{} named marker(s) not kept:\n{}\nlisted in SENTENCE_GAPS but kept now (take them off): {fixed:?}",
