@@ -171,7 +171,11 @@ const CUT_STILL_SHOWN: &[(&str, u8)] = &[
     ),
     ("sent32b-kimi-k3-kimi-closers-run-leak-cleaned-zh", 3),
     ("sent32b-kimi-k3-kimi-closers-run-leak-cleaned-zh", 4),
+    ("sent32-kimi-k3-open-think-after-sentence-end-cleaned-en", 2),
+    ("sent32-kimi-k3-open-think-after-sentence-end-cleaned-en", 3),
     // An opener alone at the end (the lone-opener rule's: a person may write it last).
+    ("sent32-step3-invoke-ends-line-cleaned-zh", 7),
+    ("sent32-step3-invoke-glued-cleaned-zh", 7),
     ("bracket-call-unquoted-value-stops-at-next-key-zh", 3),
     ("cut-tool-request-one-byte-of-closer-zh", 3),
     ("hunyuan-cut-mid-json-zh", 3),

@@ -45,13 +45,15 @@ const KIMI_BEGIN: &str = "<|tool_call_begin|>";
 
 /// Whether the call opener `marker` (the start of `rest`) is named in a sentence: `None` when
 /// `rest` may still grow (`finished` false) and does not tell yet. `words_before`: text other
-/// than spaces before it on its line; `example`: that text ends with a word introducing an
-/// example ([`super::example_lead`]); `tools`: the offered tools. Reads at most a word and a
-/// name after it, and the spaces after the bare call's closer.
+/// than spaces before it on its line; `spaced`: spaces right before it, after those words;
+/// `example`: that text ends with a word introducing an example ([`super::example_lead`]);
+/// `tools`: the offered tools. Reads at most a word and a name after it, and the spaces after
+/// the bare call's closer.
 pub(crate) fn in_sentence(
     marker: &str,
     rest: &str,
     words_before: bool,
+    spaced: bool,
     example: bool,
     tools: Option<&serde_json::Value>,
     finished: bool,
@@ -62,17 +64,20 @@ pub(crate) fn in_sentence(
         // An opener that ends in its body's first character (MiniMax's `<invoke name=`,
         // Phi-4-mini's `functools[`): spaces right after it are no body's.
         let after = rest.get(marker.len()..).unwrap_or("");
-        return super::sentence::named(words_before, after, finished, |t, spaced| {
+        return super::sentence::named(words_before && spaced, after, finished, |t, spaced| {
             if spaced {
                 body(t, spaced, finished)
             } else {
                 Some(true)
             }
         });
+    } else if cut_opener(marker) {
+        let after = rest.get(marker.trim_end().len()..).unwrap_or("");
+        return cut_named(words_before && spaced, after, finished);
     } else {
         match dsml_section(rest, finished) {
             Some(Some(n)) => n,
-            Some(None) => return dsml_invoke(rest, words_before, tools, finished),
+            Some(None) => return dsml_invoke(rest, words_before, spaced, tools, finished),
             None => return None,
         }
     };
@@ -87,6 +92,31 @@ pub(crate) fn in_sentence(
         return Some(named);
     }
     bare_example(after, example, tools, finished)
+}
+
+/// Whether `marker` is a call opener that is not a whole tag and ends apart from its body: a tag
+/// cut before its attributes (`<steptml:invoke`, Kimi K3's `<|open|>call `), or a tag after a
+/// word or namespace (`]<]minimax[>[<tool_call>`, DeepSeek's `function<｜tool▁sep｜>`). Not the
+/// openers that end inside their body's syntax (`<invoke name=`, `<function=`, `functools[`),
+/// nor DSML's stream starts (`<D`, `<｜`: the tag's head is read after them).
+fn cut_opener(marker: &str) -> bool {
+    marker.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '>' || c == ' ')
+        && !super::dsml::STARTS.contains(&marker)
+}
+
+/// Whether a [`cut_opener`] (or a DSML invoke tag with no `name=`, `<｜DSML｜invoke`) is named in
+/// a sentence ([`super::turn_end::token_named`], the special tokens' test): words and a space
+/// before it (`spaced_before`), and `after` it a space then a word that is not its body (an
+/// attribute, `name="f"`, or a Kimi call id). A leak lacks a side: glued to the text, opening
+/// its line, followed by a line break, the end of the reply, a bracket or its body.
+fn cut_named(spaced_before: bool, after: &str, finished: bool) -> Option<bool> {
+    super::turn_end::token_named_unless(spaced_before, after, finished, true, |t| {
+        if t.starts_with(|c: char| c.is_alphanumeric()) {
+            body(t, true, finished)
+        } else {
+            Some(true)
+        }
+    })
 }
 
 /// Whether `after` (right after a Kimi `<|tool_call_begin|>` with words before it) is an id, the
@@ -161,6 +191,7 @@ fn dsml_section(rest: &str, finished: bool) -> Option<Option<usize>> {
 fn dsml_invoke(
     rest: &str,
     words_before: bool,
+    spaced: bool,
     tools: Option<&serde_json::Value>,
     finished: bool,
 ) -> Option<bool> {
@@ -176,7 +207,8 @@ fn dsml_invoke(
         return if "name=\"".starts_with(t) {
             wait
         } else {
-            Some(false)
+            // The tag cut before its name, named (`以 <｜DSML｜invoke 开头`).
+            cut_named(spaced, &rest[1 + h..], finished)
         };
     };
     let Some(q) = t.bytes().take(MAX_NAME + 1).position(|b| b == b'"') else {
@@ -326,7 +358,15 @@ mod tests {
     /// offered when `tools`.
     fn read(m: &str, rest: &str, before: bool, lead: bool, tools: bool) -> Option<bool> {
         let offered = serde_json::json!([{"type": "function", "function": {"name": "f"}}]);
-        in_sentence(m, rest, before, lead, tools.then_some(&offered), true)
+        in_sentence(
+            m,
+            rest,
+            before,
+            before,
+            lead,
+            tools.then_some(&offered),
+            true,
+        )
     }
 
     fn named(before: bool, rest: &str, tools: bool) -> Option<bool> {
@@ -395,7 +435,7 @@ mod tests {
             ),
             Some(false)
         );
-        let dsml = |r: &str| in_sentence("<｜", r, true, false, None, true);
+        let dsml = |r: &str| in_sentence("<｜", r, true, true, false, None, true);
         assert_eq!(dsml("<｜DSML｜tool_calls>、<||"), Some(true));
         assert_eq!(dsml("<| DSML | tool_calls > 等格式"), Some(true));
         assert_eq!(dsml("<｜DSML｜tool_calls>\n<｜DSML｜invoke"), Some(false));
@@ -409,17 +449,60 @@ mod tests {
         );
         assert_eq!(dsml("<｜DSML｜invoke name=\"g\"> 开头"), Some(true));
         let offered = serde_json::json!([{"type": "function", "function": {"name": "f"}}]);
-        let with = |r: &str| in_sentence("<｜", r, true, false, Some(&offered), true);
+        let with = |r: &str| in_sentence("<｜", r, true, true, false, Some(&offered), true);
         assert_eq!(with("<｜DSML｜invoke name=\"f\"> 开头"), Some(false));
         assert_eq!(with("<｜DSML｜invoke name=\"g\"> 开头"), Some(true));
         assert_eq!(
-            in_sentence("<｜", "<｜DSML｜invoke name=\"g", true, false, None, false),
+            in_sentence(
+                "<｜",
+                "<｜DSML｜invoke name=\"g",
+                true,
+                true,
+                false,
+                None,
+                false
+            ),
             None
         );
         assert_eq!(
-            in_sentence("<｜", "<｜DSML｜tool_calls", true, false, None, false),
+            in_sentence("<｜", "<｜DSML｜tool_calls", true, true, false, None, false),
             None
         );
+    }
+
+    #[test]
+    fn cut_openers_need_a_space_and_a_word_both_sides() {
+        let at = |m: &str, r: &str, spaced: bool, finished: bool| {
+            in_sentence(m, r, true, spaced, false, None, finished)
+        };
+        let step = "<steptml:invoke";
+        assert_eq!(at(step, "<steptml:invoke 开头", true, true), Some(true));
+        assert_eq!(at(step, "<steptml:invoke 开头", false, true), Some(false));
+        assert_eq!(
+            at(step, "<steptml:invoke name=\"f\">", true, true),
+            Some(false)
+        );
+        assert_eq!(at(step, "<steptml:invoke\n开头", true, true), Some(false));
+        assert_eq!(at(step, "<steptml:invoke", true, true), Some(false));
+        assert_eq!(at(step, "<steptml:invoke na", true, false), None);
+        let kimi = "<|open|>call ";
+        assert_eq!(at(kimi, "<|open|>call 开头", true, true), Some(true));
+        assert_eq!(at(kimi, "<|open|>call tool=\"f\"", true, true), Some(false));
+        let m3 = "]<]minimax[>[<tool_call>";
+        assert_eq!(at(m3, &format!("{m3} 开头"), true, true), Some(true));
+        assert_eq!(
+            at(m3, &format!("{m3} ]<]minimax[>["), true, true),
+            Some(false)
+        );
+        let ds = "function<｜tool▁sep｜>";
+        assert_eq!(at(ds, &format!("{ds} 和函数名"), true, true), Some(true));
+        assert_eq!(
+            at(ds, &format!("{ds}get_weather\n"), true, true),
+            Some(false)
+        );
+        let dsml = |r: &str, spaced: bool| in_sentence("<｜", r, true, spaced, false, None, true);
+        assert_eq!(dsml("<｜DSML｜invoke 开头", true), Some(true));
+        assert_eq!(dsml("<｜DSML｜invoke 开头", false), Some(false));
     }
 
     #[test]
@@ -439,7 +522,7 @@ mod tests {
 
     #[test]
     fn a_stream_waits_only_while_the_text_does_not_tell() {
-        let wait = |r: &str| in_sentence("<tool_call>", r, true, false, None, false);
+        let wait = |r: &str| in_sentence("<tool_call>", r, true, true, false, None, false);
         assert_eq!(wait("<tool_call>"), None);
         assert_eq!(wait("<tool_call>  "), None);
         assert_eq!(wait("<tool_call>get_all"), None);
@@ -449,10 +532,10 @@ mod tests {
         assert_eq!(wait("<tool_call> tag"), None);
         assert_eq!(wait("<tool_call> tags "), None);
         assert_eq!(wait("<tool_call> tags a"), Some(true));
-        let kimi = |r: &str| in_sentence("<|tool_call_begin|>", r, true, false, None, false);
+        let kimi = |r: &str| in_sentence("<|tool_call_begin|>", r, true, true, false, None, false);
         assert_eq!(kimi("<|tool_call_begin|> call_0 <|tool_call_arg"), None);
         assert_eq!(kimi("<|tool_call_begin|> call_0 包"), Some(true));
-        let cut = |r: &str| in_sentence("<|tool_call_begin|>", r, true, false, None, true);
+        let cut = |r: &str| in_sentence("<|tool_call_begin|>", r, true, true, false, None, true);
         assert_eq!(
             cut("<|tool_call_begin|> call_0 <|tool_call_arg"),
             Some(false)

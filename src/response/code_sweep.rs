@@ -9,6 +9,11 @@
 //! openers and closers, the orphan and lone tokens, the wrappers a parser strips), so a marker a
 //! family gains is swept with no edit here. Whole replies only: the reply table's runner checks
 //! whole == streamed for the rows that pin these cases (`harm-31.jsonl`).
+//!
+//! The same markers named in a sentence (words and a space before, a space and words after, on one
+//! line; Chinese and English) stay too, under every format: a cut call opener there took the rest
+//! of the sentence as a cut call (`每一轮以 <steptml:invoke 结束。` → `每一轮以`). Pairs still
+//! lost would be listed ([`SENTENCE_GAPS`]; none now); rows in `sent-32.jsonl`, `sent-32b.jsonl`.
 
 use super::test_util::run;
 
@@ -67,6 +72,56 @@ fn every_marker_quoted_in_code_stays_under_every_format() {
     assert!(
         failed.is_empty(),
         "{} quoted marker(s) not kept:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
+}
+
+/// The markers the sentence sweep still loses under a format, each `(format, marker)` (`None`:
+/// no format): gaps, not choices. The sweep fails when one of them is kept, so the list cannot
+/// go stale: take the entry off when its fix lands.
+const SENTENCE_GAPS: &[(Option<&str>, &str)] = &[];
+
+/// A marker named in a sentence, Chinese and English: words and a space before it, a space and
+/// words after it, on one line.
+fn named(m: &str) -> [String; 2] {
+    [
+        format!("每一轮以 {m} 结束。"),
+        format!("Each turn ends with {m} in this template."),
+    ]
+}
+
+#[test]
+fn every_marker_named_in_a_sentence_stays_under_every_format() {
+    let formats = std::iter::once(None).chain(super::FORMATS.iter().map(|f| Some(*f)));
+    let mut failed = Vec::new();
+    let mut gaps = std::collections::BTreeSet::new();
+    for format in formats {
+        for m in markers() {
+            let mut lost = false;
+            for text in named(m) {
+                let c = run(&text, format, None, None);
+                if c.content != text || !c.tool_calls.is_empty() || !c.problems.is_empty() {
+                    lost = true;
+                    if !SENTENCE_GAPS.contains(&(format, m)) {
+                        failed.push(format!(
+                            "{format:?} {text:?} -> {:?} {} call(s) {:?}",
+                            c.content,
+                            c.tool_calls.len(),
+                            c.problems
+                        ));
+                    }
+                }
+            }
+            if lost {
+                gaps.insert((format, m));
+            }
+        }
+    }
+    let fixed: Vec<_> = SENTENCE_GAPS.iter().filter(|g| !gaps.contains(g)).collect();
+    assert!(
+        failed.is_empty() && fixed.is_empty(),
+        "{} named marker(s) not kept:\n{}\nlisted in SENTENCE_GAPS but kept now (take them off): {fixed:?}",
         failed.len(),
         failed.join("\n")
     );

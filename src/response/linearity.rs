@@ -551,6 +551,11 @@ const CASES: &[(&str, &[&str])] = &[
         "说 `<|eot|>`\n```\n<|start|>user<|message|>北<|end|>\n```\n",
         &["gpt_oss", "llama4_pythonic"],
     ),
+    // Call openers that are not a whole tag named in sentences (sent12a,
+    // [`super::call_in_sentence`]): each read for the spaces before it and a word after it.
+    ("以 <steptml:invoke 开头。 <｜DSML｜invoke 结束 ", &["auto", "step3", "deepseek_v4"]),
+    ("以 ]<]minimax[>[<tool_call> 开头 剩 function<｜tool▁sep｜> 和 ", &["auto", "minimax_m3", "deepseek_v3"]),
+    ("以 <|open|>call 开头 ", &["kimi_k3"]),
     // Turn ends named in sentences or leaked in runs ([`super::turn_end`]): the spaces around
     // each read once.
     ("北 <|eot|>   <|eom|> 北   ", &["llama4_pythonic"]),

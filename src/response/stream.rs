@@ -2486,7 +2486,7 @@ impl Machine {
             Kind::Call(Check::Fam(Family::KimiK3))
                 if self.buf.get(..len) == Some(super::kimi_k3::CLOSE) =>
             {
-                let before = self.words_before(0) && self.spaced_words.spaced();
+                let before = self.spaced_words_before(0);
                 super::kimi_k3::closer_named(before, &self.buf, self.finished)
             }
             Kind::Call(_) => self.answer_is_text(kind).or_else(|| {
@@ -2494,6 +2494,7 @@ impl Machine {
                     self.buf.get(..len).unwrap_or(""),
                     &self.buf,
                     self.words_before(0),
+                    self.spaced_words_before(0),
                     self.example_tail.introduces(),
                     tools.filter(|_| self.has_tools),
                     self.finished,
@@ -2523,7 +2524,7 @@ impl Machine {
             Kind::ThinkClose(KIMI) if self.think_as_text => Some(true),
             // The special-token pairs' markers named in a sentence ([`thinking::named_marker`]).
             Kind::ThinkOpen(p) | Kind::ThinkClose(p) if thinking::named_marker(p) => {
-                let before = self.words_before(0) && self.spaced_words.spaced();
+                let before = self.spaced_words_before(0);
                 thinking::marker_named(before, &self.buf[len..], self.finished)
             }
             Kind::ThinkClose(p) if p < PROSE_PAIRS && self.think_mode != Mode::Keep => {

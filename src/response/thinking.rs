@@ -145,9 +145,12 @@ pub(crate) fn marker_named(spaced_before: bool, after: &str, finished: bool) -> 
     super::turn_end::token_named(spaced_before, after, finished, true)
 }
 
-/// Whether words then a space stand right before byte `at` of `text` on its line.
+/// Whether words then a space stand right before byte `at` of `text` on its line, and those
+/// words do not end a sentence ([`ends_sentence`]: `北京今天晴。 <|END_THINKING|>` is a leak). Reads
+/// back over spaces only.
 pub(crate) fn spaced_words_before(text: &str, at: usize) -> bool {
-    text[..at].ends_with([' ', '\t']) && super::gemma_channel::words_before(text, at)
+    let t = text[..at].trim_end_matches([' ', '\t']);
+    t.len() < at && super::gemma_channel::words_before(text, at) && !ends_sentence(t)
 }
 
 /// Whether the opener of pair `i` (of [`ALWAYS`]) at byte `at` of `text` is text: Gemma 4's
@@ -323,8 +326,10 @@ pub(crate) fn ends_opened_reasoning(before: &str, after: &str) -> bool {
     t.is_empty() || ends_sentence(t)
 }
 
-/// Whether `t` ends a sentence: `.`, `。`, `!`, `?`, `…`, a closing bracket or quote.
-fn ends_sentence(t: &str) -> bool {
+/// Whether `t` ends a sentence: `.`, `。`, `!`, `?`, `…`, a closing bracket or quote. After a
+/// finished sentence a marker is a leak, not a word of it: the `</think>` rule here, and every
+/// special token's "named in a sentence" test ([`super::turn_end::token_named`]).
+pub(crate) fn ends_sentence(t: &str) -> bool {
     t.ends_with([
         '.', '。', '!', '！', '?', '？', '…', ')', '）', ']', '】', '"', '”', '」', '』', '\'', '’',
     ])
@@ -371,17 +376,15 @@ impl LineTail {
         self.spaced |= t.len() < line.len();
     }
 
-    /// Whether spaces came after the line's last word (a marker here is spaced from it).
-    pub(crate) fn spaced(&self) -> bool {
-        self.spaced && self.last.is_some()
-    }
-
     /// Whether a closing tag here, ending its line, is named in a sentence.
     pub(crate) fn named(&self) -> bool {
-        self.spaced
-            && self
-                .last
-                .is_some_and(|c| !ends_sentence(c.encode_utf8(&mut [0; 4])))
+        self.spaced && self.words_unended()
+    }
+
+    /// Whether the line holds words and they do not end a sentence ([`ends_sentence`]).
+    pub(crate) fn words_unended(&self) -> bool {
+        self.last
+            .is_some_and(|c| !ends_sentence(c.encode_utf8(&mut [0; 4])))
     }
 }
 

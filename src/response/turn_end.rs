@@ -21,26 +21,42 @@ pub(crate) fn strip(out: &mut Parsed, text: &str, tokens: &[&str]) {
 }
 
 /// Whether the token at `start..end` of `text` is named in a sentence: words before it on its
-/// line (another of `tokens` right before it is a run of leaked tokens, not words), and after it
-/// spaces then words (not another token).
+/// line that do not end a sentence (another of `tokens` right before it is a run of leaked
+/// tokens, not words; `北京今天晴。 <|eot|>` a leak after a finished sentence), and after it spaces
+/// then words (not another token).
 fn named(text: &str, start: usize, end: usize, tokens: &[&str]) -> bool {
     let lead = text[..start].trim_end_matches(' ');
     let before = super::gemma_channel::words_before(text, start)
-        && !tokens.iter().any(|t| lead.ends_with(t));
+        && !tokens.iter().any(|t| lead.ends_with(t))
+        && !super::thinking::ends_sentence(lead);
     token_named(before, &text[end..], true, false) == Some(true)
 }
 
-/// The "named in a sentence" test for a special token (one definition: these turn ends, and the
-/// reasoning markers other than `<think>`, [`super::thinking::named_marker`]): `words_before` it on
-/// its line, and `after` it spaces then words, not another special token (`<|…`, a run of
-/// leaks). `spaced`: a space must come first (the reasoning markers: glued to the text after
-/// them, they are a leak). `None` when `after` may still grow (`finished` false) and does not
-/// tell yet.
+/// The "named in a sentence" test for a special token (one definition: these turn ends, the
+/// reasoning markers other than `<think>`, [`super::thinking::named_marker`], and the call openers
+/// that are not a whole tag, [`super::call_in_sentence`]): `words_before` it on its line that do
+/// not end a sentence (the callers read it: [`super::thinking::ends_sentence`], one list), and
+/// `after` it spaces then words, not another special token (`<|…`, a run of leaks). `spaced`: a
+/// space must come first (the reasoning markers: glued to the text after them, they are a leak).
+/// `None` when `after` may still grow (`finished` false) and does not tell yet.
 pub(crate) fn token_named(
     words_before: bool,
     after: &str,
     finished: bool,
     spaced: bool,
+) -> Option<bool> {
+    token_named_unless(words_before, after, finished, spaced, |_| Some(false))
+}
+
+/// [`token_named`] for a token whose own body may follow it after a space (a call opener's
+/// attribute, `<steptml:invoke name="f">`): `body(t)` says whether `t`, the text after the token
+/// and its spaces, opens it (`Some(true)`: a leak; `None`: not known before more text comes).
+pub(crate) fn token_named_unless(
+    words_before: bool,
+    after: &str,
+    finished: bool,
+    spaced: bool,
+    body: impl FnOnce(&str) -> Option<bool>,
 ) -> Option<bool> {
     sentence::named(words_before, after, finished, |t, s| {
         if (spaced && !s) || t.starts_with("<|") {
@@ -48,7 +64,7 @@ pub(crate) fn token_named(
         } else if !finished && "<|".starts_with(t) {
             None
         } else {
-            Some(false)
+            body(t)
         }
     })
 }
@@ -69,6 +85,11 @@ mod tests {
             assert_eq!(run(&leak, Some(format), None, None).content, "北京今天晴。");
             let line = format!("北京今天晴。\n{token}\n");
             assert_eq!(run(&line, Some(format), None, None).content, "北京今天晴。");
+            let after_end = format!("北京今天晴。 {token} 明天多云。");
+            assert_eq!(
+                run(&after_end, Some(format), None, None).content,
+                "北京今天晴。 明天多云。"
+            );
             let run_of = format!("好的 {token}{token} 再见");
             assert_eq!(run(&run_of, Some(format), None, None).content, "好的 再见");
         }

@@ -300,6 +300,41 @@ const CHANGED_ON_PURPOSE: &[(&str, &str)] = &[
         "harm31-gpt-oss-start-token-named-in-sentence-stays-en",
         "stripModelSpecialTokens",
     ),
+    // Call openers that are not a whole tag named in sentences (Kimi K3's `<|open|>call`, DeepSeek's
+    // `function<｜tool▁sep｜>`): the special-token scrubber takes their `<|open|>` / `<｜tool▁sep｜>`.
+    (
+        "sent32-kimi-k3-call-opener-named-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "sent32-kimi-k3-toolscall-named-no-format-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "sent32-kimi-k3-toolscall-named-stays-en",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "sent32-deepseek-stripped-sep-named-no-format-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "sent32-deepseek-stripped-sep-named-v3-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "sent32-deepseek-stripped-sep-named-v31-stays-en",
+        "stripModelSpecialTokens",
+    ),
+    // A reasoning closer and a turn end named after words that do not end a sentence.
+    (
+        "sent32-cohere-end-thinking-after-words-stays-zh",
+        "stripModelSpecialTokens",
+    ),
+    (
+        "sent32-llama4-eot-after-words-stays-zh",
+        "stripModelSpecialTokens",
+    ),
     // Reasoning markers other than `<think>` named in sentences with no format (the
     // special-token scrubber takes every `<|…|>`).
     (

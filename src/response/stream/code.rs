@@ -391,6 +391,21 @@ impl Machine {
         }
     }
 
+    /// Whether spaces stand right before byte `c` of `buf`, after words on its line
+    /// ([`Machine::words_before`]; what was emitted before `buf` included) that do not end a
+    /// sentence ([`crate::response::thinking::ends_sentence`]: after a finished sentence a marker is a leak).
+    pub(super) fn spaced_words_before(&self, c: usize) -> bool {
+        let t = self.buf[..c].trim_end_matches([' ', '\t']);
+        let named = if !t.is_empty() {
+            t.len() < c && !crate::response::thinking::ends_sentence(t)
+        } else if c > 0 {
+            self.spaced_words.words_unended()
+        } else {
+            self.spaced_words.named()
+        };
+        named && self.words_before(c)
+    }
+
     /// Whether byte `c` of `buf` starts a line (after at most three spaces).
     pub(super) fn at_line_start(&self, c: usize) -> bool {
         let b = self.buf.as_bytes();

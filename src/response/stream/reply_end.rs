@@ -344,8 +344,9 @@ impl Machine {
             && tail
                 .bytes()
                 .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'));
+        let spaced = self.spaced_words_before(c);
         let named = crate::response::call_in_sentence::in_sentence(
-            cut.opener, rest, words, example, tools, true,
+            cut.opener, rest, words, spaced, example, tools, true,
         );
         if named == Some(true) && !cut_name {
             return None;
