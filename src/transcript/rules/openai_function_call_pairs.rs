@@ -17,7 +17,7 @@ use crate::transcript::context::{block_path, msg_path, Ctx};
 use crate::transcript::model::{Msg, Val};
 use crate::transcript::rules::openai_reasoning::is_openai_reasoning_signature;
 use crate::transcript::text::Text;
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 /// `A` when `id` is `A|fc_…` with `A` non-empty.
 fn call_id_without_item(id: &str) -> Option<&str> {
