@@ -70,6 +70,12 @@ impl Skel {
 fn main() {
     let dir = std::env::args().nth(1).unwrap_or_else(|| "/tmp".into());
     let n = std::env::args().nth(2).unwrap_or_else(|| "1000".into());
+    if std::env::args().nth(3).as_deref() == Some("2026.3.23") {
+        let policy = std::env::args()
+            .nth(4)
+            .unwrap_or_else(|| "anthropic".into());
+        return whole_pass_2026_3(&dir, &n, &policy);
+    }
     if std::env::args().nth(3).as_deref() == Some("2026.9.6") {
         let policy = std::env::args()
             .nth(4)
@@ -234,6 +240,76 @@ fn one_turn(sk: &Skel, params: &HistoryParams, prior: Prefix) -> ([f64; 3], impl
     black_box(ops::response_json(&m, input_len, &ctx, &out, Vec::new()));
     let plan = t.elapsed().as_secs_f64() * 1e6;
     ([parse, pass, plan], r)
+}
+
+/// The benchmark's params for `policy` (`benchmark/bench.mjs`'s names) in release `version`.
+fn bench_params(name: &str, version: OpenClawVersion) -> HistoryParams {
+    let (provider, api, model) = match name {
+        "openai" => ("openai", "openai-responses", "gpt-5.2"),
+        "google" => ("google", "google-generative-ai", "gemini-2.5-pro"),
+        "mistral" => ("mistral", "openai-completions", "mistral-large"),
+        _ => ("anthropic", "anthropic-messages", "claude-sonnet-4-5"),
+    };
+    HistoryParams {
+        provider: Some(provider.into()),
+        model_api: Some(api.into()),
+        model_id: Some(model.into()),
+        // benchmark/side-by-side.mjs gives a session manager with no entries.
+        session_entries: Some(Vec::new()),
+        version: Some(version),
+        ..HistoryParams::default()
+    }
+}
+
+/// The native half of one 2026.3.23 `sanitizeSessionHistory` call as `benchmark/side-by-side.mjs`
+/// makes it (no session: a full pass, the policy resolved from the params), on the skeleton
+/// `skel-<n>-<policy>` (`/tmp`-style dumps of the codec's channels with that policy's read set).
+/// Each phase is its own function, for `valgrind --tool=callgrind --toggle-collect='*full_*'`.
+fn whole_pass_2026_3(dir: &str, n: &str, name: &str) {
+    let base = format!("{dir}/skel-{n}-{name}");
+    let (nums, strs) = load(&base);
+    let params = bench_params(name, OpenClawVersion::V2026_3_23);
+    let mut best = [f64::INFINITY; 3];
+    let mut kept: Vec<Msg> = Vec::new();
+    for _ in 0..runs(200) {
+        let t = Instant::now();
+        let mut msgs = std::mem::take(&mut kept);
+        let input_len = full_parse(&nums, &strs, &mut msgs);
+        let parse = t.elapsed().as_secs_f64() * 1e6;
+        let t = Instant::now();
+        let source = NoSource;
+        let mut ctx = Ctx::new(&source, false);
+        full_pass(&mut msgs, &mut ctx, &params);
+        let pass = t.elapsed().as_secs_f64() * 1e6;
+        let t = Instant::now();
+        full_plan(&msgs, input_len, &ctx);
+        let plan = t.elapsed().as_secs_f64() * 1e6;
+        kept = msgs;
+        for (b, l) in best.iter_mut().zip([parse, pass, plan]) {
+            *b = b.min(l);
+        }
+    }
+    println!(
+        "{base} (2026.3.23, {name}): best µs parse {:.1} | pass {:.1} | plan {:.1}",
+        best[0], best[1], best[2]
+    );
+}
+
+#[inline(never)]
+fn full_parse(nums: &[f64], strs: &str, msgs: &mut Vec<Msg>) -> usize {
+    skeleton::parse_into(nums, strs, msgs).expect("a valid skeleton");
+    msgs.len()
+}
+
+#[inline(never)]
+fn full_pass(msgs: &mut Vec<Msg>, ctx: &mut Ctx, params: &HistoryParams) {
+    black_box(pipeline::sanitize_session_history(msgs, ctx, params));
+}
+
+#[inline(never)]
+fn full_plan(msgs: &[Msg], input_len: usize, ctx: &Ctx) {
+    let out = ops::OpOutput::default();
+    black_box(ops::response_json(msgs, input_len, ctx, &out, Vec::new()));
 }
 
 /// The native half of one 2026.9.6 `sanitizeSessionHistory` call (the package default), by phase:

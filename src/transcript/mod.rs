@@ -5,6 +5,7 @@
 //! see the full JS objects, and what they decide leaves as a [`plan`].
 
 pub mod capabilities;
+pub mod census;
 pub mod context;
 pub mod history_options;
 pub mod incremental;

@@ -5,10 +5,11 @@
 //! synthetic result; Google's bootstrap turn comes last, after everything that could drop the
 //! first message.
 
+use super::census::Census;
 use super::context::Ctx;
 use super::incremental::Tracker;
 use super::model::Msg;
-use super::policy::{resolve_transcript_policy, TranscriptPolicy};
+use super::policy::{resolve_transcript_policy, SanitizeMode, TranscriptPolicy};
 use super::rules;
 use super::rules::images::ImagePassOptions;
 use super::rules::thought_signatures::StripOptions;
@@ -159,10 +160,18 @@ pub(crate) fn run(
     let mut warnings = Vec::new();
     let sid = p.session_id.as_deref().unwrap_or("undefined");
 
-    rules::inter_session::annotate_inter_session_user_turns(msgs, ctx);
+    // The image pass only looks at images when it sanitizes no ids in images-only mode; the
+    // reasoning rule runs on the Responses APIs only: the census reads blocks only for those.
+    let images_only =
+        policy.sanitize_mode == SanitizeMode::ImagesOnly && !policy.sanitize_tool_call_ids;
+    let census = Census::of(msgs, images_only || runs_openai_reasoning_rules(api));
+    if census.provenance {
+        rules::inter_session::annotate_inter_session_user_turns(msgs, ctx);
+    }
     let (count, kinds) = match track.as_deref_mut() {
         Some(t) => t.malformed(msgs),
-        None => rules::canonicalize::malformed_kinds(msgs),
+        None if census.assistant_not_blocks => rules::canonicalize::malformed_kinds(msgs),
+        None => (0, Vec::new()),
     };
     if count > 0 {
         warnings.push(format!(
@@ -170,15 +179,19 @@ pub(crate) fn run(
             kinds.join(",")
         ));
     }
-    rules::canonicalize::canonicalize_assistant_content(msgs, ctx);
+    if census.assistant_not_blocks {
+        rules::canonicalize::canonicalize_assistant_content(msgs, ctx);
+    }
     if track.is_some() {
         ctx.id_trace = Some(Vec::new());
     }
-    rules::images::sanitize_session_messages_images(
-        msgs,
-        ctx,
-        &image_pass_options(&policy, p.limits),
-    );
+    if census.images || !images_only {
+        rules::images::sanitize_session_messages_images(
+            msgs,
+            ctx,
+            &image_pass_options(&policy, p.limits),
+        );
+    }
     if let Some(t) = track.as_deref_mut() {
         t.take_id_trace(ctx);
     }
@@ -195,7 +208,9 @@ pub(crate) fn run(
             t.held = r.held;
         }
     }
-    rules::tool_result_details::strip_tool_result_details(msgs, ctx);
+    if census.details {
+        rules::tool_result_details::strip_tool_result_details(msgs, ctx);
+    }
     match track.as_deref_mut() {
         Some(t) => {
             let earlier = t.before_usage(msgs);
@@ -206,7 +221,9 @@ pub(crate) fn run(
         }
     }
     if runs_openai_reasoning_rules(api) {
-        rules::openai_reasoning::downgrade_openai_reasoning_blocks(msgs, ctx);
+        if census.reasoning {
+            rules::openai_reasoning::downgrade_openai_reasoning_blocks(msgs, ctx);
+        }
         rules::openai_function_call_pairs::downgrade_openai_function_call_reasoning_pairs(
             msgs, ctx,
         );

@@ -18,7 +18,7 @@ use crate::image::{
     ImageDecision, ImageLimits,
 };
 use crate::transcript::context::{block_origin_path, msg_path, Ctx};
-use crate::transcript::model::{Block, BlockOrigin, Content, Msg, Val};
+use crate::transcript::model::{Block, BlockOrigin, Content, Msg, Role, Val};
 use crate::transcript::policy::{SanitizeMode, ToolCallIdMode};
 use crate::transcript::rules::thought_signatures::{
     strip_message_thought_signatures, StripOptions,
@@ -382,8 +382,8 @@ pub fn sanitize_session_messages_images(
     let full = opts.sanitize_mode == SanitizeMode::Full;
     let mut remove = Vec::new();
     for (i, m) in msgs.iter_mut().enumerate() {
-        match m.role() {
-            Some("toolResult") => {
+        match m.role_tag() {
+            Role::ToolResult => {
                 if matches!(m.content, Content::Other(Val::Absent | Val::Null)) {
                     ctx.change("sanitizeImages", msg_path(m), || {
                         "missing tool result content became []".into()
@@ -393,8 +393,8 @@ pub fn sanitize_session_messages_images(
                 }
                 changed |= sanitize_blocks(m, ctx, opts);
             }
-            Some("user") => changed |= sanitize_blocks(m, ctx, opts),
-            Some("assistant") if m.blocks().is_some() => {
+            Role::User => changed |= sanitize_blocks(m, ctx, opts),
+            Role::Assistant if m.blocks().is_some() => {
                 if m.stop_reason.as_str() == Some("error") || !full {
                     changed |= sanitize_blocks(m, ctx, opts);
                     continue;

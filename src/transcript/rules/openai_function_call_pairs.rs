@@ -16,8 +16,8 @@
 use crate::transcript::context::{block_path, msg_path, Ctx};
 use crate::transcript::model::{Msg, Val};
 use crate::transcript::rules::openai_reasoning::is_openai_reasoning_signature;
-use serde_json::Value;
-use std::collections::HashMap;
+use crate::transcript::text::Text;
+use foldhash::{HashMap, HashMapExt};
 
 /// `A` when `id` is `A|fc_…` with `A` non-empty.
 fn call_id_without_item(id: &str) -> Option<&str> {
@@ -37,15 +37,18 @@ fn rewritten<'a>(v: &Val, pending: &HashMap<&str, &'a str>) -> Option<&'a str> {
         .filter(|new| !new.is_empty() && *new != old)
 }
 
-/// One id rewrite, decided before any is made.
+/// One id rewrite, decided before any is made. The ids are [`Text`] (in place when short) and
+/// set as such: the Responses path rewrites every paired call id of an agent's history, and a
+/// `String` for the rewrite plus a boxed JSON value for the edit, per call and per result, were
+/// most of this rule's time.
 enum Rewrite {
     /// Block `j` of message `i` gets id `new`.
-    Call { i: usize, j: usize, new: String },
+    Call { i: usize, j: usize, new: Text },
     /// Result message `i` gets these `toolCallId` / `toolUseId`.
     Result {
         i: usize,
-        call: Option<String>,
-        used: Option<String>,
+        call: Option<Text>,
+        used: Option<Text>,
     },
 }
 
@@ -57,15 +60,15 @@ pub fn downgrade_openai_function_call_reasoning_pairs(msgs: &mut [Msg], ctx: &mu
         match r {
             Rewrite::Call { i, j, new } => {
                 if let Some(b) = msgs[i].blocks_mut().and_then(|bs| bs.get_mut(j)) {
-                    b.set("id", Value::String(new));
+                    b.set_text("id", new);
                 }
             }
             Rewrite::Result { i, call, used } => {
                 if let Some(id) = call {
-                    msgs[i].set("toolCallId", Value::String(id));
+                    msgs[i].set_text("toolCallId", id);
                 }
                 if let Some(id) = used {
-                    msgs[i].set("toolUseId", Value::String(id));
+                    msgs[i].set_text("toolUseId", id);
                 }
             }
         }
@@ -113,7 +116,7 @@ fn plan(msgs: &[Msg], ctx: &mut Ctx) -> Vec<Rewrite> {
                     out.push(Rewrite::Call {
                         i,
                         j,
-                        new: call.to_string(),
+                        new: Text::new(call),
                     });
                 }
             }
@@ -130,8 +133,8 @@ fn plan(msgs: &[Msg], ctx: &mut Ctx) -> Vec<Rewrite> {
             );
             out.push(Rewrite::Result {
                 i,
-                call: call.map(str::to_string),
-                used: used.map(str::to_string),
+                call: call.map(Text::new),
+                used: used.map(Text::new),
             });
         } else {
             pending.clear();
@@ -143,8 +146,11 @@ fn plan(msgs: &[Msg], ctx: &mut Ctx) -> Vec<Rewrite> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::transcript::model::Override;
+    use crate::transcript::skeleton;
     use crate::transcript::testutil::run;
-    use serde_json::json;
+    use crate::transcript::NoSource;
+    use serde_json::{json, Value};
 
     fn pairs(input: &Value) -> (Vec<Value>, bool) {
         run(input, |m, c| {
@@ -235,5 +241,51 @@ mod tests {
         assert_eq!(out[0]["content"][1]["id"], json!("y|fc_1"));
         assert_eq!(out[1]["toolUseId"], json!("x"));
         assert_eq!(out[1]["toolCallId"], json!("other"));
+    }
+
+    /// The rewritten ids are set as text edits (no JSON value built per call and per result),
+    /// Chinese ones too, and read back as the strings they are.
+    #[test]
+    fn rewritten_ids_are_text_edits() {
+        let input = json!([
+            {"role": "assistant", "content": [call("call_北京|fc_1"), call("call_2|fc_2")]},
+            {"role": "toolResult", "toolCallId": "call_北京|fc_1", "toolUseId": "call_北京|fc_1", "content": []},
+            {"role": "toolResult", "toolCallId": "call_2|fc_2", "content": []}
+        ]);
+        let values = input.as_array().cloned().unwrap_or_default();
+        let mut msgs = skeleton::from_values(&values);
+        let source = NoSource;
+        let mut ctx = Ctx::new(&source, false);
+        assert!(downgrade_openai_function_call_reasoning_pairs(
+            &mut msgs, &mut ctx
+        ));
+        let text = |o: Option<&Override>| match o {
+            Some(Override::Str(t)) => Some(t.to_string()),
+            _ => None,
+        };
+        let blocks = msgs[0].blocks().cloned().unwrap_or_default();
+        assert_eq!(
+            text(blocks[0].edits.get("id")).as_deref(),
+            Some("call_北京")
+        );
+        assert_eq!(text(blocks[1].edits.get("id")).as_deref(), Some("call_2"));
+        assert_eq!(blocks[0].id.as_str(), Some("call_北京"));
+        assert_eq!(
+            text(msgs[1].edits.get("toolCallId")).as_deref(),
+            Some("call_北京")
+        );
+        assert_eq!(
+            text(msgs[1].edits.get("toolUseId")).as_deref(),
+            Some("call_北京")
+        );
+        assert_eq!(msgs[1].tool_call_id().as_str(), Some("call_北京"));
+        assert_eq!(
+            text(msgs[2].edits.get("toolCallId")).as_deref(),
+            Some("call_2")
+        );
+        // The same output as the JSON the rule made before.
+        let (out, _) = pairs(&input);
+        assert_eq!(out[0]["content"][0]["id"], json!("call_北京"));
+        assert_eq!(out[1]["toolUseId"], json!("call_北京"));
     }
 }

@@ -55,16 +55,26 @@ fn is_thinking(b: &Block) -> bool {
 }
 
 /// Which blocks of one assistant content to drop: reasoning-signed thinking blocks with nothing
-/// but thinking blocks after them.
-fn drop_mask(blocks: &[Block]) -> Vec<bool> {
-    let last_other = blocks.iter().rposition(|b| !is_thinking(b));
-    blocks
+/// but thinking blocks after them. `None` when there is none (nearly every turn): the trailing
+/// thinking blocks are checked first, so a turn that drops nothing allocates nothing (a mask for
+/// every assistant turn was one allocation a turn on the OpenAI Responses path).
+fn drop_mask(blocks: &[Block]) -> Option<Vec<bool>> {
+    // Every block from `from` on is a thinking block.
+    let from = blocks
         .iter()
-        .enumerate()
-        .map(|(j, b)| {
-            last_other.is_none_or(|k| j > k) && is_thinking(b) && is_openai_reasoning_signature(b)
-        })
-        .collect()
+        .rposition(|b| !is_thinking(b))
+        .map_or(0, |k| k + 1);
+    let tail = blocks.get(from..).unwrap_or_default();
+    if !tail.iter().any(is_openai_reasoning_signature) {
+        return None;
+    }
+    Some(
+        blocks
+            .iter()
+            .enumerate()
+            .map(|(j, b)| j >= from && is_openai_reasoning_signature(b))
+            .collect(),
+    )
 }
 
 /// Drops orphaned OpenAI reasoning blocks, and assistant messages left empty by that.
@@ -77,10 +87,9 @@ pub fn downgrade_openai_reasoning_blocks(msgs: &mut Vec<Msg>, ctx: &mut Ctx) -> 
         let Some(blocks) = m.blocks() else {
             return true;
         };
-        let mask = drop_mask(blocks);
-        if !mask.iter().any(|d| *d) {
+        let Some(mask) = drop_mask(blocks) else {
             return true;
-        }
+        };
         changed = true;
         for (b, _) in blocks.iter().zip(&mask).filter(|(_, d)| **d) {
             ctx.change("downgradeOpenAIReasoningBlocks", block_path(m, b), || {
