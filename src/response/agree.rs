@@ -159,10 +159,6 @@ const CUT_STILL_SHOWN: &[(&str, u8)] = &[
     ("sent32b-auto-kimi-closers-run-leak-cleaned-zh", 4),
     (
         "sent32b-kimi-k3-kimi-close-tools-own-line-leak-cleaned-zh",
-        5,
-    ),
-    (
-        "sent32b-kimi-k3-kimi-close-tools-own-line-leak-cleaned-zh",
         6,
     ),
     (
@@ -171,8 +167,6 @@ const CUT_STILL_SHOWN: &[(&str, u8)] = &[
     ),
     ("sent32b-kimi-k3-kimi-closers-run-leak-cleaned-zh", 3),
     ("sent32b-kimi-k3-kimi-closers-run-leak-cleaned-zh", 4),
-    ("sent32-kimi-k3-open-think-after-sentence-end-cleaned-en", 2),
-    ("sent32-kimi-k3-open-think-after-sentence-end-cleaned-en", 3),
     // An opener alone at the end (the lone-opener rule's: a person may write it last).
     ("sent32-step3-invoke-ends-line-cleaned-zh", 7),
     ("sent32-step3-invoke-glued-cleaned-zh", 7),
