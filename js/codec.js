@@ -750,7 +750,8 @@ function byteMarks(text, count) {
 // sets: n count, then per set: name, n kind, payload —
 //   0: v value | 1: n k (input message k's field) | 2: v prefix, n k (prefix + that field)
 //   | 3: (the built content) | 4: v list, v items, v key, v value (see setInItems)
-//   | 5: t text (a new string value, from `plan.texts`: split, not JSON-parsed)
+//   | 5: n length, t text (a new string value: the next `length` UTF-16 units of `plan.texts`
+//     after its separator; sliced out by its length, neither JSON-parsed nor split)
 //   | 6: v value (set and moved last: `{...rest, [name]: value}`)
 //   | 7: v key, v value (in the field's object: `{...field, [key]: value}`)
 // dels: n count, then names. A name is n i >= 0 (FIELDS[i]) or n -1, v name.
@@ -763,8 +764,10 @@ var f = null
 var at = 0
 var v = null
 var vi = 0
-var t = null
+var t = ''
 var ti = 0
+// Whether the plan's texts hold lone surrogates' private-use stand-ins (see `fromPrivate`).
+var tLone = false
 
 // The answer's header (HEAD slots, src/napi/transcript.rs) and the plan's numbers arrive in this
 // buffer (kept across calls); numbers that did not fit are fetched from the native side, and the
@@ -823,7 +826,7 @@ function applySets(messages, o, built) {
         o[key] = built
         break
       case 5:
-        o[key] = t[ti++]
+        o[key] = text5()
         break
       case 6:
         delete o[key]
@@ -844,6 +847,16 @@ function applySets(messages, o, built) {
   }
   const d = f[at++]
   for (let k = 0; k < d; k++) delete o[name()]
+}
+
+// A kind-5 text: `plan.texts` holds each after a separator, and its length is in the numbers.
+// Sliced out by that length, the texts are never scanned for the separators (a split did, and
+// built an array of them first).
+function text5() {
+  const len = f[at++]
+  const s = t.slice(ti + 1, ti + 1 + len)
+  ti += len + 1
+  return tLone ? fromPrivate('', s) : s
 }
 
 function applyBlock(messages, own) {
@@ -933,7 +946,7 @@ function skipSets() {
     name()
     const kind = f[at++]
     if (kind === 0 || kind === 6) vi++
-    else if (kind === 5) ti++
+    else if (kind === 5) ti += f[at++] + 1
     else if (kind === 7) vi += 2
     else if (kind === 1) at++
     else if (kind === 2) {
@@ -955,9 +968,10 @@ function apply(messages, plan, count = plan.n) {
   at = 0
   v = plan.vals
   vi = 0
+  // The answer from its texts on ('' when it has none), each after a separator.
   t = plan.texts
-  // The texts string starts with a separator: the first piece is empty.
-  ti = 1
+  ti = 0
+  tLone = plan.lone === true
   const out = new Array(count)
   try {
     for (let i = 0; i < count; i++) {
@@ -979,7 +993,7 @@ function apply(messages, plan, count = plan.n) {
   } finally {
     f = null
     v = null
-    t = null
+    t = ''
   }
   return out
 }
@@ -990,7 +1004,7 @@ function apply(messages, plan, count = plan.n) {
  * back. Without it the inner call would overwrite the outer call's skeleton, plan and buffers.
  */
 function enter() {
-  const saved = { nums, n, parts, strLen, bytes, f, at, v, vi, t, ti, planBuf, pathMsg, pathBlock, extras, unread, marks }
+  const saved = { nums, n, parts, strLen, bytes, f, at, v, vi, t, ti, tLone, planBuf, pathMsg, pathBlock, extras, unread, marks }
   nums = new Float64Array(256)
   marks = new Float64Array(256)
   bytes = new Uint8Array(256)
@@ -1002,7 +1016,7 @@ function enter() {
 }
 
 function leave(s) {
-  ;({ nums, n, parts, strLen, bytes, f, at, v, vi, t, ti, planBuf, pathMsg, pathBlock, extras, unread, marks } = s)
+  ;({ nums, n, parts, strLen, bytes, f, at, v, vi, t, ti, tLone, planBuf, pathMsg, pathBlock, extras, unread, marks } = s)
 }
 
 /** Remembers the digests a plan reports (`[message, block, digest]`, input positions). */
