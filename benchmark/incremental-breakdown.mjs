@@ -65,7 +65,7 @@ for (const n of [1000, 10000]) {
   const parse = cpuTime(() => JSON.parse(json))
   const plan = JSON.parse(json)
   plan.nums = buf.slice(4, 4 + buf[0])
-  plan.texts = k < 0 ? [] : answer.slice(k).split(codec.SEP)
+  plan.texts = k < 0 ? '' : answer.slice(k)
   const apply = cpuTime(() => codec.apply(messages, plan))
   const parts = encode + nativeCall + parse + apply
   const yardstick = cpuTime(() => jsPass(messages, { dropThinking: true, sanitizeIds: true }))
@@ -293,7 +293,7 @@ for (const n of [1000, 10000]) {
       plan.session = { cut: buf[2], out: buf[3] }
       if (buf[0] >= 0) {
         plan.nums = codec.takePlan(buf, buf[0])
-        plan.texts = at < 0 ? [] : answer.slice(at).split(codec.SEP)
+        plan.texts = at < 0 ? '' : answer.slice(at)
       }
       lap('answer')
       const got = codec.apply(suffix, plan)

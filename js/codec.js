@@ -772,7 +772,8 @@ function byteMarks(text, count) {
 // sets: n count, then per set: name, n kind, payload —
 //   0: v value | 1: n k (input message k's field) | 2: v prefix, n k (prefix + that field)
 //   | 3: (the built content) | 4: v list, v items, v key, v value (see setInItems)
-//   | 5: t text (a new string value, from `plan.texts`: split, not JSON-parsed)
+//   | 5: n length, t text (a new string value: the next `length` UTF-16 units of `plan.texts`
+//     after its separator; sliced out by its length, neither JSON-parsed nor split)
 //   | 6: v value (set and moved last: `{...rest, [name]: value}`)
 //   | 7: v key, v value (in the field's object: `{...field, [key]: value}`)
 // dels: n count, then names. A name is n i >= 0 (FIELDS[i]) or n -1, v name.
@@ -785,8 +786,10 @@ var f = null
 var at = 0
 var v = null
 var vi = 0
-var t = null
+var t = ''
 var ti = 0
+// Whether the plan's texts hold lone surrogates' private-use stand-ins (see `fromPrivate`).
+var tLone = false
 
 // The answer's header (HEAD slots, src/napi/transcript.rs) and the plan's numbers arrive in this
 // buffer (kept across calls); numbers that did not fit are fetched from the native side, and the
@@ -845,7 +848,7 @@ function applySets(messages, o, built) {
         o[key] = built
         break
       case 5:
-        o[key] = t[ti++]
+        o[key] = text5()
         break
       case 6:
         delete o[key]
@@ -866,6 +869,16 @@ function applySets(messages, o, built) {
   }
   const d = f[at++]
   for (let k = 0; k < d; k++) delete o[name()]
+}
+
+// A kind-5 text: `plan.texts` holds each after a separator, and its length is in the numbers.
+// Sliced out by that length, the texts are never scanned for the separators (a split did, and
+// built an array of them first).
+function text5() {
+  const len = f[at++]
+  const s = t.slice(ti + 1, ti + 1 + len)
+  ti += len + 1
+  return tLone ? fromPrivate('', s) : s
 }
 
 function applyBlock(messages, own) {
@@ -891,21 +904,28 @@ function applyBlock(messages, own) {
 }
 
 function applyMessage(messages, m) {
-  const base = m < 0 ? null : messages[m]
-  const o = base === null ? {} : { ...base }
-  // Sets come before the content in the plan, but may refer to it (kind 3): read the content
-  // first by skipping over the sets, then come back.
+  if (m < 0) return applyNew(messages)
+  const base = messages[m]
+  const o = { ...base }
+  // A copy of an input message: no set of its refers to the built content (kind 3 is written for
+  // new messages only), so its sets apply as they are read, and the content follows (the sets
+  // were read twice, skipped and then applied, for every copy: a fifth of apply's instructions).
+  applySets(messages, o, undefined)
+  const n = f[at++]
+  if (n >= 0) o.content = blocks(messages, Array.isArray(base.content) ? base.content : [], n)
+  return o
+}
+
+// A new message. Its sets come before the content in the plan, but may refer to it (kind 3):
+// read the content first by skipping over the sets, then come back.
+function applyNew(messages) {
+  const o = {}
   const setsAt = at
   const setsVi = vi
   const setsTi = ti
   skipSets()
   const n = f[at++]
-  let built
-  if (n >= 0) {
-    const own = base !== null && Array.isArray(base.content) ? base.content : []
-    built = new Array(n)
-    for (let j = 0; j < n; j++) built[j] = applyBlock(messages, own)
-  }
+  const built = n >= 0 ? blocks(messages, [], n) : undefined
   const end = at
   const endVi = vi
   const endTi = ti
@@ -916,8 +936,30 @@ function applyMessage(messages, m) {
   at = end
   vi = endVi
   ti = endTi
-  if (built !== undefined && base !== null) o.content = built
   return o
+}
+
+// A built content array of `n` blocks, packed: an array literal of its exact length for the
+// usual few blocks (`new Array(n)` made a holey array, slower to make and to read for whoever
+// reads the result), pushed for more. Array literal elements are evaluated in order.
+function blocks(messages, own, n) {
+  switch (n) {
+    case 0:
+      return []
+    case 1:
+      return [applyBlock(messages, own)]
+    case 2:
+      return [applyBlock(messages, own), applyBlock(messages, own)]
+    case 3:
+      return [applyBlock(messages, own), applyBlock(messages, own), applyBlock(messages, own)]
+    case 4:
+      return [applyBlock(messages, own), applyBlock(messages, own), applyBlock(messages, own), applyBlock(messages, own)]
+    default: {
+      const built = []
+      for (let j = 0; j < n; j++) built.push(applyBlock(messages, own))
+      return built
+    }
+  }
 }
 
 function skipSets() {
@@ -926,7 +968,7 @@ function skipSets() {
     name()
     const kind = f[at++]
     if (kind === 0 || kind === 6) vi++
-    else if (kind === 5) ti++
+    else if (kind === 5) ti += f[at++] + 1
     else if (kind === 7) vi += 2
     else if (kind === 1) at++
     else if (kind === 2) {
@@ -948,9 +990,10 @@ function apply(messages, plan, count = plan.n) {
   at = 0
   v = plan.vals
   vi = 0
+  // The answer from its texts on ('' when it has none), each after a separator.
   t = plan.texts
-  // The texts string starts with a separator: the first piece is empty.
-  ti = 1
+  ti = 0
+  tLone = plan.lone === true
   const out = new Array(count)
   try {
     for (let i = 0; i < count; i++) {
@@ -972,7 +1015,7 @@ function apply(messages, plan, count = plan.n) {
   } finally {
     f = null
     v = null
-    t = null
+    t = ''
   }
   return out
 }
@@ -983,7 +1026,7 @@ function apply(messages, plan, count = plan.n) {
  * back. Without it the inner call would overwrite the outer call's skeleton, plan and buffers.
  */
 function enter() {
-  const saved = { nums, n, reals, r, parts, strLen, bytes, f, at, v, vi, t, ti, planBuf, pathMsg, pathBlock, extras, unread, marks }
+  const saved = { nums, n, reals, r, parts, strLen, bytes, f, at, v, vi, t, ti, tLone, planBuf, pathMsg, pathBlock, extras, unread, marks }
   nums = new Uint32Array(256)
   reals = new Float64Array(64)
   r = 0
@@ -997,7 +1040,7 @@ function enter() {
 }
 
 function leave(s) {
-  ;({ nums, n, reals, r, parts, strLen, bytes, f, at, v, vi, t, ti, planBuf, pathMsg, pathBlock, extras, unread, marks } = s)
+  ;({ nums, n, reals, r, parts, strLen, bytes, f, at, v, vi, t, ti, tLone, planBuf, pathMsg, pathBlock, extras, unread, marks } = s)
 }
 
 /** Remembers the digests a plan reports (`[message, block, digest]`, input positions). */

@@ -51,8 +51,9 @@ function run(op, messages, options = {}, name = 'messages', session = null) {
       // A plan (even one of zero numbers: every message dropped) replaces the input. Its numbers
       // are taken before any getter of the caller's can run (rememberDigests reads blocks).
       plan.nums = codec.takePlan(buf, buf[0])
-      plan.texts = k < 0 ? [] : answer.slice(k).split(codec.SEP)
-      if (skeleton.lone) plan.texts = plan.texts.map((x) => codec.fromPrivate('', x))
+      // The texts, each after a SEP; the plan's numbers hold their lengths (codec.apply slices them).
+      plan.texts = k < 0 ? '' : answer.slice(k)
+      plan.lone = skeleton.lone
     }
     if (plan.digests !== undefined) codec.rememberDigests(messages, plan.digests)
     return { messages: codec.apply(messages, plan), plan, skeleton }
@@ -88,7 +89,7 @@ function guarded(f) {
 /** A plan `run` returned, kept to be replayed (`codec.apply`) on other message objects later. */
 function keepPlan(plan) {
   if (plan.nums === undefined || plan.nums === null) return { n: plan.n }
-  return { n: plan.n, nums: plan.nums.slice(), vals: plan.vals, texts: plan.texts }
+  return { n: plan.n, nums: plan.nums.slice(), vals: plan.vals, texts: plan.texts, lone: plan.lone }
 }
 
 module.exports = { run, withSkeleton, keepPlan, replay }

@@ -15,8 +15,9 @@ use serde_json::{Map, Value};
 pub struct Plan {
     pub nums: Vec<f64>,
     pub vals: String,
-    /// New string field values (kind 5), each preceded by U+001F: a split is cheaper for JS than
-    /// `JSON.parse`, which internalises every short string it reads.
+    /// New string field values (kind 5), each preceded by U+001F: cheaper for JS than
+    /// `JSON.parse`, which internalises every short string it reads. Each one's length in UTF-16
+    /// units follows its kind in `nums`, so JS slices it out without scanning for the separator.
     pub texts: String,
 }
 
@@ -94,6 +95,15 @@ fn has_sep(t: &str) -> bool {
     t.bytes().any(|b| b == TEXT_SEP as u8)
 }
 
+/// The length of `t` in UTF-16 units: its byte length when ASCII (ids nearly always are).
+fn utf16_len(t: &str) -> usize {
+    if t.is_ascii() {
+        t.len()
+    } else {
+        t.chars().map(char::len_utf16).sum()
+    }
+}
+
 struct Writer<'a> {
     nums: Vec<f64>,
     /// The values' JSON array is written here, from `first - 1` (its `[`) on.
@@ -150,6 +160,15 @@ impl Writer<'_> {
         }
     }
 
+    /// A new string value (kind 5) that holds no [`TEXT_SEP`]: its length in UTF-16 units (what
+    /// JS's `slice` counts) in `nums`, the text after a separator in `texts`.
+    fn text(&mut self, t: &str) {
+        self.code(5);
+        self.n(utf16_len(t));
+        self.texts.push(TEXT_SEP);
+        self.texts.push_str(t);
+    }
+
     fn set(&mut self, name: &str, o: &Override, content_slot: bool) {
         self.name(name);
         if content_slot {
@@ -158,30 +177,20 @@ impl Writer<'_> {
         }
         match o {
             Override::Json(v) if matches!(&**v, Value::String(t) if !has_sep(t)) => {
-                self.code(5);
-                self.texts.push(TEXT_SEP);
-                self.texts.push_str(v.as_str().unwrap_or_default());
+                self.text(v.as_str().unwrap_or_default());
             }
             Override::Json(v) => {
                 self.code(0);
                 self.json(v);
             }
             Override::Static(v) => match v {
-                Value::String(t) if !has_sep(t) => {
-                    self.code(5);
-                    self.texts.push(TEXT_SEP);
-                    self.texts.push_str(t);
-                }
+                Value::String(t) if !has_sep(t) => self.text(t),
                 _ => {
                     self.code(0);
                     self.json(v);
                 }
             },
-            Override::Str(t) if !has_sep(t) => {
-                self.code(5);
-                self.texts.push(TEXT_SEP);
-                self.texts.push_str(t);
-            }
+            Override::Str(t) if !has_sep(t) => self.text(t),
             Override::Str(t) => {
                 self.code(0);
                 self.str(t);
@@ -344,6 +353,8 @@ impl Reader<'_> {
             let v = match self.int() {
                 0 => self.next(),
                 5 => {
+                    // The text's length (JS slices by it; the texts here are split already).
+                    self.at += 1;
                     let t = self.t.get(self.ti).cloned().unwrap_or(Value::Null);
                     self.ti += 1;
                     t
@@ -411,7 +422,7 @@ impl Reader<'_> {
                 1 => (1, 0, 0),
                 2 => (1, 1, 0),
                 3 => (0, 0, 0),
-                5 => (0, 0, 1),
+                5 => (1, 0, 1),
                 6 => (0, 1, 0),
                 7 => (0, 2, 0),
                 _ => (0, 4, 0),
@@ -522,4 +533,18 @@ pub fn apply_values(input: &[Value], plan: Option<&Value>) -> Vec<Value> {
         input,
     };
     (0..n).map(|_| r.msg()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::utf16_len;
+
+    #[test]
+    fn text_lengths_count_utf16_units_as_js_slices_them() {
+        assert_eq!(utf16_len("call0fc00"), 9);
+        // Chinese: one unit a character (three bytes each); astral: two units (four bytes).
+        assert_eq!(utf16_len("调用_1"), 4);
+        assert_eq!(utf16_len("a😀b"), 4);
+        assert_eq!(utf16_len(""), 0);
+    }
 }
