@@ -582,6 +582,19 @@ fn bucket_heads_are_their_markers_heads() {
     }
 }
 
+/// Inside a DeepSeek block, the block's own tokens start no reasoning marker: the scan passes
+/// over them without asking ([`block_scan`]'s second pair), while the lone
+/// `<｜end▁of▁sentence｜>` is still asked about.
+#[test]
+fn deepseek_tokens_pass_the_block_scan() {
+    let mut m = Machine::new(&Options::default());
+    let scan = m.block_scan(Family::DeepSeek, *N_THINK);
+    for token in ["<｜tool▁call▁begin｜>", "<｜tool▁sep｜>", "<｜tool▁call▁end｜>"] {
+        assert!(!scan.at(token.as_bytes(), 0).think, "{token}");
+    }
+    assert!(scan.at("<｜end▁of▁sentence｜>".as_bytes(), 0).think);
+}
+
 #[test]
 fn block_markers_after_e2_are_triangles() {
     // `next_block_cand` passes over a 0xE2 byte not followed by 0x97: no closer of any family and
