@@ -13,11 +13,6 @@
 //! A token has no `<` but its first byte, so tokens never overlap, and one that starts inside a
 //! range of the text ending at another token's start, at a token's end or at the end of the text
 //! ends inside that range: searching the range's own text would find the same tokens.
-//!
-//! The `<` of a text are read sixteen bytes at a time ([`Positions`]), not by a `memchr` call per
-//! `<`: a block has a handful of them, a searcher call each was ~50 instructions (callgrind).
-
-use super::byte_positions::Positions;
 
 /// One token dialect: `open` NAME `close`, `open` starting with `<` and holding no other, NAME
 /// (at most 48 bytes) holding neither `<` nor `close`'s first byte.
@@ -75,7 +70,7 @@ impl Tokens {
             .names
             .iter()
             .all(|n| n.len() <= MAX_NAME && !n.bytes().any(|c| c == b'<' || c == stop)));
-        for p in Positions::new(b'<', b) {
+        for p in memchr::memchr_iter(b'<', b) {
             let rest = &b[p..];
             if rest.len() < open.len() || !same(&rest[..open.len()], open) {
                 continue;
@@ -100,7 +95,7 @@ impl Tokens {
     pub fn prefixes(text: &str, needles: &[&str]) -> Tokens {
         let b = text.as_bytes();
         let mut found = Vec::with_capacity(FIRST_ROOM);
-        for p in Positions::new(b'<', b) {
+        for p in memchr::memchr_iter(b'<', b) {
             let rest = &b[p..];
             let mut mask = 0;
             for (k, n) in needles.iter().enumerate().take(32) {
@@ -125,7 +120,7 @@ impl Tokens {
     pub fn words<const N: usize>(text: &str, w: &Words<N>) -> Tokens {
         let b = text.as_bytes();
         let mut found = Vec::with_capacity(FIRST_ROOM);
-        for p in Positions::new(b'<', b) {
+        for p in memchr::memchr_iter(b'<', b) {
             let rest = &b[p..];
             let mut mask = 0;
             if rest.len() >= 16 {
