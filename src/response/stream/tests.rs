@@ -589,7 +589,11 @@ fn bucket_heads_are_their_markers_heads() {
 fn deepseek_tokens_pass_the_block_scan() {
     let mut m = Machine::new(&Options::default());
     let scan = m.block_scan(Family::DeepSeek, *N_THINK);
-    for token in ["<｜tool▁call▁begin｜>", "<｜tool▁sep｜>", "<｜tool▁call▁end｜>"] {
+    for token in [
+        "<｜tool▁call▁begin｜>",
+        "<｜tool▁sep｜>",
+        "<｜tool▁call▁end｜>",
+    ] {
         assert!(!scan.at(token.as_bytes(), 0).think, "{token}");
     }
     assert!(scan.at("<｜end▁of▁sentence｜>".as_bytes(), 0).think);
