@@ -58,7 +58,9 @@ pub fn parse(text: &str, _cx: &Ctx) -> Parsed {
     let mut out = Parsed::default();
     let tokens = Tokens::scan(text, &TOKENS);
     match one_section(text, &tokens, &mut out) {
-        Some(block) => out.blocks.push(block),
+        // One block, as the section read alone (a call-dense reply's blocks) is: no room for
+        // four, grown into on the first push.
+        Some(block) => out.blocks = vec![block],
         None => read_blocks(text, &tokens, &mut out),
     }
     out
@@ -215,7 +217,8 @@ fn section_calls(
     (lo, hi): (usize, usize),
     out: &mut Parsed,
 ) -> Vec<RawCall> {
-    let mut calls = Vec::new();
+    // Most sections hold one call.
+    let mut calls = Vec::with_capacity(1);
     let mut rest = tokens.between(lo, hi);
     let first = |toks: &[(usize, u32)], kind: u32| toks.iter().position(|&(_, k)| k & kind != 0);
     while let Some(b) = first(rest, K_CALL_BEGIN) {

@@ -11,6 +11,12 @@
 //! marker has rules the marker out; a pair some marker has (or hashes alike) is asked as before,
 //! so the answers never change, only how often the full question is asked. A closer whose pair
 //! matches is compared by its first and last eight bytes before the whole of it.
+//!
+//! A reasoning marker's pair is checked against a second pair too, the candidate's second and
+//! fifth bytes: every DeepSeek token begins `<｜` (bytes `EF BD`), as the lone
+//! `<｜end▁of▁sentence｜>` does, so each of a block's five tokens was asked about (~80
+//! instructions each, ~4% of a reply dense with DeepSeek calls; callgrind). The fifth byte tells
+//! `<｜t…` from `<｜e…`.
 
 use super::super::Family;
 
@@ -28,10 +34,16 @@ impl Pairs {
     /// The pairs of `markers`; a marker shorter than three bytes could start anywhere: every
     /// pair is set.
     fn new<'a>(markers: impl IntoIterator<Item = &'a str>) -> Pairs {
+        Pairs::of_bytes(markers, 2)
+    }
+
+    /// The pairs of each marker's second byte and its byte `at` (2: the third); a marker with
+    /// no byte `at` sets every pair.
+    fn of_bytes<'a>(markers: impl IntoIterator<Item = &'a str>, at: usize) -> Pairs {
         let mut p = Pairs([0; 64]);
         for m in markers {
-            match m.as_bytes() {
-                [_, a, b, ..] => {
+            match (m.as_bytes().get(1), m.as_bytes().get(at)) {
+                (Some(a), Some(b)) => {
                     let k = key(*a, *b);
                     p.0[k >> 6] |= 1 << (k & 63);
                 }
@@ -61,6 +73,8 @@ struct Closer {
 pub(super) struct BlockScan {
     pub(super) family: Family,
     think: Pairs,
+    /// The reasoning markers' second and fifth bytes ([`FAR`]).
+    think_far: Pairs,
     close: Pairs,
     closers: Vec<Closer>,
 }
@@ -73,6 +87,9 @@ pub(super) struct Maybe {
     /// One of the family's closers may.
     pub(super) closer: bool,
 }
+
+/// The byte [`BlockScan::think_far`] pairs with a marker's second.
+const FAR: usize = 4;
 
 /// `b[at..at + 8]` as a little-endian word.
 #[inline]
@@ -91,9 +108,11 @@ impl BlockScan {
         think: impl IntoIterator<Item = &'a str>,
         closers: &[&'static str],
     ) -> BlockScan {
+        let think: Vec<&str> = think.into_iter().collect();
         BlockScan {
             family,
-            think: Pairs::new(think),
+            think: Pairs::new(think.iter().copied()),
+            think_far: Pairs::of_bytes(think.iter().copied(), FAR),
             close: Pairs::new(closers.iter().copied()),
             closers: closers
                 .iter()
@@ -109,12 +128,14 @@ impl BlockScan {
         }
     }
 
-    /// What may start at candidate `c` of `buf`; with fewer than two bytes after it, anything.
+    /// What may start at candidate `c` of `buf`; with fewer than two bytes after it, anything
+    /// (a reasoning marker: with fewer than [`FAR`]).
     #[inline]
     pub(super) fn at(&self, buf: &[u8], c: usize) -> Maybe {
         match (buf.get(c + 1), buf.get(c + 2)) {
             (Some(&a), Some(&b)) => Maybe {
-                think: self.think.may(a, b),
+                think: self.think.may(a, b)
+                    && buf.get(c + FAR).is_none_or(|&d| self.think_far.may(a, d)),
                 closer: self.close.may(a, b),
             },
             _ => Maybe {
@@ -165,12 +186,20 @@ mod tests {
             "<|START_THINKING|>",
             "◁think▷",
             "[THINK]",
+            "<｜end▁of▁sentence｜>",
         ];
-        let closers = ["</tool_call>", "</function>", "<|tool_call_end|>", "</a>"];
+        let closers = [
+            "</tool_call>",
+            "</function>",
+            "<|tool_call_end|>",
+            "</a>",
+            "<｜tool▁calls▁end｜>",
+        ];
         let scan = BlockScan::new(Family::Qwen3Coder, think, &closers);
         let text = "<tool_call>\n<function=f>\n<parameter=p>\n北京</parameter>\n</function>\n\
                     </tool_call></think><|tool_call_begin|><|tool_call_end|><|START_THINK</a></a\
-                    ◁think▷[THINK]</thin</tool_cal</function";
+                    ◁think▷[THINK]</thin</tool_cal</function<｜tool▁call▁begin｜>f<｜tool▁sep｜>\
+                    <｜end▁of▁sentence｜><｜tool▁calls▁end｜><｜end▁of<｜e";
         for end in 0..=text.len() {
             let Some(buf) = text.get(..end) else { continue };
             let b = buf.as_bytes();
@@ -184,6 +213,10 @@ mod tests {
                     })
                 };
                 assert!(m.think || !starts(&think), "{buf:?} at {c}");
+                // Whole, a DeepSeek token that is neither is passed over.
+                if buf.len() == text.len() && rest.starts_with("<｜tool▁".as_bytes()) {
+                    assert!(!m.think, "{buf:?} at {c}");
+                }
                 assert!(m.closer || !starts(&closers), "{buf:?} at {c}");
                 let whole = closers.iter().find(|s| rest.starts_with(s.as_bytes()));
                 let partial = closers

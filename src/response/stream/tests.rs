@@ -555,6 +555,50 @@ fn marker_heads_hold_their_first_bytes() {
     );
 }
 
+/// A bucket's heads, read beside its markers ([`Table::bucket`]), are those markers' heads, in
+/// every table built (plain, Hermes, Kimi-K2 and DeepSeek replies lock their own).
+#[test]
+fn bucket_heads_are_their_markers_heads() {
+    for reply in [
+        "Hi <tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call>",
+        "<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>",
+        "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{}<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+    ] {
+        clean_response(reply, &Options::default());
+    }
+    let tables = TABLES.lock().map(|t| t.clone()).unwrap_or_default();
+    assert!(tables.len() >= 3);
+    for (_, t) in &tables {
+        let mut seen = 0;
+        for b in 0..256 {
+            let (markers, heads) = t.bucket(b);
+            assert_eq!(markers.len(), heads.len());
+            for (&k, &h) in markers.iter().zip(heads) {
+                assert_eq!(h, t.heads[usize::from(k)]);
+            }
+            seen += markers.len();
+        }
+        assert_eq!(seen, t.order.len());
+    }
+}
+
+/// Inside a DeepSeek block, the block's own tokens start no reasoning marker: the scan passes
+/// over them without asking ([`block_scan`]'s second pair), while the lone
+/// `<｜end▁of▁sentence｜>` is still asked about.
+#[test]
+fn deepseek_tokens_pass_the_block_scan() {
+    let mut m = Machine::new(&Options::default());
+    let scan = m.block_scan(Family::DeepSeek, *N_THINK);
+    for token in [
+        "<｜tool▁call▁begin｜>",
+        "<｜tool▁sep｜>",
+        "<｜tool▁call▁end｜>",
+    ] {
+        assert!(!scan.at(token.as_bytes(), 0).think, "{token}");
+    }
+    assert!(scan.at("<｜end▁of▁sentence｜>".as_bytes(), 0).think);
+}
+
 #[test]
 fn block_markers_after_e2_are_triangles() {
     // `next_block_cand` passes over a 0xE2 byte not followed by 0x97: no closer of any family and
