@@ -421,7 +421,7 @@ pub fn parse_tagged(text: &str, spec: &Tagged, tools: Option<&Value>) -> Parsed 
         let lead = if spec.glued {
             0
         } else {
-            body.len() - body.trim_start().len()
+            body.len() - super::typing::trim_start(body).len()
         };
         let json_at = body_at + lead;
         if !spec.body.accepts(text.as_bytes().get(json_at)) {
@@ -432,12 +432,18 @@ pub fn parse_tagged(text: &str, spec: &Tagged, tools: Option<&Value>) -> Parsed 
             if out.format.is_none() {
                 out.format = Some(spec.name);
             }
-            out.blocks.push(Block {
+            let block = Block {
                 start,
                 end,
                 calls: vec![call],
                 keep_raw: false,
-            });
+            };
+            // Most texts (a block a stream hands over) hold one: made to measure, not grown.
+            if out.blocks.is_empty() {
+                out.blocks = vec![block];
+            } else {
+                out.blocks.push(block);
+            }
             at = end;
             continue;
         }
@@ -566,7 +572,7 @@ fn plain_call(
 ) -> Option<(RawCall, usize)> {
     let (name, arguments, end) = super::canonical::call_object(text, json_at, ARG_KEYS, tools)?;
     let after = text.get(end..)?;
-    let rest = after.trim_start();
+    let rest = super::typing::trim_start(after);
     if !rest.starts_with(close) {
         return None;
     }

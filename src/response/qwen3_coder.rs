@@ -26,6 +26,7 @@
 //!
 //! [`typing`]: super::typing
 
+use super::byte_positions::Positions;
 use super::scan::{find_from, head_window, Finder, TOOL_CALL, TOOL_CALL_END};
 use super::tokens::{Next, Tokens, Words};
 use super::typing::{typed_arguments, Style};
@@ -40,6 +41,11 @@ const PARAM_END: &str = "</parameter>";
 pub const NAME_TAG: &str = "<name>";
 
 pub fn parse(text: &str, cx: &Ctx) -> Parsed {
+    plain_block(text, cx).unwrap_or_else(|| parse_blocks(text, cx))
+}
+
+/// [`parse`] by searching for each kind of block: any text.
+fn parse_blocks(text: &str, cx: &Ctx) -> Parsed {
     let mut out = parse_wrapped(text, TOOL_CALL, TOOL_CALL_END, NAME, cx);
     if out.blocks.is_empty() {
         // The wrapper-less fallback: each `<function=…>…</function>` is its own block.
@@ -611,17 +617,67 @@ const PLAIN_PARAMS: usize = 8;
 /// body, which [`functions`] reads. Building the tag list and searching it was ~1K instructions a
 /// call (callgrind, a reply dense with calls).
 fn plain_function(body: &str, cx: &Ctx) -> Option<RawCall> {
-    let b = body.as_bytes();
-    let mut lts = super::byte_positions::Positions::new(b'<', b);
+    let mut lts = Positions::new(b'<', body.as_bytes());
     let f = lts.next()?;
+    let call = plain_call(body, f, &mut lts, cx)?;
+    // `</function>`: nothing after it may hold markup.
+    if lts.next().is_some() {
+        return None;
+    }
+    Some(call)
+}
+
+/// The usual block as a stream hands it over, read in one pass over its `<` with no search
+/// for its opener, its closer or a next block ([`parse_wrapped`]'s three, ~500 instructions a
+/// call): `text` opens with `<tool_call>`, then ASCII whitespace and a plain function
+/// ([`plain_function`]), then `</tool_call>`, and holds no other `<` (a last `\0` or text after
+/// it aside). What [`parse_wrapped`] reads of it: one block, that call. `None` for any other
+/// text, which [`parse_wrapped`] reads.
+fn plain_block(text: &str, cx: &Ctx) -> Option<Parsed> {
+    let b = text.as_bytes();
+    if !b.starts_with(TOOL_CALL.as_bytes()) {
+        return None;
+    }
+    let mut lts = Positions::new(b'<', b);
+    // The opener's `<`, then the function's, after whitespace only (as `trim_start` reads it).
+    lts.next()?;
+    let f = lts.next()?;
+    if !b.get(TOOL_CALL.len()..f)?.iter().all(|&c| ascii_space(c)) {
+        return None;
+    }
+    let call = plain_call(text, f, &mut lts, cx)?;
+    let close = lts.next()?;
+    if !b[close..].starts_with(TOOL_CALL_END.as_bytes()) || lts.next().is_some() {
+        return None;
+    }
+    Some(Parsed {
+        format: Some(NAME),
+        ..Parsed::whole(close + TOOL_CALL_END.len(), vec![call])
+    })
+}
+
+/// `char::is_whitespace` of an ASCII byte, as [`super::typing::trim_start`] passes it over.
+fn ascii_space(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | b'\x0B' | b'\x0C' | b'\r')
+}
+
+/// Whether `s` (a name or a key: a few bytes) holds a line break: a loop, not the searcher.
+fn has_newline(s: &str) -> bool {
+    s.bytes().any(|c| c == b'\n')
+}
+
+/// The call of the plain function whose `<function=` is at `f` in `s`, `lts` giving the `<`
+/// after it ([`plain_function`]): read up to its `</function>`, the last `<` taken from `lts`.
+fn plain_call(s: &str, f: usize, lts: &mut Positions, cx: &Ctx) -> Option<RawCall> {
+    let b = s.as_bytes();
     if !b[f..].starts_with(FUNCTION.as_bytes()) {
         return None;
     }
     let name_at = f + FUNCTION.len();
     let mut tag = lts.next()?;
-    let gt = byte_from(body, b'>', name_at, tag)?;
-    let name = function_name(&body[name_at..gt], cx)?;
-    if name.is_empty() || name.contains('\n') {
+    let gt = byte_from(s, b'>', name_at, tag)?;
+    let name = function_name(&s[name_at..gt], cx)?;
+    if name.is_empty() || has_newline(name) {
         return None;
     }
     let mut pairs = [("", ""); PLAIN_PARAMS];
@@ -637,21 +693,17 @@ fn plain_function(body: &str, cx: &Ctx) -> Option<RawCall> {
         }
         // The key's `>` before the value's `</parameter>` (else the general reader takes the
         // closer's `>`).
-        let key_gt = byte_from(body, b'>', key_at, close)?;
-        let value = &body[key_gt + 1..close];
+        let key_gt = byte_from(s, b'>', key_at, close)?;
+        let value = &s[key_gt + 1..close];
         let value = value.strip_prefix('\n').unwrap_or(value);
         let value = value.strip_suffix('\n').unwrap_or(value);
-        let key = unquoted(&body[key_at..key_gt]);
+        let key = unquoted(&s[key_at..key_gt]);
         // As [`parameters`]: a pair with no key, or a key over lines, is passed over.
-        if !key.is_empty() && !key.contains('\n') {
+        if !key.is_empty() && !has_newline(key) {
             pairs[n] = (key, value);
             n += 1;
         }
         tag = lts.next()?;
-    }
-    // `</function>`: nothing after it may hold markup.
-    if lts.next().is_some() {
-        return None;
     }
     let arguments = typed_arguments(
         pairs[..n].iter().copied(),
@@ -866,6 +918,52 @@ mod tests {
         // The plain ones are read in one pass.
         for body in [&bodies[0], &bodies[1], &bodies[2], &bodies[3], &bodies[16]] {
             assert!(plain_function(body, &Ctx::default()).is_some(), "{body}");
+        }
+    }
+
+    /// The one-pass reading of a whole block reads what the searches read, on the plain block a
+    /// stream hands over and on every near miss (text, markup or another block around it, no
+    /// closer, a non-plain function, Unicode space after the opener).
+    #[test]
+    fn plain_blocks_read_as_the_searches_read_them() {
+        let tools = json!([{"function": {"name": "读", "parameters": {"properties": {"n": {"type": "integer"}}}}}]);
+        let f = "<function=读>\n<parameter=path>\nsrc/文件_3.rs\n</parameter>\n<parameter=n>\n3\n</parameter>\n</function>";
+        let plain = [
+            format!("<tool_call>\n{f}\n</tool_call>"),
+            format!("<tool_call>\n{f}\n</tool_call>\n\0"),
+            format!("<tool_call>{f}</tool_call>"),
+            format!("<tool_call> \t\r\n\u{b}\u{c}{f} 说明 </tool_call> tail"),
+            "<tool_call>\n<function=f>\n</function>\n</tool_call>".to_owned(),
+        ];
+        let others = [
+            format!("<tool_call>\u{3000}{f}</tool_call>"),
+            format!("x<tool_call>\n{f}\n</tool_call>"),
+            format!("<tool_call>\n{f}\n</tool_call><tool_call>\n{f}\n</tool_call>"),
+            format!("<tool_call>\n{f}\n</tool_call> then <b>"),
+            format!("<tool_call>\n{f}\n"),
+            format!("<tool_call>\n{f}\n</tool_call"),
+            format!("<tool_call>\n{f}\n</tool_cal>"),
+            format!("<tool_call>\nsay {f}\n</tool_call>"),
+            "<tool_call>\n<function=f><parameter=a>x<b>y</parameter></function></tool_call>".to_owned(),
+            "<tool_call>\n<function=读\">\n<parameter=n>\n1\n</parameter>\n</function>\n</tool_call>".to_owned(),
+            "<tool_call>\n<function=f></function>\n<function=g></function>\n</tool_call>".to_owned(),
+            "<tool_call>\n<name>读\n</parameter>\n<parameter=n>1</parameter></function></tool_call>".to_owned(),
+            "<tool_call>{\"name\": \"f\"}</tool_call>".to_owned(),
+            "<tool_call>\n<function=f><parameter=a>1</parameter></tool_call>".to_owned(),
+            "<tool_call>\n<function=f></function><x></tool_call>".to_owned(),
+        ];
+        for (i, text) in plain.iter().chain(&others).enumerate() {
+            for tools in [None, Some(&tools)] {
+                let cx = Ctx {
+                    tools,
+                    unwrapped: false,
+                };
+                assert_eq!(parse(text, &cx), parse_blocks(text, &cx), "{text}");
+                // (With the tool offered, the stray quote's name is read in one pass too.)
+                if tools.is_none() || i < plain.len() {
+                    assert_eq!(plain_block(text, &cx).is_some(), i < plain.len(), "{text}");
+                }
+            }
         }
     }
 
