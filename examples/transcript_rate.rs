@@ -267,14 +267,14 @@ fn bench_params(name: &str, version: OpenClawVersion) -> HistoryParams {
 /// Each phase is its own function, for `valgrind --tool=callgrind --toggle-collect='*full_*'`.
 fn whole_pass_2026_3(dir: &str, n: &str, name: &str) {
     let base = format!("{dir}/skel-{n}-{name}");
-    let (nums, strs) = load(&base);
+    let skel = load(&base);
     let params = bench_params(name, OpenClawVersion::V2026_3_23);
     let mut best = [f64::INFINITY; 3];
     let mut kept: Vec<Msg> = Vec::new();
     for _ in 0..runs(200) {
         let t = Instant::now();
         let mut msgs = std::mem::take(&mut kept);
-        let input_len = full_parse(&nums, &strs, &mut msgs);
+        let input_len = full_parse(&skel, &mut msgs);
         let parse = t.elapsed().as_secs_f64() * 1e6;
         let t = Instant::now();
         let source = NoSource;
@@ -296,8 +296,8 @@ fn whole_pass_2026_3(dir: &str, n: &str, name: &str) {
 }
 
 #[inline(never)]
-fn full_parse(nums: &[f64], strs: &str, msgs: &mut Vec<Msg>) -> usize {
-    skeleton::parse_into(nums, strs, msgs).expect("a valid skeleton");
+fn full_parse(skel: &Skel, msgs: &mut Vec<Msg>) -> usize {
+    skel.parse_into(msgs).expect("a valid skeleton");
     msgs.len()
 }
 
