@@ -108,17 +108,35 @@ pub(crate) struct Tracker {
 }
 
 impl Tracker {
-    /// `piece` went by.
+    /// `piece` went by. Read from its end: the context after a line of plain text or a list
+    /// item does not depend on what came before it, so only the lines after the last such line
+    /// are read forward (most pieces end in one: a few lines read, whatever the piece's length).
     pub(crate) fn pass(&mut self, piece: &[u8]) {
+        let Some(last) = memchr::memrchr(b'\n', piece) else {
+            self.take(piece);
+            return;
+        };
+        // The piece's first line continues the line still arriving: it is read forward with it.
         let mut from = 0;
-        for nl in memchr::memchr_iter(b'\n', piece) {
-            self.take(&piece[from..nl]);
+        let mut end = last;
+        while let Some(k) = memchr::memrchr(b'\n', &piece[..end]) {
+            let line = &piece[k + 1..end];
+            let kind = classify(&line[..line.len().min(HEAD)], has_text(line));
+            if matches!(kind, LineKind::Plain | LineKind::ListItem) {
+                from = k + 1;
+                self.head_len = 0;
+                self.text = false;
+                break;
+            }
+            end = k;
+        }
+        for line in piece[from..last].split(|&b| b == b'\n') {
+            self.take(line);
             self.ctx.feed(classify(self.head(), self.text));
             self.head_len = 0;
             self.text = false;
-            from = nl + 1;
         }
-        self.take(&piece[from..]);
+        self.take(&piece[last + 1..]);
     }
 
     fn take(&mut self, bytes: &[u8]) {

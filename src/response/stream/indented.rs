@@ -9,7 +9,7 @@
 
 use super::code::{Fence, FenceEnd};
 use super::Machine;
-use crate::response::indented_code::{classify, has_text, LineKind, HEAD};
+use crate::response::indented_code::{classify, has_text, LineKind, Tracker, HEAD};
 
 /// How far back from a marker its line's start is looked for.
 const LINE_REACH: usize = 256;
@@ -28,8 +28,18 @@ impl Machine {
             None if from > 0 => return None,
             None => 0,
         };
+        // The line's start first: most markers stand on a line that is not indented.
+        let mut line = if ls == 0 {
+            self.indent
+        } else {
+            Tracker::default()
+        };
+        line.pass(&b[ls..c]);
+        if line.line_kind(true) != LineKind::Indented {
+            return None;
+        }
         let at = self.consumed + ls;
-        let mut t = match self.indent_memo {
+        let t = match self.indent_memo {
             Some((m, t)) if m >= self.consumed && m <= at => {
                 let mut t = t;
                 t.pass(&b[m - self.consumed..ls]);
@@ -42,10 +52,7 @@ impl Machine {
             }
         };
         self.indent_memo = Some((at, t));
-        let before = t.context();
-        // The line up to the marker: its head decides (the marker itself is text).
-        t.pass(&b[ls..c]);
-        before.is_code(t.line_kind(true)).then_some(ls)
+        t.context().is_code(LineKind::Indented).then_some(ls)
     }
 
     /// `buf` starts at (or inside) a line of an indented code block: pass the block as text.
