@@ -1183,8 +1183,11 @@ pub struct Machine {
     /// The end of the line before `buf[0]`, for a word introducing an example before a call
     /// opener ([`super::example_lead`]).
     example_tail: super::example_lead::LeadTail,
-    /// The lines before `buf[0]`, for Markdown's indented code blocks ([`indented`]).
+    /// The lines of the reply up to `indent_at` (absolute, never past the text `buf.data` still
+    /// holds), for Markdown's indented code blocks ([`indented`]): read only when the buffer
+    /// drops consumed text or a marker stands on an indented line, not as text goes by.
     indent: super::indented_code::Tracker,
+    indent_at: usize,
     /// The same advanced over `buf` to an absolute line start, the last time one was asked
     /// ([`Machine::indented_code_line`]): asked again further on, it reads on from there.
     indent_memo: Option<(usize, super::indented_code::Tracker)>,
@@ -1360,6 +1363,7 @@ impl Machine {
             spaced_words: thinking::LineTail::default(),
             example_tail: super::example_lead::LeadTail::default(),
             indent: super::indented_code::Tracker::default(),
+            indent_at: 0,
             indent_memo: None,
             indent_scan: None,
             code_memo: None,
@@ -1530,6 +1534,11 @@ impl Machine {
             // Most of a reply comes back as content, emitted in pieces (code, text between):
             // one allocation for them instead of a string doubled again and again.
             self.em.out.content.reserve(delta.len());
+        }
+        if self.buf.head > 0 && self.buf.head >= self.buf.data.len() / 2 {
+            // The consumed front is about to be dropped: what the indented-code context has not
+            // read of it is read now ([`indented`]).
+            self.pass_indent_to(self.consumed);
         }
         self.buf.push_str(delta);
         self.has_tools = has_tools(tools);

@@ -367,7 +367,6 @@ impl Machine {
         let line = &self.buf[n - tail.len()..n];
         self.spaced_words.pass_line(nl.is_some(), line);
         self.example_tail.pass_line(nl.is_some(), line);
-        self.indent.pass(d);
         if tail.iter().all(|&b| b == b' ') {
             self.col = self.col.saturating_add(tail.len());
         } else {

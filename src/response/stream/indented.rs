@@ -29,30 +29,69 @@ impl Machine {
             None => 0,
         };
         // The line's start first: most markers stand on a line that is not indented.
-        let mut line = if ls == 0 {
+        let start = if ls == 0 {
+            self.line_start_before_buf(LINE_REACH - c)?
+        } else {
+            self.consumed + ls
+        };
+        let base = self.consumed - self.buf.head;
+        let mut line = if start == self.indent_at {
             self.indent
         } else {
             Tracker::default()
         };
-        line.pass(&b[ls..c]);
+        line.pass(&self.buf.data.as_bytes()[start - base..self.consumed + c - base]);
         if line.line_kind(true) != LineKind::Indented {
             return None;
         }
-        let at = self.consumed + ls;
-        let t = match self.indent_memo {
-            Some((m, t)) if m >= self.consumed && m <= at => {
-                let mut t = t;
-                t.pass(&b[m - self.consumed..ls]);
-                t
-            }
-            _ => {
-                let mut t = self.indent;
-                t.pass(&b[..ls]);
-                t
-            }
-        };
-        self.indent_memo = Some((at, t));
+        let t = self.tracker_at(start);
         t.context().is_code(LineKind::Indented).then_some(ls)
+    }
+
+    /// The context of the reply's lines up to absolute offset `at` (which `buf.data` still
+    /// holds), read on from the last one asked for or from [`Machine::indent`].
+    fn tracker_at(&mut self, at: usize) -> Tracker {
+        let base = self.consumed - self.buf.head;
+        let (from, mut t) = match self.indent_memo {
+            Some((m, t)) if m <= at && m >= self.indent_at => (m, t),
+            _ => (self.indent_at, self.indent),
+        };
+        if at > from {
+            let d = self.buf.data.as_bytes();
+            t.pass(&d[from - base..at - base]);
+            self.indent_memo = Some((at, t));
+        }
+        t
+    }
+
+    /// The absolute start of the line `buf` starts in (or at), looked for at most `reach` bytes
+    /// back: `None` past that.
+    fn line_start_before_buf(&self, reach: usize) -> Option<usize> {
+        let base = self.consumed - self.buf.head;
+        let lo = self.indent_at.max(self.consumed.saturating_sub(reach));
+        let d = &self.buf.data.as_bytes()[lo - base..self.buf.head];
+        match memchr::memrchr(b'\n', d) {
+            Some(k) => Some(lo + k + 1),
+            None if lo == self.indent_at => Some(lo),
+            None => None,
+        }
+    }
+
+    /// Read the context on to absolute offset `at` (the buffer drops what lies before it).
+    pub(super) fn pass_indent_to(&mut self, at: usize) {
+        if at > self.indent_at {
+            self.indent = self.tracker_at(at);
+            self.indent_at = at;
+            self.indent_memo = None;
+        }
+    }
+
+    /// Whether `buf` starts at a line's start.
+    fn buf_at_line_start(&self) -> bool {
+        match self.buf.head.checked_sub(1) {
+            Some(k) => self.buf.data.as_bytes()[k] == b'\n',
+            None => self.consumed == 0 || self.indent.at_line_start(),
+        }
     }
 
     /// `buf` starts at (or inside) a line of an indented code block: pass the block as text.
@@ -78,7 +117,7 @@ impl Machine {
     pub(super) fn indented_end(&mut self, at: usize) -> FenceEnd {
         let b = self.buf.as_bytes();
         // `buf` starting inside a line whose start went by (and made it the block's).
-        let judged = at == 0 && !self.indent.at_line_start();
+        let judged = at == 0 && !self.buf_at_line_start();
         let mut p = at;
         while p < b.len() {
             let from = match self.indent_scan {
