@@ -203,24 +203,6 @@ pub(crate) fn blocks(text: &str) -> Vec<Range<usize>> {
     out
 }
 
-/// `regions` (sorted, apart) and the indented code blocks of `text`, sorted and merged.
-pub(crate) fn with_blocks(text: &str, regions: &[Range<usize>]) -> Vec<Range<usize>> {
-    let mut all = blocks(text);
-    if all.is_empty() {
-        return regions.to_vec();
-    }
-    all.extend_from_slice(regions);
-    all.sort_by_key(|r| r.start);
-    let mut merged: Vec<Range<usize>> = Vec::with_capacity(all.len());
-    for r in all {
-        match merged.last_mut() {
-            Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
-            _ => merged.push(r),
-        }
-    }
-    merged
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3111,8 +3111,10 @@ impl Machine {
         } else if memchr::memchr2(b'`', b'~', content.as_bytes()).is_none() {
             super::indented_code::blocks(content)
         } else {
-            let code = crate::scrub::code_regions::CodeRegions::find(content);
-            super::indented_code::with_blocks(content, code.ranges())
+            crate::scrub::code_regions::CodeRegions::find(content)
+                .with(super::indented_code::blocks(content))
+                .ranges()
+                .to_vec()
         };
         let mut thinks = super::late_think::reasoning_blocks(
             content,

@@ -56,6 +56,11 @@ impl CodeRegions {
         Self::merge(CodeRegions::default(), all)
     }
 
+    /// These regions and `more`, sorted and merged.
+    pub fn with(self, more: Vec<Range<usize>>) -> CodeRegions {
+        Self::merge(self, more)
+    }
+
     /// `base`'s regions and `more`, sorted and merged.
     fn merge(base: CodeRegions, more: Vec<Range<usize>>) -> CodeRegions {
         if more.is_empty() {
