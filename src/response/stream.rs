@@ -2527,7 +2527,7 @@ impl Machine {
                 let before = self.spaced_words_before(0);
                 super::kimi_k3::closer_named(before, &self.buf, self.finished)
             }
-            Kind::Call(_) => self.answer_is_text(kind).or_else(|| {
+            Kind::Call(_) => self.answer_is_text(kind).unwrap_or_else(|| {
                 super::call_in_sentence::in_sentence(
                     self.buf.get(..len).unwrap_or(""),
                     &self.buf,

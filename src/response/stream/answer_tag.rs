@@ -37,30 +37,60 @@ pub(super) const CLOSE: &str = "</answer>";
 /// The call opener a wrapper holds without Hunyuan's own block (Hermes and the families sharing
 /// its tag).
 const TOOL_CALL: &str = crate::response::scan::TOOL_CALL;
+/// The most white space looked at between `<answer>` and the call it wraps.
+const MAX_GAP: usize = 64;
 
 impl Machine {
     /// Whether the marker of kind `kind` at the start of `buf` is one of Hunyuan's wrapper tags
-    /// written as text (`None`: not such a tag). A removed opener is remembered until its closer.
-    pub(super) fn answer_is_text(&mut self, kind: Kind) -> Option<bool> {
+    /// written as text (`None`: not such a tag; `Some(None)`: wait for more text, as a stream
+    /// must where the reply read whole would see a `<tool_call>` after the opener). A removed
+    /// opener is remembered until its closer.
+    pub(super) fn answer_is_text(&mut self, kind: Kind) -> Option<Option<bool>> {
         if !matches!(kind, Kind::Call(Check::Fam(Family::HunyuanA13b))) {
             return None;
         }
         if self.buf.starts_with(OPEN) {
-            if self.em.any_visible && !self.call_follows(OPEN.len()) {
-                return Some(true);
+            if self.em.any_visible {
+                match self.call_follows_yet(OPEN.len()) {
+                    None => return Some(None),
+                    Some(false) => return Some(Some(true)),
+                    Some(true) => {}
+                }
             }
             self.answer_open = true;
-            return Some(false);
+            return Some(Some(false));
         }
         if self.buf.starts_with(CLOSE) {
             let read = self.lock == Some(Family::HunyuanA13b) && self.em.call_block_seen;
             if !self.answer_open && !read {
-                return Some(true);
+                return Some(Some(true));
             }
             self.answer_open = false;
-            return Some(false);
+            return Some(Some(false));
         }
         None
+    }
+
+    /// [`Machine::call_follows`], or `None` while the text after `at` is only white space and
+    /// the start of `<tool_call>` and more may come.
+    fn call_follows_yet(&self, at: usize) -> Option<bool> {
+        let g = self.gap(at)?;
+        if !self.finished && TOOL_CALL.starts_with(&self.buf[at + g..]) {
+            return None;
+        }
+        Some(self.call_follows(at))
+    }
+
+    /// The ASCII white space at `at` (`None` past [`MAX_GAP`] bytes: no call follows the tag
+    /// then, and the look stays bounded while a stream brings the white space in pieces).
+    fn gap(&self, at: usize) -> Option<usize> {
+        let b = self.buf.as_bytes().get(at..).unwrap_or(&[]);
+        let g = b
+            .iter()
+            .take(MAX_GAP + 1)
+            .take_while(|c| c.is_ascii_whitespace())
+            .count();
+        (g <= MAX_GAP).then_some(g)
     }
 
     /// Whether the `<answer>` ending at `after` is Hunyuan's without a call block or model hint
@@ -94,10 +124,14 @@ impl Machine {
         self.later_at(CLOSE, after).is_none_or(|close| call < close)
     }
 
-    /// Whether `buf[at..]` starts with a `<tool_call>` after whitespace (or, the reply finished,
+    /// Whether `buf[at..]` starts with a `<tool_call>` after at most [`MAX_GAP`] bytes of ASCII
+    /// white space (or, the reply finished,
     /// with that opener cut where the cut marker goes too, [`cut_marker`]).
     fn call_follows(&self, at: usize) -> bool {
-        let t = self.buf[at..].trim_start();
+        let Some(g) = self.gap(at) else {
+            return false;
+        };
+        let t = &self.buf[at + g..];
         t.starts_with(TOOL_CALL) || (self.finished && TOOL_CALL.starts_with(t) && cut_marker(t))
     }
 }

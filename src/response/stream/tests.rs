@@ -864,3 +864,39 @@ fn a_fence_held_by_a_waiting_token_stays_linear_in_small_deltas() {
         assert_grows_linearly(label, &make, &|t| stream_in_deltas(&opts, t, 16));
     }
 }
+
+#[test]
+fn hunyuan_answer_after_text_waits_for_the_call_that_follows() {
+    // Under format hunyuan_a13b, `<answer>` after visible text is the wrapper only when a
+    // `<tool_call>` follows it: a stream one character at a time saw nothing after the tag yet
+    // and kept it as text, while the reply read whole dropped it (the stream sweep's find).
+    let tools = json!([{"type": "function", "function": {"name": "read",
+        "parameters": {"type": "object", "properties": {"path": {"type": "string"}}}}}]);
+    let opts = Options {
+        format: Some("hunyuan_a13b".into()),
+        tools: Some(tools),
+        ..Options::default()
+    };
+    for input in [
+        "我来读取\n<answer><tool_call>{\"name\": \"read\", \"arguments\": {\"path\": \"a.txt\"}}</tool_call></answer>",
+        "我来读取\n<answer>  \n<tool_call>{\"name\": \"read\", \"arguments\": {\"path\": \"a.txt\"}}</tool_call></answer>",
+        "用 <answer> 包住答案。",
+    ] {
+        let whole = clean_response(input, &opts);
+        let chars: Vec<String> = input.chars().map(String::from).collect();
+        let pieces: Vec<&str> = chars.iter().map(String::as_str).collect();
+        let streamed = crate::response::cases::streamed(&pieces, &opts);
+        assert_eq!(streamed.content, whole.content, "{input}");
+        assert_eq!(streamed.tool_calls.len(), whole.tool_calls.len(), "{input}");
+    }
+    // White space after the tag, in small pieces: the look at it is bounded.
+    let make = |n: usize| format!("我来读取\n<answer>{}", " ".repeat(n));
+    crate::response::linearity::assert_grows_linearly("answer + spaces", &make, &|t| {
+        let pieces: Vec<&str> = t
+            .as_bytes()
+            .chunks(16)
+            .map(|c| std::str::from_utf8(c).unwrap_or(""))
+            .collect();
+        crate::response::cases::streamed(&pieces, &opts);
+    });
+}
