@@ -1752,6 +1752,7 @@ impl Machine {
                     } else if lit.pre.is_empty() && matches!(lit.kind, Kind::Call(_)) {
                         cut |= cut_marker(rest);
                     } else if matches!(lit.kind, Kind::ThinkOpen(_) | Kind::ThinkClose(_))
+                        && self.think_mode != Mode::Keep
                         && thinking::cut_shows_token(rest)
                     {
                         // A reasoning marker cut after a whole special token of it
@@ -3137,8 +3138,7 @@ impl Machine {
         };
         // A reasoning marker the reply's end cut after a whole token of it, outside code and
         // reasoning: removed, as the stream removes it ([`thinking::cut_shows_token`]).
-        let cut_think = turn
-            .is_none()
+        let cut_think = (turn.is_none() && self.think_mode != Mode::Keep)
             .then(|| thinking::cut_at_end(content))
             .flatten();
         let cut_think = cut_think.filter(|&k| {

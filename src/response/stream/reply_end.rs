@@ -430,6 +430,7 @@ impl Machine {
                 // own line (R1 style: what came before was reasoning).
                 let rest = &self.buf[k..];
                 if !cut
+                    && self.think_mode != crate::response::Mode::Keep
                     && crate::response::thinking::cut_closer_shows_token(rest)
                     && (self.glued(k) || self.at_line_start(k))
                 {
